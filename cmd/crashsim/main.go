@@ -1,0 +1,127 @@
+// Command crashsim tells what a power cut could leave on disk while a
+// program saves its data. See README.md and `crashsim --help`.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit statuses, the stable interface CI scripts rely on.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+	exitInput    = 3
+	exitDirect   = 4 // iobench: O_DIRECT refused by the filesystem
+	exitProgram  = 5 // trace: the traced program itself failed
+)
+
+// exitError carries an exit status out of a command's Run method. Its
+// message, when not empty, is printed on stderr as "crashsim: MSG".
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode attaches an exit status to err; a nil err gives a silent exit.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// Globals are bound into every command's Run.
+type Globals struct {
+	Verbose bool `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+
+	stdout io.Writer
+	stderr io.Writer
+}
+
+type cli struct {
+	Globals
+
+	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
+	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, runs the command and maps its error to an exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	var c cli
+	c.stdout, c.stderr = stdout, stderr
+	parser, err := kong.New(&c,
+		kong.Name("crashsim"),
+		kong.Description("crashsim reads what a program did (an strace log) and tells what a power cut at any moment could leave on disk."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(kongExit(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "crashsim: %v\n", err)
+		return exitUsage
+	}
+	return parseArgs(parser, args, stderr)
+}
+
+// kongExit is how kong's --help and usage errors leave parseArgs without
+// terminating the process (tests call run in-process).
+type kongExit int
+
+func parseArgs(parser *kong.Kong, args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			k, ok := r.(kongExit)
+			if !ok {
+				panic(r)
+			}
+			code = int(k)
+			if code != 0 {
+				code = exitUsage
+			}
+		}
+	}()
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "crashsim: %v\n", err)
+		// Usage after an error goes to stderr, so stdout stays clean for
+		// whatever a script pipes it into.
+		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil {
+			parser.Stdout = stderr
+			_ = pe.Context.PrintUsage(true)
+		}
+		return exitUsage
+	}
+	g := &parser.Model.Target.Interface().(*cli).Globals
+	err = ctx.Run(g)
+	return exitCodeFor(err, stderr)
+}
+
+// exitCodeFor prints err (if any) and returns the process exit status.
+func exitCodeFor(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "crashsim: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "crashsim: %v\n", err)
+	return exitInput
+}

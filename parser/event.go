@@ -1,0 +1,154 @@
+package parser
+
+import (
+	"fmt"
+	"time"
+)
+
+// Pos is a place in a trace file. Line and Col count from 1; Col counts bytes.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	if p.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Kind says what a trace line reported.
+type Kind uint8
+
+const (
+	KindSyscall    Kind = iota // a system call, joined when strace split it
+	KindSignal                 // --- SIGCHLD {...} ---
+	KindExit                   // +++ exited with N +++
+	KindKilled                 // +++ killed by SIGNAME [(core dumped)] +++
+	KindSuperseded             // +++ superseded by execve +++ (the thread's pid changed)
+)
+
+var kindNames = [...]string{"syscall", "signal", "exit", "killed", "superseded"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Event is one completed system call, or one of the process lines strace
+// prints between them (signals, exits).
+type Event struct {
+	Kind Kind
+	Pos  Pos // the line where the call starts; Col points at its name
+	// EndLine is the line that completes the call: the "resumed" half of a
+	// call strace split, or Pos.Line for a whole one.
+	EndLine int
+	Seq     int // 0, 1, 2, ... in the order events complete in the trace
+
+	PID  int    // 0 when the trace has no pid column (a single process)
+	Comm string // the -Y command name, when present
+
+	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
+	// since midnight (-t, -tt), or since the first line (-r). HasTime is
+	// false when the line carried none.
+	Time    int64
+	HasTime bool
+	Dur     time.Duration // -T time spent in the call; -1 when not printed
+
+	Name string // syscall name ("openat", "syscall_0x3e7"); signal name for KindSignal
+	Args []Value
+
+	// Ret is the return value; RetKnown is false for "= ?" (the call never
+	// returned to the program, e.g. it exited in it).
+	Ret      int64
+	RetKnown bool
+	Errno    string // "ENOENT" for a failed call, "" otherwise
+	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt").
+	RetAnno string
+	// RetExtra is what strace decoded after the return value: "(flags
+	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)".
+	RetExtra string
+	Injected bool
+
+	// Status is the exit status (KindExit) or signal name (KindKilled, in
+	// Name). CoreDumped is set for "(core dumped)".
+	Status     int
+	CoreDumped bool
+}
+
+// Failed reports whether the call returned an error.
+func (e *Event) Failed() bool { return e.Errno != "" }
+
+// OK reports whether the call is known to have succeeded.
+func (e *Event) OK() bool { return e.Kind == KindSyscall && e.RetKnown && e.Errno == "" }
+
+// Arg returns argument i, or a zero Value when the call printed fewer.
+func (e *Event) Arg(i int) *Value {
+	if i < len(e.Args) {
+		return &e.Args[i]
+	}
+	return &zeroValue
+}
+
+var zeroValue Value
+
+// ValueKind says how strace printed an argument.
+type ValueKind uint8
+
+const (
+	ValNone   ValueKind = iota // missing
+	ValNumber                  // 42, -1, 0x7f, 0644
+	ValString                  // "..." (see Value.Str and Value.Data)
+	ValIdent                   // NULL, AT_FDCWD, O_RDONLY|O_CREAT, SEEK_SET, and other symbolic text
+	ValStruct                  // {a=1, b="x"}
+	ValArray                   // [1, 2], [{...}, ...]
+	ValOther                   // anything else: calls like makedev(1, 3), expressions, ~[...]
+)
+
+// Value is one printed argument, or one field or element inside it.
+type Value struct {
+	Kind ValueKind
+	Name string // a struct field's name (iov_len) or "" for plain arguments
+	// Text is the argument as printed, without a -y annotation, for every
+	// kind but ValString (whose bytes are not kept, see Data) and ValStruct
+	// and ValArray (see Elems).
+	Text string
+
+	// Str is the decoded string, for strings up to MaxInlineString escaped
+	// bytes and never for the data of write-like calls; Data always says
+	// where the string lies in the trace.
+	Str     string
+	HasStr  bool
+	Data    DataRef
+	Elems   []Value
+	More    bool // an array or struct ended in "..." (strace cut it short)
+	Comment string
+
+	// Anno is a decoded -y/-yy annotation: the path of an fd or of
+	// AT_FDCWD, "pipe:[123]", "TCP:[...]". Deleted is set by "(deleted)".
+	Anno    string
+	HasAnno bool
+	Deleted bool
+}
+
+// MaxInlineString is the longest escaped string (in trace bytes) decoded
+// into Value.Str. Longer strings are only referenced.
+const MaxInlineString = 1 << 16
+
+// DataRef says where a quoted string lies in the trace, so that written
+// bytes are decoded from the file on demand instead of kept in memory.
+type DataRef struct {
+	File string // the trace file
+	Off  int64  // offset of the first byte after the opening quote
+	Len  int    // length of the escaped text between the quotes
+	// Truncated is set when strace printed "..." after the closing quote:
+	// -s cut the string and the trace does not hold all its bytes.
+	Truncated bool
+}
+
+// Valid reports whether the reference points at a string.
+func (d DataRef) Valid() bool { return d.File != "" }
