@@ -1,0 +1,98 @@
+package iobench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openFunc is open(2); tests swap it to make a filesystem refuse O_DIRECT.
+type openFunc func(path string, flags int, perm uint32) (int, error)
+
+// openStream opens the stream target. Only EINVAL from an O_DIRECT open is
+// the filesystem's documented refusal; every other error, and EINVAL
+// without O_DIRECT, is an ordinary I/O error naming the path.
+func openStream(open openFunc, path string, direct, truncate bool) (int, error) {
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_CLOEXEC
+	if truncate {
+		flags |= unix.O_TRUNC
+	}
+	if direct {
+		flags |= unix.O_DIRECT
+	}
+	fd, err := open(path, flags, 0o644)
+	if err != nil {
+		if direct && errors.Is(err, unix.EINVAL) {
+			return -1, ErrDirectUnsupported
+		}
+		return -1, fmt.Errorf("open %s: %w", path, err)
+	}
+	return fd, nil
+}
+
+// writeAll writes all of p to fd.
+func writeAll(fd int, p []byte) error {
+	return writeFull(func(b []byte) (int, error) { return unix.Write(fd, b) }, p)
+}
+
+// writeFull calls write until all of p is written, going on after short
+// writes and retrying writes a signal interrupted before they wrote anything.
+func writeFull(write func([]byte) (int, error), p []byte) error {
+	for len(p) > 0 {
+		n, err := write(p)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
+			return io.ErrShortWrite
+		}
+		p = p[n:]
+	}
+	return nil
+}
+
+// retryEINTR runs a sync call until a signal does not interrupt it.
+func retryEINTR(call func(int) error, fd int) error {
+	for {
+		err := call(fd)
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}
+
+func fdatasync(fd int) error { return retryEINTR(unix.Fdatasync, fd) }
+func fsync(fd int) error     { return retryEINTR(unix.Fsync, fd) }
+
+// since is monotonic elapsed time, never zero, so rates stay finite even
+// when a tiny run on tmpfs rounds to nothing.
+func since(t0 time.Time) time.Duration { return clamp(time.Since(t0)) }
+
+func clamp(d time.Duration) time.Duration {
+	if d < time.Nanosecond {
+		return time.Nanosecond
+	}
+	return d
+}
+
+// memoryFS names the filesystem holding dir when it has no device behind
+// it, or returns "".
+func memoryFS(dir string) string {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return "" // the open that follows will report the real problem
+	}
+	switch int64(st.Type) {
+	case unix.TMPFS_MAGIC:
+		return "tmpfs"
+	case unix.RAMFS_MAGIC:
+		return "ramfs"
+	}
+	return ""
+}
