@@ -1,6 +1,55 @@
 package main
 
-// iobenchCmd is filled in by the iobench work (issue 5).
-type iobenchCmd struct{}
+import (
+	"errors"
+	"fmt"
 
-func (c *iobenchCmd) Run(g *Globals) error { return withCode(exitUsage, nil) }
+	"github.com/crashsim/crashsim/iobench"
+)
+
+// iobenchCmd times what each level of durability costs. The workloads live
+// in package iobench; this struct only maps flags and errors.
+type iobenchCmd struct {
+	Mode      string `default:"buffered" placeholder:"MODE" help:"Workload: buffered, fsync-every, direct; replace-plain, replace-fsync, replace-atomic; create-file, create-file-dir, create-dir, create-rename."`
+	SizeMB    int64  `name:"size-mb" default:"64" placeholder:"N" help:"MiB to write (buffered, fsync-every, direct)."`
+	Every     int64  `default:"8" placeholder:"N" help:"fsync-every: fdatasync after every N blocks."`
+	Count     int64  `default:"200" placeholder:"N" help:"replace-*: saves; create-*: new files (4 KiB each)."`
+	BlockSize int64  `name:"block-size" default:"65536" placeholder:"BYTES" help:"Bytes per write(2) (stream modes)."`
+	Offset    int64  `default:"0" placeholder:"BYTES" help:"File offset of the first write; not a multiple of 4096 makes every write unaligned (stream modes)."`
+	Overwrite bool   `help:"Lay the file down, sync it and drop it from the page cache first, so partly overwritten pages are read back (read-modify-write)."`
+	Fill      string `default:"pattern" enum:"pattern,random" placeholder:"pattern|random" help:"Bytes written: a repeated 0..255 pattern, or seeded pseudo-random data a compressing filesystem cannot skip."`
+	Seed      uint64 `default:"1" placeholder:"N" help:"Seed of --fill random (printed, so a run can be repeated)."`
+	Observe   bool   `help:"Also print Dirty: from /proc/meminfo and wchar/write_bytes from /proc/self/io before and after."`
+
+	File string `arg:"" optional:"" default:"bench.bin" help:"File to write (the create modes use FILE.d/)."`
+}
+
+func (c *iobenchCmd) Run(g *Globals) error {
+	cfg := iobench.Config{
+		Mode:      iobench.Mode(c.Mode),
+		Path:      c.File,
+		SizeMB:    c.SizeMB,
+		Every:     c.Every,
+		Count:     c.Count,
+		BlockSize: c.BlockSize,
+		Offset:    c.Offset,
+		Overwrite: c.Overwrite,
+		Fill:      iobench.Fill(c.Fill),
+		Seed:      c.Seed,
+		Observe:   c.Observe,
+	}
+	err := iobench.Run(cfg, g.stdout, func(msg string) {
+		fmt.Fprintf(g.stderr, "crashsim: warning: %s\n", msg)
+	})
+	var usage *iobench.UsageError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &usage):
+		return withCode(exitUsage, fmt.Errorf("iobench: %w", err))
+	case errors.Is(err, iobench.ErrDirectUnsupported):
+		return withCode(exitDirect, err)
+	default:
+		return withCode(exitFindings, err) // exit 1: an I/O error
+	}
+}
