@@ -68,7 +68,8 @@ type Event struct {
 	RetKnown bool
 	Errno    string // "ENOENT" for a failed call, "" otherwise
 	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt").
-	RetAnno string
+	RetAnno    string
+	RetDeleted bool
 	// RetExtra is what strace decoded after the return value: "(flags
 	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)".
 	RetExtra string

@@ -74,14 +74,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crashsim: %v\n", err)
 		return exitUsage
 	}
-	return parseArgs(parser, args, stderr)
+	return parseArgs(parser, &c.Globals, args, stderr)
 }
 
 // kongExit is how kong's --help and usage errors leave parseArgs without
 // terminating the process (tests call run in-process).
 type kongExit int
 
-func parseArgs(parser *kong.Kong, args []string, stderr io.Writer) (code int) {
+func parseArgs(parser *kong.Kong, g *Globals, args []string, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			k, ok := r.(kongExit)
@@ -105,7 +105,6 @@ func parseArgs(parser *kong.Kong, args []string, stderr io.Writer) (code int) {
 		}
 		return exitUsage
 	}
-	g := &parser.Model.Target.Interface().(*cli).Globals
 	err = ctx.Run(g)
 	return exitCodeFor(err, stderr)
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// openTrace opens a trace and routes the parser's warnings to stderr.
+func openTrace(path string, g *Globals) (parser.Stream, error) {
+	opt := parser.Options{
+		Warn: func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+	}
+	if g.Verbose {
+		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
+	}
+	s, err := parser.Open(path, opt)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return s, nil
+}
+
+// inputError classifies a problem with the trace as exit status 3 and
+// words it for a person.
+func inputError(err error) error {
+	var pe *parser.Error
+	if errors.As(err, &pe) {
+		return withCode(exitInput, errors.New(pe.Detail()))
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return withCode(exitInput, fmt.Errorf("cannot read trace %s: no such file", pathErr.Path))
+		case errors.Is(err, fs.ErrPermission):
+			return withCode(exitInput, fmt.Errorf("cannot read trace %s: permission denied", pathErr.Path))
+		}
+	}
+	return withCode(exitInput, err)
+}

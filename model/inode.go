@@ -1,0 +1,6 @@
+package model
+
+// Inode is a file or directory the trace touched.
+type Inode struct {
+	ID int
+}

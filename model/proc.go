@@ -1,0 +1,422 @@
+package model
+
+import (
+	"path"
+	"strings"
+
+	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
+)
+
+// Handle is an open file description: what open() returned, shared by dup
+// and inherited across fork. The offset lives here, not in the fd.
+type Handle struct {
+	Path   string // absolute when the trace tells, else relative to an unknown cwd; "" when unknown
+	Flags  uint64 // open flags (O_APPEND, O_DIRECT, O_SYNC, ...)
+	Offset int64
+	Kind   HandleKind
+	Node   *Inode // set by the durability model for regular files and directories
+}
+
+// HandleKind says what an fd refers to, as far as the trace shows.
+type HandleKind uint8
+
+const (
+	HandleFile   HandleKind = iota // a regular file, or unknown
+	HandleDir                      // a directory (O_DIRECTORY, or fsync'd as one)
+	HandlePseudo                   // pipe, socket, eventfd, /proc, /dev: out of scope
+)
+
+type fdEntry struct {
+	h       *Handle
+	cloexec bool
+}
+
+// fdTable is shared by threads (CLONE_FILES) and copied by fork.
+type fdTable struct{ fds map[int]fdEntry }
+
+func (t *fdTable) clone() *fdTable {
+	n := &fdTable{fds: make(map[int]fdEntry, len(t.fds))}
+	for k, v := range t.fds {
+		n.fds[k] = v
+	}
+	return n
+}
+
+// fsInfo holds the cwd, shared by threads (CLONE_FS).
+type fsInfo struct{ cwd string }
+
+// Process is one traced process or thread.
+type Process struct {
+	PID   int
+	files *fdTable
+	fs    *fsInfo
+	// attached is false for a process whose events came before the clone
+	// that created it returned (strace prints the child's first calls
+	// first); it inherits its parent's fds when the clone returns.
+	attached bool
+}
+
+// Procs models processes, fd tables and cwds so that file arguments can be
+// resolved to paths when strace did not annotate them (-y).
+type Procs struct {
+	procs map[int]*Process
+	// Lines without a pid in an -f log belong to the first process, which
+	// later lines name by its pid: rootAlias is that pid once known.
+	rootAlias int
+}
+
+// NewProcs returns an empty process model.
+func NewProcs() *Procs { return &Procs{procs: map[int]*Process{}, rootAlias: -1} }
+
+func (p *Procs) newProc(pid int) *Process {
+	pr := &Process{PID: pid, files: &fdTable{fds: map[int]fdEntry{}}, fs: &fsInfo{}, attached: len(p.procs) == 0}
+	p.procs[pid] = pr
+	return pr
+}
+
+// Proc returns the process an event belongs to, creating it on first sight.
+func (p *Procs) Proc(pid int) *Process {
+	if pr, ok := p.procs[pid]; ok {
+		return pr
+	}
+	if pid == p.rootAlias {
+		return p.procs[0]
+	}
+	if pr0, ok := p.procs[0]; ok && pid != 0 && p.rootAlias < 0 && !p.isChild(pid) {
+		// The first pid-prefixed line of a process that so far had none.
+		p.rootAlias = pid
+		return pr0
+	}
+	return p.newProc(pid)
+}
+
+func (p *Procs) isChild(pid int) bool {
+	_, ok := p.procs[pid]
+	return ok
+}
+
+// clean makes a trace path absolute against dir when it is relative.
+func clean(dir, name string) string {
+	if name == "" {
+		return dir
+	}
+	if strings.HasPrefix(name, "/") || dir == "" {
+		return path.Clean(name)
+	}
+	return path.Join(dir, name)
+}
+
+// FDHandle returns the handle an fd argument refers to, creating one from
+// the -y annotation when the fd was opened before the trace began.
+func (p *Procs) FDHandle(pr *Process, v *parser.Value) *Handle {
+	fd, ok := v.Int()
+	if !ok {
+		return nil
+	}
+	e, ok := pr.files.fds[int(fd)]
+	if v.HasAnno {
+		anno := annoPath(v.Anno)
+		if !ok || e.h.Path != anno {
+			// The fd predates the trace or the table lost track: believe
+			// strace, it read /proc/PID/fd.
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno)}
+			if ok && e.h.Path == "" {
+				e.h.Path, e.h.Kind = anno, h.Kind
+				return e.h
+			}
+			pr.files.fds[int(fd)] = fdEntry{h: h}
+			return h
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return e.h
+}
+
+// annoPath turns an annotation into a path; pipes and sockets keep their
+// "pipe:[N]" text.
+func annoPath(a string) string {
+	if strings.HasPrefix(a, "/") {
+		return path.Clean(a)
+	}
+	return a
+}
+
+func kindOfAnno(a string) HandleKind {
+	if !strings.HasPrefix(a, "/") || isPseudoPath(a) {
+		return HandlePseudo
+	}
+	return HandleFile
+}
+
+// isPseudoPath reports paths on pseudo filesystems, never in scope.
+func isPseudoPath(p string) bool {
+	for _, pre := range []string{"/proc/", "/sys/", "/dev/"} {
+		if strings.HasPrefix(p, pre) || p == strings.TrimSuffix(pre, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
+func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
+	if dirfd != nil && dirfd.Text == "AT_FDCWD" && dirfd.HasAnno {
+		pr.fs.cwd = annoPath(dirfd.Anno)
+	}
+	return pr.fs.cwd
+}
+
+// atPath resolves a (dirfd, path) pair; dirfd may be nil (cwd).
+func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value) string {
+	if !name.HasStr {
+		return ""
+	}
+	if strings.HasPrefix(name.Str, "/") {
+		return path.Clean(name.Str)
+	}
+	if dirfd == nil || dirfd.Text == "AT_FDCWD" {
+		return clean(p.cwd(pr, dirfd), name.Str)
+	}
+	if n, ok := dirfd.Int(); ok && n == -100 { // -X raw AT_FDCWD
+		return clean(p.cwd(pr, dirfd), name.Str)
+	}
+	h := p.FDHandle(pr, dirfd)
+	if h == nil || h.Path == "" {
+		return ""
+	}
+	return clean(h.Path, name.Str)
+}
+
+// Paths returns the paths an event acts on, resolved as far as the trace
+// allows: the first is the main one (the file written, the old name of a
+// rename), the second the new name of a rename or link. It must be called
+// before Apply for the same event.
+func (p *Procs) Paths(ev *parser.Event) []string {
+	if ev.Kind != parser.KindSyscall {
+		return nil
+	}
+	s, ok := shapeOf(ev.Name)
+	if !ok {
+		return nil
+	}
+	pr := p.Proc(ev.PID)
+	var out []string
+	if s.fd >= 0 {
+		if h := p.FDHandle(pr, ev.Arg(s.fd)); h != nil && h.Path != "" {
+			out = append(out, h.Path)
+		}
+	}
+	if s.path >= 0 {
+		var d *parser.Value
+		if s.dirfd >= 0 {
+			d = ev.Arg(s.dirfd)
+		}
+		out = append(out, p.atPath(pr, d, ev.Arg(s.path)))
+		if s.retFD && out[len(out)-1] == "" && ev.RetAnno != "" {
+			out[len(out)-1] = annoPath(ev.RetAnno)
+		}
+	}
+	if s.path2 >= 0 {
+		var d *parser.Value
+		if s.dirfd2 >= 0 {
+			d = ev.Arg(s.dirfd2)
+		}
+		out = append(out, p.atPath(pr, d, ev.Arg(s.path2)))
+	}
+	return out
+}
+
+// Apply updates processes, fd tables and cwds with a completed event and
+// returns the handle of a newly opened fd (nil otherwise). Failed calls
+// change nothing.
+func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
+	pr := p.Proc(ev.PID)
+	switch ev.Kind {
+	case parser.KindExit, parser.KindKilled:
+		delete(p.procs, ev.PID)
+		return nil
+	case parser.KindSyscall:
+	default:
+		return nil
+	}
+	if !ev.OK() {
+		// A clone's child exists even when strace lost the result; an
+		// execve that "failed" with ? did replace the image.
+		return nil
+	}
+	t := pr.files
+	switch ev.Name {
+	case "open", "openat", "openat2", "creat":
+		var flags uint64
+		switch ev.Name {
+		case "open":
+			flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
+		case "creat":
+			flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
+		case "openat":
+			flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
+		case "openat2":
+			flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
+		}
+		h := &Handle{Flags: flags}
+		if len(paths) > 0 {
+			h.Path = paths[0]
+		}
+		if ev.RetAnno != "" {
+			h.Path = annoPath(ev.RetAnno)
+		}
+		h.Kind = HandleFile
+		if flags&unix.O_DIRECTORY != 0 && flags&unix.O_TMPFILE != unix.O_TMPFILE {
+			h.Kind = HandleDir
+		}
+		if isPseudoPath(h.Path) {
+			h.Kind = HandlePseudo
+		}
+		t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: flags&unix.O_CLOEXEC != 0}
+		return h
+	case "close":
+		if fd, ok := ev.Arg(0).Int(); ok {
+			delete(t.fds, int(fd))
+		}
+	case "close_range":
+		lo, _ := ev.Arg(0).Int()
+		hi, _ := ev.Arg(1).Int()
+		cloexecOnly := strings.Contains(ev.Arg(2).Text, "CLOSE_RANGE_CLOEXEC")
+		for fd, e := range t.fds {
+			if int64(fd) >= lo && (hi < 0 || uint64(fd) <= uint64(hi)) {
+				if cloexecOnly {
+					e.cloexec = true
+					t.fds[fd] = e
+				} else {
+					delete(t.fds, fd)
+				}
+			}
+		}
+	case "dup", "dup2", "dup3":
+		if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
+			cloexec := ev.Name == "dup3" && strings.Contains(ev.Arg(2).Text, "O_CLOEXEC")
+			t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: cloexec}
+		}
+	case "fcntl", "fcntl64":
+		cmd, _ := ev.Arg(1).Bits(parser.FcntlCmds)
+		switch cmd {
+		case unix.F_DUPFD, unix.F_DUPFD_CLOEXEC:
+			if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
+				t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: cmd == unix.F_DUPFD_CLOEXEC}
+			}
+		case unix.F_SETFD:
+			if fd, ok := ev.Arg(0).Int(); ok {
+				if e, ok := t.fds[int(fd)]; ok {
+					bits, _ := ev.Arg(2).Bits(parser.FDFlags)
+					e.cloexec = bits&unix.FD_CLOEXEC != 0
+					t.fds[int(fd)] = e
+				}
+			}
+		case unix.F_SETFL:
+			if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
+				bits, _ := ev.Arg(2).Bits(parser.OpenFlags)
+				// F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME, O_NONBLOCK.
+				const settable = unix.O_APPEND | unix.O_ASYNC | unix.O_DIRECT | unix.O_NOATIME | unix.O_NONBLOCK
+				h.Flags = h.Flags&^settable | bits&settable
+			}
+		}
+	case "pipe", "pipe2", "socketpair":
+		arr := ev.Arg(0)
+		if ev.Name == "socketpair" {
+			arr = ev.Arg(3)
+		}
+		cloexec := strings.Contains(ev.Arg(1).Text, "CLOEXEC")
+		for i := range arr.Elems {
+			if fd, ok := arr.Elems[i].Int(); ok {
+				t.fds[int(fd)] = fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec}
+			}
+		}
+	case "socket", "eventfd", "eventfd2", "epoll_create", "epoll_create1", "signalfd", "signalfd4",
+		"timerfd_create", "inotify_init", "inotify_init1", "memfd_create", "userfaultfd", "pidfd_open",
+		"accept", "accept4", "fanotify_init", "perf_event_open", "io_uring_setup", "bpf":
+		if ev.Name == "bpf" && ev.Ret <= 0 {
+			break
+		}
+		t.fds[int(ev.Ret)] = fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC")}
+	case "chdir":
+		if len(paths) > 0 && paths[0] != "" {
+			pr.fs.cwd = paths[0]
+		}
+	case "fchdir":
+		if h := p.FDHandle(pr, ev.Arg(0)); h != nil && h.Path != "" {
+			pr.fs.cwd = h.Path
+		}
+	case "getcwd":
+		if a := ev.Arg(0); a.HasStr && strings.HasPrefix(a.Str, "/") {
+			pr.fs.cwd = path.Clean(a.Str)
+		}
+	case "clone", "clone3", "fork", "vfork":
+		var flags uint64
+		switch ev.Name {
+		case "clone":
+			for i := range ev.Args {
+				if ev.Args[i].Name == "flags" {
+					flags, _ = ev.Args[i].Bits(parser.CloneFlags)
+				}
+			}
+			if flags == 0 && len(ev.Args) > 0 && ev.Args[0].Name == "" {
+				// -X raw or old strace: clone(flags, stack, ...) unnamed.
+				flags, _ = ev.Arg(0).Bits(parser.CloneFlags)
+			}
+		case "clone3":
+			flags, _ = ev.Arg(0).Field("flags").Bits(parser.CloneFlags)
+		}
+		p.attachChild(pr, int(ev.Ret), flags)
+	case "execve", "execveat":
+		for fd, e := range t.fds {
+			if e.cloexec {
+				delete(t.fds, fd)
+			}
+		}
+	}
+	return nil
+}
+
+// attachChild gives a new process its parent's fd table and cwd: shared
+// with CLONE_FILES / CLONE_FS, copied otherwise. A child that already made
+// calls keeps what it opened itself.
+func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
+	child, seen := p.procs[pid]
+	if !seen {
+		child = p.newProc(pid)
+	}
+	if child.attached {
+		return
+	}
+	child.attached = true
+	own := child.files.fds
+	if flags&unix.CLONE_FILES != 0 {
+		child.files = parent.files
+	} else {
+		child.files = parent.files.clone()
+	}
+	for fd, e := range own {
+		child.files.fds[fd] = e
+	}
+	cwd := child.fs.cwd
+	if flags&unix.CLONE_FS != 0 {
+		child.fs = parent.fs
+	} else {
+		child.fs = &fsInfo{cwd: parent.fs.cwd}
+	}
+	if cwd != "" {
+		child.fs.cwd = cwd
+	}
+}
+
+func argsText(ev *parser.Event) string {
+	var b strings.Builder
+	for i := range ev.Args {
+		b.WriteString(ev.Args[i].Text)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}

@@ -1,0 +1,103 @@
+package parser
+
+import "bytes"
+
+// scanString finds the end of a quoted string that starts at b[i] == '"'.
+// It returns the index just past the closing quote, or -1 when the line
+// ends first. strace escapes '"' inside strings, so the first quote not
+// preceded by an odd number of backslashes closes it; with -xx every byte
+// is \xHH and IndexByte runs at memory speed.
+func scanString(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// unescape decodes strace's C-style escapes (\n \t \" \\ \xHH \NNN) into
+// dst. It reports false when the text holds an escape strace never prints.
+func unescape(dst, src []byte) ([]byte, bool) {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		if i >= len(src) {
+			return dst, false
+		}
+		switch c = src[i]; c {
+		case 'n':
+			dst = append(dst, '\n')
+		case 't':
+			dst = append(dst, '\t')
+		case 'r':
+			dst = append(dst, '\r')
+		case 'v':
+			dst = append(dst, '\v')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'a':
+			dst = append(dst, '\a')
+		case 'b':
+			dst = append(dst, '\b')
+		case 'e':
+			dst = append(dst, 0x1b)
+		case '\\', '"', '\'', '?':
+			dst = append(dst, c)
+		case 'x':
+			if i+2 >= len(src) {
+				return dst, false
+			}
+			hi, ok1 := hexVal(src[i+1])
+			lo, ok2 := hexVal(src[i+2])
+			if !ok1 || !ok2 {
+				return dst, false
+			}
+			dst = append(dst, hi<<4|lo)
+			i += 2
+		default:
+			if c < '0' || c > '7' {
+				return dst, false
+			}
+			// Up to three octal digits.
+			v := int(c - '0')
+			n := 1
+			for n < 3 && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '7' {
+				i++
+				v = v*8 + int(src[i]-'0')
+				n++
+			}
+			if v > 0xff {
+				return dst, false
+			}
+			dst = append(dst, byte(v))
+		}
+	}
+	return dst, true
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

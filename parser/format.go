@@ -1,0 +1,85 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Format writes v back in strace-like text. Strings that were not decoded
+// inline (data buffers) are shown by preview, which may be nil.
+func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
+	if v.Name != "" {
+		b.WriteString(v.Name)
+		b.WriteByte('=')
+	}
+	switch v.Kind {
+	case ValString:
+		switch {
+		case v.HasStr:
+			b.WriteString(strconv.Quote(v.Str))
+		case preview != nil:
+			b.WriteString(preview(v.Data))
+		default:
+			b.WriteString("<data>")
+		}
+		if v.Data.Truncated {
+			b.WriteString("...")
+		}
+	case ValStruct, ValArray:
+		open, close := byte('{'), byte('}')
+		if v.Kind == ValArray {
+			open, close = '[', ']'
+		}
+		b.WriteByte(open)
+		for i := range v.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			v.Elems[i].Format(b, preview)
+		}
+		if v.More {
+			if len(v.Elems) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("...")
+		}
+		b.WriteByte(close)
+	default:
+		b.WriteString(v.Text)
+	}
+	if v.HasAnno {
+		b.WriteByte('<')
+		b.WriteString(v.Anno)
+		b.WriteByte('>')
+		if v.Deleted {
+			b.WriteString("(deleted)")
+		}
+	}
+}
+
+// FormatArgs renders an event's arguments, comma separated.
+func (e *Event) FormatArgs(preview func(DataRef) string) string {
+	var b strings.Builder
+	for i := range e.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		e.Args[i].Format(&b, preview)
+	}
+	return b.String()
+}
+
+// FormatRet renders the return value the way strace prints it.
+func (e *Event) FormatRet() string {
+	var b strings.Builder
+	if e.RetKnown {
+		b.WriteString(strconv.FormatInt(e.Ret, 10))
+	} else {
+		b.WriteByte('?')
+	}
+	if e.Errno != "" {
+		b.WriteByte(' ')
+		b.WriteString(e.Errno)
+	}
+	return b.String()
+}

@@ -1,0 +1,588 @@
+package parser
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+)
+
+// lineKind says what one physical trace line holds.
+type lineKind uint8
+
+const (
+	lineCall       lineKind = iota // name(args) = ret
+	lineUnfinished                 // name(args <unfinished ...>
+	lineResumed                    // <... name resumed>args) = ret
+	lineSignal                     // --- SIG... ---
+	lineExit                       // +++ exited with N +++
+	lineKilled                     // +++ killed by SIG... +++
+	lineSuperseded                 // +++ superseded by execve +++
+	lineDiag                       // strace: diagnostics, blank lines
+)
+
+// timeFormat is how the trace prints timestamps; the first one decides.
+type timeFormat uint8
+
+const (
+	timeUnknown  timeFormat = iota
+	timeClock               // -t, -tt: HH:MM:SS[.frac] since midnight
+	timeEpoch               // -ttt: seconds since the Unix epoch
+	timeRelative            // -r: seconds since the previous line
+)
+
+// lineParser parses one physical line. It is reused for every line of a
+// file; nothing in it outlives the line but the Event it fills.
+type lineParser struct {
+	file string
+	line int
+	off  int64 // file offset of text[0]
+	text []byte
+	// A line joined from two (see Reader.step) maps text[splitAt:] to the
+	// file offset off2.
+	splitAt int
+	off2    int64
+
+	ev *Event
+	// eolErr is set when the line ended inside a call: the reader may join
+	// it with the next line (a "strace:" message cut it in two).
+	eolErr bool
+	// dataArg is the index of the argument whose strings are data buffers
+	// (never decoded inline), or -1.
+	dataArg int
+	argIdx  int
+
+	names   map[string]string // interned syscall names
+	scratch []byte
+}
+
+const maxDepth = 64
+
+// fileOff maps an index in text to its offset in the trace file.
+func (l *lineParser) fileOff(i int) int64 {
+	if i >= l.splitAt {
+		return l.off2 + int64(i-l.splitAt)
+	}
+	return l.off + int64(i)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func skipSpaces(b []byte, i int) int {
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func (l *lineParser) intern(b []byte) string {
+	if s, ok := l.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	l.names[s] = s
+	return s
+}
+
+// parse fills l.ev from l.text and says what kind of line it was and the
+// timestamp format seen on it (timeUnknown when the line had none).
+func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
+	b := l.text
+	l.eolErr = false
+	if len(bytes.TrimSpace(b)) == 0 {
+		return lineDiag, timeUnknown, nil
+	}
+	if bytes.HasPrefix(b, []byte("strace: ")) || bytes.HasPrefix(b, []byte("strace:\t")) {
+		return lineDiag, timeUnknown, nil
+	}
+	ev := l.ev
+	i := skipSpaces(b, 0)
+	var err *Error
+	if i, err = l.pidPrefix(i); err != nil {
+		return 0, 0, err
+	}
+	tf := timeUnknown
+	if i < len(b) && isDigit(b[i]) {
+		if i, tf, err = l.timestamp(i); err != nil {
+			return 0, 0, err
+		}
+	}
+	i = skipSpaces(b, i)
+	if i >= len(b) {
+		l.eolErr = true
+		return 0, 0, l.errorf(i, "expected a syscall, a signal (---) or an exit (+++) after the line prefix")
+	}
+	ev.Pos.Col = i + 1
+	switch {
+	case bytes.HasPrefix(b[i:], []byte("--- ")):
+		return lineSignal, tf, l.signal(i + 4)
+	case bytes.HasPrefix(b[i:], []byte("+++ ")):
+		k, err := l.exit(i + 4)
+		return k, tf, err
+	case bytes.HasPrefix(b[i:], []byte("<... ")):
+		k, err := l.resumed(i + 5)
+		return k, tf, err
+	case bytes.HasPrefix(b[i:], []byte("strace: ")):
+		return lineDiag, tf, nil
+	case isNameByte(b[i]) && !isDigit(b[i]):
+		k, err := l.call(i)
+		return k, tf, err
+	}
+	return 0, 0, l.errorf(i, "expected a syscall name, a signal (---) or an exit (+++), found %q", snippet(b[i:]))
+}
+
+func snippet(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "..."
+	}
+	return string(b)
+}
+
+// pidPrefix reads "[pid N] ", "[pid N<comm>] ", "N ", "N<comm> ".
+func (l *lineParser) pidPrefix(i int) (int, *Error) {
+	b := l.text
+	if bytes.HasPrefix(b[i:], []byte("[pid")) {
+		j := skipSpaces(b, i+4)
+		k := j
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		if k == j {
+			return 0, l.errorf(j, "expected a process id after \"[pid\"")
+		}
+		l.ev.PID = atoi(b[j:k])
+		if k < len(b) && b[k] == '<' {
+			e := bytes.IndexByte(b[k:], '>')
+			if e < 0 {
+				return 0, l.errorf(k, "expected '>' closing the command name")
+			}
+			l.ev.Comm = string(b[k+1 : k+e])
+			k += e + 1
+		}
+		if k >= len(b) || b[k] != ']' {
+			return 0, l.errorf(k, "expected ']' closing \"[pid %d\"", l.ev.PID)
+		}
+		return skipSpaces(b, k+1), nil
+	}
+	if i >= len(b) || !isDigit(b[i]) {
+		return i, nil
+	}
+	k := i
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	switch {
+	case k < len(b) && b[k] == '<': // -Y: pid<comm>
+		e := bytes.IndexByte(b[k:], '>')
+		if e < 0 {
+			return 0, l.errorf(k, "expected '>' closing the command name")
+		}
+		l.ev.PID = atoi(b[i:k])
+		l.ev.Comm = string(b[k+1 : k+e])
+		return skipSpaces(b, k+e+1), nil
+	case k < len(b) && b[k] == ' ':
+		// A bare number followed by a space is a pid: timestamps always
+		// hold ':' or '.'.
+		l.ev.PID = atoi(b[i:k])
+		return skipSpaces(b, k), nil
+	}
+	return i, nil
+}
+
+func atoi(b []byte) int {
+	n := 0
+	for _, c := range b {
+		n = n*10 + int(c-'0')
+		if n > 1<<40 {
+			return n
+		}
+	}
+	return n
+}
+
+// timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
+func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
+	b := l.text
+	start := i
+	var secs int64
+	tf := timeEpoch
+	for {
+		j := i
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		if j == i {
+			return 0, 0, l.errorf(i, "malformed timestamp")
+		}
+		if j-i > 18 {
+			return 0, 0, l.errorf(i, "timestamp out of range")
+		}
+		v, _ := strconv.ParseInt(string(b[i:j]), 10, 64)
+		secs = secs*60 + v
+		i = j
+		if i < len(b) && b[i] == ':' {
+			tf = timeClock
+			i++
+			continue
+		}
+		break
+	}
+	var ns int64
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		if j == i {
+			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
+		}
+		frac := b[i:min(j, i+9)]
+		for _, c := range frac {
+			ns = ns*10 + int64(c-'0')
+		}
+		for k := len(frac); k < 9; k++ {
+			ns *= 10
+		}
+		i = j
+	} else if tf == timeEpoch {
+		// A number without ':' or '.' here is not a timestamp.
+		return 0, 0, l.errorf(start, "expected a timestamp or a syscall name")
+	}
+	if i < len(b) && b[i] != ' ' {
+		return 0, 0, l.errorf(i, "expected a space after the timestamp")
+	}
+	if tf == timeEpoch && secs < 100_000_000 {
+		// -r prints small deltas; -ttt prints seconds since 1970.
+		tf = timeRelative
+	}
+	l.ev.Time = secs*int64(time.Second) + ns
+	l.ev.HasTime = true
+	return i, tf, nil
+}
+
+func (l *lineParser) signal(i int) *Error {
+	b := l.text
+	i = skipSpaces(b, i)
+	if bytes.HasPrefix(b[i:], []byte("stopped by ")) {
+		i += len("stopped by ")
+	}
+	j := i
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	if j == i {
+		return l.errorf(i, "expected a signal name after \"---\"")
+	}
+	l.ev.Kind = KindSignal
+	l.ev.Name = l.intern(b[i:j])
+	if !bytes.HasSuffix(bytes.TrimRight(b, " \r"), []byte("---")) {
+		l.eolErr = true
+		return l.errorf(len(b), "expected \"---\" closing the signal line")
+	}
+	return nil
+}
+
+func (l *lineParser) exit(i int) (lineKind, *Error) {
+	b := l.text
+	rest := bytes.TrimRight(b[i:], " \r")
+	if !bytes.HasSuffix(rest, []byte("+++")) {
+		l.eolErr = true
+		return 0, l.errorf(len(b), "expected \"+++\" closing the exit line")
+	}
+	rest = bytes.TrimSpace(rest[:len(rest)-3])
+	switch {
+	case bytes.HasPrefix(rest, []byte("exited with ")):
+		n, err := strconv.Atoi(string(rest[len("exited with "):]))
+		if err != nil {
+			return 0, l.errorf(i+len("exited with "), "expected an exit status")
+		}
+		l.ev.Kind, l.ev.Status = KindExit, n
+		return lineExit, nil
+	case bytes.HasPrefix(rest, []byte("killed by ")):
+		sig := rest[len("killed by "):]
+		if k := bytes.IndexByte(sig, ' '); k >= 0 {
+			l.ev.CoreDumped = bytes.Contains(sig[k:], []byte("core dumped"))
+			sig = sig[:k]
+		}
+		if len(sig) == 0 {
+			return 0, l.errorf(i+len("killed by "), "expected a signal name")
+		}
+		l.ev.Kind, l.ev.Name = KindKilled, l.intern(sig)
+		return lineKilled, nil
+	case bytes.HasPrefix(rest, []byte("superseded by execve")):
+		l.ev.Kind = KindSuperseded
+		return lineSuperseded, nil
+	}
+	return 0, l.errorf(i, "expected \"exited with N\", \"killed by SIG\" or \"superseded by execve\" after \"+++\"")
+}
+
+var unfinishedMark = []byte("<unfinished ...>")
+
+// call reads name(args) = ret, or name(args <unfinished ...>.
+func (l *lineParser) call(i int) (lineKind, *Error) {
+	b := l.text
+	j := i
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	if j >= len(b) || b[j] != '(' {
+		if j >= len(b) {
+			l.eolErr = true
+		}
+		return 0, l.errorf(j, "expected '(' after syscall name %q", string(b[i:j]))
+	}
+	ev := l.ev
+	ev.Kind = KindSyscall
+	ev.Name = l.intern(b[i:j])
+	l.dataArg = dataArgOf(ev.Name)
+	l.argIdx = 0
+	return l.argsAndReturn(j + 1)
+}
+
+// resumed reads "NAME resumed>" and the rest of the call.
+func (l *lineParser) resumed(i int) (lineKind, *Error) {
+	b := l.text
+	j := i
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	if j == i || !bytes.HasPrefix(b[j:], []byte(" resumed>")) {
+		return 0, l.errorf(i, "expected \"NAME resumed>\" after \"<...\"")
+	}
+	ev := l.ev
+	ev.Kind = KindSyscall
+	ev.Name = l.intern(b[i:j])
+	l.dataArg = dataArgOf(ev.Name)
+	l.argIdx = -1 // the reader renumbers once it knows the first half
+	k := j + len(" resumed>")
+	// The first half may have ended after a value: "<... clone resumed>,
+	// child_tidptr=...".
+	if p := skipSpaces(b, k); p < len(b) && b[p] == ',' {
+		k = p + 1
+	}
+	kind, err := l.argsAndReturn(k)
+	if err != nil {
+		return 0, err
+	}
+	if kind == lineUnfinished {
+		return 0, l.errorf(k, "a resumed call cannot be unfinished again without \") = ?\"")
+	}
+	return lineResumed, nil
+}
+
+// argsAndReturn reads arguments up to ')' and the return value, or up to
+// "<unfinished ...>".
+func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
+	b := l.text
+	ev := l.ev
+	for {
+		i = skipSpaces(b, i)
+		if i >= len(b) {
+			l.eolErr = true
+			return 0, l.errorf(i, "line ended inside the arguments of %s: expected ')'", ev.Name)
+		}
+		if b[i] == ')' {
+			break
+		}
+		if bytes.HasPrefix(b[i:], unfinishedMark) {
+			k := skipSpaces(b, i+len(unfinishedMark))
+			if k >= len(b) {
+				return lineUnfinished, nil
+			}
+			// "<... read resumed> <unfinished ...>) = ?": resumed only to
+			// be cut short again; the call finished without a result.
+			if b[k] == ')' {
+				i = k
+				break
+			}
+			return 0, l.errorf(k, "unexpected text after \"<unfinished ...>\"")
+		}
+		v, j, err := l.value(i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
+		if err != nil {
+			return 0, err
+		}
+		ev.Args = append(ev.Args, v)
+		if l.argIdx >= 0 {
+			l.argIdx++
+		}
+		j = skipSpaces(b, j)
+		if j >= len(b) {
+			l.eolErr = true
+			return 0, l.errorf(j, "line ended inside the arguments of %s: expected ',' or ')'", ev.Name)
+		}
+		switch {
+		case b[j] == ',':
+			i = j + 1
+		case b[j] == ')':
+			i = j
+		case bytes.HasPrefix(b[j:], unfinishedMark):
+			i = j
+		default:
+			return 0, l.errorf(j, "expected ',' or ')' after argument %d of %s, found %q", len(ev.Args), ev.Name, snippet(b[j:]))
+		}
+		if b[i] == ')' {
+			break
+		}
+	}
+	return lineCall, l.ret(i + 1)
+}
+
+// ret reads " = VALUE [EXTRA...] [<DURATION>]" after the closing paren.
+func (l *lineParser) ret(i int) *Error {
+	b := l.text
+	ev := l.ev
+	ev.Dur = -1
+	i = skipSpaces(b, i)
+	if i >= len(b) {
+		l.eolErr = true
+		return l.errorf(i, "expected '=' and the return value of %s", ev.Name)
+	}
+	if b[i] != '=' {
+		return l.errorf(i, "expected '=' and the return value of %s, found %q", ev.Name, snippet(b[i:]))
+	}
+	i = skipSpaces(b, i+1)
+	end := len(b)
+	for end > i && (b[end-1] == ' ' || b[end-1] == '\r') {
+		end--
+	}
+	// -T: a trailing " <0.000057>" (or " <unavailable>").
+	if end > i && b[end-1] == '>' {
+		if k := bytes.LastIndex(b[i:end], []byte(" <")); k >= 0 {
+			inner := b[i+k+2 : end-1]
+			if d, ok := parseDuration(inner); ok {
+				ev.Dur = d
+				end = i + k
+			} else if string(inner) == "unavailable" {
+				end = i + k
+			}
+		}
+	}
+	if i >= end {
+		return l.errorf(i, "expected the return value of %s after '='", ev.Name)
+	}
+	if b[i] == '?' {
+		ev.RetKnown = false
+		i++
+	} else {
+		j := i
+		if b[j] == '-' {
+			j++
+		}
+		for j < end && isNameByte(b[j]) {
+			j++
+		}
+		n, ok := parseInt(b[i:j])
+		if !ok {
+			return l.errorf(i, "expected a number or '?' as the return value of %s, found %q", ev.Name, snippet(b[i:end]))
+		}
+		ev.Ret, ev.RetKnown = n, true
+		i = j
+		if i < end && b[i] == '<' {
+			a, k, del, err := l.annotation(i)
+			if err != nil {
+				return err
+			}
+			ev.RetAnno = a
+			ev.RetDeleted = del
+			i = k
+		}
+	}
+	i = skipSpaces(b[:end], i)
+	// Errno: an E-name, or "(errno N)" after -1.
+	if i < end && b[i] == 'E' {
+		j := i
+		for j < end && isNameByte(b[j]) {
+			j++
+		}
+		ev.Errno = l.intern(b[i:j])
+		i = skipSpaces(b[:end], j)
+	} else if ev.RetKnown && ev.Ret < 0 && ev.Ret > -4096 && bytes.HasPrefix(b[i:end], []byte("(errno ")) {
+		k := bytes.IndexByte(b[i:end], ')')
+		if k > 0 {
+			ev.Errno = "errno " + string(b[i+len("(errno "):i+k])
+			i = skipSpaces(b[:end], i+k+1)
+		}
+	}
+	if i < end {
+		extra := b[i:end]
+		if bytes.Contains(extra, []byte("(INJECTED)")) {
+			ev.Injected = true
+		}
+		ev.RetExtra = string(extra)
+	}
+	return nil
+}
+
+func parseDuration(b []byte) (time.Duration, bool) {
+	dot := bytes.IndexByte(b, '.')
+	if dot <= 0 || dot == len(b)-1 {
+		return 0, false
+	}
+	var secs, ns int64
+	for _, c := range b[:dot] {
+		if !isDigit(c) {
+			return 0, false
+		}
+		secs = secs*10 + int64(c-'0')
+	}
+	frac := b[dot+1:]
+	for k, c := range frac {
+		if !isDigit(c) {
+			return 0, false
+		}
+		if k < 9 {
+			ns = ns*10 + int64(c-'0')
+		}
+	}
+	for k := len(frac); k < 9; k++ {
+		ns *= 10
+	}
+	return time.Duration(secs)*time.Second + time.Duration(ns), true
+}
+
+// parseInt reads decimal, 0x hex and 0-prefixed octal, with a leading '-'.
+func parseInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 24 {
+		return 0, false
+	}
+	neg := false
+	if b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	base := uint64(10)
+	switch {
+	case len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X'):
+		base, b = 16, b[2:]
+	case len(b) > 1 && b[0] == '0':
+		base, b = 8, b[1:]
+	}
+	var n uint64
+	for _, c := range b {
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			return 0, false
+		}
+		if d >= base {
+			return 0, false
+		}
+		n = n*base + d
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}

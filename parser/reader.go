@@ -1,0 +1,307 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+)
+
+// Options tune a Reader.
+type Options struct {
+	// Warn receives problems that do not stop reading: a last line cut
+	// short, a resumed call whose start is missing. Nil discards them.
+	Warn func(pos Pos, msg string)
+	// Diag receives strace's own "strace: ..." lines. Nil discards them.
+	Diag func(pos Pos, text string)
+}
+
+// Stream yields events in trace order. Next returns io.EOF at the end and
+// an *Error for a line it cannot read.
+type Stream interface {
+	Next() (*Event, error)
+	Close() error
+}
+
+// maxLine bounds one physical line; a 32 MB line (8 MiB of -xx data) is
+// well within it.
+const maxLine = 1 << 30
+
+// Reader parses one trace file line by line, joining split calls.
+type Reader struct {
+	name string
+	c    io.Closer
+	br   *bufio.Reader
+	opt  Options
+
+	off   int64 // file offset of the next line
+	line  int   // number of the last line read
+	long  []byte
+	lines int // non-blank lines seen
+
+	lp      lineParser
+	pending map[int]*Event // unfinished calls by pid
+	ready   []*Event
+	seq     int
+	eof     bool
+
+	tf       timeFormat
+	relTotal int64 // -r: running sum of deltas
+	lastTime int64 // -t/-tt: to notice midnight
+	dayOff   int64
+
+	// pid is the process id for lines without one: set for a member of an
+	// -ff set (from its .PID suffix), 0 otherwise.
+	pid int
+}
+
+// NewReader reads a trace from r. name is the file name used in positions
+// and data references; DataReader re-opens it to decode written bytes.
+func NewReader(r io.Reader, name string, opt Options) *Reader {
+	rd := &Reader{
+		name:    name,
+		br:      bufio.NewReaderSize(r, 1<<20),
+		opt:     opt,
+		pending: map[int]*Event{},
+	}
+	if c, ok := r.(io.Closer); ok {
+		rd.c = c
+	}
+	rd.lp.file = name
+	rd.lp.names = map[string]string{}
+	return rd
+}
+
+// Close closes the underlying file when the Reader opened it.
+func (r *Reader) Close() error {
+	if r.c != nil {
+		return r.c.Close()
+	}
+	return nil
+}
+
+// readLine returns the next physical line without its newline, its file
+// offset, and whether it ended in a newline.
+func (r *Reader) readLine() (text []byte, off int64, nl bool, err error) {
+	off = r.off
+	b, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.long = append(r.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(r.long) > maxLine {
+				return nil, off, false, &Error{Pos: Pos{File: r.name, Line: r.line + 1, Col: 1}, Msg: fmt.Sprintf("line longer than %d MiB: this does not look like an strace log", maxLine>>20)}
+			}
+			b, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, b...)
+		}
+		b = r.long
+	}
+	r.off += int64(len(b))
+	if err != nil && err != io.EOF {
+		return nil, off, false, err
+	}
+	if len(b) == 0 && err == io.EOF {
+		return nil, off, false, io.EOF
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1], off, true, nil
+	}
+	return b, off, false, nil
+}
+
+// Next returns the next completed event.
+func (r *Reader) Next() (*Event, error) {
+	for {
+		if len(r.ready) > 0 {
+			ev := r.ready[0]
+			r.ready[0] = nil
+			r.ready = r.ready[1:]
+			ev.Seq = r.seq
+			r.seq++
+			return ev, nil
+		}
+		if r.eof {
+			if len(r.pending) > 0 {
+				r.flushPending(-1, r.line)
+				continue
+			}
+			if r.lines == 0 {
+				return nil, &Error{Pos: Pos{File: r.name, Line: max(r.line, 1)}, Msg: "the trace is empty: no strace output in it"}
+			}
+			return nil, io.EOF
+		}
+		if err := r.step(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// step reads one line (or a line and its continuation) and queues what it
+// completes.
+func (r *Reader) step() error {
+	text, off, nl, err := r.readLine()
+	if err == io.EOF {
+		r.eof = true
+		return nil
+	}
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		return fmt.Errorf("read %s: %w", r.name, err)
+	}
+	r.line++
+	if k := bytes.IndexByte(text, 0); k >= 0 {
+		return &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
+	}
+	if r.lines == 0 && bytes.HasPrefix(bytes.TrimSpace(text), []byte("% time")) {
+		return &Error{Pos: Pos{File: r.name, Line: r.line, Col: 1}, Msg: "this is an strace -c summary table, not a trace: record without -c (e.g. strace -f -ttt -y -xx -o FILE CMD)"}
+	}
+	if len(bytes.TrimSpace(text)) > 0 {
+		r.lines++
+	}
+	startLine := r.line
+	ev := &Event{PID: r.pid, Dur: -1}
+	lp := &r.lp
+	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
+	lp.splitAt = len(text) + 1
+	kind, tf, perr := lp.parse()
+	for perr != nil && lp.eolErr {
+		// A "strace: ..." message printed into the middle of a line cut it
+		// in two: take the message out and join the rest with the next line.
+		cut := bytes.LastIndex(text, []byte("strace: "))
+		if cut <= 0 || !nl {
+			break
+		}
+		if r.opt.Diag != nil {
+			r.opt.Diag(Pos{File: r.name, Line: r.line, Col: cut + 1}, string(text[cut:]))
+		}
+		joined := append([]byte(nil), text[:cut]...)
+		next, off2, nl2, err := r.readLine()
+		if err != nil {
+			break
+		}
+		r.line++
+		joined = append(joined, next...)
+		text, nl = joined, nl2
+		*ev = Event{PID: r.pid, Dur: -1}
+		lp.text = text
+		lp.splitAt, lp.off2 = cut, off2
+		kind, tf, perr = lp.parse()
+	}
+	if perr != nil {
+		if !nl {
+			r.warn(Pos{File: r.name, Line: r.line, Col: perr.Pos.Col}, "the last line is cut short (the trace was still being written?): ignored: "+perr.Msg)
+			r.eof = true
+			return nil
+		}
+		return perr
+	}
+	if kind == lineDiag {
+		if t := bytes.TrimSpace(text); len(t) > 0 && r.opt.Diag != nil {
+			r.opt.Diag(Pos{File: r.name, Line: startLine, Col: 1}, string(t))
+		}
+		return nil
+	}
+	ev.Pos = Pos{File: r.name, Line: startLine, Col: ev.Pos.Col}
+	ev.EndLine = r.line
+	r.setTime(ev, tf)
+	switch kind {
+	case lineCall, lineSignal, lineSuperseded:
+		r.ready = append(r.ready, ev)
+	case lineExit, lineKilled:
+		r.flushPending(ev.PID, r.line)
+		r.ready = append(r.ready, ev)
+	case lineUnfinished:
+		if old := r.pending[ev.PID]; old != nil {
+			r.warn(ev.Pos, fmt.Sprintf("%s started before %s (line %d) finished: the earlier call is taken as never returning", ev.Name, old.Name, old.Pos.Line))
+			old.EndLine = r.line
+			r.ready = append(r.ready, old)
+		}
+		r.pending[ev.PID] = ev
+	case lineResumed:
+		start := r.pending[ev.PID]
+		if start == nil || start.Name != ev.Name {
+			r.warn(ev.Pos, fmt.Sprintf("%s resumed but its start is not in the trace: only the resumed half is known", ev.Name))
+			r.ready = append(r.ready, ev)
+			return nil
+		}
+		delete(r.pending, ev.PID)
+		start.Args = append(start.Args, ev.Args...)
+		start.EndLine = r.line
+		start.Ret, start.RetKnown, start.Errno = ev.Ret, ev.RetKnown, ev.Errno
+		start.RetAnno, start.RetDeleted, start.RetExtra, start.Injected = ev.RetAnno, ev.RetDeleted, ev.RetExtra, ev.Injected
+		start.Dur = ev.Dur
+		r.ready = append(r.ready, start)
+	}
+	return nil
+}
+
+// flushPending completes unfinished calls that will never resume: those of
+// pid (all when pid < 0), in the order they started.
+func (r *Reader) flushPending(pid, line int) {
+	var evs []*Event
+	for p, ev := range r.pending {
+		if pid < 0 || p == pid {
+			evs = append(evs, ev)
+			delete(r.pending, p)
+		}
+	}
+	sort.Slice(evs, func(i, j int) bool { return evs[i].Pos.Line < evs[j].Pos.Line })
+	for _, ev := range evs {
+		ev.EndLine = line
+		ev.RetKnown = false
+		r.ready = append(r.ready, ev)
+	}
+}
+
+func (r *Reader) setTime(ev *Event, tf timeFormat) {
+	if tf == timeUnknown {
+		return
+	}
+	if r.tf == timeUnknown {
+		r.tf = tf
+	}
+	switch tf {
+	case timeRelative:
+		r.relTotal += ev.Time
+		ev.Time = r.relTotal
+	case timeClock:
+		t := ev.Time + r.dayOff
+		if t < r.lastTime-12*int64(time.Hour) {
+			r.dayOff += 24 * int64(time.Hour)
+			t += 24 * int64(time.Hour)
+		}
+		r.lastTime = t
+		ev.Time = t
+	}
+}
+
+func (r *Reader) warn(pos Pos, msg string) {
+	if r.opt.Warn != nil {
+		r.opt.Warn(pos, msg)
+	}
+}
+
+// OpenFile opens one trace file.
+func OpenFile(path string, opt Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set", path)
+	}
+	return NewReader(f, path, opt), nil
+}

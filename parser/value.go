@@ -1,0 +1,345 @@
+package parser
+
+import "bytes"
+
+// value reads one argument (or one struct field or array element) starting
+// at b[i]. data marks the data buffer of a read or write: its strings are
+// referenced, never decoded inline. It returns the index just past it.
+func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
+	b := l.text
+	var v Value
+	if depth > maxDepth {
+		return v, 0, l.errorf(i, "arguments nested too deeply")
+	}
+	// A struct field or a named argument (clone's flags=...): name=value,
+	// but not "==".
+	if isNameByte(b[i]) && !isDigit(b[i]) {
+		j := i
+		for j < len(b) && isNameByte(b[j]) {
+			j++
+		}
+		if j < len(b) && b[j] == '=' && (j+1 >= len(b) || b[j+1] != '=') {
+			v.Name = l.intern(b[i:j])
+			i = j + 1
+			if i >= len(b) {
+				l.eolErr = true
+				return v, 0, l.errorf(i, "expected a value after %q", v.Name+"=")
+			}
+		}
+	}
+	var j int
+	var err *Error
+	switch b[i] {
+	case '"':
+		j, err = l.stringValue(&v, i, data)
+	case '{':
+		j, err = l.compound(&v, i, '}', ValStruct, depth, data)
+	case '[':
+		j, err = l.compound(&v, i, ']', ValArray, depth, data)
+	default:
+		j, err = l.term(&v, i)
+	}
+	if err != nil {
+		return v, 0, err
+	}
+	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
+	// is an expression: keep its text.
+	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
+		name := v.Name
+		v = Value{Name: name}
+		if j, err = l.term(&v, i); err != nil {
+			return v, 0, err
+		}
+	}
+	return v, j, nil
+}
+
+// isDelim reports whether b[k] ends a value.
+func isDelim(b []byte, k int) bool {
+	switch b[k] {
+	case ',', ')', ']', '}':
+		return true
+	case '<':
+		return bytes.HasPrefix(b[k:], unfinishedMark)
+	case '/':
+		return bytes.HasPrefix(b[k:], []byte("/*"))
+	}
+	return false
+}
+
+func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
+	b := l.text
+	end := scanString(b, i)
+	if end < 0 {
+		l.eolErr = true
+		return 0, l.errorf(i, "unterminated string: expected '\"'")
+	}
+	v.Kind = ValString
+	raw := b[i+1 : end-1]
+	v.Data = DataRef{File: l.file, Off: l.fileOff(i + 1), Len: len(raw)}
+	if !data && len(raw) <= MaxInlineString {
+		s, ok := unescape(l.scratch[:0], raw)
+		l.scratch = s
+		if !ok {
+			return 0, l.errorf(i, "bad escape in string")
+		}
+		v.Str, v.HasStr = string(s), true
+	}
+	if bytes.HasPrefix(b[end:], []byte("...")) {
+		v.Data.Truncated = true
+		end += 3
+	}
+	return l.comment(v, end), nil
+}
+
+// compound reads {...} or [...] elements separated by commas; an element
+// "..." marks a cut.
+func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, depth int, data bool) (int, *Error) {
+	b := l.text
+	start := i
+	v.Kind = kind
+	i++
+	for {
+		i = skipSpaces(b, i)
+		if i >= len(b) {
+			l.eolErr = true
+			return 0, l.errorf(i, "line ended inside a %s: expected %q", kindWord(kind), closer)
+		}
+		if b[i] == closer {
+			return l.comment(v, i+1), nil
+		}
+		if bytes.HasPrefix(b[i:], []byte("...")) {
+			v.More = true
+			i += 3
+		} else {
+			e, j, err := l.value(i, depth+1, data)
+			if err != nil {
+				return 0, err
+			}
+			v.Elems = append(v.Elems, e)
+			i = j
+		}
+		i = skipSpaces(b, i)
+		if i >= len(b) {
+			l.eolErr = true
+			return 0, l.errorf(i, "line ended inside a %s: expected %q", kindWord(kind), closer)
+		}
+		switch {
+		case b[i] == ',':
+			i++
+		case b[i] == closer:
+		case bytes.HasPrefix(b[i:], []byte("/*")):
+			// "[... /* 3 entries */]" or a field comment.
+			k := bytes.Index(b[i:], []byte("*/"))
+			if k < 0 {
+				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+			}
+			i += k + 2
+		default:
+			// Space-separated sets such as [INT TERM]: keep as text.
+			name := v.Name
+			*v = Value{Name: name}
+			return l.term(v, start)
+		}
+	}
+}
+
+func kindWord(k ValueKind) string {
+	if k == ValStruct {
+		return "struct"
+	}
+	return "array"
+}
+
+// term reads a scalar or expression up to a delimiter at nesting depth 0:
+// numbers, flag sets, identifiers, calls like makedev(1, 3), and fd
+// annotations ("3</tmp/x>", "AT_FDCWD</home>").
+func (l *lineParser) term(v *Value, i int) (int, *Error) {
+	b := l.text
+	start := i
+	depth := 0
+	textEnd := -1     // where the text stops when an annotation follows
+	var cuts [][2]int // comments to leave out of the text
+scan:
+	for i < len(b) {
+		c := b[i]
+		switch c {
+		case '"':
+			e := scanString(b, i)
+			if e < 0 {
+				l.eolErr = true
+				return 0, l.errorf(i, "unterminated string: expected '\"'")
+			}
+			i = e
+			continue
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				break scan
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				break scan
+			}
+		case '<':
+			if depth == 0 && i > start && b[i-1] != ' ' {
+				a, k, del, err := l.annotation(i)
+				if err != nil {
+					return 0, err
+				}
+				if textEnd < 0 {
+					textEnd = i
+				}
+				v.Anno, v.HasAnno, v.Deleted = a, true, del
+				i = k
+				continue
+			}
+			if depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark) {
+				break scan
+			}
+		case '/':
+			if i+1 < len(b) && b[i+1] == '*' {
+				// -X verbose: "0x1200000 /* CLONE_A|CLONE_B */|17 /* SIGCHLD */".
+				e := bytes.Index(b[i:], []byte("*/"))
+				if e < 0 {
+					l.eolErr = true
+					return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+				}
+				if depth == 0 {
+					if v.Comment != "" {
+						v.Comment += "|"
+					}
+					v.Comment += string(bytes.TrimSpace(b[i+2 : i+e]))
+					cuts = append(cuts, [2]int{i, i + e + 2})
+				}
+				i += e + 2
+				continue
+			}
+		}
+		i++
+	}
+	if depth != 0 {
+		l.eolErr = true
+		return 0, l.errorf(i, "line ended inside brackets: expected a closing bracket")
+	}
+	end := i
+	if textEnd < 0 {
+		textEnd = end
+	}
+	text := b[start:textEnd]
+	if len(cuts) > 0 {
+		var t []byte
+		k := start
+		for _, c := range cuts {
+			if c[0] >= textEnd {
+				break
+			}
+			t = append(t, bytes.TrimRight(b[k:c[0]], " ")...)
+			k = c[1]
+		}
+		if k < textEnd {
+			t = append(t, b[k:textEnd]...)
+		}
+		text = t
+	}
+	text = bytes.TrimRight(text, " ")
+	if len(text) == 0 {
+		return 0, l.errorf(start, "expected an argument")
+	}
+	v.Text = string(text)
+	v.Kind = classify(text)
+	if len(cuts) > 0 {
+		return end, nil
+	}
+	return l.comment(v, end), nil
+}
+
+// comment reads an optional " /* ... */" after a value (-X verbose prints
+// flag names there; getdents prints entry counts).
+func (l *lineParser) comment(v *Value, i int) int {
+	b := l.text
+	k := skipSpaces(b, i)
+	if !bytes.HasPrefix(b[k:], []byte("/*")) {
+		return i
+	}
+	e := bytes.Index(b[k:], []byte("*/"))
+	if e < 0 {
+		return i
+	}
+	v.Comment = string(bytes.TrimSpace(b[k+2 : k+e]))
+	j := k + e + 2
+	// -X verbose with -y puts the annotation after the comment.
+	if j < len(b) && b[j] == '<' && v.Kind != ValString {
+		if a, k2, del, err := l.annotation(j); err == nil {
+			v.Anno, v.HasAnno, v.Deleted = a, true, del
+			j = k2
+		}
+	}
+	return j
+}
+
+func classify(text []byte) ValueKind {
+	if _, ok := parseInt(text); ok {
+		return ValNumber
+	}
+	for _, c := range text {
+		if !isNameByte(c) && c != '|' {
+			return ValOther
+		}
+	}
+	return ValIdent
+}
+
+// annotation reads a -y/-yy annotation "<...>" at b[i] == '<' and returns
+// it decoded, the index past it (and past a "(deleted)" after it), and
+// whether the file was deleted. Paths
+// escape '<' and '>', but -yy device and socket suffixes nest
+// ("</dev/null<char 1:3>>", "<TCP:[1.2.3.4:5->6.7.8.9:10]>").
+func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
+	b := l.text
+	depth := 0
+	k := i
+	for ; k < len(b); k++ {
+		switch b[k] {
+		case '<':
+			depth++
+		case '>':
+			if b[k-1] == '-' && depth == 1 && k-1 > i {
+				continue // "->" inside a socket annotation
+			}
+			depth--
+		case '\\':
+			k++ // an escaped byte never closes
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if depth != 0 || k >= len(b) {
+		l.eolErr = true
+		return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
+	}
+	inner := b[i+1 : k]
+	// "/dev/null<char 1:3>": keep the path, drop the device numbers.
+	if n := len(inner); n > 0 && inner[n-1] == '>' {
+		if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
+			inner = inner[:p]
+		}
+	}
+	s, ok := unescape(l.scratch[:0], inner)
+	l.scratch = s
+	if !ok {
+		return "", 0, false, l.errorf(i, "bad escape in fd annotation")
+	}
+	end := k + 1
+	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
+		return string(s), end + len("(deleted)"), true, nil
+	}
+	if bytes.HasSuffix(s, []byte(" (deleted)")) {
+		// Older strace prints the marker inside the brackets.
+		return string(s[:len(s)-len(" (deleted)")]), end, true, nil
+	}
+	return string(s), end, false, nil
+}
