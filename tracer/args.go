@@ -1,0 +1,99 @@
+package tracer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// StringLimit is the -s we pass: written bytes up to 64 MiB per call are
+// printed in full. strace 6.1 accepts up to 1<<30-1, but on its first string
+// it allocates 5×s bytes (the buffer and its \xNN rendering), which fails
+// under strict overcommit or on a small machine long before 1 GiB. A longer
+// write is printed cut ("..."...); its length still comes from the return
+// value.
+const StringLimit = 64 << 20
+
+// option is one strace command-line option and the first strace version that
+// has it. An option the installed strace lacks is dropped and said so.
+type option struct {
+	args     []string
+	since    Version
+	fallback []string // used instead before since, if any
+	why      string
+}
+
+var options = []option{
+	{args: []string{"-f"}, why: "follows forks: the whole process tree, one file, one order"},
+	{args: []string{"--seccomp-bpf"}, since: Version{5, 3}, why: "stops the tracee only on traced syscalls (without it every syscall stops it twice)"},
+	{args: []string{"--kill-on-exit"}, since: Version{6, 6}, why: "kills the tracees if strace dies, instead of leaving them to run on untraced"},
+	{args: []string{"-ttt"}, why: "dates each line"},
+	{args: []string{"-y"}, since: Version{4, 7}, why: "gives each fd argument its path"},
+	{args: []string{"-xx"}, why: "prints every byte as \\xNN: exact data"},
+	// Everything in full except execve's environment, which would put
+	// every secret of a CI job into the trace file for nothing.
+	{args: []string{"-e", "abbrev=execve,?execveat"}, since: questionMark, fallback: []string{"-e", "abbrev=execve"}, why: "prints structures and arrays (writev's iovecs) in full"},
+	{args: []string{"-s", strconv.Itoa(StringLimit)}, why: "prints written bytes in full"},
+}
+
+// questionMark is the strace that first accepts "?name" in -e trace= (4.17).
+var questionMark = Version{4, 17}
+
+// Args returns the strace argument list (without the strace program itself)
+// that traces cmd into out with the default syscall set, for strace v.
+func Args(v Version, out string, cmd []string) []string {
+	args, _ := plan(v, out, cmd, nil)
+	return args
+}
+
+// plan builds the argument list and says what it dropped for v. syscalls nil
+// means the default set.
+func plan(v Version, out string, cmd []string, syscalls []string) (args []string, notes []string) {
+	for _, o := range options {
+		if !v.AtLeast(o.since) && o.fallback != nil {
+			notes = append(notes, fmt.Sprintf("using %s instead of %s: strace %s lacks it (since %s)", strings.Join(o.fallback, " "), strings.Join(o.args, " "), v, o.since))
+			args = append(args, o.fallback...)
+			continue
+		}
+		if !v.AtLeast(o.since) {
+			notes = append(notes, fmt.Sprintf("dropping %s: strace %s lacks it (since %s); it %s", strings.Join(o.args, " "), v, o.since, o.why))
+			continue
+		}
+		args = append(args, o.args...)
+	}
+	trace, raw, dropped := traceSet(v, syscalls)
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("not tracing %s: strace %s lacks \"?name\" (since %s) and some architectures lack them", strings.Join(dropped, ","), v, questionMark))
+	}
+	args = append(args, "-e", "trace="+strings.Join(trace, ","))
+	if len(raw) > 0 {
+		args = append(args, "-e", "raw="+strings.Join(raw, ","))
+	}
+	args = append(args, "-o", out, "--")
+	args = append(args, cmd...)
+	return args, notes
+}
+
+// traceSet renders the -e trace= and -e raw= lists. A caller's list is used
+// as given.
+func traceSet(v Version, syscalls []string) (trace, raw, dropped []string) {
+	if syscalls != nil {
+		return syscalls, nil, nil
+	}
+	q := v.AtLeast(questionMark)
+	for _, s := range defaultSyscalls {
+		name := s.name
+		switch {
+		case s.optional && q:
+			name = "?" + name
+		case s.optional:
+			dropped = append(dropped, s.name)
+			continue
+		}
+		trace = append(trace, name)
+		if s.raw {
+			raw = append(raw, name)
+		}
+	}
+	return trace, raw, dropped
+}

@@ -1,0 +1,73 @@
+// Package tracer runs a command under strace with the flags the crash model
+// needs, and returns the trace file and the command's exit status. It does
+// not read the trace beyond its "+++" lines; package parser does.
+//
+// # The strace command line
+//
+// Args builds it from two tables, options (args.go) and defaultSyscalls
+// (syscalls.go), each entry saying why it is there:
+//
+//	strace -f --seccomp-bpf -ttt -y -xx -e abbrev=execve,?execveat -s 67108864
+//	       -e trace=?open,openat,...,exit_group -e raw=read,readv,?preadv2
+//	       -o TRACE -- CMD ARGS...
+//
+// Why:
+//
+//   - One -f trace into a single -o file, not -ff: strace writes the lines of
+//     all processes and threads in the order it saw them, which is the one
+//     order the crash model needs. -ff files can only be merged back by
+//     timestamp, and equal timestamps leave the order open.
+//   - -xx prints every byte of a string as \xNN, so written data is exact and
+//     no quoting rule of strace's has to be undone. -s StringLimit makes the
+//     bytes complete (see StringLimit for why not more).
+//   - -y annotates every fd with its path (write(3</tmp/x>, ...)), so a write
+//     is placed even when its open was not traced or came before the trace.
+//     Paths inside <> are hex-escaped too under -xx.
+//   - -ttt gives absolute times with microseconds.
+//   - -e abbrev=execve,?execveat prints everything in full (writev's iovec
+//     arrays) except execve's environment: "0x7ffe... /* 39 vars */" instead
+//     of every variable of a CI job, secrets included, in a file that is
+//     kept. This is -e abbrev=none but for that; an execve argv of more than
+//     32 strings ends in "...".
+//   - --seccomp-bpf (strace 5.3) makes the kernel stop the tracee only on the
+//     traced syscalls; everything else (stat, getpid, mprotect, ...) runs at
+//     full speed. This is why the syscall list is short.
+//   - --kill-on-exit (strace 6.6) kills the tracees if strace dies.
+//   - read, readv and preadv2 are traced only because they move the file
+//     offset a later write(2) uses. -e raw= prints them undecoded, with the
+//     buffer as an address instead of a copy of the data read:
+//     "read(0x3, 0x7ffd..., 0x1000) = 0xbb4". Raw also means numbers in hex
+//     and the fd without its -y path; strace has no way to print the fd
+//     decoded and the buffer not. pread64 and preadv move no offset and are
+//     not traced.
+//   - "?name" (strace 4.17) traces a syscall where it exists: open, rename,
+//     fork and their kin are absent on arm64 and riscv64, mmap2 and _llseek
+//     on 64-bit architectures, and an older strace may not know openat2.
+//
+// Options the installed strace lacks (by its `strace -V` version) are dropped
+// and Options.Log says which and what is lost.
+//
+// # Signals and cleanup
+//
+// strace runs in a process group of its own, and the command and all its
+// descendants with it. strace started as `strace -o FILE CMD` blocks SIGINT,
+// SIGTERM and SIGHUP for itself (its -I3 default) and keeps tracing, so a
+// signal sent to the group reaches the traced programs, strace records how
+// they end, and exits when the last one has. Run passes SIGINT, SIGTERM and
+// SIGHUP it receives to that group; a cancelled context sends SIGTERM and,
+// GracePeriod later, SIGKILL. After strace exits, whatever is left in the
+// group is killed. When crashsim runs in the foreground of a terminal, the
+// group is made the terminal's foreground group for the run, so Ctrl-C goes
+// straight to the program and an interactive program can read the terminal.
+//
+// The trace written so far stays usable in every case: strace writes each
+// line when the syscall completes.
+//
+// # Exit status
+//
+// The command is the first pid in the trace (its execve is the first traced
+// syscall). Its "+++ exited with N +++" or "+++ killed by SIG... +++" line
+// gives Result.ExitCode, Signal and CoreDumped. Without one (strace was
+// killed), strace's own wait status is used: strace exits with the command's
+// status, or kills itself with the signal that killed the command.
+package tracer
