@@ -30,6 +30,31 @@ const (
 type fdEntry struct {
 	h       *Handle
 	cloexec bool
+	// line is the trace line where the call that assigned this fd number
+	// completed, and prev the entry it replaced. Calls complete in the
+	// order strace prints their ends: a call that started before another
+	// thread's open returned the same number meant the previous holder
+	// (the kernel could not hand out the number until it was free).
+	line int
+	prev *fdEntry
+}
+
+// put assigns fd, remembering the entry it replaces.
+func (t *fdTable) put(fd int, e fdEntry) {
+	if old, ok := t.fds[fd]; ok {
+		old.prev = nil
+		e.prev = &old
+	}
+	t.fds[fd] = e
+}
+
+// at returns the entry fd had when a call that started at line began.
+func (t *fdTable) at(fd, line int) (fdEntry, bool) {
+	e, ok := t.fds[fd]
+	for ok && e.line > line && e.prev != nil {
+		e = *e.prev
+	}
+	return e, ok
 }
 
 // fdTable is shared by threads (CLONE_FILES) and copied by fork.
@@ -109,12 +134,12 @@ func clean(dir, name string) string {
 
 // FDHandle returns the handle an fd argument refers to, creating one from
 // the -y annotation when the fd was opened before the trace began.
-func (p *Procs) FDHandle(pr *Process, v *parser.Value) *Handle {
+func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 	fd, ok := v.Int()
 	if !ok {
 		return nil
 	}
-	e, ok := pr.files.fds[int(fd)]
+	e, ok := pr.files.at(int(fd), line)
 	if v.HasAnno {
 		anno := annoPath(v.Anno)
 		if !ok || e.h.Path != anno {
@@ -130,7 +155,15 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value) *Handle {
 		}
 	}
 	if !ok {
-		return nil
+		if fd < 0 {
+			return nil
+		}
+		// An fd inherited from before the trace, whose file the trace
+		// does not name: remember it as unknown, so that dup of it
+		// carries "unknown" instead of leaving stale entries in place.
+		h := &Handle{}
+		pr.files.fds[int(fd)] = fdEntry{h: h}
+		return h
 	}
 	return e.h
 }
@@ -170,7 +203,7 @@ func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
 }
 
 // atPath resolves a (dirfd, path) pair; dirfd may be nil (cwd).
-func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value) string {
+func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string {
 	if !name.HasStr {
 		return ""
 	}
@@ -183,7 +216,7 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value) string {
 	if n, ok := dirfd.Int(); ok && n == -100 { // -X raw AT_FDCWD
 		return clean(p.cwd(pr, dirfd), name.Str)
 	}
-	h := p.FDHandle(pr, dirfd)
+	h := p.FDHandle(pr, dirfd, line)
 	if h == nil || h.Path == "" {
 		return ""
 	}
@@ -205,7 +238,7 @@ func (p *Procs) Paths(ev *parser.Event) []string {
 	pr := p.Proc(ev.PID)
 	var out []string
 	if s.fd >= 0 {
-		if h := p.FDHandle(pr, ev.Arg(s.fd)); h != nil && h.Path != "" {
+		if h := p.FDHandle(pr, ev.Arg(s.fd), ev.Pos.Line); h != nil && h.Path != "" {
 			out = append(out, h.Path)
 		}
 	}
@@ -214,7 +247,7 @@ func (p *Procs) Paths(ev *parser.Event) []string {
 		if s.dirfd >= 0 {
 			d = ev.Arg(s.dirfd)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(s.path)))
+		out = append(out, p.atPath(pr, d, ev.Arg(s.path), ev.Pos.Line))
 		if s.retFD && out[len(out)-1] == "" && ev.RetAnno != "" {
 			out[len(out)-1] = annoPath(ev.RetAnno)
 		}
@@ -224,7 +257,7 @@ func (p *Procs) Paths(ev *parser.Event) []string {
 		if s.dirfd2 >= 0 {
 			d = ev.Arg(s.dirfd2)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(s.path2)))
+		out = append(out, p.atPath(pr, d, ev.Arg(s.path2), ev.Pos.Line))
 	}
 	return out
 }
@@ -275,11 +308,18 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
 		}
-		t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: flags&unix.O_CLOEXEC != 0}
+		t.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&unix.O_CLOEXEC != 0, line: ev.EndLine})
 		return h
 	case "close":
-		if fd, ok := ev.Arg(0).Int(); ok {
-			delete(t.fds, int(fd))
+			if fd, ok := ev.Arg(0).Int(); ok {
+			if e, ok := t.fds[int(fd)]; ok {
+				if e.line <= ev.Pos.Line {
+					delete(t.fds, int(fd))
+				} else {
+					e.prev = nil // it closed the previous holder
+					t.fds[int(fd)] = e
+				}
+			}
 		}
 	case "close_range":
 		lo, _ := ev.Arg(0).Int()
@@ -296,16 +336,16 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			}
 		}
 	case "dup", "dup2", "dup3":
-		if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
+		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
 			cloexec := ev.Name == "dup3" && strings.Contains(ev.Arg(2).Text, "O_CLOEXEC")
-			t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: cloexec}
+			t.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
 		}
 	case "fcntl", "fcntl64":
 		cmd, _ := ev.Arg(1).Bits(parser.FcntlCmds)
 		switch cmd {
 		case unix.F_DUPFD, unix.F_DUPFD_CLOEXEC:
-			if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
-				t.fds[int(ev.Ret)] = fdEntry{h: h, cloexec: cmd == unix.F_DUPFD_CLOEXEC}
+			if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
+				t.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == unix.F_DUPFD_CLOEXEC, line: ev.EndLine})
 			}
 		case unix.F_SETFD:
 			if fd, ok := ev.Arg(0).Int(); ok {
@@ -316,7 +356,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				}
 			}
 		case unix.F_SETFL:
-			if h := p.FDHandle(pr, ev.Arg(0)); h != nil {
+			if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
 				bits, _ := ev.Arg(2).Bits(parser.OpenFlags)
 				// F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME, O_NONBLOCK.
 				const settable = unix.O_APPEND | unix.O_ASYNC | unix.O_DIRECT | unix.O_NOATIME | unix.O_NONBLOCK
@@ -331,7 +371,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		cloexec := strings.Contains(ev.Arg(1).Text, "CLOEXEC")
 		for i := range arr.Elems {
 			if fd, ok := arr.Elems[i].Int(); ok {
-				t.fds[int(fd)] = fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec}
+				t.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.EndLine})
 			}
 		}
 	case "socket", "eventfd", "eventfd2", "epoll_create", "epoll_create1", "signalfd", "signalfd4",
@@ -340,13 +380,13 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if ev.Name == "bpf" && ev.Ret <= 0 {
 			break
 		}
-		t.fds[int(ev.Ret)] = fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC")}
+		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC"), line: ev.EndLine})
 	case "chdir":
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.cwd = paths[0]
 		}
 	case "fchdir":
-		if h := p.FDHandle(pr, ev.Arg(0)); h != nil && h.Path != "" {
+		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil && h.Path != "" {
 			pr.fs.cwd = h.Path
 		}
 	case "getcwd":

@@ -51,6 +51,10 @@ type lineParser struct {
 	dataArg int
 	argIdx  int
 
+	// resumeArgs tells how many arguments the first half of a pid's
+	// unfinished call printed (-1 when none is pending).
+	resumeArgs func(pid int) int
+
 	names   map[string]string // interned syscall names
 	scratch []byte
 }
@@ -357,7 +361,12 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	ev.Kind = KindSyscall
 	ev.Name = l.intern(b[i:j])
 	l.dataArg = dataArgOf(ev.Name)
-	l.argIdx = -1 // the reader renumbers once it knows the first half
+	// Continue numbering after the first half's arguments, so a resumed
+	// read's buffer is still known as data.
+	l.argIdx = -1
+	if l.resumeArgs != nil {
+		l.argIdx = l.resumeArgs(ev.PID)
+	}
 	k := j + len(" resumed>")
 	// The first half may have ended after a value: "<... clone resumed>,
 	// child_tidptr=...".
@@ -424,7 +433,7 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 		default:
 			return 0, l.errorf(j, "expected ',' or ')' after argument %d of %s, found %q", len(ev.Args), ev.Name, snippet(b[j:]))
 		}
-		if b[i] == ')' {
+		if i < len(b) && b[i] == ')' {
 			break
 		}
 	}

@@ -31,7 +31,7 @@ func Open(path string, opt Options) (Stream, error) {
 		return nil, gerr
 	}
 	if len(members) == 0 {
-		return nil, fmt.Errorf("%s: no such file, and no strace -ff files %s.PID", path, path)
+		return nil, fmt.Errorf("cannot read trace %s: no such file (nor strace -ff files %s.PID)", path, path)
 	}
 	return openSet(path, members, opt)
 }
@@ -51,7 +51,7 @@ func ffMembers(prefix string) ([]ffMember, error) {
 	for _, m := range matches {
 		suffix := m[strings.LastIndexByte(m, '.')+1:]
 		pid, err := strconv.Atoi(suffix)
-		if err != nil || pid <= 0 || m[:len(m)-len(suffix)-1] != prefix {
+		if err != nil || pid <= 0 || filepath.Clean(m[:len(m)-len(suffix)-1]) != filepath.Clean(prefix) {
 			continue
 		}
 		ms = append(ms, ffMember{m, pid})
@@ -128,6 +128,9 @@ func (s *ffSet) pull(i int) error {
 	}
 	if !ev.HasTime && len(s.rs) > 1 {
 		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, len(s.rs), filepath.Base(s.prefix))}
+	}
+	if s.rs[i].tf == timeRelative && len(s.rs) > 1 {
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has relative timestamps (-r), which cannot order calls across processes: record with -ttt", s.prefix)}
 	}
 	heap.Push(&s.h, heapItem{ev, i})
 	return nil

@@ -73,6 +73,12 @@ func NewReader(r io.Reader, name string, opt Options) *Reader {
 	}
 	rd.lp.file = name
 	rd.lp.names = map[string]string{}
+	rd.lp.resumeArgs = func(pid int) int {
+		if ev := rd.pending[pid]; ev != nil {
+			return len(ev.Args)
+		}
+		return -1
+	}
 	return rd
 }
 

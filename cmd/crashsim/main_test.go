@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,8 +28,21 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			env.Setenv("FIXTURES", wd+"/../../fixtures")
+			env.Setenv("FIXTURES", filepath.Join(wd, "..", "..", "fixtures"))
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// chop FILE: remove the final newline, as a trace cut while
+			// strace was still writing it ends (txtar files always end in one).
+			"chop": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: chop FILE")
+				}
+				name := ts.MkAbs(args[0])
+				b, err := os.ReadFile(name)
+				ts.Check(err)
+				ts.Check(os.WriteFile(name, bytes.TrimSuffix(b, []byte("\n")), 0o644))
+			},
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -1,0 +1,389 @@
+package parser
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// parseText reads a whole trace from text written to a temp file (so data
+// references can be decoded), returning events and warnings.
+func parseText(t *testing.T, text string) ([]*Event, []string, string) {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "trace")
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warns []string
+	s, err := Open(name, Options{Warn: func(p Pos, m string) { warns = append(warns, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var evs []*Event
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return evs, warns, name
+		}
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+// summary is the part of an event the table tests compare.
+type summary struct {
+	Line, End, PID int
+	Comm           string
+	Name           string
+	Args           string
+	Ret            string
+	Anno           string
+	Extra          string
+}
+
+func summarize(evs []*Event) []summary {
+	var out []summary
+	for _, ev := range evs {
+		s := summary{Line: ev.Pos.Line, End: ev.EndLine, PID: ev.PID, Comm: ev.Comm, Name: ev.Name, Anno: ev.RetAnno, Extra: ev.RetExtra}
+		switch ev.Kind {
+		case KindSyscall:
+			s.Args = ev.FormatArgs(nil)
+			s.Ret = ev.FormatRet()
+			if ev.RetDeleted {
+				s.Anno += "(deleted)"
+			}
+		case KindExit:
+			s.Name = "+++exit"
+			s.Ret = strings.TrimSpace(strings.Repeat(" ", 0) + itoa(ev.Status))
+		case KindKilled:
+			s.Name = "+++killed " + ev.Name
+			if ev.CoreDumped {
+				s.Ret = "core"
+			}
+		case KindSignal:
+			s.Name = "---" + ev.Name
+		case KindSuperseded:
+			s.Name = "+++superseded"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+func TestGrammar(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []summary
+	}{
+		{"no pid", `close(3) = 0` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "close", Args: "3", Ret: "0"}}},
+		{"bare pid", "1234  close(3) = 0\n",
+			[]summary{{Line: 1, End: 1, PID: 1234, Name: "close", Args: "3", Ret: "0"}}},
+		{"[pid N] form", "[pid  1235] close(3) = 0\n",
+			[]summary{{Line: 1, End: 1, PID: 1235, Name: "close", Args: "3", Ret: "0"}}},
+		{"-f log with lines without a pid", "close(4) = 0\n[pid 7] close(3) = 0\n",
+			[]summary{{Line: 1, End: 1, Name: "close", Args: "4", Ret: "0"}, {Line: 2, End: 2, PID: 7, Name: "close", Args: "3", Ret: "0"}}},
+		{"-Y comm, bare and bracketed", "12<python3> close(3) = 0\n[pid 13<sh>] close(4) = 0\n",
+			[]summary{{Line: 1, End: 1, PID: 12, Comm: "python3", Name: "close", Args: "3", Ret: "0"}, {Line: 2, End: 2, PID: 13, Comm: "sh", Name: "close", Args: "4", Ret: "0"}}},
+		{"-y annotations with escapes", `write(3</tmp/dir \74with\76 \"q\" sp\nnl/f.txt>, "x", 1) = 1` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "write", Args: "3</tmp/dir <with> \"q\" sp\nnl/f.txt>, <data>, 1", Ret: "1"}}},
+		{"-xx annotation", `fsync(3<\x2f\x74\x2f\x61>) = 0` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3</t/a>", Ret: "0"}}},
+		{"(deleted) outside and inside the brackets", "write(3</tmp/d.txt>(deleted), \"x\", 1) = 1\nfsync(4</tmp/e.txt (deleted)>) = 0\n",
+			[]summary{{Line: 1, End: 1, Name: "write", Args: "3</tmp/d.txt>(deleted), <data>, 1", Ret: "1"}, {Line: 2, End: 2, Name: "fsync", Args: "4</tmp/e.txt>(deleted)", Ret: "0"}}},
+		{"AT_FDCWD and returned fd", `openat(AT_FDCWD</home/u>, "a.txt", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3</home/u/a.txt>` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "openat", Args: `AT_FDCWD</home/u>, "a.txt", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666`, Ret: "3", Anno: "/home/u/a.txt"}}},
+		{"pipes, sockets, devices", "pipe2([4<pipe:[5006]>, 5<pipe:[5006]>], O_CLOEXEC) = 0\nwrite(6<TCP:[127.0.0.1:40000->127.0.0.1:80]>, \"x\", 1) = 1\nwrite(7</dev/null<char 1:3>>, \"n\", 1) = 1\n",
+			[]summary{
+				{Line: 1, End: 1, Name: "pipe2", Args: "[4<pipe:[5006]>, 5<pipe:[5006]>], O_CLOEXEC", Ret: "0"},
+				{Line: 2, End: 2, Name: "write", Args: "6<TCP:[127.0.0.1:40000->127.0.0.1:80]>, <data>, 1", Ret: "1"},
+				{Line: 3, End: 3, Name: "write", Args: "7</dev/null>, <data>, 1", Ret: "1"}}},
+		{"-X raw", `openat(-100, "a", 0x241, 0644) = 3` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "openat", Args: `-100, "a", 0x241, 0644`, Ret: "3"}}},
+		{"-X verbose", `openat(-100 /* AT_FDCWD */, "a", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644) = 3` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "openat", Args: `-100, "a", 0x241, 0644`, Ret: "3"}}},
+		{"-X verbose with a comment inside a flag expression", `clone(child_stack=NULL, flags=0x1200000 /* CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID */|17 /* SIGCHLD */, child_tidptr=0x7f) = 9` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "clone", Args: `child_stack=NULL, flags=0x1200000|17, child_tidptr=0x7f`, Ret: "9"}}},
+		{"octal and -x escapes in paths", `unlink("a\1b\x7fc\377") = 0` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "unlink", Args: `"a\x01b\x7fc\xff"`, Ret: "0"}}},
+		{"truncated string", `rename("aaaa"..., "b") = 0` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "rename", Args: `"aaaa"..., "b"`, Ret: "0"}}},
+		{"writev iovecs and a cut array", `writev(3, [{iov_base="ab", iov_len=2}, {iov_base="cd", iov_len=2}, ...], 5) = 4` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "writev", Args: `3, [{iov_base=<data>, iov_len=2}, {iov_base=<data>, iov_len=2}, ...], 5`, Ret: "4"}}},
+		{"abbrev=none struct", `newfstatat(3, "", {st_dev=makedev(0xfe, 0x1), st_ino=42, st_mode=S_IFREG|0644, st_size=10, st_atime=1700000000 /* 2023-11-14T22:13:20+0000 */}, AT_EMPTY_PATH) = 0` + "\n",
+			[]summary{{Line: 1, End: 1, Name: "newfstatat", Args: `3, "", {st_dev=makedev(0xfe, 0x1), st_ino=42, st_mode=S_IFREG|0644, st_size=10, st_atime=1700000000}, AT_EMPTY_PATH`, Ret: "0"}}},
+		{"unfinished and resumed across pids", "[pid 1] read(3,  <unfinished ...>\n[pid 2] close(4 <unfinished ...>\n[pid 1] <... read resumed>\"abc\", 10) = 3\n[pid 2] <... close resumed>) = 0\n",
+			[]summary{
+				{Line: 1, End: 3, PID: 1, Name: "read", Args: "3, <data>, 10", Ret: "3"},
+				{Line: 2, End: 4, PID: 2, Name: "close", Args: "4", Ret: "0"}}},
+		{"resumed after a value, with a comma", "5 clone(child_stack=NULL, flags=CLONE_VM|SIGCHLD <unfinished ...>\n5 <... clone resumed>, child_tidptr=0x7f) = 6\n",
+			[]summary{{Line: 1, End: 2, PID: 5, Name: "clone", Args: "child_stack=NULL, flags=CLONE_VM|SIGCHLD, child_tidptr=0x7f", Ret: "6"}}},
+		{"resumed then cut again", "9 read(0,  <unfinished ...>\n9 <... read resumed> <unfinished ...>) = ?\n9 +++ killed by SIGKILL +++\n",
+			[]summary{{Line: 1, End: 2, PID: 9, Name: "read", Args: "0", Ret: "?"}, {Line: 3, End: 3, PID: 9, Name: "+++killed SIGKILL"}}},
+		{"unfinished call of a killed process", "9 futex(0x1, FUTEX_WAIT, 0, NULL <unfinished ...>\n9 +++ killed by SIGSEGV (core dumped) +++\n",
+			[]summary{{Line: 1, End: 2, PID: 9, Name: "futex", Args: "0x1, FUTEX_WAIT, 0, NULL", Ret: "?"}, {Line: 2, End: 2, PID: 9, Name: "+++killed SIGSEGV", Ret: "core"}}},
+		{"unknown return", "exit_group(0) = ?\n+++ exited with 0 +++\n",
+			[]summary{{Line: 1, End: 1, Name: "exit_group", Args: "0", Ret: "?"}, {Line: 2, End: 2, Name: "+++exit", Ret: "0"}}},
+		{"unavailable", "wait4(-1, <unavailable>, 0, NULL) = ? <unavailable>\n",
+			[]summary{{Line: 1, End: 1, Name: "wait4", Args: "-1, <unavailable>, 0, NULL", Ret: "?"}}},
+		{"ERESTARTSYS", "read(0, 0x7ffd, 10) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)\n",
+			[]summary{{Line: 1, End: 1, Name: "read", Args: "0, 0x7ffd, 10", Ret: "? ERESTARTSYS", Extra: "(To be restarted if SA_RESTART is set)"}}},
+		{"errno with text, injected", "fsync(3) = -1 EIO (Input/output error) (INJECTED)\n",
+			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3", Ret: "-1 EIO", Extra: "(Input/output error) (INJECTED)"}}},
+		{"numeric errno", "ioctl(3, 0x1234) = -1 (errno 512)\n",
+			[]summary{{Line: 1, End: 1, Name: "ioctl", Args: "3, 0x1234", Ret: "-1 errno 512"}}},
+		{"decoded return extras", "fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)\n",
+			[]summary{{Line: 1, End: 1, Name: "fcntl", Args: "3, F_GETFL", Ret: "32770", Extra: "(flags O_RDWR|O_LARGEFILE)"}}},
+		{"signals and exits", "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=5} ---\n--- stopped by SIGSTOP ---\n+++ superseded by execve +++\n+++ exited with 3 +++\n",
+			[]summary{{Line: 1, End: 1, Name: "---SIGCHLD"}, {Line: 2, End: 2, Name: "---SIGSTOP"}, {Line: 3, End: 3, Name: "+++superseded"}, {Line: 4, End: 4, Name: "+++exit", Ret: "3"}}},
+		{"strace diagnostics are skipped", "strace: Process 5 attached\nclose(3) = 0\n",
+			[]summary{{Line: 2, End: 2, Name: "close", Args: "3", Ret: "0"}}},
+		{"a strace: message splitting a line", "5 write(1, \"ab\", 2strace: Process 6 attached\n) = 2\n",
+			[]summary{{Line: 1, End: 2, PID: 5, Name: "write", Args: "1, <data>, 2", Ret: "2"}}},
+		{"unknown syscall", "syscall_0x3e7(0x1, 0x2) = -1 ENOSYS (Function not implemented)\n",
+			[]summary{{Line: 1, End: 1, Name: "syscall_0x3e7", Args: "0x1, 0x2", Ret: "-1 ENOSYS", Extra: "(Function not implemented)"}}},
+		{"-T duration", "fsync(3) = 0 <0.000449>\n",
+			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3", Ret: "0"}}},
+		{"sigset as text", "rt_sigprocmask(SIG_BLOCK, [INT TERM], NULL, 8) = 0\n",
+			[]summary{{Line: 1, End: 1, Name: "rt_sigprocmask", Args: "SIG_BLOCK, [INT TERM], NULL, 8", Ret: "0"}}},
+		{"wait status expression", "wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 7\n",
+			[]summary{{Line: 1, End: 1, Name: "wait4", Args: "-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL", Ret: "7"}}},
+		{"returned fd of a deleted file", "dup(3</tmp/x>(deleted)) = 4</tmp/x>(deleted)\n",
+			[]summary{{Line: 1, End: 1, Name: "dup", Args: "3</tmp/x>(deleted)", Ret: "4", Anno: "/tmp/x(deleted)"}}},
+		{"CRLF line ends", "close(3) = 0\r\n",
+			[]summary{{Line: 1, End: 1, Name: "close", Args: "3", Ret: "0"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, _, _ := parseText(t, tc.in)
+			if diff := cmp.Diff(tc.want, summarize(evs)); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTimestamps(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []int64
+	}{
+		{"-t", "18:02:35 close(3) = 0\n", []int64{(18*3600 + 2*60 + 35) * 1e9}},
+		{"-tt", "18:02:35.123456 close(3) = 0\n", []int64{(18*3600+2*60+35)*1e9 + 123456000}},
+		{"-tt across midnight", "23:59:59.5 close(3) = 0\n00:00:00.25 close(4) = 0\n", []int64{86399*1e9 + 5e8, 86400*1e9 + 25e7}},
+		{"-ttt", "1795975352.029797 close(3) = 0\n", []int64{1795975352029797000}},
+		{"ns precision", "1795975352.219806051 close(3) = 0\n", []int64{1795975352219806051}},
+		{"-r accumulates", "     0.000000 close(3) = 0\n     0.000145 close(4) = 0\n     0.000010 close(5) = 0\n", []int64{0, 145000, 155000}},
+		{"pid then time", "1944  18:02:31.322294 close(3) = 0\n", []int64{(18*3600+2*60+31)*1e9 + 322294000}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, _, _ := parseText(t, tc.in)
+			var got []int64
+			for _, ev := range evs {
+				if !ev.HasTime {
+					t.Fatalf("line %d: no time", ev.Pos.Line)
+				}
+				got = append(got, ev.Time)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("times (-want +got):\n%s", diff)
+			}
+		})
+	}
+	evs, _, _ := parseText(t, "fsync(3) = 0 <0.000449>\n")
+	if evs[0].Dur != 449*time.Microsecond {
+		t.Errorf("-T duration = %v, want 449µs", evs[0].Dur)
+	}
+}
+
+func TestDataClippedToReturnValue(t *testing.T) {
+	evs, _, _ := parseText(t, `write(3, "\x68\x65\x6c\x6c\x6f\x20\x77\x6f\x72\x6c\x64", 11) = 5`+"\n"+`write(4, "a\nb\0c\"", 6) = 6`+"\n")
+	d := NewDataReader()
+	defer d.Close()
+	got, err := d.Bytes(evs[0].Args[1].Data, evs[0].Ret)
+	if err != nil || string(got) != "hello" {
+		t.Errorf("clipped data = %q, %v; want \"hello\"", got, err)
+	}
+	got, err = d.Bytes(evs[1].Args[1].Data, evs[1].Ret)
+	if err != nil || string(got) != "a\nb\x00c\"" {
+		t.Errorf("escaped data = %q, %v", got, err)
+	}
+	if evs[0].Args[1].HasStr {
+		t.Error("write data was decoded inline; it must stay in the file")
+	}
+}
+
+func TestFlags(t *testing.T) {
+	evs, _, _ := parseText(t, "openat(AT_FDCWD, \"a\", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3\nopenat(-100, \"a\", 0x80241, 0666) = 3\n")
+	named, ok1 := evs[0].Arg(2).Bits(OpenFlags)
+	raw, ok2 := evs[1].Arg(2).Bits(OpenFlags)
+	if !ok1 || !ok2 || named != raw || named != 0x80241 {
+		t.Errorf("flags: named %#x (%v), raw %#x (%v); want both 0x80241", named, ok1, raw, ok2)
+	}
+	if _, ok := OpenFlags.Bits("O_WRONLY|O_BOGUS"); ok {
+		t.Error("an unknown flag name was accepted")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"garbage", "hello world\n", "trace:1:6: expected '(' after syscall name \"hello\""},
+		{"not a line start", "#!/bin/sh\n", "trace:1:1: expected a syscall name, a signal (---) or an exit (+++), found \"#!/bin/sh\""},
+		{"no return", "close(3)\nclose(4) = 0\n", "trace:1:9: expected '=' and the return value of close"},
+		{"bad return", "close(3) = zz\n", "trace:1:12: expected a number or '?' as the return value of close, found \"zz\""},
+		{"unclosed args", "write(3, \"abc\"\nclose(3) = 0\n", "trace:1:15: line ended inside the arguments of write: expected ',' or ')'"},
+		{"unterminated string", "write(3, \"abc, 3) = 3\nclose(3) = 0\n", "trace:1:10: unterminated string: expected '\"'"},
+		{"unbalanced brackets", "write(3, [1, 2, 3) = 3\nclose(3) = 0\n", "trace:1:23: line ended inside the arguments of write: expected ',' or ')'"},
+		{"NUL bytes", "close(3) = 0\nclo\x00se(3) = 0\n", "trace:2:4: NUL byte in the line: this is not an strace text log (a binary file?)"},
+		{"strace -c table", "% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n", "trace:1:1: this is an strace -c summary table, not a trace: record without -c (e.g. strace -f -ttt -y -xx -o FILE CMD)"},
+		{"empty", "", "trace:1: the trace is empty: no strace output in it"},
+		{"blank lines only", "\n\n", "trace:2: the trace is empty: no strace output in it"},
+		{"bad timestamp", "12:3x close(3) = 0\n", "trace:1:5: expected a space after the timestamp"},
+		{"bad escape", `unlink("a\q") = 0` + "\n", "trace:1:8: bad escape in string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "trace")
+			os.WriteFile(name, []byte(tc.in), 0o644)
+			s, err := Open(name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for {
+				_, err = s.Next()
+				if err != nil {
+					break
+				}
+			}
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a *parser.Error", err)
+			}
+			got := strings.Replace(pe.Error(), name, "trace", 1)
+			if got != tc.want {
+				t.Errorf("error\n got: %s\nwant: %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestErrorDetailShowsCaret(t *testing.T) {
+	e := &Error{Pos: Pos{File: "t", Line: 3, Col: 7}, Msg: "expected ')'", Text: "close(3 x"}
+	want := "t:3:7: expected ')'\n\tclose(3 x\n\t      ^"
+	if got := e.Detail(); got != want {
+		t.Errorf("Detail:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestTruncatedLastLineWarns(t *testing.T) {
+	evs, warns, _ := parseText(t, "close(3) = 0\nwrite(4, \"abc")
+	if len(evs) != 1 || len(warns) != 1 || !strings.Contains(warns[0], "cut short") {
+		t.Errorf("got %d events, warnings %q; want 1 event and a cut-short warning", len(evs), warns)
+	}
+}
+
+func TestOpenProblems(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "missing"), Options{}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestHugeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 32 MB line")
+	}
+	const n = 8 << 20
+	var b strings.Builder
+	b.WriteString(`write(3, "`)
+	for i := 0; i < n; i++ {
+		b.WriteString(`\x41`)
+	}
+	b.WriteString(`", 8388608) = 8388608` + "\n")
+	evs, _, _ := parseText(t, b.String())
+	if len(evs) != 1 || evs[0].Ret != n || evs[0].Args[1].Data.Len != 4*n {
+		t.Fatalf("huge line: %d events", len(evs))
+	}
+	d := NewDataReader()
+	defer d.Close()
+	var count countWriter
+	if m, err := d.Copy(&count, evs[0].Args[1].Data, evs[0].Ret); err != nil || m != n {
+		t.Errorf("decoded %d bytes, %v; want %d", m, err, n)
+	}
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+func TestFFSet(t *testing.T) {
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "tr")
+	os.WriteFile(prefix+".100", []byte("1700000001.000000 clone(child_stack=NULL, flags=SIGCHLD) = 101\n1700000003.000000 wait4(-1, NULL, 0, NULL) = 101\n"), 0o644)
+	os.WriteFile(prefix+".101", []byte("1700000002.000000 write(1, \"x\", 1) = 1\n1700000002.500000 exit_group(0) = ?\n1700000002.600000 +++ exited with 0 +++\n"), 0o644)
+	s, err := Open(prefix, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, itoa(ev.PID)+" "+ev.Name+ev.Kind.String()[:1])
+	}
+	want := []string{"100 clones", "101 writes", "101 exit_groups", "101 e", "100 wait4s"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merge order (-want +got):\n%s", diff)
+	}
+
+	// Without timestamps there is no order across processes: refuse.
+	os.WriteFile(prefix+".100", []byte("close(3) = 0\n"), 0o644)
+	os.WriteFile(prefix+".101", []byte("close(4) = 0\n"), 0o644)
+	s, _ = Open(prefix, Options{})
+	_, err = s.Next()
+	if err == nil || !strings.Contains(err.Error(), "record with -ttt") {
+		t.Errorf("untimed -ff set: %v", err)
+	}
+}
