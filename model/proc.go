@@ -311,7 +311,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		t.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&unix.O_CLOEXEC != 0, line: ev.EndLine})
 		return h
 	case "close":
-			if fd, ok := ev.Arg(0).Int(); ok {
+		if fd, ok := ev.Arg(0).Int(); ok {
 			if e, ok := t.fds[int(fd)]; ok {
 				if e.line <= ev.Pos.Line {
 					delete(t.fds, int(fd))

@@ -14,7 +14,7 @@ import (
 )
 
 type eventsCmd struct {
-	Format string `enum:"text,json" default:"text" help:"Output format: text, or json (JSON Lines, one object per event)."`
+	Format string `enum:"text,json,count" default:"text" help:"Output format: text; json (JSON Lines, one object per event); count (parse only, print the number of events: the parser's speed)."`
 	Trace  string `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
 }
 
@@ -48,6 +48,20 @@ func (c *eventsCmd) Run(g *Globals) error {
 
 	w := bufio.NewWriterSize(g.stdout, 64<<10)
 	defer w.Flush()
+	if c.Format == "count" {
+		n := 0
+		for {
+			_, err := stream.Next()
+			if errors.Is(err, io.EOF) {
+				fmt.Fprintf(w, "%d events\n", n)
+				return nil
+			}
+			if err != nil {
+				return inputError(err)
+			}
+			n++
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	procs := model.NewProcs()
