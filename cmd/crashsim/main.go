@@ -53,6 +53,8 @@ type cli struct {
 
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
+	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`
+	Explain explainCmd `cmd:"" help:"Explain one rule: what a crash can leave, why, and the fix."`
 }
 
 func main() {

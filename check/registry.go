@@ -1,0 +1,442 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity says how bad a finding is. Larger is worse, so a --fail-on
+// threshold t fails a run on any finding with severity >= t.
+type Severity int
+
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+	// Never is a --fail-on threshold above every severity: nothing fails
+	// the run. No rule has it.
+	Never
+)
+
+var severityNames = map[Severity]string{
+	Info:    "info",
+	Warning: "warning",
+	Error:   "error",
+	Never:   "never",
+}
+
+func (s Severity) String() string {
+	if name, ok := severityNames[s]; ok {
+		return name
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// ParseSeverity reads a severity as --fail-on spells it: error, warning,
+// info or never.
+func ParseSeverity(s string) (Severity, error) {
+	for sev, name := range severityNames {
+		if s == name {
+			return sev, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning, info or never)", s)
+}
+
+// MarshalText writes the severity's name, so JSON output says "error".
+func (s Severity) MarshalText() ([]byte, error) {
+	if _, ok := severityNames[s]; !ok {
+		return nil, fmt.Errorf("invalid severity %d", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText is ParseSeverity, so a kong flag or a JSON field can be a
+// Severity.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Rule describes one kind of finding. The text is for a user reading
+// `crashsim explain`, not for the code that detects it.
+type Rule struct {
+	ID       string   // stable kebab-case ID, e.g. "data-not-synced"
+	Title    string   // one line, no final period
+	Severity Severity // of every finding of this rule
+	Doc      string   // one paragraph: what a crash can leave, and why
+	Fix      string   // what to change in the program
+	Bad      string   // strace-like lines, one per line, showing the mistake
+	Good     string   // the same sequence with the fix
+	Seed     string   // the seed or real program the rule comes from
+	HelpURI  string   // a page with more, or empty
+}
+
+// Rule IDs, for the checks that report them. Stable: users put them in
+// --fail-on decisions, ignore lists and fixture expectations.
+const (
+	DataNotSynced           = "data-not-synced"
+	NameNotSynced           = "name-not-synced"
+	FsyncBeforeWrite        = "fsync-before-write"
+	RenameBeforeSync        = "rename-before-sync"
+	DirSyncBeforeData       = "dir-sync-before-data"
+	TruncateInPlace         = "truncate-in-place"
+	SyncFileRangeNotDurable = "sync-file-range-not-durable"
+	DirectIONotFlushed      = "direct-io-not-flushed"
+	FsyncErrorIgnored       = "fsync-error-ignored"
+	CrossDirRename          = "cross-dir-rename"
+	UnalignedWrite          = "unaligned-write"
+	UnmodeledWrite          = "unmodeled-write"
+	CheckerFailed           = "checker-failed"
+)
+
+// Rules returns every rule in DESIGN.md's order, checker-failed last. The
+// slice is the caller's; the Rules it points to are shared and must not be
+// modified.
+func Rules() []*Rule { return slices.Clone(registry) }
+
+// Lookup returns the rule with the given ID. IDs match exactly.
+func Lookup(id string) (*Rule, bool) {
+	r, ok := byID[id]
+	return r, ok
+}
+
+var byID = func() map[string]*Rule {
+	m := make(map[string]*Rule, len(registry))
+	for _, r := range registry {
+		m[r.ID] = r
+	}
+	return m
+}()
+
+// trace joins strace-like lines into a Bad or Good example.
+func trace(lines ...string) string { return strings.Join(lines, "\n") }
+
+// Lines shared by several examples: a save of config.json through a temp
+// file in the same directory.
+const (
+	openTmp   = `openat(AT_FDCWD, "config.json.tmp", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`
+	writeTmp  = `write(3, "{\"replicas\": 3}\n", 16) = 16`
+	fsyncTmp  = `fsync(3) = 0`
+	closeTmp  = `close(3) = 0`
+	renameTmp = `rename("config.json.tmp", "config.json") = 0`
+	openDir   = `openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 4`
+	fsyncDir  = `fsync(4) = 0`
+)
+
+// atomicSave is the whole recipe: temp file, fsync, rename, directory fsync.
+var atomicSave = trace(openTmp, writeTmp, fsyncTmp, closeTmp, renameTmp, openDir, fsyncDir)
+
+var registry = []*Rule{
+	{
+		ID:       DataNotSynced,
+		Title:    "Written data is not durable when the program ends",
+		Severity: Error,
+		Doc: "The program wrote bytes to this file, but no fsync, fdatasync, sync, syncfs or O_SYNC/O_DSYNC " +
+			"write covered them before the trace ended. A write returns once the bytes are in the page cache, " +
+			"which is memory; the kernel writes them to disk later, often 30 seconds later. A power cut before " +
+			"that can leave the file empty, shorter than written, with zeros where the size reached the disk " +
+			"but the data did not, or with only some of the writes: config.json can be empty after a crash " +
+			"even though the program reported success.",
+		Fix: "fsync the file after its last write and before reporting success: f.flush() then " +
+			"os.fsync(f.fileno()) in Python, f.Sync() in Go, fsync(fd) in C (fdatasync is enough when only " +
+			"the contents matter). If the file is new or renamed, fsync its directory too (see name-not-synced).",
+		Bad: trace(
+			`openat(AT_FDCWD, "config.json", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+			writeTmp,
+			closeTmp,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "config.json", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+			writeTmp,
+			fsyncTmp,
+			closeTmp,
+			openDir,
+			fsyncDir,
+		),
+		Seed: "seed 001 (os.WriteFile: page cache only, not durable)",
+	},
+	{
+		ID:       NameNotSynced,
+		Title:    "A name change is not durable: its directory was not fsynced",
+		Severity: Error,
+		Doc: "A file was created, renamed, linked or unlinked (or a directory made or removed), and its parent " +
+			"directory was not fsynced afterwards, nor did a sync or syncfs run. A name lives in its directory, " +
+			"which reaches the disk separately from the file it names: fsync of a file makes its data durable, " +
+			"not its name. After a crash a new file can be missing, a renamed file can be back under its old " +
+			"name, and a deleted file, such as a database's rollback journal, can reappear.",
+		Fix: "After the create, rename, link or unlink, open the directory that holds the name and fsync it: " +
+			"d, _ := os.Open(dir); d.Sync() in Go; fd = os.open(dir, os.O_RDONLY); os.fsync(fd) in Python. " +
+			"After a rename between two directories, fsync both.",
+		Bad:  trace(openTmp, writeTmp, fsyncTmp, closeTmp, renameTmp),
+		Good: atomicSave,
+		Seed: "seed 004 (file-only mode: file fsync, no directory fsync)",
+	},
+	{
+		ID:       FsyncBeforeWrite,
+		Title:    "fsync ran before the data was written",
+		Severity: Error,
+		Doc: "The file was synced and then written again, and nothing synced the new bytes, so the sync came " +
+			"too early. The classic case is Python: f.write() fills the file object's own buffer, and the bytes " +
+			"reach the kernel as write(2) only when that buffer fills or the file is closed. os.fsync(f.fileno()) " +
+			"right after f.write() therefore syncs an empty or stale file, and the trace shows the fsync before " +
+			"the write. A crash can leave the file empty or with its old content although the program called fsync.",
+		Fix: "Flush the program's own buffer before syncing: f.flush() before os.fsync(f.fileno()) in Python, " +
+			"fflush(fp) before fsync(fileno(fp)) in C, w.Flush() before f.Sync() with a Go bufio.Writer. The " +
+			"trace then shows the write before the fsync.",
+		Bad:  trace(openTmp, fsyncTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
+		Good: atomicSave,
+		Seed: "seed 004 (Python save without f.flush())",
+	},
+	{
+		ID:       RenameBeforeSync,
+		Title:    "Rename publishes a file whose data is not durable",
+		Severity: Error,
+		Doc: "A file was renamed or linked to its final name while its data was still only in the page cache. " +
+			"rename is atomic for the name, not for the data behind it: the new directory entry can reach the " +
+			"disk before the file's bytes do. After a crash the real name can point at an empty or partly " +
+			"written file, and the old version it replaced is gone. This is the temp-file-and-rename recipe " +
+			"with its fsync missing.",
+		Fix: "fsync the temp file after its last write and before the rename (tmp.Sync() in Go; f.flush() and " +
+			"os.fsync(f.fileno()) in Python), then rename, then fsync the directory.",
+		Bad:  trace(openTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
+		Good: atomicSave,
+		Seed: "seed 001 (WriteFileAtomic: write, fsync, rename, directory fsync); sed -i and git's default config skip the fsync",
+	},
+	{
+		ID:       DirSyncBeforeData,
+		Title:    "Directory fsync makes a name durable before its data",
+		Severity: Error,
+		Doc: "A directory was fsynced while a file it names still had data only in the page cache. A directory " +
+			"fsync makes the directory's entries durable, names pointing at files, not the data of those files. " +
+			"So the name survives a crash and the contents may not: on ext4 with delayed allocation the data " +
+			"has no place on disk yet, and after a power cut the file comes back under its name with zero length.",
+		Fix: "fsync each file after its last write and before fsyncing its directory: write, fsync(file), " +
+			"then fsync(dir). The directory fsync is for the name only; the order matters.",
+		Bad: trace(
+			`openat(AT_FDCWD, "f0001", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 4096) = 4096`,
+			closeTmp,
+			openDir,
+			fsyncDir,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "f0001", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 4096) = 4096`,
+			fsyncTmp,
+			closeTmp,
+			openDir,
+			fsyncDir,
+		),
+		Seed: "seed 004 (dir-only mode: the names were on disk, the data of all 200 files still dirty)",
+	},
+	{
+		ID:       TruncateInPlace,
+		Title:    "File truncated and rewritten in place instead of replaced",
+		Severity: Warning,
+		Doc: "A file that had content was truncated, by O_TRUNC on open or by ftruncate, and then rewritten " +
+			"under the same name. From the truncate until the new bytes are durable, a crash can leave the file " +
+			"empty or with only part of the new content, and the old version is already gone. An fsync at the " +
+			"end shortens that window but cannot close it. It is a warning, not an error, because some files " +
+			"(logs, caches) can be rebuilt after a crash.",
+		Fix: "Replace the file instead of rewriting it: write the new content to a temp file in the same " +
+			"directory, fsync it, rename it over the old name, then fsync the directory. Readers then see the " +
+			"whole old version or the whole new one.",
+		Bad: trace(
+			`openat(AT_FDCWD, "config.json", O_WRONLY|O_TRUNC|O_CLOEXEC) = 3`,
+			writeTmp,
+			fsyncTmp,
+			closeTmp,
+		),
+		Good: atomicSave,
+		Seed: "seed 001 (write + fsync: durable, not atomic)",
+	},
+	{
+		ID:       SyncFileRangeNotDurable,
+		Title:    "sync_file_range is the only sync of this data",
+		Severity: Error,
+		Doc: "The only thing between these writes and the end of the trace is sync_file_range. It starts " +
+			"writeback of a byte range, or waits for it, and no more: it writes none of the file's metadata " +
+			"(its size, where its blocks are) and never asks the device to flush its own write cache. After a " +
+			"crash the data can be unreadable because the size or block map never reached the disk, and pages " +
+			"it did write can have been lost in the drive's volatile cache. It paces writeback; it does not " +
+			"make anything durable.",
+		Fix: "Keep sync_file_range for pacing if it helps, but call fdatasync (or fsync) on the file before " +
+			"relying on the data.",
+		Bad: trace(
+			`openat(AT_FDCWD, "data.bin", O_WRONLY|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 65536, 0) = 65536`,
+			`sync_file_range(3, 0, 65536, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER) = 0`,
+			closeTmp,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "data.bin", O_WRONLY|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 65536, 0) = 65536`,
+			`sync_file_range(3, 0, 65536, SYNC_FILE_RANGE_WRITE) = 0`,
+			`fdatasync(3) = 0`,
+			closeTmp,
+		),
+		Seed: "seed 000 (sync_file_range: writeback pacing, not durability)",
+	},
+	{
+		ID:       DirectIONotFlushed,
+		Title:    "O_DIRECT writes not followed by fdatasync",
+		Severity: Error,
+		Doc: "The file was written with O_DIRECT and nothing synced it afterwards: no fdatasync or fsync, and " +
+			"no O_DSYNC or O_SYNC on the open. O_DIRECT skips the page cache, not the device's own volatile " +
+			"write cache: a write can return once the drive holds the bytes in that cache, and a power cut " +
+			"loses them there. O_DIRECT does not make metadata durable either, so a file that direct writes " +
+			"extended can come back shorter.",
+		Fix: "Call fdatasync on the file after the direct writes that must be durable (one per commit, not " +
+			"one per write), or open the file with O_DIRECT|O_DSYNC so each write returns only once it is durable.",
+		Bad: trace(
+			`openat(AT_FDCWD, "bench.bin", O_WRONLY|O_CREAT|O_TRUNC|O_DIRECT|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 65536) = 65536`,
+			closeTmp,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "bench.bin", O_WRONLY|O_CREAT|O_TRUNC|O_DIRECT|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 65536) = 65536`,
+			`fdatasync(3) = 0`,
+			closeTmp,
+			openDir,
+			fsyncDir,
+		),
+		Seed: "seed 000 (iobench --mode direct)",
+	},
+	{
+		ID:       FsyncErrorIgnored,
+		Title:    "A failed fsync was treated as if the data were safe",
+		Severity: Error,
+		Doc: "An fsync or fdatasync failed (EIO, ENOSPC, ...) and the program went on as if the data were " +
+			"safe: it synced again and took the 0 as success, renamed the file into place, or exited 0. On " +
+			"Linux a failed writeback reports its error once and marks the pages clean anyway, so a later fsync " +
+			"that returns 0 only says nothing new failed; the bytes the failed call covered may never reach the " +
+			"disk. After a crash, or once those pages leave the cache, the file can hold old or missing data.",
+		Fix: "Treat a failed fsync as data loss. Do not retry the fsync and carry on: keep the previous version " +
+			"(do not rename the temp file into place), rewrite the data from a copy the program still holds " +
+			"into a new file and fsync that, or fail the save loudly.",
+		Bad: trace(
+			openTmp,
+			writeTmp,
+			`fsync(3) = -1 EIO (Input/output error)`,
+			fsyncTmp,
+			closeTmp,
+			renameTmp,
+		),
+		Good: trace(
+			openTmp,
+			writeTmp,
+			`fsync(3) = -1 EIO (Input/output error)`,
+			closeTmp,
+			`unlink("config.json.tmp") = 0`,
+			`write(2, "save failed: Input/output error\n", 32) = 32`,
+			`exit_group(1) = ?`,
+		),
+		Seed: "PostgreSQL before 2019 (\"fsyncgate\"): it retried a failed fsync and trusted the 0",
+	},
+	{
+		ID:       CrossDirRename,
+		Title:    "Temp file renamed into another directory",
+		Severity: Warning,
+		Doc: "A file was created in one directory and renamed into another. The move changes two directories, " +
+			"and both must be fsynced before it is durable: a crash can leave the file under its old name, or " +
+			"under both names when only the new directory was synced. When the two directories are on different " +
+			"filesystems (a temp file in /tmp saved to /home), rename fails with EXDEV, and copying instead is " +
+			"no longer atomic.",
+		Fix: "Create the temp file in the directory of its final name (os.CreateTemp(filepath.Dir(path), ...) " +
+			"in Go, tempfile.NamedTemporaryFile(dir=os.path.dirname(path)) in Python), so one rename and one " +
+			"directory fsync do the job. If it must move between directories, fsync both after the rename.",
+		Bad: trace(
+			`openat(AT_FDCWD, "/tmp/config.json.tmp", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+			writeTmp,
+			fsyncTmp,
+			closeTmp,
+			`rename("/tmp/config.json.tmp", "/srv/app/config.json") = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "/srv/app/config.json.tmp", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+			writeTmp,
+			fsyncTmp,
+			closeTmp,
+			`rename("/srv/app/config.json.tmp", "/srv/app/config.json") = 0`,
+			`openat(AT_FDCWD, "/srv/app", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 4`,
+			fsyncDir,
+		),
+		Seed: "seed 001 (the temp file goes in the same directory, on the same filesystem)",
+	},
+	{
+		ID:       UnalignedWrite,
+		Title:    "Writes not aligned to 4096-byte pages force read-modify-write",
+		Severity: Info,
+		Doc: "These writes start or end inside a 4096-byte page of existing file data. The kernel caches files " +
+			"in whole pages, so to change part of a page that is not in memory it must first read that page " +
+			"from disk, then write the whole page back. Under frequent fsync those reads stall the writer: " +
+			"seed 003 measured about 6 seconds for page-sized writes and over 2 minutes for the same work " +
+			"unaligned. This is about cost, not about what a crash leaves.",
+		Fix: "Write whole, aligned pages where the format allows: pad records to 4096 bytes, gather small " +
+			"updates into full pages before writing, or append instead of overwriting parts of pages.",
+		Bad: trace(
+			`openat(AT_FDCWD, "data.bin", O_WRONLY|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 1000, 1000) = 1000`,
+			`fdatasync(3) = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "data.bin", O_WRONLY|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 0) = 4096`,
+			`fdatasync(3) = 0`,
+		),
+		Seed: "seed 003 (page-sized vs unaligned writes: read-modify-write stalls under fsync)",
+	},
+	{
+		ID:       UnmodeledWrite,
+		Title:    "File data changed in a way the trace cannot show",
+		Severity: Warning,
+		Doc: "Something changed this file's data without a write the trace shows: stores into a MAP_SHARED " +
+			"mapping (strace sees the mmap and perhaps an msync, not the stores), io_uring (the writes run in " +
+			"the kernel's queue, not as syscalls), or FICLONE/FICLONERANGE (the file now shares blocks with " +
+			"another). crashsim cannot tell which bytes changed or when, so its analysis of this file is " +
+			"incomplete: no other finding for it does not mean it is safe.",
+		Fix: "Check this file by other means, or trace a build that writes it with write or pwrite. For a " +
+			"shared mapping, call msync(MS_SYNC) on the changed range before relying on it; with io_uring, " +
+			"submit an IORING_OP_FSYNC after the writes complete; after a clone, fsync the destination.",
+		Bad: trace(
+			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
+			`mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f2a3c000000`,
+			closeTmp,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
+			`fdatasync(3) = 0`,
+			closeTmp,
+		),
+		Seed: "LMDB with MDB_WRITEMAP (shared mmap stores); cp --reflink (FICLONE)",
+	},
+	{
+		ID:       CheckerFailed,
+		Title:    "The user's checker rejected a state a crash can leave",
+		Severity: Error,
+		Doc: "Produced by crashsim explore, not by crashsim check. explore built a state that a crash at some point " +
+			"of the trace can leave on disk, ran the user's own checker command on it, and the checker failed. " +
+			"The finding names the crash point and which pending operations persisted in that state, so the " +
+			"failure can be reproduced. It means the program cannot recover from that crash: its config file " +
+			"is empty and does not parse, say, or its database refuses to open.",
+		Fix: "Read the other findings at or before that crash point: they usually name the missing fsync. " +
+			"Fix the save sequence, then run crashsim explore again until the checker accepts every state.",
+		Bad: trace(
+			openTmp,
+			writeTmp,
+			closeTmp,
+			renameTmp,
+			`# crash here: config.json can be empty, and the checker's json.load fails`,
+		),
+		Good: atomicSave,
+		Seed: "ALICE (OSDI 2014): run the application's own checker on every crash state; seed 004's simulator idea",
+	},
+}
