@@ -1,6 +1,114 @@
 package model
 
-// Inode is a file or directory the trace touched.
+import "github.com/crashsim/crashsim/parser"
+
+// Ref points at the event that did something: what a finding shows as a
+// related line.
+type Ref struct {
+	Seq     int // index of the event in the trace (0, 1, ...)
+	File    string
+	Line    int
+	EndLine int
+	PID     int
+	Syscall string
+}
+
+func refOf(ev *parser.Event) Ref {
+	return Ref{Seq: ev.Seq, File: ev.Pos.File, Line: ev.Pos.Line, EndLine: ev.EndLine, PID: ev.PID, Syscall: ev.Name}
+}
+
+// DataKind says what a data operation changed.
+type DataKind uint8
+
+const (
+	DataWrite    DataKind = iota // bytes written at Off
+	DataTruncate                 // size set to Size (O_TRUNC, ftruncate, truncate)
+	DataExtend                   // size grown to Size without data (fallocate)
+	DataZero                     // a range zeroed (punch hole, zero range)
+)
+
+// Chunk is a piece of written data and where the trace holds its bytes.
+type Chunk struct {
+	Ref parser.DataRef // invalid when the trace cannot show the bytes (copy_file_range)
+	Len int64
+}
+
+// DataOp is one change to a file's data or size, pending until a barrier
+// makes it durable.
+type DataOp struct {
+	Kind DataKind
+	Off  int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
+	Len  int64
+	Size int64 // the size after the op, -1 when unknown
+	// SizeBefore is the size just before a write, -1 when unknown.
+	SizeBefore int64
+	Event      Ref
+	Chunks     []Chunk
+	Direct     bool // O_DIRECT: past the page cache, still in the device cache
+}
+
+// Inode is a file or directory the trace touched. Its data and size exist
+// twice: Size and Pending are what programs see (page cache), DurableSize
+// what survives a crash.
 type Inode struct {
-	ID int
+	ID      int
+	Dir     bool
+	Initial bool // existed before the trace
+	Path    string
+	// Names are the paths that name the inode now (hard links); LastPath
+	// is the last name it had, for a file deleted since.
+	Names    map[string]bool
+	LastPath string
+	Paths    []string // every name it had, in order (for related lines)
+
+	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
+	DurableSize int64
+	Pending     []DataOp // not yet durable, in program order
+	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
+	Written     bool     // some data op in the trace
+	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
+	Created     *Ref     // the event that created it
+	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
+	FailedSync  *Ref     // the first sync that failed on it
+	SyncRange   *Ref     // last sync_file_range on it
+	HadContent  bool     // known to hold data before the first truncation in the trace
+	Unmodeled   *Ref     // a change the trace cannot show (shared mmap, io_uring, reflink)
+	syncedEmpty bool
+}
+
+// DataPending reports whether some data or size change is not durable.
+func (n *Inode) DataPending() bool { return len(n.Pending) > 0 || len(n.Lost) > 0 }
+
+// PendingWrites lists the pending (and lost) writes, in order.
+func (n *Inode) PendingWrites() []DataOp {
+	var out []DataOp
+	for _, op := range n.Lost {
+		if op.Kind == DataWrite {
+			out = append(out, op)
+		}
+	}
+	for _, op := range n.Pending {
+		if op.Kind == DataWrite {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// Name returns the path a user knows the inode by: its current name, or
+// its last one if it was deleted.
+func (n *Inode) Name() string {
+	if n.Path != "" {
+		return n.Path
+	}
+	return n.LastPath
+}
+
+// persistData makes the inode's pending data durable (a barrier covered
+// it); lost data stays lost.
+func (n *Inode) persistData(r Ref) {
+	n.Pending = n.Pending[:0]
+	n.DurableSize = n.Size
+	rr := r
+	n.LastSync = &rr
 }

@@ -142,14 +142,21 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 	e, ok := pr.files.at(int(fd), line)
 	if v.HasAnno {
 		anno := annoPath(v.Anno)
-		if !ok || e.h.Path != anno {
+		switch {
+		case ok && e.h.Path == anno:
+		case ok && (v.Deleted || e.h.Path == "" || e.h.Node != nil && e.h.Node.Names[anno]):
+			// Same file under its new name (renamed since it was opened),
+			// or a name the table did not know yet.
+			if !v.Deleted {
+				e.h.Path = anno
+				if e.h.Kind == HandleFile {
+					e.h.Kind = kindOfAnno(v.Anno)
+				}
+			}
+		default:
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
 			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno)}
-			if ok && e.h.Path == "" {
-				e.h.Path, e.h.Kind = anno, h.Kind
-				return e.h
-			}
 			pr.files.fds[int(fd)] = fdEntry{h: h}
 			return h
 		}

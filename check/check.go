@@ -1,0 +1,262 @@
+package check
+
+import (
+	"errors"
+	"io"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// Related is an event that explains a finding: the write, the fsync, the
+// rename.
+type Related struct {
+	Trace   string `json:"-"`
+	Line    int    `json:"line"`
+	PID     int    `json:"pid"`
+	Syscall string `json:"syscall"`
+	What    string `json:"what"`
+}
+
+// Finding is one way a crash can lose or corrupt data, located at a trace
+// line like a compiler diagnostic.
+type Finding struct {
+	Rule     *Rule
+	Path     string   // the file's name at the end of the trace (or its last name)
+	Trace    string   // the trace file
+	Line     int      // the line to look at
+	PID      int      //
+	Seq      int      // the event's index: the crash point that shows the loss
+	Message  string   // what a crash can leave and what to change
+	Models   []string // the persistence models under which it happens
+	Related  []Related
+	modelSet map[model.Persistence]bool
+}
+
+// Summary counts what a check looked at and found.
+type Summary struct {
+	Events   int `json:"events"`
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Result is the outcome of checking one or more traces.
+type Result struct {
+	Findings []*Finding
+	Summary  Summary
+}
+
+// Options scope a check.
+type Options struct {
+	// Roots limit the files in scope to those below these directories
+	// (absolute, or relative to the trace's cwd). Empty: every file but
+	// pseudo files.
+	Roots []string
+	// Ignore removes paths matching these globs (matched against the whole
+	// path and against its base name).
+	Ignore []string
+	// Models to report; empty means posix. Findings are computed under
+	// every model and name the ones where they happen.
+	Models []model.Persistence
+	// Existed tells the model which paths existed before the trace.
+	Existed func(path string) (existed, known bool)
+}
+
+// inScope reports whether a path is one the user asked about.
+func (o *Options) inScope(p string) bool {
+	if p == "" || strings.Contains(p, ":[") {
+		return false
+	}
+	for _, pre := range []string{"/proc/", "/sys/", "/dev/"} {
+		if strings.HasPrefix(p, pre) {
+			return false
+		}
+	}
+	for _, g := range o.Ignore {
+		if ok, _ := path.Match(g, p); ok {
+			return false
+		}
+		if ok, _ := path.Match(g, path.Base(p)); ok {
+			return false
+		}
+		if strings.HasPrefix(p, strings.TrimSuffix(g, "/")+"/") {
+			return false
+		}
+	}
+	if len(o.Roots) == 0 {
+		return true
+	}
+	for _, r := range o.Roots {
+		r = filepath.Clean(r)
+		if p == r || strings.HasPrefix(p, r+"/") || r == "." && !strings.HasPrefix(p, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// run is one model's pass: the rules observing it and what they found.
+type run struct {
+	p        model.Persistence
+	m        *model.Model
+	opt      *Options
+	rules    []observer
+	findings []*Finding
+	deferred []func()
+}
+
+// later runs f once the whole trace is read, so that a finding made at an
+// event names files as they are called at the end (the name a user knows,
+// not a temp name).
+func (r *run) later(f func()) { r.deferred = append(r.deferred, f) }
+
+// observer is a rule's view of a model: Observe sees every effect, Finish
+// the final state.
+type observer interface {
+	Observe(r *run, e *model.Effect)
+	Finish(r *run)
+}
+
+func (r *run) emit(f *Finding) {
+	if !r.opt.inScope(f.Path) {
+		return
+	}
+	f.modelSet = map[model.Persistence]bool{r.p: true}
+	r.findings = append(r.findings, f)
+}
+
+// Run checks a trace stream under every persistence model.
+func Run(stream parser.Stream, opt Options) (*Result, error) {
+	runs := make([]*run, len(model.Persistences))
+	for i, p := range model.Persistences {
+		r := &run{p: p, opt: &opt, rules: newRules()}
+		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Observe: func(m *model.Model, e *model.Effect) {
+			for _, rule := range r.rules {
+				rule.Observe(r, e)
+			}
+		}})
+		runs[i] = r
+	}
+	res := &Result{}
+	for {
+		ev, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.Summary.Events++
+		for _, r := range runs {
+			r.m.Apply(ev)
+		}
+	}
+	for _, r := range runs {
+		for _, f := range r.deferred {
+			f()
+		}
+		for _, rule := range r.rules {
+			rule.Finish(r)
+		}
+	}
+	res.Findings = merge(runs, opt.Models)
+	for _, ino := range runs[0].m.Inodes() {
+		if ino.Modified && !ino.Dir && opt.inScope(ino.Name()) {
+			res.Summary.Files++
+		}
+	}
+	for _, f := range res.Findings {
+		switch f.Rule.Severity {
+		case Error:
+			res.Summary.Errors++
+		case Warning:
+			res.Summary.Warnings++
+		case Info:
+			res.Summary.Infos++
+		}
+	}
+	return res, nil
+}
+
+// merge joins the findings of every model: one finding per rule, path and
+// line, naming the models it happens under, keeping only those that happen
+// under a model the user asked for.
+func merge(runs []*run, want []model.Persistence) []*Finding {
+	if len(want) == 0 {
+		want = []model.Persistence{model.Posix}
+	}
+	type key struct {
+		rule, path string
+		line       int
+	}
+	byKey := map[key]*Finding{}
+	var out []*Finding
+	for _, r := range runs {
+		for _, f := range r.findings {
+			k := key{f.Rule.ID, f.Path, f.Line}
+			if g, ok := byKey[k]; ok {
+				g.modelSet[r.p] = true
+				continue
+			}
+			byKey[k] = f
+			out = append(out, f)
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		ok := false
+		for _, p := range want {
+			ok = ok || f.modelSet[p]
+		}
+		if !ok {
+			continue
+		}
+		for _, p := range model.Persistences {
+			if f.modelSet[p] {
+				f.Models = append(f.Models, p.String())
+			}
+		}
+		kept = append(kept, f)
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if a.Trace != b.Trace {
+			return a.Trace < b.Trace
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule.ID != b.Rule.ID {
+			return a.Rule.ID < b.Rule.ID
+		}
+		return a.Path < b.Path
+	})
+	return kept
+}
+
+// newFinding starts a finding of rule id at event ref.
+func newFinding(id string, p string, at model.Ref, msg string) *Finding {
+	rule, ok := Lookup(id)
+	if !ok {
+		panic("check: no rule " + id)
+	}
+	return &Finding{Rule: rule, Path: p, Trace: at.File, Line: at.Line, PID: at.PID, Seq: at.Seq, Message: msg}
+}
+
+func (f *Finding) relate(r model.Ref, what string) *Finding {
+	for _, x := range f.Related {
+		if x.Line == r.Line && x.What == what {
+			return f
+		}
+	}
+	f.Related = append(f.Related, Related{Trace: r.File, Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: what})
+	return f
+}
+
+func base(p string) string { return path.Base(p) }

@@ -1,0 +1,87 @@
+package check
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFixtures checks every recorded trace against the findings its want
+// file expects: a missing finding and an unexpected one both fail. The
+// findings are those of the default (posix) model, scoped to the case's
+// directory.
+func TestFixtures(t *testing.T) {
+	wants, err := filepath.Glob("../fixtures/traces/*/want")
+	if err != nil || len(wants) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, w := range wants {
+		dir := filepath.Dir(w)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			want := readWant(t, w)
+			got := checkFixture(t, filepath.Join(dir, "f-ttt-y-xx.strace"), name)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func readWant(t *testing.T, name string) []string {
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, strings.Join(strings.Fields(line), " "))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func checkFixture(t *testing.T, trace, name string) []string {
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	lf, err := os.Open(filepath.Join(filepath.Dir(trace), "initial.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	initial, err := model.ReadInitial(lf, lf.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(s, Options{Roots: []string{"/tmp/crashsim-fixtures/" + name}, Existed: initial.Existed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range res.Findings {
+		k := f.Rule.ID + " " + f.Path
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,208 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// newRules returns a fresh set of rule observers for one model pass.
+func newRules() []observer {
+	return []observer{
+		&dataNotSynced{},
+		&nameNotSynced{},
+		&renameBeforeSync{},
+		&dirSyncBeforeData{},
+		&truncateInPlace{},
+		&syncErrorIgnored{seen: map[*model.Inode]bool{}},
+		&crossDirRename{},
+		&unalignedWrite{seen: map[*model.Inode]bool{}},
+		&unmodeledWrite{seen: map[*model.Inode]bool{}},
+	}
+}
+
+// leaves says in plain words what a crash can leave of a file whose
+// pending data is lost.
+func leaves(ino *model.Inode) string {
+	if ino.Created != nil {
+		return "empty or cut short"
+	}
+	return "with its old content or a mix of old and new"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// dataNotSynced asks, at the end, which named files still hold written
+// bytes that no barrier covered. It also answers fsync-before-write,
+// sync-file-range-not-durable and direct-io-not-flushed, which are the
+// same question with a reason attached.
+type dataNotSynced struct{}
+
+func (dataNotSynced) Observe(*run, *model.Effect) {}
+
+func (dataNotSynced) Finish(r *run) {
+	for _, ino := range r.m.Inodes() {
+		if ino.Dir || ino.Path == "" {
+			continue // a deleted file's data is litter; its name is the risk
+		}
+		writes := ino.PendingWrites()
+		if len(writes) == 0 {
+			continue
+		}
+		first, last := writes[0], writes[len(writes)-1]
+		var bytes int64
+		for _, w := range writes {
+			bytes += w.Len
+		}
+		p := ino.Name()
+		f := newFinding(DataNotSynced, p, last.Event,
+			fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
+				base(p), leaves(ino), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
+		f.relate(first.Event, "first unsynced write")
+		if last.Event.Line != first.Event.Line {
+			f.relate(last.Event, "last unsynced write")
+		}
+		if ino.FailedSync != nil {
+			f.relate(*ino.FailedSync, "this sync failed: the data it covered may be gone")
+		}
+		r.emit(f)
+
+		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
+			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
+				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and %s written after it are not durable; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+					base(p), plural(len(writes), "write", "writes")))
+			g.relate(*ino.LastSync, "the sync came too early")
+			g.relate(first.Event, "written after the sync")
+			r.emit(g)
+		}
+		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
+			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange,
+				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
+					base(p), leaves(ino)))
+			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
+			r.emit(g)
+		}
+		var direct *model.DataOp
+		for i := range writes {
+			if writes[i].Direct {
+				direct = &writes[i]
+			}
+		}
+		if direct != nil {
+			g := newFinding(DirectIONotFlushed, p, direct.Event,
+				fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
+					base(p)))
+			g.relate(direct.Event, "O_DIRECT write not followed by fdatasync")
+			r.emit(g)
+		}
+	}
+}
+
+// truncateInPlace finds files that held data, were truncated and then
+// rewritten under the same name.
+type truncateInPlace struct {
+	cut map[*model.Inode]model.Ref
+}
+
+func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
+	if t.cut == nil {
+		t.cut = map[*model.Inode]model.Ref{}
+	}
+	if e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent {
+		if _, ok := t.cut[e.Inode]; !ok {
+			t.cut[e.Inode] = e.Ref
+		}
+	}
+}
+
+func (t *truncateInPlace) Finish(r *run) {
+	for _, ino := range r.m.Inodes() {
+		at, ok := t.cut[ino]
+		if !ok || ino.Path == "" {
+			continue
+		}
+		rewritten := false
+		for _, w := range ino.PendingWrites() {
+			rewritten = rewritten || w.Event.Seq > at.Seq
+		}
+		if !rewritten && ino.LastSync != nil && ino.LastSync.Seq > at.Seq {
+			rewritten = true // written and synced after the cut
+		}
+		if !rewritten {
+			continue
+		}
+		p := ino.Name()
+		f := newFinding(TruncateInPlace, p, at,
+			fmt.Sprintf("%s held data and was truncated to rewrite it in place: a crash between the truncation and the end of the rewrite leaves it empty or torn; write a temp file, fsync it and rename it over %s",
+				base(p), base(p)))
+		f.relate(at, "truncated")
+		r.emit(f)
+	}
+}
+
+// unalignedWrite finds writes that only partly cover pages holding data
+// from before the trace, which the kernel must read before it can write.
+type unalignedWrite struct {
+	seen map[*model.Inode]bool
+}
+
+func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
+	if e.Kind != model.EffWrite || e.Data == nil || e.Data.Kind != model.DataWrite || u.seen[e.Inode] {
+		return
+	}
+	op := e.Data
+	if op.Off < 0 || !e.Inode.Initial || op.SizeBefore == 0 {
+		return
+	}
+	const page = 4096
+	if op.Off%page == 0 && op.Len%page == 0 {
+		return
+	}
+	firstPage := op.Off / page * page
+	lastPage := (op.Off + op.Len - 1) / page * page
+	existing := func(start int64) bool { return op.SizeBefore < 0 || start < op.SizeBefore }
+	partialFirst := op.Off%page != 0 && existing(firstPage)
+	partialLast := (op.Off+op.Len)%page != 0 && existing(lastPage)
+	if !partialFirst && !partialLast {
+		return
+	}
+	u.seen[e.Inode] = true
+	ino, at, off, n := e.Inode, e.Ref, op.Off, op.Len
+	r.later(func() {
+		p := ino.Name()
+		f := newFinding(UnalignedWrite, p, at,
+			fmt.Sprintf("%s gets writes that cover only part of a 4096-byte page that already holds data (offset %d, %d bytes): the kernel reads the page before writing it, which stalls under fsync; write whole, aligned pages where speed matters",
+				base(p), off, n))
+		f.relate(at, "partial-page write")
+		r.emit(f)
+	})
+}
+
+func (u *unalignedWrite) Finish(*run) {}
+
+// unmodeledWrite reports files changed in ways a trace cannot show.
+type unmodeledWrite struct {
+	seen map[*model.Inode]bool
+}
+
+func (u *unmodeledWrite) Observe(r *run, e *model.Effect) {
+	if e.Kind != model.EffUnmodeled || u.seen[e.Inode] {
+		return
+	}
+	u.seen[e.Inode] = true
+	ino, at, what := e.Inode, e.Ref, e.What
+	r.later(func() {
+		p := ino.Name()
+		f := newFinding(UnmodeledWrite, p, at,
+			fmt.Sprintf("%s: %s, so what crashsim says about this file is incomplete", base(p), what))
+		f.relate(at, what)
+		r.emit(f)
+	})
+}
+
+func (u *unmodeledWrite) Finish(*run) {}

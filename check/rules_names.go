@@ -1,0 +1,224 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// nameNotSynced asks, at the end, which names differ between the page
+// cache and the disk: a crash can show the disk's version.
+type nameNotSynced struct{}
+
+func (nameNotSynced) Observe(*run, *model.Effect) {}
+
+func (nameNotSynced) Finish(r *run) {
+	names := r.m.Names()
+	paths := make([]string, 0, len(names))
+	for p, n := range names {
+		if n.Pending() && len(n.Ops) > 0 {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		n := names[p]
+		last := n.Ops[len(n.Ops)-1]
+		dir := parentOf(p)
+		var msg string
+		switch {
+		case n.Durable == nil:
+			msg = fmt.Sprintf("%s can be missing after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+		case n.Cache == nil:
+			msg = fmt.Sprintf("%s can come back after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+		default:
+			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
+		}
+		msg += "; open the directory and fsync it after the change"
+		f := newFinding(NameNotSynced, p, last.Event, msg)
+		for _, op := range n.Ops {
+			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
+		}
+		r.emit(f)
+	}
+}
+
+func what(op *model.EntryOp) string {
+	switch op.Kind {
+	case model.EntryCreate, model.EntryMkdir, model.EntrySymlink:
+		return "creation"
+	case model.EntryLink:
+		return "new link"
+	case model.EntryUnlink, model.EntryRmdir:
+		return "removal"
+	}
+	return op.Kind.String()
+}
+
+func parentOf(p string) string {
+	d := base(parentDirOf(p))
+	if d == "." || d == "/" {
+		return "its directory"
+	}
+	return "the directory " + d
+}
+
+func parentDirOf(p string) string {
+	for i := len(p) - 1; i > 0; i-- {
+		if p[i] == '/' {
+			return p[:i]
+		}
+	}
+	return "."
+}
+
+// renameBeforeSync records renames and links that publish a file whose
+// data is not yet durable.
+type renameBeforeSync struct {
+	hits []renameHit
+}
+
+type renameHit struct {
+	ino     *model.Inode
+	at      model.Ref
+	pending []model.DataOp
+}
+
+func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
+	if e.Kind != model.EffEntry {
+		return
+	}
+	op := e.Entry
+	if op.Kind != model.EntryRename && op.Kind != model.EntryLink && op.Kind != model.EntryExchange {
+		return
+	}
+	if op.FlushesData() {
+		return // ext4's auto_da_alloc: the data commits with the rename
+	}
+	ino := e.Inode
+	if ino == nil || ino.Dir {
+		return
+	}
+	if w := ino.PendingWrites(); len(w) > 0 {
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, w})
+	}
+}
+
+func (rb *renameBeforeSync) Finish(r *run) {
+	for _, h := range rb.hits {
+		p := h.ino.Name()
+		f := newFinding(RenameBeforeSync, p, h.at,
+			fmt.Sprintf("%s was put in place by %s while its data was only in the page cache: a crash can leave %s empty or partial; fsync the file before the %s",
+				base(p), h.at.Syscall, base(p), h.at.Syscall))
+		f.relate(h.pending[0].Event, "written, not yet durable")
+		if last := h.pending[len(h.pending)-1]; last.Event.Line != h.pending[0].Event.Line {
+			f.relate(last.Event, "written, not yet durable")
+		}
+		f.relate(h.at, h.at.Syscall+" publishes it")
+		r.emit(f)
+	}
+}
+
+// dirSyncBeforeData finds directory fsyncs that made a name durable while
+// the file it names still had its data only in the page cache.
+type dirSyncBeforeData struct{}
+
+func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
+	if e.Kind != model.EffDirSync {
+		return
+	}
+	at := e.Ref
+	for _, op := range e.Persisted {
+		for _, c := range op.Changes {
+			ino, name, op := c.New, c.Path, op
+			if ino == nil || ino.Dir {
+				continue
+			}
+			w := ino.PendingWrites()
+			if len(w) == 0 {
+				continue
+			}
+			r.later(func() {
+				p := ino.Name()
+				f := newFinding(DirSyncBeforeData, p, at,
+					fmt.Sprintf("the directory fsync made the name %s durable while its data was only in the page cache: a crash now leaves %s present but empty or partial; fsync the file before the directory",
+						base(name), base(p)))
+				f.relate(w[0].Event, "written, not yet durable")
+				f.relate(op.Event, op.Kind.String()+" made durable")
+				f.relate(at, "directory fsync")
+				r.emit(f)
+			})
+		}
+	}
+}
+
+func (dirSyncBeforeData) Finish(*run) {}
+
+// crossDirRename warns about renames between directories.
+type crossDirRename struct{}
+
+func (crossDirRename) Observe(r *run, e *model.Effect) {
+	if e.Kind != model.EffEntry || e.Entry.Kind != model.EntryRename || len(e.Entry.Dirs) < 2 {
+		return
+	}
+	from, at, ino := e.Entry.Changes[0].Path, e.Ref, e.Inode
+	r.later(func() {
+		to := ino.Name()
+		f := newFinding(CrossDirRename, to, at,
+			fmt.Sprintf("%s was renamed from another directory (%s): both directories need an fsync for the move to be durable, and the rename fails with EXDEV if they are on different filesystems; create the temp file in the target's directory",
+				base(to), parentDirOf(from)))
+		f.relate(at, "rename across directories")
+		r.emit(f)
+	})
+}
+
+func (crossDirRename) Finish(*run) {}
+
+// syncErrorIgnored finds programs that went on after a failed sync as if
+// the data were safe.
+type syncErrorIgnored struct {
+	seen map[*model.Inode]bool
+}
+
+func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
+	var ino *model.Inode
+	var how string
+	switch e.Kind {
+	case model.EffFileSync:
+		ino, how = e.Inode, "a later "+e.Ref.Syscall+" returned 0, which proves nothing about the lost pages"
+	case model.EffEntry:
+		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryLink {
+			ino, how = e.Inode, "it was then published by "+e.Ref.Syscall
+		}
+	case model.EffExit:
+		if e.Exit.Signal == "" && e.Exit.Status == 0 {
+			for _, n := range r.m.Inodes() {
+				if n.FailedSync != nil && !s.seen[n] && n.FailedSync.PID == e.Ref.PID {
+					s.report(r, n, e.Ref, "the program then exited with status 0")
+				}
+			}
+		}
+		return
+	}
+	if ino == nil || ino.FailedSync == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync.Seq {
+		return
+	}
+	s.report(r, ino, e.Ref, how)
+}
+
+func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how string) {
+	s.seen[ino] = true
+	failed := *ino.FailedSync
+	r.later(func() {
+		p := ino.Name()
+		f := newFinding(FsyncErrorIgnored, p, at,
+			fmt.Sprintf("%s failed to sync (line %d) and %s: after a failed fsync Linux drops the dirty pages, so %s can be %s after a crash; treat a failed sync as lost data and rewrite the file from a copy",
+				base(p), failed.Line, how, base(p), leaves(ino)))
+		f.relate(failed, "sync failed")
+		f.relate(at, "went on as if the data were safe")
+		r.emit(f)
+	})
+}
+
+func (s *syncErrorIgnored) Finish(*run) {}

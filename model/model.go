@@ -1,0 +1,729 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
+)
+
+// Persistence is a persistence model: what a crash may keep of pending
+// operations.
+type Persistence uint8
+
+const (
+	// Posix is the weakest promise: pending operations persist in any
+	// subset; a file fsync never persists a name.
+	Posix Persistence = iota
+	// Ext4 is ext4 data=ordered with default options: metadata commits in
+	// program order, a file fsync commits the running transaction (earlier
+	// entry operations with it), a directory fsync commits it too, and a
+	// rename over an existing file starts writeback of the renamed file
+	// (auto_da_alloc), so its data commits with the rename.
+	Ext4
+)
+
+// Persistences lists the models, in the order findings name them.
+var Persistences = []Persistence{Posix, Ext4}
+
+func (p Persistence) String() string {
+	if p == Ext4 {
+		return "ext4"
+	}
+	return "posix"
+}
+
+// ParsePersistence reads a --model value.
+func ParsePersistence(s string) (Persistence, error) {
+	switch s {
+	case "posix":
+		return Posix, nil
+	case "ext4":
+		return Ext4, nil
+	}
+	return 0, fmt.Errorf("unknown persistence model %q (posix or ext4)", s)
+}
+
+// Options configure a Model.
+type Options struct {
+	Persistence Persistence
+	// Existed tells whether a path existed before the trace, for paths the
+	// trace itself does not settle (open with O_CREAT of a path never seen
+	// before). Nil: such a path is taken as created by the trace.
+	Existed func(path string) (existed, known bool)
+	// Observe is called after every event with what it did to the model.
+	Observe func(m *Model, e *Effect)
+}
+
+// Model replays events through processes, fd tables, inodes and names,
+// each with a page-cache and a durable layer.
+type Model struct {
+	opt        Options
+	procs      *Procs
+	names      map[string]*Name
+	inodes     []*Inode
+	pendingOps []*EntryOp // entry ops not yet durable, in order
+	maps       map[string]*Inode
+	last       Ref
+	exits      []Exit
+}
+
+// Exit is a process's end as the trace shows it.
+type Exit struct {
+	Event  Ref
+	Status int
+	Signal string
+}
+
+// New returns an empty model.
+func New(opt Options) *Model {
+	return &Model{opt: opt, procs: NewProcs(), names: map[string]*Name{}, maps: map[string]*Inode{}}
+}
+
+// Persistence returns the model's persistence model.
+func (m *Model) Persistence() Persistence { return m.opt.Persistence }
+
+// Inodes returns every inode the trace touched, in order of first sight.
+func (m *Model) Inodes() []*Inode { return m.inodes }
+
+// Names returns the state of every path the trace named.
+func (m *Model) Names() map[string]*Name { return m.names }
+
+// PendingEntries returns the entry operations not yet durable.
+func (m *Model) PendingEntries() []*EntryOp { return m.pendingOps }
+
+// Exits returns the process exits seen so far.
+func (m *Model) Exits() []Exit { return m.exits }
+
+// Last returns the last event applied.
+func (m *Model) Last() Ref { return m.last }
+
+// Procs returns the process model (fd tables and cwds).
+func (m *Model) Procs() *Procs { return m.procs }
+
+// EffectKind says what an event did, in the model's terms.
+type EffectKind uint8
+
+const (
+	EffNone          EffectKind = iota
+	EffWrite                    // data written (Data)
+	EffTruncate                 // size changed (Data)
+	EffEntry                    // an entry operation (Entry)
+	EffFileSync                 // fsync/fdatasync of a file; Persisted lists entry ops a journal commit made durable
+	EffDirSync                  // fsync of a directory; Persisted lists the entry ops made durable
+	EffSyncAll                  // sync/syncfs
+	EffSyncFailed               // a sync that failed: Inode's pending data is now possibly lost
+	EffSyncFileRange            // sync_file_range: nothing made durable
+	EffUnmodeled                // a change the trace cannot show (Inode)
+	EffExit                     // a process exit (Exit)
+)
+
+// Effect describes what one event did to the model. Rules read it, then
+// ask the model questions.
+type Effect struct {
+	Kind  EffectKind
+	Event *parser.Event
+	Ref   Ref
+	Inode *Inode
+	// PendingBefore is the inode's pending data just before a sync, for
+	// rules that ask what a sync covered.
+	PendingBefore []DataOp
+	Data          *DataOp
+	Entry         *EntryOp
+	Persisted     []*EntryOp
+	Handle        *Handle
+	Exit          *Exit
+	What          string // unmodeled: what happened
+}
+
+// Apply replays one event.
+func (m *Model) Apply(ev *parser.Event) {
+	m.last = refOf(ev)
+	paths := m.procs.Paths(ev)
+	eff := Effect{Event: ev, Ref: m.last}
+	switch ev.Kind {
+	case parser.KindExit, parser.KindKilled:
+		x := Exit{Event: m.last, Status: ev.Status}
+		if ev.Kind == parser.KindKilled {
+			x.Signal = ev.Name
+		}
+		m.exits = append(m.exits, x)
+		eff.Kind, eff.Exit = EffExit, &m.exits[len(m.exits)-1]
+		m.procs.Apply(ev, paths)
+		m.observe(&eff)
+		return
+	case parser.KindSyscall:
+	default:
+		return
+	}
+	if ev.OK() || ev.Failed() && isSync(ev.Name) {
+		m.apply(ev, paths, &eff)
+	}
+	h := m.procs.Apply(ev, paths)
+	if h != nil && eff.Handle != nil {
+		// The open's handle carries the inode the model resolved.
+		h.Node = eff.Handle.Node
+		eff.Handle = h
+	}
+	if eff.Kind != EffNone {
+		m.observe(&eff)
+	}
+}
+
+func (m *Model) observe(e *Effect) {
+	if m.opt.Observe != nil {
+		m.opt.Observe(m, e)
+	}
+}
+
+func isSync(name string) bool {
+	switch name {
+	case "fsync", "fdatasync", "syncfs", "msync":
+		return true
+	}
+	return false
+}
+
+// fileHandle returns the handle of an fd argument with its inode, resolving
+// the inode by path when the handle came from before the trace.
+func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
+	pr := m.procs.Proc(ev.PID)
+	h := m.procs.FDHandle(pr, ev.Arg(i), ev.Pos.Line)
+	if h == nil || h.Kind == HandlePseudo {
+		return nil
+	}
+	if h.Node == nil && h.Path != "" && !strings.Contains(h.Path, ":[") {
+		if isPseudoPath(h.Path) {
+			h.Kind = HandlePseudo
+			return nil
+		}
+		ino := m.lookup(h.Path, true)
+		if ino == nil {
+			// The path is gone in the model (deleted and recreated
+			// elsewhere): the fd still names an inode of its own.
+			ino = m.newInode(false, true)
+			ino.LastPath = h.Path
+		}
+		h.Node = ino
+		if ino.Dir {
+			h.Kind = HandleDir
+		}
+	}
+	if h.Node == nil {
+		return nil
+	}
+	return h
+}
+
+func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
+	p0 := ""
+	if len(paths) > 0 {
+		p0 = paths[0]
+	}
+	switch ev.Name {
+	case "open", "openat", "openat2", "creat":
+		m.open(ev, p0, eff)
+	case "write", "pwrite64", "pwrite", "writev", "pwritev", "pwritev2":
+		m.write(ev, eff)
+	case "read", "readv", "pread64", "preadv", "preadv2":
+		if h := m.fileHandle(ev, 0); h != nil && (ev.Name == "read" || ev.Name == "readv") {
+			h.Offset += ev.Ret
+		}
+	case "lseek":
+		if h := m.fileHandle(ev, 0); h != nil {
+			h.Offset = ev.Ret
+		}
+	case "copy_file_range", "sendfile", "splice":
+		m.copyInto(ev, eff)
+	case "ftruncate", "truncate":
+		var ino *Inode
+		if ev.Name == "ftruncate" {
+			if h := m.fileHandle(ev, 0); h != nil {
+				ino = h.Node
+			}
+		} else if p0 != "" && !isPseudoPath(p0) {
+			ino = m.lookup(p0, true)
+		}
+		if n, ok := ev.Arg(1).Int(); ok && ino != nil {
+			m.truncate(ev, ino, n, eff)
+		}
+	case "fallocate":
+		m.fallocate(ev, eff)
+	case "fsync", "fdatasync":
+		m.fsync(ev, eff)
+	case "sync":
+		m.syncAll(ev, eff)
+	case "syncfs":
+		if ev.OK() {
+			m.syncAll(ev, eff)
+		} else if h := m.fileHandle(ev, 0); h != nil {
+			m.syncFailed(ev, h.Node, eff)
+		}
+	case "sync_file_range", "sync_file_range2":
+		if h := m.fileHandle(ev, 0); h != nil && !h.Node.Dir {
+			r := refOf(ev)
+			h.Node.SyncRange = &r
+			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
+		}
+	case "mkdir", "mkdirat":
+		if p0 != "" && !isPseudoPath(p0) {
+			m.lookup(parentDir(p0), true)
+			ino := m.newInode(true, false)
+			r := refOf(ev)
+			ino.Created = &r
+			m.name(p0).Known = true
+			m.entry(ev, EntryMkdir, []NameChange{{Path: p0, New: ino}}, eff)
+		}
+	case "unlink", "unlinkat", "rmdir":
+		if p0 != "" && !isPseudoPath(p0) {
+			old := m.lookup(p0, true)
+			kind := EntryUnlink
+			if ev.Name == "rmdir" || ev.Name == "unlinkat" && strings.Contains(ev.Arg(2).Text, "AT_REMOVEDIR") {
+				kind = EntryRmdir
+				if old != nil {
+					old.Dir = true
+				}
+			}
+			m.entry(ev, kind, []NameChange{{Path: p0, Old: old}}, eff)
+		}
+	case "rename", "renameat", "renameat2":
+		m.rename(ev, paths, eff)
+	case "link", "linkat":
+		if len(paths) == 2 && paths[0] != "" && paths[1] != "" {
+			src := m.lookup(paths[0], true)
+			m.lookup(paths[1], false)
+			m.entry(ev, EntryLink, []NameChange{{Path: paths[1], New: src}}, eff)
+		}
+	case "symlink", "symlinkat":
+		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
+			m.lookup(p, false)
+			ino := m.newInode(false, false)
+			r := refOf(ev)
+			ino.Created = &r
+			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
+		}
+	case "mmap":
+		m.mmap(ev, eff)
+	case "msync":
+		m.msync(ev, eff)
+	case "ioctl":
+		if strings.HasPrefix(ev.Arg(1).Text, "FICLONE") || strings.HasPrefix(ev.Arg(1).Text, "FIDEDUPERANGE") {
+			if h := m.fileHandle(ev, 0); h != nil {
+				m.unmodeled(ev, h.Node, "the file's data was changed by "+ev.Arg(1).Text+" (reflink), which a trace does not show", eff)
+			}
+		}
+	case "io_uring_enter":
+		if h := m.anyWritable(ev); h != nil {
+			m.unmodeled(ev, h.Node, "the program uses io_uring, whose writes a trace does not show", eff)
+		}
+	case "newfstatat", "fstat", "statx", "stat", "lstat", "fstatat64", "access", "faccessat", "faccessat2", "readlink", "readlinkat":
+		m.stat(ev, paths, eff)
+	}
+}
+
+// entry records an entry operation on the model.
+func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, eff *Effect) *EntryOp {
+	op := &EntryOp{Kind: kind, Event: refOf(ev), Changes: changes}
+	m.addEntryOp(op)
+	eff.Kind, eff.Entry, eff.Inode = EffEntry, op, op.Node()
+	return op
+}
+
+func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
+	var flags uint64
+	switch ev.Name {
+	case "open":
+		flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
+	case "creat":
+		flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
+	case "openat":
+		flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
+	case "openat2":
+		flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
+	}
+	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
+		p = annoPath(ev.RetAnno)
+	}
+	if p == "" || isPseudoPath(p) || strings.Contains(p, ":[") {
+		return
+	}
+	if flags&unix.O_TMPFILE == unix.O_TMPFILE {
+		// An unnamed file in directory p: it gets a name only by linkat.
+		ino := m.newInode(false, false)
+		r := refOf(ev)
+		ino.Created = &r
+		eff.Handle = &Handle{Node: ino}
+		return
+	}
+	var ino *Inode
+	n := m.name(p)
+	created := false
+	switch {
+	case flags&unix.O_CREAT == 0:
+		ino = m.lookup(p, true)
+	case flags&unix.O_EXCL != 0:
+		m.lookup(p, false)
+		created = true
+	default:
+		if n.Known {
+			ino = n.Cache
+			created = ino == nil
+		} else if e, known := m.existedBefore(p); known && e {
+			ino = m.lookup(p, true)
+		} else {
+			// The trace cannot tell whether O_CREAT created the file:
+			// take it as created (see Options.Existed).
+			m.lookup(p, false)
+			created = true
+		}
+	}
+	if created {
+		m.lookup(parentDir(p), true)
+		ino = m.newInode(false, false)
+		ino.Size, ino.DurableSize = 0, 0
+		r := refOf(ev)
+		ino.Created = &r
+		m.entry(ev, EntryCreate, []NameChange{{Path: p, New: ino}}, eff)
+	}
+	if ino == nil {
+		return
+	}
+	if flags&unix.O_DIRECTORY != 0 {
+		ino.Dir = true
+	}
+	if flags&unix.O_TRUNC != 0 && !created && !ino.Dir && flags&unix.O_ACCMODE != unix.O_RDONLY {
+		m.truncate(ev, ino, 0, eff)
+	}
+	eff.Handle = &Handle{Node: ino, Flags: flags}
+}
+
+// stat learns from a successful stat whether a path exists and the size of
+// a file from before the trace.
+func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
+	var ino *Inode
+	if ev.Name == "fstat" || ev.Name == "newfstatat" && ev.Arg(1).HasStr && ev.Arg(1).Str == "" || ev.Name == "statx" && ev.Arg(1).HasStr && ev.Arg(1).Str == "" {
+		if h := m.fileHandle(ev, 0); h != nil {
+			ino = h.Node
+		}
+	} else if len(paths) > 0 && paths[0] != "" && !isPseudoPath(paths[0]) {
+		ino = m.lookup(paths[0], true)
+	}
+	if ino == nil || ino.Size >= 0 {
+		return
+	}
+	for i := range ev.Args {
+		a := &ev.Args[i]
+		size := a.Field("st_size")
+		if size.Kind == parser.ValNone {
+			size = a.Field("stx_size")
+		}
+		if n, ok := size.Int(); ok {
+			ino.Size = n
+			if len(ino.Pending) == 0 {
+				ino.DurableSize = n
+			}
+			if n > 0 {
+				ino.HadContent = true
+			}
+			if strings.Contains(a.Field("st_mode").Text, "S_IFDIR") || strings.Contains(a.Field("stx_mode").Text, "S_IFDIR") {
+				ino.Dir = true
+			}
+		}
+	}
+}
+
+func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) {
+	if ino.Size != 0 && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
+		// Shrinking a file that held data: what it had is at risk.
+		if ino.Size > 0 || ino.Size < 0 && ino.Initial {
+			ino.HadContent = true
+		}
+	}
+	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, Event: refOf(ev)}
+	ino.Size = size
+	ino.Pending = append(ino.Pending, op)
+	ino.Modified = true
+	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, &ino.Pending[len(ino.Pending)-1]
+}
+
+func (m *Model) write(ev *parser.Event, eff *Effect) {
+	h := m.fileHandle(ev, 0)
+	if h == nil || h.Node.Dir || ev.Ret <= 0 {
+		return
+	}
+	ino := h.Node
+	n := ev.Ret
+	var off int64
+	positional := false
+	switch ev.Name {
+	case "pwrite64", "pwrite":
+		off, _ = ev.Arg(3).Int()
+		positional = true
+	case "pwritev", "pwritev2":
+		off, _ = ev.Arg(3).Int()
+		positional = off >= 0
+	}
+	if !positional {
+		off = h.Offset
+		if h.Flags&unix.O_APPEND != 0 {
+			off = ino.Size // -1 when unknown
+		}
+		if off >= 0 {
+			h.Offset = off + n
+		}
+	}
+	op := DataOp{Kind: DataWrite, Off: off, Len: n, Event: refOf(ev), Direct: h.Flags&unix.O_DIRECT != 0}
+	// Where the bytes lie in the trace, clipped to what was written.
+	left := n
+	if ev.Name == "write" || ev.Name == "pwrite64" || ev.Name == "pwrite" {
+		op.Chunks = []Chunk{{Ref: ev.Arg(1).Data, Len: n}}
+	} else {
+		for _, iov := range ev.Arg(1).Elems {
+			if left <= 0 {
+				break
+			}
+			l, _ := iov.Field("iov_len").Int()
+			l = min(l, left)
+			op.Chunks = append(op.Chunks, Chunk{Ref: iov.Field("iov_base").Data, Len: l})
+			left -= l
+		}
+		if left > 0 {
+			op.Chunks = append(op.Chunks, Chunk{Len: left}) // the array was cut short
+		}
+	}
+	op.SizeBefore = ino.Size
+	if off >= 0 && ino.Size >= 0 {
+		ino.Size = max(ino.Size, off+n)
+	}
+	op.Size = ino.Size
+	ino.Written, ino.Modified = true, true
+	ino.Pending = append(ino.Pending, op)
+	eff.Kind, eff.Inode, eff.Handle = EffWrite, ino, h
+	eff.Data = &ino.Pending[len(ino.Pending)-1]
+	// O_SYNC/O_DSYNC on the fd, or RWF_DSYNC/RWF_SYNC on the call, make the
+	// write durable when it returns.
+	sync := h.Flags&unix.O_DSYNC != 0
+	if ev.Name == "pwritev2" {
+		if f, _ := ev.Arg(4).Bits(parser.RWFFlags); f&(unix.RWF_DSYNC|unix.RWF_SYNC) != 0 {
+			sync = true
+		}
+	}
+	if sync {
+		d := *eff.Data
+		eff.Data = &d
+		ino.persistData(refOf(ev))
+	}
+}
+
+func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
+	outArg, offArg := 2, 3
+	if ev.Name == "sendfile" {
+		outArg, offArg = 0, -1
+	}
+	h := m.fileHandle(ev, outArg)
+	if h == nil || h.Node.Dir || ev.Ret <= 0 {
+		return
+	}
+	ino := h.Node
+	off := h.Offset
+	explicit := false
+	if offArg >= 0 {
+		if a := ev.Arg(offArg); a.Kind == parser.ValArray && len(a.Elems) == 1 {
+			if o, ok := a.Elems[0].Int(); ok {
+				off, explicit = o, true
+			}
+		}
+	}
+	if !explicit {
+		if h.Flags&unix.O_APPEND != 0 {
+			off = ino.Size
+		}
+		if off >= 0 {
+			h.Offset = off + ev.Ret
+		}
+	}
+	if off >= 0 && ino.Size >= 0 {
+		ino.Size = max(ino.Size, off+ev.Ret)
+	}
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, Event: refOf(ev), Chunks: []Chunk{{Len: ev.Ret}}}
+	ino.Written, ino.Modified = true, true
+	ino.Pending = append(ino.Pending, op)
+	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, &ino.Pending[len(ino.Pending)-1]
+}
+
+func (m *Model) fallocate(ev *parser.Event, eff *Effect) {
+	h := m.fileHandle(ev, 0)
+	if h == nil || h.Node.Dir {
+		return
+	}
+	ino := h.Node
+	mode, _ := ev.Arg(1).Bits(parser.FallocFlags)
+	off, _ := ev.Arg(2).Int()
+	n, _ := ev.Arg(3).Int()
+	switch {
+	case mode&(unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_ZERO_RANGE) != 0:
+		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, Event: refOf(ev)}
+		ino.Pending = append(ino.Pending, op)
+		ino.Modified = true
+		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, &ino.Pending[len(ino.Pending)-1]
+	case mode&(unix.FALLOC_FL_COLLAPSE_RANGE|unix.FALLOC_FL_INSERT_RANGE) != 0:
+		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
+	case mode&unix.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
+		ino.Size = off + n
+		op := DataOp{Kind: DataExtend, Off: -1, Size: ino.Size, Event: refOf(ev)}
+		ino.Pending = append(ino.Pending, op)
+		ino.Modified = true
+		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, &ino.Pending[len(ino.Pending)-1]
+	}
+}
+
+func (m *Model) fsync(ev *parser.Event, eff *Effect) {
+	h := m.fileHandle(ev, 0)
+	if h == nil {
+		return
+	}
+	ino := h.Node
+	if !ev.OK() {
+		if ev.Errno == "EINVAL" || ev.Errno == "EBADF" || ev.Errno == "EROFS" {
+			return // not a sync that could fail with data loss
+		}
+		m.syncFailed(ev, ino, eff)
+		return
+	}
+	r := refOf(ev)
+	if ino.Dir || h.Kind == HandleDir {
+		ino.Dir = true
+		var persisted []*EntryOp
+		if m.opt.Persistence == Ext4 {
+			// ext4 forces a full journal commit for a directory fsync.
+			persisted = m.persistEntries(nil, r.Seq)
+		} else {
+			persisted = m.persistEntries(map[string]bool{m.pathOf(ino, h): true}, r.Seq)
+		}
+		ino.LastSync = &r
+		eff.Kind, eff.Inode, eff.Persisted = EffDirSync, ino, persisted
+		return
+	}
+	eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
+	ino.persistData(r)
+	eff.Kind, eff.Inode = EffFileSync, ino
+	if m.opt.Persistence == Ext4 {
+		// The file fsync commits the running transaction: every earlier
+		// entry operation commits with it.
+		eff.Persisted = m.persistEntries(nil, r.Seq)
+	}
+}
+
+// pathOf is the directory path a directory handle names.
+func (m *Model) pathOf(ino *Inode, h *Handle) string {
+	if ino.Path != "" {
+		return ino.Path
+	}
+	return h.Path
+}
+
+func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
+	r := refOf(ev)
+	if ino.FailedSync == nil {
+		ino.FailedSync = &r
+	}
+	// Linux clears the dirty state after a writeback error: what was
+	// pending may be gone, and a later sync will not write it again.
+	eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
+	ino.Lost = append(ino.Lost, ino.Pending...)
+	ino.Pending = nil
+	eff.Kind, eff.Inode = EffSyncFailed, ino
+}
+
+func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
+	r := refOf(ev)
+	for _, ino := range m.inodes {
+		if len(ino.Pending) > 0 {
+			ino.persistData(r)
+		}
+	}
+	eff.Persisted = m.persistEntries(nil, r.Seq)
+	eff.Kind = EffSyncAll
+}
+
+func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
+	if len(paths) != 2 || paths[0] == "" || paths[1] == "" {
+		return
+	}
+	from, to := paths[0], paths[1]
+	if isPseudoPath(from) || isPseudoPath(to) || from == to {
+		return
+	}
+	var flags uint64
+	if ev.Name == "renameat2" {
+		flags, _ = ev.Arg(4).Bits(parser.RenameFlags)
+	}
+	src := m.lookup(from, true)
+	dst := m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+	if src == nil {
+		return
+	}
+	if flags&unix.RENAME_EXCHANGE != 0 {
+		m.entry(ev, EntryExchange, []NameChange{{Path: from, Old: src, New: dst}, {Path: to, Old: dst, New: src}}, eff)
+		return
+	}
+	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
+	if src.Dir {
+		m.renameTree(from, to)
+	}
+	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.Pending) > 0 {
+		op.flush = src
+	}
+}
+
+func (m *Model) mmap(ev *parser.Event, eff *Effect) {
+	prot, _ := ev.Arg(2).Bits(parser.ProtFlags)
+	flags, _ := ev.Arg(3).Bits(parser.MmapFlags)
+	if flags&(unix.MAP_SHARED|unix.MAP_SHARED_VALIDATE) == 0 || prot&unix.PROT_WRITE == 0 {
+		return
+	}
+	h := m.fileHandle(ev, 4)
+	if h == nil || h.Node.Dir {
+		return
+	}
+	m.maps[strconv.FormatInt(ev.Ret, 16)] = h.Node
+	m.unmodeled(ev, h.Node, "the file is mapped shared and writable: stores through the mapping change its data without a write call", eff)
+}
+
+func (m *Model) msync(ev *parser.Event, eff *Effect) {
+	addr, _ := ev.Arg(0).Int()
+	ino := m.maps[strconv.FormatInt(addr, 16)]
+	if ino == nil {
+		return
+	}
+	if !ev.OK() {
+		m.syncFailed(ev, ino, eff)
+		return
+	}
+	if f, _ := ev.Arg(2).Bits(parser.MsyncFlags); f&unix.MS_SYNC != 0 {
+		eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
+		ino.persistData(refOf(ev))
+		eff.Kind, eff.Inode = EffFileSync, ino
+	}
+}
+
+func (m *Model) anyWritable(ev *parser.Event) *Handle {
+	pr := m.procs.Proc(ev.PID)
+	for _, e := range pr.files.fds {
+		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&unix.O_ACCMODE != unix.O_RDONLY {
+			return e.h
+		}
+	}
+	return nil
+}
+
+func (m *Model) unmodeled(ev *parser.Event, ino *Inode, what string, eff *Effect) {
+	r := refOf(ev)
+	if ino.Unmodeled == nil {
+		ino.Unmodeled = &r
+	}
+	ino.Modified = true
+	eff.Kind, eff.Inode, eff.What = EffUnmodeled, ino, what
+}

@@ -1,0 +1,273 @@
+package model
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// EntryKind says what an entry operation did to a directory.
+type EntryKind uint8
+
+const (
+	EntryCreate   EntryKind = iota // open(O_CREAT) that created a file, mknod
+	EntryMkdir                     // mkdir
+	EntryLink                      // link
+	EntrySymlink                   // symlink
+	EntryUnlink                    // unlink
+	EntryRmdir                     // rmdir
+	EntryRename                    // rename, renameat, renameat2
+	EntryExchange                  // renameat2(RENAME_EXCHANGE)
+)
+
+var entryWords = [...]string{"create", "mkdir", "link", "symlink", "unlink", "rmdir", "rename", "exchange"}
+
+func (k EntryKind) String() string { return entryWords[k] }
+
+// NameChange is one name an entry operation changed: Old was there before
+// (nil: absent), New after (nil: removed).
+type NameChange struct {
+	Path     string
+	Old, New *Inode
+}
+
+// EntryOp is one change to directory entries. It is atomic: a crash keeps
+// all its name changes or none. It is durable once every directory it
+// touched was synced after it (or the whole filesystem was).
+type EntryOp struct {
+	Kind    EntryKind
+	Event   Ref
+	Changes []NameChange
+	Dirs    []string
+	synced  map[string]bool
+	Durable bool
+	// flush is ext4's auto_da_alloc: a rename over an existing file starts
+	// writeback of the renamed file, so its data commits with the rename.
+	flush *Inode
+}
+
+// FlushesData reports whether the operation carries its file's pending data
+// with it when it commits (ext4's auto_da_alloc on a rename over a file).
+func (op *EntryOp) FlushesData() bool { return op.flush != nil }
+
+// Node is the inode an entry operation is about: the created, renamed or
+// removed one.
+func (op *EntryOp) Node() *Inode {
+	for _, c := range op.Changes {
+		if c.New != nil {
+			return c.New
+		}
+	}
+	for _, c := range op.Changes {
+		if c.Old != nil {
+			return c.Old
+		}
+	}
+	return nil
+}
+
+// Name is the state of one path: the inode it names in the page cache and
+// on disk. Known is false until the trace says whether the path existed
+// before it began.
+type Name struct {
+	Path    string
+	Cache   *Inode
+	Durable *Inode
+	Known   bool
+	// Ops changed this name since it was last durable.
+	Ops []*EntryOp
+}
+
+// Pending reports whether a crash could show this name differently from
+// what the program saw.
+func (n *Name) Pending() bool { return n.Cache != n.Durable }
+
+func parentDir(p string) string {
+	d := path.Dir(p)
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// name returns the state of path p, creating it unknown.
+func (m *Model) name(p string) *Name {
+	if n, ok := m.names[p]; ok {
+		return n
+	}
+	n := &Name{Path: p}
+	m.names[p] = n
+	return n
+}
+
+// lookup returns the inode path p names in the page cache. When the trace
+// has not yet said whether p existed, exists tells (a successful call on
+// p proves it), and an inode from before the trace is made.
+func (m *Model) lookup(p string, exists bool) *Inode {
+	n := m.name(p)
+	if n.Known {
+		return n.Cache
+	}
+	if !exists {
+		if m.opt.Existed != nil {
+			if e, known := m.opt.Existed(p); known && e {
+				exists = true
+			}
+		}
+	}
+	n.Known = true
+	if exists {
+		ino := m.newInode(false, true)
+		m.attach(ino, p)
+		n.Cache, n.Durable = ino, ino
+		return ino
+	}
+	return nil
+}
+
+// existedBefore reports whether p named something before the trace,
+// asking the Existed hook when the trace never said.
+func (m *Model) existedBefore(p string) (bool, bool) {
+	if m.opt.Existed == nil {
+		return false, false
+	}
+	return m.opt.Existed(p)
+}
+
+func (m *Model) newInode(dir, initial bool) *Inode {
+	ino := &Inode{ID: len(m.inodes) + 1, Dir: dir, Initial: initial, Names: map[string]bool{}}
+	if initial {
+		ino.Size, ino.DurableSize = -1, -1
+	}
+	m.inodes = append(m.inodes, ino)
+	return ino
+}
+
+func (m *Model) attach(ino *Inode, p string) {
+	if ino == nil || p == "" {
+		return
+	}
+	ino.Names[p] = true
+	ino.Path = p
+	ino.LastPath = p
+	if len(ino.Paths) == 0 || ino.Paths[len(ino.Paths)-1] != p {
+		ino.Paths = append(ino.Paths, p)
+	}
+}
+
+func (m *Model) detach(ino *Inode, p string) {
+	if ino == nil {
+		return
+	}
+	delete(ino.Names, p)
+	if ino.Path == p {
+		ino.Path = ""
+		for q := range ino.Names {
+			ino.Path = q
+			break
+		}
+	}
+}
+
+// addEntryOp records an entry operation: applies it to the page cache and
+// queues it until a barrier makes it durable.
+func (m *Model) addEntryOp(op *EntryOp) {
+	op.synced = map[string]bool{}
+	seen := map[string]bool{}
+	for _, c := range op.Changes {
+		n := m.name(c.Path)
+		n.Known = true
+		m.detach(n.Cache, c.Path)
+		n.Cache = c.New
+		n.Ops = append(n.Ops, op)
+		if d := parentDir(c.Path); !seen[d] {
+			seen[d] = true
+			op.Dirs = append(op.Dirs, d)
+		}
+	}
+	for _, c := range op.Changes {
+		if c.New != nil {
+			m.attach(c.New, c.Path)
+			c.New.Modified = true
+		}
+		if c.Old != nil {
+			c.Old.Modified = true
+		}
+	}
+	// A path with entries is a directory, however it was opened.
+	for _, d := range op.Dirs {
+		if n := m.names[d]; n != nil && n.Cache != nil {
+			n.Cache.Dir = true
+		} else if ino := m.lookup(d, true); ino != nil {
+			ino.Dir = true
+		}
+	}
+	m.pendingOps = append(m.pendingOps, op)
+}
+
+// persistEntries makes durable the pending entry operations that touch a
+// directory in dirs (all when dirs is nil), as a directory fsync or a
+// journal commit does. It returns the ops that became durable.
+func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
+	var done []*EntryOp
+	keep := m.pendingOps[:0]
+	for _, op := range m.pendingOps {
+		if op.Event.Seq > upTo {
+			keep = append(keep, op)
+			continue
+		}
+		for _, d := range op.Dirs {
+			if dirs == nil || dirs[d] {
+				op.synced[d] = true
+			}
+		}
+		if len(op.synced) == len(op.Dirs) {
+			op.Durable = true
+			done = append(done, op)
+			continue
+		}
+		keep = append(keep, op)
+	}
+	m.pendingOps = keep
+	for _, op := range done {
+		for _, c := range op.Changes {
+			n := m.names[c.Path]
+			n.Durable = c.New
+			// Ops before this one on the name are durable too now.
+			k := 0
+			for k < len(n.Ops) && n.Ops[k] != op {
+				k++
+			}
+			if k < len(n.Ops) {
+				n.Ops = n.Ops[k+1:]
+			}
+		}
+		if op.flush != nil {
+			op.flush.persistData(op.Event)
+		}
+	}
+	return done
+}
+
+// renameTree moves every name below a renamed directory.
+func (m *Model) renameTree(from, to string) {
+	prefix := from + "/"
+	var moved []string
+	for p := range m.names {
+		if strings.HasPrefix(p, prefix) {
+			moved = append(moved, p)
+		}
+	}
+	sort.Strings(moved)
+	for _, p := range moved {
+		n := m.names[p]
+		np := to + "/" + strings.TrimPrefix(p, prefix)
+		delete(m.names, p)
+		n.Path = np
+		m.names[np] = n
+		if n.Cache != nil {
+			m.detach(n.Cache, p)
+			m.attach(n.Cache, np)
+		}
+	}
+}
