@@ -166,11 +166,15 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 	}
 	res.Findings = merge(runs, opt.Models)
+	// Files in scope, by the name a user knows them by: a file replaced by
+	// rename and its replacement are one file to the user.
+	files := map[string]bool{}
 	for _, ino := range runs[0].m.Inodes() {
 		if ino.Modified && !ino.Dir && opt.inScope(ino.Name()) {
-			res.Summary.Files++
+			files[ino.Name()] = true
 		}
 	}
+	res.Summary.Files = len(files)
 	for _, f := range res.Findings {
 		switch f.Rule.Severity {
 		case Error:

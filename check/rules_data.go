@@ -74,7 +74,7 @@ func (dataNotSynced) Finish(r *run) {
 
 		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and %s written after it are not durable; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s); sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
 					base(p), plural(len(writes), "write", "writes")))
 			g.relate(*ino.LastSync, "the sync came too early")
 			g.relate(first.Event, "written after the sync")

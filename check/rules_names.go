@@ -129,27 +129,36 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		return
 	}
 	at := e.Ref
+	// One finding per file, naming every entry operation the fsync made
+	// durable for it (the create of a temp name and the rename, say).
+	ops := map[*model.Inode][]*model.EntryOp{}
+	var order []*model.Inode
 	for _, op := range e.Persisted {
 		for _, c := range op.Changes {
-			ino, name, op := c.New, c.Path, op
-			if ino == nil || ino.Dir {
+			ino := c.New
+			if ino == nil || ino.Dir || len(ino.PendingWrites()) == 0 {
 				continue
 			}
-			w := ino.PendingWrites()
-			if len(w) == 0 {
-				continue
+			if _, ok := ops[ino]; !ok {
+				order = append(order, ino)
 			}
-			r.later(func() {
-				p := ino.Name()
-				f := newFinding(DirSyncBeforeData, p, at,
-					fmt.Sprintf("the directory fsync made the name %s durable while its data was only in the page cache: a crash now leaves %s present but empty or partial; fsync the file before the directory",
-						base(name), base(p)))
-				f.relate(w[0].Event, "written, not yet durable")
-				f.relate(op.Event, op.Kind.String()+" made durable")
-				f.relate(at, "directory fsync")
-				r.emit(f)
-			})
+			ops[ino] = append(ops[ino], op)
 		}
+	}
+	for _, ino := range order {
+		ino, w, made := ino, ino.PendingWrites(), ops[ino]
+		r.later(func() {
+			p := ino.Name()
+			f := newFinding(DirSyncBeforeData, p, at,
+				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
+					base(p), base(p)))
+			f.relate(w[0].Event, "written, not yet durable")
+			for _, op := range made {
+				f.relate(op.Event, op.Kind.String()+" made durable")
+			}
+			f.relate(at, "directory fsync")
+			r.emit(f)
+		})
 	}
 }
 

@@ -681,7 +681,10 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 func (m *Model) mmap(ev *parser.Event, eff *Effect) {
 	prot, _ := ev.Arg(2).Bits(parser.ProtFlags)
 	flags, _ := ev.Arg(3).Bits(parser.MmapFlags)
-	if flags&(unix.MAP_SHARED|unix.MAP_SHARED_VALIDATE) == 0 || prot&unix.PROT_WRITE == 0 {
+	// The mapping type is a two-bit field, not a flag: MAP_PRIVATE (2)
+	// shares a bit with MAP_SHARED_VALIDATE (3).
+	typ := flags & 0x3
+	if typ != unix.MAP_SHARED && typ != unix.MAP_SHARED_VALIDATE || prot&unix.PROT_WRITE == 0 {
 		return
 	}
 	h := m.fileHandle(ev, 4)

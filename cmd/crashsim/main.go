@@ -51,6 +51,7 @@ type Globals struct {
 type cli struct {
 	Globals
 
+	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings; exit 1 when any)."`
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`

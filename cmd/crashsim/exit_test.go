@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestExitCodes pins the exit statuses DESIGN.md fixes: 0 clean, 1
+// findings, 2 usage, 3 input.
+func TestExitCodes(t *testing.T) {
+	fx := "../../fixtures/traces/"
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage")
+	os.WriteFile(garbage, []byte("\x7fELF\x02\x01\x01\x00\x00"), 0o644)
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"check", fx + "go-atomic/f-ttt-y-xx.strace"}, exitOK},
+		{[]string{"check", fx + "python-noflush/f-ttt-y-xx.strace"}, exitFindings},
+		{[]string{"check", "--fail-on", "never", fx + "python-noflush/f-ttt-y-xx.strace"}, exitOK},
+		{[]string{"check", "--fail-on", "error", fx + "truncate-in-place/f-ttt-y-xx.strace"}, exitOK},
+		{[]string{"check", fx + "truncate-in-place/f-ttt-y-xx.strace"}, exitFindings},
+		{[]string{"check"}, exitUsage},
+		{[]string{"check", "--format", "xml", "x"}, exitUsage},
+		{[]string{"check", "--model", "zfs", "x"}, exitUsage},
+		{[]string{"nope"}, exitUsage},
+		{[]string{"check", filepath.Join(dir, "missing")}, exitInput},
+		{[]string{"check", dir}, exitInput},
+		{[]string{"check", garbage}, exitInput},
+		{[]string{"events", garbage}, exitInput},
+		{[]string{"check", "--initial-list", filepath.Join(dir, "missing"), fx + "go-atomic/f-ttt-y-xx.strace"}, exitInput},
+		{[]string{"explain", "no-such-rule"}, exitUsage},
+		{[]string{"rules"}, exitOK},
+	}
+	for _, tc := range tests {
+		_, errs, code := runCLI(t, tc.args...)
+		if code != tc.want {
+			t.Errorf("crashsim %q: exit %d, want %d (stderr: %s)", tc.args, code, tc.want, errs)
+		}
+	}
+}
