@@ -10,6 +10,8 @@
 #
 #   scripts/iobench-vs-fio.sh [-s SIZE_MB] [-r ROUNDS] [DIR]
 #
+# CRASHSIM=path/to/crashsim uses that binary instead of building one.
+#
 # What "the same" means here, job by job:
 #   buffered      iobench prints the write loop and fsync_ms apart; the
 #                 durable figure is bytes / (ms + fsync_ms). fio: end_fsync=1,
@@ -31,7 +33,7 @@ while getopts "s:r:h" opt; do
 	case $opt in
 	s) size_mb=$OPTARG ;;
 	r) rounds=$OPTARG ;;
-	*) sed -n '2,14p' "$0"; exit 2 ;;
+	*) sed -n '2,16p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -48,8 +50,11 @@ case $fstype in
 tmpfs | ramfs) echo "$dir is on $fstype: pick a directory on a real disk" >&2; exit 2 ;;
 esac
 
-bin=$dir/crashsim
-(cd "$repo" && go build -o "$bin" ./cmd/crashsim)
+bin=${CRASHSIM:-}
+if [[ -z $bin ]]; then
+	bin=$dir/crashsim
+	(cd "$repo" && go build -o "$bin" ./cmd/crashsim)
+fi
 file=$dir/bench.bin
 bytes=$((size_mb << 20))
 
