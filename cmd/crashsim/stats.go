@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+type statsCmd struct {
+	Format string   `enum:"text,json" default:"text" help:"Output format: text (a table) or json."`
+	Root   []string `placeholder:"DIR" help:"Only files below DIR are counted (repeatable). Default: every file but /proc, /sys, /dev, pipes and sockets."`
+	Trace  string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
+}
+
+// fileStats is one row of `crashsim stats`; the JSON field names are a
+// stable interface.
+type fileStats struct {
+	Path          string `json:"path"`
+	Writes        int    `json:"writes"`
+	Bytes         int64  `json:"bytes"`
+	Fsync         int    `json:"fsync"`
+	Fdatasync     int    `json:"fdatasync"`
+	SyncFileRange int    `json:"sync_file_range"`
+	Renames       int    `json:"renames"`
+	FailedSyncs   int    `json:"failed_syncs"`
+}
+
+// writeCalls put data into the file named by their (output) fd.
+var writeCalls = map[string]bool{
+	"write": true, "pwrite64": true, "writev": true, "pwritev": true, "pwritev2": true,
+	"copy_file_range": true, "sendfile": true,
+}
+
+func (c *statsCmd) Run(g *Globals) error {
+	stream, err := openTrace(c.Trace, g)
+	if err != nil {
+		return err
+	}
+	defer stream.Close()
+	var roots []string
+	for _, r := range c.Root {
+		roots = append(roots, filepath.Clean(r))
+		if abs, err := filepath.Abs(r); err == nil && abs != filepath.Clean(r) {
+			roots = append(roots, abs)
+		}
+	}
+	files := map[string]*fileStats{}
+	row := func(p string) *fileStats {
+		if !statsInScope(p, roots) {
+			return nil
+		}
+		s := files[p]
+		if s == nil {
+			s = &fileStats{Path: p}
+			files[p] = s
+		}
+		return s
+	}
+	procs := model.NewProcs()
+	for {
+		ev, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return inputError(err)
+		}
+		paths := procs.Paths(ev)
+		procs.Apply(ev, paths)
+		if ev.Kind != parser.KindSyscall || len(paths) == 0 {
+			continue
+		}
+		countEvent(ev, paths, row)
+	}
+
+	list := make([]fileStats, 0, len(files))
+	for _, s := range files {
+		list = append(list, *s)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Path < list[j].Path })
+	w := bufio.NewWriter(g.stdout)
+	if c.Format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Files []fileStats `json:"files"`
+		}{list}); err != nil {
+			return err
+		}
+	} else {
+		writeStatsTable(w, list)
+	}
+	return w.Flush()
+}
+
+// countEvent adds one completed call to the rows of the paths it acts on.
+// row returns nil for a path out of scope.
+func countEvent(ev *parser.Event, paths []string, row func(string) *fileStats) {
+	name := ev.Name
+	switch {
+	case writeCalls[name]:
+		if !ev.OK() {
+			return
+		}
+		if s := row(paths[0]); s != nil {
+			s.Writes++
+			s.Bytes += ev.Ret
+		}
+	case name == "fsync" || name == "fdatasync" || name == "sync_file_range" || name == "sync_file_range2":
+		s := row(paths[0])
+		if s == nil || !ev.RetKnown {
+			return
+		}
+		if ev.Failed() {
+			s.FailedSyncs++
+			return
+		}
+		switch name {
+		case "fsync":
+			s.Fsync++
+		case "fdatasync":
+			s.Fdatasync++
+		default:
+			s.SyncFileRange++
+		}
+	case name == "rename" || name == "renameat" || name == "renameat2":
+		if !ev.OK() {
+			return
+		}
+		for i, p := range paths {
+			if i > 0 && p == paths[0] {
+				continue // renamed onto itself: one rename
+			}
+			if s := row(p); s != nil {
+				s.Renames++
+			}
+		}
+	}
+}
+
+// pseudoRx matches the -y names of what is not a file: pipe:[123],
+// socket:[456], anon_inode:[eventfd], TCP:[...].
+var pseudoRx = regexp.MustCompile(`^[A-Za-z0-9_]+:\[|^anon_inode:`)
+
+// statsInScope is check's scope: no pseudo files, and below a root when
+// roots are given.
+func statsInScope(p string, roots []string) bool {
+	if p == "" || pseudoRx.MatchString(p) {
+		return false
+	}
+	for _, pseudo := range []string{"/proc", "/sys", "/dev"} {
+		if p == pseudo || strings.HasPrefix(p, pseudo+"/") {
+			return false
+		}
+	}
+	if len(roots) == 0 {
+		return true
+	}
+	for _, r := range roots {
+		switch {
+		case r == "/" && strings.HasPrefix(p, "/"),
+			p == r, strings.HasPrefix(p, r+"/"),
+			r == "." && !strings.HasPrefix(p, "/"):
+			return true
+		}
+	}
+	return false
+}
+
+// writeStatsTable prints the rows as a table: numbers right-aligned, the
+// path last so that long paths do not push the columns apart.
+func writeStatsTable(w io.Writer, list []fileStats) {
+	header := []string{"writes", "bytes", "fsync", "fdatasync", "sync_file_range", "renames", "failed_syncs"}
+	rows := make([][]string, len(list))
+	width := make([]int, len(header))
+	for i, h := range header {
+		width[i] = len(h)
+	}
+	for i, s := range list {
+		rows[i] = []string{
+			strconv.Itoa(s.Writes), strconv.FormatInt(s.Bytes, 10), strconv.Itoa(s.Fsync),
+			strconv.Itoa(s.Fdatasync), strconv.Itoa(s.SyncFileRange), strconv.Itoa(s.Renames),
+			strconv.Itoa(s.FailedSyncs),
+		}
+		for j, cell := range rows[i] {
+			width[j] = max(width[j], len(cell))
+		}
+	}
+	line := func(cells []string, path string) {
+		for j, cell := range cells {
+			fmt.Fprintf(w, "%*s  ", width[j], cell)
+		}
+		fmt.Fprintln(w, path)
+	}
+	line(header, "path")
+	for i, s := range list {
+		line(rows[i], quotePaths([]string{s.Path})[0])
+	}
+}
