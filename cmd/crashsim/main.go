@@ -51,6 +51,7 @@ type Globals struct {
 type cli struct {
 	Globals
 
+	Trace   traceCmd   `cmd:"" help:"Run a program under strace and report what a crash can lose (crashsim trace -- CMD ARGS...)."`
 	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings; exit 1 when any)."`
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	Stats   statsCmd   `cmd:"" help:"Count writes, bytes, fsyncs and renames per file in a trace (a cross-check of strace -c)."`

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/tracer"
+)
+
+type traceCmd struct {
+	checkFlags
+	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
+}
+
+// maxInitialEntries bounds the listing of what existed before the run: a
+// start directory larger than this (a home directory, /) is not listed, and
+// check then cannot tell a file the program created from one it replaced.
+var maxInitialEntries = 100_000
+
+func (c *traceCmd) Run(g *Globals) error {
+	cmd := c.Command
+	if len(cmd) > 0 && cmd[0] == "--" {
+		cmd = cmd[1:]
+	}
+	if len(cmd) == 0 {
+		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
+	}
+	start, err := startDir()
+	if err != nil {
+		return withCode(exitInput, err)
+	}
+	if len(c.Root) == 0 {
+		c.Root = []string{start}
+	}
+
+	out, madeTemp := c.Out, false
+	if out == "" {
+		f, err := os.CreateTemp("", "crashsim-*.strace")
+		if err != nil {
+			return withCode(exitInput, fmt.Errorf("trace file: %w", err))
+		}
+		out, madeTemp = f.Name(), true
+		f.Close()
+	}
+	wroteInitial := false
+	if c.InitialList == "" {
+		wroteInitial = c.writeInitial(g, out+".initial")
+	}
+
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr}
+	if c.Output == "" && c.Format != "text" {
+		// Keep stdout a single JSON or SARIF document.
+		opt.Stdout = g.stderr
+	}
+	if g.Verbose {
+		opt.Log = prefixWriter{g.stderr}
+	}
+	res, runErr := tracer.Run(context.Background(), cmd, opt)
+	if res == nil {
+		// strace never ran: nothing to keep.
+		if madeTemp {
+			os.Remove(out)
+		}
+		if wroteInitial {
+			os.Remove(out + ".initial")
+		}
+		var nf *tracer.CommandNotFoundError
+		switch {
+		case errors.Is(runErr, tracer.ErrStraceNotFound):
+			return withCode(exitInput, runErr)
+		case errors.As(runErr, &nf):
+			return withCode(exitInput, runErr)
+		}
+		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
+	}
+	if madeTemp {
+		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
+	}
+	var programErr error
+	switch {
+	case res.Signal != "":
+		core := ""
+		if res.CoreDumped {
+			core = " (core dumped)"
+		}
+		programErr = fmt.Errorf("the traced program was killed by %s%s", res.Signal, core)
+	case res.ExitCode != 0:
+		programErr = fmt.Errorf("the traced program exited with %d", res.ExitCode)
+	}
+
+	// Findings are printed in every case, from the trace written so far.
+	checkErr := c.check(g, res.Trace)
+	if programErr == nil && runErr == nil {
+		return checkErr
+	}
+	// The program's failure (or strace's) comes first; a problem with the
+	// check is still said.
+	var ee *exitError
+	if checkErr != nil && (!errors.As(checkErr, &ee) || ee.err != nil) {
+		fmt.Fprintf(g.stderr, "crashsim: %v\n", checkErr)
+	}
+	if programErr == nil {
+		return withCode(exitInput, runErr)
+	}
+	if runErr != nil {
+		fmt.Fprintf(g.stderr, "crashsim: %v\n", runErr)
+	}
+	return withCode(exitProgram, programErr)
+}
+
+func (c *traceCmd) check(g *Globals, trace string) error {
+	res, err := c.checkFlags.run(g, []string{trace})
+	if err != nil {
+		return err
+	}
+	return c.checkFlags.report(g, res)
+}
+
+// startDir is the directory the program starts in, as the kernel names it
+// (strace's -y paths have no symlinks), so that it works as a root.
+func startDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("current directory: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	return wd, nil
+}
+
+// writeInitial lists what exists below the roots before the program runs,
+// so that check can tell the files it creates from those it replaces
+// (strace shows O_CREAT|O_TRUNC either way). It reports whether it wrote
+// the listing. A root too large to list is left out, and -v says so.
+func (c *traceCmd) writeInitial(g *Globals, name string) bool {
+	var roots []string
+	budget := maxInitialEntries
+	for _, r := range c.Root {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			continue
+		}
+		n, ok := countEntries(abs, budget)
+		if !ok {
+			if g.Verbose {
+				fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so files the program replaces there may be reported as new\n", abs, maxInitialEntries)
+			}
+			continue
+		}
+		budget -= n
+		roots = append(roots, abs)
+	}
+	if len(roots) == 0 {
+		return false
+	}
+	err := report.WriteFileAtomic(name, func(f *os.File) error {
+		w := bufio.NewWriter(f)
+		for _, r := range roots {
+			if err := model.WriteInitial(w, r); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	})
+	if err != nil {
+		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
+		return false
+	}
+	if g.Verbose {
+		fmt.Fprintf(g.stderr, "crashsim: listed what exists below %v in %s\n", roots, name)
+	}
+	return true
+}
+
+// countEntries counts the entries below root, giving up past limit.
+func countEntries(root string, limit int) (int, bool) {
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		n++
+		if n > limit {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return n, err == nil && n <= limit
+}
+
+// prefixWriter prefixes the tracer's verbose notes with "crashsim: ".
+type prefixWriter struct{ w io.Writer }
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := fmt.Fprintf(p.w, "crashsim: %s", b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
