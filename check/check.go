@@ -68,7 +68,9 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 }
 
-// inScope reports whether a path is one the user asked about.
+// InScope reports whether a path is one the user asked about.
+func (o *Options) InScope(p string) bool { return o.inScope(p) }
+
 func (o *Options) inScope(p string) bool {
 	if p == "" || strings.Contains(p, ":[") {
 		return false

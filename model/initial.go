@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Initial is what existed before a trace began: a listing of the files and
+// Listing is what existed before a trace began: a listing of the files and
 // directories below some roots, taken before the program ran. Within a
 // root, a path not listed did not exist; outside every root, the listing
 // says nothing.
@@ -19,13 +19,13 @@ import (
 // The text form is line based: "root DIR" lines, then one path per line
 // (Go-quoted when it holds a newline or starts with a quote); '#' starts a
 // comment. `find DIR` output after a "root DIR" line is a valid listing.
-type Initial struct {
+type Listing struct {
 	roots []string
 	paths map[string]bool
 }
 
 // Existed answers Options.Existed from the listing.
-func (in *Initial) Existed(p string) (existed, known bool) {
+func (in *Listing) Existed(p string) (existed, known bool) {
 	if in == nil {
 		return false, false
 	}
@@ -42,8 +42,8 @@ func (in *Initial) Existed(p string) (existed, known bool) {
 }
 
 // ReadInitial parses a listing. name is used in error messages.
-func ReadInitial(r io.Reader, name string) (*Initial, error) {
-	in := &Initial{paths: map[string]bool{}}
+func ReadInitial(r io.Reader, name string) (*Listing, error) {
+	in := &Listing{paths: map[string]bool{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	line := 0

@@ -42,9 +42,12 @@ type DataOp struct {
 	Size int64 // the size after the op, -1 when unknown
 	// SizeBefore is the size just before a write, -1 when unknown.
 	SizeBefore int64
-	Event      Ref
-	Chunks     []Chunk
-	Direct     bool // O_DIRECT: past the page cache, still in the device cache
+	// Hist numbers the inode's data ops from 0 in program order: after op
+	// Hist the program saw version Hist+1 of the file.
+	Hist   int
+	Event  Ref
+	Chunks []Chunk
+	Direct bool // O_DIRECT: past the page cache, still in the device cache
 }
 
 // Inode is a file or directory the trace touched. Its data and size exist
@@ -72,9 +75,23 @@ type Inode struct {
 	FailedSync  *Ref     // the first sync that failed on it
 	SyncRange   *Ref     // last sync_file_range on it
 	HadContent  bool     // known to hold data before the first truncation in the trace
+	hist        int      // data ops so far (see DataOp.Hist)
 	Unmodeled   *Ref     // a change the trace cannot show (shared mmap, io_uring, reflink)
 	syncedEmpty bool
 }
+
+// addData appends a pending data op, numbering it in the inode's history.
+func (n *Inode) addData(op DataOp) *DataOp {
+	op.Hist = n.hist
+	n.hist++
+	n.Pending = append(n.Pending, op)
+	return &n.Pending[len(n.Pending)-1]
+}
+
+// Versions is how many data ops the inode has had: version 0 is what it
+// held before the trace (or empty, for a file the trace created), version
+// Versions() what the program sees now.
+func (n *Inode) Versions() int { return n.hist }
 
 // DataPending reports whether some data or size change is not durable.
 func (n *Inode) DataPending() bool { return len(n.Pending) > 0 || len(n.Lost) > 0 }

@@ -441,11 +441,10 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 			ino.HadContent = true
 		}
 	}
-	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, Event: refOf(ev)}
+	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, Event: refOf(ev)}
 	ino.Size = size
-	ino.Pending = append(ino.Pending, op)
 	ino.Modified = true
-	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, &ino.Pending[len(ino.Pending)-1]
+	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
 }
 
 func (m *Model) write(ev *parser.Event, eff *Effect) {
@@ -499,9 +498,8 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	}
 	op.Size = ino.Size
 	ino.Written, ino.Modified = true, true
-	ino.Pending = append(ino.Pending, op)
 	eff.Kind, eff.Inode, eff.Handle = EffWrite, ino, h
-	eff.Data = &ino.Pending[len(ino.Pending)-1]
+	eff.Data = ino.addData(op)
 	// O_SYNC/O_DSYNC on the fd, or RWF_DSYNC/RWF_SYNC on the call, make the
 	// write durable when it returns.
 	sync := h.Flags&unix.O_DSYNC != 0
@@ -544,13 +542,13 @@ func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
 			h.Offset = off + ev.Ret
 		}
 	}
+	sizeBefore := ino.Size
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+ev.Ret)
 	}
-	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, Event: refOf(ev), Chunks: []Chunk{{Len: ev.Ret}}}
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, Event: refOf(ev), Chunks: []Chunk{{Len: ev.Ret}}}
 	ino.Written, ino.Modified = true, true
-	ino.Pending = append(ino.Pending, op)
-	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, &ino.Pending[len(ino.Pending)-1]
+	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }
 
 func (m *Model) fallocate(ev *parser.Event, eff *Effect) {
@@ -564,18 +562,16 @@ func (m *Model) fallocate(ev *parser.Event, eff *Effect) {
 	n, _ := ev.Arg(3).Int()
 	switch {
 	case mode&(unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_ZERO_RANGE) != 0:
-		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, Event: refOf(ev)}
-		ino.Pending = append(ino.Pending, op)
+		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, Event: refOf(ev)}
 		ino.Modified = true
-		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, &ino.Pending[len(ino.Pending)-1]
+		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
 	case mode&(unix.FALLOC_FL_COLLAPSE_RANGE|unix.FALLOC_FL_INSERT_RANGE) != 0:
 		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
 	case mode&unix.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
+		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, Event: refOf(ev)}
 		ino.Size = off + n
-		op := DataOp{Kind: DataExtend, Off: -1, Size: ino.Size, Event: refOf(ev)}
-		ino.Pending = append(ino.Pending, op)
 		ino.Modified = true
-		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, &ino.Pending[len(ino.Pending)-1]
+		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
 	}
 }
 

@@ -54,6 +54,7 @@ type cli struct {
 	Trace   traceCmd   `cmd:"" help:"Run a program under strace and report what a crash can lose (crashsim trace -- CMD ARGS...)."`
 	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings; exit 1 when any)."`
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
+	States  statesCmd  `cmd:"" help:"Show, crash point by crash point, what a crash can leave at each file."`
 	Stats   statsCmd   `cmd:"" help:"Count writes, bytes, fsyncs and renames per file in a trace (a cross-check of strace -c)."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`

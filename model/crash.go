@@ -1,0 +1,429 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Outcome is what a path can hold after a crash, compared with what the
+// program saw.
+type Outcome string
+
+const (
+	Missing Outcome = "missing" // the name does not exist
+	Initial Outcome = "initial" // the content it had before the trace
+	Latest  Outcome = "latest"  // the page-cache content at the crash point
+	Earlier Outcome = "earlier" // an older version written in the trace
+	Empty   Outcome = "empty"   // an empty file
+	Torn    Outcome = "torn"    // some but not all pending writes
+	Zeros   Outcome = "zeros"   // the size persisted, the data did not: zeros read back
+)
+
+// outcomeOrder is the order outcome sets are printed in.
+var outcomeOrder = map[Outcome]int{Missing: 0, Initial: 1, Earlier: 2, Latest: 3, Empty: 4, Torn: 5, Zeros: 6}
+
+// SortOutcomes orders outcomes the way they are printed.
+func SortOutcomes(os []Outcome) {
+	sort.Slice(os, func(i, j int) bool { return outcomeOrder[os[i]] < outcomeOrder[os[j]] })
+}
+
+// Loses reports whether an outcome loses something the program wrote.
+func (o Outcome) Loses() bool { return o != Latest }
+
+// PathState is one crash state of one path, precisely enough to rebuild
+// it: which inode the name points to and which of its pending data
+// operations persisted.
+type PathState struct {
+	Outcome Outcome
+	Inode   int // 0 when the name is missing
+	// Name is the entry operation whose result the name shows (nil: the
+	// name as it was last durable).
+	Name *Ref
+	// Persisted describes which pending data operations of the inode made
+	// it to disk: "none", "all", "up to line N", "all but line N",
+	// "line N torn after B bytes", "size of line N without its data".
+	Persisted string
+	// Applied lists the lines of the pending data operations that persisted
+	// (whole); Torn is the line of a write that persisted in part, with
+	// TornBytes of it on disk; SizeOnly is a write whose size persisted
+	// without its data.
+	Applied   []int
+	Torn      int
+	TornBytes int64
+	SizeOnly  int
+	// Version is the event whose version of the file this is, for earlier.
+	Version *Ref
+}
+
+// PathOutcomes is everything a crash can leave at one path.
+type PathOutcomes struct {
+	Path     string
+	Outcomes []Outcome
+	States   []PathState // the explored states, deduplicated
+	Total    int64       // how many states exist (saturating)
+	Exact    bool        // Total is exact (else a lower bound)
+}
+
+// ExhaustiveOps is how many pending data operations of one file are
+// enumerated in every subset; past it, crash states are sampled in a fixed
+// order: none, all, prefixes, one operation omitted, torn writes.
+const ExhaustiveOps = 16
+
+const pageSize = 4096
+
+// maybeOps returns the inode's data operations that may or may not be on
+// disk: lost to a failed sync, or pending, in program order.
+func (n *Inode) maybeOps() []DataOp {
+	if len(n.Lost) == 0 {
+		return n.Pending
+	}
+	out := make([]DataOp, 0, len(n.Lost)+len(n.Pending))
+	out = append(out, n.Lost...)
+	return append(out, n.Pending...)
+}
+
+// Crash computes the outcomes a crash now can leave at path p, exploring
+// at most maxStates states.
+func (m *Model) Crash(p string, maxStates int) PathOutcomes {
+	res := PathOutcomes{Path: p, Exact: true}
+	n := m.names[p]
+	if n == nil {
+		return res
+	}
+	if maxStates <= 0 {
+		maxStates = 1 << 16
+	}
+	seen := map[string]bool{}
+	add := func(s PathState) bool {
+		key := fmt.Sprint(s.Inode, s.Outcome, s.Persisted)
+		if seen[key] {
+			return true
+		}
+		if len(res.States) >= maxStates {
+			res.Exact = false
+			return false
+		}
+		seen[key] = true
+		res.States = append(res.States, s)
+		return true
+	}
+	// The inodes the name can point to: as last durable, or as any pending
+	// entry operation left it (posix: any subset persists, and the last
+	// persisted one wins; ext4: a prefix persists in order, same set).
+	type cand struct {
+		ino *Inode
+		op  *EntryOp
+	}
+	cands := []cand{{n.Durable, nil}}
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path == p {
+				cands = append(cands, cand{c.New, op})
+			}
+		}
+	}
+	var total int64
+	for _, c := range cands {
+		var ref *Ref
+		if c.op != nil {
+			r := c.op.Event
+			ref = &r
+		}
+		if c.ino == nil {
+			if !seen[fmt.Sprint(0, Missing, "none")] {
+				total = satAdd(total, 1) // the name missing is one state, however reached
+			}
+			add(PathState{Outcome: Missing, Name: ref, Persisted: "none"})
+			continue
+		}
+		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, func(s PathState) bool {
+			s.Name = ref
+			return add(s)
+		})
+		total = satAdd(total, cnt)
+		res.Exact = res.Exact && exact
+	}
+	// The space counted is every subset of pending ops plus the torn and
+	// size-only variants explored; never report fewer than were seen.
+	res.Total = max(total, int64(len(res.States)))
+	set := map[Outcome]bool{}
+	for _, s := range res.States {
+		set[s.Outcome] = true
+	}
+	for o := range set {
+		res.Outcomes = append(res.Outcomes, o)
+	}
+	SortOutcomes(res.Outcomes)
+	return res
+}
+
+func satAdd(a, b int64) int64 {
+	if a > 1<<62-b {
+		return 1 << 62
+	}
+	return a + b
+}
+
+// contentStates enumerates the contents inode ino can have after a crash,
+// calling add for each until it returns false, and returns how many states
+// exist and whether that count is exact. current says whether ino is what
+// the path names in the page cache (so that "all persisted" is latest).
+// via is the entry operation that made the path name ino, if any.
+func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, add func(PathState) bool) (int64, bool) {
+	if ino.Dir {
+		o := Latest
+		if !current {
+			o = Initial
+		}
+		add(PathState{Outcome: o, Inode: ino.ID, Persisted: "all"})
+		return 1, true
+	}
+	ops := ino.maybeOps()
+	k := len(ops)
+	cl := classifier{ino: ino, ops: ops, current: current}
+	for _, op := range ops {
+		if op.Kind == DataWrite {
+			cl.writes++
+		}
+	}
+	// ext4's auto_da_alloc: the data pending at a rename over a file
+	// commits with it, so those ops persisted whenever the name did.
+	minPrefix := 0
+	if via != nil && via.flush == ino {
+		for minPrefix < k && ops[minPrefix].Event.Seq < via.Event.Seq {
+			minPrefix++
+		}
+	}
+	ext4 := m.opt.Persistence == Ext4
+	if k > ExhaustiveOps {
+		maxStates = min(maxStates, BoundedStates)
+	}
+	n := 0
+	emit := func(s PathState) bool {
+		if n >= maxStates {
+			return false
+		}
+		n++
+		return add(s)
+	}
+	total := cl.count(ext4, minPrefix)
+	// Prefixes first, newest first after "none" and "all": they are the
+	// versions the program itself saw, the states a reader understands.
+	order := []int{minPrefix}
+	for j := k; j > minPrefix; j-- {
+		order = append(order, j)
+	}
+	for _, j := range order {
+		if !emit(cl.prefix(j)) {
+			return total, false
+		}
+	}
+	// Then one op omitted and torn writes, newest first; under ext4
+	// (delayed allocation) data comes back as a shorter file, never with
+	// holes: only a torn last write of a prefix.
+	for j := k - 1; j >= minPrefix; j-- {
+		if !ext4 && j+1 < k {
+			if !emit(cl.omit(j)) {
+				return total, false
+			}
+		}
+		if s, ok := cl.tornAt(j); ok && !emit(s) {
+			return total, false
+		}
+		if !ext4 {
+			if s, ok := cl.sizeOnly(j); ok && !emit(s) {
+				return total, false
+			}
+		}
+	}
+	if ext4 {
+		return total, true // every prefix and its torn last write
+	}
+	if k > ExhaustiveOps {
+		return total, false
+	}
+	for mask := 0; mask < 1<<k; mask++ {
+		if !emit(cl.subset(mask)) {
+			return total, false
+		}
+	}
+	return total, true
+}
+
+// BoundedStates is how many states of one file are explored at a crash
+// point once it has more than ExhaustiveOps pending data operations.
+const BoundedStates = 64
+
+// classifier names the outcome of applying some of an inode's pending ops.
+type classifier struct {
+	ino     *Inode
+	ops     []DataOp
+	current bool
+	writes  int // how many of ops are writes
+}
+
+// count is how many content states exist: under posix every subset of the
+// pending ops (each write whole; tearing and sizes add more), under ext4
+// every prefix (and its torn last write).
+func (c *classifier) count(ext4 bool, minPrefix int) int64 {
+	k := len(c.ops)
+	if ext4 {
+		return int64(2*(k-minPrefix) + 1)
+	}
+	if k >= 62 {
+		return 1 << 62
+	}
+	return 1 << k
+}
+
+// version classifies the file as the program saw it after h of its data
+// ops (h == Versions(): the latest).
+func (c *classifier) version(h int) (Outcome, *Ref) {
+	ino := c.ino
+	if h == ino.Versions() && c.current {
+		return Latest, nil
+	}
+	if h == 0 {
+		if ino.Initial {
+			return Initial, nil
+		}
+		return Empty, nil
+	}
+	// The size after op h-1: its own when pending, the durable size when
+	// it is the last durable op.
+	op := c.opAtHist(h - 1)
+	size := ino.DurableSize
+	if op != nil {
+		size = op.Size
+	}
+	if size == 0 {
+		return Empty, nil
+	}
+	if op == nil || h == ino.Versions() {
+		return Earlier, nil
+	}
+	r := op.Event
+	return Earlier, &r
+}
+
+// opAtHist finds a pending op by history number (nil when durable: its
+// size is then the durable one).
+func (c *classifier) opAtHist(h int) *DataOp {
+	i := sort.Search(len(c.ops), func(i int) bool { return c.ops[i].Hist >= h })
+	if i < len(c.ops) && c.ops[i].Hist == h {
+		return &c.ops[i]
+	}
+	return nil
+}
+
+// isVersion reports whether persisting exactly the first j pending ops
+// gives a version the program saw, and which: true when no durable op comes
+// after the first pending op left out (ops are in history order, so the
+// ones at or after history number h are exactly ops[j:]).
+func (c *classifier) isVersion(j int) (int, bool) {
+	h := c.ino.Versions()
+	if j < len(c.ops) {
+		h = c.ops[j].Hist
+	}
+	return h, c.ino.Versions()-h == len(c.ops)-j
+}
+
+func (c *classifier) lines(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, k := range idx {
+		out[i] = c.ops[k].Event.Line
+	}
+	return out
+}
+
+func (c *classifier) prefix(j int) PathState {
+	s := PathState{Inode: c.ino.ID}
+	switch {
+	case j == 0:
+		s.Persisted = "none"
+	case j == len(c.ops):
+		s.Persisted = "all"
+	default:
+		s.Persisted = fmt.Sprintf("up to line %d", c.ops[j-1].Event.Line)
+	}
+	if h, ok := c.isVersion(j); ok {
+		s.Outcome, s.Version = c.version(h)
+		return s
+	}
+	s.Outcome = Torn
+	return s
+}
+
+func (c *classifier) omit(i int) PathState {
+	s := PathState{Inode: c.ino.ID, Persisted: fmt.Sprintf("all but line %d", c.ops[i].Event.Line)}
+	last := len(c.ops) - 1
+	if i == last {
+		last--
+	}
+	writes := c.writes
+	if c.ops[i].Kind == DataWrite {
+		writes--
+	}
+	s.Outcome = c.mixedOutcome(c.ops[last].Size, writes == 0)
+	return s
+}
+
+// mixedOutcome classifies a subset that is not a prefix: the written data
+// has a hole where a write is missing. size is the size after the last op
+// that persisted; sizesOnly says no write persisted, only size changes.
+func (c *classifier) mixedOutcome(size int64, sizesOnly bool) Outcome {
+	switch {
+	case size == 0:
+		return Empty
+	case sizesOnly:
+		return Zeros
+	}
+	return Torn
+}
+
+func (c *classifier) subset(mask int) PathState {
+	var idx []int
+	for k := range c.ops {
+		if mask&(1<<k) != 0 {
+			idx = append(idx, k)
+		}
+	}
+	j := len(idx)
+	if mask == 1<<j-1 {
+		return c.prefix(j)
+	}
+	s := PathState{Inode: c.ino.ID, Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, len(c.ops))}
+	sizesOnly := true
+	for _, k := range idx {
+		sizesOnly = sizesOnly && c.ops[k].Kind != DataWrite
+	}
+	s.Outcome = c.mixedOutcome(c.ops[idx[len(idx)-1]].Size, sizesOnly)
+	return s
+}
+
+// tornAt persists ops before j whole and write j in part, cut at its first
+// page boundary. posix allows any page of it; ext4 only a shorter file.
+func (c *classifier) tornAt(j int) (PathState, bool) {
+	op := c.ops[j]
+	if op.Kind != DataWrite || op.Off < 0 {
+		return PathState{}, false
+	}
+	cut := (op.Off/pageSize+1)*pageSize - op.Off
+	if cut >= op.Len {
+		return PathState{}, false // within one page: whole or nothing
+	}
+	s := PathState{Inode: c.ino.ID, Torn: op.Event.Line, TornBytes: cut,
+		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event.Line, cut), Outcome: Torn}
+	return s, true
+}
+
+// sizeOnly persists ops before j whole and only the size change of write
+// j, which extended the file: the new bytes read back as zeros.
+func (c *classifier) sizeOnly(j int) (PathState, bool) {
+	op := c.ops[j]
+	if op.Kind != DataWrite || op.SizeBefore < 0 || op.Size <= op.SizeBefore {
+		return PathState{}, false
+	}
+	return PathState{Inode: c.ino.ID, SizeOnly: op.Event.Line,
+		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: Zeros}, true
+}

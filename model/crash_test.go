@@ -1,0 +1,213 @@
+package model_test
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// outcomesOf replays a fixture's -f -ttt -y -xx trace under persistence p
+// and returns, per path (relative to the case directory), the outcome set
+// at the last crash point and the union over every crash point.
+func outcomesOf(t *testing.T, name string, p model.Persistence) (final, ever map[string]string) {
+	t.Helper()
+	dir := filepath.Join("..", "fixtures", "traces", name)
+	lf, err := os.Open(filepath.Join(dir, "initial.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing, err := model.ReadInitial(lf, lf.Name())
+	lf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := "/tmp/crashsim-fixtures/" + name + "/"
+	scope := func(p string) bool { return strings.HasPrefix(p, root) }
+	tl := model.NewTimeline(model.Options{Persistence: p, Existed: listing.Existed}, scope, 1<<16)
+	s, err := parser.Open(filepath.Join(dir, "f-ttt-y-xx.strace"), parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	union := map[string]map[model.Outcome]bool{}
+	var last model.Point
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, ok := tl.Step(ev)
+		if !ok {
+			continue
+		}
+		last = pt
+		for path, po := range pt.Paths {
+			if union[path] == nil {
+				union[path] = map[model.Outcome]bool{}
+			}
+			for _, o := range po.Outcomes {
+				union[path][o] = true
+			}
+		}
+	}
+	final, ever = map[string]string{}, map[string]string{}
+	for path, po := range last.Paths {
+		final[strings.TrimPrefix(path, root)] = join(po.Outcomes)
+	}
+	for path, set := range union {
+		var os []model.Outcome
+		for o := range set {
+			os = append(os, o)
+		}
+		model.SortOutcomes(os)
+		ever[strings.TrimPrefix(path, root)] = join(os)
+	}
+	return final, ever
+}
+
+func join(os []model.Outcome) string {
+	s := make([]string, len(os))
+	for i, o := range os {
+		s[i] = string(o)
+	}
+	return strings.Join(s, " ")
+}
+
+// TestFinalOutcomes pins, with sets computed by hand, what a crash at the
+// end of each program can leave, under both persistence models.
+func TestFinalOutcomes(t *testing.T) {
+	tests := []struct {
+		fixture, path string
+		posix, ext4   string
+	}{
+		// Seed 004's four modes. file-only: the file is fsynced, its name
+		// never; ext4's file fsync commits the journal, names included.
+		{"dirsync-file-only", "data/f0.bin", "missing latest", "latest"},
+		{"dirsync-file-then-dir", "data/f0.bin", "latest", "latest"},
+		// dir-only: the name is durable, the data is not. posix lets the
+		// size persist without the data (zeros); ext4's delayed allocation
+		// brings back a shorter (here empty) file instead.
+		{"dirsync-dir-only", "data/f0.bin", "latest empty zeros", "latest empty"},
+		{"dirsync-rename", "data/f0.bin", "latest", "latest"},
+		{"dirsync-rename", "data/f0.bin.tmp", "missing", "missing"},
+		// Python without f.flush(): after the final directory fsync the
+		// target can be empty (posix). On ext4 the rename over the old
+		// file starts writeback of the new one (auto_da_alloc) and its data
+		// commits with the rename.
+		{"python-noflush", "config.txt", "latest empty zeros", "latest"},
+		{"python-flush", "config.txt", "latest", "latest"},
+		{"go-atomic", "config.json", "latest", "latest"},
+		// sed -i renames an unsynced temp file over settings.ini and syncs
+		// nothing: the old file can come back, or the new name with no data.
+		{"sed-i", "settings.ini", "initial latest empty zeros", "initial latest"},
+		// O_TRUNC in place, then fsync: safe at the end.
+		{"truncate-in-place", "state.txt", "latest", "latest"},
+	}
+	for _, tc := range tests {
+		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+			want := tc.posix
+			if p == model.Ext4 {
+				want = tc.ext4
+			}
+			final, _ := outcomesOf(t, tc.fixture, p)
+			if got := final[tc.path]; got != want {
+				t.Errorf("%s %s under %s: final outcomes %q, want %q", tc.fixture, tc.path, p, got, want)
+			}
+		}
+	}
+}
+
+// TestOutcomesOverTheRun pins the union of outcomes over every crash point.
+func TestOutcomesOverTheRun(t *testing.T) {
+	tests := []struct {
+		fixture, path string
+		posix, ext4   string
+	}{
+		// With f.flush() the saved file is only ever the old or the new
+		// one; without, it can also be empty or zeros (posix) at some point.
+		{"python-flush", "config.txt", "initial latest", "initial latest"},
+		{"python-noflush", "config.txt", "initial latest empty zeros", "initial latest"},
+		// Go's atomic save never leaves config.json empty, torn or zeros.
+		{"go-atomic", "config.json", "initial latest", "initial latest"},
+		// Truncating in place: between the truncation and the fsync a
+		// crash leaves the old content, nothing, the new content, or
+		// (posix) the new bytes over the old ones without the truncation:
+		// a torn mix.
+		{"truncate-in-place", "state.txt", "initial latest empty torn zeros", "initial latest empty"},
+	}
+	for _, tc := range tests {
+		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+			want := tc.posix
+			if p == model.Ext4 {
+				want = tc.ext4
+			}
+			_, ever := outcomesOf(t, tc.fixture, p)
+			if got := ever[tc.path]; got != want {
+				t.Errorf("%s %s under %s: outcomes over the run %q, want %q", tc.fixture, tc.path, p, got, want)
+			}
+		}
+	}
+}
+
+// TestPersistenceDifferences pins each way ext4 differs from posix on a
+// small synthetic trace, one rule per case.
+func TestPersistenceDifferences(t *testing.T) {
+	tests := []struct {
+		name, trace string
+		path        string
+		posix, ext4 string
+	}{
+		{"a file fsync commits earlier names on ext4",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfsync(3</d/a>) = 0\n",
+			"/d/a", "missing latest", "latest"},
+		{"delayed allocation: no zeros on ext4",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\n",
+			"/d/a", "missing latest empty zeros", "latest empty"},
+		{"no holes on ext4: two writes persist in order",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\nwrite(3</d/a>, \"y\", 1) = 1\n",
+			"/d/a", "missing earlier latest empty torn zeros", "earlier latest empty"},
+		{"a directory fsync commits every directory on ext4",
+			"openat(AT_FDCWD</d>, \"e/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/e/a>\nopenat(AT_FDCWD</d>, \"f\", O_RDONLY|O_DIRECTORY) = 4</d/f>\nfsync(4</d/f>) = 0\n",
+			"/d/e/a", "missing latest", "latest"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "trace")
+			os.WriteFile(name, []byte(tc.trace), 0o644)
+			got := map[model.Persistence]string{}
+			for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+				s, err := parser.Open(name, parser.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tl := model.NewTimeline(model.Options{Persistence: p}, func(string) bool { return true }, 1<<16)
+				var last model.Point
+				for {
+					ev, err := s.Next()
+					if err != nil {
+						break
+					}
+					if pt, ok := tl.Step(ev); ok {
+						last = pt
+					}
+				}
+				s.Close()
+				got[p] = join(last.Paths[tc.path].Outcomes)
+			}
+			want := map[model.Persistence]string{model.Posix: tc.posix, model.Ext4: tc.ext4}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
