@@ -32,21 +32,23 @@ const (
 	familyCreate
 )
 
-// modes is the one list of workloads; flag help and validation read it.
+// modes is the one list of workloads; validation and the command's help
+// read it.
 var modes = []struct {
 	mode   Mode
 	family family
+	doc    string
 }{
-	{Buffered, familyStream},
-	{FsyncEvery, familyStream},
-	{Direct, familyStream},
-	{ReplacePlain, familyReplace},
-	{ReplaceFsync, familyReplace},
-	{ReplaceAtomic, familyReplace},
-	{CreateFile, familyCreate},
-	{CreateFileDir, familyCreate},
-	{CreateDir, familyCreate},
-	{CreateRename, familyCreate},
+	{Buffered, familyStream, "write(2) only, then one fdatasync timed apart (fsync_ms)"},
+	{FsyncEvery, familyStream, "fdatasync every --every blocks, inside the timed loop"},
+	{Direct, familyStream, "O_DIRECT writes, no page cache"},
+	{ReplacePlain, familyReplace, "save a 4 KiB file in place, no sync"},
+	{ReplaceFsync, familyReplace, "save in place, then fsync"},
+	{ReplaceAtomic, familyReplace, "temp file, fsync, rename over, fsync the directory"},
+	{CreateFile, familyCreate, "new 4 KiB files, fsync each file"},
+	{CreateFileDir, familyCreate, "new files, fsync each file and then the directory"},
+	{CreateDir, familyCreate, "new files, fsync only the directory"},
+	{CreateRename, familyCreate, "temp file, fsync, rename to a new name, fsync the directory"},
 }
 
 // Modes lists every workload in the order the documentation gives them.
@@ -56,6 +58,16 @@ func Modes() []Mode {
 		out[i] = m.mode
 	}
 	return out
+}
+
+// Doc says in a line what the workload does.
+func (m Mode) Doc() string {
+	for _, e := range modes {
+		if e.mode == m {
+			return e.doc
+		}
+	}
+	return ""
 }
 
 func familyOf(m Mode) (family, bool) {

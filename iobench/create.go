@@ -47,6 +47,7 @@ func (r *runner) create() error {
 	syncFile := c.Mode != CreateDir
 	syncDirToo := c.Mode != CreateFile
 	var fileSyncs, dirSyncs []time.Duration
+	r.observe("before")
 
 	var untimed time.Duration
 	t0 := time.Now()

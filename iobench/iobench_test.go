@@ -460,3 +460,16 @@ func TestTmpfsWarning(t *testing.T) {
 		t.Log("t.TempDir is itself on a memory filesystem")
 	}
 }
+
+func TestEveryModeIsDocumentedAndValid(t *testing.T) {
+	for _, m := range Modes() {
+		if m.Doc() == "" {
+			t.Errorf("mode %s has no doc line", m)
+		}
+		c := DefaultConfig()
+		c.Mode = m
+		if err := c.Validate(); err != nil {
+			t.Errorf("mode %s: %v", m, err)
+		}
+	}
+}

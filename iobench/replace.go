@@ -17,6 +17,7 @@ func (r *runner) replace() error {
 	fill.init(buf)
 	dir := filepath.Dir(c.Path)
 	tmp := filepath.Join(dir, "."+filepath.Base(c.Path)+".iobench-tmp")
+	r.observe("before")
 
 	var refill time.Duration
 	t0 := time.Now()

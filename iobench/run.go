@@ -40,7 +40,6 @@ func (r *runner) run() error {
 	if fs := memoryFS(dir); fs != "" {
 		r.warnf("%s is on %s: no device is behind it, so every figure measures memory and fdatasync does nothing", dir, fs)
 	}
-	r.observe("before")
 	fam, _ := familyOf(r.cfg.Mode)
 	var err error
 	switch fam {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/crashsim/crashsim/iobench"
 )
@@ -10,7 +11,7 @@ import (
 // iobenchCmd times what each level of durability costs. The workloads live
 // in package iobench; this struct only maps flags and errors.
 type iobenchCmd struct {
-	Mode      string `default:"buffered" placeholder:"MODE" help:"Workload: buffered, fsync-every, direct; replace-plain, replace-fsync, replace-atomic; create-file, create-file-dir, create-dir, create-rename."`
+	Mode      string `default:"buffered" placeholder:"MODE" help:"Workload, one of the modes listed above."`
 	SizeMB    int64  `name:"size-mb" default:"64" placeholder:"N" help:"MiB to write (buffered, fsync-every, direct)."`
 	Every     int64  `default:"8" placeholder:"N" help:"fsync-every: fdatasync after every N blocks."`
 	Count     int64  `default:"200" placeholder:"N" help:"replace-*: saves; create-*: new files (4 KiB each)."`
@@ -22,6 +23,17 @@ type iobenchCmd struct {
 	Observe   bool   `help:"Also print Dirty: from /proc/meminfo and wchar/write_bytes from /proc/self/io before and after."`
 
 	File string `arg:"" optional:"" default:"bench.bin" help:"File to write (the create modes use FILE.d/)."`
+}
+
+// Help lists the modes from iobench's own registry, so the two cannot drift.
+func (c *iobenchCmd) Help() string {
+	var b strings.Builder
+	b.WriteString("Modes:\n")
+	for _, m := range iobench.Modes() {
+		fmt.Fprintf(&b, "  %-16s %s\n", m, m.Doc())
+	}
+	b.WriteString("\nExit status: 0 done, 1 I/O error, 2 usage error (nothing created), 4 O_DIRECT refused by the filesystem.")
+	return b.String()
 }
 
 func (c *iobenchCmd) Run(g *Globals) error {
@@ -50,6 +62,6 @@ func (c *iobenchCmd) Run(g *Globals) error {
 	case errors.Is(err, iobench.ErrDirectUnsupported):
 		return withCode(exitDirect, err)
 	default:
-		return withCode(exitFindings, err) // exit 1: an I/O error
+		return withCode(exitFindings, err) // status 1, which for iobench means an I/O error
 	}
 }
