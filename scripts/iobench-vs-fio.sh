@@ -14,7 +14,7 @@
 #
 # What "the same" means here, job by job:
 #   buffered      iobench prints the write loop and fsync_ms apart; the
-#                 durable figure is bytes / (ms + fsync_ms). fio: end_fsync=1,
+#                 durable figure is bytes over the sum of both. fio: end_fsync=1,
 #                 whose sync fio counts in the job's runtime.
 #   fsync-every   --every 8 against fdatasync=8. fio skips the sync after its
 #                 last 8 blocks, so end_fsync=1 adds it back.
@@ -60,16 +60,19 @@ bytes=$((size_mb << 20))
 
 # iobench MODE -> MiB/s on stdout
 run_iobench() {
-	local out ms fsync_ms
+	local out fsync_ms
 	case $1 in
 	buffered) out=$("$bin" iobench --mode buffered --size-mb "$size_mb" "$file") ;;
 	fsync-every) out=$("$bin" iobench --mode fsync-every --every 8 --size-mb "$size_mb" "$file") ;;
 	direct) out=$("$bin" iobench --mode direct --size-mb "$size_mb" "$file") ;;
 	esac
-	ms=$(sed -n 's/^mode=.* ms=\([0-9]*\) .*/\1/p' <<<"$out")
 	fsync_ms=$(sed -n 's/^fsync_ms=//p' <<<"$out")
 	case $1 in
-	buffered) awk -v b="$bytes" -v t="$((ms + fsync_ms))" 'BEGIN { printf "%.1f\n", b / 1048576 / (t / 1000) }' ;;
+	# The loop's time comes from its MiB/s, which has more digits than ms;
+	# fsync_ms is truncated to whole milliseconds, so its midpoint is used.
+	buffered)
+		awk -v b="$bytes" -v r="$(sed -n 's/^mode=.* MiB\/s=//p' <<<"$out")" -v f="$fsync_ms" \
+			'BEGIN { mib = b / 1048576; printf "%.1f\n", mib / (mib / r + (f + 0.5) / 1000) }' ;;
 	*) sed -n 's/^mode=.* MiB\/s=//p' <<<"$out" ;;
 	esac
 }
