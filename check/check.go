@@ -25,16 +25,47 @@ type Related struct {
 // Finding is one way a crash can lose or corrupt data, located at a trace
 // line like a compiler diagnostic.
 type Finding struct {
-	Rule     *Rule
-	Path     string   // the file's name at the end of the trace (or its last name)
-	Trace    string   // the trace file
-	Line     int      // the line to look at
-	PID      int      //
-	Seq      int      // the event's index: the crash point that shows the loss
-	Message  string   // what a crash can leave and what to change
-	Models   []string // the persistence models under which it happens
-	Related  []Related
+	Rule    *Rule
+	Path    string   // the file's name at the end of the trace (or its last name)
+	Trace   string   // the trace file
+	Line    int      // the line to look at
+	PID     int      //
+	Seq     int      // the event's index: the crash point that shows the loss
+	Message string   // what a crash can leave and what to change
+	Models  []string // the persistence models under which it happens
+	Related []Related
+	// State is a crash state that shows the loss: what a crash at a given
+	// point leaves at a path. Nil for findings about speed or about what
+	// the trace cannot show.
+	State    *State
 	modelSet map[model.Persistence]bool
+}
+
+// State is a crash state demonstrating a finding.
+type State struct {
+	Trace     string `json:"-"`
+	Line      int    `json:"line"` // the crash comes right after this line
+	Path      string `json:"path"`
+	Outcome   string `json:"outcome"`
+	Persisted string `json:"persisted"`
+}
+
+// lossOrder is the order in which losing outcomes are preferred as the
+// demonstration: the plainest loss first.
+var lossOrder = []model.Outcome{model.Empty, model.Missing, model.Initial, model.Zeros, model.Torn, model.Earlier}
+
+// demonstrate finds a crash state at the current crash point of m that
+// loses something at path p, or nil.
+func demonstrate(m *model.Model, at model.Ref, p string) *State {
+	po := m.Crash(p, 256)
+	for _, want := range lossOrder {
+		for _, s := range po.States {
+			if s.Outcome == want {
+				return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted}
+			}
+		}
+	}
+	return nil
 }
 
 // Summary counts what a check looked at and found.

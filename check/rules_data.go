@@ -70,6 +70,8 @@ func (dataNotSynced) Finish(r *run) {
 		if ino.FailedSync != nil {
 			f.relate(*ino.FailedSync, "this sync failed: the data it covered may be gone")
 		}
+		end := r.m.Last()
+		f.State = demonstrate(r.m, end, p)
 		r.emit(f)
 
 		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
@@ -78,6 +80,7 @@ func (dataNotSynced) Finish(r *run) {
 					base(p), plural(len(writes), "write", "writes")))
 			g.relate(*ino.LastSync, "the sync came too early")
 			g.relate(first.Event, "written after the sync")
+			g.State = f.State
 			r.emit(g)
 		}
 		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
@@ -85,6 +88,7 @@ func (dataNotSynced) Finish(r *run) {
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
 					base(p), leaves(ino)))
 			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
+			g.State = f.State
 			r.emit(g)
 		}
 		var direct *model.DataOp
@@ -98,6 +102,7 @@ func (dataNotSynced) Finish(r *run) {
 				fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
 					base(p)))
 			g.relate(direct.Event, "O_DIRECT write not followed by fdatasync")
+			g.State = f.State
 			r.emit(g)
 		}
 	}
@@ -106,26 +111,30 @@ func (dataNotSynced) Finish(r *run) {
 // truncateInPlace finds files that held data, were truncated and then
 // rewritten under the same name.
 type truncateInPlace struct {
-	cut map[*model.Inode]model.Ref
+	cut   map[*model.Inode]*model.Ref
+	state map[*model.Inode]*State
 }
 
 func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
-		t.cut = map[*model.Inode]model.Ref{}
+		t.cut, t.state = map[*model.Inode]*model.Ref{}, map[*model.Inode]*State{}
 	}
 	if e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent {
 		if _, ok := t.cut[e.Inode]; !ok {
-			t.cut[e.Inode] = e.Ref
+			r0 := e.Ref
+			t.cut[e.Inode] = &r0
+			t.state[e.Inode] = demonstrate(r.m, e.Ref, e.Inode.Path)
 		}
 	}
 }
 
 func (t *truncateInPlace) Finish(r *run) {
 	for _, ino := range r.m.Inodes() {
-		at, ok := t.cut[ino]
+		cut, ok := t.cut[ino]
 		if !ok || ino.Path == "" {
 			continue
 		}
+		at := *cut
 		rewritten := false
 		for _, w := range ino.PendingWrites() {
 			rewritten = rewritten || w.Event.Seq > at.Seq
@@ -141,6 +150,7 @@ func (t *truncateInPlace) Finish(r *run) {
 			fmt.Sprintf("%s held data and was truncated to rewrite it in place: a crash between the truncation and the end of the rewrite leaves it empty or torn; write a temp file, fsync it and rename it over %s",
 				base(p), base(p)))
 		f.relate(at, "truncated")
+		f.State = t.state[ino]
 		r.emit(f)
 	}
 }

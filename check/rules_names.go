@@ -40,6 +40,7 @@ func (nameNotSynced) Finish(r *run) {
 		for _, op := range n.Ops {
 			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
 		}
+		f.State = demonstrate(r.m, r.m.Last(), p)
 		r.emit(f)
 	}
 }
@@ -83,6 +84,7 @@ type renameHit struct {
 	ino     *model.Inode
 	at      model.Ref
 	pending []model.DataOp
+	state   *State
 }
 
 func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
@@ -101,7 +103,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	if w := ino.PendingWrites(); len(w) > 0 {
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, w})
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, w, demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
 
@@ -116,6 +118,7 @@ func (rb *renameBeforeSync) Finish(r *run) {
 			f.relate(last.Event, "written, not yet durable")
 		}
 		f.relate(h.at, h.at.Syscall+" publishes it")
+		f.State = h.state
 		r.emit(f)
 	}
 }
@@ -147,6 +150,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	}
 	for _, ino := range order {
 		ino, w, made := ino, ino.PendingWrites(), ops[ino]
+		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()
 			f := newFinding(DirSyncBeforeData, p, at,
@@ -157,6 +161,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 				f.relate(op.Event, op.Kind.String()+" made durable")
 			}
 			f.relate(at, "directory fsync")
+			f.State = st
 			r.emit(f)
 		})
 	}
@@ -219,6 +224,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how string) {
 	s.seen[ino] = true
 	failed := *ino.FailedSync
+	st := demonstrate(r.m, at, ino.Path)
 	r.later(func() {
 		p := ino.Name()
 		f := newFinding(FsyncErrorIgnored, p, at,
@@ -226,6 +232,7 @@ func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how st
 				base(p), failed.Line, how, base(p), leaves(ino)))
 		f.relate(failed, "sync failed")
 		f.relate(at, "went on as if the data were safe")
+		f.State = st
 		r.emit(f)
 	})
 }

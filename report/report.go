@@ -46,6 +46,9 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		for _, r := range f.Related {
 			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
 		}
+		if s := f.State; s != nil {
+			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s (%s persisted)\n", s.Line, s.Path, outcomeWords(s.Outcome), persistedWords(s.Persisted))
+		}
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
 		}
@@ -55,6 +58,35 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
 		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), s.Events, strings.Join(opt.Models, ", "))
 	return nil
+}
+
+// outcomeWords says an outcome in a sentence.
+func outcomeWords(o string) string {
+	switch o {
+	case "missing":
+		return "missing"
+	case "initial":
+		return "with its content from before the run"
+	case "earlier":
+		return "with an earlier version"
+	case "empty":
+		return "empty"
+	case "torn":
+		return "torn (part old, part new)"
+	case "zeros":
+		return "full of zeros"
+	}
+	return o
+}
+
+func persistedWords(p string) string {
+	switch p {
+	case "none":
+		return "none of its pending writes"
+	case "all":
+		return "all of its pending writes"
+	}
+	return p
 }
 
 func count(n int, one, many string) string {
@@ -75,6 +107,7 @@ type FindingJSON struct {
 	Message  string          `json:"message"`
 	Models   []string        `json:"models"`
 	Related  []check.Related `json:"related"`
+	State    *check.State    `json:"state,omitempty"`
 }
 
 // DocumentJSON is the whole JSON document.
@@ -99,7 +132,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		}
 		doc.Findings = append(doc.Findings, FindingJSON{
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel,
+			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
 		})
 	}
 	enc := json.NewEncoder(w)
