@@ -45,7 +45,8 @@ if [[ -z $dir ]]; then
 	dir=$(mktemp -d /var/tmp/iobench-vs-fio.XXXXXX)
 	trap 'rm -rf "$dir"' EXIT
 fi
-fstype=$(stat -f -c %T "$dir")
+fstype=$(findmnt -no FSTYPE -T "$dir" 2>/dev/null | tail -n 1)
+[[ -n $fstype ]] || fstype=$(stat -f -c %T "$dir")
 case $fstype in
 tmpfs | ramfs) echo "$dir is on $fstype: pick a directory on a real disk" >&2; exit 2 ;;
 esac
