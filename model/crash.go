@@ -93,9 +93,14 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	if maxStates <= 0 {
 		maxStates = 1 << 16
 	}
-	seen := map[string]bool{}
+	type stateKey struct {
+		inode     int
+		outcome   Outcome
+		persisted string
+	}
+	seen := map[stateKey]bool{}
 	add := func(s PathState) bool {
-		key := fmt.Sprint(s.Inode, s.Outcome, s.Persisted)
+		key := stateKey{s.Inode, s.Outcome, s.Persisted}
 		if seen[key] {
 			return true
 		}
@@ -130,7 +135,7 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 			ref = &r
 		}
 		if c.ino == nil {
-			if !seen[fmt.Sprint(0, Missing, "none")] {
+			if !seen[stateKey{0, Missing, "none"}] {
 				total = satAdd(total, 1) // the name missing is one state, however reached
 			}
 			add(PathState{Outcome: Missing, Name: ref, Persisted: "none"})
@@ -181,11 +186,6 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	ops := ino.maybeOps()
 	k := len(ops)
 	cl := classifier{ino: ino, ops: ops, current: current}
-	for _, op := range ops {
-		if op.Kind == DataWrite {
-			cl.writes++
-		}
-	}
 	// ext4's auto_da_alloc: the data pending at a rename over a file
 	// commits with it, so those ops persisted whenever the name did.
 	minPrefix := 0
@@ -207,25 +207,47 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		return add(s)
 	}
 	total := cl.count(ext4, minPrefix)
-	// Prefixes first, newest first after "none" and "all": they are the
-	// versions the program itself saw, the states a reader understands.
-	order := []int{minPrefix}
-	for j := k; j > minPrefix; j-- {
-		order = append(order, j)
+	// One state of each kind first, so that the outcome set does not depend
+	// on the budget: none, all, the newest prefix, the newest op omitted,
+	// the newest torn write and the newest size without its data.
+	if !emit(cl.prefix(minPrefix)) || !emit(cl.prefix(k)) {
+		return total, false
 	}
-	for _, j := range order {
-		if !emit(cl.prefix(j)) {
-			return total, false
-		}
+	if k-1 > minPrefix && !emit(cl.prefix(k-1)) {
+		return total, false
 	}
-	// Then one op omitted and torn writes, newest first; under ext4
-	// (delayed allocation) data comes back as a shorter file, never with
-	// holes: only a torn last write of a prefix.
-	for j := k - 1; j >= minPrefix; j-- {
-		if !ext4 && j+1 < k {
-			if !emit(cl.omit(j)) {
+	if !ext4 && k >= 2 && !emit(cl.omit(k-2)) {
+		return total, false
+	}
+	const look = 64 // how far back to look for a torn or size-only write
+	for j := k - 1; j >= max(minPrefix, k-look); j-- {
+		if s, ok := cl.tornAt(j); ok {
+			if !emit(s) {
 				return total, false
 			}
+			break
+		}
+	}
+	if !ext4 {
+		for j := k - 1; j >= max(0, k-look); j-- {
+			if s, ok := cl.sizeOnly(j); ok {
+				if !emit(s) {
+					return total, false
+				}
+				break
+			}
+		}
+	}
+	// Then the rest, newest first: prefixes (the versions the program
+	// itself saw), one op omitted, torn writes, sizes without data. Under
+	// ext4 (delayed allocation) data comes back as a shorter file, never
+	// with holes: only prefixes and a torn last write.
+	for j := k - 1; j >= minPrefix; j-- {
+		if j > minPrefix && !emit(cl.prefix(j)) {
+			return total, false
+		}
+		if !ext4 && j+1 < k && !emit(cl.omit(j)) {
+			return total, false
 		}
 		if s, ok := cl.tornAt(j); ok && !emit(s) {
 			return total, false
@@ -259,7 +281,17 @@ type classifier struct {
 	ino     *Inode
 	ops     []DataOp
 	current bool
-	writes  int // how many of ops are writes
+}
+
+// writeBesides reports whether some op other than ops[i] is a write; it
+// stops at the first one, so it is O(1) on files with many writes.
+func (c *classifier) writeBesides(i int) bool {
+	for k := len(c.ops) - 1; k >= 0; k-- {
+		if k != i && c.ops[k].Kind == DataWrite {
+			return true
+		}
+	}
+	return false
 }
 
 // count is how many content states exist: under posix every subset of the
@@ -360,11 +392,7 @@ func (c *classifier) omit(i int) PathState {
 	if i == last {
 		last--
 	}
-	writes := c.writes
-	if c.ops[i].Kind == DataWrite {
-		writes--
-	}
-	s.Outcome = c.mixedOutcome(c.ops[last].Size, writes == 0)
+	s.Outcome = c.mixedOutcome(c.ops[last].Size, !c.writeBesides(i))
 	return s
 }
 

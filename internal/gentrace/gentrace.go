@@ -14,12 +14,15 @@ import (
 // Options shape the generated trace.
 type Options struct {
 	Bytes   int64  // stop once at least this many bytes were written
+	Events  int64  // or once this many events were written, when > 0
 	Seed    uint64 // the PRNG seed; the same seed gives the same trace
 	Threads int    // pids that interleave (default 4)
 	MaxData int    // largest write in bytes (default 16384)
 	// Unsynced, when set, leaves every write of one file unsynced (the
-	// states benchmark's "100k unsynced writes" shape).
+	// states benchmark's "100k unsynced writes" shape), with Others other
+	// events (stats, reads, futex waits) after each write.
 	Unsynced bool
+	Others   int
 }
 
 // Write generates the trace into w and returns the number of events.
@@ -31,7 +34,7 @@ func Write(w io.Writer, opt Options) (int64, error) {
 		opt.MaxData = 16384
 	}
 	g := &gen{w: bufio.NewWriterSize(w, 1<<20), rng: rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15)), opt: opt, ts: 1_795_000_000_000_000}
-	for g.n < opt.Bytes && g.err == nil {
+	for g.n < opt.Bytes && (opt.Events <= 0 || g.events < opt.Events) && g.err == nil {
 		if opt.Unsynced {
 			g.unsyncedWrite()
 		} else {
@@ -133,7 +136,14 @@ func (g *gen) unsyncedWrite() {
 	}
 	n := 1 + g.rng.IntN(g.opt.MaxData)
 	g.line(1000, fmt.Sprintf(`write(3<%s>, "%s", %d) = %d`, g.hex([]byte("/tmp/bench/log.bin")), g.data(n), n, n))
-	if g.rng.IntN(8) == 0 {
-		g.line(1000, fmt.Sprintf(`newfstatat(AT_FDCWD<%s>, "%s", {st_mode=S_IFREG|0644, st_size=%d, ...}, 0) = 0`, g.hex([]byte("/tmp/bench")), g.hex([]byte("other.txt")), n))
+	for k := 0; k < g.opt.Others; k++ {
+		switch k % 3 {
+		case 0:
+			g.line(1000, fmt.Sprintf(`newfstatat(AT_FDCWD<%s>, "%s", {st_mode=S_IFREG|0644, st_size=%d, ...}, 0) = 0`, g.hex([]byte("/tmp/bench")), g.hex([]byte("other.txt")), n))
+		case 1:
+			g.line(1001, fmt.Sprintf(`read(4<%s>, 0x7ffd3c1a2b40, 4096) = 4096`, g.hex([]byte("/usr/share/zoneinfo/UTC"))))
+		default:
+			g.line(1001, "futex(0x7f3a2c0010a8, FUTEX_WAKE_PRIVATE, 1) = 1")
+		}
 	}
 }

@@ -19,8 +19,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "PRNG seed")
 	maxData := flag.Int("max-data", 16384, "largest write in bytes")
 	unsynced := flag.Bool("unsynced", false, "one file, every write unsynced")
+	others := flag.Int("others", 0, "with -unsynced: other events after each write")
+	events := flag.Int64("events", 0, "stop after about this many events instead of -size")
 	flag.Parse()
 	n, err := parseSize(*size)
+	if *events > 0 {
+		n = 1 << 62
+	}
 	if err != nil || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: gentrace -size 1G -o FILE [-seed N] [-max-data N] [-unsynced]")
 		os.Exit(2)
@@ -30,7 +35,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	events, err := gentrace.Write(f, gentrace.Options{Bytes: n, Seed: *seed, MaxData: *maxData, Unsynced: *unsynced})
+	written, err := gentrace.Write(f, gentrace.Options{Bytes: n, Events: *events, Seed: *seed, MaxData: *maxData, Unsynced: *unsynced, Others: *others})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -38,7 +43,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Printf("%s: %d events\n", *out, events)
+	fmt.Printf("%s: %d events\n", *out, written)
 }
 
 func parseSize(s string) (int64, error) {
