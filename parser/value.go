@@ -130,11 +130,11 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 		case b[i] == closer:
 		case bytes.HasPrefix(b[i:], []byte("/*")):
 			// "[... /* 3 entries */]" or a field comment.
-			k := bytes.Index(b[i:], []byte("*/"))
+			k := commentEnd(b, i)
 			if k < 0 {
 				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 			}
-			i += k + 2
+			i = k
 		default:
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
@@ -202,7 +202,7 @@ scan:
 		case '/':
 			if i+1 < len(b) && b[i+1] == '*' {
 				// -X verbose: "0x1200000 /* CLONE_A|CLONE_B */|17 /* SIGCHLD */".
-				e := bytes.Index(b[i:], []byte("*/"))
+				e := commentEnd(b, i)
 				if e < 0 {
 					l.eolErr = true
 					return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
@@ -211,10 +211,10 @@ scan:
 					if v.Comment != "" {
 						v.Comment += "|"
 					}
-					v.Comment += string(bytes.TrimSpace(b[i+2 : i+e]))
-					cuts = append(cuts, [2]int{i, i + e + 2})
+					v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
+					cuts = append(cuts, [2]int{i, e})
 				}
-				i += e + 2
+				i = e
 				continue
 			}
 		}
@@ -264,12 +264,11 @@ func (l *lineParser) comment(v *Value, i int) int {
 	if !bytes.HasPrefix(b[k:], []byte("/*")) {
 		return i
 	}
-	e := bytes.Index(b[k:], []byte("*/"))
-	if e < 0 {
+	j := commentEnd(b, k)
+	if j < 0 {
 		return i
 	}
-	v.Comment = string(bytes.TrimSpace(b[k+2 : k+e]))
-	j := k + e + 2
+	v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
 	// -X verbose with -y puts the annotation after the comment.
 	if j < len(b) && b[j] == '<' && v.Kind != ValString {
 		if a, k2, del, err := l.annotation(j); err == nil {
@@ -342,4 +341,14 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		return string(s[:len(s)-len(" (deleted)")]), end, true, nil
 	}
 	return string(s), end, false, nil
+}
+
+// commentEnd returns the index just past the "*/" closing the comment that
+// opens at b[i:i+2] == "/*", or -1. "/*/" does not close itself.
+func commentEnd(b []byte, i int) int {
+	e := bytes.Index(b[i+2:], []byte("*/"))
+	if e < 0 {
+		return -1
+	}
+	return i + 2 + e + 2
 }

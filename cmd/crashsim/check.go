@@ -87,7 +87,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 
 // initial reads the listing of what existed before the trace: the one
 // --initial-list names, or TRACE.initial beside the trace.
-func (f *checkFlags) initial(trace string) (*model.Initial, error) {
+func (f *checkFlags) initial(trace string) (*model.Listing, error) {
 	name := f.InitialList
 	if name == "" {
 		name = trace + ".initial"
