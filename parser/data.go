@@ -51,8 +51,11 @@ func (d *DataReader) Copy(w io.Writer, ref DataRef, limit int64) (int64, error) 
 	if err != nil {
 		return 0, err
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(f, ref.Off, int64(ref.Len)), 64<<10)
-	bw := bufio.NewWriterSize(w, 64<<10)
+	// Buffers sized to the string: most are a few bytes, and a reader of
+	// a whole trace decodes many of them.
+	size := min(64<<10, max(16, ref.Len))
+	br := bufio.NewReaderSize(io.NewSectionReader(f, ref.Off, int64(ref.Len)), size)
+	bw := bufio.NewWriterSize(w, size)
 	var n int64
 	for limit < 0 || n < limit {
 		c, err := br.ReadByte()
