@@ -21,6 +21,13 @@ type traceCmd struct {
 	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
 }
 
+// Help is the detail under `crashsim trace --help`.
+func (c *traceCmd) Help() string {
+	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
+
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on. 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; what was traced until then is checked.`
+}
+
 // maxInitialEntries bounds the listing of what existed before the run: a
 // start directory larger than this (a home directory, /) is not listed, and
 // check then cannot tell a file the program created from one it replaced.
@@ -38,8 +45,14 @@ func (c *traceCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitInput, err)
 	}
+	listRoots := c.Root
 	if len(c.Root) == 0 {
-		c.Root = []string{start}
+		listRoots = []string{start}
+		// Started in /, every file is in scope: no --root, the same
+		// meaning, which check's root matching gets right.
+		if start != "/" {
+			c.Root = listRoots
+		}
 	}
 
 	out, madeTemp := c.Out, false
@@ -53,7 +66,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	wroteInitial := false
 	if c.InitialList == "" {
-		wroteInitial = c.writeInitial(g, out+".initial")
+		wroteInitial = c.writeInitial(g, listRoots, out+".initial")
 	}
 
 	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr}
@@ -142,10 +155,10 @@ func startDir() (string, error) {
 // so that check can tell the files it creates from those it replaces
 // (strace shows O_CREAT|O_TRUNC either way). It reports whether it wrote
 // the listing. A root too large to list is left out, and -v says so.
-func (c *traceCmd) writeInitial(g *Globals, name string) bool {
+func (c *traceCmd) writeInitial(g *Globals, dirs []string, name string) bool {
 	var roots []string
 	budget := maxInitialEntries
-	for _, r := range c.Root {
+	for _, r := range dirs {
 		abs, err := filepath.Abs(r)
 		if err != nil {
 			continue
@@ -159,7 +172,7 @@ func (c *traceCmd) writeInitial(g *Globals, name string) bool {
 		n, ok := countEntries(abs, budget)
 		if !ok {
 			if g.Verbose {
-				fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so files the program replaces there may be reported as new\n", abs, maxInitialEntries)
+				fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", abs, maxInitialEntries)
 			}
 			continue
 		}
@@ -167,6 +180,10 @@ func (c *traceCmd) writeInitial(g *Globals, name string) bool {
 		roots = append(roots, abs)
 	}
 	if len(roots) == 0 {
+		// A listing left from an earlier run would be read as this one's.
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the old listing: %v\n", err)
+		}
 		return false
 	}
 	err := report.WriteFileAtomic(name, func(f *os.File) error {

@@ -118,11 +118,10 @@ func TestTraceInitialTooLarge(t *testing.T) {
 		t.Error("countEntries: 6 entries fit a limit of 5")
 	}
 	var c traceCmd
-	c.Root = []string{dir}
 	var errb strings.Builder
 	g := &Globals{Verbose: true, stderr: &errb}
 	name := filepath.Join(t.TempDir(), "t.strace.initial")
-	if !c.writeInitial(g, name) {
+	if !c.writeInitial(g, []string{dir}, name) {
 		t.Fatalf("no listing: %s", errb.String())
 	}
 	b, _ := os.ReadFile(name)
@@ -134,11 +133,12 @@ func TestTraceInitialTooLarge(t *testing.T) {
 	maxInitialEntries = 5
 	errb.Reset()
 	name = filepath.Join(t.TempDir(), "t.strace.initial")
-	if c.writeInitial(g, name) {
+	os.WriteFile(name, []byte("root /stale\n"), 0o644) // from an earlier run
+	if c.writeInitial(g, []string{dir}, name) {
 		t.Error("a listing of 6 entries past a limit of 5")
 	}
 	if _, err := os.Stat(name); err == nil {
-		t.Errorf("%s written", name)
+		t.Errorf("%s written or left from the earlier run", name)
 	}
 	if want := "holds more than 5 entries: not listed"; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
