@@ -61,9 +61,9 @@
 //     fastest devices (Optane-class, or NVMe with power-loss protection that
 //     can acknowledge a flush at once) still need several microseconds for
 //     a 4 KiB write to cross the bus, and a journaling filesystem adds a
-//     commit record behind it. The seed's tmpfs runs sync in a fraction of a
-//     microsecond. A directory fsync right after the file's own fsync is not
-//     held to this: on ext4 it legitimately finds nothing left to commit.
+//     commit record behind it, while an fdatasync on tmpfs returns in about
+//     0.3 µs. A directory fsync right after the file's own fsync is not held
+//     to this: on ext4 it can legitimately find nothing left to commit.
 //
 // A target on tmpfs or ramfs is reported before anything runs: there is no
 // device behind it, O_DIRECT is accepted but bypasses nothing, and fdatasync
