@@ -332,17 +332,7 @@ func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, ef
 }
 
 func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
-	var flags uint64
-	switch ev.Name {
-	case "open":
-		flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
-	case "creat":
-		flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
-	case "openat":
-		flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
-	case "openat2":
-		flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
-	}
+	flags := openFlags(ev)
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
 		p = annoPath(ev.RetAnno)
 	}

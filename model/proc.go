@@ -290,17 +290,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	t := pr.files
 	switch ev.Name {
 	case "open", "openat", "openat2", "creat":
-		var flags uint64
-		switch ev.Name {
-		case "open":
-			flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
-		case "creat":
-			flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
-		case "openat":
-			flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
-		case "openat2":
-			flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
-		}
+		flags := openFlags(ev)
 		h := &Handle{Flags: flags}
 		if len(paths) > 0 {
 			h.Path = paths[0]
@@ -457,6 +447,22 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	if cwd != "" {
 		child.fs.cwd = cwd
 	}
+}
+
+// openFlags returns the flags of an open call, wherever its form puts them.
+func openFlags(ev *parser.Event) uint64 {
+	var flags uint64
+	switch ev.Name {
+	case "open":
+		flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
+	case "creat":
+		flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
+	case "openat":
+		flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
+	case "openat2":
+		flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
+	}
+	return flags
 }
 
 func argsText(ev *parser.Event) string {

@@ -98,25 +98,10 @@ func unescapeOne(br *bufio.Reader) (byte, error) {
 	if err != nil {
 		return 0, fmt.Errorf("text ends after a backslash")
 	}
+	if b, ok := simpleEscape(c); ok {
+		return b, nil
+	}
 	switch c {
-	case 'n':
-		return '\n', nil
-	case 't':
-		return '\t', nil
-	case 'r':
-		return '\r', nil
-	case 'v':
-		return '\v', nil
-	case 'f':
-		return '\f', nil
-	case 'a':
-		return '\a', nil
-	case 'b':
-		return '\b', nil
-	case 'e':
-		return 0x1b, nil
-	case '\\', '"', '\'', '?':
-		return c, nil
 	case 'x':
 		h, err1 := br.ReadByte()
 		l, err2 := br.ReadByte()

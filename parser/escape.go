@@ -39,25 +39,12 @@ func unescape(dst, src []byte) ([]byte, bool) {
 		if i >= len(src) {
 			return dst, false
 		}
-		switch c = src[i]; c {
-		case 'n':
-			dst = append(dst, '\n')
-		case 't':
-			dst = append(dst, '\t')
-		case 'r':
-			dst = append(dst, '\r')
-		case 'v':
-			dst = append(dst, '\v')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'a':
-			dst = append(dst, '\a')
-		case 'b':
-			dst = append(dst, '\b')
-		case 'e':
-			dst = append(dst, 0x1b)
-		case '\\', '"', '\'', '?':
-			dst = append(dst, c)
+		c = src[i]
+		if b, ok := simpleEscape(c); ok {
+			dst = append(dst, b)
+			continue
+		}
+		switch c {
 		case 'x':
 			if i+2 >= len(src) {
 				return dst, false
@@ -88,6 +75,32 @@ func unescape(dst, src []byte) ([]byte, bool) {
 		}
 	}
 	return dst, true
+}
+
+// simpleEscape decodes the one-letter escapes strace prints (\n, \t, \",
+// ...); \x and octal escapes are read by the callers.
+func simpleEscape(c byte) (byte, bool) {
+	switch c {
+	case 'n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	case 'r':
+		return '\r', true
+	case 'v':
+		return '\v', true
+	case 'f':
+		return '\f', true
+	case 'a':
+		return '\a', true
+	case 'b':
+		return '\b', true
+	case 'e':
+		return 0x1b, true
+	case '\\', '"', '\'', '?':
+		return c, true
+	}
+	return 0, false
 }
 
 func hexVal(c byte) (byte, bool) {
