@@ -53,6 +53,63 @@ type PathState struct {
 	SizeOnly  int
 	// Version is the event whose version of the file this is, for earlier.
 	Version *Ref
+
+	// Kind, J and Mask say the same as Persisted for a program: see
+	// Persists.
+	Kind StateKind
+	J    int
+	Mask uint32
+}
+
+// StateKind says how a PathState chose the pending data ops that persisted.
+type StateKind uint8
+
+const (
+	StatePrefix   StateKind = iota // MaybeOps()[:J] persisted
+	StateOmit                      // all but MaybeOps()[J]
+	StateSubset                    // those whose bit is set in Mask
+	StateTorn                      // MaybeOps()[:J], and TornBytes of op J
+	StateSizeOnly                  // MaybeOps()[:J], and the size of op J without its data
+)
+
+// Persists says what of the inode's pending op i (an index into
+// MaybeOps()) is on disk in this state: how many of its bytes (its whole
+// Len, none, or a torn part), and whether only the size change it made
+// persisted.
+func (s *PathState) Persists(i int, op DataOp) (bytes int64, sizeOnly bool) {
+	whole := op.Len
+	if op.Kind != DataWrite && op.Kind != DataZero {
+		whole = 1 // a size change: persisted or not
+	}
+	switch s.Kind {
+	case StatePrefix:
+		if i < s.J {
+			return whole, false
+		}
+	case StateOmit:
+		if i != s.J {
+			return whole, false
+		}
+	case StateSubset:
+		if s.Mask&(1<<i) != 0 {
+			return whole, false
+		}
+	case StateTorn:
+		if i < s.J {
+			return whole, false
+		}
+		if i == s.J {
+			return s.TornBytes, false
+		}
+	case StateSizeOnly:
+		if i < s.J {
+			return whole, false
+		}
+		if i == s.J {
+			return 0, true
+		}
+	}
+	return 0, false
 }
 
 // PathOutcomes is everything a crash can leave at one path.
@@ -71,8 +128,11 @@ const ExhaustiveOps = 16
 
 const pageSize = 4096
 
-// maybeOps returns the inode's data operations that may or may not be on
-// disk: lost to a failed sync, or pending, in program order.
+// MaybeOps returns the inode's data operations that may or may not be on
+// disk: lost to a failed sync, or pending, in program order. A PathState's
+// Persisted, Applied, Torn and SizeOnly refer to these.
+func (n *Inode) MaybeOps() []DataOp { return n.maybeOps() }
+
 func (n *Inode) maybeOps() []DataOp {
 	if len(n.Lost) == 0 {
 		return n.Pending
@@ -369,7 +429,7 @@ func (c *classifier) lines(idx []int) []int {
 }
 
 func (c *classifier) prefix(j int) PathState {
-	s := PathState{Inode: c.ino.ID}
+	s := PathState{Inode: c.ino.ID, Kind: StatePrefix, J: j}
 	switch {
 	case j == 0:
 		s.Persisted = "none"
@@ -387,7 +447,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Persisted: fmt.Sprintf("all but line %d", c.ops[i].Event.Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: fmt.Sprintf("all but line %d", c.ops[i].Event.Line)}
 	last := len(c.ops) - 1
 	if i == last {
 		last--
@@ -420,7 +480,7 @@ func (c *classifier) subset(mask int) PathState {
 	if mask == 1<<j-1 {
 		return c.prefix(j)
 	}
-	s := PathState{Inode: c.ino.ID, Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, len(c.ops))}
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, len(c.ops))}
 	sizesOnly := true
 	for _, k := range idx {
 		sizesOnly = sizesOnly && c.ops[k].Kind != DataWrite
@@ -440,7 +500,7 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 	if cut >= op.Len {
 		return PathState{}, false // within one page: whole or nothing
 	}
-	s := PathState{Inode: c.ino.ID, Torn: op.Event.Line, TornBytes: cut,
+	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event.Line, TornBytes: cut,
 		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event.Line, cut), Outcome: Torn}
 	return s, true
 }
@@ -452,6 +512,6 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 	if op.Kind != DataWrite || op.SizeBefore < 0 || op.Size <= op.SizeBefore {
 		return PathState{}, false
 	}
-	return PathState{Inode: c.ino.ID, SizeOnly: op.Event.Line,
+	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event.Line,
 		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: Zeros}, true
 }

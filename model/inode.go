@@ -121,8 +121,15 @@ func (n *Inode) Name() string {
 	return n.LastPath
 }
 
-// persistData makes the inode's pending data durable (a barrier covered
-// it); lost data stays lost.
+// persist makes the inode's pending data durable (a barrier covered it),
+// telling Options.Durable first; lost data stays lost.
+func (m *Model) persist(n *Inode, r Ref) {
+	if m.opt.Durable != nil && len(n.Pending) > 0 {
+		m.opt.Durable(n, n.Pending)
+	}
+	n.persistData(r)
+}
+
 func (n *Inode) persistData(r Ref) {
 	n.Pending = n.Pending[:0]
 	n.DurableSize = n.Size

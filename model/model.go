@@ -55,6 +55,11 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
+	// Durable is called when data operations of an inode become durable,
+	// in program order, before they leave the model: a caller that needs
+	// the bytes on disk (explore) applies them to its durable copy of the
+	// file. The slice is only valid during the call.
+	Durable func(ino *Inode, ops []DataOp)
 }
 
 // Model replays events through processes, fd tables, inodes and names,
@@ -87,6 +92,14 @@ func (m *Model) Persistence() Persistence { return m.opt.Persistence }
 
 // Inodes returns every inode the trace touched, in order of first sight.
 func (m *Model) Inodes() []*Inode { return m.inodes }
+
+// Inode returns the inode with the given ID (PathState.Inode), or nil.
+func (m *Model) Inode(id int) *Inode {
+	if id < 1 || id > len(m.inodes) {
+		return nil
+	}
+	return m.inodes[id-1]
+}
 
 // Names returns the state of every path the trace named.
 func (m *Model) Names() map[string]*Name { return m.names }
@@ -501,7 +514,7 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	if sync {
 		d := *eff.Data
 		eff.Data = &d
-		ino.persistData(refOf(ev))
+		m.persist(ino, refOf(ev))
 	}
 }
 
@@ -593,7 +606,7 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 		return
 	}
 	eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
-	ino.persistData(r)
+	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
 	if m.opt.Persistence == Ext4 {
 		// The file fsync commits the running transaction: every earlier
@@ -627,7 +640,7 @@ func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	for _, ino := range m.inodes {
 		if len(ino.Pending) > 0 {
-			ino.persistData(r)
+			m.persist(ino, r)
 		}
 	}
 	eff.Persisted = m.persistEntries(nil, r.Seq)
@@ -693,7 +706,7 @@ func (m *Model) msync(ev *parser.Event, eff *Effect) {
 	}
 	if f, _ := ev.Arg(2).Bits(parser.MsyncFlags); f&unix.MS_SYNC != 0 {
 		eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
-		ino.persistData(refOf(ev))
+		m.persist(ino, refOf(ev))
 		eff.Kind, eff.Inode = EffFileSync, ino
 	}
 }

@@ -243,7 +243,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			}
 		}
 		if op.flush != nil {
-			op.flush.persistData(op.Event)
+			m.persist(op.flush, op.Event)
 		}
 	}
 	return done
