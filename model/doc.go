@@ -9,8 +9,59 @@
 //     description that dup and fork share, with its offset and flags.
 //   - An Inode is a file or directory; a rename moves a name, never the
 //     inode. Its data and size exist twice: in the page cache and on disk.
+//     Its data operations (DataOp) are numbered in program order; version h
+//     of a file is what the program saw after h of them.
+//   - A Name is a path: the inode it names in the page cache and on disk.
+//     Entry operations (EntryOp: create, rename, link, unlink, mkdir, rmdir)
+//     change names atomically.
 //   - A barrier (fsync, fdatasync, a directory fsync, sync, O_SYNC writes)
-//     makes pending operations durable.
+//     makes pending operations durable. sync_file_range is not one. A failed
+//     fsync moves the data it covered to a lost list that no later sync
+//     recovers: Linux drops dirty pages after a writeback error.
+//   - A crash point is the moment after an event; a crash state is the
+//     durable state plus some pending operations; an Outcome says what a
+//     path holds in it compared with what the program saw.
+//
+// # Persistence models
+//
+// posix is the weakest promise, and the default for findings:
+//
+//   - Any subset of pending operations may persist, in any order. Entry
+//     operations are atomic (a rename keeps both names or neither).
+//   - A write may persist in part, in 4096-byte pieces: the storage stack
+//     writes pages, not calls.
+//   - A size change may persist without the data it exposes; those bytes
+//     read back as zeros (metadata and data are written separately).
+//   - A file fsync makes that file's data and size durable, never its name:
+//     fsync(2) says the directory needs its own fsync.
+//
+// ext4 models ext4 with data=ordered and default options (delalloc,
+// auto_da_alloc), each rule for a reason visible in fs/ext4:
+//
+//   - Metadata persists in program order: the journal commits transactions
+//     in order, so a later entry operation never persists without an
+//     earlier one.
+//   - A file fsync commits the running transaction, so every earlier entry
+//     operation becomes durable with it (ext4_sync_file waits for the
+//     commit that last changed the inode, which holds everything before).
+//   - A directory fsync forces a full commit (ext4 has no fast path for
+//     directories): every pending entry operation becomes durable, in every
+//     directory. It makes no file data durable.
+//   - Delayed allocation: unsynced data has no blocks until writeback, so a
+//     crash brings back a shorter file — a prefix of its writes, the last
+//     one cut at a page — never holes or zeros.
+//   - auto_da_alloc: a rename over an existing file starts writeback of the
+//     renamed file, and data=ordered makes the commit of the rename wait
+//     for that data; so the data pending at the rename persists whenever
+//     the rename does.
+//
+// The tests pin each difference between the two. Neither has yet been
+// checked against a real filesystem (the planned oracle command does that);
+// until then the ext4 rules rest on the reasons given.
+//
+// Known simplifications: a renamed directory moves the names below it in
+// both layers at once; an inode's durable data is a prefix of its history
+// except for what a failed sync lost.
 //
 // The model prints nothing; check, states and the CLI read it.
 package model
