@@ -60,7 +60,7 @@ type Inode struct {
 	Path    string
 	// Names are the paths that name the inode now (hard links); LastPath
 	// is the last name it had, for a file deleted since.
-	Names    map[string]bool
+	Names    []string
 	LastPath string
 	Paths    []string // every name it had, in order (for related lines)
 
@@ -112,6 +112,16 @@ func (n *Inode) PendingWrites() []DataOp {
 	return out
 }
 
+// HasName reports whether p names the inode now.
+func (n *Inode) HasName(p string) bool {
+	for _, q := range n.Names {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
 // Name returns the path a user knows the inode by: its current name, or
 // its last one if it was deleted.
 func (n *Inode) Name() string {
@@ -131,7 +141,7 @@ func (m *Model) persist(n *Inode, r Ref) {
 }
 
 func (n *Inode) persistData(r Ref) {
-	n.Pending = n.Pending[:0]
+	n.Pending = nil // a file written once must not keep its ops' array
 	n.DurableSize = n.Size
 	rr := r
 	n.LastSync = &rr

@@ -39,7 +39,7 @@ type EntryOp struct {
 	Event   Ref
 	Changes []NameChange
 	Dirs    []string
-	synced  map[string]bool
+	synced  uint64 // bit i: Dirs[i] was synced after the op
 	Durable bool
 	// flush is ext4's auto_da_alloc: a rename over an existing file starts
 	// writeback of the renamed file, so its data commits with the rename.
@@ -135,7 +135,7 @@ func (m *Model) existedBefore(p string) (bool, bool) {
 }
 
 func (m *Model) newInode(dir, initial bool) *Inode {
-	ino := &Inode{ID: len(m.inodes) + 1, Dir: dir, Initial: initial, Names: map[string]bool{}}
+	ino := &Inode{ID: len(m.inodes) + 1, Dir: dir, Initial: initial}
 	if initial {
 		ino.Size, ino.DurableSize = -1, -1
 	}
@@ -147,7 +147,9 @@ func (m *Model) attach(ino *Inode, p string) {
 	if ino == nil || p == "" {
 		return
 	}
-	ino.Names[p] = true
+	if !ino.HasName(p) {
+		ino.Names = append(ino.Names, p)
+	}
 	ino.Path = p
 	ino.LastPath = p
 	if len(ino.Paths) == 0 || ino.Paths[len(ino.Paths)-1] != p {
@@ -159,12 +161,19 @@ func (m *Model) detach(ino *Inode, p string) {
 	if ino == nil {
 		return
 	}
-	delete(ino.Names, p)
+	for i, q := range ino.Names {
+		if q == p {
+			ino.Names = append(ino.Names[:i], ino.Names[i+1:]...)
+			break
+		}
+	}
+	if len(ino.Names) == 0 {
+		ino.Names = nil
+	}
 	if ino.Path == p {
 		ino.Path = ""
-		for q := range ino.Names {
-			ino.Path = q
-			break
+		if len(ino.Names) > 0 {
+			ino.Path = ino.Names[0]
 		}
 	}
 }
@@ -172,16 +181,22 @@ func (m *Model) detach(ino *Inode, p string) {
 // addEntryOp records an entry operation: applies it to the page cache and
 // queues it until a barrier makes it durable.
 func (m *Model) addEntryOp(op *EntryOp) {
-	op.synced = map[string]bool{}
-	seen := map[string]bool{}
+	var seen [4]string
+	nseen := 0
 	for _, c := range op.Changes {
 		n := m.name(c.Path)
 		n.Known = true
 		m.detach(n.Cache, c.Path)
 		n.Cache = c.New
 		n.Ops = append(n.Ops, op)
-		if d := parentDir(c.Path); !seen[d] {
-			seen[d] = true
+		d := parentDir(c.Path)
+		dup := false
+		for _, s := range seen[:nseen] {
+			dup = dup || s == d
+		}
+		if !dup && nseen < len(seen) {
+			seen[nseen] = d
+			nseen++
 			op.Dirs = append(op.Dirs, d)
 		}
 	}
@@ -216,12 +231,12 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			keep = append(keep, op)
 			continue
 		}
-		for _, d := range op.Dirs {
+		for i, d := range op.Dirs {
 			if dirs == nil || dirs[d] {
-				op.synced[d] = true
+				op.synced |= 1 << i
 			}
 		}
-		if len(op.synced) == len(op.Dirs) {
+		if op.synced == 1<<len(op.Dirs)-1 {
 			op.Durable = true
 			done = append(done, op)
 			continue
@@ -240,6 +255,9 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			}
 			if k < len(n.Ops) {
 				n.Ops = n.Ops[k+1:]
+			}
+			if len(n.Ops) == 0 {
+				n.Ops = nil // let the durable ops go
 			}
 		}
 		if op.flush != nil {

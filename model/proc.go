@@ -144,7 +144,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		anno := annoPath(v.Anno)
 		switch {
 		case ok && e.h.Path == anno:
-		case ok && (v.Deleted || e.h.Path == "" || e.h.Node != nil && e.h.Node.Names[anno]):
+		case ok && (v.Deleted || e.h.Path == "" || e.h.Node != nil && e.h.Node.HasName(anno)):
 			// Same file under its new name (renamed since it was opened),
 			// or a name the table did not know yet.
 			if !v.Deleted {
