@@ -82,12 +82,20 @@ func skipSpaces(b []byte, i int) int {
 	return i
 }
 
+// maxInterned bounds the intern table; past it, new strings are allocated
+// as usual, so memory stays flat on traces with endless distinct paths.
+const maxInterned = 1 << 16
+
+// intern returns b as a string, shared with earlier equal strings: syscall
+// names, flag sets, fd paths repeat on most lines of a trace.
 func (l *lineParser) intern(b []byte) string {
 	if s, ok := l.names[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	l.names[s] = s
+	if len(l.names) < maxInterned && len(b) <= 512 {
+		l.names[s] = s
+	}
 	return s
 }
 

@@ -83,7 +83,7 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 		if !ok {
 			return 0, l.errorf(i, "bad escape in string")
 		}
-		v.Str, v.HasStr = string(s), true
+		v.Str, v.HasStr = l.intern(s), true
 	}
 	if bytes.HasPrefix(b[end:], []byte("...")) {
 		v.Data.Truncated = true
@@ -248,7 +248,7 @@ scan:
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
-	v.Text = string(text)
+	v.Text = l.intern(text)
 	v.Kind = classify(text)
 	if len(cuts) > 0 {
 		return end, nil
@@ -334,13 +334,13 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	}
 	end := k + 1
 	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
-		return string(s), end + len("(deleted)"), true, nil
+		return l.intern(s), end + len("(deleted)"), true, nil
 	}
 	if bytes.HasSuffix(s, []byte(" (deleted)")) {
 		// Older strace prints the marker inside the brackets.
-		return string(s[:len(s)-len(" (deleted)")]), end, true, nil
+		return l.intern(s[:len(s)-len(" (deleted)")]), end, true, nil
 	}
-	return string(s), end, false, nil
+	return l.intern(s), end, false, nil
 }
 
 // commentEnd returns the index just past the "*/" closing the comment that
