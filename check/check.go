@@ -106,8 +106,8 @@ func (o *Options) inScope(p string) bool {
 	if p == "" || strings.Contains(p, ":[") {
 		return false
 	}
-	for _, pre := range []string{"/proc/", "/sys/", "/dev/"} {
-		if strings.HasPrefix(p, pre) {
+	for _, pre := range []string{"/proc", "/sys", "/dev"} {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
 			return false
 		}
 	}
@@ -127,7 +127,10 @@ func (o *Options) inScope(p string) bool {
 	}
 	for _, r := range o.Roots {
 		r = filepath.Clean(r)
-		if p == r || strings.HasPrefix(p, r+"/") || r == "." && !strings.HasPrefix(p, "/") {
+		switch {
+		case r == "/" && strings.HasPrefix(p, "/"),
+			p == r || strings.HasPrefix(p, r+"/"),
+			r == "." && !strings.HasPrefix(p, "/"):
 			return true
 		}
 	}

@@ -85,3 +85,28 @@ func checkFixture(t *testing.T, trace, name string) []string {
 	sort.Strings(out)
 	return out
 }
+
+func TestScopeRoots(t *testing.T) {
+	tests := []struct {
+		roots []string
+		path  string
+		want  bool
+	}{
+		{nil, "/tmp/a", true},
+		{nil, "/proc", false},
+		{nil, "/proc/1/fd", false},
+		{nil, "/procfs/x", true},
+		{[]string{"/"}, "/tmp/a", true},
+		{[]string{"/tmp"}, "/tmp/a", true},
+		{[]string{"/tmp"}, "/tmpx/a", false},
+		{[]string{"/tmp/"}, "/tmp", true},
+		{[]string{"."}, "a.txt", true},
+		{[]string{"."}, "/abs/a.txt", false},
+	}
+	for _, tc := range tests {
+		o := Options{Roots: tc.roots}
+		if got := o.InScope(tc.path); got != tc.want {
+			t.Errorf("roots %q, path %q: in scope %v, want %v", tc.roots, tc.path, got, tc.want)
+		}
+	}
+}

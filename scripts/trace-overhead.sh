@@ -29,7 +29,7 @@ read -r -a ours <<<"${CRASHSIM_TRACE:-$bin/tracerun -o $work/ours.strace --}"
 # Workloads. fsync-heavy and write-heavy use crashsim iobench when it has
 # the modes; otherwise a Python equivalent (said on stderr).
 py=$(command -v python3 || true)
-if [ -x "$bin/crashsim" ] && "$bin/crashsim" iobench --help 2>/dev/null | grep -q -- '--block-size'; then
+if [ -x "$bin/crashsim" ] && "$bin/crashsim" iobench --help 2>/dev/null | grep -- '--block-size' >/dev/null; then
 	# 1024 × (4 KiB write + fdatasync)
 	fsync_cmd=("$bin/crashsim" iobench --mode fsync-every --size-mb 4 --block-size 4096 --every 1 "$work/fsync.bin")
 	# 16384 writes of 512 bytes, one closing fdatasync
