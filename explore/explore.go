@@ -1,0 +1,506 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
+)
+
+// Options configure an exploration.
+type Options struct {
+	Trace       string // the trace's name, for findings
+	Root        string // absolute: the directory the program saved into
+	Initial     string // snapshot of Root before the run; "" is an empty one
+	Persistence model.Persistence
+	// Scope narrows the paths below Root (check's --ignore); nil keeps all.
+	Scope func(path string) bool
+	// Existed tells the model what existed before the trace; nil asks the
+	// snapshot (when there is one).
+	Existed func(path string) (existed, known bool)
+	Checker string        // shell command, run with sh -c in each state
+	Jobs    int           // checkers run at once; 0 is runtime.NumCPU()
+	Timeout time.Duration // per checker run; 0 is 10s
+	// MaxStates bounds the checker runs; 0 is no bound.
+	MaxStates int
+	// PathStates bounds the states of one path at one crash point (see
+	// model.Crash); 0 is 256.
+	PathStates int
+	Keep       bool   // leave the state directories for inspection
+	WorkDir    string // where the work directory goes; "" is /dev/shm or os.TempDir()
+	// Predict holds crashsim check's findings on the same trace, to name
+	// the rule that predicts a failing state.
+	Predict []*check.Finding
+	// Progress, when set, is called after each checker run (from one
+	// goroutine at a time).
+	Progress func(Progress)
+}
+
+// Progress is how far an exploration has got.
+type Progress struct {
+	Done, Total, Failed int
+	Elapsed             time.Duration
+}
+
+// Result is what an exploration found.
+type Result struct {
+	Findings []*check.Finding
+	Events   int // events read
+	Points   int // crash points, counting the one before the first event
+	// Candidates is how many crash states were considered; Distinct how
+	// many different trees they made (each checked once); Checked how many
+	// checker runs completed; Failed how many of them rejected the state.
+	Candidates, Distinct, Checked, Failed int
+	// Skipped counts the candidate states not built because MaxStates
+	// checker runs were reached.
+	Skipped     int
+	Interrupted bool
+	// Files is how many file paths the states varied.
+	Files int
+	// WorkDir holds the state directories when Options.Keep is set.
+	WorkDir string
+	// Where the time went: building and hashing states (one goroutine),
+	// checker runs (summed over workers), and the whole run.
+	Materialize, Check, Wall time.Duration
+}
+
+// DefaultTimeout is a checker's time limit when Options.Timeout is 0.
+const DefaultTimeout = 10 * time.Second
+
+// outputLimit is how much checker output is kept per state.
+const outputLimit = 64 << 10
+
+// state is one crash state: where and what it varies, and its checker run.
+type state struct {
+	index  int
+	dir    string
+	line   int // the crash point's line; 0 before the first event
+	event  *model.Ref
+	path   string // the varied path; "" for the state before the first event
+	ps     model.PathState
+	lost   []model.Ref // pending ops of the varied path that did not persist whole
+	torn   *model.Ref
+	also   []model.Ref // later crash points that leave the same files
+	failed bool
+	why    string // "exit status 1", "timed out after 2s"
+	output []byte
+	ran    bool
+}
+
+// Run replays a trace, builds its crash states and runs the checker on
+// each distinct one. Cancelling ctx stops launching checkers, kills the
+// running ones and returns what was explored (Result.Interrupted).
+func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error) {
+	start := time.Now()
+	if opt.Jobs <= 0 {
+		opt.Jobs = runtime.NumCPU()
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if opt.PathStates <= 0 {
+		opt.PathStates = 256
+	}
+	if opt.Root == "" || !filepath.IsAbs(opt.Root) {
+		return nil, fmt.Errorf("explore: the root must be an absolute directory, not %q", opt.Root)
+	}
+	opt.Root = filepath.Clean(opt.Root)
+	base := opt.WorkDir
+	if base == "" {
+		base = os.TempDir()
+		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+			base = "/dev/shm"
+		}
+	}
+	work, err := os.MkdirTemp(base, "crashsim-explore-")
+	if err != nil {
+		return nil, fmt.Errorf("explore: work directory: %w", err)
+	}
+	e := &explorer{opt: opt, work: work, data: parser.NewDataReader(), durable: map[int]*durableCopy{},
+		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
+	defer e.data.Close()
+	for _, d := range []string{"durable", "states"} {
+		if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
+			os.RemoveAll(work)
+			return nil, err
+		}
+	}
+	res, err := e.run(ctx, stream)
+	if opt.Keep && res != nil {
+		res.WorkDir = work
+		os.RemoveAll(filepath.Join(work, "durable"))
+	} else {
+		os.RemoveAll(work)
+	}
+	if res != nil {
+		res.Wall = time.Since(start)
+	}
+	return res, err
+}
+
+type explorer struct {
+	opt     Options
+	work    string
+	data    *parser.DataReader
+	tl      *model.Timeline
+	durable map[int]*durableCopy
+	links   map[int]string // symlink inode → target
+	seen    map[[32]byte]*state
+	files   map[string]bool
+	durErr  error
+	states  []*state
+	res     Result
+	start   time.Time
+}
+
+// durableCopy is explore's copy of an inode's durable content.
+type durableCopy struct {
+	path string // "" until made
+	err  error  // why it cannot be made (an initial file outside the snapshot)
+}
+
+func (e *explorer) inScope(p string) bool {
+	if _, ok := relPath(e.opt.Root, p); !ok {
+		return false
+	}
+	return e.opt.Scope == nil || e.opt.Scope(p)
+}
+
+func (e *explorer) existed(p string) (bool, bool) {
+	rel, ok := relPath(e.opt.Root, p)
+	if !ok {
+		return false, false
+	}
+	_, err := os.Lstat(filepath.Join(e.opt.Initial, rel))
+	return err == nil, true
+}
+
+func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
+	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed,
+		Durable: e.onDurable,
+		Observe: func(m *model.Model, ef *model.Effect) {
+			if ef.Kind == model.EffEntry && ef.Entry.Kind == model.EntrySymlink {
+				if ino := ef.Entry.Node(); ino != nil && ef.Event.Arg(0).HasStr {
+					e.links[ino.ID] = ef.Event.Arg(0).Str
+				}
+			}
+		}}
+	if mopt.Existed == nil && e.opt.Initial != "" {
+		mopt.Existed = e.existed
+	}
+	e.tl = model.NewTimeline(mopt, e.inScope, e.opt.PathStates)
+
+	jobs := make(chan *state)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range e.opt.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range jobs {
+				if ctx.Err() == nil {
+					t := time.Now()
+					err := e.check(ctx, s)
+					d := time.Since(t)
+					mu.Lock()
+					e.res.Check += d
+					if err == nil && s.ran {
+						e.res.Checked++
+						if s.failed {
+							e.res.Failed++
+						}
+					}
+					done++
+					if e.opt.Progress != nil {
+						e.opt.Progress(Progress{Done: done, Total: len(e.states), Failed: e.res.Failed, Elapsed: time.Since(e.start)})
+					}
+					mu.Unlock()
+				}
+				if !e.opt.Keep {
+					os.RemoveAll(s.dir)
+				}
+			}
+		}()
+	}
+	launch := func(s *state) {
+		mu.Lock()
+		e.states = append(e.states, s)
+		mu.Unlock()
+		select {
+		case jobs <- s:
+		case <-ctx.Done():
+			if !e.opt.Keep {
+				os.RemoveAll(s.dir)
+			}
+		}
+	}
+	err := e.replay(ctx, stream, launch)
+	close(jobs)
+	wg.Wait()
+	if ctx.Err() != nil {
+		e.res.Interrupted = true
+	}
+	if err != nil {
+		return &e.res, err
+	}
+	e.res.Files = len(e.files)
+	e.findings()
+	return &e.res, nil
+}
+
+// replay walks the trace and hands each new distinct state to launch.
+func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func(*state)) error {
+	consider := func(s *state, build func(dir string) error) error {
+		e.res.Candidates++
+		if e.opt.MaxStates > 0 && e.res.Distinct >= e.opt.MaxStates {
+			e.res.Skipped++
+			return nil
+		}
+		t := time.Now()
+		defer func() { e.res.Materialize += time.Since(t) }()
+		s.dir = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
+		if err := os.Mkdir(s.dir, 0o755); err != nil {
+			return err
+		}
+		if err := e.copyInitial(s.dir); err != nil {
+			return err
+		}
+		if err := build(s.dir); err != nil {
+			os.RemoveAll(s.dir)
+			return err
+		}
+		sum, err := hashTree(s.dir)
+		if err != nil {
+			return err
+		}
+		if first := e.seen[sum]; first != nil {
+			os.RemoveAll(s.dir)
+			if s.event != nil && (len(first.also) == 0 || first.also[len(first.also)-1].Line != s.line) && first.line != s.line {
+				first.also = append(first.also, *s.event)
+			}
+			return nil
+		}
+		e.seen[sum] = s
+		e.res.Distinct++
+		s.index = e.res.Distinct
+		launch(s)
+		return nil
+	}
+	e.res.Points = 1
+	if err := consider(&state{}, func(string) error { return nil }); err != nil {
+		return err
+	}
+	for ctx.Err() == nil {
+		ev, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		e.res.Events++
+		pt, ok := e.tl.Step(ev)
+		if e.durErr != nil {
+			return e.durErr
+		}
+		if !ok {
+			continue
+		}
+		e.res.Points++
+		for _, p := range pt.Changed {
+			for _, ps := range pt.Paths[p].States {
+				if ctx.Err() != nil {
+					return nil
+				}
+				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps}
+				if ino := e.tl.Model().Inode(ps.Inode); ino != nil && !ino.Dir {
+					e.files[p] = true
+				}
+				err := consider(s, func(dir string) error { return e.build(dir, pt, s) })
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// copyInitial copies the snapshot into a state directory.
+func (e *explorer) copyInitial(dir string) error {
+	if e.opt.Initial == "" {
+		return nil
+	}
+	return copyTree(e.opt.Initial, dir)
+}
+
+// onDurable applies data ops that became durable to the inode's durable
+// copy, before the model forgets them.
+func (e *explorer) onDurable(ino *model.Inode, ops []model.DataOp) {
+	if e.durErr != nil || ino.Dir {
+		return
+	}
+	dc := e.durableOf(ino)
+	if dc.err != nil {
+		return // never needed, unless a state names it: said then
+	}
+	f, err := os.OpenFile(dc.path, os.O_RDWR, 0)
+	if err != nil {
+		e.durErr = err
+		return
+	}
+	defer f.Close()
+	for _, op := range ops {
+		if err := applyOp(f, e.data, op, wholeBytes(op), false); err != nil {
+			// Keep replaying: the error matters only for a state that
+			// needs this file, and the copy is now wrong for all of them.
+			dc.err = err
+			return
+		}
+	}
+}
+
+// durableOf returns the inode's durable copy, making it on first use: the
+// snapshot's file at the inode's first name for a file from before the
+// trace, else an empty file.
+func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
+	if dc, ok := e.durable[ino.ID]; ok {
+		return dc
+	}
+	dc := &durableCopy{path: filepath.Join(e.work, "durable", fmt.Sprint(ino.ID))}
+	e.durable[ino.ID] = dc
+	if !ino.Initial {
+		f, err := createNew(dc.path)
+		if err != nil {
+			e.durErr = err
+			dc.err = err
+			return dc
+		}
+		f.Close()
+		return dc
+	}
+	first := ""
+	if len(ino.Paths) > 0 {
+		first = ino.Paths[0]
+	}
+	rel, ok := relPath(e.opt.Root, first)
+	src := filepath.Join(e.opt.Initial, rel)
+	fi, err := os.Lstat(src)
+	if !ok || e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
+		dc.err = fmt.Errorf("%s existed before the trace, but the initial snapshot does not hold it as a file: pass --initial DIR with the files as they were before the run", first)
+		return dc
+	}
+	if err := copyFile(src, dc.path); err != nil {
+		e.durErr = err
+		dc.err = err
+	}
+	return dc
+}
+
+// build applies a crash point to a state directory that holds the
+// snapshot: every tracked path as the program sees it, except s.path,
+// which takes s.ps.
+func (e *explorer) build(dir string, pt model.Point, s *state) error {
+	paths := make([]string, 0, len(pt.Paths))
+	for p := range pt.Paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	m := e.tl.Model()
+	for _, p := range paths {
+		rel, ok := relPath(e.opt.Root, p)
+		if !ok || rel == "." {
+			continue // the root itself is the state directory
+		}
+		var ino *model.Inode
+		var ps *model.PathState
+		if p == s.path {
+			ino, ps = m.Inode(s.ps.Inode), &s.ps
+		} else if n := m.Names()[p]; n != nil {
+			ino = n.Cache
+		}
+		if err := e.place(dir, rel, ino, ps, s, pt.Event.Line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// place makes dir/rel hold ino (nil: missing), with its pending data ops
+// applied as ps says (nil: all of them).
+func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState, s *state, line int) error {
+	ok, err := parentOK(dir, rel)
+	if err != nil {
+		return fmt.Errorf("line %d: refusing to write %s: %w", line, rel, err)
+	}
+	if !ok {
+		return nil // a parent is a file in this state: the name cannot exist
+	}
+	target := filepath.Join(dir, rel)
+	fi, err := os.Lstat(target)
+	exists := err == nil
+	if ino != nil && ino.Dir {
+		if exists && fi.IsDir() {
+			return nil
+		}
+		if exists {
+			if err := os.RemoveAll(target); err != nil {
+				return err
+			}
+		}
+		return os.Mkdir(target, 0o755)
+	}
+	if exists {
+		if err := os.RemoveAll(target); err != nil {
+			return err
+		}
+	}
+	if ino == nil {
+		return nil
+	}
+	if t, ok := e.links[ino.ID]; ok {
+		return os.Symlink(t, target)
+	}
+	dc := e.durableOf(ino)
+	if dc.err != nil {
+		return fmt.Errorf("line %d: %w", line, dc.err)
+	}
+	if err := copyFile(dc.path, target); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(target, os.O_RDWR|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for i, op := range ino.MaybeOps() {
+		bytes, sizeOnly := wholeBytes(op), false
+		if ps != nil {
+			bytes, sizeOnly = ps.Persists(i, op)
+			if bytes < wholeBytes(op) {
+				if bytes > 0 {
+					r := op.Event
+					s.torn = &r
+				} else {
+					s.lost = append(s.lost, op.Event)
+				}
+			}
+		}
+		if err := applyOp(f, e.data, op, bytes, sizeOnly); err != nil {
+			return err
+		}
+	}
+	return f.Close()
+}

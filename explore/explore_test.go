@@ -1,0 +1,216 @@
+package explore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// writeTree makes a directory holding files (relative name → content).
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// fixture is one of fixtures/traces: its trace, root and the files that
+// existed before it ran (as its RECORD's setup made them).
+type fixture struct {
+	name    string
+	initial map[string]string
+}
+
+func (f fixture) trace() string {
+	return filepath.Join("..", "fixtures", "traces", f.name, "f-ttt-y-xx.strace")
+}
+func (f fixture) root() string { return "/tmp/crashsim-fixtures/" + f.name }
+
+var (
+	jsonNoSync = fixture{"python-json-nosync", nil}
+	goAtomic   = fixture{"go-atomic", map[string]string{"config.json": "{\"version\": 1}\n"}}
+	pyNoFlush  = fixture{"python-noflush", map[string]string{"config.txt": "version=1\nreplicas=1\n"}}
+	pyFlush    = fixture{"python-flush", map[string]string{"config.txt": "version=1\nreplicas=1\n"}}
+)
+
+// explore runs an exploration of a fixture, checking that nothing was
+// written below the fixture's recorded root.
+func exploreFixture(t testing.TB, f fixture, checker string, tweak func(*Options)) *Result {
+	t.Helper()
+	before := lstatString(f.root())
+	opt := Options{
+		Trace:   f.trace(),
+		Root:    f.root(),
+		Initial: writeTree(t, f.initial),
+		Checker: checker,
+		Timeout: 20 * time.Second,
+		WorkDir: t.TempDir(),
+		Predict: predict(t, f.trace(), f.root()),
+	}
+	if tweak != nil {
+		tweak(&opt)
+	}
+	res := runTrace(t, f.trace(), opt)
+	if after := lstatString(f.root()); after != before {
+		t.Errorf("%s changed during the exploration: %s, then %s", f.root(), before, after)
+	}
+	return res
+}
+
+func runTrace(t testing.TB, trace string, opt Options) *Result {
+	t.Helper()
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := Run(context.Background(), s, opt)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func predict(t testing.TB, trace, root string) []*check.Finding {
+	t.Helper()
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in, err := os.Open(filepath.Join(filepath.Dir(trace), "initial.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	l, err := model.ReadInitial(in, "initial.list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := check.Run(s, check.Options{Roots: []string{root}, Existed: l.Existed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+func lstatString(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "absent"
+	}
+	return fi.Mode().String() + " " + fi.ModTime().String()
+}
+
+func describe(res *Result) string {
+	var b strings.Builder
+	for _, f := range res.Findings {
+		b.WriteString("\n  ")
+		b.WriteString(f.Path + ":" + strconv.Itoa(f.Line) + ": " + f.Message)
+	}
+	return b.String()
+}
+
+const jsonChecker = `python3 -c "import json,os; os.path.exists('config.json') and json.load(open('config.json'))"`
+
+func TestJSONSaveWithoutSyncFails(t *testing.T) {
+	res := exploreFixture(t, jsonNoSync, jsonChecker, nil)
+	if len(res.Findings) == 0 {
+		t.Fatalf("no failing state for a json.dump save without fsync (%d states checked)", res.Checked)
+	}
+	for _, f := range res.Findings {
+		if f.Rule.ID != check.CheckerFailed || f.Path != jsonNoSync.root()+"/config.json" {
+			t.Errorf("unexpected finding %s %s", f.Rule.ID, f.Path)
+		}
+		if !strings.Contains(f.Message, "predicted by") {
+			t.Errorf("finding does not name the rule that predicts it: %s", f.Message)
+		}
+	}
+	t.Logf("%d candidates, %d distinct, %d failed:%s", res.Candidates, res.Distinct, res.Failed, describe(res))
+}
+
+func TestAtomicSavePasses(t *testing.T) {
+	checker := `python3 -c "import json; json.load(open('config.json'))"`
+	res := exploreFixture(t, goAtomic, checker, nil)
+	if len(res.Findings) != 0 {
+		t.Errorf("the temp+fsync+rename+dir fsync save has failing states:%s", describe(res))
+	}
+	if res.Checked < 3 {
+		t.Errorf("only %d states checked", res.Checked)
+	}
+}
+
+const configChecker = `grep -q '^version=' config.txt`
+
+func TestPythonNoFlushFailsAfterDirSync(t *testing.T) {
+	res := exploreFixture(t, pyNoFlush, configChecker, nil)
+	found := false
+	for _, f := range res.Findings {
+		if f.Path != pyNoFlush.root()+"/config.txt" || f.State == nil || f.State.Outcome != "empty" {
+			continue
+		}
+		// States are checked once: the same files at a later crash
+		// point are named in Related.
+		found = found || f.Line >= 402
+		for _, r := range f.Related {
+			found = found || r.Line >= 402 && strings.Contains(r.What, "same files")
+		}
+	}
+	if !found {
+		t.Errorf("no failing state with config.txt empty at or after the directory fsync (line 402):%s", describe(res))
+	}
+}
+
+func TestPythonFlushPasses(t *testing.T) {
+	res := exploreFixture(t, pyFlush, configChecker, nil)
+	if len(res.Findings) != 0 {
+		t.Errorf("the flush save has failing states:%s", describe(res))
+	}
+}
+
+func TestHangingCheckerIsKilled(t *testing.T) {
+	start := time.Now()
+	res := exploreFixture(t, pyFlush, "sleep 60", func(o *Options) {
+		o.Timeout = 200 * time.Millisecond
+		o.MaxStates = 2
+		o.Jobs = 2
+	})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v: the checker was not killed at the timeout", d)
+	}
+	if len(res.Findings) != 2 {
+		t.Fatalf("got %d findings, want 2:%s", len(res.Findings), describe(res))
+	}
+	for _, f := range res.Findings {
+		if !strings.Contains(f.Message, "timed out after 200ms") {
+			t.Errorf("message does not say the checker timed out: %s", f.Message)
+		}
+	}
+	if res.Skipped == 0 {
+		t.Errorf("MaxStates 2 skipped nothing")
+	}
+}
+
+func TestFindingsInStateOrder(t *testing.T) {
+	one := exploreFixture(t, jsonNoSync, jsonChecker, func(o *Options) { o.Jobs = 1 })
+	many := exploreFixture(t, jsonNoSync, jsonChecker, func(o *Options) { o.Jobs = 8 })
+	if describe(one) != describe(many) {
+		t.Errorf("findings differ with 1 and 8 workers:\n1:%s\n8:%s", describe(one), describe(many))
+	}
+}

@@ -1,0 +1,176 @@
+package explore
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// relPath maps a trace path to its place below root: ok is false for a
+// path outside root, a relative one, or one that climbs out with "..".
+func relPath(root, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// errSymlinkParent says a write would go through a symlink.
+var errSymlinkParent = errors.New("a parent is a symlink")
+
+// parentOK checks every directory between dir (trusted) and dir/rel's
+// parent with Lstat, creating missing ones. It reports false when a parent
+// is not a directory (the state has a file there: the entry cannot exist),
+// and errSymlinkParent when one is a symlink.
+func parentOK(dir, rel string) (bool, error) {
+	parts := strings.Split(filepath.Dir(rel), string(filepath.Separator))
+	cur := dir
+	for _, part := range parts {
+		if part == "." || part == "" {
+			continue
+		}
+		if part == ".." {
+			return false, fmt.Errorf("%s: refusing a path with ..", rel)
+		}
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(cur, 0o755); err != nil {
+				return false, err
+			}
+			continue
+		case err != nil:
+			return false, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return false, fmt.Errorf("%s: %w", cur, errSymlinkParent)
+		case !fi.IsDir():
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// copyTree copies src into dst (which exists): directories, regular files
+// and symlinks (as symlinks, never followed); other kinds are left out.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.Mkdir(to, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(t, to)
+		case d.Type().IsRegular():
+			return copyFile(p, to)
+		}
+		return nil
+	})
+}
+
+// copyFile copies a regular file into a new file to (never through a
+// symlink at to).
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := createNew(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// createNew creates a file that must not exist, not following a symlink.
+func createNew(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o644)
+}
+
+// hashTree hashes a directory tree: names, kinds, file bytes and symlink
+// targets, in sorted order. Two states with the same hash look the same to
+// any checker that reads names and contents.
+func hashTree(dir string) ([32]byte, error) {
+	h := sha256.New()
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		paths = append(paths, p)
+		return nil
+	})
+	if err != nil {
+		return [32]byte{}, err
+	}
+	sort.Strings(paths)
+	var n [8]byte
+	for _, p := range paths {
+		rel, _ := filepath.Rel(dir, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		binary.LittleEndian.PutUint64(n[:], uint64(len(rel)))
+		h.Write(n[:])
+		h.Write([]byte(rel))
+		switch {
+		case fi.IsDir():
+			h.Write([]byte{'d'})
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			if err != nil {
+				return [32]byte{}, err
+			}
+			h.Write([]byte{'l'})
+			binary.LittleEndian.PutUint64(n[:], uint64(len(t)))
+			h.Write(n[:])
+			h.Write([]byte(t))
+		default:
+			h.Write([]byte{'f'})
+			binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
+			h.Write(n[:])
+			f, err := os.Open(p)
+			if err != nil {
+				return [32]byte{}, err
+			}
+			_, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				return [32]byte{}, err
+			}
+		}
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
