@@ -214,3 +214,138 @@ func TestFindingsInStateOrder(t *testing.T) {
 		t.Errorf("findings differ with 1 and 8 workers:\n1:%s\n8:%s", describe(one), describe(many))
 	}
 }
+
+// writeTrace writes a trace, replacing R with root in every line.
+func writeTrace(t testing.TB, root string, lines ...string) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "trace.strace")
+	text := strings.ReplaceAll(strings.Join(lines, "\n")+"\n", "/R", root)
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func TestPathsStayInside(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "root") // never created: only mapped
+	outside := filepath.Join(top, "outside")
+	if err := os.Mkdir(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(top, "absolute.txt")
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/../escape.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "escaped", 7) = 7`,
+		`close(3) = 0`,
+		`openat(AT_FDCWD, "/R/sub/../../escape2.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "escaped", 7) = 7`,
+		`close(3) = 0`,
+		`openat(AT_FDCWD, "`+abs+`", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "outside", 7) = 7`,
+		`close(3) = 0`,
+		`mkdir("/R/sub", 0755) = 0`,
+		`openat(AT_FDCWD, "/R/sub/../ok.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "fine", 4) = 4`,
+		`close(3) = 0`,
+	)
+	initial := writeTree(t, map[string]string{"keep.txt": "old"})
+	if err := os.Symlink(outside, filepath.Join(initial, "link")); err != nil {
+		t.Fatal(err)
+	}
+	res := runTrace(t, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Keep: true, WorkDir: t.TempDir()})
+	for _, p := range []string{filepath.Join(top, "escape.txt"), filepath.Join(top, "escape2.txt"), abs, root} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("something was written below the snapshot's symlink target: %v", ents)
+	}
+	// The kept states hold ok.txt (once with its data), the symlink as a
+	// symlink, and nothing that escaped.
+	states, _ := filepath.Glob(filepath.Join(res.WorkDir, "states", "*"))
+	if len(states) != res.Distinct || res.Distinct < 3 {
+		t.Fatalf("%d state directories, %d distinct states", len(states), res.Distinct)
+	}
+	withData := false
+	for _, d := range states {
+		if b, err := os.ReadFile(filepath.Join(d, "ok.txt")); err == nil && string(b) == "fine" {
+			withData = true
+		}
+		if fi, err := os.Lstat(filepath.Join(d, "link")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: link is not a symlink (%v)", d, err)
+		}
+		filepath.WalkDir(d, func(p string, _ os.DirEntry, _ error) error {
+			if strings.Contains(filepath.Base(p), "escape") || filepath.Base(p) == "absolute.txt" {
+				t.Errorf("%s holds %s", d, p)
+			}
+			return nil
+		})
+	}
+	if !withData {
+		t.Errorf("no state holds ok.txt with its data")
+	}
+}
+
+func TestNoWriteThroughSymlink(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "root")
+	outside := filepath.Join(top, "outside")
+	os.Mkdir(outside, 0o755)
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/link/through.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "through", 7) = 7`,
+	)
+	initial := writeTree(t, nil)
+	os.Symlink(outside, filepath.Join(initial, "link"))
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = Run(context.Background(), s, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", WorkDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("got error %v, want a refusal to write through a symlink", err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("written through the symlink: %v", ents)
+	}
+}
+
+func TestTruncatedWriteIsRefused(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/data", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "0123"..., 4096) = 4096`,
+	)
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = Run(context.Background(), s, Options{Trace: trace, Root: root, Checker: "true", WorkDir: t.TempDir()})
+	want := "line 2: the trace holds only part of this write (strace -s)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got error %v, want %q", err, want)
+	}
+}
+
+func TestStatesEnvironment(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/f", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "x", 1) = 1`,
+	)
+	log := filepath.Join(t.TempDir(), "log")
+	checker := `echo "$CRASHSIM_CRASH_LINE $CRASHSIM_MODEL $(test "$PWD" = "$CRASHSIM_STATE_DIR" && echo same)" >>` + log
+	res := runTrace(t, trace, Options{Trace: trace, Root: root, Checker: checker, Jobs: 1, Persistence: model.Ext4, WorkDir: t.TempDir()})
+	b, _ := os.ReadFile(log)
+	got := string(b)
+	if want := "0 ext4 same\n1 ext4 same\n2 ext4 same\n"; got != want {
+		t.Errorf("checker saw:\n%s\nwant:\n%s", got, want)
+	}
+	if res.Checked != 3 {
+		t.Errorf("checked %d states, want 3", res.Checked)
+	}
+}
