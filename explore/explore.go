@@ -343,7 +343,7 @@ func (e *explorer) copyInitial(dir string) error {
 	if e.opt.Initial == "" {
 		return nil
 	}
-	return copyTree(e.opt.Initial, dir)
+	return CopyTree(e.opt.Initial, dir)
 }
 
 // onDurable applies data ops that became durable to the inode's durable

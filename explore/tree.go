@@ -64,9 +64,9 @@ func parentOK(dir, rel string) (bool, error) {
 	return true, nil
 }
 
-// copyTree copies src into dst (which exists): directories, regular files
+// CopyTree copies src into dst (which exists): directories, regular files
 // and symlinks (as symlinks, never followed); other kinds are left out.
-func copyTree(src, dst string) error {
+func CopyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -55,6 +55,7 @@ type cli struct {
 	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings; exit 1 when any)."`
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	States  statesCmd  `cmd:"" help:"Show, crash point by crash point, what a crash can leave at each file."`
+	Explore exploreCmd `cmd:"" help:"Build each crash state on disk and run your checker on it (findings for the states it rejects)."`
 	Stats   statsCmd   `cmd:"" help:"Count writes, bytes, fsyncs and renames per file in a trace (a cross-check of strace -c)."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`
