@@ -45,15 +45,10 @@ func (c *traceCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitInput, err)
 	}
-	listRoots := c.Root
 	if len(c.Root) == 0 {
-		listRoots = []string{start}
-		// Started in /, every file is in scope: no --root, the same
-		// meaning, which check's root matching gets right.
-		if start != "/" {
-			c.Root = listRoots
-		}
+		c.Root = []string{start}
 	}
+	listRoots := c.Root
 
 	out, madeTemp := c.Out, false
 	if out == "" {
