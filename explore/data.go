@@ -26,7 +26,7 @@ func (e *DataError) Error() string {
 // applyOp applies what of op persisted to f: bytes of a write (all of it,
 // or the first bytes of a torn one), or only the size it gave the file
 // (sizeOnly). For a size change, bytes > 0 means it persisted.
-func applyOp(f *os.File, data *parser.DataReader, op model.DataOp, bytes int64, sizeOnly bool) error {
+func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly bool) error {
 	if bytes <= 0 && !sizeOnly {
 		return nil
 	}
@@ -77,7 +77,7 @@ func applyOp(f *os.File, data *parser.DataReader, op model.DataOp, bytes int64, 
 		if !c.Ref.Valid() {
 			return &DataError{Line: op.Event.Line, Syscall: op.Event.Syscall}
 		}
-		n, err := data.Copy(w, c.Ref, need)
+		n, err := data.copy(w, c.Ref, need)
 		if err != nil {
 			return fmt.Errorf("line %d: %w", op.Event.Line, err)
 		}
@@ -99,4 +99,46 @@ func wholeBytes(op model.DataOp) int64 {
 		return 1
 	}
 	return op.Len
+}
+
+// dataCache keeps decoded write data in memory: the same write is applied
+// to many states, and decoding -xx text costs more than copying bytes.
+type dataCache struct {
+	r    *parser.DataReader
+	m    map[parser.DataRef][]byte
+	size int64
+}
+
+// Bounds of the cache: strings larger than cacheString are decoded each
+// time; past cacheTotal nothing more is kept.
+const (
+	cacheString = 1 << 20
+	cacheTotal  = 64 << 20
+)
+
+func newDataCache() *dataCache {
+	return &dataCache{r: parser.NewDataReader(), m: map[parser.DataRef][]byte{}}
+}
+
+func (d *dataCache) close() error { return d.r.Close() }
+
+// copy writes the first limit bytes of the string at ref to w.
+func (d *dataCache) copy(w io.Writer, ref parser.DataRef, limit int64) (int64, error) {
+	b, ok := d.m[ref]
+	if !ok {
+		if ref.Len > cacheString || d.size >= cacheTotal {
+			return d.r.Copy(w, ref, limit)
+		}
+		var err error
+		if b, err = d.r.Bytes(ref, -1); err != nil {
+			return 0, err
+		}
+		d.m[ref] = b
+		d.size += int64(len(b))
+	}
+	if limit >= 0 {
+		b = b[:min(int64(len(b)), limit)]
+	}
+	n, err := w.Write(b)
+	return int64(n), err
 }

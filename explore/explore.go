@@ -127,9 +127,9 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	if err != nil {
 		return nil, fmt.Errorf("explore: work directory: %w", err)
 	}
-	e := &explorer{opt: opt, work: work, data: parser.NewDataReader(), durable: map[int]*durableCopy{},
+	e := &explorer{opt: opt, work: work, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
-	defer e.data.Close()
+	defer e.data.close()
 	for _, d := range []string{"durable", "states"} {
 		if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
 			os.RemoveAll(work)
@@ -152,7 +152,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 type explorer struct {
 	opt     Options
 	work    string
-	data    *parser.DataReader
+	data    *dataCache
 	tl      *model.Timeline
 	durable map[int]*durableCopy
 	links   map[int]string // symlink inode → target
@@ -221,9 +221,9 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 						if s.failed {
 							e.res.Failed++
 						}
+						done++
 					}
-					done++
-					if e.opt.Progress != nil {
+					if err == nil && e.opt.Progress != nil {
 						e.opt.Progress(Progress{Done: done, Total: len(e.states), Failed: e.res.Failed, Elapsed: time.Since(e.start)})
 					}
 					mu.Unlock()
@@ -269,7 +269,12 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 			return nil
 		}
 		t := time.Now()
-		defer func() { e.res.Materialize += time.Since(t) }()
+		built := false
+		defer func() {
+			if !built {
+				e.res.Materialize += time.Since(t)
+			}
+		}()
 		s.dir = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
 		if err := os.Mkdir(s.dir, 0o755); err != nil {
 			return err
@@ -295,6 +300,9 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		e.seen[sum] = s
 		e.res.Distinct++
 		s.index = e.res.Distinct
+		// Waiting for a free worker is not building.
+		built = true
+		e.res.Materialize += time.Since(t)
 		launch(s)
 		return nil
 	}

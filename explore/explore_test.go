@@ -349,3 +349,37 @@ func TestStatesEnvironment(t *testing.T) {
 		t.Errorf("checked %d states, want 3", res.Checked)
 	}
 }
+
+func TestInterruptStopsCleanly(t *testing.T) {
+	s, err := parser.Open(pyFlush.trace(), parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	work := t.TempDir()
+	var seen []Progress
+	opt := Options{Trace: pyFlush.trace(), Root: pyFlush.root(), Initial: writeTree(t, pyFlush.initial),
+		Checker: `case "$CRASHSIM_CRASH_LINE" in 0) exit 0;; *) sleep 60;; esac`, Jobs: 2, WorkDir: work,
+		Progress: func(p Progress) {
+			seen = append(seen, p)
+			cancel()
+		}}
+	start := time.Now()
+	res, err := Run(ctx, s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v after the interrupt", d)
+	}
+	if !res.Interrupted || res.Checked != 1 || len(res.Findings) != 0 {
+		t.Errorf("interrupted=%v checked=%d findings=%d, want true 1 0", res.Interrupted, res.Checked, len(res.Findings))
+	}
+	if len(seen) != 1 || seen[0].Done != 1 {
+		t.Errorf("progress calls: %+v", seen)
+	}
+	if ents, _ := os.ReadDir(work); len(ents) != 0 {
+		t.Errorf("left in the work directory: %v", ents)
+	}
+}

@@ -1,0 +1,84 @@
+package explore
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// saveTrace is a synthetic trace of n saves of config.json, each a temp
+// file written in two parts (6 KiB of JSON: torn states exist) and renamed
+// over the name; every fifth save fsyncs the file and the directory.
+func saveTrace(b *testing.B, root string, n int) string {
+	var lines []string
+	for i := range n {
+		doc := fmt.Sprintf(`{"save": %d, "pad": "%s"}`, i, strings.Repeat("x", 6000))
+		lines = append(lines,
+			`openat(AT_FDCWD, "/R/config.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+			fmt.Sprintf(`write(3, "%s", %d) = %d`, hexString(doc[:3000]), 3000, 3000),
+			fmt.Sprintf(`write(3, "%s", %d) = %d`, hexString(doc[3000:]), len(doc)-3000, len(doc)-3000),
+		)
+		if i%5 == 4 {
+			lines = append(lines, `fsync(3) = 0`)
+		}
+		lines = append(lines, `close(3) = 0`, `rename("/R/config.json.tmp", "/R/config.json") = 0`)
+		if i%5 == 4 {
+			lines = append(lines, `openat(AT_FDCWD, "/R", O_RDONLY|O_DIRECTORY) = 4`, `fsync(4) = 0`, `close(4) = 0`)
+		}
+	}
+	return writeTrace(b, root, lines...)
+}
+
+// BenchmarkExplore measures states per second over a 20-save trace with a
+// trivial checker and with a Python one, on one worker and on every CPU,
+// and splits the time between building states and running checkers:
+//
+//	go test ./explore -run '^$' -bench Explore -benchtime 3x
+func BenchmarkExplore(b *testing.B) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		py = ""
+	}
+	checkers := []struct{ name, cmd string }{
+		{"true", "true"},
+		{"python", py + ` -c "import json,os; os.path.exists('config.json') and json.load(open('config.json'))"`},
+	}
+	for _, c := range checkers {
+		for _, jobs := range []int{1, runtime.NumCPU()} {
+			b.Run(fmt.Sprintf("checker=%s/jobs=%d", c.name, jobs), func(b *testing.B) {
+				if c.name == "python" && py == "" {
+					b.Skip("python3 is not installed")
+				}
+				root := filepath.Join(b.TempDir(), "root")
+				trace := saveTrace(b, root, 20)
+				initial := writeTree(b, map[string]string{"config.json": `{"save": -1}`, "other/notes.txt": "untouched"})
+				var states int
+				var mat, chk, wall time.Duration
+				for b.Loop() {
+					res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: c.cmd, Jobs: jobs, Timeout: time.Minute})
+					states += res.Checked
+					mat += res.Materialize
+					chk += res.Check
+					wall += res.Wall
+				}
+				b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
+				b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
+				b.ReportMetric(float64(chk.Microseconds())/float64(states), "check-µs/state")
+				b.ReportMetric(float64(states)/float64(b.N), "states/op")
+			})
+		}
+	}
+}
+
+// hexString escapes every byte as strace -xx does.
+func hexString(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		fmt.Fprintf(&b, "\\x%02x", s[i])
+	}
+	return b.String()
+}
