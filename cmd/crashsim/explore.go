@@ -110,7 +110,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 		return withCode(exitInput, err)
 	}
 	if c.Keep {
-		fmt.Fprintf(g.stderr, "crashsim: snapshot and trace kept in %s\n", work)
+		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", filepath.Join(work, "initial"))
 	} else {
 		defer os.RemoveAll(work)
 	}
@@ -121,7 +121,13 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	if err := explore.CopyTree(start, snap); err != nil {
 		return withCode(exitInput, fmt.Errorf("snapshot of %s: %w", start, err))
 	}
-	trace := filepath.Join(work, "trace.strace")
+	// The trace outlives the run: the findings point at its lines.
+	tf, err := os.CreateTemp("", "crashsim-*.strace")
+	if err != nil {
+		return withCode(exitInput, fmt.Errorf("trace file: %w", err))
+	}
+	trace := tf.Name()
+	tf.Close()
 	c.Root = []string{start}
 	c.InitialList = trace + ".initial"
 	if !(&traceCmd{}).writeInitial(g, []string{start}, c.InitialList) {
@@ -133,12 +139,15 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	}
 	res, runErr := tracer.Run(ctx, cmd, topt)
 	if res == nil {
+		os.Remove(trace)
+		os.Remove(c.InitialList)
 		var nf *tracer.CommandNotFoundError
 		if errors.Is(runErr, tracer.ErrStraceNotFound) || errors.As(runErr, &nf) {
 			return withCode(exitInput, runErr)
 		}
 		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
 	}
+	fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", trace)
 	if ctx.Err() != nil {
 		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
 	}
