@@ -177,13 +177,19 @@ func (e *explorer) inScope(p string) bool {
 	return e.opt.Scope == nil || e.opt.Scope(p)
 }
 
-func (e *explorer) existed(p string) (bool, bool) {
-	rel, ok := relPath(e.opt.Root, p)
-	if !ok {
-		return false, false
+// ExistedIn answers model.Options.Existed from a snapshot of root: a path
+// below root existed when the snapshot holds it; of other paths it says
+// nothing.
+func ExistedIn(root, snapshot string) func(string) (bool, bool) {
+	root = filepath.Clean(root)
+	return func(p string) (bool, bool) {
+		rel, ok := relPath(root, p)
+		if !ok {
+			return false, false
+		}
+		_, err := os.Lstat(filepath.Join(snapshot, rel))
+		return err == nil, true
 	}
-	_, err := os.Lstat(filepath.Join(e.opt.Initial, rel))
-	return err == nil, true
 }
 
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
@@ -197,7 +203,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 			}
 		}}
 	if mopt.Existed == nil && e.opt.Initial != "" {
-		mopt.Existed = e.existed
+		mopt.Existed = ExistedIn(e.opt.Root, e.opt.Initial)
 	}
 	e.tl = model.NewTimeline(mopt, e.inScope, e.opt.PathStates)
 

@@ -15,6 +15,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -174,10 +175,20 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	scope := check.Options{Ignore: c.Ignore}
 	opt.Scope = scope.InScope
 
-	// check's findings on the same trace name the rule behind a failure.
-	predicted, err := c.checkFlags.run(g, []string{trace})
+	// check's findings on the same trace, under the same model and with
+	// the same knowledge of what existed, name the rule behind a failure.
+	copt := check.Options{Roots: []string{opt.Root}, Ignore: c.Ignore, Models: []model.Persistence{p}, Existed: opt.Existed}
+	if copt.Existed == nil && opt.Initial != "" {
+		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
+	}
+	cs, err := parser.Open(trace, parser.Options{}) // warnings: once, from the exploration
 	if err != nil {
-		return err
+		return inputError(err)
+	}
+	predicted, err := check.Run(cs, copt)
+	cs.Close()
+	if err != nil {
+		return inputError(err)
 	}
 	opt.Predict = predicted.Findings
 
