@@ -433,6 +433,7 @@ func (e *explorer) build(dir string, pt model.Point, s *state) error {
 	}
 	sort.Strings(paths)
 	m := e.tl.Model()
+	gone := map[string]bool{} // names missing in this state
 	for _, p := range paths {
 		rel, ok := relPath(e.opt.Root, p)
 		if !ok || rel == "." {
@@ -445,11 +446,29 @@ func (e *explorer) build(dir string, pt model.Point, s *state) error {
 		} else if n := m.Names()[p]; n != nil {
 			ino = n.Cache
 		}
+		if ino == nil {
+			gone[rel] = true
+		}
+		if underGone(rel, gone) {
+			// A directory missing in this state takes its entries with
+			// it: a name whose parent never reached the disk is not there.
+			continue
+		}
 		if err := e.place(dir, rel, ino, ps, s, pt.Event.Line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// underGone reports whether an ancestor of rel is missing.
+func underGone(rel string, gone map[string]bool) bool {
+	for d := filepath.Dir(rel); d != "." && d != "/"; d = filepath.Dir(d) {
+		if gone[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // place makes dir/rel hold ino (nil: missing), with its pending data ops

@@ -383,3 +383,13 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		t.Errorf("left in the work directory: %v", ents)
 	}
 }
+
+// A directory missing in a state takes the names below it with it.
+func TestUnderGone(t *testing.T) {
+	gone := map[string]bool{"d": true, "a/b": true}
+	for rel, want := range map[string]bool{"d": false, "d/f": true, "d/e/f": true, "a/b/c": true, "a/c": false, "dd/f": false} {
+		if got := underGone(rel, gone); got != want {
+			t.Errorf("underGone(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
