@@ -57,6 +57,7 @@ type cli struct {
 	States  statesCmd  `cmd:"" help:"Show, crash point by crash point, what a crash can leave at each file."`
 	Explore exploreCmd `cmd:"" help:"Build each crash state on disk and run your checker on it (findings for the states it rejects)."`
 	Stats   statsCmd   `cmd:"" help:"Count writes, bytes, fsyncs and renames per file in a trace (a cross-check of strace -c)."`
+	Oracle  oracleCmd  `cmd:"" help:"Check the persistence model against a real filesystem (ext4, xfs, btrfs on a loop device; needs root)."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`
 	Explain explainCmd `cmd:"" help:"Explain one rule: what a crash can leave, why, and the fix."`

@@ -1,0 +1,663 @@
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/tracer"
+)
+
+// Options configure Run.
+type Options struct {
+	FS     string              // ext4, xfs or btrfs
+	SizeMB int                 // image size; 0 is the filesystem's default
+	Models []model.Persistence // the models to compare with; nil is posix
+	Cmd    []string            // the program and its arguments, run in the work directory
+	// Setup is a shell command (sh -c) run untraced in the work directory
+	// before the initial image is kept: the files CMD expects.
+	Setup string
+	Env   []string // environment of Setup and Cmd; nil is crashsim's
+	// Timeout bounds each run of the program (0: 30 s). Keep runs well
+	// under 30 s anyway: older dirty pages are written back by the kernel.
+	Timeout   time.Duration
+	MaxStates int       // per path and point, as in model.Timeline (0: 65536)
+	Keep      bool      // keep the temporary directory (images, traces)
+	Log       io.Writer // progress notes; nil is silent
+	Output    io.Writer // the program's stdout and stderr; nil discards
+}
+
+// Result is the comparison under one model.
+type Result struct {
+	FS      string   `json:"fs"`
+	Model   string   `json:"model"`
+	Command []string `json:"command"`
+	Points  []Point  `json:"points"`
+	Summary Summary  `json:"summary"`
+	// Dir is the temporary directory when kept.
+	Dir string `json:"dir,omitempty"`
+}
+
+// Point is one crash point: what was on the device, and what the model
+// predicted, path by path (paths relative to the work directory).
+type Point struct {
+	Index      int                 `json:"index"` // 1, 2, ... as the first run's crash points
+	Line       int                 `json:"line"`  // trace line of the event (first run)
+	Syscall    string              `json:"syscall"`
+	Call       string              `json:"call"`
+	Observed   map[string]string   `json:"observed"`
+	Predicted  map[string][]string `json:"predicted"`
+	Sound      bool                `json:"sound"`
+	Mismatches []Mismatch          `json:"mismatches"`
+	// Note says what made this point unusual: never reached, stopped at
+	// another point than intended, other processes ran during the copy.
+	Note string `json:"note,omitempty"`
+	// Reached is false when the program ended before the call.
+	Reached bool `json:"reached"`
+}
+
+// Mismatch is an observed outcome outside the predicted set.
+type Mismatch struct {
+	Path      string   `json:"path"`
+	Observed  string   `json:"observed"`
+	Matches   []string `json:"matches"` // every outcome the observed content matches
+	Predicted []string `json:"predicted"`
+	Untracked bool     `json:"untracked,omitempty"` // the model does not track the path at all
+	Size      int64    `json:"size"`                // observed size, -1 when missing
+}
+
+// Summary counts a result.
+type Summary struct {
+	Points     int `json:"points"`     // crash points of the first run
+	Observed   int `json:"observed"`   // crash states observed (points reached)
+	Distinct   int `json:"distinct"`   // distinct observed trees
+	Mismatches int `json:"mismatches"` // paths outside the predicted set, over all points
+}
+
+// target is a crash point of the first run, as strace can stop at it.
+type target struct {
+	index   int
+	line    int
+	syscall string
+	n       int // the tracee's n-th call of syscall
+	call    string
+}
+
+// observation is what one stopped run showed.
+type observation struct {
+	target
+	reached bool
+	note    string
+	trace   string // the rerun's trace as it was when the image was copied
+	live    Tree
+	crash   Tree
+}
+
+type runner struct {
+	opt     Options
+	spec    fsSpec
+	sys     *system
+	dir     string // temporary directory
+	live    string // mount point of the filesystem the program runs on
+	crashMP string // mount point of a crash copy
+	work    string // live/work: where the program runs
+	initImg string
+	runImg  string
+	strace  string
+	version tracer.Version
+	listing *model.Listing
+	initial Tree
+}
+
+// Run runs the oracle. On every way out, whatever it mounted is unmounted
+// and whatever loop device it attached is detached.
+func Run(ctx context.Context, opt Options) (res []*Result, err error) {
+	if len(opt.Cmd) == 0 {
+		return nil, errors.New("oracle: no command")
+	}
+	if err := Preflight(opt.FS); err != nil {
+		return nil, err
+	}
+	if len(opt.Models) == 0 {
+		opt.Models = []model.Persistence{model.Posix}
+	}
+	if opt.Timeout == 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.MaxStates == 0 {
+		opt.MaxStates = 1 << 16
+	}
+	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
+	if opt.SizeMB == 0 {
+		opt.SizeMB = r.spec.sizeMB
+		r.opt.SizeMB = opt.SizeMB
+	}
+	r.strace, err = exec.LookPath("strace")
+	if err != nil {
+		return nil, &EnvError{"strace not found (apt-get install strace)"}
+	}
+	r.version, err = tracer.DetectVersion(ctx, r.strace)
+	if err != nil {
+		return nil, &EnvError{fmt.Sprintf("strace: %v", err)}
+	}
+	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
+	if err != nil {
+		return nil, err
+	}
+	if !opt.Keep {
+		defer os.RemoveAll(r.dir)
+	}
+	// Registered after RemoveAll, so it runs first: never remove a
+	// directory with a filesystem still mounted in it. Runs on panics too.
+	defer func() {
+		if cerr := r.sys.cleanup(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+		}
+	}()
+	r.live = filepath.Join(r.dir, "live")
+	r.crashMP = filepath.Join(r.dir, "crash")
+	r.work = filepath.Join(r.live, "work")
+	r.initImg = filepath.Join(r.dir, "initial.img")
+	r.runImg = filepath.Join(r.dir, "run.img")
+	for _, d := range []string{r.live, r.crashMP, filepath.Join(r.dir, "traces")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.prepare(ctx); err != nil {
+		return nil, err
+	}
+	targets, err := r.learn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var obs []*observation
+	for _, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		o, err := r.observe(ctx, t)
+		if err != nil {
+			return nil, fmt.Errorf("crash point %d (line %d, %s): %w", t.index, t.line, t.syscall, err)
+		}
+		obs = append(obs, o)
+	}
+	for _, p := range opt.Models {
+		rs, err := r.compare(p, obs)
+		if err != nil {
+			return nil, err
+		}
+		rs.Summary.Points = len(targets)
+		if opt.Keep {
+			rs.Dir = r.dir
+		}
+		res = append(res, rs)
+	}
+	return res, nil
+}
+
+// prepare makes the initial image: mkfs, the work directory, Setup.
+func (r *runner) prepare(ctx context.Context) error {
+	f, err := os.Create(r.initImg)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(int64(r.opt.SizeMB) << 20)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	args := append(append([]string{}, r.spec.mkfs[1:]...), r.initImg)
+	if _, err := r.sys.run(ctx, r.spec.mkfs[0], args...); err != nil {
+		return err
+	}
+	dev, err := r.sys.attach(ctx, r.initImg)
+	if err != nil {
+		return err
+	}
+	if err := r.sys.mount(ctx, dev, r.live, r.spec.name, r.spec.liveOpts); err != nil {
+		return err
+	}
+	if err := os.Mkdir(r.work, 0o755); err != nil {
+		return err
+	}
+	if r.opt.Setup != "" {
+		c := exec.CommandContext(ctx, "sh", "-c", r.opt.Setup)
+		c.Dir, c.Env = r.work, r.opt.Env
+		var out bytes.Buffer
+		c.Stdout, c.Stderr = &out, &out
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("setup %q: %v: %s", r.opt.Setup, err, strings.TrimSpace(out.String()))
+		}
+	}
+	var lst bytes.Buffer
+	if err := model.WriteInitial(&lst, r.work); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "initial.list"), lst.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if r.listing, err = model.ReadInitial(bytes.NewReader(lst.Bytes()), "initial.list"); err != nil {
+		return err
+	}
+	if r.initial, err = ReadTree(r.work); err != nil {
+		return err
+	}
+	if err := r.sys.unmount(r.live); err != nil {
+		return err
+	}
+	return r.sys.detach(dev)
+}
+
+// startLive mounts a fresh copy of the initial image at r.live.
+func (r *runner) startLive(ctx context.Context) (string, error) {
+	if _, err := r.sys.run(ctx, "cp", "--sparse=always", r.initImg, r.runImg); err != nil {
+		return "", err
+	}
+	dev, err := r.sys.attach(ctx, r.runImg)
+	if err != nil {
+		return "", err
+	}
+	if err := r.sys.mount(ctx, dev, r.live, r.spec.name, r.spec.liveOpts); err != nil {
+		return "", err
+	}
+	return dev, nil
+}
+
+func (r *runner) stopLive(dev string) error {
+	if err := r.sys.unmount(r.live); err != nil {
+		return err
+	}
+	return r.sys.detach(dev)
+}
+
+// traced is a running strace.
+type traced struct {
+	cmd  *exec.Cmd
+	out  string
+	done chan error
+	once sync.Once
+	err  error
+}
+
+// start runs the program under strace with the tracer's flags, plus
+// extra options (the inject) in front.
+func (r *runner) start(out string, extra ...string) (*traced, error) {
+	args := append([]string{}, extra...)
+	for _, a := range tracer.Args(r.version, out, r.opt.Cmd) {
+		// strace 6.1 does not inject into a tracee it follows with
+		// --seccomp-bpf (the call runs, no signal comes): every run goes
+		// without it, so the runs stop the tracee on the same calls.
+		if a != "--seccomp-bpf" {
+			args = append(args, a)
+		}
+	}
+	r.sys.logf("running: strace %s", strings.Join(args, " "))
+	c := exec.Command(r.strace, args...)
+	c.Dir, c.Env = r.work, r.opt.Env
+	w := r.opt.Output
+	if w == nil {
+		w = io.Discard
+	}
+	c.Stdout, c.Stderr = w, w
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl-C is ours to handle
+	c.WaitDelay = 2 * time.Second
+	if err := c.Start(); err != nil {
+		return nil, err
+	}
+	t := &traced{cmd: c, out: out, done: make(chan error, 1)}
+	go func() { t.done <- c.Wait() }()
+	return t, nil
+}
+
+// kill ends strace and every process of its group, and waits (once).
+func (t *traced) kill() {
+	t.once.Do(func() {
+		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case t.err = <-t.done:
+		case <-time.After(10 * time.Second):
+		}
+		// Tracees that strace had not reaped are in the group still.
+		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+	})
+}
+
+// learn runs the program once to the end and returns its crash points.
+func (r *runner) learn(ctx context.Context) ([]target, error) {
+	dev, err := r.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(r.dir, "traces", "full.strace")
+	t, err := r.start(out)
+	if err != nil {
+		return nil, err
+	}
+	var runErr error
+	select {
+	case runErr = <-t.done:
+		t.once.Do(func() {})
+	case <-ctx.Done():
+		t.kill()
+		return nil, ctx.Err()
+	case <-time.After(r.opt.Timeout):
+		t.kill()
+		return nil, fmt.Errorf("the program ran longer than %v", r.opt.Timeout)
+	}
+	if err := r.stopLive(dev); err != nil {
+		return nil, err
+	}
+	if runErr != nil {
+		return nil, fmt.Errorf("the program failed in its first run (%v); run it with -v to see its output", runErr)
+	}
+	var targets []target
+	counts := map[string]int{}
+	err = r.replay(out, r.opt.Models[0], func(ev *parser.Event, pt *model.Point) {
+		if ev.Kind != parser.KindSyscall {
+			return
+		}
+		k := strconv.Itoa(ev.PID) + " " + ev.Name
+		counts[k]++
+		if pt != nil {
+			targets = append(targets, target{index: pt.Index, line: ev.Pos.Line, syscall: ev.Name, n: counts[k], call: r.shortCall(ev)})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.sys.logf("%d crash points", len(targets))
+	return targets, nil
+}
+
+// replay reads a trace through a Timeline of p, calling f with every event
+// and the crash point after it (nil when it changed nothing in scope).
+func (r *runner) replay(trace string, p model.Persistence, f func(*parser.Event, *model.Point)) error {
+	st, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	prefix := r.work + "/"
+	tl := model.NewTimeline(model.Options{Persistence: p, Existed: r.listing.Existed}, func(s string) bool { return strings.HasPrefix(s, prefix) }, r.opt.MaxStates)
+	for {
+		ev, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if pt, ok := tl.Step(ev); ok {
+			f(ev, &pt)
+		} else {
+			f(ev, nil)
+		}
+	}
+}
+
+const stopLine = "--- stopped by SIGSTOP ---"
+
+// observe reruns the program, stops it at t and records both trees.
+func (r *runner) observe(ctx context.Context, t target) (*observation, error) {
+	o := &observation{target: t}
+	dev, err := r.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(r.dir, "traces", fmt.Sprintf("run-%d.strace", t.index))
+	inject := fmt.Sprintf("inject=%s:signal=SIGSTOP:when=%d", t.syscall, t.n)
+	tr, err := r.start(out, "-e", inject)
+	if err != nil {
+		return nil, err
+	}
+	defer tr.kill()
+	deadline := time.After(r.opt.Timeout)
+	var atStop int
+wait:
+	for {
+		b, _ := os.ReadFile(out)
+		if i := bytes.Index(b, []byte(stopLine)); i >= 0 {
+			atStop = len(b)
+			o.reached = true
+			break
+		}
+		select {
+		case err := <-tr.done:
+			tr.once.Do(func() { tr.err = err })
+			o.note = fmt.Sprintf("not reached: the program ended before the %s call %d of its tracee", t.syscall, t.n)
+			break wait
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-deadline:
+			return nil, fmt.Errorf("the program did not stop at %s call %d within %v", t.syscall, t.n, r.opt.Timeout)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if !o.reached {
+		return o, r.stopLive(dev)
+	}
+	crashImg := filepath.Join(r.dir, fmt.Sprintf("crash-%d.img", t.index))
+	if _, err := r.sys.run(ctx, "cp", "--sparse=always", r.runImg, crashImg); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[:i+1]
+	}
+	if grew := others(b[min(atStop, len(b)):]); grew != "" {
+		o.note = "other tracees ran while the image was copied: " + grew
+	}
+	o.trace = filepath.Join(r.dir, "traces", fmt.Sprintf("point-%d.strace", t.index))
+	if err := os.WriteFile(o.trace, b, 0o644); err != nil {
+		return nil, err
+	}
+	if o.live, err = ReadTree(r.work); err != nil {
+		return nil, err
+	}
+	tr.kill()
+	if err := r.stopLive(dev); err != nil {
+		return nil, err
+	}
+	cdev, err := r.sys.attach(ctx, crashImg)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sys.mount(ctx, cdev, r.crashMP, r.spec.name, r.spec.crashOpts); err != nil {
+		return nil, fmt.Errorf("mount the crash copy: %w", err)
+	}
+	o.crash, err = ReadTree(filepath.Join(r.crashMP, "work"))
+	if uerr := r.sys.unmount(r.crashMP); err == nil {
+		err = uerr
+	}
+	if derr := r.sys.detach(cdev); err == nil {
+		err = derr
+	}
+	if !r.opt.Keep {
+		os.Remove(crashImg)
+	}
+	return o, err
+}
+
+// others returns the first trace line in b that is a syscall (not a signal
+// or a stop), or "".
+func others(b []byte) string {
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == "" || strings.Contains(l, "--- ") || strings.Contains(l, "+++ ") {
+			continue
+		}
+		if len(l) > 100 {
+			l = l[:100] + "..."
+		}
+		return l
+	}
+	return ""
+}
+
+func (r *runner) shortCall(ev *parser.Event) string {
+	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
+	args = strings.ReplaceAll(args, r.work+"/", "")
+	args = strings.ReplaceAll(args, r.work, ".")
+	if len(args) > 90 {
+		args = args[:87] + "..."
+	}
+	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
+}
+
+// compare predicts each observation's point under p and compares.
+func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, error) {
+	res := &Result{FS: r.opt.FS, Model: p.String(), Command: r.opt.Cmd, Points: []Point{}}
+	earlier := map[string]bool{}
+	distinct := map[string]bool{}
+	prefix := r.work + "/"
+	for _, o := range obs {
+		pt := Point{Index: o.index, Line: o.line, Syscall: o.syscall, Call: o.call, Note: o.note, Reached: o.reached,
+			Observed: map[string]string{}, Predicted: map[string][]string{}, Sound: true, Mismatches: []Mismatch{}}
+		if !o.reached {
+			res.Points = append(res.Points, pt)
+			continue
+		}
+		res.Summary.Observed++
+		distinct[treeKey(o.crash)] = true
+		var last *model.Point
+		var lastEv *parser.Event
+		if err := r.replay(o.trace, p, func(ev *parser.Event, mp *model.Point) {
+			if mp != nil {
+				last, lastEv = mp, ev
+			}
+		}); err != nil {
+			return nil, fmt.Errorf("point %d: %w", o.index, err)
+		}
+		pred := map[string][]model.Outcome{}
+		if last != nil {
+			for path, po := range last.Paths {
+				if rel, ok := strings.CutPrefix(path, prefix); ok && len(po.Outcomes) > 0 {
+					pred[rel] = po.Outcomes
+				}
+			}
+			if last.Index != o.index && pt.Note == "" {
+				pt.Note = fmt.Sprintf("stopped at crash point %d (line %d: %s) instead", last.Index, lastEv.Pos.Line, r.shortCall(lastEv))
+			}
+		} else if pt.Note == "" {
+			pt.Note = "stopped before any crash point"
+		}
+		h := history{initial: r.initial, latest: o.live, earlier: earlier}
+		paths := map[string]bool{}
+		for _, t := range []Tree{o.crash, r.initial, o.live} {
+			for q := range t {
+				paths[q] = true
+			}
+		}
+		for q := range pred {
+			paths[q] = true
+		}
+		sorted := make([]string, 0, len(paths))
+		for q := range paths {
+			sorted = append(sorted, q)
+		}
+		sort.Strings(sorted)
+		for _, q := range sorted {
+			matches := classify(q, o.crash, h)
+			want, tracked := pred[q]
+			if !tracked {
+				if _, ok := r.initial[q]; ok {
+					want = []model.Outcome{model.Initial}
+				} else {
+					want = []model.Outcome{model.Missing}
+				}
+			}
+			got, ok := pick(matches, want)
+			if tracked {
+				pt.Observed[q] = string(got)
+				pt.Predicted[q] = strs(want)
+			}
+			if ok {
+				continue
+			}
+			if !tracked {
+				pt.Observed[q] = string(got)
+				pt.Predicted[q] = strs(want)
+			}
+			size := int64(-1)
+			if e, ok := o.crash[q]; ok {
+				size = e.Size
+			}
+			pt.Sound = false
+			pt.Mismatches = append(pt.Mismatches, Mismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(want), Untracked: !tracked, Size: size})
+		}
+		res.Summary.Mismatches += len(pt.Mismatches)
+		for _, e := range o.live {
+			if e.Kind != "dir" {
+				earlier[key(e)] = true
+			}
+		}
+		res.Points = append(res.Points, pt)
+	}
+	res.Summary.Distinct = len(distinct)
+	return res, nil
+}
+
+// preference is the order in which an observed content that matches
+// several outcomes is named: the most specific first.
+var preference = []model.Outcome{model.Missing, model.Latest, model.Initial, model.Empty, model.Zeros, model.Earlier, model.Torn}
+
+// pick chooses the outcome to report: the most specific match that was
+// predicted, else the most specific match.
+func pick(matches, want []model.Outcome) (model.Outcome, bool) {
+	has := func(list []model.Outcome, o model.Outcome) bool {
+		for _, x := range list {
+			if x == o {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range preference {
+		if has(matches, o) && has(want, o) {
+			return o, true
+		}
+	}
+	for _, o := range preference {
+		if has(matches, o) {
+			return o, false
+		}
+	}
+	return matches[0], false
+}
+
+func strs(os []model.Outcome) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = string(o)
+	}
+	return out
+}
+
+func treeKey(t Tree) string {
+	h := sha256.New()
+	for _, p := range t.Paths() {
+		e := t[p]
+		fmt.Fprintf(h, "%q %s %d %s\n", p, e.Kind, e.Size, e.Sum)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,269 @@
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EnvError says the machine cannot run the oracle: not root, no loop
+// devices, a missing mkfs or strace. The command maps it to exit status 3.
+type EnvError struct{ Msg string }
+
+func (e *EnvError) Error() string { return e.Msg }
+
+// fsSpec is what the oracle needs to know about one filesystem.
+type fsSpec struct {
+	name      string
+	sizeMB    int      // default image size
+	mkfs      []string // mkfs program and options; the image is appended
+	liveOpts  string   // mount options of the filesystem the program runs on
+	crashOpts string   // mount options of a crash copy
+	pkg       string   // Debian package with its mkfs
+}
+
+var filesystems = map[string]fsSpec{
+	"ext4":  {name: "ext4", sizeMB: 64, mkfs: []string{"mkfs.ext4", "-q", "-F"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "e2fsprogs"},
+	"xfs":   {name: "xfs", sizeMB: 320, mkfs: []string{"mkfs.xfs", "-q", "-f"}, liveOpts: "noatime", crashOpts: "noatime,nouuid", pkg: "xfsprogs"},
+	"btrfs": {name: "btrfs", sizeMB: 128, mkfs: []string{"mkfs.btrfs", "-q", "-f"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "btrfs-progs"},
+}
+
+// Filesystems lists the filesystems the oracle can use.
+func Filesystems() []string { return []string{"ext4", "xfs", "btrfs"} }
+
+// Preflight checks that the oracle can run on fs here: root, loop devices,
+// mkfs.FS, losetup, mount and strace. The error is an *EnvError.
+func Preflight(fs string) error {
+	spec, ok := filesystems[fs]
+	if !ok {
+		return &EnvError{fmt.Sprintf("unknown filesystem %q (ext4, xfs or btrfs)", fs)}
+	}
+	if os.Geteuid() != 0 {
+		return &EnvError{"the oracle needs root: it makes loop devices and mounts filesystems (run it with sudo, or in a container with CAP_SYS_ADMIN and /dev/loop-control)"}
+	}
+	if _, err := os.Stat("/dev/loop-control"); err != nil {
+		return &EnvError{fmt.Sprintf("no loop device support: %v (load the loop module, or give the container /dev/loop-control and /dev/loop*)", err)}
+	}
+	for _, p := range []string{spec.mkfs[0], "losetup", "mount", "umount", "cp", "strace"} {
+		if _, err := exec.LookPath(p); err != nil {
+			hint := ""
+			switch p {
+			case spec.mkfs[0]:
+				hint = fmt.Sprintf(" (apt-get install %s)", spec.pkg)
+			case "strace":
+				hint = " (apt-get install strace)"
+			case "losetup", "mount", "umount":
+				hint = " (apt-get install mount)"
+			}
+			return &EnvError{fmt.Sprintf("%s not found%s", p, hint)}
+		}
+	}
+	return nil
+}
+
+// system runs the commands that change the machine and remembers every loop
+// device and mount it made, so that cleanup undoes exactly those.
+type system struct {
+	log    io.Writer
+	start  time.Time
+	mu     sync.Mutex
+	loops  []string // attached by us, not yet detached
+	mounts []string // mounted by us, not yet unmounted
+}
+
+func (s *system) logf(format string, args ...any) {
+	if s.log != nil {
+		if s.start.IsZero() {
+			s.start = time.Now()
+		}
+		fmt.Fprintf(s.log, "oracle: %6.2fs "+format+"\n", append([]any{time.Since(s.start).Seconds()}, args...)...)
+	}
+}
+
+// run runs a helper program and returns its stdout; its stderr is in the
+// error.
+func (s *system) run(ctx context.Context, name string, args ...string) (string, error) {
+	c := exec.CommandContext(ctx, name, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = strings.TrimSpace(out.String())
+		}
+		return "", fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, msg)
+	}
+	return out.String(), nil
+}
+
+// attach attaches img to a free loop device.
+func (s *system) attach(ctx context.Context, img string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Not ctx: a device attached must be recorded, never left half made.
+	out, err := s.run(context.WithoutCancel(ctx), "losetup", "--find", "--show", img)
+	if err != nil {
+		return "", err
+	}
+	dev := strings.TrimSpace(out)
+	if !strings.HasPrefix(dev, "/dev/loop") {
+		return "", fmt.Errorf("losetup --find --show %s: unexpected output %q", img, out)
+	}
+	s.loops = append(s.loops, dev)
+	s.logf("attached %s to %s", img, dev)
+	return dev, nil
+}
+
+// detach detaches a loop device this system attached.
+func (s *system) detach(dev string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.detachLocked(dev)
+}
+
+func (s *system) detachLocked(dev string) error {
+	i := index(s.loops, dev)
+	if i < 0 {
+		return fmt.Errorf("detach %s: not attached by the oracle", dev)
+	}
+	var err error
+	for try := 0; try < 20; try++ {
+		if _, err = s.run(context.Background(), "losetup", "-d", dev); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		return err
+	}
+	s.loops = append(s.loops[:i], s.loops[i+1:]...)
+	s.logf("detached %s", dev)
+	return nil
+}
+
+// mount mounts dev on dir.
+func (s *system) mount(ctx context.Context, dev, dir, fstype, opts string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	args := []string{"-t", fstype}
+	if opts != "" {
+		args = append(args, "-o", opts)
+	}
+	args = append(args, dev, dir)
+	if _, err := s.run(context.WithoutCancel(ctx), "mount", args...); err != nil {
+		// A mount that failed may still have happened (a timeout): check.
+		if mounted(dir) {
+			s.mounts = append(s.mounts, dir)
+		}
+		return err
+	}
+	s.mounts = append(s.mounts, dir)
+	s.logf("mounted %s on %s (%s %s)", dev, dir, fstype, opts)
+	return nil
+}
+
+// unmount unmounts dir, retrying while it is busy, and lazily as a last
+// resort.
+func (s *system) unmount(dir string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unmountLocked(dir)
+}
+
+func (s *system) unmountLocked(dir string) error {
+	i := index(s.mounts, dir)
+	if i < 0 {
+		return fmt.Errorf("unmount %s: not mounted by the oracle", dir)
+	}
+	var err error
+	for try := 0; try < 40; try++ {
+		if _, err = s.run(context.Background(), "umount", dir); err == nil || !mounted(dir) {
+			err = nil
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		s.logf("umount %s failed (%v): unmounting lazily", dir, err)
+		if _, lerr := s.run(context.Background(), "umount", "-l", dir); lerr != nil && mounted(dir) {
+			return fmt.Errorf("%v; umount -l: %v", err, lerr)
+		}
+	}
+	s.mounts = append(s.mounts[:i], s.mounts[i+1:]...)
+	s.logf("unmounted %s", dir)
+	return nil
+}
+
+// cleanup unmounts every mount and detaches every loop device the system
+// made and has not undone, newest first.
+func (s *system) cleanup() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for len(s.mounts) > 0 {
+		dir := s.mounts[len(s.mounts)-1]
+		if err := s.unmountLocked(dir); err != nil {
+			errs = append(errs, err)
+			s.mounts = s.mounts[:len(s.mounts)-1] // tried our best; go on
+		}
+	}
+	for len(s.loops) > 0 {
+		dev := s.loops[len(s.loops)-1]
+		if err := s.detachLocked(dev); err != nil {
+			errs = append(errs, err)
+			s.loops = s.loops[:len(s.loops)-1]
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// mounted reports whether dir is a mount point in /proc/self/mounts.
+func mounted(dir string) bool {
+	b, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && unescapeMount(f[1]) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeMount undoes the octal escapes of /proc/mounts (\040 for space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			var v int
+			if _, err := fmt.Sscanf(s[i+1:i+4], "%03o", &v); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func index(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
