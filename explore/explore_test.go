@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -129,7 +130,14 @@ func describe(res *Result) string {
 
 const jsonChecker = `python3 -c "import json,os; os.path.exists('config.json') and json.load(open('config.json'))"`
 
+func needPython(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+}
+
 func TestJSONSaveWithoutSyncFails(t *testing.T) {
+	needPython(t)
 	res := exploreFixture(t, jsonNoSync, jsonChecker, nil)
 	if len(res.Findings) == 0 {
 		t.Fatalf("no failing state for a json.dump save without fsync (%d states checked)", res.Checked)
@@ -146,6 +154,7 @@ func TestJSONSaveWithoutSyncFails(t *testing.T) {
 }
 
 func TestAtomicSavePasses(t *testing.T) {
+	needPython(t)
 	checker := `python3 -c "import json; json.load(open('config.json'))"`
 	res := exploreFixture(t, goAtomic, checker, nil)
 	if len(res.Findings) != 0 {
@@ -208,6 +217,7 @@ func TestHangingCheckerIsKilled(t *testing.T) {
 }
 
 func TestFindingsInStateOrder(t *testing.T) {
+	needPython(t)
 	one := exploreFixture(t, jsonNoSync, jsonChecker, func(o *Options) { o.Jobs = 1 })
 	many := exploreFixture(t, jsonNoSync, jsonChecker, func(o *Options) { o.Jobs = 8 })
 	if describe(one) != describe(many) {
