@@ -430,14 +430,27 @@ func (r *runner) observe(ctx context.Context, t target) (*observation, error) {
 	}
 	defer tr.kill()
 	deadline := time.After(r.opt.Timeout)
-	var atStop int
+	var atStop, handled int
 wait:
 	for {
 		b, _ := os.ReadFile(out)
-		if i := bytes.Index(b, []byte(stopLine)); i >= 0 {
-			atStop = len(b)
-			o.reached = true
-			break
+		if end, pid, ok := nthStop(b, handled); ok {
+			// strace counts calls per tracee: another process (a shell
+			// of a wrapper script) may reach its N-th call of the
+			// syscall first. Let it go on and wait for the next stop.
+			idx, err := r.pointIndex(b[:end])
+			if err != nil {
+				return nil, err
+			}
+			if idx >= t.index {
+				atStop = end
+				o.reached = true
+				break
+			}
+			r.sys.logf("tracee %d stopped at crash point %d, not %d: continuing it", pid, idx, t.index)
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+			handled++
+			continue
 		}
 		select {
 		case err := <-tr.done:
@@ -497,6 +510,47 @@ wait:
 		os.Remove(crashImg)
 	}
 	return o, err
+}
+
+// nthStop finds the stop line after the first n in trace b: the offset
+// just past it and the pid it names.
+func nthStop(b []byte, n int) (end, pid int, ok bool) {
+	off := 0
+	for i := 0; ; i++ {
+		j := bytes.Index(b[off:], []byte(stopLine))
+		if j < 0 {
+			return 0, 0, false
+		}
+		start := bytes.LastIndexByte(b[:off+j], '\n') + 1
+		nl := bytes.IndexByte(b[off+j:], '\n')
+		if nl < 0 {
+			return 0, 0, false // the line is not complete yet
+		}
+		off += j + nl + 1
+		if i == n {
+			f := strings.Fields(string(b[start:off]))
+			if len(f) > 0 {
+				pid, _ = strconv.Atoi(f[0])
+			}
+			return off, pid, pid > 0
+		}
+	}
+}
+
+// pointIndex returns the index of the last crash point in trace b under
+// the first model (0: none yet).
+func (r *runner) pointIndex(b []byte) (int, error) {
+	probe := filepath.Join(r.dir, "traces", "probe.strace")
+	if err := os.WriteFile(probe, b, 0o644); err != nil {
+		return 0, err
+	}
+	idx := 0
+	err := r.replay(probe, r.opt.Models[0], func(_ *parser.Event, pt *model.Point) {
+		if pt != nil {
+			idx = pt.Index
+		}
+	})
+	return idx, err
 }
 
 // others returns the first trace line in b that is a syscall (not a signal

@@ -21,7 +21,7 @@ type oracleCmd struct {
 	Setup   string        `placeholder:"CMD" help:"Shell command run (untraced, with sh -c) in the work directory before the initial image is kept: the files CMD expects."`
 	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`
 	Keep    bool          `help:"Keep the temporary directory (images, traces); its path is printed on stderr."`
-	Args    []string      `arg:"" name:"cmd" passthrough:"" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
+	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
 }
 
 // Help is the detail under `crashsim oracle --help`.

@@ -1,0 +1,221 @@
+package oracle
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// needsLoop skips a test that needs root, loop devices, strace, mkfs.ext4
+// and python3, saying which is missing.
+func needsLoop(t *testing.T) {
+	t.Helper()
+	if err := Preflight("ext4"); err != nil {
+		t.Skip("needs root and loop devices: ", err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("needs python3: ", err)
+	}
+}
+
+// ours lists the mounts and loop devices of any oracle run (their paths
+// hold "crashsim-oracle-").
+func ours(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	b, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "crashsim-oracle-") {
+			out = append(out, "mount: "+l)
+		}
+	}
+	lo, err := exec.Command("losetup", "-a").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(lo), "\n") {
+		if strings.Contains(l, "crashsim-oracle-") {
+			out = append(out, "loop: "+l)
+		}
+	}
+	return out
+}
+
+// checkClean fails the test if a run left a mount or loop device behind.
+func checkClean(t *testing.T, before []string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, l := range before {
+		seen[l] = true
+	}
+	for _, l := range ours(t) {
+		if !seen[l] {
+			t.Errorf("left behind: %s", l)
+		}
+	}
+}
+
+func python() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3" // not a pyenv shim: one process, no shell
+	}
+	p, _ := exec.LookPath("python3")
+	return p
+}
+
+const safeSave = `
+import os
+with open("config.txt.tmp", "wb") as f:
+    f.write(b"version=2\n")
+    f.flush()
+    os.fsync(f.fileno())
+os.rename("config.txt.tmp", "config.txt")
+d = os.open(".", os.O_RDONLY)
+os.fsync(d)
+os.close(d)
+`
+
+func TestSafeSaveIsSound(t *testing.T) {
+	needsLoop(t)
+	before := ours(t)
+	res, err := Run(context.Background(), Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix, model.Ext4},
+		Setup: "printf 'version=1\\n' > config.txt",
+		Cmd:   []string{python(), "-c", safeSave},
+	})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Summary.Points < 5 || r.Summary.Observed != r.Summary.Points {
+			t.Errorf("%s: %+v: want at least 5 points, every one observed", r.Model, r.Summary)
+		}
+		for _, p := range r.Points {
+			if !p.Sound || !p.Reached {
+				t.Errorf("%s: point %d (%s): sound=%v reached=%v mismatches %+v note %q", r.Model, p.Index, p.Call, p.Sound, p.Reached, p.Mismatches, p.Note)
+			}
+		}
+		last := r.Points[len(r.Points)-1]
+		if last.Observed["config.txt"] != "latest" || last.Observed["config.txt.tmp"] != "missing" {
+			t.Errorf("%s: after the directory fsync: %v, want config.txt latest and the temp file missing", r.Model, last.Observed)
+		}
+	}
+}
+
+// A naive save: data.txt is written and never synced, then another file
+// is fsynced. On ext4 that fsync commits the journal, data.txt's name with
+// it, but delayed allocation has not written its data: the name survives a
+// crash, the bytes do not (the zero-length file of ext4 lore).
+const naiveSave = `
+import os
+with open("data.txt", "wb") as f:
+    f.write(b"important\n")
+with open("other.txt", "wb") as f:
+    f.write(b"x")
+    f.flush()
+    os.fsync(f.fileno())
+`
+
+func TestNaiveSaveLosesData(t *testing.T) {
+	needsLoop(t)
+	before := ours(t)
+	res, err := Run(context.Background(), Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix},
+		Cmd: []string{python(), "-c", naiveSave},
+	})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	var out strings.Builder
+	WriteText(&out, r)
+	t.Log(out.String())
+	seen := map[string]bool{}
+	for _, p := range r.Points {
+		if !p.Sound {
+			t.Errorf("point %d (%s): mismatches %+v", p.Index, p.Call, p.Mismatches)
+		}
+		seen[p.Observed["data.txt"]] = true
+	}
+	// Before the fsync nothing of data.txt is on disk; after it, the
+	// name without the bytes.
+	for _, want := range []string{"missing", "empty"} {
+		if !seen[want] {
+			t.Errorf("data.txt never observed %s (saw %v)", want, seen)
+		}
+	}
+	if seen["latest"] {
+		t.Errorf("data.txt observed latest: its bytes were never synced")
+	}
+}
+
+// cancelOn cancels a context when a log line holds a word.
+type cancelOn struct {
+	word   string
+	cancel context.CancelFunc
+}
+
+func (c cancelOn) Write(b []byte) (int, error) {
+	if strings.Contains(string(b), c.word) {
+		c.cancel()
+	}
+	return len(b), nil
+}
+
+// A run cancelled while a filesystem is mounted (Ctrl-C) cleans up too,
+// at every stage.
+func TestCancelledRunLeavesNothing(t *testing.T) {
+	needsLoop(t)
+	for _, word := range []string{"attached", "mounted", "crash points", "crash-2.img"} {
+		before := ours(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Run(ctx, Options{FS: "ext4", Cmd: []string{python(), "-c", safeSave}, Log: cancelOn{word, cancel}})
+		cancel()
+		checkClean(t, before)
+		if err == nil {
+			t.Errorf("cancelled at %q: the run succeeded", word)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	f := func(s string) Entry { return Entry{Kind: "file", Size: int64(len(s)), Sum: s} }
+	h := history{
+		initial: Tree{"a": f("old"), "d": {Kind: "dir"}},
+		latest:  Tree{"a": f("new"), "d": {Kind: "dir"}, "e": f("")},
+		earlier: map[string]bool{key(f("mid")): true},
+	}
+	obs := Tree{"a": f("mid"), "d": {Kind: "dir"}, "e": f(""), "z": {Kind: "file", Size: 4, Sum: "0000", Zeros: true}, "t": f("xx")}
+	for _, c := range []struct {
+		path string
+		want string
+	}{
+		{"a", "earlier"}, {"d", "initial latest"}, {"e", "latest empty"}, {"z", "zeros"}, {"t", "torn"}, {"gone", "missing"},
+	} {
+		got := strings.Join(strs(classify(c.path, obs, h)), " ")
+		if got != c.want {
+			t.Errorf("classify(%s) = %s, want %s", c.path, got, c.want)
+		}
+	}
+	if o, ok := pick([]model.Outcome{model.Earlier, model.Empty}, []model.Outcome{model.Missing, model.Earlier, model.Empty}); o != model.Empty || !ok {
+		t.Errorf("pick = %s %v, want empty true", o, ok)
+	}
+	if o, ok := pick([]model.Outcome{model.Torn}, []model.Outcome{model.Latest}); o != model.Torn || ok {
+		t.Errorf("pick = %s %v, want torn false", o, ok)
+	}
+}
+
+func TestUnescapeMount(t *testing.T) {
+	if got := unescapeMount(`/tmp/a\040b`); got != "/tmp/a b" {
+		t.Errorf("got %q", got)
+	}
+}
