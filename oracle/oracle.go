@@ -106,6 +106,9 @@ type observation struct {
 	trace   string // the rerun's trace as it was when the image was copied
 	live    Tree
 	crash   Tree
+	// stoppedAt is the crash point (under the first model) the rerun
+	// stopped at.
+	stoppedAt int
 }
 
 type runner struct {
@@ -445,6 +448,7 @@ wait:
 			if idx >= t.index {
 				atStop = end
 				o.reached = true
+				o.stoppedAt = idx
 				break
 			}
 			r.sys.logf("tracee %d stopped at crash point %d, not %d: continuing it", pid, idx, t.index)
@@ -484,6 +488,11 @@ wait:
 	o.trace = filepath.Join(r.dir, "traces", fmt.Sprintf("point-%d.strace", t.index))
 	if err := os.WriteFile(o.trace, b, 0o644); err != nil {
 		return nil, err
+	}
+	if full, err := os.ReadFile(filepath.Join(r.dir, "traces", "full.strace")); err == nil {
+		if d := firstDiff(writes(full), writes(b)); d != "" && o.note == "" {
+			o.note = "the program wrote other bytes in this run than in the first (" + d + "): earlier versions come from other runs, so a version of this run may show as torn"
+		}
 	}
 	if o.live, err = ReadTree(r.work); err != nil {
 		return nil, err
@@ -553,6 +562,39 @@ func (r *runner) pointIndex(b []byte) (int, error) {
 	return idx, err
 }
 
+// writes returns the write calls of a trace (text after the pid and
+// time), which a deterministic program repeats byte for byte.
+func writes(b []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		call := l
+		for range 2 { // the pid and the time
+			_, rest, ok := strings.Cut(strings.TrimLeft(call, " "), " ")
+			if !ok {
+				break
+			}
+			call = strings.TrimLeft(rest, " ")
+		}
+		for _, w := range []string{"write(", "pwrite64(", "writev(", "pwritev(", "pwritev2("} {
+			if strings.HasPrefix(call, w) {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// firstDiff describes where the shorter of two write lists departs from
+// the other, or "".
+func firstDiff(a, b []string) string {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return fmt.Sprintf("write call %d differs", i+1)
+		}
+	}
+	return ""
+}
+
 // others returns the first trace line in b that is a syscall (not a signal
 // or a stop), or "".
 func others(b []byte) string {
@@ -609,7 +651,7 @@ func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, erro
 					pred[rel] = po.Outcomes
 				}
 			}
-			if last.Index != o.index && pt.Note == "" {
+			if o.stoppedAt != o.index && pt.Note == "" {
 				pt.Note = fmt.Sprintf("stopped at crash point %d (line %d: %s) instead", last.Index, lastEv.Pos.Line, r.shortCall(lastEv))
 			}
 		} else if pt.Note == "" {

@@ -1,0 +1,95 @@
+#!/bin/bash
+# oracle-fixtures.sh: run `crashsim oracle` over the fixture workloads on
+# real filesystems and print a table: workload × filesystem × model with
+# crash points, observed states (distinct) and mismatches.
+#
+#   sudo scripts/oracle-fixtures.sh                 every workload on ext4 xfs btrfs
+#   FS="ext4" sudo scripts/oracle-fixtures.sh sed-i git-commit
+#
+# Needs root, loop devices, strace, go, /usr/bin/python3, sqlite3, git, and
+# mkfs.ext4 / mkfs.xfs / mkfs.btrfs (apt-get install -y xfsprogs btrfs-progs).
+# The setups are those of fixtures/record.sh. Each run's JSON (one document
+# per model) and stderr are kept in $OUT (default /tmp/crashsim-oracle-fixtures).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp/crashsim-oracle-fixtures}
+BIN=$OUT/bin
+FS=${FS:-"ext4 xfs btrfs"}
+PY=/usr/bin/python3
+
+rm -rf "$OUT"
+mkdir -p "$BIN" "$OUT/home"
+(cd "$REPO" && go build -o "$BIN/crashsim" ./cmd/crashsim)
+(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/go-atomic" ./fixtures/programs/go-atomic)
+cp "$REPO"/fixtures/programs/*.py "$BIN/"
+
+# The same environment for every run, so that reruns are deterministic
+# (git's commit dates above all).
+export HOME=$OUT/home LANG=C.UTF-8 TZ=UTC PYTHONDONTWRITEBYTECODE=1 GIT_CONFIG_NOSYSTEM=1 \
+	GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+
+git_setup="git init -q -b main . && git config user.name Fixture && git config user.email fixture@example.invalid && printf 'hello\n' > README && git add README && git commit -q -m first && printf 'hello again\n' >> README && git add README"
+
+# workload NAME: sets SETUP and CMD (an array).
+workload() {
+	SETUP=":"
+	case $1 in
+	python-flush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" flush) ;;
+	python-noflush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" noflush) ;;
+	json-save) CMD=($PY "$BIN/json_save.py") ;;
+	json-save-existing) SETUP="printf '{\"version\": 1}\n' > config.json"; CMD=($PY "$BIN/json_save.py") ;;
+	dirsync-file-only | dirsync-file-then-dir | dirsync-dir-only | dirsync-rename)
+		SETUP="mkdir data"; CMD=($PY "$BIN/dirsync.py" "${1#dirsync-}") ;;
+	go-atomic) SETUP="printf '{\"version\": 1}\n' > config.json"; CMD=("$BIN/go-atomic") ;;
+	sed-i) SETUP="printf '[main]\nmode=old\npath=/srv/old\nkeep=yes\n' > settings.ini"; CMD=(/usr/bin/sed -i s/old/new/ settings.ini) ;;
+	sqlite3-delete) SETUP="sqlite3 test.db 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'"
+		CMD=(/usr/bin/sqlite3 test.db 'PRAGMA journal_mode=DELETE; INSERT INTO t VALUES(2);') ;;
+	git-commit) SETUP=$git_setup; CMD=(/usr/bin/git commit -q -m msg) ;;
+	*) echo "unknown workload $1" >&2; exit 2 ;;
+	esac
+}
+
+ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit"
+[ $# -eq 0 ] && set -- $ALL
+
+for fs in $FS; do
+	for w in "$@"; do
+		workload "$w"
+		echo "oracle: $w on $fs" >&2
+		rc=0
+		"$BIN/crashsim" oracle --fs "$fs" --model posix,ext4 --format json --setup "$SETUP" -- "${CMD[@]}" \
+			>"$OUT/$fs-$w.json" 2>"$OUT/$fs-$w.err" || rc=$?
+		if [ $rc -gt 1 ]; then
+			echo "  failed (exit $rc): $(tail -n 1 "$OUT/$fs-$w.err")" >&2
+		fi
+	done
+done
+
+# The table, from the JSON documents.
+$PY - "$OUT" $FS -- "$@" <<'PYEOF'
+import json, sys, os
+out = sys.argv[1]
+i = sys.argv.index("--")
+fss, ws = sys.argv[2:i], sys.argv[i+1:]
+print(f"{'workload':<22} {'fs':<6} {'model':<6} {'points':>6} {'observed':>8} {'distinct':>8} {'mismatches':>10}")
+for w in ws:
+    for fs in fss:
+        path = os.path.join(out, f"{fs}-{w}.json")
+        text = open(path).read() if os.path.exists(path) else ""
+        dec, pos, docs = json.JSONDecoder(), 0, []
+        while pos < len(text):
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if pos >= len(text):
+                break
+            d, pos = dec.raw_decode(text, pos)
+            docs.append(d)
+        if not docs:
+            err = open(os.path.join(out, f"{fs}-{w}.err")).read().strip().splitlines()
+            print(f"{w:<22} {fs:<6} {'-':<6} failed: {err[-1] if err else '?'}")
+            continue
+        for d in docs:
+            s = d["summary"]
+            print(f"{w:<22} {fs:<6} {d['model']:<6} {s['points']:>6} {s['observed']:>8} {s['distinct']:>8} {s['mismatches']:>10}")
+PYEOF
