@@ -207,11 +207,11 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		bar.clear()
 	}
 	if err != nil {
-		var de *explore.DataError
-		if errors.As(err, &de) {
-			return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
+		if pe := (*parser.Error)(nil); errors.As(err, &pe) {
+			return inputError(err)
 		}
-		return inputError(err)
+		// A state that cannot be built: the error names the trace line.
+		return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
 	}
 	result := &check.Result{Findings: res.Findings}
 	result.Summary.Events = res.Events
