@@ -352,6 +352,9 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	ev.Name = l.intern(b[i:j])
 	l.dataArg = dataArgOf(ev.Name)
 	l.argIdx = 0
+	// Room for the usual argument count, so appending them costs one
+	// allocation instead of a growth per argument.
+	ev.Args = make([]Value, 0, 6)
 	return l.argsAndReturn(j + 1)
 }
 
