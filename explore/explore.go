@@ -116,6 +116,15 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		return nil, fmt.Errorf("explore: the root must be an absolute directory, not %q", opt.Root)
 	}
 	opt.Root = filepath.Clean(opt.Root)
+	if opt.Initial != "" {
+		// The snapshot is only read; a symlink naming it is followed once
+		// here, and nothing inside it ever is.
+		real, err := filepath.EvalSymlinks(opt.Initial)
+		if err != nil {
+			return nil, fmt.Errorf("explore: initial snapshot: %w", err)
+		}
+		opt.Initial = real
+	}
 	base := opt.WorkDir
 	if base == "" {
 		base = os.TempDir()

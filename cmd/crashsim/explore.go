@@ -38,7 +38,7 @@ type exploreCmd struct {
 func (c *exploreCmd) Help() string {
 	return `Builds on disk each state a crash can leave while the traced program saves (at each crash point, each changed file in each of its crash states, the other files as the program saw them), and runs CHECKER on every distinct one with the state directory as its working directory and CRASHSIM_STATE_DIR, CRASHSIM_CRASH_LINE and CRASHSIM_MODEL in its environment. Every state the checker rejects is a checker-failed finding.
 
-Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
+Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
 
 Exit status: 0 every state accepted, 1 findings at or above --fail-on, 2 usage error, 3 input error (a write whose bytes the trace lacks, strace missing), 5 PROGRAM failed, 130 interrupted by Ctrl-C or SIGTERM (what was explored is still reported).`
 }
