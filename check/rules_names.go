@@ -95,9 +95,6 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 	if op.Kind != model.EntryRename && op.Kind != model.EntryLink && op.Kind != model.EntryExchange {
 		return
 	}
-	if op.FlushesData() {
-		return // ext4's auto_da_alloc: the data commits with the rename
-	}
 	ino := e.Inode
 	if ino == nil || ino.Dir {
 		return

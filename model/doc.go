@@ -51,13 +51,17 @@
 //     crash brings back a shorter file — a prefix of its writes, the last
 //     one cut at a page — never holes or zeros.
 //   - auto_da_alloc: a rename over an existing file starts writeback of the
-//     renamed file, and data=ordered makes the commit of the rename wait
-//     for that data; so the data pending at the rename persists whenever
-//     the rename does.
+//     renamed file but does not wait for it. The blocks get allocated, so
+//     the commit of the rename can carry the new size while the data is
+//     still unwritten: such a file can come back full of zeros, which
+//     delayed allocation alone never gives. (An earlier version of this
+//     model had the data commit with the rename; crashsim oracle saw zeros
+//     on a real ext4 and proved it wrong.)
 //
-// The tests pin each difference between the two. Neither has yet been
-// checked against a real filesystem (the planned oracle command does that);
-// until then the ext4 rules rest on the reasons given.
+// The tests pin each difference between the two. crashsim oracle checks
+// them against real filesystems: over the fixture workloads both are sound
+// on ext4 since the auto_da_alloc fix (posix also on xfs and btrfs, which
+// have no model of their own yet).
 //
 // Known simplifications: a renamed directory moves the names below it in
 // both layers at once; an inode's durable data is a prefix of its history

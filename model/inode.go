@@ -76,7 +76,10 @@ type Inode struct {
 	SyncRange   *Ref     // last sync_file_range on it
 	HadContent  bool     // known to hold data before the first truncation in the trace
 	hist        int      // data ops so far (see DataOp.Hist)
-	Unmodeled   *Ref     // a change the trace cannot show (shared mmap, io_uring, reflink)
+	// writeback is set when ext4's auto_da_alloc started writeback of the
+	// pending data without waiting for it (a rename over a file).
+	writeback   bool
+	Unmodeled   *Ref // a change the trace cannot show (shared mmap, io_uring, reflink)
 	syncedEmpty bool
 }
 
@@ -142,6 +145,7 @@ func (m *Model) persist(n *Inode, r Ref) {
 
 func (n *Inode) persistData(r Ref) {
 	n.Pending = nil // a file written once must not keep its ops' array
+	n.writeback = false
 	n.DurableSize = n.Size
 	rr := r
 	n.LastSync = &rr

@@ -19,9 +19,10 @@ const (
 	Posix Persistence = iota
 	// Ext4 is ext4 data=ordered with default options: metadata commits in
 	// program order, a file fsync commits the running transaction (earlier
-	// entry operations with it), a directory fsync commits it too, and a
-	// rename over an existing file starts writeback of the renamed file
-	// (auto_da_alloc), so its data commits with the rename.
+	// entry operations with it), a directory fsync commits it too, unsynced
+	// data comes back as a shorter file, and a rename over an existing file
+	// starts writeback of the renamed file (auto_da_alloc) without waiting,
+	// so it can come back with its size but zeros.
 	Ext4
 )
 
@@ -668,12 +669,12 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		m.entry(ev, EntryExchange, []NameChange{{Path: from, Old: src, New: dst}, {Path: to, Old: dst, New: src}}, eff)
 		return
 	}
-	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
+	m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
 	if src.Dir {
 		m.renameTree(from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.Pending) > 0 {
-		op.flush = src
+		src.writeback = true // auto_da_alloc: started, not waited for
 	}
 }
 

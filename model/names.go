@@ -41,14 +41,7 @@ type EntryOp struct {
 	Dirs    []string
 	synced  uint64 // bit i: Dirs[i] was synced after the op
 	Durable bool
-	// flush is ext4's auto_da_alloc: a rename over an existing file starts
-	// writeback of the renamed file, so its data commits with the rename.
-	flush *Inode
 }
-
-// FlushesData reports whether the operation carries its file's pending data
-// with it when it commits (ext4's auto_da_alloc on a rename over a file).
-func (op *EntryOp) FlushesData() bool { return op.flush != nil }
 
 // Node is the inode an entry operation is about: the created, renamed or
 // removed one.
@@ -259,9 +252,6 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			if len(n.Ops) == 0 {
 				n.Ops = nil // let the durable ops go
 			}
-		}
-		if op.flush != nil {
-			m.persist(op.flush, op.Event)
 		}
 	}
 	return done

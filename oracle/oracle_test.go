@@ -22,9 +22,21 @@ func needsLoop(t *testing.T) {
 	}
 }
 
-// ours lists the mounts and loop devices of any oracle run (their paths
-// hold "crashsim-oracle-").
+// ours gives the test a TMPDIR of its own, where every oracle run it
+// starts makes its directory, and lists the mounts and loop devices below
+// it. Oracle runs of other packages' tests (which go test runs at the same
+// time) are elsewhere and do not count.
 func ours(t *testing.T) []string {
+	t.Helper()
+	if os.Getenv("CRASHSIM_ORACLE_TEST_TMP") == "" {
+		dir := t.TempDir()
+		t.Setenv("TMPDIR", dir)
+		t.Setenv("CRASHSIM_ORACLE_TEST_TMP", dir)
+	}
+	return mountsBelow(t, os.Getenv("CRASHSIM_ORACLE_TEST_TMP"))
+}
+
+func mountsBelow(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	b, err := os.ReadFile("/proc/self/mounts")
@@ -32,7 +44,7 @@ func ours(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, "crashsim-oracle-") {
+		if strings.Contains(l, dir+"/crashsim-oracle-") {
 			out = append(out, "mount: "+l)
 		}
 	}
@@ -41,7 +53,7 @@ func ours(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(lo), "\n") {
-		if strings.Contains(l, "crashsim-oracle-") {
+		if strings.Contains(l, dir+"/crashsim-oracle-") {
 			out = append(out, "loop: "+l)
 		}
 	}
