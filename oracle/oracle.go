@@ -125,6 +125,9 @@ type runner struct {
 	version tracer.Version
 	listing *model.Listing
 	initial Tree
+	// initialBytes holds the small files of the initial tree, to rebuild
+	// the versions a run writes (see ownVersions).
+	initialBytes map[string][]byte
 }
 
 // Run runs the oracle. On every way out, whatever it mounted is unmounted
@@ -263,6 +266,7 @@ func (r *runner) prepare(ctx context.Context) error {
 	if r.initial, err = ReadTree(r.work); err != nil {
 		return err
 	}
+	r.initialBytes = readInitialBytes(r.work, r.initial)
 	if err := r.sys.unmount(r.live); err != nil {
 		return err
 	}
@@ -657,7 +661,17 @@ func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, erro
 		} else if pt.Note == "" {
 			pt.Note = "stopped before any crash point"
 		}
-		h := history{initial: r.initial, latest: o.live, earlier: earlier}
+		// Earlier versions: those seen live at earlier crash points (of
+		// other runs) and those this run itself wrote, rebuilt from its
+		// trace.
+		own, err := r.ownVersions(o.trace)
+		if err != nil {
+			return nil, fmt.Errorf("point %d: %w", o.index, err)
+		}
+		for k := range earlier {
+			own[k] = true
+		}
+		h := history{initial: r.initial, latest: o.live, earlier: own}
 		paths := map[string]bool{}
 		for _, t := range []Tree{o.crash, r.initial, o.live} {
 			for q := range t {

@@ -231,3 +231,42 @@ func TestUnescapeMount(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// noFlushSave is the Python flush bug: the fsync comes before the bytes
+// reach the kernel, then the temp file is renamed over the old file and
+// the directory is fsynced.
+const noFlushSave = `
+import os
+with open("config.txt.tmp", "w") as f:
+    f.write("version=2 replicas=3\n")
+    os.fsync(f.fileno())
+os.rename("config.txt.tmp", "config.txt")
+d = os.open(".", os.O_RDONLY)
+os.fsync(d)
+os.close(d)
+`
+
+// TestNoFlushRenameOverIsSound pins the case the oracle found: on a real
+// ext4, after the directory fsync, config.txt can come back with its new
+// size but zeros (auto_da_alloc started writeback of the renamed file and
+// did not wait). Both models must allow what the filesystem shows.
+func TestNoFlushRenameOverIsSound(t *testing.T) {
+	needsLoop(t)
+	before := ours(t)
+	res, err := Run(context.Background(), Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix, model.Ext4},
+		Setup: "printf 'version=1\\n' > config.txt",
+		Cmd:   []string{python(), "-c", noFlushSave},
+	})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		for _, p := range r.Points {
+			if !p.Sound {
+				t.Errorf("%s: point %d (%s): %+v", r.Model, p.Index, p.Call, p.Mismatches)
+			}
+		}
+	}
+}
