@@ -24,6 +24,11 @@ type checkFlags struct {
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
+
+	// evaluated is how many persistence models the findings were computed
+	// under, when a command evaluates fewer than all (explore): a finding
+	// under fewer models than that says which.
+	evaluated int
 }
 
 type checkCmd struct {
@@ -109,7 +114,11 @@ func (f *checkFlags) initial(trace string) (*model.Listing, error) {
 
 // report renders the result and maps findings to the exit status.
 func (f *checkFlags) report(g *Globals, res *check.Result) error {
-	opt := report.Options{Models: f.Model, AllModels: len(model.Persistences)}
+	all := len(model.Persistences)
+	if f.evaluated > 0 {
+		all = f.evaluated
+	}
+	opt := report.Options{Models: f.Model, AllModels: all}
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {

@@ -221,6 +221,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
+	c.checkFlags.evaluated = 1 // explore runs one model
 	reportErr := c.checkFlags.report(g, result)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
