@@ -97,6 +97,8 @@ type Options struct {
 	Models []model.Persistence
 	// Existed tells the model which paths existed before the trace.
 	Existed func(path string) (existed, known bool)
+	// Cwd is where the traced command started (see model.Options.Cwd).
+	Cwd string
 }
 
 // InScope reports whether a path is one the user asked about.
@@ -172,7 +174,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	runs := make([]*run, len(model.Persistences))
 	for i, p := range model.Persistences {
 		r := &run{p: p, opt: &opt, rules: newRules()}
-		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Observe: func(m *model.Model, e *model.Effect) {
+		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

@@ -16,12 +16,16 @@ import (
 // root, a path not listed did not exist; outside every root, the listing
 // says nothing.
 //
-// The text form is line based: "root DIR" lines, then one path per line
+// The text form is line based: "root DIR" lines, an optional "cwd DIR"
+// line (where the traced command started), then one path per line
 // (Go-quoted when it holds a newline or starts with a quote); '#' starts a
 // comment. `find DIR` output after a "root DIR" line is a valid listing.
 type Listing struct {
 	roots []string
 	paths map[string]bool
+	// Cwd is the directory the traced command started in, from a
+	// "cwd DIR" line (crashsim trace writes one), or "".
+	Cwd string
 }
 
 // Existed answers Options.Existed from the listing.
@@ -54,8 +58,12 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 			continue
 		}
 		isRoot := strings.HasPrefix(t, "root ")
+		isCwd := strings.HasPrefix(t, "cwd ")
 		if isRoot {
 			t = strings.TrimPrefix(t, "root ")
+		}
+		if isCwd {
+			t = strings.TrimPrefix(t, "cwd ")
 		}
 		if strings.HasPrefix(t, `"`) {
 			u, err := strconv.Unquote(t)
@@ -68,6 +76,10 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 			return nil, fmt.Errorf("%s:%d:1: expected an absolute path, found %q", name, line, t)
 		}
 		t = path.Clean(t)
+		if isCwd {
+			in.Cwd = t
+			continue
+		}
 		if isRoot {
 			in.roots = append(in.roots, t)
 		}
@@ -77,6 +89,13 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return in, nil
+}
+
+// WriteCwd writes the "cwd DIR" line of a listing: where the traced
+// command started, which a trace recorded without -y does not say.
+func WriteCwd(w io.Writer, dir string) error {
+	_, err := fmt.Fprintf(w, "cwd %s\n", quotePath(filepath.Clean(dir)))
+	return err
 }
 
 // WriteInitial lists root (which must be absolute) and everything below

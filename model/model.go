@@ -56,6 +56,10 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
+	// Cwd is the directory the traced command started in, for traces
+	// recorded without -y (which name no cwd): relative paths of the first
+	// process resolve against it.
+	Cwd string
 	// Durable is called when data operations of an inode become durable,
 	// in program order, before they leave the model: a caller that needs
 	// the bytes on disk (explore) applies them to its durable copy of the
@@ -85,7 +89,9 @@ type Exit struct {
 
 // New returns an empty model.
 func New(opt Options) *Model {
-	return &Model{opt: opt, procs: NewProcs(), names: map[string]*Name{}, maps: map[string]*Inode{}}
+	procs := NewProcs()
+	procs.cwd0 = opt.Cwd
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}}
 }
 
 // Persistence returns the model's persistence model.

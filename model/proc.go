@@ -89,13 +89,26 @@ type Procs struct {
 	// Lines without a pid in an -f log belong to the first process, which
 	// later lines name by its pid: rootAlias is that pid once known.
 	rootAlias int
+	// cwd0 is the first process's cwd when the caller knows it.
+	cwd0 string
 }
 
 // NewProcs returns an empty process model.
 func NewProcs() *Procs { return &Procs{procs: map[int]*Process{}, rootAlias: -1} }
 
+// NewProcsIn returns an empty process model whose first process starts in
+// cwd (see Options.Cwd).
+func NewProcsIn(cwd string) *Procs {
+	p := NewProcs()
+	p.cwd0 = cwd
+	return p
+}
+
 func (p *Procs) newProc(pid int) *Process {
 	pr := &Process{PID: pid, files: &fdTable{fds: map[int]fdEntry{}}, fs: &fsInfo{}, attached: len(p.procs) == 0}
+	if pr.attached {
+		pr.fs.cwd = p.cwd0
+	}
 	p.procs[pid] = pr
 	return pr
 }

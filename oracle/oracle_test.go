@@ -165,9 +165,10 @@ func TestNaiveSaveLosesData(t *testing.T) {
 			t.Errorf("data.txt never observed %s (saw %v)", want, seen)
 		}
 	}
-	if seen["latest"] {
-		t.Errorf("data.txt observed latest: its bytes were never synced")
-	}
+	// data.txt may also come back latest: nothing forbids the kernel to
+	// write dirty pages back early (it did, once, while the whole test
+	// suite ran beside this test), and the model predicts latest as
+	// possible. What matters is that no point contradicts the model.
 }
 
 // cancelOn cancels a context when a log line holds a word.

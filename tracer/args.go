@@ -21,19 +21,22 @@ type option struct {
 	since    Version
 	fallback []string // used instead before since, if any
 	why      string
+	data     bool // only when written bytes are recorded (not Options.NoData)
+	noData   bool // only with Options.NoData
 }
 
 var options = []option{
 	{args: []string{"-f"}, why: "follows forks: the whole process tree, one file, one order"},
 	{args: []string{"--seccomp-bpf"}, since: Version{5, 3}, why: "stops the tracee only on traced syscalls (without it every syscall stops it twice)"},
 	{args: []string{"--kill-on-exit"}, since: Version{6, 6}, why: "kills the tracees if strace dies, instead of leaving them to run on untraced"},
-	{args: []string{"-ttt"}, why: "dates each line"},
-	{args: []string{"-y"}, since: Version{4, 7}, why: "gives each fd argument its path"},
-	{args: []string{"-xx"}, why: "prints every byte as \\xNN: exact data"},
+	{args: []string{"-ttt"}, data: true, why: "dates each line"},
+	{args: []string{"-y"}, since: Version{4, 7}, data: true, why: "gives each fd argument its path"},
+	{args: []string{"-xx"}, data: true, why: "prints every byte as \\xNN: exact data"},
 	// Everything in full except execve's environment, which would put
 	// every secret of a CI job into the trace file for nothing.
 	{args: []string{"-e", "abbrev=execve,?execveat"}, since: questionMark, fallback: []string{"-e", "abbrev=execve"}, why: "prints structures and arrays (writev's iovecs) in full"},
-	{args: []string{"-s", strconv.Itoa(StringLimit)}, why: "prints written bytes in full"},
+	{args: []string{"-s", strconv.Itoa(StringLimit)}, data: true, why: "prints written bytes in full"},
+	{args: []string{"-s", "0"}, noData: true, why: "prints no written bytes (paths are printed in full whatever -s says)"},
 }
 
 // questionMark is the strace that first accepts "?name" in -e trace= (4.17).
@@ -42,14 +45,17 @@ var questionMark = Version{4, 17}
 // Args returns the strace argument list (without the strace program itself)
 // that traces cmd into out with the default syscall set, for strace v.
 func Args(v Version, out string, cmd []string) []string {
-	args, _ := plan(v, out, cmd, nil)
+	args, _ := plan(v, out, cmd, nil, false)
 	return args
 }
 
 // plan builds the argument list and says what it dropped for v. syscalls nil
 // means the default set.
-func plan(v Version, out string, cmd []string, syscalls []string) (args []string, notes []string) {
+func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (args []string, notes []string) {
 	for _, o := range options {
+		if o.data && noData || o.noData && !noData {
+			continue
+		}
 		if !v.AtLeast(o.since) && o.fallback != nil {
 			notes = append(notes, fmt.Sprintf("using %s instead of %s: strace %s lacks it (since %s)", strings.Join(o.fallback, " "), strings.Join(o.args, " "), v, o.since))
 			args = append(args, o.fallback...)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,7 +98,7 @@ func TestPlanByVersion(t *testing.T) {
 			},
 		},
 	} {
-		args, notes := plan(tc.v, "out.strace", cmd, nil)
+		args, notes := plan(tc.v, "out.strace", cmd, nil, false)
 		for _, a := range tc.has {
 			if !slices.ContainsFunc(args, func(s string) bool { return s == a || strings.Contains(s, ","+a+",") }) {
 				t.Errorf("%v: args lack %q: %q", tc.v, a, args)
@@ -132,7 +133,7 @@ func TestPlanByVersion(t *testing.T) {
 }
 
 func TestPlanSyscallsOverride(t *testing.T) {
-	args, _ := plan(Version{6, 1}, "o", []string{"p"}, []string{"openat", "write"})
+	args, _ := plan(Version{6, 1}, "o", []string{"p"}, []string{"openat", "write"}, false)
 	if !slices.Contains(args, "trace=openat,write") || slices.ContainsFunc(args, func(s string) bool { return strings.HasPrefix(s, "raw=") }) {
 		t.Errorf("args = %q", args)
 	}
@@ -186,5 +187,31 @@ func TestShellQuote(t *testing.T) {
 	want := `strace -e 'trace=?open,read' -- sh -c 'echo '\''hi'\'' > x' ''`
 	if got != want {
 		t.Errorf("shellQuote = %s, want %s", got, want)
+	}
+}
+
+// TestPlanNoData: a recording for checks prints no bytes, no timestamps and
+// no fd paths; a recording for explore prints them all.
+func TestPlanNoData(t *testing.T) {
+	lean, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, true)
+	full, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, false)
+	has := func(args []string, want ...string) bool {
+		for i := range args {
+			if i+len(want) <= len(args) && strings.Join(args[i:i+len(want)], " ") == strings.Join(want, " ") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range [][]string{{"-ttt"}, {"-y"}, {"-xx"}, {"-s", strconv.Itoa(StringLimit)}} {
+		if has(lean, w...) {
+			t.Errorf("no-data plan has %q: %q", w, lean)
+		}
+		if !has(full, w...) {
+			t.Errorf("full plan lacks %q: %q", w, full)
+		}
+	}
+	if !has(lean, "-s", "0") || has(full, "-s", "0") || !has(lean, "--seccomp-bpf") || !has(lean, "-f") {
+		t.Errorf("plans: lean %q, full %q", lean, full)
 	}
 }

@@ -49,6 +49,12 @@ type Options struct {
 	Stderr   io.Writer // the command's and strace's own messages; nil discards
 	Log      io.Writer // verbose notes: the strace argv, features dropped; nil is silent
 	Syscalls []string  // the -e trace= list instead of the default set (with no -e raw=)
+	// NoData records what a check needs and no more: no written bytes
+	// (-s 0; lengths come from return values), no timestamps (one file is
+	// already in order) and no -y (the fd model resolves paths, given the
+	// directory the command starts in). It costs about what plain strace
+	// costs. Without it every written byte is in the trace, for explore.
+	NoData bool
 }
 
 // Result is what one run produced. Run returns a Result whenever strace ran,
@@ -93,7 +99,7 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		out = f.Name()
 		f.Close()
 	}
-	args, notes := plan(v, out, cmd, opt.Syscalls)
+	args, notes := plan(v, out, cmd, opt.Syscalls, opt.NoData)
 	res := &Result{Trace: out, Argv: append([]string{strace}, args...), Version: v}
 	logf(opt.Log, "strace %s at %s", v, strace)
 	for _, n := range notes {

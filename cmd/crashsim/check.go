@@ -25,6 +25,9 @@ type checkFlags struct {
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 
+	// cwd is where a traced command started, for traces without -y whose
+	// listing does not say it (see model.Options.Cwd).
+	cwd string
 	// evaluated is how many persistence models the findings were computed
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
@@ -68,8 +71,12 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		o.Cwd = f.cwd
 		if initial != nil {
 			o.Existed = initial.Existed
+			if initial.Cwd != "" {
+				o.Cwd = initial.Cwd
+			}
 		}
 		stream, err := openTrace(t, g)
 		if err != nil {

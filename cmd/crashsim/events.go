@@ -64,7 +64,7 @@ func (c *eventsCmd) Run(g *Globals) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	procs := model.NewProcs()
+	procs := model.NewProcsIn(startCwd(c.Trace))
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

@@ -131,7 +131,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	tf.Close()
 	c.Root = []string{start}
 	c.InitialList = trace + ".initial"
-	if !(&traceCmd{}).writeInitial(g, []string{start}, c.InitialList) {
+	if !(&traceCmd{}).writeInitial(g, []string{start}, c.InitialList, "") {
 		c.InitialList = ""
 	}
 	topt := tracer.Options{Out: trace, Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}

@@ -41,3 +41,14 @@ func inputError(err error) error {
 	}
 	return withCode(exitInput, err)
 }
+
+// startCwd is where the traced command started, when a listing beside the
+// trace (TRACE.initial, as crashsim trace writes it) says so, else "".
+// Traces recorded without -y need it to resolve relative paths.
+func startCwd(trace string) string {
+	l, err := (&checkFlags{}).initial(trace)
+	if err != nil || l == nil {
+		return ""
+	}
+	return l.Cwd
+}

@@ -66,7 +66,7 @@ func (c *statsCmd) Run(g *Globals) error {
 		}
 		return s
 	}
-	procs := model.NewProcs()
+	procs := model.NewProcsIn(startCwd(c.Trace))
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

@@ -61,10 +61,13 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	wroteInitial := false
 	if c.InitialList == "" {
-		wroteInitial = c.writeInitial(g, listRoots, out+".initial")
+		wroteInitial = c.writeInitial(g, listRoots, out+".initial", start)
 	}
 
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr}
+	// A check needs no written bytes: record without them, at about the
+	// cost of plain strace (explore records them).
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true}
+	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
 		opt.Stdout = g.stderr
@@ -150,7 +153,7 @@ func startDir() (string, error) {
 // so that check can tell the files it creates from those it replaces
 // (strace shows O_CREAT|O_TRUNC either way). It reports whether it wrote
 // the listing. A root too large to list is left out, and -v says so.
-func (c *traceCmd) writeInitial(g *Globals, dirs []string, name string) bool {
+func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
 	var roots []string
 	budget := maxInitialEntries
 	for _, r := range dirs {
@@ -174,15 +177,16 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name string) bool {
 		budget -= n
 		roots = append(roots, abs)
 	}
-	if len(roots) == 0 {
-		// A listing left from an earlier run would be read as this one's.
-		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the old listing: %v\n", err)
-		}
-		return false
-	}
+	// Always written, even with no root listed: it also says where the
+	// command started, which a trace recorded without -y does not, and a
+	// listing left from an earlier run would be read as this one's.
 	err := report.WriteFileAtomic(name, func(f *os.File) error {
 		w := bufio.NewWriter(f)
+		if cwd != "" {
+			if err := model.WriteCwd(w, cwd); err != nil {
+				return err
+			}
+		}
 		for _, r := range roots {
 			if err := model.WriteInitial(w, r); err != nil {
 				return err
@@ -194,10 +198,10 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name string) bool {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
-	if g.Verbose {
+	if g.Verbose && len(roots) > 0 {
 		fmt.Fprintf(g.stderr, "crashsim: listed what exists below %v in %s\n", roots, name)
 	}
-	return true
+	return len(roots) > 0
 }
 
 // countEntries counts the entries below root, giving up past limit.

@@ -121,11 +121,11 @@ func TestTraceInitialTooLarge(t *testing.T) {
 	var errb strings.Builder
 	g := &Globals{Verbose: true, stderr: &errb}
 	name := filepath.Join(t.TempDir(), "t.strace.initial")
-	if !c.writeInitial(g, []string{dir}, name) {
+	if !c.writeInitial(g, []string{dir}, name, dir) {
 		t.Fatalf("no listing: %s", errb.String())
 	}
 	b, _ := os.ReadFile(name)
-	if !strings.Contains(string(b), "\n"+realPath(t, dir)+"/fffff\n") {
+	if !strings.Contains(string(b), "\n"+realPath(t, dir)+"/fffff\n") || !strings.HasPrefix(string(b), "cwd "+dir+"\n") {
 		t.Errorf("listing:\n%s", b)
 	}
 
@@ -134,11 +134,13 @@ func TestTraceInitialTooLarge(t *testing.T) {
 	errb.Reset()
 	name = filepath.Join(t.TempDir(), "t.strace.initial")
 	os.WriteFile(name, []byte("root /stale\n"), 0o644) // from an earlier run
-	if c.writeInitial(g, []string{dir}, name) {
+	if c.writeInitial(g, []string{dir}, name, dir) {
 		t.Error("a listing of 6 entries past a limit of 5")
 	}
-	if _, err := os.Stat(name); err == nil {
-		t.Errorf("%s written or left from the earlier run", name)
+	// What is written then says only where the command started: nothing
+	// of the earlier run's listing is left.
+	if b, _ := os.ReadFile(name); string(b) != "cwd "+dir+"\n" {
+		t.Errorf("%s holds %q, want only the cwd line", name, b)
 	}
 	if want := "holds more than 5 entries: not listed"; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
