@@ -139,7 +139,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		return k, tf, err
 	case bytes.HasPrefix(b[i:], []byte("strace: ")):
 		return lineDiag, tf, nil
-	case isNameByte(b[i]) && !isDigit(b[i]):
+	case isNameByte(b[i]) && !isDigit(b[i]), bytes.HasPrefix(b[i:], []byte("???(")):
 		k, err := l.call(i)
 		return k, tf, err
 	}
@@ -341,6 +341,9 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	for j < len(b) && isNameByte(b[j]) {
 		j++
 	}
+	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
+		j = i + 3 // a syscall strace could not name (the tracee was going away)
+	}
 	if j >= len(b) || b[j] != '(' {
 		if j >= len(b) {
 			l.eolErr = true
@@ -364,6 +367,9 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	j := i
 	for j < len(b) && isNameByte(b[j]) {
 		j++
+	}
+	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
+		j = i + 3
 	}
 	if j == i || !bytes.HasPrefix(b[j:], []byte(" resumed>")) {
 		return 0, l.errorf(i, "expected \"NAME resumed>\" after \"<...\"")

@@ -169,6 +169,8 @@ func TestGrammar(t *testing.T) {
 			[]summary{{Line: 2, End: 2, Name: "close", Args: "3", Ret: "0"}}},
 		{"a strace: message splitting a line", "5 write(1, \"ab\", 2strace: Process 6 attached\n) = 2\n",
 			[]summary{{Line: 1, End: 2, PID: 5, Name: "write", Args: "1, <data>, 2", Ret: "2"}}},
+		{"a syscall strace could not name", "7 ???( <unfinished ...>\n7 +++ killed by SIGKILL +++\n",
+			[]summary{{Line: 1, End: 2, PID: 7, Name: "???", Ret: "?"}, {Line: 2, End: 2, PID: 7, Name: "+++killed SIGKILL"}}},
 		{"unknown syscall", "syscall_0x3e7(0x1, 0x2) = -1 ENOSYS (Function not implemented)\n",
 			[]summary{{Line: 1, End: 1, Name: "syscall_0x3e7", Args: "0x1, 0x2", Ret: "-1 ENOSYS", Extra: "(Function not implemented)"}}},
 		{"-T duration", "fsync(3) = 0 <0.000449>\n",

@@ -51,9 +51,10 @@ type Options struct {
 	Syscalls []string  // the -e trace= list instead of the default set (with no -e raw=)
 	// NoData records what a check needs and no more: no written bytes
 	// (-s 0; lengths come from return values), no timestamps (one file is
-	// already in order) and no -y (the fd model resolves paths, given the
-	// directory the command starts in). It costs about what plain strace
-	// costs. Without it every written byte is in the trace, for explore.
+	// already in order), no -y (the fd model resolves paths, given the
+	// directory the command starts in) and no --seccomp-bpf (see args.go).
+	// It costs about what plain strace costs. Without it every written
+	// byte is in the trace, for explore.
 	NoData bool
 }
 
