@@ -134,6 +134,9 @@ type Value struct {
 	Anno    string
 	HasAnno bool
 	Deleted bool
+	// Exit is the value strace printed after "=>" for an argument the
+	// call changed (clone3's struct on return), or nil.
+	Exit *Value
 }
 
 // MaxInlineString is the longest escaped string (in trace bytes) decoded

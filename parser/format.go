@@ -47,6 +47,12 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 	default:
 		b.WriteString(v.Text)
 	}
+	if v.Exit != nil {
+		defer func() {
+			b.WriteString(" => ")
+			v.Exit.Format(b, preview)
+		}()
+	}
 	if v.HasAnno {
 		b.WriteByte('<')
 		b.WriteString(v.Anno)

@@ -171,6 +171,8 @@ func TestGrammar(t *testing.T) {
 			[]summary{{Line: 1, End: 2, PID: 5, Name: "write", Args: "1, <data>, 2", Ret: "2"}}},
 		{"a syscall strace could not name", "7 ???( <unfinished ...>\n7 +++ killed by SIGKILL +++\n",
 			[]summary{{Line: 1, End: 2, PID: 7, Name: "???", Ret: "?"}, {Line: 2, End: 2, PID: 7, Name: "+++killed SIGKILL"}}},
+		{"an argument changed by the call", "5 clone3({flags=CLONE_VM|CLONE_FILES, exit_signal=0} => {parent_tid=[6]}, 88) = 6\n",
+			[]summary{{Line: 1, End: 1, PID: 5, Name: "clone3", Args: "{flags=CLONE_VM|CLONE_FILES, exit_signal=0} => {parent_tid=[6]}, 88", Ret: "6"}}},
 		{"unknown syscall", "syscall_0x3e7(0x1, 0x2) = -1 ENOSYS (Function not implemented)\n",
 			[]summary{{Line: 1, End: 1, Name: "syscall_0x3e7", Args: "0x1, 0x2", Ret: "-1 ENOSYS", Extra: "(Function not implemented)"}}},
 		{"-T duration", "fsync(3) = 0 <0.000449>\n",

@@ -42,6 +42,17 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	if err != nil {
 		return v, 0, err
 	}
+	// "ENTRY => EXIT": strace prints an argument the call changed twice
+	// (clone3's struct, with the child's tid filled in). The entry value is
+	// what the program asked for; the exit value is read past.
+	if k := skipSpaces(b, j); bytes.HasPrefix(b[k:], []byte("=> ")) {
+		out, e, err := l.value(k+3, depth+1, data)
+		if err != nil {
+			return v, 0, err
+		}
+		v.Exit = &out
+		j = e
+	}
 	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
 	// is an expression: keep its text.
 	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
