@@ -5,7 +5,18 @@
 // # The strace command line
 //
 // Args builds it from two tables, options (args.go) and defaultSyscalls
-// (syscalls.go), each entry saying why it is there:
+// (syscalls.go), each entry saying why it is there. There are two
+// recordings. With Options.NoData (crashsim trace: a check needs no written
+// bytes) it is
+//
+//	strace -f -e abbrev=execve,?execveat -s 0 -e trace=... -e raw=... -o TRACE -- CMD
+//
+// at about the cost of plain strace: no bytes, no timestamps, no -y (the fd
+// model resolves paths given the start directory, which crashsim trace
+// writes into TRACE.initial) and no --seccomp-bpf (strace 6.1's filter
+// doubles the cost of every traced call once mmap or munmap is in the set,
+// and the model needs mmap). Otherwise (explore, the oracle: every byte is
+// needed) it is
 //
 //	strace -f --seccomp-bpf -ttt -y -xx -e abbrev=execve,?execveat -s 67108864
 //	       -e trace=?open,openat,...,exit_group -e raw=read,readv,?preadv2
