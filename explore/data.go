@@ -18,7 +18,7 @@ type DataError struct {
 
 func (e *DataError) Error() string {
 	if e.Partial {
-		return fmt.Sprintf("line %d: the trace holds only part of this write (strace -s): record with a larger -s (crashsim trace does)", e.Line)
+		return fmt.Sprintf("line %d: the trace holds only part of this write (strace -s): record with a larger -s, or let explore run the program (crashsim explore --checker CMD -- PROGRAM records every byte; crashsim trace records none)", e.Line)
 	}
 	return fmt.Sprintf("line %d: the trace does not show the bytes this %s wrote, so no state with them can be built", e.Line, e.Syscall)
 }
