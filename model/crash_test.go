@@ -86,10 +86,7 @@ func join(os []model.Outcome) string {
 // TestFinalOutcomes pins, with sets computed by hand, what a crash at the
 // end of each program can leave, under both persistence models.
 func TestFinalOutcomes(t *testing.T) {
-	tests := []struct {
-		fixture, path string
-		posix, ext4   string
-	}{
+	tests := []outcomeCase{
 		// Seed 004's four modes. file-only: the file is fsynced, its name
 		// never; ext4's file fsync commits the journal, names included.
 		{"dirsync-file-only", "data/f0.bin", "missing latest", "latest"},
@@ -115,15 +112,33 @@ func TestFinalOutcomes(t *testing.T) {
 		// O_TRUNC in place, then fsync: safe at the end.
 		{"truncate-in-place", "state.txt", "latest", "latest"},
 	}
+	checkOutcomes(t, tests, false)
+}
+
+// outcomeCase is one path of a fixture with its outcome sets, as a
+// space-separated list, under each model.
+type outcomeCase struct {
+	fixture, path string
+	posix, ext4   string
+}
+
+// checkOutcomes compares each case with the outcomes at the end of the
+// trace (ever false) or over every crash point (ever true).
+func checkOutcomes(t *testing.T, tests []outcomeCase, ever bool) {
+	t.Helper()
 	for _, tc := range tests {
 		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 			want := tc.posix
 			if p == model.Ext4 {
 				want = tc.ext4
 			}
-			final, _ := outcomesOf(t, tc.fixture, p)
-			if got := final[tc.path]; got != want {
-				t.Errorf("%s %s under %s: final outcomes %q, want %q", tc.fixture, tc.path, p, got, want)
+			final, overall := outcomesOf(t, tc.fixture, p)
+			got, when := final[tc.path], "at the end"
+			if ever {
+				got, when = overall[tc.path], "over the run"
+			}
+			if got != want {
+				t.Errorf("%s %s under %s: outcomes %s %q, want %q", tc.fixture, tc.path, p, when, got, want)
 			}
 		}
 	}
@@ -131,10 +146,7 @@ func TestFinalOutcomes(t *testing.T) {
 
 // TestOutcomesOverTheRun pins the union of outcomes over every crash point.
 func TestOutcomesOverTheRun(t *testing.T) {
-	tests := []struct {
-		fixture, path string
-		posix, ext4   string
-	}{
+	tests := []outcomeCase{
 		// With f.flush() the saved file is only ever the old or the new
 		// one; without, it can also be empty or zeros (posix) at some point.
 		{"python-flush", "config.txt", "initial latest", "initial latest"},
@@ -147,18 +159,7 @@ func TestOutcomesOverTheRun(t *testing.T) {
 		// a torn mix.
 		{"truncate-in-place", "state.txt", "initial latest empty torn zeros", "initial latest empty"},
 	}
-	for _, tc := range tests {
-		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
-			want := tc.posix
-			if p == model.Ext4 {
-				want = tc.ext4
-			}
-			_, ever := outcomesOf(t, tc.fixture, p)
-			if got := ever[tc.path]; got != want {
-				t.Errorf("%s %s under %s: outcomes over the run %q, want %q", tc.fixture, tc.path, p, got, want)
-			}
-		}
-	}
+	checkOutcomes(t, tests, true)
 }
 
 // TestPersistenceDifferences pins each way ext4 differs from posix on a
