@@ -94,13 +94,17 @@ os.fsync(d)
 os.close(d)
 `
 
-func TestSafeSaveIsSound(t *testing.T) {
+// soundOnExt4 runs a Python save of config.txt (which holds version=1
+// before) on ext4 under both models, requires every crash point reached,
+// observed and sound, and returns the results.
+func soundOnExt4(t *testing.T, script string) []*Result {
+	t.Helper()
 	needsLoop(t)
 	before := ours(t)
 	res, err := Run(context.Background(), Options{
 		FS: "ext4", Models: []model.Persistence{model.Posix, model.Ext4},
 		Setup: "printf 'version=1\\n' > config.txt",
-		Cmd:   []string{python(), "-c", safeSave},
+		Cmd:   []string{python(), "-c", script},
 	})
 	checkClean(t, before)
 	if err != nil {
@@ -115,6 +119,12 @@ func TestSafeSaveIsSound(t *testing.T) {
 				t.Errorf("%s: point %d (%s): sound=%v reached=%v mismatches %+v note %q", r.Model, p.Index, p.Call, p.Sound, p.Reached, p.Mismatches, p.Note)
 			}
 		}
+	}
+	return res
+}
+
+func TestSafeSaveIsSound(t *testing.T) {
+	for _, r := range soundOnExt4(t, safeSave) {
 		last := r.Points[len(r.Points)-1]
 		if last.Observed["config.txt"] != "latest" || last.Observed["config.txt.tmp"] != "missing" {
 			t.Errorf("%s: after the directory fsync: %v, want config.txt latest and the temp file missing", r.Model, last.Observed)
@@ -252,22 +262,5 @@ os.close(d)
 // size but zeros (auto_da_alloc started writeback of the renamed file and
 // did not wait). Both models must allow what the filesystem shows.
 func TestNoFlushRenameOverIsSound(t *testing.T) {
-	needsLoop(t)
-	before := ours(t)
-	res, err := Run(context.Background(), Options{
-		FS: "ext4", Models: []model.Persistence{model.Posix, model.Ext4},
-		Setup: "printf 'version=1\\n' > config.txt",
-		Cmd:   []string{python(), "-c", noFlushSave},
-	})
-	checkClean(t, before)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range res {
-		for _, p := range r.Points {
-			if !p.Sound {
-				t.Errorf("%s: point %d (%s): %+v", r.Model, p.Index, p.Call, p.Mismatches)
-			}
-		}
-	}
+	soundOnExt4(t, noFlushSave)
 }
