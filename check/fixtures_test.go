@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,15 +59,7 @@ func checkFixture(t *testing.T, trace, name string) []string {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	lf, err := os.Open(filepath.Join(filepath.Dir(trace), "initial.list"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lf.Close()
-	initial, err := model.ReadInitial(lf, lf.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
+	initial := readListing(t, filepath.Join(filepath.Dir(trace), "initial.list"))
 	res, err := Run(s, Options{Roots: []string{"/tmp/crashsim-fixtures/" + name}, Existed: initial.Existed})
 	if err != nil {
 		t.Fatal(err)

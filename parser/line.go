@@ -334,16 +334,24 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 
 var unfinishedMark = []byte("<unfinished ...>")
 
-// call reads name(args) = ret, or name(args <unfinished ...>.
-func (l *lineParser) call(i int) (lineKind, *Error) {
+// syscallName returns the end of the syscall name at b[i]: a C name, or
+// "???" for a call strace could not name (the tracee was going away).
+func (l *lineParser) syscallName(i int) int {
 	b := l.text
 	j := i
 	for j < len(b) && isNameByte(b[j]) {
 		j++
 	}
 	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
-		j = i + 3 // a syscall strace could not name (the tracee was going away)
+		j = i + 3
 	}
+	return j
+}
+
+// call reads name(args) = ret, or name(args <unfinished ...>.
+func (l *lineParser) call(i int) (lineKind, *Error) {
+	b := l.text
+	j := l.syscallName(i)
 	if j >= len(b) || b[j] != '(' {
 		if j >= len(b) {
 			l.eolErr = true
@@ -364,13 +372,7 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 // resumed reads "NAME resumed>" and the rest of the call.
 func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	b := l.text
-	j := i
-	for j < len(b) && isNameByte(b[j]) {
-		j++
-	}
-	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
-		j = i + 3
-	}
+	j := l.syscallName(i)
 	if j == i || !bytes.HasPrefix(b[j:], []byte(" resumed>")) {
 		return 0, l.errorf(i, "expected \"NAME resumed>\" after \"<...\"")
 	}
