@@ -69,7 +69,7 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 	}
 	w := io.NewOffsetWriter(f, off)
 	left := bytes
-	for _, c := range op.Chunks {
+	for _, c := range op.Chunks() {
 		if left <= 0 {
 			break
 		}

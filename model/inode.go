@@ -36,18 +36,66 @@ type Chunk struct {
 // DataOp is one change to a file's data or size, pending until a barrier
 // makes it durable.
 type DataOp struct {
-	Kind DataKind
-	Off  int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
-	Len  int64
-	Size int64 // the size after the op, -1 when unknown
+	Kind   DataKind
+	Direct bool  // O_DIRECT: past the page cache, still in the device cache
+	Off    int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
+	Len    int64
+	Size   int64 // the size after the op, -1 when unknown
 	// SizeBefore is the size just before a write, -1 when unknown.
 	SizeBefore int64
 	// Hist numbers the inode's data ops from 0 in program order: after op
 	// Hist the program saw version Hist+1 of the file.
-	Hist   int
-	Event  Ref
-	Chunks []Chunk
-	Direct bool // O_DIRECT: past the page cache, still in the device cache
+	Hist  int
+	Event Ref
+	// Where a write's bytes are (see Chunks). A program writing a file in
+	// small pieces leaves one DataOp per write pending, so the common
+	// write in one piece keeps its place inline, without an allocation or
+	// a copy of the trace's file name; iovs holds the pieces of any other.
+	data dataRef
+	iovs []Chunk
+}
+
+// dataRef is a parser.DataRef into the trace file of the op's own event.
+type dataRef struct {
+	off           int64
+	len           int
+	ok, truncated bool
+}
+
+// setChunks records where the trace holds a write's bytes.
+func (op *DataOp) setChunks(cs []Chunk) {
+	if len(cs) == 1 && cs[0].Len == op.Len && op.setData(cs[0].Ref) {
+		return
+	}
+	op.iovs = cs
+}
+
+// setData records the bytes of a write in one piece, reporting false when
+// they are in another file than the event (they never are in a trace
+// strace wrote): the caller then keeps them as a chunk.
+func (op *DataOp) setData(r parser.DataRef) bool {
+	switch {
+	case r == parser.DataRef{}:
+		op.data = dataRef{}
+	case r.File == op.Event.File:
+		op.data = dataRef{off: r.Off, len: r.Len, ok: true, truncated: r.Truncated}
+	default:
+		return false
+	}
+	return true
+}
+
+// Chunks lists where the trace holds the bytes of a write, in order, their
+// lengths adding up to Len; nil for other ops.
+func (op *DataOp) Chunks() []Chunk {
+	if op.Kind != DataWrite || op.iovs != nil {
+		return op.iovs
+	}
+	var r parser.DataRef
+	if op.data.ok {
+		r = parser.DataRef{File: op.Event.File, Off: op.data.off, Len: op.data.len, Truncated: op.data.truncated}
+	}
+	return []Chunk{{Ref: r, Len: op.Len}}
 }
 
 // Inode is a file or directory the trace touched. Its data and size exist

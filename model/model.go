@@ -487,20 +487,24 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	// Where the bytes lie in the trace, clipped to what was written.
 	left := n
 	if ev.Name == "write" || ev.Name == "pwrite64" || ev.Name == "pwrite" {
-		op.Chunks = []Chunk{{Ref: ev.Arg(1).Data, Len: n}}
+		if r := ev.Arg(1).Data; !op.setData(r) {
+			op.iovs = []Chunk{{Ref: r, Len: n}}
+		}
 	} else {
+		var chunks []Chunk
 		for _, iov := range ev.Arg(1).Elems {
 			if left <= 0 {
 				break
 			}
 			l, _ := iov.Field("iov_len").Int()
 			l = min(l, left)
-			op.Chunks = append(op.Chunks, Chunk{Ref: iov.Field("iov_base").Data, Len: l})
+			chunks = append(chunks, Chunk{Ref: iov.Field("iov_base").Data, Len: l})
 			left -= l
 		}
 		if left > 0 {
-			op.Chunks = append(op.Chunks, Chunk{Len: left}) // the array was cut short
+			chunks = append(chunks, Chunk{Len: left}) // the array was cut short
 		}
+		op.setChunks(chunks)
 	}
 	op.SizeBefore = ino.Size
 	if off >= 0 && ino.Size >= 0 {
@@ -556,7 +560,8 @@ func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+ev.Ret)
 	}
-	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, Event: refOf(ev), Chunks: []Chunk{{Len: ev.Ret}}}
+	// The trace never shows the bytes copied: one chunk with no reference.
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, Event: refOf(ev)}
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }

@@ -120,7 +120,7 @@ func apply(c []byte, op model.DataOp, data *parser.DataReader) ([]byte, bool) {
 			off = int64(len(c)) // O_APPEND at a size the trace did not know
 		}
 		var buf bytes.Buffer
-		for _, ch := range op.Chunks {
+		for _, ch := range op.Chunks() {
 			if !ch.Ref.Valid() || ch.Ref.Truncated {
 				return nil, false
 			}
