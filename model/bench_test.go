@@ -33,7 +33,7 @@ func BenchmarkUnsyncedWrites(b *testing.B) {
 	}
 }
 
-// unsyncedWrites parses a trace that creates a file, writes it n times and
+// unsyncedWrites is a trace that creates a file, writes it n times and
 // syncs it once, as crashsim trace records it (no bytes).
 func unsyncedWrites(b *testing.B, n int) []*parser.Event {
 	var t strings.Builder
@@ -42,7 +42,12 @@ func unsyncedWrites(b *testing.B, n int) []*parser.Event {
 		t.WriteString(`100 write(5, ""..., 512) = 512` + "\n")
 	}
 	t.WriteString("100 fdatasync(5) = 0\n")
-	r := parser.NewReader(strings.NewReader(t.String()), "w.strace", parser.Options{})
+	return parseTrace(b, t.String())
+}
+
+// parseTrace reads the events of a trace held in a string.
+func parseTrace(tb testing.TB, trace string) []*parser.Event {
+	r := parser.NewReader(strings.NewReader(trace), "test.strace", parser.Options{})
 	var evs []*parser.Event
 	for {
 		ev, err := r.Next()
@@ -50,7 +55,7 @@ func unsyncedWrites(b *testing.B, n int) []*parser.Event {
 			return evs
 		}
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		evs = append(evs, ev)
 	}

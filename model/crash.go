@@ -131,15 +131,31 @@ const pageSize = 4096
 // MaybeOps returns the inode's data operations that may or may not be on
 // disk: lost to a failed sync, or pending, in program order. A PathState's
 // Persisted, Applied, Torn and SizeOnly refer to these.
-func (n *Inode) MaybeOps() []DataOp { return n.maybeOps() }
-
-func (n *Inode) maybeOps() []DataOp {
+func (n *Inode) MaybeOps() []DataOp {
 	if len(n.Lost) == 0 {
-		return n.Pending
+		return n.pending.slice()
 	}
-	out := make([]DataOp, 0, len(n.Lost)+len(n.Pending))
+	out := make([]DataOp, 0, len(n.Lost)+n.pending.len())
 	out = append(out, n.Lost...)
-	return append(out, n.Pending...)
+	return n.pending.appendTo(out)
+}
+
+// maybeOps is MaybeOps in place: a crash point looks at a few of a file's
+// pending ops, however many there are, and must not copy them all.
+type maybeOps struct {
+	lost    []DataOp
+	pending *opList
+}
+
+func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost, &n.pending} }
+
+func (o maybeOps) len() int { return len(o.lost) + o.pending.len() }
+
+func (o maybeOps) at(i int) *DataOp {
+	if i < len(o.lost) {
+		return &o.lost[i]
+	}
+	return o.pending.at(i - len(o.lost))
 }
 
 // Crash computes the outcomes a crash now can leave at path p, exploring
@@ -244,7 +260,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		return 1, true
 	}
 	ops := ino.maybeOps()
-	k := len(ops)
+	k := ops.len()
 	cl := classifier{ino: ino, ops: ops, current: current}
 	minPrefix := 0
 	ext4 := m.opt.Persistence == Ext4
@@ -338,15 +354,15 @@ const BoundedStates = 64
 // classifier names the outcome of applying some of an inode's pending ops.
 type classifier struct {
 	ino     *Inode
-	ops     []DataOp
+	ops     maybeOps
 	current bool
 }
 
 // writeBesides reports whether some op other than ops[i] is a write; it
 // stops at the first one, so it is O(1) on files with many writes.
 func (c *classifier) writeBesides(i int) bool {
-	for k := len(c.ops) - 1; k >= 0; k-- {
-		if k != i && c.ops[k].Kind == DataWrite {
+	for k := c.ops.len() - 1; k >= 0; k-- {
+		if k != i && c.ops.at(k).Kind == DataWrite {
 			return true
 		}
 	}
@@ -357,7 +373,7 @@ func (c *classifier) writeBesides(i int) bool {
 // pending ops (each write whole; tearing and sizes add more), under ext4
 // every prefix (and its torn last write).
 func (c *classifier) count(ext4 bool, minPrefix int) int64 {
-	k := len(c.ops)
+	k := c.ops.len()
 	if ext4 {
 		return int64(2*(k-minPrefix) + 1)
 	}
@@ -400,9 +416,9 @@ func (c *classifier) version(h int) (Outcome, *Ref) {
 // opAtHist finds a pending op by history number (nil when durable: its
 // size is then the durable one).
 func (c *classifier) opAtHist(h int) *DataOp {
-	i := sort.Search(len(c.ops), func(i int) bool { return c.ops[i].Hist >= h })
-	if i < len(c.ops) && c.ops[i].Hist == h {
-		return &c.ops[i]
+	i := sort.Search(c.ops.len(), func(i int) bool { return c.ops.at(i).Hist >= h })
+	if i < c.ops.len() && c.ops.at(i).Hist == h {
+		return c.ops.at(i)
 	}
 	return nil
 }
@@ -413,16 +429,16 @@ func (c *classifier) opAtHist(h int) *DataOp {
 // ones at or after history number h are exactly ops[j:]).
 func (c *classifier) isVersion(j int) (int, bool) {
 	h := c.ino.Versions()
-	if j < len(c.ops) {
-		h = c.ops[j].Hist
+	if j < c.ops.len() {
+		h = c.ops.at(j).Hist
 	}
-	return h, c.ino.Versions()-h == len(c.ops)-j
+	return h, c.ino.Versions()-h == c.ops.len()-j
 }
 
 func (c *classifier) lines(idx []int) []int {
 	out := make([]int, len(idx))
 	for i, k := range idx {
-		out[i] = c.ops[k].Event.Line
+		out[i] = c.ops.at(k).Event.Line
 	}
 	return out
 }
@@ -432,10 +448,10 @@ func (c *classifier) prefix(j int) PathState {
 	switch {
 	case j == 0:
 		s.Persisted = "none"
-	case j == len(c.ops):
+	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = fmt.Sprintf("up to line %d", c.ops[j-1].Event.Line)
+		s.Persisted = fmt.Sprintf("up to line %d", c.ops.at(j-1).Event.Line)
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -446,12 +462,12 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: fmt.Sprintf("all but line %d", c.ops[i].Event.Line)}
-	last := len(c.ops) - 1
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: fmt.Sprintf("all but line %d", c.ops.at(i).Event.Line)}
+	last := c.ops.len() - 1
 	if i == last {
 		last--
 	}
-	s.Outcome = c.mixedOutcome(c.ops[last].Size, !c.writeBesides(i))
+	s.Outcome = c.mixedOutcome(c.ops.at(last).Size, !c.writeBesides(i))
 	return s
 }
 
@@ -470,7 +486,7 @@ func (c *classifier) mixedOutcome(size int64, sizesOnly bool) Outcome {
 
 func (c *classifier) subset(mask int) PathState {
 	var idx []int
-	for k := range c.ops {
+	for k := range c.ops.len() {
 		if mask&(1<<k) != 0 {
 			idx = append(idx, k)
 		}
@@ -479,19 +495,19 @@ func (c *classifier) subset(mask int) PathState {
 	if mask == 1<<j-1 {
 		return c.prefix(j)
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, len(c.ops))}
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, c.ops.len())}
 	sizesOnly := true
 	for _, k := range idx {
-		sizesOnly = sizesOnly && c.ops[k].Kind != DataWrite
+		sizesOnly = sizesOnly && c.ops.at(k).Kind != DataWrite
 	}
-	s.Outcome = c.mixedOutcome(c.ops[idx[len(idx)-1]].Size, sizesOnly)
+	s.Outcome = c.mixedOutcome(c.ops.at(idx[len(idx)-1]).Size, sizesOnly)
 	return s
 }
 
 // tornAt persists ops before j whole and write j in part, cut at its first
 // page boundary. posix allows any page of it; ext4 only a shorter file.
 func (c *classifier) tornAt(j int) (PathState, bool) {
-	op := c.ops[j]
+	op := c.ops.at(j)
 	if op.Kind != DataWrite || op.Off < 0 {
 		return PathState{}, false
 	}
@@ -507,7 +523,7 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 // sizeOnly persists ops before j whole and only the size change of write
 // j, which extended the file: the new bytes read back as zeros.
 func (c *classifier) sizeOnly(j int) (PathState, bool) {
-	op := c.ops[j]
+	op := c.ops.at(j)
 	if op.Kind != DataWrite || op.SizeBefore < 0 || op.Size <= op.SizeBefore {
 		return PathState{}, false
 	}

@@ -99,8 +99,8 @@ func (op *DataOp) Chunks() []Chunk {
 }
 
 // Inode is a file or directory the trace touched. Its data and size exist
-// twice: Size and Pending are what programs see (page cache), DurableSize
-// what survives a crash.
+// twice: Size and the pending data ops are what programs see (page cache),
+// DurableSize what survives a crash.
 type Inode struct {
 	ID      int
 	Dir     bool
@@ -114,7 +114,7 @@ type Inode struct {
 
 	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
 	DurableSize int64
-	Pending     []DataOp // not yet durable, in program order
+	pending     opList   // data ops not yet durable, in program order
 	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
 	Written     bool     // some data op in the trace
 	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
@@ -135,8 +135,18 @@ type Inode struct {
 func (n *Inode) addData(op DataOp) *DataOp {
 	op.Hist = n.hist
 	n.hist++
-	n.Pending = append(n.Pending, op)
-	return &n.Pending[len(n.Pending)-1]
+	return n.pending.add(op)
+}
+
+// pendingList returns the pending ops for Effect.PendingBefore at a sync,
+// nil when there are none. It shares their blocks: the sync drops them
+// from the inode, and nothing changes them after.
+func (n *Inode) pendingList() *opList {
+	if n.pending.len() == 0 {
+		return nil
+	}
+	l := n.pending
+	return &l
 }
 
 // Versions is how many data ops the inode has had: version 0 is what it
@@ -145,7 +155,7 @@ func (n *Inode) addData(op DataOp) *DataOp {
 func (n *Inode) Versions() int { return n.hist }
 
 // DataPending reports whether some data or size change is not durable.
-func (n *Inode) DataPending() bool { return len(n.Pending) > 0 || len(n.Lost) > 0 }
+func (n *Inode) DataPending() bool { return n.pending.len() > 0 || len(n.Lost) > 0 }
 
 // PendingWrites lists the pending (and lost) writes, in order.
 func (n *Inode) PendingWrites() []DataOp {
@@ -155,9 +165,11 @@ func (n *Inode) PendingWrites() []DataOp {
 			out = append(out, op)
 		}
 	}
-	for _, op := range n.Pending {
-		if op.Kind == DataWrite {
-			out = append(out, op)
+	for _, b := range n.pending.blocks {
+		for _, op := range b {
+			if op.Kind == DataWrite {
+				out = append(out, op)
+			}
 		}
 	}
 	return out
@@ -185,14 +197,14 @@ func (n *Inode) Name() string {
 // persist makes the inode's pending data durable (a barrier covered it),
 // telling Options.Durable first; lost data stays lost.
 func (m *Model) persist(n *Inode, r Ref) {
-	if m.opt.Durable != nil && len(n.Pending) > 0 {
-		m.opt.Durable(n, n.Pending)
+	if m.opt.Durable != nil && n.pending.len() > 0 {
+		m.opt.Durable(n, n.pending.slice())
 	}
 	n.persistData(r)
 }
 
 func (n *Inode) persistData(r Ref) {
-	n.Pending = nil // a file written once must not keep its ops' array
+	n.pending = opList{} // a file written once must not keep its ops' blocks
 	n.writeback = false
 	n.DurableSize = n.Size
 	rr := r

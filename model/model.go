@@ -143,19 +143,29 @@ const (
 // Effect describes what one event did to the model. Rules read it, then
 // ask the model questions.
 type Effect struct {
-	Kind  EffectKind
-	Event *parser.Event
-	Ref   Ref
-	Inode *Inode
-	// PendingBefore is the inode's pending data just before a sync, for
-	// rules that ask what a sync covered.
-	PendingBefore []DataOp
-	Data          *DataOp
-	Entry         *EntryOp
-	Persisted     []*EntryOp
-	Handle        *Handle
-	Exit          *Exit
-	What          string // unmodeled: what happened
+	Kind      EffectKind
+	Event     *parser.Event
+	Ref       Ref
+	Inode     *Inode
+	Data      *DataOp
+	Entry     *EntryOp
+	Persisted []*EntryOp
+	Handle    *Handle
+	Exit      *Exit
+	What      string // unmodeled: what happened
+	// pendingBefore is the inode's pending data just before a sync: the
+	// list the inode dropped, which nothing changes after.
+	pendingBefore *opList
+}
+
+// PendingBefore returns the inode's pending data just before a sync, for
+// rules that ask what a sync covered. A sync can cover a great many ops,
+// so they are put in one slice only when asked for.
+func (e *Effect) PendingBefore() []DataOp {
+	if e.pendingBefore == nil {
+		return nil
+	}
+	return e.pendingBefore.slice()
 }
 
 // Apply replays one event.
@@ -431,7 +441,7 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 		}
 		if n, ok := size.Int(); ok {
 			ino.Size = n
-			if len(ino.Pending) == 0 {
+			if ino.pending.len() == 0 {
 				ino.DurableSize = n
 			}
 			if n > 0 {
@@ -617,7 +627,7 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 		eff.Kind, eff.Inode, eff.Persisted = EffDirSync, ino, persisted
 		return
 	}
-	eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
+	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
 	if m.opt.Persistence == Ext4 {
@@ -642,16 +652,16 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
-	eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
-	ino.Lost = append(ino.Lost, ino.Pending...)
-	ino.Pending = nil
+	eff.pendingBefore = ino.pendingList()
+	ino.Lost = ino.pending.appendTo(ino.Lost)
+	ino.pending = opList{}
 	eff.Kind, eff.Inode = EffSyncFailed, ino
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	for _, ino := range m.inodes {
-		if len(ino.Pending) > 0 {
+		if ino.pending.len() > 0 {
 			m.persist(ino, r)
 		}
 	}
@@ -684,7 +694,7 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 	if src.Dir {
 		m.renameTree(from, to)
 	}
-	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.Pending) > 0 {
+	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
 		src.writeback = true // auto_da_alloc: started, not waited for
 	}
 }
@@ -717,7 +727,7 @@ func (m *Model) msync(ev *parser.Event, eff *Effect) {
 		return
 	}
 	if f, _ := ev.Arg(2).Bits(parser.MsyncFlags); f&unix.MS_SYNC != 0 {
-		eff.PendingBefore = append([]DataOp(nil), ino.Pending...)
+		eff.pendingBefore = ino.pendingList()
 		m.persist(ino, refOf(ev))
 		eff.Kind, eff.Inode = EffFileSync, ino
 	}
