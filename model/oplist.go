@@ -11,7 +11,7 @@ type opList struct {
 
 // opBlock is how many ops a block holds. The first block grows like any
 // slice, so a file with a few pending ops costs what it did before.
-const opBlock = 1024
+const opBlock = 256
 
 func (l *opList) len() int {
 	if len(l.blocks) == 0 {
