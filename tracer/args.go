@@ -72,7 +72,7 @@ func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (
 		}
 		args = append(args, o.args...)
 	}
-	trace, raw, dropped := traceSet(v, syscalls)
+	trace, raw, dropped := traceSet(v, syscalls, noData)
 	if len(dropped) > 0 {
 		notes = append(notes, fmt.Sprintf("not tracing %s: strace %s lacks \"?name\" (since %s) and some architectures lack them", strings.Join(dropped, ","), v, questionMark))
 	}
@@ -87,7 +87,7 @@ func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (
 
 // traceSet renders the -e trace= and -e raw= lists. A caller's list is used
 // as given.
-func traceSet(v Version, syscalls []string) (trace, raw, dropped []string) {
+func traceSet(v Version, syscalls []string, noData bool) (trace, raw, dropped []string) {
 	if syscalls != nil {
 		return syscalls, nil, nil
 	}
@@ -102,7 +102,7 @@ func traceSet(v Version, syscalls []string) (trace, raw, dropped []string) {
 			continue
 		}
 		trace = append(trace, name)
-		if s.raw {
+		if s.raw || s.rawNoData && noData {
 			raw = append(raw, name)
 		}
 	}

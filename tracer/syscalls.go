@@ -10,6 +10,11 @@ type traced struct {
 	// raw prints the call with -e raw=: its arguments as numbers, so a
 	// read's buffer is an address and not a copy of the data read.
 	raw bool
+	// rawNoData prints the call raw in a recording without data
+	// (Options.NoData): its buffer is then an address, which strace need
+	// not read from the tracee (one process_vm_readv less per call), and
+	// the length still comes from the return value.
+	rawNoData bool
 	// why says what the crash model reads from it.
 	why string
 }
@@ -45,10 +50,10 @@ var defaultSyscalls = []traced{
 	{name: "_llseek", optional: true, why: "lseek on 32-bit architectures"},
 
 	// Data.
-	{name: "write", why: "data"},
-	{name: "writev", why: "data"},
-	{name: "pwrite64", why: "data"},
-	{name: "pwritev", why: "data"},
+	{name: "write", rawNoData: true, why: "data"},
+	{name: "writev", rawNoData: true, why: "data"},
+	{name: "pwrite64", rawNoData: true, why: "data"},
+	{name: "pwritev", rawNoData: true, why: "data"},
 	{name: "pwritev2", optional: true, why: "data; RWF_DSYNC/RWF_SYNC make it durable"},
 	{name: "copy_file_range", optional: true, why: "data copied in the kernel"},
 	{name: "sendfile", why: "data copied in the kernel"},
