@@ -139,6 +139,29 @@ func TestPlanSyscallsOverride(t *testing.T) {
 	}
 }
 
+// TestTraceStatusBlocks puts the status line at every offset around the
+// edges of the blocks traceStatus reads backwards.
+func TestTraceStatusBlocks(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t")
+	first := "100 execve() = 0\n"
+	status := "100 +++ exited with 4 +++\n"
+	for _, total := range []int{64 << 10, 128 << 10} {
+		for d := -40; d <= 40; d++ {
+			fill := total + d - len(first) - len(status)
+			pad := strings.Repeat("x", fill-1) + "\n"
+			for _, trace := range []string{first + pad + status, first + status + pad} {
+				if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				got, err := traceStatus(p)
+				if err != nil || got != (exitStatus{found: true, code: 4}) {
+					t.Fatalf("size %d, status at %d: traceStatus = %+v, %v", len(trace), strings.Index(trace, "+++"), got, err)
+				}
+			}
+		}
+	}
+}
+
 func TestDefaultSyscallsUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range defaultSyscalls {
@@ -170,6 +193,8 @@ func TestTraceStatus(t *testing.T) {
 		{"cut short", "100 1.0 execve() = 0\n100 1.1 write(1, \"a\", 1",
 			exitStatus{}},
 		{"empty", "", exitStatus{}},
+		{"far from the end", "100 execve() = 0\n100 +++ exited with 3 +++\n" + strings.Repeat("101 write(1, \"\"..., 9) = 9\n", 20_000),
+			exitStatus{found: true, code: 3}},
 	} {
 		p := filepath.Join(t.TempDir(), "t")
 		if err := os.WriteFile(p, []byte(tc.trace), 0o644); err != nil {
@@ -210,6 +235,10 @@ func TestPlanNoData(t *testing.T) {
 		if !has(full, w...) {
 			t.Errorf("full plan lacks %q: %q", w, full)
 		}
+	}
+	// Without data, written buffers are not even read from the tracee.
+	if !has(lean, "-e", "raw=read,readv,?preadv2,write,writev,pwrite64,pwritev") || !has(full, "-e", "raw=read,readv,?preadv2") {
+		t.Errorf("raw lists: lean %q, full %q", lean, full)
 	}
 	if !has(lean, "-s", "0") || has(full, "-s", "0") || has(lean, "--seccomp-bpf") || !has(full, "--seccomp-bpf") || !has(lean, "-f") {
 		t.Errorf("plans: lean %q, full %q", lean, full)

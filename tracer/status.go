@@ -1,7 +1,6 @@
 package tracer
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -25,44 +24,64 @@ var statusRx = regexp.MustCompile(`^\+\+\+ (?:exited with (\d+)|killed by (SIG\S
 
 // traceStatus reads the trace at path and returns the status of its first
 // pid, which is the command strace started: the first line of a -f trace is
-// that process's first traced syscall (its execve). Lines are read in pieces,
-// so a 64 MiB write line costs no more memory than a short one.
+// that process's first traced syscall (its execve). The "+++" line is
+// looked for from the end backwards, where it nearly always is, so a
+// gigabyte trace costs no more than a small one.
 func traceStatus(path string) (exitStatus, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return exitStatus{}, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	var (
-		pid       []byte // "1234 " once known
-		st        exitStatus
-		lineStart = true
-	)
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if lineStart && len(chunk) > 0 {
-			if pid == nil {
-				if i := bytes.IndexByte(chunk, ' '); i > 0 && isDigits(chunk[:i]) {
-					pid = append([]byte(nil), chunk[:i+1]...)
-				}
-			}
-			if pid != nil && bytes.HasPrefix(chunk, pid) {
-				if s, ok := parseStatusLine(chunk[len(pid):]); ok {
-					st = s
-				}
-			}
+	fi, err := f.Stat()
+	if err != nil {
+		return exitStatus{}, err
+	}
+	size := fi.Size()
+	head := make([]byte, 32)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return exitStatus{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	i := bytes.IndexByte(head[:n], ' ')
+	if i <= 0 || !isDigits(head[:i]) {
+		return exitStatus{}, nil
+	}
+	pid := head[:i+1] // "1234 "
+
+	// Each round reads one block and the start of what follows it, and
+	// looks at the lines that start in the block, last first.
+	const block = 64 << 10
+	buf := make([]byte, block+maxStatusLine)
+	for end := size; end > 0; end -= block {
+		start := max(0, end-block)
+		b := buf[:min(size, end+maxStatusLine)-start]
+		if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
+			return exitStatus{}, fmt.Errorf("read %s: %w", path, err)
 		}
-		lineStart = err == nil
-		switch {
-		case err == nil, errors.Is(err, bufio.ErrBufferFull):
-		case errors.Is(err, io.EOF):
-			return st, nil
-		default:
-			return st, fmt.Errorf("read %s: %w", path, err)
+		for k := int(end - start); k >= 0; k-- {
+			// A line starts at k: the first byte of the file, or after a
+			// newline; one starting at the end of the file is no line.
+			if start+int64(k) >= size || k > 0 && b[k-1] != '\n' || k == 0 && start > 0 {
+				continue
+			}
+			line := b[k:min(len(b), k+maxStatusLine)]
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if bytes.HasPrefix(line, pid) {
+				if st, ok := parseStatusLine(line[len(pid):]); ok {
+					return st, nil
+				}
+			}
 		}
 	}
+	return exitStatus{}, nil
 }
+
+// maxStatusLine bounds a "+++" line: a pid, a timestamp and
+// "+++ killed by SIGSEGV (core dumped) +++".
+const maxStatusLine = 256
 
 // parseStatusLine parses what follows the pid: spaces, an optional
 // timestamp, then the "+++" text.
