@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -101,10 +102,27 @@ func WriteCwd(w io.Writer, dir string) error {
 // WriteInitial lists root (which must be absolute) and everything below
 // it, for ReadInitial.
 func WriteInitial(w io.Writer, root string) error {
+	_, err := WriteInitialLimit(w, root, 0)
+	return err
+}
+
+// ErrTooManyEntries is returned by WriteInitialLimit for a tree larger
+// than its limit.
+var ErrTooManyEntries = errors.New("too many entries to list")
+
+// WriteInitialLimit is WriteInitial in one walk that gives up past limit
+// entries (root included; 0 is no limit), returning ErrTooManyEntries and
+// how many it saw. What it wrote by then is to be thrown away.
+func WriteInitialLimit(w io.Writer, root string, limit int) (int, error) {
 	root = filepath.Clean(root)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# crashsim: what existed before the trace (see crashsim check --help)\nroot %s\n", quotePath(root))
+	n := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		n++
+		if limit > 0 && n > limit {
+			return ErrTooManyEntries
+		}
 		if err != nil {
 			return nil // an unreadable corner is left out, not fatal
 		}
@@ -114,9 +132,9 @@ func WriteInitial(w io.Writer, root string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return n, err
 	}
-	return bw.Flush()
+	return n, bw.Flush()
 }
 
 func quotePath(p string) string {

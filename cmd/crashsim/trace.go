@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -154,6 +153,10 @@ func startDir() (string, error) {
 // (strace shows O_CREAT|O_TRUNC either way). It reports whether it wrote
 // the listing. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
+	var buf bytes.Buffer
+	if cwd != "" {
+		model.WriteCwd(&buf, cwd)
+	}
 	var roots []string
 	budget := maxInitialEntries
 	for _, r := range dirs {
@@ -167,9 +170,11 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) boo
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			continue
 		}
-		n, ok := countEntries(abs, budget)
-		if !ok {
-			if g.Verbose {
+		mark := buf.Len()
+		n, err := model.WriteInitialLimit(&buf, abs, budget)
+		if err != nil {
+			buf.Truncate(mark)
+			if g.Verbose && errors.Is(err, model.ErrTooManyEntries) {
 				fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", abs, maxInitialEntries)
 			}
 			continue
@@ -180,21 +185,7 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) boo
 	// Always written, even with no root listed: it also says where the
 	// command started, which a trace recorded without -y does not, and a
 	// listing left from an earlier run would be read as this one's.
-	err := report.WriteFileAtomic(name, func(f *os.File) error {
-		w := bufio.NewWriter(f)
-		if cwd != "" {
-			if err := model.WriteCwd(w, cwd); err != nil {
-				return err
-			}
-		}
-		for _, r := range roots {
-			if err := model.WriteInitial(w, r); err != nil {
-				return err
-			}
-		}
-		return w.Flush()
-	})
-	if err != nil {
+	if err := writeSidecar(name, buf.Bytes()); err != nil {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
@@ -202,6 +193,31 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) boo
 		fmt.Fprintf(g.stderr, "crashsim: listed what exists below %v in %s\n", roots, name)
 	}
 	return len(roots) > 0
+}
+
+// writeSidecar writes a file that goes with the trace: whole or not at all
+// (a temp file renamed over the name), but without fsync. It is as durable
+// as the trace, which strace does not fsync either, and an fsync here
+// would be paid before the program starts, on every run.
+func writeSidecar(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // countEntries counts the entries below root, giving up past limit.
