@@ -87,7 +87,7 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	if err := checkCommand(cmd[0], opt.Dir, opt.Env); err != nil {
 		return nil, err
 	}
-	v, err := DetectVersion(ctx, strace)
+	v, err := cachedVersion(ctx, strace)
 	if err != nil {
 		return nil, err
 	}

@@ -250,3 +250,45 @@ func TestRunForwardsSIGINT(t *testing.T) {
 		t.Errorf("still running: %v", pids)
 	}
 }
+
+// TestVersionCache: the version is read from the cache while the binary is
+// unchanged, and asked again once it changes.
+func TestVersionCache(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "strace")
+	script := func(v string) {
+		t.Helper()
+		// A new file each time: a new inode, whatever the clock says.
+		os.Remove(fake)
+		sh := "#!/bin/sh\necho run >>" + filepath.Join(dir, "runs") + "\necho 'strace -- version " + v + "'\n"
+		if err := os.WriteFile(fake, []byte(sh), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script("5.10")
+	ctx := context.Background()
+	for range 2 {
+		if v, err := cachedVersion(ctx, fake); err != nil || v != (Version{5, 10}) {
+			t.Fatalf("cachedVersion = %v, %v; want 5.10", v, err)
+		}
+	}
+	runs := func() int {
+		b, _ := os.ReadFile(filepath.Join(dir, "runs"))
+		return strings.Count(string(b), "run")
+	}
+	if n := runs(); n != 1 {
+		t.Fatalf("strace -V ran %d times for two lookups, want 1", n)
+	}
+	// A different size, so the key changes even if the inode is reused.
+	script("10.11")
+	if v, err := cachedVersion(ctx, fake); err != nil || v != (Version{10, 11}) {
+		t.Fatalf("after the binary changed: cachedVersion = %v, %v; want 10.11", v, err)
+	}
+	// A cache that cannot be written costs nothing but the exec.
+	t.Setenv("XDG_CACHE_HOME", "/proc/nonexistent")
+	if v, err := cachedVersion(ctx, fake); err != nil || v != (Version{10, 11}) {
+		t.Fatalf("unwritable cache: cachedVersion = %v, %v", v, err)
+	}
+}

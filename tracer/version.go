@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"syscall"
 )
 
 // Version is the version of an installed strace, as `strace -V` prints it.
@@ -62,6 +66,56 @@ func DetectVersion(ctx context.Context, strace string) (Version, error) {
 		return Version{}, fmt.Errorf("%s -V: %w", strace, err)
 	}
 	return ParseVersion(string(out))
+}
+
+// cachedVersion is DetectVersion remembered across runs: `strace -V` costs
+// a fork and an exec (a few milliseconds) on every trace, for an answer that
+// changes only when the strace binary does. The cache is one small file
+// under the user's cache directory, keyed by the binary's path, size,
+// modification time and inode; any trouble with it falls back to running
+// strace -V.
+func cachedVersion(ctx context.Context, strace string) (Version, error) {
+	key, file := versionCacheKey(strace)
+	if key != "" {
+		if b, err := os.ReadFile(file); err == nil {
+			if k, line, ok := strings.Cut(string(b), "\n"); ok && k == key {
+				if v, err := ParseVersion(line); err == nil {
+					return v, nil
+				}
+			}
+		}
+	}
+	v, err := DetectVersion(ctx, strace)
+	if err != nil || key == "" {
+		return v, err
+	}
+	if os.MkdirAll(filepath.Dir(file), 0o755) == nil {
+		if tmp, err := os.CreateTemp(filepath.Dir(file), ".strace-version-*"); err == nil {
+			_, werr := fmt.Fprintf(tmp, "%s\nstrace -- version %d.%d\n", key, v.Major, v.Minor)
+			if tmp.Close() != nil || werr != nil || os.Rename(tmp.Name(), file) != nil {
+				os.Remove(tmp.Name())
+			}
+		}
+	}
+	return v, nil
+}
+
+// versionCacheKey names the strace binary for the version cache, and the
+// cache file; "" when either cannot be known.
+func versionCacheKey(strace string) (key, file string) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", ""
+	}
+	fi, err := os.Stat(strace)
+	if err != nil {
+		return "", ""
+	}
+	var ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = st.Ino
+	}
+	return fmt.Sprintf("%s %d %d %d", strconv.Quote(strace), fi.Size(), fi.ModTime().UnixNano(), ino), filepath.Join(dir, "crashsim", "strace-version")
 }
 
 func firstLine(s string) string {
