@@ -45,15 +45,31 @@ func writeAll(fd int, p []byte) error {
 // win it back afterwards, which cost iobench about 7% of its direct-mode
 // throughput next to fio on the same disk (scripts/iobench-vs-fio.sh). The
 // price is that a stop-the-world has to wait for the write in flight; the
-// timed loops allocate nothing, so none falls due there. fdatasync stays an
-// ordinary syscall: it can take milliseconds, and next to that the
-// bookkeeping is noise.
+// timed loops allocate nothing, so none falls due there.
 func rawWrite(fd int, p []byte) (int, error) {
 	n, _, errno := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
 	if errno != 0 {
 		return 0, errno
 	}
 	return int(n), nil
+}
+
+// rawSync is a sync call made the same way, for the same reason: an
+// fdatasync of a few 4 KiB blocks takes 50-100 µs on a virtio disk, and as
+// an ordinary syscall each one had sysmon hand the P to another thread and
+// back. That is a futex wake and a sysmon nanosleep or two per fdatasync
+// (1024 fdatasyncs: 182 futex and 701 nanosleep calls; raw: 27 and 79),
+// runtime noise a C program like fio does not have, and it made a traced
+// run of iobench stop twice as often as its workload needs. The price: a
+// sync can take milliseconds on a slow device, and a garbage collection
+// that falls due meanwhile waits for it to return.
+func rawSync(nr uintptr) func(int) error {
+	return func(fd int) error {
+		if _, _, errno := unix.RawSyscall(nr, uintptr(fd), 0, 0); errno != 0 {
+			return errno
+		}
+		return nil
+	}
 }
 
 // writeFull calls write until all of p is written, going on after short
@@ -85,8 +101,13 @@ func retryEINTR(call func(int) error, fd int) error {
 	}
 }
 
-func fdatasync(fd int) error { return retryEINTR(unix.Fdatasync, fd) }
-func fsync(fd int) error     { return retryEINTR(unix.Fsync, fd) }
+var (
+	rawFdatasync = rawSync(unix.SYS_FDATASYNC)
+	rawFsync     = rawSync(unix.SYS_FSYNC)
+)
+
+func fdatasync(fd int) error { return retryEINTR(rawFdatasync, fd) }
+func fsync(fd int) error     { return retryEINTR(rawFsync, fd) }
 
 // since is monotonic elapsed time, never zero, so rates stay finite even
 // when a tiny run on tmpfs rounds to nothing.
