@@ -27,11 +27,12 @@ type option struct {
 
 var options = []option{
 	{args: []string{"-f"}, why: "follows forks: the whole process tree, one file, one order"},
-	// Not in NoData recordings: with mmap or munmap in the traced set,
-	// strace 6.1's seccomp filter doubles the cost of every traced call
-	// (16k writes: 809 ms without them, 1500-1660 ms with either, 680 ms
-	// without seccomp at all), and the model needs mmap to see shared
-	// writable mappings. It wins only where most calls go untraced.
+	// Not in NoData recordings: strace 6.1 restarts the tracee with
+	// PTRACE_SYSCALL after every traced call, so a run of traced calls
+	// stops three times each instead of twice, and more with mmap in the
+	// set (16k writes: 710-770 ms without the filter, 820-1020 ms with it,
+	// 1460-1670 ms with mmap traced, which the model needs). It wins only
+	// where most calls go untraced (see doc.go).
 	{args: []string{"--seccomp-bpf"}, since: Version{5, 3}, data: true, why: "stops the tracee only on traced syscalls (without it every syscall stops it twice)"},
 	{args: []string{"--kill-on-exit"}, since: Version{6, 6}, why: "kills the tracees if strace dies, instead of leaving them to run on untraced"},
 	{args: []string{"-ttt"}, data: true, why: "dates each line"},

@@ -9,14 +9,21 @@
 // recordings. With Options.NoData (crashsim trace: a check needs no written
 // bytes) it is
 //
-//	strace -f -e abbrev=execve,?execveat -s 0 -e trace=... -e raw=... -o TRACE -- CMD
+//	strace -f -e abbrev=execve,?execveat -s 0 -e trace=...
+//	       -e raw=read,readv,?preadv2,write,writev,pwrite64,pwritev -o TRACE -- CMD
 //
-// at about the cost of plain strace: no bytes, no timestamps, no -y (the fd
-// model resolves paths given the start directory, which crashsim trace
-// writes into TRACE.initial) and no --seccomp-bpf (strace 6.1's filter
-// doubles the cost of every traced call once mmap or munmap is in the set,
-// and the model needs mmap). Otherwise (explore, the oracle: every byte is
-// needed) it is
+// for less than plain strace costs: no bytes (the data calls raw, so strace
+// prints a written buffer's address and does not read it from the tracee,
+// which with -s 0 alone it still would), no timestamps, no -y (the fd model
+// resolves paths given the start directory, which crashsim trace writes
+// into TRACE.initial) and no --seccomp-bpf. With the filter, strace 6.1
+// restarts the tracee with PTRACE_SYSCALL after each traced call returns
+// (seccomp_filter_restart_operator), so the next call stops at its entry as
+// well as at the filter: a run of traced calls costs three stops each
+// instead of two (16k writes: 820-1020 ms against 710-770 without the
+// filter), and more again with mmap in the set (1460-1670 ms). It pays off
+// only where most calls go untraced. Otherwise (explore, the oracle: every
+// byte is needed) it is
 //
 //	strace -f --seccomp-bpf -ttt -y -xx -e abbrev=execve,?execveat -s 67108864
 //	       -e trace=?open,openat,...,exit_group -e raw=read,readv,?preadv2
