@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # trace-overhead.sh — what tracing costs: three workloads, each run untraced,
-# under plain `strace -f -o FILE` (default flags) and under the tracer's own
-# strace invocation (package tracer, through tracer/internal/tracerun, until
-# `crashsim trace` is the thing to time; CRASHSIM_TRACE overrides the
-# prefix). Runs alternate so drift hits every mode alike; medians and ratios
-# are printed.
+# under plain `strace -f -o FILE` (default flags) and under
+# `crashsim trace --fail-on never --out FILE --` (recording and check;
+# CRASHSIM_TRACE overrides that prefix). Runs alternate so drift hits every
+# mode alike; medians and ratios are printed.
 #
 #   scripts/trace-overhead.sh [ROUNDS]        (default 5; env DIR=workdir)
 #
-# Targets (issue 6): the tracer never slower than plain strace -f -o on any
-# workload; fsync-heavy at most 1.5× untraced. Exit 1 when one is missed.
+# Targets (issue 6): crashsim trace never slower than plain strace -f -o on
+# any workload; fsync-heavy at most 1.5× untraced. Exit 1 when one is
+# missed.
 set -euo pipefail
 
 rounds=${1:-5}
@@ -21,29 +21,15 @@ work=${DIR:-$(mktemp -d -p "${TMPDIR:-/var/tmp}" crashsim-overhead.XXXXXX)}
 trap 'rm -rf "$bin" "$work"' EXIT
 mkdir -p "$work"
 
-go build -o "$bin/crashsim" ./cmd/crashsim 2>"$work/build.log" ||
-	echo "cmd/crashsim does not build ($(head -1 "$work/build.log")): no iobench" >&2
-go build -o "$bin/tracerun" ./tracer/internal/tracerun
-read -r -a ours <<<"${CRASHSIM_TRACE:-$bin/tracerun -o $work/ours.strace --}"
+go build -o "$bin/crashsim" ./cmd/crashsim
+read -r -a ours <<<"${CRASHSIM_TRACE:-$bin/crashsim trace --fail-on never --out $work/ours.strace --}"
 
-# Workloads. fsync-heavy and write-heavy use crashsim iobench when it has
-# the modes; otherwise a Python equivalent (said on stderr).
+# Workloads.
 py=$(command -v python3 || true)
-if [ -x "$bin/crashsim" ] && "$bin/crashsim" iobench --help 2>/dev/null | grep -- '--block-size' >/dev/null; then
-	# 1024 × (4 KiB write + fdatasync)
-	fsync_cmd=("$bin/crashsim" iobench --mode fsync-every --size-mb 4 --block-size 4096 --every 1 "$work/fsync.bin")
-	# 16384 writes of 512 bytes, one closing fdatasync
-	write_cmd=("$bin/crashsim" iobench --mode buffered --size-mb 8 --block-size 512 "$work/write.bin")
-else
-	echo "no crashsim iobench with --block-size: Python workloads instead" >&2
-	fsync_cmd=("$py" -c 'import os,sys
-fd=os.open(sys.argv[1],os.O_WRONLY|os.O_CREAT|os.O_TRUNC,0o644); b=b"x"*4096
-for _ in range(1024): os.write(fd,b); os.fdatasync(fd)' "$work/fsync.bin")
-	write_cmd=("$py" -c 'import os,sys
-fd=os.open(sys.argv[1],os.O_WRONLY|os.O_CREAT|os.O_TRUNC,0o644); b=b"x"*512
-for _ in range(16384): os.write(fd,b)
-os.fdatasync(fd)' "$work/write.bin")
-fi
+# 1024 × (4 KiB write + fdatasync)
+fsync_cmd=("$bin/crashsim" iobench --mode fsync-every --size-mb 4 --block-size 4096 --every 1 "$work/fsync.bin")
+# 16384 writes of 512 bytes, one closing fdatasync
+write_cmd=("$bin/crashsim" iobench --mode buffered --size-mb 8 --block-size 512 "$work/write.bin")
 [ -n "$py" ] || { echo "python3 not found: the stat-heavy workload needs it" >&2; exit 3; }
 # 200000 stat calls and 10 small writes with an fsync
 stat_cmd=("$py" -c 'import os,sys
@@ -54,7 +40,7 @@ with open(os.path.join(d,"stat.out"),"w") as f:
     os.fsync(f.fileno())' "$work")
 
 echo "filesystem of $work: $(stat -f -c %T "$work"); strace $(strace -V | sed -n '1s/.*version //p'); $(nproc) CPUs; $rounds rounds"
-echo "tracer argv: $("$bin/tracerun" -v -o /dev/null -- true 2>&1 >/dev/null | sed -n 's/^running: //p')"
+echo "tracer argv: $("$bin/crashsim" trace -v --out "$work/argv.strace" -- true 2>&1 >/dev/null | sed -n 's/^crashsim: running: //p')"
 
 # time_ms NAME MODE CMD...: runs CMD once and appends its wall-clock ms to
 # $work/NAME.MODE and its CPU ms (user+sys of the whole tree, strace
