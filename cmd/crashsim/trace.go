@@ -58,9 +58,18 @@ func (c *traceCmd) Run(g *Globals) error {
 		out, madeTemp = f.Name(), true
 		f.Close()
 	}
-	wroteInitial := false
+	// The listing is taken now, before the program runs, and written beside
+	// the trace once it has: files written before the run would share the
+	// first journal commits of an fsync-heavy program, and a rename over
+	// the last run's listing starts writeback (ext4's auto_da_alloc). A
+	// listing left from an earlier run goes now, so that it cannot be read
+	// as this run's if crashsim dies.
+	var listing []byte
 	if c.InitialList == "" {
-		wroteInitial = c.writeInitial(g, listRoots, out+".initial", start)
+		listing = c.takeListing(g, listRoots, start)
+		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
+		}
 	}
 
 	// A check needs no written bytes: record without them, at about the
@@ -80,9 +89,6 @@ func (c *traceCmd) Run(g *Globals) error {
 		if madeTemp {
 			os.Remove(out)
 		}
-		if wroteInitial {
-			os.Remove(out + ".initial")
-		}
 		var nf *tracer.CommandNotFoundError
 		switch {
 		case errors.Is(runErr, tracer.ErrStraceNotFound):
@@ -94,6 +100,9 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if madeTemp {
 		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
+	}
+	if listing != nil {
+		c.writeListing(g, out+".initial", listing)
 	}
 	var programErr error
 	switch {
@@ -150,14 +159,20 @@ func startDir() (string, error) {
 
 // writeInitial lists what exists below the roots before the program runs,
 // so that check can tell the files it creates from those it replaces
-// (strace shows O_CREAT|O_TRUNC either way). It reports whether it wrote
-// the listing. A root too large to list is left out, and -v says so.
+// (strace shows O_CREAT|O_TRUNC either way). It reports whether it listed
+// something. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
+	listing := c.takeListing(g, dirs, cwd)
+	return c.writeListing(g, name, listing) && bytes.Contains(listing, []byte("\nroot "))
+}
+
+// takeListing lists what exists below dirs, after a "cwd" line when cwd is
+// not "", in the format of model.ReadInitial.
+func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string) []byte {
 	var buf bytes.Buffer
 	if cwd != "" {
 		model.WriteCwd(&buf, cwd)
 	}
-	var roots []string
 	budget := maxInitialEntries
 	for _, r := range dirs {
 		abs, err := filepath.Abs(r)
@@ -180,19 +195,22 @@ func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) boo
 			continue
 		}
 		budget -= n
-		roots = append(roots, abs)
+		if g.Verbose {
+			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", abs)
+		}
 	}
-	// Always written, even with no root listed: it also says where the
-	// command started, which a trace recorded without -y does not, and a
-	// listing left from an earlier run would be read as this one's.
-	if err := writeSidecar(name, buf.Bytes()); err != nil {
+	// Always kept, even with no root listed: it also says where the
+	// command started, which a trace recorded without -y does not.
+	return buf.Bytes()
+}
+
+// writeListing writes a listing to name, reporting whether it could.
+func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
+	if err := writeSidecar(name, listing); err != nil {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
-	if g.Verbose && len(roots) > 0 {
-		fmt.Fprintf(g.stderr, "crashsim: listed what exists below %v in %s\n", roots, name)
-	}
-	return len(roots) > 0
+	return true
 }
 
 // writeSidecar writes a file that goes with the trace: whole or not at all
