@@ -99,6 +99,8 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Cwd is where the traced command started (see model.Options.Cwd).
 	Cwd string
+	// FDs are the files it was started with open (see model.Options.FDs).
+	FDs []model.InitialFD
 }
 
 // InScope reports whether a path is one the user asked about.
@@ -174,7 +176,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	runs := make([]*run, len(model.Persistences))
 	for i, p := range model.Persistences {
 		r := &run{p: p, opt: &opt, rules: newRules()}
-		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, Observe: func(m *model.Model, e *model.Effect) {
+		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

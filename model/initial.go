@@ -18,15 +18,63 @@ import (
 // says nothing.
 //
 // The text form is line based: "root DIR" lines, an optional "cwd DIR"
-// line (where the traced command started), then one path per line
-// (Go-quoted when it holds a newline or starts with a quote); '#' starts a
-// comment. `find DIR` output after a "root DIR" line is a valid listing.
+// line (where the traced command started), "fd N OFFSET FLAGS PATH" lines
+// (files the command was started with open, FLAGS in octal as in
+// /proc/PID/fdinfo), then one path per line (Go-quoted when it holds a
+// newline or starts with a quote); '#' starts a comment. `find DIR` output
+// after a "root DIR" line is a valid listing.
 type Listing struct {
 	roots []string
 	paths map[string]bool
 	// Cwd is the directory the traced command started in, from a
 	// "cwd DIR" line (crashsim trace writes one), or "".
 	Cwd string
+	// FDs are the regular files the traced command was started with open
+	// (its stdout redirected to a file, say), from "fd" lines.
+	FDs []InitialFD
+}
+
+// InitialFD is a file the first traced process holds open when the trace
+// begins. A trace recorded with -y names it at every use; one recorded
+// without -y (crashsim trace) shows only its number.
+type InitialFD struct {
+	FD     int
+	Offset int64
+	Flags  uint64 // open flags: O_APPEND, O_DIRECT, O_SYNC, ... matter
+	Path   string // absolute
+}
+
+// WriteFD writes the "fd" line of a listing for f.
+func WriteFD(w io.Writer, f InitialFD) error {
+	_, err := fmt.Fprintf(w, "fd %d %d %#o %s\n", f.FD, f.Offset, f.Flags, quotePath(filepath.Clean(f.Path)))
+	return err
+}
+
+// parseFD reads what follows "fd " in a listing line.
+func parseFD(t string) (InitialFD, error) {
+	var f InitialFD
+	fields := strings.SplitN(t, " ", 4)
+	if len(fields) != 4 {
+		return f, errors.New(`expected "fd N OFFSET FLAGS PATH"`)
+	}
+	fd, err1 := strconv.Atoi(fields[0])
+	off, err2 := strconv.ParseInt(fields[1], 10, 64)
+	flags, err3 := strconv.ParseUint(fields[2], 0, 64)
+	if errors.Join(err1, err2, err3) != nil || fd < 0 || off < 0 {
+		return f, errors.New(`expected "fd N OFFSET FLAGS PATH" with numbers for N, OFFSET and FLAGS`)
+	}
+	p := fields[3]
+	if strings.HasPrefix(p, `"`) {
+		u, err := strconv.Unquote(p)
+		if err != nil {
+			return f, errors.New("expected a path or a quoted path")
+		}
+		p = u
+	}
+	if !strings.HasPrefix(p, "/") {
+		return f, fmt.Errorf("expected an absolute path, found %q", p)
+	}
+	return InitialFD{FD: fd, Offset: off, Flags: flags, Path: path.Clean(p)}, nil
 }
 
 // Existed answers Options.Existed from the listing.
@@ -56,6 +104,14 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 		line++
 		t := sc.Text()
 		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "fd "); ok {
+			f, err := parseFD(rest)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d:1: %v", name, line, err)
+			}
+			in.FDs = append(in.FDs, f)
 			continue
 		}
 		isRoot := strings.HasPrefix(t, "root ")

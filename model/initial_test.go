@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
@@ -44,5 +45,32 @@ func TestWriteInitialLimit(t *testing.T) {
 	buf.Reset()
 	if _, err := model.WriteInitialLimit(&buf, root, 5); !errors.Is(err, model.ErrTooManyEntries) {
 		t.Errorf("WriteInitialLimit(5) on 6 entries: %v, want ErrTooManyEntries", err)
+	}
+}
+
+// TestListingFDs: "fd" lines round-trip, and bad ones name their line.
+func TestListingFDs(t *testing.T) {
+	var buf bytes.Buffer
+	want := []model.InitialFD{
+		{FD: 1, Offset: 0, Flags: 0o100001, Path: "/tmp/out.txt"},
+		{FD: 2, Offset: 42, Flags: 0o102001, Path: "/tmp/a\nb"},
+	}
+	for _, f := range want {
+		if err := model.WriteFD(&buf, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := model.ReadInitial(&buf, "listing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.FDs) != len(want) || l.FDs[0] != want[0] || l.FDs[1] != want[1] {
+		t.Errorf("FDs = %+v, want %+v", l.FDs, want)
+	}
+	for _, bad := range []string{"fd 1 0 /x", "fd one 0 0 /x", "fd 1 -3 0 /x", "fd 1 0 0 rel/x"} {
+		_, err := model.ReadInitial(strings.NewReader("# c\n"+bad+"\n"), "l")
+		if err == nil || !strings.HasPrefix(err.Error(), "l:2:1: ") {
+			t.Errorf("%q: err = %v, want one at l:2:1", bad, err)
+		}
 	}
 }

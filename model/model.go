@@ -60,6 +60,9 @@ type Options struct {
 	// recorded without -y (which name no cwd): relative paths of the first
 	// process resolve against it.
 	Cwd string
+	// FDs are the files the traced command was started with open, for
+	// traces recorded without -y (see Listing.FDs).
+	FDs []InitialFD
 	// Durable is called when data operations of an inode become durable,
 	// in program order, before they leave the model: a caller that needs
 	// the bytes on disk (explore) applies them to its durable copy of the
@@ -91,6 +94,7 @@ type Exit struct {
 func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
+	procs.fds0 = opt.FDs
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}}
 }
 

@@ -91,7 +91,13 @@ type Procs struct {
 	rootAlias int
 	// cwd0 is the first process's cwd when the caller knows it.
 	cwd0 string
+	// fds0 are the files the first process holds open from the start.
+	fds0 []InitialFD
 }
+
+// SetInitialFDs gives the first process the open files it was started
+// with (see Listing.FDs). Call it before the first event.
+func (p *Procs) SetInitialFDs(fds []InitialFD) { p.fds0 = fds }
 
 // NewProcs returns an empty process model.
 func NewProcs() *Procs { return &Procs{procs: map[int]*Process{}, rootAlias: -1} }
@@ -108,6 +114,9 @@ func (p *Procs) newProc(pid int) *Process {
 	pr := &Process{PID: pid, files: &fdTable{fds: map[int]fdEntry{}}, fs: &fsInfo{}, attached: len(p.procs) == 0}
 	if pr.attached {
 		pr.fs.cwd = p.cwd0
+		for _, f := range p.fds0 {
+			pr.files.fds[f.FD] = fdEntry{h: &Handle{Path: f.Path, Flags: f.Flags, Offset: f.Offset}}
+		}
 	}
 	p.procs[pid] = pr
 	return pr

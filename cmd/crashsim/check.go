@@ -77,6 +77,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 			if initial.Cwd != "" {
 				o.Cwd = initial.Cwd
 			}
+			o.FDs = initial.FDs
 		}
 		stream, err := openTrace(t, g)
 		if err != nil {

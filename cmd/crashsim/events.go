@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -64,7 +63,7 @@ func (c *eventsCmd) Run(g *Globals) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	procs := model.NewProcsIn(startCwd(c.Trace))
+	procs := startProcs(c.Trace)
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

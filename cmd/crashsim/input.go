@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -42,13 +43,16 @@ func inputError(err error) error {
 	return withCode(exitInput, err)
 }
 
-// startCwd is where the traced command started, when a listing beside the
-// trace (TRACE.initial, as crashsim trace writes it) says so, else "".
-// Traces recorded without -y need it to resolve relative paths.
-func startCwd(trace string) string {
+// startProcs is the process model a trace starts from: the cwd the traced
+// command started in and the files it had open, when a listing beside the
+// trace (TRACE.initial, as crashsim trace writes it) says so. Traces
+// recorded without -y need them to resolve paths.
+func startProcs(trace string) *model.Procs {
 	l, err := (&checkFlags{}).initial(trace)
 	if err != nil || l == nil {
-		return ""
+		return model.NewProcs()
 	}
-	return l.Cwd
+	p := model.NewProcsIn(l.Cwd)
+	p.SetInitialFDs(l.FDs)
+	return p
 }

@@ -64,7 +64,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	scope := check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore}
 	opt := model.Options{Persistence: p}
 	if listing != nil {
-		opt.Existed, opt.Cwd = listing.Existed, listing.Cwd
+		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
 	}
 	stream, err := openTrace(c.Trace, g)
 	if err != nil {

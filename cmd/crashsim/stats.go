@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -66,7 +65,7 @@ func (c *statsCmd) Run(g *Globals) error {
 		}
 		return s
 	}
-	procs := model.NewProcsIn(startCwd(c.Trace))
+	procs := startProcs(c.Trace)
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

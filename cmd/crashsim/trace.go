@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/tracer"
@@ -58,20 +60,6 @@ func (c *traceCmd) Run(g *Globals) error {
 		out, madeTemp = f.Name(), true
 		f.Close()
 	}
-	// The listing is taken now, before the program runs, and written beside
-	// the trace once it has: files written before the run would share the
-	// first journal commits of an fsync-heavy program, and a rename over
-	// the last run's listing starts writeback (ext4's auto_da_alloc). A
-	// listing left from an earlier run goes now, so that it cannot be read
-	// as this run's if crashsim dies.
-	var listing []byte
-	if c.InitialList == "" {
-		listing = c.takeListing(g, listRoots, start)
-		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
-		}
-	}
-
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
 	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true}
@@ -82,6 +70,21 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
+	}
+
+	// The listing is taken now, before the program runs, and written beside
+	// the trace once it has: files written before the run would share the
+	// first journal commits of an fsync-heavy program, and a rename over
+	// the last run's listing starts writeback (ext4's auto_da_alloc). A
+	// listing left from an earlier run goes now, so that it cannot be read
+	// as this run's if crashsim dies.
+	var listing []byte
+	if c.InitialList == "" {
+		fds := inheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr)
+		listing = c.takeListing(g, listRoots, start, fds)
+		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
+		}
 	}
 	res, runErr := tracer.Run(context.Background(), cmd, opt)
 	if res == nil {
@@ -162,16 +165,20 @@ func startDir() (string, error) {
 // (strace shows O_CREAT|O_TRUNC either way). It reports whether it listed
 // something. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
-	listing := c.takeListing(g, dirs, cwd)
+	listing := c.takeListing(g, dirs, cwd, nil)
 	return c.writeListing(g, name, listing) && bytes.Contains(listing, []byte("\nroot "))
 }
 
 // takeListing lists what exists below dirs, after a "cwd" line when cwd is
-// not "", in the format of model.ReadInitial.
-func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string) []byte {
+// not "" and the files the command starts with open, in the format of
+// model.ReadInitial.
+func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) []byte {
 	var buf bytes.Buffer
 	if cwd != "" {
 		model.WriteCwd(&buf, cwd)
+	}
+	for _, f := range fds {
+		model.WriteFD(&buf, f)
 	}
 	budget := maxInitialEntries
 	for _, r := range dirs {
@@ -202,6 +209,46 @@ func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string) []byte {
 	// Always kept, even with no root listed: it also says where the
 	// command started, which a trace recorded without -y does not.
 	return buf.Bytes()
+}
+
+// inheritedFiles says which of the command's standard fds (in, out, err)
+// are regular files, and where and how they are open: `crashsim trace --
+// prog > out.json` has prog write out.json through fd 1, which a trace
+// recorded without -y shows only as a number. Pipes, terminals and
+// /dev/null are left out.
+func inheritedFiles(std ...any) []model.InitialFD {
+	var fds []model.InitialFD
+	for i, x := range std {
+		f, ok := x.(*os.File)
+		if !ok {
+			continue
+		}
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		n := strconv.Itoa(int(f.Fd()))
+		p, err := os.Readlink("/proc/self/fd/" + n)
+		if err != nil || !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
+			continue
+		}
+		info, err := os.ReadFile("/proc/self/fdinfo/" + n)
+		if err != nil {
+			continue
+		}
+		fd := model.InitialFD{FD: i, Path: p}
+		for _, line := range strings.Split(string(info), "\n") {
+			k, v, _ := strings.Cut(line, ":")
+			v = strings.TrimSpace(v)
+			switch k {
+			case "pos":
+				fd.Offset, _ = strconv.ParseInt(v, 10, 64)
+			case "flags":
+				fd.Flags, _ = strconv.ParseUint(v, 8, 64)
+			}
+		}
+		fds = append(fds, fd)
+	}
+	return fds
 }
 
 // writeListing writes a listing to name, reporting whether it could.
