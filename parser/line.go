@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -33,6 +34,7 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
+	args []Value // argsAndReturn's buffer
 	file string
 	line int
 	off  int64 // file offset of text[0]
@@ -363,9 +365,6 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	ev.Name = l.intern(b[i:j])
 	l.dataArg = dataArgOf(ev.Name)
 	l.argIdx = 0
-	// Room for the usual argument count, so appending them costs one
-	// allocation instead of a growth per argument.
-	ev.Args = make([]Value, 0, 6)
 	return l.argsAndReturn(j + 1)
 }
 
@@ -405,6 +404,17 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 // argsAndReturn reads arguments up to ')' and the return value, or up to
 // "<unfinished ...>".
 func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
+	// The arguments are read into a buffer kept from line to line, and the
+	// event gets a copy of exactly their number: a Value is large, and
+	// room for a usual count (6) was most of what parsing allocated.
+	l.ev.Args = l.args[:0]
+	kind, err := l.argsAndReturnInto(i)
+	l.args = l.ev.Args[:0]
+	l.ev.Args = slices.Clone(l.ev.Args)
+	return kind, err
+}
+
+func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 	b := l.text
 	ev := l.ev
 	for {
