@@ -277,6 +277,7 @@ func TestErrors(t *testing.T) {
 		{"blank lines only", "\n\n", "trace:2: the trace is empty: no strace output in it"},
 		{"bad timestamp", "12:3x close(3) = 0\n", "trace:1:5: expected a space after the timestamp"},
 		{"bad escape", `unlink("a\q") = 0` + "\n", "trace:1:8: bad escape in string"},
+		{"nothing after =>", "clone3({flags=0} => \nclose(3) = 0\n", "trace:1:21: line ended where a value was expected"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

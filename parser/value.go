@@ -11,6 +11,10 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	if depth > maxDepth {
 		return v, 0, l.errorf(i, "arguments nested too deeply")
 	}
+	if i >= len(b) {
+		l.eolErr = true
+		return v, 0, l.errorf(i, "line ended where a value was expected")
+	}
 	// A struct field or a named argument (clone's flags=...): name=value,
 	// but not "==".
 	if isNameByte(b[i]) && !isDigit(b[i]) {
@@ -46,7 +50,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
 	if k := skipSpaces(b, j); bytes.HasPrefix(b[k:], []byte("=> ")) {
-		out, e, err := l.value(k+3, depth+1, data)
+		out, e, err := l.value(skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
 			return v, 0, err
 		}
