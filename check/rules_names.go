@@ -81,10 +81,10 @@ type renameBeforeSync struct {
 }
 
 type renameHit struct {
-	ino     *model.Inode
-	at      model.Ref
-	pending []model.DataOp
-	state   *State
+	ino         *model.Inode
+	at          model.Ref
+	first, last model.DataOp // the first and last pending writes
+	state       *State
 }
 
 func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
@@ -99,8 +99,8 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 	if ino == nil || ino.Dir {
 		return
 	}
-	if w := ino.PendingWrites(); len(w) > 0 {
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, w, demonstrate(r.m, e.Ref, ino.Path)})
+	if first, last, n := ino.PendingWriteSpan(); n > 0 {
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first, last, demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
 
@@ -110,8 +110,8 @@ func (rb *renameBeforeSync) Finish(r *run) {
 		f := newFinding(RenameBeforeSync, p, h.at,
 			fmt.Sprintf("%s was put in place by %s while its data was only in the page cache: a crash can leave %s empty or partial; fsync the file before the %s",
 				base(p), h.at.Syscall, base(p), h.at.Syscall))
-		f.relate(h.pending[0].Event, "written, not yet durable")
-		if last := h.pending[len(h.pending)-1]; last.Event.Line != h.pending[0].Event.Line {
+		f.relate(h.first.Event, "written, not yet durable")
+		if last := h.last; last.Event.Line != h.first.Event.Line {
 			f.relate(last.Event, "written, not yet durable")
 		}
 		f.relate(h.at, h.at.Syscall+" publishes it")
@@ -136,7 +136,10 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	for _, op := range e.Persisted {
 		for _, c := range op.Changes {
 			ino := c.New
-			if ino == nil || ino.Dir || len(ino.PendingWrites()) == 0 {
+			if ino == nil || ino.Dir {
+				continue
+			}
+			if _, _, n := ino.PendingWriteSpan(); n == 0 {
 				continue
 			}
 			if _, ok := ops[ino]; !ok {
@@ -146,14 +149,15 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		}
 	}
 	for _, ino := range order {
-		ino, w, made := ino, ino.PendingWrites(), ops[ino]
+		first, _, _ := ino.PendingWriteSpan()
+		ino, made := ino, ops[ino]
 		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()
 			f := newFinding(DirSyncBeforeData, p, at,
 				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
 					base(p), base(p)))
-			f.relate(w[0].Event, "written, not yet durable")
+			f.relate(first.Event, "written, not yet durable")
 			for _, op := range made {
 				f.relate(op.Event, op.Kind.String()+" made durable")
 			}

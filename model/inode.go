@@ -175,6 +175,31 @@ func (n *Inode) PendingWrites() []DataOp {
 	return out
 }
 
+// PendingWriteSpan returns the first and last pending (or lost) write and
+// how many there are, without copying them as PendingWrites does: rules
+// that ask at every rename need no more.
+func (n *Inode) PendingWriteSpan() (first, last DataOp, count int) {
+	see := func(op *DataOp) {
+		if op.Kind != DataWrite {
+			return
+		}
+		if count == 0 {
+			first = *op
+		}
+		last = *op
+		count++
+	}
+	for i := range n.Lost {
+		see(&n.Lost[i])
+	}
+	for _, b := range n.pending.blocks {
+		for i := range b {
+			see(&b[i])
+		}
+	}
+	return first, last, count
+}
+
 // HasName reports whether p names the inode now.
 func (n *Inode) HasName(p string) bool {
 	for _, q := range n.Names {

@@ -49,6 +49,10 @@ func TestManyPendingOps(t *testing.T) {
 	if err := inOrder(ino.PendingWrites(), 0, lost+pending); err != nil {
 		t.Errorf("PendingWrites before the sync: %v", err)
 	}
+	w := ino.PendingWrites()
+	if first, last, n := ino.PendingWriteSpan(); n != len(w) || first.Hist != w[0].Hist || last.Hist != w[len(w)-1].Hist {
+		t.Errorf("PendingWriteSpan = ops %d..%d of %d, want %d..%d of %d", first.Hist, last.Hist, n, w[0].Hist, w[len(w)-1].Hist, len(w))
+	}
 	m.Apply(sync)
 	if len(durable) != 1 {
 		t.Fatalf("Durable called %d times, want once", len(durable))
