@@ -228,7 +228,29 @@ func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
 	if dirfd != nil && dirfd.Text == "AT_FDCWD" && dirfd.HasAnno {
 		pr.fs.cwd = annoPath(dirfd.Anno)
 	}
+	if pr.fs.cwd == "" && !pr.attached {
+		return p.commonCwd()
+	}
 	return pr.fs.cwd
+}
+
+// commonCwd is the cwd every placed process has, or "" when they differ.
+// Under -f strace can print a child's first calls before its parent's
+// fork or clone returns, so the child is not yet placed in the tree. Its
+// parent is blocked in that call and cannot have moved since, so when all
+// placed processes share one cwd, the child has it too.
+func (p *Procs) commonCwd() string {
+	cwd := ""
+	for _, q := range p.procs {
+		if !q.attached {
+			continue
+		}
+		if q.fs.cwd == "" || cwd != "" && q.fs.cwd != cwd {
+			return ""
+		}
+		cwd = q.fs.cwd
+	}
+	return cwd
 }
 
 // atPath resolves a (dirfd, path) pair; dirfd may be nil (cwd).

@@ -35,3 +35,54 @@ func TestThreadSharesFDs(t *testing.T) {
 		t.Errorf("write paths %q, want [/work/bench.bin \"\"]", got)
 	}
 }
+
+// TestChildBeforeFork: under -f strace can print a child's first calls
+// before its parent's fork returns. While every placed process has the same
+// cwd, the child's relative paths resolve against it; when they differ, an
+// unplaced child's relative path stays unknown.
+func TestChildBeforeFork(t *testing.T) {
+	run := func(trace string) []string {
+		r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+		p := NewProcsIn("/work")
+		var got []string
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				break
+			}
+			paths := p.Paths(ev)
+			p.Apply(ev, paths)
+			if ev.Name == "openat" {
+				got = append(got, strings.Join(paths, ","))
+			}
+		}
+		return got
+	}
+	got := run(`10 execve("/usr/bin/python3", ["python3"], 0x7ffd /* 9 vars */) = 0
+10 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+11 openat(AT_FDCWD, "from-child.txt", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3
+10 <... clone resumed>, child_tidptr=0x7f) = 11
+11 openat(AT_FDCWD, "after.txt", O_RDONLY) = 4
+`)
+	if len(got) != 2 || got[0] != "/work/from-child.txt" || got[1] != "/work/after.txt" {
+		t.Errorf("child paths %q, want [/work/from-child.txt /work/after.txt]", got)
+	}
+	got = run(`10 execve("/bin/sh", ["sh"], 0x7ffd /* 9 vars */) = 0
+10 chdir("sub") = 0
+12 openat(AT_FDCWD, "early.txt", O_RDONLY) = 3
+10 clone(child_stack=NULL, flags=SIGCHLD) = 12
+`)
+	if len(got) != 1 || got[0] != "/work/sub/early.txt" {
+		t.Errorf("child of a process that moved: %q, want [/work/sub/early.txt]", got)
+	}
+	got = run(`10 execve("/bin/sh", ["sh"], 0x7ffd /* 9 vars */) = 0
+10 clone(child_stack=NULL, flags=SIGCHLD) = 11
+11 chdir("sub") = 0
+12 openat(AT_FDCWD, "early.txt", O_RDONLY) = 3
+11 clone(child_stack=NULL, flags=SIGCHLD) = 12
+`)
+	// Unresolved, it stays relative (and so out of every root).
+	if len(got) != 1 || got[0] != "early.txt" {
+		t.Errorf("child while placed processes differ: %q, want [early.txt]", got)
+	}
+}
