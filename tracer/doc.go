@@ -65,6 +65,15 @@
 // Options the installed strace lacks (by its `strace -V` version) are dropped
 // and Options.Log says which and what is lost.
 //
+// # Where strace writes
+//
+// -o does not name the trace file but /proc/PID/fd/N, the write end of a
+// pipe crashsim holds; a goroutine moves what piled up in it into the trace
+// file every few milliseconds (see sink). strace writes a line at a time,
+// and small appends to a file cost several microseconds each on ext4 while
+// the tracee waits; into a pipe they cost about one. strace marks its
+// output close-on-exec, so the traced program gets no extra fd.
+//
 // # Signals and cleanup
 //
 // strace runs in a process group of its own, and the command and all its

@@ -100,11 +100,23 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		out = f.Name()
 		f.Close()
 	}
-	args, notes := plan(v, out, cmd, opt.Syscalls, opt.NoData)
+	// strace writes into a pipe that crashsim empties into the trace file
+	// (see sink); where that cannot be set up, straight into the file.
+	traceArg := out
+	sk, err := newSink(out)
+	if err != nil {
+		logf(opt.Log, "strace writes %s itself: %v", out, err)
+	} else {
+		traceArg = sk.path
+	}
+	args, notes := plan(v, traceArg, cmd, opt.Syscalls, opt.NoData)
 	res := &Result{Trace: out, Argv: append([]string{strace}, args...), Version: v}
 	logf(opt.Log, "strace %s at %s", v, strace)
 	for _, n := range notes {
 		logf(opt.Log, "%s", n)
+	}
+	if sk != nil {
+		logf(opt.Log, "strace writes into a pipe (%s) that crashsim empties into %s", sk.path, out)
 	}
 	logf(opt.Log, "running: %s", shellQuote(res.Argv))
 
@@ -121,6 +133,9 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 
 	if err := c.Start(); err != nil {
 		restoreTTY()
+		if sk != nil {
+			sk.finish()
+		}
 		return nil, fmt.Errorf("start %s: %w", strace, err)
 	}
 	pgid := c.Process.Pid // strace leads a process group of its own
@@ -160,6 +175,12 @@ wait:
 		}
 	}
 	restoreTTY()
+	if sk != nil {
+		// strace is gone: what it wrote is in the pipe or the file.
+		if err := sk.finish(); err != nil {
+			return res, err
+		}
+	}
 
 	st, err := traceStatus(out)
 	if err != nil {

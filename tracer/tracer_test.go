@@ -292,3 +292,36 @@ func TestVersionCache(t *testing.T) {
 		t.Fatalf("unwritable cache: cachedVersion = %v, %v", v, err)
 	}
 }
+
+// TestSinkKeepsEverything: strace writes into a pipe that Run empties into
+// the trace file every few milliseconds; every line reaches the file, the
+// last one included, and the traced program holds the same fds as the same
+// program run untraced (the pipe is not passed down).
+func TestSinkKeepsEverything(t *testing.T) {
+	needStrace(t)
+	dir := t.TempDir()
+	const n = 1500
+	loop := fmt.Sprintf(`i=0; while [ $i -lt %d ]; do echo x > out.txt; i=$((i+1)); done`, n)
+	fds := `for f in /proc/$$/fd/*; do echo ${f##*/}; done > "$0"`
+	res, trace := run(t, dir, "sh", "-c", loop+"; "+fds, filepath.Join(dir, "traced.fds"))
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d", res.ExitCode)
+	}
+	if got := strings.Count(trace, `"`+hexPath("out.txt")+`"`); got != n {
+		t.Errorf("the trace opens out.txt %d times, want %d", got, n)
+	}
+	lines := strings.Split(strings.TrimSuffix(trace, "\n"), "\n")
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "+++ exited with 0 +++") {
+		t.Errorf("last line %q, want the exit", last)
+	}
+	c := exec.Command("sh", "-c", fds, filepath.Join(dir, "plain.fds"))
+	c.Dir = dir
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	traced, _ := os.ReadFile(filepath.Join(dir, "traced.fds"))
+	plain, _ := os.ReadFile(filepath.Join(dir, "plain.fds"))
+	if string(traced) != string(plain) {
+		t.Errorf("fds of the traced shell:\n%s\nuntraced:\n%s", traced, plain)
+	}
+}
