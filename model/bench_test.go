@@ -60,3 +60,60 @@ func parseTrace(tb testing.TB, trace string) []*parser.Event {
 		evs = append(evs, ev)
 	}
 }
+
+// renamedBackAndForth is a trace that writes a new file n times, never
+// syncs, and renames it a→b and back r times: r pending entry operations
+// give each name the same inode.
+func renamedBackAndForth(tb testing.TB, n, r int) []*parser.Event {
+	var t strings.Builder
+	t.WriteString(`100 openat(AT_FDCWD, "/w/a", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 5` + "\n")
+	for range n {
+		t.WriteString(`100 write(5, ""..., 100) = 100` + "\n")
+	}
+	for range r {
+		t.WriteString(`100 rename("/w/a", "/w/b") = 0` + "\n" + `100 rename("/w/b", "/w/a") = 0` + "\n")
+	}
+	return parseTrace(tb, t.String())
+}
+
+// TestCrashRenamedBackAndForth: however many times a file went back and
+// forth, the states a crash can leave at its name are the same; only the
+// count of ways to reach them grows.
+func TestCrashRenamedBackAndForth(t *testing.T) {
+	crash := func(r int) model.PathOutcomes {
+		m := model.New(model.Options{Persistence: model.Posix})
+		for _, ev := range renamedBackAndForth(t, 40, r) {
+			m.Apply(ev)
+		}
+		return m.Crash("/w/a", 256)
+	}
+	one, many := crash(1), crash(50)
+	key := func(po model.PathOutcomes) []string {
+		var k []string
+		for _, s := range po.States {
+			k = append(k, fmt.Sprintf("%d %s %s", s.Inode, s.Outcome, s.Persisted))
+		}
+		return k
+	}
+	if a, b := strings.Join(key(one), "; "), strings.Join(key(many), "; "); a != b {
+		t.Errorf("states after 1 round trip:\n%s\nafter 50:\n%s", a, b)
+	}
+	if many.Total <= one.Total {
+		t.Errorf("Total %d after 50 round trips, %d after 1: want more ways", many.Total, one.Total)
+	}
+}
+
+// BenchmarkCrashRenamedBackAndForth: a crash state at a name that 2000
+// pending renames gave the same inode, with 20k pending writes (check asks
+// this at every rename).
+func BenchmarkCrashRenamedBackAndForth(b *testing.B) {
+	m := model.New(model.Options{Persistence: model.Posix})
+	for _, ev := range renamedBackAndForth(b, 20000, 1000) {
+		m.Apply(ev)
+	}
+	for b.Loop() {
+		if po := m.Crash("/w/a", 256); len(po.States) == 0 {
+			b.Fatal("no states")
+		}
+	}
+}

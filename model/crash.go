@@ -204,6 +204,14 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 		}
 	}
 	var total int64
+	// Several pending entry operations can give the name the same inode (a
+	// file renamed back and forth): its contents are the same states each
+	// time, already seen, so they are enumerated once and counted again.
+	type counted struct {
+		cnt   int64
+		exact bool
+	}
+	done := map[int]counted{}
 	for _, c := range cands {
 		var ref *Ref
 		if c.op != nil {
@@ -217,10 +225,16 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 			add(PathState{Outcome: Missing, Name: ref, Persisted: "none"})
 			continue
 		}
+		if d, ok := done[c.ino.ID]; ok {
+			total = satAdd(total, d.cnt)
+			res.Exact = res.Exact && d.exact
+			continue
+		}
 		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, func(s PathState) bool {
 			s.Name = ref
 			return add(s)
 		})
+		done[c.ino.ID] = counted{cnt, exact}
 		total = satAdd(total, cnt)
 		res.Exact = res.Exact && exact
 	}
