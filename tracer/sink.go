@@ -61,9 +61,9 @@ func newSink(out string) (*sink, error) {
 }
 
 // copy moves what strace writes into the file until the pipe's end, and
-// keeps draining after a write error so that strace never blocks. It reads
-// only what is there (FIONREAD, TIOCINQ in x/sys), every sinkPause: blocked in read on an
-// empty pipe, it would be woken by every line.
+// keeps draining after a write error so that strace never blocks. Every
+// sinkPause it reads what is there (FIONREAD, called TIOCINQ in x/sys):
+// blocked in read on an empty pipe, it would be woken by every line.
 func (s *sink) copy() {
 	buf := make([]byte, sinkPipeSize)
 	var werr error
