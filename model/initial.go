@@ -63,18 +63,27 @@ func parseFD(t string) (InitialFD, error) {
 	if errors.Join(err1, err2, err3) != nil || fd < 0 || off < 0 {
 		return f, errors.New(`expected "fd N OFFSET FLAGS PATH" with numbers for N, OFFSET and FLAGS`)
 	}
-	p := fields[3]
-	if strings.HasPrefix(p, `"`) {
-		u, err := strconv.Unquote(p)
+	p, err := listedPath(fields[3])
+	if err != nil {
+		return f, err
+	}
+	return InitialFD{FD: fd, Offset: off, Flags: flags, Path: p}, nil
+}
+
+// listedPath reads a path as a listing writes it (see quotePath): absolute,
+// Go-quoted when it must be.
+func listedPath(t string) (string, error) {
+	if strings.HasPrefix(t, `"`) {
+		u, err := strconv.Unquote(t)
 		if err != nil {
-			return f, errors.New("expected a path or a quoted path")
+			return "", errors.New("expected a path or a quoted path")
 		}
-		p = u
+		t = u
 	}
-	if !strings.HasPrefix(p, "/") {
-		return f, fmt.Errorf("expected an absolute path, found %q", p)
+	if !strings.HasPrefix(t, "/") {
+		return "", fmt.Errorf("expected an absolute path, found %q", t)
 	}
-	return InitialFD{FD: fd, Offset: off, Flags: flags, Path: path.Clean(p)}, nil
+	return path.Clean(t), nil
 }
 
 // Existed answers Options.Existed from the listing.
@@ -122,17 +131,10 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 		if isCwd {
 			t = strings.TrimPrefix(t, "cwd ")
 		}
-		if strings.HasPrefix(t, `"`) {
-			u, err := strconv.Unquote(t)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d:1: expected a path or a quoted path", name, line)
-			}
-			t = u
+		t, err := listedPath(t)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d:1: %v", name, line, err)
 		}
-		if !strings.HasPrefix(t, "/") {
-			return nil, fmt.Errorf("%s:%d:1: expected an absolute path, found %q", name, line, t)
-		}
-		t = path.Clean(t)
 		if isCwd {
 			in.Cwd = t
 			continue
