@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/crashsim/crashsim/internal/replacefile"
 )
 
 // Version is the version of an installed strace, as `strace -V` prints it.
@@ -90,12 +92,10 @@ func cachedVersion(ctx context.Context, strace string) (Version, error) {
 		return v, err
 	}
 	if os.MkdirAll(filepath.Dir(file), 0o755) == nil {
-		if tmp, err := os.CreateTemp(filepath.Dir(file), ".strace-version-*"); err == nil {
-			_, werr := fmt.Fprintf(tmp, "%s\nstrace -- version %d.%d\n", key, v.Major, v.Minor)
-			if tmp.Close() != nil || werr != nil || os.Rename(tmp.Name(), file) != nil {
-				os.Remove(tmp.Name())
-			}
-		}
+		_ = replacefile.Write(file, func(f *os.File) error {
+			_, err := fmt.Fprintf(f, "%s\nstrace -- version %d.%d\n", key, v.Major, v.Minor)
+			return err
+		}, false)
 	}
 	return v, nil
 }

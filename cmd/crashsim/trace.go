@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -263,26 +264,12 @@ func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
 // writeSidecar writes a file that goes with the trace: whole or not at all
 // (a temp file renamed over the name), but without fsync. It is as durable
 // as the trace, which strace does not fsync either, and an fsync here
-// would be paid before the program starts, on every run.
+// would be paid on every run.
 func writeSidecar(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
+	return replacefile.Write(name, func(f *os.File) error {
+		_, err := f.Write(data)
 		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	}, false)
 }
 
 // countEntries counts the entries below root, giving up past limit.
