@@ -82,7 +82,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	var listing []byte
 	if c.InitialList == "" {
 		fds := inheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr)
-		listing = c.takeListing(g, listRoots, start, fds)
+		listing, _ = c.takeListing(g, listRoots, start, fds)
 		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
 		}
@@ -166,14 +166,14 @@ func startDir() (string, error) {
 // (strace shows O_CREAT|O_TRUNC either way). It reports whether it listed
 // something. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
-	listing := c.takeListing(g, dirs, cwd, nil)
-	return c.writeListing(g, name, listing) && bytes.Contains(listing, []byte("\nroot "))
+	listing, roots := c.takeListing(g, dirs, cwd, nil)
+	return c.writeListing(g, name, listing) && roots > 0
 }
 
 // takeListing lists what exists below dirs, after a "cwd" line when cwd is
 // not "" and the files the command starts with open, in the format of
-// model.ReadInitial.
-func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) []byte {
+// model.ReadInitial. It also says how many of dirs it listed.
+func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) (listing []byte, roots int) {
 	var buf bytes.Buffer
 	if cwd != "" {
 		model.WriteCwd(&buf, cwd)
@@ -203,13 +203,14 @@ func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []mode
 			continue
 		}
 		budget -= n
+		roots++
 		if g.Verbose {
 			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", abs)
 		}
 	}
 	// Always kept, even with no root listed: it also says where the
 	// command started, which a trace recorded without -y does not.
-	return buf.Bytes()
+	return buf.Bytes(), roots
 }
 
 // inheritedFiles says which of the command's standard fds (in, out, err)
