@@ -47,7 +47,13 @@ func unsyncedWrites(b *testing.B, n int) []*parser.Event {
 
 // parseTrace reads the events of a trace held in a string.
 func parseTrace(tb testing.TB, trace string) []*parser.Event {
-	r := parser.NewReader(strings.NewReader(trace), "test.strace", parser.Options{})
+	return readEvents(tb, trace, "test.strace")
+}
+
+// readEvents reads the events of trace, naming it name: data references
+// point into a file of that name, if one holds the same text.
+func readEvents(tb testing.TB, trace, name string) []*parser.Event {
+	r := parser.NewReader(strings.NewReader(trace), name, parser.Options{})
 	var evs []*parser.Event
 	for {
 		ev, err := r.Next()

@@ -1,9 +1,7 @@
 package model_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,19 +56,7 @@ func TestWriteChunks(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s: %s", e.Event.Name, strings.Join(cs, " ")))
 	}})
-	s, err := parser.Open(name, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range readEvents(t, trace, name) {
 		m.Apply(ev)
 	}
 	want := []string{

@@ -7,6 +7,25 @@ import (
 	"github.com/crashsim/crashsim/parser"
 )
 
+// pathsOf replays trace through a process model whose first process starts
+// in /work and returns the paths resolved for each call named syscall.
+func pathsOf(trace, syscall string) []string {
+	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	var got []string
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			return got
+		}
+		paths := p.Paths(ev)
+		p.Apply(ev, paths)
+		if ev.Name == syscall {
+			got = append(got, strings.Join(paths, ","))
+		}
+	}
+}
+
 // TestThreadSharesFDs: without -y, a thread made by clone3 with
 // CLONE_FILES writes through fds its process opens after the clone (a Go
 // goroutine moving between threads does that).
@@ -16,20 +35,7 @@ func TestThreadSharesFDs(t *testing.T) {
 11 write(5, ""..., 65536) = 65536
 12 write(5, ""..., 1) = 1
 `
-	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
-	p := NewProcsIn("/work")
-	var got []string
-	for {
-		ev, err := r.Next()
-		if err != nil {
-			break
-		}
-		paths := p.Paths(ev)
-		p.Apply(ev, paths)
-		if ev.Name == "write" {
-			got = append(got, strings.Join(paths, ","))
-		}
-	}
+	got := pathsOf(trace, "write")
 	// Thread 11 shares the table; 12 came from nowhere the trace shows.
 	if len(got) != 2 || got[0] != "/work/bench.bin" || got[1] != "" {
 		t.Errorf("write paths %q, want [/work/bench.bin \"\"]", got)
@@ -41,23 +47,7 @@ func TestThreadSharesFDs(t *testing.T) {
 // cwd, the child's relative paths resolve against it; when they differ, an
 // unplaced child's relative path stays unknown.
 func TestChildBeforeFork(t *testing.T) {
-	run := func(trace string) []string {
-		r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
-		p := NewProcsIn("/work")
-		var got []string
-		for {
-			ev, err := r.Next()
-			if err != nil {
-				break
-			}
-			paths := p.Paths(ev)
-			p.Apply(ev, paths)
-			if ev.Name == "openat" {
-				got = append(got, strings.Join(paths, ","))
-			}
-		}
-		return got
-	}
+	run := func(trace string) []string { return pathsOf(trace, "openat") }
 	got := run(`10 execve("/usr/bin/python3", ["python3"], 0x7ffd /* 9 vars */) = 0
 10 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
 11 openat(AT_FDCWD, "from-child.txt", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3
