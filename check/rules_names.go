@@ -99,7 +99,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 	if ino == nil || ino.Dir {
 		return
 	}
-	if first, last, n := ino.PendingWriteSpan(); n > 0 {
+	if first, last, ok := ino.PendingWriteEnds(); ok {
 		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first, last, demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
@@ -132,6 +132,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	// One finding per file, naming every entry operation the fsync made
 	// durable for it (the create of a temp name and the rename, say).
 	ops := map[*model.Inode][]*model.EntryOp{}
+	firsts := map[*model.Inode]model.DataOp{}
 	var order []*model.Inode
 	for _, op := range e.Persisted {
 		for _, c := range op.Changes {
@@ -139,18 +140,19 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 			if ino == nil || ino.Dir {
 				continue
 			}
-			if _, _, n := ino.PendingWriteSpan(); n == 0 {
-				continue
-			}
 			if _, ok := ops[ino]; !ok {
+				first, _, ok := ino.PendingWriteEnds()
+				if !ok {
+					continue
+				}
+				firsts[ino] = first
 				order = append(order, ino)
 			}
 			ops[ino] = append(ops[ino], op)
 		}
 	}
 	for _, ino := range order {
-		first, _, _ := ino.PendingWriteSpan()
-		ino, made := ino, ops[ino]
+		ino, first, made := ino, firsts[ino], ops[ino]
 		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()

@@ -175,29 +175,24 @@ func (n *Inode) PendingWrites() []DataOp {
 	return out
 }
 
-// PendingWriteSpan returns the first and last pending (or lost) write and
-// how many there are, without copying them as PendingWrites does: rules
-// that ask at every rename need no more.
-func (n *Inode) PendingWriteSpan() (first, last DataOp, count int) {
-	see := func(op *DataOp) {
-		if op.Kind != DataWrite {
-			return
-		}
-		if count == 0 {
-			first = *op
-		}
-		last = *op
-		count++
+// PendingWriteEnds returns the first and last pending (or lost) write, and
+// false when there is none. Unlike PendingWrites it copies nothing and looks
+// in from both ends, so rules may ask it at every rename.
+func (n *Inode) PendingWriteEnds() (first, last DataOp, ok bool) {
+	ops := n.maybeOps()
+	k := ops.len()
+	i := 0
+	for i < k && ops.at(i).Kind != DataWrite {
+		i++
 	}
-	for i := range n.Lost {
-		see(&n.Lost[i])
+	if i == k {
+		return first, last, false
 	}
-	for _, b := range n.pending.blocks {
-		for i := range b {
-			see(&b[i])
-		}
+	j := k - 1
+	for ops.at(j).Kind != DataWrite {
+		j--
 	}
-	return first, last, count
+	return *ops.at(i), *ops.at(j), true
 }
 
 // HasName reports whether p names the inode now.

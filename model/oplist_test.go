@@ -50,10 +50,16 @@ func TestManyPendingOps(t *testing.T) {
 		t.Errorf("PendingWrites before the sync: %v", err)
 	}
 	w := ino.PendingWrites()
-	if first, last, n := ino.PendingWriteSpan(); n != len(w) || first.Hist != w[0].Hist || last.Hist != w[len(w)-1].Hist {
-		t.Errorf("PendingWriteSpan = ops %d..%d of %d, want %d..%d of %d", first.Hist, last.Hist, n, w[0].Hist, w[len(w)-1].Hist, len(w))
+	if first, last, ok := ino.PendingWriteEnds(); !ok || first.Hist != w[0].Hist || last.Hist != w[len(w)-1].Hist {
+		t.Errorf("PendingWriteEnds = ops %d..%d (%v), want %d..%d", first.Hist, last.Hist, ok, w[0].Hist, w[len(w)-1].Hist)
 	}
 	m.Apply(sync)
+	// Only the writes the failed sync lost are left.
+	if w := ino.PendingWrites(); len(w) != lost {
+		t.Errorf("PendingWrites after the sync: %d, want the %d lost", len(w), lost)
+	} else if first, last, ok := ino.PendingWriteEnds(); !ok || first.Hist != w[0].Hist || last.Hist != w[lost-1].Hist {
+		t.Errorf("PendingWriteEnds after the sync = ops %d..%d (%v), want %d..%d", first.Hist, last.Hist, ok, w[0].Hist, w[lost-1].Hist)
+	}
 	if len(durable) != 1 {
 		t.Fatalf("Durable called %d times, want once", len(durable))
 	}
