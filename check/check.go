@@ -70,10 +70,12 @@ func demonstrate(m *model.Model, at model.Ref, p string) *State {
 
 // Summary counts what a check looked at and found.
 type Summary struct {
-	Events   int `json:"events"`
-	Files    int `json:"files"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
+	Events int `json:"events"`
+	Files  int `json:"files"`
+	Errors int `json:"errors"`
+	// Warnings counts findings of severity warning; the blind spots are
+	// Result.Warnings.
+	Warnings int `json:"warningFindings"`
 	Infos    int `json:"infos"`
 }
 
@@ -81,6 +83,10 @@ type Summary struct {
 type Result struct {
 	Findings []*Finding
 	Summary  Summary
+	// Warnings are the trace's blind spots: what it could not show.
+	Warnings []BlindWarning
+	// Notes say what was left out of scope on purpose.
+	Notes []Note
 }
 
 // Options scope a check.
@@ -101,6 +107,18 @@ type Options struct {
 	Cwd string
 	// FDs are the files it was started with open (see model.Options.FDs).
 	FDs []model.InitialFD
+	// Mounts are the filesystems of the machine the trace was recorded
+	// on, when known (crashsim trace reads them): paths on tmpfs or ramfs
+	// are out of scope, with a note.
+	Mounts []Mount
+	// LikelyVolatile are directories taken as tmpfs when Mounts is not
+	// known (see the package variable LikelyVolatile): out of scope with
+	// a note, unless a root lies at or below one.
+	LikelyVolatile []string
+	// NeedData says the caller builds crash states and needs the bytes of
+	// every write in scope: a trace without them has blind spot
+	// blind-no-data.
+	NeedData bool
 }
 
 // InScope reports whether a path is one the user asked about.
@@ -115,17 +133,34 @@ func (o *Options) inScope(p string) bool {
 			return false
 		}
 	}
+	if o.ignored(p) {
+		return false
+	}
+	if _, _, v := o.volatileAt(p); v {
+		return false
+	}
+	return o.underRoots(p)
+}
+
+// ignored reports whether an --ignore glob removes p.
+func (o *Options) ignored(p string) bool {
 	for _, g := range o.Ignore {
 		if ok, _ := path.Match(g, p); ok {
-			return false
+			return true
 		}
 		if ok, _ := path.Match(g, path.Base(p)); ok {
-			return false
+			return true
 		}
 		if strings.HasPrefix(p, strings.TrimSuffix(g, "/")+"/") {
-			return false
+			return true
 		}
 	}
+	return false
+}
+
+// underRoots reports whether p lies below a root (every path does when no
+// root is given).
+func (o *Options) underRoots(p string) bool {
 	if len(o.Roots) == 0 {
 		return true
 	}
@@ -174,11 +209,16 @@ func (r *run) emit(f *Finding) {
 // Run checks a trace stream under every persistence model.
 func Run(stream parser.Stream, opt Options) (*Result, error) {
 	runs := make([]*run, len(model.Persistences))
+	watch := NewWatcher(&opt)
 	for i, p := range model.Persistences {
 		r := &run{p: p, opt: &opt, rules: newRules()}
+		first := i == 0 && opt.NeedData
 		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
+			}
+			if first {
+				watch.observeData(e)
 			}
 		}})
 		runs[i] = r
@@ -193,6 +233,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.Summary.Events++
+		watch.Observe(ev)
 		for _, r := range runs {
 			r.m.Apply(ev)
 		}
@@ -206,6 +247,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 	}
 	res.Findings = merge(runs, opt.Models)
+	res.Warnings, res.Notes = watch.Finish()
 	// Files in scope, by the name a user knows them by: a file replaced by
 	// rename and its replacement are one file to the user.
 	files := map[string]bool{}

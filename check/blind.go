@@ -1,0 +1,437 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
+)
+
+// A blind spot is something the recording could not show, worked out from
+// the trace itself: a verdict of "clean" on such a trace would be a guess.
+// Each has a stable ID, like a rule, and a fix: the strace or crashsim flag
+// that lets the next recording or check see it.
+const (
+	BlindRawArgs            = "blind-raw-args"
+	BlindFailedOnly         = "blind-failed-only"
+	BlindSuccessfulOnly     = "blind-successful-only"
+	BlindSyscallFilter      = "blind-syscall-filter"
+	BlindUnfollowedChildren = "blind-unfollowed-children"
+	BlindUnknownCwd         = "blind-unknown-cwd"
+	BlindRootUnmatched      = "blind-root-unmatched"
+	BlindNoData             = "blind-no-data"
+)
+
+// BlindSpot describes one kind of blind spot.
+type BlindSpot struct {
+	ID    string
+	Hides string // what a trace with it cannot show
+	Fix   string // the flag that fixes it
+}
+
+var blindSpots = []BlindSpot{
+	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
+	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
+	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
+	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
+	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
+	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give --cwd DIR (the directory the program started in)"},
+	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
+	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
+}
+
+// BlindSpots lists every kind of blind spot.
+func BlindSpots() []BlindSpot { return blindSpots }
+
+// LookupBlind returns the blind spot with the given ID.
+func LookupBlind(id string) (BlindSpot, bool) {
+	for _, b := range blindSpots {
+		if b.ID == id {
+			return b, true
+		}
+	}
+	return BlindSpot{}, false
+}
+
+// BlindWarning is a blind spot one trace has: what it hides, where it was
+// first seen and what fixes it. An accepted warning (--accept-blind) is still
+// reported, but does not make the run fail.
+type BlindWarning struct {
+	ID       string `json:"id"`
+	Message  string `json:"message"`
+	Trace    string `json:"trace"`
+	Line     int    `json:"line"`
+	Fix      string `json:"fix"`
+	Accepted bool   `json:"accepted,omitempty"`
+}
+
+// Note is something left out of scope on purpose, said so that it is not
+// left out quietly: files on a filesystem that no power cut spares.
+type Note struct {
+	ID      string `json:"id"`
+	Message string `json:"message"`
+	Trace   string `json:"trace,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// NoteVolatile is the ID of notes about volatile filesystems.
+const NoteVolatile = "volatile-filesystem"
+
+// Mount is one mounted filesystem, as /proc/self/mountinfo lists it.
+type Mount struct {
+	Dir    string
+	FSType string
+}
+
+// Volatile reports whether nothing on the filesystem survives a power cut.
+func (m Mount) Volatile() bool { return m.FSType == "tmpfs" || m.FSType == "ramfs" }
+
+// LikelyVolatile are the directories that are tmpfs on every common Linux
+// system, for traces recorded on a machine crashsim cannot look at: out of
+// scope unless a --root lies at or below one.
+var LikelyVolatile = []string{"/run", "/dev/shm"}
+
+// under reports whether p is dir or below it.
+func under(p, dir string) bool {
+	return p == dir || dir == "/" && strings.HasPrefix(p, "/") || strings.HasPrefix(p, dir+"/")
+}
+
+// volatileAt says whether p lies on a volatile filesystem, and which: the
+// mount holding it (the longest mount point above it), or else a likely
+// volatile directory no root puts back in scope.
+func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
+	if !strings.HasPrefix(p, "/") {
+		return "", "", false
+	}
+	best := -1
+	for i, m := range o.Mounts {
+		if under(p, m.Dir) && (best < 0 || len(m.Dir) > len(o.Mounts[best].Dir)) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		m := o.Mounts[best]
+		return m.Dir, m.FSType, m.Volatile()
+	}
+	for _, d := range o.LikelyVolatile {
+		if !under(p, d) {
+			continue
+		}
+		for _, r := range o.Roots {
+			if r != "/" && under(r, d) && under(p, r) {
+				return "", "", false
+			}
+		}
+		return d, "tmpfs", true
+	}
+	return "", "", false
+}
+
+// Watcher works out, event by event, what a trace could not show. It keeps
+// a few counters and one process model (to resolve paths), never the
+// events.
+type Watcher struct {
+	opt   *Options
+	procs *model.Procs
+
+	syscalls, ok, failed int
+	first                model.Ref
+
+	exitCalls int
+	exitLine  model.Ref // first "+++ exited" line
+	exits     int
+
+	closes  int
+	syncs   map[string]bool
+	written model.Ref // first successful open for writing
+	opens   int
+
+	raw     model.Ref
+	rawCall string
+
+	forks map[int]model.Ref // child pid -> the call that returned it
+	pids  map[int]bool
+
+	relative     model.Ref
+	relativePath string
+	relatives    int
+
+	inRoots   int
+	elsewhere int
+	outside   model.Ref
+	outPath   string
+
+	volatile     int
+	volatileAt   model.Ref
+	volatilePath string
+	volatileFS   string
+	volatileDir  string
+
+	noData     model.Ref
+	noDataCall string
+	noDataPath string
+	noDataPart bool
+}
+
+// NewWatcher returns a watcher for a trace checked with opt.
+func NewWatcher(opt *Options) *Watcher {
+	procs := model.NewProcsIn(opt.Cwd)
+	procs.SetInitialFDs(opt.FDs)
+	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
+}
+
+// ref is where an event is, as model.Ref says it.
+func ref(ev *parser.Event) model.Ref {
+	return model.Ref{File: ev.Pos.File, Line: ev.Pos.Line, PID: ev.PID, Seq: ev.Seq, Syscall: ev.Name}
+}
+
+// changing lists the calls that change a file or a name, besides opens.
+var changing = map[string]bool{
+	"write": true, "pwrite64": true, "pwrite": true, "writev": true, "pwritev": true, "pwritev2": true,
+	"truncate": true, "ftruncate": true, "fallocate": true, "copy_file_range": true, "sendfile": true, "splice": true,
+	"mkdir": true, "mkdirat": true, "unlink": true, "unlinkat": true, "rmdir": true, "mknod": true, "mknodat": true,
+	"rename": true, "renameat": true, "renameat2": true, "link": true, "linkat": true, "symlink": true, "symlinkat": true,
+}
+
+var syncCalls = []string{"fsync", "fdatasync", "sync", "syncfs"}
+
+// Observe looks at one event. Call it for every event, in trace order.
+func (w *Watcher) Observe(ev *parser.Event) {
+	paths := w.procs.Paths(ev)
+	w.observe(ev, paths)
+	w.procs.Apply(ev, paths)
+}
+
+func (w *Watcher) observe(ev *parser.Event, paths []string) {
+	w.pids[ev.PID] = true
+	switch ev.Kind {
+	case parser.KindExit:
+		if w.exits == 0 {
+			w.exitLine = ref(ev)
+		}
+		w.exits++
+		return
+	case parser.KindSyscall:
+	default:
+		return
+	}
+	if w.syscalls == 0 {
+		w.first = ref(ev)
+	}
+	w.syscalls++
+	switch {
+	case ev.OK():
+		w.ok++
+	case ev.Failed():
+		w.failed++
+	}
+	switch ev.Name {
+	case "exit", "exit_group":
+		w.exitCalls++
+	case "close", "close_range":
+		w.closes++
+	case "fsync", "fdatasync", "sync", "syncfs":
+		w.syncs[ev.Name] = true
+	case "fork", "vfork", "clone", "clone3":
+		if ev.OK() && ev.Ret > 0 {
+			if _, ok := w.forks[int(ev.Ret)]; !ok {
+				w.forks[int(ev.Ret)] = ref(ev)
+			}
+		}
+	}
+	if !ev.Failed() && w.rawCall == "" {
+		for _, i := range model.PathArgs(ev.Name) {
+			if ev.Arg(i).Kind == parser.ValNumber {
+				w.raw, w.rawCall = ref(ev), ev.Name
+				break
+			}
+		}
+	}
+	if !ev.OK() {
+		return
+	}
+	switch ev.Name {
+	case "open", "openat", "openat2", "creat":
+		const writing = unix.O_WRONLY | unix.O_RDWR | unix.O_CREAT | unix.O_TRUNC
+		if model.OpenFlags(ev)&writing == 0 {
+			return
+		}
+		if len(paths) > 0 && isPseudo(paths[0]) {
+			return
+		}
+		if w.opens == 0 {
+			w.written = ref(ev)
+		}
+		w.opens++
+	default:
+		if !changing[ev.Name] {
+			return
+		}
+	}
+	for _, p := range paths {
+		w.changed(ev, p)
+	}
+}
+
+func isPseudo(p string) bool {
+	for _, pre := range []string{"/proc", "/sys", "/dev"} {
+		if under(p, pre) && !under(p, "/dev/shm") {
+			return true
+		}
+	}
+	return strings.Contains(p, ":[")
+}
+
+// changed counts a path an event changed: below the roots, elsewhere, on a
+// volatile filesystem, or relative to a directory the trace does not name.
+func (w *Watcher) changed(ev *parser.Event, p string) {
+	o := w.opt
+	switch {
+	case p == "" || isPseudo(p) || o.ignored(p):
+	case !strings.HasPrefix(p, "/"):
+		if len(o.Roots) > 0 && !o.underRoots(p) {
+			if w.relatives == 0 {
+				w.relative, w.relativePath = ref(ev), p
+			}
+			w.relatives++
+		} else {
+			w.inRoots++
+		}
+	default:
+		if dir, fs, ok := o.volatileAt(p); ok {
+			if w.volatile == 0 {
+				w.volatileAt, w.volatilePath, w.volatileFS, w.volatileDir = ref(ev), p, fs, dir
+			}
+			w.volatile++
+			return
+		}
+		if o.underRoots(p) {
+			w.inRoots++
+			return
+		}
+		if w.elsewhere == 0 {
+			w.outside, w.outPath = ref(ev), p
+		}
+		w.elsewhere++
+	}
+}
+
+// observeData notes a write in scope whose bytes the trace lacks, for
+// commands that build crash states (Options.NeedData).
+func (w *Watcher) observeData(e *model.Effect) {
+	if w.noDataCall != "" || e.Kind != model.EffWrite || e.Data == nil || e.Data.Kind != model.DataWrite || e.Inode == nil {
+		return
+	}
+	p := e.Inode.Name()
+	if !w.opt.inScope(p) {
+		return
+	}
+	for _, c := range e.Data.Chunks() {
+		if !c.Ref.Valid() || c.Ref.Truncated {
+			w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, c.Ref.Valid()
+			return
+		}
+	}
+}
+
+// Finish returns the blind spots and notes of the whole trace.
+func (w *Watcher) Finish() ([]BlindWarning, []Note) {
+	var out []BlindWarning
+	add := func(id string, at model.Ref, msg string) {
+		b, _ := LookupBlind(id)
+		out = append(out, BlindWarning{ID: id, Message: msg, Trace: at.File, Line: at.Line, Fix: b.Fix})
+	}
+	if w.rawCall != "" {
+		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))
+	}
+	if w.syscalls > 0 && w.ok == 0 && w.failed > 0 {
+		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
+	}
+	if w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
+		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), which leaves out failed calls, so a failed fsync (and the data it left unsynced) cannot be seen")
+	}
+	if w.opens > 0 && w.closes == 0 {
+		missing := "close"
+		var absent []string
+		for _, s := range syncCalls {
+			if !w.syncs[s] {
+				absent = append(absent, s)
+			}
+		}
+		if len(absent) == len(syncCalls) {
+			missing = "close, nor any fsync, fdatasync, sync or syncfs"
+		}
+		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
+	}
+	var lost []int
+	for pid := range w.forks {
+		if !w.pids[pid] {
+			lost = append(lost, pid)
+		}
+	}
+	if len(lost) > 0 {
+		sort.Ints(lost)
+		at := w.forks[lost[0]]
+		for _, pid := range lost {
+			if r := w.forks[pid]; r.Seq < at.Seq {
+				at = r
+			}
+		}
+		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
+	}
+	if w.relatives > 0 {
+		add(BlindUnknownCwd, w.relative, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and are left out", w.relative.Syscall, w.relativePath, plural(w.relatives, "change to a relative path", "changes to relative paths"), strings.Join(w.rootsGiven(), ", ")))
+	}
+	if len(w.opt.Roots) > 0 && w.inRoots == 0 && w.elsewhere > 0 {
+		add(BlindRootUnmatched, w.outside, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", strings.Join(w.rootsGiven(), ", "), plural(w.elsewhere, "path", "paths"), w.outPath))
+	}
+	if w.noDataCall != "" {
+		how := "does not show the bytes"
+		if w.noDataPart {
+			how = "holds only part of the bytes (strace -s cut them)"
+		}
+		add(BlindNoData, w.noData, fmt.Sprintf("the trace %s this %s wrote to %s, so no crash state with them can be built", how, w.noDataCall, w.noDataPath))
+	}
+	return out, w.notes()
+}
+
+// rootsGiven are the roots as the user gave them (the command line adds
+// each one's absolute form after it).
+func (w *Watcher) rootsGiven() []string {
+	var abs, all []string
+	seen := map[string]bool{}
+	for _, r := range w.opt.Roots {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		all = append(all, r)
+		if strings.HasPrefix(r, "/") {
+			abs = append(abs, r)
+		}
+	}
+	if len(abs) > 0 {
+		return abs
+	}
+	return all
+}
+
+func (w *Watcher) notes() []Note {
+	var out []Note
+	for _, r := range w.rootsGiven() {
+		if dir, fs, ok := w.opt.volatileAt(r); ok && len(w.opt.Mounts) > 0 {
+			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is on %s (mounted at %s): nothing below it survives a power cut, so it is out of scope", r, fs, dir)})
+		}
+	}
+	if w.volatile > 0 {
+		msg := fmt.Sprintf("%s below %s (%s) left out of scope, first %s here: nothing on %s survives a power cut", plural(w.volatile, "change", "changes"), w.volatileDir, w.volatileFS, w.volatilePath, w.volatileFS)
+		if len(w.opt.Mounts) == 0 {
+			msg += fmt.Sprintf(" (assumed for %s; give --root %s to check it)", w.volatileDir, w.volatileDir)
+		}
+		out = append(out, Note{ID: NoteVolatile, Message: msg, Trace: w.volatileAt.File, Line: w.volatileAt.Line})
+	}
+	return out
+}
