@@ -53,11 +53,49 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
 		}
 	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "%s: %s\n", paint(cyan, "note"), n.Message)
+	}
 	s := res.Summary
-	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s (%d events, model %s)\n",
+	blind := ""
+	if n := len(res.Warnings); n > 0 {
+		blind = ", " + count(n, "blind spot", "blind spots")
+		if a := accepted(res.Warnings); a > 0 {
+			blind += fmt.Sprintf(" (%d accepted)", a)
+		}
+	}
+	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s%s (%d events, model %s)\n",
 		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
-		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), s.Events, strings.Join(opt.Models, ", "))
+		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "))
 	return nil
+}
+
+func accepted(ws []check.BlindWarning) int {
+	n := 0
+	for _, w := range ws {
+		if w.Accepted {
+			n++
+		}
+	}
+	return n
+}
+
+// BlindSpots writes a trace's blind spots for a person, one
+// "TRACE:LINE: warning: ID: message" line each and the fix below it; an
+// accepted one is a single note line. crashsim writes them on stderr in
+// every output format.
+func BlindSpots(w io.Writer, ws []check.BlindWarning) {
+	for _, b := range ws {
+		at := b.Trace
+		if b.Line > 0 {
+			at = fmt.Sprintf("%s:%d", b.Trace, b.Line)
+		}
+		if b.Accepted {
+			fmt.Fprintf(w, "%s: note: accepted blind spot %s: %s\n", at, b.ID, b.Message)
+			continue
+		}
+		fmt.Fprintf(w, "%s: warning: %s: %s\n    fix: %s; or accept it with --accept-blind %s\n", at, b.ID, b.Message, b.Fix, b.ID)
+	}
 }
 
 // outcomeWords says an outcome in a sentence.
@@ -120,11 +158,16 @@ type DocumentJSON struct {
 type SummaryJSON struct {
 	check.Summary
 	Models []string `json:"models"`
+	// Warnings are the blind spots: what the trace could not show.
+	Warnings []check.BlindWarning `json:"warnings"`
+	// Notes say what was left out of scope on purpose.
+	Notes []check.Note `json:"notes"`
 }
 
 // JSON writes one document; findings is always an array.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
-	doc := DocumentJSON{Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models}}
+	doc := DocumentJSON{Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models,
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...)}}
 	for _, f := range res.Findings {
 		rel := f.Related
 		if rel == nil {

@@ -22,8 +22,27 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+}
+
+// sarifInvocation carries the blind spots and notes of a check: what the
+// trace could not show is about the run, not about a line of code.
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications"`
+}
+
+type sarifNotification struct {
+	Descriptor sarifDescriptor `json:"descriptor"`
+	Level      string          `json:"level"`
+	Message    sarifText       `json:"message"`
+	Locations  []sarifLocation `json:"locations,omitempty"`
+}
+
+type sarifDescriptor struct {
+	ID string `json:"id"`
 }
 
 type sarifTool struct {
@@ -157,12 +176,32 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		}
 		results = append(results, r)
 	}
+	inv := sarifInvocation{ExecutionSuccessful: true, Notifications: []sarifNotification{}}
+	notify := func(id, lvl, msg, trace string, line int) {
+		n := sarifNotification{Descriptor: sarifDescriptor{id}, Level: lvl, Message: sarifText{msg}}
+		if trace != "" {
+			n.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
+				ArtifactLocation: sarifArtifact{uri(trace)}, Region: sarifRegion{max(line, 1)}}}}
+		}
+		inv.Notifications = append(inv.Notifications, n)
+	}
+	for _, b := range res.Warnings {
+		lvl := "warning"
+		if b.Accepted {
+			lvl = "note"
+		}
+		notify(b.ID, lvl, b.Message+" Fix: "+b.Fix+".", b.Trace, b.Line)
+	}
+	for _, n := range res.Notes {
+		notify(n.ID, "note", n.Message, n.Trace, n.Line)
+	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs: []sarifRun{{
-			Tool:    sarifTool{Driver: sarifDriver{Name: "crashsim", InformationURI: "https://github.com/crashsim/crashsim", Rules: srules}},
-			Results: results,
+			Tool:        sarifTool{Driver: sarifDriver{Name: "crashsim", InformationURI: "https://github.com/crashsim/crashsim", Rules: srules}},
+			Invocations: []sarifInvocation{inv},
+			Results:     results,
 		}},
 	}
 	enc := json.NewEncoder(w)

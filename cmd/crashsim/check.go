@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
@@ -24,10 +25,18 @@ type checkFlags struct {
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
+	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but exits 0 instead of 6."`
 
 	// cwd is where a traced command started, for traces without -y whose
 	// listing does not say it (see model.Options.Cwd).
 	cwd string
+	// cwdGiven is set when the user gave --cwd: it wins over a listing's.
+	cwdGiven bool
+	// mounts are the filesystems of this machine, for trace (paths on
+	// tmpfs and ramfs are out of scope); nil for saved traces.
+	mounts []check.Mount
+	// needData: the command builds crash states (explore).
+	needData bool
 	// evaluated is how many persistence models the findings were computed
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
@@ -36,10 +45,28 @@ type checkFlags struct {
 
 type checkCmd struct {
 	checkFlags
+	Cwd    string   `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y (and without a listing that says it)."`
 	Traces []string `arg:"" name:"trace" help:"strace logs (or PREFIXes of strace -ff sets)."`
 }
 
+// Help is the detail under `crashsim check --help`.
+func (c *checkCmd) Help() string {
+	return `Reads each trace, replays it through the page-cache model under every persistence model, and reports what a crash at any moment could lose. It also works out from the trace what the recording could not show (blind spots: -e raw=, -Z, -z, a syscall filter, no -f, relative paths with no known start directory, a --root that matched nothing) and says each on stderr with the flag that fixes it.
+
+` + exitStatusHelp
+}
+
+// exitStatusHelp is the exit status of the commands that judge a trace.
+const exitStatusHelp = `Exit status: 0 nothing at or above --fail-on and no blind spot; 1 findings at or above --fail-on; 2 usage error; 3 input error (unreadable or unparseable trace); 6 no such finding, but the recording has a blind spot that could hide a loss (accept a known one with --accept-blind ID).`
+
 func (c *checkCmd) Run(g *Globals) error {
+	if c.Cwd != "" {
+		abs, err := filepath.Abs(c.Cwd)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		c.checkFlags.cwd, c.checkFlags.cwdGiven = abs, true
+	}
 	res, err := c.checkFlags.run(g, c.Traces)
 	if err != nil {
 		return err
@@ -57,7 +84,13 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		}
 		models = append(models, p)
 	}
-	opt := check.Options{Ignore: f.Ignore, Models: models}
+	if err := checkAccepted(f.AcceptBlind); err != nil {
+		return nil, err
+	}
+	opt := check.Options{Ignore: f.Ignore, Models: models, Mounts: f.mounts, NeedData: f.needData}
+	if len(f.mounts) == 0 {
+		opt.LikelyVolatile = check.LikelyVolatile
+	}
 	for _, r := range f.Root {
 		opt.Roots = append(opt.Roots, r)
 		if abs, err := filepath.Abs(r); err == nil && abs != r {
@@ -74,7 +107,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		o.Cwd = f.cwd
 		if initial != nil {
 			o.Existed = initial.Existed
-			if initial.Cwd != "" {
+			if initial.Cwd != "" && !f.cwdGiven {
 				o.Cwd = initial.Cwd
 			}
 			o.FDs = initial.FDs
@@ -94,8 +127,47 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		total.Summary.Errors += res.Summary.Errors
 		total.Summary.Warnings += res.Summary.Warnings
 		total.Summary.Infos += res.Summary.Infos
+		total.Warnings = append(total.Warnings, res.Warnings...)
+		total.Notes = append(total.Notes, res.Notes...)
 	}
+	markAccepted(total.Warnings, f.AcceptBlind)
 	return total, nil
+}
+
+// checkAccepted rejects an --accept-blind ID that names no blind spot.
+func checkAccepted(ids []string) error {
+	for _, id := range ids {
+		if _, ok := check.LookupBlind(id); !ok {
+			var all []string
+			for _, b := range check.BlindSpots() {
+				all = append(all, b.ID)
+			}
+			return withCode(exitUsage, fmt.Errorf("--accept-blind %s: no such blind spot (%s)", id, strings.Join(all, ", ")))
+		}
+	}
+	return nil
+}
+
+// markAccepted marks the blind spots the user accepted with --accept-blind.
+func markAccepted(ws []check.BlindWarning, ids []string) {
+	for i := range ws {
+		for _, id := range ids {
+			if ws[i].ID == id {
+				ws[i].Accepted = true
+			}
+		}
+	}
+}
+
+// blindExit is the exit status for blind spots left once findings did not
+// fail the run: exitBlind when one is not accepted.
+func blindExit(ws []check.BlindWarning) error {
+	for _, w := range ws {
+		if !w.Accepted {
+			return withCode(exitBlind, nil)
+		}
+	}
+	return nil
 }
 
 // initial reads the listing of what existed before the trace: the one
@@ -126,6 +198,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if f.evaluated > 0 {
 		all = f.evaluated
 	}
+	report.BlindSpots(g.stderr, res.Warnings)
 	opt := report.Options{Models: f.Model, AllModels: all}
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
@@ -166,7 +239,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 			return withCode(exitFindings, nil)
 		}
 	}
-	return nil
+	return blindExit(res.Warnings)
 }
 
 // isTerminal reports whether w is a terminal that wants colour.

@@ -40,7 +40,9 @@ func (c *exploreCmd) Help() string {
 
 Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
 
-Exit status: 0 every state accepted, 1 findings at or above --fail-on, 2 usage error, 3 input error (a write whose bytes the trace lacks, strace missing), 5 PROGRAM failed, 130 interrupted by Ctrl-C or SIGTERM (what was explored is still reported).`
+Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored.
+
+Exit status: 0 every state accepted and no blind spot, 1 findings at or above --fail-on, 2 usage error, 3 input error (a write whose bytes the trace lacks once blind-no-data is accepted, strace missing), 5 PROGRAM failed, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID), 130 interrupted by Ctrl-C or SIGTERM (what was explored is still reported).`
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
@@ -50,6 +52,9 @@ func (c *exploreCmd) Run(g *Globals) error {
 	p, err := model.ParsePersistence(c.Model[0])
 	if err != nil {
 		return withCode(exitUsage, err)
+	}
+	if err := checkAccepted(c.AcceptBlind); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -177,7 +182,8 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 
 	// check's findings on the same trace, under the same model and with
 	// the same knowledge of what existed, name the rule behind a failure.
-	copt := check.Options{Roots: []string{opt.Root}, Ignore: c.Ignore, Models: []model.Persistence{p}, Existed: opt.Existed}
+	copt := check.Options{Roots: []string{opt.Root}, Ignore: c.Ignore, Models: []model.Persistence{p}, Existed: opt.Existed,
+		LikelyVolatile: check.LikelyVolatile, NeedData: true}
 	if copt.Existed == nil && opt.Initial != "" {
 		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
 	}
@@ -191,6 +197,18 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return inputError(err)
 	}
 	opt.Predict = predicted.Findings
+	markAccepted(predicted.Warnings, c.AcceptBlind)
+	c.checkFlags.evaluated = 1 // explore runs one model
+	for _, w := range predicted.Warnings {
+		if w.ID == check.BlindNoData && !w.Accepted {
+			// No state could be built whole: say why instead of exploring.
+			fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
+			blind := &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}
+			blind.Summary.Events = predicted.Summary.Events
+			blind.Summary.Files = predicted.Summary.Files
+			return c.checkFlags.report(g, blind)
+		}
+	}
 
 	var bar *progressBar
 	if isTerminal(g.stderr) {
@@ -213,7 +231,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		// A state that cannot be built: the error names the trace line.
 		return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
 	}
-	result := &check.Result{Findings: res.Findings}
+	result := &check.Result{Findings: res.Findings, Warnings: predicted.Warnings, Notes: predicted.Notes}
 	result.Summary.Events = res.Events
 	result.Summary.Files = res.Files
 	result.Summary.Errors = len(res.Findings)
@@ -221,7 +239,6 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
-	c.checkFlags.evaluated = 1 // explore runs one model
 	reportErr := c.checkFlags.report(g, result)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))

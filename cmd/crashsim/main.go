@@ -19,6 +19,10 @@ const (
 	exitInput    = 3
 	exitDirect   = 4 // iobench: O_DIRECT refused by the filesystem
 	exitProgram  = 5 // trace: the traced program itself failed
+	// exitBlind: no finding at or above --fail-on, but the recording could
+	// not show what a verdict needs (a blind spot not accepted with
+	// --accept-blind). check, states, explore and trace all use it.
+	exitBlind = 6
 )
 
 // exitError carries an exit status out of a command's Run method. Its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,14 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"crashsim": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		// crashsim-status runs crashsim and says its exit status as the
+		// last line on stderr ("exit status 6"), then exits 0, so that a
+		// script can check the exact status.
+		"crashsim-status": func() {
+			code := run(os.Args[1:], os.Stdout, os.Stderr)
+			fmt.Fprintf(os.Stderr, "exit status %d\n", code)
+			os.Exit(0)
+		},
 	})
 }
 

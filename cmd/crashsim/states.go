@@ -13,6 +13,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 type statesCmd struct {
@@ -23,7 +24,16 @@ type statesCmd struct {
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
 	Format      string   `enum:"text,json" default:"text" help:"Output format: text (a timeline) or json."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace. Default: TRACE.initial when it exists."`
+	Cwd         string   `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y."`
+	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (repeatable): it is still reported, but exits 0 instead of 6."`
 	Trace       string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set."`
+}
+
+// Help is the detail under `crashsim states --help`.
+func (c *statesCmd) Help() string {
+	return `Replays the trace and prints, after each event that changes what a crash could leave, the outcomes each path in scope can have (missing, initial, latest, earlier, empty, torn, zeros). Blind spots of the recording (see crashsim check --help) are said on stderr.
+
+Exit status: 0 the timeline was printed and the trace has no blind spot; 2 usage error; 3 input error; 6 the trace has a blind spot that could hide a loss (accept a known one with --accept-blind ID).`
 }
 
 // pointJSON is one crash point in `states --format json`.
@@ -61,11 +71,23 @@ func (c *statesCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	scope := check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore}
+	if err := checkAccepted(c.AcceptBlind); err != nil {
+		return err
+	}
+	scope := check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore, LikelyVolatile: check.LikelyVolatile}
 	opt := model.Options{Persistence: p}
 	if listing != nil {
 		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
 	}
+	if c.Cwd != "" {
+		abs, err := filepath.Abs(c.Cwd)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		opt.Cwd = abs
+	}
+	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
+	watch := check.NewWatcher(&scope)
 	stream, err := openTrace(c.Trace, g)
 	if err != nil {
 		return err
@@ -94,6 +116,7 @@ func (c *statesCmd) Run(g *Globals) error {
 		if err != nil {
 			return inputError(err)
 		}
+		watch.Observe(ev)
 		pt, ok := tl.Step(ev)
 		if !ok {
 			out.skip(ev)
@@ -103,8 +126,14 @@ func (c *statesCmd) Run(g *Globals) error {
 			out.point(pt)
 		}
 	}
-	out.end()
-	return nil
+	warnings, notes := watch.Finish()
+	markAccepted(warnings, c.AcceptBlind)
+	out.end(warnings, notes)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	report.BlindSpots(g.stderr, warnings)
+	return blindExit(warnings)
 }
 
 func absRoots(roots []string) []string {
@@ -122,7 +151,7 @@ type pointWriter interface {
 	begin()
 	point(model.Point)
 	skip(*parser.Event)
-	end()
+	end([]check.BlindWarning, []check.Note)
 }
 
 // textPoints writes a timeline: one block per crash point where some
@@ -203,8 +232,11 @@ func (t *textPoints) fold() {
 	t.quiet = t.quiet[:0]
 }
 
-func (t *textPoints) end() {
+func (t *textPoints) end(_ []check.BlindWarning, notes []check.Note) {
 	t.fold()
+	for _, n := range notes {
+		fmt.Fprintf(t.w, "\nnote: %s\n", n.Message)
+	}
 	if t.blocks == 0 && t.at != 0 {
 		fmt.Fprintf(t.w, "\nno crash point after line %d: the event there changes nothing in scope\n", t.at)
 	}
@@ -251,7 +283,11 @@ type jsonPoints struct {
 
 func (j *jsonPoints) begin()             { fmt.Fprintf(j.w, "{\"model\": %q, \"points\": [", j.model) }
 func (j *jsonPoints) skip(*parser.Event) {}
-func (j *jsonPoints) end()               { fmt.Fprint(j.w, "\n]}\n") }
+func (j *jsonPoints) end(ws []check.BlindWarning, ns []check.Note) {
+	w, _ := json.Marshal(append([]check.BlindWarning{}, ws...))
+	n, _ := json.Marshal(append([]check.Note{}, ns...))
+	fmt.Fprintf(j.w, "\n],\n\"warnings\": %s,\n\"notes\": %s}\n", w, n)
+}
 
 func (j *jsonPoints) point(pt model.Point) {
 	pj := pointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: map[string][]string{}, Detail: []detailJSON{}}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/tracer"
@@ -19,15 +20,20 @@ import (
 
 type traceCmd struct {
 	checkFlags
-	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
-	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
+	// Mountinfo is where the mounts are read from: a test stands in a
+	// machine whose start directory is (or is not) on tmpfs.
+	Mountinfo string   `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
+	Out       string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Command   []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
 }
 
 // Help is the detail under `crashsim trace --help`.
 func (c *traceCmd) Help() string {
 	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
 
-Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on. 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; what was traced until then is checked.`
+Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
+
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; what was traced until then is checked.`
 }
 
 // maxInitialEntries bounds the listing of what existed before the run: a
@@ -51,6 +57,13 @@ func (c *traceCmd) Run(g *Globals) error {
 		c.Root = []string{start}
 	}
 	listRoots := c.Root
+	if mounts, err := tracer.ReadMounts(c.Mountinfo); err == nil {
+		for _, m := range mounts {
+			c.checkFlags.mounts = append(c.checkFlags.mounts, check.Mount{Dir: m.Dir, FSType: m.FSType})
+		}
+	} else if g.Verbose {
+		fmt.Fprintf(g.stderr, "crashsim: cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs\n", err)
+	}
 
 	out, madeTemp := c.Out, false
 	if out == "" {
