@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -155,25 +156,42 @@ type Watcher struct {
 	forks map[int]model.Ref // child pid -> the call that returned it
 	pids  map[int]bool
 
-	relative     model.Ref
-	relativePath string
-	relatives    int
-
+	relative  pathSet // relative paths that no root can hold
 	inRoots   int
-	elsewhere int
-	outside   model.Ref
-	outPath   string
-
-	volatile     int
-	volatileAt   model.Ref
-	volatilePath string
-	volatileFS   string
-	volatileDir  string
+	elsewhere pathSet // absolute paths changed outside the roots
+	volatile  pathSet // paths changed on volatile filesystems
+	volDirs   []string
+	volFS     string
 
 	noData     model.Ref
 	noDataCall string
 	noDataPath string
 	noDataPart bool
+}
+
+// pathSet counts distinct paths and keeps the first with where it was
+// seen. Past maxPaths it stops telling them apart and counts changes.
+type pathSet struct {
+	n     int
+	seen  map[string]bool
+	first string
+	at    model.Ref
+}
+
+const maxPaths = 4096
+
+func (s *pathSet) add(p string, at model.Ref) {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+		s.first, s.at = p, at
+	}
+	if s.seen[p] {
+		return
+	}
+	if len(s.seen) < maxPaths {
+		s.seen[p] = true
+	}
+	s.n++
 }
 
 // NewWatcher returns a watcher for a trace checked with opt.
@@ -293,29 +311,28 @@ func (w *Watcher) changed(ev *parser.Event, p string) {
 	case p == "" || isPseudo(p) || o.ignored(p):
 	case !strings.HasPrefix(p, "/"):
 		if len(o.Roots) > 0 && !o.underRoots(p) {
-			if w.relatives == 0 {
-				w.relative, w.relativePath = ref(ev), p
-			}
-			w.relatives++
+			w.relative.add(p, ref(ev))
 		} else {
 			w.inRoots++
 		}
 	default:
 		if dir, fs, ok := o.volatileAt(p); ok {
-			if w.volatile == 0 {
-				w.volatileAt, w.volatilePath, w.volatileFS, w.volatileDir = ref(ev), p, fs, dir
+			w.volatile.add(p, ref(ev))
+			if !slices.Contains(w.volDirs, dir) {
+				w.volDirs = append(w.volDirs, dir)
 			}
-			w.volatile++
+			if w.volFS == "" || w.volFS == fs {
+				w.volFS = fs
+			} else {
+				w.volFS = "tmpfs or ramfs"
+			}
 			return
 		}
 		if o.underRoots(p) {
 			w.inRoots++
 			return
 		}
-		if w.elsewhere == 0 {
-			w.outside, w.outPath = ref(ev), p
-		}
-		w.elsewhere++
+		w.elsewhere.add(p, ref(ev))
 	}
 }
 
@@ -382,11 +399,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
 	}
-	if w.relatives > 0 {
-		add(BlindUnknownCwd, w.relative, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and are left out", w.relative.Syscall, w.relativePath, plural(w.relatives, "change to a relative path", "changes to relative paths"), strings.Join(w.rootsGiven(), ", ")))
+	if r := w.relative; r.n > 0 {
+		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), strings.Join(w.rootsGiven(), ", "), isAre(r.n)))
 	}
-	if len(w.opt.Roots) > 0 && w.inRoots == 0 && w.elsewhere > 0 {
-		add(BlindRootUnmatched, w.outside, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", strings.Join(w.rootsGiven(), ", "), plural(w.elsewhere, "path", "paths"), w.outPath))
+	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots == 0 && e.n > 0 {
+		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", strings.Join(w.rootsGiven(), ", "), plural(e.n, "path", "paths"), e.first))
 	}
 	if w.noDataCall != "" {
 		how := "does not show the bytes"
@@ -396,6 +413,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindNoData, w.noData, fmt.Sprintf("the trace %s this %s wrote to %s, so no crash state with them can be built", how, w.noDataCall, w.noDataPath))
 	}
 	return out, w.notes()
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // rootsGiven are the roots as the user gave them (the command line adds
@@ -426,12 +450,20 @@ func (w *Watcher) notes() []Note {
 			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is on %s (mounted at %s): nothing below it survives a power cut, so it is out of scope", r, fs, dir)})
 		}
 	}
-	if w.volatile > 0 {
-		msg := fmt.Sprintf("%s below %s (%s) left out of scope, first %s here: nothing on %s survives a power cut", plural(w.volatile, "change", "changes"), w.volatileDir, w.volatileFS, w.volatilePath, w.volatileFS)
+	if v := w.volatile; v.n > 0 {
+		dirs := strings.Join(w.volDirs, ", ")
+		msg := fmt.Sprintf("%s below %s (%s) left out of scope, first %s here: nothing on %s survives a power cut", plural(v.n, "path", "paths"), dirs, w.volFS, v.first, w.volFS)
 		if len(w.opt.Mounts) == 0 {
-			msg += fmt.Sprintf(" (assumed for %s; give --root %s to check it)", w.volatileDir, w.volatileDir)
+			msg += fmt.Sprintf(" (assumed of %s for a saved trace", dirs)
+			for _, d := range w.volDirs {
+				if !under(d, "/dev") {
+					msg += fmt.Sprintf("; a --root below %s checks it", d)
+					break
+				}
+			}
+			msg += ")"
 		}
-		out = append(out, Note{ID: NoteVolatile, Message: msg, Trace: w.volatileAt.File, Line: w.volatileAt.Line})
+		out = append(out, Note{ID: NoteVolatile, Message: msg, Trace: v.at.File, Line: v.at.Line})
 	}
 	return out
 }

@@ -190,7 +190,7 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		if b.Accepted {
 			lvl = "note"
 		}
-		notify(b.ID, lvl, b.Message+" Fix: "+b.Fix+".", b.Trace, b.Line)
+		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
 	}
 	for _, n := range res.Notes {
 		notify(n.ID, "note", n.Message, n.Trace, n.Line)

@@ -1,0 +1,218 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// blindRun checks a trace and returns its blind spot IDs, note IDs and
+// findings ("rule path"), each sorted.
+func blindRun(t *testing.T, trace string, opt Options) (blind, notes, findings []string) {
+	t.Helper()
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := Run(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Warnings {
+		if w.Line <= 0 || w.Trace == "" || w.Fix == "" || w.Message == "" {
+			t.Errorf("%s: warning %+v lacks a trace line, a message or a fix", trace, w)
+		}
+		blind = append(blind, w.ID)
+	}
+	for _, n := range res.Notes {
+		notes = append(notes, n.ID)
+	}
+	seen := map[string]bool{}
+	for _, f := range res.Findings {
+		k := f.Rule.ID + " " + f.Path
+		if !seen[k] {
+			seen[k] = true
+			findings = append(findings, k)
+		}
+	}
+	sort.Strings(blind)
+	sort.Strings(findings)
+	return blind, notes, findings
+}
+
+const fx = "../fixtures/traces/"
+
+// TestBlindSpots runs each blind-spot fixture (recorded by
+// fixtures/record-blind.sh with the flag that blinds crashsim) and checks
+// that it gives its named warning, and only that one.
+func TestBlindSpots(t *testing.T) {
+	dir := func(c string) string { return "/tmp/crashsim-fixtures/" + c }
+	tests := []struct {
+		name     string
+		trace    string
+		opt      Options
+		blind    []string
+		findings []string // nil: not checked
+	}{
+		{name: "raw arguments", trace: "blind-raw-args",
+			opt: Options{Roots: []string{dir("blind-raw-args")}}, blind: []string{BlindRawArgs}, findings: []string{}},
+		{name: "failed only (-Z)", trace: "blind-failed-only",
+			opt: Options{Roots: []string{dir("blind-failed-only")}}, blind: []string{BlindFailedOnly}, findings: []string{}},
+		{name: "successful only (-z)", trace: "blind-successful-only",
+			opt: Options{Roots: []string{dir("blind-successful-only")}, Cwd: dir("blind-successful-only")}, blind: []string{BlindSuccessfulOnly}, findings: []string{}},
+		// The program fsyncs the file and the directory; the filter hides
+		// both, so the findings are the false alarms the warning explains.
+		{name: "syscall filter", trace: "blind-syscall-filter",
+			opt:   Options{Roots: []string{dir("blind-syscall-filter")}, Cwd: dir("blind-syscall-filter")},
+			blind: []string{BlindSyscallFilter},
+			findings: []string{
+				"data-not-synced " + dir("blind-syscall-filter") + "/config.txt",
+				"name-not-synced " + dir("blind-syscall-filter") + "/config.txt",
+				"rename-before-sync " + dir("blind-syscall-filter") + "/config.txt",
+			}},
+		{name: "no -f, a child ran cp", trace: "blind-unfollowed-children",
+			opt: Options{Roots: []string{dir("blind-unfollowed-children")}}, blind: []string{BlindUnfollowedChildren}, findings: []string{}},
+		{name: "relative paths, absolute root", trace: "blind-unknown-cwd",
+			opt: Options{Roots: []string{dir("blind-unknown-cwd")}}, blind: []string{BlindUnknownCwd}, findings: []string{}},
+		{name: "relative paths placed by --cwd", trace: "blind-unknown-cwd",
+			opt: Options{Roots: []string{dir("blind-unknown-cwd")}, Cwd: dir("blind-unknown-cwd")}, blind: nil,
+			findings: []string{"data-not-synced " + dir("blind-unknown-cwd") + "/dst.txt", "name-not-synced " + dir("blind-unknown-cwd") + "/dst.txt"}},
+		{name: "relative paths, no root", trace: "blind-unknown-cwd",
+			opt: Options{}, blind: nil, findings: []string{"data-not-synced dst.txt", "name-not-synced dst.txt"}},
+		{name: "-s 0, for a command that builds states", trace: "blind-no-data",
+			opt: Options{Roots: []string{dir("blind-no-data")}, NeedData: true}, blind: []string{BlindNoData}, findings: []string{}},
+		{name: "-s 0, for check", trace: "blind-no-data",
+			opt: Options{Roots: []string{dir("blind-no-data")}}, blind: nil, findings: []string{}},
+		{name: "root that matches nothing", trace: "sed-i",
+			opt: Options{Roots: []string{"/nonexistent"}}, blind: []string{BlindRootUnmatched}, findings: []string{}},
+		{name: "root that matches", trace: "sed-i",
+			opt: Options{Roots: []string{dir("sed-i")}}, blind: nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			trace := fx + tc.trace + "/trace.strace"
+			if _, err := os.Stat(trace); err != nil {
+				trace = fx + tc.trace + "/f-ttt-y-xx.strace"
+			}
+			blind, _, findings := blindRun(t, trace, tc.opt)
+			if diff := cmp.Diff(tc.blind, blind); diff != "" {
+				t.Errorf("blind spots (-want +got):\n%s", diff)
+			}
+			if tc.findings != nil {
+				if findings == nil {
+					findings = []string{}
+				}
+				if diff := cmp.Diff(tc.findings, findings); diff != "" {
+					t.Errorf("findings (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// TestNoFalseBlindSpots checks the fixtures recorded with good flags: no
+// blind spot in any of them. Traces without -y get the directory the
+// program started in, as a listing or --cwd would give it; those without
+// -f have exactly the blind spot of the programs that start a child or a
+// thread.
+func TestNoFalseBlindSpots(t *testing.T) {
+	forks := map[string]bool{"go-atomic": true, "go-threads": true, "rsync": true, "shell-mv": true}
+	wants, _ := filepath.Glob(fx + "*/want")
+	if len(wants) == 0 {
+		t.Fatal("no fixtures")
+	}
+	n := 0
+	for _, w := range wants {
+		d := filepath.Dir(w)
+		name := filepath.Base(d)
+		traces, _ := filepath.Glob(d + "/*.strace")
+		if _, err := os.Stat(d + "/ff-ttt"); err == nil {
+			traces = append(traces, d+"/ff-ttt/trace")
+		}
+		for _, tr := range traces {
+			root := "/tmp/crashsim-fixtures/" + name
+			opt := Options{Roots: []string{root}, Cwd: root, LikelyVolatile: LikelyVolatile}
+			blind, notes, _ := blindRun(t, tr, opt)
+			n++
+			var want []string
+			if strings.HasSuffix(tr, "/nof.strace") && forks[name] {
+				want = []string{BlindUnfollowedChildren}
+			}
+			if diff := cmp.Diff(want, blind); diff != "" {
+				t.Errorf("%s: blind spots (-want +got):\n%s", tr, diff)
+			}
+			if len(notes) > 0 {
+				t.Errorf("%s: notes %v, want none", tr, notes)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d fixture traces checked", n)
+	}
+}
+
+// TestVolatile checks that files on tmpfs are out of scope with a note,
+// and back in scope under an explicit root below /run.
+func TestVolatile(t *testing.T) {
+	trace := fx + "blind-volatile/trace.strace"
+	state := "/run/crashsim-blind-volatile/state"
+
+	blind, notes, findings := blindRun(t, trace, Options{LikelyVolatile: LikelyVolatile})
+	if len(blind) != 0 || len(findings) != 0 {
+		t.Errorf("no root: blind spots %v, findings %v; want none (tmpfs only)", blind, findings)
+	}
+	if diff := cmp.Diff([]string{NoteVolatile}, notes); diff != "" {
+		t.Errorf("no root: notes (-want +got):\n%s", diff)
+	}
+
+	_, _, findings = blindRun(t, trace, Options{Roots: []string{"/run/crashsim-blind-volatile"}, LikelyVolatile: LikelyVolatile})
+	if diff := cmp.Diff([]string{"data-not-synced " + state, "name-not-synced " + state}, findings); diff != "" {
+		t.Errorf("--root below /run: findings (-want +got):\n%s", diff)
+	}
+
+	// With the machine's mounts known, tmpfs is out whatever the roots say.
+	mounts := []Mount{{"/", "ext4"}, {"/run", "tmpfs"}, {"/dev/shm", "tmpfs"}}
+	_, notes, findings = blindRun(t, trace, Options{Roots: []string{"/run/crashsim-blind-volatile"}, Mounts: mounts})
+	if len(findings) != 0 {
+		t.Errorf("mounts known: findings %v, want none", findings)
+	}
+	if diff := cmp.Diff([]string{NoteVolatile, NoteVolatile}, notes); diff != "" {
+		t.Errorf("mounts known: notes (-want +got): the root and the paths\n%s", diff)
+	}
+
+	// A saved trace's files on a disk mounted below a tmpfs are in scope.
+	mounts = append(mounts, Mount{"/run/crashsim-blind-volatile", "ext4"})
+	_, _, findings = blindRun(t, trace, Options{Mounts: mounts})
+	if len(findings) != 2 {
+		t.Errorf("ext4 below tmpfs: findings %v, want the two on %s", findings, state)
+	}
+}
+
+func TestScopeVolatile(t *testing.T) {
+	tests := []struct {
+		opt  Options
+		path string
+		want bool
+	}{
+		{Options{LikelyVolatile: LikelyVolatile}, "/run/user/1000/dconf/user", false},
+		{Options{LikelyVolatile: LikelyVolatile}, "/runner/x", true},
+		{Options{LikelyVolatile: LikelyVolatile, Roots: []string{"/run/user"}}, "/run/user/1000/dconf/user", true},
+		{Options{LikelyVolatile: LikelyVolatile, Roots: []string{"/"}}, "/run/user/1000/dconf/user", false},
+		{Options{}, "/run/x", true},
+		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "tmpfs"}}, Roots: []string{"/tmp/x"}}, "/tmp/x/a", false},
+		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "ramfs"}}}, "/tmp/a", false},
+		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "tmpfs"}}}, "/tmpx/a", true},
+		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "tmpfs"}}}, "/run/a", true},
+	}
+	for _, tc := range tests {
+		if got := tc.opt.InScope(tc.path); got != tc.want {
+			t.Errorf("%+v: %s in scope %v, want %v", tc.opt, tc.path, got, tc.want)
+		}
+	}
+}
