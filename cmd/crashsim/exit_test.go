@@ -7,7 +7,7 @@ import (
 )
 
 // TestExitCodes pins the exit statuses DESIGN.md fixes: 0 clean, 1
-// findings, 2 usage, 3 input.
+// findings, 2 usage, 3 input, 6 a blind spot and no finding.
 func TestExitCodes(t *testing.T) {
 	fx := "../../fixtures/traces/"
 	dir := t.TempDir()
@@ -33,6 +33,15 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"check", "--initial-list", filepath.Join(dir, "missing"), fx + "go-atomic/f-ttt-y-xx.strace"}, exitInput},
 		{[]string{"explain", "no-such-rule"}, exitUsage},
 		{[]string{"rules"}, exitOK},
+		{[]string{"check", fx + "blind-failed-only/trace.strace"}, exitBlind},
+		{[]string{"check", "--fail-on", "never", fx + "blind-failed-only/trace.strace"}, exitBlind},
+		{[]string{"check", "--accept-blind", "blind-failed-only", fx + "blind-failed-only/trace.strace"}, exitOK},
+		{[]string{"check", "--accept-blind", "blind-raw-args", fx + "blind-failed-only/trace.strace"}, exitBlind},
+		{[]string{"check", "--accept-blind", "no-such", fx + "blind-failed-only/trace.strace"}, exitUsage},
+		{[]string{"check", "--cwd", "/tmp/crashsim-fixtures/blind-syscall-filter", fx + "blind-syscall-filter/trace.strace"}, exitFindings},
+		{[]string{"states", fx + "blind-raw-args/trace.strace"}, exitBlind},
+		{[]string{"states", "--accept-blind", "blind-raw-args", fx + "blind-raw-args/trace.strace"}, exitOK},
+		{[]string{"explore", "--checker", "true", "--root", "/tmp/crashsim-fixtures/blind-no-data", fx + "blind-no-data/trace.strace"}, exitBlind},
 	}
 	for _, tc := range tests {
 		_, errs, code := runCLI(t, tc.args...)
