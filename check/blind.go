@@ -39,7 +39,7 @@ var blindSpots = []BlindSpot{
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
 	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
-	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give --cwd DIR (the directory the program started in)"},
+	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check or states --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 }

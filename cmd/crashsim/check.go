@@ -20,12 +20,12 @@ import (
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
 	Model       []string `enum:"posix,ext4" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default) or ext4 (data=ordered). Repeat for both."`
-	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: every file but /proc, /sys and /dev."`
+	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
-	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but exits 0 instead of 6."`
+	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but no longer makes the run exit 6."`
 
 	// cwd is where a traced command started, for traces without -y whose
 	// listing does not say it (see model.Options.Cwd).

@@ -18,14 +18,14 @@ import (
 
 type statesCmd struct {
 	Model       string   `enum:"posix,ext4" default:"posix" help:"Persistence model: posix (the weakest promise) or ext4 (data=ordered)."`
-	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys and /dev."`
+	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys, /dev, /run and /dev/shm (a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable)."`
 	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
 	Format      string   `enum:"text,json" default:"text" help:"Output format: text (a timeline) or json."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace. Default: TRACE.initial when it exists."`
 	Cwd         string   `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y."`
-	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (repeatable): it is still reported, but exits 0 instead of 6."`
+	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (repeatable): it is still reported, but no longer makes the run exit 6."`
 	Trace       string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set."`
 }
 
