@@ -218,9 +218,22 @@ var syncCalls = []string{"fsync", "fdatasync", "sync", "syncfs"}
 
 // Observe looks at one event. Call it for every event, in trace order.
 func (w *Watcher) Observe(ev *parser.Event) {
-	paths := w.procs.Paths(ev)
+	var paths []string
+	if ev.Kind == parser.KindSyscall && needsPaths(ev.Name) {
+		// Reads, stats and the like move no file the watcher counts, and
+		// resolving their paths is most of its cost.
+		paths = w.procs.Paths(ev)
+	}
 	w.observe(ev, paths)
 	w.procs.Apply(ev, paths)
+}
+
+func needsPaths(name string) bool {
+	switch name {
+	case "open", "openat", "openat2", "creat", "chdir":
+		return true
+	}
+	return changing[name]
 }
 
 func (w *Watcher) observe(ev *parser.Event, paths []string) {
