@@ -381,7 +381,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
 	if w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
-		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), which leaves out failed calls, so a failed fsync (and the data it left unsynced) cannot be seen")
+		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	}
 	if w.opens > 0 && w.closes == 0 {
 		missing := "close"

@@ -61,6 +61,9 @@ type explainCmd struct {
 func (c *explainCmd) Run(g *Globals) error {
 	r, ok := check.Lookup(c.Rule)
 	if !ok {
+		if ok, err := explainBlind(g, c.Rule); ok {
+			return err
+		}
 		msg := fmt.Sprintf("unknown rule %q: crashsim rules lists them", c.Rule)
 		if near := nearRules(c.Rule); len(near) > 0 {
 			msg += "; did you mean " + strings.Join(near, " or ") + "?"
