@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"sort"
 	"strings"
 
@@ -413,19 +414,30 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
 	}
 	if r := w.relative; r.n > 0 {
-		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), strings.Join(w.rootsGiven(), ", "), isAre(r.n)))
+		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), shown(strings.Join(w.rootsGiven(), ", ")), isAre(r.n)))
 	}
 	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots == 0 && e.n > 0 {
-		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", strings.Join(w.rootsGiven(), ", "), plural(e.n, "path", "paths"), e.first))
+		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), plural(e.n, "path", "paths"), shown(e.first)))
 	}
 	if w.noDataCall != "" {
 		how := "does not show the bytes"
 		if w.noDataPart {
 			how = "holds only part of the bytes (strace -s cut them)"
 		}
-		add(BlindNoData, w.noData, fmt.Sprintf("the trace %s this %s wrote to %s, so no crash state with them can be built", how, w.noDataCall, w.noDataPath))
+		add(BlindNoData, w.noData, fmt.Sprintf("the trace %s this %s wrote to %s, so no crash state with them can be built", how, w.noDataCall, shown(w.noDataPath)))
 	}
 	return out, w.notes()
+}
+
+// shown is a path as a message shows it: quoted when it holds control
+// characters, so a file name cannot rewrite the terminal.
+func shown(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
 
 func isAre(n int) string {
@@ -460,12 +472,12 @@ func (w *Watcher) notes() []Note {
 	var out []Note
 	for _, r := range w.rootsGiven() {
 		if dir, fs, ok := w.opt.volatileAt(r); ok && len(w.opt.Mounts) > 0 {
-			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is on %s (mounted at %s): nothing below it survives a power cut, so it is out of scope", r, fs, dir)})
+			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is on %s (mounted at %s): nothing below it survives a power cut, so it is out of scope", shown(r), fs, shown(dir))})
 		}
 	}
 	if v := w.volatile; v.n > 0 {
 		dirs := strings.Join(w.volDirs, ", ")
-		msg := fmt.Sprintf("%s below %s (%s) left out of scope, first %s here: nothing on %s survives a power cut", plural(v.n, "path", "paths"), dirs, w.volFS, v.first, w.volFS)
+		msg := fmt.Sprintf("%s below %s (%s) left out of scope, first %s here: nothing on %s survives a power cut", plural(v.n, "path", "paths"), shown(dirs), w.volFS, shown(v.first), w.volFS)
 		if len(w.opt.Mounts) == 0 {
 			msg += fmt.Sprintf(" (assumed of %s for a saved trace", dirs)
 			for _, d := range w.volDirs {

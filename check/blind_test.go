@@ -216,3 +216,12 @@ func TestScopeVolatile(t *testing.T) {
 		}
 	}
 }
+
+func TestShownPath(t *testing.T) {
+	if got := shown("/d/a\x1b[2Jb"); got != `"/d/a\x1b[2Jb"` {
+		t.Errorf("control characters: %s", got)
+	}
+	if got := shown("/d/plain name"); got != "/d/plain name" {
+		t.Errorf("plain: %s", got)
+	}
+}
