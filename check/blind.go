@@ -3,8 +3,8 @@ package check
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/model"
