@@ -368,6 +368,28 @@ func (w *Watcher) observeData(e *model.Effect) {
 	}
 }
 
+// Describe says in one line what the watcher saw of the recording, for -v:
+// the counts its blind spots are worked out from.
+func (w *Watcher) Describe() string {
+	var syncs []string
+	for _, c := range syncCalls {
+		if w.syncs[c] {
+			syncs = append(syncs, c)
+		}
+	}
+	if len(syncs) == 0 {
+		syncs = []string{"none"}
+	}
+	followed := 0
+	for pid := range w.forks {
+		if w.pids[pid] {
+			followed++
+		}
+	}
+	return fmt.Sprintf("%d calls (%d succeeded, %d failed), %d exit_group/exit, %d opens for writing, %d closes, syncs: %s; %d children started, %d of them in the trace; %d changes below the roots, %d paths changed elsewhere, %d relative paths with no known directory, %d paths on tmpfs",
+		w.syscalls, w.ok, w.failed, w.exitCalls, w.opens, w.closes, strings.Join(syncs, ", "), len(w.forks), followed, w.inRoots, w.elsewhere.n, w.relative.n, w.volatile.n)
+}
+
 // Finish returns the blind spots and notes of the whole trace.
 func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	var out []BlindWarning

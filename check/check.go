@@ -87,6 +87,8 @@ type Result struct {
 	Warnings []BlindWarning
 	// Notes say what was left out of scope on purpose.
 	Notes []Note
+	// Recording says what the trace showed of the recording (Watcher.Describe).
+	Recording string
 }
 
 // Options scope a check.
@@ -248,6 +250,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	}
 	res.Findings = merge(runs, opt.Models)
 	res.Warnings, res.Notes = watch.Finish()
+	res.Recording = watch.Describe()
 	// Files in scope, by the name a user knows them by: a file replaced by
 	// rename and its replacement are one file to the user.
 	files := map[string]bool{}

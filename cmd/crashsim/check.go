@@ -127,6 +127,9 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		total.Summary.Errors += res.Summary.Errors
 		total.Summary.Warnings += res.Summary.Warnings
 		total.Summary.Infos += res.Summary.Infos
+		if g.Verbose {
+			fmt.Fprintf(g.stderr, "crashsim: %s: recording: %s\n", t, res.Recording)
+		}
 		total.Warnings = append(total.Warnings, res.Warnings...)
 		total.Notes = append(total.Notes, res.Notes...)
 	}
