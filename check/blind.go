@@ -154,8 +154,9 @@ type Watcher struct {
 	raw     model.Ref
 	rawCall string
 
-	forks map[int]model.Ref // child pid -> the call that returned it
-	pids  map[int]bool
+	forks    map[int]model.Ref // child pid -> the call that returned it
+	pids     map[int]bool
+	firstPID int // the first pid a line names: the traced command's
 
 	relative  pathSet // relative paths that no root can hold
 	inRoots   int
@@ -238,6 +239,9 @@ func needsPaths(name string) bool {
 }
 
 func (w *Watcher) observe(ev *parser.Event, paths []string) {
+	if ev.PID != 0 && w.firstPID == 0 {
+		w.firstPID = ev.PID
+	}
 	w.pids[ev.PID] = true
 	switch ev.Kind {
 	case parser.KindExit:
@@ -425,7 +429,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			lost = append(lost, pid)
 		}
 	}
-	if len(lost) > 0 {
+	if len(lost) > 0 && len(lost) > w.unexplained() {
 		sort.Ints(lost)
 		at := w.forks[lost[0]]
 		for _, pid := range lost {
@@ -467,6 +471,21 @@ func isAre(n int) string {
 		return "is"
 	}
 	return "are"
+}
+
+// unexplained counts the pids with lines of their own that no fork in the
+// trace returned, besides the traced command. In a pid namespace a fork
+// returns the child's pid inside it while strace names the child by its
+// pid outside: as many such pids as lost children means the children were
+// followed after all.
+func (w *Watcher) unexplained() int {
+	n := 0
+	for pid := range w.pids {
+		if _, forked := w.forks[pid]; !forked && pid != 0 && pid != w.firstPID {
+			n++
+		}
+	}
+	return n
 }
 
 // rootsGiven are the roots as the user gave them (the command line adds

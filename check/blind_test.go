@@ -225,3 +225,52 @@ func TestShownPath(t *testing.T) {
 		t.Errorf("plain: %s", got)
 	}
 }
+
+// TestUnfollowedInline covers what the recorded fixtures do not: children
+// whose lines the trace has under other pids (a pid namespace), and a
+// child that appears before its fork returns.
+func TestUnfollowedInline(t *testing.T) {
+	tests := []struct {
+		name, trace string
+		want        []string
+	}{
+		{"no -f", `clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 4242
+wait4(-1, NULL, 0, NULL) = 4242
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindUnfollowedChildren}},
+		{"-f, child first", `300 close(3) = 0
+301 exit_group(0) = ?
+301 +++ exited with 0 +++
+300 clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 301
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, nil},
+		{"-f, child in a pid namespace", `300 clone(child_stack=NULL, flags=CLONE_NEWPID|SIGCHLD) = 1
+301 close(3) = 0
+301 exit_group(0) = ?
+301 +++ exited with 0 +++
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, nil},
+		{"-f, one child followed, one not", `300 clone(child_stack=NULL, flags=SIGCHLD) = 301
+300 clone(child_stack=NULL, flags=SIGCHLD) = 302
+301 exit_group(0) = ?
+301 +++ exited with 0 +++
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, []string{BlindUnfollowedChildren}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "t.strace")
+			if err := os.WriteFile(name, []byte(tc.trace), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			blind, _, _ := blindRun(t, name, Options{})
+			if diff := cmp.Diff(tc.want, blind); diff != "" {
+				t.Errorf("blind spots (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
