@@ -151,6 +151,12 @@ type Watcher struct {
 	written model.Ref // first successful open for writing
 	opens   int
 
+	// Writes to fds the trace never opened and cannot name, in a trace
+	// without a single open or close.
+	anyOpens    int
+	blindWrites int
+	blindWrite  model.Ref
+
 	raw     model.Ref
 	rawCall string
 
@@ -269,6 +275,15 @@ func (w *Watcher) observe(ev *parser.Event, paths []string) {
 		w.exitCalls++
 	case "close", "close_range":
 		w.closes++
+	case "open", "openat", "openat2", "creat":
+		w.anyOpens++
+	case "write", "writev", "pwrite64", "pwritev", "pwritev2":
+		if fd, ok := ev.Arg(0).Int(); ok && fd >= 3 && ev.OK() && len(paths) == 0 {
+			if w.blindWrites == 0 {
+				w.blindWrite = ref(ev)
+			}
+			w.blindWrites++
+		}
 	case "fsync", "fdatasync", "sync", "syncfs":
 		w.syncs[ev.Name] = true
 	case "fork", "vfork", "clone", "clone3":
@@ -407,9 +422,6 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	if w.syscalls > 0 && w.ok == 0 && w.failed > 0 {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
-	if w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
-		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
-	}
 	if w.opens > 0 && w.closes == 0 {
 		missing := "close"
 		var absent []string
@@ -422,6 +434,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			missing = "close, nor any fsync, fdatasync, sync or syncfs"
 		}
 		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
+	} else if w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0 {
+		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
+	}
+	// A filter without exit_group also hides it: say the filter only.
+	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
+		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	}
 	var lost []int
 	for pid := range w.forks {

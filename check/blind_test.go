@@ -274,3 +274,23 @@ exit_group(0) = ?
 		})
 	}
 }
+
+func TestWritesOnlyInline(t *testing.T) {
+	write := func(name, trace string) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// strace -e trace=write: the file behind fd 3 is never named.
+	blind, _, _ := blindRun(t, write("w.strace", "write(3, \"abc\", 3) = 3\nwrite(1, \"ok\\n\", 3) = 3\n+++ exited with 0 +++\n"), Options{})
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, blind); diff != "" {
+		t.Errorf("writes only: blind spots (-want +got):\n%s", diff)
+	}
+	// With -y the fd names its file, and stdout is no file to judge.
+	blind, _, _ = blindRun(t, write("y.strace", "write(3</d/f>, \"abc\", 3) = 3\nwrite(1</dev/pts/0>, \"ok\\n\", 3) = 3\nexit_group(0) = ?\n+++ exited with 0 +++\n"), Options{})
+	if len(blind) != 0 {
+		t.Errorf("writes with -y: blind spots %v, want none", blind)
+	}
+}
