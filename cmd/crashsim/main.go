@@ -56,7 +56,7 @@ type cli struct {
 	Globals
 
 	Trace   traceCmd   `cmd:"" help:"Run a program under strace and report what a crash can lose (crashsim trace -- CMD ARGS...)."`
-	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings; exit 1 when any)."`
+	Check   checkCmd   `cmd:"" help:"Report what a crash can lose in a traced run (findings: exit 1; a recording too blind to judge: exit 6)."`
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	States  statesCmd  `cmd:"" help:"Show, crash point by crash point, what a crash can leave at each file."`
 	Explore exploreCmd `cmd:"" help:"Build each crash state on disk and run your checker on it (findings for the states it rejects)."`
