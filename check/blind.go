@@ -379,11 +379,17 @@ func (w *Watcher) observeData(e *model.Effect) {
 	if !w.opt.inScope(p) {
 		return
 	}
+	var held int64
 	for _, c := range e.Data.Chunks() {
 		if !c.Ref.Valid() || c.Ref.Truncated {
 			w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, c.Ref.Valid()
 			return
 		}
+		held += c.Len
+	}
+	if held < e.Data.Len {
+		// An iovec array strace cut short ("...").
+		w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, true
 	}
 }
 

@@ -294,3 +294,40 @@ func TestWritesOnlyInline(t *testing.T) {
 		t.Errorf("writes with -y: blind spots %v, want none", blind)
 	}
 }
+
+func TestNoDataInline(t *testing.T) {
+	tests := []struct {
+		name, trace string
+		want        []string
+	}{
+		{"whole bytes", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
+write(3</d/f>, "abc", 3) = 3
+close(3</d/f>) = 0
+`, nil},
+		{"raw write", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
+write(3</d/f>, 0x55d0c0ffee00, 3) = 3
+close(3</d/f>) = 0
+`, []string{BlindNoData}},
+		{"iovecs cut short", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
+writev(3</d/f>, [{iov_base="ab", iov_len=2}, ...], 3) = 4
+close(3</d/f>) = 0
+`, []string{BlindNoData}},
+		{"outside the roots", `openat(AT_FDCWD</d>, "/e/f", O_WRONLY|O_CREAT, 0644) = 3</e/f>
+write(3</e/f>, ""..., 3) = 3
+openat(AT_FDCWD</d>, "/d/g", O_WRONLY|O_CREAT, 0644) = 4</d/g>
+close(3</e/f>) = 0
+`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "t.strace")
+			if err := os.WriteFile(name, []byte(tc.trace), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			blind, _, _ := blindRun(t, name, Options{Roots: []string{"/d"}, NeedData: true})
+			if diff := cmp.Diff(tc.want, blind); diff != "" {
+				t.Errorf("blind spots (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
