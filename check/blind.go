@@ -379,20 +379,15 @@ func (w *Watcher) observeData(e *model.Effect) {
 	if !w.opt.inScope(p) {
 		return
 	}
-	var held int64
 	for _, c := range e.Data.Chunks() {
 		if !c.Ref.Valid() || c.Ref.Truncated {
+			// A chunk without a string is also the rest of an iovec array
+			// strace cut short (see model.DataOp.Chunks).
 			w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, c.Ref.Valid()
 			return
 		}
-		held += c.Len
-	}
-	if held < e.Data.Len {
-		// An iovec array strace cut short ("...").
-		w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, true
 	}
 }
-
 // Describe says in one line what the watcher saw of the recording, for -v:
 // the counts its blind spots are worked out from.
 func (w *Watcher) Describe() string {
