@@ -388,6 +388,7 @@ func (w *Watcher) observeData(e *model.Effect) {
 		}
 	}
 }
+
 // Describe says in one line what the watcher saw of the recording, for -v:
 // the counts its blind spots are worked out from.
 func (w *Watcher) Describe() string {
