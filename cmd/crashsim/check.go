@@ -35,8 +35,6 @@ type checkFlags struct {
 	// mounts are the filesystems of this machine, for trace (paths on
 	// tmpfs and ramfs are out of scope); nil for saved traces.
 	mounts []check.Mount
-	// needData: the command builds crash states (explore).
-	needData bool
 	// evaluated is how many persistence models the findings were computed
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
@@ -87,7 +85,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	if err := checkAccepted(f.AcceptBlind); err != nil {
 		return nil, err
 	}
-	opt := check.Options{Ignore: f.Ignore, Models: models, Mounts: f.mounts, NeedData: f.needData}
+	opt := check.Options{Ignore: f.Ignore, Models: models, Mounts: f.mounts}
 	if len(f.mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}
