@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
 
 // Location is a place in the program's source.
@@ -40,6 +41,7 @@ type binary struct {
 	err   error
 	isGo  bool
 	loads []*elf.ProgHeader
+	dwarf *dwarf.Data
 	lines []lineRange // from DWARF, sorted by lo
 	gotab *gosym.Table
 	memo  map[uint64]Location
@@ -114,6 +116,7 @@ func (r *Resolver) binary(path string) *binary {
 	}
 	b.isGo = f.Section(".gopclntab") != nil || f.Section(".go.buildinfo") != nil
 	if d, err := f.DWARF(); err == nil {
+		b.dwarf = d
 		b.lines, err = lineRanges(d)
 		if err != nil {
 			b.err = fmt.Errorf("%s: DWARF line table: %w", path, err)
@@ -145,6 +148,7 @@ func (b *binary) locate(pc uint64) Location {
 	i := sort.Search(len(b.lines), func(i int) bool { return b.lines[i].hi > pc })
 	if i < len(b.lines) && b.lines[i].lo <= pc {
 		l.File, l.Line = b.lines[i].file, b.lines[i].line
+		l = b.outline(pc, l)
 	} else if b.gotab != nil {
 		file, line, fn := b.gotab.PCToLine(pc)
 		l.File, l.Line = file, line
@@ -154,6 +158,39 @@ func (b *binary) locate(pc uint64) Location {
 	}
 	b.memo[pc] = l
 	return l
+}
+
+// outline undoes inlining: the line table names the innermost inlined
+// function's line (os.Create's, inlined into main.save), and the user's
+// line is where the first function of theirs calls it. Inline frames that
+// are machinery (Go's standard library, C's system headers) are skipped
+// the way real frames are.
+func (b *binary) outline(pc uint64, inner Location) Location {
+	chain := inlineChain(b.dwarf, pc)
+	if len(chain) == 0 {
+		return inner
+	}
+	inner.Function = chain[len(chain)-1].Function
+	frames := []Location{inner}
+	for i := len(chain) - 2; i >= 0; i-- {
+		frames = append(frames, Location{File: chain[i].File, Line: chain[i].Line, Function: chain[i].Function})
+	}
+	for _, f := range frames {
+		if f.Line == 0 {
+			continue
+		}
+		if b.isGo && goMachinery(f.Function) || !b.isGo && systemHeader(f.File) {
+			continue
+		}
+		return f
+	}
+	return frames[len(frames)-1]
+}
+
+// systemHeader reports whether a C source file is one the system installed
+// (an inline function from a libc header).
+func systemHeader(file string) bool {
+	return strings.HasPrefix(file, "/usr/include/") || strings.HasPrefix(file, "/usr/lib/gcc/")
 }
 
 // lineRanges flattens every compilation unit's line table into sorted

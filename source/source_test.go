@@ -63,16 +63,22 @@ func TestMachinery(t *testing.T) {
 // wantLine is the line of src marked "want write".
 func wantLine(t *testing.T, src string) int {
 	t.Helper()
+	return markedLine(t, src, "want write")
+}
+
+// markedLine is the first line of src that holds mark.
+func markedLine(t *testing.T, src, mark string) int {
+	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, "want write") {
+		if strings.Contains(l, mark) {
 			return i + 1
 		}
 	}
-	t.Fatalf("%s has no line marked \"want write\"", src)
+	t.Fatalf("%s has no line holding %q", src, mark)
 	return 0
 }
 
@@ -219,6 +225,13 @@ func TestStraceStack(t *testing.T) {
 // read the way strace -k lays it out: frames on the lines after the call.
 func writeStack(t *testing.T, trace, data string) []string {
 	t.Helper()
+	return stackOf(t, trace, func(l string) bool { return strings.Contains(l, data) && strings.Contains(l, "= 6") })
+}
+
+// stackOf returns the stack under the first line of trace that match says
+// is the call.
+func stackOf(t *testing.T, trace string, match func(string) bool) []string {
+	t.Helper()
 	f, err := os.Open(trace)
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +251,7 @@ func writeStack(t *testing.T, trace, data string) []string {
 		if in {
 			break
 		}
-		in = strings.Contains(l, data) && strings.Contains(l, "= 6")
+		in = match(l)
 	}
 	return stack
 }
@@ -246,4 +259,32 @@ func writeStack(t *testing.T, trace, data string) []string {
 func readAll(t *testing.T, name string) string {
 	b, _ := os.ReadFile(name)
 	return string(b)
+}
+
+// TestInlinedCall finds the line of the user's call to a function the
+// compiler inlined: os.Create inlined into main.save names os/file.go in
+// the line table, and the user's line only as the inlined call's site.
+func TestInlinedCall(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace not in $PATH")
+	}
+	bin := buildGo(t)
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.strace")
+	if out, err := exec.Command(strace, "-f", "-k", "-e", "trace=openat", "-o", trace, bin, filepath.Join(dir, "out.txt")).CombinedOutput(); err != nil {
+		t.Fatalf("strace: %v\n%s", err, out)
+	}
+	stack := stackOf(t, trace, func(l string) bool { return strings.Contains(l, "out.txt") && !strings.Contains(l, "unfinished") })
+	if len(stack) == 0 {
+		t.Skipf("strace -k printed no stack:\n%s", readAll(t, trace))
+	}
+	loc, ok, err := NewResolver().Locate(stack)
+	if err != nil || !ok {
+		t.Fatalf("Locate = %v, %v, %v", loc, ok, err)
+	}
+	want := markedLine(t, "testdata/gosave/main.go", "os.Create")
+	if filepath.Base(loc.File) != "main.go" || loc.Line != want || loc.Function != "main.save" {
+		t.Errorf("Locate = %s:%d in %s, want main.go:%d in main.save\nstack:\n%s", loc.File, loc.Line, loc.Function, want, strings.Join(stack, "\n"))
+	}
 }

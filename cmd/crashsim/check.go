@@ -32,6 +32,12 @@ type checkFlags struct {
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
 	evaluated int
+	// bases are the directories traced paths are named relative to in
+	// fingerprints: the roots, then each trace's start directory.
+	bases []string
+	// exitAs, when not 0, is the status crashsim exits with whatever the
+	// findings (trace: the program failed), for SARIF's invocation.
+	exitAs int
 }
 
 type checkCmd struct {
@@ -79,6 +85,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 			}
 			o.FDs = initial.FDs
 		}
+		f.addBase(o.Cwd)
 		stream, err := openTrace(t, g)
 		if err != nil {
 			return nil, err
@@ -126,7 +133,21 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if f.evaluated > 0 {
 		all = f.evaluated
 	}
-	opt := report.Options{Models: f.Model, AllModels: all}
+	threshold, err := check.ParseSeverity(f.FailOn)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	code := exitOK
+	for _, fd := range res.Findings {
+		if fd.Rule.Severity >= threshold {
+			code = exitFindings
+		}
+	}
+	if f.exitAs != 0 {
+		code = f.exitAs
+	}
+	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), ExitCode: code}
+	f.identify(g, res, &opt)
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
@@ -157,14 +178,8 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 			return err
 		}
 	}
-	threshold, err := check.ParseSeverity(f.FailOn)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	for _, fd := range res.Findings {
-		if fd.Rule.Severity >= threshold {
-			return withCode(exitFindings, nil)
-		}
+	if code == exitFindings {
+		return withCode(exitFindings, nil)
 	}
 	return nil
 }

@@ -17,7 +17,13 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
-	s, err := parser.Open(path, opt)
+	var s parser.Stream
+	var err error
+	if hasStacks(path) {
+		s, err = openStackTrace(path, opt) // see stacks.go
+	} else {
+		s, err = parser.Open(path, opt)
+	}
 	if err != nil {
 		return nil, inputError(err)
 	}

@@ -42,7 +42,8 @@ func withCode(code int, err error) error { return &exitError{code: code, err: er
 
 // Globals are bound into every command's Run.
 type Globals struct {
-	Verbose bool `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	Verbose bool        `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	Version versionFlag `help:"Print crashsim's version and VCS revision, and exit."`
 
 	stdout io.Writer
 	stderr io.Writer

@@ -29,6 +29,10 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("FIXTURES", filepath.Join(wd, "..", "..", "fixtures"))
+			// Scripts that build a Go program share the build cache.
+			if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+				env.Setenv("GOCACHE", string(bytes.TrimSpace(out)))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

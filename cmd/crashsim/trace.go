@@ -19,6 +19,7 @@ import (
 
 type traceCmd struct {
 	checkFlags
+	Stack   bool     `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
 	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
 	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
 }
@@ -63,7 +64,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack}
 	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
@@ -120,6 +121,9 @@ func (c *traceCmd) Run(g *Globals) error {
 		programErr = fmt.Errorf("the traced program exited with %d", res.ExitCode)
 	}
 
+	if programErr != nil {
+		c.checkFlags.exitAs = exitProgram
+	}
 	// Findings are printed in every case, from the trace written so far.
 	checkErr := c.check(g, res.Trace)
 	if programErr == nil && runErr == nil {
