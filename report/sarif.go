@@ -172,7 +172,7 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		}
 		r := sarifResult{
 			RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-			Message:             sarifText{f.Path + ": " + f.Message},
+			Message:             sarifText{opt.RelPath(f.Path) + ": " + f.Message},
 			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: traceLoc, Region: sarifRegion{max(f.Line, 1)}}}},
 			PartialFingerprints: map[string]string{FingerprintVersion: fp},
 			Properties:          map[string]any{"path": opt.RelPath(f.Path), "paths": []string{opt.RelPath(f.Path)}, "models": f.Models},
