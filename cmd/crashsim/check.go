@@ -23,6 +23,7 @@ type checkFlags struct {
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
+	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only findings not in it."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 
 	// cwd is where a traced command started, for traces without -y whose
@@ -63,7 +64,12 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		}
 		models = append(models, p)
 	}
-	opt := check.Options{Ignore: f.Ignore, Models: models}
+	if err := f.checkIgnores(); err != nil {
+		return nil, err
+	}
+	// Ignored paths stay in scope and their findings are counted, then
+	// left out (filter.go).
+	opt := check.Options{Models: models}
 	for _, r := range f.Root {
 		opt.Roots = append(opt.Roots, r)
 		if abs, err := filepath.Abs(r); err == nil && abs != r {
@@ -137,6 +143,11 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool()}
+	f.identify(g, res, &opt)
+	if err := f.filter(g, res, &opt); err != nil {
+		return err
+	}
 	code := exitOK
 	for _, fd := range res.Findings {
 		if fd.Rule.Severity >= threshold {
@@ -146,8 +157,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if f.exitAs != 0 {
 		code = f.exitAs
 	}
-	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), ExitCode: code}
-	f.identify(g, res, &opt)
+	opt.ExitCode = code
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
