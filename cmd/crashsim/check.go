@@ -19,7 +19,7 @@ import (
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
 	Model       []string `enum:"posix,ext4" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default) or ext4 (data=ordered). Repeat for both."`
-	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: every file but /proc, /sys and /dev."`
+	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys and /dev."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`

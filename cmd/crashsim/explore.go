@@ -31,7 +31,7 @@ type exploreCmd struct {
 	MaxStates int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
 	Timeout   time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep      bool          `help:"Keep the state directories (their path is printed on stderr)."`
-	Args      []string      `arg:"" name:"trace" passthrough:"" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
+	Args      []string      `arg:"" name:"trace" passthrough:"partial" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
 }
 
 // Help is the detail under `crashsim explore --help`.

@@ -82,6 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Resolvers(configResolver(&c.Globals)),
+		kong.Help(helpWithExits),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "crashsim: %v\n", err)

@@ -86,6 +86,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.At == 0 {
 		out.point(tl.Start())
 	}
+	atFound, lastLine := false, 0
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {
@@ -94,16 +95,24 @@ func (c *statesCmd) Run(g *Globals) error {
 		if err != nil {
 			return inputError(err)
 		}
+		lastLine = max(lastLine, ev.EndLine)
 		pt, ok := tl.Step(ev)
 		if !ok {
 			out.skip(ev)
 			continue
 		}
 		if c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At {
+			atFound = true
 			out.point(pt)
 		}
 	}
 	out.end()
+	if c.At > 0 && !atFound {
+		if c.At > lastLine {
+			return withCode(exitUsage, fmt.Errorf("--at %d: past the end of the trace (its last event ends on line %d)", c.At, lastLine))
+		}
+		return withCode(exitUsage, fmt.Errorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", c.At))
+	}
 	return nil
 }
 

@@ -21,7 +21,7 @@ type traceCmd struct {
 	checkFlags
 	Stack   bool     `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
 	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
-	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
+	Command []string `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
 
 // Help is the detail under `crashsim trace --help`.
