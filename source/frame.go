@@ -83,7 +83,10 @@ func systemModule(m string) bool {
 		}
 	}
 	base := m[strings.LastIndex(m, "/")+1:]
-	return strings.HasPrefix(base, "ld-linux") || strings.HasPrefix(base, "libc.so") || base == "linux-vdso.so.1"
+	// An interpreter's own C code is machinery too: for Python the user's
+	// line comes from crashsim's shim (see PythonShim), not from frames.
+	return strings.HasPrefix(base, "ld-linux") || strings.HasPrefix(base, "libc.so") || base == "linux-vdso.so.1" ||
+		strings.HasPrefix(base, "python") || strings.HasPrefix(base, "libpython")
 }
 
 // goPackage returns the package path of a Go symbol name:

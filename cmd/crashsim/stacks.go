@@ -39,6 +39,29 @@ func hasStacks(name string) bool {
 	return bytes.Contains(head[:n], []byte("\n > "))
 }
 
+// hasMarks reports whether a trace holds marks of crashsim's Python shim.
+// Unlike stacks, the first mark can come late (after the interpreter's
+// start-up), so the whole file is searched, once, for findings only.
+func hasMarks(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	for {
+		b, err := br.ReadSlice('\n')
+		for _, p := range markPrefixes {
+			if bytes.Contains(b, p) {
+				return true
+			}
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return false
+		}
+	}
+}
+
 // openStackTrace opens a single trace file that has stacks, with the stack
 // lines blanked out for the parser.
 func openStackTrace(name string, opt parser.Options) (parser.Stream, error) {
@@ -159,6 +182,13 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 	r := source.NewResolver()
 	said := map[string]bool{}
 	for trace, fs := range byTrace {
+		if hasMarks(trace) {
+			marks, err := readMarks(trace)
+			if err != nil {
+				fmt.Fprintf(g.stderr, "crashsim: warning: cannot read the Python source marks in %s: %v\n", trace, err)
+			}
+			markSources(fs, marks, out)
+		}
 		if !hasStacks(trace) {
 			continue
 		}
@@ -172,6 +202,9 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 			continue
 		}
 		for _, f := range fs {
+			if _, ok := out[f]; ok {
+				continue // a Python mark named it
+			}
 			loc, ok, err := r.Locate(stacks[f.Line])
 			if err != nil && !said[err.Error()] {
 				said[err.Error()] = true

@@ -14,6 +14,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -72,6 +73,15 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
+	}
+	if c.Stack {
+		// Python's own lines are invisible to strace -k: a shim marks them.
+		shim, err := source.WritePythonShim()
+		if err != nil {
+			return withCode(exitInput, fmt.Errorf("python shim: %w", err))
+		}
+		defer os.RemoveAll(shim)
+		opt.Env = withPythonPath(os.Environ(), shim)
 	}
 
 	// The listing is taken now, before the program runs, and written beside
