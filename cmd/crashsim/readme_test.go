@@ -34,13 +34,16 @@ import (
 //	                          CRASHSIM_README_ALL=1, numbers normalised
 var (
 	tempTrace = regexp.MustCompile(`crashsim-[0-9]+\.strace`)
-	mktempDir = regexp.MustCompile(`/tmp/tmp\.[A-Za-z0-9]+`)
+	mktempDir = regexp.MustCompile(`\btmp\.[A-Za-z0-9]{10}\b`)
 	traceLine = regexp.MustCompile(`(\.strace:|line |after line )[0-9]+`)
 	events    = regexp.MustCompile(`\([0-9]+ events`)
 	rate      = regexp.MustCompile(`\([0-9.]+m?s, [0-9]+ states/s\)`)
 	number    = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 	heredoc   = regexp.MustCompile(`<<-?'?"?([A-Za-z_]+)'?"?`)
 )
+
+// shellBuiltins need no program in $PATH.
+var shellBuiltins = map[string]bool{"cd": true, "echo": true, "printf": true, "export": true, "set": true, "test": true, "true": true, "false": true, "source": true, ".": true}
 
 type readmeCmd struct {
 	line int
@@ -139,11 +142,19 @@ func runReadmeBlock(t *testing.T, b readmeBlock, bin, fixtures string) {
 		if strings.HasPrefix(text, "go install ./cmd/crashsim") {
 			continue
 		}
-		for _, need := range []string{"strace", "python3"} {
-			if strings.Contains(text, "crashsim trace") || strings.Contains(text, "crashsim explore") && strings.Contains(text, " -- ") {
-				if _, err := exec.LookPath(need); err != nil {
-					t.Skipf("%s not in $PATH", need)
-				}
+		var needs []string
+		if f := strings.Fields(text); len(f) > 0 && !strings.Contains(f[0], "=") && !shellBuiltins[f[0]] {
+			needs = append(needs, f[0])
+		}
+		if strings.Contains(text, "crashsim trace") || strings.Contains(text, "crashsim explore") && strings.Contains(text, " -- ") {
+			needs = append(needs, "strace")
+		}
+		if strings.Contains(text, "python3 ") {
+			needs = append(needs, "python3")
+		}
+		for _, need := range needs {
+			if _, err := exec.LookPath(need); err != nil && need != "crashsim" {
+				t.Skipf("%s not in $PATH", need)
 			}
 		}
 		fmt.Fprintf(&script, "printf '\\n@@%d@@\\n'; (exit $__s); { %s\n} 2>&1; __s=$?\n", len(cmds), text)
@@ -180,7 +191,7 @@ func runReadmeBlock(t *testing.T, b readmeBlock, bin, fixtures string) {
 
 // normalize takes out what varies between runs and machines.
 func (b readmeBlock) normalize(s string) string {
-	s = mktempDir.ReplaceAllString(s, "/tmp/tmp.XXXXXXXXXX")
+	s = mktempDir.ReplaceAllString(s, "tmp.XXXXXXXXXX")
 	s = tempTrace.ReplaceAllString(s, "crashsim-N.strace")
 	switch b.mark {
 	case "traced":
