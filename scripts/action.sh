@@ -5,6 +5,7 @@
 #
 # Inputs come as environment variables, as action.yml passes them:
 #   CRASHSIM_SRC     the crashsim checkout to build (the action's own path)
+#   CRASHSIM_BIN     a crashsim binary to use instead of building one
 #   INPUT_COMMAND    trace (run a program) or check (check saved traces)
 #   INPUT_ARGS       trace: the program and its arguments; check: the traces
 #                    (split like a shell command line)
@@ -41,8 +42,11 @@ if [ "$command" = trace ] && ! command -v strace >/dev/null 2>&1; then
 		die "strace is missing and could not be installed"
 fi
 
-bin=$tmp/crashsim-bin
-(cd "$src" && go build -o "$bin" ./cmd/crashsim) || die "cannot build crashsim from $src"
+bin=${CRASHSIM_BIN:-}
+if [ -z "$bin" ]; then
+	bin=$tmp/crashsim-bin
+	(cd "$src" && go build -o "$bin" ./cmd/crashsim) || die "cannot build crashsim from $src"
+fi
 "$bin" --version
 
 flags=()

@@ -38,7 +38,11 @@ func runAction(t *testing.T, env map[string]string, files map[string]string) (in
 	out := filepath.Join(dir, "github-output")
 	cmd := exec.Command("bash", filepath.Join(src, "scripts/action.sh"))
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CRASHSIM_SRC="+src, "RUNNER_TEMP="+t.TempDir(), "GITHUB_OUTPUT="+out, "GOFLAGS=")
+	runner := t.TempDir()
+	cmd.Env = append(os.Environ(), "CRASHSIM_SRC="+src, "RUNNER_TEMP="+runner, "GITHUB_OUTPUT="+out, "GOFLAGS=")
+	if actionBin != "" {
+		cmd.Env = append(cmd.Env, "CRASHSIM_BIN="+actionBin)
+	}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -56,8 +60,19 @@ func runAction(t *testing.T, env map[string]string, files map[string]string) (in
 		}
 	}
 	outputs, _ := os.ReadFile(out)
+	if actionBin == "" {
+		// The first run built crashsim as the action does; the others
+		// reuse it (CRASHSIM_BIN) for the rest of the test.
+		if _, err := os.Stat(filepath.Join(runner, "crashsim-bin")); err == nil {
+			actionBin = filepath.Join(runner, "crashsim-bin")
+			t.Cleanup(func() { actionBin = "" })
+		}
+	}
 	return code, string(log), sarif, string(outputs)
 }
+
+// actionBin is the crashsim the first runAction of a test built.
+var actionBin string
 
 func sarifResults(t *testing.T, sarif map[string]any) []any {
 	t.Helper()

@@ -44,6 +44,9 @@ Exit status: 0 every state accepted, 1 findings at or above --fail-on, 2 usage e
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
+	if err := c.checkIgnores(); err != nil {
+		return err
+	}
 	if len(c.Model) != 1 {
 		return withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
 	}
