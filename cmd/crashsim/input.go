@@ -17,17 +17,20 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
-	var s parser.Stream
-	var err error
-	if hasStacks(path) {
-		s, err = openStackTrace(path, opt) // see stacks.go
-	} else {
-		s, err = parser.Open(path, opt)
-	}
+	s, err := openParser(path, opt)
 	if err != nil {
 		return nil, inputError(err)
 	}
 	return s, nil
+}
+
+// openParser opens a trace for the parser; one recorded with stacks has its
+// frame lines hidden from it (see stacks.go).
+func openParser(path string, opt parser.Options) (parser.Stream, error) {
+	if hasStacks(path) {
+		return openStackTrace(path, opt)
+	}
+	return parser.Open(path, opt)
 }
 
 // inputError classifies a problem with the trace as exit status 3 and
