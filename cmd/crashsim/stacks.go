@@ -182,14 +182,17 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 	r := source.NewResolver()
 	said := map[string]bool{}
 	for trace, fs := range byTrace {
-		if hasMarks(trace) {
+		stacked := hasStacks(trace)
+		// Marks come only with stacks (trace --stack): a trace without
+		// them is not searched end to end for marks.
+		if stacked && hasMarks(trace) {
 			marks, err := readMarks(trace)
 			if err != nil {
 				fmt.Fprintf(g.stderr, "crashsim: warning: cannot read the Python source marks in %s: %v\n", trace, err)
 			}
 			markSources(fs, marks, out)
 		}
-		if !hasStacks(trace) {
+		if !stacked {
 			continue
 		}
 		lines := map[int]bool{}
