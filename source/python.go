@@ -18,6 +18,10 @@ import (
 //go:embed shim/sitecustomize.py
 var PythonShim []byte
 
+// ShimDirPrefix starts the name of the directory WritePythonShim makes; a
+// trace in which Python opened a file below it has marks.
+const ShimDirPrefix = "crashsim-pyshim-"
+
 // MarkPrefix starts the path of every mark the shim opens.
 const MarkPrefix = "/proc/self/crashsim-source/"
 
@@ -53,7 +57,7 @@ func ParseMark(path string) (Mark, error) {
 // WritePythonShim writes the shim into a new temp directory and returns it,
 // for the front of PYTHONPATH; the caller removes it.
 func WritePythonShim() (string, error) {
-	dir, err := os.MkdirTemp("", "crashsim-pyshim-")
+	dir, err := os.MkdirTemp("", ShimDirPrefix+"*")
 	if err != nil {
 		return "", err
 	}

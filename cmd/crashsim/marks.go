@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/source"
@@ -169,4 +172,28 @@ func withPythonPath(env []string, dir string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "PYTHONPATH="+path)
+}
+
+// isPython reports whether a command is a Python interpreter. Its stacks
+// name only the interpreter's C code, and strace -k unwinds them slowly
+// (a small save took minutes instead of a second): for Python, --stack
+// relies on the shim's marks alone.
+func isPython(cmd string) bool {
+	base := filepath.Base(cmd)
+	rest, ok := strings.CutPrefix(base, "python")
+	return ok && strings.Trim(rest, "0123456789.") == ""
+}
+
+// hasShim reports whether a Python program in the trace loaded crashsim's
+// shim: its sitecustomize.py is opened while the interpreter starts, long
+// before the program's own work.
+func hasShim(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 8<<20)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(source.ShimDirPrefix))
 }

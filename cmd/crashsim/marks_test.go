@@ -26,3 +26,11 @@ func TestMarkOn(t *testing.T) {
 		t.Error("markOn found a mark in a plain open")
 	}
 }
+
+func TestIsPython(t *testing.T) {
+	for cmd, want := range map[string]bool{"python3": true, "/usr/bin/python3.11": true, "python": true, "pythonista": false, "./save.py": false, "sh": false} {
+		if got := isPython(cmd); got != want {
+			t.Errorf("isPython(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}

@@ -183,9 +183,9 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 	said := map[string]bool{}
 	for trace, fs := range byTrace {
 		stacked := hasStacks(trace)
-		// Marks come only with stacks (trace --stack): a trace without
-		// them is not searched end to end for marks.
-		if stacked && hasMarks(trace) {
+		// Marks come only with trace --stack: a trace without stacks or
+		// the shim is not searched end to end for them.
+		if (stacked || hasShim(trace)) && hasMarks(trace) {
 			marks, err := readMarks(trace)
 			if err != nil {
 				fmt.Fprintf(g.stderr, "crashsim: warning: cannot read the Python source marks in %s: %v\n", trace, err)

@@ -65,7 +65,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !isPython(cmd[0])}
 	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
