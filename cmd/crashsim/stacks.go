@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/source"
 )
 
@@ -62,21 +61,10 @@ func hasMarks(name string) bool {
 	}
 }
 
-// openStackTrace opens a single trace file that has stacks, with the stack
-// lines blanked out for the parser.
-func openStackTrace(name string, opt parser.Options) (parser.Stream, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return parser.NewReader(&stackBlanker{r: f, c: f, start: true}, name, opt), nil
-}
-
 // stackBlanker replaces each line that starts " >" with spaces, keeping
 // its newline.
 type stackBlanker struct {
 	r     io.Reader
-	c     io.Closer
 	start bool // the next byte starts a line
 	space bool // the line so far is one space
 	blank bool // in a stack line
@@ -104,8 +92,6 @@ func (s *stackBlanker) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-func (s *stackBlanker) Close() error { return s.c.Close() }
 
 // stacksAt returns the stack under each call that starts on one of lines
 // in a trace file. A call split by another process's line has its stack
