@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/source"
 )
 
 // Options shape the output.
@@ -14,6 +15,37 @@ type Options struct {
 	Color     bool     // ANSI colour (only when writing to a terminal)
 	Models    []string // the models reported, for the summary line
 	AllModels int      // how many models crashsim evaluated; a finding under fewer says which
+
+	// Sources are the call sites in the program's own code, for findings
+	// whose trace had stacks (crashsim trace --stack).
+	Sources map[*check.Finding]source.Location
+	// SrcRoot is the directory source files are named relative to (the
+	// repository: SARIF's %SRCROOT%). Roots are the directories traced
+	// paths are named relative to in fingerprints, first match wins.
+	SrcRoot string
+	Roots   []string
+
+	// Tool is crashsim's version, for reports that carry it.
+	Tool Tool
+	// ExitCode is the status crashsim exits with, for SARIF's invocation.
+	ExitCode int
+	// Counts of findings left out of the report, for the summary.
+	Left Left
+}
+
+// Tool says which crashsim made a report.
+type Tool struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`            // the module version, "(devel)" for a build from a checkout
+	SemVer   string `json:"semanticVersion"`    // Version as semver without the "v"
+	Revision string `json:"revision,omitempty"` // the VCS revision it was built from
+}
+
+// Left counts findings that were found and not reported.
+type Left struct {
+	Ignored    int `json:"ignored"`    // paths matched by an ignore glob
+	Suppressed int `json:"suppressed"` // matched by a [[suppress]] entry of the config
+	Baseline   int `json:"baseline"`   // already in the baseline report
 }
 
 const (
@@ -34,7 +66,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return code + s + reset
 	}
-	for _, f := range res.Findings {
+	for _, f := range group(res.Findings, opt.Sources) {
 		sev := cyan
 		switch f.Rule.Severity {
 		case check.Error:
@@ -42,7 +74,15 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		case check.Warning:
 			sev = yellow
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, fmt.Sprintf("%s:%d", f.Trace, f.Line)), paint(sev, f.Rule.ID), f.Path, f.Message)
+		where := fmt.Sprintf("%s:%d", f.Trace, f.Line)
+		loc, hasSource := opt.Sources[f]
+		if hasSource {
+			where = fmt.Sprintf("%s:%d", opt.relSource(loc.File), loc.Line)
+		}
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, f.Rule.ID), f.Path, f.Message)
+		if hasSource {
+			fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", f.Trace, f.Line)), "call", loc.Function)
+		}
 		for _, r := range f.Related {
 			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
 		}
@@ -64,9 +104,9 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			blind += fmt.Sprintf(" (%d accepted)", a)
 		}
 	}
-	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s%s (%d events, model %s)\n",
+	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s%s (%d events, model %s)%s\n",
 		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
-		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "))
+		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "), opt.Left.words())
 	return nil
 }
 
@@ -127,6 +167,24 @@ func persistedWords(p string) string {
 	return p
 }
 
+// words says what was left out, for the summary line; "" when nothing.
+func (l Left) words() string {
+	var parts []string
+	if l.Ignored > 0 {
+		parts = append(parts, fmt.Sprintf("%d ignored", l.Ignored))
+	}
+	if l.Suppressed > 0 {
+		parts = append(parts, fmt.Sprintf("%d suppressed", l.Suppressed))
+	}
+	if l.Baseline > 0 {
+		parts = append(parts, fmt.Sprintf("%d in the baseline", l.Baseline))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; not reported: " + strings.Join(parts, ", ")
+}
+
 func count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -146,10 +204,31 @@ type FindingJSON struct {
 	Models   []string        `json:"models"`
 	Related  []check.Related `json:"related"`
 	State    *check.State    `json:"state,omitempty"`
+	// Fingerprint is the finding's identity across runs (see Fingerprint).
+	Fingerprint string `json:"fingerprint"`
+	// RelPath is Path relative to the root it lies in (Path when none).
+	RelPath string `json:"relpath"`
+	// Source is the call site in the program, when the trace had stacks.
+	Source *SourceJSON `json:"source,omitempty"`
 }
+
+// SourceJSON is a call site; File is relative to the source root when
+// below it.
+type SourceJSON struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+}
+
+// FormatVersion is the version of the JSON document's shape, described by
+// crashsim-report.schema.json. It changes when a field is removed or
+// changes meaning, not when one is added.
+const FormatVersion = 1
 
 // DocumentJSON is the whole JSON document.
 type DocumentJSON struct {
+	Version  int           `json:"version"`
+	Tool     Tool          `json:"tool"`
 	Findings []FindingJSON `json:"findings"`
 	Summary  SummaryJSON   `json:"summary"`
 }
@@ -158,6 +237,7 @@ type DocumentJSON struct {
 type SummaryJSON struct {
 	check.Summary
 	Models []string `json:"models"`
+	Left   Left     `json:"left"`
 	// Warnings are the blind spots: what the trace could not show.
 	Warnings []check.BlindWarning `json:"warnings"`
 	// Notes say what was left out of scope on purpose.
@@ -166,9 +246,12 @@ type SummaryJSON struct {
 
 // JSON writes one document; findings is always an array.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
-	doc := DocumentJSON{Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models,
+	doc := DocumentJSON{Version: FormatVersion, Tool: opt.tool(), Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
 		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...)}}
-	for _, f := range res.Findings {
+	if doc.Summary.Models == nil {
+		doc.Summary.Models = []string{}
+	}
+	for _, f := range group(res.Findings, opt.Sources) {
 		rel := f.Related
 		if rel == nil {
 			rel = []check.Related{}
@@ -176,10 +259,29 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		doc.Findings = append(doc.Findings, FindingJSON{
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
+			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
 		})
+		if loc, ok := opt.Sources[f]; ok {
+			doc.Findings[len(doc.Findings)-1].Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
+}
+
+// tool is opt.Tool with its name filled in.
+func (o Options) tool() Tool {
+	t := o.Tool
+	if t.Name == "" {
+		t.Name = "crashsim"
+	}
+	if t.Version == "" {
+		t.Version = "(devel)"
+	}
+	if t.SemVer == "" {
+		t.SemVer = "0.0.0-devel"
+	}
+	return t
 }

@@ -1,9 +1,8 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -22,15 +21,18 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
-	Invocations []sarifInvocation `json:"invocations"`
-	Results     []sarifResult     `json:"results"`
+	Tool               sarifTool                `json:"tool"`
+	Invocations        []sarifInvocation        `json:"invocations"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	Results            []sarifResult            `json:"results"`
 }
 
-// sarifInvocation carries the blind spots and notes of a check: what the
-// trace could not show is about the run, not about a line of code.
+// sarifInvocation carries the exit code, and the blind spots and notes of a
+// check: what the trace could not show is about the run, not about a line
+// of code.
 type sarifInvocation struct {
 	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	ExitCode            int                 `json:"exitCode"`
 	Notifications       []sarifNotification `json:"toolExecutionNotifications"`
 }
 
@@ -50,9 +52,11 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifText struct {
@@ -97,7 +101,8 @@ type sarifPhysicalLocation struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -125,20 +130,28 @@ func ruleName(id string) string {
 	return b.String()
 }
 
-// uri makes a trace path relative to the working directory when it lies
-// below it, so code scanning can link it to the repository.
-func uri(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		if wd, err := filepath.Abs("."); err == nil {
-			if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				return filepath.ToSlash(rel)
-			}
+// srcRoot is SARIF's name for the checkout; code scanning resolves it.
+const srcRoot = "%SRCROOT%"
+
+// traceBase names the directory of a trace that lies outside the source
+// root (a temp directory, as crashsim trace uses by default).
+const traceBase = "TRACEDIR"
+
+// artifact names a file for SARIF: relative to the source root when below
+// it, else relative to its own directory under traceBase, never by an
+// absolute path that changes with each checkout or temp directory.
+func (o Options) artifact(p string) sarifArtifact {
+	abs, err := filepath.Abs(p)
+	if err == nil {
+		if rel, ok := below(o.SrcRoot, abs); ok {
+			return sarifArtifact{URI: rel, URIBaseID: srcRoot}
 		}
 	}
-	return filepath.ToSlash(p)
+	return sarifArtifact{URI: filepath.Base(p), URIBaseID: traceBase}
 }
 
-// SARIF writes a SARIF 2.1.0 log.
+// SARIF writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
+// same rule at the same call site, for files a loop saves) are one result.
 func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	rules := check.Rules()
 	index := map[string]int{}
@@ -156,32 +169,51 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		})
 	}
 	results := []sarifResult{}
-	for _, f := range res.Findings {
-		sum := sha256.Sum256([]byte(f.Rule.ID + "\x00" + f.Path))
+	byPrint := map[string]int{}
+	traceDirs := map[string]bool{}
+	for _, f := range group(res.Findings, opt.Sources) {
+		fp := Fingerprint(f, opt)
+		traceLoc := opt.artifact(f.Trace)
+		if traceLoc.URIBaseID == traceBase {
+			traceDirs[filepath.Dir(f.Trace)] = true
+		}
+		if i, ok := byPrint[fp]; ok {
+			r := &results[i]
+			paths := append(r.Properties["paths"].([]string), opt.RelPath(f.Path))
+			r.Properties["paths"] = paths
+			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", r.Properties["first"], len(paths)-1)
+			r.RelatedLocations = append(r.RelatedLocations, opt.related(f, traceLoc, len(r.RelatedLocations))...)
+			continue
+		}
 		r := sarifResult{
 			RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-			Message: sarifText{f.Path + ": " + f.Message},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: sarifArtifact{uri(f.Trace)}, Region: sarifRegion{max(f.Line, 1)}}}},
-			PartialFingerprints: map[string]string{"crashsim/v1": hex.EncodeToString(sum[:8])},
-			Properties:          map[string]any{"path": f.Path, "models": f.Models, "pid": f.PID},
+			Message:             sarifText{opt.RelPath(f.Path) + ": " + f.Message},
+			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: traceLoc, Region: sarifRegion{max(f.Line, 1)}}}},
+			PartialFingerprints: map[string]string{FingerprintVersion: fp},
+			Properties:          map[string]any{"path": opt.RelPath(f.Path), "paths": []string{opt.RelPath(f.Path)}, "models": f.Models},
 		}
-		for i, rel := range f.Related {
-			id := i + 1
-			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
-				ID:               &id,
-				PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifact{uri(rel.Trace)}, Region: sarifRegion{max(rel.Line, 1)}},
-				Message:          &sarifText{rel.Syscall + ": " + rel.What},
-			})
+		r.Properties["first"] = r.Message.Text
+		if loc, ok := opt.Sources[f]; ok {
+			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
+				ArtifactLocation: opt.artifact(loc.File), Region: sarifRegion{max(loc.Line, 1)}}}}
+			r.Properties["function"] = loc.Function
 		}
+		r.RelatedLocations = opt.related(f, traceLoc, 0)
+		byPrint[fp] = len(results)
 		results = append(results, r)
 	}
-	inv := sarifInvocation{ExecutionSuccessful: true, Notifications: []sarifNotification{}}
+	for i := range results {
+		delete(results[i].Properties, "first")
+	}
+	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
+	// the other non-zero statuses are failures.
+	inv := sarifInvocation{ExecutionSuccessful: opt.ExitCode <= 1 || opt.ExitCode == 6, ExitCode: opt.ExitCode,
+		Notifications: []sarifNotification{}}
 	notify := func(id, lvl, msg, trace string, line int) {
 		n := sarifNotification{Descriptor: sarifDescriptor{id}, Level: lvl, Message: sarifText{msg}}
 		if trace != "" {
 			n.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: sarifArtifact{uri(trace)}, Region: sarifRegion{max(line, 1)}}}}
+				ArtifactLocation: opt.artifact(trace), Region: sarifRegion{max(line, 1)}}}}
 		}
 		inv.Notifications = append(inv.Notifications, n)
 	}
@@ -195,17 +227,49 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	for _, n := range res.Notes {
 		notify(n.ID, "note", n.Message, n.Trace, n.Line)
 	}
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
+			InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
+		}},
+		Invocations: []sarifInvocation{inv},
+		Results:     results,
+	}
+	if len(traceDirs) == 1 {
+		for d := range traceDirs {
+			if abs, err := filepath.Abs(d); err == nil {
+				run.OriginalURIBaseIDs = map[string]sarifArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
+			}
+		}
+	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
-		Runs: []sarifRun{{
-			Tool:        sarifTool{Driver: sarifDriver{Name: "crashsim", InformationURI: "https://github.com/crashsim/crashsim", Rules: srules}},
-			Invocations: []sarifInvocation{inv},
-			Results:     results,
-		}},
+		Runs:    []sarifRun{run},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+// related lists the trace lines that explain a finding: the call itself
+// when the result is located at its source, then its related events.
+func (o Options) related(f *check.Finding, trace sarifArtifact, n int) []sarifLocation {
+	var out []sarifLocation
+	add := func(line int, msg string) {
+		id := n + len(out) + 1
+		out = append(out, sarifLocation{
+			ID:               &id,
+			PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: trace, Region: sarifRegion{max(line, 1)}},
+			Message:          &sarifText{msg},
+		})
+	}
+	if _, ok := o.Sources[f]; ok {
+		add(f.Line, "the call in the trace: "+f.Path)
+	}
+	for _, rel := range f.Related {
+		add(rel.Line, rel.Syscall+": "+rel.What)
+	}
+	return out
 }

@@ -109,3 +109,11 @@ func traceSet(v Version, syscalls []string, noData bool) (trace, raw, dropped []
 	}
 	return trace, raw, dropped
 }
+
+// withStack adds -k to an argument list from plan: a stack under each call,
+// from strace's own unwinder (libdw or libunwind), with each frame's file
+// offset in its module. strace 6.1 has no --stack-trace=source, so the
+// source lines come from the binaries' debug information (package source).
+func withStack(args []string) []string {
+	return append([]string{"-k"}, args...)
+}

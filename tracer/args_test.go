@@ -244,3 +244,13 @@ func TestPlanNoData(t *testing.T) {
 		t.Errorf("plans: lean %q, full %q", lean, full)
 	}
 }
+
+func TestWithStack(t *testing.T) {
+	args := withStack(Args(Version{6, 1}, "o", []string{"p"}))
+	if args[0] != "-k" {
+		t.Errorf("withStack: args start %q, want -k first", args[0])
+	}
+	if n := len(args); args[n-2] != "--" || args[n-1] != "p" {
+		t.Errorf("withStack: args end %q, want the command after --", args[n-2:])
+	}
+}

@@ -56,6 +56,9 @@ type Options struct {
 	// It costs about what plain strace costs. Without it every written
 	// byte is in the trace, for explore.
 	NoData bool
+	// Stack adds strace -k: each call's stack, so findings can name the
+	// program's own source line (see package source).
+	Stack bool
 }
 
 // Result is what one run produced. Run returns a Result whenever strace ran,
@@ -110,6 +113,9 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		traceArg = sk.path
 	}
 	args, notes := plan(v, traceArg, cmd, opt.Syscalls, opt.NoData)
+	if opt.Stack {
+		args = withStack(args)
+	}
 	res := &Result{Trace: out, Argv: append([]string{strace}, args...), Version: v}
 	logf(opt.Log, "strace %s at %s", v, strace)
 	for _, n := range notes {

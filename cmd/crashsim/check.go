@@ -20,10 +20,11 @@ import (
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
 	Model       []string `enum:"posix,ext4" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default) or ext4 (data=ordered). Repeat for both."`
-	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
+	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
+	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only findings not in it."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but no longer makes the run exit 6."`
 
@@ -39,6 +40,12 @@ type checkFlags struct {
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
 	evaluated int
+	// bases are the directories traced paths are named relative to in
+	// fingerprints: the roots, then each trace's start directory.
+	bases []string
+	// exitAs, when not 0, is the status crashsim exits with whatever the
+	// findings (trace: the program failed), for SARIF's invocation.
+	exitAs int
 }
 
 type checkCmd struct {
@@ -85,7 +92,12 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	if err := checkAccepted(f.AcceptBlind); err != nil {
 		return nil, err
 	}
-	opt := check.Options{Ignore: f.Ignore, Models: models, Mounts: f.mounts}
+	if err := f.checkIgnores(); err != nil {
+		return nil, err
+	}
+	// Ignored paths stay in scope and their findings are counted, then
+	// left out (filter.go).
+	opt := check.Options{Models: models, Mounts: f.mounts}
 	if len(f.mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}
@@ -110,6 +122,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 			}
 			o.FDs = initial.FDs
 		}
+		f.addBase(o.Cwd)
 		stream, err := openTrace(t, g)
 		if err != nil {
 			return nil, err
@@ -200,7 +213,28 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 		all = f.evaluated
 	}
 	report.BlindSpots(g.stderr, res.Warnings)
-	opt := report.Options{Models: f.Model, AllModels: all}
+	threshold, err := check.ParseSeverity(f.FailOn)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool()}
+	f.identify(g, res, &opt)
+	if err := f.filter(g, res, &opt); err != nil {
+		return err
+	}
+	code := exitOK
+	for _, fd := range res.Findings {
+		if fd.Rule.Severity >= threshold {
+			code = exitFindings
+		}
+	}
+	if code == exitOK && blindExit(res.Warnings) != nil {
+		code = exitBlind
+	}
+	if f.exitAs != 0 {
+		code = f.exitAs
+	}
+	opt.ExitCode = code
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
@@ -231,14 +265,8 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 			return err
 		}
 	}
-	threshold, err := check.ParseSeverity(f.FailOn)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	for _, fd := range res.Findings {
-		if fd.Rule.Severity >= threshold {
-			return withCode(exitFindings, nil)
-		}
+	if code == exitFindings {
+		return withCode(exitFindings, nil)
 	}
 	return blindExit(res.Warnings)
 }

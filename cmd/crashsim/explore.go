@@ -31,7 +31,7 @@ type exploreCmd struct {
 	MaxStates int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
 	Timeout   time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep      bool          `help:"Keep the state directories (their path is printed on stderr)."`
-	Args      []string      `arg:"" name:"trace" passthrough:"" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
+	Args      []string      `arg:"" name:"trace" passthrough:"partial" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
 }
 
 // Help is the detail under `crashsim explore --help`.
@@ -46,6 +46,9 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
+	if err := c.checkIgnores(); err != nil {
+		return err
+	}
 	if len(c.Model) != 1 {
 		return withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
 	}
@@ -187,7 +190,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if copt.Existed == nil && opt.Initial != "" {
 		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
 	}
-	cs, err := parser.Open(trace, parser.Options{}) // warnings: once, from the exploration
+	cs, err := openParser(trace, parser.Options{}, nil) // warnings: once, from the exploration
 	if err != nil {
 		return inputError(err)
 	}

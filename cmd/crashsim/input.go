@@ -3,13 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
 // openTrace opens a trace and routes the parser's warnings to stderr.
+// Reading a large trace shows progress on stderr when it is a terminal
+// (or with --progress).
 func openTrace(path string, g *Globals) (parser.Stream, error) {
 	opt := parser.Options{
 		Warn: func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
@@ -17,9 +22,42 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
-	s, err := parser.Open(path, opt)
+	var progress io.Writer
+	if g.Progress || isTerminal(g.stderr) {
+		progress = g.stderr
+	}
+	s, err := openParser(path, opt, progress)
 	if err != nil {
 		return nil, inputError(err)
+	}
+	return s, nil
+}
+
+// openParser opens a trace for the parser. A trace recorded with stacks
+// has its frame lines hidden from it (see stacks.go); with progress not
+// nil, reading a single file shows a bar there.
+func openParser(path string, opt parser.Options, progress io.Writer) (parser.Stream, error) {
+	stacked := hasStacks(path)
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || !stacked && progress == nil {
+		return parser.Open(path, opt)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	var r io.Reader = f
+	if stacked {
+		r = &stackBlanker{r: r, start: true}
+	}
+	var p *progressReader
+	if progress != nil {
+		p = newProgress(r, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
+		r = p
+	}
+	s := parser.NewReader(readCloser{r, f}, path, opt)
+	if p != nil {
+		return progressStream{s, p}, nil
 	}
 	return s, nil
 }

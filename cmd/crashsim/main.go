@@ -46,7 +46,12 @@ func withCode(code int, err error) error { return &exitError{code: code, err: er
 
 // Globals are bound into every command's Run.
 type Globals struct {
-	Verbose bool `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	Verbose  bool        `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	Version  versionFlag `help:"Print crashsim's version and VCS revision, and exit."`
+	Progress bool        `help:"Show progress on stderr while a large trace is read, even when stderr is not a terminal (on a terminal it shows by default)."`
+	Config   string      `placeholder:"FILE" help:"Read settings from FILE instead of .crashsim.toml in the current directory or the nearest one above it (check, trace, explore)."`
+
+	cfg *config // the config that applies, nil when none
 
 	stdout io.Writer
 	stderr io.Writer
@@ -65,6 +70,9 @@ type cli struct {
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`
 	Explain explainCmd `cmd:"" help:"Explain one rule: what a crash can leave, why, and the fix."`
+
+	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Man        manCmd        `cmd:"" help:"Print the crashsim(1) man page, generated from the help."`
 }
 
 func main() {
@@ -81,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Resolvers(configResolver(&c.Globals)),
+		kong.Help(helpWithExits),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "crashsim: %v\n", err)
@@ -108,17 +118,29 @@ func parseArgs(parser *kong.Kong, g *Globals, args []string, stderr io.Writer) (
 	}()
 	ctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "crashsim: %v\n", err)
-		// Usage after an error goes to stderr, so stdout stays clean for
-		// whatever a script pipes it into.
-		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil {
-			parser.Stdout = stderr
-			_ = pe.Context.PrintUsage(true)
-		}
+		usageError(stderr, err)
 		return exitUsage
 	}
 	err = ctx.Run(g)
 	return exitCodeFor(err, stderr)
+}
+
+// usageError prints a parse error as one line and where to read more, not
+// the whole help: in a CI log the line that matters should be the last.
+func usageError(w io.Writer, err error) {
+	var ce *configError
+	if errors.As(err, &ce) {
+		fmt.Fprintf(w, "crashsim: %v\n", ce)
+		return
+	}
+	fmt.Fprintf(w, "crashsim: %v\n", err)
+	cmd := ""
+	if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil {
+		if sel := pe.Context.Selected(); sel != nil {
+			cmd = sel.Path() + " "
+		}
+	}
+	fmt.Fprintf(w, "see crashsim %s--help\n", cmd)
 }
 
 // exitCodeFor prints err (if any) and returns the process exit status.

@@ -46,6 +46,10 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("CRASHSIM_MOUNTINFO", mi)
+			// Scripts that build a Go program share the build cache.
+			if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+				env.Setenv("GOCACHE", string(bytes.TrimSpace(out)))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,7 +23,7 @@ type oracleCmd struct {
 	Setup   string        `placeholder:"CMD" help:"Shell command run (untraced, with sh -c) in the work directory before the initial image is kept: the files CMD expects."`
 	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`
 	Keep    bool          `help:"Keep the temporary directory (images, traces); its path is printed on stderr."`
-	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
+	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"partial" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
 }
 
 // Help is the detail under `crashsim oracle --help`.
@@ -41,6 +43,7 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if len(args) == 0 {
 		return withCode(exitUsage, errors.New("no program: crashsim oracle [flags] -- CMD ARGS..."))
 	}
+	args = programHere(args)
 	var models []model.Persistence
 	for _, m := range c.Model {
 		p, err := model.ParsePersistence(m)
@@ -91,4 +94,32 @@ func (c *oracleCmd) Run(g *Globals) error {
 		return withCode(exitFindings, nil)
 	}
 	return nil
+}
+
+// interpreters take the program as their first argument.
+var interpreters = map[string]bool{"python": true, "python3": true, "sh": true, "bash": true, "dash": true, "perl": true, "ruby": true, "node": true}
+
+// programHere makes the program's path absolute when it is relative to
+// where the user stands (./save, fixtures/programs/save.py), since the
+// oracle runs it in the image's work directory. Only the program itself,
+// or an interpreter's script, is changed: other arguments name the files
+// the program works on, which are meant to be in the work directory.
+func programHere(args []string) []string {
+	out := append([]string{}, args...)
+	fix := func(i int) {
+		p := out[i]
+		if !strings.Contains(p, "/") || filepath.IsAbs(p) {
+			return
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if abs, err := filepath.Abs(p); err == nil {
+				out[i] = abs
+			}
+		}
+	}
+	fix(0)
+	if len(out) > 1 && interpreters[filepath.Base(out[0])] && !strings.HasPrefix(out[1], "-") {
+		fix(1)
+	}
+	return out
 }

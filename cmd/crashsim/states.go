@@ -108,6 +108,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.At == 0 {
 		out.point(tl.Start())
 	}
+	atFound, lastLine := false, 0
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {
@@ -117,12 +118,14 @@ func (c *statesCmd) Run(g *Globals) error {
 			return inputError(err)
 		}
 		watch.Observe(ev)
+		lastLine = max(lastLine, ev.EndLine)
 		pt, ok := tl.Step(ev)
 		if !ok {
 			out.skip(ev)
 			continue
 		}
 		if c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At {
+			atFound = true
 			out.point(pt)
 		}
 	}
@@ -131,6 +134,12 @@ func (c *statesCmd) Run(g *Globals) error {
 	out.end(warnings, notes)
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if c.At > 0 && !atFound {
+		if c.At > lastLine {
+			return withCode(exitUsage, fmt.Errorf("--at %d: past the end of the trace (its last event ends on line %d)", c.At, lastLine))
+		}
+		return withCode(exitUsage, fmt.Errorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", c.At))
 	}
 	report.BlindSpots(g.stderr, warnings)
 	return blindExit(warnings)

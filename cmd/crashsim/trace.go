@@ -15,6 +15,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -23,8 +24,9 @@ type traceCmd struct {
 	// Mountinfo is where the mounts are read from: a test stands in a
 	// machine whose start directory is (or is not) on tmpfs.
 	Mountinfo string   `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
+	Stack     bool     `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
 	Out       string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
-	Command   []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
+	Command   []string `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
 
 // Help is the detail under `crashsim trace --help`.
@@ -76,7 +78,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !isPython(cmd[0])}
 	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
@@ -84,6 +86,15 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
+	}
+	if c.Stack {
+		// Python's own lines are invisible to strace -k: a shim marks them.
+		shim, err := source.WritePythonShim()
+		if err != nil {
+			return withCode(exitInput, fmt.Errorf("python shim: %w", err))
+		}
+		defer os.RemoveAll(shim)
+		opt.Env = withPythonPath(os.Environ(), shim)
 	}
 
 	// The listing is taken now, before the program runs, and written beside
@@ -133,6 +144,9 @@ func (c *traceCmd) Run(g *Globals) error {
 		programErr = fmt.Errorf("the traced program exited with %d", res.ExitCode)
 	}
 
+	if programErr != nil {
+		c.checkFlags.exitAs = exitProgram
+	}
 	// Findings are printed in every case, from the trace written so far.
 	checkErr := c.check(g, res.Trace)
 	if programErr == nil && runErr == nil {

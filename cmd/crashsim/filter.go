@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report"
+)
+
+// checkIgnores rejects a bad --ignore glob before any work is done.
+func (f *checkFlags) checkIgnores() error {
+	for _, g := range f.Ignore {
+		if !doublestar.ValidatePattern(g) {
+			return withCode(exitUsage, fmt.Errorf("--ignore %q: bad glob (a '[' with no ']'?)", g))
+		}
+	}
+	return nil
+}
+
+// pathMatch reports whether a glob matches a traced path: the absolute
+// path, the path relative to its root, or (for a glob with no slash) the
+// base name. "**" crosses directories.
+func pathMatch(glob, abs, rel string) bool {
+	if ok, _ := doublestar.Match(glob, abs); ok {
+		return true
+	}
+	if ok, _ := doublestar.Match(glob, rel); ok {
+		return true
+	}
+	if !strings.Contains(glob, "/") {
+		ok, _ := doublestar.Match(glob, filepath.Base(abs))
+		return ok
+	}
+	return false
+}
+
+// filter leaves out the findings the user asked not to see: paths matching
+// an ignore glob (flags and config), findings a [[suppress]] entry covers,
+// and findings already in the baseline. It counts each kind, so that the
+// summary says what was left out, and recounts the severities of what is
+// left.
+func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) error {
+	ignore := append([]string{}, f.Ignore...)
+	var sup []suppress
+	if g.cfg != nil {
+		ignore = append(ignore, g.cfg.Ignore...)
+		sup = g.cfg.Suppress
+	}
+	var base map[string]bool
+	if f.Baseline != "" {
+		var err error
+		if base, err = readBaseline(f.Baseline); err != nil {
+			return withCode(exitInput, err)
+		}
+	}
+	if len(ignore) == 0 && len(sup) == 0 && base == nil {
+		return nil
+	}
+	kept := res.Findings[:0:0]
+	for _, fd := range res.Findings {
+		rel := opt.RelPath(fd.Path)
+		switch {
+		case matchAny(ignore, fd.Path, rel):
+			opt.Left.Ignored++
+		case suppressed(sup, fd, rel):
+			opt.Left.Suppressed++
+		case base[report.Fingerprint(fd, *opt)]:
+			opt.Left.Baseline++
+		default:
+			kept = append(kept, fd)
+		}
+	}
+	res.Findings = kept
+	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
+	for _, fd := range kept {
+		switch fd.Rule.Severity {
+		case check.Error:
+			res.Summary.Errors++
+		case check.Warning:
+			res.Summary.Warnings++
+		default:
+			res.Summary.Infos++
+		}
+	}
+	return nil
+}
+
+func matchAny(globs []string, abs, rel string) bool {
+	for _, g := range globs {
+		if pathMatch(g, abs, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func suppressed(sup []suppress, fd *check.Finding, rel string) bool {
+	for _, s := range sup {
+		if s.Rule == fd.Rule.ID && (s.Path == "" || pathMatch(s.Path, fd.Path, rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readBaseline reads the fingerprints of an earlier report: crashsim's
+// JSON, or its SARIF.
+func readBaseline(name string) (map[string]bool, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	var doc struct {
+		Findings *[]struct {
+			Fingerprint string `json:"fingerprint"`
+		} `json:"findings"`
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report: %w", name, err)
+	}
+	set := map[string]bool{}
+	missing := false
+	switch {
+	case doc.Findings != nil:
+		for _, f := range *doc.Findings {
+			missing = missing || f.Fingerprint == ""
+			set[f.Fingerprint] = true
+		}
+	case doc.Runs != nil:
+		for _, r := range doc.Runs {
+			for _, res := range r.Results {
+				fp := res.PartialFingerprints[report.FingerprintVersion]
+				missing = missing || fp == ""
+				set[fp] = true
+			}
+		}
+	default:
+		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report (no findings or runs)", name)
+	}
+	if missing {
+		return nil, errors.New("baseline " + name + ": findings without a " + report.FingerprintVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
+	}
+	return set, nil
+}

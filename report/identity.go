@@ -1,0 +1,127 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/source"
+)
+
+// FingerprintVersion names the recipe below. It is the key of SARIF's
+// partialFingerprints and changes when the recipe does, so that an old
+// baseline is never compared with new fingerprints by accident.
+const FingerprintVersion = "crashsim/v2"
+
+// Fingerprint is a finding's identity across runs: its rule, where it
+// comes from, and the shape of the syscalls that explain it. Where it comes
+// from is the call site in the program's source (file relative to the
+// source root, and function) when a stack named it, else the file's path
+// relative to the root it lies in. The line of the call is left out so
+// that an edit above it does not make an old finding look new; so are
+// pids, trace lines, absolute checkout paths and the temp names of
+// related events, which all vary between runs of the same program.
+func Fingerprint(f *check.Finding, opt Options) string {
+	var b strings.Builder
+	b.WriteString(f.Rule.ID)
+	b.WriteByte(0)
+	if loc, ok := opt.Sources[f]; ok {
+		b.WriteString("src:")
+		b.WriteString(opt.relSource(loc.File))
+		b.WriteByte(':')
+		b.WriteString(loc.Function)
+	} else {
+		b.WriteString("path:")
+		b.WriteString(opt.RelPath(f.Path))
+	}
+	b.WriteByte(0)
+	b.WriteString(shape(f))
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
+}
+
+// shape is the sequence of syscalls that explain a finding, without their
+// arguments: "write,fsync,rename".
+func shape(f *check.Finding) string {
+	names := make([]string, 0, len(f.Related))
+	for _, r := range f.Related {
+		if n := len(names); n > 0 && names[n-1] == r.Syscall {
+			continue
+		}
+		names = append(names, r.Syscall)
+	}
+	return strings.Join(names, ",")
+}
+
+// RelPath names a traced file relative to the first root that holds it,
+// so that the same program run in two checkouts names it the same. A path
+// below no root is returned as it is.
+func (o Options) RelPath(p string) string {
+	for _, r := range o.Roots {
+		if rel, ok := below(r, p); ok {
+			return rel
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// relSource names a source file relative to the source root when below it.
+func (o Options) relSource(p string) string {
+	if o.SrcRoot != "" {
+		if rel, ok := below(o.SrcRoot, p); ok {
+			return rel
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// below returns p relative to dir when p is dir or lies below it.
+func below(dir, p string) (string, bool) {
+	if dir == "" || !filepath.IsAbs(p) {
+		return "", false
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// site is a call site in the program's source, for grouping.
+type site struct {
+	file string
+	line int
+}
+
+// group orders findings so that those from the same call site come
+// together, in the order each site first appears; findings with no source
+// keep their place.
+func group(fs []*check.Finding, src map[*check.Finding]source.Location) []*check.Finding {
+	if len(src) == 0 {
+		return fs
+	}
+	bySite := map[site][]*check.Finding{}
+	for _, f := range fs {
+		if loc, ok := src[f]; ok {
+			s := site{loc.File, loc.Line}
+			bySite[s] = append(bySite[s], f)
+		}
+	}
+	out := make([]*check.Finding, 0, len(fs))
+	done := map[site]bool{}
+	for _, f := range fs {
+		loc, ok := src[f]
+		if !ok {
+			out = append(out, f)
+			continue
+		}
+		s := site{loc.File, loc.Line}
+		if !done[s] {
+			done[s] = true
+			out = append(out, bySite[s]...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package source
+
+import (
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseMark(t *testing.T) {
+	fields := []string{"os.rename", "/src/app/save.py", "9", "save", "/data/config.txt", "/data/config.txt.tmp"}
+	path := MarkPrefix + hex.EncodeToString([]byte(strings.Join(fields, "\x00")))
+	got, err := ParseMark(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Mark{Op: "os.rename", Loc: Location{File: "/src/app/save.py", Line: 9, Function: "save"}, Target: "/data/config.txt", From: "/data/config.txt.tmp"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseMark (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{
+		"/proc/self/other",
+		MarkPrefix + "zz",
+		MarkPrefix + hex.EncodeToString([]byte("open\x00f.py\x001")),
+		MarkPrefix + hex.EncodeToString([]byte("open\x00f.py\x00zero\x00f\x00/x\x00")),
+	} {
+		if _, err := ParseMark(bad); err == nil {
+			t.Errorf("ParseMark(%q) = nil error", bad)
+		}
+	}
+}
+
+func TestShimIsEmbedded(t *testing.T) {
+	if !strings.Contains(string(PythonShim), "sys.addaudithook") || !strings.Contains(string(PythonShim), MarkPrefix) {
+		t.Error("the embedded shim does not install the audit hook with MarkPrefix")
+	}
+}

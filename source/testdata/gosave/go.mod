@@ -1,0 +1,3 @@
+module example.com/gosave
+
+go 1.21
