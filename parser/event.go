@@ -75,6 +75,13 @@ type Event struct {
 	RetExtra string
 	Injected bool
 
+	// Stack is the -k stack of the call (or signal), innermost frame
+	// first, each as strace printed it after " > ":
+	// "/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4]".
+	Stack []string
+	// IP is the instruction pointer -i printed, 0 when none was.
+	IP uint64
+
 	// Status is the exit status (KindExit) or signal name (KindKilled, in
 	// Name). CoreDumped is set for "(core dumped)".
 	Status     int

@@ -33,6 +33,20 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	}
 	var j int
 	var err *Error
+	if bytes.HasPrefix(b[i:], []byte("/*")) {
+		// A comment in place of a value: strace 4.x printed getdents'
+		// buffer as "/* 92 entries */" where strace 5 and later print its
+		// address and then the comment.
+		e := commentEnd(b, i)
+		if e < 0 {
+			l.eolErr = true
+			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+		}
+		v.Kind = ValOther
+		v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
+		return v, e, nil
+	}
 	switch b[i] {
 	case '"':
 		j, err = l.stringValue(&v, i, data)
@@ -75,7 +89,7 @@ func isDelim(b []byte, k int) bool {
 	case ',', ')', ']', '}':
 		return true
 	case '<':
-		return bytes.HasPrefix(b[k:], unfinishedMark)
+		return bytes.HasPrefix(b[k:], unfinishedMark) || bytes.HasPrefix(b[k:], detachedMark)
 	case '/':
 		return bytes.HasPrefix(b[k:], []byte("/*"))
 	}
@@ -126,6 +140,22 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 		if bytes.HasPrefix(b[i:], []byte("...")) {
 			v.More = true
 			i += 3
+		} else if bytes.HasPrefix(b[i:], []byte("/*")) {
+			// "[/* 26 vars */]": strace 4.x's execve environment, a
+			// comment in place of the elements.
+			k := commentEnd(b, i)
+			if k < 0 {
+				l.eolErr = true
+				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+			}
+			if v.Comment != "" {
+				v.Comment += "|"
+			}
+			v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
+			if len(v.Elems) == 0 {
+				l.old = snippet(b[start:min(k+1, len(b))])
+			}
+			i = k
 		} else {
 			e, j, err := l.value(i, depth+1, data)
 			if err != nil {
@@ -211,7 +241,7 @@ scan:
 				i = k
 				continue
 			}
-			if depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark) {
+			if depth == 0 && (bytes.HasPrefix(b[i:], unfinishedMark) || bytes.HasPrefix(b[i:], detachedMark)) {
 				break scan
 			}
 		case '/':

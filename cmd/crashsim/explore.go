@@ -181,7 +181,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if copt.Existed == nil && opt.Initial != "" {
 		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
 	}
-	cs, err := parser.Open(trace, parser.Options{}) // warnings: once, from the exploration
+	cs, err := parser.Open(trace, parser.Options{MaxLine: int(g.MaxLine)}) // warnings: once, from the exploration
 	if err != nil {
 		return inputError(err)
 	}

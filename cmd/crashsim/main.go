@@ -43,6 +43,7 @@ func withCode(code int, err error) error { return &exitError{code: code, err: er
 // Globals are bound into every command's Run.
 type Globals struct {
 	Verbose bool `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	inputFlags
 
 	stdout io.Writer
 	stderr io.Writer
