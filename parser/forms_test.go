@@ -12,75 +12,7 @@ import (
 // prints for the same call. The lines are written for these tests, in the
 // shapes of the strace version named.
 func TestOldAndNewForms(t *testing.T) {
-	tests := []struct {
-		name    string
-		version string
-		old     string
-		new     string // the strace 6.1 line(s) for the same calls
-		// pointer lists arguments the old strace printed as a comment
-		// only, where strace 6 prints an address before the comment: the
-		// comments must agree.
-		pointer []int
-	}{
-		{"execve environment as a comment", "strace 4.x (before 4.12)",
-			`execve("/usr/bin/git", ["git", "add", "."], [/* 26 vars */]) = 0` + "\n",
-			`execve("/usr/bin/git", ["git", "add", "."], 0x7ffd2b1e4c58 /* 26 vars */) = 0` + "\n", []int{2}},
-		{"getdents buffer as a comment", "strace 4.x",
-			`getdents64(4, /* 92 entries */, 32768) = 6528` + "\n",
-			`getdents64(4, 0x55d0a3b4c2a0 /* 92 entries */, 32768) = 6528` + "\n", []int{1}},
-		{"old signal line", "strace 4.x (before 4.7)",
-			"--- SIGCHLD (Child exited) @ 0 (0) ---\n",
-			"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=5, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n", nil},
-		{"old_mmap", "strace 4.x on i386",
-			"old_mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xb7fd1000\n",
-			"mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xb7fd1000\n", nil},
-		{"unnamed iovec fields", "strace 4.x (before 4.13)",
-			`writev(3, [{"ab", 2}, {"cd", 2}], 2) = 4` + "\n",
-			`writev(3, [{iov_base="ab", iov_len=2}, {iov_base="cd", iov_len=2}], 2) = 4` + "\n", nil},
-		{"Process N attached without a prefix, inside a line", "strace 4.x (before 4.9)",
-			"clone(Process 17 attached\nchild_stack=0, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f4de73aba10) = 17\n[pid    17] close(3) = 0\nProcess 17 detached\n",
-			"clone(strace: Process 17 attached\nchild_stack=0, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f4de73aba10) = 17\n[pid    17] close(3) = 0\nstrace: Process 17 detached\n", nil},
-		{"strace: Process N attached lines", "strace 4.9 to 6.x",
-			"strace: Process 3363 attached with 2 threads\n[pid  3365] close(3) = 0\nstrace: Process 3365 detached\n",
-			"\n[pid  3365] close(3) = 0\n", nil},
-		{"personality change", "any",
-			"[ Process PID=9 runs in 32 bit mode. ]\nclose(3) = 0\n",
-			"\nclose(3) = 0\n", nil},
-		{"-i instruction pointer", "strace 6.1 -f -i",
-			"12449 [00007f7e879d0ad7] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n12449 [????????????????] +++ exited with 0 +++\n",
-			"12449 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n12449 +++ exited with 0 +++\n", nil},
-		{"-n syscall number", "strace 6.1 -f -n",
-			"12449 [  59] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid 12450] [ 257] openat(AT_FDCWD, \"x\", O_RDONLY) = 3\n",
-			"12449 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid 12450] openat(AT_FDCWD, \"x\", O_RDONLY) = 3\n", nil},
-		{"-n -i with pid and time, in strace's order", "strace 6.1 -f -ttt -n -i",
-			"12449 1796119766.880003 [  59] [00007f7e879d0ad7] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid   204] 1796119766.880010 [?] [????????????????] +++ exited with 44 +++\n",
-			"12449 1796119766.880003 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid   204] 1796119766.880010 +++ exited with 44 +++\n", nil},
-		{"-i of a 32-bit process, and a signal", "strace 4.x -i on i386",
-			"[b7fd1424] close(3) = 0\n[b7fd1424] --- SIGCHLD (Child exited) @ 0 (0) ---\n",
-			"close(3) = 0\n--- SIGCHLD {si_signo=SIGCHLD} ---\n", nil},
-		{"-t with -r", "strace 6.1 -t -r",
-			"18:02:35 (+     0.000123) close(3) = 0\n",
-			"18:02:35 close(3) = 0\n", nil},
-		{"-k stack lines", "strace 6.1 -f -k",
-			"12440 write(1, \"hi\\n\", 3) = 3\n > /usr/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0xf1e4]\n > /usr/bin/sh() [0x1c2f1]\n",
-			"12440 write(1, \"hi\\n\", 3) = 3\n\n\n", nil},
-		{"-C summary after the calls", "strace 6.1 -C",
-			"close(3) = 0\n% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n  0.00    0.000000           0         1           close\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000000           0         1           total\n",
-			"close(3) = 0\n", nil},
-		{"-X verbose", "strace 6.1 -X verbose -y",
-			`openat(-100 /* AT_FDCWD */</tmp/stx>, "/tmp/stx/v.txt", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0666) = 3</tmp/stx/v.txt>` + "\n",
-			`openat(-100</tmp/stx>, "/tmp/stx/v.txt", 0x241, 0666) = 3</tmp/stx/v.txt>` + "\n", nil},
-		{"-p: a call detached", "strace 6.1 -f -ttt -p",
-			"4282  1796120169.971168 wait4(-1,  <detached ...>\n",
-			"4282  1796120169.971168 wait4(-1 <unfinished ...>\n", nil},
-		{"-p in a terminal: the detach message inside the line", "strace 5.x to 6.x -p, stderr with the trace",
-			"epoll_wait(4, strace: Process 2671 detached\nstrace: Process 2664 detached\n <detached ...>\n",
-			"epoll_wait(4 <unfinished ...>\n\n\n", nil},
-		{"-p: the first call resumes, its start was before the attach", "strace 6.1 -p",
-			"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n",
-			"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n", nil},
-	}
-	for _, tc := range tests {
+	for _, tc := range formCases {
 		t.Run(tc.name, func(t *testing.T) {
 			oldEvs, _, _ := parseText(t, tc.old)
 			newEvs, _, _ := parseText(t, tc.new)
@@ -104,6 +36,80 @@ func TestOldAndNewForms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// formCases are the shapes of TestOldAndNewForms; the fuzzers start from
+// them too.
+var formCases = []struct {
+	name    string
+	version string
+	old     string
+	new     string // the strace 6.1 line(s) for the same calls
+	// pointer lists arguments the old strace printed as a comment only,
+	// where strace 6 prints an address before the comment: the comments
+	// must agree.
+	pointer []int
+}{
+	{"execve environment as a comment", "strace 4.x (before 4.12)",
+		`execve("/usr/bin/git", ["git", "add", "."], [/* 26 vars */]) = 0` + "\n",
+		`execve("/usr/bin/git", ["git", "add", "."], 0x7ffd2b1e4c58 /* 26 vars */) = 0` + "\n", []int{2}},
+	{"getdents buffer as a comment", "strace 4.x",
+		`getdents64(4, /* 92 entries */, 32768) = 6528` + "\n",
+		`getdents64(4, 0x55d0a3b4c2a0 /* 92 entries */, 32768) = 6528` + "\n", []int{1}},
+	{"old signal line", "strace 4.x (before 4.7)",
+		"--- SIGCHLD (Child exited) @ 0 (0) ---\n",
+		"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=5, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n", nil},
+	{"old_mmap", "strace 4.x on i386",
+		"old_mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xb7fd1000\n",
+		"mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xb7fd1000\n", nil},
+	{"unnamed iovec fields", "strace 4.x (before 4.13)",
+		`writev(3, [{"ab", 2}, {"cd", 2}], 2) = 4` + "\n",
+		`writev(3, [{iov_base="ab", iov_len=2}, {iov_base="cd", iov_len=2}], 2) = 4` + "\n", nil},
+	{"Process N attached without a prefix, inside a line", "strace 4.x (before 4.9)",
+		"clone(Process 17 attached\nchild_stack=0, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f4de73aba10) = 17\n[pid    17] close(3) = 0\nProcess 17 detached\n",
+		"clone(strace: Process 17 attached\nchild_stack=0, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f4de73aba10) = 17\n[pid    17] close(3) = 0\nstrace: Process 17 detached\n", nil},
+	{"strace: Process N attached lines", "strace 4.9 to 6.x",
+		"strace: Process 3363 attached with 2 threads\n[pid  3365] close(3) = 0\nstrace: Process 3365 detached\n",
+		"\n[pid  3365] close(3) = 0\n", nil},
+	{"personality change", "any",
+		"[ Process PID=9 runs in 32 bit mode. ]\nclose(3) = 0\n",
+		"\nclose(3) = 0\n", nil},
+	{"-i instruction pointer", "strace 6.1 -f -i",
+		"12449 [00007f7e879d0ad7] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n12449 [????????????????] +++ exited with 0 +++\n",
+		"12449 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n12449 +++ exited with 0 +++\n", nil},
+	{"-n syscall number", "strace 6.1 -f -n",
+		"12449 [  59] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid 12450] [ 257] openat(AT_FDCWD, \"x\", O_RDONLY) = 3\n",
+		"12449 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid 12450] openat(AT_FDCWD, \"x\", O_RDONLY) = 3\n", nil},
+	{"-n -i with pid and time, in strace's order", "strace 6.1 -f -ttt -n -i",
+		"12449 1796119766.880003 [  59] [00007f7e879d0ad7] execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid   204] 1796119766.880010 [?] [????????????????] +++ exited with 44 +++\n",
+		"12449 1796119766.880003 execve(\"/usr/bin/true\", [\"true\"], 0x7ffe332f22e0 /* 35 vars */) = 0\n[pid   204] 1796119766.880010 +++ exited with 44 +++\n", nil},
+	{"-i of a 32-bit process, and a signal", "strace 4.x -i on i386",
+		"[b7fd1424] close(3) = 0\n[b7fd1424] --- SIGCHLD (Child exited) @ 0 (0) ---\n",
+		"close(3) = 0\n--- SIGCHLD {si_signo=SIGCHLD} ---\n", nil},
+	{"-t with -r", "strace 6.1 -t -r",
+		"18:02:35 (+     0.000123) close(3) = 0\n",
+		"18:02:35 close(3) = 0\n", nil},
+	{"-k stack lines", "strace 6.1 -f -k",
+		"12440 write(1, \"hi\\n\", 3) = 3\n > /usr/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0xf1e4]\n > /usr/bin/sh() [0x1c2f1]\n",
+		"12440 write(1, \"hi\\n\", 3) = 3\n\n\n", nil},
+	{"-C summary after the calls", "strace 6.1 -C",
+		"close(3) = 0\n% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n  0.00    0.000000           0         1           close\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000000           0         1           total\n",
+		"close(3) = 0\n", nil},
+	{"-X verbose", "strace 6.1 -X verbose -y",
+		`openat(-100 /* AT_FDCWD */</tmp/stx>, "/tmp/stx/v.txt", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0666) = 3</tmp/stx/v.txt>` + "\n",
+		`openat(AT_FDCWD</tmp/stx>, "/tmp/stx/v.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</tmp/stx/v.txt>` + "\n", nil},
+	{"-X verbose struct fields and clone flags", "strace 6.1 -X verbose",
+		`newfstatat(3, "", {st_mode=0100644 /* S_IFREG|0644 */, st_size=0, ...}, 0x1000 /* AT_EMPTY_PATH */) = 0` + "\n" + `clone(child_stack=NULL, flags=0x1200011 /* CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD */, child_tidptr=0x7f) = 9` + "\n" + `getdents64(3, 0x559c73d9d2a0 /* 8 entries */, 32768) = 240` + "\n",
+		`newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0` + "\n" + `clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 9` + "\n" + `getdents64(3, 0x559c73d9d2a0 /* 8 entries */, 32768) = 240` + "\n", nil},
+	{"-p: a call detached", "strace 6.1 -f -ttt -p",
+		"4282  1796120169.971168 wait4(-1,  <detached ...>\n",
+		"4282  1796120169.971168 wait4(-1 <unfinished ...>\n", nil},
+	{"-p in a terminal: the detach message inside the line", "strace 5.x to 6.x -p, stderr with the trace",
+		"epoll_wait(4, strace: Process 2671 detached\nstrace: Process 2664 detached\n <detached ...>\n",
+		"epoll_wait(4 <unfinished ...>\n\n\n", nil},
+	{"-p: the first call resumes, its start was before the attach", "strace 6.1 -p",
+		"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n",
+		"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n", nil},
 }
 
 // blankArg replaces the i-th top-level argument of a formatted list.

@@ -44,7 +44,8 @@ type Reader struct {
 	calls int // lines that were calls, signals or exits
 
 	sniffed bool
-	summary bool // inside an strace -c/-C summary table
+	hold    *Event // a call with "= ?" whose stack may follow its exit line
+	summary bool   // inside an strace -c/-C summary table
 	// old names the first shape only an strace before 5.x prints, and
 	// where, for the hint an unreadable line gets.
 	old     string
@@ -69,9 +70,13 @@ type Reader struct {
 // NewReader reads a trace from r. name is the file name used in positions
 // and data references; DataReader re-opens it to decode written bytes.
 func NewReader(r io.Reader, name string, opt Options) *Reader {
+	return newReaderSize(r, name, opt, readBlock)
+}
+
+func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	rd := &Reader{
 		name:    name,
-		br:      bufio.NewReaderSize(r, readBlock),
+		br:      bufio.NewReaderSize(r, size),
 		opt:     opt,
 		pending: map[int]*Event{},
 	}
@@ -100,7 +105,9 @@ func (r *Reader) Close() error {
 // Next returns the next completed event.
 func (r *Reader) Next() (*Event, error) {
 	for {
-		if len(r.ready) > 0 {
+		// A call that never returned ("exit_group(0) = ?") is held back
+		// for one line: strace prints its -k stack after the exit line.
+		if len(r.ready) > 0 && (r.hold == nil || r.ready[0] != r.hold || r.eof) {
 			ev := r.ready[0]
 			r.ready[0] = nil
 			r.ready = r.ready[1:]
@@ -133,6 +140,8 @@ func (r *Reader) step() error {
 			return err
 		}
 	}
+	held := r.hold
+	r.hold = nil
 	text, off, nl, err := r.readLine()
 	if err == io.EOF {
 		r.eof = true
@@ -224,6 +233,9 @@ func (r *Reader) step() error {
 	case lineExit, lineKilled:
 		r.flushPending(ev.PID, r.line)
 		r.ready = append(r.ready, ev)
+		if held != nil && held.PID == ev.PID {
+			return r.readStack(held)
+		}
 	case lineUnfinished:
 		if old := r.pending[ev.PID]; old != nil {
 			r.warn(ev.Pos, fmt.Sprintf("%s started before %s (line %d) finished: the earlier call is taken as never returning", ev.Name, old.Name, old.Pos.Line))
@@ -250,6 +262,9 @@ func (r *Reader) step() error {
 	}
 	if done != nil {
 		nameIovecs(done)
+		if done.Kind == KindSyscall && !done.RetKnown {
+			r.hold = done
+		}
 		return r.readStack(done)
 	}
 	return nil
@@ -349,5 +364,7 @@ func OpenFile(path string, opt Options) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set", path)
 	}
-	return NewReader(f, path, opt), nil
+	// A small file needs no full-size buffer (the fuzzers open thousands).
+	size := int(min(max(fi.Size()+1, 2*sniffSize), readBlock))
+	return newReaderSize(f, path, opt, size), nil
 }

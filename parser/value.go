@@ -71,6 +71,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		v.Exit = &out
 		j = e
 	}
+	verboseName(&v)
 	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
 	// is an expression: keep its text.
 	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
@@ -396,4 +397,48 @@ func commentEnd(b []byte, i int) int {
 		return -1
 	}
 	return i + 2 + e + 2
+}
+
+// verboseName makes a value printed by -X verbose read like strace's
+// default output: "-100 /* AT_FDCWD */" becomes AT_FDCWD and "0x241 /*
+// O_WRONLY|O_CREAT|O_TRUNC */" the flag names, so that the model sees the
+// same event whichever way it was printed. Only numbers whose comment is
+// a plain symbolic expression are renamed; "/* 5 entries */" and dates
+// stay comments.
+func verboseName(v *Value) {
+	if v.Comment == "" || v.Kind != ValNumber && v.Kind != ValIdent && v.Kind != ValOther || !numbersOnly(v.Text) {
+		return
+	}
+	c := v.Comment
+	for i := 0; i < len(c); i++ {
+		if !isNameByte(c[i]) && c[i] != '|' {
+			return
+		}
+	}
+	if isDigit(c[0]) {
+		return
+	}
+	v.Text = c
+	v.Kind = classify([]byte(c))
+}
+
+// numbersOnly matches "-100", "0x241", "0x1200000|17".
+func numbersOnly(t string) bool {
+	if t == "" {
+		return false
+	}
+	for len(t) > 0 {
+		k := 0
+		for k < len(t) && t[k] != '|' {
+			k++
+		}
+		if _, ok := parseInt([]byte(t[:k])); !ok {
+			return false
+		}
+		if k == len(t) {
+			break
+		}
+		t = t[k+1:]
+	}
+	return true
 }
