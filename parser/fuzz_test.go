@@ -6,22 +6,56 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// seedLines adds the first lines of every committed fixture trace.
-func seedLines(f *testing.F, whole bool) {
-	files, _ := filepath.Glob("../fixtures/traces/*/*.strace")
+// seedSize bounds a whole-trace seed. The fuzzer minimises every new
+// input it finds, removing bytes one at a time and re-running; on the 64
+// KiB seeds it once had, that took its 60 s limit per input (with no
+// executions counted meanwhile) and a run that ended during it failed with
+// "context deadline exceeded".
+const seedSize = 1 << 10
+
+// seedTraces returns the committed fixture traces and the recorded strace
+// forms.
+func seedTraces(f *testing.F) [][]byte {
+	var files []string
+	for _, g := range []string{"../fixtures/traces/*/*.strace", "testdata/forms/*.strace"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	var out [][]byte
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
-		if whole {
-			if len(b) > 64<<10 {
-				b = b[:64<<10]
+		out = append(out, b)
+	}
+	return out
+}
+
+// seedLines adds lines of every committed trace and every form of the
+// table tests: whole pieces of up to seedSize bytes, cut at line ends, from
+// the start and the middle of each trace (whole), or single lines.
+func seedLines(f *testing.F, whole bool) {
+	for _, tc := range formCases {
+		for _, in := range []string{tc.old, tc.new} {
+			if whole {
+				f.Add([]byte(in))
+				continue
 			}
-			f.Add(b)
+			for _, line := range strings.Split(in, "\n") {
+				f.Add([]byte(line))
+			}
+		}
+	}
+	for _, b := range seedTraces(f) {
+		if whole {
+			for _, at := range []int{0, len(b) / 2} {
+				f.Add(piece(b, at, seedSize))
+			}
 			continue
 		}
 		for i, line := range bytes.Split(b, []byte("\n")) {
@@ -30,6 +64,23 @@ func seedLines(f *testing.F, whole bool) {
 			}
 		}
 	}
+}
+
+// piece returns about n bytes of b from the line that starts at or after
+// at, ending at a line end.
+func piece(b []byte, at, n int) []byte {
+	if at > 0 {
+		k := bytes.IndexByte(b[at:], '\n')
+		if k < 0 {
+			return nil
+		}
+		at += k + 1
+	}
+	end := min(len(b), at+n)
+	if k := bytes.LastIndexByte(b[at:end], '\n'); k >= 0 && end < len(b) {
+		end = at + k + 1
+	}
+	return b[at:end]
 }
 
 // FuzzLine feeds one line at a time to the line parser: it may reject a
@@ -50,21 +101,16 @@ func FuzzLine(f *testing.F) {
 }
 
 // FuzzTrace feeds whole traces to the reader, joining and all, and decodes
-// every data reference it returns.
+// every data reference it returns. The trace is parsed from memory: a file
+// per input cost more than parsing it, and the fuzzer's minimiser runs an
+// input up to its length squared times.
 func FuzzTrace(f *testing.F) {
 	seedLines(f, true)
 	f.Fuzz(func(t *testing.T, trace []byte) {
-		name := filepath.Join(t.TempDir(), "trace")
-		if err := os.WriteFile(name, trace, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, err := Open(name, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		const name = "trace"
+		s := newReaderSize(bytes.NewReader(trace), name, Options{}, 2*sniffSize)
 		d := NewDataReader()
-		defer d.Close()
+		d.setSource(name, bytes.NewReader(trace))
 		for n := 0; n < 100000; n++ {
 			ev, err := s.Next()
 			if errors.Is(err, io.EOF) {
