@@ -119,7 +119,14 @@ const (
 
 // Value is one printed argument, or one field or element inside it.
 type Value struct {
-	Kind ValueKind
+	// The flags come first and together: a trace holds millions of
+	// Values, and padding after each bool made every one 24 bytes larger.
+	Kind    ValueKind
+	HasStr  bool // Str holds the decoded string
+	More    bool // an array or struct ended in "..." (strace cut it short)
+	HasAnno bool // Anno holds a -y annotation
+	Deleted bool // the annotation said "(deleted)"
+
 	Name string // a struct field's name (iov_len) or "" for plain arguments
 	// Text is the argument as printed, without a -y annotation, for every
 	// kind but ValString (whose bytes are not kept, see Data) and ValStruct
@@ -130,17 +137,13 @@ type Value struct {
 	// bytes and never for the data of write-like calls; Data always says
 	// where the string lies in the trace.
 	Str     string
-	HasStr  bool
 	Data    DataRef
 	Elems   []Value
-	More    bool // an array or struct ended in "..." (strace cut it short)
 	Comment string
 
 	// Anno is a decoded -y/-yy annotation: the path of an fd or of
-	// AT_FDCWD, "pipe:[123]", "TCP:[...]". Deleted is set by "(deleted)".
-	Anno    string
-	HasAnno bool
-	Deleted bool
+	// AT_FDCWD, "pipe:[123]", "TCP:[...]".
+	Anno string
 	// Exit is the value strace printed after "=>" for an argument the
 	// call changed (clone3's struct on return), or nil.
 	Exit *Value

@@ -191,3 +191,48 @@ func TestCutLastLineWithNewline(t *testing.T) {
 		t.Errorf("got %d events, warnings %q; want 1 event and a cut-short warning", len(evs), warns)
 	}
 }
+
+// TestOldTraceReads reads a whole trace in the shapes of strace 4.x
+// (written for this test after the logs of that era): every line is an
+// event or a skipped message, and nothing warns.
+func TestOldTraceReads(t *testing.T) {
+	in := strings.Join([]string{
+		`execve("/usr/bin/touch", ["touch", "f"], [/* 26 vars */]) = 0`,
+		`brk(0)                                  = 0x261a000`,
+		`uname({sys="Linux", node="box", ...}) = 0`,
+		`old_mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x40013000`,
+		`fstat64(3, {st_mode=S_IFREG|0644, st_size=62008, ...}) = 0`,
+		`read(3, "\177ELF\1\1\1\0\0\0\0\0\0\0\0\0\3\0\3\0\1\0\0\0\300\341"..., 512) = 512`,
+		`getdents(3, /* 2 entries */, 32768)     = 48`,
+		`ioctl(1, SNDCTL_TMR_TIMEBASE or TCGETS, {B38400 opost isig icanon echo ...}) = 0`,
+		`rt_sigaction(SIGINT, {0x4042e0, [], SA_RESTORER, 0x7f0c2d8a0cb0}, {SIG_DFL, [], 0}, 8) = 0`,
+		`select(4, [3], NULL, NULL, {0, 500000}) = 0 (Timeout)`,
+		`clone(Process 1235 attached`,
+		`child_stack=0, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0xb7e2f708) = 1235`,
+		`[pid  1235] open("f", O_WRONLY|O_CREAT|O_NOCTTY|O_NONBLOCK|O_LARGEFILE, 0666) = 3`,
+		`[pid  1235] writev(3, [{"ab", 2}], 1) = 2`,
+		`[pid  1235] _exit(0) = ?`,
+		`Process 1235 detached`,
+		`--- SIGCHLD (Child exited) @ 0 (0) ---`,
+		`sigreturn() = ? (mask now [])`,
+		`wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 1235`,
+		`exit_group(0) = ?`,
+		``,
+	}, "\n")
+	evs, warns, _ := parseText(t, in)
+	var names []string
+	for _, ev := range evs {
+		names = append(names, ev.Name)
+	}
+	want := []string{"execve", "brk", "uname", "mmap", "fstat64", "read", "getdents", "ioctl", "rt_sigaction", "select",
+		"clone", "open", "writev", "_exit", "SIGCHLD", "sigreturn", "wait4", "exit_group"}
+	if diff := cmp.Diff(want, names); diff != "" || len(warns) > 0 {
+		t.Errorf("events (-want +got):\n%s\nwarnings %q", diff, warns)
+	}
+	if iov := evs[12].Arg(1).Elems[0]; iov.Field("iov_len").Text != "2" || iov.Field("iov_base").Data.Len != 2 {
+		t.Errorf("old iovec not named: %+v", iov)
+	}
+	if evs[11].PID != 1235 || evs[10].Ret != 1235 || evs[10].EndLine != 12 {
+		t.Errorf("clone split by the attach message: %+v", evs[10])
+	}
+}

@@ -34,11 +34,12 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args []Value // argsAndReturn's buffer
-	file string
-	line int
-	off  int64 // file offset of text[0]
-	text []byte
+	args  []Value // argsAndReturn's buffer
+	elems []Value // compound's stack of elements
+	file  string
+	line  int
+	off   int64 // file offset of text[0]
+	text  []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int

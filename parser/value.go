@@ -1,6 +1,9 @@
 package parser
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // value reads one argument (or one struct field or array element) starting
 // at b[i]. data marks the data buffer of a read or write: its strings are
@@ -125,6 +128,18 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 // compound reads {...} or [...] elements separated by commas; an element
 // "..." marks a cut.
 func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, depth int, data bool) (int, *Error) {
+	// The elements gather on a stack shared by every level of nesting;
+	// the value gets an exact copy when it closes.
+	base := len(l.elems)
+	defer func() { l.elems = l.elems[:base] }()
+	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
+	if err == nil && v.Kind == kind && len(l.elems) > base {
+		v.Elems = slices.Clone(l.elems[base:])
+	}
+	return j, err
+}
+
+func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, depth int, data bool, base int) (int, *Error) {
 	b := l.text
 	start := i
 	v.Kind = kind
@@ -162,7 +177,7 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 			if err != nil {
 				return 0, err
 			}
-			v.Elems = append(v.Elems, e)
+			l.elems = append(l.elems, e)
 			i = j
 		}
 		i = skipSpaces(b, i)
@@ -185,6 +200,7 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
 			*v = Value{Name: name}
+			l.elems = l.elems[:base]
 			return l.term(v, start)
 		}
 	}
@@ -294,7 +310,13 @@ scan:
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
-	v.Text = l.intern(text)
+	if isAddress(text) {
+		// Pointers are nearly all distinct: looking them up only fills
+		// the intern table with strings that never come back.
+		v.Text = string(text)
+	} else {
+		v.Text = l.intern(text)
+	}
 	v.Kind = classify(text)
 	if len(cuts) > 0 {
 		return end, nil
@@ -323,6 +345,19 @@ func (l *lineParser) comment(v *Value, i int) int {
 		}
 	}
 	return j
+}
+
+// isAddress matches a long hex number such as 0x7ffd2b1e4c58.
+func isAddress(text []byte) bool {
+	if len(text) < 10 || text[0] != '0' || text[1] != 'x' {
+		return false
+	}
+	for _, c := range text[2:] {
+		if !isDigit(c) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func classify(text []byte) ValueKind {
