@@ -10,12 +10,17 @@ import (
 	"testing"
 )
 
-// seedSize bounds a whole-trace seed. The fuzzer minimises every new
-// input it finds, removing bytes one at a time and re-running; on the 64
-// KiB seeds it once had, that took its 60 s limit per input (with no
-// executions counted meanwhile) and a run that ended during it failed with
-// "context deadline exceeded".
-const seedSize = 1 << 10
+// maxTrace and maxLine bound the inputs of FuzzTrace and FuzzLine (and the
+// seeds are cut to fit). The fuzzer minimises every new input it finds,
+// and its minimiser runs an input of n bytes up to n²/2 times: on the 64
+// KiB seeds FuzzTrace once had, that took the 60 s limit per input, with
+// no executions counted meanwhile, and a run that ended during it failed
+// with "context deadline exceeded". Nothing the parser does needs a long
+// input to reach: the line limit has its own tests.
+const (
+	maxTrace = 512
+	maxLine  = 1024
+)
 
 // seedTraces returns the committed fixture traces and the recorded strace
 // forms.
@@ -37,13 +42,13 @@ func seedTraces(f *testing.F) [][]byte {
 }
 
 // seedLines adds lines of every committed trace and every form of the
-// table tests: whole pieces of up to seedSize bytes, cut at line ends, from
+// table tests: whole pieces of up to maxTrace bytes, cut at line ends, from
 // the start and the middle of each trace (whole), or single lines.
 func seedLines(f *testing.F, whole bool) {
 	for _, tc := range formCases {
 		for _, in := range []string{tc.old, tc.new} {
 			if whole {
-				f.Add([]byte(in))
+				f.Add(piece([]byte(in), 0, maxTrace))
 				continue
 			}
 			for _, line := range strings.Split(in, "\n") {
@@ -54,12 +59,12 @@ func seedLines(f *testing.F, whole bool) {
 	for _, b := range seedTraces(f) {
 		if whole {
 			for _, at := range []int{0, len(b) / 2} {
-				f.Add(piece(b, at, seedSize))
+				f.Add(piece(b, at, maxTrace))
 			}
 			continue
 		}
 		for i, line := range bytes.Split(b, []byte("\n")) {
-			if i%7 == 0 && len(line) < 4096 {
+			if i%7 == 0 && len(line) <= maxLine {
 				f.Add(line)
 			}
 		}
@@ -89,7 +94,7 @@ func FuzzLine(f *testing.F) {
 	seedLines(f, false)
 	lp := lineParser{file: "fuzz", line: 1, names: map[string]string{}}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		if bytes.IndexByte(line, '\n') >= 0 {
+		if bytes.IndexByte(line, '\n') >= 0 || len(line) > maxLine {
 			return
 		}
 		lp.text, lp.ev, lp.splitAt = line, &Event{}, len(line)+1
@@ -107,6 +112,9 @@ func FuzzLine(f *testing.F) {
 func FuzzTrace(f *testing.F) {
 	seedLines(f, true)
 	f.Fuzz(func(t *testing.T, trace []byte) {
+		if len(trace) > maxTrace {
+			return
+		}
 		const name = "trace"
 		s := newReaderSize(bytes.NewReader(trace), name, Options{}, 2*sniffSize)
 		d := NewDataReader()
