@@ -43,7 +43,11 @@ func (k Kind) String() string {
 // prints between them (signals, exits).
 type Event struct {
 	Kind Kind
-	Pos  Pos // the line where the call starts; Col points at its name
+	// The flags sit together after Kind (one word, not six): see the
+	// fields they describe below.
+	HasTime, RetKnown, RetDeleted, Injected, CoreDumped bool
+
+	Pos Pos // the line where the call starts; Col points at its name
 	// EndLine is the line that completes the call: the "resumed" half of a
 	// call strace split, or Pos.Line for a whole one.
 	EndLine int
@@ -55,25 +59,25 @@ type Event struct {
 	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
 	// since midnight (-t, -tt), or since the first line (-r). HasTime is
 	// false when the line carried none.
-	Time    int64
-	HasTime bool
-	Dur     time.Duration // -T time spent in the call; -1 when not printed
+	Time int64
+	Dur  time.Duration // -T time spent in the call; -1 when not printed
 
 	Name string // syscall name ("openat", "syscall_0x3e7"); signal name for KindSignal
+	// Args are the call's arguments; nil for a call that Options.DecodeArgs
+	// left undecoded.
 	Args []Value
 
 	// Ret is the return value; RetKnown is false for "= ?" (the call never
 	// returned to the program, e.g. it exited in it).
-	Ret      int64
-	RetKnown bool
-	Errno    string // "ENOENT" for a failed call, "" otherwise
-	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt").
-	RetAnno    string
-	RetDeleted bool
+	Ret   int64
+	Errno string // "ENOENT" for a failed call, "" otherwise
+	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt");
+	// RetDeleted is set when it ended in "(deleted)".
+	RetAnno string
 	// RetExtra is what strace decoded after the return value: "(flags
-	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)".
+	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)";
+	// Injected is set for the last.
 	RetExtra string
-	Injected bool
 
 	// Stack is the -k stack of the call (or signal), innermost frame
 	// first, each as strace printed it after " > ":
@@ -84,8 +88,7 @@ type Event struct {
 
 	// Status is the exit status (KindExit) or signal name (KindKilled, in
 	// Name). CoreDumped is set for "(core dumped)".
-	Status     int
-	CoreDumped bool
+	Status int
 }
 
 // Failed reports whether the call returned an error.

@@ -3,11 +3,12 @@ package parser
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // maxTrace and maxLine bound the inputs of FuzzTrace and FuzzLine (and the
@@ -107,30 +108,23 @@ func FuzzLine(f *testing.F) {
 
 // FuzzTrace feeds whole traces to the reader, joining and all, and decodes
 // every data reference it returns. The trace is parsed from memory: a file
-// per input cost more than parsing it, and the fuzzer's minimiser runs an
-// input up to its length squared times.
+// per input cost more than parsing it. A second reading that skips every
+// call's arguments (Options.DecodeArgs) must give the same events but for
+// Args, whenever the full reading succeeds.
 func FuzzTrace(f *testing.F) {
 	seedLines(f, true)
 	f.Fuzz(func(t *testing.T, trace []byte) {
 		if len(trace) > maxTrace {
 			return
 		}
-		const name = "trace"
-		s := newReaderSize(bytes.NewReader(trace), name, Options{}, 2*sniffSize)
+		full, fw, ferr := readEvents(bytes.NewReader(trace), nil)
+		var pe *Error
+		if ferr != nil && !errors.As(ferr, &pe) {
+			t.Fatalf("error is not a *parser.Error: %v", ferr)
+		}
 		d := NewDataReader()
-		d.setSource(name, bytes.NewReader(trace))
-		for n := 0; n < 100000; n++ {
-			ev, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			var pe *Error
-			if err != nil {
-				if !errors.As(err, &pe) {
-					t.Fatalf("error is not a *parser.Error: %v", err)
-				}
-				return
-			}
+		d.setSource("trace", bytes.NewReader(trace))
+		for _, ev := range full {
 			for i := range ev.Args {
 				if a := &ev.Args[i]; a.Kind == ValString {
 					if a.Data.Off < 0 || a.Data.Off+int64(a.Data.Len) > int64(len(trace)) {
@@ -139,6 +133,19 @@ func FuzzTrace(f *testing.F) {
 					d.Bytes(a.Data, 1<<20)
 				}
 			}
+		}
+		if ferr != nil {
+			return
+		}
+		skipped, sw, serr := readEvents(bytes.NewReader(trace), noCall)
+		if serr != nil {
+			t.Fatalf("the full reading succeeds, the one without arguments fails: %v", serr)
+		}
+		if diff := cmp.Diff(fw, sw); diff != "" {
+			t.Fatalf("warnings (-full +skipped):\n%s", diff)
+		}
+		if diff := sameWithoutArgs(full, skipped, noCall); diff != "" {
+			t.Fatalf("events (-full +skipped):\n%s", diff)
 		}
 	})
 }

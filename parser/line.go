@@ -58,6 +58,9 @@ type lineParser struct {
 	// unfinished call printed (-1 when none is pending).
 	resumeArgs func(pid int) int
 
+	// decode says which calls get their arguments decoded (nil: all).
+	decode func(name string) bool
+
 	names   map[string]string // interned syscall names
 	scratch []byte
 
@@ -392,6 +395,11 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 		ev.Name = "mmap"
 		l.old = "old_mmap"
 	}
+	if l.decode != nil && !l.decode(ev.Name) {
+		if kind, err, ok := l.skipArgs(j + 1); ok {
+			return kind, err
+		}
+	}
 	l.dataArg = dataArgOf(ev.Name)
 	l.argIdx = 0
 	return l.argsAndReturn(j + 1)
@@ -420,7 +428,13 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	if p := skipSpaces(b, k); p < len(b) && b[p] == ',' {
 		k = p + 1
 	}
-	kind, err := l.argsAndReturn(k)
+	kind, err, skipped := lineKind(0), (*Error)(nil), false
+	if l.decode != nil && !l.decode(ev.Name) {
+		kind, err, skipped = l.skipArgs(k)
+	}
+	if !skipped {
+		kind, err = l.argsAndReturn(k)
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -18,6 +18,12 @@ type Options struct {
 	Warn func(pos Pos, msg string)
 	// Diag receives strace's own "strace: ..." lines. Nil discards them.
 	Diag func(pos Pos, text string)
+	// DecodeArgs, when set, says which calls need their arguments: the
+	// others come with Args nil, their name, process, times, return value
+	// and returned fd's annotation read as usual, and their arguments only
+	// scanned past, which costs a fraction of decoding them. Nil decodes
+	// every call's arguments.
+	DecodeArgs func(name string) bool
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
@@ -53,7 +59,8 @@ type Reader struct {
 
 	lp      lineParser
 	pending map[int]*Event // unfinished calls by pid
-	ready   []*Event
+	ready   []*Event       // events completed, from ready[head]
+	head    int
 	seq     int
 	eof     bool
 
@@ -84,6 +91,7 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 		rd.c = c
 	}
 	rd.lp.file = name
+	rd.lp.decode = opt.DecodeArgs
 	rd.lp.names = map[string]string{}
 	rd.lp.resumeArgs = func(pid int) int {
 		if ev := rd.pending[pid]; ev != nil {
@@ -107,10 +115,15 @@ func (r *Reader) Next() (*Event, error) {
 	for {
 		// A call that never returned ("exit_group(0) = ?") is held back
 		// for one line: strace prints its -k stack after the exit line.
-		if len(r.ready) > 0 && (r.hold == nil || r.ready[0] != r.hold || r.eof) {
-			ev := r.ready[0]
-			r.ready[0] = nil
-			r.ready = r.ready[1:]
+		if r.head < len(r.ready) && (r.hold == nil || r.ready[r.head] != r.hold || r.eof) {
+			ev := r.ready[r.head]
+			r.ready[r.head] = nil
+			r.head++
+			if r.head == len(r.ready) {
+				// Reuse the queue's room: slicing past the front would
+				// make each append allocate.
+				r.ready, r.head = r.ready[:0], 0
+			}
 			ev.Seq = r.seq
 			r.seq++
 			return ev, nil

@@ -1,0 +1,95 @@
+package parser
+
+import "bytes"
+
+// skipArgs passes over the arguments of a call whose arguments the reader
+// was told not to decode (Options.DecodeArgs), from b[i] just after '(' (or
+// after "resumed>") to the return value, allocating nothing. It reports
+// ok false when the arguments do not scan cleanly; the caller then parses
+// them in full and gives the same error as without skipping. (It is not
+// a validator: arguments that scan cleanly but would not decode, such as
+// "a=)", pass.)
+func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
+	b := l.text
+	start := i
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			e := scanString(b, i)
+			if e < 0 {
+				return 0, nil, false
+			}
+			i = e
+			continue
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if c != ')' {
+					return 0, nil, false
+				}
+				return lineCall, l.ret(i + 1), true
+			}
+			depth--
+		case '/':
+			if i+1 < len(b) && b[i+1] == '*' {
+				e := commentEnd(b, i)
+				if e < 0 {
+					return 0, nil, false
+				}
+				i = e
+				continue
+			}
+		case '<':
+			switch {
+			case depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark):
+				k := skipSpaces(b, i+len(unfinishedMark))
+				if k >= len(b) {
+					return lineUnfinished, nil, true
+				}
+				if b[k] == ')' {
+					return lineCall, l.ret(k + 1), true
+				}
+				return 0, nil, false
+			case depth == 0 && bytes.HasPrefix(b[i:], detachedMark):
+				k, err := l.detached(i)
+				return k, err, true
+			case i > start && b[i-1] != ' ' && b[i-1] != '(' && b[i-1] != '[' && b[i-1] != '{' && b[i-1] != ',':
+				// A -y annotation: its path may hold any of the bytes
+				// above.
+				e := annotationEnd(b, i)
+				if e < 0 {
+					return 0, nil, false
+				}
+				i = e
+				continue
+			}
+		}
+		i++
+	}
+	return 0, nil, false
+}
+
+// annotationEnd returns the index just past the annotation "<...>" at b[i],
+// or -1; it scans as annotation does, without decoding.
+func annotationEnd(b []byte, i int) int {
+	depth := 0
+	for k := i; k < len(b); k++ {
+		switch b[k] {
+		case '<':
+			depth++
+		case '>':
+			if b[k-1] == '-' && depth == 1 && k-1 > i {
+				continue
+			}
+			depth--
+		case '\\':
+			k++
+		}
+		if depth == 0 {
+			return k + 1
+		}
+	}
+	return -1
+}
