@@ -236,3 +236,21 @@ func TestOldTraceReads(t *testing.T) {
 		t.Errorf("clone split by the attach message: %+v", evs[10])
 	}
 }
+
+// TestSummarySkippedSaysSo: -v (Options.Diag) says where the -C table was
+// skipped, so a skipped line is never silent.
+func TestSummarySkippedSaysSo(t *testing.T) {
+	in := "close(3) = 0\n% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000001           1         1           close\n"
+	var diags []string
+	r := NewReader(strings.NewReader(in), "t", Options{Diag: func(p Pos, text string) { diags = append(diags, p.String()+" "+text) }})
+	n := 0
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+		n++
+	}
+	if n != 1 || len(diags) != 1 || diags[0] != "t:2:1 the strace -c/-C summary table starts here: skipped" {
+		t.Errorf("%d events, diagnostics %q", n, diags)
+	}
+}

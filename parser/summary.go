@@ -21,6 +21,7 @@ func (r *Reader) summaryLine(text []byte) (bool, error) {
 			return true, &Error{Pos: Pos{File: r.name, Line: r.line, Col: 1}, Msg: "this is an strace -c summary: it counts calls but records none; record without -c (e.g. strace -f -ttt -y -xx -o FILE CMD)"}
 		}
 		r.summary = true
+		r.diag(Pos{File: r.name, Line: r.line, Col: 1}, []byte("the strace -c/-C summary table starts here: skipped"))
 		return true, nil
 	}
 	if !r.summary {
