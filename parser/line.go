@@ -58,8 +58,11 @@ type lineParser struct {
 	// unfinished call printed (-1 when none is pending).
 	resumeArgs func(pid int) int
 
-	// decode says which calls get their arguments decoded (nil: all).
-	decode func(name string) bool
+	// decode says which calls get their arguments decoded (nil: all);
+	// mayskip is false for a line that is decoded in full whatever decode
+	// says (the last line of a trace when it has no newline).
+	decode  func(name string) bool
+	mayskip bool
 
 	names   map[string]string // interned syscall names
 	scratch []byte
@@ -395,7 +398,7 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 		ev.Name = "mmap"
 		l.old = "old_mmap"
 	}
-	if l.decode != nil && !l.decode(ev.Name) {
+	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
 		if kind, err, ok := l.skipArgs(j + 1); ok {
 			return kind, err
 		}
@@ -429,7 +432,7 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 		k = p + 1
 	}
 	kind, err, skipped := lineKind(0), (*Error)(nil), false
-	if l.decode != nil && !l.decode(ev.Name) {
+	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
 		kind, err, skipped = l.skipArgs(k)
 	}
 	if !skipped {

@@ -186,6 +186,7 @@ func (r *Reader) step() error {
 	lp := &r.lp
 	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
 	lp.splitAt = len(text) + 1
+	lp.mayskip = nl
 	kind, tf, perr := lp.parse()
 	for perr != nil && lp.eolErr {
 		// A diagnostic ("strace: Process 6 attached", or the bare "Process
@@ -211,6 +212,7 @@ func (r *Reader) step() error {
 		*ev = Event{PID: r.pid, Dur: -1}
 		lp.text = text
 		lp.splitAt, lp.off2 = cut, off2
+		lp.mayskip = nl
 		kind, tf, perr = lp.parse()
 	}
 	if lp.old != "" {

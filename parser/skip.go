@@ -6,9 +6,11 @@ import "bytes"
 // was told not to decode (Options.DecodeArgs), from b[i] just after '(' (or
 // after "resumed>") to the return value, allocating nothing. It reports
 // ok false when the arguments do not scan cleanly; the caller then parses
-// them in full and gives the same error as without skipping. (It is not
-// a validator: arguments that scan cleanly but would not decode, such as
-// "a=)", pass.)
+// them in full and gives the same error as without skipping; so does a
+// line whose return value does not read, and the last line of a trace when
+// it has no newline (the reader does not skip there). It is not a
+// validator: arguments that scan cleanly but would not decode, such as
+// "a=)", pass.
 func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 	b := l.text
 	start := i
@@ -29,7 +31,7 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 				if c != ')' {
 					return 0, nil, false
 				}
-				return lineCall, l.ret(i + 1), true
+				return l.skippedRet(i + 1)
 			}
 			depth--
 		case '/':
@@ -49,12 +51,14 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 					return lineUnfinished, nil, true
 				}
 				if b[k] == ')' {
-					return lineCall, l.ret(k + 1), true
+					return l.skippedRet(k + 1)
 				}
 				return 0, nil, false
 			case depth == 0 && bytes.HasPrefix(b[i:], detachedMark):
-				k, err := l.detached(i)
-				return k, err, true
+				if k, err := l.detached(i); err == nil {
+					return k, nil, true
+				}
+				return 0, nil, false
 			case i > start && b[i-1] != ' ' && b[i-1] != '(' && b[i-1] != '[' && b[i-1] != '{' && b[i-1] != ',':
 				// A -y annotation: its path may hold any of the bytes
 				// above.
@@ -69,6 +73,15 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 		i++
 	}
 	return 0, nil, false
+}
+
+// skippedRet reads the return value after skipped arguments. A line that
+// does not read is parsed in full instead, for the error it gives then.
+func (l *lineParser) skippedRet(i int) (lineKind, *Error, bool) {
+	if err := l.ret(i); err != nil {
+		return 0, nil, false
+	}
+	return lineCall, nil, true
 }
 
 // annotationEnd returns the index just past the annotation "<...>" at b[i],
