@@ -139,6 +139,9 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	if i, err = l.pidPrefix(i); err != nil {
 		return 0, 0, err
 	}
+	// --secontext prints its context before the timestamp; -n and -i
+	// print after it.
+	i = l.bracketPrefixes(i)
 	tf := timeUnknown
 	if i < len(b) && isDigit(b[i]) {
 		if i, tf, err = l.timestamp(i); err != nil {
@@ -558,7 +561,7 @@ func (l *lineParser) relativeAfterClock(i int) int {
 // bracketPrefixes skips what strace prints in brackets between the
 // timestamp and the call: -n's syscall number ("[  59]", "[?]"), -i's
 // instruction pointer ("[00007f4d33743ad7]", "[????????????????]", eight
-// digits for a 32-bit process) and --secontext's context. The instruction
+// digits for a 32-bit process) and --secontext's SELinux context. The instruction
 // pointer is kept in Event.IP.
 func (l *lineParser) bracketPrefixes(i int) int {
 	b := l.text
@@ -577,7 +580,9 @@ func (l *lineParser) bracketPrefixes(i int) int {
 				l.ev.IP = n
 			}
 		case allDigits(in) || string(in) == "?":
-		case bytes.IndexByte(in, ':') > 0 && bytes.IndexByte(in, ' ') < 0:
+		case bytes.IndexByte(in, ' ') < 0:
+			// --secontext: "[unconfined_t]", or in full
+			// "[unconfined_u:unconfined_r:unconfined_t:s0]".
 		default:
 			return i
 		}
