@@ -14,7 +14,8 @@ import "bytes"
 func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 	b := l.text
 	start := i
-	depth := 0
+	depth := 0  // brackets of any kind
+	parens := 0 // parentheses inside the arguments: makedev(1, 3)
 	for i < len(b) {
 		switch c := b[i]; c {
 		case '"':
@@ -26,6 +27,9 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 			continue
 		case '(', '[', '{':
 			depth++
+			if c == '(' {
+				parens++
+			}
 		case ')', ']', '}':
 			if depth == 0 {
 				if c != ')' {
@@ -34,6 +38,9 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 				return l.skippedRet(i + 1)
 			}
 			depth--
+			if c == ')' && parens > 0 {
+				parens--
+			}
 		case '/':
 			if i+1 < len(b) && b[i+1] == '*' {
 				e := commentEnd(b, i)
@@ -44,7 +51,19 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 				continue
 			}
 		case '<':
+			// As the full parse reads it: right after a value (not after a
+			// space, an opening bracket or a comma) and outside a call's
+			// parentheses, '<' opens a -y annotation, whose path may hold
+			// any of the bytes above, even "<unfinished ...>".
+			prev := b[i-1]
 			switch {
+			case i > start && parens == 0 && prev != ' ' && prev != '(' && prev != '[' && prev != '{' && prev != ',':
+				e := annotationEnd(b, i)
+				if e < 0 {
+					return 0, nil, false
+				}
+				i = e
+				continue
 			case depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark):
 				k := skipSpaces(b, i+len(unfinishedMark))
 				if k >= len(b) {
@@ -59,15 +78,6 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 					return k, nil, true
 				}
 				return 0, nil, false
-			case i > start && b[i-1] != ' ' && b[i-1] != '(' && b[i-1] != '[' && b[i-1] != '{' && b[i-1] != ',':
-				// A -y annotation: its path may hold any of the bytes
-				// above.
-				e := annotationEnd(b, i)
-				if e < 0 {
-					return 0, nil, false
-				}
-				i = e
-				continue
 			}
 		}
 		i++
