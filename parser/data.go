@@ -10,25 +10,31 @@ import (
 // DataReader decodes the bytes a DataRef points at, re-reading them from
 // the trace file. It keeps the files it opened; Close them when done.
 type DataReader struct {
-	files map[string]*os.File
+	files map[string]io.ReaderAt
 }
 
 // NewDataReader returns an empty DataReader.
-func NewDataReader() *DataReader { return &DataReader{files: map[string]*os.File{}} }
+func NewDataReader() *DataReader { return &DataReader{files: map[string]io.ReaderAt{}} }
 
 // Close closes every trace file the reader opened.
 func (d *DataReader) Close() error {
 	var first error
 	for _, f := range d.files {
-		if err := f.Close(); err != nil && first == nil {
-			first = err
+		if c, ok := f.(io.Closer); ok {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
 		}
 	}
-	d.files = map[string]*os.File{}
+	d.files = map[string]io.ReaderAt{}
 	return first
 }
 
-func (d *DataReader) file(name string) (*os.File, error) {
+// setSource makes references to name read from r instead of the file (the
+// fuzzers parse traces held in memory).
+func (d *DataReader) setSource(name string, r io.ReaderAt) { d.files[name] = r }
+
+func (d *DataReader) file(name string) (io.ReaderAt, error) {
 	if f, ok := d.files[name]; ok {
 		return f, nil
 	}

@@ -43,7 +43,11 @@ func (k Kind) String() string {
 // prints between them (signals, exits).
 type Event struct {
 	Kind Kind
-	Pos  Pos // the line where the call starts; Col points at its name
+	// The flags sit together after Kind (one word, not six): see the
+	// fields they describe below.
+	HasTime, RetKnown, RetDeleted, Injected, CoreDumped bool
+
+	Pos Pos // the line where the call starts; Col points at its name
 	// EndLine is the line that completes the call: the "resumed" half of a
 	// call strace split, or Pos.Line for a whole one.
 	EndLine int
@@ -55,30 +59,36 @@ type Event struct {
 	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
 	// since midnight (-t, -tt), or since the first line (-r). HasTime is
 	// false when the line carried none.
-	Time    int64
-	HasTime bool
-	Dur     time.Duration // -T time spent in the call; -1 when not printed
+	Time int64
+	Dur  time.Duration // -T time spent in the call; -1 when not printed
 
 	Name string // syscall name ("openat", "syscall_0x3e7"); signal name for KindSignal
+	// Args are the call's arguments; nil for a call that Options.DecodeArgs
+	// left undecoded.
 	Args []Value
 
 	// Ret is the return value; RetKnown is false for "= ?" (the call never
 	// returned to the program, e.g. it exited in it).
-	Ret      int64
-	RetKnown bool
-	Errno    string // "ENOENT" for a failed call, "" otherwise
-	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt").
-	RetAnno    string
-	RetDeleted bool
+	Ret   int64
+	Errno string // "ENOENT" for a failed call, "" otherwise
+	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt");
+	// RetDeleted is set when it ended in "(deleted)".
+	RetAnno string
 	// RetExtra is what strace decoded after the return value: "(flags
-	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)".
+	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)";
+	// Injected is set for the last.
 	RetExtra string
-	Injected bool
+
+	// Stack is the -k stack of the call (or signal), innermost frame
+	// first, each as strace printed it after " > ":
+	// "/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4]".
+	Stack []string
+	// IP is the instruction pointer -i printed, 0 when none was.
+	IP uint64
 
 	// Status is the exit status (KindExit) or signal name (KindKilled, in
 	// Name). CoreDumped is set for "(core dumped)".
-	Status     int
-	CoreDumped bool
+	Status int
 }
 
 // Failed reports whether the call returned an error.
@@ -112,7 +122,14 @@ const (
 
 // Value is one printed argument, or one field or element inside it.
 type Value struct {
-	Kind ValueKind
+	// The flags come first and together: a trace holds millions of
+	// Values, and padding after each bool made every one 24 bytes larger.
+	Kind    ValueKind
+	HasStr  bool // Str holds the decoded string
+	More    bool // an array or struct ended in "..." (strace cut it short)
+	HasAnno bool // Anno holds a -y annotation
+	Deleted bool // the annotation said "(deleted)"
+
 	Name string // a struct field's name (iov_len) or "" for plain arguments
 	// Text is the argument as printed, without a -y annotation, for every
 	// kind but ValString (whose bytes are not kept, see Data) and ValStruct
@@ -123,17 +140,13 @@ type Value struct {
 	// bytes and never for the data of write-like calls; Data always says
 	// where the string lies in the trace.
 	Str     string
-	HasStr  bool
 	Data    DataRef
 	Elems   []Value
-	More    bool // an array or struct ended in "..." (strace cut it short)
 	Comment string
 
 	// Anno is a decoded -y/-yy annotation: the path of an fd or of
-	// AT_FDCWD, "pipe:[123]", "TCP:[...]". Deleted is set by "(deleted)".
-	Anno    string
-	HasAnno bool
-	Deleted bool
+	// AT_FDCWD, "pipe:[123]", "TCP:[...]".
+	Anno string
 	// Exit is the value strace printed after "=>" for an argument the
 	// call changed (clone3's struct on return), or nil.
 	Exit *Value

@@ -45,6 +45,11 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 		}
 		b.WriteByte(close)
 	default:
+		if v.Text == "" && v.Comment != "" {
+			b.WriteString("/* ")
+			b.WriteString(v.Comment)
+			b.WriteString(" */")
+		}
 		b.WriteString(v.Text)
 	}
 	if v.Exit != nil {

@@ -3,33 +3,90 @@ package parser
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-// seedLines adds the first lines of every committed fixture trace.
-func seedLines(f *testing.F, whole bool) {
-	files, _ := filepath.Glob("../fixtures/traces/*/*.strace")
+// maxTrace and maxLine bound the inputs of FuzzTrace and FuzzLine (and the
+// seeds are cut to fit). The fuzzer minimises every new input it finds,
+// and its minimiser runs an input of n bytes up to n²/2 times: on the 64
+// KiB seeds FuzzTrace once had, that took the 60 s limit per input, with
+// no executions counted meanwhile, and a run that ended during it failed
+// with "context deadline exceeded". Nothing the parser does needs a long
+// input to reach: the line limit has its own tests.
+const (
+	maxTrace = 512
+	maxLine  = 1024
+)
+
+// seedTraces returns the committed fixture traces and the recorded strace
+// forms.
+func seedTraces(f *testing.F) [][]byte {
+	var files []string
+	for _, g := range []string{"../fixtures/traces/*/*.strace", "testdata/forms/*.strace"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	var out [][]byte
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
-		if whole {
-			if len(b) > 64<<10 {
-				b = b[:64<<10]
+		out = append(out, b)
+	}
+	return out
+}
+
+// seedLines adds lines of every committed trace and every form of the
+// table tests: whole pieces of up to maxTrace bytes, cut at line ends, from
+// the start and the middle of each trace (whole), or single lines.
+func seedLines(f *testing.F, whole bool) {
+	for _, tc := range formCases {
+		for _, in := range []string{tc.old, tc.new} {
+			if whole {
+				f.Add(piece([]byte(in), 0, maxTrace))
+				continue
 			}
-			f.Add(b)
+			for _, line := range strings.Split(in, "\n") {
+				f.Add([]byte(line))
+			}
+		}
+	}
+	for _, b := range seedTraces(f) {
+		if whole {
+			for _, at := range []int{0, len(b) / 2} {
+				f.Add(piece(b, at, maxTrace))
+			}
 			continue
 		}
 		for i, line := range bytes.Split(b, []byte("\n")) {
-			if i%7 == 0 && len(line) < 4096 {
+			if i%7 == 0 && len(line) <= maxLine {
 				f.Add(line)
 			}
 		}
 	}
+}
+
+// piece returns about n bytes of b from the line that starts at or after
+// at, ending at a line end.
+func piece(b []byte, at, n int) []byte {
+	if at > 0 {
+		k := bytes.IndexByte(b[at:], '\n')
+		if k < 0 {
+			return nil
+		}
+		at += k + 1
+	}
+	end := min(len(b), at+n)
+	if k := bytes.LastIndexByte(b[at:end], '\n'); k >= 0 && end < len(b) {
+		end = at + k + 1
+	}
+	return b[at:end]
 }
 
 // FuzzLine feeds one line at a time to the line parser: it may reject a
@@ -38,7 +95,7 @@ func FuzzLine(f *testing.F) {
 	seedLines(f, false)
 	lp := lineParser{file: "fuzz", line: 1, names: map[string]string{}}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		if bytes.IndexByte(line, '\n') >= 0 {
+		if bytes.IndexByte(line, '\n') >= 0 || len(line) > maxLine {
 			return
 		}
 		lp.text, lp.ev, lp.splitAt = line, &Event{}, len(line)+1
@@ -50,33 +107,24 @@ func FuzzLine(f *testing.F) {
 }
 
 // FuzzTrace feeds whole traces to the reader, joining and all, and decodes
-// every data reference it returns.
+// every data reference it returns. The trace is parsed from memory: a file
+// per input cost more than parsing it. A second reading that skips every
+// call's arguments (Options.DecodeArgs) must give the same events but for
+// Args, whenever the full reading succeeds.
 func FuzzTrace(f *testing.F) {
 	seedLines(f, true)
 	f.Fuzz(func(t *testing.T, trace []byte) {
-		name := filepath.Join(t.TempDir(), "trace")
-		if err := os.WriteFile(name, trace, 0o644); err != nil {
-			t.Fatal(err)
+		if len(trace) > maxTrace {
+			return
 		}
-		s, err := Open(name, Options{})
-		if err != nil {
-			t.Fatal(err)
+		full, fw, ferr := readEvents(bytes.NewReader(trace), nil)
+		var pe *Error
+		if ferr != nil && !errors.As(ferr, &pe) {
+			t.Fatalf("error is not a *parser.Error: %v", ferr)
 		}
-		defer s.Close()
 		d := NewDataReader()
-		defer d.Close()
-		for n := 0; n < 100000; n++ {
-			ev, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			var pe *Error
-			if err != nil {
-				if !errors.As(err, &pe) {
-					t.Fatalf("error is not a *parser.Error: %v", err)
-				}
-				return
-			}
+		d.setSource("trace", bytes.NewReader(trace))
+		for _, ev := range full {
 			for i := range ev.Args {
 				if a := &ev.Args[i]; a.Kind == ValString {
 					if a.Data.Off < 0 || a.Data.Off+int64(a.Data.Len) > int64(len(trace)) {
@@ -85,6 +133,19 @@ func FuzzTrace(f *testing.F) {
 					d.Bytes(a.Data, 1<<20)
 				}
 			}
+		}
+		if ferr != nil {
+			return
+		}
+		skipped, sw, serr := readEvents(bytes.NewReader(trace), noCall)
+		if serr != nil {
+			t.Fatalf("the full reading succeeds, the one without arguments fails: %v", serr)
+		}
+		if diff := cmp.Diff(fw, sw); diff != "" {
+			t.Fatalf("warnings (-full +skipped):\n%s", diff)
+		}
+		if diff := sameWithoutArgs(full, skipped, noCall); diff != "" {
+			t.Fatalf("events (-full +skipped):\n%s", diff)
 		}
 	})
 }

@@ -34,11 +34,12 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args []Value // argsAndReturn's buffer
-	file string
-	line int
-	off  int64 // file offset of text[0]
-	text []byte
+	args  []Value // argsAndReturn's buffer
+	elems []Value // compound's stack of elements
+	file  string
+	line  int
+	off   int64 // file offset of text[0]
+	text  []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int
@@ -57,8 +58,18 @@ type lineParser struct {
 	// unfinished call printed (-1 when none is pending).
 	resumeArgs func(pid int) int
 
+	// decode says which calls get their arguments decoded (nil: all);
+	// mayskip is false for a line that is decoded in full whatever decode
+	// says (the last line of a trace when it has no newline).
+	decode  func(name string) bool
+	mayskip bool
+
 	names   map[string]string // interned syscall names
 	scratch []byte
+
+	// old names a shape only strace before 5.x prints, when the line had
+	// one (the Reader keeps the first, for its error hints).
+	old string
 }
 
 const maxDepth = 64
@@ -114,10 +125,23 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	}
 	ev := l.ev
 	i := skipSpaces(b, 0)
+	// strace 4.x printed its process messages into the trace without the
+	// "strace: " prefix, and every strace notes a change of personality
+	// as "[ Process PID=123 runs in 32 bit mode. ]".
+	if isProcessMsg(b[i:]) {
+		l.old = "a \"Process N attached\" line without \"strace: \""
+		return lineDiag, timeUnknown, nil
+	}
+	if bytes.HasPrefix(b[i:], []byte("[ Process PID=")) {
+		return lineDiag, timeUnknown, nil
+	}
 	var err *Error
 	if i, err = l.pidPrefix(i); err != nil {
 		return 0, 0, err
 	}
+	// --secontext prints its context before the timestamp; -n and -i
+	// print after it.
+	i = l.bracketPrefixes(i)
 	tf := timeUnknown
 	if i < len(b) && isDigit(b[i]) {
 		if i, tf, err = l.timestamp(i); err != nil {
@@ -125,6 +149,10 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		}
 	}
 	i = skipSpaces(b, i)
+	if i < len(b) && b[i] == '(' && tf == timeClock {
+		i = l.relativeAfterClock(i)
+	}
+	i = l.bracketPrefixes(i)
 	if i >= len(b) {
 		l.eolErr = true
 		return 0, 0, l.errorf(i, "expected a syscall, a signal (---) or an exit (+++) after the line prefix")
@@ -293,6 +321,10 @@ func (l *lineParser) signal(i int) *Error {
 	}
 	l.ev.Kind = KindSignal
 	l.ev.Name = l.intern(b[i:j])
+	if bytes.HasPrefix(b[j:], []byte(" (")) {
+		// strace 4.x: "--- SIGCHLD (Child exited) @ 0 (0) ---".
+		l.old = "an old signal line (--- SIG (text) ---)"
+	}
 	if !bytes.HasSuffix(bytes.TrimRight(b, " \r"), []byte("---")) {
 		l.eolErr = true
 		return l.errorf(len(b), "expected \"---\" closing the signal line")
@@ -363,6 +395,17 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	ev := l.ev
 	ev.Kind = KindSyscall
 	ev.Name = l.intern(b[i:j])
+	if ev.Name == "old_mmap" {
+		// strace 4.x's name for the one-argument mmap of i386, arm and
+		// s390, which strace 5 and later prints as "mmap".
+		ev.Name = "mmap"
+		l.old = "old_mmap"
+	}
+	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
+		if kind, err, ok := l.skipArgs(j + 1); ok {
+			return kind, err
+		}
+	}
 	l.dataArg = dataArgOf(ev.Name)
 	l.argIdx = 0
 	return l.argsAndReturn(j + 1)
@@ -391,7 +434,13 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	if p := skipSpaces(b, k); p < len(b) && b[p] == ',' {
 		k = p + 1
 	}
-	kind, err := l.argsAndReturn(k)
+	kind, err, skipped := lineKind(0), (*Error)(nil), false
+	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
+		kind, err, skipped = l.skipArgs(k)
+	}
+	if !skipped {
+		kind, err = l.argsAndReturn(k)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -426,6 +475,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		if b[i] == ')' {
 			break
 		}
+		if bytes.HasPrefix(b[i:], detachedMark) {
+			return l.detached(i)
+		}
 		if bytes.HasPrefix(b[i:], unfinishedMark) {
 			k := skipSpaces(b, i+len(unfinishedMark))
 			if k >= len(b) {
@@ -459,6 +511,8 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			i = j
 		case bytes.HasPrefix(b[j:], unfinishedMark):
 			i = j
+		case bytes.HasPrefix(b[j:], detachedMark):
+			return l.detached(j)
 		default:
 			return 0, l.errorf(j, "expected ',' or ')' after argument %d of %s, found %q", len(ev.Args), ev.Name, snippet(b[j:]))
 		}
@@ -467,6 +521,110 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		}
 	}
 	return lineCall, l.ret(i + 1)
+}
+
+var detachedMark = []byte("<detached ...>")
+
+// detached ends a call that strace stopped tracing in the middle ("-p"
+// interrupted): "epoll_wait(14 <detached ...>". The call's result is not
+// known; nothing may follow the mark.
+func (l *lineParser) detached(i int) (lineKind, *Error) {
+	b := l.text
+	k := skipSpaces(b, i+len(detachedMark))
+	for k < len(b) && b[k] == '\r' {
+		k++
+	}
+	if k < len(b) {
+		return 0, l.errorf(k, "unexpected text after \"<detached ...>\"")
+	}
+	l.ev.RetKnown = false
+	return lineCall, nil
+}
+
+// relativeAfterClock skips the "(+     0.000123) " that -r prints after a
+// -t/-tt clock time; the clock time orders the events.
+func (l *lineParser) relativeAfterClock(i int) int {
+	b := l.text
+	if !bytes.HasPrefix(b[i:], []byte("(+")) {
+		return i
+	}
+	k := skipSpaces(b, i+2)
+	for k < len(b) && (isDigit(b[k]) || b[k] == '.') {
+		k++
+	}
+	if k < len(b) && b[k] == ')' {
+		return skipSpaces(b, k+1)
+	}
+	return i
+}
+
+// bracketPrefixes skips what strace prints in brackets between the
+// timestamp and the call: -n's syscall number ("[  59]", "[?]"), -i's
+// instruction pointer ("[00007f4d33743ad7]", "[????????????????]", eight
+// digits for a 32-bit process) and --secontext's SELinux context. The instruction
+// pointer is kept in Event.IP.
+func (l *lineParser) bracketPrefixes(i int) int {
+	b := l.text
+	for i < len(b) && b[i] == '[' {
+		e := bytes.IndexByte(b[i:min(len(b), i+80)], ']')
+		if e < 0 {
+			return i
+		}
+		raw := b[i+1 : i+e]
+		in := bytes.TrimSpace(raw)
+		switch {
+		case len(in) == 0:
+			return i
+		case (len(raw) == 16 || len(raw) == 8) && allHexOrUnknown(raw):
+			if n, ok := parseHex(raw); ok {
+				l.ev.IP = n
+			}
+		case allDigits(in) || string(in) == "?":
+		case bytes.IndexByte(in, ' ') < 0:
+			// --secontext: "[unconfined_t]", or in full
+			// "[unconfined_u:unconfined_r:unconfined_t:s0]".
+		default:
+			return i
+		}
+		i = skipSpaces(b, i+e+1)
+	}
+	return i
+}
+
+func allHexOrUnknown(b []byte) bool {
+	for _, c := range b {
+		if !(isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '?' || c == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+func parseHex(b []byte) (uint64, bool) {
+	b = bytes.TrimSpace(b)
+	var n uint64
+	for _, c := range b {
+		switch {
+		case isDigit(c):
+			n = n<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | uint64(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | uint64(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return n, len(b) > 0
 }
 
 // ret reads " = VALUE [EXTRA...] [<DURATION>]" after the closing paren.

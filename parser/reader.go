@@ -18,6 +18,15 @@ type Options struct {
 	Warn func(pos Pos, msg string)
 	// Diag receives strace's own "strace: ..." lines. Nil discards them.
 	Diag func(pos Pos, text string)
+	// DecodeArgs, when set, says which calls need their arguments: the
+	// others come with Args nil, their name, process, times, return value
+	// and returned fd's annotation read as usual, and their arguments only
+	// scanned past, which costs a fraction of decoding them. Nil decodes
+	// every call's arguments.
+	DecodeArgs func(name string) bool
+	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
+	// It is enforced while the line is read, so it bounds memory too.
+	MaxLine int
 }
 
 // Stream yields events in trace order. Next returns io.EOF at the end and
@@ -26,10 +35,6 @@ type Stream interface {
 	Next() (*Event, error)
 	Close() error
 }
-
-// maxLine bounds one physical line; a 32 MB line (8 MiB of -xx data) is
-// well within it.
-const maxLine = 1 << 30
 
 // Reader parses one trace file line by line, joining split calls.
 type Reader struct {
@@ -42,10 +47,20 @@ type Reader struct {
 	line  int   // number of the last line read
 	long  []byte
 	lines int // non-blank lines seen
+	calls int // lines that were calls, signals or exits
+
+	sniffed bool
+	hold    *Event // a call with "= ?" whose stack may follow its exit line
+	summary bool   // inside an strace -c/-C summary table
+	// old names the first shape only an strace before 5.x prints, and
+	// where, for the hint an unreadable line gets.
+	old     string
+	oldLine int
 
 	lp      lineParser
 	pending map[int]*Event // unfinished calls by pid
-	ready   []*Event
+	ready   []*Event       // events completed, from ready[head]
+	head    int
 	seq     int
 	eof     bool
 
@@ -62,9 +77,13 @@ type Reader struct {
 // NewReader reads a trace from r. name is the file name used in positions
 // and data references; DataReader re-opens it to decode written bytes.
 func NewReader(r io.Reader, name string, opt Options) *Reader {
+	return newReaderSize(r, name, opt, readBlock)
+}
+
+func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	rd := &Reader{
 		name:    name,
-		br:      bufio.NewReaderSize(r, 1<<20),
+		br:      bufio.NewReaderSize(r, size),
 		opt:     opt,
 		pending: map[int]*Event{},
 	}
@@ -72,6 +91,7 @@ func NewReader(r io.Reader, name string, opt Options) *Reader {
 		rd.c = c
 	}
 	rd.lp.file = name
+	rd.lp.decode = opt.DecodeArgs
 	rd.lp.names = map[string]string{}
 	rd.lp.resumeArgs = func(pid int) int {
 		if ev := rd.pending[pid]; ev != nil {
@@ -90,42 +110,20 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// readLine returns the next physical line without its newline, its file
-// offset, and whether it ended in a newline.
-func (r *Reader) readLine() (text []byte, off int64, nl bool, err error) {
-	off = r.off
-	b, err := r.br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		r.long = append(r.long[:0], b...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(r.long) > maxLine {
-				return nil, off, false, &Error{Pos: Pos{File: r.name, Line: r.line + 1, Col: 1}, Msg: fmt.Sprintf("line longer than %d MiB: this does not look like an strace log", maxLine>>20)}
-			}
-			b, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, b...)
-		}
-		b = r.long
-	}
-	r.off += int64(len(b))
-	if err != nil && err != io.EOF {
-		return nil, off, false, err
-	}
-	if len(b) == 0 && err == io.EOF {
-		return nil, off, false, io.EOF
-	}
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		return b[:n-1], off, true, nil
-	}
-	return b, off, false, nil
-}
-
 // Next returns the next completed event.
 func (r *Reader) Next() (*Event, error) {
 	for {
-		if len(r.ready) > 0 {
-			ev := r.ready[0]
-			r.ready[0] = nil
-			r.ready = r.ready[1:]
+		// A call that never returned ("exit_group(0) = ?") is held back
+		// for one line: strace prints its -k stack after the exit line.
+		if r.head < len(r.ready) && (r.hold == nil || r.ready[r.head] != r.hold || r.eof) {
+			ev := r.ready[r.head]
+			r.ready[r.head] = nil
+			r.head++
+			if r.head == len(r.ready) {
+				// Reuse the queue's room: slicing past the front would
+				// make each append allocate.
+				r.ready, r.head = r.ready[:0], 0
+			}
 			ev.Seq = r.seq
 			r.seq++
 			return ev, nil
@@ -149,6 +147,14 @@ func (r *Reader) Next() (*Event, error) {
 // step reads one line (or a line and its continuation) and queues what it
 // completes.
 func (r *Reader) step() error {
+	if !r.sniffed {
+		r.sniffed = true
+		if err := r.sniff(); err != nil {
+			return err
+		}
+	}
+	held := r.hold
+	r.hold = nil
 	text, off, nl, err := r.readLine()
 	if err == io.EOF {
 		r.eof = true
@@ -165,27 +171,35 @@ func (r *Reader) step() error {
 	if k := bytes.IndexByte(text, 0); k >= 0 {
 		return &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 	}
-	if r.lines == 0 && bytes.HasPrefix(bytes.TrimSpace(text), []byte("% time")) {
-		return &Error{Pos: Pos{File: r.name, Line: r.line, Col: 1}, Msg: "this is an strace -c summary table, not a trace: record without -c (e.g. strace -f -ttt -y -xx -o FILE CMD)"}
+	if skip, err := r.summaryLine(text); skip || err != nil {
+		return err
 	}
 	if len(bytes.TrimSpace(text)) > 0 {
 		r.lines++
+	}
+	if bytes.HasPrefix(text, stackMark) {
+		r.warn(Pos{File: r.name, Line: r.line, Col: 1}, "a stack line (strace -k) that follows no completed call: ignored")
+		return nil
 	}
 	startLine := r.line
 	ev := &Event{PID: r.pid, Dur: -1}
 	lp := &r.lp
 	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
 	lp.splitAt = len(text) + 1
+	lp.mayskip = nl
 	kind, tf, perr := lp.parse()
 	for perr != nil && lp.eolErr {
-		// A "strace: ..." message printed into the middle of a line cut it
-		// in two: take the message out and join the rest with the next line.
-		cut := bytes.LastIndex(text, []byte("strace: "))
+		// A diagnostic ("strace: Process 6 attached", or the bare "Process
+		// 6 attached" of strace 4.x) printed into the middle of a line cut
+		// it in two: take the message out and join the rest with the next
+		// line.
+		cut := diagCut(text)
 		if cut <= 0 || !nl {
 			break
 		}
-		if r.opt.Diag != nil {
-			r.opt.Diag(Pos{File: r.name, Line: r.line, Col: cut + 1}, string(text[cut:]))
+		r.diag(Pos{File: r.name, Line: r.line, Col: cut + 1}, text[cut:])
+		if !bytes.HasPrefix(text[cut:], []byte("strace: ")) {
+			r.sawOld("a \"Process N attached\" message inside a line", r.line)
 		}
 		joined := append([]byte(nil), text[:cut]...)
 		next, off2, nl2, err := r.readLine()
@@ -198,31 +212,45 @@ func (r *Reader) step() error {
 		*ev = Event{PID: r.pid, Dur: -1}
 		lp.text = text
 		lp.splitAt, lp.off2 = cut, off2
+		lp.mayskip = nl
 		kind, tf, perr = lp.parse()
 	}
+	if lp.old != "" {
+		r.sawOld(lp.old, startLine)
+		lp.old = ""
+	}
 	if perr != nil {
-		if !nl {
-			r.warn(Pos{File: r.name, Line: r.line, Col: perr.Pos.Col}, "the last line is cut short (the trace was still being written?): ignored: "+perr.Msg)
+		// The last line of a trace whose recording was stopped (strace -p
+		// interrupted, a killed strace) ends inside a call, with or
+		// without its newline.
+		if !nl || lp.eolErr && r.atEOF() {
+			r.warn(Pos{File: r.name, Line: r.line, Col: perr.Pos.Col}, "the last line is cut short (the trace was still being written, or strace was stopped?): ignored: "+perr.Msg)
 			r.eof = true
 			return nil
 		}
-		return perr
+		return r.explain(perr)
 	}
 	if kind == lineDiag {
-		if t := bytes.TrimSpace(text); len(t) > 0 && r.opt.Diag != nil {
-			r.opt.Diag(Pos{File: r.name, Line: startLine, Col: 1}, string(t))
+		if t := bytes.TrimSpace(text); len(t) > 0 {
+			r.diag(Pos{File: r.name, Line: startLine, Col: 1}, t)
 		}
 		return nil
 	}
+	r.calls++
 	ev.Pos = Pos{File: r.name, Line: startLine, Col: ev.Pos.Col}
 	ev.EndLine = r.line
 	r.setTime(ev, tf)
+	var done *Event // the event this line completed, which a -k stack follows
 	switch kind {
 	case lineCall, lineSignal, lineSuperseded:
 		r.ready = append(r.ready, ev)
+		done = ev
 	case lineExit, lineKilled:
 		r.flushPending(ev.PID, r.line)
 		r.ready = append(r.ready, ev)
+		if held != nil && held.PID == ev.PID {
+			return r.readStack(held)
+		}
 	case lineUnfinished:
 		if old := r.pending[ev.PID]; old != nil {
 			r.warn(ev.Pos, fmt.Sprintf("%s started before %s (line %d) finished: the earlier call is taken as never returning", ev.Name, old.Name, old.Pos.Line))
@@ -235,7 +263,8 @@ func (r *Reader) step() error {
 		if start == nil || start.Name != ev.Name {
 			r.warn(ev.Pos, fmt.Sprintf("%s resumed but its start is not in the trace: only the resumed half is known", ev.Name))
 			r.ready = append(r.ready, ev)
-			return nil
+			done = ev
+			break
 		}
 		delete(r.pending, ev.PID)
 		start.Args = append(start.Args, ev.Args...)
@@ -244,8 +273,49 @@ func (r *Reader) step() error {
 		start.RetAnno, start.RetDeleted, start.RetExtra, start.Injected = ev.RetAnno, ev.RetDeleted, ev.RetExtra, ev.Injected
 		start.Dur = ev.Dur
 		r.ready = append(r.ready, start)
+		done = start
+	}
+	if done != nil {
+		nameIovecs(done)
+		if done.Kind == KindSyscall && !done.RetKnown {
+			r.hold = done
+		}
+		return r.readStack(done)
 	}
 	return nil
+}
+
+// atEOF reports whether nothing but blank lines follows: the line just
+// read is the last of the trace.
+func (r *Reader) atEOF() bool {
+	for n := 1; ; n++ {
+		b, err := r.br.Peek(n)
+		if len(b) < n {
+			return err != nil
+		}
+		switch b[n-1] {
+		case '\n', ' ', '\r', '\t':
+			if n >= 4096 {
+				return false
+			}
+			continue
+		}
+		return false
+	}
+}
+
+func (r *Reader) diag(pos Pos, text []byte) {
+	if r.opt.Diag != nil {
+		r.opt.Diag(pos, string(text))
+	}
+}
+
+// sawOld remembers the first shape of an old strace, for the hint that an
+// unreadable line gets.
+func (r *Reader) sawOld(what string, line int) {
+	if r.old == "" {
+		r.old, r.oldLine = what, line
+	}
 }
 
 // flushPending completes unfinished calls that will never resume: those of
@@ -309,5 +379,7 @@ func OpenFile(path string, opt Options) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set", path)
 	}
-	return NewReader(f, path, opt), nil
+	// A small file needs no full-size buffer (the fuzzers open thousands).
+	size := int(min(max(fi.Size()+1, 2*sniffSize), readBlock))
+	return newReaderSize(f, path, opt, size), nil
 }

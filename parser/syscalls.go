@@ -33,3 +33,24 @@ func dataArgOf(name string) int {
 	}
 	return -1
 }
+
+// iovecArgs are the calls whose argument 1 is an array of struct iovec.
+// strace 4.x printed each as {"data", 4}; strace 5 and later name the
+// fields, {iov_base="data", iov_len=4}, and the model reads them by name.
+var iovecArgs = map[string]bool{
+	"writev": true, "pwritev": true, "pwritev2": true,
+	"readv": true, "preadv": true, "preadv2": true, "vmsplice": true,
+}
+
+// nameIovecs names the fields of old unnamed iovecs.
+func nameIovecs(ev *Event) {
+	if len(ev.Args) < 2 || ev.Args[1].Kind != ValArray || !iovecArgs[ev.Name] {
+		return
+	}
+	for i := range ev.Args[1].Elems {
+		iov := &ev.Args[1].Elems[i]
+		if iov.Kind == ValStruct && len(iov.Elems) == 2 && iov.Elems[0].Name == "" && iov.Elems[1].Name == "" {
+			iov.Elems[0].Name, iov.Elems[1].Name = "iov_base", "iov_len"
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package parser
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // value reads one argument (or one struct field or array element) starting
 // at b[i]. data marks the data buffer of a read or write: its strings are
@@ -33,6 +36,20 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	}
 	var j int
 	var err *Error
+	if bytes.HasPrefix(b[i:], []byte("/*")) {
+		// A comment in place of a value: strace 4.x printed getdents'
+		// buffer as "/* 92 entries */" where strace 5 and later print its
+		// address and then the comment.
+		e := commentEnd(b, i)
+		if e < 0 {
+			l.eolErr = true
+			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+		}
+		v.Kind = ValOther
+		v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
+		return v, e, nil
+	}
 	switch b[i] {
 	case '"':
 		j, err = l.stringValue(&v, i, data)
@@ -57,6 +74,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		v.Exit = &out
 		j = e
 	}
+	verboseName(&v)
 	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
 	// is an expression: keep its text.
 	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
@@ -75,7 +93,7 @@ func isDelim(b []byte, k int) bool {
 	case ',', ')', ']', '}':
 		return true
 	case '<':
-		return bytes.HasPrefix(b[k:], unfinishedMark)
+		return bytes.HasPrefix(b[k:], unfinishedMark) || bytes.HasPrefix(b[k:], detachedMark)
 	case '/':
 		return bytes.HasPrefix(b[k:], []byte("/*"))
 	}
@@ -110,6 +128,18 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 // compound reads {...} or [...] elements separated by commas; an element
 // "..." marks a cut.
 func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, depth int, data bool) (int, *Error) {
+	// The elements gather on a stack shared by every level of nesting;
+	// the value gets an exact copy when it closes.
+	base := len(l.elems)
+	defer func() { l.elems = l.elems[:base] }()
+	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
+	if err == nil && v.Kind == kind && len(l.elems) > base {
+		v.Elems = slices.Clone(l.elems[base:])
+	}
+	return j, err
+}
+
+func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, depth int, data bool, base int) (int, *Error) {
 	b := l.text
 	start := i
 	v.Kind = kind
@@ -126,12 +156,28 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 		if bytes.HasPrefix(b[i:], []byte("...")) {
 			v.More = true
 			i += 3
+		} else if bytes.HasPrefix(b[i:], []byte("/*")) {
+			// "[/* 26 vars */]": strace 4.x's execve environment, a
+			// comment in place of the elements.
+			k := commentEnd(b, i)
+			if k < 0 {
+				l.eolErr = true
+				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+			}
+			if v.Comment != "" {
+				v.Comment += "|"
+			}
+			v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
+			if len(v.Elems) == 0 {
+				l.old = snippet(b[start:min(k+1, len(b))])
+			}
+			i = k
 		} else {
 			e, j, err := l.value(i, depth+1, data)
 			if err != nil {
 				return 0, err
 			}
-			v.Elems = append(v.Elems, e)
+			l.elems = append(l.elems, e)
 			i = j
 		}
 		i = skipSpaces(b, i)
@@ -154,6 +200,7 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
 			*v = Value{Name: name}
+			l.elems = l.elems[:base]
 			return l.term(v, start)
 		}
 	}
@@ -211,7 +258,7 @@ scan:
 				i = k
 				continue
 			}
-			if depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark) {
+			if depth == 0 && (bytes.HasPrefix(b[i:], unfinishedMark) || bytes.HasPrefix(b[i:], detachedMark)) {
 				break scan
 			}
 		case '/':
@@ -263,7 +310,13 @@ scan:
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
-	v.Text = l.intern(text)
+	if isAddress(text) {
+		// Pointers are nearly all distinct: looking them up only fills
+		// the intern table with strings that never come back.
+		v.Text = string(text)
+	} else {
+		v.Text = l.intern(text)
+	}
 	v.Kind = classify(text)
 	if len(cuts) > 0 {
 		return end, nil
@@ -292,6 +345,19 @@ func (l *lineParser) comment(v *Value, i int) int {
 		}
 	}
 	return j
+}
+
+// isAddress matches a long hex number such as 0x7ffd2b1e4c58.
+func isAddress(text []byte) bool {
+	if len(text) < 10 || text[0] != '0' || text[1] != 'x' {
+		return false
+	}
+	for _, c := range text[2:] {
+		if !isDigit(c) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func classify(text []byte) ValueKind {
@@ -366,4 +432,48 @@ func commentEnd(b []byte, i int) int {
 		return -1
 	}
 	return i + 2 + e + 2
+}
+
+// verboseName makes a value printed by -X verbose read like strace's
+// default output: "-100 /* AT_FDCWD */" becomes AT_FDCWD and "0x241 /*
+// O_WRONLY|O_CREAT|O_TRUNC */" the flag names, so that the model sees the
+// same event whichever way it was printed. Only numbers whose comment is
+// a plain symbolic expression are renamed; "/* 5 entries */" and dates
+// stay comments.
+func verboseName(v *Value) {
+	if v.Comment == "" || v.Kind != ValNumber && v.Kind != ValIdent && v.Kind != ValOther || !numbersOnly(v.Text) {
+		return
+	}
+	c := v.Comment
+	for i := 0; i < len(c); i++ {
+		if !isNameByte(c[i]) && c[i] != '|' {
+			return
+		}
+	}
+	if isDigit(c[0]) {
+		return
+	}
+	v.Text = c
+	v.Kind = classify([]byte(c))
+}
+
+// numbersOnly matches "-100", "0x241", "0x1200000|17".
+func numbersOnly(t string) bool {
+	if t == "" {
+		return false
+	}
+	for len(t) > 0 {
+		k := 0
+		for k < len(t) && t[k] != '|' {
+			k++
+		}
+		if _, ok := parseInt([]byte(t[:k])); !ok {
+			return false
+		}
+		if k == len(t) {
+			break
+		}
+		t = t[k+1:]
+	}
+	return true
 }

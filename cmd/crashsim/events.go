@@ -33,6 +33,7 @@ type eventJSON struct {
 	Path2   *string  `json:"path2,omitempty"`
 	Status  *int     `json:"status,omitempty"`
 	Signal  string   `json:"signal,omitempty"`
+	Stack   []string `json:"stack,omitempty"` // strace -k frames, innermost first
 }
 
 func (c *eventsCmd) Run(g *Globals) error {
@@ -85,7 +86,7 @@ func (c *eventsCmd) Run(g *Globals) error {
 }
 
 func toJSON(ev *parser.Event, paths []string, preview func(parser.DataRef) string) eventJSON {
-	j := eventJSON{Line: ev.Pos.Line, PID: ev.PID, Kind: ev.Kind.String()}
+	j := eventJSON{Line: ev.Pos.Line, PID: ev.PID, Kind: ev.Kind.String(), Stack: ev.Stack}
 	if ev.EndLine != ev.Pos.Line {
 		j.EndLine = ev.EndLine
 	}

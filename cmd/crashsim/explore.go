@@ -190,7 +190,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if copt.Existed == nil && opt.Initial != "" {
 		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
 	}
-	cs, err := openParser(trace, parser.Options{}, nil) // warnings: once, from the exploration
+	cs, err := openParser(trace, parser.Options{MaxLine: int(g.MaxLine)}, nil) // warnings: once, from the exploration
 	if err != nil {
 		return inputError(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -17,7 +19,8 @@ import (
 // (or with --progress).
 func openTrace(path string, g *Globals) (parser.Stream, error) {
 	opt := parser.Options{
-		Warn: func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+		Warn:    func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+		MaxLine: int(g.MaxLine),
 	}
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
@@ -33,33 +36,19 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 	return s, nil
 }
 
-// openParser opens a trace for the parser. A trace recorded with stacks
-// has its frame lines hidden from it (see stacks.go); with progress not
-// nil, reading a single file shows a bar there.
+// openParser opens a trace for the parser; with progress not nil, reading
+// a single file shows a bar there.
 func openParser(path string, opt parser.Options, progress io.Writer) (parser.Stream, error) {
-	stacked := hasStacks(path)
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || !stacked && progress == nil {
+	if err != nil || !fi.Mode().IsRegular() || progress == nil {
 		return parser.Open(path, opt)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	var r io.Reader = f
-	if stacked {
-		r = &stackBlanker{r: r, start: true}
-	}
-	var p *progressReader
-	if progress != nil {
-		p = newProgress(r, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
-		r = p
-	}
-	s := parser.NewReader(readCloser{r, f}, path, opt)
-	if p != nil {
-		return progressStream{s, p}, nil
-	}
-	return s, nil
+	p := newProgress(f, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
+	return progressStream{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
 }
 
 // inputError classifies a problem with the trace as exit status 3 and
@@ -93,4 +82,31 @@ func startProcs(trace string) *model.Procs {
 	p := model.NewProcsIn(l.Cwd)
 	p.SetInitialFDs(l.FDs)
 	return p
+}
+
+// inputFlags are the flags of every command that reads a trace.
+type inputFlags struct {
+	MaxLine lineLimit `name:"max-line" default:"64MiB" help:"Refuse a trace line longer than this (bytes, or with a K, M or G suffix): it bounds the memory a trace can take. Raise it for traces recorded with a very large -s."`
+}
+
+// lineLimit is a size in bytes written as 1048576, 512K, 64M, 64MiB or 1G.
+type lineLimit int
+
+func (l *lineLimit) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	num := strings.TrimRight(s, "KMGiBkmgb")
+	unit := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i"))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("--max-line %q: want a positive size such as 64M or 1G", s)
+	}
+	shift := map[string]uint{"": 0, "K": 10, "M": 20, "G": 30}[unit]
+	if _, ok := map[string]bool{"": true, "K": true, "M": true, "G": true}[unit]; !ok {
+		return fmt.Errorf("--max-line %q: the unit must be K, M or G", s)
+	}
+	if n > (1<<40)>>shift {
+		return fmt.Errorf("--max-line %q: at most 1T", s)
+	}
+	*l = lineLimit(n << shift)
+	return nil
 }

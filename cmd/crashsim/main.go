@@ -50,6 +50,7 @@ type Globals struct {
 	Version  versionFlag `help:"Print crashsim's version and VCS revision, and exit."`
 	Progress bool        `help:"Show progress on stderr while a large trace is read, even when stderr is not a terminal (on a terminal it shows by default)."`
 	Config   string      `placeholder:"FILE" help:"Read settings from FILE instead of .crashsim.toml in the current directory or the nearest one above it (check, trace, explore)."`
+	inputFlags
 
 	cfg *config // the config that applies, nil when none
 

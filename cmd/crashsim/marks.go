@@ -197,3 +197,20 @@ func hasShim(name string) bool {
 	n, _ := io.ReadFull(f, head)
 	return bytes.Contains(head[:n], []byte(source.ShimDirPrefix))
 }
+
+// linePID reads the pid that starts a -f line ("123 " or "[pid 123] "), 0
+// when there is none.
+func linePID(b []byte) int {
+	b = bytes.TrimPrefix(b, []byte("[pid"))
+	b = bytes.TrimLeft(b, " ")
+	end := bytes.IndexByte(b, ' ')
+	if end <= 0 {
+		return 0
+	}
+	tok := bytes.TrimSuffix(b[:end], []byte("]"))
+	pid, err := strconv.Atoi(string(tok))
+	if err != nil {
+		return 0
+	}
+	return pid
+}

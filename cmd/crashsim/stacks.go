@@ -6,24 +6,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"errors"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/source"
 )
 
-// This file is the bridge between strace -k stacks and findings until the
-// parser keeps each event's stack (Event.Stack). Until then:
-//
-//   - stackBlanker hides the " > frame" lines from the parser, which would
-//     reject them, by turning them into blank lines of the same length, so
-//     that line numbers and the file offsets of written data stay true;
-//   - stacksAt reads the stacks of the few lines that findings point at in
-//     a second pass over the trace, so that no stack is held for the
-//     millions of events no finding names.
-//
-// Once Event.Stack exists, the blanker goes and stacksAt can be replaced by
-// keeping the stacks of the events findings name.
+// strace -k prints each call's stack under it; the parser keeps those
+// frames with their event (Event.Stack). Findings name trace lines, so
+// stacksAt reads the stacks of just the lines findings point at, in a second
+// pass over the trace, rather than holding a stack for each of the millions
+// of events no finding names.
 
 // hasStacks reports whether a trace file's first lines hold strace -k
 // frames.
@@ -61,99 +55,29 @@ func hasMarks(name string) bool {
 	}
 }
 
-// stackBlanker replaces each line that starts " >" with spaces, keeping
-// its newline.
-type stackBlanker struct {
-	r     io.Reader
-	start bool // the next byte starts a line
-	space bool // the line so far is one space
-	blank bool // in a stack line
-}
-
-func (s *stackBlanker) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	for i := 0; i < n; i++ {
-		c := p[i]
-		switch {
-		case c == '\n':
-			s.start, s.space, s.blank = true, false, false
-			continue
-		case s.blank:
-			p[i] = ' '
-		case s.start:
-			s.space = c == ' '
-		case s.space && c == '>':
-			s.blank = true
-			p[i] = ' '
-		default:
-			s.space = false
-		}
-		s.start = false
-	}
-	return n, err
-}
-
-// stacksAt returns the stack under each call that starts on one of lines
-// in a trace file. A call split by another process's line has its stack
-// under the resumed half; it is given to the line the call starts on.
+// stacksAt returns the stack of each call that starts on one of lines in a
+// trace file. A call split by another process's line has its stack under
+// the resumed half; the parser gives it to the call, which starts on the
+// line a finding names.
 func stacksAt(name string, lines map[int]bool) (map[int][]string, error) {
-	f, err := os.Open(name)
+	stream, err := parser.Open(name, parser.Options{DecodeArgs: func(string) bool { return false }})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer stream.Close()
 	out := map[int][]string{}
-	unfinished := map[int]int{} // pid → line of its unfinished call
-	owner := 0                  // the line whose stack the next frames are
-	br := bufio.NewReaderSize(f, 1<<20)
-	for n := 1; ; n++ {
-		b, err := br.ReadSlice('\n')
-		for err == bufio.ErrBufferFull {
-			// A long line (written data) is never a frame; skip the rest.
-			_, err = br.ReadSlice('\n')
+	for {
+		ev, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
 		}
-		if len(b) == 0 && err != nil {
-			if err == io.EOF {
-				return out, nil
-			}
-			return nil, fmt.Errorf("read %s: %w", name, err)
+		if err != nil {
+			return nil, err
 		}
-		b = bytes.TrimRight(b, "\n")
-		if bytes.HasPrefix(b, []byte(" > ")) {
-			if lines[owner] {
-				out[owner] = append(out[owner], string(b[3:]))
-			}
-			continue
-		}
-		pid := linePID(b)
-		switch {
-		case bytes.HasSuffix(b, []byte("<unfinished ...>")):
-			unfinished[pid] = n
-			owner = 0
-		case bytes.Contains(b, []byte(" resumed>")):
-			owner = unfinished[pid]
-			delete(unfinished, pid)
-		default:
-			owner = n
+		if lines[ev.Pos.Line] && len(ev.Stack) > 0 {
+			out[ev.Pos.Line] = ev.Stack
 		}
 	}
-}
-
-// linePID reads the pid that starts a -f line ("123 " or "[pid 123] "), 0
-// when there is none.
-func linePID(b []byte) int {
-	b = bytes.TrimPrefix(b, []byte("[pid"))
-	b = bytes.TrimLeft(b, " ")
-	end := bytes.IndexByte(b, ' ')
-	if end <= 0 {
-		return 0
-	}
-	tok := bytes.TrimSuffix(b[:end], []byte("]"))
-	pid, err := strconv.Atoi(string(tok))
-	if err != nil {
-		return 0
-	}
-	return pid
 }
 
 // findingSources names the call site in the program's code of each

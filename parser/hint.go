@@ -1,0 +1,146 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// diagCut returns where a diagnostic begins inside a line that it cut in
+// two, or -1: "strace: ..." in any version, and the bare "Process N
+// attached" (or detached, resumed, suspended) of strace 4.x, which printed
+// it into the trace in the middle of the call it interrupted:
+//
+//	clone(Process 17943 attached
+//	child_stack=NULL, flags=...) = 17943
+func diagCut(text []byte) int {
+	cut := bytes.LastIndex(text, []byte("strace: "))
+	if k := lastProcessMsg(text); k > cut && (cut < 0 || k != cut+len("strace: ")) {
+		cut = k
+	}
+	return cut
+}
+
+// lastProcessMsg finds the last "Process N WORD" message in text.
+func lastProcessMsg(text []byte) int {
+	for end := len(text); ; {
+		k := bytes.LastIndex(text[:end], []byte("Process "))
+		if k < 0 {
+			return -1
+		}
+		if isProcessMsg(text[k:]) {
+			return k
+		}
+		end = k
+	}
+}
+
+// isProcessMsg matches "Process 123 attached", "... detached", "...
+// resumed (parent 12 ready)", "... suspended", "... attached with 2
+// threads", "... attached - interrupt to quit".
+func isProcessMsg(t []byte) bool {
+	t, ok := bytes.CutPrefix(t, []byte("Process "))
+	if !ok {
+		return false
+	}
+	n := 0
+	for n < len(t) && isDigit(t[n]) {
+		n++
+	}
+	if n == 0 || n >= len(t) || t[n] != ' ' {
+		return false
+	}
+	rest := t[n+1:]
+	for _, w := range []string{"attached", "detached", "resumed", "suspended"} {
+		if bytes.HasPrefix(rest, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// explain adds to an error the likely reason the line could not be read,
+// when the trace shows one: a log of another tool, or of an strace older
+// than the shapes this parser knows.
+func (r *Reader) explain(e *Error) *Error {
+	text := r.lp.text
+	if hint := foreignHint(text, e.Pos.Line); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
+	if what := oldShapeIn(text); what != "" {
+		r.sawOld(what, e.Pos.Line)
+	}
+	if r.old != "" {
+		e.Msg += fmt.Sprintf("; this looks like strace before 5.x (line %d has %s): crashsim reads strace 4.x, but not this line; a recording with strace 5 or 6 avoids it", r.oldLine, r.old)
+	}
+	return e
+}
+
+// foreignHint names the tool a line comes from when it is not strace.
+func foreignHint(text []byte, line int) string {
+	t := bytes.TrimSpace(text)
+	switch {
+	case bytes.Contains(t, []byte("+++ exited (status ")), bytes.Contains(t, []byte("<no return ...>")),
+		bytes.HasPrefix(skipPID(t), []byte("SYS_")):
+		return "this looks like an ltrace log (library calls): crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
+	case bytes.Contains(t, []byte(" ms): ")) && bytes.Contains(t, []byte("(")):
+		return "this looks like perf trace output: crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
+	case line == 1 && len(t) > 0 && (t[0] == '{' || t[0] == '['):
+		if t[0] == '{' || bytes.HasPrefix(t, []byte("[{")) || bytes.HasPrefix(t, []byte("[\"")) {
+			return "this looks like JSON, not an strace log"
+		}
+	case isDatePrefix(t):
+		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
+	}
+	return ""
+}
+
+// skipPID skips "[pid N] " or "N " at the start of an ltrace line.
+func skipPID(t []byte) []byte {
+	if bytes.HasPrefix(t, []byte("[pid ")) {
+		if k := bytes.IndexByte(t, ']'); k > 0 {
+			return bytes.TrimLeft(t[k+1:], " ")
+		}
+	}
+	k := 0
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	if k > 0 && k < len(t) && t[k] == ' ' {
+		return bytes.TrimLeft(t[k:], " ")
+	}
+	return t
+}
+
+// isDatePrefix matches "2024-05-01" or "2024/05/01" at the start.
+func isDatePrefix(t []byte) bool {
+	if len(t) < 10 {
+		return false
+	}
+	for i, c := range t[:10] {
+		switch i {
+		case 4, 7:
+			if c != '-' && c != '/' {
+				return false
+			}
+		default:
+			if !isDigit(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oldShapeIn names a shape in text that only strace before 5.x prints.
+func oldShapeIn(text []byte) string {
+	switch {
+	case bytes.Contains(text, []byte("[/* ")) && bytes.Contains(text, []byte(" vars */]")):
+		return "[/* N vars */]"
+	case bytes.Contains(text, []byte(", /* ")) && bytes.Contains(text, []byte(" entries */")):
+		return "/* N entries */"
+	case bytes.Contains(text, []byte(") @ 0 (0) ---")):
+		return "an old signal line"
+	}
+	return ""
+}

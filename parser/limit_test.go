@@ -1,0 +1,134 @@
+package parser
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// endless yields pattern forever (after head), counting what was read: a
+// file of any size with no newline in it.
+type endless struct {
+	head    []byte
+	pattern byte
+	n       int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	k := 0
+	if int64(len(e.head)) > e.n {
+		k = copy(p, e.head[e.n:])
+	}
+	for i := k; i < len(p); i++ {
+		p[i] = e.pattern
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+func readAll(r *Reader) error {
+	for {
+		if _, err := r.Next(); err != nil {
+			return err
+		}
+	}
+}
+
+// TestLineLimitWhileReading feeds a line that never ends: the limit must
+// stop it while it is read, holding no more than the limit and one block.
+func TestLineLimitWhileReading(t *testing.T) {
+	for _, limit := range []int{1 << 20, 3<<20 + 5} {
+		src := &endless{head: []byte(`write(3, "`), pattern: 'a'}
+		r := NewReader(src, "big", Options{MaxLine: limit})
+		err := readAll(r)
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Col != 1 || !strings.Contains(pe.Msg, "line longer than") {
+			t.Fatalf("limit %d: got %v, want a line-length error at big:1:1", limit, err)
+		}
+		if c := cap(r.long); c > limit+readBlock {
+			t.Errorf("limit %d: the reader buffered %d bytes, more than the limit and a block", limit, c)
+		}
+		if src.n > int64(limit)+2*readBlock {
+			t.Errorf("limit %d: read %d bytes of the endless line before giving up", limit, src.n)
+		}
+	}
+}
+
+func TestLineLimitMessage(t *testing.T) {
+	r := NewReader(&endless{pattern: 'x'}, "big", Options{MaxLine: 2 << 20})
+	err := readAll(r)
+	want := "big:1:1: line longer than 2 MiB without a newline: this does not look like an strace log (or raise the limit with --max-line)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+func TestLineLimitDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 64 MiB")
+	}
+	src := &endless{pattern: 'x'}
+	r := NewReader(src, "big", Options{})
+	err := readAll(r)
+	if err == nil || !strings.Contains(err.Error(), "line longer than 64 MiB") {
+		t.Fatalf("got %v, want the 64 MiB default", err)
+	}
+	if c := cap(r.long); c > DefaultMaxLine+readBlock {
+		t.Errorf("buffered %d bytes", c)
+	}
+}
+
+// TestLongLineWithinLimit: a line just under the limit still reads.
+func TestLongLineWithinLimit(t *testing.T) {
+	data := strings.Repeat("a", 3<<20)
+	in := `write(3, "` + data + `", 3145728) = 3145728` + "\nclose(3) = 0\n"
+	r := NewReader(strings.NewReader(in), "t", Options{MaxLine: len(in)})
+	var n int
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			if n != 2 {
+				t.Fatalf("%d events, then %v", n, err)
+			}
+			break
+		}
+		n++
+		if n == 1 && ev.Args[1].Data.Len != len(data) {
+			t.Errorf("data length %d", ev.Args[1].Data.Len)
+		}
+	}
+}
+
+// TestBinaryRejectedInFirstBlock: a binary file with no newline for
+// gigabytes is refused after its first block, not after a whole "line".
+func TestBinaryRejectedInFirstBlock(t *testing.T) {
+	src := &endless{head: []byte("\x7fELF\x02\x01\x01\x00"), pattern: 0x90}
+	r := NewReader(src, "prog", Options{})
+	err := readAll(r)
+	want := "prog:1:8: NUL byte in the line: this is not an strace text log (a binary file?)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+	if src.n > readBlock {
+		t.Errorf("read %d bytes before refusing a binary file", src.n)
+	}
+
+	src = &endless{pattern: 0xff} // no NUL, but not text either
+	r = NewReader(src, "noise", Options{})
+	err = readAll(r)
+	if err == nil || !strings.Contains(err.Error(), "noise:1:1: 4093 of the first 4096 bytes are control or non-UTF-8 bytes") {
+		t.Fatalf("got %v", err)
+	}
+	if src.n > readBlock {
+		t.Errorf("read %d bytes before refusing noise", src.n)
+	}
+}
+
+// TestTextWithSomeUTF8 is not mistaken for binary: -Y command names and
+// strace messages can hold UTF-8.
+func TestTextWithSomeUTF8(t *testing.T) {
+	evs, _, _ := parseText(t, "12<résumé> close(3) = 0\nstrace: Prozess 5 angehängt\n")
+	if len(evs) != 1 || evs[0].Comm != "résumé" {
+		t.Errorf("got %+v", evs)
+	}
+}

@@ -1,0 +1,147 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// DefaultMaxLine is the longest physical line a Reader accepts unless
+// Options.MaxLine says otherwise. A 64 MiB line holds 16 MiB of -xx data,
+// far more than strace's -s default, yet a file without newlines (a binary,
+// a log that is not strace's) stops well before it takes the machine's
+// memory.
+const DefaultMaxLine = 64 << 20
+
+// readBlock is the size of the Reader's buffer; a line longer than it is
+// gathered into Reader.long, which never grows past the limit plus a block.
+const readBlock = 1 << 20
+
+// sniffSize is how much of the start of a file is checked for binary
+// content before any line is parsed.
+const sniffSize = 4096
+
+func (r *Reader) lineLimit() int {
+	if r.opt.MaxLine > 0 {
+		return r.opt.MaxLine
+	}
+	return DefaultMaxLine
+}
+
+// readLine returns the next physical line without its newline, its file
+// offset, and whether it ended in a newline. The limit is checked while the
+// line is gathered, so a file without newlines costs at most the limit.
+func (r *Reader) readLine() (text []byte, off int64, nl bool, err error) {
+	off = r.off
+	if cap(r.long) > 4*readBlock {
+		r.long = nil // the last long line is parsed; do not keep its room
+	}
+	b, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		limit := r.lineLimit()
+		r.long = r.long[:0]
+		for {
+			if len(r.long)+len(b) > limit {
+				r.off += int64(len(r.long) + len(b))
+				return nil, off, false, &Error{
+					Pos: Pos{File: r.name, Line: r.line + 1, Col: 1},
+					Msg: fmt.Sprintf("line longer than %s without a newline: this does not look like an strace log (or raise the limit with --max-line)", sizeWords(limit)),
+				}
+			}
+			r.long = appendBounded(r.long, b, limit+readBlock)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+			b, err = r.br.ReadSlice('\n')
+		}
+		b = r.long
+	}
+	r.off += int64(len(b))
+	if err != nil && err != io.EOF {
+		return nil, off, false, err
+	}
+	if len(b) == 0 && err == io.EOF {
+		return nil, off, false, io.EOF
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1], off, true, nil
+	}
+	return b, off, false, nil
+}
+
+// appendBounded appends b to dst, growing it by doubling but never past
+// bound bytes of capacity.
+func appendBounded(dst, b []byte, bound int) []byte {
+	need := len(dst) + len(b)
+	if need > cap(dst) {
+		c := min(max(2*cap(dst), need, readBlock), max(bound, need))
+		grown := make([]byte, len(dst), c)
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, b...)
+}
+
+func sizeWords(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// sniff looks at the first block of the file before any line is read: a
+// NUL byte or mostly control bytes mean a binary file, which is rejected
+// here instead of being gathered into one enormous line.
+func (r *Reader) sniff() error {
+	head, _ := r.br.Peek(sniffSize)
+	if len(head) == 0 {
+		return nil
+	}
+	if k := bytes.IndexByte(head, 0); k >= 0 {
+		return r.headError(head, k, "NUL byte in the line: this is not an strace text log (a binary file?)")
+	}
+	ctl, first := 0, -1
+	for i := 0; i < len(head); {
+		c := head[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' && c != '\r' || c == 0x7f {
+				ctl++
+				if first < 0 {
+					first = i
+				}
+			}
+			i++
+			continue
+		}
+		ru, size := utf8.DecodeRune(head[i:])
+		if ru == utf8.RuneError && size == 1 && len(head)-i >= utf8.UTFMax {
+			ctl++
+			if first < 0 {
+				first = i
+			}
+		}
+		i += size
+	}
+	// strace escapes every unprintable byte it prints; a few raw ones can
+	// come from a program writing to the same terminal, a lot cannot.
+	if ctl > 0 && ctl*32 >= len(head) {
+		return r.headError(head, first, fmt.Sprintf("%d of the first %d bytes are control or non-UTF-8 bytes: this is not an strace text log (a binary file?)", ctl, len(head)))
+	}
+	return nil
+}
+
+// headError positions an error at byte k of the first block.
+func (r *Reader) headError(head []byte, k int, msg string) *Error {
+	line := 1 + bytes.Count(head[:k], []byte("\n"))
+	col := k + 1
+	if nl := bytes.LastIndexByte(head[:k], '\n'); nl >= 0 {
+		col = k - nl
+	}
+	return &Error{Pos: Pos{File: r.name, Line: line, Col: col}, Msg: msg}
+}
