@@ -53,6 +53,10 @@ type PathState struct {
 	SizeOnly  int
 	// Version is the event whose version of the file this is, for earlier.
 	Version *Ref
+	// Gone is the directory above the path whose absence makes it missing
+	// (a directory made or renamed in the trace and not yet durable); ""
+	// when the path's own name is what is missing.
+	Gone string
 
 	// Kind, J and Mask say the same as Persisted for a program: see
 	// Persists.
@@ -119,6 +123,9 @@ type PathOutcomes struct {
 	States   []PathState // the explored states, deduplicated
 	Total    int64       // how many states exist (saturating)
 	Exact    bool        // Total is exact (else a lower bound)
+	// Ancestor is the nearest directory above the path that a crash can
+	// leave missing (see PathState.Gone), or "".
+	Ancestor string
 }
 
 // ExhaustiveOps is how many pending data operations of one file are
@@ -238,6 +245,15 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 		total = satAdd(total, cnt)
 		res.Exact = res.Exact && exact
 	}
+	// A name lives in its directory: when a directory above it can be
+	// missing after the crash, so can the name, whatever its own entry
+	// operations did.
+	if q := m.vanishingAncestor(p); q != "" && !seen[stateKey{0, Missing, "none"}] {
+		res.Ancestor = q
+		if add(PathState{Outcome: Missing, Persisted: "none", Gone: q}) {
+			total = satAdd(total, 1)
+		}
+	}
 	// The space counted is every subset of pending ops plus the torn and
 	// size-only variants explored; never report fewer than were seen.
 	res.Total = max(total, int64(len(res.States)))
@@ -266,9 +282,15 @@ func satAdd(a, b int64) int64 {
 // via is the entry operation that made the path name ino, if any.
 func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, add func(PathState) bool) (int64, bool) {
 	if ino.Dir {
+		// A directory's content is its entries, which are the names'
+		// states: here only which directory the path names.
 		o := Latest
-		if !current {
+		switch {
+		case current:
+		case ino.Initial:
 			o = Initial
+		default:
+			o = Earlier // made in the trace, since renamed away or removed
 		}
 		add(PathState{Outcome: o, Inode: ino.ID, Persisted: "all"})
 		return 1, true

@@ -63,9 +63,25 @@
 // on ext4 since the auto_da_alloc fix (posix also on xfs and btrfs, which
 // have no model of their own yet).
 //
-// Known simplifications: a renamed directory moves the names below it in
-// both layers at once; an inode's durable data is a prefix of its history
-// except for what a failed sync lost.
+// # Names live in a tree
+//
+// A name is durable only while every directory above it is. A crash state
+// is one state of the whole tree: which inode every path names (decided
+// by the entry operations that persisted, each atomic) and which content
+// each of those inodes holds. A directory made, renamed or removed in the
+// trace and not yet durable can be missing, and every name below it with
+// it (PathState.Gone names that directory). A renamed directory's names
+// move as part of the rename itself: until it is durable they are at
+// their old paths, never at both. Point.States counts joint states: every
+// subset of the pending entry operations (posix, up to 10 of them) or
+// every prefix (ordered models), each with the product of the contents of
+// the inodes it names; past those bounds the count is a lower bound and
+// says so.
+//
+// Known simplifications: the names below a renamed directory are tracked
+// by path, so a name created in it before the rename becomes durable with
+// the rename even if its own creation was not synced; an inode's durable
+// data is a prefix of its history except for what a failed sync lost.
 //
 // The model prints nothing; check, states and the CLI read it.
 package model

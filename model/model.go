@@ -36,6 +36,11 @@ func (p Persistence) String() string {
 	return "posix"
 }
 
+// ordered reports whether metadata persists in program order (a journal
+// committing transactions in order), so that crash states keep a prefix
+// of the pending entry operations and of each file's data operations.
+func (p Persistence) ordered() bool { return p == Ext4 }
+
 // ParsePersistence reads a --model value.
 func ParsePersistence(s string) (Persistence, error) {
 	switch s {
@@ -694,9 +699,9 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		m.entry(ev, EntryExchange, []NameChange{{Path: from, Old: src, New: dst}, {Path: to, Old: dst, New: src}}, eff)
 		return
 	}
-	m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
+	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
 	if src.Dir {
-		m.renameTree(from, to)
+		m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
 		src.writeback = true // auto_da_alloc: started, not waited for

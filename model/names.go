@@ -240,12 +240,15 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 	for _, op := range done {
 		for _, c := range op.Changes {
 			n := m.names[c.Path]
-			n.Durable = c.New
 			// Ops before this one on the name are durable too now.
 			k := 0
 			for k < len(n.Ops) && n.Ops[k] != op {
 				k++
 			}
+			if k == len(n.Ops) {
+				continue // a later op on the name was durable first
+			}
+			n.Durable = c.New
 			if k < len(n.Ops) {
 				n.Ops = n.Ops[k+1:]
 			}
@@ -257,8 +260,12 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 	return done
 }
 
-// renameTree moves every name below a renamed directory.
-func (m *Model) renameTree(from, to string) {
+// renameTree moves every name below a renamed directory. Each moved name
+// becomes two name changes of the rename itself, so that one crash state
+// keeps both or neither: the old path loses the inode and the new path
+// gains it. Until the rename is durable, the old path keeps what the disk
+// had there.
+func (m *Model) renameTree(op *EntryOp, from, to string) {
 	prefix := from + "/"
 	var moved []string
 	for p := range m.names {
@@ -270,12 +277,44 @@ func (m *Model) renameTree(from, to string) {
 	for _, p := range moved {
 		n := m.names[p]
 		np := to + "/" + strings.TrimPrefix(p, prefix)
-		delete(m.names, p)
-		n.Path = np
-		m.names[np] = n
-		if n.Cache != nil {
-			m.detach(n.Cache, p)
-			m.attach(n.Cache, np)
+		ino := n.Cache
+		dst := m.name(np)
+		dst.Known = true
+		old := dst.Cache
+		if old != nil && old != ino {
+			m.detach(old, np)
 		}
+		n.Known = true
+		if ino != nil {
+			m.detach(ino, p)
+			m.attach(ino, np)
+		}
+		n.Cache = nil
+		dst.Cache = ino
+		if ino == nil && n.Durable == nil && dst.Durable == nil {
+			continue // a name gone on both layers: nothing moves
+		}
+		op.Changes = append(op.Changes, NameChange{Path: p, Old: ino}, NameChange{Path: np, Old: old, New: ino})
+		n.Ops = append(n.Ops, op)
+		dst.Ops = append(dst.Ops, op)
 	}
+}
+
+// vanishingAncestor returns the nearest directory above p that a crash
+// can leave missing or as another inode than the program sees (made,
+// renamed or removed in the trace and not yet durable), or "". Below such
+// a directory every name can be missing too.
+func (m *Model) vanishingAncestor(p string) string {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		n := m.names[q]
+		if n == nil {
+			p = q
+			continue
+		}
+		if n.Durable != n.Cache || len(n.Ops) > 0 {
+			return q
+		}
+		p = q
+	}
+	return ""
 }
