@@ -77,6 +77,18 @@ type Rule struct {
 	HelpURI  string   // a page with more, or empty
 }
 
+// lowered is the rule at a lower severity, for a finding that rests on
+// something the trace cannot settle or that loses no data: the same ID,
+// docs and fixtures, so reports and baselines treat it as the rule.
+func (r *Rule) lowered(s Severity) *Rule {
+	if s >= r.Severity {
+		return r
+	}
+	c := *r
+	c.Severity = s
+	return &c
+}
+
 // Rule IDs, for the checks that report them. Stable: users put them in
 // --fail-on decisions, ignore lists and fixture expectations.
 const (

@@ -7,17 +7,70 @@ import (
 	"github.com/crashsim/crashsim/model"
 )
 
-// nameNotSynced asks, at the end, which names differ between the page
-// cache and the disk: a crash can show the disk's version.
-type nameNotSynced struct{}
+// nameNotSynced asks, at the end, which names a crash can show otherwise
+// than the program saw them: the disk's version, or the result of some
+// of the pending entry operations and not of others.
+//
+// A name the program made and removed again is litter, not data, under
+// every model alike: whether a filesystem happened to commit its creation
+// (ext4's journal does with any later fsync) must not decide whether it
+// is reported, or a stronger model would report what posix does not. So
+// litter is decided from what the program did, the same under every
+// model: the name did not exist before the trace and no fsync of its
+// directory (or sync) came after it was made.
+type nameNotSynced struct {
+	made     map[string]int // path -> seq of the last op that gave it an inode
+	existed  map[string]bool
+	dirSync  map[string]int // directory path -> seq of its last fsync
+	syncedAt int            // seq of the last sync/syncfs
+}
 
-func (nameNotSynced) Observe(*run, *model.Effect) {}
+func (s *nameNotSynced) Observe(r *run, e *model.Effect) {
+	if s.made == nil {
+		s.made, s.existed, s.dirSync, s.syncedAt = map[string]int{}, map[string]bool{}, map[string]int{}, -1
+	}
+	switch e.Kind {
+	case model.EffEntry:
+		for _, c := range e.Entry.Changes {
+			if _, seen := s.made[c.Path]; !seen && c.Old != nil && c.Old.Initial {
+				s.existed[c.Path] = true
+			}
+			if c.New != nil {
+				s.made[c.Path] = e.Ref.Seq
+			} else if _, seen := s.made[c.Path]; !seen {
+				s.made[c.Path] = -1
+			}
+		}
+	case model.EffDirSync:
+		if e.Inode != nil && e.Inode.Path != "" {
+			s.dirSync[e.Inode.Path] = e.Ref.Seq
+		}
+	case model.EffSyncAll:
+		s.syncedAt = e.Ref.Seq
+	}
+}
 
-func (nameNotSynced) Finish(r *run) {
+// litter reports whether p is a name the program made, never had synced
+// and removed again.
+func (s *nameNotSynced) litter(p string, n *model.Name) bool {
+	if n.Cache != nil || s.existed[p] {
+		return false
+	}
+	if n.Durable != nil && n.Durable.Initial {
+		return false
+	}
+	made, ok := s.made[p]
+	if !ok || made < 0 {
+		return false
+	}
+	return s.dirSync[parentDirOf(p)] < made && s.syncedAt < made
+}
+
+func (s *nameNotSynced) Finish(r *run) {
 	names := r.m.Names()
 	paths := make([]string, 0, len(names))
 	for p, n := range names {
-		if n.Pending() && len(n.Ops) > 0 {
+		if len(n.Ops) > 0 && canDiffer(n) && !s.litter(p, n) {
 			paths = append(paths, p)
 		}
 	}
@@ -28,6 +81,8 @@ func (nameNotSynced) Finish(r *run) {
 		dir := parentOf(p)
 		var msg string
 		switch {
+		case n.Durable == nil && n.Cache == nil:
+			msg = fmt.Sprintf("%s can be left behind after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
 		case n.Durable == nil:
 			msg = fmt.Sprintf("%s can be missing after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
 		case n.Cache == nil:
@@ -40,9 +95,40 @@ func (nameNotSynced) Finish(r *run) {
 		for _, op := range n.Ops {
 			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
 		}
-		f.State = demonstrate(r.m, r.m.Last(), p)
+		f.State = demonstrateName(r.m, r.m.Last(), p, n)
 		r.emit(f)
 	}
+}
+
+// canDiffer reports whether some crash state can give the name another
+// inode (or none) than the page cache: its durable one, or what one of
+// its pending entry operations left.
+func canDiffer(n *model.Name) bool {
+	if n.Durable != n.Cache {
+		return true
+	}
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path == n.Path && c.New != n.Cache {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// demonstrateName is a crash state in which the name shows what the
+// finding says: missing when the program sees it, present when the
+// program removed it.
+func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *State {
+	po := m.Crash(p, 256)
+	for _, s := range po.States {
+		if n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
+			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID {
+			return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted}
+		}
+	}
+	return demonstrate(m, at, p)
 }
 
 func what(op *model.EntryOp) string {
