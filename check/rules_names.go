@@ -220,7 +220,11 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	ops := map[*model.Inode][]*model.EntryOp{}
 	firsts := map[*model.Inode]model.DataOp{}
 	var order []*model.Inode
-	for _, op := range e.Persisted {
+	// The ops the fsync wrote in this directory, even if another
+	// directory still has to be synced: posix lets such a rename persist
+	// anyway, and a stronger model that commits everything must not be
+	// the only one to report it.
+	for _, op := range e.Covered {
 		for _, c := range op.Changes {
 			ino := c.New
 			if ino == nil || ino.Dir {

@@ -159,9 +159,13 @@ type Effect struct {
 	Data      *DataOp
 	Entry     *EntryOp
 	Persisted []*EntryOp
-	Handle    *Handle
-	Exit      *Exit
-	What      string // unmodeled: what happened
+	// Covered are the entry ops a directory fsync wrote in that directory,
+	// durable or not yet (a rename between directories needs both): what
+	// the program made durable as far as this directory goes.
+	Covered []*EntryOp
+	Handle  *Handle
+	Exit    *Exit
+	What    string // unmodeled: what happened
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -625,15 +629,19 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
-		var persisted []*EntryOp
+		dir := map[string]bool{m.pathOf(ino, h): true}
+		var persisted, covered []*EntryOp
 		if m.opt.Persistence == Ext4 {
 			// ext4 forces a full journal commit for a directory fsync.
+			// What it covered in the directory itself is the same as
+			// under posix: rules ask about what the program synced.
+			covered = m.pendingIn(dir, r.Seq)
 			persisted = m.persistEntries(nil, r.Seq)
 		} else {
-			persisted = m.persistEntries(map[string]bool{m.pathOf(ino, h): true}, r.Seq)
+			persisted, covered = m.persistEntriesIn(dir, r.Seq)
 		}
 		ino.LastSync = &r
-		eff.Kind, eff.Inode, eff.Persisted = EffDirSync, ino, persisted
+		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
 	eff.pendingBefore = ino.pendingList()

@@ -217,17 +217,47 @@ func (m *Model) addEntryOp(op *EntryOp) {
 // directory in dirs (all when dirs is nil), as a directory fsync or a
 // journal commit does. It returns the ops that became durable.
 func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
-	var done []*EntryOp
+	done, _ := m.persistEntriesIn(dirs, upTo)
+	return done
+}
+
+// pendingIn lists the pending entry ops up to upTo that touch a directory
+// in dirs.
+func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
+	var out []*EntryOp
+	for _, op := range m.pendingOps {
+		if op.Event.Seq > upTo {
+			continue
+		}
+		for _, d := range op.Dirs {
+			if dirs[d] {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// persistEntriesIn is persistEntries that also returns the ops the sync
+// covered in some directory, durable or not yet (a rename between two
+// directories needs both synced).
+func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	keep := m.pendingOps[:0]
 	for _, op := range m.pendingOps {
 		if op.Event.Seq > upTo {
 			keep = append(keep, op)
 			continue
 		}
+		hit := false
 		for i, d := range op.Dirs {
 			if dirs == nil || dirs[d] {
 				op.synced |= 1 << i
+				hit = true
 			}
+		}
+		if hit {
+			covered = append(covered, op)
 		}
 		if op.synced == 1<<len(op.Dirs)-1 {
 			op.Durable = true
@@ -257,7 +287,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			}
 		}
 	}
-	return done
+	return done, covered
 }
 
 // renameTree moves every name below a renamed directory. Each moved name
