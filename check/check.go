@@ -81,6 +81,8 @@ type Summary struct {
 type Result struct {
 	Findings []*Finding
 	Summary  Summary
+	// Models are the persistence models the findings were computed under.
+	Models []model.Persistence
 }
 
 // Options scope a check.
@@ -171,10 +173,27 @@ func (r *run) emit(f *Finding) {
 	r.findings = append(r.findings, f)
 }
 
-// Run checks a trace stream under every persistence model.
+// Evaluated lists the models Run computes findings under for the models
+// asked for: posix and ext4 always (a finding names the models it happens
+// under), and xfs or btrfs when asked.
+func Evaluated(asked []model.Persistence) []model.Persistence {
+	out := []model.Persistence{model.Posix, model.Ext4}
+	for _, p := range model.Persistences[2:] {
+		for _, a := range asked {
+			if a == p {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Run checks a trace stream under the persistence models of Evaluated.
 func Run(stream parser.Stream, opt Options) (*Result, error) {
-	runs := make([]*run, len(model.Persistences))
-	for i, p := range model.Persistences {
+	models := Evaluated(opt.Models)
+	runs := make([]*run, len(models))
+	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newRules()}
 		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
@@ -183,7 +202,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}})
 		runs[i] = r
 	}
-	res := &Result{}
+	res := &Result{Models: models}
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

@@ -299,13 +299,13 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	k := ops.len()
 	cl := classifier{ino: ino, ops: ops, current: current}
 	minPrefix := 0
-	ext4 := m.opt.Persistence == Ext4
+	ordered := m.opt.Persistence.ordered() // a shorter file, never holes
 	// ext4's auto_da_alloc starts writeback of a file renamed over another
 	// but does not wait for it: the commit of the rename can carry the new
 	// size while the blocks are still unwritten, so zeros read back (seen
 	// by crashsim oracle on ext4). Delayed allocation alone never gives
 	// zeros; a started writeback does.
-	startedWriteback := ext4 && ino.writeback
+	startedWriteback := ino.writeback
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}
@@ -317,7 +317,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		n++
 		return add(s)
 	}
-	total := cl.count(ext4, minPrefix)
+	total := cl.count(ordered, minPrefix)
 	// One state of each kind first, so that the outcome set does not depend
 	// on the budget: none, all, the newest prefix, the newest op omitted,
 	// the newest torn write and the newest size without its data.
@@ -327,7 +327,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	if k-1 > minPrefix && !emit(cl.prefix(k-1)) {
 		return total, false
 	}
-	if !ext4 && k >= 2 && !emit(cl.omit(k-2)) {
+	if !ordered && k >= 2 && !emit(cl.omit(k-2)) {
 		return total, false
 	}
 	const look = 64 // how far back to look for a torn or size-only write
@@ -339,7 +339,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 			break
 		}
 	}
-	if !ext4 || startedWriteback {
+	if !ordered || startedWriteback {
 		for j := k - 1; j >= max(0, k-look); j-- {
 			if s, ok := cl.sizeOnly(j); ok {
 				if !emit(s) {
@@ -351,25 +351,25 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	}
 	// Then the rest, newest first: prefixes (the versions the program
 	// itself saw), one op omitted, torn writes, sizes without data. Under
-	// ext4 (delayed allocation) data comes back as a shorter file, never
+	// the ordered models (delayed allocation) data comes back as a shorter file, never
 	// with holes: only prefixes and a torn last write.
 	for j := k - 1; j >= minPrefix; j-- {
 		if j > minPrefix && !emit(cl.prefix(j)) {
 			return total, false
 		}
-		if !ext4 && j+1 < k && !emit(cl.omit(j)) {
+		if !ordered && j+1 < k && !emit(cl.omit(j)) {
 			return total, false
 		}
 		if s, ok := cl.tornAt(j); ok && !emit(s) {
 			return total, false
 		}
-		if !ext4 || startedWriteback {
+		if !ordered || startedWriteback {
 			if s, ok := cl.sizeOnly(j); ok && !emit(s) {
 				return total, false
 			}
 		}
 	}
-	if ext4 {
+	if ordered {
 		return total, true // every prefix and its torn last write
 	}
 	if k > ExhaustiveOps {

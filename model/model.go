@@ -24,32 +24,46 @@ const (
 	// starts writeback of the renamed file (auto_da_alloc) without waiting,
 	// so it can come back with its size but zeros.
 	Ext4
+	// Xfs is xfs with default options: metadata in log order, an fsync
+	// (not an fdatasync) or a directory fsync forces the log and with it
+	// every earlier entry operation, and unsynced data comes back as a
+	// shorter file, never zeros (the on-disk size follows written data).
+	Xfs
+	// Btrfs is btrfs with default options: transactions commit in order,
+	// and an fsync logs the file in the log tree with its names and the
+	// new directories above it, not the other pending entry operations; a
+	// directory fsync logs its entries; unsynced data comes back as a
+	// shorter file, never zeros.
+	Btrfs
 )
 
 // Persistences lists the models, in the order findings name them.
-var Persistences = []Persistence{Posix, Ext4}
+var Persistences = []Persistence{Posix, Ext4, Xfs, Btrfs}
+
+var persistenceNames = [...]string{"posix", "ext4", "xfs", "btrfs"}
 
 func (p Persistence) String() string {
-	if p == Ext4 {
-		return "ext4"
+	if int(p) < len(persistenceNames) {
+		return persistenceNames[p]
 	}
 	return "posix"
 }
 
 // ordered reports whether metadata persists in program order (a journal
-// committing transactions in order), so that crash states keep a prefix
-// of the pending entry operations and of each file's data operations.
-func (p Persistence) ordered() bool { return p == Ext4 }
+// or log committing transactions in order), so that crash states keep a
+// prefix of the pending entry operations, and whether data comes back as
+// a shorter file (delayed allocation, or a size that follows the data
+// written) rather than with holes.
+func (p Persistence) ordered() bool { return p != Posix }
 
 // ParsePersistence reads a --model value.
 func ParsePersistence(s string) (Persistence, error) {
-	switch s {
-	case "posix":
-		return Posix, nil
-	case "ext4":
-		return Ext4, nil
+	for i, n := range persistenceNames {
+		if s == n {
+			return Persistence(i), nil
+		}
 	}
-	return 0, fmt.Errorf("unknown persistence model %q (posix or ext4)", s)
+	return 0, fmt.Errorf("unknown persistence model %q (posix, ext4, xfs or btrfs)", s)
 }
 
 // Options configure a Model.
@@ -631,13 +645,22 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 		ino.Dir = true
 		dir := map[string]bool{m.pathOf(ino, h): true}
 		var persisted, covered []*EntryOp
-		if m.opt.Persistence == Ext4 {
-			// ext4 forces a full journal commit for a directory fsync.
-			// What it covered in the directory itself is the same as
-			// under posix: rules ask about what the program synced.
+		switch m.opt.Persistence {
+		case Ext4, Xfs:
+			// ext4 forces a full journal commit for a directory fsync,
+			// xfs a log force up to the directory's last change, which
+			// holds every earlier one. What it covered in the directory
+			// itself is the same as under posix: rules ask about what
+			// the program synced.
 			covered = m.pendingIn(dir, r.Seq)
 			persisted = m.persistEntries(nil, r.Seq)
-		} else {
+		case Btrfs:
+			// btrfs logs the directory's entries, and the directory's
+			// own name when it is new (the oracle saw d survive an
+			// fsync of d with "." never synced).
+			persisted, covered = m.persistEntriesIn(dir, r.Seq)
+			persisted = append(persisted, m.persistAncestors(ino, r.Seq)...)
+		default:
 			persisted, covered = m.persistEntriesIn(dir, r.Seq)
 		}
 		ino.LastSync = &r
@@ -647,10 +670,25 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	if m.opt.Persistence == Ext4 {
-		// The file fsync commits the running transaction: every earlier
-		// entry operation commits with it.
+	switch {
+	case m.opt.Persistence == Ext4, m.opt.Persistence == Xfs && ev.Name == "fsync":
+		// The file fsync commits the running transaction (ext4) or
+		// forces the log up to the file's last change (xfs): every
+		// earlier entry operation commits with it. An xfs fdatasync
+		// forces the log only for a size change, so it is not counted.
 		eff.Persisted = m.persistEntries(nil, r.Seq)
+	case m.opt.Persistence == Btrfs && ev.Name == "fsync":
+		// btrfs logs the file with its names and the new directories
+		// above it (log tree), not the other pending entry operations.
+		eff.Persisted = m.persistWhere(r.Seq, func(op *EntryOp) bool {
+			for _, c := range op.Changes {
+				if c.New == ino || c.Old == ino {
+					return true
+				}
+			}
+			return false
+		})
+		eff.Persisted = append(eff.Persisted, m.persistAncestors(ino, r.Seq)...)
 	}
 }
 

@@ -239,6 +239,53 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	return out
 }
 
+// persistWhere makes durable, whole, the pending entry operations up to
+// upTo for which keep returns true, whatever directories they touch (a
+// log that records them for one inode).
+func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
+	for _, op := range m.pendingOps {
+		if op.Event.Seq <= upTo && keep(op) {
+			op.synced = 1<<len(op.Dirs) - 1
+		}
+	}
+	done, _ := m.persistEntriesIn(map[string]bool{}, upTo)
+	return done
+}
+
+// persistAncestors makes durable the pending entry operations that gave
+// the directories above ino's names the inodes they have now (a new
+// directory's mkdir, a renamed one's rename): btrfs logs new ancestors
+// with the file or directory it syncs.
+func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
+	want := map[*EntryOp]bool{}
+	for _, p := range ino.Names {
+		// From the name itself up: a directory's own new name too.
+		for q := p; q != "." && q != "/"; q = parentDir(q) {
+			n := m.names[q]
+			if n == nil {
+				if parentDir(q) == q {
+					break
+				}
+				continue
+			}
+			for _, op := range n.Ops {
+				for _, c := range op.Changes {
+					if c.Path == q && c.New == n.Cache && c.New != nil {
+						want[op] = true
+					}
+				}
+			}
+			if parentDir(q) == q {
+				break
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	return m.persistWhere(upTo, func(op *EntryOp) bool { return want[op] })
+}
+
 // persistEntriesIn is persistEntries that also returns the ops the sync
 // covered in some directory, durable or not yet (a rename between two
 // directories needs both synced).

@@ -63,7 +63,8 @@ for fs in $FS; do
 		workload "$w"
 		echo "oracle: $w on $fs" >&2
 		rc=0
-		"$BIN/crashsim" oracle --fs "$fs" --model posix,ext4 --format json --setup "$SETUP" -- "${CMD[@]}" \
+		# posix, and the model of the filesystem itself.
+		"$BIN/crashsim" oracle --fs "$fs" --model "posix,$fs" --format json --setup "$SETUP" -- "${CMD[@]}" \
 			>"$OUT/$fs-$w.json" 2>"$OUT/$fs-$w.err" || rc=$?
 		if [ $rc -gt 1 ]; then
 			echo "  failed (exit $rc): $(tail -n 1 "$OUT/$fs-$w.err")" >&2

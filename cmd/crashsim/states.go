@@ -16,7 +16,7 @@ import (
 )
 
 type statesCmd struct {
-	Model       string   `enum:"posix,ext4" default:"posix" help:"Persistence model: posix (the weakest promise) or ext4 (data=ordered)."`
+	Model       string   `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model: posix (the weakest promise), ext4 (data=ordered), xfs or btrfs."`
 	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys and /dev."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable)."`
 	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
