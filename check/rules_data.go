@@ -21,15 +21,6 @@ func newRules() []observer {
 	}
 }
 
-// leaves says in plain words what a crash can leave of a file whose
-// pending data is lost.
-func leaves(ino *model.Inode) string {
-	if ino.Created != nil {
-		return "empty or cut short"
-	}
-	return "with its old content or a mix of old and new"
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -62,7 +53,7 @@ func (dataNotSynced) Finish(r *run) {
 		p := ino.Name()
 		f := newFinding(DataNotSynced, p, last.Event,
 			fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
-				base(p), leaves(ino), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
+				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
 		f.relate(first.Event, "first unsynced write")
 		if last.Event.Line != first.Event.Line {
 			f.relate(last.Event, "last unsynced write")
@@ -86,7 +77,7 @@ func (dataNotSynced) Finish(r *run) {
 		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
 			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange,
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
-					base(p), leaves(ino)))
+					base(p), leaves(r.m, p)))
 			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
 			g.State = f.State
 			r.emit(g)

@@ -87,6 +87,8 @@ func (s *nameNotSynced) Finish(r *run) {
 			msg = fmt.Sprintf("%s can be missing after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
 		case n.Cache == nil:
 			msg = fmt.Sprintf("%s can come back after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+		case n.Durable.Unsure:
+			msg = fmt.Sprintf("%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		default:
 			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		}
@@ -96,6 +98,39 @@ func (s *nameNotSynced) Finish(r *run) {
 			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
 		}
 		f.State = demonstrateName(r.m, r.m.Last(), p, n)
+		r.emit(f)
+	}
+	s.unsureCreates(r)
+}
+
+// unsureCreates reports the files the program opened with O_CREAT where
+// the trace cannot tell whether that created them: if it did, the name
+// is not durable until the directory is synced. The finding says so
+// conditionally, one severity lower, and how to settle it.
+func (s *nameNotSynced) unsureCreates(r *run) {
+	names := r.m.Names()
+	var paths []string
+	for p, n := range names {
+		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure || len(n.Ops) > 0 {
+			continue
+		}
+		at := n.UnsureAt.Seq
+		if s.dirSync[parentDirOf(p)] > at || s.syncedAt > at {
+			continue
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		n := names[p]
+		f := newFinding(NameNotSynced, p, *n.UnsureAt,
+			fmt.Sprintf("if %s did not exist before, its creation is not durable until %s is fsynced, and a crash can leave it missing; open the directory and fsync it after the create (the trace cannot tell whether %s existed: record with crashsim trace, or pass --initial-list)",
+				base(p), parentOf(p), base(p)))
+		f.Rule = f.Rule.lowered(Warning)
+		f.relate(*n.UnsureAt, "opened with O_CREAT: created, or opened an existing file")
+		if po := r.m.Crash(p, 256); len(po.States) > 0 {
+			f.State = demonstrateFrom(r.m, r.m.Last(), p, po, []model.Outcome{model.Initial})
+		}
 		r.emit(f)
 	}
 }
@@ -125,7 +160,7 @@ func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *Sta
 	for _, s := range po.States {
 		if n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
 			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID {
-			return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted}
+			return stateOf(m, at, p, s)
 		}
 	}
 	return demonstrate(m, at, p)
@@ -318,11 +353,12 @@ func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how st
 	s.seen[ino] = true
 	failed := *ino.FailedSync
 	st := demonstrate(r.m, at, ino.Path)
+	words := leaves(r.m, ino.Path)
 	r.later(func() {
 		p := ino.Name()
 		f := newFinding(FsyncErrorIgnored, p, at,
 			fmt.Sprintf("%s failed to sync (line %d) and %s: after a failed fsync Linux drops the dirty pages, so %s can be %s after a crash; treat a failed sync as lost data and rewrite the file from a copy",
-				base(p), failed.Line, how, base(p), leaves(ino)))
+				base(p), failed.Line, how, base(p), words))
 		f.relate(failed, "sync failed")
 		f.relate(at, "went on as if the data were safe")
 		f.State = st

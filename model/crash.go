@@ -406,12 +406,22 @@ func (c *classifier) writeBesides(i int) bool {
 }
 
 // count is how many content states exist: under posix every subset of the
-// pending ops (each write whole; tearing and sizes add more), under ext4
-// every prefix (and its torn last write).
-func (c *classifier) count(ext4 bool, minPrefix int) int64 {
+// pending ops (each write whole; tearing and sizes add more), under the
+// ordered models every prefix, and its last write torn where that write
+// spans a page boundary (counted when there are few enough ops to look).
+func (c *classifier) count(ordered bool, minPrefix int) int64 {
 	k := c.ops.len()
-	if ext4 {
-		return int64(2*(k-minPrefix) + 1)
+	if ordered {
+		n := int64(k - minPrefix + 1)
+		if k-minPrefix > 4*ExhaustiveOps {
+			return n + int64(k-minPrefix) // at most one torn state per op
+		}
+		for j := minPrefix; j < k; j++ {
+			if _, ok := c.tornAt(j); ok {
+				n++
+			}
+		}
+		return n
 	}
 	if k >= 62 {
 		return 1 << 62

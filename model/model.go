@@ -285,8 +285,13 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case "write", "pwrite64", "pwrite", "writev", "pwritev", "pwritev2":
 		m.write(ev, eff)
 	case "read", "readv", "pread64", "preadv", "preadv2":
-		if h := m.fileHandle(ev, 0); h != nil && (ev.Name == "read" || ev.Name == "readv") {
-			h.Offset += ev.Ret
+		if h := m.fileHandle(ev, 0); h != nil {
+			if ev.Name == "read" || ev.Name == "readv" {
+				h.Offset += ev.Ret
+			}
+			if ev.Ret > 0 && !h.Node.Written {
+				m.settle(h.Node) // it held data before the program wrote any
+			}
 		}
 	case "lseek":
 		if h := m.fileHandle(ev, 0); h != nil {
@@ -417,13 +422,22 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		if n.Known {
 			ino = n.Cache
 			created = ino == nil
-		} else if e, known := m.existedBefore(p); known && e {
-			ino = m.lookup(p, true)
-		} else {
-			// The trace cannot tell whether O_CREAT created the file:
-			// take it as created (see Options.Existed).
+		} else if e, known := m.existedBefore(p); known {
+			if e {
+				ino = m.lookup(p, true)
+			} else {
+				m.lookup(p, false)
+				created = true
+			}
+		} else if m.newDir(parentDir(p)) {
+			// In a directory made in the trace: nothing was there.
 			m.lookup(p, false)
 			created = true
+		} else {
+			// The trace cannot tell whether O_CREAT created the file
+			// or opened one that was there: what was there is unknown,
+			// an initial inode that may be no file at all.
+			ino = m.unsure(p, refOf(ev))
 		}
 	}
 	if created {
@@ -467,6 +481,9 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 			size = a.Field("stx_size")
 		}
 		if n, ok := size.Int(); ok {
+			if n > 0 {
+				m.settle(ino) // it held data before the program wrote any
+			}
 			ino.Size = n
 			if ino.pending.len() == 0 {
 				ino.DurableSize = n
@@ -482,7 +499,7 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 }
 
 func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) {
-	if ino.Size != 0 && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
+	if ino.Size != 0 && !ino.Unsure && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
 		// Shrinking a file that held data: what it had is at risk.
 		if ino.Size > 0 || ino.Size < 0 && ino.Initial {
 			ino.HadContent = true
@@ -737,7 +754,13 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		flags, _ = ev.Arg(4).Bits(parser.RenameFlags)
 	}
 	src := m.lookup(from, true)
-	dst := m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+	var dst *Inode
+	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && flags&(unix.RENAME_EXCHANGE|unix.RENAME_NOREPLACE) == 0 {
+		// The trace cannot tell whether the rename replaced a file.
+		dst = m.unsure(to, refOf(ev))
+	} else {
+		dst = m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+	}
 	if src == nil {
 		return
 	}

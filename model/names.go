@@ -67,8 +67,56 @@ type Name struct {
 	Cache   *Inode
 	Durable *Inode
 	Known   bool
+	// Unsure is set when the trace used the path without saying whether
+	// it existed before (open with O_CREAT but not O_EXCL, a rename onto
+	// it) and there is no listing: the model takes what was there as an
+	// initial inode of unknown content, which may be no file at all.
+	// UnsureAt is the event that used it. A later fstat with a size, or
+	// a read that found data, settles it.
+	Unsure   bool
+	UnsureAt *Ref
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
+}
+
+// unsure makes p's state before the trace an initial inode whose
+// existence the trace does not settle, and returns it.
+func (m *Model) unsure(p string, at Ref) *Inode {
+	n := m.name(p)
+	ino := m.lookup(p, true)
+	ino.Unsure = true
+	n.Unsure, n.UnsureAt = true, &at
+	return ino
+}
+
+// knownExisting reports whether p's existence before the trace is settled
+// by the trace or the listing, and whether it existed.
+func (m *Model) knownExisting(p string) (existed, known bool) {
+	if n := m.names[p]; n != nil && n.Known {
+		return n.Cache != nil, true
+	}
+	return m.existedBefore(p)
+}
+
+// newDir reports whether the directory d was made in the trace: nothing
+// in it existed before.
+func (m *Model) newDir(d string) bool {
+	n := m.names[d]
+	return n != nil && n.Cache != nil && n.Cache.Dir && !n.Cache.Initial
+}
+
+// settle records that an unsure inode existed before the trace (a size
+// or data the trace showed).
+func (m *Model) settle(ino *Inode) {
+	if !ino.Unsure {
+		return
+	}
+	ino.Unsure = false
+	for _, p := range ino.Names {
+		if n := m.names[p]; n != nil {
+			n.Unsure = false
+		}
+	}
 }
 
 // Pending reports whether a crash could show this name differently from

@@ -47,7 +47,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
 		}
 		if s := f.State; s != nil {
-			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s (%s persisted)\n", s.Line, s.Path, outcomeWords(s.Outcome), persistedWords(s.Persisted))
+			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, s.Path, s.Describe())
 		}
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
@@ -58,35 +58,6 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
 		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), s.Events, strings.Join(opt.Models, ", "))
 	return nil
-}
-
-// outcomeWords says an outcome in a sentence.
-func outcomeWords(o string) string {
-	switch o {
-	case "missing":
-		return "missing"
-	case "initial":
-		return "with its content from before the run"
-	case "earlier":
-		return "with an earlier version"
-	case "empty":
-		return "empty"
-	case "torn":
-		return "torn (part old, part new)"
-	case "zeros":
-		return "full of zeros"
-	}
-	return o
-}
-
-func persistedWords(p string) string {
-	switch p {
-	case "none":
-		return "none of its pending writes"
-	case "all":
-		return "all of its pending writes"
-	}
-	return p
 }
 
 func count(n int, one, many string) string {
