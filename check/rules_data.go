@@ -67,8 +67,8 @@ func (dataNotSynced) Finish(r *run) {
 
 		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s); sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
-					base(p), plural(len(writes), "write", "writes")))
+				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
 			g.relate(*ino.LastSync, "the sync came too early")
 			g.relate(first.Event, "written after the sync")
 			g.State = f.State
@@ -106,16 +106,25 @@ type truncateInPlace struct {
 	state map[*model.Inode]*State
 }
 
+// cutLoss is what a crash between the truncation and the end of the
+// rewrite leaves, the loss the message names.
+var cutLoss = []model.Outcome{model.Empty, model.Torn, model.Zeros}
+
 func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
 		t.cut, t.state = map[*model.Inode]*model.Ref{}, map[*model.Inode]*State{}
 	}
-	if e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent {
+	switch {
+	case e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent:
 		if _, ok := t.cut[e.Inode]; !ok {
 			r0 := e.Ref
 			t.cut[e.Inode] = &r0
-			t.state[e.Inode] = demonstrate(r.m, e.Ref, e.Inode.Path)
 		}
+	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && t.state[e.Inode] == nil:
+		// Right after the first write of the rewrite the cut file can be
+		// on disk empty (right after the truncation itself, the empty
+		// file is what the program sees, no loss yet).
+		t.state[e.Inode] = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
 	}
 }
 

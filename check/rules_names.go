@@ -124,7 +124,7 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 	for _, p := range paths {
 		n := names[p]
 		f := newFinding(NameNotSynced, p, *n.UnsureAt,
-			fmt.Sprintf("if %s did not exist before, its creation is not durable until %s is fsynced, and a crash can leave it missing; open the directory and fsync it after the create (the trace cannot tell whether %s existed: record with crashsim trace, or pass --initial-list)",
+			fmt.Sprintf("if %s did not exist before, its creation is not durable until %s is fsynced: a crash can leave it as it was before the run, that is missing; open the directory and fsync it after the create (the trace cannot tell whether %s existed: record with crashsim trace, or pass --initial-list)",
 				base(p), parentOf(p), base(p)))
 		f.Rule = f.Rule.lowered(Warning)
 		f.relate(*n.UnsureAt, "opened with O_CREAT: created, or opened an existing file")

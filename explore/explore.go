@@ -89,6 +89,7 @@ type state struct {
 	event  *model.Ref
 	path   string // the varied path; "" for the state before the first event
 	ps     model.PathState
+	words  string      // ps in words, as at the crash point (model.StateWords)
 	lost   []model.Ref // pending ops of the varied path that did not persist whole
 	torn   *model.Ref
 	also   []model.Ref // later crash points that leave the same files
@@ -347,7 +348,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 				if ctx.Err() != nil {
 					return nil
 				}
-				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps}
+				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps, words: e.tl.Model().StateWords(ps)}
 				if ino := e.tl.Model().Inode(ps.Inode); ino != nil && !ino.Dir {
 					e.files[p] = true
 				}

@@ -25,9 +25,9 @@ func OutcomeWords(o Outcome) string {
 	case Empty:
 		return "empty"
 	case Torn:
-		return "torn (some of its pending writes on disk, some not)"
+		return "torn (some of its new data on disk, some not)"
 	case Zeros:
-		return "full of zeros (its size persisted, its data did not)"
+		return "full of zeros where its new data should be"
 	}
 	return string(o)
 }

@@ -187,7 +187,10 @@ func (t *textPoints) point(pt model.Point) {
 }
 
 func nameNote(s model.PathState) string {
-	if s.Name != nil {
+	switch {
+	case s.Gone != "":
+		return fmt.Sprintf("; its directory %s is missing", s.Gone)
+	case s.Name != nil:
 		return fmt.Sprintf("; name as line %d left it", s.Name.Line)
 	}
 	return ""
