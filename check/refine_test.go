@@ -48,7 +48,13 @@ func refinementErrors(events []*parser.Event, opt Options) []string {
 			for p, po := range pts[i].Paths {
 				wpo, ok := weak.Paths[p]
 				if !ok {
-					report("line %d: %s has %s states at %s, posix none", ev.Pos.Line, model.Persistences[i], p, p)
+					// A path posix does not track is as it was: missing,
+					// for one the trace made.
+					for _, s := range po.States {
+						if s.Outcome != model.Missing {
+							report("line %d: %s can leave %s %s, posix does not track it", ev.Pos.Line, model.Persistences[i], p, s.Outcome)
+						}
+					}
 					continue
 				}
 				if !wpo.Exact || !po.Exact {

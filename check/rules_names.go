@@ -56,9 +56,6 @@ func (s *nameNotSynced) litter(p string, n *model.Name) bool {
 	if n.Cache != nil || s.existed[p] {
 		return false
 	}
-	if n.Durable != nil && n.Durable.Initial {
-		return false
-	}
 	made, ok := s.made[p]
 	if !ok || made < 0 {
 		return false
@@ -111,8 +108,11 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 	names := r.m.Names()
 	var paths []string
 	for p, n := range names {
-		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure || len(n.Ops) > 0 {
+		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure {
 			continue
+		}
+		if _, changed := s.made[p]; changed {
+			continue // an entry op changed the name: the rule above asks about it, alike in every model
 		}
 		at := n.UnsureAt.Seq
 		if s.dirSync[parentDirOf(p)] > at || s.syncedAt > at {
