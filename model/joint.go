@@ -1,10 +1,6 @@
 package model
 
-import (
-	"sort"
-	"strconv"
-	"strings"
-)
+import "hash/fnv"
 
 // Joint crash states. A crash state is one state of the whole tree, not a
 // path at a time: the entry operations that persisted decide at once which
@@ -31,33 +27,69 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 	if len(paths) == 0 {
 		return 1, 1, true
 	}
-	sorted := make([]string, 0, len(paths))
-	for p := range paths {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
 	exact = true
-	// How many content states of each inode the paths explored.
-	seenStates := map[string]map[int]int64{}
-	for _, p := range sorted {
-		po := paths[p]
+	for _, po := range paths {
 		exact = exact && po.Exact
-		by := map[int]int64{}
-		for _, s := range po.States {
-			if s.Inode != 0 {
-				by[s.Inode]++
+	}
+	// How many content states of inode id the explored states at p hold.
+	seenStates := func(p string, id int) int64 {
+		var n int64
+		for _, s := range paths[p].States {
+			if s.Inode == id {
+				n++
 			}
 		}
-		seenStates[p] = by
+		return n
 	}
+	// Marks on the names instead of maps: this runs at every crash point.
+	m.jointStamp++
+	stamp := m.jointStamp
 	var ops []*EntryOp
+	ntouched := 0
 	for _, op := range m.pendingOps {
+		hit := false
 		for _, c := range op.Changes {
 			if _, ok := paths[c.Path]; ok {
-				ops = append(ops, op)
-				break
+				if n := m.names[c.Path]; n != nil && n.touched != stamp {
+					n.touched = stamp
+					ntouched++
+				}
+				hit = true
 			}
 		}
+		if hit {
+			ops = append(ops, op)
+		}
+	}
+	touched := func(p string) bool {
+		n := m.names[p]
+		return n != nil && n.touched == stamp
+	}
+	// The paths no pending entry op can change, nor a directory above
+	// them: the same name in every configuration, counted once. The
+	// others vary with the configuration.
+	var varying []string
+	durable := func(p string) *Inode {
+		if n := m.names[p]; n != nil {
+			return n.Durable
+		}
+		return nil
+	}
+	count0, seen0 := int64(1), int64(1)
+	inodes0 := map[int]bool{}
+	for p := range paths {
+		if touched(p) || ntouched > 0 && m.belowAny(p, touched) {
+			varying = append(varying, p)
+			continue
+		}
+		ino := durable(p)
+		if ino == nil || inodes0[ino.ID] || !m.reachableWith(p, paths, nil, durable) {
+			continue
+		}
+		inodes0[ino.ID] = true
+		n := max(seenStates(p, ino.ID), 1)
+		count0 = satMul(count0, max(m.contentCount(ino), n))
+		seen0 = satMul(seen0, n)
 	}
 	ordered := m.opt.Persistence.ordered()
 	var configs [][]*EntryOp
@@ -80,53 +112,79 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		configs = [][]*EntryOp{nil, ops}
 		exact = false
 	}
-	done := map[string]bool{}
-	names := map[string]*Inode{}
-	var key strings.Builder
+	done := map[uint64]bool{}
+	names := make(map[string]*Inode, len(varying))
 	for _, cfg := range configs {
-		for _, p := range sorted {
-			names[p] = nil
-			if n := m.names[p]; n != nil {
-				names[p] = n.Durable
-			}
+		for _, p := range varying {
+			names[p] = durable(p)
 		}
 		for _, op := range cfg {
 			for _, c := range op.Changes {
-				if _, ok := paths[c.Path]; ok && opOn(m.names[c.Path], op) {
+				if touched(c.Path) && opOn(m.names[c.Path], op) {
 					names[c.Path] = c.New
 				}
 			}
 		}
-		key.Reset()
-		count, seen := int64(1), int64(1)
+		key := fnv.New64a()
+		count, seen := count0, seen0
 		inodes := map[int]bool{}
-		for _, p := range sorted {
+		for _, p := range varying {
 			ino := names[p]
-			if ino == nil || !m.reachable(p, names) {
+			if ino == nil || !m.reachableWith(p, paths, names, durable) {
 				continue
 			}
-			key.WriteString(p)
-			key.WriteByte('=')
-			key.WriteString(strconv.Itoa(ino.ID))
-			key.WriteByte(0)
-			if inodes[ino.ID] {
+			// The same paths in the same order in every configuration of
+			// this call: equal name maps hash alike.
+			key.Write([]byte(p))
+			key.Write([]byte{0, byte(ino.ID), byte(ino.ID >> 8), byte(ino.ID >> 16), byte(ino.ID >> 24)})
+			if inodes[ino.ID] || inodes0[ino.ID] {
 				continue // a hard link: one content for both names
 			}
 			inodes[ino.ID] = true
 			// The torn and size-only states explored come on top of the
 			// subsets counted: never count fewer than were seen.
-			n := max(seenStates[p][ino.ID], 1)
+			n := max(seenStates(p, ino.ID), 1)
 			count = satMul(count, max(m.contentCount(ino), n))
 			seen = satMul(seen, n)
 		}
-		if done[key.String()] {
+		if done[key.Sum64()] {
 			continue
 		}
-		done[key.String()] = true
+		done[key.Sum64()] = true
 		total = satAdd(total, count)
 		explored = satAdd(explored, seen)
 	}
 	return total, min(explored, total), exact
+}
+
+// belowAny reports whether a directory above p is in set.
+func (m *Model) belowAny(p string, set func(string) bool) bool {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		if set(q) {
+			return true
+		}
+		p = q
+	}
+	return false
+}
+
+// reachableWith reports whether every directory above p among paths is
+// there and a directory in a state: names gives the varying paths' inodes,
+// durable the others'.
+func (m *Model) reachableWith(p string, paths map[string]PathOutcomes, names map[string]*Inode, durable func(string) *Inode) bool {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		if _, ok := paths[q]; ok {
+			ino, varying := names[q]
+			if !varying {
+				ino = durable(q)
+			}
+			if ino == nil || !ino.Dir {
+				return false
+			}
+		}
+		p = q
+	}
+	return true
 }
 
 // opOn reports whether op is still one of the name's pending operations
@@ -141,18 +199,6 @@ func opOn(n *Name, op *EntryOp) bool {
 		}
 	}
 	return false
-}
-
-// reachable reports whether every directory above p that the state
-// assigns is there and a directory.
-func (m *Model) reachable(p string, names map[string]*Inode) bool {
-	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
-		if ino, ok := names[q]; ok && (ino == nil || !ino.Dir) {
-			return false
-		}
-		p = q
-	}
-	return true
 }
 
 // contentCount is how many content states inode ino can have after a

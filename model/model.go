@@ -100,6 +100,7 @@ type Model struct {
 	maps       map[string]*Inode
 	last       Ref
 	exits      []Exit
+	jointStamp int // see jointCount
 }
 
 // Exit is a process's end as the trace shows it.

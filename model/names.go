@@ -77,6 +77,8 @@ type Name struct {
 	UnsureAt *Ref
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
+	// touched marks the name for one jointCount call.
+	touched int
 }
 
 // unsure makes p's state before the trace an initial inode whose
