@@ -570,9 +570,19 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 // j, which extended the file: the new bytes read back as zeros.
 func (c *classifier) sizeOnly(j int) (PathState, bool) {
 	op := c.ops.at(j)
-	if op.Kind != DataWrite || op.SizeBefore < 0 || op.Size <= op.SizeBefore {
+	if op.Kind != DataWrite {
+		return PathState{}, false
+	}
+	o := Zeros
+	switch {
+	case op.SizeBefore < 0 && op.Off < 0:
+		// An append at a size the trace never showed still grows the
+		// file: its old bytes, then zeros (seen by crashsim oracle on
+		// ext4 after an O_APPEND write to a log).
+		o = Torn
+	case op.SizeBefore < 0 || op.Size <= op.SizeBefore:
 		return PathState{}, false
 	}
 	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event.Line,
-		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: Zeros}, true
+		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: o}, true
 }

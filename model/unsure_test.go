@@ -39,7 +39,7 @@ func TestUnknownPriorExistence(t *testing.T) {
 			`1 openat(AT_FDCWD</w>, "/w/log", O_RDWR|O_CREAT|O_APPEND, 0644) = 3</w/log>
 1 read(3</w/log>, "entry 1\n", 4096) = 8
 1 write(3</w/log>, "entry 2\n", 8) = 8
-`, "/w/log", "initial latest", false},
+`, "/w/log", "initial latest torn", false},
 		{"an fstat size settles it",
 			`1 openat(AT_FDCWD</w>, "/w/log", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3</w/log>
 1 fstat(3</w/log>, {st_mode=S_IFREG|0644, st_size=118, ...}) = 0
