@@ -2,9 +2,7 @@ package check
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,25 +36,6 @@ func blindBenchTrace(b *testing.B, n int) string {
 	}
 	f.Close()
 	return name
-}
-
-func readAll(b *testing.B, name string) []*parser.Event {
-	s, err := parser.Open(name, parser.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	var evs []*parser.Event
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
 }
 
 // BenchmarkWatcher is what working out the blind spots costs per event:

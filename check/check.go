@@ -48,6 +48,23 @@ type State struct {
 	Path      string `json:"path"`
 	Outcome   string `json:"outcome"`
 	Persisted string `json:"persisted"`
+	// Words describe the state (model.StateWords), what follows "a crash
+	// can leave PATH".
+	Words string `json:"words,omitempty"`
+}
+
+// Describe is the state in words: Words, or the outcome's and what
+// persisted when the state was made without a model at hand.
+func (s *State) Describe() string {
+	if s.Words != "" {
+		return s.Words
+	}
+	return model.OutcomeWords(model.Outcome(s.Outcome)) + " (" + model.PersistedWords(s.Persisted) + " persisted)"
+}
+
+// stateOf is the State of a crash state of path p at at.
+func stateOf(m *model.Model, at model.Ref, p string, s model.PathState) *State {
+	return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted, Words: m.StateWords(s)}
 }
 
 // lossOrder is the order in which losing outcomes are preferred as the
@@ -57,15 +74,30 @@ var lossOrder = []model.Outcome{model.Empty, model.Missing, model.Initial, model
 // demonstrate finds a crash state at the current crash point of m that
 // loses something at path p, or nil.
 func demonstrate(m *model.Model, at model.Ref, p string) *State {
-	po := m.Crash(p, 256)
-	for _, want := range lossOrder {
+	return demonstrateFrom(m, at, p, m.Crash(p, 256), lossOrder)
+}
+
+// demonstrateFrom picks, from the crash states of p, the first whose
+// outcome comes first in order.
+func demonstrateFrom(m *model.Model, at model.Ref, p string, po model.PathOutcomes, order []model.Outcome) *State {
+	for _, want := range order {
 		for _, s := range po.States {
 			if s.Outcome == want {
-				return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted}
+				return stateOf(m, at, p, s)
 			}
 		}
 	}
 	return nil
+}
+
+// leaves says in words what a crash now can leave at path p that loses
+// something, the same states demonstrate picks from: "empty or missing".
+func leaves(m *model.Model, p string) string {
+	w := model.LossWords(m.Crash(p, 256), lossOrder)
+	if w == "" {
+		return "different from what the program wrote"
+	}
+	return w
 }
 
 // Summary counts what a check looked at and found.
@@ -89,6 +121,8 @@ type Result struct {
 	Notes []Note
 	// Recording says what the trace showed of the recording (Watcher.Describe).
 	Recording string
+	// Models are the persistence models the findings were computed under.
+	Models []model.Persistence
 }
 
 // Options scope a check.
@@ -208,11 +242,28 @@ func (r *run) emit(f *Finding) {
 	r.findings = append(r.findings, f)
 }
 
-// Run checks a trace stream under every persistence model.
+// Evaluated lists the models Run computes findings under for the models
+// asked for: posix and ext4 always (a finding names the models it happens
+// under), and xfs or btrfs when asked.
+func Evaluated(asked []model.Persistence) []model.Persistence {
+	out := []model.Persistence{model.Posix, model.Ext4}
+	for _, p := range model.Persistences[2:] {
+		for _, a := range asked {
+			if a == p {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Run checks a trace stream under the persistence models of Evaluated.
 func Run(stream parser.Stream, opt Options) (*Result, error) {
-	runs := make([]*run, len(model.Persistences))
+	models := Evaluated(opt.Models)
+	runs := make([]*run, len(models))
 	watch := NewWatcher(&opt)
-	for i, p := range model.Persistences {
+	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newRules()}
 		first := i == 0 && opt.NeedData
 		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
@@ -225,7 +276,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}})
 		runs[i] = r
 	}
-	res := &Result{}
+	res := &Result{Models: models}
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

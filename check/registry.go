@@ -77,6 +77,18 @@ type Rule struct {
 	HelpURI  string   // a page with more, or empty
 }
 
+// lowered is the rule at a lower severity, for a finding that rests on
+// something the trace cannot settle or that loses no data: the same ID,
+// docs and fixtures, so reports and baselines treat it as the rule.
+func (r *Rule) lowered(s Severity) *Rule {
+	if s >= r.Severity {
+		return r
+	}
+	c := *r
+	c.Severity = s
+	return &c
+}
+
 // Rule IDs, for the checks that report them. Stable: users put them in
 // --fail-on decisions, ignore lists and fixture expectations.
 const (
@@ -169,7 +181,9 @@ var registry = []*Rule{
 			"directory was not fsynced afterwards, nor did a sync or syncfs run. A name lives in its directory, " +
 			"which reaches the disk separately from the file it names: fsync of a file makes its data durable, " +
 			"not its name. After a crash a new file can be missing, a renamed file can be back under its old " +
-			"name, and a deleted file, such as a database's rollback journal, can reappear.",
+			"name, and a deleted file can reappear. A new directory takes the names in it along until its own " +
+			"parent is fsynced. Where the trace cannot tell whether open(O_CREAT) created the file, the " +
+			"finding is a warning that says so.",
 		Fix: "After the create, rename, link or unlink, open the directory that holds the name and fsync it: " +
 			"d, _ := os.Open(dir); d.Sync() in Go; fd = os.open(dir, os.O_RDONLY); os.fsync(fd) in Python. " +
 			"After a rename between two directories, fsync both.",

@@ -21,15 +21,6 @@ func newRules() []observer {
 	}
 }
 
-// leaves says in plain words what a crash can leave of a file whose
-// pending data is lost.
-func leaves(ino *model.Inode) string {
-	if ino.Created != nil {
-		return "empty or cut short"
-	}
-	return "with its old content or a mix of old and new"
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -62,7 +53,7 @@ func (dataNotSynced) Finish(r *run) {
 		p := ino.Name()
 		f := newFinding(DataNotSynced, p, last.Event,
 			fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
-				base(p), leaves(ino), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
+				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
 		f.relate(first.Event, "first unsynced write")
 		if last.Event.Line != first.Event.Line {
 			f.relate(last.Event, "last unsynced write")
@@ -76,8 +67,8 @@ func (dataNotSynced) Finish(r *run) {
 
 		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s); sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
-					base(p), plural(len(writes), "write", "writes")))
+				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
 			g.relate(*ino.LastSync, "the sync came too early")
 			g.relate(first.Event, "written after the sync")
 			g.State = f.State
@@ -86,7 +77,7 @@ func (dataNotSynced) Finish(r *run) {
 		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
 			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange,
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
-					base(p), leaves(ino)))
+					base(p), leaves(r.m, p)))
 			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
 			g.State = f.State
 			r.emit(g)
@@ -115,16 +106,25 @@ type truncateInPlace struct {
 	state map[*model.Inode]*State
 }
 
+// cutLoss is what a crash between the truncation and the end of the
+// rewrite leaves, the loss the message names.
+var cutLoss = []model.Outcome{model.Empty, model.Torn, model.Zeros}
+
 func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
 		t.cut, t.state = map[*model.Inode]*model.Ref{}, map[*model.Inode]*State{}
 	}
-	if e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent {
+	switch {
+	case e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent:
 		if _, ok := t.cut[e.Inode]; !ok {
 			r0 := e.Ref
 			t.cut[e.Inode] = &r0
-			t.state[e.Inode] = demonstrate(r.m, e.Ref, e.Inode.Path)
 		}
+	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && t.state[e.Inode] == nil:
+		// Right after the first write of the rewrite the cut file can be
+		// on disk empty (right after the truncation itself, the empty
+		// file is what the program sees, no loss yet).
+		t.state[e.Inode] = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
 	}
 }
 
@@ -166,7 +166,10 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	op := e.Data
-	if op.Off < 0 || !e.Inode.Initial || op.SizeBefore == 0 {
+	// An unsure inode may be no file at all: whether its pages hold data
+	// from before is what the trace does not tell, and this is only a
+	// speed hint.
+	if op.Off < 0 || !e.Inode.Initial || e.Inode.Unsure || op.SizeBefore == 0 {
 		return
 	}
 	const page = 4096

@@ -7,17 +7,67 @@ import (
 	"github.com/crashsim/crashsim/model"
 )
 
-// nameNotSynced asks, at the end, which names differ between the page
-// cache and the disk: a crash can show the disk's version.
-type nameNotSynced struct{}
+// nameNotSynced asks, at the end, which names a crash can show otherwise
+// than the program saw them: the disk's version, or the result of some
+// of the pending entry operations and not of others.
+//
+// A name the program made and removed again is litter, not data, under
+// every model alike: whether a filesystem happened to commit its creation
+// (ext4's journal does with any later fsync) must not decide whether it
+// is reported, or a stronger model would report what posix does not. So
+// litter is decided from what the program did, the same under every
+// model: the name did not exist before the trace and no fsync of its
+// directory (or sync) came after it was made.
+type nameNotSynced struct {
+	made     map[string]int // path -> seq of the last op that gave it an inode
+	existed  map[string]bool
+	dirSync  map[string]int // directory path -> seq of its last fsync
+	syncedAt int            // seq of the last sync/syncfs
+}
 
-func (nameNotSynced) Observe(*run, *model.Effect) {}
+func (s *nameNotSynced) Observe(r *run, e *model.Effect) {
+	if s.made == nil {
+		s.made, s.existed, s.dirSync, s.syncedAt = map[string]int{}, map[string]bool{}, map[string]int{}, -1
+	}
+	switch e.Kind {
+	case model.EffEntry:
+		for _, c := range e.Entry.Changes {
+			if _, seen := s.made[c.Path]; !seen && c.Old != nil && c.Old.Initial {
+				s.existed[c.Path] = true
+			}
+			if c.New != nil {
+				s.made[c.Path] = e.Ref.Seq
+			} else if _, seen := s.made[c.Path]; !seen {
+				s.made[c.Path] = -1
+			}
+		}
+	case model.EffDirSync:
+		if e.Inode != nil && e.Inode.Path != "" {
+			s.dirSync[e.Inode.Path] = e.Ref.Seq
+		}
+	case model.EffSyncAll:
+		s.syncedAt = e.Ref.Seq
+	}
+}
 
-func (nameNotSynced) Finish(r *run) {
+// litter reports whether p is a name the program made, never had synced
+// and removed again.
+func (s *nameNotSynced) litter(p string, n *model.Name) bool {
+	if n.Cache != nil || s.existed[p] {
+		return false
+	}
+	made, ok := s.made[p]
+	if !ok || made < 0 {
+		return false
+	}
+	return s.dirSync[parentDirOf(p)] < made && s.syncedAt < made
+}
+
+func (s *nameNotSynced) Finish(r *run) {
 	names := r.m.Names()
 	paths := make([]string, 0, len(names))
 	for p, n := range names {
-		if n.Pending() && len(n.Ops) > 0 {
+		if len(n.Ops) > 0 && canDiffer(n) && !s.litter(p, n) {
 			paths = append(paths, p)
 		}
 	}
@@ -28,10 +78,14 @@ func (nameNotSynced) Finish(r *run) {
 		dir := parentOf(p)
 		var msg string
 		switch {
+		case n.Durable == nil && n.Cache == nil:
+			msg = fmt.Sprintf("%s can be left behind after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
 		case n.Durable == nil:
 			msg = fmt.Sprintf("%s can be missing after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
 		case n.Cache == nil:
 			msg = fmt.Sprintf("%s can come back after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+		case n.Durable.Unsure:
+			msg = fmt.Sprintf("%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		default:
 			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		}
@@ -40,9 +94,76 @@ func (nameNotSynced) Finish(r *run) {
 		for _, op := range n.Ops {
 			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
 		}
-		f.State = demonstrate(r.m, r.m.Last(), p)
+		f.State = demonstrateName(r.m, r.m.Last(), p, n)
 		r.emit(f)
 	}
+	s.unsureCreates(r)
+}
+
+// unsureCreates reports the files the program opened with O_CREAT where
+// the trace cannot tell whether that created them: if it did, the name
+// is not durable until the directory is synced. The finding says so
+// conditionally, one severity lower, and how to settle it.
+func (s *nameNotSynced) unsureCreates(r *run) {
+	names := r.m.Names()
+	var paths []string
+	for p, n := range names {
+		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure {
+			continue
+		}
+		if _, changed := s.made[p]; changed {
+			continue // an entry op changed the name: the rule above asks about it, alike in every model
+		}
+		at := n.UnsureAt.Seq
+		if s.dirSync[parentDirOf(p)] > at || s.syncedAt > at {
+			continue
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		n := names[p]
+		f := newFinding(NameNotSynced, p, *n.UnsureAt,
+			fmt.Sprintf("if %s did not exist before, its creation is not durable until %s is fsynced: a crash can leave it as it was before the run, that is missing; open the directory and fsync it after the create (the trace cannot tell whether %s existed: record with crashsim trace, or pass --initial-list)",
+				base(p), parentOf(p), base(p)))
+		f.Rule = f.Rule.lowered(Warning)
+		f.relate(*n.UnsureAt, "opened with O_CREAT: created, or opened an existing file")
+		if po := r.m.Crash(p, 256); len(po.States) > 0 {
+			f.State = demonstrateFrom(r.m, r.m.Last(), p, po, []model.Outcome{model.Initial})
+		}
+		r.emit(f)
+	}
+}
+
+// canDiffer reports whether some crash state can give the name another
+// inode (or none) than the page cache: its durable one, or what one of
+// its pending entry operations left.
+func canDiffer(n *model.Name) bool {
+	if n.Durable != n.Cache {
+		return true
+	}
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path == n.Path && c.New != n.Cache {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// demonstrateName is a crash state in which the name shows what the
+// finding says: missing when the program sees it, present when the
+// program removed it.
+func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *State {
+	po := m.Crash(p, 256)
+	for _, s := range po.States {
+		if n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
+			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID {
+			return stateOf(m, at, p, s)
+		}
+	}
+	return demonstrate(m, at, p)
 }
 
 func what(op *model.EntryOp) string {
@@ -134,7 +255,11 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	ops := map[*model.Inode][]*model.EntryOp{}
 	firsts := map[*model.Inode]model.DataOp{}
 	var order []*model.Inode
-	for _, op := range e.Persisted {
+	// The ops the fsync wrote in this directory, even if another
+	// directory still has to be synced: posix lets such a rename persist
+	// anyway, and a stronger model that commits everything must not be
+	// the only one to report it.
+	for _, op := range e.Covered {
 		for _, c := range op.Changes {
 			ino := c.New
 			if ino == nil || ino.Dir {
@@ -228,11 +353,12 @@ func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how st
 	s.seen[ino] = true
 	failed := *ino.FailedSync
 	st := demonstrate(r.m, at, ino.Path)
+	words := leaves(r.m, ino.Path)
 	r.later(func() {
 		p := ino.Name()
 		f := newFinding(FsyncErrorIgnored, p, at,
 			fmt.Sprintf("%s failed to sync (line %d) and %s: after a failed fsync Linux drops the dirty pages, so %s can be %s after a crash; treat a failed sync as lost data and rewrite the file from a copy",
-				base(p), failed.Line, how, base(p), leaves(ino)))
+				base(p), failed.Line, how, base(p), words))
 		f.relate(failed, "sync failed")
 		f.relate(at, "went on as if the data were safe")
 		f.State = st

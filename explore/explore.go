@@ -89,6 +89,7 @@ type state struct {
 	event  *model.Ref
 	path   string // the varied path; "" for the state before the first event
 	ps     model.PathState
+	words  string      // ps in words, as at the crash point (model.StateWords)
 	lost   []model.Ref // pending ops of the varied path that did not persist whole
 	torn   *model.Ref
 	also   []model.Ref // later crash points that leave the same files
@@ -347,7 +348,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 				if ctx.Err() != nil {
 					return nil
 				}
-				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps}
+				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps, words: e.tl.Model().StateWords(ps)}
 				if ino := e.tl.Model().Inode(ps.Inode); ino != nil && !ino.Dir {
 					e.files[p] = true
 				}
@@ -404,7 +405,10 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 	}
 	dc := &durableCopy{path: filepath.Join(e.work, "durable", fmt.Sprint(ino.ID))}
 	e.durable[ino.ID] = dc
-	if !ino.Initial {
+	if !ino.Initial || ino.Unsure && !e.inSnapshot(ino) {
+		// Made in the trace, or opened with O_CREAT where the trace
+		// cannot tell whether it existed and the snapshot does not hold
+		// it: it starts empty, as a file the program created.
 		f, err := createNew(dc.path)
 		if err != nil {
 			e.durErr = err
@@ -430,6 +434,20 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 		dc.err = err
 	}
 	return dc
+}
+
+// inSnapshot reports whether the initial snapshot holds ino's first name
+// as a file.
+func (e *explorer) inSnapshot(ino *model.Inode) bool {
+	if e.opt.Initial == "" || len(ino.Paths) == 0 {
+		return false
+	}
+	rel, ok := relPath(e.opt.Root, ino.Paths[0])
+	if !ok {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(e.opt.Initial, rel))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // build applies a crash point to a state directory that holds the

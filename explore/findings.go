@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/model"
 )
 
 // Output shown in a finding: the first lines of what the checker printed.
@@ -37,8 +36,8 @@ func (e *explorer) findings() {
 			f.Path = s.path
 			f.PID, f.Seq = s.event.PID, s.event.Seq
 			fmt.Fprintf(&msg, "the checker rejects a state a crash right after line %d can leave: %s %s, the other files as the program saw them",
-				s.line, relOrPath(e.opt.Root, s.path), outcomeWords(s.ps.Outcome))
-			f.State = &check.State{Trace: e.opt.Trace, Line: s.line, Path: s.path, Outcome: string(s.ps.Outcome), Persisted: s.ps.Persisted}
+				s.line, relOrPath(e.opt.Root, s.path), s.words)
+			f.State = &check.State{Trace: e.opt.Trace, Line: s.line, Path: s.path, Outcome: string(s.ps.Outcome), Persisted: s.ps.Persisted, Words: s.words}
 			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
 			for _, r := range s.lost {
 				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: "not on disk in this state"})
@@ -121,21 +120,4 @@ func relOrPath(root, p string) string {
 		return rel
 	}
 	return p
-}
-
-// outcomeWords says an outcome in a sentence.
-func outcomeWords(o model.Outcome) string {
-	switch o {
-	case model.Latest:
-		return "as the program saw it then"
-	case model.Initial:
-		return "as it was before the run"
-	case model.Earlier:
-		return "with an earlier version"
-	case model.Torn:
-		return "torn (part old, part new)"
-	case model.Zeros:
-		return "full of zeros (its size persisted, its data did not)"
-	}
-	return string(o)
 }

@@ -53,6 +53,10 @@ type PathState struct {
 	SizeOnly  int
 	// Version is the event whose version of the file this is, for earlier.
 	Version *Ref
+	// Gone is the directory above the path whose absence makes it missing
+	// (a directory made or renamed in the trace and not yet durable); ""
+	// when the path's own name is what is missing.
+	Gone string
 
 	// Kind, J and Mask say the same as Persisted for a program: see
 	// Persists.
@@ -119,6 +123,9 @@ type PathOutcomes struct {
 	States   []PathState // the explored states, deduplicated
 	Total    int64       // how many states exist (saturating)
 	Exact    bool        // Total is exact (else a lower bound)
+	// Ancestor is the nearest directory above the path that a crash can
+	// leave missing (see PathState.Gone), or "".
+	Ancestor string
 }
 
 // ExhaustiveOps is how many pending data operations of one file are
@@ -238,6 +245,15 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 		total = satAdd(total, cnt)
 		res.Exact = res.Exact && exact
 	}
+	// A name lives in its directory: when a directory above it can be
+	// missing after the crash, so can the name, whatever its own entry
+	// operations did.
+	if q := m.vanishingAncestor(p); q != "" && !seen[stateKey{0, Missing, "none"}] {
+		res.Ancestor = q
+		if add(PathState{Outcome: Missing, Persisted: "none", Gone: q}) {
+			total = satAdd(total, 1)
+		}
+	}
 	// The space counted is every subset of pending ops plus the torn and
 	// size-only variants explored; never report fewer than were seen.
 	res.Total = max(total, int64(len(res.States)))
@@ -266,9 +282,15 @@ func satAdd(a, b int64) int64 {
 // via is the entry operation that made the path name ino, if any.
 func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, add func(PathState) bool) (int64, bool) {
 	if ino.Dir {
+		// A directory's content is its entries, which are the names'
+		// states: here only which directory the path names.
 		o := Latest
-		if !current {
+		switch {
+		case current:
+		case ino.Initial:
 			o = Initial
+		default:
+			o = Earlier // made in the trace, since renamed away or removed
 		}
 		add(PathState{Outcome: o, Inode: ino.ID, Persisted: "all"})
 		return 1, true
@@ -277,13 +299,13 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	k := ops.len()
 	cl := classifier{ino: ino, ops: ops, current: current}
 	minPrefix := 0
-	ext4 := m.opt.Persistence == Ext4
+	ordered := m.opt.Persistence.ordered() // a shorter file, never holes
 	// ext4's auto_da_alloc starts writeback of a file renamed over another
 	// but does not wait for it: the commit of the rename can carry the new
 	// size while the blocks are still unwritten, so zeros read back (seen
 	// by crashsim oracle on ext4). Delayed allocation alone never gives
 	// zeros; a started writeback does.
-	startedWriteback := ext4 && ino.writeback
+	startedWriteback := ino.writeback
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}
@@ -295,7 +317,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		n++
 		return add(s)
 	}
-	total := cl.count(ext4, minPrefix)
+	total := cl.count(ordered, minPrefix)
 	// One state of each kind first, so that the outcome set does not depend
 	// on the budget: none, all, the newest prefix, the newest op omitted,
 	// the newest torn write and the newest size without its data.
@@ -305,7 +327,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	if k-1 > minPrefix && !emit(cl.prefix(k-1)) {
 		return total, false
 	}
-	if !ext4 && k >= 2 && !emit(cl.omit(k-2)) {
+	if !ordered && k >= 2 && !emit(cl.omit(k-2)) {
 		return total, false
 	}
 	const look = 64 // how far back to look for a torn or size-only write
@@ -317,7 +339,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 			break
 		}
 	}
-	if !ext4 || startedWriteback {
+	if !ordered || startedWriteback {
 		for j := k - 1; j >= max(0, k-look); j-- {
 			if s, ok := cl.sizeOnly(j); ok {
 				if !emit(s) {
@@ -329,25 +351,25 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	}
 	// Then the rest, newest first: prefixes (the versions the program
 	// itself saw), one op omitted, torn writes, sizes without data. Under
-	// ext4 (delayed allocation) data comes back as a shorter file, never
+	// the ordered models (delayed allocation) data comes back as a shorter file, never
 	// with holes: only prefixes and a torn last write.
 	for j := k - 1; j >= minPrefix; j-- {
 		if j > minPrefix && !emit(cl.prefix(j)) {
 			return total, false
 		}
-		if !ext4 && j+1 < k && !emit(cl.omit(j)) {
+		if !ordered && j+1 < k && !emit(cl.omit(j)) {
 			return total, false
 		}
 		if s, ok := cl.tornAt(j); ok && !emit(s) {
 			return total, false
 		}
-		if !ext4 || startedWriteback {
+		if !ordered || startedWriteback {
 			if s, ok := cl.sizeOnly(j); ok && !emit(s) {
 				return total, false
 			}
 		}
 	}
-	if ext4 {
+	if ordered {
 		return total, true // every prefix and its torn last write
 	}
 	if k > ExhaustiveOps {
@@ -384,12 +406,22 @@ func (c *classifier) writeBesides(i int) bool {
 }
 
 // count is how many content states exist: under posix every subset of the
-// pending ops (each write whole; tearing and sizes add more), under ext4
-// every prefix (and its torn last write).
-func (c *classifier) count(ext4 bool, minPrefix int) int64 {
+// pending ops (each write whole; tearing and sizes add more), under the
+// ordered models every prefix, and its last write torn where that write
+// spans a page boundary (counted when there are few enough ops to look).
+func (c *classifier) count(ordered bool, minPrefix int) int64 {
 	k := c.ops.len()
-	if ext4 {
-		return int64(2*(k-minPrefix) + 1)
+	if ordered {
+		n := int64(k - minPrefix + 1)
+		if k-minPrefix > 4*ExhaustiveOps {
+			return n + int64(k-minPrefix) // at most one torn state per op
+		}
+		for j := minPrefix; j < k; j++ {
+			if _, ok := c.tornAt(j); ok {
+				n++
+			}
+		}
+		return n
 	}
 	if k >= 62 {
 		return 1 << 62
@@ -538,9 +570,19 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 // j, which extended the file: the new bytes read back as zeros.
 func (c *classifier) sizeOnly(j int) (PathState, bool) {
 	op := c.ops.at(j)
-	if op.Kind != DataWrite || op.SizeBefore < 0 || op.Size <= op.SizeBefore {
+	if op.Kind != DataWrite {
+		return PathState{}, false
+	}
+	o := Zeros
+	switch {
+	case op.SizeBefore < 0 && op.Off < 0:
+		// An append at a size the trace never showed still grows the
+		// file: its old bytes, then zeros (seen by crashsim oracle on
+		// ext4 after an O_APPEND write to a log).
+		o = Torn
+	case op.SizeBefore < 0 || op.Size <= op.SizeBefore:
 		return PathState{}, false
 	}
 	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event.Line,
-		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: Zeros}, true
+		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: o}, true
 }

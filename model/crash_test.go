@@ -162,33 +162,45 @@ func TestOutcomesOverTheRun(t *testing.T) {
 	checkOutcomes(t, tests, true)
 }
 
-// TestPersistenceDifferences pins each way ext4 differs from posix on a
-// small synthetic trace, one rule per case.
+// TestPersistenceDifferences pins each way a filesystem model differs
+// from posix on a small synthetic trace, one rule per case.
 func TestPersistenceDifferences(t *testing.T) {
 	tests := []struct {
-		name, trace string
-		path        string
-		posix, ext4 string
+		name, trace             string
+		path                    string
+		posix, ext4, xfs, btrfs string
 	}{
-		{"a file fsync commits earlier names on ext4",
+		{"a file fsync makes its own new name durable, except under posix",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfsync(3</d/a>) = 0\n",
-			"/d/a", "missing latest", "latest"},
-		{"delayed allocation: no zeros on ext4",
+			"/d/a", "missing latest", "latest", "latest", "latest"},
+		{"a file fsync commits other names on ext4 and xfs, not btrfs (log tree)",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nwrite(4</d/b>, \"x\", 1) = 1\nfsync(4</d/b>) = 0\n",
+			"/d/a", "missing latest", "latest", "latest", "missing latest"},
+		{"an fdatasync commits names only on ext4",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfdatasync(3</d/a>) = 0\n",
+			"/d/a", "missing latest", "latest", "missing latest", "missing latest"},
+		{"delayed allocation: no zeros on the filesystems",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\n",
-			"/d/a", "missing latest empty zeros", "latest empty"},
-		{"no holes on ext4: two writes persist in order",
+			"/d/a", "missing latest empty zeros", "latest empty", "latest empty", "latest empty"},
+		{"no holes on the filesystems: two writes persist in order",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\nwrite(3</d/a>, \"y\", 1) = 1\n",
-			"/d/a", "missing earlier latest empty torn zeros", "earlier latest empty"},
-		{"a directory fsync commits every directory on ext4",
+			"/d/a", "missing earlier latest empty torn zeros", "earlier latest empty", "earlier latest empty", "earlier latest empty"},
+		{"a directory fsync commits every directory on ext4 and xfs, its own on btrfs",
 			"openat(AT_FDCWD</d>, \"e/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/e/a>\nopenat(AT_FDCWD</d>, \"f\", O_RDONLY|O_DIRECTORY) = 4</d/f>\nfsync(4</d/f>) = 0\n",
-			"/d/e/a", "missing latest", "latest"},
+			"/d/e/a", "missing latest", "latest", "latest", "missing latest"},
+		{"a directory fsync keeps a new directory's own name on the filesystems",
+			"mkdir(\"/d/n\", 0777) = 0\nopenat(AT_FDCWD</d>, \"n\", O_RDONLY|O_DIRECTORY) = 4</d/n>\nfsync(4</d/n>) = 0\n",
+			"/d/n", "missing latest", "latest", "latest", "latest"},
+		{"auto_da_alloc: zeros after a rename over a file only on ext4",
+			"openat(AT_FDCWD</d>, \"c\", O_RDONLY) = 5</d/c>\nopenat(AT_FDCWD</d>, \"t\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/t>\nwrite(3</d/t>, \"x\", 1) = 1\nrename(\"/d/t\", \"/d/c\") = 0\nopenat(AT_FDCWD</d>, \".\", O_RDONLY|O_DIRECTORY) = 4</d>\nfsync(4</d>) = 0\n",
+			"/d/c", "latest empty zeros", "latest empty zeros", "latest empty", "latest empty"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			name := filepath.Join(t.TempDir(), "trace")
 			os.WriteFile(name, []byte(tc.trace), 0o644)
 			got := map[model.Persistence]string{}
-			for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+			for _, p := range model.Persistences {
 				s, err := parser.Open(name, parser.Options{})
 				if err != nil {
 					t.Fatal(err)
@@ -207,7 +219,7 @@ func TestPersistenceDifferences(t *testing.T) {
 				s.Close()
 				got[p] = join(last.Paths[tc.path].Outcomes)
 			}
-			want := map[model.Persistence]string{model.Posix: tc.posix, model.Ext4: tc.ext4}
+			want := map[model.Persistence]string{model.Posix: tc.posix, model.Ext4: tc.ext4, model.Xfs: tc.xfs, model.Btrfs: tc.btrfs}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("outcomes (-want +got):\n%s", diff)
 			}

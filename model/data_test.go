@@ -17,7 +17,7 @@ import (
 // what the call wrote, clipped to its return value.
 func TestWriteChunks(t *testing.T) {
 	trace := strings.Join([]string{
-		`openat(AT_FDCWD, "/t/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3`,
+		`openat(AT_FDCWD, "/t/f", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3`,
 		`write(3, "hello world", 11) = 5`,
 		`pwrite64(3, "xyz", 3, 100) = 3`,
 		`writev(3, [{iov_base="ab", iov_len=2}, {iov_base="cde", iov_len=3}], 2) = 4`,

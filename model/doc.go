@@ -58,14 +58,68 @@
 //     model had the data commit with the rename; crashsim oracle saw zeros
 //     on a real ext4 and proved it wrong.)
 //
-// The tests pin each difference between the two. crashsim oracle checks
-// them against real filesystems: over the fixture workloads both are sound
-// on ext4 since the auto_da_alloc fix (posix also on xfs and btrfs, which
-// have no model of their own yet).
+// xfs models xfs with default options. Each rule is what crashsim oracle
+// showed on xfs (scripts/oracle-fixtures.sh, Linux 6.18, xfsprogs 6.1),
+// with the reason in fs/xfs:
 //
-// Known simplifications: a renamed directory moves the names below it in
-// both layers at once; an inode's durable data is a prefix of its history
-// except for what a failed sync lost.
+//   - Metadata persists in log order: the CIL commits checkpoints in
+//     order, so a later entry operation never persists without an earlier
+//     one. (Every workload: no state broke program order.)
+//   - An fsync forces the log up to the file's last change, which holds
+//     every earlier entry operation: a new file's name survives its own
+//     fsync with its directory never synced (dirsync-file-only: f0.bin
+//     latest after fsync of f0.bin), and so does a new parent directory
+//     (dir-rename-over: new survives fsync of new/f). An fdatasync
+//     forces the log only for a size change, so it is not counted.
+//   - A directory fsync forces the log too: makedirs-fsync kept d after
+//     fsync(d) with "." never synced.
+//   - Unsynced data comes back as a shorter file, never zeros: xfs moves
+//     the on-disk size only when written data completes. python-noflush
+//     after its final directory fsync: config.txt empty (ext4: latest,
+//     through auto_da_alloc), the same in makedirs-fsync's files.
+//
+// btrfs models btrfs with default options, from the same runs:
+//
+//   - Transactions commit in order (copy on write, one super block per
+//     commit), so pending entry operations persist as a prefix.
+//   - An fsync writes the file to the log tree with its names and the new
+//     directories above it, not the other pending entry operations
+//     (btrfs_log_inode_parent): f0.bin and new survive as on xfs. An
+//     fdatasync is not counted.
+//   - A directory fsync logs the directory's entries and its own new name
+//     (makedirs-fsync: d kept after fsync(d)).
+//   - Unsynced data comes back as a shorter file, never zeros: the
+//     on-disk size follows completed ordered extents (python-noflush:
+//     config.txt empty, as on xfs).
+//
+// Both are at least as strong as posix in every state (the refinement
+// property tests check it). What the runs did not show is left to posix:
+// no rule claims btrfs's rename-over writeback or xfs's flush on close
+// after a truncate, since the oracle saw neither bring data back.
+//
+// The tests pin each difference between the models. crashsim oracle
+// checks them against real filesystems: over the fixture workloads each
+// is sound on its own filesystem and posix on all three.
+//
+// # Names live in a tree
+//
+// A name is durable only while every directory above it is. A crash state
+// is one state of the whole tree: which inode every path names (decided
+// by the entry operations that persisted, each atomic) and which content
+// each of those inodes holds. A directory made, renamed or removed in the
+// trace and not yet durable can be missing, and every name below it with
+// it (PathState.Gone names that directory). A renamed directory's names
+// move as part of the rename itself: until it is durable they are at
+// their old paths, never at both. Point.States counts joint states: every
+// subset of the pending entry operations (posix, up to 10 of them) or
+// every prefix (ordered models), each with the product of the contents of
+// the inodes it names; past those bounds the count is a lower bound and
+// says so.
+//
+// Known simplifications: the names below a renamed directory are tracked
+// by path, so a name created in it before the rename becomes durable with
+// the rename even if its own creation was not synced; an inode's durable
+// data is a prefix of its history except for what a failed sync lost.
 //
 // The model prints nothing; check, states and the CLI read it.
 package model

@@ -105,7 +105,10 @@ type Inode struct {
 	ID      int
 	Dir     bool
 	Initial bool // existed before the trace
-	Path    string
+	// Unsure: an initial inode whose existence the trace does not settle
+	// (see Name.Unsure): "initial" may mean no file at all.
+	Unsure bool
+	Path   string
 	// Names are the paths that name the inode now (hard links); LastPath
 	// is the last name it had, for a file deleted since.
 	Names    []string

@@ -24,27 +24,46 @@ const (
 	// starts writeback of the renamed file (auto_da_alloc) without waiting,
 	// so it can come back with its size but zeros.
 	Ext4
+	// Xfs is xfs with default options: metadata in log order, an fsync
+	// (not an fdatasync) or a directory fsync forces the log and with it
+	// every earlier entry operation, and unsynced data comes back as a
+	// shorter file, never zeros (the on-disk size follows written data).
+	Xfs
+	// Btrfs is btrfs with default options: transactions commit in order,
+	// and an fsync logs the file in the log tree with its names and the
+	// new directories above it, not the other pending entry operations; a
+	// directory fsync logs its entries; unsynced data comes back as a
+	// shorter file, never zeros.
+	Btrfs
 )
 
 // Persistences lists the models, in the order findings name them.
-var Persistences = []Persistence{Posix, Ext4}
+var Persistences = []Persistence{Posix, Ext4, Xfs, Btrfs}
+
+var persistenceNames = [...]string{"posix", "ext4", "xfs", "btrfs"}
 
 func (p Persistence) String() string {
-	if p == Ext4 {
-		return "ext4"
+	if int(p) < len(persistenceNames) {
+		return persistenceNames[p]
 	}
 	return "posix"
 }
 
+// ordered reports whether metadata persists in program order (a journal
+// or log committing transactions in order), so that crash states keep a
+// prefix of the pending entry operations, and whether data comes back as
+// a shorter file (delayed allocation, or a size that follows the data
+// written) rather than with holes.
+func (p Persistence) ordered() bool { return p != Posix }
+
 // ParsePersistence reads a --model value.
 func ParsePersistence(s string) (Persistence, error) {
-	switch s {
-	case "posix":
-		return Posix, nil
-	case "ext4":
-		return Ext4, nil
+	for i, n := range persistenceNames {
+		if s == n {
+			return Persistence(i), nil
+		}
 	}
-	return 0, fmt.Errorf("unknown persistence model %q (posix or ext4)", s)
+	return 0, fmt.Errorf("unknown persistence model %q (posix, ext4, xfs or btrfs)", s)
 }
 
 // Options configure a Model.
@@ -81,6 +100,7 @@ type Model struct {
 	maps       map[string]*Inode
 	last       Ref
 	exits      []Exit
+	jointStamp int // see jointCount
 }
 
 // Exit is a process's end as the trace shows it.
@@ -154,9 +174,13 @@ type Effect struct {
 	Data      *DataOp
 	Entry     *EntryOp
 	Persisted []*EntryOp
-	Handle    *Handle
-	Exit      *Exit
-	What      string // unmodeled: what happened
+	// Covered are the entry ops a directory fsync wrote in that directory,
+	// durable or not yet (a rename between directories needs both): what
+	// the program made durable as far as this directory goes.
+	Covered []*EntryOp
+	Handle  *Handle
+	Exit    *Exit
+	What    string // unmodeled: what happened
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -262,8 +286,13 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case "write", "pwrite64", "pwrite", "writev", "pwritev", "pwritev2":
 		m.write(ev, eff)
 	case "read", "readv", "pread64", "preadv", "preadv2":
-		if h := m.fileHandle(ev, 0); h != nil && (ev.Name == "read" || ev.Name == "readv") {
-			h.Offset += ev.Ret
+		if h := m.fileHandle(ev, 0); h != nil {
+			if ev.Name == "read" || ev.Name == "readv" {
+				h.Offset += ev.Ret
+			}
+			if ev.Ret > 0 && !h.Node.Written {
+				m.settle(h.Node) // it held data before the program wrote any
+			}
 		}
 	case "lseek":
 		if h := m.fileHandle(ev, 0); h != nil {
@@ -394,13 +423,22 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		if n.Known {
 			ino = n.Cache
 			created = ino == nil
-		} else if e, known := m.existedBefore(p); known && e {
-			ino = m.lookup(p, true)
-		} else {
-			// The trace cannot tell whether O_CREAT created the file:
-			// take it as created (see Options.Existed).
+		} else if e, known := m.existedBefore(p); known {
+			if e {
+				ino = m.lookup(p, true)
+			} else {
+				m.lookup(p, false)
+				created = true
+			}
+		} else if m.newDir(parentDir(p)) {
+			// In a directory made in the trace: nothing was there.
 			m.lookup(p, false)
 			created = true
+		} else {
+			// The trace cannot tell whether O_CREAT created the file
+			// or opened one that was there: what was there is unknown,
+			// an initial inode that may be no file at all.
+			ino = m.unsure(p, refOf(ev))
 		}
 	}
 	if created {
@@ -444,6 +482,9 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 			size = a.Field("stx_size")
 		}
 		if n, ok := size.Int(); ok {
+			if n > 0 {
+				m.settle(ino) // it held data before the program wrote any
+			}
 			ino.Size = n
 			if ino.pending.len() == 0 {
 				ino.DurableSize = n
@@ -459,7 +500,7 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 }
 
 func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) {
-	if ino.Size != 0 && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
+	if ino.Size != 0 && !ino.Unsure && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
 		// Shrinking a file that held data: what it had is at risk.
 		if ino.Size > 0 || ino.Size < 0 && ino.Initial {
 			ino.HadContent = true
@@ -620,24 +661,52 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
-		var persisted []*EntryOp
-		if m.opt.Persistence == Ext4 {
-			// ext4 forces a full journal commit for a directory fsync.
+		dir := map[string]bool{m.pathOf(ino, h): true}
+		var persisted, covered []*EntryOp
+		switch m.opt.Persistence {
+		case Ext4, Xfs:
+			// ext4 forces a full journal commit for a directory fsync,
+			// xfs a log force up to the directory's last change, which
+			// holds every earlier one. What it covered in the directory
+			// itself is the same as under posix: rules ask about what
+			// the program synced.
+			covered = m.pendingIn(dir, r.Seq)
 			persisted = m.persistEntries(nil, r.Seq)
-		} else {
-			persisted = m.persistEntries(map[string]bool{m.pathOf(ino, h): true}, r.Seq)
+		case Btrfs:
+			// btrfs logs the directory's entries, and the directory's
+			// own name when it is new (the oracle saw d survive an
+			// fsync of d with "." never synced).
+			persisted, covered = m.persistEntriesIn(dir, r.Seq)
+			persisted = append(persisted, m.persistAncestors(ino, r.Seq)...)
+		default:
+			persisted, covered = m.persistEntriesIn(dir, r.Seq)
 		}
 		ino.LastSync = &r
-		eff.Kind, eff.Inode, eff.Persisted = EffDirSync, ino, persisted
+		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	if m.opt.Persistence == Ext4 {
-		// The file fsync commits the running transaction: every earlier
-		// entry operation commits with it.
+	switch {
+	case m.opt.Persistence == Ext4, m.opt.Persistence == Xfs && ev.Name == "fsync":
+		// The file fsync commits the running transaction (ext4) or
+		// forces the log up to the file's last change (xfs): every
+		// earlier entry operation commits with it. An xfs fdatasync
+		// forces the log only for a size change, so it is not counted.
 		eff.Persisted = m.persistEntries(nil, r.Seq)
+	case m.opt.Persistence == Btrfs && ev.Name == "fsync":
+		// btrfs logs the file with its names and the new directories
+		// above it (log tree), not the other pending entry operations.
+		eff.Persisted = m.persistWhere(r.Seq, func(op *EntryOp) bool {
+			for _, c := range op.Changes {
+				if c.New == ino || c.Old == ino {
+					return true
+				}
+			}
+			return false
+		})
+		eff.Persisted = append(eff.Persisted, m.persistAncestors(ino, r.Seq)...)
 	}
 }
 
@@ -686,7 +755,13 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		flags, _ = ev.Arg(4).Bits(parser.RenameFlags)
 	}
 	src := m.lookup(from, true)
-	dst := m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+	var dst *Inode
+	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && flags&(unix.RENAME_EXCHANGE|unix.RENAME_NOREPLACE) == 0 {
+		// The trace cannot tell whether the rename replaced a file.
+		dst = m.unsure(to, refOf(ev))
+	} else {
+		dst = m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+	}
 	if src == nil {
 		return
 	}
@@ -694,9 +769,9 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		m.entry(ev, EntryExchange, []NameChange{{Path: from, Old: src, New: dst}, {Path: to, Old: dst, New: src}}, eff)
 		return
 	}
-	m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
+	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
 	if src.Dir {
-		m.renameTree(from, to)
+		m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
 		src.writeback = true // auto_da_alloc: started, not waited for

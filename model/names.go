@@ -67,8 +67,58 @@ type Name struct {
 	Cache   *Inode
 	Durable *Inode
 	Known   bool
+	// Unsure is set when the trace used the path without saying whether
+	// it existed before (open with O_CREAT but not O_EXCL, a rename onto
+	// it) and there is no listing: the model takes what was there as an
+	// initial inode of unknown content, which may be no file at all.
+	// UnsureAt is the event that used it. A later fstat with a size, or
+	// a read that found data, settles it.
+	Unsure   bool
+	UnsureAt *Ref
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
+	// touched marks the name for one jointCount call.
+	touched int
+}
+
+// unsure makes p's state before the trace an initial inode whose
+// existence the trace does not settle, and returns it.
+func (m *Model) unsure(p string, at Ref) *Inode {
+	n := m.name(p)
+	ino := m.lookup(p, true)
+	ino.Unsure = true
+	n.Unsure, n.UnsureAt = true, &at
+	return ino
+}
+
+// knownExisting reports whether p's existence before the trace is settled
+// by the trace or the listing, and whether it existed.
+func (m *Model) knownExisting(p string) (existed, known bool) {
+	if n := m.names[p]; n != nil && n.Known {
+		return n.Cache != nil, true
+	}
+	return m.existedBefore(p)
+}
+
+// newDir reports whether the directory d was made in the trace: nothing
+// in it existed before.
+func (m *Model) newDir(d string) bool {
+	n := m.names[d]
+	return n != nil && n.Cache != nil && n.Cache.Dir && !n.Cache.Initial
+}
+
+// settle records that an unsure inode existed before the trace (a size
+// or data the trace showed).
+func (m *Model) settle(ino *Inode) {
+	if !ino.Unsure {
+		return
+	}
+	ino.Unsure = false
+	for _, p := range ino.Names {
+		if n := m.names[p]; n != nil {
+			n.Unsure = false
+		}
+	}
 }
 
 // Pending reports whether a crash could show this name differently from
@@ -217,17 +267,94 @@ func (m *Model) addEntryOp(op *EntryOp) {
 // directory in dirs (all when dirs is nil), as a directory fsync or a
 // journal commit does. It returns the ops that became durable.
 func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
-	var done []*EntryOp
+	done, _ := m.persistEntriesIn(dirs, upTo)
+	return done
+}
+
+// pendingIn lists the pending entry ops up to upTo that touch a directory
+// in dirs.
+func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
+	var out []*EntryOp
+	for _, op := range m.pendingOps {
+		if op.Event.Seq > upTo {
+			continue
+		}
+		for _, d := range op.Dirs {
+			if dirs[d] {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// persistWhere makes durable, whole, the pending entry operations up to
+// upTo for which keep returns true, whatever directories they touch (a
+// log that records them for one inode).
+func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
+	for _, op := range m.pendingOps {
+		if op.Event.Seq <= upTo && keep(op) {
+			op.synced = 1<<len(op.Dirs) - 1
+		}
+	}
+	done, _ := m.persistEntriesIn(map[string]bool{}, upTo)
+	return done
+}
+
+// persistAncestors makes durable the pending entry operations that gave
+// the directories above ino's names the inodes they have now (a new
+// directory's mkdir, a renamed one's rename): btrfs logs new ancestors
+// with the file or directory it syncs.
+func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
+	want := map[*EntryOp]bool{}
+	for _, p := range ino.Names {
+		// From the name itself up: a directory's own new name too.
+		for q := p; q != "." && q != "/"; q = parentDir(q) {
+			n := m.names[q]
+			if n == nil {
+				if parentDir(q) == q {
+					break
+				}
+				continue
+			}
+			for _, op := range n.Ops {
+				for _, c := range op.Changes {
+					if c.Path == q && c.New == n.Cache && c.New != nil {
+						want[op] = true
+					}
+				}
+			}
+			if parentDir(q) == q {
+				break
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	return m.persistWhere(upTo, func(op *EntryOp) bool { return want[op] })
+}
+
+// persistEntriesIn is persistEntries that also returns the ops the sync
+// covered in some directory, durable or not yet (a rename between two
+// directories needs both synced).
+func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	keep := m.pendingOps[:0]
 	for _, op := range m.pendingOps {
 		if op.Event.Seq > upTo {
 			keep = append(keep, op)
 			continue
 		}
+		hit := false
 		for i, d := range op.Dirs {
 			if dirs == nil || dirs[d] {
 				op.synced |= 1 << i
+				hit = true
 			}
+		}
+		if hit {
+			covered = append(covered, op)
 		}
 		if op.synced == 1<<len(op.Dirs)-1 {
 			op.Durable = true
@@ -240,12 +367,15 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 	for _, op := range done {
 		for _, c := range op.Changes {
 			n := m.names[c.Path]
-			n.Durable = c.New
 			// Ops before this one on the name are durable too now.
 			k := 0
 			for k < len(n.Ops) && n.Ops[k] != op {
 				k++
 			}
+			if k == len(n.Ops) {
+				continue // a later op on the name was durable first
+			}
+			n.Durable = c.New
 			if k < len(n.Ops) {
 				n.Ops = n.Ops[k+1:]
 			}
@@ -254,11 +384,15 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 			}
 		}
 	}
-	return done
+	return done, covered
 }
 
-// renameTree moves every name below a renamed directory.
-func (m *Model) renameTree(from, to string) {
+// renameTree moves every name below a renamed directory. Each moved name
+// becomes two name changes of the rename itself, so that one crash state
+// keeps both or neither: the old path loses the inode and the new path
+// gains it. Until the rename is durable, the old path keeps what the disk
+// had there.
+func (m *Model) renameTree(op *EntryOp, from, to string) {
 	prefix := from + "/"
 	var moved []string
 	for p := range m.names {
@@ -270,12 +404,44 @@ func (m *Model) renameTree(from, to string) {
 	for _, p := range moved {
 		n := m.names[p]
 		np := to + "/" + strings.TrimPrefix(p, prefix)
-		delete(m.names, p)
-		n.Path = np
-		m.names[np] = n
-		if n.Cache != nil {
-			m.detach(n.Cache, p)
-			m.attach(n.Cache, np)
+		ino := n.Cache
+		dst := m.name(np)
+		dst.Known = true
+		old := dst.Cache
+		if old != nil && old != ino {
+			m.detach(old, np)
 		}
+		n.Known = true
+		if ino != nil {
+			m.detach(ino, p)
+			m.attach(ino, np)
+		}
+		n.Cache = nil
+		dst.Cache = ino
+		if ino == nil && n.Durable == nil && dst.Durable == nil {
+			continue // a name gone on both layers: nothing moves
+		}
+		op.Changes = append(op.Changes, NameChange{Path: p, Old: ino}, NameChange{Path: np, Old: old, New: ino})
+		n.Ops = append(n.Ops, op)
+		dst.Ops = append(dst.Ops, op)
 	}
+}
+
+// vanishingAncestor returns the nearest directory above p that a crash
+// can leave missing or as another inode than the program sees (made,
+// renamed or removed in the trace and not yet durable), or "". Below such
+// a directory every name can be missing too.
+func (m *Model) vanishingAncestor(p string) string {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		n := m.names[q]
+		if n == nil {
+			p = q
+			continue
+		}
+		if n.Durable != n.Cache || len(n.Ops) > 0 {
+			return q
+		}
+		p = q
+	}
+	return ""
 }

@@ -15,7 +15,7 @@ import (
 func TestManyPendingOps(t *testing.T) {
 	const lost, pending = 2500, 1500
 	var tr strings.Builder
-	tr.WriteString(`openat(AT_FDCWD, "/t/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3` + "\n")
+	tr.WriteString(`openat(AT_FDCWD, "/t/f", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3` + "\n")
 	for range lost {
 		tr.WriteString(`write(3, "ab", 2) = 2` + "\n")
 	}

@@ -259,6 +259,13 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 		return ""
 	}
 	if strings.HasPrefix(name.Str, "/") {
+		// An absolute name still carries AT_FDCWD's annotation: learn the
+		// cwd from it, or a later mkdir("d"), which strace prints with no
+		// dirfd to annotate, stays relative (a dynamic loader's opens of
+		// absolute library paths come first in every trace).
+		if dirfd != nil && dirfd.Text == "AT_FDCWD" {
+			p.cwd(pr, dirfd)
+		}
 		return path.Clean(name.Str)
 	}
 	if dirfd == nil || dirfd.Text == "AT_FDCWD" {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/crashsim/crashsim/parser"
 )
@@ -18,9 +19,10 @@ type Point struct {
 	// whose outcome set changed.
 	Changed []string
 	Moved   []string
-	// States is how many crash states exist at this point, taking the
-	// paths as independent (a product, saturating at 2^62); Explored how
-	// many of them the outcome sets come from; Exact says States is exact.
+	// States is how many joint crash states of the paths exist at this
+	// point (saturating at 2^62; see jointCount); Explored how many of
+	// them the outcome sets come from; Exact says States is exact, else it
+	// is a lower bound.
 	States   int64
 	Explored int64
 	Exact    bool
@@ -106,6 +108,23 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 			t.touched[p] = true
 		}
 	}
+	// A directory's change can change every name below it.
+	var dirs []string
+	for p := range t.touched {
+		if n := t.m.names[p]; n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir) {
+			dirs = append(dirs, p+"/")
+		}
+	}
+	if len(dirs) > 0 {
+		for p := range t.current {
+			for _, d := range dirs {
+				if strings.HasPrefix(p, d) {
+					t.touched[p] = true
+					break
+				}
+			}
+		}
+	}
 	var changed []string
 	for p := range t.touched {
 		if t.scope(p) {
@@ -126,13 +145,10 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 		}
 		t.current[p] = po
 	}
-	pt.States, pt.Explored, pt.Exact = 1, 1, true
 	for p, po := range t.current {
 		pt.Paths[p] = po
-		pt.States = satMul(pt.States, max(po.Total, 1))
-		pt.Explored = satMul(pt.Explored, int64(max(len(po.States), 1)))
-		pt.Exact = pt.Exact && po.Exact
 	}
+	pt.States, pt.Explored, pt.Exact = t.m.jointCount(pt.Paths)
 	return pt, true
 }
 

@@ -87,6 +87,12 @@ type Summary struct {
 	Observed   int `json:"observed"`   // crash states observed (points reached)
 	Distinct   int `json:"distinct"`   // distinct observed trees
 	Mismatches int `json:"mismatches"` // paths outside the predicted set, over all points
+	// Precision: of the outcomes predicted for the tracked paths at the
+	// points reached (Predicted), how many were observed there (Seen).
+	// One run per point observes one outcome per path, so Seen/Predicted
+	// is the share of the prediction this run confirmed.
+	Predicted int `json:"predicted"`
+	Seen      int `json:"seen"`
 }
 
 // target is a crash point of the first run, as strace can stop at it.
@@ -700,6 +706,10 @@ func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, erro
 			if tracked {
 				pt.Observed[q] = string(got)
 				pt.Predicted[q] = strs(want)
+				res.Summary.Predicted += len(want)
+				if ok {
+					res.Summary.Seen++
+				}
 			}
 			if ok {
 				continue

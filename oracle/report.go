@@ -53,7 +53,7 @@ func WriteText(w io.Writer, r *Result) error {
 		}
 	}
 	s := r.Summary
-	_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d observed (%d distinct states), %d mismatches\n", s.Points, s.Observed, s.Distinct, s.Mismatches)
+	_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d observed (%d distinct states), %d mismatches; %d of %d predicted outcomes observed\n", s.Points, s.Observed, s.Distinct, s.Mismatches, s.Seen, s.Predicted)
 	return err
 }
 

@@ -87,7 +87,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
 		}
 		if s := f.State; s != nil {
-			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s (%s persisted)\n", s.Line, s.Path, outcomeWords(s.Outcome), persistedWords(s.Persisted))
+			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, s.Path, s.Describe())
 		}
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
@@ -136,35 +136,6 @@ func BlindSpots(w io.Writer, ws []check.BlindWarning) {
 		}
 		fmt.Fprintf(w, "%s: warning: %s: %s\n    fix: %s; or accept it with --accept-blind %s\n", at, b.ID, b.Message, b.Fix, b.ID)
 	}
-}
-
-// outcomeWords says an outcome in a sentence.
-func outcomeWords(o string) string {
-	switch o {
-	case "missing":
-		return "missing"
-	case "initial":
-		return "with its content from before the run"
-	case "earlier":
-		return "with an earlier version"
-	case "empty":
-		return "empty"
-	case "torn":
-		return "torn (part old, part new)"
-	case "zeros":
-		return "full of zeros"
-	}
-	return o
-}
-
-func persistedWords(p string) string {
-	switch p {
-	case "none":
-		return "none of its pending writes"
-	case "all":
-		return "all of its pending writes"
-	}
-	return p
 }
 
 // words says what was left out, for the summary line; "" when nothing.

@@ -1,7 +1,9 @@
 #!/bin/bash
 # oracle-fixtures.sh: run `crashsim oracle` over the fixture workloads on
 # real filesystems and print a table: workload × filesystem × model with
-# crash points, observed states (distinct) and mismatches.
+# crash points, observed states (distinct), mismatches (soundness) and
+# precision: of the outcomes the model predicted for a path at a point, the
+# share that was observed there (summed over the points reached).
 #
 #   sudo scripts/oracle-fixtures.sh                 every workload on ext4 xfs btrfs
 #   FS="ext4" sudo scripts/oracle-fixtures.sh sed-i git-commit
@@ -46,11 +48,14 @@ workload() {
 	sqlite3-delete) SETUP="sqlite3 test.db 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'"
 		CMD=(/usr/bin/sqlite3 test.db 'PRAGMA journal_mode=DELETE; INSERT INTO t VALUES(2);') ;;
 	git-commit) SETUP=$git_setup; CMD=(/usr/bin/git commit -q -m msg) ;;
+	makedirs-fsync | mkdirp-sync | mkdirp-nosync | grow | link-unlink) CMD=($PY "$BIN/tree_save.py" "$1") ;;
+	dir-rename-over) SETUP="mkdir cur"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
+	append-log) SETUP="$PY $BIN/tree_save.py append-log"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
 
-ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit"
+ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink"
 [ $# -eq 0 ] && set -- $ALL
 
 for fs in $FS; do
@@ -58,7 +63,8 @@ for fs in $FS; do
 		workload "$w"
 		echo "oracle: $w on $fs" >&2
 		rc=0
-		"$BIN/crashsim" oracle --fs "$fs" --model posix,ext4 --format json --setup "$SETUP" -- "${CMD[@]}" \
+		# posix, and the model of the filesystem itself.
+		"$BIN/crashsim" oracle --fs "$fs" --model "posix,$fs" --format json --setup "$SETUP" -- "${CMD[@]}" \
 			>"$OUT/$fs-$w.json" 2>"$OUT/$fs-$w.err" || rc=$?
 		if [ $rc -gt 1 ]; then
 			echo "  failed (exit $rc): $(tail -n 1 "$OUT/$fs-$w.err")" >&2
@@ -72,7 +78,7 @@ import json, sys, os
 out = sys.argv[1]
 i = sys.argv.index("--")
 fss, ws = sys.argv[2:i], sys.argv[i+1:]
-print(f"{'workload':<22} {'fs':<6} {'model':<6} {'points':>6} {'observed':>8} {'distinct':>8} {'mismatches':>10}")
+print(f"{'workload':<22} {'fs':<6} {'model':<6} {'points':>6} {'observed':>8} {'distinct':>8} {'mismatches':>10} {'precision':>9}")
 for w in ws:
     for fs in fss:
         path = os.path.join(out, f"{fs}-{w}.json")
@@ -91,5 +97,16 @@ for w in ws:
             continue
         for d in docs:
             s = d["summary"]
-            print(f"{w:<22} {fs:<6} {d['model']:<6} {s['points']:>6} {s['observed']:>8} {s['distinct']:>8} {s['mismatches']:>10}")
+            hit = total = 0
+            for p in d["points"] if "predicted" not in s else []:
+                if not p["reached"]:
+                    continue
+                for path, pred in (p["predicted"] or {}).items():
+                    total += len(pred)
+                    if (p["observed"] or {}).get(path) in pred:
+                        hit += 1
+            if "predicted" in s:  # the oracle counts it itself
+                hit, total = s["seen"], s["predicted"]
+            prec = f"{hit}/{total}" if total else "-"
+            print(f"{w:<22} {fs:<6} {d['model']:<6} {s['points']:>6} {s['observed']:>8} {s['distinct']:>8} {s['mismatches']:>10} {prec:>9}")
 PYEOF

@@ -19,7 +19,7 @@ import (
 // checkFlags are shared by every command that reports findings.
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
-	Model       []string `enum:"posix,ext4" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default) or ext4 (data=ordered). Repeat for both."`
+	Model       []string `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default), ext4 (data=ordered), xfs or btrfs. Repeat for several."`
 	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
@@ -107,7 +107,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 			opt.Roots = append(opt.Roots, abs)
 		}
 	}
-	total := &check.Result{}
+	total := &check.Result{Models: check.Evaluated(models)}
 	for _, t := range traces {
 		o := opt
 		initial, err := f.initial(t)
@@ -208,7 +208,7 @@ func (f *checkFlags) initial(trace string) (*model.Listing, error) {
 
 // report renders the result and maps findings to the exit status.
 func (f *checkFlags) report(g *Globals, res *check.Result) error {
-	all := len(model.Persistences)
+	all := len(res.Models)
 	if f.evaluated > 0 {
 		all = f.evaluated
 	}

@@ -18,7 +18,7 @@ import (
 type oracleCmd struct {
 	FS      string        `name:"fs" enum:"ext4,xfs,btrfs" default:"ext4" help:"Filesystem to run on: ext4, xfs or btrfs."`
 	SizeMB  int           `name:"size-mb" placeholder:"N" help:"Image size in MiB (default: 64 ext4, 128 btrfs, 320 xfs; sparse)."`
-	Model   []string      `enum:"posix,ext4" default:"posix" sep:"," help:"Persistence model(s) to compare with: posix, ext4, or posix,ext4 (one report each; the runs are shared)."`
+	Model   []string      `enum:"posix,ext4,xfs,btrfs" default:"posix" sep:"," help:"Persistence model(s) to compare with: posix, ext4, xfs, btrfs, or several as posix,ext4 (one report each; the runs are shared)."`
 	Format  string        `enum:"text,json" default:"text" help:"Output format: text, or json (one document per model)."`
 	Setup   string        `placeholder:"CMD" help:"Shell command run (untraced, with sh -c) in the work directory before the initial image is kept: the files CMD expects."`
 	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`

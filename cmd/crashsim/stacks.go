@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"errors"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/parser"

@@ -17,7 +17,7 @@ import (
 )
 
 type statesCmd struct {
-	Model       string   `enum:"posix,ext4" default:"posix" help:"Persistence model: posix (the weakest promise) or ext4 (data=ordered)."`
+	Model       string   `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model: posix (the weakest promise), ext4 (data=ordered), xfs or btrfs."`
 	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys, /dev, /run and /dev/shm (a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable)."`
 	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
@@ -225,7 +225,10 @@ func (t *textPoints) point(pt model.Point) {
 }
 
 func nameNote(s model.PathState) string {
-	if s.Name != nil {
+	switch {
+	case s.Gone != "":
+		return fmt.Sprintf("; its directory %s is missing", s.Gone)
+	case s.Name != nil:
 		return fmt.Sprintf("; name as line %d left it", s.Name.Line)
 	}
 	return ""

@@ -1,0 +1,212 @@
+package model
+
+import "hash/fnv"
+
+// Joint crash states. A crash state is one state of the whole tree, not a
+// path at a time: the entry operations that persisted decide at once which
+// inode every path names (a rename moves a name from one path to another
+// in the same state, a directory that is missing takes every name below it
+// with it), and each inode named then holds one of its content states.
+// Counting per path and multiplying would count combinations no crash can
+// leave: a renamed file at both of its names, a file present in a missing
+// directory.
+
+// Bounds on the entry-operation configurations enumerated to count joint
+// states exactly: every subset of the pending operations under posix,
+// every prefix under the ordered models. Past them the count is a lower
+// bound, from the configurations "none persisted" and "all persisted".
+const (
+	jointSubsetOps = 10
+	jointPrefixOps = 256
+)
+
+// jointCount counts the crash states over the given paths jointly:
+// total (saturating), explored (how many of them the paths' explored
+// states make up) and whether total is exact.
+func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64, exact bool) {
+	if len(paths) == 0 {
+		return 1, 1, true
+	}
+	exact = true
+	for _, po := range paths {
+		exact = exact && po.Exact
+	}
+	// How many content states of inode id the explored states at p hold.
+	seenStates := func(p string, id int) int64 {
+		var n int64
+		for _, s := range paths[p].States {
+			if s.Inode == id {
+				n++
+			}
+		}
+		return n
+	}
+	// Marks on the names instead of maps: this runs at every crash point.
+	m.jointStamp++
+	stamp := m.jointStamp
+	var ops []*EntryOp
+	ntouched := 0
+	for _, op := range m.pendingOps {
+		hit := false
+		for _, c := range op.Changes {
+			if _, ok := paths[c.Path]; ok {
+				if n := m.names[c.Path]; n != nil && n.touched != stamp {
+					n.touched = stamp
+					ntouched++
+				}
+				hit = true
+			}
+		}
+		if hit {
+			ops = append(ops, op)
+		}
+	}
+	touched := func(p string) bool {
+		n := m.names[p]
+		return n != nil && n.touched == stamp
+	}
+	// The paths no pending entry op can change, nor a directory above
+	// them: the same name in every configuration, counted once. The
+	// others vary with the configuration.
+	var varying []string
+	durable := func(p string) *Inode {
+		if n := m.names[p]; n != nil {
+			return n.Durable
+		}
+		return nil
+	}
+	count0, seen0 := int64(1), int64(1)
+	inodes0 := map[int]bool{}
+	for p := range paths {
+		if touched(p) || ntouched > 0 && m.belowAny(p, touched) {
+			varying = append(varying, p)
+			continue
+		}
+		ino := durable(p)
+		if ino == nil || inodes0[ino.ID] || !m.reachableWith(p, paths, nil, durable) {
+			continue
+		}
+		inodes0[ino.ID] = true
+		n := max(seenStates(p, ino.ID), 1)
+		count0 = satMul(count0, max(m.contentCount(ino), n))
+		seen0 = satMul(seen0, n)
+	}
+	ordered := m.opt.Persistence.ordered()
+	var configs [][]*EntryOp
+	switch {
+	case !ordered && len(ops) <= jointSubsetOps:
+		for mask := 0; mask < 1<<len(ops); mask++ {
+			var c []*EntryOp
+			for i, op := range ops {
+				if mask&(1<<i) != 0 {
+					c = append(c, op)
+				}
+			}
+			configs = append(configs, c)
+		}
+	case ordered && len(ops) <= jointPrefixOps:
+		for j := 0; j <= len(ops); j++ {
+			configs = append(configs, ops[:j])
+		}
+	default:
+		configs = [][]*EntryOp{nil, ops}
+		exact = false
+	}
+	done := map[uint64]bool{}
+	names := make(map[string]*Inode, len(varying))
+	for _, cfg := range configs {
+		for _, p := range varying {
+			names[p] = durable(p)
+		}
+		for _, op := range cfg {
+			for _, c := range op.Changes {
+				if touched(c.Path) && opOn(m.names[c.Path], op) {
+					names[c.Path] = c.New
+				}
+			}
+		}
+		key := fnv.New64a()
+		count, seen := count0, seen0
+		inodes := map[int]bool{}
+		for _, p := range varying {
+			ino := names[p]
+			if ino == nil || !m.reachableWith(p, paths, names, durable) {
+				continue
+			}
+			// The same paths in the same order in every configuration of
+			// this call: equal name maps hash alike.
+			key.Write([]byte(p))
+			key.Write([]byte{0, byte(ino.ID), byte(ino.ID >> 8), byte(ino.ID >> 16), byte(ino.ID >> 24)})
+			if inodes[ino.ID] || inodes0[ino.ID] {
+				continue // a hard link: one content for both names
+			}
+			inodes[ino.ID] = true
+			// The torn and size-only states explored come on top of the
+			// subsets counted: never count fewer than were seen.
+			n := max(seenStates(p, ino.ID), 1)
+			count = satMul(count, max(m.contentCount(ino), n))
+			seen = satMul(seen, n)
+		}
+		if done[key.Sum64()] {
+			continue
+		}
+		done[key.Sum64()] = true
+		total = satAdd(total, count)
+		explored = satAdd(explored, seen)
+	}
+	return total, min(explored, total), exact
+}
+
+// belowAny reports whether a directory above p is in set.
+func (m *Model) belowAny(p string, set func(string) bool) bool {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		if set(q) {
+			return true
+		}
+		p = q
+	}
+	return false
+}
+
+// reachableWith reports whether every directory above p among paths is
+// there and a directory in a state: names gives the varying paths' inodes,
+// durable the others'.
+func (m *Model) reachableWith(p string, paths map[string]PathOutcomes, names map[string]*Inode, durable func(string) *Inode) bool {
+	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+		if _, ok := paths[q]; ok {
+			ino, varying := names[q]
+			if !varying {
+				ino = durable(q)
+			}
+			if ino == nil || !ino.Dir {
+				return false
+			}
+		}
+		p = q
+	}
+	return true
+}
+
+// opOn reports whether op is still one of the name's pending operations
+// (not superseded by a later one that was durable first).
+func opOn(n *Name, op *EntryOp) bool {
+	if n == nil {
+		return false
+	}
+	for _, o := range n.Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// contentCount is how many content states inode ino can have after a
+// crash (a directory: one; its entries are the names').
+func (m *Model) contentCount(ino *Inode) int64 {
+	if ino.Dir {
+		return 1
+	}
+	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
+	return cl.count(m.opt.Persistence.ordered(), 0)
+}

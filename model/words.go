@@ -1,0 +1,94 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The words for crash states. Every sentence crashsim prints about what a
+// crash can leave (check's findings and their state lines, states,
+// explore, the oracle) is made here, so that a message never names a loss
+// its example state does not show.
+
+// OutcomeWords says what an outcome leaves at a path, as a phrase that
+// follows "can leave PATH" or "PATH can be".
+func OutcomeWords(o Outcome) string {
+	switch o {
+	case Missing:
+		return "missing"
+	case Initial:
+		return "as it was before the run"
+	case Latest:
+		return "as the program saw it then"
+	case Earlier:
+		return "with an earlier version the program wrote"
+	case Empty:
+		return "empty"
+	case Torn:
+		return "torn (some of its new data on disk, some not)"
+	case Zeros:
+		return "full of zeros where its new data should be"
+	}
+	return string(o)
+}
+
+// PersistedWords says which pending data operations a state kept, as a
+// phrase followed by "persisted".
+func PersistedWords(p string) string {
+	switch p {
+	case "none":
+		return "none of its pending writes"
+	case "all":
+		return "all of its pending writes"
+	}
+	return p
+}
+
+// StateWords describes one crash state of path: the outcome, what
+// persisted, and why where the outcome alone would mislead (a directory
+// above that is missing, a file the trace cannot tell existed, a latest
+// version that is an empty file).
+func (m *Model) StateWords(s PathState) string {
+	var b strings.Builder
+	b.WriteString(OutcomeWords(s.Outcome))
+	ino := m.Inode(s.Inode)
+	switch {
+	case s.Gone != "":
+		fmt.Fprintf(&b, " (its directory %s is missing)", s.Gone)
+		return b.String()
+	case s.Outcome == Initial && ino != nil && ino.Unsure:
+		b.WriteString(", which is no file at all if it did not exist (the trace cannot tell)")
+	case s.Outcome == Latest && ino != nil && !ino.Dir && ino.Size == 0:
+		b.WriteString(": empty")
+	}
+	if s.Inode != 0 && (ino == nil || !ino.Dir) {
+		fmt.Fprintf(&b, " (%s persisted)", PersistedWords(s.Persisted))
+	}
+	return b.String()
+}
+
+// shortWords name outcomes in a list: "empty, torn or missing".
+var shortWords = map[Outcome]string{
+	Missing: "missing", Initial: "as it was before the run", Latest: "as the program saw it",
+	Earlier: "an earlier version", Empty: "empty", Torn: "torn", Zeros: "full of zeros",
+}
+
+// LossWords lists, in the order given, the losing outcomes a crash can
+// leave at a path: "empty, torn or missing".
+func LossWords(po PathOutcomes, order []Outcome) string {
+	var words []string
+	for _, o := range order {
+		for _, have := range po.Outcomes {
+			if have == o {
+				words = append(words, shortWords[o])
+			}
+		}
+	}
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
