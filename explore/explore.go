@@ -37,7 +37,10 @@ type Options struct {
 	// PathStates bounds the states of one path at one crash point (see
 	// model.Crash); 0 is 256.
 	PathStates int
-	Keep       bool   // leave the state directories for inspection
+	Keep       bool // leave the state directories for inspection
+	// CopyStates gives every state a private copy of every file of the
+	// snapshot, instead of hard links to one read-only copy (see base).
+	CopyStates bool
 	WorkDir    string // where the work directory goes; "" is /dev/shm or os.TempDir()
 	// Predict holds crashsim check's findings on the same trace, to name
 	// the rule that predicts a failing state.
@@ -136,7 +139,12 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	if err != nil {
 		return nil, fmt.Errorf("explore: work directory: %w", err)
 	}
-	e := &explorer{opt: opt, work: work, data: newDataCache(), durable: map[int]*durableCopy{},
+	b, err := newBase(opt.Initial, filepath.Join(work, "base"))
+	if err != nil {
+		os.RemoveAll(work)
+		return nil, err
+	}
+	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
 	defer e.data.close()
 	for _, d := range []string{"durable", "states"} {
@@ -161,6 +169,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 type explorer struct {
 	opt     Options
 	work    string
+	base    *base
 	data    *dataCache
 	tl      *model.Timeline
 	durable map[int]*durableCopy
@@ -202,6 +211,10 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 }
 
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
+	// A checker that changed a shared file stops the run (base.verify).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var shared error
 	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed,
 		Durable: e.onDurable,
 		Observe: func(m *model.Model, ef *model.Effect) {
@@ -229,7 +242,15 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 					t := time.Now()
 					err := e.check(ctx, s)
 					d := time.Since(t)
+					var verr error
+					if err == nil && !e.opt.CopyStates {
+						verr = e.base.verify()
+					}
 					mu.Lock()
+					if verr != nil && shared == nil {
+						shared = fmt.Errorf("explore: state %d (crash after line %d): %w", s.index, s.line, verr)
+						cancel()
+					}
 					e.res.Check += d
 					if err == nil && s.ran {
 						e.res.Checked++
@@ -264,6 +285,9 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	err := e.replay(ctx, stream, launch)
 	close(jobs)
 	wg.Wait()
+	if shared != nil {
+		return &e.res, shared
+	}
 	if ctx.Err() != nil {
 		e.res.Interrupted = true
 	}
@@ -294,14 +318,14 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		if err := os.Mkdir(s.dir, 0o755); err != nil {
 			return err
 		}
-		if err := e.copyInitial(s.dir); err != nil {
+		if err := e.populate(s.dir); err != nil {
 			return err
 		}
 		if err := build(s.dir); err != nil {
 			os.RemoveAll(s.dir)
 			return err
 		}
-		sum, err := hashTree(s.dir)
+		sum, err := hashTree(s.dir, e.base.known)
 		if err != nil {
 			return err
 		}
@@ -361,12 +385,13 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 	return nil
 }
 
-// copyInitial copies the snapshot into a state directory.
-func (e *explorer) copyInitial(dir string) error {
-	if e.opt.Initial == "" {
-		return nil
+// populate fills a new state directory with the snapshot: links to the
+// base, or (CopyStates) a copy of its own.
+func (e *explorer) populate(dir string) error {
+	if e.opt.CopyStates {
+		return CopyTree(e.base.dir, dir)
 	}
-	return CopyTree(e.opt.Initial, dir)
+	return e.base.populate(dir)
 }
 
 // onDurable applies data ops that became durable to the inode's durable

@@ -118,8 +118,10 @@ func createNew(name string) (*os.File, error) {
 
 // hashTree hashes a directory tree: names, kinds, file bytes and symlink
 // targets, in sorted order. Two states with the same hash look the same to
-// any checker that reads names and contents.
-func hashTree(dir string) ([32]byte, error) {
+// any checker that reads names and contents. A file is hashed by the
+// sha256 of its bytes, which known gives without reading for the inodes it
+// holds (the base's files, linked into every state).
+func hashTree(dir string, known map[fileKey][32]byte) ([32]byte, error) {
 	h := sha256.New()
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -159,15 +161,14 @@ func hashTree(dir string) ([32]byte, error) {
 			h.Write([]byte{'f'})
 			binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
 			h.Write(n[:])
-			f, err := os.Open(p)
-			if err != nil {
-				return [32]byte{}, err
+			key, ok := keyOf(fi)
+			sum, found := known[key]
+			if !ok || !found {
+				if sum, err = hashFile(p); err != nil {
+					return [32]byte{}, err
+				}
 			}
-			_, err = io.Copy(h, f)
-			f.Close()
-			if err != nil {
-				return [32]byte{}, err
-			}
+			h.Write(sum[:])
 		}
 	}
 	var sum [32]byte
