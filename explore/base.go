@@ -10,31 +10,37 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // A base is explore's own copy of the initial snapshot, made once, from
-// which every state directory is built: each state gets its own
-// directories and symlinks, and a hard link to the base's copy of every
-// regular file. Building a state then costs a link per file instead of a
-// copy of its bytes, and hashing it reads only the files that differ from
-// the base (place replaces a linked file by a new one before writing to
-// it, so a state's own bytes never reach a shared inode).
+// which every state directory is built. A state gets its own directories
+// and symlinks, a private copy of each file the trace names (opens,
+// stats, renames: the program, and so most likely its checker, reads and
+// writes those; SQLite rolls a hot journal back into the database when
+// it opens it), and a hard link to the base's copy of every other file.
+// Building a state then costs a link, not a copy, per file the trace never
+// names, and hashing it reads only the files that differ from the base.
+// place unlinks a name before it writes a file there, so a state's own
+// bytes never reach a shared inode.
 //
-// A hard link shares the inode, so what protects the base from a checker
-// that writes a linked file in place:
+// A hard link shares the inode. What keeps a checker's writes to a linked
+// file from reaching other states:
 //   - the base is explore's copy in its work directory, never the user's
 //     snapshot, so nothing a checker does reaches the user's files;
-//   - base files have no write permission, so a checker that is not root
-//     and does not chmod them gets EACCES when it opens one for writing;
-//   - after each checker run, verify compares every base file with what
-//     it was (size, modification time, mode, inode); a change stops the
-//     exploration with an error naming the file, since states checked at
-//     the same time may have read the changed bytes. --copy-states
-//     (Options.CopyStates) gives every state a private copy instead.
+//   - after each checker run, verify compares every linked base file with
+//     what it was (size, modification time, mode, inode); a change stops
+//     the exploration with an error naming the file, since states checked
+//     at the same time may have read the change. --copy-states
+//     (Options.CopyStates) gives every state private copies of all files.
 //
-// An overlay mount would protect the base even from root, but needs root,
-// a mount namespace and an unmount on every way out; reflinks need a
-// filesystem that has them (the default work directory is tmpfs).
+// The files keep their modes: making the base read-only would not stop
+// root, and would change what a checker sees. An overlay mount would
+// protect the base even from root, but needs root, a mount namespace and
+// an unmount on every way out; reflinks need a filesystem that has them
+// (the default work directory is tmpfs).
 type base struct {
 	dir     string
 	entries []baseEntry          // in walk order: a directory before its entries
@@ -43,7 +49,7 @@ type base struct {
 
 type baseEntry struct {
 	rel    string
-	kind   byte // 'd', 'f' or 'l'
+	kind   byte // 'd', 'f' (linked), 'c' (copied) or 'l'
 	target string
 	key    fileKey
 	stamp  stamp
@@ -72,8 +78,9 @@ func stampOf(fi fs.FileInfo) stamp {
 }
 
 // newBase copies snapshot into dir (which does not exist) and records
-// each file's inode and content hash.
-func newBase(snapshot, dir string) (*base, error) {
+// each file's inode and content hash. Files for which private(rel) holds
+// are copied into each state, the others linked.
+func newBase(snapshot, dir string, private func(rel string) bool) (*base, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -101,11 +108,10 @@ func newBase(snapshot, dir string) (*base, error) {
 			if e.target, err = os.Readlink(p); err != nil {
 				return err
 			}
+		case d.Type().IsRegular() && private(rel):
+			e.kind = 'c'
 		case d.Type().IsRegular():
 			e.kind = 'f'
-			if err := os.Chmod(p, 0o444); err != nil {
-				return err
-			}
 			fi, err := os.Lstat(p)
 			if err != nil {
 				return err
@@ -145,6 +151,8 @@ func (b *base) populate(dir string) error {
 			err = os.Symlink(e.target, to)
 		case 'f':
 			err = os.Link(filepath.Join(b.dir, e.rel), to)
+		case 'c':
+			err = copyFile(filepath.Join(b.dir, e.rel), to)
 		}
 		if err != nil {
 			return err
@@ -156,7 +164,8 @@ func (b *base) populate(dir string) error {
 // errBaseChanged says a checker wrote a file that states share.
 var errBaseChanged = errors.New("changed a file that explore shares between states")
 
-// verify reports a base file that is no longer what newBase recorded.
+// verify reports a linked base file that is no longer what newBase
+// recorded.
 func (b *base) verify() error {
 	for _, e := range b.entries {
 		if e.kind != 'f' {
@@ -169,7 +178,7 @@ func (b *base) verify() error {
 				continue
 			}
 		}
-		return fmt.Errorf("%s: the checker %w by hard link (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", e.rel, errBaseChanged)
+		return fmt.Errorf("%s: the checker %w by hard link, a file the trace never names (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", e.rel, errBaseChanged)
 	}
 	return nil
 }
@@ -187,4 +196,54 @@ func hashFile(p string) ([32]byte, error) {
 	var sum [32]byte
 	copy(sum[:], h.Sum(nil))
 	return sum, nil
+}
+
+// tracePaths reads the trace once before the exploration and returns
+// which snapshot files it names (relative to the root): every name the
+// model knows at the end, and every earlier name of its inodes. Without a
+// snapshot, or with CopyStates, nothing is read; without a trace name to
+// read again, every file counts as named (private copies).
+func tracePaths(opt Options) (func(rel string) bool, error) {
+	all := func(string) bool { return true }
+	if opt.Initial == "" || opt.CopyStates {
+		return all, nil
+	}
+	if opt.Trace == "" {
+		return all, nil
+	}
+	s, err := parser.Open(opt.Trace, parser.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	defer s.Close()
+	existed := opt.Existed
+	if existed == nil {
+		existed = ExistedIn(opt.Root, opt.Initial)
+	}
+	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed})
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.Apply(ev)
+	}
+	named := map[string]bool{}
+	add := func(p string) {
+		if rel, ok := relPath(opt.Root, p); ok {
+			named[rel] = true
+		}
+	}
+	for p := range m.Names() {
+		add(p)
+	}
+	for _, ino := range m.Inodes() {
+		for _, p := range ino.Paths {
+			add(p)
+		}
+	}
+	return func(rel string) bool { return named[rel] }, nil
 }

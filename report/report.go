@@ -14,6 +14,9 @@ type Options struct {
 	Color     bool     // ANSI colour (only when writing to a terminal)
 	Models    []string // the models reported, for the summary line
 	AllModels int      // how many models crashsim evaluated; a finding under fewer says which
+	// Shard is "I/N" for the report of one shard of explore --shard, so
+	// that Merge can check it has every shard of one run; "" otherwise.
+	Shard string
 }
 
 const (
@@ -108,6 +111,8 @@ type FindingJSON struct {
 	Models   []string        `json:"models"`
 	Related  []check.Related `json:"related"`
 	State    *check.State    `json:"state,omitempty"`
+	// StateIndex orders explore's findings across shards (see Merge).
+	StateIndex int `json:"state_index,omitempty"`
 }
 
 // DocumentJSON is the whole JSON document.
@@ -120,11 +125,12 @@ type DocumentJSON struct {
 type SummaryJSON struct {
 	check.Summary
 	Models []string `json:"models"`
+	Shard  string   `json:"shard,omitempty"`
 }
 
 // JSON writes one document; findings is always an array.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
-	doc := DocumentJSON{Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models}}
+	doc := DocumentJSON{Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models, Shard: opt.Shard}}
 	for _, f := range res.Findings {
 		rel := f.Related
 		if rel == nil {
@@ -133,6 +139,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		doc.Findings = append(doc.Findings, FindingJSON{
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
+			StateIndex: f.StateIndex,
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -24,6 +24,8 @@ type sarifLog struct {
 type sarifRun struct {
 	Tool    sarifTool     `json:"tool"`
 	Results []sarifResult `json:"results"`
+	// Properties hold crashsimShard ("I/N") in a shard's report.
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -147,6 +149,9 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 			PartialFingerprints: map[string]string{"crashsim/v1": hex.EncodeToString(sum[:8])},
 			Properties:          map[string]any{"path": f.Path, "models": f.Models, "pid": f.PID},
 		}
+		if f.StateIndex > 0 {
+			r.Properties["stateIndex"] = f.StateIndex
+		}
 		for i, rel := range f.Related {
 			id := i + 1
 			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
@@ -164,6 +169,9 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 			Tool:    sarifTool{Driver: sarifDriver{Name: "crashsim", InformationURI: "https://github.com/crashsim/crashsim", Rules: srules}},
 			Results: results,
 		}},
+	}
+	if opt.Shard != "" {
+		log.Runs[0].Properties = map[string]any{"crashsimShard": opt.Shard}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -32,6 +32,8 @@ type checkFlags struct {
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
 	evaluated int
+	// shard marks the report of one explore --shard I/N ("I/N").
+	shard string
 }
 
 type checkCmd struct {
@@ -126,7 +128,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if f.evaluated > 0 {
 		all = f.evaluated
 	}
-	opt := report.Options{Models: f.Model, AllModels: all}
+	opt := report.Options{Models: f.Model, AllModels: all, Shard: f.shard}
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
