@@ -18,6 +18,11 @@
 #
 #   scripts/parse-bench.sh [SIZE] [ROUNDS] [SHAPES]   # default 200M 3 "real long"
 #
+# states prints every tracked path at every crash point, so its output
+# (and time) grows with files times points: on a 200 MB real-shaped trace
+# it wrote 13 GB in 17 minutes. It is cut off after $STATES_LIMIT seconds
+# (default 120), and the line says so, with the output size reached.
+#
 # Traces go to $BENCH_DIR (default /var/tmp) and are deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +42,12 @@ run() {
 	shift
 	local t0 t1
 	t0=$EPOCHREALTIME
-	/usr/bin/time -v -o "$dir/$name.time" "$@" > "$dir/$name.out" || true
+	local limit=${LIMIT:-0}
+	if [ "$limit" -gt 0 ]; then
+		/usr/bin/time -v -o "$dir/$name.time" timeout "$limit" "$@" > "$dir/$name.out" || echo $? > "$dir/$name.status"
+	else
+		/usr/bin/time -v -o "$dir/$name.time" "$@" > "$dir/$name.out" || true
+	fi
 	t1=$EPOCHREALTIME
 	awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f\n", b - a}' > "$dir/$name.t"
 	awk -F': ' '/Maximum resident set size/{print $2}' "$dir/$name.time" > "$dir/$name.rss"
@@ -60,12 +70,14 @@ for shape in $shapes; do
 		run grep grep -c fsync "$trace"
 		run events "$dir/crashsim" events --format count "$trace"
 		run check "$dir/crashsim" check --fail-on never --format json "$trace"
-		run states "$dir/crashsim" states "$trace"
+		rm -f "$dir/states.status"
+		LIMIT=${STATES_LIMIT:-120} run states "$dir/crashsim" states "$trace"
 		g=$(cat "$dir/grep.t")
 		for tool in grep events check states; do
-			awk -v tool="$tool" -v r="$r" -v b="$bytes" -v t="$(cat "$dir/$tool.t")" -v g="$g" -v cpu="$(cat "$dir/$tool.cpu")" -v rss="$(cat "$dir/$tool.rss")" -v out="$(stat -c %s "$dir/$tool.out")" 'BEGIN {
+			awk -v tool="$tool" -v r="$r" -v b="$bytes" -v t="$(cat "$dir/$tool.t")" -v g="$g" -v cpu="$(cat "$dir/$tool.cpu")" -v rss="$(cat "$dir/$tool.rss")" -v out="$(stat -c %s "$dir/$tool.out")" -v cut="$([ -f "$dir/$tool.status" ] && echo 1)" 'BEGIN {
 				printf "round %d %-7s %7.2f s %6.0f MB/s %6.1fx grep  cpu %6.2f s  RSS %5.0f MB", r, tool, t, b/t/1e6, t/g, cpu, rss/1024
 				if (tool == "states") printf "  output %.0f MB", out/1e6
+				if (tool == "states" && cut) printf "  CUT OFF (timeout)"
 				printf "\n"
 			}'
 		done
