@@ -45,6 +45,11 @@ type base struct {
 	dir     string
 	entries []baseEntry          // in walk order: a directory before its entries
 	known   map[fileKey][32]byte // a base file's inode → its content hash
+	kind    map[string]byte      // rel → the entry's kind
+	// watch reports writes to the linked files (inotify IN_MODIFY), so
+	// that verify need not look at each; nil when inotify is not there.
+	watch   *watcher
+	records []record // what hashing feeds for each entry and the tree itself
 }
 
 type baseEntry struct {
@@ -84,12 +89,33 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	b := &base{dir: dir, known: map[fileKey][32]byte{}}
-	if snapshot == "" {
-		return b, nil
+	b := &base{dir: dir, known: map[fileKey][32]byte{}, kind: map[string]byte{}}
+	if snapshot != "" {
+		if err := b.copyIn(snapshot, private); err != nil {
+			return nil, err
+		}
 	}
+	b.watch = newWatcher(dir, b.entries)
+	rec, err := recordOf(".", dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.records = append(b.records, rec)
+	for _, e := range b.entries {
+		rec, err := recordOf(e.rel, filepath.Join(dir, e.rel), b.known)
+		if err != nil {
+			return nil, fmt.Errorf("explore: base: %w", err)
+		}
+		b.records = append(b.records, rec)
+		b.kind[e.rel] = e.kind
+	}
+	return b, nil
+}
+
+func (b *base) copyIn(snapshot string, private func(rel string) bool) error {
+	dir := b.dir
 	if err := CopyTree(snapshot, dir); err != nil {
-		return nil, fmt.Errorf("explore: copy of the initial snapshot: %w", err)
+		return fmt.Errorf("explore: copy of the initial snapshot: %w", err)
 	}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
@@ -133,30 +159,34 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("explore: base: %w", err)
+		return fmt.Errorf("explore: base: %w", err)
 	}
-	return b, nil
+	return nil
 }
 
 // populate fills an empty state directory from the base: directories and
 // symlinks of its own, hard links to the base's files.
 func (b *base) populate(dir string) error {
 	for _, e := range b.entries {
-		to := filepath.Join(dir, e.rel)
-		var err error
-		switch e.kind {
-		case 'd':
-			err = os.Mkdir(to, 0o755)
-		case 'l':
-			err = os.Symlink(e.target, to)
-		case 'f':
-			err = os.Link(filepath.Join(b.dir, e.rel), to)
-		case 'c':
-			err = copyFile(filepath.Join(b.dir, e.rel), to)
-		}
-		if err != nil {
+		if err := b.make(dir, e); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// make makes one entry of the base in a state directory.
+func (b *base) make(dir string, e baseEntry) error {
+	to := filepath.Join(dir, e.rel)
+	switch e.kind {
+	case 'd':
+		return os.Mkdir(to, 0o755)
+	case 'l':
+		return os.Symlink(e.target, to)
+	case 'f':
+		return os.Link(filepath.Join(b.dir, e.rel), to)
+	case 'c':
+		return copyFile(filepath.Join(b.dir, e.rel), to)
 	}
 	return nil
 }
@@ -165,8 +195,15 @@ func (b *base) populate(dir string) error {
 var errBaseChanged = errors.New("changed a file that explore shares between states")
 
 // verify reports a linked base file that is no longer what newBase
-// recorded.
+// recorded: one that inotify saw written, or, without inotify, one whose
+// size, mtime, mode or inode changed.
 func (b *base) verify() error {
+	if b.watch != nil {
+		if rel, ok := b.watch.changed(); ok {
+			return b.changedError(rel)
+		}
+		return nil
+	}
 	for _, e := range b.entries {
 		if e.kind != 'f' {
 			continue
@@ -178,9 +215,15 @@ func (b *base) verify() error {
 				continue
 			}
 		}
-		return fmt.Errorf("%s: the checker %w by hard link, a file the trace never names (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", e.rel, errBaseChanged)
+		return b.changedError(e.rel)
 	}
 	return nil
+}
+
+func (b *base) changedError(rel string) error {
+	{
+		return fmt.Errorf("%s: the checker %w by hard link, a file the trace never names (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", rel, errBaseChanged)
+	}
 }
 
 func hashFile(p string) ([32]byte, error) {

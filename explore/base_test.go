@@ -67,6 +67,14 @@ func TestStatesLinkUnchangedFiles(t *testing.T) {
 // A checker that writes a shared file in place stops the run; the user's
 // snapshot keeps its bytes.
 func TestCheckerWritingSharedFileStops(t *testing.T) {
+	for _, watch := range []bool{true, false} {
+		useInotify = watch
+		checkerWritingSharedFile(t)
+	}
+	useInotify = true
+}
+
+func checkerWritingSharedFile(t *testing.T) {
 	opt := Options{
 		Trace:   withOther.trace(),
 		Root:    withOther.root(),
@@ -77,7 +85,7 @@ func TestCheckerWritingSharedFileStops(t *testing.T) {
 	}
 	_, err := runTraceErr(t, withOther.trace(), opt)
 	if !errors.Is(err, errBaseChanged) {
-		t.Fatalf("Run returned %v, want an error that the checker changed a shared file", err)
+		t.Fatalf("inotify %v: Run returned %v, want an error that the checker changed a shared file", useInotify, err)
 	}
 	b, _ := os.ReadFile(filepath.Join(opt.Initial, "other/notes.txt"))
 	if string(b) != "untouched\n" {

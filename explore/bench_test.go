@@ -101,15 +101,18 @@ func BenchmarkExploreTree(b *testing.B) {
 		files[fmt.Sprintf("data/d%02d/f%d.txt", i/10, i)] = strings.Repeat(fmt.Sprintf("%d ", i), 2048/len(fmt.Sprint(i))+1)[:2048]
 	}
 	initial := writeTree(b, files)
-	var states int
+	var states, cands, reused int
 	var mat, wall time.Duration
 	for b.Loop() {
 		res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
 		states += res.Checked
+		cands += res.Candidates
+		reused += res.Reused
 		mat += res.Materialize
 		wall += res.Wall
 	}
 	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
 	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
 	b.ReportMetric(float64(states)/float64(b.N), "states/op")
+	b.ReportMetric(float64(reused)/float64(cands), "reused/candidate")
 }

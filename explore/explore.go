@@ -75,6 +75,9 @@ type Result struct {
 	// checker runs were reached.
 	Skipped     int
 	Interrupted bool
+	// Reused counts the candidate states built in a directory reused from
+	// an earlier one (reuse.go) instead of one filled from the base.
+	Reused int
 	// Files is how many file paths the states varied.
 	Files int
 	// WorkDir holds the state directories when Options.Keep is set.
@@ -92,19 +95,21 @@ const outputLimit = 64 << 10
 
 // state is one crash state: where and what it varies, and its checker run.
 type state struct {
-	index  int
-	dir    string
-	line   int // the crash point's line; 0 before the first event
-	event  *model.Ref
-	path   string // the varied path; "" for the state before the first event
-	ps     model.PathState
-	lost   []model.Ref // pending ops of the varied path that did not persist whole
-	torn   *model.Ref
-	also   []model.Ref // later crash points that leave the same files
-	failed bool
-	why    string // "exit status 1", "timed out after 2s"
-	output []byte
-	ran    bool
+	index    int
+	dir      string
+	line     int // the crash point's line; 0 before the first event
+	event    *model.Ref
+	path     string // the varied path; "" for the state before the first event
+	ps       model.PathState
+	lost     []model.Ref // pending ops of the varied path that did not persist whole
+	torn     *model.Ref
+	also     []model.Ref // later crash points that leave the same files
+	failed   bool
+	why      string // "exit status 1", "timed out after 2s"
+	output   []byte
+	ran      bool
+	seal     *seal // how to tell whether the checker changed the directory
+	verified bool  // base.verify found the linked files unchanged after the run
 }
 
 // Run replays a trace, builds its crash states and runs the checker on
@@ -158,6 +163,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		os.RemoveAll(work)
 		return nil, err
 	}
+	defer b.watch.close()
 	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
 	defer e.data.close()
@@ -184,6 +190,9 @@ type explorer struct {
 	opt     Options
 	work    string
 	base    *base
+	spare   string      // a state directory that holds the base, ready for the next candidate
+	pool    chan string // state directories the checker is done with, made the base's again
+	touched []string    // the paths the candidate being built placed
 	data    *dataCache
 	tl      *model.Timeline
 	durable map[int]*durableCopy
@@ -224,7 +233,22 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 	}
 }
 
+// recycle makes a checked state's directory the base's again for a later
+// candidate, when the checker left it alone outside the placed paths;
+// else it removes it.
+func (e *explorer) recycle(s *state) {
+	if s.seal != nil && s.verified && e.base.unchanged(s.dir, s.seal) && e.base.revert(s.dir, s.seal.touched) == nil {
+		select {
+		case e.pool <- s.dir:
+			return
+		default:
+		}
+	}
+	os.RemoveAll(s.dir)
+}
+
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
+	e.pool = make(chan string, e.opt.Jobs+1)
 	// A checker that changed a shared file stops the run (base.verify).
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -259,6 +283,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 					var verr error
 					if err == nil && !e.opt.CopyStates {
 						verr = e.base.verify()
+						s.verified = verr == nil
 					}
 					mu.Lock()
 					if verr != nil && shared == nil {
@@ -279,7 +304,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 					mu.Unlock()
 				}
 				if !e.opt.Keep {
-					os.RemoveAll(s.dir)
+					e.recycle(s)
 				}
 			}
 		}()
@@ -299,6 +324,13 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	err := e.replay(ctx, stream, launch)
 	close(jobs)
 	wg.Wait()
+	close(e.pool)
+	for d := range e.pool {
+		os.RemoveAll(d)
+	}
+	if e.spare != "" {
+		os.RemoveAll(e.spare) // not a state: the base's files, unchanged
+	}
 	if shared != nil {
 		return &e.res, shared
 	}
@@ -328,27 +360,61 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 				e.res.Materialize += time.Since(t)
 			}
 		}()
-		s.dir = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
-		if err := os.Mkdir(s.dir, 0o755); err != nil {
-			return err
+		// A directory left by a duplicate candidate is the base's again
+		// (reuse.go); else a new one is filled from the base.
+		if e.spare == "" && !e.opt.CopyStates {
+			select {
+			case e.spare = <-e.pool:
+			default:
+			}
 		}
-		if err := e.populate(s.dir); err != nil {
-			return err
+		if e.spare != "" && !e.opt.CopyStates {
+			e.res.Reused++
+		} else {
+			e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
+			if err := os.Mkdir(e.spare, 0o755); err != nil {
+				return err
+			}
+			if err := e.populate(e.spare); err != nil {
+				return err
+			}
 		}
+		s.dir = e.spare
+		e.touched = e.touched[:0]
 		if err := build(s.dir); err != nil {
 			os.RemoveAll(s.dir)
+			e.spare = ""
 			return err
 		}
-		sum, err := hashTree(s.dir, e.base.known)
+		var sum [32]byte
+		var err error
+		if e.opt.CopyStates {
+			sum, err = hashTree(s.dir, nil)
+		} else {
+			sum, err = e.base.hashState(s.dir, e.touched)
+		}
 		if err != nil {
 			return err
 		}
+		// done with a state no checker runs on: make its directory the
+		// base's again for the next candidate.
+		done := func() error {
+			if e.opt.CopyStates {
+				e.spare = ""
+				return os.RemoveAll(s.dir)
+			}
+			if err := e.base.revert(s.dir, e.touched); err != nil {
+				e.spare = ""
+				os.RemoveAll(s.dir)
+				return err
+			}
+			return nil
+		}
 		if first := e.seen[sum]; first != nil {
-			os.RemoveAll(s.dir)
 			if s.event != nil && (len(first.also) == 0 || first.also[len(first.also)-1].Line != s.line) && first.line != s.line {
 				first.also = append(first.also, *s.event)
 			}
-			return nil
+			return done()
 		}
 		e.seen[sum] = s
 		e.res.Distinct++
@@ -356,10 +422,13 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		if e.opt.Shards > 1 && (s.index-1)%e.opt.Shards != e.opt.Shard-1 {
 			// Another shard's state: it counts and collects later crash
 			// points that leave the same files, but is not checked here.
-			os.RemoveAll(s.dir)
 			e.res.Materialize += time.Since(t)
 			built = true
-			return nil
+			return done()
+		}
+		e.spare = "" // the checker's now
+		if !e.opt.CopyStates && !e.opt.Keep {
+			s.seal, _ = e.base.seal(s.dir, e.touched)
 		}
 		// Waiting for a free worker is not building.
 		built = true
@@ -510,6 +579,7 @@ func (e *explorer) build(dir string, pt model.Point, s *state) error {
 			// it: a name whose parent never reached the disk is not there.
 			continue
 		}
+		e.touched = append(e.touched, rel)
 		if err := e.place(dir, rel, ino, ps, s, pt.Event.Line); err != nil {
 			return err
 		}
