@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"syscall"
 	"time"
 
@@ -109,6 +110,7 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 		b.records = append(b.records, rec)
 		b.kind[e.rel] = e.kind
 	}
+	sort.Slice(b.records, func(i, j int) bool { return recordLess(b.records[i], b.records[j]) })
 	return b, nil
 }
 

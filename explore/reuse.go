@@ -97,18 +97,32 @@ func walkRecords(dir, rel string, known map[fileKey][32]byte, out []record) ([]r
 	return out, err
 }
 
-// sumRecords hashes records: the tree's own record first, the others in
-// order of their names.
+// recordLess orders records: the tree's own record first, the others by
+// name.
+func recordLess(a, b record) bool {
+	if (a.rel == ".") != (b.rel == ".") {
+		return a.rel == "."
+	}
+	return a.rel < b.rel
+}
+
+// sumRecords hashes records in recordLess order.
 func sumRecords(recs []record) [32]byte {
-	sort.Slice(recs, func(i, j int) bool {
-		if (recs[i].rel == ".") != (recs[j].rel == ".") {
-			return recs[i].rel == "."
-		}
-		return recs[i].rel < recs[j].rel
-	})
+	sort.Slice(recs, func(i, j int) bool { return recordLess(recs[i], recs[j]) })
+	return sumSorted(recs, nil)
+}
+
+// sumSorted hashes two sorted runs of records merged.
+func sumSorted(a, b []record) [32]byte {
 	h := sha256.New()
-	for _, r := range recs {
-		h.Write(r.b)
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || len(a) > 0 && recordLess(a[0], b[0]) {
+			h.Write(a[0].b)
+			a = a[1:]
+		} else {
+			h.Write(b[0].b)
+			b = b[1:]
+		}
 	}
 	var sum [32]byte
 	copy(sum[:], h.Sum(nil))
@@ -147,7 +161,7 @@ func (b *base) roots(touched []string) []string {
 // under reports whether rel is one of roots or below one.
 func under(rel string, roots []string) bool {
 	for _, r := range roots {
-		if rel == r || strings.HasPrefix(rel, r+"/") {
+		if strings.HasPrefix(rel, r) && (len(rel) == len(r) || rel[len(r)] == '/') {
 			return true
 		}
 	}
@@ -159,19 +173,24 @@ func under(rel string, roots []string) bool {
 // roots walked. It equals hashTree of the same directory.
 func (b *base) hashState(dir string, touched []string) ([32]byte, error) {
 	roots := b.roots(touched)
-	recs := make([]record, 0, len(b.records)+len(roots))
-	for _, r := range b.records {
-		if !under(r.rel, roots) {
-			recs = append(recs, r)
+	kept := b.records
+	if len(roots) > 0 {
+		kept = make([]record, 0, len(b.records))
+		for _, r := range b.records {
+			if !under(r.rel, roots) {
+				kept = append(kept, r)
+			}
 		}
 	}
+	var walked []record
 	var err error
 	for _, root := range roots {
-		if recs, err = walkRecords(dir, root, b.known, recs); err != nil {
+		if walked, err = walkRecords(dir, root, b.known, walked); err != nil {
 			return [32]byte{}, err
 		}
 	}
-	return sumRecords(recs), nil
+	sort.Slice(walked, func(i, j int) bool { return recordLess(walked[i], walked[j]) })
+	return sumSorted(kept, walked), nil
 }
 
 // revert undoes the placing of touched in dir: each changed root is
