@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/gentrace"
@@ -28,7 +29,11 @@ func genTrace(b *testing.B, dir, shape string) string {
 			b.Fatal(err)
 		}
 	case "files":
-		if _, err := gentrace.WriteFiles(f, gentrace.FilesOptions{Files: 1000, Seed: 1}); err != nil {
+		n := 1000
+		if v, err := strconv.Atoi(os.Getenv("CRASHSIM_BENCH_FILES")); err == nil && v > 0 {
+			n = v
+		}
+		if _, err := gentrace.WriteFiles(f, gentrace.FilesOptions{Files: n, Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	case "long":
@@ -45,6 +50,8 @@ func genTrace(b *testing.B, dir, shape string) string {
 //
 //	go test ./cmd/crashsim -run '^$' -bench 'Scale/real/check' -cpuprofile cpu.out
 //	go tool pprof -top cpu.out
+//
+// The files shape saves 1000 files, or $CRASHSIM_BENCH_FILES.
 func BenchmarkScale(b *testing.B) {
 	commands := []struct {
 		name string
