@@ -30,7 +30,7 @@ measure() {
 	[ -f "$trace" ] || "$dir/gentrace" -shape files -files "$n" -o "$trace" > /dev/null
 	local t0 t1 status=0
 	t0=$EPOCHREALTIME
-	timeout "$limit" /usr/bin/time -v -o "$dir/time" "$@" "$trace" > "$dir/out" 2> "$dir/err" || status=$?
+	/usr/bin/time -v -o "$dir/time" timeout "$limit" "$@" "$trace" > "$dir/out" 2> "$dir/err" || status=$?
 	t1=$EPOCHREALTIME
 	awk -v label="$label" -v n="$n" -v a="$t0" -v b="$t1" -v st="$status" -v lim="$limit" \
 		-v bytes="$(stat -c %s "$trace")" -v out="$(stat -c %s "$dir/out")" '
@@ -38,7 +38,7 @@ measure() {
 		/User time|System time/ { split($0, f, ": "); cpu += f[2] }
 		END {
 			printf "%-6s %8d files (%4.0f MB trace): %7.2f s, cpu %7.2f s, RSS %6.0f MB, output %7.1f MB", label, n, bytes/1e6, b - a, cpu, rss/1024, out/1e6
-			if (st == 124) printf "  CUT OFF after %d s", lim
+			if (st == 124) printf "  CUT OFF after %d s (RSS and CPU up to then)", lim
 			else if (st != 0) printf "  exit status %d", st
 			printf "\n"
 		}' "$dir/time"
