@@ -37,8 +37,12 @@ type Finding struct {
 	// State is a crash state that shows the loss: what a crash at a given
 	// point leaves at a path. Nil for findings about speed or about what
 	// the trace cannot show.
-	State    *State
-	modelSet map[model.Persistence]bool
+	State *State
+	// StateIndex is, for explore's checker-failed findings, the state's
+	// place (1, 2, ...) in explore's order of distinct states: what
+	// orders the findings of shards merged into one report. 0 otherwise.
+	StateIndex int
+	modelSet   map[model.Persistence]bool
 }
 
 // State is a crash state demonstrating a finding.

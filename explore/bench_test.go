@@ -86,3 +86,33 @@ func hexString(s string) string {
 	}
 	return b.String()
 }
+
+// BenchmarkExploreTree measures states per second when five saves go into
+// a tree of 1,000 other files the trace never touches (100 directories of
+// 10 files of 2 KiB), with the checker `true` on every CPU: what a state
+// costs to build when most of the tree is the same in every state.
+//
+//	go test ./explore -run '^$' -bench ExploreTree -benchtime 3x
+func BenchmarkExploreTree(b *testing.B) {
+	root := filepath.Join(b.TempDir(), "root")
+	trace := saveTrace(b, root, 5)
+	files := map[string]string{"config.json": `{"save": -1}`}
+	for i := range 1000 {
+		files[fmt.Sprintf("data/d%02d/f%d.txt", i/10, i)] = strings.Repeat(fmt.Sprintf("%d ", i), 2048/len(fmt.Sprint(i))+1)[:2048]
+	}
+	initial := writeTree(b, files)
+	var states, cands, reused int
+	var mat, wall time.Duration
+	for b.Loop() {
+		res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
+		states += res.Checked
+		cands += res.Candidates
+		reused += res.Reused
+		mat += res.Materialize
+		wall += res.Wall
+	}
+	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
+	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
+	b.ReportMetric(float64(states)/float64(b.N), "states/op")
+	b.ReportMetric(float64(reused)/float64(cands), "reused/candidate")
+}

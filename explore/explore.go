@@ -37,7 +37,16 @@ type Options struct {
 	// PathStates bounds the states of one path at one crash point (see
 	// model.Crash); 0 is 256.
 	PathStates int
-	Keep       bool   // leave the state directories for inspection
+	Keep       bool // leave the state directories for inspection
+	// Shard and Shards split a run across machines: with Shards > 1, the
+	// checker runs only on distinct states Shard, Shard+Shards, ... (from
+	// 1) of the order in which they are built, which is the same in every
+	// shard. Each shard still builds and hashes every state, to know which
+	// are distinct. 0 is one shard.
+	Shard, Shards int
+	// CopyStates gives every state a private copy of every file of the
+	// snapshot, instead of hard links to one read-only copy (see base).
+	CopyStates bool
 	WorkDir    string // where the work directory goes; "" is /dev/shm or os.TempDir()
 	// Predict holds crashsim check's findings on the same trace, to name
 	// the rule that predicts a failing state.
@@ -66,6 +75,9 @@ type Result struct {
 	// checker runs were reached.
 	Skipped     int
 	Interrupted bool
+	// Reused counts the candidate states built in a directory reused from
+	// an earlier one (reuse.go) instead of one filled from the base.
+	Reused int
 	// Files is how many file paths the states varied.
 	Files int
 	// WorkDir holds the state directories when Options.Keep is set.
@@ -83,20 +95,22 @@ const outputLimit = 64 << 10
 
 // state is one crash state: where and what it varies, and its checker run.
 type state struct {
-	index  int
-	dir    string
-	line   int // the crash point's line; 0 before the first event
-	event  *model.Ref
-	path   string // the varied path; "" for the state before the first event
-	ps     model.PathState
-	words  string      // ps in words, as at the crash point (model.StateWords)
-	lost   []model.Ref // pending ops of the varied path that did not persist whole
-	torn   *model.Ref
-	also   []model.Ref // later crash points that leave the same files
-	failed bool
-	why    string // "exit status 1", "timed out after 2s"
-	output []byte
-	ran    bool
+	index    int
+	dir      string
+	line     int // the crash point's line; 0 before the first event
+	event    *model.Ref
+	path     string // the varied path; "" for the state before the first event
+	ps       model.PathState
+	words    string      // ps in words, as at the crash point (model.StateWords)
+	lost     []model.Ref // pending ops of the varied path that did not persist whole
+	torn     *model.Ref
+	also     []model.Ref // later crash points that leave the same files
+	failed   bool
+	why      string // "exit status 1", "timed out after 2s"
+	output   []byte
+	ran      bool
+	seal     *seal // how to tell whether the checker changed the directory
+	verified bool  // base.verify found the linked files unchanged after the run
 }
 
 // Run replays a trace, builds its crash states and runs the checker on
@@ -112,6 +126,9 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	}
 	if opt.PathStates <= 0 {
 		opt.PathStates = 256
+	}
+	if opt.Shards > 1 && (opt.Shard < 1 || opt.Shard > opt.Shards) {
+		return nil, fmt.Errorf("explore: shard %d of %d: a shard is 1 to %d", opt.Shard, opt.Shards, opt.Shards)
 	}
 	if opt.Root == "" || !filepath.IsAbs(opt.Root) {
 		return nil, fmt.Errorf("explore: the root must be an absolute directory, not %q", opt.Root)
@@ -137,7 +154,18 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	if err != nil {
 		return nil, fmt.Errorf("explore: work directory: %w", err)
 	}
-	e := &explorer{opt: opt, work: work, data: newDataCache(), durable: map[int]*durableCopy{},
+	private, err := tracePaths(opt)
+	if err != nil {
+		os.RemoveAll(work)
+		return nil, err
+	}
+	b, err := newBase(opt.Initial, filepath.Join(work, "base"), private)
+	if err != nil {
+		os.RemoveAll(work)
+		return nil, err
+	}
+	defer b.watch.close()
+	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
 	defer e.data.close()
 	for _, d := range []string{"durable", "states"} {
@@ -162,6 +190,10 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 type explorer struct {
 	opt     Options
 	work    string
+	base    *base
+	spare   string      // a state directory that holds the base, ready for the next candidate
+	pool    chan string // state directories the checker is done with, made the base's again
+	touched []string    // the paths the candidate being built placed
 	data    *dataCache
 	tl      *model.Timeline
 	durable map[int]*durableCopy
@@ -202,7 +234,26 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 	}
 }
 
+// recycle makes a checked state's directory the base's again for a later
+// candidate, when the checker left it alone outside the placed paths;
+// else it removes it.
+func (e *explorer) recycle(s *state) {
+	if s.seal != nil && s.verified && e.base.unchanged(s.dir, s.seal) && e.base.revert(s.dir, s.seal.touched) == nil {
+		select {
+		case e.pool <- s.dir:
+			return
+		default:
+		}
+	}
+	os.RemoveAll(s.dir)
+}
+
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
+	e.pool = make(chan string, e.opt.Jobs+1)
+	// A checker that changed a shared file stops the run (base.verify).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var shared error
 	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed,
 		Durable: e.onDurable,
 		Observe: func(m *model.Model, ef *model.Effect) {
@@ -230,7 +281,16 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 					t := time.Now()
 					err := e.check(ctx, s)
 					d := time.Since(t)
+					var verr error
+					if err == nil && !e.opt.CopyStates {
+						verr = e.base.verify()
+						s.verified = verr == nil
+					}
 					mu.Lock()
+					if verr != nil && shared == nil {
+						shared = fmt.Errorf("explore: state %d (crash after line %d): %w", s.index, s.line, verr)
+						cancel()
+					}
 					e.res.Check += d
 					if err == nil && s.ran {
 						e.res.Checked++
@@ -245,7 +305,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 					mu.Unlock()
 				}
 				if !e.opt.Keep {
-					os.RemoveAll(s.dir)
+					e.recycle(s)
 				}
 			}
 		}()
@@ -265,6 +325,16 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	err := e.replay(ctx, stream, launch)
 	close(jobs)
 	wg.Wait()
+	close(e.pool)
+	for d := range e.pool {
+		os.RemoveAll(d)
+	}
+	if e.spare != "" {
+		os.RemoveAll(e.spare) // not a state: the base's files, unchanged
+	}
+	if shared != nil {
+		return &e.res, shared
+	}
 	if ctx.Err() != nil {
 		e.res.Interrupted = true
 	}
@@ -291,31 +361,76 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 				e.res.Materialize += time.Since(t)
 			}
 		}()
-		s.dir = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
-		if err := os.Mkdir(s.dir, 0o755); err != nil {
-			return err
+		// A directory left by a duplicate candidate is the base's again
+		// (reuse.go); else a new one is filled from the base.
+		if e.spare == "" && !e.opt.CopyStates {
+			select {
+			case e.spare = <-e.pool:
+			default:
+			}
 		}
-		if err := e.copyInitial(s.dir); err != nil {
-			return err
+		if e.spare != "" && !e.opt.CopyStates {
+			e.res.Reused++
+		} else {
+			e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
+			if err := os.Mkdir(e.spare, 0o755); err != nil {
+				return err
+			}
+			if err := e.populate(e.spare); err != nil {
+				return err
+			}
 		}
+		s.dir = e.spare
+		e.touched = e.touched[:0]
 		if err := build(s.dir); err != nil {
 			os.RemoveAll(s.dir)
+			e.spare = ""
 			return err
 		}
-		sum, err := hashTree(s.dir)
+		var sum [32]byte
+		var err error
+		if e.opt.CopyStates {
+			sum, err = hashTree(s.dir, nil)
+		} else {
+			sum, err = e.base.hashState(s.dir, e.touched)
+		}
 		if err != nil {
 			return err
 		}
+		// done with a state no checker runs on: make its directory the
+		// base's again for the next candidate.
+		done := func() error {
+			if e.opt.CopyStates {
+				e.spare = ""
+				return os.RemoveAll(s.dir)
+			}
+			if err := e.base.revert(s.dir, e.touched); err != nil {
+				e.spare = ""
+				os.RemoveAll(s.dir)
+				return err
+			}
+			return nil
+		}
 		if first := e.seen[sum]; first != nil {
-			os.RemoveAll(s.dir)
 			if s.event != nil && (len(first.also) == 0 || first.also[len(first.also)-1].Line != s.line) && first.line != s.line {
 				first.also = append(first.also, *s.event)
 			}
-			return nil
+			return done()
 		}
 		e.seen[sum] = s
 		e.res.Distinct++
 		s.index = e.res.Distinct
+		if e.opt.Shards > 1 && (s.index-1)%e.opt.Shards != e.opt.Shard-1 {
+			// Another shard's state: it counts and collects later crash
+			// points that leave the same files, but is not checked here.
+			e.res.Materialize += time.Since(t)
+			built = true
+			return done()
+		}
+		e.spare = "" // the checker's now
+		if !e.opt.CopyStates && !e.opt.Keep {
+			s.seal, _ = e.base.seal(s.dir, e.touched)
+		}
 		// Waiting for a free worker is not building.
 		built = true
 		e.res.Materialize += time.Since(t)
@@ -362,12 +477,13 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 	return nil
 }
 
-// copyInitial copies the snapshot into a state directory.
-func (e *explorer) copyInitial(dir string) error {
-	if e.opt.Initial == "" {
-		return nil
+// populate fills a new state directory with the snapshot: links to the
+// base, or (CopyStates) a copy of its own.
+func (e *explorer) populate(dir string) error {
+	if e.opt.CopyStates {
+		return CopyTree(e.base.dir, dir)
 	}
-	return CopyTree(e.opt.Initial, dir)
+	return e.base.populate(dir)
 }
 
 // onDurable applies data ops that became durable to the inode's durable
@@ -481,6 +597,7 @@ func (e *explorer) build(dir string, pt model.Point, s *state) error {
 			// it: a name whose parent never reached the disk is not there.
 			continue
 		}
+		e.touched = append(e.touched, rel)
 		if err := e.place(dir, rel, ino, ps, s, pt.Event.Line); err != nil {
 			return err
 		}

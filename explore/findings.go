@@ -27,7 +27,7 @@ func (e *explorer) findings() {
 		if !s.ran || !s.failed {
 			continue
 		}
-		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}}
+		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}, StateIndex: s.index}
 		var msg strings.Builder
 		if s.path == "" {
 			f.Path = e.opt.Root

@@ -1,15 +1,12 @@
 package explore
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -118,59 +115,13 @@ func createNew(name string) (*os.File, error) {
 
 // hashTree hashes a directory tree: names, kinds, file bytes and symlink
 // targets, in sorted order. Two states with the same hash look the same to
-// any checker that reads names and contents.
-func hashTree(dir string) ([32]byte, error) {
-	h := sha256.New()
-	var paths []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		paths = append(paths, p)
-		return nil
-	})
+// any checker that reads names and contents. A file is hashed by the
+// sha256 of its bytes, which known gives without reading for the inodes it
+// holds (the base's files, linked into every state).
+func hashTree(dir string, known map[fileKey][32]byte) ([32]byte, error) {
+	recs, err := walkRecords(dir, ".", known, nil)
 	if err != nil {
 		return [32]byte{}, err
 	}
-	sort.Strings(paths)
-	var n [8]byte
-	for _, p := range paths {
-		rel, _ := filepath.Rel(dir, p)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return [32]byte{}, err
-		}
-		binary.LittleEndian.PutUint64(n[:], uint64(len(rel)))
-		h.Write(n[:])
-		h.Write([]byte(rel))
-		switch {
-		case fi.IsDir():
-			h.Write([]byte{'d'})
-		case fi.Mode()&fs.ModeSymlink != 0:
-			t, err := os.Readlink(p)
-			if err != nil {
-				return [32]byte{}, err
-			}
-			h.Write([]byte{'l'})
-			binary.LittleEndian.PutUint64(n[:], uint64(len(t)))
-			h.Write(n[:])
-			h.Write([]byte(t))
-		default:
-			h.Write([]byte{'f'})
-			binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
-			h.Write(n[:])
-			f, err := os.Open(p)
-			if err != nil {
-				return [32]byte{}, err
-			}
-			_, err = io.Copy(h, f)
-			f.Close()
-			if err != nil {
-				return [32]byte{}, err
-			}
-		}
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
+	return sumRecords(recs), nil
 }

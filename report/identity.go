@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -38,6 +39,12 @@ func Fingerprint(f *check.Finding, opt Options) string {
 	}
 	b.WriteByte(0)
 	b.WriteString(shape(f))
+	if f.StateIndex > 0 {
+		// An explore finding is one rejected state: states of the same
+		// file and calls are told apart by their place in explore's
+		// deterministic order, which is the same on every machine.
+		fmt.Fprintf(&b, "\x00state:%d", f.StateIndex)
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:8])
 }

@@ -31,6 +31,9 @@ type Options struct {
 	ExitCode int
 	// Counts of findings left out of the report, for the summary.
 	Left Left
+	// Shard is "I/N" for the report of one shard of explore --shard, so
+	// that Merge can check it has every shard of one run; "" otherwise.
+	Shard string
 }
 
 // Tool says which crashsim made a report.
@@ -181,6 +184,8 @@ type FindingJSON struct {
 	RelPath string `json:"relpath"`
 	// Source is the call site in the program, when the trace had stacks.
 	Source *SourceJSON `json:"source,omitempty"`
+	// StateIndex orders explore's findings across shards (see Merge).
+	StateIndex int `json:"state_index,omitempty"`
 }
 
 // SourceJSON is a call site; File is relative to the source root when
@@ -213,12 +218,13 @@ type SummaryJSON struct {
 	Warnings []check.BlindWarning `json:"warnings"`
 	// Notes say what was left out of scope on purpose.
 	Notes []check.Note `json:"notes"`
+	Shard string       `json:"shard,omitempty"`
 }
 
 // JSON writes one document; findings is always an array.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
 	doc := DocumentJSON{Version: FormatVersion, Tool: opt.tool(), Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...)}}
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}}
 	if doc.Summary.Models == nil {
 		doc.Summary.Models = []string{}
 	}
@@ -231,6 +237,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
 			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
+			StateIndex: f.StateIndex,
 		})
 		if loc, ok := opt.Sources[f]; ok {
 			doc.Findings[len(doc.Findings)-1].Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}

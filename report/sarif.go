@@ -25,6 +25,8 @@ type sarifRun struct {
 	Invocations        []sarifInvocation        `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult            `json:"results"`
+	// Properties hold crashsimShard ("I/N") in a shard's report.
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 // sarifInvocation carries the exit code, and the blind spots and notes of a
@@ -193,6 +195,9 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 			Properties:          map[string]any{"path": opt.RelPath(f.Path), "paths": []string{opt.RelPath(f.Path)}, "models": f.Models},
 		}
 		r.Properties["first"] = r.Message.Text
+		if f.StateIndex > 0 {
+			r.Properties["stateIndex"] = f.StateIndex
+		}
 		if loc, ok := opt.Sources[f]; ok {
 			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
 				ArtifactLocation: opt.artifact(loc.File), Region: sarifRegion{max(loc.Line, 1)}}}}
@@ -246,6 +251,9 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
+	}
+	if opt.Shard != "" {
+		log.Runs[0].Properties = map[string]any{"crashsimShard": opt.Shard}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

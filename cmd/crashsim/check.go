@@ -46,6 +46,8 @@ type checkFlags struct {
 	// exitAs, when not 0, is the status crashsim exits with whatever the
 	// findings (trace: the program failed), for SARIF's invocation.
 	exitAs int
+	// shard marks the report of one explore --shard I/N ("I/N").
+	shard string
 }
 
 type checkCmd struct {
@@ -217,7 +219,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool()}
+	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: f.shard}
 	f.identify(g, res, &opt)
 	if err := f.filter(g, res, &opt); err != nil {
 		return err

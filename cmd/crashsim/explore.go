@@ -16,6 +16,7 @@ import (
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -25,13 +26,15 @@ const exitInterrupted = 130
 
 type exploreCmd struct {
 	checkFlags
-	Checker   string        `required:"" placeholder:"CMD" help:"Shell command that accepts a state (exit 0) or rejects it; run with sh -c in each state directory."`
-	Initial   string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
-	Jobs      int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
-	MaxStates int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
-	Timeout   time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
-	Keep      bool          `help:"Keep the state directories (their path is printed on stderr)."`
-	Args      []string      `arg:"" name:"trace" passthrough:"partial" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
+	Checker    string        `required:"" placeholder:"CMD" help:"Shell command that accepts a state (exit 0) or rejects it; run with sh -c in each state directory."`
+	Initial    string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
+	Jobs       int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
+	MaxStates  int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
+	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
+	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
+	Shard      string        `placeholder:"I/N" help:"Run the checker only on distinct states I, I+N, I+2N, ... of the run (the order is the same on every machine); crashsim merge joins the N reports (json or sarif) into the report of the whole run."`
+	CopyStates bool          `name:"copy-states" help:"Give every state a private copy of every file, instead of hard links to one read-only copy of the files the trace leaves unchanged (for a checker that writes files in place)."`
+	Args       []string      `arg:"" name:"trace" passthrough:"partial" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
 }
 
 // Help is the detail under `crashsim explore --help`.
@@ -180,6 +183,18 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.MaxStates = c.MaxStates
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
+	opt.CopyStates = c.CopyStates
+	if c.Shard != "" {
+		i, n, err := report.ParseShard(c.Shard)
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--shard: %w", err))
+		}
+		if c.Format == "text" {
+			return withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
+		}
+		opt.Shard, opt.Shards = i, n
+		c.checkFlags.shard = c.Shard
+	}
 	scope := check.Options{Ignore: c.Ignore}
 	opt.Scope = scope.InScope
 

@@ -66,6 +66,7 @@ type cli struct {
 	Events  eventsCmd  `cmd:"" help:"Print the events crashsim reads from an strace log."`
 	States  statesCmd  `cmd:"" help:"Show, crash point by crash point, what a crash can leave at each file."`
 	Explore exploreCmd `cmd:"" help:"Build each crash state on disk and run your checker on it (findings for the states it rejects)."`
+	Merge   mergeCmd   `cmd:"" help:"Join the JSON or SARIF reports of every explore --shard I/N into the report of the whole run."`
 	Stats   statsCmd   `cmd:"" help:"Count writes, bytes, fsyncs and renames per file in a trace (a cross-check of strace -c)."`
 	Oracle  oracleCmd  `cmd:"" help:"Check the persistence model against a real filesystem (ext4, xfs, btrfs on a loop device; needs root)."`
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`

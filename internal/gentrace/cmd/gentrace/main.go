@@ -1,6 +1,13 @@
-// Command gentrace writes a large realistic strace log for benchmarks:
+// Command gentrace writes a large strace log for benchmarks, in one of
+// three shapes:
 //
-//	go run ./internal/gentrace/cmd/gentrace -size 1G -o /tmp/big.strace
+//	gentrace -shape real -size 200M -o /var/tmp/real.strace    # copies of the fixture traces
+//	gentrace -shape files -files 1000000 -o /var/tmp/files.strace
+//	gentrace -shape long -size 1G -max-data 4096 -o /var/tmp/long.strace
+//
+// real copies fixtures/traces/*/f-ttt-y-xx.strace (run it from the
+// repository, or pass -fixtures DIR); long is the synthetic save loop with
+// long write lines.
 package main
 
 import (
@@ -21,6 +28,11 @@ func main() {
 	unsynced := flag.Bool("unsynced", false, "one file, every write unsynced")
 	others := flag.Int("others", 0, "with -unsynced: other events after each write")
 	events := flag.Int64("events", 0, "stop after about this many events instead of -size")
+	shape := flag.String("shape", "long", "real (copies of fixture traces), files (many distinct files) or long (synthetic saves with long writes)")
+	fixtures := flag.String("fixtures", "fixtures/traces", "with -shape real: the fixture traces to copy")
+	strsize := flag.Int("s", 32, "with -shape real: cut strings to N bytes, as strace -s N (0: keep them whole)")
+	files := flag.Int("files", 1000, "with -shape files: how many distinct files")
+	perDir := flag.Int("per-dir", 1000, "with -shape files: files per directory")
 	flag.Parse()
 	n, err := parseSize(*size)
 	if *events > 0 {
@@ -35,7 +47,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	written, err := gentrace.Write(f, gentrace.Options{Bytes: n, Events: *events, Seed: *seed, MaxData: *maxData, Unsynced: *unsynced, Others: *others})
+	var written int64
+	switch *shape {
+	case "long":
+		written, err = gentrace.Write(f, gentrace.Options{Bytes: n, Events: *events, Seed: *seed, MaxData: *maxData, Unsynced: *unsynced, Others: *others})
+	case "real":
+		var ts []*gentrace.Template
+		if ts, err = gentrace.LoadTemplates(*fixtures, *strsize); err == nil {
+			written, err = gentrace.WriteReal(f, ts, gentrace.RealOptions{Bytes: n, Seed: *seed})
+		}
+	case "files":
+		written, err = gentrace.WriteFiles(f, gentrace.FilesOptions{Files: *files, PerDir: *perDir, Seed: *seed})
+	default:
+		err = fmt.Errorf("-shape %q: want real, files or long", *shape)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -43,7 +68,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Printf("%s: %d events\n", *out, written)
+	fmt.Printf("%s: %d lines\n", *out, written)
 }
 
 func parseSize(s string) (int64, error) {

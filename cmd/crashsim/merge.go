@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report"
+)
+
+type mergeCmd struct {
+	FailOn  string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a merged finding is at least this severe: error, warning, info or never."`
+	Output  string   `short:"o" placeholder:"FILE" help:"Write the merged report to FILE (atomically) instead of stdout."`
+	Reports []string `arg:"" name:"report" help:"The reports of every shard of one run (crashsim explore --shard I/N --format json|sarif), in any order."`
+}
+
+// Help is the detail under `crashsim merge --help`.
+func (c *mergeCmd) Help() string {
+	return `Reads the report of each shard of one explore run (all JSON or all SARIF) and writes the report the run would have written unsharded: findings in the order of their states, counts summed. A report that is not a shard, a shard missing or given twice, or shards of different runs are refused.
+
+Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run.`
+}
+
+func (c *mergeCmd) Run(g *Globals) error {
+	var shards []report.Shard
+	for _, name := range c.Reports {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return withCode(exitInput, err)
+		}
+		shards = append(shards, report.Shard{Name: name, Data: b})
+	}
+	threshold, err := check.ParseSeverity(c.FailOn)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	var merged *report.Merged
+	if c.Output != "" {
+		err = report.WriteFileAtomic(c.Output, func(f *os.File) error {
+			bw := bufio.NewWriter(f)
+			var err error
+			if merged, err = report.Merge(bw, shards); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+	} else {
+		bw := bufio.NewWriter(g.stdout)
+		if merged, err = report.Merge(bw, shards); err == nil {
+			err = bw.Flush()
+		}
+	}
+	if err != nil {
+		if merged == nil {
+			return withCode(exitInput, err)
+		}
+		return withCode(exitInput, fmt.Errorf("write %s: %w", c.Output, err))
+	}
+	for _, sev := range merged.Severity {
+		if sev >= threshold {
+			return withCode(exitFindings, nil)
+		}
+	}
+	return nil
+}

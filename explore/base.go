@@ -1,0 +1,294 @@
+package explore
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// A base is explore's own copy of the initial snapshot, made once, from
+// which every state directory is built. A state gets its own directories
+// and symlinks, a private copy of each file the trace names (opens,
+// stats, renames: the program, and so most likely its checker, reads and
+// writes those; SQLite rolls a hot journal back into the database when
+// it opens it), and a hard link to the base's copy of every other file.
+// Building a state then costs a link, not a copy, per file the trace never
+// names, and hashing it reads only the files that differ from the base.
+// place unlinks a name before it writes a file there, so a state's own
+// bytes never reach a shared inode.
+//
+// A hard link shares the inode. What keeps a checker's writes to a linked
+// file from reaching other states:
+//   - the base is explore's copy in its work directory, never the user's
+//     snapshot, so nothing a checker does reaches the user's files;
+//   - after each checker run, verify compares every linked base file with
+//     what it was (size, modification time, mode, inode); a change stops
+//     the exploration with an error naming the file, since states checked
+//     at the same time may have read the change. --copy-states
+//     (Options.CopyStates) gives every state private copies of all files.
+//
+// The files keep their modes: making the base read-only would not stop
+// root, and would change what a checker sees. An overlay mount would
+// protect the base even from root, but needs root, a mount namespace and
+// an unmount on every way out; reflinks need a filesystem that has them
+// (the default work directory is tmpfs).
+type base struct {
+	dir     string
+	entries []baseEntry          // in walk order: a directory before its entries
+	known   map[fileKey][32]byte // a base file's inode → its content hash
+	kind    map[string]byte      // rel → the entry's kind
+	// watch reports writes to the linked files (inotify IN_MODIFY), so
+	// that verify need not look at each; nil when inotify is not there.
+	watch   *watcher
+	records []record // what hashing feeds for each entry and the tree itself
+}
+
+type baseEntry struct {
+	rel    string
+	kind   byte // 'd', 'f' (linked), 'c' (copied) or 'l'
+	target string
+	key    fileKey
+	stamp  stamp
+}
+
+// fileKey names an inode.
+type fileKey struct{ dev, ino uint64 }
+
+// stamp is what a write to a file changes.
+type stamp struct {
+	size  int64
+	mtime time.Time
+	mode  fs.FileMode
+}
+
+func keyOf(fi fs.FileInfo) (fileKey, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileKey{}, false
+	}
+	return fileKey{uint64(st.Dev), st.Ino}, true
+}
+
+func stampOf(fi fs.FileInfo) stamp {
+	return stamp{size: fi.Size(), mtime: fi.ModTime(), mode: fi.Mode()}
+}
+
+// newBase copies snapshot into dir (which does not exist) and records
+// each file's inode and content hash. Files for which private(rel) holds
+// are copied into each state, the others linked.
+func newBase(snapshot, dir string, private func(rel string) bool) (*base, error) {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	b := &base{dir: dir, known: map[fileKey][32]byte{}, kind: map[string]byte{}}
+	if snapshot != "" {
+		if err := b.copyIn(snapshot, private); err != nil {
+			return nil, err
+		}
+	}
+	b.watch = newWatcher(dir, b.entries)
+	rec, err := recordOf(".", dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.records = append(b.records, rec)
+	for _, e := range b.entries {
+		rec, err := recordOf(e.rel, filepath.Join(dir, e.rel), b.known)
+		if err != nil {
+			return nil, fmt.Errorf("explore: base: %w", err)
+		}
+		b.records = append(b.records, rec)
+		b.kind[e.rel] = e.kind
+	}
+	sort.Slice(b.records, func(i, j int) bool { return recordLess(b.records[i], b.records[j]) })
+	return b, nil
+}
+
+func (b *base) copyIn(snapshot string, private func(rel string) bool) error {
+	dir := b.dir
+	if err := CopyTree(snapshot, dir); err != nil {
+		return fmt.Errorf("explore: copy of the initial snapshot: %w", err)
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		e := baseEntry{rel: rel}
+		switch {
+		case d.IsDir():
+			e.kind = 'd'
+		case d.Type()&fs.ModeSymlink != 0:
+			e.kind = 'l'
+			if e.target, err = os.Readlink(p); err != nil {
+				return err
+			}
+		case d.Type().IsRegular() && private(rel):
+			e.kind = 'c'
+		case d.Type().IsRegular():
+			e.kind = 'f'
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return err
+			}
+			key, ok := keyOf(fi)
+			if !ok {
+				return fmt.Errorf("%s: no inode number", p)
+			}
+			sum, err := hashFile(p)
+			if err != nil {
+				return err
+			}
+			e.key, e.stamp = key, stampOf(fi)
+			b.known[key] = sum
+		default:
+			return nil
+		}
+		b.entries = append(b.entries, e)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("explore: base: %w", err)
+	}
+	return nil
+}
+
+// populate fills an empty state directory from the base: directories and
+// symlinks of its own, hard links to the base's files.
+func (b *base) populate(dir string) error {
+	for _, e := range b.entries {
+		if err := b.make(dir, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// make makes one entry of the base in a state directory.
+func (b *base) make(dir string, e baseEntry) error {
+	to := filepath.Join(dir, e.rel)
+	switch e.kind {
+	case 'd':
+		return os.Mkdir(to, 0o755)
+	case 'l':
+		return os.Symlink(e.target, to)
+	case 'f':
+		return os.Link(filepath.Join(b.dir, e.rel), to)
+	case 'c':
+		return copyFile(filepath.Join(b.dir, e.rel), to)
+	}
+	return nil
+}
+
+// errBaseChanged says a checker wrote a file that states share.
+var errBaseChanged = errors.New("changed a file that explore shares between states")
+
+// verify reports a linked base file that is no longer what newBase
+// recorded: one that inotify saw written, or, without inotify, one whose
+// size, mtime, mode or inode changed.
+func (b *base) verify() error {
+	if b.watch != nil {
+		if rel, ok := b.watch.changed(); ok {
+			return b.changedError(rel)
+		}
+		return nil
+	}
+	for _, e := range b.entries {
+		if e.kind != 'f' {
+			continue
+		}
+		p := filepath.Join(b.dir, e.rel)
+		fi, err := os.Lstat(p)
+		if err == nil {
+			if key, _ := keyOf(fi); key == e.key && stampOf(fi) == e.stamp {
+				continue
+			}
+		}
+		return b.changedError(e.rel)
+	}
+	return nil
+}
+
+func (b *base) changedError(rel string) error {
+	{
+		return fmt.Errorf("%s: the checker %w by hard link, a file the trace never names (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", rel, errBaseChanged)
+	}
+}
+
+func hashFile(p string) ([32]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [32]byte{}, err
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// tracePaths reads the trace once before the exploration and returns
+// which snapshot files it names (relative to the root): every name the
+// model knows at the end, and every earlier name of its inodes. Without a
+// snapshot, or with CopyStates, nothing is read; without a trace name to
+// read again, every file counts as named (private copies).
+func tracePaths(opt Options) (func(rel string) bool, error) {
+	all := func(string) bool { return true }
+	if opt.Initial == "" || opt.CopyStates {
+		return all, nil
+	}
+	if opt.Trace == "" {
+		return all, nil
+	}
+	s, err := parser.Open(opt.Trace, parser.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	defer s.Close()
+	existed := opt.Existed
+	if existed == nil {
+		existed = ExistedIn(opt.Root, opt.Initial)
+	}
+	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed})
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.Apply(ev)
+	}
+	named := map[string]bool{}
+	add := func(p string) {
+		if rel, ok := relPath(opt.Root, p); ok {
+			named[rel] = true
+		}
+	}
+	for p := range m.Names() {
+		add(p)
+	}
+	for _, ino := range m.Inodes() {
+		for _, p := range ino.Paths {
+			add(p)
+		}
+	}
+	return func(rel string) bool { return named[rel] }, nil
+}

@@ -1,0 +1,95 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Building a state, hashing it from the base's records and reverting it
+// agree with hashing and listing the directory itself.
+func TestReuseAgreesWithTheTree(t *testing.T) {
+	snap := writeTree(t, map[string]string{
+		"config.json":     "{}",
+		"named.txt":       "named by the trace",
+		"data/a.txt":      "a",
+		"data/sub/b.txt":  "b",
+		"other/notes.txt": "notes",
+	})
+	if err := os.Symlink("data/a.txt", filepath.Join(snap, "link")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBase(snap, filepath.Join(t.TempDir(), "base"), func(rel string) bool { return rel == "named.txt" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.populate(dir); err != nil {
+		t.Fatal(err)
+	}
+	clean, err := hashTree(dir, b.known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.hashState(dir, nil); got != clean {
+		t.Fatal("an unchanged state does not hash as its tree")
+	}
+	// What place can do: replace a file, remove a directory, create a
+	// file under new parents, put a file where a directory was.
+	steps := []struct {
+		rel string
+		do  func(p string) error
+	}{
+		{"config.json", func(p string) error {
+			os.Remove(p)
+			return os.WriteFile(p, []byte(`{"v": 2}`), 0o644)
+		}},
+		{"other", os.RemoveAll},
+		{"new/dir/x.tmp", func(p string) error {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(p, []byte("x"), 0o644)
+		}},
+		{"data/sub", func(p string) error {
+			os.RemoveAll(p)
+			return os.WriteFile(p, []byte("now a file"), 0o644)
+		}},
+	}
+	var touched []string
+	for _, s := range steps {
+		if err := s.do(filepath.Join(dir, s.rel)); err != nil {
+			t.Fatal(err)
+		}
+		touched = append(touched, s.rel)
+		want, err := hashTree(dir, b.known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.hashState(dir, touched)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("after %s: hashState differs from hashTree", s.rel)
+		}
+		if got == clean {
+			t.Errorf("after %s: the changed state hashes as the clean one", s.rel)
+		}
+	}
+	if err := b.revert(dir, touched); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := hashTree(dir, b.known); got != clean {
+		t.Error("the reverted state is not the base's tree")
+	}
+	if inode(t, filepath.Join(dir, "other/notes.txt")) != inode(t, filepath.Join(b.dir, "other/notes.txt")) {
+		t.Error("the reverted state does not link other/notes.txt to the base")
+	}
+	if inode(t, filepath.Join(dir, "named.txt")) == inode(t, filepath.Join(b.dir, "named.txt")) {
+		t.Error("named.txt, named by the trace, is linked instead of copied")
+	}
+}
