@@ -37,18 +37,14 @@ const (
 	sinkPause    = 5 * time.Millisecond
 )
 
-// newSink creates the trace file out (empty) and the pipe into it.
-func newSink(out string) (*sink, error) {
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return nil, err
-	}
+// newSink makes the pipe into f, the trace file being written (see
+// replacefile.Create), which it does not close.
+func newSink(f *os.File) (*sink, error) {
 	// A blocking pipe made by hand, not os.Pipe: Go registers the read end
 	// of os.Pipe with its netpoller, whose epoll then woke a thread for
 	// every line strace wrote, which is what the sink is there to avoid.
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
-		f.Close()
 		return nil, err
 	}
 	r, w := os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1")
@@ -90,15 +86,12 @@ func (s *sink) copy() {
 		}
 	}
 	s.r.Close()
-	if err := s.f.Close(); werr == nil {
-		werr = err
-	}
 	s.done <- werr
 }
 
 // finish is called once strace has exited: crashsim's own write end is the
 // last one open, so closing it lets the sink read to the end. It returns
-// once the trace file holds everything strace wrote.
+// once everything strace wrote is in the trace file (not yet closed).
 func (s *sink) finish() error {
 	s.w.Close()
 	close(s.closing)

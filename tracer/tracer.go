@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/replacefile"
 )
 
 // ErrStraceNotFound is returned by Run when there is no strace to run.
@@ -33,6 +35,10 @@ func (e *CommandNotFoundError) Error() string {
 }
 
 func (e *CommandNotFoundError) Unwrap() error { return e.Err }
+
+// TraceMode is the mode of every trace file: a trace holds the bytes the
+// program wrote and the names it touched, for its owner only.
+const TraceMode = 0o600
 
 // GracePeriod is how long Run waits after a cancelled context's SIGTERM
 // before it kills what is left.
@@ -100,10 +106,23 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		out = f.Name()
 		f.Close()
 	}
-	// strace writes into a pipe that crashsim empties into the trace file
-	// (see sink); where that cannot be set up, straight into the file.
+	// The trace file is made new (O_CREAT|O_EXCL|O_NOFOLLOW, after
+	// removing a regular file there): a link or a device planted at out is
+	// refused, never written through. It is not a temp file renamed at the
+	// end, because it is written as a stream: it can be watched as it
+	// grows, and a crashsim killed midway leaves what was traced until
+	// then at its name. strace writes into a pipe that crashsim empties
+	// into the file (see sink); where that cannot be set up, into the file
+	// crashsim just made.
+	tf, err := replacefile.CreateNew(out, TraceMode)
+	if err != nil {
+		if opt.Out == "" {
+			os.Remove(out)
+		}
+		return nil, fmt.Errorf("trace file: %w", err)
+	}
 	traceArg := out
-	sk, err := newSink(out)
+	sk, err := newSink(tf)
 	if err != nil {
 		logf(opt.Log, "strace writes %s itself: %v", out, err)
 	} else {
@@ -136,6 +155,8 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		if sk != nil {
 			sk.finish()
 		}
+		tf.Close()
+		os.Remove(out)
 		return nil, fmt.Errorf("start %s: %w", strace, err)
 	}
 	pgid := c.Process.Pid // strace leads a process group of its own
@@ -177,9 +198,15 @@ wait:
 	restoreTTY()
 	if sk != nil {
 		// strace is gone: what it wrote is in the pipe or the file.
-		if err := sk.finish(); err != nil {
+		err := sk.finish()
+		if cerr := tf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write the trace %s: %w", out, cerr)
+		}
+		if err != nil {
 			return res, err
 		}
+	} else {
+		tf.Close()
 	}
 
 	st, err := traceStatus(out)

@@ -53,6 +53,15 @@ func (c *traceCmd) Run(g *Globals) error {
 	listRoots := c.Root
 
 	out, madeTemp := c.Out, false
+	if out != "" {
+		// Refused before anything runs: the program is not run for a
+		// trace that cannot be kept.
+		for _, name := range []string{out, out + ".initial"} {
+			if err := replacefile.Check(name); err != nil {
+				return withCode(exitInput, err)
+			}
+		}
+	}
 	if out == "" {
 		f, err := os.CreateTemp("", "crashsim-*.strace")
 		if err != nil {
@@ -106,7 +115,7 @@ func (c *traceCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
 	}
 	if listing != nil {
-		c.writeListing(g, out+".initial", listing)
+		c.writeListing(g, out+".initial", listing, traceMode(out))
 	}
 	var programErr error
 	switch {
@@ -167,7 +176,7 @@ func startDir() (string, error) {
 // something. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
 	listing, roots := c.takeListing(g, dirs, cwd, nil)
-	return c.writeListing(g, name, listing) && roots > 0
+	return c.writeListing(g, name, listing, tracer.TraceMode) && roots > 0
 }
 
 // takeListing lists what exists below dirs, after a "cwd" line when cwd is
@@ -253,9 +262,19 @@ func inheritedFiles(std ...any) []model.InitialFD {
 	return fds
 }
 
-// writeListing writes a listing to name, reporting whether it could.
-func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
-	if err := writeSidecar(name, listing); err != nil {
+// traceMode is the mode of the trace file, which its listing gets too: the
+// listing names what is in the user's directories.
+func traceMode(trace string) fs.FileMode {
+	if fi, err := os.Stat(trace); err == nil {
+		return fi.Mode().Perm()
+	}
+	return tracer.TraceMode
+}
+
+// writeListing writes a listing to name with mode perm, reporting whether
+// it could.
+func (c *traceCmd) writeListing(g *Globals, name string, listing []byte, perm fs.FileMode) bool {
+	if err := writeSidecar(name, listing, perm); err != nil {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
@@ -266,11 +285,11 @@ func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
 // (a temp file renamed over the name), but without fsync. It is as durable
 // as the trace, which strace does not fsync either, and an fsync here
 // would be paid on every run.
-func writeSidecar(name string, data []byte) error {
+func writeSidecar(name string, data []byte, perm fs.FileMode) error {
 	return replacefile.Write(name, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
-	}, false)
+	}, replacefile.Options{Perm: perm})
 }
 
 // countEntries counts the entries below root, giving up past limit.
