@@ -97,4 +97,3 @@ func refuseLink(dir string) error {
 	}
 	return nil
 }
-
