@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Options shape the output.
@@ -42,12 +43,14 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		case check.Warning:
 			sev = yellow
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, fmt.Sprintf("%s:%d", f.Trace, f.Line)), paint(sev, f.Rule.ID), f.Path, f.Message)
+		// Every string from the trace (paths, and messages and
+		// descriptions that quote them) is escaped: one finding, one line.
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)), paint(sev, f.Rule.ID), textesc.Escape(f.Path), textesc.Escape(f.Message))
 		for _, r := range f.Related {
-			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
+			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
 		}
 		if s := f.State; s != nil {
-			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s (%s persisted)\n", s.Line, s.Path, outcomeWords(s.Outcome), persistedWords(s.Persisted))
+			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s (%s persisted)\n", s.Line, textesc.Escape(s.Path), outcomeWords(s.Outcome), persistedWords(s.Persisted))
 		}
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))

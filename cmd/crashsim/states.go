@@ -12,6 +12,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -138,7 +139,7 @@ type textPoints struct {
 }
 
 func (t *textPoints) begin() {
-	fmt.Fprintf(t.w, "crash states of %s under the %s model\n", t.trace, t.model)
+	fmt.Fprintf(t.w, "crash states of %s under the %s model\n", textesc.Escape(t.trace), t.model)
 	fmt.Fprintf(t.w, "before the first event: every file as it was before the trace\n")
 }
 
@@ -162,7 +163,7 @@ func (t *textPoints) point(pt model.Point) {
 	sort.Strings(paths)
 	width := 0
 	for _, p := range paths {
-		width = max(width, len(t.rel(p)))
+		width = max(width, len(textesc.Escape(t.rel(p))))
 	}
 	for _, p := range paths {
 		po := pt.Paths[p]
@@ -172,7 +173,7 @@ func (t *textPoints) point(pt model.Point) {
 				mark = "*"
 			}
 		}
-		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, t.rel(p), joinOutcomes(po.Outcomes))
+		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), joinOutcomes(po.Outcomes))
 		if t.at != 0 {
 			for _, s := range po.States {
 				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, nameNote(s))
@@ -239,7 +240,7 @@ func shortCall(ev *parser.Event) string {
 	if len(args) > 80 {
 		args = args[:77] + "..."
 	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
+	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet()) // FormatArgs quotes strings
 }
 
 type jsonPoints struct {
