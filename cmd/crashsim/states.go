@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/internal/textesc"
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
