@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -45,8 +46,14 @@ func Preflight(fs string) error {
 	if !ok {
 		return &EnvError{fmt.Sprintf("unknown filesystem %q (ext4, xfs or btrfs)", fs)}
 	}
-	if os.Geteuid() != 0 {
-		return &EnvError{"the oracle needs root: it makes loop devices and mounts filesystems (run it with sudo, or in a container with CAP_SYS_ADMIN and /dev/loop-control)"}
+	if ok, err := hasCapSysAdmin(); !ok {
+		why := "crashsim lacks CAP_SYS_ADMIN"
+		if err != nil {
+			why = fmt.Sprintf("cannot read crashsim's capabilities: %v", err)
+		} else if os.Geteuid() == 0 {
+			why = "crashsim runs as root but without CAP_SYS_ADMIN (a container that dropped it?)"
+		}
+		return &EnvError{"the oracle needs CAP_SYS_ADMIN: it makes loop devices and mounts filesystems, and " + why + " (run it with sudo, or in a container with CAP_SYS_ADMIN and /dev/loop-control)"}
 	}
 	if _, err := os.Stat("/dev/loop-control"); err != nil {
 		return &EnvError{fmt.Sprintf("no loop device support: %v (load the loop module, or give the container /dev/loop-control and /dev/loop*)", err)}
@@ -66,6 +73,34 @@ func Preflight(fs string) error {
 		}
 	}
 	return nil
+}
+
+// capSysAdmin is CAP_SYS_ADMIN's bit in /proc/PID/status's Cap* masks.
+const capSysAdmin = 21
+
+// hasCapSysAdmin reports whether crashsim holds CAP_SYS_ADMIN in its
+// effective set: what mount(2) and the loop ioctls check, not the uid (a
+// root in a container may lack it, a non-root may hold it).
+func hasCapSysAdmin() (bool, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return false, err
+	}
+	return capEffHas(string(b), capSysAdmin)
+}
+
+// capEffHas reads the CapEff line of a /proc/PID/status text.
+func capEffHas(status string, bit uint) (bool, error) {
+	for _, line := range strings.Split(status, "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				return false, fmt.Errorf("CapEff %q: %w", strings.TrimSpace(v), err)
+			}
+			return mask&(1<<bit) != 0, nil
+		}
+	}
+	return false, errors.New("no CapEff line in /proc/self/status")
 }
 
 // system runs the commands that change the machine and remembers every loop

@@ -74,8 +74,11 @@ func (c *statesCmd) Run(g *Globals) error {
 	defer stream.Close()
 	tl := model.NewTimeline(opt, scope.InScope, c.MaxStates)
 
-	w := bufio.NewWriterSize(g.stdout, 64<<10)
-	defer w.Flush()
+	// Nothing reaches stdout before the first event has been read, and
+	// what is still buffered when the trace turns out bad is dropped: a
+	// bad trace gives an error, not a header and then an error.
+	sent := &countingWriter{w: g.stdout}
+	w := bufio.NewWriterSize(sent, 64<<10)
 	var out pointWriter
 	switch {
 	case c.Format == "json":
@@ -83,17 +86,26 @@ func (c *statesCmd) Run(g *Globals) error {
 	default:
 		out = &textPoints{w: w, model: p.String(), at: c.At, trace: c.Trace, roots: c.Root}
 	}
-	out.begin()
-	if c.At == 0 {
-		out.point(tl.Start())
-	}
+	begun := false
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
+			if sent.n > 0 {
+				// The output was too long to hold: say where it stops.
+				w.Flush()
+				fmt.Fprintln(g.stderr, "crashsim: the crash states printed above stop before the bad line")
+			}
 			return inputError(err)
+		}
+		if !begun {
+			begun = true
+			out.begin()
+			if c.At == 0 {
+				out.point(tl.Start())
+			}
 		}
 		pt, ok := tl.Step(ev)
 		if !ok {
@@ -104,8 +116,26 @@ func (c *statesCmd) Run(g *Globals) error {
 			out.point(pt)
 		}
 	}
+	if !begun {
+		out.begin()
+		if c.At == 0 {
+			out.point(tl.Start())
+		}
+	}
 	out.end()
-	return nil
+	return w.Flush()
+}
+
+// countingWriter counts the bytes that went through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func absRoots(roots []string) []string {
