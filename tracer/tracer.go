@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/internal/replacefile"
 )
 
@@ -62,6 +64,30 @@ type Options struct {
 	// It costs about what plain strace costs. Without it every written
 	// byte is in the trace, for explore.
 	NoData bool
+	// Linger is how long the other processes of the run may go on once
+	// the command's first process has exited: then they are killed and
+	// listed in Result.Leftovers. 0 is DefaultLinger; negative waits for
+	// them however long they run.
+	Linger time.Duration
+}
+
+// DefaultLinger is Options.Linger's default: time for children to finish
+// writing after their parent exits, short enough that a daemon does not
+// hold up a CI job.
+const DefaultLinger = 3 * time.Second
+
+func (o Options) linger() time.Duration {
+	if o.Linger == 0 {
+		return DefaultLinger
+	}
+	return o.Linger
+}
+
+func stderrOf(o Options) io.Writer {
+	if o.Stderr == nil {
+		return io.Discard
+	}
+	return o.Stderr
 }
 
 // Result is what one run produced. Run returns a Result whenever strace ran,
@@ -74,6 +100,10 @@ type Result struct {
 	Signal     string   // "SIGKILL" when the command was killed by a signal, else ""
 	CoreDumped bool
 	Version    Version // of the strace that ran
+	// Leftovers are the processes that still ran Options.Linger after the
+	// command's first process had exited, and were killed (daemons, and
+	// children that outlived their parent).
+	Leftovers []reap.Proc
 }
 
 // Run traces cmd (program and arguments) under strace and waits for the
@@ -139,17 +169,29 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	}
 	logf(opt.Log, "running: %s", shellQuote(res.Argv))
 
+	// Every process of the run carries a token in its environment, by
+	// which the leftovers are found: a daemon leaves strace's process
+	// group, not its environment (see package reap).
+	token := reap.NewToken()
 	c := exec.Command(strace, args...)
-	c.Dir, c.Env = opt.Dir, opt.Env
+	c.Dir, c.Env = opt.Dir, reap.Env(opt.Env, token)
 	c.Stdin, c.Stdout, c.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
 	c.WaitDelay = GracePeriod // a daemon holding our stdout pipe must not hang Wait
 	attr, restoreTTY := procAttr(opt.Stdin)
+	// strace dies with crashsim, even by SIGKILL; the watchdog then kills
+	// the tracees, which strace 6.1 leaves running.
+	attr.Pdeathsig = syscall.SIGKILL
 	c.SysProcAttr = attr
 
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
+	// Pdeathsig is sent when the thread that started strace ends, not the
+	// process: this goroutine's thread stays locked, and so alive, until
+	// the run is over.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if err := c.Start(); err != nil {
 		restoreTTY()
 		if sk != nil {
@@ -160,22 +202,52 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("start %s: %w", strace, err)
 	}
 	pgid := c.Process.Pid // strace leads a process group of its own
+	wd, err := reap.StartWatchdog(pgid, token)
+	if err != nil {
+		logf(opt.Log, "no watchdog (%v): if crashsim is killed, the traced processes run on", err)
+	}
+	killAll := func() {
+		killGroup(pgid, syscall.SIGKILL)
+		reap.Kill(token, pgid)
+	}
 	done := make(chan error, 1)
 	go func() {
 		waitExited(pgid)
 		// strace is a zombie: its pid, the group id, cannot be reused yet.
-		// Whatever is left in the group (strace was killed, or detached
-		// from tracees) goes now.
-		killGroup(pgid, syscall.SIGKILL)
+		// Whatever is left (strace was killed, or detached from tracees)
+		// goes now, and then the watchdog, which kills by that group id.
+		killAll()
+		wd.Stop()
 		done <- c.Wait()
 	}()
 
 	var (
-		waitErr   error
-		cancelled error
-		ctxDone   = ctx.Done()
-		kill      <-chan time.Time
+		waitErr    error
+		cancelled  error
+		ctxDone    = ctx.Done()
+		kill       <-chan time.Time
+		interrupts <-chan struct{}
+		lastInt    time.Time
+		nInt       int
+		lw         = newLingerWatch(pgid, opt.linger())
+		poll       = time.NewTicker(50 * time.Millisecond)
 	)
+	defer poll.Stop()
+	if sk != nil {
+		interrupts = sk.interrupts
+	}
+	// interrupted counts Ctrl-Cs; the second one kills everything.
+	interrupted := func() {
+		if nInt > 0 && time.Since(lastInt) < 300*time.Millisecond {
+			return // the same Ctrl-C, seen once per process of the group
+		}
+		nInt++
+		lastInt = time.Now()
+		if nInt == 2 {
+			fmt.Fprintf(stderrOf(opt), "crashsim: second interrupt: killing the traced processes (SIGKILL)\n")
+			killAll()
+		}
+	}
 wait:
 	for {
 		select {
@@ -184,6 +256,9 @@ wait:
 		case s := <-sigs:
 			logf(opt.Log, "passing %v on to the traced processes", s)
 			killGroup(pgid, s.(syscall.Signal))
+			interrupted()
+		case <-interrupts:
+			interrupted()
 		case <-ctxDone:
 			ctxDone = nil
 			cancelled = ctx.Err()
@@ -192,7 +267,13 @@ wait:
 			defer t.Stop()
 			kill = t.C
 		case <-kill:
-			killGroup(pgid, syscall.SIGKILL)
+			killAll()
+		case <-poll.C:
+			if left := lw.check(token); len(left) > 0 {
+				res.Leftovers = append(res.Leftovers, left...)
+				logf(opt.Log, "the command's first process has exited; %d processes still ran %v later: killing them", len(left), lw.linger)
+				killAll()
+			}
 		}
 	}
 	restoreTTY()

@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crashsim/crashsim/internal/replacefile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -20,6 +22,7 @@ import (
 type traceCmd struct {
 	checkFlags
 	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Linger  time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
 	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
 }
 
@@ -27,7 +30,7 @@ type traceCmd struct {
 func (c *traceCmd) Help() string {
 	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
 
-Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on. 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; what was traced until then is checked.`
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on. 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see README, Safety).`
 }
 
 // maxInitialEntries bounds the listing of what existed before the run: a
@@ -72,7 +75,10 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Linger: c.Linger}
+	if c.Linger == 0 {
+		opt.Linger = -1 // --linger 0: wait for them all
+	}
 	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
@@ -113,6 +119,14 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if madeTemp {
 		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
+	}
+	if len(res.Leftovers) > 0 {
+		procs := make([]string, len(res.Leftovers))
+		for i, p := range res.Leftovers {
+			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
+		}
+		fmt.Fprintf(g.stderr, "crashsim: warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)\n",
+			len(procs), c.Linger, strings.Join(procs, ", "))
 	}
 	if listing != nil {
 		c.writeListing(g, out+".initial", listing, traceMode(out))

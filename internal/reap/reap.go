@@ -1,0 +1,212 @@
+// Package reap makes sure that what crashsim starts ends with it: the
+// processes of a traced run, daemons included, are found by a token in
+// their environment, and a watchdog process kills them if crashsim itself
+// is killed (SIGKILL leaves crashsim no time to do it).
+//
+// Why a token: a program that starts a daemon (setsid, double fork)
+// leaves strace's process group and crashsim's tree, but keeps the
+// environment it was started with, which /proc/PID/environ shows as it was
+// at execve whatever the program does to its own variables later. A daemon
+// that execs itself with a clean environment is not found; the README says
+// so.
+//
+// Why a process: a parent-death signal reaches strace (see tracer), but
+// strace 6.1 does not set PTRACE_O_EXITKILL (--kill-on-exit is 6.6), so
+// the tracees run on untraced when strace dies. The watchdog is crashsim's
+// own binary started again (the hook is this package's init), in a
+// session of its own, holding the read end of a pipe whose write end only
+// crashsim holds: the pipe's end tells it crashsim is gone.
+package reap
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// EnvVar names the token variable set in the environment of what crashsim
+// runs.
+const EnvVar = "CRASHSIM_RUN"
+
+const (
+	watchdogEnv = "CRASHSIM_WATCHDOG" // "PGID TOKEN": run as the watchdog
+)
+
+func init() {
+	if v := os.Getenv(watchdogEnv); v != "" {
+		watchdog(v)
+	}
+}
+
+// NewToken returns a fresh token for one run.
+func NewToken() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Env returns env (nil: crashsim's own) with the token variable set.
+func Env(env []string, token string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, EnvVar+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, EnvVar+"="+token)
+}
+
+// Proc is a process found by its token.
+type Proc struct {
+	PID  int
+	Comm string
+}
+
+func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.PID, p.Comm) }
+
+// Holders lists the processes started with token in their environment,
+// but not the pids in except, in pid order. Zombies are left out: they
+// have ended, and their environ reads empty.
+func Holders(token string, except ...int) []Proc {
+	want := []byte(EnvVar + "=" + token + "\x00")
+	dirs, _ := os.ReadDir("/proc")
+	var out []Proc
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || slices.Contains(except, pid) || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+			continue
+		}
+		comm, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		out = append(out, Proc{PID: pid, Comm: strings.TrimSpace(string(comm))})
+	}
+	return out
+}
+
+// Kill sends SIGKILL to every holder of token but except, until none is
+// left or a second has passed, and returns those it found the first time.
+func Kill(token string, except ...int) []Proc {
+	first := Holders(token, except...)
+	left := first
+	for deadline := time.Now().Add(time.Second); len(left) > 0 && time.Now().Before(deadline); {
+		for _, p := range left {
+			_ = syscall.Kill(p.PID, syscall.SIGKILL)
+		}
+		time.Sleep(10 * time.Millisecond)
+		left = Holders(token, except...)
+	}
+	return first
+}
+
+// Watchdog is a running watchdog process.
+type Watchdog struct {
+	cmd *exec.Cmd
+	w   *os.File
+}
+
+// StartWatchdog starts a watchdog that, once crashsim has ended without
+// calling Stop, kills process group pgid and every holder of token.
+func StartWatchdog(pgid int, token string) (*Watchdog, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	c := exec.Command(exe)
+	c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token))
+	c.ExtraFiles = []*os.File{r} // fd 3
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	r.Close()
+	return &Watchdog{cmd: c, w: w}, nil
+}
+
+// Stop ends the watchdog without it killing anything. It must be called
+// while pgid's leader is not yet reaped, so that the group id cannot have
+// been reused by then.
+func (wd *Watchdog) Stop() {
+	if wd == nil {
+		return
+	}
+	_ = wd.cmd.Process.Kill()
+	_ = wd.cmd.Wait()
+	wd.w.Close()
+}
+
+// watchdog is the watchdog process: it waits for the pipe on fd 3 to end,
+// then kills. It never returns.
+func watchdog(arg string) {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	var pgid int
+	var token string
+	if _, err := fmt.Sscanf(arg, "%d %s", &pgid, &token); err != nil || pgid <= 1 {
+		os.Exit(2)
+	}
+	f := os.NewFile(3, "crashsim")
+	buf := make([]byte, 64)
+	for {
+		_, err := f.Read(buf)
+		if err != nil {
+			break // crashsim is gone (Stop kills this process first)
+		}
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	Kill(token)
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	os.Exit(0)
+}
+
+// ErrNoProc is returned by FirstChild when pid has no child (yet).
+var ErrNoProc = errors.New("no child process")
+
+// FirstChild returns the first child of pid, from
+// /proc/PID/task/PID/children: for strace, the traced command.
+func FirstChild(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, ErrNoProc
+	}
+	return strconv.Atoi(f[0])
+}
+
+// Alive reports whether pid is a process that has not exited (a zombie
+// has).
+func Alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
+}
