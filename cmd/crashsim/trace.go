@@ -21,9 +21,9 @@ import (
 
 type traceCmd struct {
 	checkFlags
-	Out     string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Out     string        `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
 	Linger  time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
-	Command []string `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
+	Command []string      `arg:"" name:"command" passthrough:"" help:"The program to run and its arguments (after --)."`
 }
 
 // Help is the detail under `crashsim trace --help`.
