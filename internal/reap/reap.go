@@ -81,10 +81,11 @@ type Proc struct {
 func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.PID, p.Comm) }
 
 // Holders lists the processes started with token in their environment,
-// but not the pids in except, in pid order. Zombies are left out: they
-// have ended, and their environ reads empty.
+// or a token made from it by Sub, but not the pids in except, in pid
+// order. Zombies are left out: they have ended, and their environ reads
+// empty.
 func Holders(token string, except ...int) []Proc {
-	want := []byte(EnvVar + "=" + token + "\x00")
+	want := []byte("\x00" + EnvVar + "=" + token)
 	dirs, _ := os.ReadDir("/proc")
 	var out []Proc
 	for _, d := range dirs {
@@ -93,7 +94,7 @@ func Holders(token string, except ...int) []Proc {
 			continue
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+		if err != nil || !holds(append([]byte{0}, env...), want) {
 			continue
 		}
 		comm, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
@@ -101,6 +102,26 @@ func Holders(token string, except ...int) []Proc {
 	}
 	return out
 }
+
+// holds reports whether environ (NUL separated, with a NUL in front)
+// holds want followed by the variable's end or by Sub's separator.
+func holds(environ, want []byte) bool {
+	for {
+		i := bytes.Index(environ, want)
+		if i < 0 {
+			return false
+		}
+		rest := environ[i+len(want):]
+		if len(rest) == 0 || rest[0] == 0 || rest[0] == '.' {
+			return true
+		}
+		environ = rest
+	}
+}
+
+// Sub derives a token from token for a part of the run (one checker):
+// Holders(token) finds it too.
+func Sub(token string, n int) string { return token + "." + strconv.Itoa(n) }
 
 // Kill sends SIGKILL to every holder of token but except, until none is
 // left or a second has passed, and returns those it found the first time.
@@ -117,14 +138,17 @@ func Kill(token string, except ...int) []Proc {
 	return first
 }
 
-// Watchdog is a running watchdog process.
+// Watchdog is a running watchdog process. It must stay referenced until
+// Stop: the garbage collector closes the pipe of one that is not, which
+// the watchdog takes for crashsim's end.
 type Watchdog struct {
 	cmd *exec.Cmd
 	w   *os.File
 }
 
 // StartWatchdog starts a watchdog that, once crashsim has ended without
-// calling Stop, kills process group pgid and every holder of token.
+// calling Stop, kills process group pgid (none when 0) and every holder
+// of token.
 func StartWatchdog(pgid int, token string) (*Watchdog, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -165,7 +189,7 @@ func watchdog(arg string) {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	var pgid int
 	var token string
-	if _, err := fmt.Sscanf(arg, "%d %s", &pgid, &token); err != nil || pgid <= 1 {
+	if _, err := fmt.Sscanf(arg, "%d %s", &pgid, &token); err != nil || pgid == 1 || pgid < 0 {
 		os.Exit(2)
 	}
 	f := os.NewFile(3, "crashsim")
@@ -176,9 +200,13 @@ func watchdog(arg string) {
 			break // crashsim is gone (Stop kills this process first)
 		}
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if pgid > 1 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
 	Kill(token)
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if pgid > 1 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
 	os.Exit(0)
 }
 
