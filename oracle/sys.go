@@ -8,10 +8,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/reap"
+	"golang.org/x/sys/unix"
 )
 
 // EnvError says the machine cannot run the oracle: not root, no loop
@@ -109,8 +113,58 @@ type system struct {
 	log    io.Writer
 	start  time.Time
 	mu     sync.Mutex
-	loops  []string // attached by us, not yet detached
-	mounts []string // mounted by us, not yet unmounted
+	loops  []string          // attached by us, not yet detached
+	images map[string]string // loop device -> the image attached to it
+	mounts []string          // mounted by us, not yet unmounted
+
+	// token marks every process the oracle starts (see package reap),
+	// and the watchdog undoes the oracle's work if crashsim is killed.
+	token    string
+	watchdog *reap.Watchdog
+}
+
+// guard starts the watchdog: if crashsim dies (SIGKILL included), it
+// kills what the oracle started, detaches what is mounted on the mount
+// points (the loop devices, set to autoclear, then detach themselves) and
+// removes the temporary directory dir.
+func (s *system) guard(dir string, mountPoints ...string) {
+	s.token = reap.NewToken()
+	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir)
+	if err != nil {
+		s.logf("no watchdog (%v): if crashsim is killed, its mounts and loop devices stay", err)
+		return
+	}
+	s.watchdog = wd
+}
+
+// unguard stops the watchdog, once everything is undone.
+func (s *system) unguard() { s.watchdog.Stop() }
+
+// env is the environment of a process the oracle starts: env (nil is
+// crashsim's) with the token.
+func (s *system) env(env []string) []string {
+	if s.token == "" {
+		return env
+	}
+	return reap.Env(env, s.token)
+}
+
+// killAll kills every process the oracle started that is still running,
+// and returns them.
+func (s *system) killAll(except ...int) []reap.Proc {
+	if s.token == "" {
+		return nil
+	}
+	return reap.Kill(s.token, except...)
+}
+
+// leftovers lists the processes the oracle started that still run, but
+// not except.
+func (s *system) leftovers(except ...int) []reap.Proc {
+	if s.token == "" {
+		return nil
+	}
+	return reap.Holders(s.token, except...)
 }
 
 func (s *system) logf(format string, args ...any) {
@@ -152,6 +206,10 @@ func (s *system) attach(ctx context.Context, img string) (string, error) {
 		return "", fmt.Errorf("losetup --find --show %s: unexpected output %q", img, out)
 	}
 	s.loops = append(s.loops, dev)
+	if s.images == nil {
+		s.images = map[string]string{}
+	}
+	s.images[dev] = img
 	s.logf("attached %s to %s", img, dev)
 	return dev, nil
 }
@@ -170,6 +228,10 @@ func (s *system) detachLocked(dev string) error {
 	}
 	var err error
 	for try := 0; try < 20; try++ {
+		if !bound(dev, s.images[dev]) {
+			err = nil // autoclear detached it when its filesystem went
+			break
+		}
 		if _, err = s.run(context.Background(), "losetup", "-d", dev); err == nil {
 			break
 		}
@@ -179,6 +241,7 @@ func (s *system) detachLocked(dev string) error {
 		return err
 	}
 	s.loops = append(s.loops[:i], s.loops[i+1:]...)
+	delete(s.images, dev)
 	s.logf("detached %s", dev)
 	return nil
 }
@@ -201,7 +264,44 @@ func (s *system) mount(ctx context.Context, dev, dir, fstype, opts string) error
 	}
 	s.mounts = append(s.mounts, dir)
 	s.logf("mounted %s on %s (%s %s)", dev, dir, fstype, opts)
+	if err := autoclear(dev); err != nil {
+		s.logf("cannot set autoclear on %s: %v", dev, err)
+	}
 	return nil
+}
+
+// autoclear makes loop device dev detach itself when its last user (the
+// mount) goes: then an unmount done by anyone, the watchdog's included,
+// leaves no device behind. It is set only once the device is mounted: set
+// before, closing the fd that set it would detach the device at once.
+func autoclear(dev string) error {
+	if !strings.HasPrefix(dev, "/dev/loop") {
+		return nil
+	}
+	fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	st, err := unix.IoctlLoopGetStatus64(fd)
+	if err != nil {
+		return err
+	}
+	st.Flags |= unix.LO_FLAGS_AUTOCLEAR
+	return unix.IoctlLoopSetStatus64(fd, st)
+}
+
+// bound reports whether loop device dev still has img as its backing
+// file: one set to autoclear has none once its filesystem is unmounted,
+// and may then be attached by someone else, whose device it is.
+func bound(dev, img string) bool {
+	b, err := os.ReadFile("/sys/block/" + filepath.Base(dev) + "/loop/backing_file")
+	if err != nil {
+		return false
+	}
+	abs, _ := filepath.Abs(img)
+	got := strings.TrimSuffix(string(b), "\n")
+	return got == img || got == abs || strings.TrimSuffix(got, " (deleted)") == abs
 }
 
 // unmount unmounts dir, retrying while it is busy, and lazily as a last

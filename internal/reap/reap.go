@@ -40,7 +40,10 @@ import (
 const EnvVar = "CRASHSIM_RUN"
 
 const (
-	watchdogEnv = "CRASHSIM_WATCHDOG" // "PGID TOKEN": run as the watchdog
+	watchdogEnv   = "CRASHSIM_WATCHDOG"         // "PGID TOKEN": run as the watchdog
+	unmountEnv    = "CRASHSIM_WATCHDOG_UNMOUNT" // mount points to detach, one a line
+	removeDirEnv  = "CRASHSIM_WATCHDOG_REMOVE"  // a directory to remove once they are
+	watchdogDelim = "\n"
 )
 
 func init() {
@@ -150,6 +153,22 @@ type Watchdog struct {
 // calling Stop, kills process group pgid (none when 0) and every holder
 // of token.
 func StartWatchdog(pgid int, token string) (*Watchdog, error) {
+	return startWatchdog(pgid, token, nil)
+}
+
+// StartMountWatchdog is StartWatchdog for the oracle: after the kills it
+// also detaches whatever is mounted on the dirs in unmount (lazily, so
+// that a loop device set to autoclear detaches as the filesystem goes)
+// and, when that worked for all of them, removes the directory remove.
+func StartMountWatchdog(token string, unmount []string, remove string) (*Watchdog, error) {
+	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim)}
+	if remove != "" {
+		env = append(env, removeDirEnv+"="+remove)
+	}
+	return startWatchdog(0, token, env)
+}
+
+func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -159,7 +178,7 @@ func StartWatchdog(pgid int, token string) (*Watchdog, error) {
 		return nil, err
 	}
 	c := exec.Command(exe)
-	c.Env = append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token))
+	c.Env = append(append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token)), extra...)
 	c.ExtraFiles = []*os.File{r} // fd 3
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := c.Start(); err != nil {
@@ -206,6 +225,15 @@ func watchdog(arg string) {
 	Kill(token)
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	unmounted := true
+	if v := os.Getenv(unmountEnv); v != "" {
+		for _, dir := range strings.Split(v, watchdogDelim) {
+			unmounted = unmountAll(dir) && unmounted
+		}
+	}
+	if dir := os.Getenv(removeDirEnv); dir != "" && unmounted {
+		_ = os.RemoveAll(dir)
 	}
 	os.Exit(0)
 }
