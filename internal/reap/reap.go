@@ -52,13 +52,15 @@ func init() {
 	}
 }
 
-// NewToken returns a fresh token for one run.
+// NewToken returns a fresh token for one run: when the calling process
+// started, then random bytes.
 func NewToken() string {
 	var b [12]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand does not fail on Linux
 	}
-	return hex.EncodeToString(b[:])
+	t, _ := startTime(os.Getpid())
+	return strconv.FormatUint(t, 10) + "-" + hex.EncodeToString(b[:])
 }
 
 // Env returns env (nil: crashsim's own) with the token variable set.
@@ -90,10 +92,16 @@ func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.PID, p.Comm) }
 func Holders(token string, except ...int) []Proc {
 	want := []byte("\x00" + EnvVar + "=" + token)
 	dirs, _ := os.ReadDir("/proc")
+	// A holder started after the process that made the token: one older
+	// than that cannot have been given it, whatever its environ reads.
+	since, _ := strconv.ParseUint(strings.SplitN(token, "-", 2)[0], 10, 64)
 	var out []Proc
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(d.Name())
 		if err != nil || slices.Contains(except, pid) || pid == os.Getpid() {
+			continue
+		}
+		if t, err := startTime(pid); err != nil || t < since {
 			continue
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
@@ -104,6 +112,21 @@ func Holders(token string, except ...int) []Proc {
 		out = append(out, Proc{PID: pid, Comm: strings.TrimSpace(string(comm))})
 	}
 	return out
+}
+
+// startTime is field 22 of /proc/PID/stat: when the process started, in
+// clock ticks since boot.
+func startTime(pid int) (uint64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 20 {
+		return 0, errors.New("short stat")
+	}
+	return strconv.ParseUint(f[19], 10, 64)
 }
 
 // holds reports whether environ (NUL separated, with a NUL in front)
