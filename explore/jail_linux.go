@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -75,6 +77,55 @@ func canJail() bool {
 	return false
 }
 
+// dropLoopMounts detaches, in the jail's copy of the mount table, the
+// filesystems on loop devices that hold none of the writable dirs: the
+// oracle's (another crashsim's, a user's image). The copy holds each
+// filesystem it has, so that one unmounted outside would stay busy, and
+// its loop device attached, until the checker ended.
+func dropLoopMounts(writable []string) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- { // deepest first
+		f := strings.Fields(lines[i])
+		sep := slices.Index(f, "-")
+		if len(f) < 5 || sep < 0 || sep+2 >= len(f) || !strings.HasPrefix(f[sep+2], "/dev/loop") {
+			continue
+		}
+		mp := unescapeOctal(f[4])
+		needed := false
+		for _, w := range writable {
+			if w == mp || strings.HasPrefix(w, strings.TrimSuffix(mp, "/")+"/") {
+				needed = true
+			}
+		}
+		if !needed {
+			_ = unix.Unmount(mp, unix.MNT_DETACH)
+		}
+	}
+}
+
+// unescapeOctal undoes mountinfo's \NNN escapes (\040 for a space).
+func unescapeOctal(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // jail is process 1 of the checker's namespaces. Its exit status is the
 // checker's, or 128+N when a signal N killed it.
 func jail(dir string, argv []string) int {
@@ -91,6 +142,7 @@ func jail(dir string, argv []string) int {
 			writable = append(writable, d)
 		}
 	}
+	dropLoopMounts(writable)
 	for _, d := range writable {
 		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fail("bind "+d, err)

@@ -166,11 +166,7 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 		return nil, err
 	}
 	// Stopped last, once everything is undone (see system.guard).
-	keep := r.dir
-	if opt.Keep {
-		keep = ""
-	}
-	r.sys.guard(keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
+	r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
 	defer r.sys.unguard()
 	if !opt.Keep {
 		defer os.RemoveAll(r.dir)

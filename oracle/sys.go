@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/internal/reap"
-	"golang.org/x/sys/unix"
 )
 
 // EnvError says the machine cannot run the oracle: not root, no loop
@@ -125,11 +124,15 @@ type system struct {
 
 // guard starts the watchdog: if crashsim dies (SIGKILL included), it
 // kills what the oracle started, detaches what is mounted on the mount
-// points (the loop devices, set to autoclear, then detach themselves) and
-// removes the temporary directory dir.
-func (s *system) guard(dir string, mountPoints ...string) {
+// points, detaches the loop devices backed by files below dir, and
+// removes dir unless keep.
+func (s *system) guard(dir string, keep bool, mountPoints ...string) {
 	s.token = reap.NewToken()
-	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir)
+	remove := dir
+	if keep {
+		remove = ""
+	}
+	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir, remove)
 	if err != nil {
 		s.logf("no watchdog (%v): if crashsim is killed, its mounts and loop devices stay", err)
 		return
@@ -229,7 +232,7 @@ func (s *system) detachLocked(dev string) error {
 	var err error
 	for try := 0; try < 20; try++ {
 		if !bound(dev, s.images[dev]) {
-			err = nil // autoclear detached it when its filesystem went
+			err = nil // detached already (LOOP_CLR_FD on a busy device defers)
 			break
 		}
 		if _, err = s.run(context.Background(), "losetup", "-d", dev); err == nil {
@@ -264,36 +267,12 @@ func (s *system) mount(ctx context.Context, dev, dir, fstype, opts string) error
 	}
 	s.mounts = append(s.mounts, dir)
 	s.logf("mounted %s on %s (%s %s)", dev, dir, fstype, opts)
-	if err := autoclear(dev); err != nil {
-		s.logf("cannot set autoclear on %s: %v", dev, err)
-	}
 	return nil
 }
 
-// autoclear makes loop device dev detach itself when its last user (the
-// mount) goes: then an unmount done by anyone, the watchdog's included,
-// leaves no device behind. It is set only once the device is mounted: set
-// before, closing the fd that set it would detach the device at once.
-func autoclear(dev string) error {
-	if !strings.HasPrefix(dev, "/dev/loop") {
-		return nil
-	}
-	fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	st, err := unix.IoctlLoopGetStatus64(fd)
-	if err != nil {
-		return err
-	}
-	st.Flags |= unix.LO_FLAGS_AUTOCLEAR
-	return unix.IoctlLoopSetStatus64(fd, st)
-}
-
 // bound reports whether loop device dev still has img as its backing
-// file: one set to autoclear has none once its filesystem is unmounted,
-// and may then be attached by someone else, whose device it is.
+// file: one the watchdog of an earlier run freed may since have been
+// attached by someone else, whose device it is.
 func bound(dev, img string) bool {
 	b, err := os.ReadFile("/sys/block/" + filepath.Base(dev) + "/loop/backing_file")
 	if err != nil {

@@ -42,6 +42,7 @@ const EnvVar = "CRASHSIM_RUN"
 const (
 	watchdogEnv   = "CRASHSIM_WATCHDOG"         // "PGID TOKEN": run as the watchdog
 	unmountEnv    = "CRASHSIM_WATCHDOG_UNMOUNT" // mount points to detach, one a line
+	loopsEnv      = "CRASHSIM_WATCHDOG_LOOPS"   // detach loop devices backed by files below this
 	removeDirEnv  = "CRASHSIM_WATCHDOG_REMOVE"  // a directory to remove once they are
 	watchdogDelim = "\n"
 )
@@ -180,11 +181,12 @@ func StartWatchdog(pgid int, token string) (*Watchdog, error) {
 }
 
 // StartMountWatchdog is StartWatchdog for the oracle: after the kills it
-// also detaches whatever is mounted on the dirs in unmount (lazily, so
-// that a loop device set to autoclear detaches as the filesystem goes)
-// and, when that worked for all of them, removes the directory remove.
-func StartMountWatchdog(token string, unmount []string, remove string) (*Watchdog, error) {
-	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim)}
+// also detaches whatever is mounted on the dirs in unmount (lazily), then
+// every loop device whose backing file is below loopsUnder (one still in
+// use detaches when its last user goes) and, when the unmounts worked,
+// removes the directory remove.
+func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string) (*Watchdog, error) {
+	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim), loopsEnv + "=" + loopsUnder}
 	if remove != "" {
 		env = append(env, removeDirEnv+"="+remove)
 	}
@@ -254,6 +256,9 @@ func watchdog(arg string) {
 		for _, dir := range strings.Split(v, watchdogDelim) {
 			unmounted = unmountAll(dir) && unmounted
 		}
+	}
+	if dir := os.Getenv(loopsEnv); dir != "" {
+		detachLoops(dir)
 	}
 	if dir := os.Getenv(removeDirEnv); dir != "" && unmounted {
 		_ = os.RemoveAll(dir)
