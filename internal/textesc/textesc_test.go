@@ -2,7 +2,7 @@ package textesc
 
 import "testing"
 
-func TestEscape(t *testing.T) {
+func TestAdversarialEscape(t *testing.T) {
 	for _, tc := range []struct{ in, escaped, quoted string }{
 		{"/srv/app/config.json", "/srv/app/config.json", `"/srv/app/config.json"`},
 		{"with space", "with space", `"with space"`},
