@@ -153,3 +153,7 @@ func (l *limitedBuffer) bytes() []byte {
 	defer l.mu.Unlock()
 	return l.b
 }
+
+// Jailed reports whether checkers run jailed (see jail_linux.go): only
+// their state directory writable, their processes in a pid namespace.
+func Jailed() bool { return !noJail && canJail() }
