@@ -183,6 +183,7 @@ func (s *system) logf(format string, args ...any) {
 // error.
 func (s *system) run(ctx context.Context, name string, args ...string) (string, error) {
 	c := exec.CommandContext(ctx, name, args...)
+	c.Env = s.env(nil) // the watchdog kills a mkfs or cp left running too
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
