@@ -244,6 +244,18 @@ func (s *system) detachLocked(dev string) error {
 	if err != nil {
 		return err
 	}
+	// losetup -d on a device still in use only marks it to detach when
+	// its last user goes: a filesystem unmounted here can live on in
+	// another mount namespace's copy of the mount table (a jailed
+	// checker's, any container's started meanwhile), and it writes its
+	// last blocks to the image when that copy goes. The image must not be
+	// reused before.
+	for wait := 0; bound(dev, s.images[dev]); wait++ {
+		if wait == 200 {
+			return fmt.Errorf("detach %s: still in use 10s after losetup -d (another mount namespace holds its filesystem?)", dev)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	s.loops = append(s.loops[:i], s.loops[i+1:]...)
 	delete(s.images, dev)
 	s.logf("detached %s", dev)
