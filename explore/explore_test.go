@@ -347,7 +347,9 @@ func TestStatesEnvironment(t *testing.T) {
 		`openat(AT_FDCWD, "/R/f", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
 		`write(3, "x", 1) = 1`,
 	)
-	log := filepath.Join(t.TempDir(), "log")
+	logDir := t.TempDir()
+	t.Setenv(WritableEnv, logDir) // as root, the checker may write only there and in its state
+	log := filepath.Join(logDir, "log")
 	checker := `echo "$CRASHSIM_CRASH_LINE $CRASHSIM_MODEL $(test "$PWD" = "$CRASHSIM_STATE_DIR" && echo same)" >>` + log
 	res := runTrace(t, trace, Options{Trace: trace, Root: root, Checker: checker, Jobs: 1, Persistence: model.Ext4, WorkDir: t.TempDir()})
 	b, _ := os.ReadFile(log)

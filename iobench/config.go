@@ -104,6 +104,10 @@ const (
 	maxBlockSize = 64 << 20
 	maxSizeMB    = 1 << 20 // 1 TiB: keeps byte counts far from overflow
 	maxCount     = 1 << 24
+	// maxEnd bounds where a stream run may write: 16 TiB, ext4's largest
+	// file with 4 KiB blocks. Past it the kernel refuses the seek or the
+	// write, after the file was made.
+	maxEnd = 1 << 44
 )
 
 // Config is one benchmark run.
@@ -119,6 +123,7 @@ type Config struct {
 	Fill      Fill
 	Seed      uint64
 	Observe   bool // report Dirty: and /proc/self/io around the run
+	Force     bool // write over a file at Path that iobench did not mark
 }
 
 // DefaultConfig is the seed benchmark's invocation with no flags.
@@ -171,6 +176,8 @@ func (c Config) Validate() error {
 		return usagef("--block-size %d out of range (1..%d)", c.BlockSize, maxBlockSize)
 	case c.Offset < 0:
 		return usagef("--offset %d: must not be negative", c.Offset)
+	case c.Offset > maxEnd-c.bytes():
+		return usagef("--offset %d: the run would write past %d bytes (16 TiB, ext4's largest file)", c.Offset, int64(maxEnd))
 	case c.Fill != FillPattern && c.Fill != FillRandom:
 		return usagef("unknown fill %q (want pattern or random)", c.Fill)
 	}

@@ -33,6 +33,16 @@
 // file, fsync, rename, fsync of the directory). They report files per second
 // and the 50th and 99th percentile of each kind of fsync in microseconds.
 //
+// # Files
+//
+// iobench writes FILE (or FILE.d/ for the create modes) and nothing else.
+// An existing FILE is written only when it carries iobench's mark (see
+// MarkXattr) or with Config.Force; a symbolic link at FILE or FILE.d is
+// always refused, and every open uses O_NOFOLLOW. replace-atomic's temp file
+// has a random name fixed for the run and is opened with O_EXCL. Every
+// number is validated before anything is created, and a run that fails
+// removes the FILE it created.
+//
 // # Fill
 //
 // FillPattern repeats the bytes 0, 1, ... 255 in one buffer, like the seed

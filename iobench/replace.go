@@ -16,7 +16,10 @@ func (r *runner) replace() error {
 	fill := newFiller(c.Fill, c.Seed)
 	fill.init(buf)
 	dir := filepath.Dir(c.Path)
-	tmp := filepath.Join(dir, "."+filepath.Base(c.Path)+".iobench-tmp")
+	tmp, err := tempName(c.Path)
+	if err != nil {
+		return err
+	}
 	r.observe("before")
 
 	var refill time.Duration
@@ -41,6 +44,7 @@ func (r *runner) replace() error {
 		}
 	}
 	elapsed := clamp(time.Since(t0) - refill)
+	r.markPath(c.Path)
 
 	perSave := elapsed / time.Duration(c.Count)
 	r.printf("mode=%s saves=%d bytes=%d ms=%d ms/save=%.3f\n",
@@ -54,7 +58,7 @@ func (r *runner) replace() error {
 // saveInPlace truncates path and writes data into it: a crash in between
 // leaves it empty or torn, with or without the fsync.
 func saveInPlace(path string, data []byte, durable bool) error {
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
@@ -74,7 +78,7 @@ func saveInPlace(path string, data []byte, durable bool) error {
 // temporary name before rename publishes it, and the directory fsync makes
 // the rename itself durable.
 func saveAtomic(path, tmp, dir string, data []byte) (err error) {
-	fd, err := unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
+	fd, err := unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", tmp, err)
 	}

@@ -3,6 +3,7 @@ package iobench
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -41,7 +42,17 @@ func (r *runner) run() error {
 		r.warnf("%s is on %s: no device is behind it, so every figure measures memory and fdatasync does nothing", dir, fs)
 	}
 	fam, _ := familyOf(r.cfg.Mode)
+	// Before anything is created: the file at Path must be iobench's own.
+	var existed bool
 	var err error
+	if fam == familyCreate {
+		err = refuseLink(createDir(r.cfg.Path))
+	} else {
+		existed, err = claim(r.cfg.Path, r.cfg.Force)
+	}
+	if err != nil {
+		return err
+	}
 	switch fam {
 	case familyStream:
 		err = r.stream()
@@ -51,6 +62,9 @@ func (r *runner) run() error {
 		err = r.create()
 	}
 	if err != nil {
+		if !existed && fam != familyCreate {
+			os.Remove(r.cfg.Path) // a failed run leaves nothing it made
+		}
 		return err
 	}
 	r.observe("after")

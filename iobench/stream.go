@@ -23,6 +23,7 @@ func (r *runner) stream() error {
 		return err
 	}
 	defer unix.Close(fd)
+	r.mark(fd, c.Path)
 	if c.Offset > 0 {
 		if _, err := unix.Seek(fd, c.Offset, io.SeekStart); err != nil {
 			return fmt.Errorf("seek %s: %w", c.Path, err)
@@ -114,7 +115,7 @@ func (r *runner) writeError(err error) error {
 // pages that must be read back from the device whenever they are only
 // partly overwritten.
 func prefill(c Config) error {
-	fd, err := unix.Open(c.Path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
+	fd, err := unix.Open(c.Path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", c.Path, err)
 	}

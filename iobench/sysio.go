@@ -17,7 +17,7 @@ type openFunc func(path string, flags int, perm uint32) (int, error)
 // the filesystem's documented refusal; every other error, and EINVAL
 // without O_DIRECT, is an ordinary I/O error naming the path.
 func openStream(open openFunc, path string, direct, truncate bool) (int, error) {
-	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_CLOEXEC
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	if truncate {
 		flags |= unix.O_TRUNC
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +82,7 @@ func listedPath(t string) (string, error) {
 		t = u
 	}
 	if !strings.HasPrefix(t, "/") {
-		return "", fmt.Errorf("expected an absolute path, found %q", t)
+		return "", fmt.Errorf("expected an absolute path, found %s", excerpt(t))
 	}
 	return path.Clean(t), nil
 }
@@ -103,51 +104,83 @@ func (in *Listing) Existed(p string) (existed, known bool) {
 	return false, false
 }
 
-// ReadInitial parses a listing. name is used in error messages.
+// maxListingLine bounds a listing's line: a path is at most PATH_MAX
+// (4096) bytes, four times that when quoted; a longer line means the file
+// is not a listing, and reading it whole could take any amount of memory.
+const maxListingLine = 64 << 10
+
+// ReadInitial parses a listing. name is used in error messages, which
+// give name:line:column and never more than a short excerpt of the line.
 func ReadInitial(r io.Reader, name string) (*Listing, error) {
 	in := &Listing{paths: map[string]bool{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
+	br := bufio.NewReaderSize(r, maxListingLine)
 	line := 0
-	for sc.Scan() {
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(b) == 0 && errors.Is(err, io.EOF) {
+			break
+		}
 		line++
-		t := sc.Text()
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, fmt.Errorf("%s:%d:1: line longer than %d bytes: not a listing of paths (crashsim trace writes TRACE.initial; --initial-list names another)", name, line, maxListingLine)
 		}
-		if rest, ok := strings.CutPrefix(t, "fd "); ok {
-			f, err := parseFD(rest)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d:1: %v", name, line, err)
-			}
-			in.FDs = append(in.FDs, f)
-			continue
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		isRoot := strings.HasPrefix(t, "root ")
-		isCwd := strings.HasPrefix(t, "cwd ")
-		if isRoot {
-			t = strings.TrimPrefix(t, "root ")
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			return nil, fmt.Errorf("%s:%d:%d: a NUL byte: not a listing of paths, which is text (is this the right file?)", name, line, i+1)
 		}
-		if isCwd {
-			t = strings.TrimPrefix(t, "cwd ")
-		}
-		t, err := listedPath(t)
-		if err != nil {
+		t := strings.TrimSuffix(string(b), "\n")
+		if err := in.readLine(t); err != nil {
 			return nil, fmt.Errorf("%s:%d:1: %v", name, line, err)
 		}
-		if isCwd {
-			in.Cwd = t
-			continue
-		}
-		if isRoot {
-			in.roots = append(in.roots, t)
-		}
-		in.paths[t] = true
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return in, nil
+}
+
+// readLine reads one line of a listing, without its newline.
+func (in *Listing) readLine(t string) error {
+	if t == "" || strings.HasPrefix(t, "#") {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(t, "fd "); ok {
+		f, err := parseFD(rest)
+		if err != nil {
+			return err
+		}
+		in.FDs = append(in.FDs, f)
+		return nil
+	}
+	isRoot := strings.HasPrefix(t, "root ")
+	isCwd := strings.HasPrefix(t, "cwd ")
+	if isRoot {
+		t = strings.TrimPrefix(t, "root ")
+	}
+	if isCwd {
+		t = strings.TrimPrefix(t, "cwd ")
+	}
+	t, err := listedPath(t)
+	if err != nil {
+		return err
+	}
+	if isCwd {
+		in.Cwd = t
+		return nil
+	}
+	if isRoot {
+		in.roots = append(in.roots, t)
+	}
+	in.paths[t] = true
+	return nil
+}
+
+// excerpt shows the start of a bad line, escaped, in a message.
+func excerpt(t string) string {
+	const max = 40
+	if len(t) > max {
+		return strconv.QuoteToASCII(t[:max]) + "..."
+	}
+	return strconv.QuoteToASCII(t)
 }
 
 // WriteCwd writes the "cwd DIR" line of a listing: where the traced

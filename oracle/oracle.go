@@ -171,6 +171,9 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Stopped last, once everything is undone (see system.guard).
+	r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
+	defer r.sys.unguard()
 	if !opt.Keep {
 		defer os.RemoveAll(r.dir)
 	}
@@ -252,10 +255,13 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	if r.opt.Setup != "" {
 		c := exec.CommandContext(ctx, "sh", "-c", r.opt.Setup)
-		c.Dir, c.Env = r.work, r.opt.Env
+		c.Dir, c.Env = r.work, r.sys.env(r.opt.Env)
 		var out bytes.Buffer
 		c.Stdout, c.Stderr = &out, &out
-		if err := c.Run(); err != nil {
+		c.WaitDelay = time.Second
+		err := c.Run()
+		r.sys.killAll() // what Setup left running would hold the image
+		if err != nil {
 			return fmt.Errorf("setup %q: %v: %s", r.opt.Setup, err, strings.TrimSpace(out.String()))
 		}
 	}
@@ -308,6 +314,7 @@ type traced struct {
 	done chan error
 	once sync.Once
 	err  error
+	sys  *system
 }
 
 // start runs the program under strace with the tracer's flags, plus
@@ -324,18 +331,20 @@ func (r *runner) start(out string, extra ...string) (*traced, error) {
 	}
 	r.sys.logf("running: strace %s", strings.Join(args, " "))
 	c := exec.Command(r.strace, args...)
-	c.Dir, c.Env = r.work, r.opt.Env
+	c.Dir, c.Env = r.work, r.sys.env(r.opt.Env)
 	w := r.opt.Output
 	if w == nil {
 		w = io.Discard
 	}
 	c.Stdout, c.Stderr = w, w
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl-C is ours to handle
+	// Ctrl-C is ours to handle; strace dies with crashsim, and the
+	// watchdog kills its tracees.
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	c.WaitDelay = 2 * time.Second
 	if err := c.Start(); err != nil {
 		return nil, err
 	}
-	t := &traced{cmd: c, out: out, done: make(chan error, 1)}
+	t := &traced{cmd: c, out: out, done: make(chan error, 1), sys: r.sys}
 	go func() { t.done <- c.Wait() }()
 	return t, nil
 }
@@ -348,8 +357,10 @@ func (t *traced) kill() {
 		case t.err = <-t.done:
 		case <-time.After(10 * time.Second):
 		}
-		// Tracees that strace had not reaped are in the group still.
+		// Tracees that strace had not reaped are in the group still;
+		// daemons left it.
 		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+		t.sys.killAll()
 	})
 }
 
@@ -364,16 +375,9 @@ func (r *runner) learn(ctx context.Context) ([]target, error) {
 	if err != nil {
 		return nil, err
 	}
-	var runErr error
-	select {
-	case runErr = <-t.done:
-		t.once.Do(func() {})
-	case <-ctx.Done():
-		t.kill()
-		return nil, ctx.Err()
-	case <-time.After(r.opt.Timeout):
-		t.kill()
-		return nil, fmt.Errorf("the program ran longer than %v", r.opt.Timeout)
+	runErr, err := r.waitProgram(ctx, t)
+	if err != nil {
+		return nil, err
 	}
 	if err := r.stopLive(dev); err != nil {
 		return nil, err

@@ -8,9 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/reap"
 )
 
 // EnvError says the machine cannot run the oracle: not root, no loop
@@ -45,8 +49,14 @@ func Preflight(fs string) error {
 	if !ok {
 		return &EnvError{fmt.Sprintf("unknown filesystem %q (ext4, xfs or btrfs)", fs)}
 	}
-	if os.Geteuid() != 0 {
-		return &EnvError{"the oracle needs root: it makes loop devices and mounts filesystems (run it with sudo, or in a container with CAP_SYS_ADMIN and /dev/loop-control)"}
+	if ok, err := hasCapSysAdmin(); !ok {
+		why := "crashsim lacks CAP_SYS_ADMIN"
+		if err != nil {
+			why = fmt.Sprintf("cannot read crashsim's capabilities: %v", err)
+		} else if os.Geteuid() == 0 {
+			why = "crashsim runs as root but without CAP_SYS_ADMIN (a container that dropped it?)"
+		}
+		return &EnvError{"the oracle needs CAP_SYS_ADMIN: it makes loop devices and mounts filesystems, and " + why + " (run it with sudo, or in a container with CAP_SYS_ADMIN and /dev/loop-control)"}
 	}
 	if _, err := os.Stat("/dev/loop-control"); err != nil {
 		return &EnvError{fmt.Sprintf("no loop device support: %v (load the loop module, or give the container /dev/loop-control and /dev/loop*)", err)}
@@ -68,14 +78,96 @@ func Preflight(fs string) error {
 	return nil
 }
 
+// capSysAdmin is CAP_SYS_ADMIN's bit in /proc/PID/status's Cap* masks.
+const capSysAdmin = 21
+
+// hasCapSysAdmin reports whether crashsim holds CAP_SYS_ADMIN in its
+// effective set: what mount(2) and the loop ioctls check, not the uid (a
+// root in a container may lack it, a non-root may hold it).
+func hasCapSysAdmin() (bool, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return false, err
+	}
+	return capEffHas(string(b), capSysAdmin)
+}
+
+// capEffHas reads the CapEff line of a /proc/PID/status text.
+func capEffHas(status string, bit uint) (bool, error) {
+	for _, line := range strings.Split(status, "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				return false, fmt.Errorf("CapEff %q: %w", strings.TrimSpace(v), err)
+			}
+			return mask&(1<<bit) != 0, nil
+		}
+	}
+	return false, errors.New("no CapEff line in /proc/self/status")
+}
+
 // system runs the commands that change the machine and remembers every loop
 // device and mount it made, so that cleanup undoes exactly those.
 type system struct {
 	log    io.Writer
 	start  time.Time
 	mu     sync.Mutex
-	loops  []string // attached by us, not yet detached
-	mounts []string // mounted by us, not yet unmounted
+	loops  []string          // attached by us, not yet detached
+	images map[string]string // loop device -> the image attached to it
+	mounts []string          // mounted by us, not yet unmounted
+
+	// token marks every process the oracle starts (see package reap),
+	// and the watchdog undoes the oracle's work if crashsim is killed.
+	token    string
+	watchdog *reap.Watchdog
+}
+
+// guard starts the watchdog: if crashsim dies (SIGKILL included), it
+// kills what the oracle started, detaches what is mounted on the mount
+// points, detaches the loop devices backed by files below dir, and
+// removes dir unless keep.
+func (s *system) guard(dir string, keep bool, mountPoints ...string) {
+	s.token = reap.NewToken()
+	remove := dir
+	if keep {
+		remove = ""
+	}
+	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir, remove)
+	if err != nil {
+		s.logf("no watchdog (%v): if crashsim is killed, its mounts and loop devices stay", err)
+		return
+	}
+	s.watchdog = wd
+}
+
+// unguard stops the watchdog, once everything is undone.
+func (s *system) unguard() { s.watchdog.Stop() }
+
+// env is the environment of a process the oracle starts: env (nil is
+// crashsim's) with the token.
+func (s *system) env(env []string) []string {
+	if s.token == "" {
+		return env
+	}
+	return reap.Env(env, s.token)
+}
+
+// killAll kills every process the oracle started that is still running,
+// and returns them.
+func (s *system) killAll(except ...int) []reap.Proc {
+	if s.token == "" {
+		return nil
+	}
+	return reap.Kill(s.token, except...)
+}
+
+// leftovers lists the processes the oracle started that still run, but
+// not except.
+func (s *system) leftovers(except ...int) []reap.Proc {
+	if s.token == "" {
+		return nil
+	}
+	return reap.Holders(s.token, except...)
 }
 
 func (s *system) logf(format string, args ...any) {
@@ -91,6 +183,7 @@ func (s *system) logf(format string, args ...any) {
 // error.
 func (s *system) run(ctx context.Context, name string, args ...string) (string, error) {
 	c := exec.CommandContext(ctx, name, args...)
+	c.Env = s.env(nil) // the watchdog kills a mkfs or cp left running too
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
@@ -117,6 +210,10 @@ func (s *system) attach(ctx context.Context, img string) (string, error) {
 		return "", fmt.Errorf("losetup --find --show %s: unexpected output %q", img, out)
 	}
 	s.loops = append(s.loops, dev)
+	if s.images == nil {
+		s.images = map[string]string{}
+	}
+	s.images[dev] = img
 	s.logf("attached %s to %s", img, dev)
 	return dev, nil
 }
@@ -135,6 +232,10 @@ func (s *system) detachLocked(dev string) error {
 	}
 	var err error
 	for try := 0; try < 20; try++ {
+		if !bound(dev, s.images[dev]) {
+			err = nil // detached already (LOOP_CLR_FD on a busy device defers)
+			break
+		}
 		if _, err = s.run(context.Background(), "losetup", "-d", dev); err == nil {
 			break
 		}
@@ -143,7 +244,20 @@ func (s *system) detachLocked(dev string) error {
 	if err != nil {
 		return err
 	}
+	// losetup -d on a device still in use only marks it to detach when
+	// its last user goes: a filesystem unmounted here can live on in
+	// another mount namespace's copy of the mount table (a jailed
+	// checker's, any container's started meanwhile), and it writes its
+	// last blocks to the image when that copy goes. The image must not be
+	// reused before.
+	for wait := 0; bound(dev, s.images[dev]); wait++ {
+		if wait == 200 {
+			return fmt.Errorf("detach %s: still in use 10s after losetup -d (another mount namespace holds its filesystem?)", dev)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	s.loops = append(s.loops[:i], s.loops[i+1:]...)
+	delete(s.images, dev)
 	s.logf("detached %s", dev)
 	return nil
 }
@@ -167,6 +281,19 @@ func (s *system) mount(ctx context.Context, dev, dir, fstype, opts string) error
 	s.mounts = append(s.mounts, dir)
 	s.logf("mounted %s on %s (%s %s)", dev, dir, fstype, opts)
 	return nil
+}
+
+// bound reports whether loop device dev still has img as its backing
+// file: one the watchdog of an earlier run freed may since have been
+// attached by someone else, whose device it is.
+func bound(dev, img string) bool {
+	b, err := os.ReadFile("/sys/block/" + filepath.Base(dev) + "/loop/backing_file")
+	if err != nil {
+		return false
+	}
+	abs, _ := filepath.Abs(img)
+	got := strings.TrimSuffix(string(b), "\n")
+	return got == img || got == abs || strings.TrimSuffix(got, " (deleted)") == abs
 }
 
 // unmount unmounts dir, retrying while it is busy, and lazily as a last

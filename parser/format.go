@@ -3,6 +3,8 @@ package parser
 import (
 	"strconv"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Format writes v back in strace-like text. Strings that were not decoded
@@ -16,7 +18,7 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 	case ValString:
 		switch {
 		case v.HasStr:
-			b.WriteString(strconv.Quote(v.Str))
+			b.WriteString(strconv.Quote(v.Str)) // escapes every control byte; kept for the golden dumps
 		case preview != nil:
 			b.WriteString(preview(v.Data))
 		default:
@@ -47,10 +49,10 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 	default:
 		if v.Text == "" && v.Comment != "" {
 			b.WriteString("/* ")
-			b.WriteString(v.Comment)
+			b.WriteString(textesc.Escape(v.Comment))
 			b.WriteString(" */")
 		}
-		b.WriteString(v.Text)
+		b.WriteString(textesc.Escape(v.Text))
 	}
 	if v.Exit != nil {
 		defer func() {
@@ -60,7 +62,7 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 	}
 	if v.HasAnno {
 		b.WriteByte('<')
-		b.WriteString(v.Anno)
+		b.WriteString(textesc.Escape(v.Anno)) // a path: one line, always
 		b.WriteByte('>')
 		if v.Deleted {
 			b.WriteString("(deleted)")

@@ -115,7 +115,7 @@ func TestGrammar(t *testing.T) {
 		{"-Y comm, bare and bracketed", "12<python3> close(3) = 0\n[pid 13<sh>] close(4) = 0\n",
 			[]summary{{Line: 1, End: 1, PID: 12, Comm: "python3", Name: "close", Args: "3", Ret: "0"}, {Line: 2, End: 2, PID: 13, Comm: "sh", Name: "close", Args: "4", Ret: "0"}}},
 		{"-y annotations with escapes", `write(3</tmp/dir \74with\76 \"q\" sp\nnl/f.txt>, "x", 1) = 1` + "\n",
-			[]summary{{Line: 1, End: 1, Name: "write", Args: "3</tmp/dir <with> \"q\" sp\nnl/f.txt>, <data>, 1", Ret: "1"}}},
+			[]summary{{Line: 1, End: 1, Name: "write", Args: "3</tmp/dir <with> \"q\" sp\\nnl/f.txt>, <data>, 1" /* the decoded newline, escaped again for text */, Ret: "1"}}},
 		{"-xx annotation", `fsync(3<\x2f\x74\x2f\x61>) = 0` + "\n",
 			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3</t/a>", Ret: "0"}}},
 		{"(deleted) outside and inside the brackets", "write(3</tmp/d.txt>(deleted), \"x\", 1) = 1\nfsync(4</tmp/e.txt (deleted)>) = 0\n",

@@ -8,7 +8,8 @@ import (
 
 // WriteFileAtomic writes a file the way crashsim tells programs to: a temp
 // file in the same directory, fsync, rename over the name, fsync of the
-// directory. A crash leaves the old file or the new one, never a mix.
+// directory. A crash leaves the old file or the new one, never a mix. A
+// symbolic link or a non-regular file at name is refused.
 func WriteFileAtomic(name string, write func(*os.File) error) error {
-	return replacefile.Write(name, write, true)
+	return replacefile.Write(name, write, replacefile.Options{Durable: true})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/source"
 )
 
@@ -77,20 +78,22 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		case check.Warning:
 			sev = yellow
 		}
-		where := fmt.Sprintf("%s:%d", f.Trace, f.Line)
+		// Every string from the trace (paths, and messages and
+		// descriptions that quote them) is escaped: one finding, one line.
+		where := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
 		loc, hasSource := opt.Sources[f]
 		if hasSource {
-			where = fmt.Sprintf("%s:%d", opt.relSource(loc.File), loc.Line)
+			where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, f.Rule.ID), f.Path, f.Message)
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, f.Rule.ID), textesc.Escape(f.Path), textesc.Escape(f.Message))
 		if hasSource {
-			fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", f.Trace, f.Line)), "call", loc.Function)
+			fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)), "call", textesc.Escape(loc.Function))
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", r.Trace, r.Line)), r.Syscall, r.What)
+			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
 		}
 		if s := f.State; s != nil {
-			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, s.Path, s.Describe())
+			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
 		}
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))

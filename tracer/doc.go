@@ -86,6 +86,16 @@
 // group is killed. When crashsim runs in the foreground of a terminal, the
 // group is made the terminal's foreground group for the run, so Ctrl-C goes
 // straight to the program and an interactive program can read the terminal.
+// crashsim then sees a Ctrl-C only in the trace (a SIGINT with
+// si_code=SI_KERNEL); a second one, as a second SIGINT crashsim receives
+// itself, kills every traced process.
+//
+// Nothing outlives the run (see package reap): strace gets a parent-death
+// signal; every process carries the run's CRASHSIM_RUN token; a watchdog
+// kills the group and the token's holders if crashsim dies, since strace
+// 6.1 leaves its tracees running when it dies; and Options.Linger after the
+// command's first process has exited, what is left (daemons included) is
+// killed and listed in Result.Leftovers.
 //
 // The trace written so far stays usable in every case: strace writes each
 // line when the syscall completes.

@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +29,16 @@ type sink struct {
 	path    string // what strace gets as -o
 	closing chan struct{}
 	done    chan error
+	// interrupts gets a value (without blocking) when the trace shows a
+	// tracee receiving a SIGINT from the terminal: Ctrl-C, which goes to
+	// the command's process group, not to crashsim, when the command has
+	// the terminal (see procAttr).
+	interrupts chan struct{}
 }
+
+// ttyInterrupt is how strace prints a SIGINT the terminal sent (the kernel
+// sends it: SI_KERNEL); a SIGINT from kill(2) has SI_USER or SI_TKILL.
+var ttyInterrupt = []byte("--- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL")
 
 // sinkPipeSize is the pipe's capacity: at one read every sinkPause, strace
 // would have to print over 200 MB/s before it waited on a full pipe.
@@ -37,25 +47,21 @@ const (
 	sinkPause    = 5 * time.Millisecond
 )
 
-// newSink creates the trace file out (empty) and the pipe into it.
-func newSink(out string) (*sink, error) {
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return nil, err
-	}
+// newSink makes the pipe into f, the trace file being written (see
+// replacefile.Create), which it does not close.
+func newSink(f *os.File) (*sink, error) {
 	// A blocking pipe made by hand, not os.Pipe: Go registers the read end
 	// of os.Pipe with its netpoller, whose epoll then woke a thread for
 	// every line strace wrote, which is what the sink is there to avoid.
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
-		f.Close()
 		return nil, err
 	}
 	r, w := os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1")
 	wfd := p[1]
 	// Best effort: a smaller pipe only means more wakeups.
 	_, _ = unix.FcntlInt(uintptr(wfd), unix.F_SETPIPE_SZ, sinkPipeSize)
-	s := &sink{r: r, w: w, f: f, path: fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), wfd), closing: make(chan struct{}), done: make(chan error, 1)}
+	s := &sink{r: r, w: w, f: f, path: fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), wfd), closing: make(chan struct{}), done: make(chan error, 1), interrupts: make(chan struct{}, 1)}
 	go s.copy()
 	return s, nil
 }
@@ -65,8 +71,9 @@ func newSink(out string) (*sink, error) {
 // sinkPause it reads what is there (FIONREAD, called TIOCINQ in x/sys):
 // blocked in read on an empty pipe, it would be woken by every line.
 func (s *sink) copy() {
-	buf := make([]byte, sinkPipeSize)
+	buf := make([]byte, sinkPipeSize+len(ttyInterrupt))
 	var werr error
+	tail := 0
 	rfd := int(s.r.Fd())
 	for {
 		if avail, err := unix.IoctlGetInt(rfd, unix.TIOCINQ); err == nil && avail == 0 {
@@ -77,9 +84,23 @@ func (s *sink) copy() {
 				continue
 			}
 		}
-		n, err := s.r.Read(buf)
+		// Read after the tail of the last read, so that a line split
+		// between two reads is still seen whole.
+		keep := min(tail, len(ttyInterrupt)-1)
+		n, err := s.r.Read(buf[keep:])
 		if n > 0 && werr == nil {
-			_, werr = s.f.Write(buf[:n])
+			_, werr = s.f.Write(buf[keep : keep+n])
+		}
+		if n > 0 {
+			if bytes.Contains(buf[:keep+n], ttyInterrupt) {
+				select {
+				case s.interrupts <- struct{}{}:
+				default:
+				}
+			}
+			keep += n
+			copy(buf, buf[keep-min(keep, len(ttyInterrupt)-1):keep])
+			tail = min(keep, len(ttyInterrupt)-1)
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -90,15 +111,12 @@ func (s *sink) copy() {
 		}
 	}
 	s.r.Close()
-	if err := s.f.Close(); werr == nil {
-		werr = err
-	}
 	s.done <- werr
 }
 
 // finish is called once strace has exited: crashsim's own write end is the
 // last one open, so closing it lets the sink read to the end. It returns
-// once the trace file holds everything strace wrote.
+// once everything strace wrote is in the trace file (not yet closed).
 func (s *sink) finish() error {
 	s.w.Close()
 	close(s.closing)

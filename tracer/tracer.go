@@ -9,9 +9,13 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/reap"
+	"github.com/crashsim/crashsim/internal/replacefile"
 )
 
 // ErrStraceNotFound is returned by Run when there is no strace to run.
@@ -33,6 +37,10 @@ func (e *CommandNotFoundError) Error() string {
 }
 
 func (e *CommandNotFoundError) Unwrap() error { return e.Err }
+
+// TraceMode is the mode of every trace file: a trace holds the bytes the
+// program wrote and the names it touched, for its owner only.
+const TraceMode = 0o600
 
 // GracePeriod is how long Run waits after a cancelled context's SIGTERM
 // before it kills what is left.
@@ -59,6 +67,30 @@ type Options struct {
 	// Stack adds strace -k: each call's stack, so findings can name the
 	// program's own source line (see package source).
 	Stack bool
+	// Linger is how long the other processes of the run may go on once
+	// the command's first process has exited: then they are killed and
+	// listed in Result.Leftovers. 0 is DefaultLinger; negative waits for
+	// them however long they run.
+	Linger time.Duration
+}
+
+// DefaultLinger is Options.Linger's default: time for children to finish
+// writing after their parent exits, short enough that a daemon does not
+// hold up a CI job.
+const DefaultLinger = 3 * time.Second
+
+func (o Options) linger() time.Duration {
+	if o.Linger == 0 {
+		return DefaultLinger
+	}
+	return o.Linger
+}
+
+func stderrOf(o Options) io.Writer {
+	if o.Stderr == nil {
+		return io.Discard
+	}
+	return o.Stderr
 }
 
 // Result is what one run produced. Run returns a Result whenever strace ran,
@@ -71,6 +103,10 @@ type Result struct {
 	Signal     string   // "SIGKILL" when the command was killed by a signal, else ""
 	CoreDumped bool
 	Version    Version // of the strace that ran
+	// Leftovers are the processes that still ran Options.Linger after the
+	// command's first process had exited, and were killed (daemons, and
+	// children that outlived their parent).
+	Leftovers []reap.Proc
 }
 
 // Run traces cmd (program and arguments) under strace and waits for the
@@ -103,10 +139,23 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		out = f.Name()
 		f.Close()
 	}
-	// strace writes into a pipe that crashsim empties into the trace file
-	// (see sink); where that cannot be set up, straight into the file.
+	// The trace file is made new (O_CREAT|O_EXCL|O_NOFOLLOW, after
+	// removing a regular file there): a link or a device planted at out is
+	// refused, never written through. It is not a temp file renamed at the
+	// end, because it is written as a stream: it can be watched as it
+	// grows, and a crashsim killed midway leaves what was traced until
+	// then at its name. strace writes into a pipe that crashsim empties
+	// into the file (see sink); where that cannot be set up, into the file
+	// crashsim just made.
+	tf, err := replacefile.CreateNew(out, TraceMode)
+	if err != nil {
+		if opt.Out == "" {
+			os.Remove(out)
+		}
+		return nil, fmt.Errorf("trace file: %w", err)
+	}
 	traceArg := out
-	sk, err := newSink(out)
+	sk, err := newSink(tf)
 	if err != nil {
 		logf(opt.Log, "strace writes %s itself: %v", out, err)
 	} else {
@@ -126,41 +175,85 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	}
 	logf(opt.Log, "running: %s", shellQuote(res.Argv))
 
+	// Every process of the run carries a token in its environment, by
+	// which the leftovers are found: a daemon leaves strace's process
+	// group, not its environment (see package reap).
+	token := reap.NewToken()
 	c := exec.Command(strace, args...)
-	c.Dir, c.Env = opt.Dir, opt.Env
+	c.Dir, c.Env = opt.Dir, reap.Env(opt.Env, token)
 	c.Stdin, c.Stdout, c.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
 	c.WaitDelay = GracePeriod // a daemon holding our stdout pipe must not hang Wait
 	attr, restoreTTY := procAttr(opt.Stdin)
+	// strace dies with crashsim, even by SIGKILL; the watchdog then kills
+	// the tracees, which strace 6.1 leaves running.
+	attr.Pdeathsig = syscall.SIGKILL
 	c.SysProcAttr = attr
 
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
+	// Pdeathsig is sent when the thread that started strace ends, not the
+	// process: this goroutine's thread stays locked, and so alive, until
+	// the run is over.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if err := c.Start(); err != nil {
 		restoreTTY()
 		if sk != nil {
 			sk.finish()
 		}
+		tf.Close()
+		os.Remove(out)
 		return nil, fmt.Errorf("start %s: %w", strace, err)
 	}
 	pgid := c.Process.Pid // strace leads a process group of its own
+	wd, err := reap.StartWatchdog(pgid, token)
+	if err != nil {
+		logf(opt.Log, "no watchdog (%v): if crashsim is killed, the traced processes run on", err)
+	}
+	killAll := func() {
+		killGroup(pgid, syscall.SIGKILL)
+		reap.Kill(token, pgid)
+	}
 	done := make(chan error, 1)
 	go func() {
 		waitExited(pgid)
 		// strace is a zombie: its pid, the group id, cannot be reused yet.
-		// Whatever is left in the group (strace was killed, or detached
-		// from tracees) goes now.
-		killGroup(pgid, syscall.SIGKILL)
+		// Whatever is left (strace was killed, or detached from tracees)
+		// goes now, and then the watchdog, which kills by that group id.
+		killAll()
+		wd.Stop()
 		done <- c.Wait()
 	}()
 
 	var (
-		waitErr   error
-		cancelled error
-		ctxDone   = ctx.Done()
-		kill      <-chan time.Time
+		waitErr    error
+		cancelled  error
+		ctxDone    = ctx.Done()
+		kill       <-chan time.Time
+		interrupts <-chan struct{}
+		lastInt    time.Time
+		nInt       int
+		lw         = newLingerWatch(pgid, opt.linger())
+		poll       = time.NewTicker(50 * time.Millisecond)
 	)
+	defer poll.Stop()
+	if sk != nil {
+		interrupts = sk.interrupts
+	}
+	// interrupted counts Ctrl-Cs; the second one kills everything.
+	interrupted := func() {
+		if nInt > 0 && time.Since(lastInt) < 300*time.Millisecond {
+			return // the same Ctrl-C, seen once per process of the group
+		}
+		nInt++
+		lastInt = time.Now()
+		if nInt == 2 {
+			fmt.Fprintf(stderrOf(opt), "crashsim: second interrupt: killing the traced processes (SIGKILL)\n")
+			killAll()
+		}
+	}
 wait:
 	for {
 		select {
@@ -169,6 +262,9 @@ wait:
 		case s := <-sigs:
 			logf(opt.Log, "passing %v on to the traced processes", s)
 			killGroup(pgid, s.(syscall.Signal))
+			interrupted()
+		case <-interrupts:
+			interrupted()
 		case <-ctxDone:
 			ctxDone = nil
 			cancelled = ctx.Err()
@@ -177,15 +273,27 @@ wait:
 			defer t.Stop()
 			kill = t.C
 		case <-kill:
-			killGroup(pgid, syscall.SIGKILL)
+			killAll()
+		case <-poll.C:
+			if left := lw.check(token); len(left) > 0 {
+				res.Leftovers = append(res.Leftovers, left...)
+				logf(opt.Log, "the command's first process has exited; %d processes still ran %v later: killing them", len(left), lw.linger)
+				killAll()
+			}
 		}
 	}
 	restoreTTY()
 	if sk != nil {
 		// strace is gone: what it wrote is in the pipe or the file.
-		if err := sk.finish(); err != nil {
+		err := sk.finish()
+		if cerr := tf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write the trace %s: %w", out, cerr)
+		}
+		if err != nil {
 			return res, err
 		}
+	} else {
+		tf.Close()
 	}
 
 	st, err := traceStatus(out)

@@ -95,7 +95,7 @@ func cachedVersion(ctx context.Context, strace string) (Version, error) {
 		_ = replacefile.Write(file, func(f *os.File) error {
 			_, err := fmt.Fprintf(f, "%s\nstrace -- version %d.%d\n", key, v.Major, v.Minor)
 			return err
-		}, false)
+		}, replacefile.Options{})
 	}
 	return v, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -133,7 +134,7 @@ func formatTime(ns int64) string {
 }
 
 func writeEventText(w io.Writer, ev *parser.Event, paths []string, preview func(parser.DataRef) string) {
-	prefix := fmt.Sprintf("%s:%-6d %-6d ", ev.Pos.File, ev.Pos.Line, ev.PID)
+	prefix := fmt.Sprintf("%s:%-6d %-6d ", textesc.Escape(ev.Pos.File), ev.Pos.Line, ev.PID)
 	switch ev.Kind {
 	case parser.KindSyscall:
 		line := fmt.Sprintf("%s%s(%s) = %s", prefix, ev.Name, ev.FormatArgs(preview), ev.FormatRet())
@@ -152,12 +153,12 @@ func writeEventText(w io.Writer, ev *parser.Event, paths []string, preview func(
 	}
 }
 
-// quotePaths quotes paths holding spaces or control bytes, so that one
-// event stays one line.
+// quotePaths quotes paths holding spaces or bytes that need escaping
+// (textesc.Escape), so that one event stays one line.
 func quotePaths(ps []string) []string {
 	for i, p := range ps {
-		if q := strconv.Quote(p); q[1:len(q)-1] != p || strings.ContainsAny(p, " \t") {
-			ps[i] = q
+		if textesc.Escape(p) != p || strings.ContainsAny(p, " \"") {
+			ps[i] = textesc.Quote(p)
 		}
 	}
 	return ps

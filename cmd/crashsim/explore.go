@@ -237,8 +237,16 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if err != nil {
 		return err
 	}
+	// Unjailed, a checker can write the real files: say so if one did.
+	var before rootStamps
+	if !explore.Jailed() {
+		before, _ = stampsOf(opt.Root)
+	}
 	res, err := explore.Run(ctx, stream, opt)
 	stream.Close()
+	if before != nil {
+		warnChanged(g, opt.Root, changedSince(opt.Root, before))
+	}
 	if bar != nil {
 		bar.clear()
 	}

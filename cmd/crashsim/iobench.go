@@ -21,6 +21,7 @@ type iobenchCmd struct {
 	Fill      string `default:"pattern" enum:"pattern,random" placeholder:"pattern|random" help:"Bytes written: a repeated 0..255 pattern, or seeded pseudo-random data a compressing filesystem cannot skip."`
 	Seed      uint64 `default:"1" placeholder:"N" help:"Seed of --fill random (printed, so a run can be repeated)."`
 	Observe   bool   `help:"Also print Dirty: from /proc/meminfo and wchar/write_bytes from /proc/self/io before and after."`
+	Force     bool   `help:"Write over FILE even though iobench did not write it (it marks its files with the xattr user.crashsim.iobench). Never through a symbolic link."`
 
 	File string `arg:"" optional:"" default:"bench.bin" help:"File to write (the create modes use FILE.d/)."`
 }
@@ -32,7 +33,7 @@ func (c *iobenchCmd) Help() string {
 	for _, m := range iobench.Modes() {
 		fmt.Fprintf(&b, "  %-16s %s\n", m, m.Doc())
 	}
-	b.WriteString("\nExit status: 0 done, 1 I/O error, 2 usage error (nothing created), 4 O_DIRECT refused by the filesystem.")
+	b.WriteString("\nExit status: 0 done, 1 I/O error, 2 usage error or FILE is not iobench's (nothing created), 4 O_DIRECT refused by the filesystem.")
 	return b.String()
 }
 
@@ -49,6 +50,7 @@ func (c *iobenchCmd) Run(g *Globals) error {
 		Fill:      iobench.Fill(c.Fill),
 		Seed:      c.Seed,
 		Observe:   c.Observe,
+		Force:     c.Force,
 	}
 	err := iobench.Run(cfg, g.stdout, func(msg string) {
 		fmt.Fprintf(g.stderr, "crashsim: warning: %s\n", msg)

@@ -30,8 +30,19 @@ func TestMain(m *testing.M) {
 // Conditions: [exec:strace] for scripts that need strace, [root] for
 // scripts that need root. FIXTURES names the repository's fixtures/ folder.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// TestAdversarialScripts runs testdata/adversarial/*.txtar: issue 14's
+// attacks and accidents, each one guarded (go test ./... -run Adversarial
+// runs them with the packages' own adversarial tests).
+func TestAdversarialScripts(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/adversarial"))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			wd, err := os.Getwd()
 			if err != nil {
@@ -75,5 +86,5 @@ func TestScripts(t *testing.T) {
 			}
 			return false, nil
 		},
-	})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -95,8 +96,11 @@ func (c *statesCmd) Run(g *Globals) error {
 	defer stream.Close()
 	tl := model.NewTimeline(opt, scope.InScope, c.MaxStates)
 
-	w := bufio.NewWriterSize(g.stdout, 64<<10)
-	defer w.Flush()
+	// Nothing reaches stdout before the first event has been read, and
+	// what is still buffered when the trace turns out bad is dropped: a
+	// bad trace gives an error, not a header and then an error.
+	sent := &countingWriter{w: g.stdout}
+	w := bufio.NewWriterSize(sent, 64<<10)
 	var out pointWriter
 	switch {
 	case c.Format == "json":
@@ -104,10 +108,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	default:
 		out = &textPoints{w: w, model: p.String(), at: c.At, trace: c.Trace, roots: c.Root}
 	}
-	out.begin()
-	if c.At == 0 {
-		out.point(tl.Start())
-	}
+	begun := false
 	atFound, lastLine := false, 0
 	for {
 		ev, err := stream.Next()
@@ -115,10 +116,22 @@ func (c *statesCmd) Run(g *Globals) error {
 			break
 		}
 		if err != nil {
+			if sent.n > 0 {
+				// The output was too long to hold: say where it stops.
+				w.Flush()
+				fmt.Fprintln(g.stderr, "crashsim: the crash states printed above stop before the bad line")
+			}
 			return inputError(err)
 		}
 		watch.Observe(ev)
 		lastLine = max(lastLine, ev.EndLine)
+		if !begun {
+			begun = true
+			out.begin()
+			if c.At == 0 {
+				out.point(tl.Start())
+			}
+		}
 		pt, ok := tl.Step(ev)
 		if !ok {
 			out.skip(ev)
@@ -127,6 +140,12 @@ func (c *statesCmd) Run(g *Globals) error {
 		if c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At {
 			atFound = true
 			out.point(pt)
+		}
+	}
+	if !begun {
+		out.begin()
+		if c.At == 0 {
+			out.point(tl.Start())
 		}
 	}
 	warnings, notes := watch.Finish()
@@ -143,6 +162,18 @@ func (c *statesCmd) Run(g *Globals) error {
 	}
 	report.BlindSpots(g.stderr, warnings)
 	return blindExit(warnings)
+}
+
+// countingWriter counts the bytes that went through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func absRoots(roots []string) []string {
@@ -176,7 +207,7 @@ type textPoints struct {
 }
 
 func (t *textPoints) begin() {
-	fmt.Fprintf(t.w, "crash states of %s under the %s model\n", t.trace, t.model)
+	fmt.Fprintf(t.w, "crash states of %s under the %s model\n", textesc.Escape(t.trace), t.model)
 	fmt.Fprintf(t.w, "before the first event: every file as it was before the trace\n")
 }
 
@@ -200,7 +231,7 @@ func (t *textPoints) point(pt model.Point) {
 	sort.Strings(paths)
 	width := 0
 	for _, p := range paths {
-		width = max(width, len(t.rel(p)))
+		width = max(width, len(textesc.Escape(t.rel(p))))
 	}
 	for _, p := range paths {
 		po := pt.Paths[p]
@@ -210,7 +241,7 @@ func (t *textPoints) point(pt model.Point) {
 				mark = "*"
 			}
 		}
-		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, t.rel(p), joinOutcomes(po.Outcomes))
+		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), joinOutcomes(po.Outcomes))
 		if t.at != 0 {
 			for _, s := range po.States {
 				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, nameNote(s))
@@ -283,7 +314,7 @@ func shortCall(ev *parser.Event) string {
 	if len(args) > 80 {
 		args = args[:77] + "..."
 	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
+	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet()) // FormatArgs quotes strings
 }
 
 type jsonPoints struct {

@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/replacefile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
@@ -23,10 +25,11 @@ type traceCmd struct {
 	checkFlags
 	// Mountinfo is where the mounts are read from: a test stands in a
 	// machine whose start directory is (or is not) on tmpfs.
-	Mountinfo string   `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
-	Stack     bool     `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
-	Out       string   `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
-	Command   []string `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
+	Mountinfo string        `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
+	Stack     bool          `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
+	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Linger    time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
+	Command   []string      `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
 
 // Help is the detail under `crashsim trace --help`.
@@ -35,7 +38,7 @@ func (c *traceCmd) Help() string {
 
 Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
 
-Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; what was traced until then is checked.`
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see README, Safety).`
 }
 
 // maxInitialEntries bounds the listing of what existed before the run: a
@@ -68,6 +71,15 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 
 	out, madeTemp := c.Out, false
+	if out != "" {
+		// Refused before anything runs: the program is not run for a
+		// trace that cannot be kept.
+		for _, name := range []string{out, out + ".initial"} {
+			if err := replacefile.Check(name); err != nil {
+				return withCode(exitInput, err)
+			}
+		}
+	}
 	if out == "" {
 		f, err := os.CreateTemp("", "crashsim-*.strace")
 		if err != nil {
@@ -78,7 +90,10 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !isPython(cmd[0])}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !isPython(cmd[0]), Linger: c.Linger}
+	if c.Linger == 0 {
+		opt.Linger = -1 // --linger 0: wait for them all
+	}
 	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
@@ -129,8 +144,16 @@ func (c *traceCmd) Run(g *Globals) error {
 	if madeTemp {
 		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
 	}
+	if len(res.Leftovers) > 0 {
+		procs := make([]string, len(res.Leftovers))
+		for i, p := range res.Leftovers {
+			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
+		}
+		fmt.Fprintf(g.stderr, "crashsim: warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)\n",
+			len(procs), c.Linger, strings.Join(procs, ", "))
+	}
 	if listing != nil {
-		c.writeListing(g, out+".initial", listing)
+		c.writeListing(g, out+".initial", listing, traceMode(out))
 	}
 	var programErr error
 	switch {
@@ -194,7 +217,7 @@ func startDir() (string, error) {
 // something. A root too large to list is left out, and -v says so.
 func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
 	listing, roots := c.takeListing(g, dirs, cwd, nil)
-	return c.writeListing(g, name, listing) && roots > 0
+	return c.writeListing(g, name, listing, tracer.TraceMode) && roots > 0
 }
 
 // takeListing lists what exists below dirs, after a "cwd" line when cwd is
@@ -280,9 +303,19 @@ func inheritedFiles(std ...any) []model.InitialFD {
 	return fds
 }
 
-// writeListing writes a listing to name, reporting whether it could.
-func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
-	if err := writeSidecar(name, listing); err != nil {
+// traceMode is the mode of the trace file, which its listing gets too: the
+// listing names what is in the user's directories.
+func traceMode(trace string) fs.FileMode {
+	if fi, err := os.Stat(trace); err == nil {
+		return fi.Mode().Perm()
+	}
+	return tracer.TraceMode
+}
+
+// writeListing writes a listing to name with mode perm, reporting whether
+// it could.
+func (c *traceCmd) writeListing(g *Globals, name string, listing []byte, perm fs.FileMode) bool {
+	if err := writeSidecar(name, listing, perm); err != nil {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
@@ -293,11 +326,11 @@ func (c *traceCmd) writeListing(g *Globals, name string, listing []byte) bool {
 // (a temp file renamed over the name), but without fsync. It is as durable
 // as the trace, which strace does not fsync either, and an fsync here
 // would be paid on every run.
-func writeSidecar(name string, data []byte) error {
+func writeSidecar(name string, data []byte, perm fs.FileMode) error {
 	return replacefile.Write(name, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
-	}, false)
+	}, replacefile.Options{Perm: perm})
 }
 
 // countEntries counts the entries below root, giving up past limit.

@@ -1,0 +1,296 @@
+// Package reap makes sure that what crashsim starts ends with it: the
+// processes of a traced run, daemons included, are found by a token in
+// their environment, and a watchdog process kills them if crashsim itself
+// is killed (SIGKILL leaves crashsim no time to do it).
+//
+// Why a token: a program that starts a daemon (setsid, double fork)
+// leaves strace's process group and crashsim's tree, but keeps the
+// environment it was started with, which /proc/PID/environ shows as it was
+// at execve whatever the program does to its own variables later. A daemon
+// that execs itself with a clean environment is not found; the README says
+// so.
+//
+// Why a process: a parent-death signal reaches strace (see tracer), but
+// strace 6.1 does not set PTRACE_O_EXITKILL (--kill-on-exit is 6.6), so
+// the tracees run on untraced when strace dies. The watchdog is crashsim's
+// own binary started again (the hook is this package's init), in a
+// session of its own, holding the read end of a pipe whose write end only
+// crashsim holds: the pipe's end tells it crashsim is gone.
+package reap
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// EnvVar names the token variable set in the environment of what crashsim
+// runs.
+const EnvVar = "CRASHSIM_RUN"
+
+const (
+	watchdogEnv   = "CRASHSIM_WATCHDOG"         // "PGID TOKEN": run as the watchdog
+	unmountEnv    = "CRASHSIM_WATCHDOG_UNMOUNT" // mount points to detach, one a line
+	loopsEnv      = "CRASHSIM_WATCHDOG_LOOPS"   // detach loop devices backed by files below this
+	removeDirEnv  = "CRASHSIM_WATCHDOG_REMOVE"  // a directory to remove once they are
+	watchdogDelim = "\n"
+)
+
+func init() {
+	if v := os.Getenv(watchdogEnv); v != "" {
+		watchdog(v)
+	}
+}
+
+// NewToken returns a fresh token for one run: when the calling process
+// started, then random bytes.
+func NewToken() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	t, _ := startTime(os.Getpid())
+	return strconv.FormatUint(t, 10) + "-" + hex.EncodeToString(b[:])
+}
+
+// Env returns env (nil: crashsim's own) with the token variable set.
+func Env(env []string, token string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, EnvVar+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, EnvVar+"="+token)
+}
+
+// Proc is a process found by its token.
+type Proc struct {
+	PID  int
+	Comm string
+}
+
+func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.PID, p.Comm) }
+
+// Holders lists the processes started with token in their environment,
+// or a token made from it by Sub, but not the pids in except, in pid
+// order. Zombies are left out: they have ended, and their environ reads
+// empty.
+func Holders(token string, except ...int) []Proc {
+	want := []byte("\x00" + EnvVar + "=" + token)
+	dirs, _ := os.ReadDir("/proc")
+	// A holder started after the process that made the token: one older
+	// than that cannot have been given it, whatever its environ reads.
+	since, _ := strconv.ParseUint(strings.SplitN(token, "-", 2)[0], 10, 64)
+	var out []Proc
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || slices.Contains(except, pid) || pid == os.Getpid() {
+			continue
+		}
+		if t, err := startTime(pid); err != nil || t < since {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err != nil || !holds(append([]byte{0}, env...), want) {
+			continue
+		}
+		comm, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		out = append(out, Proc{PID: pid, Comm: strings.TrimSpace(string(comm))})
+	}
+	return out
+}
+
+// startTime is field 22 of /proc/PID/stat: when the process started, in
+// clock ticks since boot.
+func startTime(pid int) (uint64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 20 {
+		return 0, errors.New("short stat")
+	}
+	return strconv.ParseUint(f[19], 10, 64)
+}
+
+// holds reports whether environ (NUL separated, with a NUL in front)
+// holds want followed by the variable's end or by Sub's separator.
+func holds(environ, want []byte) bool {
+	for {
+		i := bytes.Index(environ, want)
+		if i < 0 {
+			return false
+		}
+		rest := environ[i+len(want):]
+		if len(rest) == 0 || rest[0] == 0 || rest[0] == '.' {
+			return true
+		}
+		environ = rest
+	}
+}
+
+// Sub derives a token from token for a part of the run (one checker):
+// Holders(token) finds it too.
+func Sub(token string, n int) string { return token + "." + strconv.Itoa(n) }
+
+// Kill sends SIGKILL to every holder of token but except, until none is
+// left or a second has passed, and returns those it found the first time.
+func Kill(token string, except ...int) []Proc {
+	first := Holders(token, except...)
+	left := first
+	for deadline := time.Now().Add(time.Second); len(left) > 0 && time.Now().Before(deadline); {
+		for _, p := range left {
+			_ = syscall.Kill(p.PID, syscall.SIGKILL)
+		}
+		time.Sleep(10 * time.Millisecond)
+		left = Holders(token, except...)
+	}
+	return first
+}
+
+// Watchdog is a running watchdog process. It must stay referenced until
+// Stop: the garbage collector closes the pipe of one that is not, which
+// the watchdog takes for crashsim's end.
+type Watchdog struct {
+	cmd *exec.Cmd
+	w   *os.File
+}
+
+// StartWatchdog starts a watchdog that, once crashsim has ended without
+// calling Stop, kills process group pgid (none when 0) and every holder
+// of token.
+func StartWatchdog(pgid int, token string) (*Watchdog, error) {
+	return startWatchdog(pgid, token, nil)
+}
+
+// StartMountWatchdog is StartWatchdog for the oracle: after the kills it
+// also detaches whatever is mounted on the dirs in unmount (lazily), then
+// every loop device whose backing file is below loopsUnder (one still in
+// use detaches when its last user goes) and, when the unmounts worked,
+// removes the directory remove.
+func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string) (*Watchdog, error) {
+	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim), loopsEnv + "=" + loopsUnder}
+	if remove != "" {
+		env = append(env, removeDirEnv+"="+remove)
+	}
+	return startWatchdog(0, token, env)
+}
+
+func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	c := exec.Command(exe)
+	c.Env = append(append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token)), extra...)
+	c.ExtraFiles = []*os.File{r} // fd 3
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	r.Close()
+	return &Watchdog{cmd: c, w: w}, nil
+}
+
+// Stop ends the watchdog without it killing anything. It must be called
+// while pgid's leader is not yet reaped, so that the group id cannot have
+// been reused by then.
+func (wd *Watchdog) Stop() {
+	if wd == nil {
+		return
+	}
+	_ = wd.cmd.Process.Kill()
+	_ = wd.cmd.Wait()
+	wd.w.Close()
+}
+
+// watchdog is the watchdog process: it waits for the pipe on fd 3 to end,
+// then kills. It never returns.
+func watchdog(arg string) {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	var pgid int
+	var token string
+	if _, err := fmt.Sscanf(arg, "%d %s", &pgid, &token); err != nil || pgid == 1 || pgid < 0 {
+		os.Exit(2)
+	}
+	f := os.NewFile(3, "crashsim")
+	buf := make([]byte, 64)
+	for {
+		_, err := f.Read(buf)
+		if err != nil {
+			break // crashsim is gone (Stop kills this process first)
+		}
+	}
+	if pgid > 1 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	Kill(token)
+	if pgid > 1 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	unmounted := true
+	if v := os.Getenv(unmountEnv); v != "" {
+		for _, dir := range strings.Split(v, watchdogDelim) {
+			unmounted = unmountAll(dir) && unmounted
+		}
+	}
+	if dir := os.Getenv(loopsEnv); dir != "" {
+		detachLoops(dir)
+	}
+	if dir := os.Getenv(removeDirEnv); dir != "" && unmounted {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(0)
+}
+
+// ErrNoProc is returned by FirstChild when pid has no child (yet).
+var ErrNoProc = errors.New("no child process")
+
+// FirstChild returns the first child of pid, from
+// /proc/PID/task/PID/children: for strace, the traced command.
+func FirstChild(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, ErrNoProc
+	}
+	return strconv.Atoi(f[0])
+}
+
+// Alive reports whether pid is a process that has not exited (a zombie
+// has).
+func Alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
+}

@@ -1,0 +1,58 @@
+package reap
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func startSleep(t *testing.T, env []string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command("sleep", "30")
+	c.Env = env
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	return c
+}
+
+func pids(ps []Proc) []int {
+	var out []int
+	for _, p := range ps {
+		out = append(out, p.PID)
+	}
+	return out
+}
+
+// TestHolders: a process is found by its run's token or a Sub of it, and
+// not by another run's token; Kill ends it.
+func TestHolders(t *testing.T) {
+	tok := NewToken()
+	mine := startSleep(t, Env(nil, tok))
+	sub := startSleep(t, Env(nil, Sub(tok, 7)))
+	other := startSleep(t, Env(nil, NewToken()))
+	prefix := startSleep(t, Env(nil, tok+"0")) // a longer token is not ours
+	got := pids(Holders(tok))
+	for _, c := range []*exec.Cmd{mine, sub} {
+		if !slices.Contains(got, c.Process.Pid) {
+			t.Errorf("Holders(%s) = %v, lacks %d", tok, got, c.Process.Pid)
+		}
+	}
+	for _, c := range []*exec.Cmd{other, prefix} {
+		if slices.Contains(got, c.Process.Pid) {
+			t.Errorf("Holders(%s) = %v, holds %d of another run", tok, got, c.Process.Pid)
+		}
+	}
+	if got := pids(Holders(Sub(tok, 7))); !slices.Equal(got, []int{sub.Process.Pid}) {
+		t.Errorf("Holders(Sub) = %v, want only %d", got, sub.Process.Pid)
+	}
+	if env := Env([]string{"A=1", EnvVar + "=old"}, tok); strings.Join(env, " ") != "A=1 "+EnvVar+"="+tok {
+		t.Errorf("Env = %v", env)
+	}
+	Kill(tok)
+	if left := Holders(tok); len(left) > 0 {
+		t.Errorf("after Kill: %v", left)
+	}
+}

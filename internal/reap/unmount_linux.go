@@ -1,0 +1,47 @@
+package reap
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// unmountAll detaches whatever is mounted on dir (MNT_DETACH: busy or
+// not), stacked mounts included, and reports whether dir is no longer a
+// mount point.
+func unmountAll(dir string) bool {
+	for i := 0; i < 16; i++ {
+		err := syscall.Unmount(dir, syscall.MNT_DETACH)
+		if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOENT) {
+			return true // not a mount point (any more)
+		}
+		if err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// detachLoops detaches every loop device whose backing file is below dir
+// (LOOP_CLR_FD: one still in use detaches when its last user goes).
+func detachLoops(dir string) {
+	files, _ := filepath.Glob("/sys/block/loop*/loop/backing_file")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		backing := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), " (deleted)")
+		if err != nil || !strings.HasPrefix(backing, dir+"/") {
+			continue
+		}
+		dev := "/dev/" + filepath.Base(filepath.Dir(filepath.Dir(f)))
+		fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		_ = unix.IoctlSetInt(fd, unix.LOOP_CLR_FD, 0)
+		unix.Close(fd)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package reap
+
+func unmountAll(string) bool { return false }
+
+func detachLoops(string) {}
