@@ -18,7 +18,7 @@ import (
 
 // checkFlags are shared by every command that reports findings.
 type checkFlags struct {
-	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
+	Format      string   `enum:"text,json,sarif,html" default:"text" help:"Output format: text, json, sarif or html (one self-contained page: a timeline of the trace, its crash points and findings; give -o FILE)."`
 	Model       []string `enum:"posix,ext4" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default) or ext4 (data=ordered). Repeat for both."`
 	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
@@ -39,6 +39,9 @@ type checkFlags struct {
 	// under, when a command evaluates fewer than all (explore): a finding
 	// under fewer models than that says which.
 	evaluated int
+	// traces and command are what an HTML report draws and names.
+	traces  []string
+	command string
 }
 
 type checkCmd struct {
@@ -65,6 +68,7 @@ func (c *checkCmd) Run(g *Globals) error {
 		}
 		c.checkFlags.cwd, c.checkFlags.cwdGiven = abs, true
 	}
+	c.checkFlags.command = "check"
 	res, err := c.checkFlags.run(g, c.Traces)
 	if err != nil {
 		return err
@@ -96,6 +100,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		}
 	}
 	total := &check.Result{}
+	f.traces = traces
 	for _, t := range traces {
 		o := opt
 		initial, err := f.initial(t)
@@ -201,6 +206,12 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	}
 	report.BlindSpots(g.stderr, res.Warnings)
 	opt := report.Options{Models: f.Model, AllModels: all}
+	if f.Format == "html" {
+		if err := f.html(g, res); err != nil {
+			return err
+		}
+		return f.exit(res)
+	}
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
@@ -231,6 +242,11 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 			return err
 		}
 	}
+	return f.exit(res)
+}
+
+// exit maps findings and blind spots to the exit status.
+func (f *checkFlags) exit(res *check.Result) error {
 	threshold, err := check.ParseSeverity(f.FailOn)
 	if err != nil {
 		return withCode(exitUsage, err)

@@ -22,7 +22,8 @@ type statesCmd struct {
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable)."`
 	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
-	Format      string   `enum:"text,json" default:"text" help:"Output format: text (a timeline) or json."`
+	Format      string   `enum:"text,json,html" default:"text" help:"Output format: text (a timeline), json, or html (one self-contained page; give -o FILE)."`
+	Output      string   `short:"o" placeholder:"FILE" help:"Write the html report to FILE (atomically) instead of stdout."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace. Default: TRACE.initial when it exists."`
 	Cwd         string   `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (repeatable): it is still reported, but no longer makes the run exit 6."`
@@ -62,6 +63,12 @@ type detailJSON struct {
 }
 
 func (c *statesCmd) Run(g *Globals) error {
+	if c.Format == "html" {
+		return c.runHTML(g)
+	}
+	if c.Output != "" {
+		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
+	}
 	p, err := model.ParsePersistence(c.Model)
 	if err != nil {
 		return withCode(exitUsage, err)

@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The browser tests open HTML reports in headless Chromium and check what
+// a user sees against the JSON reports of the same trace. Screenshots are
+// written to $CRASHSIM_HTML_OUT (default: the test's temp dir, logged);
+// -update-screenshot also writes the README's docs/html-report.png.
+var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the python-noflush report")
+
+// chromium finds a headless Chromium, or says why there is none.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("CRASHSIM_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "headless_shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium found (install chromium-headless-shell or chromium, or set CRASHSIM_CHROMIUM): browser tests skipped")
+	return ""
+}
+
+// browser is one headless Chromium page that records console errors,
+// uncaught exceptions, dialogs and every network request.
+type browser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	errors   []string
+	requests []string
+}
+
+func newBrowser(t *testing.T) *browser {
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	b := &browser{ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeWarning {
+				var args []string
+				for _, a := range e.Args {
+					args = append(args, string(a.Value))
+				}
+				b.errors = append(b.errors, "console."+string(e.Type)+": "+strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, "exception: "+e.ExceptionDetails.Error())
+		case *page.EventJavascriptDialogOpening:
+			b.errors = append(b.errors, "dialog: "+e.Message)
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, e.Request.URL)
+		}
+	})
+	if err := chromedp.Run(ctx, network.Enable()); err != nil {
+		t.Fatalf("start %s: %v", exe, err)
+	}
+	return b
+}
+
+// open loads a report and waits for its script to finish drawing.
+func (b *browser) open(t *testing.T, file string) {
+	t.Helper()
+	b.mu.Lock()
+	b.errors, b.requests = nil, nil
+	b.mu.Unlock()
+	url := "file://" + file
+	if err := chromedp.Run(b.ctx, chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+		t.Fatalf("open %s: %v (errors: %v)", file, err, b.errors)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.requests {
+		if r != url {
+			t.Errorf("the report fetched %s: it must be self-contained", r)
+		}
+	}
+}
+
+func (b *browser) checkClean(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		t.Errorf("browser: %s", e)
+	}
+	for _, r := range b.requests {
+		if !strings.HasPrefix(r, "file://") || strings.Count(r, "file://") != 1 {
+			t.Errorf("network request %s", r)
+		}
+	}
+	if len(b.requests) > 1 {
+		t.Errorf("the page made %d requests, want only itself: %v", len(b.requests), b.requests)
+	}
+}
+
+func (b *browser) eval(t *testing.T, js string, out any) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(js, out)); err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+}
+
+// crashsimOut runs crashsim in-process and returns its stdout.
+func crashsimOut(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	if code != exitOK && code != exitFindings && code != exitBlind {
+		t.Fatalf("crashsim %v: exit %d: %s", args, code, errb.String())
+	}
+	return out.Bytes()
+}
+
+type statesDoc struct {
+	Points []struct {
+		Index int                 `json:"index"`
+		Line  int                 `json:"line"`
+		Paths map[string][]string `json:"paths"`
+	} `json:"points"`
+}
+
+type findingsDoc struct {
+	Findings []struct {
+		Rule    string `json:"rule"`
+		Line    int    `json:"line"`
+		Related []struct {
+			Line int `json:"line"`
+		} `json:"related"`
+	} `json:"findings"`
+}
+
+func outDir(t *testing.T) string {
+	if d := os.Getenv("CRASHSIM_HTML_OUT"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+func TestHTMLReportInBrowser(t *testing.T) {
+	fixtures := []struct{ name, trace, initial string }{
+		{"python-noflush", "python-noflush/f-ttt-y-xx.strace", "python-noflush/initial.list"},
+		{"go-threads", "go-threads/f-ttt-y-xx.strace", "go-threads/initial.list"},
+		{"sqlite3-delete", "sqlite3-delete/f-ttt-y-xx.strace", "sqlite3-delete/initial.list"},
+	}
+	b := newBrowser(t)
+	out := outDir(t)
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			trace := filepath.Join("..", "..", "fixtures", "traces", fx.trace)
+			initial := filepath.Join("..", "..", "fixtures", "traces", fx.initial)
+			page := filepath.Join(out, fx.name+".html")
+			crashsimOut(t, "check", "--format", "html", "-o", page, "--initial-list", initial, trace)
+			var fj findingsDoc
+			if err := json.Unmarshal(crashsimOut(t, "check", "--format", "json", "--initial-list", initial, trace), &fj); err != nil {
+				t.Fatal(err)
+			}
+			var sj statesDoc
+			if err := json.Unmarshal(crashsimOut(t, "states", "--format", "json", "--max-states", "256", "--initial-list", initial, trace), &sj); err != nil {
+				t.Fatal(err)
+			}
+			abs, _ := filepath.Abs(page)
+			b.open(t, abs)
+
+			// Counts a user reads at the top, and the list they see.
+			var nFindings, nPoints string
+			var listed int
+			b.eval(t, `document.getElementById("n-findings").dataset.n`, &nFindings)
+			b.eval(t, `document.getElementById("n-points").dataset.n`, &nPoints)
+			b.eval(t, `document.querySelectorAll("#findings .finding").length`, &listed)
+			if nFindings != fmt.Sprint(len(fj.Findings)) || listed != len(fj.Findings) {
+				t.Errorf("page shows %s findings and lists %d, JSON report has %d", nFindings, listed, len(fj.Findings))
+			}
+			if nPoints != fmt.Sprint(len(sj.Points)) {
+				t.Errorf("page shows %s crash points, states --format json has %d", nPoints, len(sj.Points))
+			}
+
+			// Clicking each crash point shows the outcome sets states
+			// --format json gives for it.
+			for _, pt := range sj.Points {
+				if pt.Index >= 120 {
+					break // past the first window; the keyboard test below moves on
+				}
+				sel := fmt.Sprintf(`#timeline .gap[data-col="%d"]`, pt.Index)
+				if err := chromedp.Run(b.ctx, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+					t.Fatalf("click crash point %d: %v", pt.Index, err)
+				}
+				got := shownOutcomes(t, b)
+				if pt.Paths == nil {
+					pt.Paths = map[string][]string{}
+				}
+				if diff := cmp.Diff(pt.Paths, got); diff != "" {
+					t.Errorf("crash point %d (after line %d): outcome sets differ from states --format json (-json +page):\n%s", pt.Index, pt.Line, diff)
+				}
+				var line string
+				b.eval(t, `document.getElementById("point").dataset.line`, &line)
+				if line != fmt.Sprint(pt.Line) {
+					t.Errorf("crash point %d: panel is about line %s, want %d", pt.Index, line, pt.Line)
+				}
+			}
+
+			// The keyboard reaches the last crash point.
+			if err := chromedp.Run(b.ctx, chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent("\ue010")); err != nil { // End
+				t.Fatal(err)
+			}
+			var col string
+			b.eval(t, `document.getElementById("point").dataset.col`, &col)
+			if last := sj.Points[len(sj.Points)-1]; col != fmt.Sprint(last.Index) {
+				t.Errorf("End key selected crash point %s, want the last, %d", col, last.Index)
+			}
+			if got := shownOutcomes(t, b); !cmp.Equal(got, orEmpty(sj.Points[len(sj.Points)-1].Paths)) {
+				t.Errorf("last crash point: page %v, states json %v", got, sj.Points[len(sj.Points)-1].Paths)
+			}
+
+			// A finding's highlight lands on its trace lines.
+			inReport := map[int]bool{}
+			for _, pt := range sj.Points {
+				inReport[pt.Line] = true
+			}
+			for i, f := range fj.Findings {
+				sel := fmt.Sprintf(`#findings .finding[data-index="%d"]`, i)
+				if err := chromedp.Run(b.ctx, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+					t.Fatalf("click finding %d: %v", i, err)
+				}
+				var hl []int
+				b.eval(t, `[...new Set([...document.querySelectorAll("#timeline .mark.hl")].map(e => Number(e.dataset.line)))].sort((a,b)=>a-b)`, &hl)
+				want := map[int]bool{}
+				for _, l := range append([]int{f.Line}, relatedLines(f.Related)...) {
+					if inReport[l] {
+						want[l] = true
+					}
+				}
+				var wantList []int
+				for l := range want {
+					wantList = append(wantList, l)
+				}
+				sort.Ints(wantList)
+				if len(wantList) == 0 {
+					continue // a finding about lines no crash point has (none in these fixtures)
+				}
+				if hl == nil {
+					hl = []int{}
+				}
+				if diff := cmp.Diff(wantList, hl); diff != "" {
+					t.Errorf("finding %d (%s at line %d): highlighted lines differ from its trace lines (-want +page):\n%s", i, f.Rule, f.Line, diff)
+				}
+			}
+			if err := chromedp.Run(b.ctx, chromedp.Click(`#findings .finding[data-index="0"]`, chromedp.ByQuery)); err != nil && len(fj.Findings) > 0 {
+				t.Fatal(err)
+			}
+			shot := filepath.Join(out, fx.name+".png")
+			screenshot(t, b, shot)
+			t.Logf("report %s, screenshot %s", page, shot)
+			if *updateScreenshot && fx.name == "python-noflush" {
+				data, _ := os.ReadFile(shot)
+				if err := os.WriteFile(filepath.Join("..", "..", "docs", "html-report.png"), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b.checkClean(t)
+		})
+	}
+}
+
+func orEmpty(m map[string][]string) map[string][]string {
+	if m == nil {
+		return map[string][]string{}
+	}
+	return m
+}
+
+func relatedLines(rs []struct {
+	Line int `json:"line"`
+}) []int {
+	var out []int
+	for _, r := range rs {
+		out = append(out, r.Line)
+	}
+	return out
+}
+
+// shownOutcomes reads the crash point panel's table: path -> outcomes.
+func shownOutcomes(t *testing.T, b *browser) map[string][]string {
+	t.Helper()
+	got := map[string][]string{}
+	b.eval(t, `Object.fromEntries([...document.querySelectorAll("#outcomes tbody tr")].map(tr => [tr.dataset.path, [...tr.querySelectorAll(".out")].map(s => s.dataset.outcome)]))`, &got)
+	return got
+}
+
+// screenshot writes a PNG of the whole page and checks it is not blank:
+// the timeline area must hold the palette's colours, not one flat colour.
+// Together with the DOM assertions above this guards against a page that
+// loads but draws nothing; the pixels are not compared with a golden.
+func screenshot(t *testing.T, b *browser, name string) {
+	t.Helper()
+	var buf []byte
+	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&buf, 100)); err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(name, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	var rect struct{ X, Y, W, H float64 }
+	b.eval(t, `(() => { const r = document.querySelector("#timeline svg").getBoundingClientRect(); return {X: r.x + scrollX, Y: r.y + scrollY, W: r.width, H: r.height}; })()`, &rect)
+	area := image.Rect(int(rect.X), int(rect.Y), int(rect.X+rect.W), int(rect.Y+rect.H)).Intersect(img.Bounds())
+	colours := map[uint32]int{}
+	coloured := 0
+	for y := area.Min.Y; y < area.Max.Y; y += 2 {
+		for x := area.Min.X; x < area.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colours[(r>>11)<<10|(g>>11)<<5|bl>>11]++
+			if max(r, g, bl)-min(r, g, bl) > 0x2000 {
+				coloured++
+			}
+		}
+	}
+	if area.Empty() || len(colours) < 8 || coloured < 50 {
+		t.Errorf("timeline in %s looks blank: area %v, %d colours, %d coloured pixels", name, area, len(colours), coloured)
+	}
+}
+
+// TestHTMLHostilePath: a path that tries to close the data's script element
+// and run its own stays text.
+func TestHTMLHostilePath(t *testing.T) {
+	b := newBrowser(t)
+	dir := t.TempDir()
+	evil := `/tmp/x</script><script>alert(1)</script><img src=x onerror=alert(2)>.txt`
+	trace := filepath.Join(dir, "evil.strace")
+	lines := fmt.Sprintf("openat(AT_FDCWD, %q, O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\nwrite(3, \"hi\\n\", 3) = 3\nclose(3) = 0\n", evil)
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "evil.html")
+	crashsimOut(t, "check", "--format", "html", "-o", page, trace)
+	data, _ := os.ReadFile(page)
+	if bytes.Contains(data, []byte("alert(1)</script>")) {
+		t.Fatal("the path closed the script element in the page source")
+	}
+	b.open(t, page)
+	var labels []string
+	b.eval(t, `[...document.querySelectorAll("#findings .finding")].map(e => e.textContent)`, &labels)
+	if len(labels) == 0 || !strings.Contains(strings.Join(labels, "\n"), evil) {
+		t.Errorf("findings do not show the path as text: %q", labels)
+	}
+	var imgs int
+	b.eval(t, `document.querySelectorAll("img").length`, &imgs)
+	if imgs != 0 {
+		t.Errorf("the path made %d img elements", imgs)
+	}
+	b.checkClean(t)
+}
