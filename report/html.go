@@ -38,7 +38,7 @@ type HTMLMeta struct {
 // gives a page a browser can open. What is left out is counted in the
 // report and said on the page.
 type HTMLLimits struct {
-	Events int // events with their crash points (0: 200000)
+	Events int // events with their crash points (0: 100000)
 	Detail int // crash points that keep their per-state detail (0: 20000)
 }
 
@@ -71,12 +71,12 @@ type HTMLEvent struct {
 	To    int   `json:"to,omitempty"`
 	// Off and Len place a write in its file; Direct and Sync say it went
 	// past the page cache (O_DIRECT) or was durable on return (O_SYNC...).
-	Off    int64 `json:"o,omitempty"`
-	Len    int64 `json:"b,omitempty"`
-	Direct bool  `json:"dio,omitempty"`
-	Sync   bool  `json:"osync,omitempty"`
-	Failed bool  `json:"err,omitempty"`
-	Call   string `json:"c"`
+	Off    int64     `json:"o,omitempty"`
+	Len    int64     `json:"b,omitempty"`
+	Direct bool      `json:"dio,omitempty"`
+	Sync   bool      `json:"osync,omitempty"`
+	Failed bool      `json:"err,omitempty"`
+	Call   string    `json:"c"`
 	Point  HTMLPoint `json:"pt"`
 }
 
@@ -129,7 +129,8 @@ type HTML struct {
 	lanes    map[string]int
 	laneList []HTMLLane
 	events   int
-	folded   int // events past the limit, counted not kept
+	foldLine int // the first line not drawn, past the limit
+	buf      []byte
 	points   int
 	detail   int
 	err      error
@@ -140,7 +141,7 @@ type HTML struct {
 // Close.
 func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTML {
 	if lim.Events == 0 {
-		lim.Events = 200000
+		lim.Events = 100000
 	}
 	if lim.Detail == 0 {
 		lim.Detail = 20000
@@ -240,13 +241,17 @@ func (e *Effects) Observe(_ *model.Model, eff *model.Effect) {
 	}
 }
 
+// Full reports whether the report holds as many events as its limit: the
+// caller stops replaying there, and Fold says where.
+func (h *HTML) Full() bool { return h.events >= h.lim.Events }
+
+// Fold records that the rest of the trace, from the event on line, is not
+// drawn.
+func (h *HTML) Fold(line int) { h.foldLine = line }
+
 // Event adds an event and the crash point after it.
 func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	h.points++
-	if h.events >= h.lim.Events {
-		h.folded++
-		return
-	}
 	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
 	e.Call = shortCall(ev)
 	e.Kind = markKind(ev, eff)
@@ -316,7 +321,10 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	}
 	h.w.WriteByte('\n')
 	h.events++
-	h.put(e)
+	h.buf = appendEvent(h.buf[:0], &e)
+	if h.err == nil {
+		_, h.err = h.w.Write(h.buf)
+	}
 }
 
 func contains(ss []string, s string) bool {
@@ -368,7 +376,7 @@ func shortCall(ev *parser.Event) string {
 	if len(args) > 120 {
 		args = args[:117] + "..."
 	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
+	return ev.Name + "(" + args + ") = " + ev.FormatRet()
 }
 
 // Close writes the lanes, what was folded, and the page's script.
@@ -376,7 +384,7 @@ func (h *HTML) Close() error {
 	h.w.WriteString("],\n\"lanes\":")
 	h.put(h.laneList)
 	h.w.WriteString(",\n\"folded\":")
-	h.put(map[string]int{"events": h.folded, "points": h.points, "detailKept": h.detail})
+	h.put(map[string]int{"foldLine": h.foldLine, "points": h.points, "detailKept": h.detail, "limit": h.lim.Events})
 	h.w.WriteString("}</script>\n<script>\n")
 	h.w.WriteString(htmlJS)
 	h.w.WriteString("</script>\n</body>\n</html>\n")

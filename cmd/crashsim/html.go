@@ -83,6 +83,12 @@ func renderHTML(w io.Writer, stream parser.Stream, in htmlInput) error {
 		if err != nil {
 			return inputError(err)
 		}
+		if h.Full() {
+			// The page holds as many crash points as a browser draws
+			// well; it says where it stopped.
+			h.Fold(ev.Pos.Line)
+			break
+		}
 		eff.Reset()
 		pt, ok := tl.Step(ev)
 		if ok {

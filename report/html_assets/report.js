@@ -9,7 +9,7 @@
   const LOSS = { missing: 1, initial: 1, earlier: 1, empty: 1, torn: 1, zeros: 1 };
   const EV = D.events;
   const NCOL = EV.length + 1; // column 0: before the first event
-  const WIN = 120, COLW = 13, LABELW = 300, ROWH = 13, LANEH = 2 * ROWH + 6, GROUPH = 18, TOPH = 22;
+  const WIN = 120, LABELW = 300, ROWH = 13, LANEH = 2 * ROWH + 6, GROUPH = 18, TOPH = 22;
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -56,6 +56,8 @@
 
   // Outcome sets carried forward: checkpoints every STEP events, so the
   // sets at any column cost at most STEP steps.
+  // Columns are wider when there are few of them.
+  const COLW = Math.max(13, Math.min(56, Math.floor((Math.max(document.documentElement.clientWidth, 800) - LABELW - 60) / Math.min(NCOL, WIN))));
   const STEP = 1024;
   const checkpoints = [{}];
   {
@@ -77,13 +79,20 @@
   }
   const byLine = new Map();
   EV.forEach((e, i) => { if (!byLine.has(e.l)) byLine.set(e.l, i); });
+  // colAt is the crash point that holds a state "right after line L": the
+  // one after the last event at or before L (an exit, say, moves nothing).
+  function colAt(line) {
+    let lo = 0, hi = EV.length; // first event with a line past L
+    while (lo < hi) { const m = (lo + hi) >> 1; if (EV[m].l <= line) lo = m + 1; else hi = m; }
+    return lo;
+  }
 
   // Findings.
   const F = D.findings;
   const findingAt = new Map(); // column -> findings whose demonstration state is there
   F.forEach((f, i) => {
-    if (f.state && byLine.has(f.state.line)) {
-      const col = byLine.get(f.state.line) + 1;
+    if (f.state) {
+      const col = colAt(f.state.line);
       if (!findingAt.has(col)) findingAt.set(col, []);
       findingAt.get(col).push(i);
     }
@@ -99,7 +108,7 @@
   sum.innerHTML = "";
   const part = (id, n, word) => { const s = el("span", { id: id, "data-n": String(n) }, n + " " + word); sum.appendChild(s); sum.appendChild(document.createTextNode(" · ")); };
   part("n-findings", F.length, F.length === 1 ? "finding" : "findings");
-  part("n-points", D.folded.points + 1, "crash points");
+  part("n-points", D.folded.points + 1, D.folded.foldLine > 0 ? "crash points drawn (trace cut at line " + D.folded.foldLine + ")" : "crash points");
   part("n-files", lanes.length, lanes.length === 1 ? "path in scope" : "paths in scope");
   sum.appendChild(document.createTextNode(D.summary.events + " events in the trace"));
   for (const w of D.warnings) {
@@ -163,7 +172,7 @@
     highlight = findingLines(f);
     let first = -1;
     for (const l of highlight) if (byLine.has(l)) first = first < 0 ? byLine.get(l) : Math.min(first, byLine.get(l));
-    let col = f.state && byLine.has(f.state.line) ? byLine.get(f.state.line) + 1 : first + 1;
+    let col = f.state ? colAt(f.state.line) : first + 1;
     if (first >= 0) winStart = clampWin(first - 5);
     renderFindings();
     if (col > 0) selectPoint(col, false); else drawTimeline();
@@ -350,7 +359,7 @@
     const ids = Object.keys(cur).map(Number).sort((a, b) => (lanes[a].path < lanes[b].path ? -1 : 1));
     for (const i of F.keys()) {
       const f = F[i];
-      if (f.state && e && f.state.line === e.l) {
+      if (f.state && colAt(f.state.line) === col) {
         const d = el("div", { class: "rejected" });
         d.appendChild(el("strong", {}, f.rule + ": "));
         d.appendChild(document.createTextNode("a crash here can leave " + f.state.path + " " + f.state.outcome + " (" + f.state.persisted + " persisted). " + f.message));
@@ -402,10 +411,14 @@
     });
     wrap.appendChild(choices);
     wrap.appendChild(body);
-    const writes = [];
+    // The lane's writes up to this point; those a later sync of the lane
+    // covered are durable whatever the state.
+    const writes = [], durable = new Set();
     for (let i = 0; i < col; i++) {
       const ev = EV[i];
-      if ((ev.k === "write" || ev.k === "trunc") && ev.n.includes(id)) writes.push(ev);
+      if (!ev.n.includes(id)) continue;
+      if (ev.k === "write" || ev.k === "trunc") { writes.push(ev); if (ev.dio || ev.osync) durable.add(ev); }
+      if ((ev.k === "fsync" || ev.k === "syncall") && !ev.err) for (const w of writes) durable.add(w);
     }
     function draw(i) {
       const s = states[i];
@@ -413,21 +426,23 @@
       body.appendChild(el("p", {}, s.o + ": " + s.p + " persisted" + (s.nl ? "; the name as line " + s.nl + " left it" : "") + (s.vl ? "; the version line " + s.vl + " wrote" : "")));
       const applied = new Set(s.a || []);
       let size = 1;
-      for (const w of writes) size = Math.max(size, (w.o > 0 ? w.o : 0) + (w.b || 0));
+      for (const w of writes) size = Math.max(size, Math.max(0, w.o || 0) + (w.b || 0));
       const W = 600, H = 22;
       const svg = ['<svg width="' + (W + 2) + '" height="' + (H + 16) + '" role="img" aria-label="bytes of the file in this state"><rect x="1" y="1" width="' + W + '" height="' + H + '" fill="#f2f2f2" stroke="#999"/>'];
       const lines = el("ul", { class: "lines" });
       for (const w of writes) {
         if (w.k !== "write") continue;
-        const x0 = 1 + W * Math.max(0, w.o) / size, wd = Math.max(2, W * (w.b || 0) / size);
+        const off = Math.max(0, w.o || 0);
+        const x0 = 1 + W * off / size, wd = Math.max(2, W * (w.b || 0) / size);
         let cls = "lost", fill = "#bdbdbd";
+        if (durable.has(w)) { cls = "durable before (a sync covered it)"; fill = "#7fbfa9"; }
         const pendingHere = applied.has(w.l) || s.t === w.l || s.so === w.l;
         if (applied.has(w.l)) { cls = "persisted"; fill = "#009E73"; }
         if (s.t === w.l) { cls = "torn after " + s.tb + " bytes"; fill = "url(#hatch)"; }
         if (s.so === w.l) { cls = "size only: reads back as zeros"; fill = "#ffffff"; }
         if (!pendingHere && s.p === "all") { cls = "persisted"; fill = "#009E73"; }
         svg.push('<rect x="' + x0 + '" y="3" width="' + wd + '" height="' + (H - 4) + '" fill="' + fill + '" stroke="#1a1a1a" stroke-width=".5"><title>line ' + w.l + ": " + cls + "</title></rect>");
-        lines.appendChild(el("li", { class: "mono" }, "line " + w.l + " (" + (w.b || 0) + " bytes at " + Math.max(0, w.o) + "): " + cls + " · " + w.c));
+        lines.appendChild(el("li", { class: "mono" }, "line " + w.l + " (" + (w.b || 0) + " bytes at " + (w.o < 0 ? "the end" : off) + "): " + cls + " · " + w.c));
       }
       svg.push('<text x="1" y="' + (H + 14) + '" font-size="11">0</text><text x="' + (W - 60) + '" y="' + (H + 14) + '" font-size="11">' + size + " bytes</text></svg>");
       const pic = el("div");
@@ -444,8 +459,9 @@
 
   // What was folded.
   const fold = [];
-  if (D.folded.events > 0) fold.push("The last " + D.folded.events + " of " + D.folded.points + " events in scope are not in this report (over its bound); their findings are still listed.");
-  fold.push(EV.length + " events in scope drawn in windows of " + WIN + " crash points; " + (D.summary.events - EV.length - D.folded.events) + " events of the trace changed nothing in scope and are left out.");
+  if (D.folded.foldLine > 0) fold.push("This report draws the first " + EV.length + " crash points (its bound is " + D.folded.limit + "); the trace from line " + D.folded.foldLine + " on is not drawn (crashsim states lists every crash point). Every finding is still listed.");
+  fold.push(EV.length + " events in scope drawn, in windows of " + WIN + " crash points; the events of the trace that change nothing in scope are left out.");
+  if (D.folded.detailKept < EV.length) fold.push("The per-state pictures are kept for the first " + D.folded.detailKept + " crash points.");
   $("folded").textContent = fold.join(" ");
 
   renderFindings();
