@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -244,8 +245,9 @@ func TestHTMLReportInBrowser(t *testing.T) {
 				}
 			}
 
-			// The keyboard reaches the last crash point.
-			if err := chromedp.Run(b.ctx, chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent("\ue010")); err != nil { // End
+			// The keyboard reaches the last crash point from the first.
+			b.click(t, `#timeline .gap[data-col="0"]`)
+			if err := chromedp.Run(b.ctx, chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent(kb.End)); err != nil {
 				t.Fatal(err)
 			}
 			var col string
@@ -394,4 +396,75 @@ func TestHTMLHostilePath(t *testing.T) {
 		t.Errorf("the path made %d img elements", imgs)
 	}
 	b.checkClean(t)
+}
+
+// BenchmarkHTMLBrowser100k opens the report of a trace with 100k crash
+// points (the page's bound) in headless Chromium and reports how long the
+// page takes to be ready, to show the last crash point (End key) and to
+// move the window back (PageUp): what a user waits for.
+func BenchmarkHTMLBrowser100k(b *testing.B) {
+	exe := ""
+	for _, name := range []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			exe = p
+			break
+		}
+	}
+	if exe == "" {
+		b.Skip("no Chromium found: browser benchmark skipped")
+	}
+	trace := writeBigTrace(b, 130_000)
+	page := filepath.Join(b.TempDir(), "big.html")
+	var out, errb bytes.Buffer
+	if code := run([]string{"states", "--format", "html", "-o", page, trace}, &out, &errb); code != 0 {
+		b.Fatalf("states: exit %d: %s", code, errb.String())
+	}
+	fi, _ := os.Stat(page)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancelC := chromedp.NewContext(actx)
+	defer cancelC()
+	var mu sync.Mutex
+	var pageErrors []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			mu.Lock()
+			pageErrors = append(pageErrors, e.ExceptionDetails.Error())
+			mu.Unlock()
+		}
+	})
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range pageErrors {
+			b.Errorf("page: %s", e)
+		}
+	}()
+	var load, end, pageUp time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if err := chromedp.Run(ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+			b.Fatal(err)
+		}
+		load = time.Since(start)
+		start = time.Now()
+		var col string
+		if err := chromedp.Run(ctx, chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent(kb.End), chromedp.Evaluate(`document.getElementById("point").dataset.col || ""`, &col)); err != nil {
+			b.Fatal(err)
+		}
+		end = time.Since(start)
+		if col != "100000" {
+			b.Fatalf("End selected crash point %s, want 100000", col)
+		}
+		start = time.Now()
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.PageUp), chromedp.Evaluate(`document.getElementById("point").dataset.col`, &col)); err != nil { // PageUp
+			b.Fatal(err)
+		}
+		pageUp = time.Since(start)
+	}
+	b.ReportMetric(float64(load.Milliseconds()), "load-ms")
+	b.ReportMetric(float64(end.Milliseconds()), "end-key-ms")
+	b.ReportMetric(float64(pageUp.Milliseconds()), "pageup-ms")
+	b.ReportMetric(float64(fi.Size())/(1<<20), "MiB")
 }
