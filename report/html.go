@@ -402,6 +402,15 @@ const htmlBody = `<header>
 <div id="warnings"></div>
 </header>
 <main>
+<section id="timeline-section" aria-labelledby="timeline-h">
+<h2 id="timeline-h">Timeline</h2>
+<p class="help">One lane per file, grouped by directory: the upper row is the page cache, the lower row what is durable. Each column is a crash point, the moment after an event. Click a column (or focus the timeline and use ← → Home End, PageUp PageDown) to see what a crash there can leave.</p>
+<div id="legend"></div>
+<div id="window-nav"><button type="button" id="win-prev">◀ earlier</button> <span id="window-info"></span> <button type="button" id="win-next">later ▶</button></div>
+<div id="timeline" tabindex="0" role="grid" aria-label="Timeline of crash points"></div>
+<div id="folded"></div>
+</section>
+<div id="panels">
 <section id="findings-section" aria-labelledby="findings-h">
 <h2 id="findings-h">Findings</h2>
 <form id="filters" aria-label="Filter findings">
@@ -413,18 +422,11 @@ const htmlBody = `<header>
 <p id="findings-count"></p>
 <ol id="findings"></ol>
 </section>
-<section id="timeline-section" aria-labelledby="timeline-h">
-<h2 id="timeline-h">Timeline</h2>
-<p class="help">One lane per file, grouped by directory: the upper row is the page cache, the lower row what is durable. Each column is a crash point, the moment after an event. Click a column (or focus the timeline and use ← → Home End, PageUp PageDown) to see what a crash there can leave.</p>
-<div id="legend"></div>
-<div id="window-nav"><button type="button" id="win-prev">◀ earlier</button> <span id="window-info"></span> <button type="button" id="win-next">later ▶</button></div>
-<div id="timeline" tabindex="0" role="grid" aria-label="Timeline of crash points"></div>
-<div id="folded"></div>
-</section>
 <section id="point-section" aria-labelledby="point-h">
 <h2 id="point-h">Crash point</h2>
 <div id="point"><p>Pick a crash point on the timeline, or a finding.</p></div>
 </section>
+</div>
 </main>
 <noscript>This report draws its timeline with JavaScript; the data is in the script element named crashsim-data.</noscript>
 `

@@ -411,15 +411,25 @@
     });
     wrap.appendChild(choices);
     wrap.appendChild(body);
-    // The lane's writes up to this point; those a later sync of the lane
-    // covered are durable whatever the state.
-    const writes = [], durable = new Set();
+    // The lane's writes up to this point, following renames (a file
+    // written as x.tmp and renamed to x keeps its writes); those a later
+    // sync covered are durable whatever the state.
+    const lists = new Map(), durable = new Set();
+    const list = (l) => { if (!lists.has(l)) lists.set(l, []); return lists.get(l); };
     for (let i = 0; i < col; i++) {
       const ev = EV[i];
-      if (!ev.n.includes(id)) continue;
-      if (ev.k === "write" || ev.k === "trunc") { writes.push(ev); if (ev.dio || ev.osync) durable.add(ev); }
-      if ((ev.k === "fsync" || ev.k === "syncall") && !ev.err) for (const w of writes) durable.add(w);
+      if (ev.k === "rename" && ev.fr && ev.to) {
+        const moved = list(ev.fr - 1);
+        lists.set(ev.fr - 1, []);
+        lists.set(ev.to - 1, moved);
+        continue;
+      }
+      for (const l of ev.n) {
+        if (ev.k === "write" || ev.k === "trunc") { list(l).push(ev); if (ev.dio || ev.osync) durable.add(ev); }
+        if ((ev.k === "fsync" || ev.k === "syncall") && !ev.err) for (const w of list(l)) durable.add(w);
+      }
     }
+    const writes = list(id);
     function draw(i) {
       const s = states[i];
       body.innerHTML = "";
@@ -428,7 +438,7 @@
       let size = 1;
       for (const w of writes) size = Math.max(size, Math.max(0, w.o || 0) + (w.b || 0));
       const W = 600, H = 22;
-      const svg = ['<svg width="' + (W + 2) + '" height="' + (H + 16) + '" role="img" aria-label="bytes of the file in this state"><rect x="1" y="1" width="' + W + '" height="' + H + '" fill="#f2f2f2" stroke="#999"/>'];
+      const svg = ['<svg viewBox="0 0 ' + (W + 2) + " " + (H + 16) + '" style="width:100%;max-width:' + (W + 2) + 'px" role="img" aria-label="bytes of the file in this state"><rect x="1" y="1" width="' + W + '" height="' + H + '" fill="#f2f2f2" stroke="#999"/>'];
       const lines = el("ul", { class: "lines" });
       for (const w of writes) {
         if (w.k !== "write") continue;
