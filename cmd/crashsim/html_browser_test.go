@@ -302,6 +302,23 @@ func TestHTMLReportInBrowser(t *testing.T) {
 				}
 			}
 			b.checkClean(t)
+
+			// states --format html draws the same crash points.
+			spage := filepath.Join(out, fx.name+"-states.html")
+			crashsimOut(t, "states", "--format", "html", "-o", spage, "--max-states", "256", "--initial-list", initial, trace)
+			sabs, _ := filepath.Abs(spage)
+			b.open(t, sabs)
+			b.eval(t, `document.getElementById("n-points").dataset.n`, &nPoints)
+			b.eval(t, `document.querySelectorAll("#findings .finding").length`, &listed)
+			if nPoints != fmt.Sprint(len(sj.Points)) || listed != 0 {
+				t.Errorf("states page: %s crash points and %d findings, want %d and none", nPoints, listed, len(sj.Points))
+			}
+			mid := sj.Points[len(sj.Points)/2]
+			b.click(t, fmt.Sprintf(`#timeline .gap[data-col="%d"]`, mid.Index))
+			if got := shownOutcomes(t, b); !cmp.Equal(got, orEmpty(mid.Paths)) {
+				t.Errorf("states page, crash point %d: %v, states json %v", mid.Index, got, mid.Paths)
+			}
+			b.checkClean(t)
 		})
 	}
 }
@@ -467,4 +484,42 @@ func BenchmarkHTMLBrowser100k(b *testing.B) {
 	b.ReportMetric(float64(end.Milliseconds()), "end-key-ms")
 	b.ReportMetric(float64(pageUp.Milliseconds()), "pageup-ms")
 	b.ReportMetric(float64(fi.Size())/(1<<20), "MiB")
+}
+
+// TestHTMLExploreInBrowser: explore's rejected states are marked on their
+// crash point, and picking one shows the checker's verdict there.
+func TestHTMLExploreInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "initial"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "initial", "config.txt"), []byte("version=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "traces", "python-noflush", "f-ttt-y-xx.strace"))
+	page := filepath.Join(dir, "explore.html")
+	crashsimOut(t, "explore", "--format", "html", "-o", page, "--checker", "grep -q ^version= config.txt",
+		"--root", "/tmp/crashsim-fixtures/python-noflush", "--initial", filepath.Join(dir, "initial"), trace)
+	b.open(t, page)
+	var n int
+	b.eval(t, `document.querySelectorAll("#findings .finding").length`, &n)
+	if n == 0 {
+		t.Fatal("explore rejected no state of the no-flush save; the page lists none")
+	}
+	// Both rejected states are right after line 400 (the rename): one
+	// marker on that crash point, naming the rule.
+	var marks []string
+	b.eval(t, `[...document.querySelectorAll("#timeline .fmark")].map(m => m.textContent)`, &marks)
+	if len(marks) != 1 || !strings.Contains(marks[0], "checker-failed") {
+		t.Errorf("rejected-state markers: %q, want one naming checker-failed", marks)
+	}
+	b.click(t, `#findings .finding[data-index="0"]`)
+	var line, verdict string
+	b.eval(t, `document.getElementById("point").dataset.line`, &line)
+	b.eval(t, `[...document.querySelectorAll("#point .rejected")].map(e => e.textContent).join("\n")`, &verdict)
+	if line != "400" || !strings.Contains(verdict, "the checker rejects") {
+		t.Errorf("picking the rejected state shows line %s and %q; want line 400 and the checker's verdict", line, verdict)
+	}
+	b.checkClean(t)
 }
