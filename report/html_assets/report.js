@@ -452,7 +452,8 @@
         if (s.so === w.l) { cls = "size only: reads back as zeros"; fill = "#ffffff"; }
         if (!pendingHere && s.p === "all") { cls = "persisted"; fill = "#009E73"; }
         svg.push('<rect x="' + x0 + '" y="3" width="' + wd + '" height="' + (H - 4) + '" fill="' + fill + '" stroke="#1a1a1a" stroke-width=".5"><title>line ' + w.l + ": " + cls + "</title></rect>");
-        lines.appendChild(el("li", { class: "mono" }, "line " + w.l + " (" + (w.b || 0) + " bytes at " + (w.o < 0 ? "the end" : off) + "): " + cls + " · " + w.c));
+        if (lines.childElementCount === 12) lines.appendChild(el("li", { class: "muted" }, "… and the file's other writes up to here (the bar shows them all)"));
+        if (lines.childElementCount < 12) lines.appendChild(el("li", { class: "mono" }, "line " + w.l + " (" + (w.b || 0) + " bytes at " + (w.o < 0 ? "the end" : off) + "): " + cls + " · " + w.c));
       }
       svg.push('<text x="1" y="' + (H + 14) + '" font-size="11">0</text><text x="' + (W - 60) + '" y="' + (H + 14) + '" font-size="11">' + size + " bytes</text></svg>");
       const pic = el("div");
