@@ -407,7 +407,7 @@ const htmlBody = `<header>
 <p class="help">One lane per file, grouped by directory: the upper row is the page cache, the lower row what is durable. Each column is a crash point, the moment after an event. Click a column (or focus the timeline and use ← → Home End, PageUp PageDown) to see what a crash there can leave.</p>
 <div id="legend"></div>
 <div id="window-nav"><button type="button" id="win-prev">◀ earlier</button> <span id="window-info"></span> <button type="button" id="win-next">later ▶</button></div>
-<div id="timeline" tabindex="0" role="grid" aria-label="Timeline of crash points"></div>
+<div id="timeline" tabindex="0" role="region" aria-label="Timeline of crash points: use the arrow keys, Home, End, PageUp and PageDown to move between crash points"></div>
 <div id="folded"></div>
 </section>
 <div id="panels">
@@ -424,7 +424,7 @@ const htmlBody = `<header>
 </section>
 <section id="point-section" aria-labelledby="point-h">
 <h2 id="point-h">Crash point</h2>
-<div id="point"><p>Pick a crash point on the timeline, or a finding.</p></div>
+<div id="point" aria-live="polite"><p>Pick a crash point on the timeline, or a finding.</p></div>
 </section>
 </div>
 </main>

@@ -289,9 +289,30 @@ func TestHTMLReportInBrowser(t *testing.T) {
 					t.Errorf("finding %d (%s at line %d): highlighted lines differ from its trace lines (-want +page):\n%s", i, f.Rule, f.Line, diff)
 				}
 			}
+			// Each filter shows exactly the findings it names.
+			for i, f := range fj.Findings {
+				var shown int
+				b.eval(t, fmt.Sprintf(`(() => { const s = document.getElementById("f-rule"); s.value = %q; s.dispatchEvent(new Event("change")); return document.querySelectorAll("#findings .finding").length; })()`, f.Rule), &shown)
+				want := 0
+				for _, g := range fj.Findings {
+					if g.Rule == f.Rule {
+						want++
+					}
+				}
+				if shown != want {
+					t.Errorf("filter rule=%s (finding %d) shows %d findings, want %d", f.Rule, i, shown, want)
+				}
+			}
+			var all, none int
+			b.eval(t, `(() => { const s = document.getElementById("f-rule"); s.value = ""; s.dispatchEvent(new Event("change")); const p = document.getElementById("f-path"); p.value = "no such path in this trace"; p.dispatchEvent(new Event("input")); const n = document.querySelectorAll("#findings .finding").length; p.value = ""; p.dispatchEvent(new Event("input")); return n; })()`, &none)
+			b.eval(t, `document.querySelectorAll("#findings .finding").length`, &all)
+			if none != 0 || all != len(fj.Findings) {
+				t.Errorf("path filter: %d findings for a path not in the trace, %d after clearing it; want 0 and %d", none, all, len(fj.Findings))
+			}
 			if len(fj.Findings) > 0 {
 				b.click(t, `#findings .finding[data-index="0"]`)
 			}
+
 			shot := filepath.Join(out, fx.name+".png")
 			screenshot(t, b, shot)
 			t.Logf("report %s, screenshot %s", page, shot)

@@ -156,7 +156,7 @@
       const rel = el("ul", { class: "related" });
       for (const r of f.related || []) rel.appendChild(el("li", { class: "mono" }, "line " + r.line + "  " + r.syscall + "  " + r.what));
       if (f.state) rel.appendChild(el("li", {}, "a crash right after line " + f.state.line + " can leave " + f.state.path + " " + f.state.outcome + " (" + f.state.persisted + " persisted)"));
-      if (f.models && f.models.length) rel.appendChild(el("li", { class: "muted" }, "models: " + f.models.join(", ") + " · source location: not recorded (trace without -k)"));
+      if (f.models && f.models.length) rel.appendChild(el("li", { class: "muted" }, "models: " + f.models.join(", ")));
       b.appendChild(rel);
       b.addEventListener("click", () => pickFinding(i));
       li.appendChild(b);
