@@ -191,6 +191,9 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		{"python-noflush", "python-noflush/f-ttt-y-xx.strace", "python-noflush/initial.list"},
 		{"go-threads", "go-threads/f-ttt-y-xx.strace", "go-threads/initial.list"},
 		{"sqlite3-delete", "sqlite3-delete/f-ttt-y-xx.strace", "sqlite3-delete/initial.list"},
+		{"direct-io", "direct-io/f-ttt-y-xx.strace", "direct-io/initial.list"},
+		{"fsync-eio", "fsync-eio/f-ttt-y-xx.strace", "fsync-eio/initial.list"},
+		{"shell-mv", "shell-mv/f-ttt-y-xx.strace", "shell-mv/initial.list"},
 	}
 	b := newBrowser(t)
 	out := outDir(t)

@@ -183,7 +183,7 @@
   // Legend.
   const legendItems = [
     ["write (width grows with bytes, log scale)", '<rect x="1" y="3" width="10" height="8" fill="#0072B2"/>'],
-    ["O_DIRECT / O_SYNC write (drawn in the durable row)", '<rect x="1" y="3" width="10" height="8" fill="#CC79A7"/>'],
+    ["O_DIRECT write (past the page cache, not yet durable) / O_SYNC write (durable on return): drawn in the durable row", '<rect x="1" y="3" width="10" height="8" fill="#CC79A7"/>'],
     ["fsync / fdatasync", '<path d="M6 1v10M2 8l4 4 4-4" stroke="#009E73" stroke-width="2" fill="none"/>'],
     ["directory fsync (on the directory row)", '<path d="M1 2h10l-5 9z" fill="#009E73"/>'],
     ["rename (arrow from old name to new)", '<path d="M1 6h8M6 2l4 4-4 4" stroke="#1a1a1a" stroke-width="1.6" fill="none"/>'],
@@ -425,7 +425,7 @@
         continue;
       }
       for (const l of ev.n) {
-        if (ev.k === "write" || ev.k === "trunc") { list(l).push(ev); if (ev.dio || ev.osync) durable.add(ev); }
+        if (ev.k === "write" || ev.k === "trunc") { list(l).push(ev); if (ev.osync) durable.add(ev); }
         if ((ev.k === "fsync" || ev.k === "syncall") && !ev.err) for (const w of list(l)) durable.add(w);
       }
     }
@@ -445,12 +445,14 @@
         const off = Math.max(0, w.o || 0);
         const x0 = 1 + W * off / size, wd = Math.max(2, W * (w.b || 0) / size);
         let cls = "lost", fill = "#bdbdbd";
-        if (durable.has(w)) { cls = "durable before (a sync covered it)"; fill = "#7fbfa9"; }
+        if (durable.has(w)) { cls = w.osync ? "durable when it returned (O_SYNC)" : "durable before (a sync covered it)"; fill = "#7fbfa9"; }
+        else if (w.dio) cls = "O_DIRECT: past the page cache, still in the device cache: lost";
         const pendingHere = applied.has(w.l) || s.t === w.l || s.so === w.l;
         if (applied.has(w.l)) { cls = "persisted"; fill = "#009E73"; }
         if (s.t === w.l) { cls = "torn after " + s.tb + " bytes"; fill = "url(#hatch)"; }
         if (s.so === w.l) { cls = "size only: reads back as zeros"; fill = "#ffffff"; }
         if (!pendingHere && s.p === "all") { cls = "persisted"; fill = "#009E73"; }
+        if (s.o === "missing") { cls = "unreachable: the name is missing in this state"; fill = "#e0e0e0"; }
         svg.push('<rect x="' + x0 + '" y="3" width="' + wd + '" height="' + (H - 4) + '" fill="' + fill + '" stroke="#1a1a1a" stroke-width=".5"><title>line ' + w.l + ": " + cls + "</title></rect>");
         if (lines.childElementCount === 12) lines.appendChild(el("li", { class: "muted" }, "… and the file's other writes up to here (the bar shows them all)"));
         if (lines.childElementCount < 12) lines.appendChild(el("li", { class: "mono" }, "line " + w.l + " (" + (w.b || 0) + " bytes at " + (w.o < 0 ? "the end" : off) + "): " + cls + " · " + w.c));
