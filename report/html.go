@@ -146,7 +146,7 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 	if lim.Detail == 0 {
 		lim.Detail = 20000
 	}
-	h := &HTML{w: bufio.NewWriterSize(w, 64<<10), lim: lim, lanes: map[string]int{}}
+	h := &HTML{w: bufio.NewWriterSize(w, 64<<10), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}}
 	title := "crashsim " + meta.Command + ": " + meta.Trace
 	fmt.Fprintf(h.w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
 		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"+

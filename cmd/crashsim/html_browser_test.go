@@ -96,7 +96,11 @@ func (b *browser) open(t *testing.T, file string) {
 	b.errors, b.requests = nil, nil
 	b.mu.Unlock()
 	url := "file://" + file
-	if err := chromedp.Run(b.ctx, chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+	// A page that throws never gets ready: give up after a while and say
+	// what it logged.
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
 		t.Fatalf("open %s: %v (errors: %v)", file, err, b.errors)
 	}
 	b.mu.Lock()
@@ -544,6 +548,22 @@ func TestHTMLExploreInBrowser(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll("#point .rejected")].map(e => e.textContent).join("\n")`, &verdict)
 	if line != "400" || !strings.Contains(verdict, "the checker rejects") {
 		t.Errorf("picking the rejected state shows line %s and %q; want line 400 and the checker's verdict", line, verdict)
+	}
+	b.checkClean(t)
+}
+
+// TestHTMLBlindInBrowser: a recording with a blind spot says so at the top
+// of the page, with its fix, instead of looking clean.
+func TestHTMLBlindInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	page := filepath.Join(t.TempDir(), "blind.html")
+	trace := filepath.Join("..", "..", "fixtures", "traces", "blind-raw-args", "trace.strace")
+	crashsimOut(t, "check", "--format", "html", "-o", page, "--root", "/tmp/crashsim-fixtures/blind-raw-args", trace)
+	b.open(t, page)
+	var blind []string
+	b.eval(t, `[...document.querySelectorAll("#warnings .blind:not(.accepted)")].map(e => e.textContent)`, &blind)
+	if len(blind) != 1 || !strings.Contains(blind[0], "blind-raw-args") || !strings.Contains(blind[0], "raw") {
+		t.Errorf("blind spots shown: %q, want one naming blind-raw-args and its fix", blind)
 	}
 	b.checkClean(t)
 }

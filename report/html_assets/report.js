@@ -22,7 +22,7 @@
   }
 
   // Lanes, grouped by directory; process lanes for a trace of many pids.
-  const lanes = D.lanes.slice();
+  const lanes = (D.lanes || []).slice();
   const groups = new Map();
   for (const l of lanes) {
     if (!groups.has(l.dir)) groups.set(l.dir, []);
