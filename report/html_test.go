@@ -66,6 +66,11 @@ func TestHTMLDataCannotCloseScript(t *testing.T) {
 	if err := json.Unmarshal([]byte(m[1]), &doc); err != nil {
 		t.Fatalf("data is not one JSON value: %v", err)
 	}
+	for _, k := range []string{"lanes", "events", "warnings", "notes", "findings"} {
+		if _, ok := doc[k].([]any); !ok {
+			t.Errorf("%s is %v, want an array (the page iterates it)", k, doc[k])
+		}
+	}
 	if got := doc["findings"].([]any)[0].(map[string]any)["path"]; got != evil {
 		t.Errorf("path after the round trip: %q", got)
 	}
