@@ -27,7 +27,7 @@ import (
 
 // The browser tests open HTML reports in headless Chromium and check what
 // a user sees against the JSON reports of the same trace. Screenshots are
-// written to $CRASHSIM_HTML_OUT (default: the test's temp dir, logged);
+// written to $CRASHSIM_HTML_OUT (default: $TMPDIR/crashsim-html-test);
 // -update-screenshot also writes the README's docs/html-report.png.
 var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the python-noflush report")
 
@@ -180,14 +180,19 @@ type findingsDoc struct {
 	} `json:"findings"`
 }
 
+// outDir is where the reports and screenshots are kept for a person (or a
+// CI artifact step) to look at: $CRASHSIM_HTML_OUT, or crashsim-html-test
+// in the temp directory, overwritten by each run.
 func outDir(t *testing.T) string {
-	if d := os.Getenv("CRASHSIM_HTML_OUT"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
+	d := os.Getenv("CRASHSIM_HTML_OUT")
+	if d == "" {
+		d = filepath.Join(os.TempDir(), "crashsim-html-test")
 	}
-	return t.TempDir()
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("reports and screenshots in %s", d)
+	return d
 }
 
 func TestHTMLReportInBrowser(t *testing.T) {
