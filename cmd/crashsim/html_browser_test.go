@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,13 +56,51 @@ type browser struct {
 	requests []string
 }
 
-func newBrowser(t *testing.T) *browser {
-	exe := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
+// realBinary sees through Debian's /usr/bin/chromium* wrappers, shell
+// scripts that run /usr/lib/chromium/NAME as a child without exec: killing
+// the wrapper would leave the browser running.
+func realBinary(exe string) string {
+	if b, err := os.ReadFile(exe); err == nil && bytes.HasPrefix(b, []byte("#!")) {
+		if real := filepath.Join("/usr/lib/chromium", filepath.Base(exe)); fileExists(real) {
+			return real
+		}
+	}
+	return exe
+}
+
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// startChromium starts a headless browser in a process group of its own
+// and returns a context to drive it and the function that ends it: the
+// whole group is killed, so no browser or helper process outlives a test.
+func startChromium(exe string) (context.Context, func()) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(realBinary(exe)), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000),
+		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		}))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
+	return ctx, func() {
+		var pgid int
+		if c := chromedp.FromContext(ctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+			pgid = c.Browser.Process().Pid
+		}
+		cancelC()
+		if pgid > 0 {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+		cancelA()
+	}
+}
+
+func newBrowser(t *testing.T) *browser {
+	exe := chromium(t)
+	ctx, stop := startChromium(exe)
 	ctx, cancelT := context.WithTimeout(ctx, 240*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() { cancelT(); stop() })
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		b.mu.Lock()
@@ -470,11 +509,8 @@ func BenchmarkHTMLBrowser100k(b *testing.B) {
 		b.Fatalf("states: exit %d: %s", code, errb.String())
 	}
 	fi, _ := os.Stat(page)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
+	ctx, stop := startChromium(exe)
+	defer stop()
 	var mu sync.Mutex
 	var pageErrors []string
 	chromedp.ListenTarget(ctx, func(ev any) {
