@@ -18,7 +18,7 @@ import (
 
 // checkFlags are shared by every command that reports findings.
 type checkFlags struct {
-	Format      string   `enum:"text,json,sarif" default:"text" help:"Output format: text, json or sarif."`
+	Format      string   `enum:"text,json,sarif,html" default:"text" help:"Output format: text, json, sarif or html (one self-contained page: a timeline of the trace, its crash points and findings; give -o FILE)."`
 	Model       []string `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default), ext4 (data=ordered), xfs or btrfs. Repeat for several."`
 	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB, matched against the whole path and the base name (repeatable)."`
@@ -48,6 +48,9 @@ type checkFlags struct {
 	exitAs int
 	// shard marks the report of one explore --shard I/N ("I/N").
 	shard string
+	// traces and command are what an HTML report draws and names.
+	traces  []string
+	command string
 }
 
 type checkCmd struct {
@@ -74,6 +77,7 @@ func (c *checkCmd) Run(g *Globals) error {
 		}
 		c.checkFlags.cwd, c.checkFlags.cwdGiven = abs, true
 	}
+	c.checkFlags.command = "check"
 	res, err := c.checkFlags.run(g, c.Traces)
 	if err != nil {
 		return err
@@ -110,6 +114,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		}
 	}
 	total := &check.Result{Models: check.Evaluated(models)}
+	f.traces = traces
 	for _, t := range traces {
 		o := opt
 		initial, err := f.initial(t)
@@ -237,6 +242,12 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 		code = f.exitAs
 	}
 	opt.ExitCode = code
+	if f.Format == "html" {
+		if err := f.html(g, res); err != nil {
+			return err
+		}
+		return reportExit(code, res)
+	}
 	render := func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
@@ -267,6 +278,13 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 			return err
 		}
 	}
+	return reportExit(code, res)
+}
+
+// reportExit is the error that gives a report's exit status: findings,
+// else its blind spots. A program's failure (trace) is returned by the
+// caller.
+func reportExit(code int, res *check.Result) error {
 	if code == exitFindings {
 		return withCode(exitFindings, nil)
 	}

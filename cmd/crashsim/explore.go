@@ -217,6 +217,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.Predict = predicted.Findings
 	markAccepted(predicted.Warnings, c.AcceptBlind)
 	c.checkFlags.evaluated = 1 // explore runs one model
+	c.checkFlags.command, c.checkFlags.traces = "explore", []string{trace}
 	for _, w := range predicted.Warnings {
 		if w.ID == check.BlindNoData && !w.Accepted {
 			// No state could be built whole: say why instead of exploring.

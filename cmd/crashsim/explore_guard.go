@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/crashsim/crashsim/report"
 )
 
 // rootStamps is what each entry below explore's root looked like before
@@ -81,5 +83,5 @@ func warnChanged(g *Globals, root string, ch []string) {
 		entries = "1 entry"
 	}
 	fmt.Fprintf(g.stderr, "crashsim: warning: while the checkers ran, %s below %s changed, though each checker runs in a state directory elsewhere: a checker wrote the real files (an absolute path?): %s; run explore with CAP_SYS_ADMIN (as root) to jail checkers, or have the checker use relative paths or $CRASHSIM_STATE_DIR\n",
-		entries, quotePaths([]string{root})[0], strings.Join(quotePaths(append([]string(nil), shown...)), ", "))
+		entries, report.QuotePaths([]string{root})[0], strings.Join(report.QuotePaths(append([]string(nil), shown...)), ", "))
 }

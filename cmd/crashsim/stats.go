@@ -2,36 +2,24 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
+
+// fileStats is report.FileStats, under the name the tests know.
+type fileStats = report.FileStats
 
 type statsCmd struct {
 	Format string   `enum:"text,json" default:"text" help:"Output format: text (a table) or json."`
 	Root   []string `placeholder:"DIR" help:"Only files below DIR are counted (repeatable). Default: every file but /proc, /sys, /dev, pipes and sockets."`
 	Trace  string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
-}
-
-// fileStats is one row of `crashsim stats`; the JSON field names are a
-// stable interface.
-type fileStats struct {
-	Path          string `json:"path"`
-	Writes        int    `json:"writes"`
-	Bytes         int64  `json:"bytes"`
-	Fsync         int    `json:"fsync"`
-	Fdatasync     int    `json:"fdatasync"`
-	SyncFileRange int    `json:"sync_file_range"`
-	Renames       int    `json:"renames"`
-	FailedSyncs   int    `json:"failed_syncs"`
 }
 
 // writeCalls put data into the file named by their (output) fd.
@@ -89,16 +77,11 @@ func (c *statsCmd) Run(g *Globals) error {
 	sort.Slice(list, func(i, j int) bool { return list[i].Path < list[j].Path })
 	w := bufio.NewWriter(g.stdout)
 	if c.Format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Files []fileStats `json:"files"`
-		}{list}); err != nil {
+		if err := report.StatsJSON(w, list); err != nil {
 			return err
 		}
 	} else {
-		writeStatsTable(w, list)
+		report.StatsTable(w, list)
 	}
 	return w.Flush()
 }
@@ -175,35 +158,4 @@ func statsInScope(p string, roots []string) bool {
 		}
 	}
 	return false
-}
-
-// writeStatsTable prints the rows as a table: numbers right-aligned, the
-// path last so that long paths do not push the columns apart.
-func writeStatsTable(w io.Writer, list []fileStats) {
-	header := []string{"writes", "bytes", "fsync", "fdatasync", "sync_file_range", "renames", "failed_syncs"}
-	rows := make([][]string, len(list))
-	width := make([]int, len(header))
-	for i, h := range header {
-		width[i] = len(h)
-	}
-	for i, s := range list {
-		rows[i] = []string{
-			strconv.Itoa(s.Writes), strconv.FormatInt(s.Bytes, 10), strconv.Itoa(s.Fsync),
-			strconv.Itoa(s.Fdatasync), strconv.Itoa(s.SyncFileRange), strconv.Itoa(s.Renames),
-			strconv.Itoa(s.FailedSyncs),
-		}
-		for j, cell := range rows[i] {
-			width[j] = max(width[j], len(cell))
-		}
-	}
-	line := func(cells []string, path string) {
-		for j, cell := range cells {
-			fmt.Fprintf(w, "%*s  ", width[j], cell)
-		}
-		fmt.Fprintln(w, path)
-	}
-	line(header, "path")
-	for i, s := range list {
-		line(rows[i], quotePaths([]string{s.Path})[0])
-	}
 }

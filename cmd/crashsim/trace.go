@@ -191,6 +191,7 @@ func (c *traceCmd) Run(g *Globals) error {
 }
 
 func (c *traceCmd) check(g *Globals, trace string) error {
+	c.checkFlags.command = "trace"
 	res, err := c.checkFlags.run(g, []string{trace})
 	if err != nil {
 		return err

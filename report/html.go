@@ -1,0 +1,432 @@
+package report
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
+)
+
+// The page's style and script, inlined into every report so that it opens
+// from a CI artifact or a mail attachment with no network.
+var (
+	//go:embed html_assets/report.css
+	htmlCSS string
+	//go:embed html_assets/report.js
+	htmlJS string
+)
+
+// HTMLMeta says what a report is about, for its heading.
+type HTMLMeta struct {
+	Command string   `json:"command"` // check, states, explore or trace
+	Trace   string   `json:"trace"`
+	Model   string   `json:"model"`  // the model the timeline's crash states come from
+	Models  []string `json:"models"` // the models the findings were computed under
+	Version string   `json:"version,omitempty"`
+}
+
+// HTMLLimits bound what one report holds, so that a trace of any length
+// gives a page a browser can open. What is left out is counted in the
+// report and said on the page.
+type HTMLLimits struct {
+	Events int // events with their crash points (0: 100000)
+	Detail int // crash points that keep their per-state detail (0: 20000)
+}
+
+// The report's values, one JSON record each. Field names are short: a
+// report of a long trace holds hundreds of thousands of events.
+
+// HTMLLane is one timeline lane: a path in scope (a file or a directory).
+type HTMLLane struct {
+	ID   int    `json:"id"`
+	Path string `json:"path"`
+	Dir  string `json:"dir"` // the directory it is grouped under
+	// IsDir is set when the path was a directory (mkdir, directory fsync).
+	IsDir bool `json:"isDir,omitempty"`
+}
+
+// HTMLEvent is one event that changed what a crash could leave in scope,
+// with the crash point right after it.
+type HTMLEvent struct {
+	Seq     int    `json:"q"`
+	Line    int    `json:"l"`
+	PID     int    `json:"p,omitempty"`
+	Syscall string `json:"s"`
+	// Kind is the mark drawn: write, trunc, fsync, dirsync, syncall,
+	// syncfail, rename, create, unlink, mkdir, link, rmdir, sfr, unmodeled.
+	Kind string `json:"k"`
+	// Lanes are the lanes the event changed; From and To the lanes of a
+	// rename's old and new name (-1 when not a rename).
+	Lanes []int `json:"n"`
+	From  int   `json:"fr,omitempty"`
+	To    int   `json:"to,omitempty"`
+	// Off and Len place a write in its file; Direct and Sync say it went
+	// past the page cache (O_DIRECT) or was durable on return (O_SYNC...).
+	Off    int64     `json:"o,omitempty"`
+	Len    int64     `json:"b,omitempty"`
+	Direct bool      `json:"dio,omitempty"`
+	Sync   bool      `json:"osync,omitempty"`
+	Failed bool      `json:"err,omitempty"`
+	Call   string    `json:"c"`
+	Point  HTMLPoint `json:"pt"`
+}
+
+// HTMLPoint is the crash point after an event. Outcomes holds only the
+// lanes the event changed; the page carries the others forward, the same
+// sets `crashsim states --format json` prints in full.
+type HTMLPoint struct {
+	Index    int                 `json:"i"`
+	States   int64               `json:"st"`
+	Explored int64               `json:"ex"`
+	Exact    bool                `json:"x"`
+	Outcomes map[int][]string    `json:"o"`
+	Detail   map[int][]HTMLState `json:"d,omitempty"`
+}
+
+// HTMLState is one explored crash state of a lane at a crash point.
+type HTMLState struct {
+	Outcome   string `json:"o"`
+	Persisted string `json:"p"`
+	Name      int    `json:"nl,omitempty"`
+	Applied   []int  `json:"a,omitempty"`
+	Torn      int    `json:"t,omitempty"`
+	TornBytes int64  `json:"tb,omitempty"`
+	SizeOnly  int    `json:"so,omitempty"`
+	Version   int    `json:"vl,omitempty"`
+}
+
+// HTMLFinding is a finding as the page shows it.
+type HTMLFinding struct {
+	Rule     string          `json:"rule"`
+	Title    string          `json:"title"`
+	Severity string          `json:"severity"`
+	Path     string          `json:"path"`
+	Line     int             `json:"line"`
+	Seq      int             `json:"seq"`
+	PID      int             `json:"pid"`
+	Message  string          `json:"message"`
+	Fix      string          `json:"fix"`
+	Models   []string        `json:"models"`
+	Related  []check.Related `json:"related"`
+	State    *check.State    `json:"state,omitempty"`
+}
+
+// HTML streams one self-contained page. The data is one JSON value in a
+// <script type="application/json"> element, written record by record as
+// the trace is replayed: the report never holds the trace.
+type HTML struct {
+	w        *bufio.Writer
+	lim      HTMLLimits
+	lanes    map[string]int
+	laneList []HTMLLane
+	events   int
+	foldLine int // the first line not drawn, past the limit
+	buf      []byte
+	points   int
+	detail   int
+	err      error
+}
+
+// NewHTML writes the page's head, the findings and the opening of the
+// event list. Call Event for each event that has a crash point, then
+// Close.
+func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTML {
+	if lim.Events == 0 {
+		lim.Events = 100000
+	}
+	if lim.Detail == 0 {
+		lim.Detail = 20000
+	}
+	h := &HTML{w: bufio.NewWriterSize(w, 64<<10), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}}
+	title := "crashsim " + meta.Command + ": " + meta.Trace
+	fmt.Fprintf(h.w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"+
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+		html.EscapeString(title), htmlCSS)
+	h.w.WriteString(htmlBody)
+	h.w.WriteString("<script type=\"application/json\" id=\"crashsim-data\">{\"meta\":")
+	h.put(meta)
+	h.w.WriteString(",\n\"findings\":")
+	fs := []HTMLFinding{}
+	for _, f := range res.Findings {
+		rel := f.Related
+		if rel == nil {
+			rel = []check.Related{}
+		}
+		fs = append(fs, HTMLFinding{Rule: f.Rule.ID, Title: f.Rule.Title, Severity: f.Rule.Severity.String(), Path: f.Path,
+			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: rel, State: f.State})
+	}
+	h.put(fs)
+	h.w.WriteString(",\n\"summary\":")
+	h.put(res.Summary)
+	h.w.WriteString(",\n\"warnings\":")
+	h.put(append([]check.BlindWarning{}, res.Warnings...))
+	h.w.WriteString(",\n\"notes\":")
+	h.put(append([]check.Note{}, res.Notes...))
+	h.w.WriteString(",\n\"events\":[")
+	return h
+}
+
+// put writes v as JSON. encoding/json escapes <, > and & as \u003c...,
+// so no path or message in the trace can close the script element.
+func (h *HTML) put(v any) {
+	if h.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		h.err = err
+		return
+	}
+	_, h.err = h.w.Write(b)
+}
+
+func (h *HTML) lane(p string) int {
+	if id, ok := h.lanes[p]; ok {
+		return id
+	}
+	id := len(h.laneList)
+	dir := "/"
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		dir = p[:i]
+	} else if i < 0 {
+		dir = "."
+	}
+	h.lanes[p] = id
+	h.laneList = append(h.laneList, HTMLLane{ID: id, Path: p, Dir: dir})
+	return id
+}
+
+// Effects collects what the model said an event did, for its mark: pass
+// its Observe as model.Options.Observe and call Reset before each event.
+type Effects struct {
+	kind   model.EffectKind
+	entry  *model.EntryOp
+	data   *model.DataOp
+	handle *model.Handle
+	dir    *model.Inode
+}
+
+// Reset forgets the last event's effects.
+func (e *Effects) Reset() { *e = Effects{} }
+
+// Observe records one effect; the strongest one names the mark.
+func (e *Effects) Observe(_ *model.Model, eff *model.Effect) {
+	if eff.Kind == model.EffNone || eff.Kind == model.EffExit {
+		return
+	}
+	if e.kind == model.EffNone || eff.Kind == model.EffEntry {
+		e.kind = eff.Kind
+	}
+	if eff.Entry != nil {
+		e.entry = eff.Entry
+	}
+	if eff.Data != nil {
+		e.data = eff.Data
+	}
+	if eff.Handle != nil {
+		e.handle = eff.Handle
+	}
+	if eff.Kind == model.EffDirSync {
+		e.dir = eff.Inode
+	}
+}
+
+// Full reports whether the report holds as many events as its limit: the
+// caller stops replaying there, and Fold says where.
+func (h *HTML) Full() bool { return h.events >= h.lim.Events }
+
+// Fold records that the rest of the trace, from the event on line, is not
+// drawn.
+func (h *HTML) Fold(line int) { h.foldLine = line }
+
+// Event adds an event and the crash point after it.
+func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
+	h.points++
+	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
+	e.Call = shortCall(ev)
+	e.Kind = markKind(ev, eff)
+	for _, p := range pt.Changed {
+		e.Lanes = append(e.Lanes, h.lane(p))
+	}
+	if eff != nil && eff.entry != nil {
+		for _, c := range eff.entry.Changes {
+			if c.Path == "" || !contains(pt.Changed, c.Path) {
+				continue
+			}
+			id := h.lane(c.Path)
+			switch {
+			case c.Old != nil && c.New == nil && e.Kind == "rename":
+				e.From = id + 1
+			case c.New != nil && e.Kind == "rename":
+				e.To = id + 1
+			}
+			if n := c.New; n != nil && n.Dir {
+				h.laneList[id].IsDir = true
+			}
+		}
+	}
+	if eff != nil && eff.dir != nil && eff.dir.Path != "" {
+		if id, ok := h.lanes[eff.dir.Path]; ok {
+			h.laneList[id].IsDir = true
+		}
+	}
+	if eff != nil && eff.data != nil {
+		e.Off, e.Len, e.Direct = eff.data.Off, eff.data.Len, eff.data.Direct
+		if eff.handle != nil {
+			e.Sync = eff.handle.Flags&unix.O_DSYNC != 0 // O_SYNC includes its bit
+		}
+	}
+	e.Point = HTMLPoint{Index: pt.Index, States: pt.States, Explored: pt.Explored, Exact: pt.Exact, Outcomes: map[int][]string{}}
+	keep := h.detail < h.lim.Detail
+	if keep {
+		h.detail++
+		e.Point.Detail = map[int][]HTMLState{}
+	}
+	for _, p := range pt.Changed {
+		id := h.lane(p)
+		po := pt.Paths[p]
+		os := make([]string, len(po.Outcomes))
+		for i, o := range po.Outcomes {
+			os[i] = string(o)
+		}
+		e.Point.Outcomes[id] = os
+		if !keep {
+			continue
+		}
+		var ss []HTMLState
+		for _, s := range po.States {
+			hs := HTMLState{Outcome: string(s.Outcome), Persisted: s.Persisted, Applied: s.Applied, Torn: s.Torn, TornBytes: s.TornBytes, SizeOnly: s.SizeOnly}
+			if s.Name != nil {
+				hs.Name = s.Name.Line
+			}
+			if s.Version != nil {
+				hs.Version = s.Version.Line
+			}
+			ss = append(ss, hs)
+		}
+		e.Point.Detail[id] = ss
+	}
+	if h.events > 0 {
+		h.w.WriteByte(',')
+	}
+	h.w.WriteByte('\n')
+	h.events++
+	h.buf = appendEvent(h.buf[:0], &e)
+	if h.err == nil {
+		_, h.err = h.w.Write(h.buf)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	i := sort.SearchStrings(ss, s)
+	return i < len(ss) && ss[i] == s
+}
+
+func markKind(ev *parser.Event, eff *Effects) string {
+	if eff == nil {
+		return "other"
+	}
+	switch eff.kind {
+	case model.EffWrite:
+		return "write"
+	case model.EffTruncate:
+		return "trunc"
+	case model.EffFileSync:
+		return "fsync"
+	case model.EffDirSync:
+		return "dirsync"
+	case model.EffSyncAll:
+		return "syncall"
+	case model.EffSyncFailed:
+		return "syncfail"
+	case model.EffSyncFileRange:
+		return "sfr"
+	case model.EffUnmodeled:
+		return "unmodeled"
+	case model.EffEntry:
+		switch {
+		case strings.HasPrefix(ev.Name, "rename"):
+			return "rename"
+		case strings.HasPrefix(ev.Name, "mkdir"):
+			return "mkdir"
+		case strings.HasPrefix(ev.Name, "unlink"), ev.Name == "rmdir":
+			return "unlink"
+		case strings.HasPrefix(ev.Name, "link"), strings.HasPrefix(ev.Name, "symlink"):
+			return "link"
+		}
+		return "create"
+	}
+	return "other"
+}
+
+// shortCall renders an event as "name(args) = ret", cut to a readable size
+// (the written bytes are left out).
+func shortCall(ev *parser.Event) string {
+	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
+	if len(args) > 120 {
+		args = args[:117] + "..."
+	}
+	return ev.Name + "(" + args + ") = " + ev.FormatRet()
+}
+
+// Close writes the lanes, what was folded, and the page's script.
+func (h *HTML) Close() error {
+	h.w.WriteString("],\n\"lanes\":")
+	h.put(h.laneList)
+	h.w.WriteString(",\n\"folded\":")
+	h.put(map[string]int{"foldLine": h.foldLine, "points": h.points, "detailKept": h.detail, "limit": h.lim.Events})
+	h.w.WriteString("}</script>\n<script>\n")
+	h.w.WriteString(htmlJS)
+	h.w.WriteString("</script>\n</body>\n</html>\n")
+	if h.err != nil {
+		return h.err
+	}
+	return h.w.Flush()
+}
+
+// htmlBody is the page's static skeleton; report.js fills it.
+const htmlBody = `<header>
+<h1 id="title">crashsim report</h1>
+<p id="subtitle"></p>
+<p id="summary" role="status"></p>
+<div id="warnings"></div>
+</header>
+<main>
+<section id="timeline-section" aria-labelledby="timeline-h">
+<h2 id="timeline-h">Timeline</h2>
+<p class="help">One lane per file, grouped by directory: the upper row is the page cache, the lower row what is durable. Each column is a crash point, the moment after an event. Click a column (or focus the timeline and use ← → Home End, PageUp PageDown) to see what a crash there can leave.</p>
+<div id="legend"></div>
+<div id="window-nav"><button type="button" id="win-prev">◀ earlier</button> <span id="window-info"></span> <button type="button" id="win-next">later ▶</button></div>
+<div id="timeline" tabindex="0" role="region" aria-label="Timeline of crash points: use the arrow keys, Home, End, PageUp and PageDown to move between crash points"></div>
+<div id="folded"></div>
+</section>
+<div id="panels">
+<section id="findings-section" aria-labelledby="findings-h">
+<h2 id="findings-h">Findings</h2>
+<form id="filters" aria-label="Filter findings">
+<label>Rule <select id="f-rule"><option value="">all</option></select></label>
+<label>Severity <select id="f-sev"><option value="">all</option></select></label>
+<label>Model <select id="f-model"><option value="">all</option></select></label>
+<label>Path <input id="f-path" type="search" placeholder="part of a path"></label>
+</form>
+<p id="findings-count"></p>
+<ol id="findings"></ol>
+</section>
+<section id="point-section" aria-labelledby="point-h">
+<h2 id="point-h">Crash point</h2>
+<div id="point" aria-live="polite"><p>Pick a crash point on the timeline, or a finding.</p></div>
+</section>
+</div>
+</main>
+<noscript>This report draws its timeline with JavaScript; the data is in the script element named crashsim-data.</noscript>
+`

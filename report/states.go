@@ -1,0 +1,244 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// PointJSON is one crash point in `states --format json`; its field
+// names are a stable interface.
+type PointJSON struct {
+	Index    int                 `json:"index"`
+	Line     int                 `json:"line"`
+	Syscall  *string             `json:"syscall"`
+	States   int64               `json:"states"`
+	Exact    bool                `json:"exact"`
+	Explored int64               `json:"explored"`
+	Paths    map[string][]string `json:"paths"`
+	Detail   []DetailJSON        `json:"detail"`
+}
+
+// DetailJSON is one explored state of a changed path.
+type DetailJSON struct {
+	Path      string `json:"path"`
+	Outcome   string `json:"outcome"`
+	Inode     int    `json:"inode"`
+	Name      int    `json:"name_line,omitempty"`
+	Persisted string `json:"persisted"`
+	Applied   []int  `json:"applied,omitempty"`
+	Torn      int    `json:"torn_line,omitempty"`
+	TornBytes int64  `json:"torn_bytes,omitempty"`
+	SizeOnly  int    `json:"size_only_line,omitempty"`
+	Version   int    `json:"version_line,omitempty"`
+}
+
+// PointWriter renders the crash points of a timeline as they come: Begin,
+// Point for each crash point (Skip for an event without one), End.
+type PointWriter interface {
+	Begin()
+	Point(model.Point)
+	Skip(*parser.Event)
+	End([]check.BlindWarning, []check.Note)
+}
+
+// StatesOptions shape a timeline's rendering.
+type StatesOptions struct {
+	Trace string   // the trace's name, for the heading
+	Model string   // the persistence model's name
+	Roots []string // paths are shown relative to the first root holding them
+	At    int      // only the crash point after this line, with every state
+}
+
+// StatesText renders a timeline for a person: one block per crash point
+// where some path's outcomes change, unchanged stretches folded.
+func StatesText(w io.Writer, opt StatesOptions) PointWriter {
+	return &textPoints{w: w, model: opt.Model, at: opt.At, trace: opt.Trace, roots: opt.Roots}
+}
+
+// StatesJSON renders a timeline as one JSON document (`crashsim states
+// --format json`), written point by point.
+func StatesJSON(w io.Writer, opt StatesOptions) PointWriter {
+	return &jsonPoints{w: w, model: opt.Model, at: opt.At}
+}
+
+// textPoints writes a timeline: one block per crash point where some
+// path's outcomes change, unchanged stretches folded into one line.
+type textPoints struct {
+	w      io.Writer
+	model  string
+	trace  string
+	roots  []string
+	at     int
+	quiet  []int // lines of points since the last block where nothing moved
+	blocks int
+}
+
+func (t *textPoints) Begin() {
+	fmt.Fprintf(t.w, "crash states of %s under the %s model\n", textesc.Escape(t.trace), t.model)
+	fmt.Fprintf(t.w, "before the first event: every file as it was before the trace\n")
+}
+
+func (t *textPoints) Skip(*parser.Event) {}
+
+func (t *textPoints) Point(pt model.Point) {
+	if pt.Event == nil {
+		return
+	}
+	if len(pt.Moved) == 0 && t.at == 0 {
+		t.quiet = append(t.quiet, pt.Event.Line)
+		return
+	}
+	t.fold()
+	t.blocks++
+	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, timelineCall(pt.Call))
+	paths := make([]string, 0, len(pt.Paths))
+	for p := range pt.Paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	width := 0
+	for _, p := range paths {
+		width = max(width, len(textesc.Escape(t.rel(p))))
+	}
+	for _, p := range paths {
+		po := pt.Paths[p]
+		mark := " "
+		for _, m := range pt.Moved {
+			if m == p {
+				mark = "*"
+			}
+		}
+		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), joinOutcomes(po.Outcomes))
+		if t.at != 0 {
+			for _, s := range po.States {
+				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, nameNote(s))
+			}
+		}
+	}
+	bound := ""
+	if !pt.Exact {
+		bound = "at least "
+	}
+	fmt.Fprintf(t.w, "  (%d of %s%d states explored)\n", pt.Explored, bound, pt.States)
+}
+
+func nameNote(s model.PathState) string {
+	switch {
+	case s.Gone != "":
+		return fmt.Sprintf("; its directory %s is missing", s.Gone)
+	case s.Name != nil:
+		return fmt.Sprintf("; name as line %d left it", s.Name.Line)
+	}
+	return ""
+}
+
+func (t *textPoints) fold() {
+	switch n := len(t.quiet); {
+	case n == 1:
+		fmt.Fprintf(t.w, "\nafter line %d: no outcome changes\n", t.quiet[0])
+	case n > 1:
+		fmt.Fprintf(t.w, "\nafter lines %d-%d: no outcome changes (%d crash points)\n", t.quiet[0], t.quiet[n-1], n)
+	}
+	t.quiet = t.quiet[:0]
+}
+
+func (t *textPoints) End(_ []check.BlindWarning, notes []check.Note) {
+	t.fold()
+	for _, n := range notes {
+		fmt.Fprintf(t.w, "\nnote: %s\n", n.Message)
+	}
+	if t.blocks == 0 && t.at != 0 {
+		fmt.Fprintf(t.w, "\nno crash point after line %d: the event there changes nothing in scope\n", t.at)
+	}
+}
+
+// rel shortens a path to its root, when one was given.
+func (t *textPoints) rel(p string) string {
+	for _, r := range t.roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			if rel, err := filepath.Rel(abs, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+		}
+	}
+	return p
+}
+
+func joinOutcomes(os []model.Outcome) string {
+	s := make([]string, len(os))
+	for i, o := range os {
+		s[i] = string(o)
+	}
+	return strings.Join(s, " | ")
+}
+
+// shortCall renders an event as "name(args) = ret", cut to a readable size.
+func timelineCall(ev *parser.Event) string {
+	if ev == nil {
+		return ""
+	}
+	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
+	if len(args) > 80 {
+		args = args[:77] + "..."
+	}
+	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet()) // FormatArgs quotes strings
+}
+
+type jsonPoints struct {
+	w     io.Writer
+	model string
+	at    int
+	n     int
+}
+
+func (j *jsonPoints) Begin()             { fmt.Fprintf(j.w, "{\"model\": %q, \"points\": [", j.model) }
+func (j *jsonPoints) Skip(*parser.Event) {}
+func (j *jsonPoints) End(ws []check.BlindWarning, ns []check.Note) {
+	w, _ := json.Marshal(append([]check.BlindWarning{}, ws...))
+	n, _ := json.Marshal(append([]check.Note{}, ns...))
+	fmt.Fprintf(j.w, "\n],\n\"warnings\": %s,\n\"notes\": %s}\n", w, n)
+}
+
+func (j *jsonPoints) Point(pt model.Point) {
+	pj := PointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: map[string][]string{}, Detail: []DetailJSON{}}
+	if pt.Event != nil {
+		pj.Line = pt.Event.Line
+		name := pt.Event.Syscall
+		pj.Syscall = &name
+	}
+	for p, po := range pt.Paths {
+		os := make([]string, len(po.Outcomes))
+		for i, o := range po.Outcomes {
+			os[i] = string(o)
+		}
+		pj.Paths[p] = os
+	}
+	for _, p := range pt.Changed {
+		for _, s := range pt.Paths[p].States {
+			d := DetailJSON{Path: p, Outcome: string(s.Outcome), Inode: s.Inode, Persisted: s.Persisted,
+				Applied: s.Applied, Torn: s.Torn, TornBytes: s.TornBytes, SizeOnly: s.SizeOnly}
+			if s.Name != nil {
+				d.Name = s.Name.Line
+			}
+			if s.Version != nil {
+				d.Version = s.Version.Line
+			}
+			pj.Detail = append(pj.Detail, d)
+		}
+	}
+	b, _ := json.Marshal(pj)
+	if j.n > 0 {
+		fmt.Fprint(j.w, ",")
+	}
+	j.n++
+	fmt.Fprintf(j.w, "\n%s", b)
+}
