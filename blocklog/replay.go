@@ -1,6 +1,7 @@
 package blocklog
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,23 +17,32 @@ import (
 // SectorSize is the unit a torn write keeps or loses.
 const SectorSize = 512
 
-// Point is the log as it stood at one mark.
+// Point is one window of the log: the durable image as of a flush, and
+// the writes logged after it up to a mark (the log as it stood at that
+// crash point) or up to the next flush (the writes in flight while that
+// flush was on its way: the states of a power cut in the middle of
+// whatever sent them).
 type Point struct {
-	ID int
+	// ID is the mark the window ends at, when AtMark; else the last
+	// mark before it (-1 before the first).
+	ID     int
+	AtMark bool
 	// Durable is an image file holding the base image plus every write
-	// logged before the last flush before the mark. It is valid only
-	// during the callback of Walk; Build copies it.
+	// logged before the window's flush. It is valid only during the
+	// callback of Walk; Build copies it.
 	Durable string
-	// InFlight are the writes and discards logged after that flush and
-	// before the mark, in log order.
+	// InFlight are the writes and discards of the window, in log order.
 	InFlight []Record
-	Flushes  int // flushes logged before the mark
-	Writes   int // writes logged before the mark
+	Flushes  int // flushes logged before the window
+	Writes   int // writes logged before the window's end
 	data     io.ReaderAt
+	durable  *os.File
 }
 
-// Walk reads the log at logName and calls f at every mark, in order, with
-// the durable image built over a copy of base in tmp (a directory).
+// Walk reads the log at logName and calls f with every window, in log
+// order: at each mark, and before each flush that had writes in flight
+// (and at the end, if writes were never flushed). The durable image is
+// built over a copy of base in tmp (a directory).
 func Walk(ctx context.Context, logName, base, tmp string, f func(*Point) error) error {
 	r, err := OpenLog(logName)
 	if err != nil {
@@ -50,10 +60,22 @@ func Walk(ctx context.Context, logName, base, tmp string, f func(*Point) error) 
 	}
 	defer img.Close()
 	var pending []Record
-	flushes, writes := 0, 0
+	flushes, writes, mark := 0, 0, -1
+	emitted := -1 // len(pending) at the last window: a flush or the end adds one only with more
+	emit := func(atMark bool) error {
+		emitted = len(pending)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return f(&Point{ID: mark, AtMark: atMark, Durable: durable, InFlight: append([]Record(nil), pending...),
+			Flushes: flushes, Writes: writes, data: r.Data(), durable: img})
+	}
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if len(pending) > 0 && len(pending) != emitted {
+				return emit(false)
+			}
 			return nil
 		}
 		if err != nil {
@@ -66,19 +88,22 @@ func Walk(ctx context.Context, logName, base, tmp string, f func(*Point) error) 
 				writes++
 			}
 		case Flush:
+			if len(pending) > 0 && len(pending) != emitted {
+				if err := emit(false); err != nil {
+					return err
+				}
+			}
 			for _, p := range pending {
 				if err := apply(img, p, r.Data(), 0); err != nil {
 					return err
 				}
 			}
 			pending = pending[:0]
+			emitted = -1
 			flushes++
 		case Mark:
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			p := &Point{ID: int(rec.ID), Durable: durable, InFlight: append([]Record(nil), pending...), Flushes: flushes, Writes: writes, data: r.Data()}
-			if err := f(p); err != nil {
+			mark = int(rec.ID)
+			if err := emit(true); err != nil {
 				return err
 			}
 		}
@@ -297,8 +322,10 @@ func (p *Point) Build(ctx context.Context, st State, dst string) (string, error)
 	return p.key(img)
 }
 
-// key hashes the bytes of every range a record in flight touches: outside
-// them every state holds the durable image.
+// key names the bytes in which img differs from the durable image, in
+// the ranges a record in flight touches (outside them every state holds
+// the durable image), and the flushes before the window: two states with
+// the same key, in windows of the same flush, hold the same image.
 func (p *Point) key(img *os.File) (string, error) {
 	type span struct{ a, b int64 }
 	var spans []span
@@ -307,21 +334,33 @@ func (p *Point) key(img *os.File) (string, error) {
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].a < spans[j].a })
 	h := sha256.New()
-	buf := make([]byte, 1<<20)
+	const chunk = 4096
+	got, was := make([]byte, chunk), make([]byte, chunk)
+	read := func(f *os.File, b []byte, off int64) error {
+		m, err := f.ReadAt(b, off)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		clear(b[m:])
+		return nil
+	}
 	end := int64(-1)
 	for _, s := range spans {
-		a := max(s.a, end)
-		for a < s.b {
-			k := min(int64(len(buf)), s.b-a)
-			m, err := img.ReadAt(buf[:k], a)
-			if err != nil && !errors.Is(err, io.EOF) {
+		for a := max(s.a, end); a < s.b; {
+			k := min(chunk, s.b-a)
+			if err := read(img, got[:k], a); err != nil {
 				return "", err
 			}
-			clear(buf[m:k])
-			h.Write(buf[:k])
+			if err := read(p.durable, was[:k], a); err != nil {
+				return "", err
+			}
+			if !bytes.Equal(got[:k], was[:k]) {
+				fmt.Fprintf(h, "%d %d\n", a, k)
+				h.Write(got[:k])
+			}
 			a += k
 		}
 		end = max(end, s.b)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return fmt.Sprintf("%d:%s", p.Flushes, hex.EncodeToString(h.Sum(nil))), nil
 }

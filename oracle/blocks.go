@@ -1,0 +1,612 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/crashsim/crashsim/blocklog"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/tracer"
+)
+
+// BlockOptions configure RunBlocks.
+type BlockOptions struct {
+	Options
+	// Exhaustive: a point with at most this many writes in flight replays
+	// every subset of them (0: 6, so at most 64 subsets).
+	Exhaustive int
+	// Samples: random subsets replayed at a point with more in flight
+	// (0: 24), besides its prefixes, one-dropped and torn states.
+	Samples int
+	Seed    uint64 // of the samples (0: 1)
+}
+
+// BlockResult is the comparison of every replayed state under one model.
+type BlockResult struct {
+	FS      string           `json:"fs"`
+	Model   string           `json:"model"`
+	Command []string         `json:"command"`
+	Points  []BlockPoint     `json:"points"`
+	Summary BlockSummary     `json:"summary"`
+	Enum    BlockEnumeration `json:"enumeration"`
+	Dir     string           `json:"dir,omitempty"`
+}
+
+// BlockEnumeration records the bounds a run used, so it can be repeated.
+type BlockEnumeration struct {
+	Exhaustive int    `json:"exhaustive"`
+	Samples    int    `json:"samples"`
+	Seed       uint64 `json:"seed"`
+}
+
+// BlockPoint is one crash point and every state replayed at it.
+type BlockPoint struct {
+	Index    int    `json:"index"`
+	Line     int    `json:"line"`
+	Syscall  string `json:"syscall"`
+	Call     string `json:"call"`
+	Reached  bool   `json:"reached"`
+	Flushes  int    `json:"flushes"`  // flushes the device had been sent before the point
+	InFlight int    `json:"inFlight"` // writes and discards since the last of them
+	// Subsets is 2^InFlight (saturating): the states a device that
+	// reorders can leave, without torn writes.
+	Subsets     uint64                `json:"subsets"`
+	States      int                   `json:"states"`      // states replayed
+	Images      int                   `json:"images"`      // distinct images among them
+	Distinct    int                   `json:"distinct"`    // distinct trees of the work directory
+	Unmountable []string              `json:"unmountable"` // states the filesystem would not mount
+	Paths       map[string]*BlockPath `json:"paths"`
+	Sound       bool                  `json:"sound"`
+	Mismatches  []BlockMismatch       `json:"mismatches"`
+	Note        string                `json:"note,omitempty"`
+}
+
+// BlockPath is what one path showed over every state of a point.
+type BlockPath struct {
+	Observed  []string `json:"observed"`  // outcome of each distinct content, as the plain oracle names it
+	Predicted []string `json:"predicted"` // the model's set
+	Produced  []string `json:"produced"`  // the predicted outcomes some state showed
+	Untracked bool     `json:"untracked,omitempty"`
+}
+
+// BlockMismatch is an outcome outside the predicted set, with the state
+// that showed it.
+type BlockMismatch struct {
+	Path      string   `json:"path"`
+	Observed  string   `json:"observed"`
+	Matches   []string `json:"matches"`
+	Predicted []string `json:"predicted"`
+	Untracked bool     `json:"untracked,omitempty"`
+	Size      int64    `json:"size"`
+	State     string   `json:"state"`           // which in-flight writes it kept
+	Image     string   `json:"image,omitempty"` // the replayed image, when kept
+}
+
+// BlockSummary counts a result.
+type BlockSummary struct {
+	Points      int     `json:"points"`
+	Reached     int     `json:"reached"`
+	States      int     `json:"states"`   // replayed, over all points
+	Mounted     int     `json:"mounted"`  // distinct images mounted
+	Distinct    int     `json:"distinct"` // sum over points of distinct trees
+	Unmountable int     `json:"unmountable"`
+	Mismatches  int     `json:"mismatches"`
+	Predicted   int     `json:"predicted"` // predicted outcomes, over points and paths
+	Produced    int     `json:"produced"`  // of them, shown by some state
+	Precision   float64 `json:"precision"` // produced / predicted
+	Sound       bool    `json:"sound"`
+	// ReplaySeconds is the time spent building, mounting and reading
+	// states; StatesPerSecond is States over it.
+	ReplaySeconds   float64 `json:"replaySeconds"`
+	StatesPerSecond float64 `json:"statesPerSecond"`
+}
+
+// blockObs is what the logged run showed at one crash point.
+type blockObs struct {
+	target
+	reached           bool
+	trace             string // the run's trace up to the stop
+	live              Tree
+	flushes, inFlight int
+	subsets           uint64
+	states            []replayed
+	trees             map[string]Tree // distinct trees by treeKey
+	images            int
+}
+
+// replayed is one state and the tree it mounted as (tree "" when it did
+// not mount).
+type replayed struct {
+	desc  string
+	tree  string
+	err   string
+	image string // kept image, if any
+}
+
+// RunBlocks runs the program once on a filesystem whose device writes are
+// logged (a loop device over an image served by blocklog), stopping it at
+// every crash point to mark the log, and then replays at each point every
+// state the log allows (see blocklog.Point.States), mounts each, and
+// compares its work directory with the models. On every way out whatever
+// it mounted, attached or served is undone.
+func RunBlocks(ctx context.Context, opt BlockOptions) (res []*BlockResult, err error) {
+	if err := blocklog.Preflight(); err != nil {
+		return nil, &EnvError{err.Error()}
+	}
+	if opt.Exhaustive == 0 {
+		opt.Exhaustive = 6
+	}
+	if opt.Samples == 0 {
+		opt.Samples = 24
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	if opt.Exhaustive > 16 {
+		return nil, fmt.Errorf("oracle: --blocks-exhaustive %d: at most 16 (2^16 mounts per point)", opt.Exhaustive)
+	}
+	var srv *blocklog.Server
+	res, err = runWith(ctx, opt.Options, func(r *runner) ([]*BlockResult, error) {
+		targets, err := r.learn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		obs, err := r.observeBlocks(ctx, targets, &srv)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if err := r.replayBlocks(ctx, opt, obs); err != nil {
+			return nil, err
+		}
+		took := time.Since(start)
+		var out []*BlockResult
+		for _, p := range r.opt.Models {
+			br, err := r.compareBlocks(p, obs)
+			if err != nil {
+				return nil, err
+			}
+			br.Enum = BlockEnumeration{opt.Exhaustive, opt.Samples, opt.Seed}
+			br.Summary.Points = len(targets)
+			br.Summary.ReplaySeconds = took.Seconds()
+			if took > 0 {
+				br.Summary.StatesPerSecond = float64(br.Summary.States) / took.Seconds()
+			}
+			if r.opt.Keep {
+				br.Dir = r.dir
+			}
+			out = append(out, br)
+		}
+		return out, nil
+	}, func() error {
+		// After the loop devices are gone, before the directory is.
+		if srv == nil {
+			return nil
+		}
+		return srv.Close()
+	})
+	return res, err
+}
+
+// runWith sets a runner up as Run does (preflight, temporary directory,
+// initial image), calls f, and undoes everything: the system's mounts and
+// loop devices first, then after (what was under them), then the
+// directory.
+func runWith[T any](ctx context.Context, opt Options, f func(*runner) (T, error), after func() error) (res T, err error) {
+	var zero T
+	if len(opt.Cmd) == 0 {
+		return zero, errors.New("oracle: no command")
+	}
+	if err := Preflight(opt.FS); err != nil {
+		return zero, err
+	}
+	if len(opt.Models) == 0 {
+		opt.Models = []model.Persistence{model.Posix}
+	}
+	if opt.Timeout == 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.MaxStates == 0 {
+		opt.MaxStates = 1 << 16
+	}
+	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
+	if r.opt.SizeMB == 0 {
+		r.opt.SizeMB = r.spec.sizeMB
+	}
+	if r.strace, r.version, err = findStrace(ctx); err != nil {
+		return zero, err
+	}
+	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
+	if err != nil {
+		return zero, err
+	}
+	if !opt.Keep {
+		defer os.RemoveAll(r.dir)
+	}
+	defer func() {
+		if cerr := r.sys.cleanup(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+		}
+		if aerr := after(); aerr != nil {
+			err = errors.Join(err, fmt.Errorf("cleanup: %w", aerr))
+		}
+	}()
+	r.live = filepath.Join(r.dir, "live")
+	r.crashMP = filepath.Join(r.dir, "crash")
+	r.work = filepath.Join(r.live, "work")
+	r.initImg = filepath.Join(r.dir, "initial.img")
+	r.runImg = filepath.Join(r.dir, "run.img")
+	for _, d := range []string{r.live, r.crashMP, filepath.Join(r.dir, "traces"), filepath.Join(r.dir, "fuse"), filepath.Join(r.dir, "states")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return zero, err
+		}
+	}
+	if err := r.prepare(ctx); err != nil {
+		return zero, err
+	}
+	return f(r)
+}
+
+// observeBlocks runs the program once on the logged device, stopping it
+// after every call of the crash points' syscalls; at each stop that is a
+// new crash point it marks the log, records the live tree and keeps the
+// trace so far.
+func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blocklog.Server) (map[int]*blockObs, error) {
+	obs := map[int]*blockObs{}
+	names := map[string]bool{}
+	for _, t := range targets {
+		obs[t.index] = &blockObs{target: t, trees: map[string]Tree{}}
+		names[t.syscall] = true
+	}
+	if _, err := r.sys.run(ctx, "cp", "--sparse=always", r.initImg, r.runImg); err != nil {
+		return nil, err
+	}
+	srv, err := blocklog.Serve(filepath.Join(r.dir, "fuse"), r.runImg, filepath.Join(r.dir, "blocks.log"))
+	if err != nil {
+		return nil, &EnvError{err.Error()}
+	}
+	*srvp = srv
+	r.sys.logf("serving %s through FUSE, logging to blocks.log", r.runImg)
+	dev, err := r.sys.attach(ctx, srv.Image())
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sys.mount(ctx, dev, r.live, r.spec.name, r.spec.liveOpts); err != nil {
+		return nil, err
+	}
+	if err := srv.Mark(0); err != nil { // the mount's own writes are before every point
+		return nil, err
+	}
+	out := filepath.Join(r.dir, "traces", "blocks.strace")
+	var extra []string
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		extra = append(extra, "-e", "inject="+n+":signal=SIGSTOP:when=1+")
+	}
+	tr, err := r.start(out, extra...)
+	if err != nil {
+		return nil, err
+	}
+	defer tr.kill()
+	last, handled := 0, 0
+	deadline := time.Now().Add(r.opt.Timeout)
+	for {
+		b, _ := os.ReadFile(out)
+		if end, pid, ok := nthStop(b, handled); ok {
+			handled++
+			idx, err := r.pointIndex(b[:end])
+			if err != nil {
+				return nil, err
+			}
+			if o := obs[idx]; idx > last && o != nil {
+				if err := srv.Mark(idx); err != nil {
+					return nil, err
+				}
+				o.reached = true
+				o.trace = filepath.Join(r.dir, "traces", fmt.Sprintf("point-%d.strace", idx))
+				if err := os.WriteFile(o.trace, b[:end], 0o644); err != nil {
+					return nil, err
+				}
+				if o.live, err = ReadTree(r.work); err != nil {
+					return nil, err
+				}
+				last = idx
+			}
+			// Stops are progress: the time limit is for a run without them.
+			deadline = time.Now().Add(r.opt.Timeout)
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+			continue
+		}
+		select {
+		case err := <-tr.done:
+			tr.once.Do(func() { tr.err = err })
+			if err != nil {
+				return nil, fmt.Errorf("the program failed in its logged run (%v); run it with -v to see its output", err)
+			}
+			if err := r.stopLive(dev); err != nil {
+				return nil, err
+			}
+			w, by, fl := srv.Stats()
+			r.sys.logf("logged %d writes (%d bytes) and %d flushes", w, by, fl)
+			return obs, srv.Close()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the program ran longer than %v without reaching a crash point", r.opt.Timeout)
+		}
+	}
+}
+
+// replayBlocks builds, mounts and reads every state of every reached
+// point.
+func (r *runner) replayBlocks(ctx context.Context, opt BlockOptions, obs map[int]*blockObs) error {
+	enum := blocklog.Enumeration{Exhaustive: opt.Exhaustive, Samples: opt.Samples, Seed: opt.Seed}
+	return blocklog.Walk(ctx, filepath.Join(r.dir, "blocks.log"), r.initImg, r.dir, func(p *blocklog.Point) error {
+		o := obs[p.ID]
+		if o == nil {
+			return nil // mark 0, after the mount
+		}
+		o.flushes, o.inFlight = p.Flushes, len(p.InFlight)
+		states, total := p.States(enum)
+		o.subsets = total
+		byImage := map[string]replayed{}
+		r.sys.logf("point %d: %d in flight after %d flushes, %d states", p.ID, len(p.InFlight), p.Flushes, len(states))
+		for i, st := range states {
+			img := filepath.Join(r.dir, "states", fmt.Sprintf("point-%d-state-%d.img", p.ID, i+1))
+			k, err := p.Build(ctx, st, img)
+			if err != nil {
+				return err
+			}
+			if prev, ok := byImage[k]; ok {
+				os.Remove(img)
+				o.states = append(o.states, replayed{desc: st.Desc, tree: prev.tree, err: prev.err, image: prev.image})
+				continue
+			}
+			rp, err := r.mountState(ctx, img, o)
+			if err != nil {
+				return err
+			}
+			rp.desc = st.Desc
+			if r.opt.Keep {
+				rp.image = img
+			} else {
+				os.Remove(img)
+			}
+			byImage[k] = rp
+			o.states = append(o.states, rp)
+		}
+		o.images = len(byImage)
+		return nil
+	})
+}
+
+// mountState mounts one replayed image read-write (a journal may need
+// replay), reads its work directory and undoes the mount.
+func (r *runner) mountState(ctx context.Context, img string, o *blockObs) (replayed, error) {
+	if err := ctx.Err(); err != nil {
+		return replayed{}, err
+	}
+	dev, err := r.sys.attach(ctx, img)
+	if err != nil {
+		return replayed{}, err
+	}
+	var rp replayed
+	if merr := r.sys.mount(ctx, dev, r.crashMP, r.spec.name, r.spec.crashOpts); merr != nil {
+		rp.err = merr.Error()
+	} else {
+		t, terr := ReadTree(filepath.Join(r.crashMP, "work"))
+		if terr != nil {
+			rp.err = "read the work directory: " + terr.Error()
+		} else {
+			k := treeKey(t)
+			o.trees[k] = t
+			rp.tree = k
+		}
+		if err := r.sys.unmount(r.crashMP); err != nil {
+			return replayed{}, err
+		}
+	}
+	return rp, r.sys.detach(dev)
+}
+
+// predictAt replays a point's trace under p and returns its last crash
+// point's outcomes by path relative to the work directory.
+func (r *runner) predictAt(trace string, p model.Persistence) (map[string][]model.Outcome, error) {
+	var last *model.Point
+	if err := r.replay(trace, p, func(_ *parser.Event, mp *model.Point) {
+		if mp != nil {
+			last = mp
+		}
+	}); err != nil {
+		return nil, err
+	}
+	pred := map[string][]model.Outcome{}
+	if last == nil {
+		return pred, nil
+	}
+	for path, po := range last.Paths {
+		if rel, ok := strings.CutPrefix(path, r.work+"/"); ok && len(po.Outcomes) > 0 {
+			pred[rel] = po.Outcomes
+		}
+	}
+	return pred, nil
+}
+
+// compareBlocks classifies every distinct tree of every point as the
+// plain oracle classifies its one copy, under p.
+func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs) (*BlockResult, error) {
+	res := &BlockResult{FS: r.opt.FS, Model: p.String(), Command: r.opt.Cmd, Points: []BlockPoint{}}
+	idx := make([]int, 0, len(obs))
+	for i := range obs {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	earlier := map[string]bool{}
+	res.Summary.Sound = true
+	for _, i := range idx {
+		o := obs[i]
+		bp := BlockPoint{Index: o.index, Line: o.line, Syscall: o.syscall, Call: o.call, Reached: o.reached,
+			Flushes: o.flushes, InFlight: o.inFlight, Subsets: o.subsets, States: len(o.states), Images: o.images,
+			Distinct: len(o.trees), Unmountable: []string{}, Paths: map[string]*BlockPath{}, Sound: true, Mismatches: []BlockMismatch{}}
+		if !o.reached {
+			bp.Note = "not reached in the logged run"
+			res.Points = append(res.Points, bp)
+			continue
+		}
+		res.Summary.Reached++
+		pred, err := r.predictAt(o.trace, p)
+		if err != nil {
+			return nil, fmt.Errorf("point %d: %w", o.index, err)
+		}
+		own, err := r.ownVersions(o.trace)
+		if err != nil {
+			return nil, fmt.Errorf("point %d: %w", o.index, err)
+		}
+		for k := range earlier {
+			own[k] = true
+		}
+		h := history{initial: r.initial, latest: o.live, earlier: own}
+		paths := map[string]bool{}
+		for _, t := range append([]Tree{r.initial, o.live}, values(o.trees)...) {
+			for q := range t {
+				paths[q] = true
+			}
+		}
+		for q := range pred {
+			paths[q] = true
+		}
+		sorted := make([]string, 0, len(paths))
+		for q := range paths {
+			sorted = append(sorted, q)
+		}
+		sort.Strings(sorted)
+		// The first state that showed each tree names it.
+		var keys []string
+		first := map[string]replayed{}
+		for _, st := range o.states {
+			if st.tree == "" {
+				bp.Unmountable = append(bp.Unmountable, st.desc+": "+st.err)
+				continue
+			}
+			if _, ok := first[st.tree]; !ok {
+				first[st.tree] = st
+				keys = append(keys, st.tree)
+			}
+		}
+		if len(bp.Unmountable) > 0 {
+			bp.Sound = false
+		}
+		for _, q := range sorted {
+			want, tracked := pred[q]
+			if !tracked {
+				if _, ok := r.initial[q]; ok {
+					want = []model.Outcome{model.Initial}
+				} else {
+					want = []model.Outcome{model.Missing}
+				}
+			}
+			bpath := &BlockPath{Predicted: strs(want), Observed: []string{}, Produced: []string{}, Untracked: !tracked}
+			observed, produced := map[model.Outcome]bool{}, map[model.Outcome]bool{}
+			for _, k := range keys {
+				t := o.trees[k]
+				matches := classify(q, t, h)
+				for _, m := range matches {
+					for _, w := range want {
+						if m == w {
+							produced[w] = true
+						}
+					}
+				}
+				got, ok := pick(matches, want)
+				observed[got] = true
+				if ok {
+					continue
+				}
+				size := int64(-1)
+				if e, ok := t[q]; ok {
+					size = e.Size
+				}
+				bp.Sound = false
+				bp.Mismatches = append(bp.Mismatches, BlockMismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(want),
+					Untracked: !tracked, Size: size, State: first[k].desc, Image: first[k].image})
+			}
+			for _, o := range preference {
+				if observed[o] {
+					bpath.Observed = append(bpath.Observed, string(o))
+				}
+			}
+			for _, w := range want {
+				if produced[w] {
+					bpath.Produced = append(bpath.Produced, string(w))
+				}
+			}
+			// Untracked paths that stayed as they were say nothing.
+			if tracked || len(bpath.Observed) != 1 || bpath.Observed[0] != bpath.Predicted[0] {
+				bp.Paths[q] = bpath
+			}
+			if tracked {
+				res.Summary.Predicted += len(want)
+				res.Summary.Produced += len(bpath.Produced)
+			}
+		}
+		res.Summary.States += bp.States
+		res.Summary.Mounted += bp.Images
+		res.Summary.Distinct += bp.Distinct
+		res.Summary.Unmountable += len(bp.Unmountable)
+		res.Summary.Mismatches += len(bp.Mismatches) + len(bp.Unmountable)
+		if !bp.Sound {
+			res.Summary.Sound = false
+		}
+		for _, e := range o.live {
+			if e.Kind != "dir" {
+				earlier[key(e)] = true
+			}
+		}
+		res.Points = append(res.Points, bp)
+	}
+	if res.Summary.Predicted > 0 {
+		res.Summary.Precision = float64(res.Summary.Produced) / float64(res.Summary.Predicted)
+	}
+	return res, nil
+}
+
+func values(m map[string]Tree) []Tree {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Tree, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}
+
+// findStrace finds strace and its version, as Run does.
+func findStrace(ctx context.Context) (string, tracer.Version, error) {
+	path, err := exec.LookPath("strace")
+	if err != nil {
+		return "", tracer.Version{}, &EnvError{"strace not found (apt-get install strace)"}
+	}
+	v, err := tracer.DetectVersion(ctx, path)
+	if err != nil {
+		return "", tracer.Version{}, &EnvError{fmt.Sprintf("strace: %v", err)}
+	}
+	return path, v, nil
+}
