@@ -14,8 +14,13 @@ import (
 	"strings"
 )
 
-// SectorSize is the unit a torn write keeps or loses.
-const SectorSize = 512
+// SectorSize is the unit a torn write keeps or loses: the 4096-byte
+// physical sector of current drives, which they write whole (the loop
+// device's 512-byte logical sectors are not torn apart by any drive that
+// matters, and a torn 1024-byte ext4 superblock only shows an unmountable
+// image no filesystem claims to survive). It matches the posix model's
+// 4096-byte pieces.
+const SectorSize = 4096
 
 // Point is one window of the log: the durable image as of a flush, and
 // the writes logged after it up to a mark (the log as it stood at that

@@ -14,7 +14,7 @@ import (
 func TestStatesExhaustiveAndSampled(t *testing.T) {
 	p := &Point{InFlight: []Record{
 		{Kind: Write, Off: 0, Len: 512},
-		{Kind: Write, Off: 4096, Len: 2048},
+		{Kind: Write, Off: 4096, Len: 4 * SectorSize},
 		{Kind: Discard, Off: 8192, Len: 4096},
 	}}
 	states, total := p.States(Enumeration{Exhaustive: 3})
@@ -50,7 +50,7 @@ func TestStatesExhaustiveAndSampled(t *testing.T) {
 func TestWalkAndBuild(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.img")
-	if err := os.WriteFile(base, bytes.Repeat([]byte{'.'}, 4096), 0o600); err != nil {
+	if err := os.WriteFile(base, bytes.Repeat([]byte{'.'}, 4*SectorSize), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	w, err := Create(filepath.Join(dir, "log"))
@@ -66,7 +66,7 @@ func TestWalkAndBuild(t *testing.T) {
 	must(w.Append(Record{Kind: Write, Off: 0, Len: 3}, []byte("abc")))
 	must(w.Append(Record{Kind: Flush}, nil))
 	must(w.Append(Record{Kind: Mark, ID: 1}, nil))
-	must(w.Append(Record{Kind: Write, Off: 1024, Len: 1024}, bytes.Repeat([]byte{'x'}, 1024)))
+	must(w.Append(Record{Kind: Write, Off: SectorSize, Len: 2 * SectorSize}, bytes.Repeat([]byte{'x'}, 2*SectorSize)))
 	must(w.Append(Record{Kind: Discard, Off: 0, Len: 2}, nil))
 	must(w.Append(Record{Kind: Mark, ID: 2}, nil))
 	must(w.Close())
@@ -83,8 +83,8 @@ func TestWalkAndBuild(t *testing.T) {
 				return err
 			}
 			os.Remove(dst)
-			// A compact picture: bytes 0-3, and the first byte of each sector of 1024-2047.
-			got = append(got, strings.ReplaceAll(string(b[:4])+string(b[1024])+string(b[1536]), "\x00", "0"))
+			// A compact picture: bytes 0-3, and the first byte of sectors 1 and 2.
+			got = append(got, strings.ReplaceAll(string(b[:4])+string(b[SectorSize])+string(b[2*SectorSize]), "\x00", "0"))
 		}
 		return nil
 	})

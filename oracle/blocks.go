@@ -59,20 +59,28 @@ type BlockPoint struct {
 	InFlight int    `json:"inFlight"` // writes and discards since the last of them
 	// Subsets is 2^InFlight (saturating): the states a device that
 	// reorders can leave, without torn writes.
-	Subsets     uint64                `json:"subsets"`
-	States      int                   `json:"states"`      // states replayed
-	Images      int                   `json:"images"`      // distinct images among them
-	Distinct    int                   `json:"distinct"`    // distinct trees of the work directory
-	Unmountable []string              `json:"unmountable"` // states the filesystem would not mount
-	Paths       map[string]*BlockPath `json:"paths"`
-	Sound       bool                  `json:"sound"`
-	Mismatches  []BlockMismatch       `json:"mismatches"`
-	Note        string                `json:"note,omitempty"`
+	Subsets  uint64 `json:"subsets"`
+	States   int    `json:"states"`   // states replayed
+	Windows  int    `json:"windows"`  // flushes during the call with writes in flight before them
+	Distinct int    `json:"distinct"` // distinct trees of the work directory
+	// DistinctAt counts the trees of the states at the point itself (the
+	// single-snapshot oracle sees one of them), DistinctDuring those of a
+	// crash in the middle of the call.
+	DistinctAt     int                   `json:"distinctAt"`
+	DistinctDuring int                   `json:"distinctDuring"`
+	Unmountable    []string              `json:"unmountable"` // states the filesystem would not mount
+	Paths          map[string]*BlockPath `json:"paths"`
+	Sound          bool                  `json:"sound"`
+	Mismatches     []BlockMismatch       `json:"mismatches"`
+	Note           string                `json:"note,omitempty"`
 }
 
 // BlockPath is what one path showed over every state of a point.
 type BlockPath struct {
-	Observed  []string `json:"observed"`  // outcome of each distinct content, as the plain oracle names it
+	Observed []string `json:"observed"` // outcome of each distinct content at the point (and after the last), as the plain oracle names it
+	// During are the outcomes of a crash in the middle of the call: each
+	// fits this point's prediction or the point's before.
+	During    []string `json:"during"`
 	Predicted []string `json:"predicted"` // the model's set
 	Produced  []string `json:"produced"`  // the predicted outcomes some state showed
 	Untracked bool     `json:"untracked,omitempty"`
@@ -110,7 +118,8 @@ type BlockSummary struct {
 	StatesPerSecond float64 `json:"statesPerSecond"`
 }
 
-// blockObs is what the logged run showed at one crash point.
+// blockObs is what the logged run showed at one crash point, and the
+// states listed under it.
 type blockObs struct {
 	target
 	reached           bool
@@ -119,17 +128,20 @@ type blockObs struct {
 	flushes, inFlight int
 	subsets           uint64
 	states            []replayed
-	trees             map[string]Tree // distinct trees by treeKey
-	images            int
+	windows           int // windows before the point's flushes (during its call)
 }
 
-// replayed is one state and the tree it mounted as (tree "" when it did
-// not mount).
+// replayed is one state: which points it can be a crash of (the point
+// itself, or the point before and this one when it is a state of a power
+// cut during this point's call), and the tree it mounted as ("" when it
+// did not mount).
 type replayed struct {
-	desc  string
-	tree  string
-	err   string
-	image string // kept image, if any
+	desc   string
+	during bool
+	cands  []int
+	tree   string
+	err    string
+	image  string // kept image, if any
 }
 
 // RunBlocks runs the program once on a filesystem whose device writes are
@@ -165,19 +177,22 @@ func RunBlocks(ctx context.Context, opt BlockOptions) (res []*BlockResult, err e
 			return nil, err
 		}
 		start := time.Now()
-		if err := r.replayBlocks(ctx, opt, obs); err != nil {
+		trees := map[string]Tree{}
+		mounted, err := r.replayBlocks(ctx, opt, obs, trees)
+		if err != nil {
 			return nil, err
 		}
 		took := time.Since(start)
 		var out []*BlockResult
 		for _, p := range r.opt.Models {
-			br, err := r.compareBlocks(p, obs)
+			br, err := r.compareBlocks(p, obs, trees)
 			if err != nil {
 				return nil, err
 			}
 			br.Enum = BlockEnumeration{opt.Exhaustive, opt.Samples, opt.Seed}
 			br.Summary.Points = len(targets)
 			br.Summary.ReplaySeconds = took.Seconds()
+			br.Summary.Mounted = mounted
 			if took > 0 {
 				br.Summary.StatesPerSecond = float64(br.Summary.States) / took.Seconds()
 			}
@@ -264,7 +279,7 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	obs := map[int]*blockObs{}
 	names := map[string]bool{}
 	for _, t := range targets {
-		obs[t.index] = &blockObs{target: t, trees: map[string]Tree{}}
+		obs[t.index] = &blockObs{target: t}
 		names[t.syscall] = true
 	}
 	if _, err := r.sys.run(ctx, "cp", "--sparse=always", r.initImg, r.runImg); err != nil {
@@ -352,52 +367,93 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	}
 }
 
-// replayBlocks builds, mounts and reads every state of every reached
-// point.
-func (r *runner) replayBlocks(ctx context.Context, opt BlockOptions, obs map[int]*blockObs) error {
+// replayBlocks builds, mounts and reads every state of every window of
+// the log. A window at a mark belongs to that crash point. A window before
+// a flush (the writes in flight while it was sent) is a crash in the
+// middle of whatever sent them: it belongs to the next crash point and
+// can show that point's outcomes or the one's before; after the last
+// point, it belongs to the last (the program's exit, the unmount's
+// writeback).
+func (r *runner) replayBlocks(ctx context.Context, opt BlockOptions, obs map[int]*blockObs, trees map[string]Tree) (mounted int, err error) {
 	enum := blocklog.Enumeration{Exhaustive: opt.Exhaustive, Samples: opt.Samples, Seed: opt.Seed}
-	return blocklog.Walk(ctx, filepath.Join(r.dir, "blocks.log"), r.initImg, r.dir, func(p *blocklog.Point) error {
-		o := obs[p.ID]
-		if o == nil {
-			return nil // mark 0, after the mount
+	idx := make([]int, 0, len(obs))
+	for i := range obs {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	next := func(m int) int {
+		for _, i := range idx {
+			if i > m && obs[i].reached {
+				return i
+			}
 		}
-		o.flushes, o.inFlight = p.Flushes, len(p.InFlight)
+		return -1
+	}
+	byImage := map[string]replayed{}
+	n := 0
+	err = blocklog.Walk(ctx, filepath.Join(r.dir, "blocks.log"), r.initImg, r.dir, func(p *blocklog.Point) error {
+		if p.ID < 0 {
+			return nil // the mount's own writes, before the program
+		}
+		var o *blockObs
+		var cands []int
+		label := ""
+		switch {
+		case p.AtMark && p.ID == 0:
+			return nil // the program has not started: the initial image
+		case p.AtMark:
+			o, cands = obs[p.ID], []int{p.ID}
+		default:
+			if k := next(p.ID); k > 0 {
+				o, cands = obs[k], []int{p.ID, k}
+				label = fmt.Sprintf("during the call (a flush after %d in flight): ", len(p.InFlight))
+			} else if o = obs[p.ID]; o != nil {
+				cands = []int{p.ID}
+				label = fmt.Sprintf("after the last point (a flush after %d in flight): ", len(p.InFlight))
+			}
+		}
+		if o == nil {
+			return nil
+		}
 		states, total := p.States(enum)
-		o.subsets = total
-		byImage := map[string]replayed{}
-		r.sys.logf("point %d: %d in flight after %d flushes, %d states", p.ID, len(p.InFlight), p.Flushes, len(states))
-		for i, st := range states {
-			img := filepath.Join(r.dir, "states", fmt.Sprintf("point-%d-state-%d.img", p.ID, i+1))
+		if p.AtMark {
+			o.flushes, o.inFlight, o.subsets = p.Flushes, len(p.InFlight), total
+		} else {
+			o.windows++
+		}
+		r.sys.logf("point %d: %s%d in flight after %d flushes, %d states", o.index, label, len(p.InFlight), p.Flushes, len(states))
+		for _, st := range states {
+			n++
+			img := filepath.Join(r.dir, "states", fmt.Sprintf("state-%d.img", n))
 			k, err := p.Build(ctx, st, img)
 			if err != nil {
 				return err
 			}
-			if prev, ok := byImage[k]; ok {
+			rp, ok := byImage[k]
+			if ok {
 				os.Remove(img)
-				o.states = append(o.states, replayed{desc: st.Desc, tree: prev.tree, err: prev.err, image: prev.image})
-				continue
-			}
-			rp, err := r.mountState(ctx, img, o)
-			if err != nil {
-				return err
-			}
-			rp.desc = st.Desc
-			if r.opt.Keep {
-				rp.image = img
 			} else {
-				os.Remove(img)
+				if rp, err = r.mountState(ctx, img, trees); err != nil {
+					return err
+				}
+				if r.opt.Keep {
+					rp.image = img
+				} else {
+					os.Remove(img)
+				}
+				byImage[k] = rp
 			}
-			byImage[k] = rp
+			rp.desc, rp.during, rp.cands = label+st.Desc, !p.AtMark, cands
 			o.states = append(o.states, rp)
 		}
-		o.images = len(byImage)
 		return nil
 	})
+	return len(byImage), err
 }
 
 // mountState mounts one replayed image read-write (a journal may need
 // replay), reads its work directory and undoes the mount.
-func (r *runner) mountState(ctx context.Context, img string, o *blockObs) (replayed, error) {
+func (r *runner) mountState(ctx context.Context, img string, trees map[string]Tree) (replayed, error) {
 	if err := ctx.Err(); err != nil {
 		return replayed{}, err
 	}
@@ -414,7 +470,7 @@ func (r *runner) mountState(ctx context.Context, img string, o *blockObs) (repla
 			rp.err = "read the work directory: " + terr.Error()
 		} else {
 			k := treeKey(t)
-			o.trees[k] = t
+			trees[k] = t
 			rp.tree = k
 		}
 		if err := r.sys.unmount(r.crashMP); err != nil {
@@ -447,28 +503,44 @@ func (r *runner) predictAt(trace string, p model.Persistence) (map[string][]mode
 	return pred, nil
 }
 
-// compareBlocks classifies every distinct tree of every point as the
-// plain oracle classifies its one copy, under p.
-func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs) (*BlockResult, error) {
+// view is what a state is compared with when taken as a crash at one
+// point: the model's prediction there and the history of contents.
+type view struct {
+	pred map[string][]model.Outcome
+	h    history
+}
+
+// want is the predicted set of q, and whether the model tracks q; paths
+// it does not track must be as they were.
+func (v *view) want(q string, initial Tree) ([]model.Outcome, bool) {
+	if w, ok := v.pred[q]; ok {
+		return w, true
+	}
+	if _, ok := initial[q]; ok {
+		return []model.Outcome{model.Initial}, false
+	}
+	return []model.Outcome{model.Missing}, false
+}
+
+// compareBlocks classifies the tree of every replayed state, path by
+// path, as the plain oracle classifies its one copy, under p. A state
+// that can be a crash at two points (during a call) fits when each path
+// fits one of them.
+func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs, trees map[string]Tree) (*BlockResult, error) {
 	res := &BlockResult{FS: r.opt.FS, Model: p.String(), Command: r.opt.Cmd, Points: []BlockPoint{}}
 	idx := make([]int, 0, len(obs))
 	for i := range obs {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
+	// Point 0 is before the program's first change: everything initial.
+	views := map[int]*view{0: {pred: map[string][]model.Outcome{}, h: history{initial: r.initial, latest: r.initial, earlier: map[string]bool{}}}}
 	earlier := map[string]bool{}
-	res.Summary.Sound = true
 	for _, i := range idx {
 		o := obs[i]
-		bp := BlockPoint{Index: o.index, Line: o.line, Syscall: o.syscall, Call: o.call, Reached: o.reached,
-			Flushes: o.flushes, InFlight: o.inFlight, Subsets: o.subsets, States: len(o.states), Images: o.images,
-			Distinct: len(o.trees), Unmountable: []string{}, Paths: map[string]*BlockPath{}, Sound: true, Mismatches: []BlockMismatch{}}
 		if !o.reached {
-			bp.Note = "not reached in the logged run"
-			res.Points = append(res.Points, bp)
 			continue
 		}
-		res.Summary.Reached++
 		pred, err := r.predictAt(o.trace, p)
 		if err != nil {
 			return nil, fmt.Errorf("point %d: %w", o.index, err)
@@ -480,61 +552,119 @@ func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs) (*Blo
 		for k := range earlier {
 			own[k] = true
 		}
-		h := history{initial: r.initial, latest: o.live, earlier: own}
+		views[i] = &view{pred: pred, h: history{initial: r.initial, latest: o.live, earlier: own}}
+		for _, e := range o.live {
+			if e.Kind != "dir" {
+				earlier[key(e)] = true
+			}
+		}
+	}
+	produced := map[int]map[string]map[model.Outcome]bool{}
+	produce := func(c int, q string, o model.Outcome) {
+		if produced[c] == nil {
+			produced[c] = map[string]map[model.Outcome]bool{}
+		}
+		if produced[c][q] == nil {
+			produced[c][q] = map[model.Outcome]bool{}
+		}
+		produced[c][q][o] = true
+	}
+	res.Summary.Sound = true
+	var points []*BlockPoint
+	observed := map[int]map[string]map[model.Outcome]bool{}
+	duringObs := map[int]map[string]map[model.Outcome]bool{}
+	for _, i := range idx {
+		o := obs[i]
+		bp := &BlockPoint{Index: o.index, Line: o.line, Syscall: o.syscall, Call: o.call, Reached: o.reached,
+			Flushes: o.flushes, InFlight: o.inFlight, Subsets: o.subsets, States: len(o.states), Windows: o.windows,
+			Unmountable: []string{}, Paths: map[string]*BlockPath{}, Sound: true, Mismatches: []BlockMismatch{}}
+		points = append(points, bp)
+		if !o.reached {
+			bp.Note = "not reached in the logged run"
+			continue
+		}
+		res.Summary.Reached++
+		observed[i], duringObs[i] = map[string]map[model.Outcome]bool{}, map[string]map[model.Outcome]bool{}
 		paths := map[string]bool{}
-		for _, t := range append([]Tree{r.initial, o.live}, values(o.trees)...) {
+		add := func(t Tree) {
 			for q := range t {
 				paths[q] = true
 			}
 		}
-		for q := range pred {
+		add(r.initial)
+		add(o.live)
+		for q := range views[i].pred {
 			paths[q] = true
+		}
+		images, at, during := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, st := range o.states {
+			if st.tree != "" {
+				add(trees[st.tree])
+			}
 		}
 		sorted := make([]string, 0, len(paths))
 		for q := range paths {
 			sorted = append(sorted, q)
 		}
 		sort.Strings(sorted)
-		// The first state that showed each tree names it.
-		var keys []string
-		first := map[string]replayed{}
+		done := map[string]bool{}
 		for _, st := range o.states {
 			if st.tree == "" {
 				bp.Unmountable = append(bp.Unmountable, st.desc+": "+st.err)
 				continue
 			}
-			if _, ok := first[st.tree]; !ok {
-				first[st.tree] = st
-				keys = append(keys, st.tree)
+			if st.during {
+				during[st.tree] = true
+			} else {
+				at[st.tree] = true
 			}
-		}
-		if len(bp.Unmountable) > 0 {
-			bp.Sound = false
-		}
-		for _, q := range sorted {
-			want, tracked := pred[q]
-			if !tracked {
-				if _, ok := r.initial[q]; ok {
-					want = []model.Outcome{model.Initial}
-				} else {
-					want = []model.Outcome{model.Missing}
-				}
+			images[st.tree] = true
+			dk := fmt.Sprint(st.tree, st.cands)
+			if done[dk] {
+				continue
 			}
-			bpath := &BlockPath{Predicted: strs(want), Observed: []string{}, Produced: []string{}, Untracked: !tracked}
-			observed, produced := map[model.Outcome]bool{}, map[model.Outcome]bool{}
-			for _, k := range keys {
-				t := o.trees[k]
-				matches := classify(q, t, h)
-				for _, m := range matches {
-					for _, w := range want {
-						if m == w {
-							produced[w] = true
+			done[dk] = true
+			t := trees[st.tree]
+			for _, q := range sorted {
+				var got model.Outcome
+				var matches []model.Outcome
+				var union []model.Outcome
+				fits, tracked := false, false
+				// The point itself first: it names the outcome.
+				for ci := len(st.cands) - 1; ci >= 0; ci-- {
+					c := st.cands[ci]
+					v := views[c]
+					if v == nil {
+						continue
+					}
+					w, tr := v.want(q, r.initial)
+					tracked = tracked || tr
+					m := classify(q, t, v.h)
+					for _, x := range m {
+						if has(w, x) {
+							produce(c, q, x)
 						}
 					}
+					for _, x := range w {
+						if !has(union, x) {
+							union = append(union, x)
+						}
+					}
+					g, ok := pick(m, w)
+					if ci == len(st.cands)-1 || (ok && !fits) {
+						got, matches = g, m
+					}
+					fits = fits || ok
 				}
-				got, ok := pick(matches, want)
-				observed[got] = true
-				if ok {
+				obsd := observed[i]
+				if len(st.cands) > 1 {
+					obsd = duringObs[i]
+				}
+				if obsd[q] == nil {
+					obsd[q] = map[model.Outcome]bool{}
+				}
+				obsd[q][got] = true
+				if fits {
 					continue
 				}
 				size := int64(-1)
@@ -542,47 +672,74 @@ func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs) (*Blo
 					size = e.Size
 				}
 				bp.Sound = false
-				bp.Mismatches = append(bp.Mismatches, BlockMismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(want),
-					Untracked: !tracked, Size: size, State: first[k].desc, Image: first[k].image})
+				bp.Mismatches = append(bp.Mismatches, BlockMismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(union),
+					Untracked: !tracked, Size: size, State: st.desc, Image: st.image})
 			}
-			for _, o := range preference {
-				if observed[o] {
-					bpath.Observed = append(bpath.Observed, string(o))
+		}
+		bp.Distinct, bp.DistinctAt, bp.DistinctDuring = len(images), len(at), len(during)
+		if len(bp.Unmountable) > 0 {
+			bp.Sound = false
+		}
+	}
+	for _, bp := range points {
+		if bp.Reached {
+			v := views[bp.Index]
+			qs := map[string]bool{}
+			for q := range observed[bp.Index] {
+				qs[q] = true
+			}
+			for q := range duringObs[bp.Index] {
+				qs[q] = true
+			}
+			for q := range qs {
+				w, tracked := v.want(q, r.initial)
+				path := &BlockPath{Predicted: strs(w), Observed: []string{}, During: []string{}, Produced: []string{}, Untracked: !tracked}
+				for _, o := range preference {
+					if observed[bp.Index][q][o] {
+						path.Observed = append(path.Observed, string(o))
+					}
+					if duringObs[bp.Index][q][o] {
+						path.During = append(path.During, string(o))
+					}
 				}
-			}
-			for _, w := range want {
-				if produced[w] {
-					bpath.Produced = append(bpath.Produced, string(w))
+				for _, x := range w {
+					if produced[bp.Index][q][x] {
+						path.Produced = append(path.Produced, string(x))
+					}
 				}
-			}
-			// Untracked paths that stayed as they were say nothing.
-			if tracked || len(bpath.Observed) != 1 || bpath.Observed[0] != bpath.Predicted[0] {
-				bp.Paths[q] = bpath
-			}
-			if tracked {
-				res.Summary.Predicted += len(want)
-				res.Summary.Produced += len(bpath.Produced)
+				if tracked {
+					res.Summary.Predicted += len(w)
+					res.Summary.Produced += len(path.Produced)
+				}
+				// Untracked paths that stayed as they were say nothing.
+				quiet := len(path.Observed) == 1 && path.Observed[0] == path.Predicted[0] && (len(path.During) == 0 || len(path.During) == 1 && path.During[0] == path.Predicted[0])
+				if tracked || !quiet {
+					bp.Paths[q] = path
+				}
 			}
 		}
 		res.Summary.States += bp.States
-		res.Summary.Mounted += bp.Images
 		res.Summary.Distinct += bp.Distinct
 		res.Summary.Unmountable += len(bp.Unmountable)
 		res.Summary.Mismatches += len(bp.Mismatches) + len(bp.Unmountable)
 		if !bp.Sound {
 			res.Summary.Sound = false
 		}
-		for _, e := range o.live {
-			if e.Kind != "dir" {
-				earlier[key(e)] = true
-			}
-		}
-		res.Points = append(res.Points, bp)
+		res.Points = append(res.Points, *bp)
 	}
 	if res.Summary.Predicted > 0 {
 		res.Summary.Precision = float64(res.Summary.Produced) / float64(res.Summary.Predicted)
 	}
 	return res, nil
+}
+
+func has(list []model.Outcome, o model.Outcome) bool {
+	for _, x := range list {
+		if x == o {
+			return true
+		}
+	}
+	return false
 }
 
 func values(m map[string]Tree) []Tree {

@@ -34,8 +34,9 @@ func WriteBlocksText(w io.Writer, r *BlockResult) error {
 		if p.Subsets == ^uint64(0) {
 			subsets = "more than 2^63"
 		}
-		fmt.Fprintf(w, "  device: %d flushes, then %d writes in flight (%s subsets); %d states replayed, %d distinct images, %d distinct trees\n",
-			p.Flushes, p.InFlight, subsets, p.States, p.Images, p.Distinct)
+		fmt.Fprintf(w, "  device: %d flushes, then %d writes in flight (%s subsets); %d flushes during the call with writes before them\n",
+			p.Flushes, p.InFlight, subsets, p.Windows)
+		fmt.Fprintf(w, "  states: %d replayed, %d distinct trees (%d at the point, %d during the call)\n", p.States, p.Distinct, p.DistinctAt, p.DistinctDuring)
 		paths := make([]string, 0, len(p.Paths))
 		width := 0
 		for q := range p.Paths {
@@ -49,7 +50,11 @@ func WriteBlocksText(w io.Writer, r *BlockResult) error {
 			if bp.Untracked {
 				pred += " (not tracked by the model)"
 			}
-			fmt.Fprintf(w, "  %-*s  observed {%s} predicted %s produced {%s}\n", width, q, strings.Join(bp.Observed, "|"), pred, strings.Join(bp.Produced, "|"))
+			during := ""
+			if len(bp.During) > 0 {
+				during = " during {" + strings.Join(bp.During, "|") + "}"
+			}
+			fmt.Fprintf(w, "  %-*s  observed {%s}%s predicted %s produced {%s}\n", width, q, strings.Join(bp.Observed, "|"), during, pred, strings.Join(bp.Produced, "|"))
 		}
 		for _, m := range p.Mismatches {
 			fmt.Fprintf(w, "  MISMATCH %s: %s (size %d, matches %s) is not in %s, in the state with %s",
