@@ -22,13 +22,15 @@ const ImageName = "image"
 var ErrNoFUSE = errors.New("no FUSE")
 
 // Preflight checks that a Server can run here: root and /dev/fuse.
-func Preflight() error {
-	if os.Geteuid() != 0 {
+func Preflight() error { return preflight(os.Geteuid(), "/dev/fuse") }
+
+func preflight(euid int, dev string) error {
+	if euid != 0 {
 		return fmt.Errorf("%w: the block log mounts a FUSE filesystem itself and needs root", ErrNoFUSE)
 	}
-	f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0)
+	f, err := os.OpenFile(dev, os.O_RDWR, 0)
 	if err != nil {
-		return fmt.Errorf("%w: /dev/fuse: %v (load the fuse module, or give the container /dev/fuse)", ErrNoFUSE, err)
+		return fmt.Errorf("%w: %v (load the fuse module, or give the container /dev/fuse)", ErrNoFUSE, err)
 	}
 	f.Close()
 	return nil

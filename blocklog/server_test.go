@@ -126,3 +126,19 @@ func TestServeLogsFilesystemWrites(t *testing.T) {
 		t.Errorf("the file's bytes never reached the log")
 	}
 }
+
+func TestPreflightSaysWhatIsMissing(t *testing.T) {
+	for _, c := range []struct {
+		euid int
+		dev  string
+		want string
+	}{
+		{1000, "/dev/null", "needs root"},
+		{0, filepath.Join(t.TempDir(), "fuse"), "no such file"},
+	} {
+		err := preflight(c.euid, c.dev)
+		if !errors.Is(err, ErrNoFUSE) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("preflight(%d, %s) = %v, want ErrNoFUSE saying %q", c.euid, c.dev, err, c.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -311,7 +312,7 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	for _, n := range sorted {
 		extra = append(extra, "-e", "inject="+n+":signal=SIGSTOP:when=1+")
 	}
-	tr, err := r.start(out, extra...)
+	tr, err := r.startOutside(out, extra...)
 	if err != nil {
 		return nil, err
 	}
@@ -366,6 +367,38 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 		}
 	}
 }
+
+// startOutside starts strace as start does, in the work directory, but
+// without a chdir in the child. Go starts a child with vfork, and until
+// the child execs the parent cannot stop the world for its garbage
+// collector; a chdir into the logged filesystem needs a block read, which
+// needs the FUSE server, which runs in this process: the child waits for
+// the server, the server for the collector, the collector for the child.
+// So this process moves into the work directory for the fork and the
+// child inherits it. Nothing else in it may use relative paths meanwhile.
+func (r *runner) startOutside(out string, extra ...string) (*traced, error) {
+	chdirMu.Lock()
+	defer chdirMu.Unlock()
+	old, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chdir(r.work); err != nil {
+		return nil, err
+	}
+	work := r.work
+	r.work = "" // start's c.Dir: no chdir in the child
+	tr, err := r.start(out, extra...)
+	r.work = work
+	if cerr := os.Chdir(old); cerr != nil && err == nil {
+		tr.kill()
+		return nil, cerr
+	}
+	return tr, err
+}
+
+// chdirMu serializes startOutside's moves of the process's directory.
+var chdirMu sync.Mutex
 
 // replayBlocks builds, mounts and reads every state of every window of
 // the log. A window at a mark belongs to that crash point. A window before
