@@ -89,7 +89,37 @@ func Serve(dir, backing, logName string) (*Server, error) {
 		return nil, fmt.Errorf("%w: mount FUSE at %s: %v", ErrNoFUSE, dir, err)
 	}
 	s.srv = srv
+	if err := cloexecFUSE(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
+}
+
+// cloexecFUSE marks this process's /dev/fuse descriptors close-on-exec.
+// go-fuse opens /dev/fuse without O_CLOEXEC, so every program started
+// afterwards (strace, the traced program, mount) would hold the
+// connection open: if this process died, the kernel would not abort it,
+// and every read of the image would wait for a server that is gone.
+func cloexecFUSE() error {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		target, err := os.Readlink("/proc/self/fd/" + e.Name())
+		if err != nil || target != "/dev/fuse" {
+			continue
+		}
+		var fd int
+		if _, err := fmt.Sscan(e.Name(), &fd); err != nil {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+			return fmt.Errorf("blocklog: mark /dev/fuse close-on-exec: %w", err)
+		}
+	}
+	return nil
 }
 
 type rootNode struct {

@@ -142,3 +142,24 @@ func TestPreflightSaysWhatIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// A program started while the server runs does not hold the FUSE
+// connection: if the server's process dies, the kernel can abort it.
+func TestServeKeepsFUSEFromChildren(t *testing.T) {
+	needsFUSE(t)
+	dir := t.TempDir()
+	img := filepath.Join(dir, "back.img")
+	if err := os.WriteFile(img, make([]byte, 4096), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "fuse"), 0o755)
+	s, err := Serve(filepath.Join(dir, "fuse"), img, filepath.Join(dir, "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := run(t, "sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done; true")
+	if strings.Contains(out, "/dev/fuse") {
+		t.Errorf("a child holds /dev/fuse:\n%s", out)
+	}
+}
