@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -130,6 +131,7 @@ type blockObs struct {
 	subsets           uint64
 	states            []replayed
 	windows           int // windows before the point's flushes (during its call)
+	note              string
 }
 
 // replayed is one state: which points it can be a crash of (the point
@@ -338,6 +340,15 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 				}
 				if o.live, err = ReadTree(r.work); err != nil {
 					return nil, err
+				}
+				// Only the stopped thread is frozen: if others made calls
+				// meanwhile, the mark is late and so is the live tree.
+				if b2, err := os.ReadFile(out); err == nil && len(b2) > end {
+					if i := bytes.LastIndexByte(b2, '\n'); i >= end {
+						if grew := others(b2[end : i+1]); grew != "" {
+							o.note = "other threads ran while the log was marked, so the states of this point may be of a later one: " + grew
+						}
+					}
 				}
 				last = idx
 			}
@@ -612,8 +623,9 @@ func (r *runner) compareBlocks(p model.Persistence, obs map[int]*blockObs, trees
 			Flushes: o.flushes, InFlight: o.inFlight, Subsets: o.subsets, States: len(o.states), Windows: o.windows,
 			Unmountable: []string{}, Paths: map[string]*BlockPath{}, Sound: true, Mismatches: []BlockMismatch{}}
 		points = append(points, bp)
+		bp.Note = o.note
 		if !o.reached {
-			bp.Note = "not reached in the logged run"
+			bp.Note = "not reached in the logged run: when the program stopped after this call, the trace already held a later point (another thread ran on)"
 			continue
 		}
 		res.Summary.Reached++
