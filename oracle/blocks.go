@@ -521,7 +521,26 @@ func (r *runner) mountState(ctx context.Context, img string, trees map[string]Tr
 			return replayed{}, err
 		}
 	}
-	return rp, r.sys.detach(dev)
+	if err := r.sys.detach(dev); err != nil {
+		return replayed{}, err
+	}
+	waitDetached(dev)
+	return rp, nil
+}
+
+// waitDetached waits (up to 2 s) until dev has no backing file. A device
+// something else still has open (udev probing a new device) is only
+// marked to clear when that closes it, and losetup -d reports success at
+// once; thousands of states attached in a row should not pile up behind
+// it.
+func waitDetached(dev string) {
+	f := "/sys/block/" + filepath.Base(dev) + "/loop/backing_file"
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(f); err != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // predictAt replays a point's trace under p and returns its last crash
