@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end stories in testdata/script/*.txtar.
 // Conditions: [exec:strace] for scripts that need strace, [root] for
-// scripts that need root. FIXTURES names the repository's fixtures/ folder.
+// scripts that need root, [fuse] for those that need /dev/fuse. FIXTURES names the repository's fixtures/ folder.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/script"))
 }
@@ -82,6 +82,9 @@ func scriptParams(dir string) testscript.Params {
 				return os.Geteuid() == 0, nil
 			case "strace":
 				_, err := exec.LookPath("strace")
+				return err == nil, nil
+			case "fuse":
+				_, err := os.Stat("/dev/fuse")
 				return err == nil, nil
 			}
 			return false, nil

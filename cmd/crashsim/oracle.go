@@ -24,6 +24,7 @@ type oracleCmd struct {
 	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`
 	Keep    bool          `help:"Keep the temporary directory (images, traces); its path is printed on stderr."`
 	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"partial" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
+	blockFlags
 }
 
 // Help is the detail under `crashsim oracle --help`.
@@ -63,6 +64,9 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
 		opt.Output = g.stderr
+	}
+	if c.Blocks {
+		return runBlocks(ctx, g, c, opt)
 	}
 	results, err := oracle.Run(ctx, opt)
 	if err != nil {

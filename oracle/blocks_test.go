@@ -1,0 +1,77 @@
+package oracle
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/blocklog"
+	"github.com/crashsim/crashsim/model"
+)
+
+func needsBlocks(t *testing.T) {
+	t.Helper()
+	needsLoop(t)
+	if err := blocklog.Preflight(); err != nil {
+		t.Skip("needs /dev/fuse: ", err)
+	}
+}
+
+// The safe save replayed from the block log: every point is reached and
+// sound under both models, the state at each point includes the single
+// snapshot's, and the fsyncs show states of a crash in their middle that
+// one copy cannot: the temp file missing while it is being synced.
+func TestBlocksSafeSave(t *testing.T) {
+	needsBlocks(t)
+	before := ours(t)
+	res, err := RunBlocks(context.Background(), BlockOptions{Options: Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix, model.Ext4},
+		Setup: "printf 'version=1\\n' > config.txt",
+		Cmd:   []string{python(), "-c", safeSave},
+	}})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		var out strings.Builder
+		WriteBlocksText(&out, r)
+		if r.Summary.Reached != r.Summary.Points || r.Summary.Points < 5 || !r.Summary.Sound {
+			t.Errorf("%s: %+v: want at least 5 points, all reached and sound\n%s", r.Model, r.Summary, out.String())
+		}
+		during := 0
+		for _, p := range r.Points {
+			if p.DistinctAt < 1 {
+				t.Errorf("%s: point %d: no state at the point itself", r.Model, p.Index)
+			}
+			during += p.DistinctDuring
+			if p.Syscall == "fsync" && p.Paths["config.txt.tmp"] != nil && strings.Contains(p.Call, "config.txt.tmp") {
+				if d := strings.Join(p.Paths["config.txt.tmp"].During, " "); !strings.Contains(d, "missing") {
+					t.Errorf("%s: point %d (%s): during the fsync config.txt.tmp was %q, want missing among them", r.Model, p.Index, p.Call, d)
+				}
+			}
+		}
+		if during == 0 {
+			t.Errorf("%s: no state during any call\n%s", r.Model, out.String())
+		}
+		if r.Summary.Precision <= 0 || r.Summary.Precision > 1 || r.Summary.StatesPerSecond <= 0 {
+			t.Errorf("%s: precision %v, %v states/s", r.Model, r.Summary.Precision, r.Summary.StatesPerSecond)
+		}
+	}
+}
+
+// Cancelled at any stage (Ctrl-C), a --blocks run leaves no mount, loop
+// device or FUSE server behind.
+func TestBlocksCancelledLeavesNothing(t *testing.T) {
+	needsBlocks(t)
+	for _, word := range []string{"serving", "crash points", "point 3:", "state-"} {
+		before := ours(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := RunBlocks(ctx, BlockOptions{Options: Options{FS: "ext4", Cmd: []string{python(), "-c", safeSave}, Log: cancelOn{word, cancel}}})
+		cancel()
+		checkClean(t, before)
+		if err == nil {
+			t.Errorf("cancelled at %q: the run succeeded", word)
+		}
+	}
+}
