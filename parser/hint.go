@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // diagCut returns where a diagnostic begins inside a line that it cut in
@@ -67,6 +68,10 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += "; " + hint
 		return e
 	}
+	if hint := mixedOutputHint(text, e.Msg); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
 	if what := oldShapeIn(text); what != "" {
 		r.sawOld(what, e.Pos.Line)
 	}
@@ -93,6 +98,46 @@ func foreignHint(text []byte, line int) string {
 		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
 	}
 	return ""
+}
+
+// mixedOutputHint recognises a trace that strace wrote to the terminal the
+// program writes to (no -o): the program's own output then lands inside
+// the write call that prints it, or on lines of its own.
+func mixedOutputHint(text []byte, msg string) string {
+	const fix = "strace wrote its trace where the program writes its output (the terminal, without -o), so the program's output is mixed into the trace; record with strace -o FILE"
+	call := skipPrefixes(bytes.TrimSpace(text))
+	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,"} {
+		if bytes.HasPrefix(call, []byte(w)) && strings.Contains(msg, "line ended inside the arguments of") {
+			return "this write to the program's stdout or stderr is cut by its own output: " + fix
+		}
+	}
+	if strings.HasPrefix(msg, "expected '(' after syscall name") && bytes.IndexAny(call, "(") < 0 {
+		return "this line is not strace output (a shell prompt, or a program's own output?): " + fix + ", and cut off what is not the trace"
+	}
+	return ""
+}
+
+// skipPrefixes skips what strace puts before a call's name: "[pid N] ",
+// "N ", timestamps, "[ADDR]" (-i) and "[NR]" (-n).
+func skipPrefixes(t []byte) []byte {
+	for {
+		before := len(t)
+		if bytes.HasPrefix(t, []byte("[pid ")) || bytes.HasPrefix(t, []byte("[")) {
+			if k := bytes.IndexByte(t, ']'); k > 0 {
+				t = bytes.TrimLeft(t[k+1:], " ")
+			}
+		}
+		k := 0
+		for k < len(t) && (isDigit(t[k]) || t[k] == '.' || t[k] == ':') {
+			k++
+		}
+		if k > 0 && k < len(t) && t[k] == ' ' {
+			t = bytes.TrimLeft(t[k:], " ")
+		}
+		if len(t) == before {
+			return t
+		}
+	}
 }
 
 // skipPID skips "[pid N] " or "N " at the start of an ltrace line.
