@@ -25,6 +25,7 @@ const (
 	BlindUnknownCwd         = "blind-unknown-cwd"
 	BlindRootUnmatched      = "blind-root-unmatched"
 	BlindNoData             = "blind-no-data"
+	BlindIOUring            = "blind-io-uring"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -42,6 +43,7 @@ var blindSpots = []BlindSpot{
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check or states --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
+	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 }
 
@@ -171,6 +173,8 @@ type Watcher struct {
 	volDirs   []string
 	volFS     string
 
+	uring model.Ref // the first io_uring_setup that succeeded
+
 	noData     model.Ref
 	noDataCall string
 	noDataPath string
@@ -286,6 +290,10 @@ func (w *Watcher) observe(ev *parser.Event, paths []string) {
 		}
 	case "fsync", "fdatasync", "sync", "syncfs":
 		w.syncs[ev.Name] = true
+	case "io_uring_setup":
+		if ev.OK() && w.uring.Syscall == "" {
+			w.uring = ref(ev)
+		}
 	case "fork", "vfork", "clone", "clone3":
 		if ev.OK() && ev.Ret > 0 {
 			if _, ok := w.forks[int(ev.Ret)]; !ok {
@@ -464,6 +472,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots == 0 && e.n > 0 {
 		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), plural(e.n, "path", "paths"), shown(e.first)))
+	}
+	if w.uring.Syscall != "" {
+		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
 	}
 	if w.noDataCall != "" {
 		how := "does not show the bytes"

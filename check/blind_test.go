@@ -298,6 +298,28 @@ func TestWritesOnlyInline(t *testing.T) {
 	}
 }
 
+// io_uring moves file operations out of the trace's sight: a trace that
+// set one up is never a quiet clean, even with nothing in scope.
+func TestIOUringIsBlind(t *testing.T) {
+	dir := t.TempDir()
+	trace := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ring := trace("ring.strace", "io_uring_setup(8, {flags=0, sq_thread_cpu=0, sq_thread_idle=0, sq_entries=8, cq_entries=16}) = 3\nio_uring_enter(3, 1, 1, IORING_ENTER_GETEVENTS, NULL, 8) = 1\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n")
+	blind, _, _ := blindRun(t, ring, Options{})
+	if diff := cmp.Diff([]string{BlindIOUring}, blind); diff != "" {
+		t.Errorf("blind spots (-want +got):\n%s", diff)
+	}
+	failed := trace("nosys.strace", "io_uring_setup(8, 0x7ffd0000) = -1 ENOSYS (Function not implemented)\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n")
+	if blind, _, _ := blindRun(t, failed, Options{}); len(blind) != 0 {
+		t.Errorf("a failed io_uring_setup: blind spots %v, want none", blind)
+	}
+}
+
 func TestNoDataInline(t *testing.T) {
 	tests := []struct {
 		name, trace string
