@@ -383,7 +383,7 @@ func (r *runner) learn(ctx context.Context) ([]target, error) {
 		return nil, err
 	}
 	if runErr != nil {
-		return nil, fmt.Errorf("the program failed in its first run (%v); run it with -v to see its output", runErr)
+		return nil, &ProgramError{Err: runErr}
 	}
 	var targets []target
 	counts := map[string]int{}

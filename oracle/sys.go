@@ -23,6 +23,16 @@ type EnvError struct{ Msg string }
 
 func (e *EnvError) Error() string { return e.Msg }
 
+// ProgramError is the program under test failing in its first run: the
+// program's fault, not the oracle's or the machine's.
+type ProgramError struct{ Err error }
+
+func (e *ProgramError) Error() string {
+	return fmt.Sprintf("the program failed in its first run (%v); run it with -v to see its output", e.Err)
+}
+
+func (e *ProgramError) Unwrap() error { return e.Err }
+
 // fsSpec is what the oracle needs to know about one filesystem.
 type fsSpec struct {
 	name      string

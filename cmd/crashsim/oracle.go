@@ -33,7 +33,7 @@ func (c *oracleCmd) Help() string {
 
 Needs root, loop devices, strace and mkfs.FS. Everything it mounts or attaches is undone on every exit path, Ctrl-C included.
 
-Exit status: 0 every observed state is predicted, 1 some mismatch, 2 usage error, 3 cannot run here (not root, no loop devices, mkfs or strace missing) or the program failed, 130 interrupted.`
+Exit status: 0 every observed state is predicted, 1 some mismatch, 2 usage error, 3 cannot run here (not root, no loop devices, mkfs or strace missing), 5 the program failed in its first run, 130 interrupted.`
 }
 
 func (c *oracleCmd) Run(g *Globals) error {
@@ -71,9 +71,13 @@ func (c *oracleCmd) Run(g *Globals) error {
 	results, err := oracle.Run(ctx, opt)
 	if err != nil {
 		var env *oracle.EnvError
+		var prog *oracle.ProgramError
 		switch {
 		case errors.As(err, &env):
 			return withCode(exitInput, err)
+		case errors.As(err, &prog):
+			// As trace and explore do when the traced program fails.
+			return withCode(exitProgram, err)
 		case ctx.Err() != nil:
 			return withCode(exitInterrupted, fmt.Errorf("interrupted: %w", err))
 		}
