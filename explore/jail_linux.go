@@ -9,10 +9,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/crashsim/crashsim/tracer"
 	"golang.org/x/sys/unix"
 )
 
@@ -94,7 +94,7 @@ func dropLoopMounts(writable []string) {
 		if len(f) < 5 || sep < 0 || sep+2 >= len(f) || !strings.HasPrefix(f[sep+2], "/dev/loop") {
 			continue
 		}
-		mp := unescapeOctal(f[4])
+		mp := tracer.UnescapeMount(f[4])
 		needed := false
 		for _, w := range writable {
 			if w == mp || strings.HasPrefix(w, strings.TrimSuffix(mp, "/")+"/") {
@@ -107,27 +107,6 @@ func dropLoopMounts(writable []string) {
 	}
 }
 
-// unescapeOctal undoes mountinfo's \NNN escapes (\040 for a space).
-func unescapeOctal(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// jail is process 1 of the checker's namespaces. Its exit status is the
-// checker's, or 128+N when a signal N killed it.
 func jail(dir string, argv []string) int {
 	fail := func(what string, err error) int {
 		fmt.Fprintf(os.Stderr, "crashsim: checker jail: %s: %v\n", what, err)

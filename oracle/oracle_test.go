@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/tracer"
 )
 
 // needsLoop skips a test that needs root, loop devices, strace, mkfs.ext4
@@ -238,7 +239,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestUnescapeMount(t *testing.T) {
-	if got := unescapeMount(`/tmp/a\040b`); got != "/tmp/a b" {
+	if got := tracer.UnescapeMount(`/tmp/a\040b`); got != "/tmp/a b" {
 		t.Errorf("got %q", got)
 	}
 }

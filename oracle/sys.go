@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/internal/reap"
+	"github.com/crashsim/crashsim/tracer"
 )
 
 // EnvError says the machine cannot run the oracle: not root, no loop
@@ -369,31 +370,11 @@ func mounted(dir string) bool {
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
-		if len(f) > 1 && unescapeMount(f[1]) == dir {
+		if len(f) > 1 && tracer.UnescapeMount(f[1]) == dir {
 			return true
 		}
 	}
 	return false
-}
-
-// unescapeMount undoes the octal escapes of /proc/mounts (\040 for space).
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) {
-			var v int
-			if _, err := fmt.Sscanf(s[i+1:i+4], "%03o", &v); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 func index(list []string, s string) int {

@@ -52,7 +52,7 @@ func parseMounts(r io.Reader, name string) ([]Mount, error) {
 		if len(fields) < 5 || sep < 0 || sep+1 >= len(fields) {
 			return nil, fmt.Errorf("%s:%d: not a mountinfo line (want ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE ...)", name, n)
 		}
-		m := Mount{Dir: unescapeMount(fields[4]), FSType: fields[sep+1]}
+		m := Mount{Dir: UnescapeMount(fields[4]), FSType: fields[sep+1]}
 		if i, ok := at[m.Dir]; ok {
 			out[i] = m
 			continue
@@ -63,9 +63,10 @@ func parseMounts(r io.Reader, name string) ([]Mount, error) {
 	return out, sc.Err()
 }
 
-// unescapeMount decodes the \NNN octal escapes the kernel writes for
-// spaces, tabs, newlines and backslashes in mount points.
-func unescapeMount(s string) string {
+// UnescapeMount decodes the \NNN octal escapes the kernel writes for
+// spaces, tabs, newlines and backslashes in mount points (mountinfo and
+// /proc/mounts alike).
+func UnescapeMount(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
