@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
@@ -131,31 +130,10 @@ func (f *checkFlags) html(g *Globals, res *check.Result) error {
 // runHTML is `crashsim states --format html`: the timeline with no
 // findings computed.
 func (c *statesCmd) runHTML(g *Globals) error {
-	p, err := model.ParsePersistence(c.Model)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	if err := checkAccepted(c.AcceptBlind); err != nil {
-		return err
-	}
-	flags := checkFlags{InitialList: c.InitialList}
-	listing, err := flags.initial(c.Trace)
+	p, scope, opt, err := c.setup()
 	if err != nil {
 		return err
 	}
-	scope := &check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore, LikelyVolatile: check.LikelyVolatile}
-	opt := model.Options{}
-	if listing != nil {
-		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
-	}
-	if c.Cwd != "" {
-		abs, err := filepath.Abs(c.Cwd)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		opt.Cwd = abs
-	}
-	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
 	// The blind spots are worked out in a pass of their own, so that the
 	// page says them at its top.
 	watch := check.NewWatcher(scope)

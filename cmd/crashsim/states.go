@@ -40,32 +40,11 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Output != "" {
 		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
 	}
-	p, err := model.ParsePersistence(c.Model)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	flags := checkFlags{InitialList: c.InitialList}
-	listing, err := flags.initial(c.Trace)
+	p, scope, opt, err := c.setup()
 	if err != nil {
 		return err
 	}
-	if err := checkAccepted(c.AcceptBlind); err != nil {
-		return err
-	}
-	scope := check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore, LikelyVolatile: check.LikelyVolatile}
-	opt := model.Options{Persistence: p}
-	if listing != nil {
-		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
-	}
-	if c.Cwd != "" {
-		abs, err := filepath.Abs(c.Cwd)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		opt.Cwd = abs
-	}
-	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
-	watch := check.NewWatcher(&scope)
+	watch := check.NewWatcher(scope)
 	stream, err := openTrace(c.Trace, g)
 	if err != nil {
 		return err
@@ -160,4 +139,35 @@ func absRoots(roots []string) []string {
 		}
 	}
 	return out
+}
+
+// setup reads what a states run needs from its flags: the model, the
+// scope, and the model's options from the listing and --cwd.
+func (c *statesCmd) setup() (model.Persistence, *check.Options, model.Options, error) {
+	p, err := model.ParsePersistence(c.Model)
+	if err != nil {
+		return p, nil, model.Options{}, withCode(exitUsage, err)
+	}
+	flags := checkFlags{InitialList: c.InitialList}
+	listing, err := flags.initial(c.Trace)
+	if err != nil {
+		return p, nil, model.Options{}, err
+	}
+	if err := checkAccepted(c.AcceptBlind); err != nil {
+		return p, nil, model.Options{}, err
+	}
+	scope := &check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore, LikelyVolatile: check.LikelyVolatile}
+	opt := model.Options{Persistence: p}
+	if listing != nil {
+		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
+	}
+	if c.Cwd != "" {
+		abs, err := filepath.Abs(c.Cwd)
+		if err != nil {
+			return p, nil, model.Options{}, withCode(exitUsage, err)
+		}
+		opt.Cwd = abs
+	}
+	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
+	return p, scope, opt, nil
 }
