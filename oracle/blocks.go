@@ -247,6 +247,9 @@ func runWith[T any](ctx context.Context, opt Options, f func(*runner) (T, error)
 	if err != nil {
 		return zero, err
 	}
+	// Stopped last, once everything is undone, as Run's.
+	r.sys.guardBlocks(r.dir, opt.Keep)
+	defer r.sys.unguard()
 	if !opt.Keep {
 		defer os.RemoveAll(r.dir)
 	}

@@ -236,14 +236,8 @@ func watchdog(arg string) {
 	if _, err := fmt.Sscanf(arg, "%d %s", &pgid, &token); err != nil || pgid == 1 || pgid < 0 {
 		os.Exit(2)
 	}
-	f := os.NewFile(3, "crashsim")
-	buf := make([]byte, 64)
-	for {
-		_, err := f.Read(buf)
-		if err != nil {
-			break // crashsim is gone (Stop kills this process first)
-		}
-	}
+	fuse := fuseMounts()
+	waitEnd(os.NewFile(3, "crashsim"), os.Getppid(), fuse != nil)
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
@@ -252,13 +246,17 @@ func watchdog(arg string) {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
 	unmounted := true
-	if v := os.Getenv(unmountEnv); v != "" {
-		for _, dir := range strings.Split(v, watchdogDelim) {
-			unmounted = unmountAll(dir) && unmounted
+	if fuse != nil {
+		unmounted = undoFUSE(fuse, strings.Split(os.Getenv(unmountEnv), watchdogDelim), os.Getenv(loopsEnv))
+	} else {
+		if v := os.Getenv(unmountEnv); v != "" {
+			for _, dir := range strings.Split(v, watchdogDelim) {
+				unmounted = unmountAll(dir) && unmounted
+			}
 		}
-	}
-	if dir := os.Getenv(loopsEnv); dir != "" {
-		detachLoops(dir)
+		if dir := os.Getenv(loopsEnv); dir != "" {
+			detachLoops(dir)
+		}
 	}
 	if dir := os.Getenv(removeDirEnv); dir != "" && unmounted {
 		_ = os.RemoveAll(dir)

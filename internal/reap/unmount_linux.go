@@ -45,3 +45,10 @@ func detachLoops(dir string) {
 		unix.Close(fd)
 	}
 }
+
+// abortFUSE ends the connection of the FUSE filesystem mounted on dir
+// (a forced unmount does that first, whether or not the unmount itself
+// then succeeds): every request waiting for its server fails.
+func abortFUSE(dir string) {
+	_ = syscall.Unmount(dir, syscall.MNT_FORCE)
+}
