@@ -16,6 +16,7 @@ import (
 
 	"github.com/crashsim/crashsim/blocklog"
 	"github.com/crashsim/crashsim/internal/reap"
+	"github.com/crashsim/crashsim/tracer"
 )
 
 // The helper process of TestBlocksKilledLeavesNothing: a --blocks run
@@ -238,13 +239,13 @@ func undoBelow(t *testing.T, dir string, devs []string) {
 	var fuse, other []string
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
-		if len(f) < 5 || !strings.HasPrefix(unescapeMount(f[4]), dir+"/") {
+		if len(f) < 5 || !strings.HasPrefix(tracer.UnescapeMount(f[4]), dir+"/") {
 			continue
 		}
 		if strings.Contains(l, " - fuse") {
-			fuse = append(fuse, unescapeMount(f[4]))
+			fuse = append(fuse, tracer.UnescapeMount(f[4]))
 		} else {
-			other = append(other, unescapeMount(f[4]))
+			other = append(other, tracer.UnescapeMount(f[4]))
 		}
 	}
 	if len(fuse)+len(other) == 0 && !strings.Contains(loops(), dir+"/") {
