@@ -304,8 +304,14 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	// but does not wait for it: the commit of the rename can carry the new
 	// size while the blocks are still unwritten, so zeros read back (seen
 	// by crashsim oracle on ext4). Delayed allocation alone never gives
-	// zeros; a started writeback does.
-	startedWriteback := ino.writeback
+	// zeros; a started writeback does. And on ext4 writeback can start on
+	// its own at any time (the flusher's 30 s expiry, memory pressure, a
+	// sync by another process): with dioread_nolock, the default, it
+	// allocates unwritten extents and the journal can commit the new size
+	// before the data lands. crashsim oracle --blocks replayed exactly
+	// that on a naive save (size 10, extent unwritten: zeros), so under
+	// ext4 any unsynced write can come back as zeros.
+	startedWriteback := ino.writeback || m.opt.Persistence == Ext4
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}

@@ -49,7 +49,13 @@
 //     directory. It makes no file data durable.
 //   - Delayed allocation: unsynced data has no blocks until writeback, so a
 //     crash brings back a shorter file — a prefix of its writes, the last
-//     one cut at a page — never holes or zeros.
+//     one cut at a page — never holes. But writeback can start on its own
+//     at any time (the flusher, memory pressure, a sync elsewhere), and with
+//     dioread_nolock (the default) it allocates unwritten extents: the
+//     journal can commit the new size before the data lands, so unsynced
+//     data can also come back as zeros. crashsim oracle --blocks replayed
+//     that on a naive save: data.txt with size 10 and its one extent
+//     unwritten (debugfs: "(0[u]):8706"), which reads as zeros.
 //   - auto_da_alloc: a rename over an existing file starts writeback of the
 //     renamed file but does not wait for it. The blocks get allocated, so
 //     the commit of the rename can carry the new size while the data is

@@ -19,10 +19,10 @@ const (
 	Posix Persistence = iota
 	// Ext4 is ext4 data=ordered with default options: metadata commits in
 	// program order, a file fsync commits the running transaction (earlier
-	// entry operations with it), a directory fsync commits it too, unsynced
-	// data comes back as a shorter file, and a rename over an existing file
-	// starts writeback of the renamed file (auto_da_alloc) without waiting,
-	// so it can come back with its size but zeros.
+	// entry operations with it), a directory fsync commits it too, and
+	// unsynced data comes back as a shorter file, or with its size but
+	// zeros once writeback has started (on its own, or for a rename over an
+	// existing file: auto_da_alloc), since the size can commit first.
 	Ext4
 	// Xfs is xfs with default options: metadata in log order, an fsync
 	// (not an fdatasync) or a directory fsync forces the log and with it

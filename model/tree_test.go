@@ -80,8 +80,8 @@ func TestNamesLiveInATree(t *testing.T) {
 	pt = lastPoint(t, makedirsTrace, model.Ext4)
 	want = map[string]string{
 		"/w/d":    "latest",
-		"/w/d/f0": "latest empty",
-		"/w/d/f1": "latest empty",
+		"/w/d/f0": "latest empty zeros",
+		"/w/d/f1": "latest empty zeros",
 	}
 	if diff := cmp.Diff(want, outcomeSets(pt)); diff != "" {
 		t.Errorf("ext4 outcomes (-want +got):\n%s", diff)
