@@ -66,7 +66,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	}
 	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
 	watch := check.NewWatcher(&scope)
-	stream, err := openTrace(c.Trace, g)
+	stream, err := openModelTrace(c.Trace, g)
 	if err != nil {
 		return err
 	}
