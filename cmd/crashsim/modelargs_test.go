@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -209,4 +211,36 @@ func isEventName(e ast.Expr) bool {
 	}
 	id, ok := sel.X.(*ast.Ident)
 	return ok && id.Name == "ev"
+}
+
+// BenchmarkModelArgs runs check and states in process on the real-shaped
+// trace, decoding every call's arguments and only those model.ReadsArgs
+// names, side by side:
+//
+//	go test ./cmd/crashsim -run '^$' -bench ModelArgs -benchmem
+func BenchmarkModelArgs(b *testing.B) {
+	trace := genTrace(b, b.TempDir(), "real")
+	fi, err := os.Stat(trace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range [][]string{{"check", "--fail-on", "never", "--format", "json"}, {"states", "--format", "json"}} {
+		for _, side := range []struct {
+			name   string
+			decode func(string) bool
+		}{{"all-args", nil}, {"model-args", model.ReadsArgs}} {
+			b.Run(c[0]+"/"+side.name, func(b *testing.B) {
+				saved := modelArgs
+				modelArgs = side.decode
+				defer func() { modelArgs = saved }()
+				b.SetBytes(fi.Size())
+				b.ReportAllocs()
+				for b.Loop() {
+					if code := run(append(slices.Clone(c), trace), io.Discard, io.Discard); code != 0 {
+						b.Fatalf("crashsim %v: exit status %d", c, code)
+					}
+				}
+			})
+		}
+	}
 }
