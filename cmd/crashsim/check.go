@@ -130,7 +130,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 			o.FDs = initial.FDs
 		}
 		f.addBase(o.Cwd)
-		stream, err := openTrace(t, g)
+		stream, err := openModelTrace(t, g)
 		if err != nil {
 			return nil, err
 		}

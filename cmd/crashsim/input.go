@@ -16,11 +16,29 @@ import (
 
 // openTrace opens a trace and routes the parser's warnings to stderr.
 // Reading a large trace shows progress on stderr when it is a terminal
-// (or with --progress).
+// (or with --progress). Every call's arguments are decoded.
 func openTrace(path string, g *Globals) (parser.Stream, error) {
+	return openTraceArgs(path, g, nil)
+}
+
+// modelArgs says which calls' arguments a command that only models the
+// trace (check, states) needs decoded; the others are scanned past. A
+// variable so that a test can compare with decoding everything.
+var modelArgs = model.ReadsArgs
+
+// openModelTrace opens a trace for a command whose output comes from the
+// model and the checks alone, decoding only the arguments they read.
+func openModelTrace(path string, g *Globals) (parser.Stream, error) {
+	return openTraceArgs(path, g, modelArgs)
+}
+
+// openTraceArgs is openTrace decoding the arguments of the calls decode
+// keeps (all when nil).
+func openTraceArgs(path string, g *Globals, decode func(string) bool) (parser.Stream, error) {
 	opt := parser.Options{
-		Warn:    func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
-		MaxLine: int(g.MaxLine),
+		Warn:       func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+		MaxLine:    int(g.MaxLine),
+		DecodeArgs: decode,
 	}
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }

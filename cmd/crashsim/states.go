@@ -45,7 +45,7 @@ func (c *statesCmd) Run(g *Globals) error {
 		return err
 	}
 	watch := check.NewWatcher(scope)
-	stream, err := openTrace(c.Trace, g)
+	stream, err := openModelTrace(c.Trace, g)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// modelArgsTraces are the traces whose outputs must not change when check
+// and states decode only the arguments the model reads.
+func modelArgsTraces(t *testing.T) []string {
+	t.Helper()
+	var traces []string
+	for _, g := range []string{"../../fixtures/traces/*/*.strace", "../../parser/testdata/forms/*.strace"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces = append(traces, m...)
+	}
+	if len(traces) < 50 {
+		t.Fatalf("only %d traces", len(traces))
+	}
+	return traces
+}
+
+// modelArgsViews are the outputs compared: what a user reads of check and
+// states. states text prints the call of every point, arguments and all.
+var modelArgsViews = [][]string{
+	{"check", "--format", "json"},
+	{"check"},
+	{"states", "--format", "json"},
+	{"states"},
+}
+
+// runWithArgs runs crashsim with check and states decoding the arguments
+// of the calls decode keeps (all when nil), and returns all it printed.
+func runWithArgs(t *testing.T, decode func(string) bool, args ...string) string {
+	t.Helper()
+	saved := modelArgs
+	modelArgs = decode
+	defer func() { modelArgs = saved }()
+	out, errs, code := runCLI(t, args...)
+	return "exit " + strconv.Itoa(code) + "\nstdout:\n" + out + "\nstderr:\n" + errs
+}
+
+// TestModelArgsSameOutput: check and states print byte for byte the same
+// whether every call's arguments are decoded or only those model.ReadsArgs
+// names.
+func TestModelArgsSameOutput(t *testing.T) {
+	for _, trace := range modelArgsTraces(t) {
+		for _, view := range modelArgsViews {
+			args := append(slices.Clone(view), trace)
+			full := runWithArgs(t, nil, args...)
+			some := runWithArgs(t, model.ReadsArgs, args...)
+			if full != some {
+				t.Errorf("crashsim %s: output differs when only model.ReadsArgs calls are decoded:\n%s", strings.Join(args, " "), firstDiff(full, some))
+			}
+		}
+	}
+}
+
+// TestModelArgsComparisonSeesAMissingCall: leaving out a call the model
+// needs changes some output, so TestModelArgsSameOutput would catch a set
+// that misses one.
+func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
+	traces := modelArgsTraces(t)
+	for _, missing := range []string{"rename", "openat", "write", "fsync", "clone"} {
+		if !model.ReadsArgs(missing) {
+			t.Errorf("model.ReadsArgs(%q) is false", missing)
+			continue
+		}
+		without := func(name string) bool { return name != missing && model.ReadsArgs(name) }
+		found := false
+		for _, trace := range traces {
+			for _, view := range modelArgsViews {
+				args := append(slices.Clone(view), trace)
+				if runWithArgs(t, nil, args...) != runWithArgs(t, without, args...) {
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			t.Errorf("without %s's arguments every output stays the same: the fixtures do not test it", missing)
+		}
+	}
+}
+
+// firstDiff shows the first line where a and b differ.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + x + "\n+ " + y
+		}
+	}
+	return "(same lines)"
+}
+
+// TestModelArgsCoversDispatch: model.ReadsArgs is exactly the calls the
+// code of model and check dispatches on: the keys of model's shapes table
+// (whose file arguments Paths resolves for every event) and every name an
+// event's name (ev.Name) is switched on or compared with. A new case in a
+// switch that reads arguments must be added to the set.
+func TestModelArgsCoversDispatch(t *testing.T) {
+	names := map[string]string{} // name -> where the code names it
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../../model", "../../check"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add := func(e ast.Expr) {
+				if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					s, err := strconv.Unquote(lit.Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := names[s]; !ok {
+						names[s] = fset.Position(lit.Pos()).String()
+					}
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.SwitchStmt:
+					if isEventName(n.Tag) {
+						for _, c := range n.Body.List {
+							for _, e := range c.(*ast.CaseClause).List {
+								add(e)
+							}
+						}
+					}
+				case *ast.BinaryExpr:
+					if n.Op == token.EQL || n.Op == token.NEQ {
+						if isEventName(n.X) {
+							add(n.Y)
+						}
+						if isEventName(n.Y) {
+							add(n.X)
+						}
+					}
+				case *ast.ValueSpec:
+					// var shapes = map[string]shape{...}
+					for i, id := range n.Names {
+						if id.Name != "shapes" || filepath.Base(dir) != "model" || i >= len(n.Values) {
+							continue
+						}
+						lit, ok := n.Values[i].(*ast.CompositeLit)
+						if !ok {
+							t.Fatalf("%s: shapes is not a map literal", fset.Position(id.Pos()))
+						}
+						for _, kv := range lit.Elts {
+							add(kv.(*ast.KeyValueExpr).Key)
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(names) < 100 {
+		t.Fatalf("found only %d call names in the source of model and check", len(names))
+	}
+	for name, at := range names {
+		if !model.ReadsArgs(name) {
+			t.Errorf("%s: the code dispatches on %q but model.ReadsArgs(%q) is false", at, name, name)
+		}
+	}
+	for _, name := range model.ArgCalls() {
+		if _, ok := names[name]; !ok {
+			t.Errorf("model.ReadsArgs(%q) is true but no code of model or check names it", name)
+		}
+	}
+}
+
+// isEventName reports whether e is ev.Name, the name of the event being
+// modelled, as model and check spell it.
+func isEventName(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Name" {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == "ev"
+}
+
+// BenchmarkModelArgs runs check and states in process on the real-shaped
+// trace, decoding every call's arguments and only those model.ReadsArgs
+// names, side by side:
+//
+//	go test ./cmd/crashsim -run '^$' -bench ModelArgs -benchmem
+func BenchmarkModelArgs(b *testing.B) {
+	trace := genTrace(b, b.TempDir(), "real")
+	fi, err := os.Stat(trace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range [][]string{{"check", "--fail-on", "never", "--format", "json"}, {"states", "--format", "json"}} {
+		for _, side := range []struct {
+			name   string
+			decode func(string) bool
+		}{{"all-args", nil}, {"model-args", model.ReadsArgs}} {
+			b.Run(c[0]+"/"+side.name, func(b *testing.B) {
+				saved := modelArgs
+				modelArgs = side.decode
+				defer func() { modelArgs = saved }()
+				b.SetBytes(fi.Size())
+				b.ReportAllocs()
+				for b.Loop() {
+					if code := run(append(slices.Clone(c), trace), io.Discard, io.Discard); code != 0 {
+						b.Fatalf("crashsim %v: exit status %d", c, code)
+					}
+				}
+			})
+		}
+	}
+}
