@@ -16,46 +16,8 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/crashsim-oracle-fixtures}
-BIN=$OUT/bin
-FS=${FS:-"ext4 xfs btrfs"}
-PY=/usr/bin/python3
+. "$REPO/scripts/oracle-workloads.sh"
 
-rm -rf "$OUT"
-mkdir -p "$BIN" "$OUT/home"
-(cd "$REPO" && go build -o "$BIN/crashsim" ./cmd/crashsim)
-(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/go-atomic" ./fixtures/programs/go-atomic)
-cp "$REPO"/fixtures/programs/*.py "$BIN/"
-
-# The same environment for every run, so that reruns are deterministic
-# (git's commit dates above all).
-export HOME=$OUT/home LANG=C.UTF-8 TZ=UTC PYTHONDONTWRITEBYTECODE=1 GIT_CONFIG_NOSYSTEM=1 \
-	GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-
-git_setup="git init -q -b main . && git config user.name Fixture && git config user.email fixture@example.invalid && printf 'hello\n' > README && git add README && git commit -q -m first && printf 'hello again\n' >> README && git add README"
-
-# workload NAME: sets SETUP and CMD (an array).
-workload() {
-	SETUP=":"
-	case $1 in
-	python-flush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" flush) ;;
-	python-noflush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" noflush) ;;
-	json-save) CMD=($PY "$BIN/json_save.py") ;;
-	json-save-existing) SETUP="printf '{\"version\": 1}\n' > config.json"; CMD=($PY "$BIN/json_save.py") ;;
-	dirsync-file-only | dirsync-file-then-dir | dirsync-dir-only | dirsync-rename)
-		SETUP="mkdir data"; CMD=($PY "$BIN/dirsync.py" "${1#dirsync-}") ;;
-	go-atomic) SETUP="printf '{\"version\": 1}\n' > config.json"; CMD=("$BIN/go-atomic") ;;
-	sed-i) SETUP="printf '[main]\nmode=old\npath=/srv/old\nkeep=yes\n' > settings.ini"; CMD=(/usr/bin/sed -i s/old/new/ settings.ini) ;;
-	sqlite3-delete) SETUP="sqlite3 test.db 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'"
-		CMD=(/usr/bin/sqlite3 test.db 'PRAGMA journal_mode=DELETE; INSERT INTO t VALUES(2);') ;;
-	git-commit) SETUP=$git_setup; CMD=(/usr/bin/git commit -q -m msg) ;;
-	makedirs-fsync | mkdirp-sync | mkdirp-nosync | grow | link-unlink) CMD=($PY "$BIN/tree_save.py" "$1") ;;
-	dir-rename-over) SETUP="mkdir cur"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
-	append-log) SETUP="$PY $BIN/tree_save.py append-log"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
-	*) echo "unknown workload $1" >&2; exit 2 ;;
-	esac
-}
-
-ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink"
 [ $# -eq 0 ] && set -- $ALL
 
 for fs in $FS; do
