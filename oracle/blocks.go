@@ -221,28 +221,11 @@ func RunBlocks(ctx context.Context, opt BlockOptions) (res []*BlockResult, err e
 // directory.
 func runWith[T any](ctx context.Context, opt Options, f func(*runner) (T, error), after func() error) (res T, err error) {
 	var zero T
-	if len(opt.Cmd) == 0 {
-		return zero, errors.New("oracle: no command")
-	}
-	if err := Preflight(opt.FS); err != nil {
+	r, err := newRunner(ctx, opt)
+	if err != nil {
 		return zero, err
 	}
-	if len(opt.Models) == 0 {
-		opt.Models = []model.Persistence{model.Posix}
-	}
-	if opt.Timeout == 0 {
-		opt.Timeout = 30 * time.Second
-	}
-	if opt.MaxStates == 0 {
-		opt.MaxStates = 1 << 16
-	}
-	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
-	if r.opt.SizeMB == 0 {
-		r.opt.SizeMB = r.spec.sizeMB
-	}
-	if r.strace, r.version, err = findStrace(ctx); err != nil {
-		return zero, err
-	}
+	opt = r.opt
 	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
 	if err != nil {
 		return zero, err

@@ -136,9 +136,9 @@ type runner struct {
 	initialBytes map[string][]byte
 }
 
-// Run runs the oracle. On every way out, whatever it mounted is unmounted
-// and whatever loop device it attached is detached.
-func Run(ctx context.Context, opt Options) (res []*Result, err error) {
+// newRunner checks opt, fills in its defaults and finds strace: what
+// Run and RunBlocks both start with. Nothing is made on disk yet.
+func newRunner(ctx context.Context, opt Options) (*runner, error) {
 	if len(opt.Cmd) == 0 {
 		return nil, errors.New("oracle: no command")
 	}
@@ -155,18 +155,24 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 		opt.MaxStates = 1 << 16
 	}
 	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
-	if opt.SizeMB == 0 {
-		opt.SizeMB = r.spec.sizeMB
-		r.opt.SizeMB = opt.SizeMB
+	if r.opt.SizeMB == 0 {
+		r.opt.SizeMB = r.spec.sizeMB
 	}
-	r.strace, err = exec.LookPath("strace")
+	var err error
+	if r.strace, r.version, err = findStrace(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Run runs the oracle. On every way out, whatever it mounted is unmounted
+// and whatever loop device it attached is detached.
+func Run(ctx context.Context, opt Options) (res []*Result, err error) {
+	r, err := newRunner(ctx, opt)
 	if err != nil {
-		return nil, &EnvError{"strace not found (apt-get install strace)"}
+		return nil, err
 	}
-	r.version, err = tracer.DetectVersion(ctx, r.strace)
-	if err != nil {
-		return nil, &EnvError{fmt.Sprintf("strace: %v", err)}
-	}
+	opt = r.opt
 	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
 	if err != nil {
 		return nil, err

@@ -70,18 +70,7 @@ func (c *oracleCmd) Run(g *Globals) error {
 	}
 	results, err := oracle.Run(ctx, opt)
 	if err != nil {
-		var env *oracle.EnvError
-		var prog *oracle.ProgramError
-		switch {
-		case errors.As(err, &env):
-			return withCode(exitInput, err)
-		case errors.As(err, &prog):
-			// As trace and explore do when the traced program fails.
-			return withCode(exitProgram, err)
-		case ctx.Err() != nil:
-			return withCode(exitInterrupted, fmt.Errorf("interrupted: %w", err))
-		}
-		return withCode(exitInput, err)
+		return oracleError(ctx, err)
 	}
 	mismatches := 0
 	for _, r := range results {
@@ -102,6 +91,23 @@ func (c *oracleCmd) Run(g *Globals) error {
 		return withCode(exitFindings, nil)
 	}
 	return nil
+}
+
+// oracleError gives a failed oracle run (plain or --blocks) its exit
+// status: the machine cannot run it, the program failed (as in trace and
+// explore), or the user interrupted it.
+func oracleError(ctx context.Context, err error) error {
+	var env *oracle.EnvError
+	var prog *oracle.ProgramError
+	switch {
+	case errors.As(err, &env):
+		return withCode(exitInput, err)
+	case errors.As(err, &prog):
+		return withCode(exitProgram, err)
+	case ctx.Err() != nil:
+		return withCode(exitInterrupted, fmt.Errorf("interrupted: %w", err))
+	}
+	return withCode(exitInput, err)
 }
 
 // interpreters take the program as their first argument.

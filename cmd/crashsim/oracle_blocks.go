@@ -24,14 +24,7 @@ func runBlocks(ctx context.Context, g *Globals, c *oracleCmd, opt oracle.Options
 	}
 	results, err := oracle.RunBlocks(ctx, oracle.BlockOptions{Options: opt, Exhaustive: c.BlocksExhaustive, Samples: c.BlocksSamples, Seed: c.BlocksSeed})
 	if err != nil {
-		var env *oracle.EnvError
-		switch {
-		case errors.As(err, &env):
-			return withCode(exitInput, err)
-		case ctx.Err() != nil:
-			return withCode(exitInterrupted, fmt.Errorf("interrupted: %w", err))
-		}
-		return withCode(exitInput, err)
+		return oracleError(ctx, err)
 	}
 	mismatches := 0
 	for _, r := range results {
