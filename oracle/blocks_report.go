@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // WriteBlocksText writes a block-log result as text: per crash point what
@@ -14,19 +15,9 @@ import (
 // predicted set and the part of it some state produced.
 func WriteBlocksText(w io.Writer, r *BlockResult) error {
 	fmt.Fprintf(w, "oracle --blocks: %s on %s, %s model (exhaustive up to %d in flight, else %d samples, seed %d)\n",
-		strings.Join(r.Command, " "), r.FS, r.Model, r.Enum.Exhaustive, r.Enum.Samples, r.Enum.Seed)
+		commandText(r.Command), r.FS, r.Model, r.Enum.Exhaustive, r.Enum.Samples, r.Enum.Seed)
 	for _, p := range r.Points {
-		verdict := "sound"
-		switch {
-		case !p.Reached:
-			verdict = "not observed"
-		case !p.Sound:
-			verdict = "MISMATCH"
-		}
-		fmt.Fprintf(w, "\npoint %d after line %d: %s  [%s]\n", p.Index, p.Line, p.Call, verdict)
-		if p.Note != "" {
-			fmt.Fprintf(w, "  note: %s\n", p.Note)
-		}
+		pointHeader(w, p.Index, p.Line, p.Call, p.Note, p.Reached, p.Sound)
 		if !p.Reached {
 			continue
 		}
@@ -37,13 +28,7 @@ func WriteBlocksText(w io.Writer, r *BlockResult) error {
 		fmt.Fprintf(w, "  device: %d flushes, then %d writes in flight (%s subsets); %d flushes during the call with writes before them\n",
 			p.Flushes, p.InFlight, subsets, p.Windows)
 		fmt.Fprintf(w, "  states: %d replayed, %d distinct trees (%d at the point, %d during the call)\n", p.States, p.Distinct, p.DistinctAt, p.DistinctDuring)
-		paths := make([]string, 0, len(p.Paths))
-		width := 0
-		for q := range p.Paths {
-			paths = append(paths, q)
-			width = max(width, len(q))
-		}
-		sort.Strings(paths)
+		paths, width := sortedPaths(p.Paths)
 		for _, q := range paths {
 			bp := p.Paths[q]
 			pred := "{" + strings.Join(bp.Predicted, "|") + "}"
@@ -54,18 +39,18 @@ func WriteBlocksText(w io.Writer, r *BlockResult) error {
 			if len(bp.During) > 0 {
 				during = " during {" + strings.Join(bp.During, "|") + "}"
 			}
-			fmt.Fprintf(w, "  %-*s  observed {%s}%s predicted %s produced {%s}\n", width, q, strings.Join(bp.Observed, "|"), during, pred, strings.Join(bp.Produced, "|"))
+			fmt.Fprintf(w, "  %-*s  observed {%s}%s predicted %s produced {%s}\n", width, textesc.Escape(q), strings.Join(bp.Observed, "|"), during, pred, strings.Join(bp.Produced, "|"))
 		}
 		for _, m := range p.Mismatches {
 			fmt.Fprintf(w, "  MISMATCH %s: %s (size %d, matches %s) is not in %s, in the state with %s",
-				m.Path, m.Observed, m.Size, strings.Join(m.Matches, "|"), "{"+strings.Join(m.Predicted, "|")+"}", m.State)
+				textesc.Escape(m.Path), m.Observed, m.Size, strings.Join(m.Matches, "|"), "{"+strings.Join(m.Predicted, "|")+"}", m.State)
 			if m.Image != "" {
 				fmt.Fprintf(w, " (image %s)", m.Image)
 			}
 			fmt.Fprintln(w)
 		}
 		for _, u := range p.Unmountable {
-			fmt.Fprintf(w, "  UNMOUNTABLE: %s\n", u)
+			fmt.Fprintf(w, "  UNMOUNTABLE: %s\n", textesc.Escape(u))
 		}
 	}
 	s := r.Summary
