@@ -24,6 +24,14 @@ type Options struct {
 	// scanned past, which costs a fraction of decoding them. Nil decodes
 	// every call's arguments.
 	DecodeArgs func(name string) bool
+	// DecodePositions, when set, says which argument positions of each
+	// call to decode, and takes the place of DecodeArgs. A position left
+	// out is scanned past as the full decoding would read it (so the
+	// positions after it keep their numbers) and comes as a Value of kind
+	// ValSkipped; positions left out after the last one kept are not in
+	// Args at all (Arg returns a ValNone Value for them). An empty set
+	// skips the whole call, as DecodeArgs false does.
+	DecodePositions func(name string) ArgSet
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
@@ -91,10 +99,19 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 		rd.c = c
 	}
 	rd.lp.file = name
-	rd.lp.decode = opt.DecodeArgs
+	rd.lp.decode = opt.DecodePositions
+	if rd.lp.decode == nil && opt.DecodeArgs != nil {
+		keep := opt.DecodeArgs
+		rd.lp.decode = func(name string) ArgSet {
+			if keep(name) {
+				return AllArgs
+			}
+			return 0
+		}
+	}
 	rd.lp.names = map[string]string{}
-	rd.lp.resumeArgs = func(pid int) int {
-		if ev := rd.pending[pid]; ev != nil {
+	rd.lp.resumeArgs = func(pid int, name string) int {
+		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
 			return len(ev.Args)
 		}
 		return -1

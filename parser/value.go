@@ -46,7 +46,9 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 		}
 		v.Kind = ValOther
-		v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		if !l.skipping {
+			v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		}
 		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
 		return v, e, nil
 	}
@@ -71,7 +73,9 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		if err != nil {
 			return v, 0, err
 		}
-		v.Exit = &out
+		if !l.skipping {
+			v.Exit = &out
+		}
 		j = e
 	}
 	verboseName(&v)
@@ -133,7 +137,7 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 	base := len(l.elems)
 	defer func() { l.elems = l.elems[:base] }()
 	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
-	if err == nil && v.Kind == kind && len(l.elems) > base {
+	if err == nil && v.Kind == kind && len(l.elems) > base && !l.skipping {
 		v.Elems = slices.Clone(l.elems[base:])
 	}
 	return j, err
@@ -164,10 +168,12 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 				l.eolErr = true
 				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 			}
-			if v.Comment != "" {
-				v.Comment += "|"
+			if !l.skipping {
+				if v.Comment != "" {
+					v.Comment += "|"
+				}
+				v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
 			}
-			v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
 			if len(v.Elems) == 0 {
 				l.old = snippet(b[start:min(k+1, len(b))])
 			}
@@ -270,10 +276,12 @@ scan:
 					return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 				}
 				if depth == 0 {
-					if v.Comment != "" {
-						v.Comment += "|"
+					if !l.skipping {
+						if v.Comment != "" {
+							v.Comment += "|"
+						}
+						v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
 					}
-					v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
 					cuts = append(cuts, [2]int{i, e})
 				}
 				i = e
@@ -310,7 +318,9 @@ scan:
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
-	if isAddress(text) {
+	if l.skipping {
+		// Nothing of a skipped value is kept.
+	} else if isAddress(text) {
 		// Pointers are nearly all distinct: looking them up only fills
 		// the intern table with strings that never come back.
 		v.Text = string(text)
@@ -336,7 +346,9 @@ func (l *lineParser) comment(v *Value, i int) int {
 	if j < 0 {
 		return i
 	}
-	v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
+	if !l.skipping {
+		v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
+	}
 	// -X verbose with -y puts the annotation after the comment.
 	if j < len(b) && b[j] == '<' && v.Kind != ValString {
 		if a, k2, del, err := l.annotation(j); err == nil {

@@ -21,10 +21,11 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 	return openTraceArgs(path, g, nil)
 }
 
-// modelArgs says which calls' arguments a command that only models the
-// trace (check, states) needs decoded; the others are scanned past. A
-// variable so that a test can compare with decoding everything.
-var modelArgs = model.ReadsArgs
+// modelArgs says which argument positions of each call a command that
+// only models the trace (check, states) needs decoded; the others are
+// scanned past. A variable so that a test can compare with decoding
+// everything.
+var modelArgs = model.ArgPositions
 
 // openModelTrace opens a trace for a command whose output comes from the
 // model and the checks alone, decoding only the arguments they read.
@@ -32,13 +33,13 @@ func openModelTrace(path string, g *Globals) (parser.Stream, error) {
 	return openTraceArgs(path, g, modelArgs)
 }
 
-// openTraceArgs is openTrace decoding the arguments of the calls decode
-// keeps (all when nil).
-func openTraceArgs(path string, g *Globals, decode func(string) bool) (parser.Stream, error) {
+// openTraceArgs is openTrace decoding the argument positions decode keeps
+// (all when nil).
+func openTraceArgs(path string, g *Globals, decode func(string) parser.ArgSet) (parser.Stream, error) {
 	opt := parser.Options{
-		Warn:       func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
-		MaxLine:    int(g.MaxLine),
-		DecodeArgs: decode,
+		Warn:            func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+		MaxLine:         int(g.MaxLine),
+		DecodePositions: decode,
 	}
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
