@@ -270,7 +270,10 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 		if j-i > 18 {
 			return 0, 0, l.errorf(i, "timestamp out of range")
 		}
-		v, _ := strconv.ParseInt(string(b[i:j]), 10, 64)
+		var v int64
+		for _, c := range b[i:j] { // at most 18 digits: no overflow
+			v = v*10 + int64(c-'0')
+		}
 		secs = secs*60 + v
 		i = j
 		if i < len(b) && b[i] == ':' {
@@ -700,7 +703,7 @@ func (l *lineParser) ret(i int) *Error {
 	}
 	// -T: a trailing " <0.000057>" (or " <unavailable>").
 	if end > i && b[end-1] == '>' {
-		if k := bytes.LastIndex(b[i:end], []byte(" <")); k >= 0 {
+		if k := lastSpaceAngle(b[i:end]); k >= 0 {
 			inner := b[i+k+2 : end-1]
 			if d, ok := parseDuration(inner); ok {
 				ev.Dur = d
@@ -764,6 +767,21 @@ func (l *lineParser) ret(i int) *Error {
 		ev.RetExtra = string(extra)
 	}
 	return nil
+}
+
+// lastSpaceAngle is bytes.LastIndex(b, " <"), looking back from the end
+// for '<' only: the -T duration is nearly always the last one.
+func lastSpaceAngle(b []byte) int {
+	for end := len(b); ; {
+		k := bytes.LastIndexByte(b[:end], '<')
+		if k <= 0 {
+			return -1
+		}
+		if b[k-1] == ' ' {
+			return k - 1
+		}
+		end = k
+	}
 }
 
 func parseDuration(b []byte) (time.Duration, bool) {

@@ -108,6 +108,9 @@ func (l *lineParser) skippedRet(i int) (lineKind, *Error, bool) {
 // annotationEnd returns the index just past the annotation "<...>" at b[i],
 // or -1; it scans as annotation does, without decoding.
 func annotationEnd(b []byte, i int) int {
+	if k := plainAnnotation(b, i); k > 0 {
+		return k + 1
+	}
 	depth := 0
 	for k := i; k < len(b); k++ {
 		switch b[k] {
@@ -126,4 +129,20 @@ func annotationEnd(b []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// plainAnnotation returns the index of the '>' closing the annotation at
+// b[i] == '<' when it holds no '<', no escape and does not end in "->"
+// (most fd paths), found with two byte searches; 0 when it is not that
+// simple and must be scanned byte by byte.
+func plainAnnotation(b []byte, i int) int {
+	k := bytes.IndexByte(b[i+1:], '>')
+	if k <= 0 {
+		return 0
+	}
+	inner := b[i+1 : i+1+k]
+	if inner[k-1] == '-' || bytes.IndexByte(inner, '<') >= 0 || bytes.IndexByte(inner, '\\') >= 0 {
+		return 0
+	}
+	return i + 1 + k
 }

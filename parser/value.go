@@ -391,27 +391,29 @@ func classify(text []byte) ValueKind {
 // ("</dev/null<char 1:3>>", "<TCP:[1.2.3.4:5->6.7.8.9:10]>").
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
-	depth := 0
-	k := i
-	for ; k < len(b); k++ {
-		switch b[k] {
-		case '<':
-			depth++
-		case '>':
-			if b[k-1] == '-' && depth == 1 && k-1 > i {
-				continue // "->" inside a socket annotation
+	k := plainAnnotation(b, i)
+	if k == 0 {
+		depth := 0
+		for k = i; k < len(b); k++ {
+			switch b[k] {
+			case '<':
+				depth++
+			case '>':
+				if b[k-1] == '-' && depth == 1 && k-1 > i {
+					continue // "->" inside a socket annotation
+				}
+				depth--
+			case '\\':
+				k++ // an escaped byte never closes
 			}
-			depth--
-		case '\\':
-			k++ // an escaped byte never closes
+			if depth == 0 {
+				break
+			}
 		}
-		if depth == 0 {
-			break
+		if depth != 0 || k >= len(b) {
+			l.eolErr = true
+			return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
 		}
-	}
-	if depth != 0 || k >= len(b) {
-		l.eolErr = true
-		return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
 	}
 	inner := b[i+1 : k]
 	// "/dev/null<char 1:3>": keep the path, drop the device numbers.
