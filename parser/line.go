@@ -35,6 +35,7 @@ const (
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
 	args  []Value // argsAndReturn's buffer
+	slab  []Value // where carve takes Values from
 	elems []Value // compound's stack of elements
 	file  string
 	line  int
@@ -78,6 +79,28 @@ type lineParser struct {
 }
 
 const maxDepth = 64
+
+// valueSlab is how many Values one allocation of carve holds. Values are
+// never reused once handed out; an event a consumer keeps holds its slab's
+// memory (about 40 KB) alive.
+const valueSlab = 256
+
+// carve returns a copy of v, carved from a slab (one allocation per
+// valueSlab Values, not one per call). Its capacity is its length, so an
+// append to it never writes into the slab.
+func (l *lineParser) carve(v []Value) []Value {
+	n := len(v)
+	if n == 0 || n > valueSlab/8 {
+		return slices.Clone(v)
+	}
+	if len(l.slab) < n {
+		l.slab = make([]Value, valueSlab)
+	}
+	out := l.slab[:n:n]
+	copy(out, v)
+	l.slab = l.slab[n:]
+	return out
+}
 
 // fileOff maps an index in text to its offset in the trace file.
 func (l *lineParser) fileOff(i int) int64 {
@@ -509,7 +532,7 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 		l.ev.Args = nil
 		return kind, err
 	}
-	l.ev.Args = slices.Clone(args)
+	l.ev.Args = l.carve(args)
 	return kind, err
 }
 

@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"slices"
 )
 
 // value reads one argument (or one struct field or array element) starting
@@ -138,7 +137,7 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 	defer func() { l.elems = l.elems[:base] }()
 	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
 	if err == nil && v.Kind == kind && len(l.elems) > base && !l.skipping {
-		v.Elems = slices.Clone(l.elems[base:])
+		v.Elems = l.carve(l.elems[base:])
 	}
 	return j, err
 }
