@@ -1,5 +1,7 @@
 package model
 
+import "github.com/crashsim/crashsim/parser"
+
 // Which calls' arguments the model reads, so that a caller can ask the
 // parser to decode only those (parser.Options.DecodeArgs) and skip past
 // the arguments of the rest: most lines of a real trace (brk, futex,
@@ -44,6 +46,56 @@ func ReadsArgs(name string) bool { return readsArgs[name] }
 func ArgCalls() []string {
 	out := make([]string, 0, len(readsArgs))
 	for name := range readsArgs {
+		out = append(out, name)
+	}
+	return out
+}
+
+// narrowArgs are the positions the model, the process model and check's
+// blind-spot watcher read of the frequent calls that never change the
+// model (they yield no Effect, so no crash point prints them with their
+// arguments): the rest of their arguments can be scanned past. Every other
+// call in ReadsArgs has every argument decoded. Positions count from 0.
+//
+// read family: the fd (Paths, fileHandle); the buffer and count are not
+// read (the offset moves by the return value). lseek: the fd; the new
+// offset is the return value. stat family: the fd or dirfd, the path and
+// the stat buffer (Model.stat reads st_size and st_mode), not the flags or
+// statx's mask. access: the path, not the mode. readlink: the path, not
+// the buffer (the link's target) or its size. getdents: the fd, not the
+// entries.
+var narrowArgs = map[string]parser.ArgSet{
+	"read": parser.ArgPositions(0), "readv": parser.ArgPositions(0), "pread64": parser.ArgPositions(0),
+	"preadv": parser.ArgPositions(0), "preadv2": parser.ArgPositions(0),
+	"lseek":      parser.ArgPositions(0),
+	"newfstatat": parser.ArgPositions(0, 1, 2), "fstatat64": parser.ArgPositions(0, 1, 2),
+	"statx":     parser.ArgPositions(0, 1, 4),
+	"access":    parser.ArgPositions(0),
+	"faccessat": parser.ArgPositions(0, 1), "faccessat2": parser.ArgPositions(0, 1),
+	"readlink": parser.ArgPositions(0), "readlinkat": parser.ArgPositions(0, 1),
+	"getdents64": parser.ArgPositions(0), "getdents": parser.ArgPositions(0),
+}
+
+// ArgPositions returns the argument positions of syscall name that the
+// model, its process model or check's blind-spot watcher may read: none
+// for a call ReadsArgs is false for, every one for most calls it is true
+// for, and fewer for the frequent read-only calls in narrowArgs. It is
+// what parser.Options.DecodePositions wants.
+func ArgPositions(name string) parser.ArgSet {
+	if s, ok := narrowArgs[name]; ok {
+		return s
+	}
+	if readsArgs[name] {
+		return parser.AllArgs
+	}
+	return 0
+}
+
+// NarrowedCalls returns the calls ArgPositions gives only some positions
+// of, for tests.
+func NarrowedCalls() []string {
+	out := make([]string, 0, len(narrowArgs))
+	for name := range narrowArgs {
 		out = append(out, name)
 	}
 	return out

@@ -17,6 +17,29 @@
 //     data is never held in memory: DataReader decodes it on demand, clipped
 //     to the call's return value.
 //
+// Reading only what is needed:
+//
+//   - Options.DecodePositions names, per call, the argument positions to
+//     decode (an ArgSet). A position left out is walked by the same code
+//     that decodes it, keeping nothing (no interning, no copies), so the
+//     positions after it keep their numbers and every shape is delimited
+//     as in a full reading; it comes as a Value of kind ValSkipped, and
+//     those after the last position kept are left out of Args. An empty
+//     set skips the whole call with a byte scan (skipArgs), which hands
+//     anything it cannot read exactly back to the walk. A line that does
+//     not read is read again in full, so it gives the same file:line:column
+//     error whatever was asked. Skipped arguments are gone for good: a
+//     caller that prints a call must decode all of it (package model
+//     narrows only calls that never change the model, so no crash point
+//     prints them).
+//   - Events and argument Values are carved from slabs, one allocation per
+//     64 events and per 256 Values. Nothing is reused once handed out; a
+//     kept event keeps its slabs alive.
+//   - Pipeline runs a Stream on a goroutine of its own and hands events
+//     over in batches of 256. Warnings and diagnostics travel in the batch
+//     and reach the caller's callbacks from Next, on the caller's
+//     goroutine, just before the event they preceded.
+//
 // Every parse failure is an *Error that names file:line:column and what was
 // expected. Panics never leave the package.
 package parser

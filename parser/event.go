@@ -64,7 +64,8 @@ type Event struct {
 
 	Name string // syscall name ("openat", "syscall_0x3e7"); signal name for KindSignal
 	// Args are the call's arguments; nil for a call that Options.DecodeArgs
-	// left undecoded.
+	// left undecoded, and without the positions Options.DecodePositions
+	// left out after the last one it kept.
 	Args []Value
 
 	// Ret is the return value; RetKnown is false for "= ?" (the call never
@@ -118,6 +119,9 @@ const (
 	ValStruct                  // {a=1, b="x"}
 	ValArray                   // [1, 2], [{...}, ...]
 	ValOther                   // anything else: calls like makedev(1, 3), expressions, ~[...]
+	// ValSkipped is an argument that Options.DecodePositions left out:
+	// only its position is known.
+	ValSkipped
 )
 
 // Value is one printed argument, or one field or element inside it.

@@ -110,7 +110,9 @@ func FuzzLine(f *testing.F) {
 // every data reference it returns. The trace is parsed from memory: a file
 // per input cost more than parsing it. A second reading that skips every
 // call's arguments (Options.DecodeArgs) must give the same events but for
-// Args, whenever the full reading succeeds.
+// Args, whenever the full reading succeeds; so must a third that decodes
+// only some positions (Options.DecodePositions), but for the positions it
+// left out.
 func FuzzTrace(f *testing.F) {
 	seedLines(f, true)
 	f.Fuzz(func(t *testing.T, trace []byte) {
@@ -146,6 +148,16 @@ func FuzzTrace(f *testing.F) {
 		}
 		if diff := sameWithoutArgs(full, skipped, noCall); diff != "" {
 			t.Fatalf("events (-full +skipped):\n%s", diff)
+		}
+		part, pw, perr := readPositions(bytes.NewReader(trace), evenArgs)
+		if perr != nil {
+			t.Fatalf("the full reading succeeds, the one of some positions fails: %v", perr)
+		}
+		if diff := cmp.Diff(fw, pw); diff != "" {
+			t.Fatalf("warnings (-full +positions):\n%s", diff)
+		}
+		if diff := samePositions(full, part, evenArgs); diff != "" {
+			t.Fatal(diff)
 		}
 	})
 }

@@ -35,6 +35,7 @@ const (
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
 	args  []Value // argsAndReturn's buffer
+	slab  []Value // where carve takes Values from
 	elems []Value // compound's stack of elements
 	file  string
 	line  int
@@ -55,14 +56,19 @@ type lineParser struct {
 	argIdx  int
 
 	// resumeArgs tells how many arguments the first half of a pid's
-	// unfinished call printed (-1 when none is pending).
-	resumeArgs func(pid int) int
+	// unfinished call of that name printed (-1 when none is pending).
+	resumeArgs func(pid int, name string) int
 
-	// decode says which calls get their arguments decoded (nil: all);
-	// mayskip is false for a line that is decoded in full whatever decode
-	// says (the last line of a trace when it has no newline).
-	decode  func(name string) bool
+	// decode says which argument positions of a call are decoded (nil:
+	// all); mayskip is false for a line that is decoded in full whatever
+	// decode says (the last line of a trace when it has no newline).
+	decode  func(name string) ArgSet
 	mayskip bool
+	// want is the set of positions decoded on this line; while skipping
+	// is set, value reads past a position without keeping anything of it
+	// (intern returns "" and nothing is allocated).
+	want     ArgSet
+	skipping bool
 
 	names   map[string]string // interned syscall names
 	scratch []byte
@@ -73,6 +79,28 @@ type lineParser struct {
 }
 
 const maxDepth = 64
+
+// valueSlab is how many Values one allocation of carve holds. Values are
+// never reused once handed out; an event a consumer keeps holds its slab's
+// memory (about 40 KB) alive.
+const valueSlab = 256
+
+// carve returns a copy of v, carved from a slab (one allocation per
+// valueSlab Values, not one per call). Its capacity is its length, so an
+// append to it never writes into the slab.
+func (l *lineParser) carve(v []Value) []Value {
+	n := len(v)
+	if n == 0 || n > valueSlab/8 {
+		return slices.Clone(v)
+	}
+	if len(l.slab) < n {
+		l.slab = make([]Value, valueSlab)
+	}
+	out := l.slab[:n:n]
+	copy(out, v)
+	l.slab = l.slab[n:]
+	return out
+}
 
 // fileOff maps an index in text to its offset in the trace file.
 func (l *lineParser) fileOff(i int) int64 {
@@ -102,6 +130,9 @@ const maxInterned = 1 << 16
 // intern returns b as a string, shared with earlier equal strings: syscall
 // names, flag sets, fd paths repeat on most lines of a trace.
 func (l *lineParser) intern(b []byte) string {
+	if l.skipping {
+		return ""
+	}
 	if s, ok := l.names[string(b)]; ok {
 		return s
 	}
@@ -262,7 +293,10 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 		if j-i > 18 {
 			return 0, 0, l.errorf(i, "timestamp out of range")
 		}
-		v, _ := strconv.ParseInt(string(b[i:j]), 10, 64)
+		var v int64
+		for _, c := range b[i:j] { // at most 18 digits: no overflow
+			v = v*10 + int64(c-'0')
+		}
 		secs = secs*60 + v
 		i = j
 		if i < len(b) && b[i] == ':' {
@@ -401,14 +435,39 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 		ev.Name = "mmap"
 		l.old = "old_mmap"
 	}
-	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
+	set := l.argSet(ev.Name)
+	if set == 0 {
 		if kind, err, ok := l.skipArgs(j + 1); ok {
 			return kind, err
 		}
 	}
 	l.dataArg = dataArgOf(ev.Name)
 	l.argIdx = 0
-	return l.argsAndReturn(j + 1)
+	return l.argsAndReturnSet(j+1, set)
+}
+
+// argSet is the set of argument positions of call name to decode on this
+// line.
+func (l *lineParser) argSet(name string) ArgSet {
+	if l.decode == nil || !l.mayskip {
+		return AllArgs
+	}
+	return l.decode(name)
+}
+
+// argsAndReturnSet is argsAndReturn decoding only the positions in set. A
+// line that does not read is read again in full, so that it gives the
+// error a full reading gives.
+func (l *lineParser) argsAndReturnSet(i int, set ArgSet) (lineKind, *Error) {
+	l.want = set
+	idx := l.argIdx
+	kind, err := l.argsAndReturn(i)
+	if err != nil && set != AllArgs {
+		l.want, l.argIdx, l.eolErr, l.skipping = AllArgs, idx, false, false
+		kind, err = l.argsAndReturn(i)
+	}
+	l.want = AllArgs
+	return kind, err
 }
 
 // resumed reads "NAME resumed>" and the rest of the call.
@@ -426,7 +485,7 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	// read's buffer is still known as data.
 	l.argIdx = -1
 	if l.resumeArgs != nil {
-		l.argIdx = l.resumeArgs(ev.PID)
+		l.argIdx = l.resumeArgs(ev.PID, ev.Name)
 	}
 	k := j + len(" resumed>")
 	// The first half may have ended after a value: "<... clone resumed>,
@@ -435,11 +494,12 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 		k = p + 1
 	}
 	kind, err, skipped := lineKind(0), (*Error)(nil), false
-	if l.decode != nil && l.mayskip && !l.decode(ev.Name) {
+	set := l.argSet(ev.Name)
+	if set == 0 {
 		kind, err, skipped = l.skipArgs(k)
 	}
 	if !skipped {
-		kind, err = l.argsAndReturn(k)
+		kind, err = l.argsAndReturnSet(k, set)
 	}
 	if err != nil {
 		return 0, err
@@ -459,7 +519,20 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 	l.ev.Args = l.args[:0]
 	kind, err := l.argsAndReturnInto(i)
 	l.args = l.ev.Args[:0]
-	l.ev.Args = slices.Clone(l.ev.Args)
+	args := l.ev.Args
+	if kind == lineCall && l.want != AllArgs {
+		// Positions skipped after the last one decoded are left out; an
+		// unfinished half keeps them all, for its resumed half's numbers.
+		for len(args) > 0 && args[len(args)-1].Kind == ValSkipped {
+			args = args[:len(args)-1]
+		}
+	}
+	if l.want == 0 {
+		// A call skipped whole has no Args, as when skipArgs passed it.
+		l.ev.Args = nil
+		return kind, err
+	}
+	l.ev.Args = l.carve(args)
 	return kind, err
 }
 
@@ -491,9 +564,15 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			}
 			return 0, l.errorf(k, "unexpected text after \"<unfinished ...>\"")
 		}
+		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
+		l.skipping = skip
 		v, j, err := l.value(i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
+		l.skipping = false
 		if err != nil {
 			return 0, err
+		}
+		if skip {
+			v = Value{Kind: ValSkipped}
 		}
 		ev.Args = append(ev.Args, v)
 		if l.argIdx >= 0 {
@@ -647,7 +726,7 @@ func (l *lineParser) ret(i int) *Error {
 	}
 	// -T: a trailing " <0.000057>" (or " <unavailable>").
 	if end > i && b[end-1] == '>' {
-		if k := bytes.LastIndex(b[i:end], []byte(" <")); k >= 0 {
+		if k := lastSpaceAngle(b[i:end]); k >= 0 {
 			inner := b[i+k+2 : end-1]
 			if d, ok := parseDuration(inner); ok {
 				ev.Dur = d
@@ -711,6 +790,21 @@ func (l *lineParser) ret(i int) *Error {
 		ev.RetExtra = string(extra)
 	}
 	return nil
+}
+
+// lastSpaceAngle is bytes.LastIndex(b, " <"), looking back from the end
+// for '<' only: the -T duration is nearly always the last one.
+func lastSpaceAngle(b []byte) int {
+	for end := len(b); ; {
+		k := bytes.LastIndexByte(b[:end], '<')
+		if k <= 0 {
+			return -1
+		}
+		if b[k-1] == ' ' {
+			return k - 1
+		}
+		end = k
+	}
 }
 
 func parseDuration(b []byte) (time.Duration, bool) {

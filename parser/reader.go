@@ -24,6 +24,14 @@ type Options struct {
 	// scanned past, which costs a fraction of decoding them. Nil decodes
 	// every call's arguments.
 	DecodeArgs func(name string) bool
+	// DecodePositions, when set, says which argument positions of each
+	// call to decode, and takes the place of DecodeArgs. A position left
+	// out is scanned past as the full decoding would read it (so the
+	// positions after it keep their numbers) and comes as a Value of kind
+	// ValSkipped; positions left out after the last one kept are not in
+	// Args at all (Arg returns a ValNone Value for them). An empty set
+	// skips the whole call, as DecodeArgs false does.
+	DecodePositions func(name string) ArgSet
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
@@ -72,6 +80,27 @@ type Reader struct {
 	// pid is the process id for lines without one: set for a member of an
 	// -ff set (from its .PID suffix), 0 otherwise.
 	pid int
+
+	// slab is where the next events are carved from (see newEvent).
+	slab []Event
+}
+
+// eventSlab is how many Events one allocation holds. An Event is never
+// reused once handed out, so a consumer may keep any; one it keeps holds
+// its slab's memory (about 15 KB) alive.
+const eventSlab = 64
+
+// newEvent returns a fresh Event for the line being read: carved from a
+// slab, which costs one allocation per eventSlab lines instead of one per
+// line.
+func (r *Reader) newEvent() *Event {
+	if len(r.slab) == 0 {
+		r.slab = make([]Event, eventSlab)
+	}
+	ev := &r.slab[0]
+	r.slab = r.slab[1:]
+	ev.PID, ev.Dur = r.pid, -1
+	return ev
 }
 
 // NewReader reads a trace from r. name is the file name used in positions
@@ -91,10 +120,19 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 		rd.c = c
 	}
 	rd.lp.file = name
-	rd.lp.decode = opt.DecodeArgs
+	rd.lp.decode = opt.DecodePositions
+	if rd.lp.decode == nil && opt.DecodeArgs != nil {
+		keep := opt.DecodeArgs
+		rd.lp.decode = func(name string) ArgSet {
+			if keep(name) {
+				return AllArgs
+			}
+			return 0
+		}
+	}
 	rd.lp.names = map[string]string{}
-	rd.lp.resumeArgs = func(pid int) int {
-		if ev := rd.pending[pid]; ev != nil {
+	rd.lp.resumeArgs = func(pid int, name string) int {
+		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
 			return len(ev.Args)
 		}
 		return -1
@@ -182,7 +220,7 @@ func (r *Reader) step() error {
 		return nil
 	}
 	startLine := r.line
-	ev := &Event{PID: r.pid, Dur: -1}
+	ev := r.newEvent()
 	lp := &r.lp
 	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
 	lp.splitAt = len(text) + 1

@@ -5,19 +5,27 @@ import "bytes"
 // skipArgs passes over the arguments of a call whose arguments the reader
 // was told not to decode (Options.DecodeArgs), from b[i] just after '(' (or
 // after "resumed>") to the return value, allocating nothing. It reports
-// ok false when the arguments do not scan cleanly; the caller then parses
-// them in full and gives the same error as without skipping; so does a
-// line whose return value does not read, and the last line of a trace when
-// it has no newline (the reader does not skip there). It is not a
+// ok false when the arguments hold anything it does not read exactly as
+// the full reading would: a '<' inside brackets or after '=' (whether it
+// opens a -y annotation depends on the value it is in), a stray closing
+// bracket, a string, comment or annotation that does not end on the line.
+// The caller then walks the values one by one (argsAndReturnSet), which
+// reads every shape as the full reading does and gives its errors. So does
+// a line whose return value does not read, and the last line of a trace
+// when it has no newline (the reader does not skip there). It is not a
 // validator: arguments that scan cleanly but would not decode, such as
 // "a=)", pass.
 func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 	b := l.text
 	start := i
-	depth := 0  // brackets of any kind
-	parens := 0 // parentheses inside the arguments: makedev(1, 3)
+	depth := 0 // brackets of any kind
 	for i < len(b) {
-		switch c := b[i]; c {
+		c := b[i]
+		if !skipClass[c] {
+			i++
+			continue
+		}
+		switch c {
 		case '"':
 			e := scanString(b, i)
 			if e < 0 {
@@ -27,9 +35,6 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 			continue
 		case '(', '[', '{':
 			depth++
-			if c == '(' {
-				parens++
-			}
 		case ')', ']', '}':
 			if depth == 0 {
 				if c != ')' {
@@ -38,9 +43,6 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 				return l.skippedRet(i + 1)
 			}
 			depth--
-			if c == ')' && parens > 0 {
-				parens--
-			}
 		case '/':
 			if i+1 < len(b) && b[i+1] == '*' {
 				e := commentEnd(b, i)
@@ -51,20 +53,25 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 				continue
 			}
 		case '<':
-			// As the full parse reads it: right after a value (not after a
-			// space, an opening bracket or a comma) and outside a call's
-			// parentheses, '<' opens a -y annotation, whose path may hold
+			if depth > 0 {
+				return 0, nil, false
+			}
+			// As the full reading reads a value at the top level: right
+			// after a value's text (not after a space, an opening bracket
+			// or a comma), '<' opens a -y annotation, whose path may hold
 			// any of the bytes above, even "<unfinished ...>".
 			prev := b[i-1]
 			switch {
-			case i > start && parens == 0 && prev != ' ' && prev != '(' && prev != '[' && prev != '{' && prev != ',':
+			case i > start && prev == '=':
+				return 0, nil, false
+			case i > start && prev != ' ' && prev != '(' && prev != '[' && prev != '{' && prev != ',':
 				e := annotationEnd(b, i)
 				if e < 0 {
 					return 0, nil, false
 				}
 				i = e
 				continue
-			case depth == 0 && bytes.HasPrefix(b[i:], unfinishedMark):
+			case bytes.HasPrefix(b[i:], unfinishedMark):
 				k := skipSpaces(b, i+len(unfinishedMark))
 				if k >= len(b) {
 					return lineUnfinished, nil, true
@@ -73,7 +80,7 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 					return l.skippedRet(k + 1)
 				}
 				return 0, nil, false
-			case depth == 0 && bytes.HasPrefix(b[i:], detachedMark):
+			case bytes.HasPrefix(b[i:], detachedMark):
 				if k, err := l.detached(i); err == nil {
 					return k, nil, true
 				}
@@ -84,6 +91,10 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 	}
 	return 0, nil, false
 }
+
+// skipClass marks the bytes skipArgs must look at; it passes over every
+// other byte in a tight loop.
+var skipClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true, ']': true, '}': true, '/': true, '<': true}
 
 // skippedRet reads the return value after skipped arguments. A line that
 // does not read is parsed in full instead, for the error it gives then.
@@ -97,6 +108,9 @@ func (l *lineParser) skippedRet(i int) (lineKind, *Error, bool) {
 // annotationEnd returns the index just past the annotation "<...>" at b[i],
 // or -1; it scans as annotation does, without decoding.
 func annotationEnd(b []byte, i int) int {
+	if k := plainAnnotation(b, i); k > 0 {
+		return k + 1
+	}
 	depth := 0
 	for k := i; k < len(b); k++ {
 		switch b[k] {
@@ -115,4 +129,20 @@ func annotationEnd(b []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// plainAnnotation returns the index of the '>' closing the annotation at
+// b[i] == '<' when it holds no '<', no escape and does not end in "->"
+// (most fd paths), found with two byte searches; 0 when it is not that
+// simple and must be scanned byte by byte.
+func plainAnnotation(b []byte, i int) int {
+	k := bytes.IndexByte(b[i+1:], '>')
+	if k <= 0 {
+		return 0
+	}
+	inner := b[i+1 : i+1+k]
+	if inner[k-1] == '-' || bytes.IndexByte(inner, '<') >= 0 || bytes.IndexByte(inner, '\\') >= 0 {
+		return 0
+	}
+	return i + 1 + k
 }

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,8 +15,17 @@ import (
 // readEvents reads a whole trace, with the arguments of every call (when
 // decode is nil) or of the calls decode keeps, and the warnings.
 func readEvents(r io.Reader, decode func(string) bool) ([]Event, []string, error) {
+	return readEventsOpt(r, Options{DecodeArgs: decode})
+}
+
+// readPositions is readEvents decoding the argument positions set keeps.
+func readPositions(r io.Reader, set func(string) ArgSet) ([]Event, []string, error) {
+	return readEventsOpt(r, Options{DecodePositions: set})
+}
+
+func readEventsOpt(r io.Reader, opt Options) ([]Event, []string, error) {
 	var warns []string
-	rd := newReaderSize(r, "trace", Options{DecodeArgs: decode, Warn: func(p Pos, m string) { warns = append(warns, p.String()+": "+m) }}, 2*sniffSize)
+	rd := newReaderSize(r, "trace", Options{DecodeArgs: opt.DecodeArgs, DecodePositions: opt.DecodePositions, Warn: func(p Pos, m string) { warns = append(warns, p.String()+": "+m) }}, 2*sniffSize)
 	var evs []Event
 	for {
 		ev, err := rd.Next()
@@ -47,6 +57,45 @@ func sameWithoutArgs(full, skipped []Event, keep func(string) bool) string {
 
 func noCall(string) bool { return false }
 
+// evenArgs keeps arguments 0, 2 and 4 of every call.
+func evenArgs(string) ArgSet { return ArgPositions(0, 2, 4) }
+
+// samePositions reports how a reading that decoded only the positions set
+// keeps differs from a full one: outside Args not at all; in Args, every
+// position kept must equal the full reading's, every other one must be
+// ValSkipped (or, where the reader decoded it anyway, equal), and only
+// positions not kept may be missing at the end.
+func samePositions(full, part []Event, set func(string) ArgSet) string {
+	if len(full) != len(part) {
+		return fmt.Sprintf("%d events, %d with some positions", len(full), len(part))
+	}
+	for i := range full {
+		f, p := full[i], part[i]
+		if len(p.Args) > len(f.Args) {
+			return fmt.Sprintf("event %d (%s): %d arguments, %d in full", i, f.Name, len(p.Args), len(f.Args))
+		}
+		keep := set(f.Name)
+		for k := range f.Args {
+			switch {
+			case k >= len(p.Args):
+				if keep.Has(k) {
+					return fmt.Sprintf("event %d (%s): argument %d kept but missing", i, f.Name, k)
+				}
+			case p.Args[k].Kind == ValSkipped && !keep.Has(k):
+			default:
+				if d := cmp.Diff(f.Args[k], p.Args[k]); d != "" {
+					return fmt.Sprintf("event %d (%s) argument %d (-full +part):\n%s", i, f.Name, k, d)
+				}
+			}
+		}
+		f.Args, p.Args = nil, nil
+		if d := cmp.Diff(f, p); d != "" {
+			return fmt.Sprintf("event %d (-full +part):\n%s", i, d)
+		}
+	}
+	return ""
+}
+
 // TestDecodeArgsSkipsOnly: on every committed trace, reading without
 // arguments gives the same events, warnings and errors, but for Args.
 func TestDecodeArgsSkipsOnly(t *testing.T) {
@@ -74,6 +123,16 @@ func TestDecodeArgsSkipsOnly(t *testing.T) {
 				t.Errorf("%s: events (-full +skipped):\n%s", name, diff)
 			}
 		}
+		part, pw, perr := readPositions(bytes.NewReader(b), evenArgs)
+		if (ferr == nil) != (perr == nil) || ferr != nil && ferr.Error() != perr.Error() {
+			t.Errorf("%s: errors %v and %v", name, ferr, perr)
+		}
+		if diff := cmp.Diff(fw, pw); diff != "" {
+			t.Errorf("%s: warnings (-full +positions):\n%s", name, diff)
+		}
+		if diff := samePositions(full, part, evenArgs); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
 		if len(full) == 0 {
 			t.Errorf("%s: no events", name)
 		}
@@ -90,6 +149,13 @@ func TestDecodeArgsTable(t *testing.T) {
 			}
 			if diff := sameWithoutArgs(full, skipped, noCall); diff != "" {
 				t.Errorf("%s: %q: (-full +skipped):\n%s", tc.name, in, diff)
+			}
+			part, pw, perr := readPositions(bytes.NewReader([]byte(in)), evenArgs)
+			if (ferr == nil) != (perr == nil) || cmp.Diff(fw, pw) != "" {
+				t.Errorf("%s: %v %v %q %q", tc.name, ferr, perr, fw, pw)
+			}
+			if diff := samePositions(full, part, evenArgs); diff != "" {
+				t.Errorf("%s: %q: %s", tc.name, in, diff)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"slices"
 )
 
 // value reads one argument (or one struct field or array element) starting
@@ -46,7 +45,9 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 		}
 		v.Kind = ValOther
-		v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		if !l.skipping {
+			v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+		}
 		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
 		return v, e, nil
 	}
@@ -71,7 +72,9 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		if err != nil {
 			return v, 0, err
 		}
-		v.Exit = &out
+		if !l.skipping {
+			v.Exit = &out
+		}
 		j = e
 	}
 	verboseName(&v)
@@ -133,8 +136,8 @@ func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, dept
 	base := len(l.elems)
 	defer func() { l.elems = l.elems[:base] }()
 	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
-	if err == nil && v.Kind == kind && len(l.elems) > base {
-		v.Elems = slices.Clone(l.elems[base:])
+	if err == nil && v.Kind == kind && len(l.elems) > base && !l.skipping {
+		v.Elems = l.carve(l.elems[base:])
 	}
 	return j, err
 }
@@ -164,10 +167,12 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 				l.eolErr = true
 				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 			}
-			if v.Comment != "" {
-				v.Comment += "|"
+			if !l.skipping {
+				if v.Comment != "" {
+					v.Comment += "|"
+				}
+				v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
 			}
-			v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
 			if len(v.Elems) == 0 {
 				l.old = snippet(b[start:min(k+1, len(b))])
 			}
@@ -270,10 +275,12 @@ scan:
 					return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 				}
 				if depth == 0 {
-					if v.Comment != "" {
-						v.Comment += "|"
+					if !l.skipping {
+						if v.Comment != "" {
+							v.Comment += "|"
+						}
+						v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
 					}
-					v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
 					cuts = append(cuts, [2]int{i, e})
 				}
 				i = e
@@ -310,7 +317,9 @@ scan:
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
-	if isAddress(text) {
+	if l.skipping {
+		// Nothing of a skipped value is kept.
+	} else if isAddress(text) {
 		// Pointers are nearly all distinct: looking them up only fills
 		// the intern table with strings that never come back.
 		v.Text = string(text)
@@ -336,7 +345,9 @@ func (l *lineParser) comment(v *Value, i int) int {
 	if j < 0 {
 		return i
 	}
-	v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
+	if !l.skipping {
+		v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
+	}
 	// -X verbose with -y puts the annotation after the comment.
 	if j < len(b) && b[j] == '<' && v.Kind != ValString {
 		if a, k2, del, err := l.annotation(j); err == nil {
@@ -379,27 +390,29 @@ func classify(text []byte) ValueKind {
 // ("</dev/null<char 1:3>>", "<TCP:[1.2.3.4:5->6.7.8.9:10]>").
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
-	depth := 0
-	k := i
-	for ; k < len(b); k++ {
-		switch b[k] {
-		case '<':
-			depth++
-		case '>':
-			if b[k-1] == '-' && depth == 1 && k-1 > i {
-				continue // "->" inside a socket annotation
+	k := plainAnnotation(b, i)
+	if k == 0 {
+		depth := 0
+		for k = i; k < len(b); k++ {
+			switch b[k] {
+			case '<':
+				depth++
+			case '>':
+				if b[k-1] == '-' && depth == 1 && k-1 > i {
+					continue // "->" inside a socket annotation
+				}
+				depth--
+			case '\\':
+				k++ // an escaped byte never closes
 			}
-			depth--
-		case '\\':
-			k++ // an escaped byte never closes
+			if depth == 0 {
+				break
+			}
 		}
-		if depth == 0 {
-			break
+		if depth != 0 || k >= len(b) {
+			l.eolErr = true
+			return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
 		}
-	}
-	if depth != 0 || k >= len(b) {
-		l.eolErr = true
-		return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
 	}
 	inner := b[i+1 : k]
 	// "/dev/null<char 1:3>": keep the path, drop the device numbers.

@@ -16,12 +16,16 @@ import (
 type eventJSON = report.EventJSON
 
 type eventsCmd struct {
-	Format string `enum:"text,json,count" default:"text" help:"Output format: text; json (JSON Lines, one object per event); count (parse only, print the number of events: the parser's speed)."`
+	Format string `enum:"text,json,count" default:"text" help:"Output format: text; json (JSON Lines, one object per event); count (parse only, print the number of events: the parser's speed; no call's arguments are decoded, but every line is read and a line that does not read is still an error)."`
 	Trace  string `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
 }
 
 func (c *eventsCmd) Run(g *Globals) error {
-	stream, err := openTrace(c.Trace, g)
+	open := openTrace
+	if c.Format == "count" {
+		open = openParseOnly
+	}
+	stream, err := open(c.Trace, g)
 	if err != nil {
 		return err
 	}

@@ -16,15 +16,26 @@ import (
 
 // openTrace opens a trace and routes the parser's warnings to stderr.
 // Reading a large trace shows progress on stderr when it is a terminal
-// (or with --progress). Every call's arguments are decoded.
+// (or with --progress). Every call's arguments are decoded. The trace is
+// parsed on a goroutine of its own (parser.Pipeline); warnings still come
+// out on the caller's goroutine, at the point of the trace they belong to.
 func openTrace(path string, g *Globals) (parser.Stream, error) {
 	return openTraceArgs(path, g, nil)
 }
 
-// modelArgs says which calls' arguments a command that only models the
-// trace (check, states) needs decoded; the others are scanned past. A
-// variable so that a test can compare with decoding everything.
-var modelArgs = model.ReadsArgs
+// openParseOnly opens a trace for a caller that only counts its events:
+// every call's arguments are scanned past (no call is decoded, but every
+// line is still read, and a line that does not read is still an error),
+// and there is no second goroutine, as the caller does nothing to overlap.
+func openParseOnly(path string, g *Globals) (parser.Stream, error) {
+	return openTraceWith(path, g, func(string) parser.ArgSet { return 0 }, false)
+}
+
+// modelArgs says which argument positions of each call a command that
+// only models the trace (check, states) needs decoded; the others are
+// scanned past. A variable so that a test can compare with decoding
+// everything.
+var modelArgs = model.ArgPositions
 
 // openModelTrace opens a trace for a command whose output comes from the
 // model and the checks alone, decoding only the arguments they read.
@@ -32,13 +43,23 @@ func openModelTrace(path string, g *Globals) (parser.Stream, error) {
 	return openTraceArgs(path, g, modelArgs)
 }
 
-// openTraceArgs is openTrace decoding the arguments of the calls decode
-// keeps (all when nil).
-func openTraceArgs(path string, g *Globals, decode func(string) bool) (parser.Stream, error) {
+// openTraceArgs is openTrace decoding the argument positions decode keeps
+// (all when nil).
+func openTraceArgs(path string, g *Globals, decode func(string) parser.ArgSet) (parser.Stream, error) {
+	return openTraceWith(path, g, decode, true)
+}
+
+// pipelined says whether commands parse on a goroutine of their own; a
+// variable so that a test can compare with reading on one.
+var pipelined = true
+
+// openTraceWith is openTraceArgs, on a parsing goroutine of its own when
+// pipe is set.
+func openTraceWith(path string, g *Globals, decode func(string) parser.ArgSet, pipe bool) (parser.Stream, error) {
 	opt := parser.Options{
-		Warn:       func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
-		MaxLine:    int(g.MaxLine),
-		DecodeArgs: decode,
+		Warn:            func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
+		MaxLine:         int(g.MaxLine),
+		DecodePositions: decode,
 	}
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
@@ -47,9 +68,21 @@ func openTraceArgs(path string, g *Globals, decode func(string) bool) (parser.St
 	if g.Progress || isTerminal(g.stderr) {
 		progress = g.stderr
 	}
-	s, err := openParser(path, opt, progress)
+	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
+	var s parser.Stream
+	var err error
+	if pipe && pipelined {
+		s, err = parser.Pipeline(opt, open)
+	} else {
+		s, err = open(opt)
+	}
 	if err != nil {
 		return nil, inputError(err)
+	}
+	if p, ok := progressOf(s); ok {
+		// The bar is drawn from the caller's goroutine, between events,
+		// never from the one that reads the file.
+		s = &progressStream{Stream: s, p: p}
 	}
 	return s, nil
 }
@@ -66,7 +99,7 @@ func openParser(path string, opt parser.Options, progress io.Writer) (parser.Str
 		return nil, err
 	}
 	p := newProgress(f, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
-	return progressStream{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
+	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
 }
 
 // inputError classifies a problem with the trace as exit status 3 and

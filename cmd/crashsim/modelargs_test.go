@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
+	parserpkg "github.com/crashsim/crashsim/parser"
 )
 
 // modelArgsTraces are the traces whose outputs must not change when check
@@ -42,9 +43,9 @@ var modelArgsViews = [][]string{
 	{"states"},
 }
 
-// runWithArgs runs crashsim with check and states decoding the arguments
-// of the calls decode keeps (all when nil), and returns all it printed.
-func runWithArgs(t *testing.T, decode func(string) bool, args ...string) string {
+// runWithArgs runs crashsim with check and states decoding the argument
+// positions decode keeps (all when nil), and returns all it printed.
+func runWithArgs(t *testing.T, decode func(string) parserpkg.ArgSet, args ...string) string {
 	t.Helper()
 	saved := modelArgs
 	modelArgs = decode
@@ -54,32 +55,51 @@ func runWithArgs(t *testing.T, decode func(string) bool, args ...string) string 
 }
 
 // TestModelArgsSameOutput: check and states print byte for byte the same
-// whether every call's arguments are decoded or only those model.ReadsArgs
-// names.
+// whether every call's arguments are decoded or only the positions
+// model.ArgPositions names.
 func TestModelArgsSameOutput(t *testing.T) {
 	for _, trace := range modelArgsTraces(t) {
 		for _, view := range modelArgsViews {
 			args := append(slices.Clone(view), trace)
 			full := runWithArgs(t, nil, args...)
-			some := runWithArgs(t, model.ReadsArgs, args...)
+			some := runWithArgs(t, model.ArgPositions, args...)
 			if full != some {
-				t.Errorf("crashsim %s: output differs when only model.ReadsArgs calls are decoded:\n%s", strings.Join(args, " "), firstDiff(full, some))
+				t.Errorf("crashsim %s: output differs when only model.ArgPositions positions are decoded:\n%s", strings.Join(args, " "), firstDiff(full, some))
 			}
 		}
 	}
 }
 
 // TestModelArgsComparisonSeesAMissingCall: leaving out a call the model
-// needs changes some output, so TestModelArgsSameOutput would catch a set
-// that misses one.
+// needs, or one position of a call that it reads, changes some output, so
+// TestModelArgsSameOutput would catch a set that misses one.
 func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
 	traces := modelArgsTraces(t)
-	for _, missing := range []string{"rename", "openat", "write", "fsync", "clone"} {
-		if !model.ReadsArgs(missing) {
-			t.Errorf("model.ReadsArgs(%q) is false", missing)
+	for _, c := range []struct {
+		call string
+		pos  int // -1: the whole call
+	}{
+		{"rename", -1}, {"openat", -1}, {"write", -1}, {"fsync", -1}, {"clone", -1},
+		// Positions: a stat's buffer (a file's size before the trace), an
+		// open's flags, the path of a rename's new name, the offset of a
+		// pwrite64. (No fixture's output depends on the fd of a read or an
+		// lseek: the offsets they move are not printed.)
+		{"newfstatat", 2}, {"openat", 2}, {"rename", 1}, {"pwrite64", 3},
+	} {
+		if !model.ArgPositions(c.call).Has(max(c.pos, 0)) {
+			t.Errorf("model.ArgPositions(%q) lacks position %d", c.call, c.pos)
 			continue
 		}
-		without := func(name string) bool { return name != missing && model.ReadsArgs(name) }
+		without := func(name string) parserpkg.ArgSet {
+			s := model.ArgPositions(name)
+			if name != c.call {
+				return s
+			}
+			if c.pos < 0 {
+				return 0
+			}
+			return s &^ parserpkg.ArgPositions(c.pos)
+		}
 		found := false
 		for _, trace := range traces {
 			for _, view := range modelArgsViews {
@@ -93,8 +113,47 @@ func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
 				break
 			}
 		}
-		if !found {
-			t.Errorf("without %s's arguments every output stays the same: the fixtures do not test it", missing)
+		switch {
+		case !found && c.pos < 0:
+			t.Errorf("without %s's arguments every output stays the same: the fixtures do not test it", c.call)
+		case !found:
+			t.Errorf("without argument %d of %s every output stays the same: the fixtures do not test it", c.pos, c.call)
+		}
+	}
+}
+
+// TestModelArgsNarrowedCallsChangeNothing: the calls model.ArgPositions
+// decodes only some positions of never change the model (no Effect, so no
+// crash point prints them with their arguments), on any fixture.
+func TestModelArgsNarrowedCallsChangeNothing(t *testing.T) {
+	narrowed := map[string]bool{}
+	for _, name := range model.NarrowedCalls() {
+		narrowed[name] = true
+	}
+	seen := map[string]bool{}
+	for _, trace := range modelArgsTraces(t) {
+		s, err := parserpkg.Open(trace, parserpkg.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := model.New(model.Options{Observe: func(_ *model.Model, e *model.Effect) {
+			if narrowed[e.Event.Name] {
+				t.Errorf("%s: %s changed the model, but model.ArgPositions decodes only some of its arguments", e.Event.Pos, e.Event.Name)
+			}
+		}})
+		for {
+			ev, err := s.Next()
+			if err != nil {
+				break
+			}
+			seen[ev.Name] = true
+			m.Apply(ev)
+		}
+		s.Close()
+	}
+	for _, name := range []string{"read", "newfstatat", "lseek"} {
+		if !seen[name] {
+			t.Errorf("no fixture has a %s call", name)
 		}
 	}
 }
@@ -202,6 +261,15 @@ func TestModelArgsCoversDispatch(t *testing.T) {
 	}
 }
 
+// modelCalls decodes every argument of the calls model.ReadsArgs names,
+// and none of the others: the reading before positions were narrowed.
+func modelCalls(name string) parserpkg.ArgSet {
+	if model.ReadsArgs(name) {
+		return parserpkg.AllArgs
+	}
+	return 0
+}
+
 // isEventName reports whether e is ev.Name, the name of the event being
 // modelled, as model and check spell it.
 func isEventName(e ast.Expr) bool {
@@ -227,8 +295,8 @@ func BenchmarkModelArgs(b *testing.B) {
 	for _, c := range [][]string{{"check", "--fail-on", "never", "--format", "json"}, {"states", "--format", "json"}} {
 		for _, side := range []struct {
 			name   string
-			decode func(string) bool
-		}{{"all-args", nil}, {"model-args", model.ReadsArgs}} {
+			decode func(string) parserpkg.ArgSet
+		}{{"all-args", nil}, {"model-calls", modelCalls}, {"model-positions", model.ArgPositions}} {
 			b.Run(c[0]+"/"+side.name, func(b *testing.B) {
 				saved := modelArgs
 				modelArgs = side.decode

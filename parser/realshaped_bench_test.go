@@ -1,0 +1,61 @@
+package parser_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// BenchmarkParseRealShaped reads the committed -f -tt -T -y fixture
+// traces (python, go, sed, sh, cp, rsync; about 120 bytes a line, mostly
+// newfstatat, rt_sigaction, openat, mmap, close and read, as in real
+// recordings) concatenated and repeated to 32 MiB. It is the headline
+// figure: `go test -bench ParseRealShaped -count 5 ./parser`.
+//
+//   - all-args: every argument decoded (events, stats, explore);
+//   - model-calls: every argument of the calls model.ReadsArgs names, none
+//     of the others (check and states before positions were narrowed);
+//   - model-positions: the positions model.ArgPositions names (check and
+//     states now);
+//   - no-args: no call decoded (events --format count);
+//   - pipeline: model-positions through parser.Pipeline, with a consumer
+//     that does nothing: the cost of handing events over.
+func BenchmarkParseRealShaped(b *testing.B) {
+	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
+	if len(files) == 0 {
+		b.Fatal("no fixture traces")
+	}
+	var one bytes.Buffer
+	for _, f := range files {
+		t, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		one.Write(t)
+	}
+	name := filepath.Join(b.TempDir(), "real.strace")
+	var all bytes.Buffer
+	for all.Len() < 32<<20 {
+		all.Write(one.Bytes())
+	}
+	if err := os.WriteFile(name, all.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("all-args", func(b *testing.B) { parser.BenchParse(b, name, parser.Options{}) })
+	b.Run("model-calls", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodeArgs: model.ReadsArgs})
+	})
+	b.Run("model-positions", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions})
+	})
+	b.Run("no-args", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodeArgs: func(string) bool { return false }})
+	})
+	b.Run("pipeline", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions}, true)
+	})
+}
