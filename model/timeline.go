@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -8,17 +10,24 @@ import (
 )
 
 // Point is a crash point: the moment after an event (or before the first
-// one), with what a crash then can leave at every path in scope.
+// one), with what a crash then can leave at the paths the event changed.
+// The outcome sets of every path in scope are the Timeline's, read
+// through All while the point is the latest: a point costs what its event
+// changed, not the number of paths.
 type Point struct {
 	Index int
 	Event *Ref          // nil before the first event
 	Call  *parser.Event // the event, for display
-	// Paths holds every path in scope the trace has touched so far.
-	Paths map[string]PathOutcomes
-	// Changed lists the paths this event affected, sorted; Moved those
-	// whose outcome set changed.
-	Changed []string
-	Moved   []string
+	// Changed lists the paths this event affected, sorted, and Outcomes
+	// their outcome sets, in the same order; Moved lists those whose
+	// outcome set changed.
+	Changed  []string
+	Outcomes []PathOutcomes
+	Moved    []string
+	// Paths is how many paths in scope the trace has touched so far: the
+	// changed ones and the others, whose outcomes are as at the point
+	// before.
+	Paths int
 	// States is how many joint crash states of the paths exist at this
 	// point (saturating at 2^62; see jointCount); Explored how many of
 	// them the outcome sets come from; Exact says States is exact, else it
@@ -26,6 +35,32 @@ type Point struct {
 	States   int64
 	Explored int64
 	Exact    bool
+
+	tl *Timeline // whose latest point this was, for All
+}
+
+// All returns the outcome sets of every path in scope at this point. The
+// map is the timeline's own: read it, never change it, and only while
+// the point is the timeline's latest (before the next Step that returns
+// a point); asking a stale point is a programming error and panics.
+func (pt Point) All() map[string]PathOutcomes {
+	if pt.tl == nil {
+		return map[string]PathOutcomes{} // before the first event
+	}
+	if pt.tl.index != pt.Index {
+		panic(fmt.Sprintf("model: Point.All of crash point %d, but the timeline is at %d", pt.Index, pt.tl.index))
+	}
+	return pt.tl.current
+}
+
+// Outcome returns the outcome set of path p at the point: one of the
+// changed paths', else the timeline's (see All).
+func (pt Point) Outcome(p string) (PathOutcomes, bool) {
+	if i, ok := slices.BinarySearch(pt.Changed, p); ok {
+		return pt.Outcomes[i], true
+	}
+	po, ok := pt.All()[p]
+	return po, ok
 }
 
 // Timeline walks a trace crash point by crash point.
@@ -60,7 +95,7 @@ func (t *Timeline) Model() *Model { return t.m }
 // Start is the crash point before the first event: nothing has changed,
 // every file is as it was.
 func (t *Timeline) Start() Point {
-	return Point{Index: 0, Paths: map[string]PathOutcomes{}, States: 1, Explored: 1, Exact: true}
+	return Point{Index: 0, States: 1, Explored: 1, Exact: true}
 }
 
 func (t *Timeline) affect(e *Effect) {
@@ -137,18 +172,21 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	sort.Strings(changed)
 	t.index++
 	r := refOf(ev)
-	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Paths: map[string]PathOutcomes{}}
-	for _, p := range changed {
+	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
+	for i, p := range changed {
 		po := t.m.Crash(p, t.max)
 		if old, ok := t.current[p]; !ok || !sameOutcomes(old.Outcomes, po.Outcomes) {
 			pt.Moved = append(pt.Moved, p)
 		}
 		t.current[p] = po
+		pt.Outcomes[i] = po
 	}
-	for p, po := range t.current {
-		pt.Paths[p] = po
+	pt.Paths = len(t.current)
+	pt.States, pt.Explored, pt.Exact = t.m.jointCount(t.current)
+	// A saturated count is a bound, however the states were counted.
+	if pt.States >= 1<<62 {
+		pt.Exact = false
 	}
-	pt.States, pt.Explored, pt.Exact = t.m.jointCount(pt.Paths)
 	return pt, true
 }
 

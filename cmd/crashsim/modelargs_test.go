@@ -39,6 +39,7 @@ var modelArgsViews = [][]string{
 	{"check", "--format", "json"},
 	{"check"},
 	{"states", "--format", "json"},
+	{"states", "--format", "json", "--all-paths"},
 	{"states"},
 }
 
