@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/crashsim/crashsim/parser"
 )
@@ -72,6 +71,10 @@ type Timeline struct {
 	touched map[string]bool
 	index   int
 	all     bool // the last event touched everything (sync)
+	joint   *jointInc
+	// checkJoint makes every step also count from scratch and panic on a
+	// difference: for tests.
+	checkJoint bool
 }
 
 // NewTimeline replays events through a model of persistence p, keeping the
@@ -86,6 +89,7 @@ func NewTimeline(opt Options, scope func(string) bool, maxStates int) *Timeline 
 		}
 	}
 	t.m = New(opt)
+	t.joint = newJointInc(t.m)
 	return t
 }
 
@@ -116,6 +120,7 @@ func (t *Timeline) affect(e *Effect) {
 	case EffWrite, EffTruncate, EffFileSync, EffSyncFailed, EffUnmodeled:
 		addInode(e.Inode)
 	case EffEntry:
+		t.joint.entry(e.Entry)
 		for _, c := range e.Entry.Changes {
 			add(c.Path)
 			addInode(c.Old)
@@ -125,6 +130,7 @@ func (t *Timeline) affect(e *Effect) {
 		t.all = true
 	}
 	for _, op := range e.Persisted {
+		t.joint.persisted(op)
 		for _, c := range op.Changes {
 			add(c.Path)
 			addInode(c.New)
@@ -147,17 +153,12 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	var dirs []string
 	for p := range t.touched {
 		if n := t.m.names[p]; n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir) {
-			dirs = append(dirs, p+"/")
+			dirs = append(dirs, p)
 		}
 	}
-	if len(dirs) > 0 {
-		for p := range t.current {
-			for _, d := range dirs {
-				if strings.HasPrefix(p, d) {
-					t.touched[p] = true
-					break
-				}
-			}
+	for _, d := range dirs {
+		for _, p := range t.joint.below[d] {
+			t.touched[p] = true
 		}
 	}
 	var changed []string
@@ -182,7 +183,14 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 		pt.Outcomes[i] = po
 	}
 	pt.Paths = len(t.current)
-	pt.States, pt.Explored, pt.Exact = t.m.jointCount(t.current)
+	t.joint.update(changed, t.current)
+	pt.States, pt.Explored, pt.Exact = t.joint.count(t.current)
+	if t.checkJoint {
+		if s, e, x := t.m.jointCount(t.current); s != pt.States || e != pt.Explored || x != pt.Exact {
+			panic(fmt.Sprintf("model: joint count after line %d: incremental %d of %d (exact %v), from scratch %d of %d (exact %v)",
+				ev.Pos.Line, pt.Explored, pt.States, pt.Exact, e, s, x))
+		}
+	}
 	// A saturated count is a bound, however the states were counted.
 	if pt.States >= 1<<62 {
 		pt.Exact = false
