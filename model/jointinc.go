@@ -33,8 +33,8 @@ type jointInc struct {
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product
-	differ  int // paths whose inode differs between none and all
-	inexact int // paths whose outcome set is sampled
+	differ            int // paths whose inode differs between none and all
+	inexact           int // paths whose outcome set is sampled
 }
 
 type jrec struct {
