@@ -1,6 +1,9 @@
 package model
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+	"slices"
+)
 
 // jointInc counts joint crash states (see jointCount, which it must equal)
 // at a cost that follows what an event changed, not the number of paths.
@@ -33,8 +36,17 @@ type jointInc struct {
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product
-	differ            int // paths whose inode differs between none and all
-	inexact           int // paths whose outcome set is sampled
+	// hang: per op-named directory, the varying paths below it no op
+	// names ("hanging": present in a configuration exactly when the
+	// op-named directories above them are), with the inodes they hold.
+	hang map[string]*product
+	// Claims of inodes by hanging paths and by the others (any inode a
+	// path can name in some configuration): an inode both claim, or two
+	// hanging paths, is a hard link the grouped enumeration cannot split.
+	claimHang, claimOther map[int]int
+	conflict              int
+	differ                int // paths whose inode differs between none and all
+	inexact               int // paths whose outcome set is sampled
 }
 
 type jrec struct {
@@ -46,6 +58,10 @@ type jrec struct {
 	dirNone  bool   // the name is a directory with nothing persisted
 	dirAll   bool   // ... with everything persisted
 	recorded bool
+	hang     bool   // varying, named by no op: hangs below anchor
+	anchor   string // the nearest op-named directory above
+	hangIno  *Inode // the inode it holds when the dirs above are there
+	claims   []int  // inodes claimed as one of the others
 }
 
 // product is a saturating product over inodes, each counted once
@@ -110,7 +126,8 @@ func multisetProduct(m map[int64]int) int64 {
 
 func newJointInc(m *Model) *jointInc {
 	return &jointInc{m: m, recs: map[string]*jrec{}, below: map[string][]string{}, ops: map[*EntryOp]bool{},
-		varying: map[string]bool{}, static: newProduct(), none: newProduct(), all: newProduct()}
+		varying: map[string]bool{}, static: newProduct(), none: newProduct(), all: newProduct(),
+		hang: map[string]*product{}, claimHang: map[int]int{}, claimOther: map[int]int{}}
 }
 
 // entry notes an entry op the model made; persisted, ops that became
@@ -227,7 +244,8 @@ func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string
 		j.unrecord(r)
 	}
 	r.varying = r.opN > 0
-	reachNone, reachAll := true, true
+	reachNone, reachAll, reachStatic := true, true, true
+	r.anchor = ""
 	for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
 		a := j.recs[q]
 		if a == nil {
@@ -235,6 +253,9 @@ func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string
 		}
 		if a.opN > 0 {
 			r.varying = true
+			if r.anchor == "" {
+				r.anchor = q
+			}
 		}
 		dn := isDir(j.durable(q))
 		da := isDir(j.allName(q, a))
@@ -243,8 +264,33 @@ func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string
 		}
 		reachNone = reachNone && dn
 		reachAll = reachAll && da
+		if a.opN == 0 {
+			reachStatic = reachStatic && dn
+		}
 	}
 	dur := j.durable(p)
+	r.hang = r.varying && r.opN == 0
+	r.hangIno, r.claims = nil, r.claims[:0]
+	if r.hang {
+		if reachStatic {
+			r.hangIno = dur
+		}
+	} else {
+		if dur != nil {
+			r.claims = append(r.claims, dur.ID)
+		}
+		if n := j.m.names[p]; n != nil && r.opN > 0 {
+			for _, op := range n.Ops {
+				for _, c := range op.Changes {
+					if c.Path == p && c.New != nil && j.ops[op] {
+						r.claims = append(r.claims, c.New.ID)
+					}
+				}
+			}
+		}
+		slices.Sort(r.claims)
+		r.claims = slices.Compact(r.claims)
+	}
 	r.dirNone = isDir(dur)
 	all := j.allName(p, r)
 	r.dirAll = isDir(all)
@@ -291,6 +337,38 @@ func (j *jointInc) record(r *jrec, po PathOutcomes) {
 		c, s := j.factor(ino, po)
 		j.all.add(ino.ID, c, s)
 	}
+	if ino := r.hangIno; ino != nil {
+		h := j.hang[r.anchor]
+		if h == nil {
+			p := newProduct()
+			h = &p
+			j.hang[r.anchor] = h
+		}
+		c, s := j.factor(ino, po)
+		h.add(ino.ID, c, s)
+		j.claim(ino.ID, 1, 0)
+	}
+	for _, id := range r.claims {
+		j.claim(id, 0, 1)
+	}
+}
+
+// claim counts claims of inode id and keeps conflict, the number of
+// inodes a hanging path shares.
+func (j *jointInc) claim(id, hang, other int) {
+	bad := func() bool { h := j.claimHang[id]; return h >= 1 && h+j.claimOther[id] >= 2 }
+	if bad() {
+		j.conflict--
+	}
+	j.claimHang[id] += hang
+	j.claimOther[id] += other
+	if j.claimHang[id] == 0 && j.claimOther[id] == 0 {
+		delete(j.claimHang, id)
+		delete(j.claimOther, id)
+	}
+	if bad() {
+		j.conflict++
+	}
 }
 
 func (j *jointInc) unrecord(r *jrec) {
@@ -309,6 +387,17 @@ func (j *jointInc) unrecord(r *jrec) {
 	}
 	if ino := r.allIno; ino != nil {
 		j.all.remove(ino.ID)
+	}
+	if ino := r.hangIno; ino != nil {
+		h := j.hang[r.anchor]
+		h.remove(ino.ID)
+		if len(h.inodes) == 0 {
+			delete(j.hang, r.anchor)
+		}
+		j.claim(ino.ID, -1, 0)
+	}
+	for _, id := range r.claims {
+		j.claim(id, 0, -1)
 	}
 }
 
@@ -335,21 +424,24 @@ func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64
 			ops = append(ops, op)
 		}
 	}
+	// Hanging paths enter through their directory, unless a hard link
+	// joins one to another path: then every varying path is enumerated.
+	grouped := j.conflict == 0
 	var varying []string
 	for p, r := range j.recs {
-		if r.varying {
+		if r.varying && !(grouped && r.hang) {
 			varying = append(varying, p)
 		}
 	}
 	count0, seen0 := j.static.value()
 	if ordered {
-		t, e := j.enumerate(current, varying, prefixes(ops))
+		t, e := j.enumerate(current, varying, prefixes(ops), grouped)
 		return satMul(count0, t), min(satMul(seen0, e), satMul(count0, t)), exact
 	}
 	// Posix: every subset, group by group.
 	total, explored = count0, seen0
 	for _, g := range j.groups(varying, ops) {
-		t, e := j.enumerate(current, g.paths, subsets(g.ops))
+		t, e := j.enumerate(current, g.paths, subsets(g.ops), grouped)
 		total, explored = satMul(total, t), satMul(explored, e)
 	}
 	return total, min(explored, total), exact
@@ -465,7 +557,7 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 // enumerate sums, over the distinct name maps the configurations give the
 // paths, the content states of the inodes the paths then name, and the
 // explored ones; inodes the paths that do not vary hold are theirs.
-func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, configs [][]*EntryOp) (total, explored int64) {
+func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, configs [][]*EntryOp, grouped bool) (total, explored int64) {
 	m := j.m
 	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
 	durable := j.durable
@@ -486,6 +578,9 @@ func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, co
 		count, seen := int64(1), int64(1)
 		inodes := map[int]bool{}
 		for _, p := range paths {
+			if r := j.recs[p]; grouped && r.hang {
+				continue
+			}
 			ino := names[p]
 			if ino == nil || !m.reachableWith(p, current, names, durable) {
 				continue
@@ -500,6 +595,18 @@ func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, co
 			count = satMul(count, c)
 			seen = satMul(seen, s)
 		}
+		// The paths hanging below an op-named directory are there when it
+		// and the op-named directories above it are.
+		for _, a := range paths {
+			h := j.hang[a]
+			if !grouped || h == nil || !j.hangsIn(a, names) {
+				continue
+			}
+			key.Write([]byte(a))
+			key.Write([]byte{1})
+			c, s := h.value()
+			count, seen = satMul(count, c), satMul(seen, s)
+		}
 		if done[key.Sum64()] {
 			continue
 		}
@@ -508,4 +615,18 @@ func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, co
 		explored = satAdd(explored, seen)
 	}
 	return total, explored
+}
+
+// hangsIn reports whether op-named directory a, and every op-named
+// directory above it, is a directory in the configuration names gives.
+func (j *jointInc) hangsIn(a string, names map[string]*Inode) bool {
+	if !isDir(names[a]) {
+		return false
+	}
+	for q, c := parentDir(a), a; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+		if r := j.recs[q]; r != nil && r.opN > 0 && !isDir(names[q]) {
+			return false
+		}
+	}
+	return true
 }
