@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"sort"
+	"strconv"
 )
 
 // Outcome is what a path can hold after a crash, compared with what the
@@ -503,7 +504,7 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = fmt.Sprintf("up to line %d", c.ops.at(j-1).Event.Line)
+		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event.Line)
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -514,7 +515,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: fmt.Sprintf("all but line %d", c.ops.at(i).Event.Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event.Line)}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -537,7 +538,8 @@ func (c *classifier) mixedOutcome(size int64, sizesOnly bool) Outcome {
 }
 
 func (c *classifier) subset(mask int) PathState {
-	var idx []int
+	var buf [ExhaustiveOps]int
+	idx := buf[:0]
 	for k := range c.ops.len() {
 		if mask&(1<<k) != 0 {
 			idx = append(idx, k)
@@ -547,7 +549,7 @@ func (c *classifier) subset(mask int) PathState {
 	if mask == 1<<j-1 {
 		return c.prefix(j)
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, c.ops.len())}
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(c.ops.len())}
 	sizesOnly := true
 	for _, k := range idx {
 		sizesOnly = sizesOnly && c.ops.at(k).Kind != DataWrite
