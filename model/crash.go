@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // Outcome is what a path can hold after a crash, compared with what the
@@ -166,6 +168,19 @@ func (o maybeOps) at(i int) *DataOp {
 	return o.pending.at(i - len(o.lost))
 }
 
+type stateKey struct {
+	inode     int
+	outcome   Outcome
+	persisted string
+}
+
+type crashRoom struct {
+	states []PathState
+	seen   map[stateKey]bool
+}
+
+var crashScratch = sync.Pool{New: func() any { return &crashRoom{seen: map[stateKey]bool{}} }}
+
 // Crash computes the outcomes a crash now can leave at path p, exploring
 // at most maxStates states.
 func (m *Model) Crash(p string, maxStates int) PathOutcomes {
@@ -177,12 +192,14 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	if maxStates <= 0 {
 		maxStates = 1 << 16
 	}
-	type stateKey struct {
-		inode     int
-		outcome   Outcome
-		persisted string
-	}
-	seen := map[stateKey]bool{}
+	// Scratch room for the states, copied out at their size: growing a
+	// slice and a map per call was a fifth of a replay, and the timeline
+	// keeps every path's states.
+	sc := crashScratch.Get().(*crashRoom)
+	defer crashScratch.Put(sc)
+	clear(sc.seen)
+	seen := sc.seen
+	res.States = sc.states[:0]
 	add := func(s PathState) bool {
 		key := stateKey{s.Inode, s.Outcome, s.Persisted}
 		if seen[key] {
@@ -258,6 +275,17 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	// The space counted is every subset of pending ops plus the torn and
 	// size-only variants explored; never report fewer than were seen.
 	res.Total = max(total, int64(len(res.States)))
+	states := res.States
+	res.States = nil
+	if len(states) > 0 {
+		res.States = slices.Clone(states)
+	}
+	defer func() {
+		sc.states = states[:0]
+		if len(seen) > 1024 { // a big map costs its size to clear: let it go
+			sc.seen, sc.states = map[stateKey]bool{}, nil
+		}
+	}()
 	set := map[Outcome]bool{}
 	for _, s := range res.States {
 		set[s.Outcome] = true
