@@ -31,6 +31,7 @@ type jointInc struct {
 	below map[string][]string
 	// ops are the pending entry ops with a change on a recorded path.
 	ops     map[*EntryOp]bool
+	order   []*EntryOp // ops in the order the model made them, and some since durable
 	newOps  []*EntryOp
 	varying map[string]bool
 	// static: the paths that do not vary; none, all: every path, in the
@@ -172,6 +173,7 @@ func (j *jointInc) update(changed []string, current map[string]PathOutcomes) {
 			continue
 		}
 		j.ops[op] = true
+		j.order = append(j.order, op)
 		for _, c := range op.Changes {
 			if r := j.recs[c.Path]; r != nil {
 				r.opN++
@@ -410,6 +412,9 @@ func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64
 	exact = j.inexact == 0
 	ordered := j.m.opt.Persistence.ordered()
 	k := len(j.ops)
+	if len(j.order) > 2*k+64 {
+		j.prune()
+	}
 	if !ordered && k > jointSubsetOps || ordered && k > jointPrefixOps {
 		total, explored = j.none.value()
 		if j.differ > 0 {
@@ -418,12 +423,10 @@ func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64
 		}
 		return total, min(explored, total), false
 	}
-	var ops []*EntryOp
-	for _, op := range j.m.pendingOps {
-		if j.ops[op] {
-			ops = append(ops, op)
-		}
-	}
+	// The model's pending list can be long with ops out of scope: the
+	// timeline keeps its own.
+	j.prune()
+	ops := slices.Clip(j.order)
 	// Hanging paths enter through their directory, unless a hard link
 	// joins one to another path: then every varying path is enumerated.
 	grouped := j.conflict == 0
@@ -629,4 +632,16 @@ func (j *jointInc) hangsIn(a string, names map[string]*Inode) bool {
 		}
 	}
 	return true
+}
+
+// prune drops the ops since durable from order.
+func (j *jointInc) prune() {
+	keep := j.order[:0]
+	for _, op := range j.order {
+		if j.ops[op] {
+			keep = append(keep, op)
+		}
+	}
+	clear(j.order[len(keep):])
+	j.order = keep
 }
