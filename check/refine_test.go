@@ -45,8 +45,8 @@ func refinementErrors(events []*parser.Event, opt Options) []string {
 		}
 		weak := pts[0]
 		for i := 1; i < len(pts); i++ {
-			for p, po := range pts[i].Paths {
-				wpo, ok := weak.Paths[p]
+			for p, po := range pts[i].All() {
+				wpo, ok := weak.All()[p]
 				if !ok {
 					// A path posix does not track is as it was: missing,
 					// for one the trace made.

@@ -458,8 +458,8 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 			continue
 		}
 		e.res.Points++
-		for _, p := range pt.Changed {
-			for _, ps := range pt.Paths[p].States {
+		for i, p := range pt.Changed {
+			for _, ps := range pt.Outcomes[i].States {
 				if ctx.Err() != nil {
 					return nil
 				}
@@ -570,8 +570,9 @@ func (e *explorer) inSnapshot(ino *model.Inode) bool {
 // snapshot: every tracked path as the program sees it, except s.path,
 // which takes s.ps.
 func (e *explorer) build(dir string, pt model.Point, s *state) error {
-	paths := make([]string, 0, len(pt.Paths))
-	for p := range pt.Paths {
+	all := pt.All()
+	paths := make([]string, 0, len(all))
+	for p := range all {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)

@@ -2,7 +2,10 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
+	"sync"
 )
 
 // Outcome is what a path can hold after a crash, compared with what the
@@ -165,6 +168,19 @@ func (o maybeOps) at(i int) *DataOp {
 	return o.pending.at(i - len(o.lost))
 }
 
+type stateKey struct {
+	inode     int
+	outcome   Outcome
+	persisted string
+}
+
+type crashRoom struct {
+	states []PathState
+	seen   map[stateKey]bool
+}
+
+var crashScratch = sync.Pool{New: func() any { return &crashRoom{seen: map[stateKey]bool{}} }}
+
 // Crash computes the outcomes a crash now can leave at path p, exploring
 // at most maxStates states.
 func (m *Model) Crash(p string, maxStates int) PathOutcomes {
@@ -176,12 +192,14 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	if maxStates <= 0 {
 		maxStates = 1 << 16
 	}
-	type stateKey struct {
-		inode     int
-		outcome   Outcome
-		persisted string
-	}
-	seen := map[stateKey]bool{}
+	// Scratch room for the states, copied out at their size: growing a
+	// slice and a map per call was a fifth of a replay, and the timeline
+	// keeps every path's states.
+	sc := crashScratch.Get().(*crashRoom)
+	defer crashScratch.Put(sc)
+	clear(sc.seen)
+	seen := sc.seen
+	res.States = sc.states[:0]
 	add := func(s PathState) bool {
 		key := stateKey{s.Inode, s.Outcome, s.Persisted}
 		if seen[key] {
@@ -257,6 +275,17 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	// The space counted is every subset of pending ops plus the torn and
 	// size-only variants explored; never report fewer than were seen.
 	res.Total = max(total, int64(len(res.States)))
+	states := res.States
+	res.States = nil
+	if len(states) > 0 {
+		res.States = slices.Clone(states)
+	}
+	defer func() {
+		sc.states = states[:0]
+		if len(seen) > 1024 { // a big map costs its size to clear: let it go
+			sc.seen, sc.states = map[stateKey]bool{}, nil
+		}
+	}()
 	set := map[Outcome]bool{}
 	for _, s := range res.States {
 		set[s.Outcome] = true
@@ -503,7 +532,7 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = fmt.Sprintf("up to line %d", c.ops.at(j-1).Event.Line)
+		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event.Line)
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -514,7 +543,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: fmt.Sprintf("all but line %d", c.ops.at(i).Event.Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event.Line)}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -537,7 +566,8 @@ func (c *classifier) mixedOutcome(size int64, sizesOnly bool) Outcome {
 }
 
 func (c *classifier) subset(mask int) PathState {
-	var idx []int
+	var buf [ExhaustiveOps]int
+	idx := buf[:0]
 	for k := range c.ops.len() {
 		if mask&(1<<k) != 0 {
 			idx = append(idx, k)
@@ -547,7 +577,7 @@ func (c *classifier) subset(mask int) PathState {
 	if mask == 1<<j-1 {
 		return c.prefix(j)
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: fmt.Sprintf("subset %#x of %d", mask, c.ops.len())}
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(c.ops.len())}
 	sizesOnly := true
 	for _, k := range idx {
 		sizesOnly = sizesOnly && c.ops.at(k).Kind != DataWrite

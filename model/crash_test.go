@@ -51,7 +51,7 @@ func outcomesOf(t *testing.T, name string, p model.Persistence) (final, ever map
 			continue
 		}
 		last = pt
-		for path, po := range pt.Paths {
+		for path, po := range pt.All() {
 			if union[path] == nil {
 				union[path] = map[model.Outcome]bool{}
 			}
@@ -61,7 +61,7 @@ func outcomesOf(t *testing.T, name string, p model.Persistence) (final, ever map
 		}
 	}
 	final, ever = map[string]string{}, map[string]string{}
-	for path, po := range last.Paths {
+	for path, po := range last.All() {
 		final[strings.TrimPrefix(path, root)] = join(po.Outcomes)
 	}
 	for path, set := range union {
@@ -219,7 +219,7 @@ func TestPersistenceDifferences(t *testing.T) {
 					}
 				}
 				s.Close()
-				got[p] = join(last.Paths[tc.path].Outcomes)
+				got[p] = join(last.All()[tc.path].Outcomes)
 			}
 			want := map[model.Persistence]string{model.Posix: tc.posix, model.Ext4: tc.ext4, model.Xfs: tc.xfs, model.Btrfs: tc.btrfs}
 			if diff := cmp.Diff(want, got); diff != "" {

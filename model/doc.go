@@ -120,7 +120,10 @@
 // subset of the pending entry operations (posix, up to 10 of them) or
 // every prefix (ordered models), each with the product of the contents of
 // the inodes it names; past those bounds the count is a lower bound and
-// says so.
+// says so, as does a count that reached the ceiling of 2^62. The Timeline
+// keeps these counts step by step (jointinc.go), so that a crash point
+// costs what its event changed; jointCount, from scratch, is the
+// reference a test holds it to.
 //
 // Known simplifications: the names below a renamed directory are tracked
 // by path, so a name created in it before the rename becomes durable with

@@ -1,24 +1,32 @@
 package model
 
 import (
+	"fmt"
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/crashsim/crashsim/parser"
 )
 
 // Point is a crash point: the moment after an event (or before the first
-// one), with what a crash then can leave at every path in scope.
+// one), with what a crash then can leave at the paths the event changed.
+// The outcome sets of every path in scope are the Timeline's, read
+// through All while the point is the latest: a point costs what its event
+// changed, not the number of paths.
 type Point struct {
 	Index int
 	Event *Ref          // nil before the first event
 	Call  *parser.Event // the event, for display
-	// Paths holds every path in scope the trace has touched so far.
-	Paths map[string]PathOutcomes
-	// Changed lists the paths this event affected, sorted; Moved those
-	// whose outcome set changed.
-	Changed []string
-	Moved   []string
+	// Changed lists the paths this event affected, sorted, and Outcomes
+	// their outcome sets, in the same order; Moved lists those whose
+	// outcome set changed.
+	Changed  []string
+	Outcomes []PathOutcomes
+	Moved    []string
+	// Paths is how many paths in scope the trace has touched so far: the
+	// changed ones and the others, whose outcomes are as at the point
+	// before.
+	Paths int
 	// States is how many joint crash states of the paths exist at this
 	// point (saturating at 2^62; see jointCount); Explored how many of
 	// them the outcome sets come from; Exact says States is exact, else it
@@ -26,6 +34,32 @@ type Point struct {
 	States   int64
 	Explored int64
 	Exact    bool
+
+	tl *Timeline // whose latest point this was, for All
+}
+
+// All returns the outcome sets of every path in scope at this point. The
+// map is the timeline's own: read it, never change it, and only while
+// the point is the timeline's latest (before the next Step that returns
+// a point); asking a stale point is a programming error and panics.
+func (pt Point) All() map[string]PathOutcomes {
+	if pt.tl == nil {
+		return map[string]PathOutcomes{} // before the first event
+	}
+	if pt.tl.index != pt.Index {
+		panic(fmt.Sprintf("model: Point.All of crash point %d, but the timeline is at %d", pt.Index, pt.tl.index))
+	}
+	return pt.tl.current
+}
+
+// Outcome returns the outcome set of path p at the point: one of the
+// changed paths', else the timeline's (see All).
+func (pt Point) Outcome(p string) (PathOutcomes, bool) {
+	if i, ok := slices.BinarySearch(pt.Changed, p); ok {
+		return pt.Outcomes[i], true
+	}
+	po, ok := pt.All()[p]
+	return po, ok
 }
 
 // Timeline walks a trace crash point by crash point.
@@ -37,6 +71,10 @@ type Timeline struct {
 	touched map[string]bool
 	index   int
 	all     bool // the last event touched everything (sync)
+	joint   *jointInc
+	// checkJoint makes every step also count from scratch and panic on a
+	// difference: for tests.
+	checkJoint bool
 }
 
 // NewTimeline replays events through a model of persistence p, keeping the
@@ -51,6 +89,7 @@ func NewTimeline(opt Options, scope func(string) bool, maxStates int) *Timeline 
 		}
 	}
 	t.m = New(opt)
+	t.joint = newJointInc(t.m)
 	return t
 }
 
@@ -60,7 +99,7 @@ func (t *Timeline) Model() *Model { return t.m }
 // Start is the crash point before the first event: nothing has changed,
 // every file is as it was.
 func (t *Timeline) Start() Point {
-	return Point{Index: 0, Paths: map[string]PathOutcomes{}, States: 1, Explored: 1, Exact: true}
+	return Point{Index: 0, States: 1, Explored: 1, Exact: true}
 }
 
 func (t *Timeline) affect(e *Effect) {
@@ -81,6 +120,7 @@ func (t *Timeline) affect(e *Effect) {
 	case EffWrite, EffTruncate, EffFileSync, EffSyncFailed, EffUnmodeled:
 		addInode(e.Inode)
 	case EffEntry:
+		t.joint.entry(e.Entry)
 		for _, c := range e.Entry.Changes {
 			add(c.Path)
 			addInode(c.Old)
@@ -90,6 +130,7 @@ func (t *Timeline) affect(e *Effect) {
 		t.all = true
 	}
 	for _, op := range e.Persisted {
+		t.joint.persisted(op)
 		for _, c := range op.Changes {
 			add(c.Path)
 			addInode(c.New)
@@ -112,17 +153,12 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	var dirs []string
 	for p := range t.touched {
 		if n := t.m.names[p]; n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir) {
-			dirs = append(dirs, p+"/")
+			dirs = append(dirs, p)
 		}
 	}
-	if len(dirs) > 0 {
-		for p := range t.current {
-			for _, d := range dirs {
-				if strings.HasPrefix(p, d) {
-					t.touched[p] = true
-					break
-				}
-			}
+	for _, d := range dirs {
+		for _, p := range t.joint.below[d] {
+			t.touched[p] = true
 		}
 	}
 	var changed []string
@@ -137,18 +173,28 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	sort.Strings(changed)
 	t.index++
 	r := refOf(ev)
-	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Paths: map[string]PathOutcomes{}}
-	for _, p := range changed {
+	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
+	for i, p := range changed {
 		po := t.m.Crash(p, t.max)
 		if old, ok := t.current[p]; !ok || !sameOutcomes(old.Outcomes, po.Outcomes) {
 			pt.Moved = append(pt.Moved, p)
 		}
 		t.current[p] = po
+		pt.Outcomes[i] = po
 	}
-	for p, po := range t.current {
-		pt.Paths[p] = po
+	pt.Paths = len(t.current)
+	t.joint.update(changed, t.current)
+	pt.States, pt.Explored, pt.Exact = t.joint.count(t.current)
+	if t.checkJoint {
+		if s, e, x := t.m.jointCount(t.current); s != pt.States || e != pt.Explored || x != pt.Exact {
+			panic(fmt.Sprintf("model: joint count after line %d: incremental %d of %d (exact %v), from scratch %d of %d (exact %v)",
+				ev.Pos.Line, pt.Explored, pt.States, pt.Exact, e, s, x))
+		}
 	}
-	pt.States, pt.Explored, pt.Exact = t.m.jointCount(pt.Paths)
+	// A saturated count is a bound, however the states were counted.
+	if pt.States >= 1<<62 {
+		pt.Exact = false
+	}
 	return pt, true
 }
 

@@ -24,7 +24,7 @@ func lastPoint(t *testing.T, trace string, p model.Persistence) model.Point {
 
 func outcomeSets(pt model.Point) map[string]string {
 	out := map[string]string{}
-	for p, po := range pt.Paths {
+	for p, po := range pt.All() {
 		out[p] = join(po.Outcomes)
 	}
 	return out
@@ -62,7 +62,7 @@ func TestNamesLiveInATree(t *testing.T) {
 	}
 	for _, p := range []string{"/w/d/f0", "/w/d/f1"} {
 		gone := ""
-		for _, s := range pt.Paths[p].States {
+		for _, s := range pt.All()[p].States {
 			if s.Outcome == model.Missing {
 				gone = s.Gone
 			}

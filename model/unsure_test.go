@@ -49,11 +49,11 @@ func TestUnknownPriorExistence(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			pt := lastPoint(t, tc.trace, model.Posix)
-			if got := join(pt.Paths[tc.path].Outcomes); got != tc.want {
+			if got := join(pt.All()[tc.path].Outcomes); got != tc.want {
 				t.Errorf("outcomes %q, want %q", got, tc.want)
 			}
 			unsure := false
-			for _, s := range pt.Paths[tc.path].States {
+			for _, s := range pt.All()[tc.path].States {
 				if s.Outcome == model.Initial {
 					unsure = unsure || lastModel(t, tc.trace).Inode(s.Inode).Unsure
 				}

@@ -544,7 +544,7 @@ func (r *runner) predictAt(trace string, p model.Persistence) (map[string][]mode
 	if last == nil {
 		return pred, nil
 	}
-	for path, po := range last.Paths {
+	for path, po := range last.All() {
 		if rel, ok := strings.CutPrefix(path, r.work+"/"); ok && len(po.Outcomes) > 0 {
 			pred[rel] = po.Outcomes
 		}

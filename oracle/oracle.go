@@ -666,7 +666,7 @@ func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, erro
 		}
 		pred := map[string][]model.Outcome{}
 		if last != nil {
-			for path, po := range last.Paths {
+			for path, po := range last.All() {
 				if rel, ok := strings.CutPrefix(path, prefix); ok && len(po.Outcomes) > 0 {
 					pred[rel] = po.Outcomes
 				}

@@ -292,9 +292,9 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 		h.detail++
 		e.Point.Detail = map[int][]HTMLState{}
 	}
-	for _, p := range pt.Changed {
+	for i, p := range pt.Changed {
 		id := h.lane(p)
-		po := pt.Paths[p]
+		po := pt.Outcomes[i]
 		os := make([]string, len(po.Outcomes))
 		for i, o := range po.Outcomes {
 			os[i] = string(o)

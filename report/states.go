@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,6 +26,17 @@ type PointJSON struct {
 	Explored int64               `json:"explored"`
 	Paths    map[string][]string `json:"paths"`
 	Detail   []DetailJSON        `json:"detail"`
+}
+
+// PointChangesJSON is one crash point in the default `states --format
+// json` view: Paths holds only the paths the event changed (those Detail
+// describes), Moved those of them whose outcome set changed, and
+// Unchanged how many other paths in scope keep the sets they had at the
+// point before. `--all-paths` prints PointJSON, every path at every point.
+type PointChangesJSON struct {
+	PointJSON
+	Moved     []string `json:"moved"`
+	Unchanged int      `json:"unchanged"`
 }
 
 // DetailJSON is one explored state of a changed path.
@@ -56,6 +68,9 @@ type StatesOptions struct {
 	Model string   // the persistence model's name
 	Roots []string // paths are shown relative to the first root holding them
 	At    int      // only the crash point after this line, with every state
+	// AllPaths makes the JSON view list every path at every point, not
+	// only the paths each event changed.
+	AllPaths bool
 }
 
 // StatesText renders a timeline for a person: one block per crash point
@@ -67,7 +82,7 @@ func StatesText(w io.Writer, opt StatesOptions) PointWriter {
 // StatesJSON renders a timeline as one JSON document (`crashsim states
 // --format json`), written point by point.
 func StatesJSON(w io.Writer, opt StatesOptions) PointWriter {
-	return &jsonPoints{w: w, model: opt.Model, at: opt.At}
+	return &jsonPoints{w: w, model: opt.Model, at: opt.At, all: opt.AllPaths}
 }
 
 // textPoints writes a timeline: one block per crash point where some
@@ -100,23 +115,32 @@ func (t *textPoints) Point(pt model.Point) {
 	t.fold()
 	t.blocks++
 	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, timelineCall(pt.Call))
-	paths := make([]string, 0, len(pt.Paths))
-	for p := range pt.Paths {
-		paths = append(paths, p)
+	// One crash point in full (--at): every path, with its states. Else
+	// the paths whose outcomes changed here; the others are as above.
+	var paths []string
+	var outcomes func(string) model.PathOutcomes
+	if t.at != 0 {
+		all := pt.All()
+		paths = make([]string, 0, len(all))
+		for p := range all {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		outcomes = func(p string) model.PathOutcomes { return all[p] }
+	} else {
+		paths = pt.Moved
+		outcomes = func(p string) model.PathOutcomes { po, _ := pt.Outcome(p); return po }
 	}
-	sort.Strings(paths)
 	width := 0
 	for _, p := range paths {
 		width = max(width, len(textesc.Escape(t.rel(p))))
 	}
 	for _, p := range paths {
-		po := pt.Paths[p]
 		mark := " "
-		for _, m := range pt.Moved {
-			if m == p {
-				mark = "*"
-			}
+		if _, moved := slices.BinarySearch(pt.Moved, p); moved {
+			mark = "*"
 		}
+		po := outcomes(p)
 		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), joinOutcomes(po.Outcomes))
 		if t.at != 0 {
 			for _, s := range po.States {
@@ -124,11 +148,26 @@ func (t *textPoints) Point(pt model.Point) {
 			}
 		}
 	}
-	bound := ""
-	if !pt.Exact {
-		bound = "at least "
+	if n := pt.Paths - len(paths); n > 0 {
+		fmt.Fprintf(t.w, "    and %d other %s, unchanged\n", n, plural(n, "path", "paths"))
 	}
-	fmt.Fprintf(t.w, "  (%d of %s%d states explored)\n", pt.Explored, bound, pt.States)
+	fmt.Fprintf(t.w, "  (%s of %s states explored)\n", bound(pt.Explored, true), bound(pt.States, pt.Exact))
+}
+
+// bound prints a state count: one that only bounds the true number, or
+// that reached the counter's ceiling (2^62), says "at least".
+func bound(n int64, exact bool) string {
+	if !exact || n >= 1<<62 {
+		return fmt.Sprintf("at least %d", n)
+	}
+	return fmt.Sprint(n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func nameNote(s model.PathState) string {
@@ -197,10 +236,17 @@ type jsonPoints struct {
 	w     io.Writer
 	model string
 	at    int
+	all   bool
 	n     int
 }
 
-func (j *jsonPoints) Begin()             { fmt.Fprintf(j.w, "{\"model\": %q, \"points\": [", j.model) }
+func (j *jsonPoints) Begin() {
+	if j.all {
+		fmt.Fprintf(j.w, "{\"model\": %q, \"points\": [", j.model)
+		return
+	}
+	fmt.Fprintf(j.w, "{\"model\": %q, \"view\": \"changed\", \"points\": [", j.model)
+}
 func (j *jsonPoints) Skip(*parser.Event) {}
 func (j *jsonPoints) End(ws []check.BlindWarning, ns []check.Note) {
 	w, _ := json.Marshal(append([]check.BlindWarning{}, ws...))
@@ -215,15 +261,17 @@ func (j *jsonPoints) Point(pt model.Point) {
 		name := pt.Event.Syscall
 		pj.Syscall = &name
 	}
-	for p, po := range pt.Paths {
-		os := make([]string, len(po.Outcomes))
-		for i, o := range po.Outcomes {
-			os[i] = string(o)
+	if j.all {
+		for p, po := range pt.All() {
+			pj.Paths[p] = outcomeStrings(po)
 		}
-		pj.Paths[p] = os
+	} else {
+		for i, p := range pt.Changed {
+			pj.Paths[p] = outcomeStrings(pt.Outcomes[i])
+		}
 	}
-	for _, p := range pt.Changed {
-		for _, s := range pt.Paths[p].States {
+	for i, p := range pt.Changed {
+		for _, s := range pt.Outcomes[i].States {
 			d := DetailJSON{Path: p, Outcome: string(s.Outcome), Inode: s.Inode, Persisted: s.Persisted,
 				Applied: s.Applied, Torn: s.Torn, TornBytes: s.TornBytes, SizeOnly: s.SizeOnly}
 			if s.Name != nil {
@@ -235,10 +283,23 @@ func (j *jsonPoints) Point(pt model.Point) {
 			pj.Detail = append(pj.Detail, d)
 		}
 	}
-	b, _ := json.Marshal(pj)
+	var b []byte
+	if j.all {
+		b, _ = json.Marshal(pj)
+	} else {
+		b, _ = json.Marshal(PointChangesJSON{PointJSON: pj, Moved: append([]string{}, pt.Moved...), Unchanged: pt.Paths - len(pt.Changed)})
+	}
 	if j.n > 0 {
 		fmt.Fprint(j.w, ",")
 	}
 	j.n++
 	fmt.Fprintf(j.w, "\n%s", b)
+}
+
+func outcomeStrings(po model.PathOutcomes) []string {
+	os := make([]string, len(po.Outcomes))
+	for i, o := range po.Outcomes {
+		os[i] = string(o)
+	}
+	return os
 }

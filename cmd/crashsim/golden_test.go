@@ -63,7 +63,7 @@ func TestCheckStatesGolden(t *testing.T) {
 	for _, args := range traces {
 		for _, view := range [][]string{
 			{"check", "--fail-on", "never", "--format", "json"},
-			{"states", "--format", "json"},
+			{"states", "--format", "json", "--all-paths"},
 		} {
 			file := goldenFile(view[0], args)
 			if seen[file] {

@@ -256,7 +256,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			var sj statesDoc
-			if err := json.Unmarshal(crashsimOut(t, "states", "--format", "json", "--max-states", "256", "--initial-list", initial, trace), &sj); err != nil {
+			if err := json.Unmarshal(crashsimOut(t, "states", "--format", "json", "--all-paths", "--max-states", "256", "--initial-list", initial, trace), &sj); err != nil {
 				t.Fatal(err)
 			}
 			abs, _ := filepath.Abs(page)

@@ -40,6 +40,7 @@ var modelArgsViews = [][]string{
 	{"check", "--format", "json"},
 	{"check"},
 	{"states", "--format", "json"},
+	{"states", "--format", "json", "--all-paths"},
 	{"states"},
 }
 

@@ -20,6 +20,7 @@ type statesCmd struct {
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
 	Format      string   `enum:"text,json,html" default:"text" help:"Output format: text (a timeline), json, or html (one self-contained page; give -o FILE)."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the html report to FILE (atomically) instead of stdout."`
+	AllPaths    bool     `name:"all-paths" help:"With --format json: list every path in scope at every crash point, not only the paths each event changed (output grows with files times points)."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace. Default: TRACE.initial when it exists."`
 	Cwd         string   `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (repeatable): it is still reported, but no longer makes the run exit 6."`
@@ -28,12 +29,15 @@ type statesCmd struct {
 
 // Help is the detail under `crashsim states --help`.
 func (c *statesCmd) Help() string {
-	return `Replays the trace and prints, after each event that changes what a crash could leave, the outcomes each path in scope can have (missing, initial, latest, earlier, empty, torn, zeros). Blind spots of the recording (see crashsim check --help) are said on stderr.
+	return `Replays the trace and prints, after each event that changes what a crash could leave, the outcomes the paths it changed can have (missing, initial, latest, earlier, empty, torn, zeros), and how many other paths in scope keep theirs. --format json --all-paths lists every path at every crash point. Blind spots of the recording (see crashsim check --help) are said on stderr.
 
 Exit status: 0 the timeline was printed and the trace has no blind spot; 2 usage error; 3 input error; 6 the trace has a blind spot that could hide a loss (accept a known one with --accept-blind ID).`
 }
 
 func (c *statesCmd) Run(g *Globals) error {
+	if c.AllPaths && c.Format != "json" {
+		return withCode(exitUsage, errors.New("--all-paths is for --format json; the text timeline prints the paths that change and counts the others"))
+	}
 	if c.Format == "html" {
 		return c.runHTML(g)
 	}
@@ -57,7 +61,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	// bad trace gives an error, not a header and then an error.
 	sent := &countingWriter{w: g.stdout}
 	w := bufio.NewWriterSize(sent, 64<<10)
-	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: c.At}
+	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: c.At, AllPaths: c.AllPaths}
 	out := report.StatesText(w, sopt)
 	if c.Format == "json" {
 		out = report.StatesJSON(w, sopt)

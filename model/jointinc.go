@@ -1,0 +1,647 @@
+package model
+
+import (
+	"hash/fnv"
+	"slices"
+)
+
+// jointInc counts joint crash states (see jointCount, which it must equal)
+// at a cost that follows what an event changed, not the number of paths.
+//
+// Every path the timeline holds has a record: whether a pending entry op
+// in scope names it, whether it varies with the configuration of pending
+// ops (it is named by one, or lies below one that is), and what it
+// contributes to the product of content states in two configurations:
+// "none persisted" and "all persisted". A path that does not vary
+// contributes the same to every configuration. Products are kept as
+// multisets of factors with an inode's factor counted once (hard links),
+// so that a record can leave and come back when its path changes.
+//
+// The count then needs no walk over the paths:
+//   - past the bound on configurations (jointSubsetOps, jointPrefixOps):
+//     the products of "none" and "all", as jointCount's lower bound;
+//   - within it: the product of the paths that do not vary, times the
+//     enumeration over the varying ones only. Under posix the varying
+//     paths fall apart into groups no op, directory or inode joins, and
+//     each group's subsets are enumerated on their own.
+type jointInc struct {
+	m    *Model
+	recs map[string]*jrec
+	// below lists, for each directory, the recorded paths under it.
+	below map[string][]string
+	// ops are the pending entry ops with a change on a recorded path.
+	ops     map[*EntryOp]bool
+	order   []*EntryOp // ops in the order the model made them, and some since durable
+	newOps  []*EntryOp
+	varying map[string]bool
+	// static: the paths that do not vary; none, all: every path, in the
+	// configuration where no pending op persisted, or all did.
+	static, none, all product
+	// hang: per op-named directory, the varying paths below it no op
+	// names ("hanging": present in a configuration exactly when the
+	// op-named directories above them are), with the inodes they hold.
+	hang map[string]*product
+	// Claims of inodes by hanging paths and by the others (any inode a
+	// path can name in some configuration): an inode both claim, or two
+	// hanging paths, is a hard link the grouped enumeration cannot split.
+	claimHang, claimOther map[int]int
+	conflict              int
+	differ                int // paths whose inode differs between none and all
+	inexact               int // paths whose outcome set is sampled
+}
+
+type jrec struct {
+	opN      int // pending ops in ops with a change on this path
+	varying  bool
+	inexact  bool
+	noneIno  *Inode // the inode the path holds with nothing persisted (nil: none, or unreachable)
+	allIno   *Inode // ... with every pending op persisted
+	dirNone  bool   // the name is a directory with nothing persisted
+	dirAll   bool   // ... with everything persisted
+	recorded bool
+	hang     bool   // varying, named by no op: hangs below anchor
+	anchor   string // the nearest op-named directory above
+	hangIno  *Inode // the inode it holds when the dirs above are there
+	claims   []int  // inodes claimed as one of the others
+}
+
+// product is a saturating product over inodes, each counted once
+// whatever number of paths name it.
+type product struct {
+	inodes map[int]*pino
+	count  map[int64]int // factor -> multiplicity
+	seen   map[int64]int
+}
+
+type pino struct {
+	refs        int
+	count, seen int64
+}
+
+func newProduct() product {
+	return product{inodes: map[int]*pino{}, count: map[int64]int{}, seen: map[int64]int{}}
+}
+
+func (p *product) add(id int, count, seen int64) {
+	if pi := p.inodes[id]; pi != nil {
+		pi.refs++
+		return
+	}
+	p.inodes[id] = &pino{refs: 1, count: count, seen: seen}
+	p.count[count]++
+	p.seen[seen]++
+}
+
+func (p *product) remove(id int) {
+	pi := p.inodes[id]
+	if pi == nil {
+		return
+	}
+	if pi.refs--; pi.refs > 0 {
+		return
+	}
+	delete(p.inodes, id)
+	dec(p.count, pi.count)
+	dec(p.seen, pi.seen)
+}
+
+func dec(m map[int64]int, k int64) {
+	if m[k]--; m[k] == 0 {
+		delete(m, k)
+	}
+}
+
+func (p *product) value() (count, seen int64) {
+	return multisetProduct(p.count), multisetProduct(p.seen)
+}
+
+func multisetProduct(m map[int64]int) int64 {
+	v := int64(1)
+	for f, n := range m {
+		for ; n > 0 && v < 1<<62; n-- {
+			v = satMul(v, f)
+		}
+	}
+	return v
+}
+
+func newJointInc(m *Model) *jointInc {
+	return &jointInc{m: m, recs: map[string]*jrec{}, below: map[string][]string{}, ops: map[*EntryOp]bool{},
+		varying: map[string]bool{}, static: newProduct(), none: newProduct(), all: newProduct(),
+		hang: map[string]*product{}, claimHang: map[int]int{}, claimOther: map[int]int{}}
+}
+
+// entry notes an entry op the model made; persisted, ops that became
+// durable.
+func (j *jointInc) entry(op *EntryOp) { j.newOps = append(j.newOps, op) }
+
+func (j *jointInc) persisted(op *EntryOp) {
+	if !j.ops[op] {
+		return
+	}
+	delete(j.ops, op)
+	for _, c := range op.Changes {
+		if r := j.recs[c.Path]; r != nil {
+			r.opN--
+		}
+	}
+}
+
+// update brings the records of the changed paths (and what depends on
+// them) up to date after a step; current holds every path's outcomes.
+func (j *jointInc) update(changed []string, current map[string]PathOutcomes) {
+	for _, p := range changed {
+		if j.recs[p] == nil {
+			j.recs[p] = &jrec{}
+			for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
+				j.below[q] = append(j.below[q], p)
+				p = q
+			}
+		}
+	}
+	for _, op := range j.newOps {
+		if op.Durable || j.ops[op] {
+			continue
+		}
+		hit := false
+		for _, c := range op.Changes {
+			if j.recs[c.Path] != nil {
+				hit = true
+			}
+		}
+		if !hit {
+			continue
+		}
+		j.ops[op] = true
+		j.order = append(j.order, op)
+		for _, c := range op.Changes {
+			if r := j.recs[c.Path]; r != nil {
+				r.opN++
+			}
+		}
+	}
+	j.newOps = j.newOps[:0]
+	queue := append([]string(nil), changed...)
+	queued := map[string]bool{}
+	for _, p := range changed {
+		queued[p] = true
+	}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		delete(queued, p)
+		r := j.recs[p]
+		wasVarying, wasNone, wasAll, wasOps := r.varying, r.dirNone, r.dirAll, r.opN > 0
+		j.refresh(p, r, current[p], func(q string) {
+			if !queued[q] {
+				queued[q] = true
+				queue = append(queue, q)
+			}
+		})
+		// What the names below see of this one changed: they change.
+		if r.varying != wasVarying || r.dirNone != wasNone || r.dirAll != wasAll || (r.opN > 0) != wasOps {
+			for _, q := range j.below[p] {
+				if !queued[q] {
+					queued[q] = true
+					queue = append(queue, q)
+				}
+			}
+		}
+	}
+}
+
+// allName is the inode path p names once every pending op persisted.
+func (j *jointInc) allName(p string, r *jrec) *Inode {
+	n := j.m.names[p]
+	if n == nil {
+		return nil
+	}
+	if r.opN > 0 {
+		for i := len(n.Ops) - 1; i >= 0; i-- {
+			op := n.Ops[i]
+			if !j.ops[op] {
+				continue
+			}
+			for k := len(op.Changes) - 1; k >= 0; k-- {
+				if op.Changes[k].Path == p {
+					return op.Changes[k].New
+				}
+			}
+		}
+	}
+	return n.Durable
+}
+
+func (j *jointInc) durable(p string) *Inode {
+	if n := j.m.names[p]; n != nil {
+		return n.Durable
+	}
+	return nil
+}
+
+// refresh recomputes one record and its share of the products; an
+// ancestor whose record is out of date is handed to stale.
+func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string)) {
+	if r.recorded {
+		j.unrecord(r)
+	}
+	r.varying = r.opN > 0
+	reachNone, reachAll, reachStatic := true, true, true
+	r.anchor = ""
+	for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+		a := j.recs[q]
+		if a == nil {
+			continue
+		}
+		if a.opN > 0 {
+			r.varying = true
+			if r.anchor == "" {
+				r.anchor = q
+			}
+		}
+		dn := isDir(j.durable(q))
+		da := isDir(j.allName(q, a))
+		if dn != a.dirNone || da != a.dirAll {
+			stale(q)
+		}
+		reachNone = reachNone && dn
+		reachAll = reachAll && da
+		if a.opN == 0 {
+			reachStatic = reachStatic && dn
+		}
+	}
+	dur := j.durable(p)
+	r.hang = r.varying && r.opN == 0
+	r.hangIno, r.claims = nil, r.claims[:0]
+	if r.hang {
+		if reachStatic {
+			r.hangIno = dur
+		}
+	} else {
+		if dur != nil {
+			r.claims = append(r.claims, dur.ID)
+		}
+		if n := j.m.names[p]; n != nil && r.opN > 0 {
+			for _, op := range n.Ops {
+				for _, c := range op.Changes {
+					if c.Path == p && c.New != nil && j.ops[op] {
+						r.claims = append(r.claims, c.New.ID)
+					}
+				}
+			}
+		}
+		slices.Sort(r.claims)
+		r.claims = slices.Compact(r.claims)
+	}
+	r.dirNone = isDir(dur)
+	all := j.allName(p, r)
+	r.dirAll = isDir(all)
+	r.noneIno, r.allIno = nil, nil
+	if reachNone {
+		r.noneIno = dur
+	}
+	if reachAll {
+		r.allIno = all
+	}
+	r.inexact = !po.Exact
+	j.record(r, po)
+}
+
+func isDir(ino *Inode) bool { return ino != nil && ino.Dir }
+
+func (j *jointInc) factor(ino *Inode, po PathOutcomes) (count, seen int64) {
+	var n int64
+	for _, s := range po.States {
+		if s.Inode == ino.ID {
+			n++
+		}
+	}
+	n = max(n, 1)
+	return max(j.m.contentCount(ino), n), n
+}
+
+func (j *jointInc) record(r *jrec, po PathOutcomes) {
+	r.recorded = true
+	if r.inexact {
+		j.inexact++
+	}
+	if r.noneIno != r.allIno {
+		j.differ++
+	}
+	if ino := r.noneIno; ino != nil {
+		c, s := j.factor(ino, po)
+		j.none.add(ino.ID, c, s)
+		if !r.varying {
+			j.static.add(ino.ID, c, s)
+		}
+	}
+	if ino := r.allIno; ino != nil {
+		c, s := j.factor(ino, po)
+		j.all.add(ino.ID, c, s)
+	}
+	if ino := r.hangIno; ino != nil {
+		h := j.hang[r.anchor]
+		if h == nil {
+			p := newProduct()
+			h = &p
+			j.hang[r.anchor] = h
+		}
+		c, s := j.factor(ino, po)
+		h.add(ino.ID, c, s)
+		j.claim(ino.ID, 1, 0)
+	}
+	for _, id := range r.claims {
+		j.claim(id, 0, 1)
+	}
+}
+
+// claim counts claims of inode id and keeps conflict, the number of
+// inodes a hanging path shares.
+func (j *jointInc) claim(id, hang, other int) {
+	bad := func() bool { h := j.claimHang[id]; return h >= 1 && h+j.claimOther[id] >= 2 }
+	if bad() {
+		j.conflict--
+	}
+	j.claimHang[id] += hang
+	j.claimOther[id] += other
+	if j.claimHang[id] == 0 && j.claimOther[id] == 0 {
+		delete(j.claimHang, id)
+		delete(j.claimOther, id)
+	}
+	if bad() {
+		j.conflict++
+	}
+}
+
+func (j *jointInc) unrecord(r *jrec) {
+	r.recorded = false
+	if r.inexact {
+		j.inexact--
+	}
+	if r.noneIno != r.allIno {
+		j.differ--
+	}
+	if ino := r.noneIno; ino != nil {
+		j.none.remove(ino.ID)
+		if !r.varying {
+			j.static.remove(ino.ID)
+		}
+	}
+	if ino := r.allIno; ino != nil {
+		j.all.remove(ino.ID)
+	}
+	if ino := r.hangIno; ino != nil {
+		h := j.hang[r.anchor]
+		h.remove(ino.ID)
+		if len(h.inodes) == 0 {
+			delete(j.hang, r.anchor)
+		}
+		j.claim(ino.ID, -1, 0)
+	}
+	for _, id := range r.claims {
+		j.claim(id, 0, -1)
+	}
+}
+
+// count is jointCount(current), from the records.
+func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64, exact bool) {
+	if len(current) == 0 {
+		return 1, 1, true
+	}
+	// The varying set, kept for the enumerations.
+	exact = j.inexact == 0
+	ordered := j.m.opt.Persistence.ordered()
+	k := len(j.ops)
+	if len(j.order) > 2*k+64 {
+		j.prune()
+	}
+	if !ordered && k > jointSubsetOps || ordered && k > jointPrefixOps {
+		total, explored = j.none.value()
+		if j.differ > 0 {
+			t, e := j.all.value()
+			total, explored = satAdd(total, t), satAdd(explored, e)
+		}
+		return total, min(explored, total), false
+	}
+	// The model's pending list can be long with ops out of scope: the
+	// timeline keeps its own.
+	j.prune()
+	ops := slices.Clip(j.order)
+	// Hanging paths enter through their directory, unless a hard link
+	// joins one to another path: then every varying path is enumerated.
+	grouped := j.conflict == 0
+	var varying []string
+	for p, r := range j.recs {
+		if r.varying && !(grouped && r.hang) {
+			varying = append(varying, p)
+		}
+	}
+	count0, seen0 := j.static.value()
+	if ordered {
+		t, e := j.enumerate(current, varying, prefixes(ops), grouped)
+		return satMul(count0, t), min(satMul(seen0, e), satMul(count0, t)), exact
+	}
+	// Posix: every subset, group by group.
+	total, explored = count0, seen0
+	for _, g := range j.groups(varying, ops) {
+		t, e := j.enumerate(current, g.paths, subsets(g.ops), grouped)
+		total, explored = satMul(total, t), satMul(explored, e)
+	}
+	return total, min(explored, total), exact
+}
+
+func prefixes(ops []*EntryOp) [][]*EntryOp {
+	out := make([][]*EntryOp, 0, len(ops)+1)
+	for i := 0; i <= len(ops); i++ {
+		out = append(out, ops[:i])
+	}
+	return out
+}
+
+func subsets(ops []*EntryOp) [][]*EntryOp {
+	out := make([][]*EntryOp, 0, 1<<len(ops))
+	for mask := 0; mask < 1<<len(ops); mask++ {
+		var c []*EntryOp
+		for i, op := range ops {
+			if mask&(1<<i) != 0 {
+				c = append(c, op)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+type jgroup struct {
+	paths []string
+	ops   []*EntryOp
+}
+
+// groups splits the varying paths into groups whose configurations are
+// independent: an op joins the paths it changes, a path joins the
+// varying directories above it, and an inode joins the paths that can
+// name it.
+func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
+	idx := make(map[string]int, len(varying))
+	for i, p := range varying {
+		idx[p] = i
+	}
+	parent := make([]int, len(varying))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) { parent[find(a)] = find(b) }
+	byIno := map[int]int{}
+	joinIno := func(ino *Inode, i int) {
+		if ino == nil {
+			return
+		}
+		if k, ok := byIno[ino.ID]; ok {
+			union(i, k)
+		} else {
+			byIno[ino.ID] = i
+		}
+	}
+	for i, p := range varying {
+		for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+			if k, ok := idx[q]; ok {
+				union(i, k)
+			}
+		}
+		joinIno(j.durable(p), i)
+	}
+	for _, op := range ops {
+		first := -1
+		for _, c := range op.Changes {
+			i, ok := idx[c.Path]
+			if !ok {
+				continue
+			}
+			joinIno(c.New, i)
+			if first < 0 {
+				first = i
+			} else {
+				union(i, first)
+			}
+		}
+	}
+	at := map[int]int{}
+	var out []jgroup
+	for i, p := range varying {
+		r := find(i)
+		g, ok := at[r]
+		if !ok {
+			g = len(out)
+			at[r] = g
+			out = append(out, jgroup{})
+		}
+		out[g].paths = append(out[g].paths, p)
+	}
+	for _, op := range ops {
+		for _, c := range op.Changes {
+			if i, ok := idx[c.Path]; ok {
+				g := at[find(i)]
+				out[g].ops = append(out[g].ops, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// enumerate sums, over the distinct name maps the configurations give the
+// paths, the content states of the inodes the paths then name, and the
+// explored ones; inodes the paths that do not vary hold are theirs.
+func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, configs [][]*EntryOp, grouped bool) (total, explored int64) {
+	m := j.m
+	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
+	durable := j.durable
+	done := map[uint64]bool{}
+	names := make(map[string]*Inode, len(paths))
+	for _, cfg := range configs {
+		for _, p := range paths {
+			names[p] = durable(p)
+		}
+		for _, op := range cfg {
+			for _, c := range op.Changes {
+				if _, ok := names[c.Path]; ok && touched(c.Path) && opOn(m.names[c.Path], op) {
+					names[c.Path] = c.New
+				}
+			}
+		}
+		key := fnv.New64a()
+		count, seen := int64(1), int64(1)
+		inodes := map[int]bool{}
+		for _, p := range paths {
+			if r := j.recs[p]; grouped && r.hang {
+				continue
+			}
+			ino := names[p]
+			if ino == nil || !m.reachableWith(p, current, names, durable) {
+				continue
+			}
+			key.Write([]byte(p))
+			key.Write([]byte{0, byte(ino.ID), byte(ino.ID >> 8), byte(ino.ID >> 16), byte(ino.ID >> 24)})
+			if inodes[ino.ID] || j.static.inodes[ino.ID] != nil {
+				continue
+			}
+			inodes[ino.ID] = true
+			c, s := j.factor(ino, current[p])
+			count = satMul(count, c)
+			seen = satMul(seen, s)
+		}
+		// The paths hanging below an op-named directory are there when it
+		// and the op-named directories above it are.
+		for _, a := range paths {
+			h := j.hang[a]
+			if !grouped || h == nil || !j.hangsIn(a, names) {
+				continue
+			}
+			key.Write([]byte(a))
+			key.Write([]byte{1})
+			c, s := h.value()
+			count, seen = satMul(count, c), satMul(seen, s)
+		}
+		if done[key.Sum64()] {
+			continue
+		}
+		done[key.Sum64()] = true
+		total = satAdd(total, count)
+		explored = satAdd(explored, seen)
+	}
+	return total, explored
+}
+
+// hangsIn reports whether op-named directory a, and every op-named
+// directory above it, is a directory in the configuration names gives.
+func (j *jointInc) hangsIn(a string, names map[string]*Inode) bool {
+	if !isDir(names[a]) {
+		return false
+	}
+	for q, c := parentDir(a), a; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+		if r := j.recs[q]; r != nil && r.opN > 0 && !isDir(names[q]) {
+			return false
+		}
+	}
+	return true
+}
+
+// prune drops the ops since durable from order.
+func (j *jointInc) prune() {
+	keep := j.order[:0]
+	for _, op := range j.order {
+		if j.ops[op] {
+			keep = append(keep, op)
+		}
+	}
+	clear(j.order[len(keep):])
+	j.order = keep
+}

@@ -1,0 +1,98 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/internal/gentrace"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestJointIncrementalEqualsScratch: the joint state count a timeline keeps
+// step by step equals jointCount over every path, from scratch, at every
+// crash point of every fixture trace (with and without its listing), a
+// many-files trace and a trace of repeated saves, under every model.
+func TestJointIncrementalEqualsScratch(t *testing.T) {
+	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
+	if err != nil || len(traces) < 30 {
+		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
+	}
+	type input struct {
+		name    string
+		open    func() (parser.Stream, error)
+		listing *Listing
+	}
+	var inputs []input
+	for _, tr := range traces {
+		tr := tr
+		open := func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }
+		inputs = append(inputs, input{tr, open, nil})
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
+			l, err := ReadInitial(bytes.NewReader(b), "initial.list")
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, input{tr + " with initial.list", open, l})
+		}
+	}
+	var files bytes.Buffer
+	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 300, PerDir: 40}); err != nil {
+		t.Fatal(err)
+	}
+	var saves strings.Builder
+	for i := 0; i < 300; i++ {
+		p := fmt.Sprintf("/data/app/f%d", i%7)
+		fmt.Fprintf(&saves, "openat(AT_FDCWD, \"%s.tmp\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\nwrite(3, \"save %d\\n\", 7) = 7\n", p, i%10)
+		if i%3 != 0 {
+			saves.WriteString("fsync(3) = 0\n")
+		}
+		fmt.Fprintf(&saves, "close(3) = 0\nrename(\"%s.tmp\", \"%s\") = 0\n", p, p)
+		if i%11 == 10 {
+			saves.WriteString("openat(AT_FDCWD, \"/data/app\", O_RDONLY|O_DIRECTORY) = 4\nfsync(4) = 0\nclose(4) = 0\n")
+		}
+	}
+	for name, text := range map[string]string{"files": files.String(), "saves": saves.String()} {
+		text := text
+		inputs = append(inputs, input{name, func() (parser.Stream, error) {
+			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
+		}, nil})
+	}
+	for _, in := range inputs {
+		for _, p := range Persistences {
+			s, err := in.open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{Persistence: p}
+			if in.listing != nil {
+				opt.Existed, opt.Cwd, opt.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
+			}
+			tl := NewTimeline(opt, func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }, 256)
+			tl.checkJoint = true
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s under %s: %v", in.name, p, r)
+					}
+				}()
+				for {
+					ev, err := s.Next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						break // the fixtures of bad input end here
+					}
+					tl.Step(ev)
+				}
+			}()
+			s.Close()
+		}
+	}
+}
