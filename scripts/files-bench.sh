@@ -49,5 +49,5 @@ measure check "$check_files" "$dir/crashsim" check --fail-on never --format json
 rm -f "$dir"/files-*.strace
 for n in $states_files; do
 	measure states "$n" "$dir/crashsim" states
-	grep -o '([0-9]* of [0-9]* states explored)' "$dir/out" | sort | uniq -c | sort -rn | head -n 2 | sed 's/^/       /' || true
+	grep -oE '\((at least )?[0-9]+ of (at least )?[0-9]+ states explored\)' "$dir/out" | sort | uniq -c | sort -rn | head -n 2 | sed 's/^/       /' || true
 done
