@@ -97,6 +97,9 @@ func Holders(token string, except ...int) []Proc {
 	// than that cannot have been given it, whatever its environ reads.
 	since, _ := strconv.ParseUint(strings.SplitN(token, "-", 2)[0], 10, 64)
 	var out []Proc
+	// environ, with a NUL in front for holds; a longer environment is
+	// read again in full.
+	envBuf := make([]byte, 1+32<<10)
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(d.Name())
 		if err != nil || slices.Contains(except, pid) || pid == os.Getpid() {
@@ -105,8 +108,16 @@ func Holders(token string, except ...int) []Proc {
 		if t, err := startTime(pid); err != nil || t < since {
 			continue
 		}
-		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-		if err != nil || !holds(append([]byte{0}, env...), want) {
+		env, err := readProc(pid, "environ", envBuf[1:])
+		if err == nil && len(env) == len(envBuf)-1 {
+			// A long environment: read all of it, the token may be last.
+			var all []byte
+			all, err = os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+			env = append([]byte{0}, all...)
+		} else {
+			env = envBuf[:1+len(env)]
+		}
+		if err != nil || !holds(env, want) {
 			continue
 		}
 		comm, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
@@ -118,16 +129,66 @@ func Holders(token string, except ...int) []Proc {
 // startTime is field 22 of /proc/PID/stat: when the process started, in
 // clock ticks since boot.
 func startTime(pid int) (uint64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [1024]byte
+	b, err := readProc(pid, "stat", buf[:])
 	if err != nil {
 		return 0, err
 	}
+	return statStart(b)
+}
+
+// statStart reads the start time out of the text of /proc/PID/stat,
+// counting fields after the command name (which may hold spaces and
+// parentheses, hence the last ')').
+func statStart(b []byte) (uint64, error) {
 	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	if i < 0 || len(f) < 20 {
+	if i < 0 {
 		return 0, errors.New("short stat")
 	}
-	return strconv.ParseUint(f[19], 10, 64)
+	// After ") " come state (field 3) ... starttime (field 22).
+	field := 2
+	for k := i + 1; k < len(b); k++ {
+		if b[k] != ' ' {
+			continue
+		}
+		field++
+		if field == 22 {
+			end := k + 1
+			for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+				end++
+			}
+			return strconv.ParseUint(string(b[k+1:end]), 10, 64)
+		}
+	}
+	return 0, errors.New("short stat")
+}
+
+// readProc reads /proc/PID/NAME into buf with one open, reads until the end
+// and one close (os.ReadFile adds an fstat, and allocates): Holders reads
+// two files of every process on the machine after every checker run. A
+// file longer than buf is returned cut at len(buf) bytes; callers give
+// room for what they need, or read again when it comes back full.
+func readProc(pid int, name string, buf []byte) ([]byte, error) {
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/"+name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	n := 0
+	for n < len(buf) {
+		k, err := syscall.Read(fd, buf[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	return buf[:n], nil
 }
 
 // holds reports whether environ (NUL separated, with a NUL in front)

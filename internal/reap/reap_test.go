@@ -1,8 +1,11 @@
 package reap
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,5 +57,30 @@ func TestHolders(t *testing.T) {
 	Kill(tok)
 	if left := Holders(tok); len(left) > 0 {
 		t.Errorf("after Kill: %v", left)
+	}
+}
+
+// statStart reads field 22 whatever the command name holds.
+func TestStatStart(t *testing.T) {
+	rest := " S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 424242 19 20"
+	for _, comm := range []string{"(sh)", "(a b) c)", "((x))", "( )"} {
+		got, err := statStart([]byte("123 " + comm + rest))
+		if err != nil || got != 424242 {
+			t.Errorf("comm %q: got %d, %v; want 424242", comm, got, err)
+		}
+	}
+	if _, err := statStart([]byte("123 (sh) S 1 2")); err == nil {
+		t.Error("a short stat line gave no error")
+	}
+	// The running process: the same start time os.ReadFile and Fields give.
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	want, _ := strconv.ParseUint(f[19], 10, 64)
+	got, err := startTime(os.Getpid())
+	if err != nil || got != want {
+		t.Errorf("startTime(self) = %d, %v; want %d", got, err, want)
 	}
 }
