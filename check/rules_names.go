@@ -204,7 +204,7 @@ type renameBeforeSync struct {
 type renameHit struct {
 	ino         *model.Inode
 	at          model.Ref
-	first, last model.DataOp // the first and last pending writes
+	first, last model.Ref // the events of the first and last pending writes
 	state       *State
 }
 
@@ -221,7 +221,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	if first, last, ok := ino.PendingWriteEnds(); ok {
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first, last, demonstrate(r.m, e.Ref, ino.Path)})
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event, last.Event, demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
 
@@ -231,9 +231,9 @@ func (rb *renameBeforeSync) Finish(r *run) {
 		f := newFinding(RenameBeforeSync, p, h.at,
 			fmt.Sprintf("%s was put in place by %s while its data was only in the page cache: a crash can leave %s empty or partial; fsync the file before the %s",
 				base(p), h.at.Syscall, base(p), h.at.Syscall))
-		f.relate(h.first.Event, "written, not yet durable")
-		if last := h.last; last.Event.Line != h.first.Event.Line {
-			f.relate(last.Event, "written, not yet durable")
+		f.relate(h.first, "written, not yet durable")
+		if h.last.Line != h.first.Line {
+			f.relate(h.last, "written, not yet durable")
 		}
 		f.relate(h.at, h.at.Syscall+" publishes it")
 		f.State = h.state

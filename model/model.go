@@ -101,6 +101,10 @@ type Model struct {
 	last       Ref
 	exits      []Exit
 	jointStamp int // see jointCount
+	// eff and paths are Apply's, kept here so that no event allocates
+	// them: observers read an Effect only during the call.
+	eff   Effect
+	paths [3]string
 }
 
 // Exit is a process's end as the trace shows it.
@@ -199,8 +203,10 @@ func (e *Effect) PendingBefore() []DataOp {
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
-	paths := m.procs.Paths(ev)
-	eff := Effect{Event: ev, Ref: m.last}
+	paths := m.procs.appendPaths(m.paths[:0], ev)
+	eff := &m.eff
+	*eff = Effect{Event: ev, Ref: m.last}
+	defer func() { *eff = Effect{} }() // hold no event or op list past the call
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
 		x := Exit{Event: m.last, Status: ev.Status}
@@ -210,14 +216,14 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.exits = append(m.exits, x)
 		eff.Kind, eff.Exit = EffExit, &m.exits[len(m.exits)-1]
 		m.procs.Apply(ev, paths)
-		m.observe(&eff)
+		m.observe(eff)
 		return
 	case parser.KindSyscall:
 	default:
 		return
 	}
 	if ev.OK() || ev.Failed() && isSync(ev.Name) {
-		m.apply(ev, paths, &eff)
+		m.apply(ev, paths, eff)
 	}
 	h := m.procs.Apply(ev, paths)
 	if h != nil && eff.Handle != nil {
@@ -226,7 +232,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		eff.Handle = h
 	}
 	if eff.Kind != EffNone {
-		m.observe(&eff)
+		m.observe(eff)
 	}
 }
 
