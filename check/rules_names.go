@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/crashsim/crashsim/model"
@@ -253,7 +254,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	// One finding per file, naming every entry operation the fsync made
 	// durable for it (the create of a temp name and the rename, say).
 	ops := map[*model.Inode][]*model.EntryOp{}
-	firsts := map[*model.Inode]model.DataOp{}
+	firsts := map[*model.Inode]model.Ref{}
 	var order []*model.Inode
 	// The ops the fsync wrote in this directory, even if another
 	// directory still has to be synced: posix lets such a rename persist
@@ -270,25 +271,29 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 				if !ok {
 					continue
 				}
-				firsts[ino] = first
+				firsts[ino] = first.Event
 				order = append(order, ino)
 			}
 			ops[ino] = append(ops[ino], op)
 		}
 	}
 	for _, ino := range order {
-		ino, first, made := ino, firsts[ino], ops[ino]
+		// The related events are gathered now, so that the finding made
+		// at the end holds no entry op the model has let go.
+		var rel Finding
+		rel.relate(firsts[ino], "written, not yet durable")
+		for _, op := range ops[ino] {
+			rel.relate(op.Event, op.Kind.String()+" made durable")
+		}
+		rel.relate(at, "directory fsync")
+		ino, related := ino, slices.Clip(rel.Related)
 		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()
 			f := newFinding(DirSyncBeforeData, p, at,
 				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
 					base(p), base(p)))
-			f.relate(first.Event, "written, not yet durable")
-			for _, op := range made {
-				f.relate(op.Event, op.Kind.String()+" made durable")
-			}
-			f.relate(at, "directory fsync")
+			f.Related = related
 			f.State = st
 			r.emit(f)
 		})
