@@ -96,11 +96,16 @@ type Model struct {
 	procs      *Procs
 	names      map[string]*Name
 	inodes     []*Inode
-	pendingOps []*EntryOp // entry ops not yet durable, in order
-	maps       map[string]*Inode
-	last       Ref
-	exits      []Exit
-	jointStamp int // see jointCount
+	pendingOps []*EntryOp // entry ops not yet durable, in order (and durableInList durable ones, see pending)
+	// pendingByDir lists the pending entry ops of each directory, in
+	// order (and durable ones, see pendingInDir).
+	pendingByDir  map[string][]*EntryOp
+	durableInList int
+	nops          int // entry ops so far (EntryOp.order)
+	maps          map[string]*Inode
+	last          Ref
+	exits         []Exit
+	jointStamp    int // see jointCount
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
@@ -119,7 +124,7 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}}
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{}}
 }
 
 // Persistence returns the model's persistence model.
@@ -140,7 +145,7 @@ func (m *Model) Inode(id int) *Inode {
 func (m *Model) Names() map[string]*Name { return m.names }
 
 // PendingEntries returns the entry operations not yet durable.
-func (m *Model) PendingEntries() []*EntryOp { return m.pendingOps }
+func (m *Model) PendingEntries() []*EntryOp { return m.pending() }
 
 // Exits returns the process exits seen so far.
 func (m *Model) Exits() []Exit { return m.exits }
