@@ -284,6 +284,15 @@ func (m *Model) pending() []*EntryOp {
 		}
 		clear(m.pendingOps[len(keep):])
 		m.pendingOps, m.durableInList = keep, 0
+		// The directories' lists drop theirs too: a commit of every
+		// directory (a journal's) leaves durable ops in the lists of
+		// directories never synced.
+		m.pendingByDir = map[string][]*EntryOp{}
+		for _, op := range keep {
+			for _, d := range op.Dirs {
+				m.pendingByDir[d] = append(m.pendingByDir[d], op)
+			}
+		}
 	}
 	return m.pendingOps
 }
