@@ -326,12 +326,24 @@ func (crossDirRename) Finish(*run) {}
 // the data were safe.
 type syncErrorIgnored struct {
 	seen map[*model.Inode]bool
+	// failed are the inodes a sync failed on, by ID: what an exit asks
+	// about, where a walk over every inode at every exit made a trace of
+	// many processes and files quadratic.
+	failed []*model.Inode
 }
 
 func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var ino *model.Inode
 	var how string
 	switch e.Kind {
+	case model.EffSyncFailed:
+		if n := e.Inode; n != nil && n.FailedSync != nil && n.FailedSync.Seq == e.Ref.Seq {
+			i, found := slices.BinarySearchFunc(s.failed, n.ID, func(a *model.Inode, id int) int { return a.ID - id })
+			if !found {
+				s.failed = slices.Insert(s.failed, i, n)
+			}
+		}
+		return
 	case model.EffFileSync:
 		ino, how = e.Inode, "a later "+e.Ref.Syscall+" returned 0, which proves nothing about the lost pages"
 	case model.EffEntry:
@@ -340,7 +352,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 		}
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
-			for _, n := range r.m.Inodes() {
+			for _, n := range s.failed {
 				if n.FailedSync != nil && !s.seen[n] && n.FailedSync.PID == e.Ref.PID {
 					s.report(r, n, e.Ref, "the program then exited with status 0")
 				}
