@@ -42,7 +42,29 @@ type Finding struct {
 	// place (1, 2, ...) in explore's order of distinct states: what
 	// orders the findings of shards merged into one report. 0 otherwise.
 	StateIndex int
-	modelSet   map[model.Persistence]bool
+	modelSet   modelSet
+}
+
+// modelSet is a set of persistence models, bit p for model p: one word
+// per finding where a map cost a hundred bytes.
+type modelSet uint8
+
+func (s modelSet) has(p model.Persistence) bool { return s&(1<<p) != 0 }
+
+// modelNames are the names of each set's models, in the order of
+// model.Persistences, shared by every finding with that set: the slices
+// are full to capacity, so an append to one copies it.
+var modelNames [1 << 8][]string
+
+func init() {
+	for s := range modelNames {
+		for _, p := range model.Persistences {
+			if modelSet(s).has(p) {
+				modelNames[s] = append(modelNames[s], p.String())
+			}
+		}
+		modelNames[s] = modelNames[s][:len(modelNames[s]):len(modelNames[s])]
+	}
 }
 
 // State is a crash state demonstrating a finding.
@@ -242,7 +264,7 @@ func (r *run) emit(f *Finding) {
 	if !r.opt.inScope(f.Path) {
 		return
 	}
-	f.modelSet = map[model.Persistence]bool{r.p: true}
+	f.modelSet = 1 << r.p
 	r.findings = append(r.findings, f)
 }
 
@@ -345,7 +367,7 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 		for _, f := range r.findings {
 			k := key{f.Rule.ID, f.Path, f.Line}
 			if g, ok := byKey[k]; ok {
-				g.modelSet[r.p] = true
+				g.modelSet |= 1 << r.p
 				continue
 			}
 			byKey[k] = f
@@ -356,15 +378,15 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 	for _, f := range out {
 		ok := false
 		for _, p := range want {
-			ok = ok || f.modelSet[p]
+			ok = ok || f.modelSet.has(p)
 		}
 		if !ok {
 			continue
 		}
-		for _, p := range model.Persistences {
-			if f.modelSet[p] {
-				f.Models = append(f.Models, p.String())
-			}
+		if f.Models == nil {
+			f.Models = modelNames[f.modelSet]
+		} else {
+			f.Models = append(f.Models, modelNames[f.modelSet]...)
 		}
 		kept = append(kept, f)
 	}

@@ -78,7 +78,7 @@ func refinementErrors(events []*parser.Event, opt Options) []string {
 	}
 	posix := map[string]bool{}
 	for _, f := range res.Findings {
-		if f.modelSet[model.Posix] {
+		if f.modelSet.has(model.Posix) {
 			posix[f.Rule.ID+" "+f.Path] = true
 		}
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/crashsim/crashsim/model"
@@ -204,7 +205,7 @@ type renameBeforeSync struct {
 type renameHit struct {
 	ino         *model.Inode
 	at          model.Ref
-	first, last model.DataOp // the first and last pending writes
+	first, last model.Ref // the events of the first and last pending writes
 	state       *State
 }
 
@@ -221,7 +222,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	if first, last, ok := ino.PendingWriteEnds(); ok {
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first, last, demonstrate(r.m, e.Ref, ino.Path)})
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event, last.Event, demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
 
@@ -231,9 +232,9 @@ func (rb *renameBeforeSync) Finish(r *run) {
 		f := newFinding(RenameBeforeSync, p, h.at,
 			fmt.Sprintf("%s was put in place by %s while its data was only in the page cache: a crash can leave %s empty or partial; fsync the file before the %s",
 				base(p), h.at.Syscall, base(p), h.at.Syscall))
-		f.relate(h.first.Event, "written, not yet durable")
-		if last := h.last; last.Event.Line != h.first.Event.Line {
-			f.relate(last.Event, "written, not yet durable")
+		f.relate(h.first, "written, not yet durable")
+		if h.last.Line != h.first.Line {
+			f.relate(h.last, "written, not yet durable")
 		}
 		f.relate(h.at, h.at.Syscall+" publishes it")
 		f.State = h.state
@@ -253,7 +254,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	// One finding per file, naming every entry operation the fsync made
 	// durable for it (the create of a temp name and the rename, say).
 	ops := map[*model.Inode][]*model.EntryOp{}
-	firsts := map[*model.Inode]model.DataOp{}
+	firsts := map[*model.Inode]model.Ref{}
 	var order []*model.Inode
 	// The ops the fsync wrote in this directory, even if another
 	// directory still has to be synced: posix lets such a rename persist
@@ -270,25 +271,29 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 				if !ok {
 					continue
 				}
-				firsts[ino] = first
+				firsts[ino] = first.Event
 				order = append(order, ino)
 			}
 			ops[ino] = append(ops[ino], op)
 		}
 	}
 	for _, ino := range order {
-		ino, first, made := ino, firsts[ino], ops[ino]
+		// The related events are gathered now, so that the finding made
+		// at the end holds no entry op the model has let go.
+		var rel Finding
+		rel.relate(firsts[ino], "written, not yet durable")
+		for _, op := range ops[ino] {
+			rel.relate(op.Event, op.Kind.String()+" made durable")
+		}
+		rel.relate(at, "directory fsync")
+		ino, related := ino, slices.Clip(rel.Related)
 		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()
 			f := newFinding(DirSyncBeforeData, p, at,
 				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
 					base(p), base(p)))
-			f.relate(first.Event, "written, not yet durable")
-			for _, op := range made {
-				f.relate(op.Event, op.Kind.String()+" made durable")
-			}
-			f.relate(at, "directory fsync")
+			f.Related = related
 			f.State = st
 			r.emit(f)
 		})
@@ -321,12 +326,24 @@ func (crossDirRename) Finish(*run) {}
 // the data were safe.
 type syncErrorIgnored struct {
 	seen map[*model.Inode]bool
+	// failed are the inodes a sync failed on, by ID: what an exit asks
+	// about, where a walk over every inode at every exit made a trace of
+	// many processes and files quadratic.
+	failed []*model.Inode
 }
 
 func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var ino *model.Inode
 	var how string
 	switch e.Kind {
+	case model.EffSyncFailed:
+		if n := e.Inode; n != nil && n.FailedSync != nil && n.FailedSync.Seq == e.Ref.Seq {
+			i, found := slices.BinarySearchFunc(s.failed, n.ID, func(a *model.Inode, id int) int { return a.ID - id })
+			if !found {
+				s.failed = slices.Insert(s.failed, i, n)
+			}
+		}
+		return
 	case model.EffFileSync:
 		ino, how = e.Inode, "a later "+e.Ref.Syscall+" returned 0, which proves nothing about the lost pages"
 	case model.EffEntry:
@@ -335,7 +352,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 		}
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
-			for _, n := range r.m.Inodes() {
+			for _, n := range s.failed {
 				if n.FailedSync != nil && !s.seen[n] && n.FailedSync.PID == e.Ref.PID {
 					s.report(r, n, e.Ref, "the program then exited with status 0")
 				}

@@ -46,7 +46,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 	stamp := m.jointStamp
 	var ops []*EntryOp
 	ntouched := 0
-	for _, op := range m.pendingOps {
+	for _, op := range m.pending() {
 		hit := false
 		for _, c := range op.Changes {
 			if _, ok := paths[c.Path]; ok {

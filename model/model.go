@@ -96,11 +96,20 @@ type Model struct {
 	procs      *Procs
 	names      map[string]*Name
 	inodes     []*Inode
-	pendingOps []*EntryOp // entry ops not yet durable, in order
-	maps       map[string]*Inode
-	last       Ref
-	exits      []Exit
-	jointStamp int // see jointCount
+	pendingOps []*EntryOp // entry ops not yet durable, in order (and durableInList durable ones, see pending)
+	// pendingByDir lists the pending entry ops of each directory, in
+	// order (and durable ones, see pendingInDir).
+	pendingByDir  map[string][]*EntryOp
+	durableInList int
+	nops          int // entry ops so far (EntryOp.order)
+	maps          map[string]*Inode
+	last          Ref
+	exits         []Exit
+	jointStamp    int // see jointCount
+	// eff and paths are Apply's, kept here so that no event allocates
+	// them: observers read an Effect only during the call.
+	eff   Effect
+	paths [3]string
 }
 
 // Exit is a process's end as the trace shows it.
@@ -115,7 +124,7 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}}
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{}}
 }
 
 // Persistence returns the model's persistence model.
@@ -136,7 +145,7 @@ func (m *Model) Inode(id int) *Inode {
 func (m *Model) Names() map[string]*Name { return m.names }
 
 // PendingEntries returns the entry operations not yet durable.
-func (m *Model) PendingEntries() []*EntryOp { return m.pendingOps }
+func (m *Model) PendingEntries() []*EntryOp { return m.pending() }
 
 // Exits returns the process exits seen so far.
 func (m *Model) Exits() []Exit { return m.exits }
@@ -199,8 +208,10 @@ func (e *Effect) PendingBefore() []DataOp {
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
-	paths := m.procs.Paths(ev)
-	eff := Effect{Event: ev, Ref: m.last}
+	paths := m.procs.appendPaths(m.paths[:0], ev)
+	eff := &m.eff
+	*eff = Effect{Event: ev, Ref: m.last}
+	defer func() { *eff = Effect{} }() // hold no event or op list past the call
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
 		x := Exit{Event: m.last, Status: ev.Status}
@@ -210,14 +221,14 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.exits = append(m.exits, x)
 		eff.Kind, eff.Exit = EffExit, &m.exits[len(m.exits)-1]
 		m.procs.Apply(ev, paths)
-		m.observe(&eff)
+		m.observe(eff)
 		return
 	case parser.KindSyscall:
 	default:
 		return
 	}
 	if ev.OK() || ev.Failed() && isSync(ev.Name) {
-		m.apply(ev, paths, &eff)
+		m.apply(ev, paths, eff)
 	}
 	h := m.procs.Apply(ev, paths)
 	if h != nil && eff.Handle != nil {
@@ -226,7 +237,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		eff.Handle = h
 	}
 	if eff.Kind != EffNone {
-		m.observe(&eff)
+		m.observe(eff)
 	}
 }
 

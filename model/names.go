@@ -2,6 +2,7 @@ package model
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -41,6 +42,7 @@ type EntryOp struct {
 	Dirs    []string
 	synced  uint64 // bit i: Dirs[i] was synced after the op
 	Durable bool
+	order   int // place among the model's entry ops, from 1
 }
 
 // Node is the inode an entry operation is about: the created, renamed or
@@ -260,7 +262,58 @@ func (m *Model) addEntryOp(op *EntryOp) {
 			ino.Dir = true
 		}
 	}
+	m.nops++
+	op.order = m.nops
 	m.pendingOps = append(m.pendingOps, op)
+	for _, d := range op.Dirs {
+		m.pendingByDir[d] = append(m.pendingByDir[d], op)
+	}
+}
+
+// pending returns the pending entry ops in order, first dropping from
+// the list those made durable since (persistEntriesIn leaves them there
+// so that a directory fsync costs what that directory holds, not what
+// every directory does).
+func (m *Model) pending() []*EntryOp {
+	if m.durableInList > 0 {
+		keep := m.pendingOps[:0]
+		for _, op := range m.pendingOps {
+			if !op.Durable {
+				keep = append(keep, op)
+			}
+		}
+		clear(m.pendingOps[len(keep):])
+		m.pendingOps, m.durableInList = keep, 0
+		// The directories' lists drop theirs too: a commit of every
+		// directory (a journal's) leaves durable ops in the lists of
+		// directories never synced.
+		m.pendingByDir = map[string][]*EntryOp{}
+		for _, op := range keep {
+			for _, d := range op.Dirs {
+				m.pendingByDir[d] = append(m.pendingByDir[d], op)
+			}
+		}
+	}
+	return m.pendingOps
+}
+
+// pendingInDir returns the pending entry ops that touch directory d, in
+// order, dropping the durable ones from its list.
+func (m *Model) pendingInDir(d string) []*EntryOp {
+	l := m.pendingByDir[d]
+	keep := l[:0]
+	for _, op := range l {
+		if !op.Durable {
+			keep = append(keep, op)
+		}
+	}
+	clear(l[len(keep):])
+	if len(keep) == 0 {
+		delete(m.pendingByDir, d)
+		return nil
+	}
+	m.pendingByDir[d] = keep
+	return keep
 }
 
 // persistEntries makes durable the pending entry operations that touch a
@@ -275,7 +328,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 // in dirs.
 func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	var out []*EntryOp
-	for _, op := range m.pendingOps {
+	for _, op := range m.pending() {
 		if op.Event.Seq > upTo {
 			continue
 		}
@@ -293,12 +346,14 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 // upTo for which keep returns true, whatever directories they touch (a
 // log that records them for one inode).
 func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
-	for _, op := range m.pendingOps {
+	var marked []*EntryOp
+	for _, op := range m.pending() {
 		if op.Event.Seq <= upTo && keep(op) {
 			op.synced = 1<<len(op.Dirs) - 1
+			marked = append(marked, op)
 		}
 	}
-	done, _ := m.persistEntriesIn(map[string]bool{}, upTo)
+	done, _ := m.persistOps(marked, nil, upTo)
 	return done
 }
 
@@ -340,10 +395,27 @@ func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
 // covered in some directory, durable or not yet (a rename between two
 // directories needs both synced).
 func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
-	keep := m.pendingOps[:0]
-	for _, op := range m.pendingOps {
+	if dirs == nil {
+		return m.persistOps(m.pending(), nil, upTo)
+	}
+	// Only the ops in the synced directories can change: they are the
+	// candidates, in program order.
+	var cands []*EntryOp
+	for d := range dirs {
+		cands = append(cands, m.pendingInDir(d)...)
+	}
+	if len(dirs) > 1 {
+		sort.Slice(cands, func(i, j int) bool { return cands[i].order < cands[j].order })
+		cands = slices.Compact(cands)
+	}
+	return m.persistOps(cands, dirs, upTo)
+}
+
+// persistOps is persistEntriesIn on the candidate ops cands, pending and
+// in program order: dirs nil syncs every directory.
+func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
+	for _, op := range cands {
 		if op.Event.Seq > upTo {
-			keep = append(keep, op)
 			continue
 		}
 		hit := false
@@ -359,11 +431,12 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 		if op.synced == 1<<len(op.Dirs)-1 {
 			op.Durable = true
 			done = append(done, op)
-			continue
 		}
-		keep = append(keep, op)
 	}
-	m.pendingOps = keep
+	m.durableInList += len(done)
+	if m.durableInList > len(m.pendingOps)/2 {
+		m.pending()
+	}
 	for _, op := range done {
 		for _, c := range op.Changes {
 			n := m.names[c.Path]

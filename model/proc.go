@@ -285,16 +285,19 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 // allows: the first is the main one (the file written, the old name of a
 // rename), the second the new name of a rename or link. It must be called
 // before Apply for the same event.
-func (p *Procs) Paths(ev *parser.Event) []string {
+func (p *Procs) Paths(ev *parser.Event) []string { return p.appendPaths(nil, ev) }
+
+// appendPaths is Paths appending to out, so that a caller replaying every
+// event reuses one array.
+func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	if ev.Kind != parser.KindSyscall {
-		return nil
+		return out
 	}
 	s, ok := shapeOf(ev.Name)
 	if !ok {
-		return nil
+		return out
 	}
 	pr := p.Proc(ev.PID)
-	var out []string
 	if s.fd >= 0 {
 		if h := p.FDHandle(pr, ev.Arg(s.fd), ev.Pos.Line); h != nil && h.Path != "" {
 			out = append(out, h.Path)

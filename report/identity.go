@@ -25,6 +25,12 @@ const FingerprintVersion = "crashsim/v2"
 // pids, trace lines, absolute checkout paths and the temp names of
 // related events, which all vary between runs of the same program.
 func Fingerprint(f *check.Finding, opt Options) string {
+	sum := fingerprintSum(f, opt)
+	return hex.EncodeToString(sum[:])
+}
+
+// fingerprintSum is the fingerprint's bytes, before they are spelled in hex.
+func fingerprintSum(f *check.Finding, opt Options) [8]byte {
 	var b strings.Builder
 	b.WriteString(f.Rule.ID)
 	b.WriteByte(0)
@@ -46,7 +52,7 @@ func Fingerprint(f *check.Finding, opt Options) string {
 		fmt.Fprintf(&b, "\x00state:%d", f.StateIndex)
 	}
 	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:8])
+	return [8]byte(sum[:8])
 }
 
 // shape is the sequence of syscalls that explain a finding, without their

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -224,32 +223,52 @@ type SummaryJSON struct {
 	Shard string       `json:"shard,omitempty"`
 }
 
-// JSON writes one document; findings is always an array.
+// JSON writes one document; findings is always an array. The findings
+// are encoded one at a time as they are written: the document is as
+// encoding/json writes DocumentJSON, without ever being whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
-	doc := DocumentJSON{Version: FormatVersion, Tool: opt.tool(), Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}}
-	if doc.Summary.Models == nil {
-		doc.Summary.Models = []string{}
+	sum := SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}
+	if sum.Models == nil {
+		sum.Models = []string{}
 	}
-	for _, f := range group(res.Findings, opt.Sources) {
-		rel := f.Related
-		if rel == nil {
-			rel = []check.Related{}
+	s := newJSONStream(w)
+	s.raw("{")
+	s.field("version", FormatVersion, 1, true)
+	s.field("tool", opt.tool(), 1, false)
+	s.key("findings", 1, false)
+	fs := group(res.Findings, opt.Sources)
+	i := 0
+	var fj FindingJSON
+	s.array(2, func() (any, bool) {
+		if i == len(fs) {
+			return nil, false
 		}
-		doc.Findings = append(doc.Findings, FindingJSON{
-			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
-			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
-			StateIndex: f.StateIndex,
-		})
-		if loc, ok := opt.Sources[f]; ok {
-			doc.Findings[len(doc.Findings)-1].Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
-		}
+		fj = findingJSON(fs[i], opt)
+		i++
+		return &fj, true
+	})
+	s.field("summary", &sum, 1, false)
+	s.raw("\n}\n")
+	return s.err
+}
+
+// findingJSON is one finding as JSON writes it.
+func findingJSON(f *check.Finding, opt Options) FindingJSON {
+	rel := f.Related
+	if rel == nil {
+		rel = []check.Related{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	fj := FindingJSON{
+		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
+		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
+		Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
+		StateIndex: f.StateIndex,
+	}
+	if loc, ok := opt.Sources[f]; ok {
+		fj.Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+	}
+	return fj
 }
 
 // tool is opt.Tool with its name filled in.

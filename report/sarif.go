@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -154,6 +153,9 @@ func (o Options) artifact(p string) sarifArtifact {
 
 // SARIF writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
 // same rule at the same call site, for files a loop saves) are one result.
+// The results are encoded one at a time as they are written, so that a
+// log of a million findings is never whole in memory: a first pass only
+// groups the findings by fingerprint.
 func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	rules := check.Rules()
 	index := map[string]int{}
@@ -170,46 +172,30 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 			Properties:           map[string]any{"tags": []string{"durability", "crash-consistency"}},
 		})
 	}
-	results := []sarifResult{}
-	byPrint := map[string]int{}
+	fs := group(res.Findings, opt.Sources)
+	// Groups of findings by fingerprint, in order of first appearance:
+	// heads[g] is the first finding of group g, next[i] the finding after
+	// i in its group (-1: none).
+	byPrint := map[[8]byte]int32{}
+	var heads, tails []int32
+	next := make([]int32, len(fs))
 	traceDirs := map[string]bool{}
-	for _, f := range group(res.Findings, opt.Sources) {
-		fp := Fingerprint(f, opt)
-		traceLoc := opt.artifact(f.Trace)
-		if traceLoc.URIBaseID == traceBase {
+	arts := artifacts{opt: opt}
+	for i, f := range fs {
+		next[i] = -1
+		if arts.of(f.Trace).URIBaseID == traceBase {
 			traceDirs[filepath.Dir(f.Trace)] = true
 		}
-		if i, ok := byPrint[fp]; ok {
-			r := &results[i]
-			paths := append(r.Properties["paths"].([]string), opt.RelPath(f.Path))
-			r.Properties["paths"] = paths
-			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", r.Properties["first"], len(paths)-1)
-			r.RelatedLocations = append(r.RelatedLocations, opt.related(f, traceLoc, len(r.RelatedLocations))...)
+		fp := fingerprintSum(f, opt)
+		g, ok := byPrint[fp]
+		if !ok {
+			byPrint[fp] = int32(len(heads))
+			heads, tails = append(heads, int32(i)), append(tails, int32(i))
 			continue
 		}
-		r := sarifResult{
-			RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-			Message:             sarifText{opt.RelPath(f.Path) + ": " + f.Message},
-			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: traceLoc, Region: sarifRegion{max(f.Line, 1)}}}},
-			PartialFingerprints: map[string]string{FingerprintVersion: fp},
-			Properties:          map[string]any{"path": opt.RelPath(f.Path), "paths": []string{opt.RelPath(f.Path)}, "models": f.Models},
-		}
-		r.Properties["first"] = r.Message.Text
-		if f.StateIndex > 0 {
-			r.Properties["stateIndex"] = f.StateIndex
-		}
-		if loc, ok := opt.Sources[f]; ok {
-			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: opt.artifact(loc.File), Region: sarifRegion{max(loc.Line, 1)}}}}
-			r.Properties["function"] = loc.Function
-		}
-		r.RelatedLocations = opt.related(f, traceLoc, 0)
-		byPrint[fp] = len(results)
-		results = append(results, r)
+		next[tails[g]], tails[g] = int32(i), int32(i)
 	}
-	for i := range results {
-		delete(results[i].Properties, "first")
-	}
+	byPrint, tails = nil, nil
 	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
 	// the other non-zero statuses are failures.
 	inv := sarifInvocation{ExecutionSuccessful: opt.ExitCode <= 1 || opt.ExitCode == 6, ExitCode: opt.ExitCode,
@@ -232,33 +218,99 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	for _, n := range res.Notes {
 		notify(n.ID, "note", n.Message, n.Trace, n.Line)
 	}
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
-			Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
-			InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
-		}},
-		Invocations: []sarifInvocation{inv},
-		Results:     results,
-	}
+	var bases map[string]sarifArtifact
 	if len(traceDirs) == 1 {
 		for d := range traceDirs {
 			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]sarifArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
+				bases = map[string]sarifArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
 			}
 		}
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{run},
+	tool := sarifTool{Driver: sarifDriver{
+		Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
+		InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
+	}}
+
+	// The document as encoding/json writes sarifLog with one run.
+	s := newJSONStream(w)
+	s.raw("{")
+	s.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json", 1, true)
+	s.field("version", "2.1.0", 1, false)
+	s.key("runs", 1, false)
+	s.raw("[\n" + strings.Repeat("  ", 2) + "{")
+	s.field("tool", &tool, 3, true)
+	s.field("invocations", []sarifInvocation{inv}, 3, false)
+	if len(bases) > 0 {
+		s.field("originalUriBaseIds", bases, 3, false)
 	}
+	s.key("results", 3, false)
+	g := 0
+	var r sarifResult
+	s.array(4, func() (any, bool) {
+		if g == len(heads) {
+			return nil, false
+		}
+		r = opt.sarifResult(fs, heads[g], next, index, &arts)
+		g++
+		return &r, true
+	})
 	if opt.Shard != "" {
-		log.Runs[0].Properties = map[string]any{"crashsimShard": opt.Shard}
+		s.field("properties", map[string]any{"crashsimShard": opt.Shard}, 3, false)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	s.raw("\n" + strings.Repeat("  ", 2) + "}\n  ]\n}\n")
+	return s.err
+}
+
+// sarifResult is the result of one group of findings with the same
+// fingerprint, from its first finding i on through next.
+func (opt Options) sarifResult(fs []*check.Finding, i int32, next []int32, index map[string]int, arts *artifacts) sarifResult {
+	f := fs[i]
+	traceLoc := arts.of(f.Trace)
+	first := opt.RelPath(f.Path) + ": " + f.Message
+	r := sarifResult{
+		RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
+		Message:             sarifText{first},
+		Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: traceLoc, Region: sarifRegion{max(f.Line, 1)}}}},
+		PartialFingerprints: map[string]string{FingerprintVersion: Fingerprint(f, opt)},
+	}
+	paths := []string{opt.RelPath(f.Path)}
+	r.Properties = map[string]any{"path": opt.RelPath(f.Path), "models": f.Models}
+	if f.StateIndex > 0 {
+		r.Properties["stateIndex"] = f.StateIndex
+	}
+	if loc, ok := opt.Sources[f]; ok {
+		r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
+			ArtifactLocation: opt.artifact(loc.File), Region: sarifRegion{max(loc.Line, 1)}}}}
+		r.Properties["function"] = loc.Function
+	}
+	r.RelatedLocations = opt.related(f, traceLoc, 0)
+	for j := next[i]; j >= 0; j = next[j] {
+		f := fs[j]
+		paths = append(paths, opt.RelPath(f.Path))
+		r.RelatedLocations = append(r.RelatedLocations, opt.related(f, arts.of(f.Trace), len(r.RelatedLocations))...)
+	}
+	if len(paths) > 1 {
+		r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", first, len(paths)-1)
+	}
+	r.Properties["paths"] = paths
+	return r
+}
+
+// artifacts remembers the artifact of the last trace named, since every
+// finding of a trace names the same one and filepath.Abs asks for the
+// working directory each time.
+type artifacts struct {
+	opt   Options
+	trace string
+	art   sarifArtifact
+	ok    bool
+}
+
+func (a *artifacts) of(trace string) sarifArtifact {
+	if !a.ok || trace != a.trace {
+		a.trace, a.art, a.ok = trace, a.opt.artifact(trace), true
+	}
+	return a.art
 }
 
 // related lists the trace lines that explain a finding: the call itself
