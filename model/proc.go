@@ -201,9 +201,22 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 // "pipe:[N]" text.
 func annoPath(a string) string {
 	if strings.HasPrefix(a, "/") {
-		return path.Clean(a)
+		return cleanAbs(a)
 	}
 	return a
+}
+
+// cleanAbs is path.Clean for an absolute path, with a quick answer for
+// the usual case: the kernel prints an fd's path already clean, and
+// path.Clean walks and copies every byte of it to find that out. A path
+// is clean when no element is empty, "." or "..", and it does not end in
+// '/' (but for "/" itself).
+func cleanAbs(p string) string {
+	if len(p) > 1 && p[len(p)-1] != '/' &&
+		!strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+		return p
+	}
+	return path.Clean(p)
 }
 
 func kindOfAnno(a string) HandleKind {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -74,5 +75,15 @@ func TestChildBeforeFork(t *testing.T) {
 	// Unresolved, it stays relative (and so out of every root).
 	if len(got) != 1 || got[0] != "early.txt" {
 		t.Errorf("child while placed processes differ: %q, want [early.txt]", got)
+	}
+}
+
+// cleanAbs answers as path.Clean does for every absolute path.
+func TestCleanAbs(t *testing.T) {
+	for _, p := range []string{"/", "//", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/.", "/..", "/a/.", "/a/..",
+		"/.hidden", "/a/.b", "/a/..b/c", "/a/b.", "/x/y/z", "/a\nb", "/tmp/crashsim fixtures/a.txt"} {
+		if got, want := cleanAbs(p), path.Clean(p); got != want {
+			t.Errorf("cleanAbs(%q) = %q, path.Clean gives %q", p, got, want)
+		}
 	}
 }
