@@ -53,8 +53,7 @@ type Event struct {
 	EndLine int
 	Seq     int // 0, 1, 2, ... in the order events complete in the trace
 
-	PID  int    // 0 when the trace has no pid column (a single process)
-	Comm string // the -Y command name, when present
+	PID int // 0 when the trace has no pid column (a single process)
 
 	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
 	// since midnight (-t, -tt), or since the first line (-r). HasTime is
@@ -75,21 +74,73 @@ type Event struct {
 	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt");
 	// RetDeleted is set when it ended in "(deleted)".
 	RetAnno string
+
+	// More holds what few lines print (see EventMore), nil when a line
+	// printed none of it; read it through the methods of the same names.
+	// Injected and CoreDumped stay among the flags above, which cost no
+	// space there.
+	More *EventMore
+}
+
+// EventMore is the part of an Event that most lines leave empty. It sits
+// behind a pointer so that the millions of Events of a trace stay small
+// (each one pointer here, not 72 bytes of mostly empty fields).
+type EventMore struct {
+	Comm string // the -Y command name
 	// RetExtra is what strace decoded after the return value: "(flags
 	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)";
-	// Injected is set for the last.
+	// Event.Injected is set for the last.
 	RetExtra string
-
 	// Stack is the -k stack of the call (or signal), innermost frame
 	// first, each as strace printed it after " > ":
 	// "/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4]".
 	Stack []string
 	// IP is the instruction pointer -i printed, 0 when none was.
 	IP uint64
-
-	// Status is the exit status (KindExit) or signal name (KindKilled, in
-	// Name). CoreDumped is set for "(core dumped)".
+	// Status is the exit status of a KindExit line (a KindKilled line
+	// puts its signal in Event.Name and "(core dumped)" in
+	// Event.CoreDumped).
 	Status int
+}
+
+// Comm is the -Y command name, "" when the line had none.
+func (e *Event) Comm() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Comm
+}
+
+// RetExtra is what strace printed after the return value (see EventMore).
+func (e *Event) RetExtra() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.RetExtra
+}
+
+// Stack is the -k stack of the call, innermost frame first, or nil.
+func (e *Event) Stack() []string {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Stack
+}
+
+// IP is the instruction pointer -i printed, 0 when none was.
+func (e *Event) IP() uint64 {
+	if e.More == nil {
+		return 0
+	}
+	return e.More.IP
+}
+
+// Status is the exit status of a KindExit event, 0 for any other.
+func (e *Event) Status() int {
+	if e.More == nil {
+		return 0
+	}
+	return e.More.Status
 }
 
 // Failed reports whether the call returned an error.

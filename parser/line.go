@@ -34,9 +34,10 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args  []Value // argsAndReturn's buffer
-	slab  []Value // where carve takes Values from
-	elems []Value // compound's stack of elements
+	args  []Value     // argsAndReturn's buffer
+	slab  []Value     // where carve takes Values from
+	mores []EventMore // where more takes EventMores from
+	elems []Value     // compound's stack of elements
 	file  string
 	line  int
 	off   int64 // file offset of text[0]
@@ -100,6 +101,21 @@ func (l *lineParser) carve(v []Value) []Value {
 	copy(out, v)
 	l.slab = l.slab[n:]
 	return out
+}
+
+// moreSlab is how many EventMores one allocation of more holds.
+const moreSlab = 64
+
+// more returns ev.More, carved from a slab when ev has none yet.
+func (l *lineParser) more(ev *Event) *EventMore {
+	if ev.More == nil {
+		if len(l.mores) == 0 {
+			l.mores = make([]EventMore, moreSlab)
+		}
+		ev.More = &l.mores[0]
+		l.mores = l.mores[1:]
+	}
+	return ev.More
 }
 
 // fileOff maps an index in text to its offset in the trace file.
@@ -232,7 +248,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			if e < 0 {
 				return 0, l.errorf(k, "expected '>' closing the command name")
 			}
-			l.ev.Comm = string(b[k+1 : k+e])
+			l.more(l.ev).Comm = l.intern(b[k+1 : k+e])
 			k += e + 1
 		}
 		if k >= len(b) || b[k] != ']' {
@@ -254,7 +270,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			return 0, l.errorf(k, "expected '>' closing the command name")
 		}
 		l.ev.PID = atoi(b[i:k])
-		l.ev.Comm = string(b[k+1 : k+e])
+		l.more(l.ev).Comm = l.intern(b[k+1 : k+e])
 		return skipSpaces(b, k+e+1), nil
 	case k < len(b) && b[k] == ' ':
 		// A bare number followed by a space is a pid: timestamps always
@@ -380,7 +396,10 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		if err != nil {
 			return 0, l.errorf(i+len("exited with "), "expected an exit status")
 		}
-		l.ev.Kind, l.ev.Status = KindExit, n
+		l.ev.Kind = KindExit
+		if n != 0 {
+			l.more(l.ev).Status = n
+		}
 		return lineExit, nil
 	case bytes.HasPrefix(rest, []byte("killed by ")):
 		sig := rest[len("killed by "):]
@@ -656,7 +675,9 @@ func (l *lineParser) bracketPrefixes(i int) int {
 			return i
 		case (len(raw) == 16 || len(raw) == 8) && allHexOrUnknown(raw):
 			if n, ok := parseHex(raw); ok {
-				l.ev.IP = n
+				if n != 0 {
+					l.more(l.ev).IP = n
+				}
 			}
 		case allDigits(in) || string(in) == "?":
 		case bytes.IndexByte(in, ' ') < 0:
@@ -787,7 +808,8 @@ func (l *lineParser) ret(i int) *Error {
 		if bytes.Contains(extra, []byte("(INJECTED)")) {
 			ev.Injected = true
 		}
-		ev.RetExtra = string(extra)
+		// Mostly "(No such file or directory)" and its kin: interned.
+		l.more(ev).RetExtra = l.intern(extra)
 	}
 	return nil
 }
