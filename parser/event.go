@@ -75,17 +75,17 @@ type Event struct {
 	// RetDeleted is set when it ended in "(deleted)".
 	RetAnno string
 
-	// More holds what few lines print (see EventMore), nil when a line
+	// Extra holds what few lines print (see EventExtra), nil when a line
 	// printed none of it; read it through the methods of the same names.
 	// Injected and CoreDumped stay among the flags above, which cost no
 	// space there.
-	More *EventMore
+	Extra *EventExtra
 }
 
-// EventMore is the part of an Event that most lines leave empty. It sits
+// EventExtra is the part of an Event that most lines leave empty. It sits
 // behind a pointer so that the millions of Events of a trace stay small
 // (each one pointer here, not 72 bytes of mostly empty fields).
-type EventMore struct {
+type EventExtra struct {
 	Comm string // the -Y command name
 	// RetExtra is what strace decoded after the return value: "(flags
 	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)";
@@ -105,42 +105,42 @@ type EventMore struct {
 
 // Comm is the -Y command name, "" when the line had none.
 func (e *Event) Comm() string {
-	if e.More == nil {
+	if e.Extra == nil {
 		return ""
 	}
-	return e.More.Comm
+	return e.Extra.Comm
 }
 
-// RetExtra is what strace printed after the return value (see EventMore).
+// RetExtra is what strace printed after the return value (see EventExtra).
 func (e *Event) RetExtra() string {
-	if e.More == nil {
+	if e.Extra == nil {
 		return ""
 	}
-	return e.More.RetExtra
+	return e.Extra.RetExtra
 }
 
 // Stack is the -k stack of the call, innermost frame first, or nil.
 func (e *Event) Stack() []string {
-	if e.More == nil {
+	if e.Extra == nil {
 		return nil
 	}
-	return e.More.Stack
+	return e.Extra.Stack
 }
 
 // IP is the instruction pointer -i printed, 0 when none was.
 func (e *Event) IP() uint64 {
-	if e.More == nil {
+	if e.Extra == nil {
 		return 0
 	}
-	return e.More.IP
+	return e.Extra.IP
 }
 
 // Status is the exit status of a KindExit event, 0 for any other.
 func (e *Event) Status() int {
-	if e.More == nil {
+	if e.Extra == nil {
 		return 0
 	}
-	return e.More.Status
+	return e.Extra.Status
 }
 
 // Failed reports whether the call returned an error.
@@ -194,17 +194,49 @@ type Value struct {
 	// Str is the decoded string, for strings up to MaxInlineString escaped
 	// bytes and never for the data of write-like calls; Data always says
 	// where the string lies in the trace.
-	Str     string
-	Data    DataRef
-	Elems   []Value
-	Comment string
+	Str   string
+	Data  DataRef
+	Elems []Value
 
 	// Anno is a decoded -y/-yy annotation: the path of an fd or of
 	// AT_FDCWD, "pipe:[123]", "TCP:[...]".
 	Anno string
+
+	// Extra holds what few values print (see ValueExtra), nil when this
+	// one printed none of it; read it through the methods of the same
+	// names.
+	Extra *ValueExtra
+}
+
+// ValueExtra is the part of a Value that most arguments leave empty,
+// behind a pointer so that each of the millions of Values of a trace is
+// 16 bytes smaller.
+type ValueExtra struct {
+	// Comment is the text of a " /* ... */" strace printed with the
+	// value (-X verbose flag names, getdents' entry counts), several
+	// joined by "|".
+	Comment string
 	// Exit is the value strace printed after "=>" for an argument the
 	// call changed (clone3's struct on return), or nil.
 	Exit *Value
+}
+
+// Comment is the text of the comments strace printed with the value, "|"
+// between them, or "".
+func (v *Value) Comment() string {
+	if v.Extra == nil {
+		return ""
+	}
+	return v.Extra.Comment
+}
+
+// Exit is the value strace printed after "=>" for an argument the call
+// changed, or nil.
+func (v *Value) Exit() *Value {
+	if v.Extra == nil {
+		return nil
+	}
+	return v.Extra.Exit
 }
 
 // MaxInlineString is the longest escaped string (in trace bytes) decoded

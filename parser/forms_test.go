@@ -19,7 +19,7 @@ func TestOldAndNewForms(t *testing.T) {
 			o, n := summarize(oldEvs), summarize(newEvs)
 			for _, i := range tc.pointer {
 				for k := range o {
-					if c1, c2 := oldEvs[k].Arg(i).Comment, newEvs[k].Arg(i).Comment; c1 != c2 || c1 == "" {
+					if c1, c2 := oldEvs[k].Arg(i).Comment(), newEvs[k].Arg(i).Comment(); c1 != c2 || c1 == "" {
 						t.Errorf("%s: argument %d comment %q, strace 6 has %q", tc.version, i, c1, c2)
 					}
 					o[k].Args = blankArg(o[k].Args, i)

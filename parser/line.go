@@ -34,14 +34,16 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args  []Value     // argsAndReturn's buffer
-	slab  []Value     // where carve takes Values from
-	mores []EventMore // where more takes EventMores from
-	elems []Value     // compound's stack of elements
-	file  string
-	line  int
-	off   int64 // file offset of text[0]
-	text  []byte
+	args   []Value      // argsAndReturn's buffer
+	slab   []Value      // where carve takes Values from
+	extras []EventExtra // where extra takes EventExtras from
+	// valueExtras is where valueExtra takes ValueExtras from.
+	valueExtras []ValueExtra
+	elems       []Value // compound's stack of elements
+	file        string
+	line        int
+	off         int64 // file offset of text[0]
+	text        []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int
@@ -103,19 +105,19 @@ func (l *lineParser) carve(v []Value) []Value {
 	return out
 }
 
-// moreSlab is how many EventMores one allocation of more holds.
-const moreSlab = 64
+// extraSlab is how many EventExtras one allocation of extra holds.
+const extraSlab = 64
 
-// more returns ev.More, carved from a slab when ev has none yet.
-func (l *lineParser) more(ev *Event) *EventMore {
-	if ev.More == nil {
-		if len(l.mores) == 0 {
-			l.mores = make([]EventMore, moreSlab)
+// extra returns ev.Extra, carved from a slab when ev has none yet.
+func (l *lineParser) extra(ev *Event) *EventExtra {
+	if ev.Extra == nil {
+		if len(l.extras) == 0 {
+			l.extras = make([]EventExtra, extraSlab)
 		}
-		ev.More = &l.mores[0]
-		l.mores = l.mores[1:]
+		ev.Extra = &l.extras[0]
+		l.extras = l.extras[1:]
 	}
-	return ev.More
+	return ev.Extra
 }
 
 // fileOff maps an index in text to its offset in the trace file.
@@ -248,7 +250,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			if e < 0 {
 				return 0, l.errorf(k, "expected '>' closing the command name")
 			}
-			l.more(l.ev).Comm = l.intern(b[k+1 : k+e])
+			l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 			k += e + 1
 		}
 		if k >= len(b) || b[k] != ']' {
@@ -270,7 +272,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			return 0, l.errorf(k, "expected '>' closing the command name")
 		}
 		l.ev.PID = atoi(b[i:k])
-		l.more(l.ev).Comm = l.intern(b[k+1 : k+e])
+		l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 		return skipSpaces(b, k+e+1), nil
 	case k < len(b) && b[k] == ' ':
 		// A bare number followed by a space is a pid: timestamps always
@@ -398,7 +400,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		}
 		l.ev.Kind = KindExit
 		if n != 0 {
-			l.more(l.ev).Status = n
+			l.extra(l.ev).Status = n
 		}
 		return lineExit, nil
 	case bytes.HasPrefix(rest, []byte("killed by ")):
@@ -676,7 +678,7 @@ func (l *lineParser) bracketPrefixes(i int) int {
 		case (len(raw) == 16 || len(raw) == 8) && allHexOrUnknown(raw):
 			if n, ok := parseHex(raw); ok {
 				if n != 0 {
-					l.more(l.ev).IP = n
+					l.extra(l.ev).IP = n
 				}
 			}
 		case allDigits(in) || string(in) == "?":
@@ -809,7 +811,7 @@ func (l *lineParser) ret(i int) *Error {
 			ev.Injected = true
 		}
 		// Mostly "(No such file or directory)" and its kin: interned.
-		l.more(ev).RetExtra = l.intern(extra)
+		l.extra(ev).RetExtra = l.intern(extra)
 	}
 	return nil
 }

@@ -310,7 +310,7 @@ func (r *Reader) step() error {
 		start.Ret, start.RetKnown, start.Errno = ev.Ret, ev.RetKnown, ev.Errno
 		start.RetAnno, start.RetDeleted, start.Injected = ev.RetAnno, ev.RetDeleted, ev.Injected
 		if x := ev.RetExtra(); x != "" || start.RetExtra() != "" {
-			r.lp.more(start).RetExtra = x
+			r.lp.extra(start).RetExtra = x
 		}
 		start.Dur = ev.Dur
 		r.ready = append(r.ready, start)
