@@ -73,8 +73,9 @@ type lineParser struct {
 	want     ArgSet
 	skipping bool
 
-	names   map[string]string // interned syscall names
-	scratch []byte
+	names       map[string]string // interned strings (see intern)
+	internBytes int               // what names holds, as intern counts it
+	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
 	// one (the Reader keeps the first, for its error hints).
@@ -141,9 +142,20 @@ func skipSpaces(b []byte, i int) int {
 	return i
 }
 
-// maxInterned bounds the intern table; past it, new strings are allocated
-// as usual, so memory stays flat on traces with endless distinct paths.
-const maxInterned = 1 << 16
+// The intern table is bounded by bytes, not entries: a trace of endless
+// distinct paths would otherwise keep every path of its first 64k
+// strings (15 MB on 100k paths). Each entry counts its length plus
+// internEntryCost for the map's own share. When the next entry would pass
+// internBudget the table is dropped and starts again empty: what repeats
+// (syscall names, flag sets, errno texts, the paths of open fds) comes
+// straight back, and one-off paths go with the old table. Strings longer
+// than maxInternLen (long paths, long flag expressions) are never
+// interned: they rarely repeat and would crowd the budget.
+const (
+	internBudget    = 1 << 20
+	internEntryCost = 48
+	maxInternLen    = 256
+)
 
 // intern returns b as a string, shared with earlier equal strings: syscall
 // names, flag sets, fd paths repeat on most lines of a trace.
@@ -155,9 +167,16 @@ func (l *lineParser) intern(b []byte) string {
 		return s
 	}
 	s := string(b)
-	if len(l.names) < maxInterned && len(b) <= 512 {
-		l.names[s] = s
+	if len(b) > maxInternLen {
+		return s
 	}
+	cost := len(b) + internEntryCost
+	if l.internBytes+cost > internBudget {
+		l.names = make(map[string]string, len(l.names)/4)
+		l.internBytes = 0
+	}
+	l.names[s] = s
+	l.internBytes += cost
 	return s
 }
 
