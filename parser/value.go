@@ -411,7 +411,8 @@ func classify(text []byte) ValueKind {
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
 	k := plainAnnotation(b, i)
-	if k == 0 {
+	plain := k != 0
+	if !plain {
 		depth := 0
 		for k = i; k < len(b); k++ {
 			switch b[k] {
@@ -435,16 +436,23 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		}
 	}
 	inner := b[i+1 : k]
-	// "/dev/null<char 1:3>": keep the path, drop the device numbers.
-	if n := len(inner); n > 0 && inner[n-1] == '>' {
-		if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
-			inner = inner[:p]
+	var s []byte
+	if plain {
+		// No '<' and no '\\' inside: the text is the path as it is.
+		s = inner
+	} else {
+		// "/dev/null<char 1:3>": keep the path, drop the device numbers.
+		if n := len(inner); n > 0 && inner[n-1] == '>' {
+			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
+				inner = inner[:p]
+			}
 		}
-	}
-	s, ok := unescape(l.scratch[:0], inner)
-	l.scratch = s
-	if !ok {
-		return "", 0, false, l.errorf(i, "bad escape in fd annotation")
+		var ok bool
+		s, ok = unescape(l.scratch[:0], inner)
+		l.scratch = s
+		if !ok {
+			return "", 0, false, l.errorf(i, "bad escape in fd annotation")
+		}
 	}
 	end := k + 1
 	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
