@@ -214,7 +214,7 @@ func (m *Model) Apply(ev *parser.Event) {
 	defer func() { *eff = Effect{} }() // hold no event or op list past the call
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
-		x := Exit{Event: m.last, Status: ev.Status}
+		x := Exit{Event: m.last, Status: ev.Status()}
 		if ev.Kind == parser.KindKilled {
 			x.Signal = ev.Name
 		}

@@ -35,6 +35,11 @@
 //   - Events and argument Values are carved from slabs, one allocation per
 //     64 events and per 256 Values. Nothing is reused once handed out; a
 //     kept event keeps its slabs alive.
+//   - What few lines or values print (-Y command names, -k stacks, -i
+//     addresses, exit statuses, text after the return value, comments,
+//     "=>" exit values) sits behind Event.Extra and Value.Extra, nil when
+//     absent, read through methods of the same names: an Event is 168
+//     bytes and a Value 144. The Extras are carved from slabs too.
 //   - Pipeline runs a Stream on a goroutine of its own and hands events
 //     over in batches of 256. Warnings and diagnostics travel in the batch
 //     and reach the caller's callbacks from Next, on the caller's

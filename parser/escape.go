@@ -32,7 +32,14 @@ func unescape(dst, src []byte) ([]byte, bool) {
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c != '\\' {
-			dst = append(dst, c)
+			// Copy the run up to the next escape in one go: most
+			// strings and paths hold none.
+			k := bytes.IndexByte(src[i:], '\\')
+			if k < 0 {
+				return append(dst, src[i:]...), true
+			}
+			dst = append(dst, src[i:i+k]...)
+			i += k - 1
 			continue
 		}
 		i++

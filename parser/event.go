@@ -53,8 +53,7 @@ type Event struct {
 	EndLine int
 	Seq     int // 0, 1, 2, ... in the order events complete in the trace
 
-	PID  int    // 0 when the trace has no pid column (a single process)
-	Comm string // the -Y command name, when present
+	PID int // 0 when the trace has no pid column (a single process)
 
 	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
 	// since midnight (-t, -tt), or since the first line (-r). HasTime is
@@ -75,21 +74,73 @@ type Event struct {
 	// RetAnno is the -y annotation on a returned fd ("/tmp/x.txt");
 	// RetDeleted is set when it ended in "(deleted)".
 	RetAnno string
+
+	// Extra holds what few lines print (see EventExtra), nil when a line
+	// printed none of it; read it through the methods of the same names.
+	// Injected and CoreDumped stay among the flags above, which cost no
+	// space there.
+	Extra *EventExtra
+}
+
+// EventExtra is the part of an Event that most lines leave empty. It sits
+// behind a pointer so that the millions of Events of a trace stay small
+// (each one pointer here, not 72 bytes of mostly empty fields).
+type EventExtra struct {
+	Comm string // the -Y command name
 	// RetExtra is what strace decoded after the return value: "(flags
 	// O_RDWR|O_LARGEFILE)", "(No such file or directory)", "(INJECTED)";
-	// Injected is set for the last.
+	// Event.Injected is set for the last.
 	RetExtra string
-
 	// Stack is the -k stack of the call (or signal), innermost frame
 	// first, each as strace printed it after " > ":
 	// "/lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4]".
 	Stack []string
 	// IP is the instruction pointer -i printed, 0 when none was.
 	IP uint64
-
-	// Status is the exit status (KindExit) or signal name (KindKilled, in
-	// Name). CoreDumped is set for "(core dumped)".
+	// Status is the exit status of a KindExit line (a KindKilled line
+	// puts its signal in Event.Name and "(core dumped)" in
+	// Event.CoreDumped).
 	Status int
+}
+
+// Comm is the -Y command name, "" when the line had none.
+func (e *Event) Comm() string {
+	if e.Extra == nil {
+		return ""
+	}
+	return e.Extra.Comm
+}
+
+// RetExtra is what strace printed after the return value (see EventExtra).
+func (e *Event) RetExtra() string {
+	if e.Extra == nil {
+		return ""
+	}
+	return e.Extra.RetExtra
+}
+
+// Stack is the -k stack of the call, innermost frame first, or nil.
+func (e *Event) Stack() []string {
+	if e.Extra == nil {
+		return nil
+	}
+	return e.Extra.Stack
+}
+
+// IP is the instruction pointer -i printed, 0 when none was.
+func (e *Event) IP() uint64 {
+	if e.Extra == nil {
+		return 0
+	}
+	return e.Extra.IP
+}
+
+// Status is the exit status of a KindExit event, 0 for any other.
+func (e *Event) Status() int {
+	if e.Extra == nil {
+		return 0
+	}
+	return e.Extra.Status
 }
 
 // Failed reports whether the call returned an error.
@@ -143,17 +194,49 @@ type Value struct {
 	// Str is the decoded string, for strings up to MaxInlineString escaped
 	// bytes and never for the data of write-like calls; Data always says
 	// where the string lies in the trace.
-	Str     string
-	Data    DataRef
-	Elems   []Value
-	Comment string
+	Str   string
+	Data  DataRef
+	Elems []Value
 
 	// Anno is a decoded -y/-yy annotation: the path of an fd or of
 	// AT_FDCWD, "pipe:[123]", "TCP:[...]".
 	Anno string
+
+	// Extra holds what few values print (see ValueExtra), nil when this
+	// one printed none of it; read it through the methods of the same
+	// names.
+	Extra *ValueExtra
+}
+
+// ValueExtra is the part of a Value that most arguments leave empty,
+// behind a pointer so that each of the millions of Values of a trace is
+// 16 bytes smaller.
+type ValueExtra struct {
+	// Comment is the text of a " /* ... */" strace printed with the
+	// value (-X verbose flag names, getdents' entry counts), several
+	// joined by "|".
+	Comment string
 	// Exit is the value strace printed after "=>" for an argument the
 	// call changed (clone3's struct on return), or nil.
 	Exit *Value
+}
+
+// Comment is the text of the comments strace printed with the value, "|"
+// between them, or "".
+func (v *Value) Comment() string {
+	if v.Extra == nil {
+		return ""
+	}
+	return v.Extra.Comment
+}
+
+// Exit is the value strace printed after "=>" for an argument the call
+// changed, or nil.
+func (v *Value) Exit() *Value {
+	if v.Extra == nil {
+		return nil
+	}
+	return v.Extra.Exit
 }
 
 // MaxInlineString is the longest escaped string (in trace bytes) decoded

@@ -47,17 +47,17 @@ func (v *Value) Format(b *strings.Builder, preview func(DataRef) string) {
 		}
 		b.WriteByte(close)
 	default:
-		if v.Text == "" && v.Comment != "" {
+		if c := v.Comment(); v.Text == "" && c != "" {
 			b.WriteString("/* ")
-			b.WriteString(textesc.Escape(v.Comment))
+			b.WriteString(textesc.Escape(c))
 			b.WriteString(" */")
 		}
 		b.WriteString(textesc.Escape(v.Text))
 	}
-	if v.Exit != nil {
+	if x := v.Exit(); x != nil {
 		defer func() {
 			b.WriteString(" => ")
-			v.Exit.Format(b, preview)
+			x.Format(b, preview)
 		}()
 	}
 	if v.HasAnno {

@@ -19,7 +19,7 @@ func TestOldAndNewForms(t *testing.T) {
 			o, n := summarize(oldEvs), summarize(newEvs)
 			for _, i := range tc.pointer {
 				for k := range o {
-					if c1, c2 := oldEvs[k].Arg(i).Comment, newEvs[k].Arg(i).Comment; c1 != c2 || c1 == "" {
+					if c1, c2 := oldEvs[k].Arg(i).Comment(), newEvs[k].Arg(i).Comment(); c1 != c2 || c1 == "" {
 						t.Errorf("%s: argument %d comment %q, strace 6 has %q", tc.version, i, c1, c2)
 					}
 					o[k].Args = blankArg(o[k].Args, i)
@@ -155,7 +155,7 @@ func TestStacks(t *testing.T) {
 	evs, warns, _ := parseText(t, in)
 	var got []string
 	for _, ev := range evs {
-		got = append(got, ev.Name+": "+strings.Join(ev.Stack, " | "))
+		got = append(got, ev.Name+": "+strings.Join(ev.Stack(), " | "))
 	}
 	want := []string{
 		"write: /lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4] | /usr/bin/prog(main+0x2a) [0x1139]",
@@ -180,8 +180,8 @@ func TestStacks(t *testing.T) {
 
 func TestInstructionPointer(t *testing.T) {
 	evs, _, _ := parseText(t, "[pid 5] 1796119766.880003 [  59] [00007f7e879d0ad7] close(3) = 0\n[????????????????] close(4) = 0\n")
-	if evs[0].IP != 0x7f7e879d0ad7 || evs[1].IP != 0 || evs[0].PID != 5 {
-		t.Errorf("IPs %#x %#x pid %d", evs[0].IP, evs[1].IP, evs[0].PID)
+	if evs[0].IP() != 0x7f7e879d0ad7 || evs[1].IP() != 0 || evs[0].PID != 5 {
+		t.Errorf("IPs %#x %#x pid %d", evs[0].IP(), evs[1].IP(), evs[0].PID)
 	}
 }
 

@@ -128,7 +128,7 @@ func TestBinaryRejectedInFirstBlock(t *testing.T) {
 // strace messages can hold UTF-8.
 func TestTextWithSomeUTF8(t *testing.T) {
 	evs, _, _ := parseText(t, "12<résumé> close(3) = 0\nstrace: Prozess 5 angehängt\n")
-	if len(evs) != 1 || evs[0].Comm != "résumé" {
+	if len(evs) != 1 || evs[0].Comm() != "résumé" {
 		t.Errorf("got %+v", evs)
 	}
 }

@@ -34,13 +34,16 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args  []Value // argsAndReturn's buffer
-	slab  []Value // where carve takes Values from
-	elems []Value // compound's stack of elements
-	file  string
-	line  int
-	off   int64 // file offset of text[0]
-	text  []byte
+	args   []Value      // argsAndReturn's buffer
+	slab   []Value      // where carve takes Values from
+	extras []EventExtra // where extra takes EventExtras from
+	// valueExtras is where valueExtra takes ValueExtras from.
+	valueExtras []ValueExtra
+	elems       []Value // compound's stack of elements
+	file        string
+	line        int
+	off         int64 // file offset of text[0]
+	text        []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int
@@ -70,8 +73,9 @@ type lineParser struct {
 	want     ArgSet
 	skipping bool
 
-	names   map[string]string // interned syscall names
-	scratch []byte
+	names       map[string]string // interned strings (see intern)
+	internBytes int               // what names holds, as intern counts it
+	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
 	// one (the Reader keeps the first, for its error hints).
@@ -102,6 +106,21 @@ func (l *lineParser) carve(v []Value) []Value {
 	return out
 }
 
+// extraSlab is how many EventExtras one allocation of extra holds.
+const extraSlab = 64
+
+// extra returns ev.Extra, carved from a slab when ev has none yet.
+func (l *lineParser) extra(ev *Event) *EventExtra {
+	if ev.Extra == nil {
+		if len(l.extras) == 0 {
+			l.extras = make([]EventExtra, extraSlab)
+		}
+		ev.Extra = &l.extras[0]
+		l.extras = l.extras[1:]
+	}
+	return ev.Extra
+}
+
 // fileOff maps an index in text to its offset in the trace file.
 func (l *lineParser) fileOff(i int) int64 {
 	if i >= l.splitAt {
@@ -123,9 +142,20 @@ func skipSpaces(b []byte, i int) int {
 	return i
 }
 
-// maxInterned bounds the intern table; past it, new strings are allocated
-// as usual, so memory stays flat on traces with endless distinct paths.
-const maxInterned = 1 << 16
+// The intern table is bounded by bytes, not entries: a trace of endless
+// distinct paths would otherwise keep every path of its first 64k
+// strings (15 MB on 100k paths). Each entry counts its length plus
+// internEntryCost for the map's own share. When the next entry would pass
+// internBudget the table is dropped and starts again empty: what repeats
+// (syscall names, flag sets, errno texts, the paths of open fds) comes
+// straight back, and one-off paths go with the old table. Strings longer
+// than maxInternLen (long paths, long flag expressions) are never
+// interned: they rarely repeat and would crowd the budget.
+const (
+	internBudget    = 1 << 20
+	internEntryCost = 48
+	maxInternLen    = 256
+)
 
 // intern returns b as a string, shared with earlier equal strings: syscall
 // names, flag sets, fd paths repeat on most lines of a trace.
@@ -137,9 +167,16 @@ func (l *lineParser) intern(b []byte) string {
 		return s
 	}
 	s := string(b)
-	if len(l.names) < maxInterned && len(b) <= 512 {
-		l.names[s] = s
+	if len(b) > maxInternLen {
+		return s
 	}
+	cost := len(b) + internEntryCost
+	if l.internBytes+cost > internBudget {
+		l.names = make(map[string]string, len(l.names)/4)
+		l.internBytes = 0
+	}
+	l.names[s] = s
+	l.internBytes += cost
 	return s
 }
 
@@ -232,7 +269,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			if e < 0 {
 				return 0, l.errorf(k, "expected '>' closing the command name")
 			}
-			l.ev.Comm = string(b[k+1 : k+e])
+			l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 			k += e + 1
 		}
 		if k >= len(b) || b[k] != ']' {
@@ -254,7 +291,7 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 			return 0, l.errorf(k, "expected '>' closing the command name")
 		}
 		l.ev.PID = atoi(b[i:k])
-		l.ev.Comm = string(b[k+1 : k+e])
+		l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 		return skipSpaces(b, k+e+1), nil
 	case k < len(b) && b[k] == ' ':
 		// A bare number followed by a space is a pid: timestamps always
@@ -380,7 +417,10 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		if err != nil {
 			return 0, l.errorf(i+len("exited with "), "expected an exit status")
 		}
-		l.ev.Kind, l.ev.Status = KindExit, n
+		l.ev.Kind = KindExit
+		if n != 0 {
+			l.extra(l.ev).Status = n
+		}
 		return lineExit, nil
 	case bytes.HasPrefix(rest, []byte("killed by ")):
 		sig := rest[len("killed by "):]
@@ -656,7 +696,9 @@ func (l *lineParser) bracketPrefixes(i int) int {
 			return i
 		case (len(raw) == 16 || len(raw) == 8) && allHexOrUnknown(raw):
 			if n, ok := parseHex(raw); ok {
-				l.ev.IP = n
+				if n != 0 {
+					l.extra(l.ev).IP = n
+				}
 			}
 		case allDigits(in) || string(in) == "?":
 		case bytes.IndexByte(in, ' ') < 0:
@@ -787,7 +829,8 @@ func (l *lineParser) ret(i int) *Error {
 		if bytes.Contains(extra, []byte("(INJECTED)")) {
 			ev.Injected = true
 		}
-		ev.RetExtra = string(extra)
+		// Mostly "(No such file or directory)" and its kin: interned.
+		l.extra(ev).RetExtra = l.intern(extra)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ type summary struct {
 func summarize(evs []*Event) []summary {
 	var out []summary
 	for _, ev := range evs {
-		s := summary{Line: ev.Pos.Line, End: ev.EndLine, PID: ev.PID, Comm: ev.Comm, Name: ev.Name, Anno: ev.RetAnno, Extra: ev.RetExtra}
+		s := summary{Line: ev.Pos.Line, End: ev.EndLine, PID: ev.PID, Comm: ev.Comm(), Name: ev.Name, Anno: ev.RetAnno, Extra: ev.RetExtra()}
 		switch ev.Kind {
 		case KindSyscall:
 			s.Args = ev.FormatArgs(nil)
@@ -63,7 +63,7 @@ func summarize(evs []*Event) []summary {
 			}
 		case KindExit:
 			s.Name = "+++exit"
-			s.Ret = strings.TrimSpace(strings.Repeat(" ", 0) + itoa(ev.Status))
+			s.Ret = strings.TrimSpace(strings.Repeat(" ", 0) + itoa(ev.Status()))
 		case KindKilled:
 			s.Name = "+++killed " + ev.Name
 			if ev.CoreDumped {

@@ -308,7 +308,10 @@ func (r *Reader) step() error {
 		start.Args = append(start.Args, ev.Args...)
 		start.EndLine = r.line
 		start.Ret, start.RetKnown, start.Errno = ev.Ret, ev.RetKnown, ev.Errno
-		start.RetAnno, start.RetDeleted, start.RetExtra, start.Injected = ev.RetAnno, ev.RetDeleted, ev.RetExtra, ev.Injected
+		start.RetAnno, start.RetDeleted, start.Injected = ev.RetAnno, ev.RetDeleted, ev.Injected
+		if x := ev.RetExtra(); x != "" || start.RetExtra() != "" {
+			r.lp.extra(start).RetExtra = x
+		}
 		start.Dur = ev.Dur
 		r.ready = append(r.ready, start)
 		done = start

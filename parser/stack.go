@@ -32,11 +32,12 @@ func (r *Reader) readStack(ev *Event) error {
 			return &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 		}
 		frame := bytes.TrimRight(text[len(stackMark):], " \r")
+		m := r.lp.extra(ev)
 		switch {
-		case len(ev.Stack) < maxStack:
-			ev.Stack = append(ev.Stack, r.lp.intern(frame))
-		case len(ev.Stack) == maxStack:
-			ev.Stack = append(ev.Stack, "...")
+		case len(m.Stack) < maxStack:
+			m.Stack = append(m.Stack, r.lp.intern(frame))
+		case len(m.Stack) == maxStack:
+			m.Stack = append(m.Stack, "...")
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		}
 		v.Kind = ValOther
 		if !l.skipping {
-			v.Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+			l.valueExtra(&v).Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
 		}
 		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
 		return v, e, nil
@@ -73,7 +73,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 			return v, 0, err
 		}
 		if !l.skipping {
-			v.Exit = &out
+			l.valueExtra(&v).Exit = &out
 		}
 		j = e
 	}
@@ -88,6 +88,32 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		}
 	}
 	return v, j, nil
+}
+
+// valueExtraSlab is how many ValueExtras one allocation of valueExtra
+// holds.
+const valueExtraSlab = 64
+
+// valueExtra returns v.Extra, carved from a slab when v has none yet.
+func (l *lineParser) valueExtra(v *Value) *ValueExtra {
+	if v.Extra == nil {
+		if len(l.valueExtras) == 0 {
+			l.valueExtras = make([]ValueExtra, valueExtraSlab)
+		}
+		v.Extra = &l.valueExtras[0]
+		l.valueExtras = l.valueExtras[1:]
+	}
+	return v.Extra
+}
+
+// addComment adds the comment text c (without "/*" and "*/") to v's,
+// "|" between them.
+func (l *lineParser) addComment(v *Value, c []byte) {
+	x := l.valueExtra(v)
+	if x.Comment != "" {
+		x.Comment += "|"
+	}
+	x.Comment += string(bytes.TrimSpace(c))
 }
 
 // isDelim reports whether b[k] ends a value.
@@ -168,10 +194,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 			}
 			if !l.skipping {
-				if v.Comment != "" {
-					v.Comment += "|"
-				}
-				v.Comment += string(bytes.TrimSpace(b[i+2 : k-2]))
+				l.addComment(v, b[i+2:k-2])
 			}
 			if len(v.Elems) == 0 {
 				l.old = snippet(b[start:min(k+1, len(b))])
@@ -276,10 +299,7 @@ scan:
 				}
 				if depth == 0 {
 					if !l.skipping {
-						if v.Comment != "" {
-							v.Comment += "|"
-						}
-						v.Comment += string(bytes.TrimSpace(b[i+2 : e-2]))
+						l.addComment(v, b[i+2:e-2])
 					}
 					cuts = append(cuts, [2]int{i, e})
 				}
@@ -346,7 +366,7 @@ func (l *lineParser) comment(v *Value, i int) int {
 		return i
 	}
 	if !l.skipping {
-		v.Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
+		l.valueExtra(v).Comment = string(bytes.TrimSpace(b[k+2 : j-2]))
 	}
 	// -X verbose with -y puts the annotation after the comment.
 	if j < len(b) && b[j] == '<' && v.Kind != ValString {
@@ -391,7 +411,8 @@ func classify(text []byte) ValueKind {
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
 	k := plainAnnotation(b, i)
-	if k == 0 {
+	plain := k != 0
+	if !plain {
 		depth := 0
 		for k = i; k < len(b); k++ {
 			switch b[k] {
@@ -415,16 +436,23 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		}
 	}
 	inner := b[i+1 : k]
-	// "/dev/null<char 1:3>": keep the path, drop the device numbers.
-	if n := len(inner); n > 0 && inner[n-1] == '>' {
-		if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
-			inner = inner[:p]
+	var s []byte
+	if plain {
+		// No '<' and no '\\' inside: the text is the path as it is.
+		s = inner
+	} else {
+		// "/dev/null<char 1:3>": keep the path, drop the device numbers.
+		if n := len(inner); n > 0 && inner[n-1] == '>' {
+			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
+				inner = inner[:p]
+			}
 		}
-	}
-	s, ok := unescape(l.scratch[:0], inner)
-	l.scratch = s
-	if !ok {
-		return "", 0, false, l.errorf(i, "bad escape in fd annotation")
+		var ok bool
+		s, ok = unescape(l.scratch[:0], inner)
+		l.scratch = s
+		if !ok {
+			return "", 0, false, l.errorf(i, "bad escape in fd annotation")
+		}
 	}
 	end := k + 1
 	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
@@ -454,10 +482,10 @@ func commentEnd(b []byte, i int) int {
 // a plain symbolic expression are renamed; "/* 5 entries */" and dates
 // stay comments.
 func verboseName(v *Value) {
-	if v.Comment == "" || v.Kind != ValNumber && v.Kind != ValIdent && v.Kind != ValOther || !numbersOnly(v.Text) {
+	if v.Comment() == "" || v.Kind != ValNumber && v.Kind != ValIdent && v.Kind != ValOther || !numbersOnly(v.Text) {
 		return
 	}
-	c := v.Comment
+	c := v.Comment()
 	for i := 0; i < len(c); i++ {
 		if !isNameByte(c[i]) && c[i] != '|' {
 			return

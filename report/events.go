@@ -32,7 +32,7 @@ type EventJSON struct {
 // EventRecord is an event as `events --format json` prints it; paths are
 // the files it acts on (model.Procs.Paths), preview shows written bytes.
 func EventRecord(ev *parser.Event, paths []string, preview func(parser.DataRef) string) EventJSON {
-	j := EventJSON{Line: ev.Pos.Line, PID: ev.PID, Kind: ev.Kind.String(), Stack: ev.Stack}
+	j := EventJSON{Line: ev.Pos.Line, PID: ev.PID, Kind: ev.Kind.String(), Stack: ev.Stack()}
 	if ev.EndLine != ev.Pos.Line {
 		j.EndLine = ev.EndLine
 	}
@@ -66,7 +66,7 @@ func EventRecord(ev *parser.Event, paths []string, preview func(parser.DataRef) 
 	case parser.KindSignal:
 		j.Signal = ev.Name
 	case parser.KindExit:
-		s := ev.Status
+		s := ev.Status()
 		j.Status = &s
 	case parser.KindKilled:
 		j.Signal = ev.Name
@@ -92,7 +92,7 @@ func EventText(w io.Writer, ev *parser.Event, paths []string, preview func(parse
 	case parser.KindSignal:
 		fmt.Fprintf(w, "%s--- %s ---\n", prefix, ev.Name)
 	case parser.KindExit:
-		fmt.Fprintf(w, "%s+++ exited with %d +++\n", prefix, ev.Status)
+		fmt.Fprintf(w, "%s+++ exited with %d +++\n", prefix, ev.Status())
 	case parser.KindKilled:
 		fmt.Fprintf(w, "%s+++ killed by %s +++\n", prefix, ev.Name)
 	case parser.KindSuperseded:

@@ -74,8 +74,8 @@ func stacksAt(name string, lines map[int]bool) (map[int][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lines[ev.Pos.Line] && len(ev.Stack) > 0 {
-			out[ev.Pos.Line] = ev.Stack
+		if lines[ev.Pos.Line] && len(ev.Stack()) > 0 {
+			out[ev.Pos.Line] = ev.Stack()
 		}
 	}
 }
