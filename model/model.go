@@ -75,6 +75,11 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
+	// Resolved is called for every event before the model applies it,
+	// with the paths it acts on as Procs.Paths resolves them (valid only
+	// during the call): a caller that needs them uses this model's process
+	// model instead of keeping one of its own.
+	Resolved func(ev *parser.Event, paths []string)
 	// Cwd is the directory the traced command started in, for traces
 	// recorded without -y (which name no cwd): relative paths of the first
 	// process resolve against it.
@@ -209,6 +214,9 @@ func (e *Effect) PendingBefore() []DataOp {
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
 	paths := m.procs.appendPaths(m.paths[:0], ev)
+	if m.opt.Resolved != nil {
+		m.opt.Resolved(ev, paths)
+	}
 	eff := &m.eff
 	*eff = Effect{Event: ev, Ref: m.last}
 	defer func() { *eff = Effect{} }() // hold no event or op list past the call

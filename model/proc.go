@@ -16,6 +16,11 @@ type Handle struct {
 	Offset int64
 	Kind   HandleKind
 	Node   *Inode // set by the durability model for regular files and directories
+	// anno is the -y annotation Path was last taken from, as the parser
+	// gave it: an fd argument carrying the same annotation again (the
+	// parser interns them, so the comparison is one pointer) names the
+	// same path, without cleaning it again.
+	anno string
 }
 
 // HandleKind says what an fd refers to, as far as the trace shows.
@@ -162,15 +167,19 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		return nil
 	}
 	e, ok := pr.files.at(int(fd), line)
+	if ok && v.HasAnno && e.h.anno != "" && v.Anno == e.h.anno {
+		return e.h
+	}
 	if v.HasAnno {
 		anno := annoPath(v.Anno)
 		switch {
 		case ok && e.h.Path == anno:
+			e.h.anno = v.Anno
 		case ok && (v.Deleted || e.h.Path == "" || e.h.Node != nil && e.h.Node.HasName(anno)):
 			// Same file under its new name (renamed since it was opened),
 			// or a name the table did not know yet.
 			if !v.Deleted {
-				e.h.Path = anno
+				e.h.Path, e.h.anno = anno, v.Anno
 				if e.h.Kind == HandleFile {
 					e.h.Kind = kindOfAnno(v.Anno)
 				}
@@ -178,7 +187,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		default:
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno)}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno), anno: v.Anno}
 			pr.files.fds[int(fd)] = fdEntry{h: h}
 			return h
 		}
@@ -363,7 +372,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			h.Path = paths[0]
 		}
 		if ev.RetAnno != "" {
-			h.Path = annoPath(ev.RetAnno)
+			h.Path, h.anno = annoPath(ev.RetAnno), ev.RetAnno
 		}
 		h.Kind = HandleFile
 		if flags&unix.O_DIRECTORY != 0 && flags&unix.O_TMPFILE != unix.O_TMPFILE {
