@@ -217,9 +217,6 @@ func (m *Model) Apply(ev *parser.Event) {
 	if m.opt.Resolved != nil {
 		m.opt.Resolved(ev, paths)
 	}
-	eff := &m.eff
-	*eff = Effect{Event: ev, Ref: m.last}
-	defer func() { *eff = Effect{} }() // hold no event or op list past the call
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
 		x := Exit{Event: m.last, Status: ev.Status}
@@ -227,16 +224,19 @@ func (m *Model) Apply(ev *parser.Event) {
 			x.Signal = ev.Name
 		}
 		m.exits = append(m.exits, x)
-		eff.Kind, eff.Exit = EffExit, &m.exits[len(m.exits)-1]
 		m.procs.Apply(ev, paths)
-		m.observe(eff)
+		m.emit(ev, &Effect{Kind: EffExit, Exit: &m.exits[len(m.exits)-1]})
 		return
 	case parser.KindSyscall:
 	default:
 		return
 	}
+	// The effect is built on the stack: most events (mmap, brk, signals)
+	// have none, and filling and clearing m.eff for each cost write
+	// barriers. Only an event with an effect is copied out for observers.
+	var eff Effect
 	if ev.OK() || ev.Failed() && isSync(ev.Name) {
-		m.apply(ev, paths, eff)
+		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
 	if h != nil && eff.Handle != nil {
@@ -245,8 +245,17 @@ func (m *Model) Apply(ev *parser.Event) {
 		eff.Handle = h
 	}
 	if eff.Kind != EffNone {
-		m.observe(eff)
+		m.emit(ev, &eff)
 	}
+}
+
+// emit shows observers an event's effect, in m.eff, and clears it after:
+// it holds no event or op list past the call.
+func (m *Model) emit(ev *parser.Event, e *Effect) {
+	m.eff = *e
+	m.eff.Event, m.eff.Ref = ev, m.last
+	m.observe(&m.eff)
+	m.eff = Effect{}
 }
 
 func (m *Model) observe(e *Effect) {

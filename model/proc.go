@@ -73,8 +73,14 @@ func (t *fdTable) clone() *fdTable {
 	return n
 }
 
-// fsInfo holds the cwd, shared by threads (CLONE_FS).
-type fsInfo struct{ cwd string }
+// fsInfo holds the cwd, shared by threads (CLONE_FS). anno is the
+// AT_FDCWD annotation cwd was last taken from ("" when it came from
+// elsewhere), so that the same annotation again is not cleaned again.
+type fsInfo struct{ cwd, anno string }
+
+// set changes the cwd to dir, learnt from something other than an
+// annotation.
+func (f *fsInfo) set(dir string) { f.cwd, f.anno = dir, "" }
 
 // Process is one traced process or thread.
 type Process struct {
@@ -247,8 +253,8 @@ func isPseudoPath(p string) bool {
 
 // cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
 func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
-	if dirfd != nil && dirfd.Text == "AT_FDCWD" && dirfd.HasAnno {
-		pr.fs.cwd = annoPath(dirfd.Anno)
+	if dirfd != nil && dirfd.HasAnno && (pr.fs.anno == "" || dirfd.Anno != pr.fs.anno) && dirfd.Text == "AT_FDCWD" {
+		pr.fs.cwd, pr.fs.anno = annoPath(dirfd.Anno), dirfd.Anno
 	}
 	if pr.fs.cwd == "" && !pr.attached {
 		return p.commonCwd()
@@ -288,7 +294,7 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 		if dirfd != nil && dirfd.Text == "AT_FDCWD" {
 			p.cwd(pr, dirfd)
 		}
-		return path.Clean(name.Str)
+		return cleanAbs(name.Str)
 	}
 	if dirfd == nil || dirfd.Text == "AT_FDCWD" {
 		return clean(p.cwd(pr, dirfd), name.Str)
@@ -456,15 +462,15 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC"), line: ev.EndLine})
 	case "chdir":
 		if len(paths) > 0 && paths[0] != "" {
-			pr.fs.cwd = paths[0]
+			pr.fs.set(paths[0])
 		}
 	case "fchdir":
 		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil && h.Path != "" {
-			pr.fs.cwd = h.Path
+			pr.fs.set(h.Path)
 		}
 	case "getcwd":
 		if a := ev.Arg(0); a.HasStr && strings.HasPrefix(a.Str, "/") {
-			pr.fs.cwd = path.Clean(a.Str)
+			pr.fs.set(path.Clean(a.Str))
 		}
 	case "clone", "clone3", "fork", "vfork":
 		var flags uint64
@@ -521,7 +527,7 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		child.fs = &fsInfo{cwd: parent.fs.cwd}
 	}
 	if cwd != "" {
-		child.fs.cwd = cwd
+		child.fs.set(cwd)
 	}
 }
 
