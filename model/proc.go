@@ -36,19 +36,23 @@ type fdEntry struct {
 	h       *Handle
 	cloexec bool
 	// line is the trace line where the call that assigned this fd number
-	// completed, and prev the entry it replaced. Calls complete in the
+	// completed, and prevH the entry it replaced. Calls complete in the
 	// order strace prints their ends: a call that started before another
 	// thread's open returned the same number meant the previous holder
 	// (the kernel could not hand out the number until it was free).
 	line int
-	prev *fdEntry
+	// prevH, prevCloexec and prevLine are the entry this one replaced
+	// (prevH nil when none): only one is kept, so it lives inline rather
+	// than as an allocation at every reuse of an fd number.
+	prevH       *Handle
+	prevCloexec bool
+	prevLine    int
 }
 
 // put assigns fd, remembering the entry it replaces.
 func (t *fdTable) put(fd int, e fdEntry) {
 	if old, ok := t.fds[fd]; ok {
-		old.prev = nil
-		e.prev = &old
+		e.prevH, e.prevCloexec, e.prevLine = old.h, old.cloexec, old.line
 	}
 	t.fds[fd] = e
 }
@@ -56,8 +60,8 @@ func (t *fdTable) put(fd int, e fdEntry) {
 // at returns the entry fd had when a call that started at line began.
 func (t *fdTable) at(fd, line int) (fdEntry, bool) {
 	e, ok := t.fds[fd]
-	for ok && e.line > line && e.prev != nil {
-		e = *e.prev
+	if ok && e.line > line && e.prevH != nil {
+		return fdEntry{h: e.prevH, cloexec: e.prevCloexec, line: e.prevLine}, true
 	}
 	return e, ok
 }
@@ -104,6 +108,20 @@ type Procs struct {
 	cwd0 string
 	// fds0 are the files the first process holds open from the start.
 	fds0 []InitialFD
+	// lastName, lastShape and lastOK are the last shape looked up: runs
+	// of one call (mmap, rt_sigaction, newfstatat) are common in traces.
+	lastName  string
+	lastShape shape
+	lastOK    bool
+}
+
+// shape is shapeOf, remembering the last answer.
+func (p *Procs) shape(name string) (shape, bool) {
+	if name != p.lastName || name == "" {
+		p.lastShape, p.lastOK = shapeOf(name)
+		p.lastName = name
+	}
+	return p.lastShape, p.lastOK
 }
 
 // SetInitialFDs gives the first process the open files it was started
@@ -168,7 +186,7 @@ func clean(dir, name string) string {
 // FDHandle returns the handle an fd argument refers to, creating one from
 // the -y annotation when the fd was opened before the trace began.
 func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
-	fd, ok := v.Int()
+	fd, ok := fdNumber(v)
 	if !ok {
 		return nil
 	}
@@ -210,6 +228,30 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		return h
 	}
 	return e.h
+}
+
+// fdNumber is v.Int() with a quick answer for what fd arguments
+// almost always are, a few decimal digits or -1 (mmap's), read without
+// a copy of the text.
+func fdNumber(v *parser.Value) (int64, bool) {
+	if v.Kind == parser.ValNumber {
+		t := v.Text
+		if t == "-1" {
+			return -1, true
+		}
+		if n := len(t); n >= 1 && n <= 6 && (t[0] != '0' || n == 1) {
+			var fd int64
+			for i := 0; i < n; i++ {
+				c := t[i]
+				if c < '0' || c > '9' {
+					return v.Int()
+				}
+				fd = fd*10 + int64(c-'0')
+			}
+			return fd, true
+		}
+	}
+	return v.Int()
 }
 
 // annoPath turns an annotation into a path; pipes and sockets keep their
@@ -321,7 +363,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	if ev.Kind != parser.KindSyscall {
 		return out
 	}
-	s, ok := shapeOf(ev.Name)
+	s, ok := p.shape(ev.Name)
 	if !ok {
 		return out
 	}
@@ -395,7 +437,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				if e.line <= ev.Pos.Line {
 					delete(t.fds, int(fd))
 				} else {
-					e.prev = nil // it closed the previous holder
+					e.prevH = nil // it closed the previous holder
 					t.fds[int(fd)] = e
 				}
 			}
