@@ -198,6 +198,12 @@ type Effect struct {
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
+	// opened, openNode and openFlags are what an open resolved, until
+	// Apply puts them on the fd table's new Handle (no Handle of its own
+	// is allocated for each open).
+	opened    bool
+	openNode  *Inode
+	openFlags uint64
 }
 
 // PendingBefore returns the inode's pending data just before a sync, for
@@ -239,10 +245,14 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
-	if h != nil && eff.Handle != nil {
+	if eff.opened {
 		// The open's handle carries the inode the model resolved.
-		h.Node = eff.Handle.Node
-		eff.Handle = h
+		if h != nil {
+			h.Node = eff.openNode
+			eff.Handle = h
+		} else {
+			eff.Handle = &Handle{Node: eff.openNode, Flags: eff.openFlags}
+		}
 	}
 	if eff.Kind != EffNone {
 		m.emit(ev, &eff)
@@ -435,7 +445,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		ino := m.newInode(false, false)
 		r := refOf(ev)
 		ino.Created = &r
-		eff.Handle = &Handle{Node: ino}
+		eff.opened, eff.openNode = true, ino
 		return
 	}
 	var ino *Inode
@@ -486,7 +496,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if flags&unix.O_TRUNC != 0 && !created && !ino.Dir && flags&unix.O_ACCMODE != unix.O_RDONLY {
 		m.truncate(ev, ino, 0, eff)
 	}
-	eff.Handle = &Handle{Node: ino, Flags: flags}
+	eff.opened, eff.openNode, eff.openFlags = true, ino, flags
 }
 
 // stat learns from a successful stat whether a path exists and the size of
