@@ -113,6 +113,18 @@ type Procs struct {
 	lastName  string
 	lastShape shape
 	lastOK    bool
+	// joined is the last relative name resolved, against dir: a program
+	// stats and opens the same relative name in a row, and each join
+	// allocates.
+	joinDir, joinName, joined string
+}
+
+// join is clean(dir, name) for a relative name, remembering the last.
+func (p *Procs) join(dir, name string) string {
+	if name == "" || dir != p.joinDir || name != p.joinName || p.joined == "" {
+		p.joinDir, p.joinName, p.joined = dir, name, clean(dir, name)
+	}
+	return p.joined
 }
 
 // shape is shapeOf, remembering the last answer.
@@ -339,16 +351,16 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 		return cleanAbs(name.Str)
 	}
 	if dirfd == nil || dirfd.Text == "AT_FDCWD" {
-		return clean(p.cwd(pr, dirfd), name.Str)
+		return p.join(p.cwd(pr, dirfd), name.Str)
 	}
 	if n, ok := dirfd.Int(); ok && n == -100 { // -X raw AT_FDCWD
-		return clean(p.cwd(pr, dirfd), name.Str)
+		return p.join(p.cwd(pr, dirfd), name.Str)
 	}
 	h := p.FDHandle(pr, dirfd, line)
 	if h == nil || h.Path == "" {
 		return ""
 	}
-	return clean(h.Path, name.Str)
+	return p.join(h.Path, name.Str)
 }
 
 // Paths returns the paths an event acts on, resolved as far as the trace
@@ -501,7 +513,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if ev.Name == "bpf" && ev.Ret <= 0 {
 			break
 		}
-		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC"), line: ev.EndLine})
+		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
 	case "chdir":
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
@@ -589,11 +601,13 @@ func openFlags(ev *parser.Event) uint64 {
 	return flags
 }
 
-func argsText(ev *parser.Event) string {
-	var b strings.Builder
+// anyArgHas reports whether an argument's text contains word (which holds
+// no space, so it cannot span two arguments).
+func anyArgHas(ev *parser.Event, word string) bool {
 	for i := range ev.Args {
-		b.WriteString(ev.Args[i].Text)
-		b.WriteByte(' ')
+		if strings.Contains(ev.Args[i].Text, word) {
+			return true
+		}
 	}
-	return b.String()
+	return false
 }
