@@ -245,6 +245,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
+	m.procs.flagsEv = nil
 	if eff.opened {
 		// The open's handle carries the inode the model resolved.
 		if h != nil {
@@ -433,7 +434,7 @@ func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, ef
 }
 
 func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
-	flags := openFlags(ev)
+	flags := m.procs.openFlags(ev)
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
 		p = annoPath(ev.RetAnno)
 	}

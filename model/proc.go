@@ -117,6 +117,20 @@ type Procs struct {
 	// stats and opens the same relative name in a row, and each join
 	// allocates.
 	joinDir, joinName, joined string
+	// flagsEv and flagsSeq name the event flags were read from.
+	flagsEv  *parser.Event
+	flagsSeq int
+	flags    uint64
+}
+
+// openFlags is the package's openFlags, read once per event: the model
+// asks for them before Apply does (each flag name is a map lookup), and
+// Apply forgets them.
+func (p *Procs) openFlags(ev *parser.Event) uint64 {
+	if ev != p.flagsEv || ev.Seq != p.flagsSeq {
+		p.flagsEv, p.flagsSeq, p.flags = ev, ev.Seq, openFlags(ev)
+	}
+	return p.flags
 }
 
 // join is clean(dir, name) for a relative name, remembering the last.
@@ -426,7 +440,8 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	t := pr.files
 	switch ev.Name {
 	case "open", "openat", "openat2", "creat":
-		flags := openFlags(ev)
+		flags := p.openFlags(ev)
+		p.flagsEv = nil // read once per Apply, never carried to another event
 		h := &Handle{Flags: flags}
 		if len(paths) > 0 {
 			h.Path = paths[0]
