@@ -175,6 +175,15 @@ type Watcher struct {
 
 	uring model.Ref // the first io_uring_setup that succeeded
 
+	// calls caches watchCall per call name; lastName and lastCall are
+	// the last one looked up (runs of one call are common).
+	calls    map[string]*watchCall
+	lastName string
+	lastCall *watchCall
+	// lastPID is the pid last added to pids: most lines repeat it.
+	lastPID int
+	pidSeen bool
+
 	noData     model.Ref
 	noDataCall string
 	noDataPath string
@@ -210,7 +219,7 @@ func (s *pathSet) add(p string, at model.Ref) {
 func NewWatcher(opt *Options) *Watcher {
 	procs := model.NewProcsIn(opt.Cwd)
 	procs.SetInitialFDs(opt.FDs)
-	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
+	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}, calls: map[string]*watchCall{}}
 }
 
 // ref is where an event is, as model.Ref says it.
@@ -231,13 +240,48 @@ var syncCalls = []string{"fsync", "fdatasync", "sync", "syncfs"}
 // Observe looks at one event. Call it for every event, in trace order.
 func (w *Watcher) Observe(ev *parser.Event) {
 	var paths []string
-	if ev.Kind == parser.KindSyscall && needsPaths(ev.Name) {
+	c := w.call(ev)
+	if c != nil && c.needsPaths {
 		// Reads, stats and the like move no file the watcher counts, and
 		// resolving their paths is most of its cost.
 		paths = w.procs.Paths(ev)
 	}
-	w.observe(ev, paths)
+	w.observe(ev, c, paths)
 	w.procs.Apply(ev, paths)
+}
+
+// ObserveResolved is Observe for a caller whose model already resolved
+// the event's paths (model.Options.Resolved), before applying it: the
+// watcher then keeps no process model of its own. Call it for every
+// event, in trace order, and never mix it with Observe.
+func (w *Watcher) ObserveResolved(ev *parser.Event, paths []string) {
+	w.observe(ev, w.call(ev), paths)
+}
+
+// watchCall is what the watcher needs to know of a call, worked out once
+// per name rather than by string lookups at every event.
+type watchCall struct {
+	needsPaths bool  // opens, chdir and changing calls: paths it counts
+	changing   bool  // it changes a file or a name (the changing set)
+	pathArgs   []int // the argument positions that name paths (model.PathArgs)
+}
+
+// call returns what the watcher knows of a syscall event's call, or nil
+// for another kind of event.
+func (w *Watcher) call(ev *parser.Event) *watchCall {
+	if ev.Kind != parser.KindSyscall {
+		return nil
+	}
+	if ev.Name == w.lastName && w.lastCall != nil {
+		return w.lastCall
+	}
+	c, ok := w.calls[ev.Name]
+	if !ok {
+		c = &watchCall{needsPaths: needsPaths(ev.Name), changing: changing[ev.Name], pathArgs: model.PathArgs(ev.Name)}
+		w.calls[ev.Name] = c
+	}
+	w.lastName, w.lastCall = ev.Name, c
+	return c
 }
 
 func needsPaths(name string) bool {
@@ -248,11 +292,14 @@ func needsPaths(name string) bool {
 	return changing[name]
 }
 
-func (w *Watcher) observe(ev *parser.Event, paths []string) {
+func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if ev.PID != 0 && w.firstPID == 0 {
 		w.firstPID = ev.PID
 	}
-	w.pids[ev.PID] = true
+	if !w.pidSeen || ev.PID != w.lastPID {
+		w.pids[ev.PID] = true
+		w.lastPID, w.pidSeen = ev.PID, true
+	}
 	switch ev.Kind {
 	case parser.KindExit:
 		if w.exits == 0 {
@@ -302,7 +349,7 @@ func (w *Watcher) observe(ev *parser.Event, paths []string) {
 		}
 	}
 	if !ev.Failed() && w.rawCall == "" {
-		for _, i := range model.PathArgs(ev.Name) {
+		for _, i := range c.pathArgs {
 			if ev.Arg(i).Kind == parser.ValNumber {
 				w.raw, w.rawCall = ref(ev), ev.Name
 				break
@@ -326,7 +373,7 @@ func (w *Watcher) observe(ev *parser.Event, paths []string) {
 		}
 		w.opens++
 	default:
-		if !changing[ev.Name] {
+		if !c.changing {
 			return
 		}
 	}

@@ -292,14 +292,21 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newRules()}
 		first := i == 0 && opt.NeedData
-		r.m = model.New(model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}
 			if first {
 				watch.observeData(e)
 			}
-		}})
+		}}
+		if i == 0 {
+			// The watcher sees each event with the paths the first model
+			// resolved, rather than resolving them again in a process
+			// model of its own.
+			mo.Resolved = watch.ObserveResolved
+		}
+		r.m = model.New(mo)
 		runs[i] = r
 	}
 	res := &Result{Models: models}
@@ -312,7 +319,6 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.Summary.Events++
-		watch.Observe(ev)
 		for _, r := range runs {
 			r.m.Apply(ev)
 		}

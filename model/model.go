@@ -75,6 +75,11 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
+	// Resolved is called for every event before the model applies it,
+	// with the paths it acts on as Procs.Paths resolves them (valid only
+	// during the call): a caller that needs them uses this model's process
+	// model instead of keeping one of its own.
+	Resolved func(ev *parser.Event, paths []string)
 	// Cwd is the directory the traced command started in, for traces
 	// recorded without -y (which name no cwd): relative paths of the first
 	// process resolve against it.
@@ -193,6 +198,12 @@ type Effect struct {
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
+	// opened, openNode and openFlags are what an open resolved, until
+	// Apply puts them on the fd table's new Handle (no Handle of its own
+	// is allocated for each open).
+	opened    bool
+	openNode  *Inode
+	openFlags uint64
 }
 
 // PendingBefore returns the inode's pending data just before a sync, for
@@ -209,9 +220,9 @@ func (e *Effect) PendingBefore() []DataOp {
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
 	paths := m.procs.appendPaths(m.paths[:0], ev)
-	eff := &m.eff
-	*eff = Effect{Event: ev, Ref: m.last}
-	defer func() { *eff = Effect{} }() // hold no event or op list past the call
+	if m.opt.Resolved != nil {
+		m.opt.Resolved(ev, paths)
+	}
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
 		x := Exit{Event: m.last, Status: ev.Status()}
@@ -219,26 +230,43 @@ func (m *Model) Apply(ev *parser.Event) {
 			x.Signal = ev.Name
 		}
 		m.exits = append(m.exits, x)
-		eff.Kind, eff.Exit = EffExit, &m.exits[len(m.exits)-1]
 		m.procs.Apply(ev, paths)
-		m.observe(eff)
+		m.emit(ev, &Effect{Kind: EffExit, Exit: &m.exits[len(m.exits)-1]})
 		return
 	case parser.KindSyscall:
 	default:
 		return
 	}
+	// The effect is built on the stack: most events (mmap, brk, signals)
+	// have none, and filling and clearing m.eff for each cost write
+	// barriers. Only an event with an effect is copied out for observers.
+	var eff Effect
 	if ev.OK() || ev.Failed() && isSync(ev.Name) {
-		m.apply(ev, paths, eff)
+		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
-	if h != nil && eff.Handle != nil {
+	m.procs.flagsEv = nil
+	if eff.opened {
 		// The open's handle carries the inode the model resolved.
-		h.Node = eff.Handle.Node
-		eff.Handle = h
+		if h != nil {
+			h.Node = eff.openNode
+			eff.Handle = h
+		} else {
+			eff.Handle = &Handle{Node: eff.openNode, Flags: eff.openFlags}
+		}
 	}
 	if eff.Kind != EffNone {
-		m.observe(eff)
+		m.emit(ev, &eff)
 	}
+}
+
+// emit shows observers an event's effect, in m.eff, and clears it after:
+// it holds no event or op list past the call.
+func (m *Model) emit(ev *parser.Event, e *Effect) {
+	m.eff = *e
+	m.eff.Event, m.eff.Ref = ev, m.last
+	m.observe(&m.eff)
+	m.eff = Effect{}
 }
 
 func (m *Model) observe(e *Effect) {
@@ -406,7 +434,7 @@ func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, ef
 }
 
 func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
-	flags := openFlags(ev)
+	flags := m.procs.openFlags(ev)
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
 		p = annoPath(ev.RetAnno)
 	}
@@ -418,7 +446,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		ino := m.newInode(false, false)
 		r := refOf(ev)
 		ino.Created = &r
-		eff.Handle = &Handle{Node: ino}
+		eff.opened, eff.openNode = true, ino
 		return
 	}
 	var ino *Inode
@@ -469,7 +497,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if flags&unix.O_TRUNC != 0 && !created && !ino.Dir && flags&unix.O_ACCMODE != unix.O_RDONLY {
 		m.truncate(ev, ino, 0, eff)
 	}
-	eff.Handle = &Handle{Node: ino, Flags: flags}
+	eff.opened, eff.openNode, eff.openFlags = true, ino, flags
 }
 
 // stat learns from a successful stat whether a path exists and the size of

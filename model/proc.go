@@ -16,6 +16,11 @@ type Handle struct {
 	Offset int64
 	Kind   HandleKind
 	Node   *Inode // set by the durability model for regular files and directories
+	// anno is the -y annotation Path was last taken from, as the parser
+	// gave it: an fd argument carrying the same annotation again (the
+	// parser interns them, so the comparison is one pointer) names the
+	// same path, without cleaning it again.
+	anno string
 }
 
 // HandleKind says what an fd refers to, as far as the trace shows.
@@ -31,19 +36,23 @@ type fdEntry struct {
 	h       *Handle
 	cloexec bool
 	// line is the trace line where the call that assigned this fd number
-	// completed, and prev the entry it replaced. Calls complete in the
+	// completed, and prevH the entry it replaced. Calls complete in the
 	// order strace prints their ends: a call that started before another
 	// thread's open returned the same number meant the previous holder
 	// (the kernel could not hand out the number until it was free).
 	line int
-	prev *fdEntry
+	// prevH, prevCloexec and prevLine are the entry this one replaced
+	// (prevH nil when none): only one is kept, so it lives inline rather
+	// than as an allocation at every reuse of an fd number.
+	prevH       *Handle
+	prevCloexec bool
+	prevLine    int
 }
 
 // put assigns fd, remembering the entry it replaces.
 func (t *fdTable) put(fd int, e fdEntry) {
 	if old, ok := t.fds[fd]; ok {
-		old.prev = nil
-		e.prev = &old
+		e.prevH, e.prevCloexec, e.prevLine = old.h, old.cloexec, old.line
 	}
 	t.fds[fd] = e
 }
@@ -51,8 +60,8 @@ func (t *fdTable) put(fd int, e fdEntry) {
 // at returns the entry fd had when a call that started at line began.
 func (t *fdTable) at(fd, line int) (fdEntry, bool) {
 	e, ok := t.fds[fd]
-	for ok && e.line > line && e.prev != nil {
-		e = *e.prev
+	if ok && e.line > line && e.prevH != nil {
+		return fdEntry{h: e.prevH, cloexec: e.prevCloexec, line: e.prevLine}, true
 	}
 	return e, ok
 }
@@ -68,8 +77,14 @@ func (t *fdTable) clone() *fdTable {
 	return n
 }
 
-// fsInfo holds the cwd, shared by threads (CLONE_FS).
-type fsInfo struct{ cwd string }
+// fsInfo holds the cwd, shared by threads (CLONE_FS). anno is the
+// AT_FDCWD annotation cwd was last taken from ("" when it came from
+// elsewhere), so that the same annotation again is not cleaned again.
+type fsInfo struct{ cwd, anno string }
+
+// set changes the cwd to dir, learnt from something other than an
+// annotation.
+func (f *fsInfo) set(dir string) { f.cwd, f.anno = dir, "" }
 
 // Process is one traced process or thread.
 type Process struct {
@@ -93,6 +108,46 @@ type Procs struct {
 	cwd0 string
 	// fds0 are the files the first process holds open from the start.
 	fds0 []InitialFD
+	// lastName, lastShape and lastOK are the last shape looked up: runs
+	// of one call (mmap, rt_sigaction, newfstatat) are common in traces.
+	lastName  string
+	lastShape shape
+	lastOK    bool
+	// joined is the last relative name resolved, against dir: a program
+	// stats and opens the same relative name in a row, and each join
+	// allocates.
+	joinDir, joinName, joined string
+	// flagsEv and flagsSeq name the event flags were read from.
+	flagsEv  *parser.Event
+	flagsSeq int
+	flags    uint64
+}
+
+// openFlags is the package's openFlags, read once per event: the model
+// asks for them before Apply does (each flag name is a map lookup), and
+// Apply forgets them.
+func (p *Procs) openFlags(ev *parser.Event) uint64 {
+	if ev != p.flagsEv || ev.Seq != p.flagsSeq {
+		p.flagsEv, p.flagsSeq, p.flags = ev, ev.Seq, openFlags(ev)
+	}
+	return p.flags
+}
+
+// join is clean(dir, name) for a relative name, remembering the last.
+func (p *Procs) join(dir, name string) string {
+	if name == "" || dir != p.joinDir || name != p.joinName || p.joined == "" {
+		p.joinDir, p.joinName, p.joined = dir, name, clean(dir, name)
+	}
+	return p.joined
+}
+
+// shape is shapeOf, remembering the last answer.
+func (p *Procs) shape(name string) (shape, bool) {
+	if name != p.lastName || name == "" {
+		p.lastShape, p.lastOK = shapeOf(name)
+		p.lastName = name
+	}
+	return p.lastShape, p.lastOK
 }
 
 // SetInitialFDs gives the first process the open files it was started
@@ -157,20 +212,24 @@ func clean(dir, name string) string {
 // FDHandle returns the handle an fd argument refers to, creating one from
 // the -y annotation when the fd was opened before the trace began.
 func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
-	fd, ok := v.Int()
+	fd, ok := fdNumber(v)
 	if !ok {
 		return nil
 	}
 	e, ok := pr.files.at(int(fd), line)
+	if ok && v.HasAnno && e.h.anno != "" && v.Anno == e.h.anno {
+		return e.h
+	}
 	if v.HasAnno {
 		anno := annoPath(v.Anno)
 		switch {
 		case ok && e.h.Path == anno:
+			e.h.anno = v.Anno
 		case ok && (v.Deleted || e.h.Path == "" || e.h.Node != nil && e.h.Node.HasName(anno)):
 			// Same file under its new name (renamed since it was opened),
 			// or a name the table did not know yet.
 			if !v.Deleted {
-				e.h.Path = anno
+				e.h.Path, e.h.anno = anno, v.Anno
 				if e.h.Kind == HandleFile {
 					e.h.Kind = kindOfAnno(v.Anno)
 				}
@@ -178,7 +237,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		default:
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno)}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno), anno: v.Anno}
 			pr.files.fds[int(fd)] = fdEntry{h: h}
 			return h
 		}
@@ -195,6 +254,30 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		return h
 	}
 	return e.h
+}
+
+// fdNumber is v.Int() with a quick answer for what fd arguments
+// almost always are, a few decimal digits or -1 (mmap's), read without
+// a copy of the text.
+func fdNumber(v *parser.Value) (int64, bool) {
+	if v.Kind == parser.ValNumber {
+		t := v.Text
+		if t == "-1" {
+			return -1, true
+		}
+		if n := len(t); n >= 1 && n <= 6 && (t[0] != '0' || n == 1) {
+			var fd int64
+			for i := 0; i < n; i++ {
+				c := t[i]
+				if c < '0' || c > '9' {
+					return v.Int()
+				}
+				fd = fd*10 + int64(c-'0')
+			}
+			return fd, true
+		}
+	}
+	return v.Int()
 }
 
 // annoPath turns an annotation into a path; pipes and sockets keep their
@@ -238,8 +321,8 @@ func isPseudoPath(p string) bool {
 
 // cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
 func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
-	if dirfd != nil && dirfd.Text == "AT_FDCWD" && dirfd.HasAnno {
-		pr.fs.cwd = annoPath(dirfd.Anno)
+	if dirfd != nil && dirfd.HasAnno && (pr.fs.anno == "" || dirfd.Anno != pr.fs.anno) && dirfd.Text == "AT_FDCWD" {
+		pr.fs.cwd, pr.fs.anno = annoPath(dirfd.Anno), dirfd.Anno
 	}
 	if pr.fs.cwd == "" && !pr.attached {
 		return p.commonCwd()
@@ -279,19 +362,19 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 		if dirfd != nil && dirfd.Text == "AT_FDCWD" {
 			p.cwd(pr, dirfd)
 		}
-		return path.Clean(name.Str)
+		return cleanAbs(name.Str)
 	}
 	if dirfd == nil || dirfd.Text == "AT_FDCWD" {
-		return clean(p.cwd(pr, dirfd), name.Str)
+		return p.join(p.cwd(pr, dirfd), name.Str)
 	}
 	if n, ok := dirfd.Int(); ok && n == -100 { // -X raw AT_FDCWD
-		return clean(p.cwd(pr, dirfd), name.Str)
+		return p.join(p.cwd(pr, dirfd), name.Str)
 	}
 	h := p.FDHandle(pr, dirfd, line)
 	if h == nil || h.Path == "" {
 		return ""
 	}
-	return clean(h.Path, name.Str)
+	return p.join(h.Path, name.Str)
 }
 
 // Paths returns the paths an event acts on, resolved as far as the trace
@@ -306,7 +389,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	if ev.Kind != parser.KindSyscall {
 		return out
 	}
-	s, ok := shapeOf(ev.Name)
+	s, ok := p.shape(ev.Name)
 	if !ok {
 		return out
 	}
@@ -357,13 +440,14 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	t := pr.files
 	switch ev.Name {
 	case "open", "openat", "openat2", "creat":
-		flags := openFlags(ev)
+		flags := p.openFlags(ev)
+		p.flagsEv = nil // read once per Apply, never carried to another event
 		h := &Handle{Flags: flags}
 		if len(paths) > 0 {
 			h.Path = paths[0]
 		}
 		if ev.RetAnno != "" {
-			h.Path = annoPath(ev.RetAnno)
+			h.Path, h.anno = annoPath(ev.RetAnno), ev.RetAnno
 		}
 		h.Kind = HandleFile
 		if flags&unix.O_DIRECTORY != 0 && flags&unix.O_TMPFILE != unix.O_TMPFILE {
@@ -380,7 +464,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				if e.line <= ev.Pos.Line {
 					delete(t.fds, int(fd))
 				} else {
-					e.prev = nil // it closed the previous holder
+					e.prevH = nil // it closed the previous holder
 					t.fds[int(fd)] = e
 				}
 			}
@@ -444,18 +528,18 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if ev.Name == "bpf" && ev.Ret <= 0 {
 			break
 		}
-		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: strings.Contains(argsText(ev), "CLOEXEC"), line: ev.EndLine})
+		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
 	case "chdir":
 		if len(paths) > 0 && paths[0] != "" {
-			pr.fs.cwd = paths[0]
+			pr.fs.set(paths[0])
 		}
 	case "fchdir":
 		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil && h.Path != "" {
-			pr.fs.cwd = h.Path
+			pr.fs.set(h.Path)
 		}
 	case "getcwd":
 		if a := ev.Arg(0); a.HasStr && strings.HasPrefix(a.Str, "/") {
-			pr.fs.cwd = path.Clean(a.Str)
+			pr.fs.set(path.Clean(a.Str))
 		}
 	case "clone", "clone3", "fork", "vfork":
 		var flags uint64
@@ -512,7 +596,7 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		child.fs = &fsInfo{cwd: parent.fs.cwd}
 	}
 	if cwd != "" {
-		child.fs.cwd = cwd
+		child.fs.set(cwd)
 	}
 }
 
@@ -532,11 +616,13 @@ func openFlags(ev *parser.Event) uint64 {
 	return flags
 }
 
-func argsText(ev *parser.Event) string {
-	var b strings.Builder
+// anyArgHas reports whether an argument's text contains word (which holds
+// no space, so it cannot span two arguments).
+func anyArgHas(ev *parser.Event, word string) bool {
 	for i := range ev.Args {
-		b.WriteString(ev.Args[i].Text)
-		b.WriteByte(' ')
+		if strings.Contains(ev.Args[i].Text, word) {
+			return true
+		}
 	}
-	return b.String()
+	return false
 }
