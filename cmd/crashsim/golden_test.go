@@ -71,24 +71,7 @@ func TestCheckStatesGolden(t *testing.T) {
 			}
 			seen[file] = true
 			cmd := append(append([]string(nil), view...), args...)
-			out, errs, code := runCLI(t, cmd...)
-			got := "exit " + strconv.Itoa(code) + "\nstderr:\n" + errs + "stdout:\n" + out
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/crashsim -run TestCheckStatesGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("crashsim %s: output differs from %s:\n%s", strings.Join(cmd, " "), file, firstDiff(string(want), got))
-			}
+			goldenRun(t, file, "TestCheckStatesGolden", cmd)
 		}
 	}
 	if *update {
@@ -100,5 +83,30 @@ func TestCheckStatesGolden(t *testing.T) {
 		if !seen[f] {
 			t.Errorf("%s belongs to no fixture trace: delete it, or run with -update after removing the directory", f)
 		}
+	}
+}
+
+// goldenRun runs crashsim with args and compares its exit status, stderr
+// and stdout with the golden file (rewriting it under -update; test names
+// the test that does, for the hint).
+func goldenRun(t *testing.T, file, test string, args []string) {
+	t.Helper()
+	out, errs, code := runCLI(t, args...)
+	got := "exit " + strconv.Itoa(code) + "\nstderr:\n" + errs + "stdout:\n" + out
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/crashsim -run %s -update)", err, test)
+	}
+	if got != string(want) {
+		t.Errorf("crashsim %s: output differs from %s:\n%s", strings.Join(args, " "), file, firstDiff(string(want), got))
 	}
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -30,24 +27,7 @@ func TestStatesViewsGolden(t *testing.T) {
 			cmd = append(cmd, args...)
 			file := filepath.Join("testdata", "golden-views", fx+".states-"+view.model+"."+view.ext)
 			seen[file] = true
-			out, errs, code := runCLI(t, cmd...)
-			got := "exit " + strconv.Itoa(code) + "\nstderr:\n" + errs + "stdout:\n" + out
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/crashsim -run TestStatesViewsGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("crashsim %s: output differs from %s:\n%s", strings.Join(cmd, " "), file, firstDiff(string(want), got))
-			}
+			goldenRun(t, file, "TestStatesViewsGolden", cmd)
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "golden-views", "*"))
