@@ -45,6 +45,14 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 			depth--
 		case '/':
 			if i+1 < len(b) && b[i+1] == '*' {
+				if commentInPlaceOfValue(b, start, i) {
+					// Only strace 4.x prints a comment where a value or
+					// the elements belong ("[/* 44 vars */]"): the full
+					// reading notes that shape for the hint an unreadable
+					// line gets later (lineParser.old), so it reads
+					// this line.
+					return 0, nil, false
+				}
 				e := commentEnd(b, i)
 				if e < 0 {
 					return 0, nil, false
@@ -95,6 +103,25 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 // skipClass marks the bytes skipArgs must look at; it passes over every
 // other byte in a tight loop.
 var skipClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true, ']': true, '}': true, '/': true, '<': true}
+
+// commentInPlaceOfValue reports whether the comment at b[i] stands where
+// an argument or an element starts (after '(', '[', '{', ',' or at the
+// start of the skipped text) rather than after a value, as strace 5 and
+// later print theirs ("0x7ffd... /* 13 vars */").
+func commentInPlaceOfValue(b []byte, start, i int) bool {
+	k := i - 1
+	for k >= start && b[k] == ' ' {
+		k--
+	}
+	if k < start {
+		return true
+	}
+	switch b[k] {
+	case '(', '[', '{', ',':
+		return true
+	}
+	return false
+}
 
 // skippedRet reads the return value after skipped arguments. A line that
 // does not read is parsed in full instead, for the error it gives then.

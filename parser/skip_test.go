@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,4 +169,34 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A comment where a value belongs is a strace 4.x shape the reader keeps
+// for the hint of a later unreadable line: skipping a call's arguments
+// must not lose it (it did in events --format count, which skips every
+// call: a third-party perl trace lost "line 1 has [/* 44 vars */]").
+func TestSkippedCallsKeepOldShapeHint(t *testing.T) {
+	for _, first := range []string{
+		`execve("/usr/bin/perl", ["perl", "t.pl"], [/* 44 vars */]) = 0`,
+		`writev(3, [/* 2 entries */], 2) = 4`,
+		`ioctl(1, /* 22 entries */) = 0`,
+		`writev(3, [{"a", 1}, /* 2 entries */], 2) = 4`,
+	} {
+		trace := "1 " + first + "\n1 getpid() = 1\n1 write(6, \"1..16\\n\", 61..16\n1 close(6) = 0\n"
+		_, _, ferr := readEvents(strings.NewReader(trace), nil)
+		_, _, serr := readEvents(strings.NewReader(trace), noCall)
+		if ferr == nil || serr == nil {
+			t.Fatalf("%s: no error for the cut line: %v, %v", first, ferr, serr)
+		}
+		var fe, se *Error
+		if !errors.As(ferr, &fe) || !errors.As(serr, &se) {
+			t.Fatalf("%s: errors are not *Error: %T %T", first, ferr, serr)
+		}
+		if !strings.Contains(fe.Detail(), "before 5.x") {
+			t.Errorf("%s: the full reading gives no hint: %s", first, fe.Detail())
+		}
+		if fe.Detail() != se.Detail() {
+			t.Errorf("%s: skipping changes the error:\nfull:    %s\nskipped: %s", first, fe.Detail(), se.Detail())
+		}
+	}
 }
