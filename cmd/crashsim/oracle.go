@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -72,20 +73,28 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if err != nil {
 		return oracleError(ctx, err)
 	}
+	return writeOracle(g, c, results, "images and traces", oracle.WriteJSON, oracle.WriteText,
+		func(r *oracle.Result) (string, int) { return r.Dir, r.Summary.Mismatches })
+}
+
+// writeOracle prints the results of an oracle run (plain or --blocks) in
+// the chosen format, says where the kept files are (what names them),
+// and gives exit status 1 when a result has a mismatch.
+func writeOracle[R any](g *Globals, c *oracleCmd, results []*R, kept string, writeJSON, writeText func(io.Writer, *R) error, of func(*R) (dir string, mismatches int)) error {
 	mismatches := 0
-	for _, r := range results {
-		if c.Keep && r.Dir != "" && r == results[0] {
-			fmt.Fprintf(g.stderr, "crashsim: images and traces kept in %s\n", r.Dir)
+	for i, r := range results {
+		dir, n := of(r)
+		if c.Keep && dir != "" && i == 0 {
+			fmt.Fprintf(g.stderr, "crashsim: %s kept in %s\n", kept, dir)
 		}
+		write := writeText
 		if c.Format == "json" {
-			err = oracle.WriteJSON(g.stdout, r)
-		} else {
-			err = oracle.WriteText(g.stdout, r)
+			write = writeJSON
 		}
-		if err != nil {
+		if err := write(g.stdout, r); err != nil {
 			return withCode(exitInput, err)
 		}
-		mismatches += r.Summary.Mismatches
+		mismatches += n
 	}
 	if mismatches > 0 {
 		return withCode(exitFindings, nil)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/crashsim/crashsim/oracle"
 )
@@ -26,23 +25,6 @@ func runBlocks(ctx context.Context, g *Globals, c *oracleCmd, opt oracle.Options
 	if err != nil {
 		return oracleError(ctx, err)
 	}
-	mismatches := 0
-	for _, r := range results {
-		if c.Keep && r.Dir != "" && r == results[0] {
-			fmt.Fprintf(g.stderr, "crashsim: images, traces and the block log kept in %s\n", r.Dir)
-		}
-		if c.Format == "json" {
-			err = oracle.WriteBlocksJSON(g.stdout, r)
-		} else {
-			err = oracle.WriteBlocksText(g.stdout, r)
-		}
-		if err != nil {
-			return withCode(exitInput, err)
-		}
-		mismatches += r.Summary.Mismatches
-	}
-	if mismatches > 0 {
-		return withCode(exitFindings, nil)
-	}
-	return nil
+	return writeOracle(g, c, results, "images, traces and the block log", oracle.WriteBlocksJSON, oracle.WriteBlocksText,
+		func(r *oracle.BlockResult) (string, int) { return r.Dir, r.Summary.Mismatches })
 }
