@@ -275,6 +275,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 				t.Errorf("page shows %s crash points, states --format json has %d", nPoints, len(sj.Points))
 			}
 
+			var pictures pictureCounts
 			// Clicking each crash point shows the outcome sets states
 			// --format json gives for it.
 			for _, pt := range sj.Points {
@@ -289,11 +290,16 @@ func TestHTMLReportInBrowser(t *testing.T) {
 				if diff := cmp.Diff(pt.Paths, got); diff != "" {
 					t.Errorf("crash point %d (after line %d): outcome sets differ from states --format json (-json +page):\n%s", pt.Index, pt.Line, diff)
 				}
+				checkPictures(t, b, &pictures)
 				var line string
 				b.eval(t, `document.getElementById("point").dataset.line`, &line)
 				if line != fmt.Sprint(pt.Line) {
 					t.Errorf("crash point %d: panel is about line %s, want %d", pt.Index, line, pt.Line)
 				}
+			}
+
+			if fx.name == "python-noflush" && (pictures.missing == 0 || pictures.bars == 0) {
+				t.Errorf("crash point pictures: %d missing states and %d bars seen; python-noflush has both", pictures.missing, pictures.bars)
 			}
 
 			// The keyboard reaches the last crash point from the first.
@@ -410,6 +416,34 @@ func relatedLines(rs []struct {
 		out = append(out, r.Line)
 	}
 	return out
+}
+
+// pictureCounts counts the crash state pictures checkPictures looked at.
+type pictureCounts struct{ missing, bars int }
+
+// checkPictures picks every state of every picture of the crash point
+// shown: a state where the path is missing must draw no bar of bytes (it
+// would show a file that is not there) and say so; any other draws one.
+func checkPictures(t *testing.T, b *browser, n *pictureCounts) {
+	t.Helper()
+	var res []struct {
+		Path, Outcome string
+		Bar, Says     bool
+	}
+	b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { for (const r of pic.querySelectorAll(".choices input")) { r.checked = true; r.dispatchEvent(new Event("change")); const o = r.parentElement.textContent.trim(); out.push({Path: pic.dataset.path, Outcome: o, Bar: pic.querySelector("svg") !== null, Says: pic.textContent.includes("No file at " + pic.dataset.path + " in this state")}); } } return out; })()`, &res)
+	for _, r := range res {
+		if r.Outcome == "missing" {
+			n.missing++
+			if r.Bar || !r.Says {
+				t.Errorf("picture of %s, state missing: bar drawn %v, says no file %v; want no bar, and the words", r.Path, r.Bar, r.Says)
+			}
+		} else {
+			n.bars++
+			if !r.Bar || r.Says {
+				t.Errorf("picture of %s, state %s: bar drawn %v, says no file %v; want the bar", r.Path, r.Outcome, r.Bar, r.Says)
+			}
+		}
+	}
 }
 
 // shownOutcomes reads the crash point panel's table: path -> outcomes.

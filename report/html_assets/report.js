@@ -435,15 +435,16 @@
       body.innerHTML = "";
       body.appendChild(el("p", {}, s.o + ": " + s.p + " persisted" + (s.nl ? "; the name as line " + s.nl + " left it" : "") + (s.vl ? "; the version line " + s.vl + " wrote" : "")));
       const applied = new Set(s.a || []);
-      let size = 1;
+      let size = 0;
       for (const w of writes) size = Math.max(size, Math.max(0, w.o || 0) + (w.b || 0));
+      const scale = Math.max(size, 1);
       const W = 600, H = 22;
       const svg = ['<svg viewBox="0 0 ' + (W + 2) + " " + (H + 16) + '" style="width:100%;max-width:' + (W + 2) + 'px" role="img" aria-label="bytes of the file in this state"><rect x="1" y="1" width="' + W + '" height="' + H + '" fill="#f2f2f2" stroke="#999"/>'];
       const lines = el("ul", { class: "lines" });
       for (const w of writes) {
         if (w.k !== "write") continue;
         const off = Math.max(0, w.o || 0);
-        const x0 = 1 + W * off / size, wd = Math.max(2, W * (w.b || 0) / size);
+        const x0 = 1 + W * off / scale, wd = Math.max(2, W * (w.b || 0) / scale);
         let cls = "lost", fill = "#bdbdbd";
         if (durable.has(w)) { cls = w.osync ? "durable when it returned (O_SYNC)" : "durable before (a sync covered it)"; fill = "#7fbfa9"; }
         else if (w.dio) cls = "O_DIRECT: past the page cache, still in the device cache: lost";
@@ -459,7 +460,12 @@
       }
       svg.push('<text x="1" y="' + (H + 14) + '" font-size="11">0</text><text x="' + (W - 60) + '" y="' + (H + 14) + '" font-size="11">' + size + " bytes</text></svg>");
       const pic = el("div");
-      pic.innerHTML = svg.join("");
+      if (s.o === "missing") {
+        // No file at this name: a bar of its bytes would draw a file.
+        pic.appendChild(el("p", {}, "No file at " + lanes[id].path + " in this state: the name is missing, so none of the writes below can be read back."));
+      } else {
+        pic.innerHTML = svg.join("");
+      }
       body.appendChild(pic);
       if (writes.length === 0) body.appendChild(el("p", { class: "muted" }, "No writes to this file before this point."));
       body.appendChild(el("p", { class: "muted" }, "Trace lines:"));
