@@ -125,7 +125,8 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 			continue
 		}
 		for _, r := range o.Roots {
-			if r != "/" && under(r, d) && under(p, r) {
+			// /dev/shm is tmpfs wherever there is one; /run may not be.
+			if r != "/" && under(r, d) && under(p, r) && !under(d, "/dev") {
 				return "", "", false
 			}
 		}
@@ -590,8 +591,13 @@ func (w *Watcher) rootsGiven() []string {
 func (w *Watcher) notes() []Note {
 	var out []Note
 	for _, r := range w.rootsGiven() {
-		if dir, fs, ok := w.opt.volatileAt(r); ok && len(w.opt.Mounts) > 0 {
+		dir, fs, ok := w.opt.volatileAt(r)
+		switch {
+		case !ok:
+		case len(w.opt.Mounts) > 0:
 			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is on %s (mounted at %s): nothing below it survives a power cut, so it is out of scope", shown(r), fs, shown(dir))})
+		default:
+			out = append(out, Note{ID: NoteVolatile, Message: fmt.Sprintf("--root %s is below %s, %s on every Linux system: nothing below it survives a power cut, so it is out of scope", shown(r), shown(dir), fs)})
 		}
 	}
 	if v := w.volatile; v.n > 0 {

@@ -356,3 +356,38 @@ close(3</e/f>) = 0
 		})
 	}
 }
+
+// TestRootBelowDevShm: /dev/shm is tmpfs on every Linux system, so a root
+// below it checks nothing; the run must say so rather than report "0 files
+// in scope" as if the trace had touched none. Before, the scope left every
+// /dev path out while the blind-spot watcher counted /dev/shm as in the
+// roots, and nothing was said.
+func TestRootBelowDevShm(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "shm.strace")
+	lines := `100 openat(AT_FDCWD</>, "/etc/nope", O_RDONLY) = -1 ENOENT (No such file or directory)
+100 openat(AT_FDCWD</>, "/dev/shm/x/a", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</dev/shm/x/a>
+100 write(3</dev/shm/x/a>, "hi\n", 3) = 3
+100 close(3</dev/shm/x/a>) = 0
+100 +++ exited with 0 +++
+`
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []Options{
+		{Roots: []string{"/dev/shm/x"}, LikelyVolatile: LikelyVolatile},
+		{Roots: []string{"/dev/shm/x"}, Mounts: []Mount{{"/", "ext4"}, {"/dev/shm", "tmpfs"}}},
+	} {
+		blind, notes, findings := blindRun(t, trace, opt)
+		if len(blind) != 0 || len(findings) != 0 {
+			t.Errorf("%+v: blind spots %v, findings %v; want none", opt, blind, findings)
+		}
+		if diff := cmp.Diff([]string{NoteVolatile, NoteVolatile}, notes); diff != "" {
+			t.Errorf("%+v: notes (-want +got): the root and the path\n%s", opt, diff)
+		}
+	}
+	// A disk mounted there is checked like any other.
+	_, _, findings := blindRun(t, trace, Options{Roots: []string{"/dev/shm/x"}, Mounts: []Mount{{"/", "ext4"}, {"/dev/shm", "tmpfs"}, {"/dev/shm/x", "ext4"}}})
+	if diff := cmp.Diff([]string{"data-not-synced /dev/shm/x/a", "name-not-synced /dev/shm/x/a"}, findings); diff != "" {
+		t.Errorf("ext4 at /dev/shm/x: findings (-want +got):\n%s", diff)
+	}
+}

@@ -187,15 +187,7 @@ type Options struct {
 func (o *Options) InScope(p string) bool { return o.inScope(p) }
 
 func (o *Options) inScope(p string) bool {
-	if p == "" || strings.Contains(p, ":[") {
-		return false
-	}
-	for _, pre := range []string{"/proc", "/sys", "/dev"} {
-		if p == pre || strings.HasPrefix(p, pre+"/") {
-			return false
-		}
-	}
-	if o.ignored(p) {
+	if p == "" || isPseudo(p) || o.ignored(p) {
 		return false
 	}
 	if _, _, v := o.volatileAt(p); v {

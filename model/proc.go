@@ -310,7 +310,11 @@ func kindOfAnno(a string) HandleKind {
 }
 
 // isPseudoPath reports paths on pseudo filesystems, never in scope.
+// /dev/shm holds regular files (on tmpfs, which the scope decides).
 func isPseudoPath(p string) bool {
+	if p == "/dev/shm" || strings.HasPrefix(p, "/dev/shm/") {
+		return false
+	}
 	for _, pre := range []string{"/proc/", "/sys/", "/dev/"} {
 		if strings.HasPrefix(p, pre) || p == strings.TrimSuffix(pre, "/") {
 			return true
