@@ -99,11 +99,18 @@ func (dataNotSynced) Finish(r *run) {
 	}
 }
 
-// truncateInPlace finds files that held data, were truncated and then
+// truncateInPlace finds files that held data, were cut shorter and then
 // rewritten under the same name.
 type truncateInPlace struct {
-	cut   map[*model.Inode]*model.Ref
-	state map[*model.Inode]*State
+	cut map[*model.Inode]*cutFile
+}
+
+// cutFile is a file truncateInPlace saw cut: where, whether the program
+// wrote it again after, and the crash state that shows the loss.
+type cutFile struct {
+	at    model.Ref
+	wrote bool
+	state *State
 }
 
 // cutLoss is what a crash between the truncation and the end of the
@@ -112,45 +119,41 @@ var cutLoss = []model.Outcome{model.Empty, model.Torn, model.Zeros}
 
 func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
-		t.cut, t.state = map[*model.Inode]*model.Ref{}, map[*model.Inode]*State{}
+		t.cut = map[*model.Inode]*cutFile{}
 	}
 	switch {
 	case e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent:
-		if _, ok := t.cut[e.Inode]; !ok {
-			r0 := e.Ref
-			t.cut[e.Inode] = &r0
+		// A truncation to the size the file has, or more, cuts nothing
+		// (SQLite sets a database's size after a checkpoint); one from an
+		// unknown size may.
+		if d := e.Data; d.SizeBefore >= 0 && d.Size >= d.SizeBefore {
+			return
 		}
-	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && t.state[e.Inode] == nil:
+		if _, ok := t.cut[e.Inode]; !ok {
+			t.cut[e.Inode] = &cutFile{at: e.Ref}
+		}
+	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && !t.cut[e.Inode].wrote:
 		// Right after the first write of the rewrite the cut file can be
 		// on disk empty (right after the truncation itself, the empty
 		// file is what the program sees, no loss yet).
-		t.state[e.Inode] = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
+		c := t.cut[e.Inode]
+		c.wrote = true
+		c.state = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
 	}
 }
 
 func (t *truncateInPlace) Finish(r *run) {
 	for _, ino := range r.m.Inodes() {
-		cut, ok := t.cut[ino]
-		if !ok || ino.Path == "" {
-			continue
-		}
-		at := *cut
-		rewritten := false
-		for _, w := range ino.PendingWrites() {
-			rewritten = rewritten || w.Event.Seq > at.Seq
-		}
-		if !rewritten && ino.LastSync != nil && ino.LastSync.Seq > at.Seq {
-			rewritten = true // written and synced after the cut
-		}
-		if !rewritten {
+		c, ok := t.cut[ino]
+		if !ok || ino.Path == "" || !c.wrote {
 			continue
 		}
 		p := ino.Name()
-		f := newFinding(TruncateInPlace, p, at,
+		f := newFinding(TruncateInPlace, p, c.at,
 			fmt.Sprintf("%s held data and was truncated to rewrite it in place: a crash between the truncation and the end of the rewrite leaves it empty or torn; write a temp file, fsync it and rename it over %s",
 				base(p), base(p)))
-		f.relate(at, "truncated")
-		f.State = t.state[ino]
+		f.relate(c.at, "truncated")
+		f.State = c.state
 		r.emit(f)
 	}
 }
