@@ -66,6 +66,17 @@ func TestBlindSpots(t *testing.T) {
 			opt: Options{Roots: []string{dir("blind-failed-only")}}, blind: []string{BlindFailedOnly}, findings: []string{}},
 		{name: "successful only (-z)", trace: "blind-successful-only",
 			opt: Options{Roots: []string{dir("blind-successful-only")}, Cwd: dir("blind-successful-only")}, blind: []string{BlindSuccessfulOnly}, findings: []string{}},
+		// The same with calls cut in two, their rest on a line with no
+		// pid: the shell's four children write f1-f4 unsynced (the save
+		// after them fsyncs the directory, so their names are durable).
+		{name: "successful only (-z), calls cut in two", trace: "blind-successful-only-split",
+			opt: Options{Roots: []string{dir("blind-successful-only-split")}, Cwd: dir("blind-successful-only-split")}, blind: []string{BlindSuccessfulOnly},
+			findings: []string{
+				"data-not-synced " + dir("blind-successful-only-split") + "/f1",
+				"data-not-synced " + dir("blind-successful-only-split") + "/f2",
+				"data-not-synced " + dir("blind-successful-only-split") + "/f3",
+				"data-not-synced " + dir("blind-successful-only-split") + "/f4",
+			}},
 		// The program fsyncs the file and the directory; the filter hides
 		// both, so the findings are the false alarms the warning explains.
 		{name: "syscall filter", trace: "blind-syscall-filter",

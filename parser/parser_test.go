@@ -145,6 +145,16 @@ func TestGrammar(t *testing.T) {
 			[]summary{
 				{Line: 1, End: 3, PID: 1, Name: "read", Args: "3, <data>, 10", Ret: "3"},
 				{Line: 2, End: 4, PID: 2, Name: "close", Args: "4", Ret: "0"}}},
+		{"-z: the rest of a cut call on the next line, with no pid", "1 read(3,  <unfinished ...>\n\"abc\", 10)           = 3 <0.000223>\n2 +++ exited with 0 +++\n1 close(3 <unfinished ...>\n)                     = 0\n1 rt_sigprocmask(SIG_SETMASK, [],  <unfinished ...>\nNULL, 8) = 0\n",
+			[]summary{
+				{Line: 1, End: 2, PID: 1, Name: "read", Args: "3, <data>, 10", Ret: "3"},
+				{Line: 3, End: 3, PID: 2, Name: "+++exit", Ret: "0"},
+				{Line: 4, End: 5, PID: 1, Name: "close", Args: "3", Ret: "0"},
+				{Line: 6, End: 7, PID: 1, Name: "rt_sigprocmask", Args: "SIG_SETMASK, [], NULL, 8", Ret: "0"}}},
+		{"-z: a line of its own after a cut call stays one", "1 read(3,  <unfinished ...>\nclose(4) = 0\n1 <... read resumed>\"\", 10) = 0\n",
+			[]summary{
+				{Line: 2, End: 2, Name: "close", Args: "4", Ret: "0"},
+				{Line: 1, End: 3, PID: 1, Name: "read", Args: "3, <data>, 10", Ret: "0"}}},
 		{"resumed after a value, with a comma", "5 clone(child_stack=NULL, flags=CLONE_VM|SIGCHLD <unfinished ...>\n5 <... clone resumed>, child_tidptr=0x7f) = 6\n",
 			[]summary{{Line: 1, End: 2, PID: 5, Name: "clone", Args: "child_stack=NULL, flags=CLONE_VM|SIGCHLD, child_tidptr=0x7f", Ret: "6"}}},
 		{"resumed then cut again", "9 read(0,  <unfinished ...>\n9 <... read resumed> <unfinished ...>) = ?\n9 +++ killed by SIGKILL +++\n",
@@ -228,6 +238,42 @@ func TestTimestamps(t *testing.T) {
 	evs, _, _ := parseText(t, "fsync(3) = 0 <0.000449>\n")
 	if evs[0].Dur != 449*time.Microsecond {
 		t.Errorf("-T duration = %v, want 449µs", evs[0].Dur)
+	}
+}
+
+// TestContinuationData: the bytes of a write whose rest strace -z put on
+// a line of its own are read from where they are in the file.
+func TestContinuationData(t *testing.T) {
+	evs, _, _ := parseText(t, "1 write(3</d/f>,  <unfinished ...>\n\"hello\", 5) = 5\n2 +++ exited with 0 +++\n")
+	if len(evs) != 2 || evs[0].Name != "write" || len(evs[0].Args) != 3 {
+		t.Fatalf("events %v", summarize(evs))
+	}
+	d := NewDataReader()
+	defer d.Close()
+	got, err := d.Bytes(evs[0].Args[1].Data, evs[0].Ret)
+	if err != nil || string(got) != "hello" {
+		t.Errorf("data = %q, %v; want \"hello\"", got, err)
+	}
+}
+
+// TestContinuationError: a line that is neither strace output nor the rest
+// of the cut call before it is still an error at its own position.
+func TestContinuationError(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "trace")
+	if err := os.WriteFile(name, []byte("1 read(3,  <unfinished ...>\nhello world\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for err == nil {
+		_, err = s.Next()
+	}
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Pos.Line != 2 || pe.Pos.Col < 1 {
+		t.Errorf("error %v; want one at line 2", err)
 	}
 }
 

@@ -59,6 +59,9 @@ type Reader struct {
 
 	sniffed bool
 	hold    *Event // a call with "= ?" whose stack may follow its exit line
+	// cut is the call the line just read left unfinished, for a rest
+	// printed on the next line with no pid (see continuation).
+	cut *Event
 	summary bool   // inside an strace -c/-C summary table
 	// old names the first shape only an strace before 5.x prints, and
 	// where, for the hint an unreadable line gets.
@@ -193,6 +196,8 @@ func (r *Reader) step() error {
 	}
 	held := r.hold
 	r.hold = nil
+	cut := r.cut
+	r.cut = nil
 	text, off, nl, err := r.readLine()
 	if err == io.EOF {
 		r.eof = true
@@ -253,6 +258,11 @@ func (r *Reader) step() error {
 		lp.mayskip = nl
 		kind, tf, perr = lp.parse()
 	}
+	if perr != nil && cut != nil && !lp.eolErr {
+		if k, tf2, ok := r.continuation(cut, ev, text, off, nl); ok {
+			kind, tf, perr = k, tf2, nil
+		}
+	}
 	if lp.old != "" {
 		r.sawOld(lp.old, startLine)
 		lp.old = ""
@@ -296,6 +306,7 @@ func (r *Reader) step() error {
 			r.ready = append(r.ready, old)
 		}
 		r.pending[ev.PID] = ev
+		r.cut = ev
 	case lineResumed:
 		start := r.pending[ev.PID]
 		if start == nil || start.Name != ev.Name {
@@ -324,6 +335,39 @@ func (r *Reader) step() error {
 		return r.readStack(done)
 	}
 	return nil
+}
+
+// continuation reads a line that is not strace output on its own as the
+// rest of the call the line before left unfinished. strace 6 filtering by
+// status (-z, -Z, -e status=) prints a call another process's line cut in
+// two as "PID name(args <unfinished ...>" and, on the very next line, the
+// rest with no pid, no time and no "<... name resumed>":
+//
+//	21952 read(3,  <unfinished ...>
+//	"", 4096)                               = 0
+//
+// The line is parsed as "PID <... name resumed>" and the rest, its bytes
+// mapped to where they are in the file. It reports false, with ev as it
+// was, when even so the line does not parse: the caller reports the
+// line's first error.
+func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (lineKind, timeFormat, bool) {
+	if r.pending[cut.PID] != cut {
+		return 0, 0, false
+	}
+	saved, savedLP := *ev, r.lp
+	prefix := fmt.Appendf(nil, "%d <... %s resumed>", cut.PID, cut.Name)
+	joined := append(prefix, text...)
+	lp := &r.lp
+	*ev = Event{PID: r.pid, Dur: -1}
+	lp.text, lp.ev = joined, ev
+	lp.off, lp.splitAt, lp.off2 = off, len(prefix), off
+	lp.mayskip = nl
+	kind, tf, err := lp.parse()
+	if err != nil || kind != lineResumed || ev.PID != cut.PID {
+		*ev, r.lp = saved, savedLP
+		return 0, 0, false
+	}
+	return kind, tf, true
 }
 
 // atEOF reports whether nothing but blank lines follows: the line just
