@@ -61,8 +61,8 @@ type Reader struct {
 	hold    *Event // a call with "= ?" whose stack may follow its exit line
 	// cut is the call the line just read left unfinished, for a rest
 	// printed on the next line with no pid (see continuation).
-	cut *Event
-	summary bool   // inside an strace -c/-C summary table
+	cut     *Event
+	summary bool // inside an strace -c/-C summary table
 	// old names the first shape only an strace before 5.x prints, and
 	// where, for the hint an unreadable line gets.
 	old     string
