@@ -151,6 +151,7 @@ type Watcher struct {
 
 	closes  int
 	syncs   map[string]bool
+	writes  int // calls that write file data (or sync a mapping), to any fd
 	written model.Ref // first successful open for writing
 	opens   int
 
@@ -330,12 +331,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case "open", "openat", "openat2", "creat":
 		w.anyOpens++
 	case "write", "writev", "pwrite64", "pwritev", "pwritev2":
+		w.writes++
 		if fd, ok := ev.Arg(0).Int(); ok && fd >= 3 && ev.OK() && len(paths) == 0 {
 			if w.blindWrites == 0 {
 				w.blindWrite = ref(ev)
 			}
 			w.blindWrites++
 		}
+	case "copy_file_range", "sendfile", "sendfile64", "splice", "msync":
+		w.writes++
 	case "fsync", "fdatasync", "sync", "syncfs":
 		w.syncs[ev.Name] = true
 	case "io_uring_setup":
@@ -492,6 +496,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			missing = "close, nor any fsync, fdatasync, sync or syncfs"
 		}
 		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
+	} else if w.opens > 0 && w.writes == 0 && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
+		// Files opened for writing and synced, and not one write to any
+		// fd, not even the terminal: the filter left the writes out.
+		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
 	} else if w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0 {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	}

@@ -90,6 +90,11 @@ func TestBlindSpots(t *testing.T) {
 				"name-not-synced " + dir("blind-syscall-filter") + "/config.txt.tmp",
 				"rename-before-sync " + dir("blind-syscall-filter") + "/config.txt",
 			}},
+		// A filter that keeps opens, fsyncs and renames but drops the
+		// writes: the save looks clean, and a write after its fsync would
+		// not show.
+		{name: "syscall filter without writes", trace: "blind-syscall-filter-writes",
+			opt: Options{Roots: []string{dir("blind-syscall-filter-writes")}, Cwd: dir("blind-syscall-filter-writes")}, blind: []string{BlindSyscallFilter}, findings: []string{}},
 		{name: "no -f, a child ran cp", trace: "blind-unfollowed-children",
 			opt: Options{Roots: []string{dir("blind-unfollowed-children")}}, blind: []string{BlindUnfollowedChildren}, findings: []string{}},
 		{name: "relative paths, absolute root", trace: "blind-unknown-cwd",
