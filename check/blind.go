@@ -151,7 +151,7 @@ type Watcher struct {
 
 	closes  int
 	syncs   map[string]bool
-	writes  int // calls that write file data (or sync a mapping), to any fd
+	writes  int       // calls that write file data (or sync a mapping), to any fd
 	written model.Ref // first successful open for writing
 	opens   int
 
