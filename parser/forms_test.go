@@ -178,6 +178,38 @@ func TestStacks(t *testing.T) {
 	}
 }
 
+// TestStackAfterOthersExit: the stack of an exit_group that returned "?"
+// follows its process's exit line; when another process's call came in
+// between (strace -f -k of a shell waiting for a child), the exit_group
+// has gone out already and its stack is skipped, not warned about line by
+// line, and the stacks around it still go to their own calls.
+func TestStackAfterOthersExit(t *testing.T) {
+	in := strings.Join([]string{
+		"7 read(3,  <unfinished ...>",
+		"8 exit_group(0) = ?",
+		"7 <... read resumed>\"\", 4096) = 0",
+		" > /lib/libc.so.6(read+0x12) [0x1]",
+		"8 +++ exited with 0 +++",
+		" > /lib/libc.so.6(_exit+0x29) [0x2]",
+		" > /bin/sh(main+0x10) [0x3]",
+		"7 close(3) = 0",
+		" > /lib/libc.so.6(close+0x11) [0x4]",
+		"",
+	}, "\n")
+	evs, warns, _ := parseText(t, in)
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.Name+": "+strings.Join(ev.Stack(), " | "))
+	}
+	want := []string{"exit_group: ", "read: /lib/libc.so.6(read+0x12) [0x1]", ": ", "close: /lib/libc.so.6(close+0x11) [0x4]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stacks (-want +got):\n%s", diff)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+}
+
 func TestInstructionPointer(t *testing.T) {
 	evs, _, _ := parseText(t, "[pid 5] 1796119766.880003 [  59] [00007f7e879d0ad7] close(3) = 0\n[????????????????] close(4) = 0\n")
 	if evs[0].IP() != 0x7f7e879d0ad7 || evs[1].IP() != 0 || evs[0].PID != 5 {

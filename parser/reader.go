@@ -59,6 +59,10 @@ type Reader struct {
 
 	sniffed bool
 	hold    *Event // a call with "= ?" whose stack may follow its exit line
+	// unsure are the pids whose last call ended with "= ?" and was handed
+	// out before their exit line came: that call's -k stack follows the
+	// exit line, and is skipped there.
+	unsure map[int]bool
 	// cut is the call the line just read left unfinished, for a rest
 	// printed on the next line with no pid (see continuation).
 	cut     *Event
@@ -296,8 +300,16 @@ func (r *Reader) step() error {
 	case lineExit, lineKilled:
 		r.flushPending(ev.PID, r.line)
 		r.ready = append(r.ready, ev)
+		unsure := r.unsure[ev.PID]
+		delete(r.unsure, ev.PID)
 		if held != nil && held.PID == ev.PID {
 			return r.readStack(held)
+		}
+		if unsure {
+			// Another process's line came between the call and this
+			// exit line, so the call has gone out without its stack.
+			var gone Event
+			return r.readStack(&gone)
 		}
 	case lineUnfinished:
 		if old := r.pending[ev.PID]; old != nil {
@@ -331,6 +343,10 @@ func (r *Reader) step() error {
 		nameIovecs(done)
 		if done.Kind == KindSyscall && !done.RetKnown {
 			r.hold = done
+			if r.unsure == nil {
+				r.unsure = map[int]bool{}
+			}
+			r.unsure[done.PID] = true
 		}
 		return r.readStack(done)
 	}
