@@ -338,7 +338,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 			w.blindWrites++
 		}
-	case "copy_file_range", "sendfile", "sendfile64", "splice", "msync":
+	case "copy_file_range", "sendfile", "splice", "msync":
 		w.writes++
 	case "fsync", "fdatasync", "sync", "syncfs":
 		w.syncs[ev.Name] = true

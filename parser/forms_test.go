@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -284,5 +285,25 @@ func TestSummarySkippedSaysSo(t *testing.T) {
 	}
 	if n != 1 || len(diags) != 1 || diags[0] != "t:2:1 the strace -c/-C summary table starts here: skipped" {
 		t.Errorf("%d events, diagnostics %q", n, diags)
+	}
+}
+
+// TestStderrFormFixture: a real strace -f written to its stderr (fixture
+// sh-children/f-stderr: the shell's lines have no pid until its children
+// run) pairs every unfinished call with its resumed half.
+func TestStderrFormFixture(t *testing.T) {
+	data, err := os.ReadFile("../fixtures/traces/sh-children/f-stderr.strace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, warns, _ := parseText(t, string(data))
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+	// The shell, pid 0 on its first lines, is pid 0 on its prefixed ones.
+	for _, ev := range evs {
+		if ev.Name == "wait4" && ev.PID != 0 {
+			t.Errorf("line %d: the shell's wait4 has pid %d, want 0 as on its first lines", ev.Pos.Line, ev.PID)
+		}
 	}
 }

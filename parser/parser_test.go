@@ -153,8 +153,24 @@ func TestGrammar(t *testing.T) {
 				{Line: 6, End: 7, PID: 1, Name: "rt_sigprocmask", Args: "SIG_SETMASK, [], NULL, 8", Ret: "0"}}},
 		{"-z: a line of its own after a cut call stays one", "1 read(3,  <unfinished ...>\nclose(4) = 0\n1 <... read resumed>\"\", 10) = 0\n",
 			[]summary{
-				{Line: 2, End: 2, Name: "close", Args: "4", Ret: "0"},
+				{Line: 2, End: 2, PID: 1, Name: "close", Args: "4", Ret: "0"}, // the only process seen: see pidTrack
 				{Line: 1, End: 3, PID: 1, Name: "read", Args: "3, <data>, 10", Ret: "0"}}},
+		{"stderr form: the command's lines get a pid once a child is attached", "read(3,  <unfinished ...>\nstrace: Process 8 attached\n[pid 8] close(5) = 0\n[pid 7] <... read resumed>\"\", 10) = 0\n[pid 7] close(3) = 0\n[pid 8] +++ exited with 0 +++\nclose(4) = 0\n+++ exited with 0 +++\n",
+			[]summary{
+				{Line: 3, End: 3, PID: 8, Name: "close", Args: "5", Ret: "0"},
+				{Line: 1, End: 4, Name: "read", Args: "3, <data>, 10", Ret: "0"},
+				{Line: 5, End: 5, Name: "close", Args: "3", Ret: "0"},
+				{Line: 6, End: 6, PID: 8, Name: "+++exit", Ret: "0"},
+				{Line: 7, End: 7, Name: "close", Args: "4", Ret: "0"},
+				{Line: 8, End: 8, Name: "+++exit", Ret: "0"}}},
+		{"stderr form: a child left alone loses its prefix", "clone(child_stack=NULL, flags=SIGCHLD) = 9\nstrace: Process 9 attached\n[pid 9] close(5) = 0\n[pid 6] wait4(-1,  <unfinished ...>\n[pid 9] write(1, \"x\", 1) = 1\n[pid 6] +++ killed by SIGKILL +++\nclose(1) = 0\n",
+			[]summary{
+				{Line: 1, End: 1, Name: "clone", Args: "child_stack=NULL, flags=SIGCHLD", Ret: "9"},
+				{Line: 3, End: 3, PID: 9, Name: "close", Args: "5", Ret: "0"},
+				{Line: 5, End: 5, PID: 9, Name: "write", Args: "1, <data>, 1", Ret: "1"},
+				{Line: 4, End: 6, Name: "wait4", Args: "-1", Ret: "?"},
+				{Line: 6, End: 6, Name: "+++killed SIGKILL"},
+				{Line: 7, End: 7, PID: 9, Name: "close", Args: "1", Ret: "0"}}},
 		{"resumed after a value, with a comma", "5 clone(child_stack=NULL, flags=CLONE_VM|SIGCHLD <unfinished ...>\n5 <... clone resumed>, child_tidptr=0x7f) = 6\n",
 			[]summary{{Line: 1, End: 2, PID: 5, Name: "clone", Args: "child_stack=NULL, flags=CLONE_VM|SIGCHLD, child_tidptr=0x7f", Ret: "6"}}},
 		{"resumed then cut again", "9 read(0,  <unfinished ...>\n9 <... read resumed> <unfinished ...>) = ?\n9 +++ killed by SIGKILL +++\n",

@@ -63,6 +63,8 @@ type Reader struct {
 	// out before their exit line came: that call's -k stack follows the
 	// exit line, and is skipped there.
 	unsure map[int]bool
+	// pids places lines without a pid (see pidTrack).
+	pids pidTrack
 	// cut is the call the line just read left unfinished, for a rest
 	// printed on the next line with no pid (see continuation).
 	cut     *Event
@@ -141,6 +143,11 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	rd.lp.resumeArgs = func(pid int, name string) int {
 		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
 			return len(ev.Args)
+		}
+		if rd.pid == 0 {
+			if ev := rd.pending[rd.pids.owner(pid)]; ev != nil && ev.Name == name {
+				return len(ev.Args)
+			}
 		}
 		return -1
 	}
@@ -288,6 +295,9 @@ func (r *Reader) step() error {
 		}
 		return nil
 	}
+	if r.pid == 0 {
+		r.placePID(ev, kind)
+	}
 	r.calls++
 	ev.Pos = Pos{File: r.name, Line: startLine, Col: ev.Pos.Col}
 	ev.EndLine = r.line
@@ -406,6 +416,7 @@ func (r *Reader) atEOF() bool {
 }
 
 func (r *Reader) diag(pos Pos, text []byte) {
+	r.pids.noteDiag(text)
 	if r.opt.Diag != nil {
 		r.opt.Diag(pos, string(text))
 	}

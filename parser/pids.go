@@ -1,0 +1,135 @@
+package parser
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// An strace -f writing to its stderr (no -o) prints a line's pid only
+// while it traces more than one process: the command's lines come without
+// one until its first child is attached, then as "[pid N] ...", and any
+// process left alone later loses its prefix again. pidTrack gives each
+// line the process it belongs to, so that a call started on a line without
+// a pid and resumed on one with it is one call, and the model sees one
+// process, not two.
+//
+// The command's own lines keep pid 0 (the trace never says its number
+// before it is prefixed); once its number shows, lines with that number
+// are given 0 too. Its number is known when a prefixed line resumes the
+// call a line without a pid left unfinished, or when a pid neither
+// announced by "Process N attached" nor returned by a fork is seen in a
+// trace that announces its children. (With -q it does not, and a pid that
+// is new may be a child whose fork has not returned yet: left as it is.)
+type pidTrack struct {
+	prefixed  bool         // a line had a pid
+	main      bool         // lines without a pid came first: pid 0 is the command
+	mainDone  bool         // ... and it has exited
+	mainPID   int          // the command's number, once known (0: not yet)
+	announced bool         // the trace says "Process N attached"
+	children  map[int]bool // pids announced or returned by a fork
+	seen      map[int]bool // pids seen on prefixed lines
+	live      map[int]bool // processes with prefixed lines, until their exit
+	last      int          // the last pid seen, to skip the maps on runs
+}
+
+// placePID sets the pid of a parsed line of a trace that is not one file
+// of an -ff set.
+func (r *Reader) placePID(ev *Event, kind lineKind) {
+	t := &r.pids
+	if ev.PID == 0 {
+		switch {
+		case !t.prefixed:
+			t.main = true
+		case len(t.live) == 1:
+			for p := range t.live {
+				ev.PID = p
+			}
+		}
+	} else {
+		if t.seen == nil {
+			t.seen, t.live = map[int]bool{}, map[int]bool{}
+			if t.main && !t.mainDone {
+				t.live[0] = true
+			}
+		}
+		t.prefixed = true
+		if t.mainPID != 0 && ev.PID == t.mainPID {
+			ev.PID = 0
+		} else if ev.PID != t.last && !t.seen[ev.PID] {
+			t.seen[ev.PID] = true
+			if t.main && !t.mainDone && t.mainPID == 0 && !t.children[ev.PID] && (t.announced || r.resumesMain(ev, kind)) {
+				t.mainPID, ev.PID = ev.PID, 0
+			}
+		}
+		if ev.PID != t.last {
+			t.live[ev.PID] = true
+		}
+	}
+	t.last = ev.PID
+	switch kind {
+	case lineExit, lineKilled:
+		if t.live != nil {
+			delete(t.live, ev.PID)
+		}
+		if ev.PID == 0 {
+			t.mainDone = true
+		}
+		t.last = -1
+	case lineCall, lineResumed:
+		switch ev.Name {
+		case "clone", "clone3", "fork", "vfork":
+			if ev.RetKnown && ev.Ret > 0 {
+				t.child(int(ev.Ret))
+			}
+		}
+	}
+}
+
+// resumesMain reports whether a prefixed line resumes the call that a line
+// without a pid left unfinished: the command's, now with its number.
+func (r *Reader) resumesMain(ev *Event, kind lineKind) bool {
+	if kind != lineResumed || r.pending[ev.PID] != nil {
+		return false
+	}
+	start := r.pending[0]
+	return start != nil && start.Name == ev.Name
+}
+
+func (t *pidTrack) child(pid int) {
+	if t.children == nil {
+		t.children = map[int]bool{}
+	}
+	t.children[pid] = true
+}
+
+// noteDiag reads "Process N attached" in a diagnostic line.
+func (t *pidTrack) noteDiag(text []byte) {
+	text = bytes.TrimPrefix(text, []byte("strace: "))
+	rest, ok := bytes.CutPrefix(text, []byte("Process "))
+	if !ok {
+		return
+	}
+	num, what, ok := bytes.Cut(rest, []byte(" "))
+	if !ok || !bytes.HasPrefix(what, []byte("attached")) {
+		return
+	}
+	if n, err := strconv.Atoi(string(num)); err == nil && n > 0 {
+		t.announced = true
+		t.child(n)
+	}
+}
+
+// owner is the process a line with this pid (0: none) is likely to
+// belong to, as placePID would place it, for the argument count of a
+// resumed call before the line is placed.
+func (t *pidTrack) owner(pid int) int {
+	switch {
+	case pid == 0 && t.prefixed && len(t.live) == 1:
+		for p := range t.live {
+			return p
+		}
+	case pid != 0 && (pid == t.mainPID || t.main && !t.mainDone && t.mainPID == 0 && !t.children[pid]):
+		return 0
+	}
+	return pid
+}
