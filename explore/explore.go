@@ -276,10 +276,12 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := &worker{}
+			defer w.close()
 			for s := range jobs {
 				if ctx.Err() == nil {
 					t := time.Now()
-					err := e.check(ctx, s)
+					err := e.check(ctx, s, w)
 					d := time.Since(t)
 					var verr error
 					if err == nil && !e.opt.CopyStates {
