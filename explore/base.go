@@ -50,7 +50,11 @@ type base struct {
 	// watch reports writes to the linked files (inotify IN_MODIFY), so
 	// that verify need not look at each; nil when inotify is not there.
 	watch   *watcher
-	records []record // what hashing feeds for each entry and the tree itself
+	records []record // each entry's and the tree's own, sorted by name
+	sum     treeSum  // of the records
+	// dirs reports changes in the state directories' directories (seal);
+	// nil without inotify.
+	dirs *dirWatcher
 }
 
 type baseEntry struct {
@@ -97,6 +101,7 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 		}
 	}
 	b.watch = newWatcher(dir, b.entries)
+	b.dirs = newDirWatcher()
 	rec, err := recordOf(".", dir, nil)
 	if err != nil {
 		return nil, err
@@ -110,7 +115,10 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 		b.records = append(b.records, rec)
 		b.kind[e.rel] = e.kind
 	}
-	sort.Slice(b.records, func(i, j int) bool { return recordLess(b.records[i], b.records[j]) })
+	sort.Slice(b.records, func(i, j int) bool { return b.records[i].rel < b.records[j].rel })
+	for _, r := range b.records {
+		b.sum.add(r, 1)
+	}
 	return b, nil
 }
 
@@ -169,12 +177,25 @@ func (b *base) copyIn(snapshot string, private func(rel string) bool) error {
 // populate fills an empty state directory from the base: directories and
 // symlinks of its own, hard links to the base's files.
 func (b *base) populate(dir string) error {
+	rels := []string{"."}
 	for _, e := range b.entries {
 		if err := b.make(dir, e); err != nil {
 			return err
 		}
+		if e.kind == 'd' {
+			rels = append(rels, e.rel)
+		}
 	}
+	b.dirs.watch(dir, rels...)
 	return nil
+}
+
+// forget is called before a state directory is removed.
+func (b *base) forget(dir string) { b.dirs.forget(dir) }
+
+func (b *base) close() {
+	b.watch.close()
+	b.dirs.close()
 }
 
 // make makes one entry of the base in a state directory.

@@ -164,7 +164,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		os.RemoveAll(work)
 		return nil, err
 	}
-	defer b.watch.close()
+	defer b.close()
 	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
 	defer e.data.close()
@@ -245,7 +245,13 @@ func (e *explorer) recycle(s *state) {
 		default:
 		}
 	}
-	os.RemoveAll(s.dir)
+	e.removeDir(s.dir)
+}
+
+// removeDir removes a state directory.
+func (e *explorer) removeDir(dir string) {
+	e.base.forget(dir)
+	os.RemoveAll(dir)
 }
 
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
@@ -320,7 +326,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 		case jobs <- s:
 		case <-ctx.Done():
 			if !e.opt.Keep {
-				os.RemoveAll(s.dir)
+				e.removeDir(s.dir)
 			}
 		}
 	}
@@ -329,10 +335,10 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	wg.Wait()
 	close(e.pool)
 	for d := range e.pool {
-		os.RemoveAll(d)
+		e.removeDir(d)
 	}
 	if e.spare != "" {
-		os.RemoveAll(e.spare) // not a state: the base's files, unchanged
+		e.removeDir(e.spare) // not a state: the base's files, unchanged
 	}
 	if shared != nil {
 		return &e.res, shared
@@ -385,7 +391,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		s.dir = e.spare
 		e.touched = e.touched[:0]
 		if err := build(s.dir); err != nil {
-			os.RemoveAll(s.dir)
+			e.removeDir(s.dir)
 			e.spare = ""
 			return err
 		}
@@ -408,7 +414,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 			}
 			if err := e.base.revert(s.dir, e.touched); err != nil {
 				e.spare = ""
-				os.RemoveAll(s.dir)
+				e.removeDir(s.dir)
 				return err
 			}
 			return nil

@@ -28,10 +28,12 @@ import (
 // changed, and no linked file changed (base.verify, which stops the run).
 // Otherwise the directory is removed and a new one filled from the base.
 
-// record is what hashing a tree feeds for one entry.
+// record is one entry's part of a tree's hash: the sha256 of its name,
+// kind and content (a file's bytes by their own sha256, a symlink's
+// target).
 type record struct {
 	rel string
-	b   []byte
+	sum [32]byte
 }
 
 // recordOf makes the record of the entry at p (named rel in its tree).
@@ -70,7 +72,30 @@ func recordOf(rel, p string, known map[fileKey][32]byte) (record, error) {
 		}
 		b = append(b, sum[:]...)
 	}
-	return record{rel: rel, b: b}, nil
+	return record{rel: rel, sum: sha256.Sum256(b)}, nil
+}
+
+// treeSum is a tree's hash before its last step: the sum of its records'
+// hashes, as four 64-bit lanes. A tree holds each name once, so the sum
+// of the set is as good a key as a hash of the sorted list, and one
+// record in or out changes it by that record alone: a state's sum is the
+// base's, less the base's records where the state differs, plus the
+// state's own records there.
+type treeSum [4]uint64
+
+func (t *treeSum) add(r record, sign uint64) {
+	for i := range t {
+		t[i] += sign * binary.LittleEndian.Uint64(r.sum[8*i:])
+	}
+}
+
+// key is the tree's hash.
+func (t *treeSum) key() [32]byte {
+	var b [32]byte
+	for i, v := range t {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return sha256.Sum256(b[:])
 }
 
 // walkRecords appends the records of dir/rel and everything below it.
@@ -95,38 +120,6 @@ func walkRecords(dir, rel string, known map[fileKey][32]byte, out []record) ([]r
 		return nil
 	})
 	return out, err
-}
-
-// recordLess orders records: the tree's own record first, the others by
-// name.
-func recordLess(a, b record) bool {
-	if (a.rel == ".") != (b.rel == ".") {
-		return a.rel == "."
-	}
-	return a.rel < b.rel
-}
-
-// sumRecords hashes records in recordLess order.
-func sumRecords(recs []record) [32]byte {
-	sort.Slice(recs, func(i, j int) bool { return recordLess(recs[i], recs[j]) })
-	return sumSorted(recs, nil)
-}
-
-// sumSorted hashes two sorted runs of records merged.
-func sumSorted(a, b []record) [32]byte {
-	h := sha256.New()
-	for len(a) > 0 || len(b) > 0 {
-		if len(b) == 0 || len(a) > 0 && recordLess(a[0], b[0]) {
-			h.Write(a[0].b)
-			a = a[1:]
-		} else {
-			h.Write(b[0].b)
-			b = b[1:]
-		}
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum
 }
 
 // roots returns where building a state changed its directory, given the
@@ -169,28 +162,41 @@ func under(rel string, roots []string) bool {
 }
 
 // hashState hashes a state directory built from the base by placing
-// touched: the base's records outside the changed roots, the changed
-// roots walked. It equals hashTree of the same directory.
+// touched: the base's sum, less the base's records below the changed
+// roots, plus the records of the changed roots walked. It equals hashTree
+// of the same directory.
 func (b *base) hashState(dir string, touched []string) ([32]byte, error) {
-	roots := b.roots(touched)
-	kept := b.records
-	if len(roots) > 0 {
-		kept = make([]record, 0, len(b.records))
-		for _, r := range b.records {
-			if !under(r.rel, roots) {
-				kept = append(kept, r)
-			}
-		}
-	}
+	sum := b.sum
 	var walked []record
 	var err error
-	for _, root := range roots {
-		if walked, err = walkRecords(dir, root, b.known, walked); err != nil {
+	for _, root := range b.roots(touched) {
+		for _, r := range b.recordsUnder(root) {
+			sum.add(r, ^uint64(0))
+		}
+		if walked, err = walkRecords(dir, root, b.known, walked[:0]); err != nil {
 			return [32]byte{}, err
 		}
+		for _, r := range walked {
+			sum.add(r, 1)
+		}
 	}
-	sort.Slice(walked, func(i, j int) bool { return recordLess(walked[i], walked[j]) })
-	return sumSorted(kept, walked), nil
+	return sum.key(), nil
+}
+
+// recordsUnder returns the base's records of root and below it (the
+// records are sorted by name: root, then a run of root/...).
+func (b *base) recordsUnder(root string) []record {
+	recs := b.records
+	var out []record
+	i := sort.Search(len(recs), func(i int) bool { return recs[i].rel >= root })
+	if i < len(recs) && recs[i].rel == root {
+		out = append(out, recs[i])
+	}
+	prefix := root + "/"
+	for j := sort.Search(len(recs), func(i int) bool { return recs[i].rel >= prefix }); j < len(recs) && strings.HasPrefix(recs[j].rel, prefix); j++ {
+		out = append(out, recs[j])
+	}
+	return out
 }
 
 // revert undoes the placing of touched in dir: each changed root is
@@ -202,12 +208,19 @@ func (b *base) revert(dir string, touched []string) error {
 			return err
 		}
 	}
+	watched := b.dirs.watched(dir)
 	for _, e := range b.entries {
 		if under(e.rel, roots) {
 			if err := b.make(dir, e); err != nil {
 				return err
 			}
+			if e.kind == 'd' && watched && !b.dirs.watch(dir, e.rel) {
+				watched = false // now seal looks at every directory
+			}
 		}
+	}
+	if watched {
+		b.dirs.take(dir) // the changes just made
 	}
 	return nil
 }
@@ -239,12 +252,27 @@ func dirStampOf(p string) (dirStamp, bool) {
 type seal struct {
 	touched []string
 	roots   []string
+	watched bool // b.dirs reports the directories' changes
 	dirs    []dirStamp
 	files   []stamp
 }
 
 func (b *base) seal(dir string, touched []string) (*seal, bool) {
 	s := &seal{touched: append([]string(nil), touched...), roots: b.roots(touched)}
+	if b.dirs.watched(dir) {
+		b.dirs.take(dir) // the build's own changes
+		s.watched = true
+		for _, e := range b.entries {
+			if e.kind == 'c' && !under(e.rel, s.roots) {
+				fi, err := os.Lstat(filepath.Join(dir, e.rel))
+				if err != nil {
+					return nil, false
+				}
+				s.files = append(s.files, stampOf(fi))
+			}
+		}
+		return s, true
+	}
 	ds, ok := dirStampOf(dir)
 	if !ok {
 		return nil, false
@@ -275,6 +303,28 @@ func (b *base) seal(dir string, touched []string) (*seal, bool) {
 // unchanged reports whether dir is as seal found it, outside the placed
 // paths. (The linked files are the base's: verify checks those.)
 func (b *base) unchanged(dir string, s *seal) bool {
+	if s.watched {
+		rels, lost := b.dirs.take(dir)
+		if lost {
+			return false
+		}
+		for _, rel := range rels {
+			if !under(rel, s.roots) {
+				return false
+			}
+		}
+		f := 0
+		for _, e := range b.entries {
+			if e.kind == 'c' && !under(e.rel, s.roots) {
+				fi, err := os.Lstat(filepath.Join(dir, e.rel))
+				if err != nil || stampOf(fi) != s.files[f] {
+					return false
+				}
+				f++
+			}
+		}
+		return true
+	}
 	if ds, ok := dirStampOf(dir); !ok || ds != s.dirs[0] {
 		return false
 	}

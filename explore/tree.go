@@ -123,5 +123,9 @@ func hashTree(dir string, known map[fileKey][32]byte) ([32]byte, error) {
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return sumRecords(recs), nil
+	var sum treeSum
+	for _, r := range recs {
+		sum.add(r, 1)
+	}
+	return sum.key(), nil
 }
