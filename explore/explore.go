@@ -15,7 +15,6 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // Options configure an exploration.
@@ -663,13 +662,11 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	if dc.err != nil {
 		return fmt.Errorf("line %d: %w", line, dc.err)
 	}
-	if err := copyFile(dc.path, target); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(target, os.O_RDWR|unix.O_NOFOLLOW, 0)
+	fd, err := copyOpen(dc.path, target)
 	if err != nil {
 		return err
 	}
+	f := os.NewFile(uintptr(fd), target)
 	defer f.Close()
 	for i, op := range ino.MaybeOps() {
 		bytes, sizeOnly := wholeBytes(op), false

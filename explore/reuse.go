@@ -42,37 +42,42 @@ func recordOf(rel, p string, known map[fileKey][32]byte) (record, error) {
 	if err != nil {
 		return record{}, err
 	}
-	var n [8]byte
-	b := make([]byte, 0, len(rel)+48)
-	binary.LittleEndian.PutUint64(n[:], uint64(len(rel)))
-	b = append(b, n[:]...)
-	b = append(b, rel...)
 	switch {
 	case fi.IsDir():
-		b = append(b, 'd')
+		return recordFor(rel, 'd', 0, nil, ""), nil
 	case fi.Mode()&fs.ModeSymlink != 0:
 		t, err := os.Readlink(p)
 		if err != nil {
 			return record{}, err
 		}
-		b = append(b, 'l')
-		binary.LittleEndian.PutUint64(n[:], uint64(len(t)))
-		b = append(b, n[:]...)
-		b = append(b, t...)
-	default:
-		b = append(b, 'f')
-		binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
-		b = append(b, n[:]...)
-		key, ok := keyOf(fi)
-		sum, found := known[key]
-		if !ok || !found {
-			if sum, err = hashFile(p); err != nil {
-				return record{}, err
-			}
-		}
-		b = append(b, sum[:]...)
+		return recordFor(rel, 'l', 0, nil, t), nil
 	}
-	return record{rel: rel, sum: sha256.Sum256(b)}, nil
+	key, ok := keyOf(fi)
+	sum, found := known[key]
+	if !ok || !found {
+		if sum, err = hashFile(p); err != nil {
+			return record{}, err
+		}
+	}
+	return recordFor(rel, 'f', fi.Size(), sum[:], ""), nil
+}
+
+// recordFor makes the record of an entry: a directory ('d'), a symlink
+// ('l') to target, or a file ('f') of size bytes whose sha256 is sum.
+func recordFor(rel string, kind byte, size int64, sum []byte, target string) record {
+	b := make([]byte, 0, len(rel)+len(target)+56)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(rel)))
+	b = append(b, rel...)
+	b = append(b, kind)
+	switch kind {
+	case 'l':
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(target)))
+		b = append(b, target...)
+	case 'f':
+		b = binary.LittleEndian.AppendUint64(b, uint64(size))
+		b = append(b, sum...)
+	}
+	return record{rel: rel, sum: sha256.Sum256(b)}
 }
 
 // treeSum is a tree's hash before its last step: the sum of its records'

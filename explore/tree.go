@@ -3,13 +3,10 @@ package explore
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // relPath maps a trace path to its place below root: ok is false for a
@@ -87,30 +84,6 @@ func CopyTree(src, dst string) error {
 		}
 		return nil
 	})
-}
-
-// copyFile copies a regular file into a new file to (never through a
-// symlink at to).
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := createNew(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// createNew creates a file that must not exist, not following a symlink.
-func createNew(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o644)
 }
 
 // hashTree hashes a directory tree: names, kinds, file bytes and symlink
