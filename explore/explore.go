@@ -234,14 +234,16 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 }
 
 // recycle makes a checked state's directory the base's again for a later
-// candidate, when the checker left it alone outside the placed paths;
-// else it removes it.
+// candidate, undoing the placed paths and what the checker changed
+// (base.changes); when that cannot be done, it removes the directory.
 func (e *explorer) recycle(s *state) {
-	if s.seal != nil && s.verified && e.base.unchanged(s.dir, s.seal) && e.base.revert(s.dir, s.seal.touched) == nil {
-		select {
-		case e.pool <- s.dir:
-			return
-		default:
+	if s.seal != nil && s.verified {
+		if extra, ok := e.base.changes(s.dir, s.seal); ok && e.base.revert(s.dir, append(s.seal.touched, extra...)) == nil {
+			select {
+			case e.pool <- s.dir:
+				return
+			default:
+			}
 		}
 	}
 	e.removeDir(s.dir)

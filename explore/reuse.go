@@ -231,11 +231,13 @@ func (b *base) revert(dir string, touched []string) error {
 }
 
 // A directory's stamp: what creating, removing or renaming an entry in it
-// changes.
+// changes, and what a chmod, chown or new attribute of it does (its mode
+// and change time).
 type dirStamp struct {
-	mtime time.Time
-	size  int64
-	nlink uint64
+	mtime, ctime time.Time
+	mode         fs.FileMode
+	size         int64
+	nlink        uint64
 }
 
 func dirStampOf(p string) (dirStamp, bool) {
@@ -247,7 +249,7 @@ func dirStampOf(p string) (dirStamp, bool) {
 	if !ok {
 		return dirStamp{}, false
 	}
-	return dirStamp{fi.ModTime(), fi.Size(), uint64(st.Nlink)}, true
+	return dirStamp{fi.ModTime(), time.Unix(st.Ctim.Unix()), fi.Mode(), fi.Size(), uint64(st.Nlink)}, true
 }
 
 // seal records, before a checker runs on a state, what tells afterwards
@@ -305,17 +307,30 @@ func (b *base) seal(dir string, touched []string) (*seal, bool) {
 	return s, true
 }
 
-// unchanged reports whether dir is as seal found it, outside the placed
-// paths. (The linked files are the base's: verify checks those.)
-func (b *base) unchanged(dir string, s *seal) bool {
+// changes reports what the checker changed in dir outside the placed
+// paths, as more paths for revert to undo, or false when that cannot be
+// told (no inotify: then only an unchanged directory is reused) or
+// undone (the state directory itself changed). (The linked files are the
+// base's: verify checks those.)
+//
+// With inotify, each entry named in an event outside the placed paths is
+// undone: removed, and what the base holds there made again. A renamed
+// directory names both its names in its parent, so events reported
+// later under its old name are undone with it; a private copy written
+// without an event (through a mapping) shows in its stamp.
+func (b *base) changes(dir string, s *seal) ([]string, bool) {
 	if s.watched {
 		rels, lost := b.dirs.take(dir)
 		if lost {
-			return false
+			return nil, false
 		}
+		var extra []string
 		for _, rel := range rels {
+			if rel == "." {
+				return nil, false
+			}
 			if !under(rel, s.roots) {
-				return false
+				extra = append(extra, rel)
 			}
 		}
 		f := 0
@@ -323,13 +338,19 @@ func (b *base) unchanged(dir string, s *seal) bool {
 			if e.kind == 'c' && !under(e.rel, s.roots) {
 				fi, err := os.Lstat(filepath.Join(dir, e.rel))
 				if err != nil || stampOf(fi) != s.files[f] {
-					return false
+					extra = append(extra, e.rel)
 				}
 				f++
 			}
 		}
-		return true
+		return extra, true
 	}
+	return nil, b.unchanged(dir, s)
+}
+
+// unchanged reports, from the stamps seal took, whether dir is as seal
+// found it outside the placed paths.
+func (b *base) unchanged(dir string, s *seal) bool {
 	if ds, ok := dirStampOf(dir); !ok || ds != s.dirs[0] {
 		return false
 	}
