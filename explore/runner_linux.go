@@ -65,6 +65,7 @@ func init() {
 // Frames on the socket: a kind byte, a 4-byte length, the payload.
 const (
 	frameRun    = 'r' // crashsim → runner: dir, argv and env, with the output fd
+	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
 	framePID    = 'p' // runner → crashsim: the checker started (its pid)
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
@@ -163,8 +164,9 @@ type outcome struct {
 // errRunnerLost says the runner ended without answering.
 var errRunnerLost = errors.New("the checker runner ended without an answer")
 
-// errNotStarted says the runner failed before it started the checker: the
-// state can be run again on a new runner.
+// errNotStarted says the runner failed before it started the checker
+// (one idle past its age ends unasked): the state, untouched, can be run
+// again on a new runner.
 var errNotStarted = errors.New("the checker was not started")
 
 // run runs argv in dir with env through the runner, its output into out,
@@ -193,6 +195,7 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 		close(copied)
 	}()
 	var pid atomic.Int64
+	var started atomic.Bool
 	answer := make(chan error, 1)
 	var res outcome
 	go func() {
@@ -202,6 +205,8 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 			case err != nil:
 				answer <- err
 				return
+			case kind == frameStart:
+				started.Store(true)
 			case kind == framePID && len(b) == 8:
 				pid.Store(int64(binary.LittleEndian.Uint64(b)))
 			case kind == frameDone && len(b) == 5:
@@ -229,13 +234,12 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 		return outcome{}, ctx.Err()
 	}
 	if err != nil {
-		started := pid.Load() > 0
 		r.kill(int(pid.Load()), token)
 		<-copied
 		if errors.Is(err, io.EOF) {
 			err = errRunnerLost
 		}
-		if !started {
+		if !started.Load() {
 			err = fmt.Errorf("%w: %w", errNotStarted, err)
 		}
 		return outcome{}, fmt.Errorf("checker runner: %w", err)
@@ -437,7 +441,20 @@ func serveRunner(arg string) int {
 		}
 	}()
 	paths := map[string]string{}
-	for req := range reqs {
+	// A jailed runner past its age ends even when no state comes (its
+	// mount table must not outlive it); a request already on its way
+	// finds it gone, and crashsim sends it to a new one.
+	var expire <-chan time.Time
+	if jailed {
+		expire = time.After(maxRunnerAge)
+	}
+	for {
+		var req request
+		select {
+		case req = <-reqs:
+		case <-expire:
+			return 0
+		}
 		retire, err := runOne(sock, req.b, req.fd, null, jailed, setupErr, mounts, paths, &current)
 		closeFD(req.fd)
 		if err != nil {
@@ -448,7 +465,6 @@ func serveRunner(arg string) int {
 			return 0
 		}
 	}
-	return 0
 }
 
 // runOne serves one request; it reports whether the runner must retire
@@ -501,6 +517,10 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, setupErr
 		}
 		path = p
 		paths[argv[0]] = p
+	}
+	if err := sendFrame(sock, frameStart, nil, -1); err != nil {
+		unbind()
+		return true, err
 	}
 	var pdeath syscall.Signal // the pid namespace goes with the runner
 	if !jailed {
