@@ -439,6 +439,9 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		e.spare = "" // the checker's now
 		if !e.opt.CopyStates && !e.opt.Keep {
 			s.seal, _ = e.base.seal(s.dir, e.touched)
+		} else {
+			// Never reused: its watches would only use up the user's.
+			e.base.forget(s.dir)
 		}
 		// Waiting for a free worker is not building.
 		built = true
