@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +49,11 @@ type base struct {
 	// watch reports writes to the linked files (inotify IN_MODIFY), so
 	// that verify need not look at each; nil when inotify is not there.
 	watch   *watcher
-	records []record // what hashing feeds for each entry and the tree itself
+	records []record // each entry's and the tree's own, sorted by name
+	sum     treeSum  // of the records
+	// dirs reports changes in the state directories' directories (seal);
+	// nil without inotify.
+	dirs *dirWatcher
 }
 
 type baseEntry struct {
@@ -97,71 +100,77 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 		}
 	}
 	b.watch = newWatcher(dir, b.entries)
-	rec, err := recordOf(".", dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	b.records = append(b.records, rec)
+	b.dirs = newDirWatcher()
+	b.records = append(b.records, recordFor(".", 'd', 0, nil, ""))
 	for _, e := range b.entries {
-		rec, err := recordOf(e.rel, filepath.Join(dir, e.rel), b.known)
-		if err != nil {
-			return nil, fmt.Errorf("explore: base: %w", err)
-		}
-		b.records = append(b.records, rec)
 		b.kind[e.rel] = e.kind
 	}
-	sort.Slice(b.records, func(i, j int) bool { return recordLess(b.records[i], b.records[j]) })
+	sort.Slice(b.records, func(i, j int) bool { return b.records[i].rel < b.records[j].rel })
+	for _, r := range b.records {
+		b.sum.add(r, 1)
+	}
 	return b, nil
 }
 
+// copyIn copies snapshot into the base, hashing each file as it copies
+// it, and records the base's entries.
 func (b *base) copyIn(snapshot string, private func(rel string) bool) error {
-	dir := b.dir
-	if err := CopyTree(snapshot, dir); err != nil {
-		return fmt.Errorf("explore: copy of the initial snapshot: %w", err)
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
+	err := filepath.WalkDir(snapshot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == snapshot {
 			return err
 		}
-		rel, err := filepath.Rel(dir, p)
+		rel, err := filepath.Rel(snapshot, p)
 		if err != nil {
 			return err
 		}
+		to := filepath.Join(b.dir, rel)
 		e := baseEntry{rel: rel}
 		switch {
 		case d.IsDir():
 			e.kind = 'd'
+			if err := os.Mkdir(to, 0o755); err != nil {
+				return err
+			}
+			b.records = append(b.records, recordFor(rel, 'd', 0, nil, ""))
 		case d.Type()&fs.ModeSymlink != 0:
 			e.kind = 'l'
 			if e.target, err = os.Readlink(p); err != nil {
 				return err
 			}
-		case d.Type().IsRegular() && private(rel):
-			e.kind = 'c'
+			if err := os.Symlink(e.target, to); err != nil {
+				return err
+			}
+			b.records = append(b.records, recordFor(rel, 'l', 0, nil, e.target))
 		case d.Type().IsRegular():
-			e.kind = 'f'
-			fi, err := os.Lstat(p)
+			e.kind = 'c'
+			if !private(rel) {
+				e.kind = 'f'
+			}
+			sum, err := copyHashing(p, to)
+			if err != nil {
+				return err
+			}
+			fi, err := os.Lstat(to)
 			if err != nil {
 				return err
 			}
 			key, ok := keyOf(fi)
 			if !ok {
-				return fmt.Errorf("%s: no inode number", p)
-			}
-			sum, err := hashFile(p)
-			if err != nil {
-				return err
+				return fmt.Errorf("%s: no inode number", to)
 			}
 			e.key, e.stamp = key, stampOf(fi)
+			// A private copy's inode is never a state's: only the
+			// linked files are ever looked up.
 			b.known[key] = sum
+			b.records = append(b.records, recordFor(rel, 'f', fi.Size(), sum[:], ""))
 		default:
-			return nil
+			return nil // other kinds are left out
 		}
 		b.entries = append(b.entries, e)
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("explore: base: %w", err)
+		return fmt.Errorf("explore: copy of the initial snapshot: %w", err)
 	}
 	return nil
 }
@@ -169,12 +178,25 @@ func (b *base) copyIn(snapshot string, private func(rel string) bool) error {
 // populate fills an empty state directory from the base: directories and
 // symlinks of its own, hard links to the base's files.
 func (b *base) populate(dir string) error {
+	rels := []string{"."}
 	for _, e := range b.entries {
 		if err := b.make(dir, e); err != nil {
 			return err
 		}
+		if e.kind == 'd' {
+			rels = append(rels, e.rel)
+		}
 	}
+	b.dirs.watch(dir, rels...)
 	return nil
+}
+
+// forget is called before a state directory is removed.
+func (b *base) forget(dir string) { b.dirs.forget(dir) }
+
+func (b *base) close() {
+	b.watch.close()
+	b.dirs.close()
 }
 
 // make makes one entry of the base in a state directory.
@@ -226,21 +248,6 @@ func (b *base) changedError(rel string) error {
 	{
 		return fmt.Errorf("%s: the checker %w by hard link, a file the trace never names (it was written, truncated or chmodded in place); states checked at the same time may have seen the change, so the exploration stops: make the checker leave files it did not create unchanged, or pass --copy-states to give every state a private copy of every file", rel, errBaseChanged)
 	}
-}
-
-func hashFile(p string) ([32]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return [32]byte{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return [32]byte{}, err
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
 }
 
 // tracePaths reads the trace once before the exploration and returns

@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -115,4 +117,35 @@ func BenchmarkExploreTree(b *testing.B) {
 	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
 	b.ReportMetric(float64(states)/float64(b.N), "states/op")
 	b.ReportMetric(float64(reused)/float64(cands), "reused/candidate")
+}
+
+// BenchmarkCheckerRun measures one run of the checker `true` on a state
+// directory, through the worker's runner, jailed (when crashsim can make
+// namespaces) and not: what a state costs beyond building it.
+//
+//	go test ./explore -run '^$' -bench CheckerRun
+func BenchmarkCheckerRun(b *testing.B) {
+	for _, jailed := range []bool{true, false} {
+		b.Run(fmt.Sprintf("jailed=%v", jailed), func(b *testing.B) {
+			if jailed && !canJail() {
+				b.Skip("needs CAP_SYS_ADMIN for namespaces")
+			}
+			noJail = !jailed
+			defer func() { noJail = false }()
+			work := b.TempDir()
+			dir := filepath.Join(work, "state")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			e := &explorer{opt: Options{Checker: "true", Timeout: time.Minute}, work: work}
+			w := &worker{}
+			defer w.close()
+			for b.Loop() {
+				s := &state{dir: dir}
+				if err := e.check(context.Background(), s, w); err != nil || s.failed {
+					b.Fatal(err, s.why, string(s.output))
+				}
+			}
+		})
+	}
 }

@@ -4,25 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/crashsim/crashsim/internal/reap"
 )
 
-// check runs the checker on one state. A checker that exits non-zero or
-// runs past the timeout fails the state; one killed because ctx was
-// cancelled leaves it unchecked (s.ran false).
-func (e *explorer) check(ctx context.Context, s *state) error {
+// check runs the checker on one state, through the worker's runner
+// (runner_linux.go). A checker that exits non-zero or runs past the
+// timeout fails the state; one killed because ctx was cancelled leaves it
+// unchecked (s.ran false).
+func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	cctx, cancel := context.WithTimeout(ctx, e.opt.Timeout)
 	defer cancel()
-	// Whatever the checker starts carries a token, and goes when it
-	// ends: a setsid daemon leaves the session, not its environment.
+	// Whatever the checker starts carries a token: should crashsim and
+	// the runner be killed, the watchdog finds it by that.
 	token := checkerToken()
 	env := reap.Env(append(os.Environ(),
 		"CRASHSIM_STATE_DIR="+s.dir,
@@ -30,39 +28,61 @@ func (e *explorer) check(ctx context.Context, s *state) error {
 		"CRASHSIM_MODEL="+e.opt.Persistence.String(),
 	), token)
 	argv := []string{"sh", "-c", e.opt.Checker}
-	// As root, in namespaces of its own (see jail_linux.go): only the
-	// state directory is writable, and the pid namespace dies with it.
-	// Otherwise in a session of its own.
-	var cmd *exec.Cmd
-	if !noJail {
-		cmd = jailCommand(s.dir, argv)
-	}
-	if cmd != nil {
-		cmd.Env = append(env, jailEnv+"="+s.dir)
-	} else {
-		cmd = exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	}
-	cmd.Dir = s.dir
 	out := &limitedBuffer{max: outputLimit}
-	err := runKilling(cctx, cmd, token, out)
+	var o outcome
+	var r *runner
+	var err error
+	// A runner that ended between states (killed from outside, say)
+	// is replaced once, before the checker has started.
+	for try := 0; try < 2; try++ {
+		if r, err = w.runner(e.work); err != nil {
+			err = fmt.Errorf("starting the checker runner: %w", err)
+			break
+		}
+		if o, err = r.run(cctx, s.dir, argv, env, token, out); !errors.Is(err, errNotStarted) {
+			break
+		}
+	}
 	s.output = out.bytes()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	s.ran = true
-	var ee *exec.ExitError
 	switch {
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
 		s.failed, s.why = true, "timed out after "+e.opt.Timeout.String()
-	case err == nil:
-	case errors.As(err, &ee):
-		s.failed, s.why = true, ee.ProcessState.String()
-	default:
+	case err != nil:
 		s.failed, s.why = true, fmt.Sprintf("could not run: %v", err)
+	case o.notRun != "":
+		s.failed, s.why = true, "could not run: "+o.notRun
+	case !o.status.Exited() || o.status.ExitStatus() != 0:
+		s.failed, s.why = true, o.words(r.jailed)
 	}
 	return nil
+}
+
+// worker is one checker goroutine's: its runner, started on first use and
+// again when the last one ended or grew stale.
+type worker struct{ r *runner }
+
+func (w *worker) runner(work string) (*runner, error) {
+	if w.r != nil && !w.r.stale() {
+		return w.r, nil
+	}
+	w.close()
+	r, err := startRunner(Jailed(), work)
+	if err != nil {
+		return nil, err
+	}
+	w.r = r
+	return r, nil
+}
+
+func (w *worker) close() {
+	if w.r != nil {
+		w.r.stop()
+		w.r = nil
+	}
 }
 
 // noJail runs checkers unjailed even with CAP_SYS_ADMIN: tests of the
@@ -93,43 +113,6 @@ func checkerToken() string {
 		checkers.watchdog, _ = reap.StartWatchdog(0, checkers.token)
 	})
 	return reap.Sub(checkers.token, int(checkers.n.Add(1)))
-}
-
-// runKilling runs cmd, which leads a session of its own, with its output
-// into out, until it ends or ctx is done; then it kills the session and
-// every holder of token. The output goes through a pipe crashsim reads
-// itself, so that Wait returns when the checker ends, not when the last
-// leftover holding the pipe does.
-func runKilling(ctx context.Context, cmd *exec.Cmd, token string, out io.Writer) error {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		r.Close()
-		return err
-	}
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(out, r)
-		r.Close()
-		close(copied)
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers in the session
-	reap.Kill(token)
-	<-copied // every writer is dead: the pipe has ended
-	return err
 }
 
 // limitedBuffer keeps the first max bytes written to it.

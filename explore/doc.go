@@ -28,6 +28,12 @@
 // checker on it. Findings come out in the order the states were built,
 // whatever the parallelism.
 //
+// Each worker runs its checkers through a runner process of its own
+// (runner_linux.go), which ends every process of a checker before it
+// answers. A state's directory is built from the previous one: what the
+// last state placed and what its checker changed is undone (reuse.go),
+// so the cost of a state follows what differs, not the size of the tree.
+//
 // Safety: every write goes below the work directory. Parents are created
 // by explore itself, each component checked with Lstat so that nothing is
 // written through a symlink; symlinks from the snapshot or the trace are

@@ -15,7 +15,6 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // Options configure an exploration.
@@ -164,7 +163,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		os.RemoveAll(work)
 		return nil, err
 	}
-	defer b.watch.close()
+	defer b.close()
 	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
 		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
 	defer e.data.close()
@@ -235,17 +234,25 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 }
 
 // recycle makes a checked state's directory the base's again for a later
-// candidate, when the checker left it alone outside the placed paths;
-// else it removes it.
+// candidate, undoing the placed paths and what the checker changed
+// (base.changes); when that cannot be done, it removes the directory.
 func (e *explorer) recycle(s *state) {
-	if s.seal != nil && s.verified && e.base.unchanged(s.dir, s.seal) && e.base.revert(s.dir, s.seal.touched) == nil {
-		select {
-		case e.pool <- s.dir:
-			return
-		default:
+	if s.seal != nil && s.verified {
+		if extra, ok := e.base.changes(s.dir, s.seal); ok && e.base.revert(s.dir, append(s.seal.touched, extra...)) == nil {
+			select {
+			case e.pool <- s.dir:
+				return
+			default:
+			}
 		}
 	}
-	os.RemoveAll(s.dir)
+	e.removeDir(s.dir)
+}
+
+// removeDir removes a state directory.
+func (e *explorer) removeDir(dir string) {
+	e.base.forget(dir)
+	os.RemoveAll(dir)
 }
 
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
@@ -276,10 +283,12 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := &worker{}
+			defer w.close()
 			for s := range jobs {
 				if ctx.Err() == nil {
 					t := time.Now()
-					err := e.check(ctx, s)
+					err := e.check(ctx, s, w)
 					d := time.Since(t)
 					var verr error
 					if err == nil && !e.opt.CopyStates {
@@ -318,7 +327,7 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 		case jobs <- s:
 		case <-ctx.Done():
 			if !e.opt.Keep {
-				os.RemoveAll(s.dir)
+				e.removeDir(s.dir)
 			}
 		}
 	}
@@ -327,10 +336,10 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	wg.Wait()
 	close(e.pool)
 	for d := range e.pool {
-		os.RemoveAll(d)
+		e.removeDir(d)
 	}
 	if e.spare != "" {
-		os.RemoveAll(e.spare) // not a state: the base's files, unchanged
+		e.removeDir(e.spare) // not a state: the base's files, unchanged
 	}
 	if shared != nil {
 		return &e.res, shared
@@ -383,7 +392,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		s.dir = e.spare
 		e.touched = e.touched[:0]
 		if err := build(s.dir); err != nil {
-			os.RemoveAll(s.dir)
+			e.removeDir(s.dir)
 			e.spare = ""
 			return err
 		}
@@ -406,7 +415,7 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 			}
 			if err := e.base.revert(s.dir, e.touched); err != nil {
 				e.spare = ""
-				os.RemoveAll(s.dir)
+				e.removeDir(s.dir)
 				return err
 			}
 			return nil
@@ -430,6 +439,9 @@ func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func
 		e.spare = "" // the checker's now
 		if !e.opt.CopyStates && !e.opt.Keep {
 			s.seal, _ = e.base.seal(s.dir, e.touched)
+		} else {
+			// Never reused: its watches would only use up the user's.
+			e.base.forget(s.dir)
 		}
 		// Waiting for a free worker is not building.
 		built = true
@@ -655,13 +667,11 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	if dc.err != nil {
 		return fmt.Errorf("line %d: %w", line, dc.err)
 	}
-	if err := copyFile(dc.path, target); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(target, os.O_RDWR|unix.O_NOFOLLOW, 0)
+	fd, err := copyOpen(dc.path, target)
 	if err != nil {
 		return err
 	}
+	f := os.NewFile(uintptr(fd), target)
 	defer f.Close()
 	for i, op := range ino.MaybeOps() {
 		bytes, sizeOnly := wholeBytes(op), false

@@ -5,20 +5,17 @@ package explore
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/crashsim/crashsim/tracer"
 	"golang.org/x/sys/unix"
 )
 
-// A checker runs jailed when crashsim has CAP_SYS_ADMIN: crashsim's own
-// binary is started again (the hook is jailInit) as process 1 of a new pid
-// namespace, in a new mount namespace, and there
+// A checker runs jailed when crashsim has CAP_SYS_ADMIN: its runner
+// (runner_linux.go) is crashsim's own binary started again as process 1
+// of a new pid namespace, in a new mount namespace, and there
 //
 //   - makes every mount read-only except the state directory, so a checker
 //     that writes an absolute path (the program's real data directory, say)
@@ -27,36 +24,10 @@ import (
 //   - starts sh -c CHECKER in a session of its own and waits for it,
 //     reaping whatever is reparented to it.
 //
-// When process 1 of a pid namespace ends, the kernel kills every other
-// process in it: nothing a checker starts, setsid daemons included,
-// outlives the checker or the timeout's SIGKILL.
-const jailEnv = "CRASHSIM_CHECKER_JAIL" // the state directory
-
-func init() {
-	if dir := os.Getenv(jailEnv); dir != "" {
-		os.Exit(jail(dir, os.Args[1:]))
-	}
-}
-
-// jailCommand returns the command that runs argv jailed with dir the only
-// writable place, or nil when crashsim cannot make namespaces. Its Env
-// must end with jailEnv=dir (see jailEnvOf).
-func jailCommand(dir string, argv []string) *exec.Cmd {
-	if !canJail() {
-		return nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	c := exec.Command(exe, argv...)
-	c.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
-		Setsid:     true,
-		Pdeathsig:  syscall.SIGKILL,
-	}
-	return c
-}
+// When the checker ends, the runner kills every other process in its pid
+// namespace; when the runner itself ends (killed at a timeout, or with
+// crashsim), the kernel does: nothing a checker starts, setsid daemons
+// included, outlives the checker or the timeout's SIGKILL.
 
 // canJail reports whether crashsim holds CAP_SYS_ADMIN (CapEff bit 21),
 // which new pid and mount namespaces need.
@@ -107,76 +78,52 @@ func dropLoopMounts(writable []string) {
 	}
 }
 
-func jail(dir string, argv []string) int {
-	fail := func(what string, err error) int {
-		fmt.Fprintf(os.Stderr, "crashsim: checker jail: %s: %v\n", what, err)
-		return 126
-	}
+// jailSetup makes the runner's mount namespace: private, the loop
+// filesystems that hold nothing needed dropped, everything read-only but
+// the directories WritableEnv names, and a /proc of its own. work holds
+// the state directories, which bindWritable makes writable one at a time.
+func jailSetup(work string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fail("make mounts private", err)
+		return fmt.Errorf("make mounts private: %w", err)
 	}
-	writable := []string{dir}
+	var writable []string
 	for _, d := range filepath.SplitList(os.Getenv(WritableEnv)) {
 		if d != "" {
 			writable = append(writable, d)
 		}
 	}
-	dropLoopMounts(writable)
+	dropLoopMounts(append([]string{work}, writable...))
 	for _, d := range writable {
 		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fail("bind "+d, err)
+			return fmt.Errorf("bind %s: %w", d, err)
 		}
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return fail("mount /proc", err)
+		return fmt.Errorf("mount /proc: %w", err)
 	}
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
-		return fail("make / read-only", err)
+		return fmt.Errorf("make / read-only: %w", err)
 	}
 	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
 	for _, d := range writable {
 		if err := unix.MountSetattr(unix.AT_FDCWD, d, unix.AT_RECURSIVE, rw); err != nil {
-			return fail("make "+d+" writable", err)
+			return fmt.Errorf("make %s writable: %w", d, err)
 		}
 	}
-	// The working directory was looked up before the bind: on the mount
-	// below it, now read-only.
-	if err := os.Chdir(dir); err != nil {
-		return fail("chdir", err)
+	return nil
+}
+
+// bindWritable makes dir writable in the jail, for one checker: the
+// runner unmounts it again when the checker's processes are gone.
+func bindWritable(dir string) error {
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
 	}
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, jailEnv+"=") {
-			env = append(env, kv)
-		}
+	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, dir, unix.AT_RECURSIVE, rw); err != nil {
+		_ = unix.Unmount(dir, unix.MNT_DETACH)
+		return err
 	}
-	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
-	if len(argv) == 0 {
-		return fail("run", fmt.Errorf("no command"))
-	}
-	c := exec.Command(argv[0], argv[1:]...)
-	c.Env, c.Stdin, c.Stdout, c.Stderr = env, nil, os.Stdout, os.Stderr
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := c.Start(); err != nil {
-		return fail("run", err)
-	}
-	// Reap everything (orphans come to process 1) until the checker ends.
-	for {
-		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, 0, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return fail("wait", err)
-		}
-		if pid != c.Process.Pid {
-			continue
-		}
-		if ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ws.ExitStatus()
-	}
+	return nil
 }

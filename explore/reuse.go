@@ -28,10 +28,12 @@ import (
 // changed, and no linked file changed (base.verify, which stops the run).
 // Otherwise the directory is removed and a new one filled from the base.
 
-// record is what hashing a tree feeds for one entry.
+// record is one entry's part of a tree's hash: the sha256 of its name,
+// kind and content (a file's bytes by their own sha256, a symlink's
+// target).
 type record struct {
 	rel string
-	b   []byte
+	sum [32]byte
 }
 
 // recordOf makes the record of the entry at p (named rel in its tree).
@@ -40,37 +42,65 @@ func recordOf(rel, p string, known map[fileKey][32]byte) (record, error) {
 	if err != nil {
 		return record{}, err
 	}
-	var n [8]byte
-	b := make([]byte, 0, len(rel)+48)
-	binary.LittleEndian.PutUint64(n[:], uint64(len(rel)))
-	b = append(b, n[:]...)
-	b = append(b, rel...)
 	switch {
 	case fi.IsDir():
-		b = append(b, 'd')
+		return recordFor(rel, 'd', 0, nil, ""), nil
 	case fi.Mode()&fs.ModeSymlink != 0:
 		t, err := os.Readlink(p)
 		if err != nil {
 			return record{}, err
 		}
-		b = append(b, 'l')
-		binary.LittleEndian.PutUint64(n[:], uint64(len(t)))
-		b = append(b, n[:]...)
-		b = append(b, t...)
-	default:
-		b = append(b, 'f')
-		binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
-		b = append(b, n[:]...)
-		key, ok := keyOf(fi)
-		sum, found := known[key]
-		if !ok || !found {
-			if sum, err = hashFile(p); err != nil {
-				return record{}, err
-			}
-		}
-		b = append(b, sum[:]...)
+		return recordFor(rel, 'l', 0, nil, t), nil
 	}
-	return record{rel: rel, b: b}, nil
+	key, ok := keyOf(fi)
+	sum, found := known[key]
+	if !ok || !found {
+		if sum, err = hashFile(p); err != nil {
+			return record{}, err
+		}
+	}
+	return recordFor(rel, 'f', fi.Size(), sum[:], ""), nil
+}
+
+// recordFor makes the record of an entry: a directory ('d'), a symlink
+// ('l') to target, or a file ('f') of size bytes whose sha256 is sum.
+func recordFor(rel string, kind byte, size int64, sum []byte, target string) record {
+	b := make([]byte, 0, len(rel)+len(target)+56)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(rel)))
+	b = append(b, rel...)
+	b = append(b, kind)
+	switch kind {
+	case 'l':
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(target)))
+		b = append(b, target...)
+	case 'f':
+		b = binary.LittleEndian.AppendUint64(b, uint64(size))
+		b = append(b, sum...)
+	}
+	return record{rel: rel, sum: sha256.Sum256(b)}
+}
+
+// treeSum is a tree's hash before its last step: the sum of its records'
+// hashes, as four 64-bit lanes. A tree holds each name once, so the sum
+// of the set is as good a key as a hash of the sorted list, and one
+// record in or out changes it by that record alone: a state's sum is the
+// base's, less the base's records where the state differs, plus the
+// state's own records there.
+type treeSum [4]uint64
+
+func (t *treeSum) add(r record, sign uint64) {
+	for i := range t {
+		t[i] += sign * binary.LittleEndian.Uint64(r.sum[8*i:])
+	}
+}
+
+// key is the tree's hash.
+func (t *treeSum) key() [32]byte {
+	var b [32]byte
+	for i, v := range t {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return sha256.Sum256(b[:])
 }
 
 // walkRecords appends the records of dir/rel and everything below it.
@@ -95,38 +125,6 @@ func walkRecords(dir, rel string, known map[fileKey][32]byte, out []record) ([]r
 		return nil
 	})
 	return out, err
-}
-
-// recordLess orders records: the tree's own record first, the others by
-// name.
-func recordLess(a, b record) bool {
-	if (a.rel == ".") != (b.rel == ".") {
-		return a.rel == "."
-	}
-	return a.rel < b.rel
-}
-
-// sumRecords hashes records in recordLess order.
-func sumRecords(recs []record) [32]byte {
-	sort.Slice(recs, func(i, j int) bool { return recordLess(recs[i], recs[j]) })
-	return sumSorted(recs, nil)
-}
-
-// sumSorted hashes two sorted runs of records merged.
-func sumSorted(a, b []record) [32]byte {
-	h := sha256.New()
-	for len(a) > 0 || len(b) > 0 {
-		if len(b) == 0 || len(a) > 0 && recordLess(a[0], b[0]) {
-			h.Write(a[0].b)
-			a = a[1:]
-		} else {
-			h.Write(b[0].b)
-			b = b[1:]
-		}
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum
 }
 
 // roots returns where building a state changed its directory, given the
@@ -169,28 +167,41 @@ func under(rel string, roots []string) bool {
 }
 
 // hashState hashes a state directory built from the base by placing
-// touched: the base's records outside the changed roots, the changed
-// roots walked. It equals hashTree of the same directory.
+// touched: the base's sum, less the base's records below the changed
+// roots, plus the records of the changed roots walked. It equals hashTree
+// of the same directory.
 func (b *base) hashState(dir string, touched []string) ([32]byte, error) {
-	roots := b.roots(touched)
-	kept := b.records
-	if len(roots) > 0 {
-		kept = make([]record, 0, len(b.records))
-		for _, r := range b.records {
-			if !under(r.rel, roots) {
-				kept = append(kept, r)
-			}
-		}
-	}
+	sum := b.sum
 	var walked []record
 	var err error
-	for _, root := range roots {
-		if walked, err = walkRecords(dir, root, b.known, walked); err != nil {
+	for _, root := range b.roots(touched) {
+		for _, r := range b.recordsUnder(root) {
+			sum.add(r, ^uint64(0))
+		}
+		if walked, err = walkRecords(dir, root, b.known, walked[:0]); err != nil {
 			return [32]byte{}, err
 		}
+		for _, r := range walked {
+			sum.add(r, 1)
+		}
 	}
-	sort.Slice(walked, func(i, j int) bool { return recordLess(walked[i], walked[j]) })
-	return sumSorted(kept, walked), nil
+	return sum.key(), nil
+}
+
+// recordsUnder returns the base's records of root and below it (the
+// records are sorted by name: root, then a run of root/...).
+func (b *base) recordsUnder(root string) []record {
+	recs := b.records
+	var out []record
+	i := sort.Search(len(recs), func(i int) bool { return recs[i].rel >= root })
+	if i < len(recs) && recs[i].rel == root {
+		out = append(out, recs[i])
+	}
+	prefix := root + "/"
+	for j := sort.Search(len(recs), func(i int) bool { return recs[i].rel >= prefix }); j < len(recs) && strings.HasPrefix(recs[j].rel, prefix); j++ {
+		out = append(out, recs[j])
+	}
+	return out
 }
 
 // revert undoes the placing of touched in dir: each changed root is
@@ -202,22 +213,31 @@ func (b *base) revert(dir string, touched []string) error {
 			return err
 		}
 	}
+	watched := b.dirs.watched(dir)
 	for _, e := range b.entries {
 		if under(e.rel, roots) {
 			if err := b.make(dir, e); err != nil {
 				return err
 			}
+			if e.kind == 'd' && watched && !b.dirs.watch(dir, e.rel) {
+				watched = false // now seal looks at every directory
+			}
 		}
+	}
+	if watched {
+		b.dirs.take(dir) // the changes just made
 	}
 	return nil
 }
 
 // A directory's stamp: what creating, removing or renaming an entry in it
-// changes.
+// changes, and what a chmod, chown or new attribute of it does (its mode
+// and change time).
 type dirStamp struct {
-	mtime time.Time
-	size  int64
-	nlink uint64
+	mtime, ctime time.Time
+	mode         fs.FileMode
+	size         int64
+	nlink        uint64
 }
 
 func dirStampOf(p string) (dirStamp, bool) {
@@ -229,7 +249,7 @@ func dirStampOf(p string) (dirStamp, bool) {
 	if !ok {
 		return dirStamp{}, false
 	}
-	return dirStamp{fi.ModTime(), fi.Size(), uint64(st.Nlink)}, true
+	return dirStamp{fi.ModTime(), time.Unix(st.Ctim.Unix()), fi.Mode(), fi.Size(), uint64(st.Nlink)}, true
 }
 
 // seal records, before a checker runs on a state, what tells afterwards
@@ -239,12 +259,27 @@ func dirStampOf(p string) (dirStamp, bool) {
 type seal struct {
 	touched []string
 	roots   []string
+	watched bool // b.dirs reports the directories' changes
 	dirs    []dirStamp
 	files   []stamp
 }
 
 func (b *base) seal(dir string, touched []string) (*seal, bool) {
 	s := &seal{touched: append([]string(nil), touched...), roots: b.roots(touched)}
+	if b.dirs.watched(dir) {
+		b.dirs.take(dir) // the build's own changes
+		s.watched = true
+		for _, e := range b.entries {
+			if e.kind == 'c' && !under(e.rel, s.roots) {
+				fi, err := os.Lstat(filepath.Join(dir, e.rel))
+				if err != nil {
+					return nil, false
+				}
+				s.files = append(s.files, stampOf(fi))
+			}
+		}
+		return s, true
+	}
 	ds, ok := dirStampOf(dir)
 	if !ok {
 		return nil, false
@@ -272,8 +307,49 @@ func (b *base) seal(dir string, touched []string) (*seal, bool) {
 	return s, true
 }
 
-// unchanged reports whether dir is as seal found it, outside the placed
-// paths. (The linked files are the base's: verify checks those.)
+// changes reports what the checker changed in dir outside the placed
+// paths, as more paths for revert to undo, or false when that cannot be
+// told (no inotify: then only an unchanged directory is reused) or
+// undone (the state directory itself changed). (The linked files are the
+// base's: verify checks those.)
+//
+// With inotify, each entry named in an event outside the placed paths is
+// undone: removed, and what the base holds there made again. A renamed
+// directory names both its names in its parent, so events reported
+// later under its old name are undone with it; a private copy written
+// without an event (through a mapping) shows in its stamp.
+func (b *base) changes(dir string, s *seal) ([]string, bool) {
+	if s.watched {
+		rels, lost := b.dirs.take(dir)
+		if lost {
+			return nil, false
+		}
+		var extra []string
+		for _, rel := range rels {
+			if rel == "." {
+				return nil, false
+			}
+			if !under(rel, s.roots) {
+				extra = append(extra, rel)
+			}
+		}
+		f := 0
+		for _, e := range b.entries {
+			if e.kind == 'c' && !under(e.rel, s.roots) {
+				fi, err := os.Lstat(filepath.Join(dir, e.rel))
+				if err != nil || stampOf(fi) != s.files[f] {
+					extra = append(extra, e.rel)
+				}
+				f++
+			}
+		}
+		return extra, true
+	}
+	return nil, b.unchanged(dir, s)
+}
+
+// unchanged reports, from the stamps seal took, whether dir is as seal
+// found it outside the placed paths.
 func (b *base) unchanged(dir string, s *seal) bool {
 	if ds, ok := dirStampOf(dir); !ok || ds != s.dirs[0] {
 		return false

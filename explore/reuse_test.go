@@ -93,3 +93,59 @@ func TestReuseAgreesWithTheTree(t *testing.T) {
 		t.Error("named.txt, named by the trace, is linked instead of copied")
 	}
 }
+
+// What a checker changes outside the paths a state placed (names made,
+// removed and renamed in the base's directories, a private copy written)
+// is gone in the next state built in the same directory, with inotify
+// telling what changed and without.
+func TestCheckerChangesDoNotReachNextState(t *testing.T) {
+	for _, watch := range []bool{true, false} {
+		useInotify = watch
+		checkerChangesDoNotReachNextState(t)
+	}
+	useInotify = true
+}
+
+func checkerChangesDoNotReachNextState(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	var lines []string
+	for range 2 {
+		lines = append(lines,
+			`openat(AT_FDCWD, "/R/config.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+			`write(3, "{\"v\": 2}", 8) = 8`,
+			`close(3) = 0`,
+			`rename("/R/config.json.tmp", "/R/config.json") = 0`,
+		)
+	}
+	// named.txt is named (so privately copied into each state), never
+	// placed by a state.
+	lines = append(lines, `newfstatat(AT_FDCWD, "/R/named.txt", {st_mode=S_IFREG|0644, st_size=5, ...}, 0) = 0`)
+	trace := writeTrace(t, root, lines...)
+	initial := writeTree(t, map[string]string{
+		"config.json":    "{}",
+		"named.txt":      "named",
+		"data/a.txt":     "a",
+		"data/sub/b.txt": "b",
+	})
+	look := `set -e
+test ! -e data/new.txt; test ! -e made.d; test ! -e data/sub/moved.txt; test -f data/a.txt; test -f data/sub/b.txt
+test "$(cat named.txt)" = named; test ! -e data/sub2; test "$(stat -c %a data)" = 755
+`
+	for _, change := range []string{"touch data/new.txt", "mkdir made.d", "mv data/sub/b.txt data/sub/moved.txt", "rm data/a.txt",
+		"echo more >> named.txt", "mv data/sub data/sub2; touch data/sub2/c.txt", "chmod 700 data"} {
+		checker := look + change
+		res := runTrace(t, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: checker, Jobs: 1, WorkDir: t.TempDir()})
+		if res.Checked < 3 {
+			t.Fatalf("inotify %v, %s: checked %d states, want at least 3", useInotify, change, res.Checked)
+		}
+		for _, f := range res.Findings {
+			t.Errorf("inotify %v, %s: a state saw an earlier checker's change: %s", useInotify, change, f.Message)
+		}
+		// With inotify the change is undone and the directory reused:
+		// one worker needs a directory for the checker and one to build
+		// the next state in.
+		if fresh := res.Candidates - res.Reused; useInotify && fresh > 3 {
+			t.Errorf("inotify, %s: %d of %d candidates built in a new directory: the checked ones were not reused", change, fresh, res.Candidates)
+		}
+	}
+}

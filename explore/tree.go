@@ -3,13 +3,10 @@ package explore
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // relPath maps a trace path to its place below root: ok is false for a
@@ -89,30 +86,6 @@ func CopyTree(src, dst string) error {
 	})
 }
 
-// copyFile copies a regular file into a new file to (never through a
-// symlink at to).
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := createNew(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// createNew creates a file that must not exist, not following a symlink.
-func createNew(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o644)
-}
-
 // hashTree hashes a directory tree: names, kinds, file bytes and symlink
 // targets, in sorted order. Two states with the same hash look the same to
 // any checker that reads names and contents. A file is hashed by the
@@ -123,5 +96,9 @@ func hashTree(dir string, known map[fileKey][32]byte) ([32]byte, error) {
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return sumRecords(recs), nil
+	var sum treeSum
+	for _, r := range recs {
+		sum.add(r, 1)
+	}
+	return sum.key(), nil
 }

@@ -1,0 +1,112 @@
+//go:build linux
+
+package explore
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A daemon that leaves the checker's session and drops its environment
+// (so no token finds it) still ends with its state: unjailed, the runner
+// is its subreaper; jailed, its pid namespace.
+func TestCheckerDaemonWithCleanEnvironmentIsReaped(t *testing.T) {
+	jailModes(t, func(t *testing.T) {
+		d := mark()
+		trace, root := oneWrite(t)
+		res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1, WorkDir: t.TempDir(),
+			Checker: "setsid env -i sleep " + d + " </dev/null >/dev/null 2>&1 & sleep 0.2; exit 0"})
+		if res.Checked == 0 {
+			t.Fatal("no state checked")
+		}
+		if pids := sleeping(d); len(pids) > 0 {
+			t.Errorf("left running: %v", pids)
+		}
+	})
+}
+
+// One runner serves many states, and a checker killed at its timeout
+// takes only its runner with it: the next states get a new one and pass.
+func TestCheckerAfterTimeoutRuns(t *testing.T) {
+	jailModes(t, func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "root")
+		trace := writeTrace(t, root,
+			`openat(AT_FDCWD, "/R/f", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+			`write(3, "x", 1) = 1`,
+			`write(3, "y", 1) = 1`,
+		)
+		res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1, WorkDir: t.TempDir(), Timeout: 2 * time.Second,
+			Checker: `case "$CRASHSIM_CRASH_LINE" in 1) sleep 30;; esac; test -d "$CRASHSIM_STATE_DIR"`})
+		if res.Checked < 4 {
+			t.Fatalf("checked %d states, want at least 4", res.Checked)
+		}
+		timedOut := 0
+		for _, f := range res.Findings {
+			if !strings.Contains(f.Message, "timed out") || f.Line != 1 {
+				t.Errorf("unexpected finding: %s", f.Message)
+			}
+			timedOut++
+		}
+		if timedOut == 0 {
+			t.Error("the state at line 1 did not time out")
+		}
+	})
+}
+
+// A checker that mounts something (here a tmpfs over /tmp, in the jail's
+// own mount namespace) does not change what the next checker sees: the
+// runner that saw its mount table change is replaced.
+func TestCheckerMountDoesNotReachNextState(t *testing.T) {
+	if !canJail() {
+		t.Skip("needs CAP_SYS_ADMIN for namespaces")
+	}
+	trace, root := oneWrite(t)
+	d := "crashsim-mark-" + mark()
+	checker := "if [ -e /tmp/" + d + " ]; then echo saw the last checker\\'s mount; exit 1; fi; mount -t tmpfs none /tmp && touch /tmp/" + d
+	res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1, WorkDir: t.TempDir(), Checker: checker})
+	if res.Checked < 2 {
+		t.Fatalf("checked %d states, want at least 2", res.Checked)
+	}
+	for _, f := range res.Findings {
+		t.Errorf("finding: %s", f.Message)
+	}
+	if _, err := os.Stat("/tmp/" + d); err == nil {
+		os.Remove("/tmp/" + d)
+		t.Error("the checker's mount reached crashsim's /tmp")
+	}
+}
+
+// A jailed runner idle past its age ends by itself; a state sent to it
+// then was not started (so it may be run on a new runner), and the next
+// check gets a new runner.
+func TestIdleJailedRunnerEnds(t *testing.T) {
+	if !canJail() {
+		t.Skip("needs CAP_SYS_ADMIN for namespaces")
+	}
+	work := t.TempDir()
+	dir := filepath.Join(work, "state")
+	os.Mkdir(dir, 0o755)
+	r, err := startRunner(true, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.stop()
+	time.Sleep(maxRunnerAge + 300*time.Millisecond)
+	_, err = r.run(context.Background(), dir, []string{"sh", "-c", "true"}, os.Environ(), checkerToken(), io.Discard)
+	if !errors.Is(err, errNotStarted) {
+		t.Fatalf("run on an expired runner: %v, want %v", err, errNotStarted)
+	}
+	e := &explorer{opt: Options{Checker: "true", Timeout: time.Minute}, work: work}
+	w := &worker{r: r}
+	s := &state{dir: dir}
+	if err := e.check(context.Background(), s, w); err != nil || s.failed {
+		t.Fatalf("check after the runner ended: %v %s %s", err, s.why, s.output)
+	}
+	w.close()
+}
