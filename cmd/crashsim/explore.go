@@ -33,6 +33,7 @@ type exploreCmd struct {
 	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
 	Shard      string        `placeholder:"I/N" help:"Run the checker only on distinct states I, I+N, I+2N, ... of the run (the order is the same on every machine); crashsim merge joins the N reports (json or sarif) into the report of the whole run."`
+	WorkDir    string        `name:"work-dir" placeholder:"DIR" help:"Build the state directories in a new crashsim-explore-* directory under DIR (an existing directory outside --root and --initial). Default: /dev/shm, else $TMPDIR."`
 	CopyStates bool          `name:"copy-states" help:"Give every state a private copy of every file, instead of hard links to one read-only copy of the files the trace leaves unchanged (for a checker that writes files in place)."`
 	Args       []string      `arg:"" name:"trace" passthrough:"partial" help:"The strace log, or -- PROGRAM ARGS... to trace PROGRAM in the current directory first."`
 }
@@ -184,6 +185,13 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
 	opt.CopyStates = c.CopyStates
+	if c.WorkDir != "" {
+		dir, err := workDir(c.WorkDir, opt.Root, opt.Initial)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		opt.WorkDir = dir
+	}
 	if c.Shard != "" {
 		i, n, err := report.ParseShard(c.Shard)
 		if err != nil {
@@ -310,3 +318,42 @@ func (p *progressBar) update(pr explore.Progress) {
 }
 
 func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
+
+// workDir checks --work-dir: an existing directory, not at or below the
+// root the states stand for or the initial snapshot, which explore reads
+// and never writes.
+func workDir(dir, root, initial string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--work-dir %s: not a directory", dir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
+	}
+	for _, p := range []string{root, initial} {
+		if p == "" {
+			continue
+		}
+		rp, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(rp); err == nil {
+			rp = r
+		}
+		if within(real, rp) {
+			return "", fmt.Errorf("--work-dir %s: inside %s, which explore reads and never writes: give a directory elsewhere", dir, p)
+		}
+	}
+	return real, nil
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
