@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -149,6 +150,9 @@ type Result struct {
 	Recording string
 	// Models are the persistence models the findings were computed under.
 	Models []model.Persistence
+
+	// parts are the findings after Findings, when the check spilled them.
+	parts []part
 }
 
 // Options scope a check.
@@ -181,6 +185,10 @@ type Options struct {
 	// every write in scope: a trace without them has blind spot
 	// blind-no-data.
 	NeedData bool
+	// SpillAt, when above 0, is how many findings a check keeps in
+	// memory: past it they go to a temp file, and the Result must be
+	// closed (see Result.Close). 0 keeps them all in memory.
+	SpillAt int
 }
 
 // InScope reports whether a path is one the user asked about.
@@ -246,6 +254,11 @@ type run struct {
 	rules    []observer
 	findings []*Finding
 	deferred []func()
+	// index is the run's place among the models of the check, emitted
+	// how many findings it spilled, col where it puts them.
+	index   int
+	emitted int
+	col     *collector
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -260,12 +273,14 @@ type observer interface {
 	Finish(r *run)
 }
 
+// emit adds a finding to the run's. A finding is final once emitted: it
+// may be written to a temp file at once.
 func (r *run) emit(f *Finding) {
 	if !r.opt.inScope(f.Path) {
 		return
 	}
 	f.modelSet = 1 << r.p
-	r.findings = append(r.findings, f)
+	r.col.emit(r, f)
 }
 
 // Evaluated lists the models Run computes findings under for the models
@@ -288,9 +303,10 @@ func Evaluated(asked []model.Persistence) []model.Persistence {
 func Run(stream parser.Stream, opt Options) (*Result, error) {
 	models := Evaluated(opt.Models)
 	runs := make([]*run, len(models))
+	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newRules()}
+		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
 		first := i == 0 && opt.NeedData
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
@@ -316,6 +332,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			break
 		}
 		if err != nil {
+			col.close()
 			return nil, err
 		}
 		res.Summary.Events++
@@ -331,7 +348,16 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			rule.Finish(r)
 		}
 	}
-	res.Findings = merge(runs, opt.Models)
+	if col.sort == nil {
+		res.Findings = merge(runs, opt.Models)
+	} else {
+		d, err := col.spilledMerge(opt.Models)
+		if err != nil {
+			return nil, fmt.Errorf("check: keeping findings on disk: %w", err)
+		}
+		res.parts = []part{{disk: d}}
+		res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = d.sev[Error], d.sev[Warning], d.sev[Info]
+	}
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
 	// Files in scope, by the name a user knows them by: a file replaced by

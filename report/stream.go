@@ -27,6 +27,13 @@ func (s *jsonStream) raw(str string) {
 	}
 }
 
+// bytes writes b as it is.
+func (s *jsonStream) bytes(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+}
+
 // value writes v as encoding/json indents it at depth (0: the document).
 func (s *jsonStream) value(v any, depth int) {
 	if s.err != nil {

@@ -16,6 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// spillAt is how many findings a check keeps in memory before the rest
+// go to a temp file (check.Options.SpillAt); tests make it tiny.
+var spillAt = check.DefaultSpillAt
+
 // checkFlags are shared by every command that reports findings.
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif,html" default:"text" help:"Output format: text, json, sarif or html (one self-contained page: a timeline of the trace, its crash points and findings; give -o FILE)."`
@@ -82,6 +86,7 @@ func (c *checkCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	defer res.Close()
 	return c.checkFlags.report(g, res)
 }
 
@@ -103,7 +108,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	}
 	// Ignored paths stay in scope and their findings are counted, then
 	// left out (filter.go).
-	opt := check.Options{Models: models, Mounts: f.mounts}
+	opt := check.Options{Models: models, Mounts: f.mounts, SpillAt: spillAt}
 	if len(f.mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}
@@ -115,6 +120,12 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	}
 	total := &check.Result{Models: check.Evaluated(models)}
 	f.traces = traces
+	ok := false
+	defer func() {
+		if !ok {
+			total.Close()
+		}
+	}()
 	for _, t := range traces {
 		o := opt
 		initial, err := f.initial(t)
@@ -139,7 +150,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		if err != nil {
 			return nil, inputError(err)
 		}
-		total.Findings = append(total.Findings, res.Findings...)
+		total.Append(res)
 		total.Summary.Events += res.Summary.Events
 		total.Summary.Files += res.Summary.Files
 		total.Summary.Errors += res.Summary.Errors
@@ -152,6 +163,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		total.Notes = append(total.Notes, res.Notes...)
 	}
 	markAccepted(total.Warnings, f.AcceptBlind)
+	ok = true
 	return total, nil
 }
 
@@ -225,15 +237,15 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 		return withCode(exitUsage, err)
 	}
 	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: f.shard}
-	f.identify(g, res, &opt)
+	if err := f.identify(g, res, &opt); err != nil {
+		return err
+	}
 	if err := f.filter(g, res, &opt); err != nil {
 		return err
 	}
 	code := exitOK
-	for _, fd := range res.Findings {
-		if fd.Rule.Severity >= threshold {
-			code = exitFindings
-		}
+	if res.AtLeast(threshold) {
+		code = exitFindings
 	}
 	if code == exitOK && blindExit(res.Warnings) != nil {
 		code = exitBlind
@@ -243,6 +255,11 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	}
 	opt.ExitCode = code
 	if f.Format == "html" {
+		// The page holds every finding (it caps the events it draws, not
+		// the findings): they are read back into memory.
+		if err := res.Load(); err != nil {
+			return err
+		}
 		if err := f.html(g, res); err != nil {
 			return err
 		}

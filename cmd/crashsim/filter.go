@@ -62,23 +62,22 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 	if len(ignore) == 0 && len(sup) == 0 && base == nil {
 		return nil
 	}
-	kept := res.Findings[:0:0]
-	for _, fd := range res.Findings {
+	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
+	// One pass, over a spilled result's stream too: each finding is
+	// matched once, and what is left is counted as it is kept.
+	return res.Filter(func(fd *check.Finding) bool {
 		rel := opt.RelPath(fd.Path)
 		switch {
 		case matchAny(ignore, fd.Path, rel):
 			opt.Left.Ignored++
+			return false
 		case suppressed(sup, fd, rel):
 			opt.Left.Suppressed++
+			return false
 		case base[report.Fingerprint(fd, *opt)]:
 			opt.Left.Baseline++
-		default:
-			kept = append(kept, fd)
+			return false
 		}
-	}
-	res.Findings = kept
-	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
-	for _, fd := range kept {
 		switch fd.Rule.Severity {
 		case check.Error:
 			res.Summary.Errors++
@@ -87,8 +86,8 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 		default:
 			res.Summary.Infos++
 		}
-	}
-	return nil
+		return true
+	})
 }
 
 func matchAny(globs []string, abs, rel string) bool {
