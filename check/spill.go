@@ -259,7 +259,7 @@ func (h *itemHeap) Less(i, j int) bool {
 	return h.heads[i].r.end < h.heads[j].r.end
 }
 func (h *itemHeap) Swap(i, j int) { h.heads[i], h.heads[j] = h.heads[j], h.heads[i] }
-func (h *itemHeap) Push(x any)   { h.heads = append(h.heads, x.(head)) }
+func (h *itemHeap) Push(x any)    { h.heads = append(h.heads, x.(head)) }
 func (h *itemHeap) Pop() any {
 	x := h.heads[len(h.heads)-1]
 	h.heads = h.heads[:len(h.heads)-1]
