@@ -29,16 +29,22 @@ import (
 // spills them: 64k findings are about 45 MB.
 const DefaultSpillAt = 1 << 16
 
+// noTmpfile makes tempFile take the path of filesystems without
+// O_TMPFILE, for tests.
+var noTmpfile bool
+
 // tempFile opens a new file in os.TempDir that has no name.
 func tempFile() (*os.File, error) {
 	dir := os.TempDir()
-	f, err := os.OpenFile(dir, unix.O_TMPFILE|os.O_RDWR, 0o600)
-	if err == nil {
-		return f, nil
+	if !noTmpfile {
+		f, err := os.OpenFile(dir, unix.O_TMPFILE|os.O_RDWR, 0o600)
+		if err == nil {
+			return f, nil
+		}
 	}
 	// No O_TMPFILE on this filesystem: a random O_EXCL name, removed at
 	// once.
-	f, err = os.CreateTemp(dir, "crashsim-findings-*")
+	f, err := os.CreateTemp(dir, "crashsim-findings-*")
 	if err != nil {
 		return nil, err
 	}
