@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -353,7 +354,8 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	} else {
 		d, err := col.spilledMerge(opt.Models)
 		if err != nil {
-			return nil, fmt.Errorf("check: keeping findings on disk: %w", err)
+			// %v: the temp file's path error is no error of the trace.
+			return nil, fmt.Errorf("cannot keep the findings past %d in a temp file in %s (set TMPDIR to a directory with room): %v", opt.SpillAt, os.TempDir(), err)
 		}
 		res.parts = []part{{disk: d}}
 		res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = d.sev[Error], d.sev[Warning], d.sev[Info]

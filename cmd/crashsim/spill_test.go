@@ -174,3 +174,16 @@ func TestSpillErrorLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillNoTempDir: a TMPDIR that cannot hold the spill is an error
+// that says so, not a report missing findings.
+func TestSpillNoTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	old := spillAt
+	spillAt = 1
+	defer func() { spillAt = old }()
+	out, errs, code := runCLI(t, "check", "--format", "json", "../../fixtures/traces/git-commit/f-ttt-y-xx.strace")
+	if code != exitInput || out != "" || !strings.Contains(errs, "cannot keep the findings past 1 in a temp file in ") || !strings.Contains(errs, "no such file or directory") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
