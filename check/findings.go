@@ -36,11 +36,14 @@ func (d *diskPart) at(i int) (*Finding, error) {
 	if d.r == nil {
 		d.r = newReader(d.file, d.c, -1, d.file.size, 256<<10)
 	}
-	it, err := d.r.at(d.offs[i])
+	rec, err := d.r.at(d.offs[i])
 	if errors.Is(err, io.EOF) {
 		err = errRecord
 	}
-	return it.f, err
+	if err != nil {
+		return nil, err
+	}
+	return d.r.dec.decode(rec)
 }
 
 func (p part) len() int {
@@ -264,6 +267,7 @@ type collector struct {
 	n      int
 	sort   *sorter
 	traces map[string]bool
+	rec    []byte
 	err    error
 }
 
@@ -297,7 +301,8 @@ func (c *collector) emit(r *run, f *Finding) {
 
 func (c *collector) add(it item) {
 	if c.err == nil {
-		c.err = c.sort.add(it)
+		c.rec = c.sort.c.appendItem(c.rec[:0], it)
+		c.err = c.sort.add(keyOf(it), c.rec)
 	}
 }
 
@@ -324,61 +329,59 @@ func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
 	}
 	d := &diskPart{file: out, c: c.sort.c}
 	// A finding under no model the user asked for is dropped; one with
-	// several traces (a -ff set) is sorted again by trace.
+	// several traces (a -ff set) is sorted again by trace. Records are
+	// joined as they are, without being read into findings: the first of
+	// each rule, path and line is kept, with the models of all of them.
 	var again *sorter
 	if len(c.traces) > 1 {
 		again = &sorter{c: d.c, less: byReport, max: c.at}
 	}
-	final := func(it item) error {
-		off, err := out.put(d.c, item{f: it.f})
+	final := func(k *key, rec []byte) error {
+		off, err := out.put(rec)
 		if err != nil {
 			return err
 		}
 		d.offs = append(d.offs, off)
-		d.sev[it.f.Rule.Severity]++
+		d.sev[k.rule.Severity]++
 		return nil
 	}
 	seen := map[string]bool{}
 	n := 0
-	var pending *Finding
+	var pending []byte
+	var pk key
 	flush := func() error {
-		f := pending
-		pending = nil
-		if f == nil {
+		if pending == nil {
 			return nil
 		}
+		set := modelSet(pending[1])
 		ok := false
 		for _, p := range want {
-			ok = ok || f.modelSet.has(p)
+			ok = ok || set.has(p)
 		}
 		if !ok {
 			return nil
 		}
-		if f.Models == nil {
-			f.Models = modelNames[f.modelSet]
-		} else {
-			f.Models = append(f.Models, modelNames[f.modelSet]...)
-		}
-		if !seen[f.Trace] {
-			seen[f.Trace] = true
-			d.traces = append(d.traces, f.Trace)
+		pending[0] |= recJoined
+		if !seen[pk.trace] {
+			seen[pk.trace] = true
+			d.traces = append(d.traces, pk.trace)
 		}
 		if again != nil {
 			n++
-			return again.add(item{f: f, seq: n})
+			pk.run, pk.seq = 0, n
+			return again.add(pk, pending)
 		}
-		return final(item{f: f})
+		return final(&pk, pending)
 	}
-	err = c.sort.merge(func(it item) error {
-		f := it.f
-		if p := pending; p != nil && p.Line == f.Line && p.Rule.ID == f.Rule.ID && p.Path == f.Path {
-			p.modelSet |= f.modelSet
+	err = c.sort.merge(func(k *key, rec []byte) error {
+		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path {
+			pending[1] |= rec[1]
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
-		pending = f
+		pending, pk = append(pending[:0], rec...), *k
 		return nil
 	})
 	if err == nil {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -60,7 +59,6 @@ type spillFile struct {
 	f    *os.File
 	w    *bufio.Writer
 	size int64
-	rec  []byte
 }
 
 func newSpillFile() (*spillFile, error) {
@@ -72,18 +70,17 @@ func newSpillFile() (*spillFile, error) {
 }
 
 // put appends one record and returns its offset.
-func (s *spillFile) put(c *codec, it item) (int64, error) {
-	s.rec = c.appendItem(s.rec[:0], it)
+func (s *spillFile) put(rec []byte) (int64, error) {
 	var n [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(n[:], uint64(len(s.rec)))
+	k := binary.PutUvarint(n[:], uint64(len(rec)))
 	off := s.size
 	if _, err := s.w.Write(n[:k]); err != nil {
 		return 0, err
 	}
-	if _, err := s.w.Write(s.rec); err != nil {
+	if _, err := s.w.Write(rec); err != nil {
 		return 0, err
 	}
-	s.size += int64(k + len(s.rec))
+	s.size += int64(k + len(rec))
 	return off, nil
 }
 
@@ -122,46 +119,55 @@ func (r *reader) seek(off int64) {
 }
 
 // at reads the record at off, reading on from the last one without a
-// seek when it follows it.
-func (r *reader) at(off int64) (item, error) {
+// seek when it follows it. The record is the reader's until the next
+// read.
+func (r *reader) at(off int64) ([]byte, error) {
 	if off != r.pos {
 		r.seek(off)
 	}
 	return r.next()
 }
 
-func (r *reader) next() (item, error) {
-	it, n, err := r.dec.readItem(r.br)
+func (r *reader) next() ([]byte, error) {
+	rec, n, err := r.dec.readRecord(r.br)
 	if err != nil {
-		return item{}, err
+		return nil, err
 	}
 	r.pos += int64(n)
-	return it, nil
+	return rec, nil
 }
 
-// sorter sorts items past what memory may hold: it keeps up to max in
-// memory, writes each full batch sorted as a run of the temp file, and
-// merges the runs back.
+// sorter sorts records past what memory may hold: it keeps up to max of
+// them in memory, encoded, writes each full batch sorted as a run of the
+// temp file, and merges the runs back.
 type sorter struct {
-	c    *codec
-	less func(a, b item) bool
-	max  int
-	buf  []item
-	file *spillFile
-	runs [][2]int64 // start and end of each run
+	c     *codec
+	less  func(a, b *key) bool
+	max   int
+	arena []byte
+	ents  []entry
+	file  *spillFile
+	runs  [][2]int64 // start and end of each run
 }
 
-func (s *sorter) add(it item) error {
-	s.buf = append(s.buf, it)
-	if len(s.buf) >= s.max {
+// entry is a record held in memory: its key and where it is in arena.
+type entry struct {
+	k        key
+	off, len int
+}
+
+func (s *sorter) add(k key, rec []byte) error {
+	s.ents = append(s.ents, entry{k, len(s.arena), len(rec)})
+	s.arena = append(s.arena, rec...)
+	if len(s.ents) >= s.max {
 		return s.flush()
 	}
 	return nil
 }
 
-// flush writes the items in memory as one sorted run.
+// flush writes the records in memory as one sorted run.
 func (s *sorter) flush() error {
-	if len(s.buf) == 0 {
+	if len(s.ents) == 0 {
 		return nil
 	}
 	if s.file == nil {
@@ -171,29 +177,30 @@ func (s *sorter) flush() error {
 		}
 		s.file = f
 	}
-	slices.SortStableFunc(s.buf, func(a, b item) int {
+	slices.SortStableFunc(s.ents, func(a, b entry) int {
 		switch {
-		case s.less(a, b):
+		case s.less(&a.k, &b.k):
 			return -1
-		case s.less(b, a):
+		case s.less(&b.k, &a.k):
 			return 1
 		}
 		return 0
 	})
 	start := s.file.size
-	for i, it := range s.buf {
-		if _, err := s.file.put(s.c, it); err != nil {
+	for _, e := range s.ents {
+		if _, err := s.file.put(s.arena[e.off : e.off+e.len]); err != nil {
 			return err
 		}
-		s.buf[i] = item{}
 	}
-	s.buf = s.buf[:0]
+	clear(s.ents)
+	s.ents, s.arena = s.ents[:0], s.arena[:0]
 	s.runs = append(s.runs, [2]int64{start, s.file.size})
 	return nil
 }
 
-// merge yields every item added, in order, then frees the temp file.
-func (s *sorter) merge(yield func(item) error) error {
+// merge yields every record added, in order, with its key, then frees
+// the temp file. The record is yield's only until it returns.
+func (s *sorter) merge(yield func(k *key, rec []byte) error) error {
 	defer s.close()
 	if err := s.flush(); err != nil {
 		return err
@@ -204,32 +211,29 @@ func (s *sorter) merge(yield func(item) error) error {
 	if err := s.file.done(); err != nil {
 		return err
 	}
-	h := &itemHeap{less: s.less}
+	h := &recHeap{less: s.less}
 	for _, run := range s.runs {
 		r := newReader(s.file, s.c, run[0], run[1], 32<<10)
-		it, err := r.next()
-		if errors.Is(err, io.EOF) {
+		hd := head{r: r}
+		if err := hd.read(); errors.Is(err, io.EOF) {
 			continue
-		}
-		if err != nil {
+		} else if err != nil {
 			return err
 		}
-		h.heads = append(h.heads, head{it, r})
+		h.heads = append(h.heads, hd)
 	}
 	heap.Init(h)
 	for len(h.heads) > 0 {
 		top := &h.heads[0]
-		if err := yield(top.it); err != nil {
+		if err := yield(&top.k, top.rec); err != nil {
 			return err
 		}
-		it, err := top.r.next()
-		switch {
+		switch err := top.read(); {
 		case errors.Is(err, io.EOF):
 			heap.Pop(h)
 		case err != nil:
 			return err
 		default:
-			top.it = it
 			heap.Fix(h, 0)
 		}
 	}
@@ -238,24 +242,39 @@ func (s *sorter) merge(yield func(item) error) error {
 
 func (s *sorter) close() {
 	s.file.close()
-	s.file, s.buf, s.runs = nil, nil, nil
+	s.file, s.ents, s.arena, s.runs = nil, nil, nil, nil
 }
 
+// head is a run's next record.
 type head struct {
-	it item
-	r  *reader
+	k   key
+	rec []byte
+	r   *reader
 }
 
-// itemHeap orders the runs by their next item; ties go to the earlier
-// run, which holds the earlier items, so that the merge is stable.
-type itemHeap struct {
+func (h *head) read() error {
+	rec, err := h.r.next()
+	if err != nil {
+		return err
+	}
+	k, ok := h.r.dec.readKey(rec)
+	if !ok {
+		return errRecord
+	}
+	h.k, h.rec = k, rec
+	return nil
+}
+
+// recHeap orders the runs by their next record; ties go to the earlier
+// run, which holds the earlier records, so that the merge is stable.
+type recHeap struct {
 	heads []head
-	less  func(a, b item) bool
+	less  func(a, b *key) bool
 }
 
-func (h *itemHeap) Len() int { return len(h.heads) }
-func (h *itemHeap) Less(i, j int) bool {
-	a, b := h.heads[i].it, h.heads[j].it
+func (h *recHeap) Len() int { return len(h.heads) }
+func (h *recHeap) Less(i, j int) bool {
+	a, b := &h.heads[i].k, &h.heads[j].k
 	if h.less(a, b) {
 		return true
 	}
@@ -264,27 +283,26 @@ func (h *itemHeap) Less(i, j int) bool {
 	}
 	return h.heads[i].r.end < h.heads[j].r.end
 }
-func (h *itemHeap) Swap(i, j int) { h.heads[i], h.heads[j] = h.heads[j], h.heads[i] }
-func (h *itemHeap) Push(x any)    { h.heads = append(h.heads, x.(head)) }
-func (h *itemHeap) Pop() any {
+func (h *recHeap) Swap(i, j int) { h.heads[i], h.heads[j] = h.heads[j], h.heads[i] }
+func (h *recHeap) Push(x any)    { h.heads = append(h.heads, x.(head)) }
+func (h *recHeap) Pop() any {
 	x := h.heads[len(h.heads)-1]
 	h.heads = h.heads[:len(h.heads)-1]
 	return x
 }
 
-// byKey orders items as merge joins them: the findings of one rule, path
-// and line together, the first emitted (by model run, then by order of
-// emission) first.
-func byKey(a, b item) bool {
-	fa, fb := a.f, b.f
-	if fa.Line != fb.Line {
-		return fa.Line < fb.Line
+// byKey orders records as merge joins them: the findings of one rule,
+// path and line together, the first emitted (by model run, then by order
+// of emission) first.
+func byKey(a, b *key) bool {
+	if a.line != b.line {
+		return a.line < b.line
 	}
-	if c := strings.Compare(fa.Rule.ID, fb.Rule.ID); c != 0 {
-		return c < 0
+	if a.rule.ID != b.rule.ID {
+		return a.rule.ID < b.rule.ID
 	}
-	if c := strings.Compare(fa.Path, fb.Path); c != 0 {
-		return c < 0
+	if a.path != b.path {
+		return a.path < b.path
 	}
 	if a.run != b.run {
 		return a.run < b.run
@@ -294,16 +312,15 @@ func byKey(a, b item) bool {
 
 // byReport orders joined findings as a report lists them (see merge):
 // they are unique by rule, path and line, so this order is total.
-func byReport(a, b item) bool {
-	fa, fb := a.f, b.f
-	if fa.Trace != fb.Trace {
-		return fa.Trace < fb.Trace
+func byReport(a, b *key) bool {
+	if a.trace != b.trace {
+		return a.trace < b.trace
 	}
-	if fa.Line != fb.Line {
-		return fa.Line < fb.Line
+	if a.line != b.line {
+		return a.line < b.line
 	}
-	if fa.Rule.ID != fb.Rule.ID {
-		return fa.Rule.ID < fb.Rule.ID
+	if a.rule.ID != b.rule.ID {
+		return a.rule.ID < b.rule.ID
 	}
-	return fa.Path < fb.Path
+	return a.path < b.path
 }

@@ -62,9 +62,19 @@ type item struct {
 	run, seq int
 }
 
+// A record starts with what the sort and the join across models read
+// (flags, models, run, seq, rule, path, trace, line), so that they read
+// only that and copy the rest as it is.
+const (
+	// recJoined marks a record written after the join across models:
+	// its Models are those of its model set, as merge sets them.
+	recJoined = 1 << iota
+)
+
 // appendItem appends the record of it (without its length prefix).
 func (c *codec) appendItem(b []byte, it item) []byte {
 	f := it.f
+	b = append(b, 0, byte(f.modelSet))
 	b = binary.AppendUvarint(b, uint64(it.run))
 	b = binary.AppendUvarint(b, uint64(it.seq))
 	b = binary.AppendUvarint(b, c.rule(f.Rule))
@@ -74,7 +84,6 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 	b = binary.AppendVarint(b, int64(f.PID))
 	b = binary.AppendVarint(b, int64(f.Seq))
 	b = appendString(b, f.Message)
-	b = append(b, byte(f.modelSet))
 	b = binary.AppendVarint(b, int64(f.StateIndex))
 	// Lengths are stored plus one, so that a nil list comes back nil.
 	if f.Models == nil {
@@ -111,6 +120,38 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 	return b
 }
 
+// key is what the sort orders records by.
+type key struct {
+	line     int
+	rule     *Rule
+	path     string
+	trace    string
+	run, seq int
+}
+
+func keyOf(it item) key {
+	return key{line: it.f.Line, rule: it.f.Rule, path: it.f.Path, trace: it.f.Trace, run: it.run, seq: it.seq}
+}
+
+// readKey reads the key at the start of a record.
+func (d *decoder) readKey(rec []byte) (key, bool) {
+	d.p, d.bad = rec, false
+	var k key
+	d.byte()
+	d.byte()
+	k.run = int(d.uvarint())
+	k.seq = int(d.uvarint())
+	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+		k.rule = d.c.rules[id]
+	} else {
+		d.bad = true
+	}
+	k.path = d.string()
+	k.trace = d.str()
+	k.line = d.int()
+	return k, !d.bad
+}
+
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
@@ -128,31 +169,27 @@ type decoder struct {
 	bad bool
 }
 
-// readItem reads the next record from r: io.EOF when there is none.
-// It returns how many bytes it read.
-func (d *decoder) readItem(r *bufio.Reader) (item, int, error) {
+// readRecord reads the next record from r into the decoder's buffer:
+// io.EOF when there is none. It returns how many bytes it read.
+func (d *decoder) readRecord(r *bufio.Reader) ([]byte, int, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return item{}, 0, io.EOF
+			return nil, 0, io.EOF
 		}
-		return item{}, 0, fmt.Errorf("%w: %v", errRecord, err)
+		return nil, 0, fmt.Errorf("%w: %v", errRecord, err)
 	}
 	if n > 1<<30 {
-		return item{}, 0, errRecord
+		return nil, 0, errRecord
 	}
 	if uint64(cap(d.buf)) < n {
 		d.buf = make([]byte, n)
 	}
 	d.buf = d.buf[:n]
 	if _, err := io.ReadFull(r, d.buf); err != nil {
-		return item{}, 0, fmt.Errorf("%w: %v", errRecord, err)
+		return nil, 0, fmt.Errorf("%w: %v", errRecord, err)
 	}
-	it := d.decode(d.buf)
-	if d.bad {
-		return item{}, 0, errRecord
-	}
-	return it, uvarintLen(n) + int(n), nil
+	return d.buf, uvarintLen(n) + int(n), nil
 }
 
 func uvarintLen(n uint64) int {
@@ -210,18 +247,18 @@ func (d *decoder) str() string {
 	return d.c.strs[id]
 }
 
-func (d *decoder) decode(rec []byte) item {
-	d.p = rec
-	var it item
-	it.run = int(d.uvarint())
-	it.seq = int(d.uvarint())
+// decode reads a whole record back into a finding.
+func (d *decoder) decode(rec []byte) (*Finding, error) {
+	d.p, d.bad = rec, false
+	flags := d.byte()
 	f := &Finding{}
-	it.f = f
+	f.modelSet = modelSet(d.byte())
+	d.uvarint() // run
+	d.uvarint() // seq
 	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
 		f.Rule = d.c.rules[id]
 	} else {
-		d.bad = true
-		return it
+		return nil, errRecord
 	}
 	f.Path = d.string()
 	f.Trace = d.str()
@@ -229,7 +266,6 @@ func (d *decoder) decode(rec []byte) item {
 	f.PID = d.int()
 	f.Seq = d.int()
 	f.Message = d.string()
-	f.modelSet = modelSet(d.byte())
 	f.StateIndex = d.int()
 	if n := d.uvarint(); n > 0 && !d.bad {
 		f.Models = make([]string, 0, min(n-1, 8))
@@ -259,8 +295,15 @@ func (d *decoder) decode(rec []byte) item {
 		s.Words = d.string()
 		f.State = s
 	}
-	if len(d.p) != 0 {
-		d.bad = true
+	if d.bad || len(d.p) != 0 {
+		return nil, errRecord
 	}
-	return it
+	if flags&recJoined != 0 {
+		if f.Models == nil {
+			f.Models = modelNames[f.modelSet]
+		} else {
+			f.Models = append(f.Models, modelNames[f.modelSet]...)
+		}
+	}
+	return f, nil
 }
