@@ -262,11 +262,6 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	}
 	opt.ExitCode = code
 	if f.Format == "html" {
-		// The page holds every finding (it caps the events it draws, not
-		// the findings): they are read back into memory.
-		if err := res.Load(); err != nil {
-			return err
-		}
 		if err := f.html(g, res); err != nil {
 			return err
 		}
