@@ -2,11 +2,14 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -100,7 +103,36 @@ var lossOrder = []model.Outcome{model.Empty, model.Missing, model.Initial, model
 // demonstrate finds a crash state at the current crash point of m that
 // loses something at path p, or nil.
 func demonstrate(m *model.Model, at model.Ref, p string) *State {
-	return demonstrateFrom(m, at, p, m.Crash(p, 256), lossOrder)
+	return demonstrateFrom(m, at, p, crashOf(m, p), lossOrder)
+}
+
+// crashMemo is the last path's crash states of a model that stands still:
+// once the trace is read, a rule's Finish asks leaves and demonstrate
+// about the same path one after the other (data-not-synced, then
+// fsync-before-write with the same words), and each asked m.Crash again:
+// a fifth of check's time on a trace of many files.
+type crashMemo struct {
+	p  string
+	po model.PathOutcomes
+	ok bool
+}
+
+// stillModels holds a crashMemo for each model between the end of its
+// trace and the end of its rules' Finish, when nothing changes it. A
+// model is used by one goroutine; the map is shared by concurrent checks.
+var stillModels sync.Map // *model.Model -> *crashMemo
+
+// crashOf is m.Crash(p, 256), remembered while m stands still.
+func crashOf(m *model.Model, p string) model.PathOutcomes {
+	v, still := stillModels.Load(m)
+	if !still {
+		return m.Crash(p, 256)
+	}
+	memo := v.(*crashMemo)
+	if !memo.ok || memo.p != p {
+		memo.p, memo.po, memo.ok = p, m.Crash(p, 256), true
+	}
+	return memo.po
 }
 
 // demonstrateFrom picks, from the crash states of p, the first whose
@@ -119,7 +151,7 @@ func demonstrateFrom(m *model.Model, at model.Ref, p string, po model.PathOutcom
 // leaves says in words what a crash now can leave at path p that loses
 // something, the same states demonstrate picks from: "empty or missing".
 func leaves(m *model.Model, p string) string {
-	w := model.LossWords(m.Crash(p, 256), lossOrder)
+	w := model.LossWords(crashOf(m, p), lossOrder)
 	if w == "" {
 		return "different from what the program wrote"
 	}
@@ -149,6 +181,9 @@ type Result struct {
 	Recording string
 	// Models are the persistence models the findings were computed under.
 	Models []model.Persistence
+
+	// parts are the findings after Findings, when the check spilled them.
+	parts []part
 }
 
 // Options scope a check.
@@ -181,6 +216,10 @@ type Options struct {
 	// every write in scope: a trace without them has blind spot
 	// blind-no-data.
 	NeedData bool
+	// SpillAt, when above 0, is how many findings a check keeps in
+	// memory: past it they go to a temp file, and the Result must be
+	// closed (see Result.Close). 0 keeps them all in memory.
+	SpillAt int
 }
 
 // InScope reports whether a path is one the user asked about.
@@ -238,6 +277,11 @@ type run struct {
 	rules    []observer
 	findings []*Finding
 	deferred []func()
+	// index is the run's place among the models of the check, emitted
+	// how many findings it spilled, col where it puts them.
+	index   int
+	emitted int
+	col     *collector
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -252,12 +296,14 @@ type observer interface {
 	Finish(r *run)
 }
 
+// emit adds a finding to the run's. A finding is final once emitted: it
+// may be written to a temp file at once.
 func (r *run) emit(f *Finding) {
 	if !r.opt.inScope(f.Path) {
 		return
 	}
 	f.modelSet = 1 << r.p
-	r.findings = append(r.findings, f)
+	r.col.emit(r, f)
 }
 
 // Evaluated lists the models Run computes findings under for the models
@@ -280,9 +326,10 @@ func Evaluated(asked []model.Persistence) []model.Persistence {
 func Run(stream parser.Stream, opt Options) (*Result, error) {
 	models := Evaluated(opt.Models)
 	runs := make([]*run, len(models))
+	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newRules()}
+		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
 		first := i == 0 && opt.NeedData
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
@@ -308,6 +355,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			break
 		}
 		if err != nil {
+			col.close()
 			return nil, err
 		}
 		res.Summary.Events++
@@ -316,14 +364,27 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 	}
 	for _, r := range runs {
+		stillModels.Store(r.m, &crashMemo{})
+		defer stillModels.Delete(r.m)
 		for _, f := range r.deferred {
 			f()
 		}
 		for _, rule := range r.rules {
 			rule.Finish(r)
 		}
+		stillModels.Delete(r.m)
 	}
-	res.Findings = merge(runs, opt.Models)
+	if col.sort == nil {
+		res.Findings = merge(runs, opt.Models)
+	} else {
+		d, err := col.spilledMerge(opt.Models)
+		if err != nil {
+			// %v: the temp file's path error is no error of the trace.
+			return nil, fmt.Errorf("cannot keep the findings past %d in a temp file in %s (set TMPDIR to a directory with room): %v", opt.SpillAt, os.TempDir(), err)
+		}
+		res.parts = []part{{disk: d}}
+		res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = d.sev[Error], d.sev[Warning], d.sev[Info]
+	}
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
 	// Files in scope, by the name a user knows them by: a file replaced by

@@ -156,14 +156,20 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 	h.w.WriteString("<script type=\"application/json\" id=\"crashsim-data\">{\"meta\":")
 	h.put(meta)
 	h.w.WriteString(",\n\"findings\":")
+	// The page holds every finding (it caps the events it draws, not the
+	// findings): a spilled result is read back into this list.
 	fs := []HTMLFinding{}
-	for _, f := range res.Findings {
+	err := res.Each(func(f *check.Finding) error {
 		rel := f.Related
 		if rel == nil {
 			rel = []check.Related{}
 		}
 		fs = append(fs, HTMLFinding{Rule: f.Rule.ID, Title: f.Rule.Title, Severity: f.Rule.Severity.String(), Path: f.Path,
 			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: rel, State: f.State})
+		return nil
+	})
+	if err != nil {
+		h.err = err
 	}
 	h.put(fs)
 	h.w.WriteString(",\n\"summary\":")

@@ -69,7 +69,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return code + s + reset
 	}
-	for _, f := range group(res.Findings, opt.Sources) {
+	err := each(res, opt, func(f *check.Finding) error {
 		sev := cyan
 		switch f.Rule.Severity {
 		case check.Error:
@@ -97,6 +97,10 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
 			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "%s: %s\n", paint(cyan, "note"), n.Message)
@@ -237,20 +241,48 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 	s.field("version", FormatVersion, 1, true)
 	s.field("tool", opt.tool(), 1, false)
 	s.key("findings", 1, false)
-	fs := group(res.Findings, opt.Sources)
-	i := 0
-	var fj FindingJSON
-	s.array(2, func() (any, bool) {
-		if i == len(fs) {
-			return nil, false
+	n := 0
+	var buf []byte
+	err := each(res, opt, func(f *check.Finding) error {
+		if n == 0 {
+			s.raw("[")
+		} else {
+			s.raw(",")
 		}
-		fj = findingJSON(fs[i], opt)
-		i++
-		return &fj, true
+		s.raw("\n    ")
+		fj := findingJSON(f, opt)
+		buf = appendFinding(buf[:0], &fj, 2)
+		s.bytes(buf)
+		n++
+		return s.err
 	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		s.raw("[]")
+	} else {
+		s.raw("\n  ]")
+	}
 	s.field("summary", &sum, 1, false)
 	s.raw("\n}\n")
 	return s.err
+}
+
+// each calls f with the findings in the order a report lists them:
+// grouped by call site when stacks named them (such results are in
+// memory; see Options.Sources), else as the result holds them, read back
+// one at a time when they were spilled.
+func each(res *check.Result, opt Options, f func(*check.Finding) error) error {
+	if len(opt.Sources) == 0 || res.Spilled() {
+		return res.Each(f)
+	}
+	for _, x := range group(res.Findings, opt.Sources) {
+		if err := f(x); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // findingJSON is one finding as JSON writes it.

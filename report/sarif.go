@@ -172,17 +172,25 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 			Properties:           map[string]any{"tags": []string{"durability", "crash-consistency"}},
 		})
 	}
-	fs := group(res.Findings, opt.Sources)
 	// Groups of findings by fingerprint, in order of first appearance:
 	// heads[g] is the first finding of group g, next[i] the finding after
-	// i in its group (-1: none).
+	// i in its group (-1: none). Findings are named by their place in the
+	// result (or in fs, when grouped by call site), so that a spilled
+	// result is read back for a result at a time.
+	var fs []*check.Finding
+	at := func(i int32) (*check.Finding, error) { return res.At(int(i)) }
+	if len(opt.Sources) > 0 && !res.Spilled() {
+		fs = group(res.Findings, opt.Sources)
+		at = func(i int32) (*check.Finding, error) { return fs[i], nil }
+	}
 	byPrint := map[[8]byte]int32{}
 	var heads, tails []int32
-	next := make([]int32, len(fs))
+	next := make([]int32, 0, res.Len())
 	traceDirs := map[string]bool{}
 	arts := artifacts{opt: opt}
-	for i, f := range fs {
-		next[i] = -1
+	err := each(res, opt, func(f *check.Finding) error {
+		i := int32(len(next))
+		next = append(next, -1)
 		if arts.of(f.Trace).URIBaseID == traceBase {
 			traceDirs[filepath.Dir(f.Trace)] = true
 		}
@@ -190,10 +198,14 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		g, ok := byPrint[fp]
 		if !ok {
 			byPrint[fp] = int32(len(heads))
-			heads, tails = append(heads, int32(i)), append(tails, int32(i))
-			continue
+			heads, tails = append(heads, i), append(tails, i)
+			return nil
 		}
-		next[tails[g]], tails[g] = int32(i), int32(i)
+		next[tails[g]], tails[g] = i, i
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	byPrint, tails = nil, nil
 	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
@@ -244,16 +256,31 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		s.field("originalUriBaseIds", bases, 3, false)
 	}
 	s.key("results", 3, false)
-	g := 0
-	var r sarifResult
-	s.array(4, func() (any, bool) {
-		if g == len(heads) {
-			return nil, false
+	var buf []byte
+	for g, head := range heads {
+		if g == 0 {
+			s.raw("[")
+		} else {
+			s.raw(",")
 		}
-		r = opt.sarifResult(fs, heads[g], next, index, &arts)
-		g++
-		return &r, true
-	})
+		s.raw("\n" + strings.Repeat("  ", 4))
+		r, err := opt.sarifResult(at, head, next, index, &arts)
+		if err == nil {
+			buf, err = appendSARIFResult(buf[:0], &r, 4)
+		}
+		if err != nil {
+			return err
+		}
+		s.bytes(buf)
+		if s.err != nil {
+			return s.err
+		}
+	}
+	if len(heads) == 0 {
+		s.raw("[]")
+	} else {
+		s.raw("\n" + strings.Repeat("  ", 3) + "]")
+	}
 	if opt.Shard != "" {
 		s.field("properties", map[string]any{"crashsimShard": opt.Shard}, 3, false)
 	}
@@ -263,8 +290,11 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 
 // sarifResult is the result of one group of findings with the same
 // fingerprint, from its first finding i on through next.
-func (opt Options) sarifResult(fs []*check.Finding, i int32, next []int32, index map[string]int, arts *artifacts) sarifResult {
-	f := fs[i]
+func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, next []int32, index map[string]int, arts *artifacts) (sarifResult, error) {
+	f, err := at(i)
+	if err != nil {
+		return sarifResult{}, err
+	}
 	traceLoc := arts.of(f.Trace)
 	first := opt.RelPath(f.Path) + ": " + f.Message
 	r := sarifResult{
@@ -285,7 +315,10 @@ func (opt Options) sarifResult(fs []*check.Finding, i int32, next []int32, index
 	}
 	r.RelatedLocations = opt.related(f, traceLoc, 0)
 	for j := next[i]; j >= 0; j = next[j] {
-		f := fs[j]
+		f, err := at(j)
+		if err != nil {
+			return sarifResult{}, err
+		}
 		paths = append(paths, opt.RelPath(f.Path))
 		r.RelatedLocations = append(r.RelatedLocations, opt.related(f, arts.of(f.Trace), len(r.RelatedLocations))...)
 	}
@@ -293,7 +326,7 @@ func (opt Options) sarifResult(fs []*check.Finding, i int32, next []int32, index
 		r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", first, len(paths)-1)
 	}
 	r.Properties["paths"] = paths
-	return r
+	return r, nil
 }
 
 // artifacts remembers the artifact of the last trace named, since every

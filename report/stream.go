@@ -27,6 +27,13 @@ func (s *jsonStream) raw(str string) {
 	}
 }
 
+// bytes writes b as it is.
+func (s *jsonStream) bytes(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+}
+
 // value writes v as encoding/json indents it at depth (0: the document).
 func (s *jsonStream) value(v any, depth int) {
 	if s.err != nil {
@@ -62,29 +69,4 @@ func (s *jsonStream) key(key string, depth int, first bool) {
 	s.raw("\n" + strings.Repeat("  ", depth))
 	s.value(key, depth)
 	s.raw(": ")
-}
-
-// array writes the elements next yields as an array whose elements are at
-// depth, "[]" when there are none. next returns false when done.
-func (s *jsonStream) array(depth int, next func() (any, bool)) {
-	n := 0
-	for s.err == nil {
-		v, ok := next()
-		if !ok {
-			break
-		}
-		if n == 0 {
-			s.raw("[")
-		} else {
-			s.raw(",")
-		}
-		s.raw("\n" + strings.Repeat("  ", depth))
-		s.value(v, depth)
-		n++
-	}
-	if n == 0 {
-		s.raw("[]")
-		return
-	}
-	s.raw("\n" + strings.Repeat("  ", depth-1) + "]")
 }

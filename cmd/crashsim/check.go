@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -15,6 +16,10 @@ import (
 	"github.com/crashsim/crashsim/report"
 	"golang.org/x/sys/unix"
 )
+
+// spillAt is how many findings a check keeps in memory before the rest
+// go to a temp file (check.Options.SpillAt); tests make it tiny.
+var spillAt = check.DefaultSpillAt
 
 // checkFlags are shared by every command that reports findings.
 type checkFlags struct {
@@ -82,6 +87,7 @@ func (c *checkCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	defer res.Close()
 	return c.checkFlags.report(g, res)
 }
 
@@ -103,7 +109,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	}
 	// Ignored paths stay in scope and their findings are counted, then
 	// left out (filter.go).
-	opt := check.Options{Models: models, Mounts: f.mounts}
+	opt := check.Options{Models: models, Mounts: f.mounts, SpillAt: spillAt}
 	if len(f.mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}
@@ -115,6 +121,12 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	}
 	total := &check.Result{Models: check.Evaluated(models)}
 	f.traces = traces
+	ok := false
+	defer func() {
+		if !ok {
+			total.Close()
+		}
+	}()
 	for _, t := range traces {
 		o := opt
 		initial, err := f.initial(t)
@@ -139,7 +151,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		if err != nil {
 			return nil, inputError(err)
 		}
-		total.Findings = append(total.Findings, res.Findings...)
+		total.Append(res)
 		total.Summary.Events += res.Summary.Events
 		total.Summary.Files += res.Summary.Files
 		total.Summary.Errors += res.Summary.Errors
@@ -152,6 +164,13 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		total.Notes = append(total.Notes, res.Notes...)
 	}
 	markAccepted(total.Warnings, f.AcceptBlind)
+	if total.Spilled() {
+		// The models are garbage now, but the heap goal was set while
+		// they were live: without a collection here, reading a million
+		// findings back lets the heap grow to twice the models' size.
+		runtime.GC()
+	}
+	ok = true
 	return total, nil
 }
 
@@ -225,15 +244,15 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 		return withCode(exitUsage, err)
 	}
 	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: f.shard}
-	f.identify(g, res, &opt)
+	if err := f.identify(g, res, &opt); err != nil {
+		return err
+	}
 	if err := f.filter(g, res, &opt); err != nil {
 		return err
 	}
 	code := exitOK
-	for _, fd := range res.Findings {
-		if fd.Rule.Severity >= threshold {
-			code = exitFindings
-		}
+	if res.AtLeast(threshold) {
+		code = exitFindings
 	}
 	if code == exitOK && blindExit(res.Warnings) != nil {
 		code = exitBlind

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,7 +49,7 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 		ignore = append(ignore, g.cfg.Ignore...)
 		sup = g.cfg.Suppress
 	}
-	var base map[string]bool
+	var base baseline
 	if f.Baseline != "" {
 		var err error
 		if base, err = readBaseline(f.Baseline); err != nil {
@@ -62,23 +59,22 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 	if len(ignore) == 0 && len(sup) == 0 && base == nil {
 		return nil
 	}
-	kept := res.Findings[:0:0]
-	for _, fd := range res.Findings {
+	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
+	// One pass, over a spilled result's stream too: each finding is
+	// matched once, and what is left is counted as it is kept.
+	return res.Filter(func(fd *check.Finding) bool {
 		rel := opt.RelPath(fd.Path)
 		switch {
 		case matchAny(ignore, fd.Path, rel):
 			opt.Left.Ignored++
+			return false
 		case suppressed(sup, fd, rel):
 			opt.Left.Suppressed++
-		case base[report.Fingerprint(fd, *opt)]:
+			return false
+		case base.has(report.Fingerprint(fd, *opt)):
 			opt.Left.Baseline++
-		default:
-			kept = append(kept, fd)
+			return false
 		}
-	}
-	res.Findings = kept
-	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
-	for _, fd := range kept {
 		switch fd.Rule.Severity {
 		case check.Error:
 			res.Summary.Errors++
@@ -87,8 +83,8 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 		default:
 			res.Summary.Infos++
 		}
-	}
-	return nil
+		return true
+	})
 }
 
 func matchAny(globs []string, abs, rel string) bool {
@@ -107,49 +103,4 @@ func suppressed(sup []suppress, fd *check.Finding, rel string) bool {
 		}
 	}
 	return false
-}
-
-// readBaseline reads the fingerprints of an earlier report: crashsim's
-// JSON, or its SARIF.
-func readBaseline(name string) (map[string]bool, error) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("baseline: %w", err)
-	}
-	var doc struct {
-		Findings *[]struct {
-			Fingerprint string `json:"fingerprint"`
-		} `json:"findings"`
-		Runs []struct {
-			Results []struct {
-				PartialFingerprints map[string]string `json:"partialFingerprints"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report: %w", name, err)
-	}
-	set := map[string]bool{}
-	missing := false
-	switch {
-	case doc.Findings != nil:
-		for _, f := range *doc.Findings {
-			missing = missing || f.Fingerprint == ""
-			set[f.Fingerprint] = true
-		}
-	case doc.Runs != nil:
-		for _, r := range doc.Runs {
-			for _, res := range r.Results {
-				fp := res.PartialFingerprints[report.FingerprintVersion]
-				missing = missing || fp == ""
-				set[fp] = true
-			}
-		}
-	default:
-		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report (no findings or runs)", name)
-	}
-	if missing {
-		return nil, errors.New("baseline " + name + ": findings without a " + report.FingerprintVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
-	}
-	return set, nil
 }

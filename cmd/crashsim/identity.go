@@ -12,7 +12,7 @@ import (
 // the source root (the directory crashsim runs in, as code scanning
 // expects of a repository), the roots paths are relative to, and the call
 // sites that stacks name.
-func (f *checkFlags) identify(g *Globals, res *check.Result, opt *report.Options) {
+func (f *checkFlags) identify(g *Globals, res *check.Result, opt *report.Options) error {
 	if wd, err := os.Getwd(); err == nil {
 		opt.SrcRoot = wd
 		if real, err := filepath.EvalSymlinks(wd); err == nil {
@@ -30,7 +30,24 @@ func (f *checkFlags) identify(g *Globals, res *check.Result, opt *report.Options
 		f.addBase(s)
 	}
 	opt.Roots = f.bases
+	if res.Spilled() {
+		// Call sites are found for findings held in memory (report.Options
+		// names them by pointer): a spilled result is read back whole when
+		// one of its traces has stacks or Python marks, and otherwise has
+		// no sources and streams.
+		named := false
+		for _, t := range res.Traces() {
+			named = named || hasStacks(t) || hasShim(t) && hasMarks(t)
+		}
+		if !named {
+			return nil
+		}
+		if err := res.Load(); err != nil {
+			return err
+		}
+	}
 	opt.Sources = findingSources(g, res.Findings)
+	return nil
 }
 
 // addBase adds a directory traced paths may be named relative to.

@@ -193,6 +193,9 @@ func (c *traceCmd) Run(g *Globals) error {
 func (c *traceCmd) check(g *Globals, trace string) error {
 	c.checkFlags.command = "trace"
 	res, err := c.checkFlags.run(g, []string{trace})
+	if res != nil {
+		defer res.Close()
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,404 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// A Result's findings are Findings, in memory, unless the check spilled
+// them (Options.SpillAt): then they are read back from a temp file one at
+// a time, through Len, Each and At, which also see Findings. Filter
+// leaves findings out either way. A spilled result holds an open file:
+// Close frees it.
+
+// part is a run of a result's findings after Findings: in memory, or on
+// disk.
+type part struct {
+	mem  []*Finding
+	disk *diskPart
+}
+
+// diskPart is findings in their final order in a temp file: the offset of
+// each record that is still in the result, and what they count.
+type diskPart struct {
+	file   *spillFile
+	c      *codec
+	offs   []int64
+	r      *reader
+	sev    [Never + 1]int // how many findings of each severity
+	traces []string       // the traces the findings are in
+}
+
+func (d *diskPart) at(i int) (*Finding, error) {
+	if d.r == nil {
+		d.r = newReader(d.file, d.c, -1, d.file.size, 256<<10)
+	}
+	rec, err := d.r.at(d.offs[i])
+	if errors.Is(err, io.EOF) {
+		err = errRecord
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.r.dec.decode(rec)
+}
+
+func (p part) len() int {
+	if p.disk != nil {
+		return len(p.disk.offs)
+	}
+	return len(p.mem)
+}
+
+// Spilled reports whether some of the findings are on disk rather than
+// in Findings.
+func (r *Result) Spilled() bool { return len(r.parts) > 0 }
+
+// Len is how many findings the result holds.
+func (r *Result) Len() int {
+	n := len(r.Findings)
+	for _, p := range r.parts {
+		n += p.len()
+	}
+	return n
+}
+
+// Each calls f with each finding in order; a spilled finding is read
+// back fresh for each call. It stops at the first error.
+func (r *Result) Each(f func(*Finding) error) error {
+	for _, x := range r.Findings {
+		if err := f(x); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.parts {
+		if p.disk == nil {
+			for _, x := range p.mem {
+				if err := f(x); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for i := range p.disk.offs {
+			x, err := p.disk.at(i)
+			if err != nil {
+				return err
+			}
+			if err := f(x); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// At is finding i (0 <= i < Len).
+func (r *Result) At(i int) (*Finding, error) {
+	if i < len(r.Findings) {
+		return r.Findings[i], nil
+	}
+	i -= len(r.Findings)
+	for _, p := range r.parts {
+		if i < p.len() {
+			if p.disk != nil {
+				return p.disk.at(i)
+			}
+			return p.mem[i], nil
+		}
+		i -= p.len()
+	}
+	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
+}
+
+// Filter leaves in the result only the findings keep returns true for,
+// in their order. keep sees each finding once.
+func (r *Result) Filter(keep func(*Finding) bool) error {
+	r.Findings = filterMem(r.Findings, keep)
+	for k := range r.parts {
+		p := &r.parts[k]
+		if p.disk == nil {
+			p.mem = filterMem(p.mem, keep)
+			continue
+		}
+		d := p.disk
+		kept := d.offs[:0]
+		d.sev = [Never + 1]int{}
+		for i, off := range d.offs {
+			f, err := d.at(i)
+			if err != nil {
+				return err
+			}
+			if keep(f) {
+				kept = append(kept, off)
+				d.sev[f.Rule.Severity]++
+			}
+		}
+		d.offs = kept
+	}
+	return nil
+}
+
+func filterMem(fs []*Finding, keep func(*Finding) bool) []*Finding {
+	if fs == nil {
+		return nil
+	}
+	kept := fs[:0:0]
+	for _, f := range fs {
+		if keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// AtLeast reports whether a finding is at least as severe as s.
+func (r *Result) AtLeast(s Severity) bool {
+	at := func(fs []*Finding) bool {
+		for _, f := range fs {
+			if f.Rule.Severity >= s {
+				return true
+			}
+		}
+		return false
+	}
+	if at(r.Findings) {
+		return true
+	}
+	for _, p := range r.parts {
+		if p.disk == nil {
+			if at(p.mem) {
+				return true
+			}
+			continue
+		}
+		for sev := max(s, 0); sev <= Never; sev++ {
+			if p.disk.sev[sev] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Append puts o's findings after r's; o's files are r's to close.
+func (r *Result) Append(o *Result) {
+	if !r.Spilled() && !o.Spilled() {
+		r.Findings = append(r.Findings, o.Findings...)
+		return
+	}
+	if len(o.Findings) > 0 {
+		r.parts = append(r.parts, part{mem: o.Findings})
+	}
+	r.parts = append(r.parts, o.parts...)
+	o.Findings, o.parts = nil, nil
+}
+
+// Traces lists the traces the findings are in, each once.
+func (r *Result) Traces() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	mem := func(fs []*Finding) {
+		for _, f := range fs {
+			add(f.Trace)
+		}
+	}
+	mem(r.Findings)
+	for _, p := range r.parts {
+		if p.disk == nil {
+			mem(p.mem)
+			continue
+		}
+		for _, t := range p.disk.traces {
+			add(t)
+		}
+	}
+	return out
+}
+
+// Load reads every spilled finding back into Findings, for the views
+// that need them all at hand, and closes the temp files.
+func (r *Result) Load() error {
+	if !r.Spilled() {
+		return nil
+	}
+	all := make([]*Finding, 0, r.Len())
+	err := r.Each(func(f *Finding) error {
+		all = append(all, f)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.Close(); err != nil {
+		return err
+	}
+	r.Findings = all
+	return nil
+}
+
+// Close frees the temp files of a spilled result; its findings are gone
+// with them.
+func (r *Result) Close() error {
+	var err error
+	for _, p := range r.parts {
+		if p.disk != nil {
+			err = errors.Join(err, p.disk.file.close())
+		}
+	}
+	r.parts = nil
+	return err
+}
+
+// collector holds what the model runs of one check emit, and spills it
+// past a bound.
+type collector struct {
+	runs   []*run
+	at     int // spill past this many findings; 0: never
+	n      int
+	sort   *sorter
+	traces map[string]bool
+	rec    []byte
+	err    error
+}
+
+func (c *collector) emit(r *run, f *Finding) {
+	if c.at <= 0 {
+		r.findings = append(r.findings, f)
+		return
+	}
+	if c.traces == nil {
+		c.traces = map[string]bool{}
+	}
+	c.traces[f.Trace] = true
+	if c.sort == nil {
+		r.findings = append(r.findings, f)
+		if c.n++; c.n <= c.at {
+			return
+		}
+		c.sort = &sorter{c: newCodec(), less: byKey, max: c.at}
+		for _, x := range c.runs {
+			for _, g := range x.findings {
+				c.add(item{g, x.index, x.emitted})
+				x.emitted++
+			}
+			x.findings = nil
+		}
+		return
+	}
+	c.add(item{f, r.index, r.emitted})
+	r.emitted++
+}
+
+func (c *collector) add(it item) {
+	if c.err == nil {
+		c.rec = c.sort.c.appendItem(c.rec[:0], it)
+		c.err = c.sort.add(keyOf(it), c.rec)
+	}
+}
+
+func (c *collector) close() {
+	if c.sort != nil {
+		c.sort.close()
+	}
+}
+
+// spilledMerge is merge over the sorted runs of the temp file: the same
+// findings in the same order, written to a file of their own.
+func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
+	if c.err != nil {
+		c.sort.close()
+		return nil, c.err
+	}
+	if len(want) == 0 {
+		want = []model.Persistence{model.Posix}
+	}
+	out, err := newSpillFile()
+	if err != nil {
+		c.sort.close()
+		return nil, err
+	}
+	d := &diskPart{file: out, c: c.sort.c}
+	// A finding under no model the user asked for is dropped; one with
+	// several traces (a -ff set) is sorted again by trace. Records are
+	// joined as they are, without being read into findings: the first of
+	// each rule, path and line is kept, with the models of all of them.
+	var again *sorter
+	if len(c.traces) > 1 {
+		again = &sorter{c: d.c, less: byReport, max: c.at}
+	}
+	final := func(k *key, rec []byte) error {
+		off, err := out.put(rec)
+		if err != nil {
+			return err
+		}
+		d.offs = append(d.offs, off)
+		d.sev[k.rule.Severity]++
+		return nil
+	}
+	seen := map[string]bool{}
+	n := 0
+	var pending []byte
+	var pk key
+	flush := func() error {
+		if pending == nil {
+			return nil
+		}
+		set := modelSet(pending[1])
+		ok := false
+		for _, p := range want {
+			ok = ok || set.has(p)
+		}
+		if !ok {
+			return nil
+		}
+		pending[0] |= recJoined
+		if !seen[pk.trace] {
+			seen[pk.trace] = true
+			d.traces = append(d.traces, pk.trace)
+		}
+		if again != nil {
+			n++
+			pk.run, pk.seq = 0, n
+			return again.add(pk, pending)
+		}
+		return final(&pk, pending)
+	}
+	err = c.sort.merge(func(k *key, rec []byte) error {
+		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path {
+			pending[1] |= rec[1]
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		pending, pk = append(pending[:0], rec...), *k
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil && again != nil {
+		err = again.merge(final)
+	}
+	if err == nil {
+		err = out.done()
+	}
+	if err != nil {
+		if again != nil {
+			again.close()
+		}
+		out.close()
+		return nil, err
+	}
+	return d, nil
+}

@@ -1,0 +1,326 @@
+package check
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"slices"
+
+	"golang.org/x/sys/unix"
+)
+
+// A check of a trace that touches a million files makes more than a
+// million findings, about 700 bytes each in memory. Past Options.SpillAt
+// of them, findings go to a temporary file in sorted runs, are merged
+// back (a k-way merge), joined across the persistence models and counted
+// as they stream, and written once more in their final order: a result
+// read back one finding at a time (see Result.Each).
+//
+// Every temp file is unlinked as soon as it is open (O_TMPFILE where the
+// filesystem has it), so that nothing is left in $TMPDIR however crashsim
+// ends: on an error, on SIGINT or SIGTERM (which end the process by
+// default in check), even on SIGKILL. Closing the file frees it.
+
+// DefaultSpillAt is how many findings a command keeps in memory before it
+// spills them: 64k findings are about 45 MB.
+const DefaultSpillAt = 1 << 16
+
+// noTmpfile makes tempFile take the path of filesystems without
+// O_TMPFILE, for tests.
+var noTmpfile bool
+
+// tempFile opens a new file in os.TempDir that has no name.
+func tempFile() (*os.File, error) {
+	dir := os.TempDir()
+	if !noTmpfile {
+		f, err := os.OpenFile(dir, unix.O_TMPFILE|os.O_RDWR, 0o600)
+		if err == nil {
+			return f, nil
+		}
+	}
+	// No O_TMPFILE on this filesystem: a random O_EXCL name, removed at
+	// once.
+	f, err := os.CreateTemp(dir, "crashsim-findings-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// spillFile is one temp file written from start to end and then read.
+type spillFile struct {
+	f    *os.File
+	w    *bufio.Writer
+	size int64
+}
+
+func newSpillFile() (*spillFile, error) {
+	f, err := tempFile()
+	if err != nil {
+		return nil, err
+	}
+	return &spillFile{f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
+}
+
+// put appends one record and returns its offset.
+func (s *spillFile) put(rec []byte) (int64, error) {
+	var n [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(n[:], uint64(len(rec)))
+	off := s.size
+	if _, err := s.w.Write(n[:k]); err != nil {
+		return 0, err
+	}
+	if _, err := s.w.Write(rec); err != nil {
+		return 0, err
+	}
+	s.size += int64(k + len(rec))
+	return off, nil
+}
+
+// done flushes what put wrote, so that it can be read.
+func (s *spillFile) done() error { return s.w.Flush() }
+
+func (s *spillFile) close() error {
+	if s == nil || s.f == nil {
+		return nil
+	}
+	err := s.f.Close()
+	s.f = nil
+	return err
+}
+
+// reader reads records of a spill file from an offset on.
+type reader struct {
+	file *spillFile
+	br   *bufio.Reader
+	dec  decoder
+	pos  int64 // offset of the next record br reads; -1: none yet
+	end  int64
+}
+
+func newReader(f *spillFile, c *codec, off, end int64, size int) *reader {
+	r := &reader{file: f, br: bufio.NewReaderSize(nil, size), dec: decoder{c: c}, pos: -1, end: end}
+	if off >= 0 {
+		r.seek(off)
+	}
+	return r
+}
+
+func (r *reader) seek(off int64) {
+	r.br.Reset(io.NewSectionReader(r.file.f, off, r.end-off))
+	r.pos = off
+}
+
+// at reads the record at off, reading on from the last one without a
+// seek when it follows it. The record is the reader's until the next
+// read.
+func (r *reader) at(off int64) ([]byte, error) {
+	if off != r.pos {
+		r.seek(off)
+	}
+	return r.next()
+}
+
+func (r *reader) next() ([]byte, error) {
+	rec, n, err := r.dec.readRecord(r.br)
+	if err != nil {
+		return nil, err
+	}
+	r.pos += int64(n)
+	return rec, nil
+}
+
+// sorter sorts records past what memory may hold: it keeps up to max of
+// them in memory, encoded, writes each full batch sorted as a run of the
+// temp file, and merges the runs back.
+type sorter struct {
+	c     *codec
+	less  func(a, b *key) bool
+	max   int
+	arena []byte
+	ents  []entry
+	file  *spillFile
+	runs  [][2]int64 // start and end of each run
+}
+
+// entry is a record held in memory: its key and where it is in arena.
+type entry struct {
+	k        key
+	off, len int
+}
+
+func (s *sorter) add(k key, rec []byte) error {
+	s.ents = append(s.ents, entry{k, len(s.arena), len(rec)})
+	s.arena = append(s.arena, rec...)
+	if len(s.ents) >= s.max {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush writes the records in memory as one sorted run.
+func (s *sorter) flush() error {
+	if len(s.ents) == 0 {
+		return nil
+	}
+	if s.file == nil {
+		f, err := newSpillFile()
+		if err != nil {
+			return err
+		}
+		s.file = f
+	}
+	slices.SortStableFunc(s.ents, func(a, b entry) int {
+		switch {
+		case s.less(&a.k, &b.k):
+			return -1
+		case s.less(&b.k, &a.k):
+			return 1
+		}
+		return 0
+	})
+	start := s.file.size
+	for _, e := range s.ents {
+		if _, err := s.file.put(s.arena[e.off : e.off+e.len]); err != nil {
+			return err
+		}
+	}
+	clear(s.ents)
+	s.ents, s.arena = s.ents[:0], s.arena[:0]
+	s.runs = append(s.runs, [2]int64{start, s.file.size})
+	return nil
+}
+
+// merge yields every record added, in order, with its key, then frees
+// the temp file. The record is yield's only until it returns.
+func (s *sorter) merge(yield func(k *key, rec []byte) error) error {
+	defer s.close()
+	if err := s.flush(); err != nil {
+		return err
+	}
+	if s.file == nil {
+		return nil
+	}
+	if err := s.file.done(); err != nil {
+		return err
+	}
+	h := &recHeap{less: s.less}
+	for _, run := range s.runs {
+		r := newReader(s.file, s.c, run[0], run[1], 32<<10)
+		hd := head{r: r}
+		if err := hd.read(); errors.Is(err, io.EOF) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		h.heads = append(h.heads, hd)
+	}
+	heap.Init(h)
+	for len(h.heads) > 0 {
+		top := &h.heads[0]
+		if err := yield(&top.k, top.rec); err != nil {
+			return err
+		}
+		switch err := top.read(); {
+		case errors.Is(err, io.EOF):
+			heap.Pop(h)
+		case err != nil:
+			return err
+		default:
+			heap.Fix(h, 0)
+		}
+	}
+	return nil
+}
+
+func (s *sorter) close() {
+	s.file.close()
+	s.file, s.ents, s.arena, s.runs = nil, nil, nil, nil
+}
+
+// head is a run's next record.
+type head struct {
+	k   key
+	rec []byte
+	r   *reader
+}
+
+func (h *head) read() error {
+	rec, err := h.r.next()
+	if err != nil {
+		return err
+	}
+	k, ok := h.r.dec.readKey(rec)
+	if !ok {
+		return errRecord
+	}
+	h.k, h.rec = k, rec
+	return nil
+}
+
+// recHeap orders the runs by their next record; ties go to the earlier
+// run, which holds the earlier records, so that the merge is stable.
+type recHeap struct {
+	heads []head
+	less  func(a, b *key) bool
+}
+
+func (h *recHeap) Len() int { return len(h.heads) }
+func (h *recHeap) Less(i, j int) bool {
+	a, b := &h.heads[i].k, &h.heads[j].k
+	if h.less(a, b) {
+		return true
+	}
+	if h.less(b, a) {
+		return false
+	}
+	return h.heads[i].r.end < h.heads[j].r.end
+}
+func (h *recHeap) Swap(i, j int) { h.heads[i], h.heads[j] = h.heads[j], h.heads[i] }
+func (h *recHeap) Push(x any)    { h.heads = append(h.heads, x.(head)) }
+func (h *recHeap) Pop() any {
+	x := h.heads[len(h.heads)-1]
+	h.heads = h.heads[:len(h.heads)-1]
+	return x
+}
+
+// byKey orders records as merge joins them: the findings of one rule,
+// path and line together, the first emitted (by model run, then by order
+// of emission) first.
+func byKey(a, b *key) bool {
+	if a.line != b.line {
+		return a.line < b.line
+	}
+	if a.rule.ID != b.rule.ID {
+		return a.rule.ID < b.rule.ID
+	}
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	if a.run != b.run {
+		return a.run < b.run
+	}
+	return a.seq < b.seq
+}
+
+// byReport orders joined findings as a report lists them (see merge):
+// they are unique by rule, path and line, so this order is total.
+func byReport(a, b *key) bool {
+	if a.trace != b.trace {
+		return a.trace < b.trace
+	}
+	if a.line != b.line {
+		return a.line < b.line
+	}
+	if a.rule.ID != b.rule.ID {
+		return a.rule.ID < b.rule.ID
+	}
+	return a.path < b.path
+}

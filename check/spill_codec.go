@@ -1,0 +1,309 @@
+package check
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// The findings a check spills to disk are written as records of varints
+// and length-prefixed strings. A record is only ever read back by the
+// process that wrote it, so the encoding need not last: strings that
+// repeat on every finding (trace names, syscalls, models, outcomes) and
+// rules are numbers into tables the process keeps.
+
+// codec holds the tables shared by every record of one check.
+type codec struct {
+	strs  []string
+	strID map[string]uint64
+	rules []*Rule
+	ruleI map[ruleKey]uint64
+}
+
+// ruleKey names a rule as a finding carries it: a rule lowered to a
+// lesser severity is a copy of the registry's with the same ID.
+type ruleKey struct {
+	id  string
+	sev Severity
+}
+
+func newCodec() *codec {
+	return &codec{strID: map[string]uint64{}, ruleI: map[ruleKey]uint64{}}
+}
+
+func (c *codec) str(s string) uint64 {
+	if id, ok := c.strID[s]; ok {
+		return id
+	}
+	id := uint64(len(c.strs))
+	c.strs = append(c.strs, s)
+	c.strID[s] = id
+	return id
+}
+
+func (c *codec) rule(r *Rule) uint64 {
+	k := ruleKey{r.ID, r.Severity}
+	if id, ok := c.ruleI[k]; ok {
+		return id
+	}
+	id := uint64(len(c.rules))
+	c.rules = append(c.rules, r)
+	c.ruleI[k] = id
+	return id
+}
+
+// item is a finding on its way through the sort: the model run that
+// emitted it and its place among that run's findings break ties, as the
+// order of emission did when every finding stayed in memory.
+type item struct {
+	f        *Finding
+	run, seq int
+}
+
+// A record starts with what the sort and the join across models read
+// (flags, models, run, seq, rule, path, trace, line), so that they read
+// only that and copy the rest as it is.
+const (
+	// recJoined marks a record written after the join across models:
+	// its Models are those of its model set, as merge sets them.
+	recJoined = 1 << iota
+)
+
+// appendItem appends the record of it (without its length prefix).
+func (c *codec) appendItem(b []byte, it item) []byte {
+	f := it.f
+	b = append(b, 0, byte(f.modelSet))
+	b = binary.AppendUvarint(b, uint64(it.run))
+	b = binary.AppendUvarint(b, uint64(it.seq))
+	b = binary.AppendUvarint(b, c.rule(f.Rule))
+	b = appendString(b, f.Path)
+	b = binary.AppendUvarint(b, c.str(f.Trace))
+	b = binary.AppendVarint(b, int64(f.Line))
+	b = binary.AppendVarint(b, int64(f.PID))
+	b = binary.AppendVarint(b, int64(f.Seq))
+	b = appendString(b, f.Message)
+	b = binary.AppendVarint(b, int64(f.StateIndex))
+	// Lengths are stored plus one, so that a nil list comes back nil.
+	if f.Models == nil {
+		b = append(b, 0)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(f.Models))+1)
+		for _, m := range f.Models {
+			b = binary.AppendUvarint(b, c.str(m))
+		}
+	}
+	if f.Related == nil {
+		b = append(b, 0)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(f.Related))+1)
+		for _, r := range f.Related {
+			b = binary.AppendUvarint(b, c.str(r.Trace))
+			b = binary.AppendVarint(b, int64(r.Line))
+			b = binary.AppendVarint(b, int64(r.PID))
+			b = binary.AppendUvarint(b, c.str(r.Syscall))
+			b = appendString(b, r.What)
+		}
+	}
+	if s := f.State; s == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, c.str(s.Trace))
+		b = binary.AppendVarint(b, int64(s.Line))
+		b = appendString(b, s.Path)
+		b = binary.AppendUvarint(b, c.str(s.Outcome))
+		b = binary.AppendUvarint(b, c.str(s.Persisted))
+		b = appendString(b, s.Words)
+	}
+	return b
+}
+
+// key is what the sort orders records by.
+type key struct {
+	line     int
+	rule     *Rule
+	path     string
+	trace    string
+	run, seq int
+}
+
+func keyOf(it item) key {
+	return key{line: it.f.Line, rule: it.f.Rule, path: it.f.Path, trace: it.f.Trace, run: it.run, seq: it.seq}
+}
+
+// readKey reads the key at the start of a record.
+func (d *decoder) readKey(rec []byte) (key, bool) {
+	d.p, d.bad = rec, false
+	var k key
+	d.byte()
+	d.byte()
+	k.run = int(d.uvarint())
+	k.seq = int(d.uvarint())
+	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+		k.rule = d.c.rules[id]
+	} else {
+		d.bad = true
+	}
+	k.path = d.string()
+	k.trace = d.str()
+	k.line = d.int()
+	return k, !d.bad
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// errRecord is a record that does not decode: the temp file was changed
+// under crashsim, or crashsim has a bug.
+var errRecord = errors.New("check: a spilled finding does not read back")
+
+// decoder reads records from one place in a spill file.
+type decoder struct {
+	c   *codec
+	buf []byte
+	p   []byte // what is left of the record being read
+	bad bool
+}
+
+// readRecord reads the next record from r into the decoder's buffer:
+// io.EOF when there is none. It returns how many bytes it read.
+func (d *decoder) readRecord(r *bufio.Reader) ([]byte, int, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, 0, io.EOF
+		}
+		return nil, 0, fmt.Errorf("%w: %v", errRecord, err)
+	}
+	if n > 1<<30 {
+		return nil, 0, errRecord
+	}
+	if uint64(cap(d.buf)) < n {
+		d.buf = make([]byte, n)
+	}
+	d.buf = d.buf[:n]
+	if _, err := io.ReadFull(r, d.buf); err != nil {
+		return nil, 0, fmt.Errorf("%w: %v", errRecord, err)
+	}
+	return d.buf, uvarintLen(n) + int(n), nil
+}
+
+func uvarintLen(n uint64) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(b[:], n)
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.p)
+	if n <= 0 {
+		d.bad, d.p = true, nil
+		return 0
+	}
+	d.p = d.p[n:]
+	return v
+}
+
+func (d *decoder) int() int {
+	v, n := binary.Varint(d.p)
+	if n <= 0 {
+		d.bad, d.p = true, nil
+		return 0
+	}
+	d.p = d.p[n:]
+	return int(v)
+}
+
+func (d *decoder) byte() byte {
+	if len(d.p) == 0 {
+		d.bad = true
+		return 0
+	}
+	b := d.p[0]
+	d.p = d.p[1:]
+	return b
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.p)) {
+		d.bad, d.p = true, nil
+		return ""
+	}
+	s := string(d.p[:n])
+	d.p = d.p[n:]
+	return s
+}
+
+func (d *decoder) str() string {
+	id := d.uvarint()
+	if id >= uint64(len(d.c.strs)) {
+		d.bad = true
+		return ""
+	}
+	return d.c.strs[id]
+}
+
+// decode reads a whole record back into a finding.
+func (d *decoder) decode(rec []byte) (*Finding, error) {
+	d.p, d.bad = rec, false
+	flags := d.byte()
+	f := &Finding{}
+	f.modelSet = modelSet(d.byte())
+	d.uvarint() // run
+	d.uvarint() // seq
+	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+		f.Rule = d.c.rules[id]
+	} else {
+		return nil, errRecord
+	}
+	f.Path = d.string()
+	f.Trace = d.str()
+	f.Line = d.int()
+	f.PID = d.int()
+	f.Seq = d.int()
+	f.Message = d.string()
+	f.StateIndex = d.int()
+	if n := d.uvarint(); n > 0 && !d.bad {
+		f.Models = make([]string, 0, min(n-1, 8))
+		for i := uint64(1); i < n && !d.bad; i++ {
+			f.Models = append(f.Models, d.str())
+		}
+	}
+	if n := d.uvarint(); n > 0 && !d.bad {
+		f.Related = make([]Related, 0, min(n-1, 64))
+		for i := uint64(1); i < n && !d.bad; i++ {
+			var r Related
+			r.Trace = d.str()
+			r.Line = d.int()
+			r.PID = d.int()
+			r.Syscall = d.str()
+			r.What = d.string()
+			f.Related = append(f.Related, r)
+		}
+	}
+	if d.byte() == 1 {
+		s := &State{}
+		s.Trace = d.str()
+		s.Line = d.int()
+		s.Path = d.string()
+		s.Outcome = d.str()
+		s.Persisted = d.str()
+		s.Words = d.string()
+		f.State = s
+	}
+	if d.bad || len(d.p) != 0 {
+		return nil, errRecord
+	}
+	if flags&recJoined != 0 {
+		if f.Models == nil {
+			f.Models = modelNames[f.modelSet]
+		} else {
+			f.Models = append(f.Models, modelNames[f.modelSet]...)
+		}
+	}
+	return f, nil
+}
