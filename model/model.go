@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,6 +93,16 @@ type Options struct {
 	// the bytes on disk (explore) applies them to its durable copy of the
 	// file. The slice is only valid during the call.
 	Durable func(ino *Inode, ops []DataOp)
+	// Retire lets the model retire files once nothing about them is
+	// pending (retire.go): memory then follows the files that can still
+	// change, not every file the trace touched. Answers are the same
+	// either way, but Names and Inodes leave retired files out (EachInode
+	// includes them). A Timeline never retires: it asks about every path
+	// at every point.
+	Retire bool
+	// RetireBatch is how many candidates for retirement wait before a
+	// pass (0: 256). Tests set 1, so that files retire as soon as they can.
+	RetireBatch int
 }
 
 // Model replays events through processes, fd tables, inodes and names,
@@ -115,6 +126,14 @@ type Model struct {
 	// them: observers read an Effect only during the call.
 	eff   Effect
 	paths [3]string
+	// What retirement keeps (retire.go): records of retired inodes by ID
+	// and of retired names (the inode ID, 0 for a name known absent),
+	// and the candidates for the next pass.
+	rest        map[int32]restInode
+	restNames   map[string]int32
+	candInodes  []*Inode
+	candNames   []*Name
+	retireEvery int
 }
 
 // Exit is a process's end as the trace shows it.
@@ -129,24 +148,40 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{}}
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{},
+		rest: map[int32]restInode{}, restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
 }
 
 // Persistence returns the model's persistence model.
 func (m *Model) Persistence() Persistence { return m.opt.Persistence }
 
-// Inodes returns every inode the trace touched, in order of first sight.
-func (m *Model) Inodes() []*Inode { return m.inodes }
+// Inodes returns every inode the trace touched, in order of first sight;
+// with Options.Retire, the ones not retired (see EachInode).
+func (m *Model) Inodes() []*Inode {
+	if len(m.rest) == 0 {
+		return m.inodes
+	}
+	out := make([]*Inode, 0, len(m.inodes)-len(m.rest))
+	for _, ino := range m.inodes {
+		if ino != nil {
+			out = append(out, ino)
+		}
+	}
+	return out
+}
 
-// Inode returns the inode with the given ID (PathState.Inode), or nil.
+// Inode returns the inode with the given ID (PathState.Inode), or nil. A
+// retired inode comes back.
 func (m *Model) Inode(id int) *Inode {
 	if id < 1 || id > len(m.inodes) {
 		return nil
 	}
-	return m.inodes[id-1]
+	return m.reviveID(id)
 }
 
-// Names returns the state of every path the trace named.
+// Names returns the state of every path the trace named; with
+// Options.Retire, of those not retired, which are every path with an
+// entry operation pending or an existence the trace did not settle.
 func (m *Model) Names() map[string]*Name { return m.names }
 
 // PendingEntries returns the entry operations not yet durable.
@@ -258,6 +293,9 @@ func (m *Model) Apply(ev *parser.Event) {
 	if eff.Kind != EffNone {
 		m.emit(ev, &eff)
 	}
+	if m.opt.Retire {
+		m.maybeRetire()
+	}
 }
 
 // emit shows observers an event's effect, in m.eff, and clears it after:
@@ -291,6 +329,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
 	}
+	h.Node = m.live(h.Node)
 	if h.Node == nil && h.Path != "" && !strings.Contains(h.Path, ":[") {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
@@ -773,7 +812,7 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	for _, ino := range m.inodes {
-		if ino.pending.len() > 0 {
+		if ino != nil && ino.pending.len() > 0 {
 			m.persist(ino, r)
 		}
 	}
@@ -855,6 +894,7 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 	pr := m.procs.Proc(ev.PID)
 	for _, e := range pr.files.fds {
 		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&unix.O_ACCMODE != unix.O_RDONLY {
+			m.live(e.h.Node)
 			return e.h
 		}
 	}
