@@ -127,9 +127,11 @@ type Model struct {
 	eff   Effect
 	paths [3]string
 	// What retirement keeps (retire.go): records of retired inodes by ID
-	// and of retired names (the inode ID, 0 for a name known absent),
-	// and the candidates for the next pass.
-	rest        map[int32]restInode
+	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
+	// a map entry per retired one) and of retired names (the inode ID, 0
+	// for a name known absent), and the candidates for the next pass.
+	rest        []*restInode
+	nretired    int
 	restNames   map[string]int32
 	candInodes  []*Inode
 	candNames   []*Name
@@ -149,7 +151,7 @@ func New(opt Options) *Model {
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{},
-		rest: map[int32]restInode{}, restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
+		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
 }
 
 // Persistence returns the model's persistence model.
@@ -158,10 +160,10 @@ func (m *Model) Persistence() Persistence { return m.opt.Persistence }
 // Inodes returns every inode the trace touched, in order of first sight;
 // with Options.Retire, the ones not retired (see EachInode).
 func (m *Model) Inodes() []*Inode {
-	if len(m.rest) == 0 {
+	if m.nretired == 0 {
 		return m.inodes
 	}
-	out := make([]*Inode, 0, len(m.inodes)-len(m.rest))
+	out := make([]*Inode, 0, len(m.inodes)-m.nretired)
 	for _, ino := range m.inodes {
 		if ino != nil {
 			out = append(out, ino)

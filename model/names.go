@@ -188,6 +188,9 @@ func (m *Model) newInode(dir, initial bool) *Inode {
 		ino.Size, ino.DurableSize = -1, -1
 	}
 	m.inodes = append(m.inodes, ino)
+	if m.opt.Retire {
+		m.rest = append(m.rest, nil)
+	}
 	m.queueInode(ino)
 	return ino
 }

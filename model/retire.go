@@ -35,7 +35,7 @@ import (
 // restInode is what a retired inode keeps.
 type restInode struct {
 	w                 weak.Pointer[Inode]
-	size, durableSize int64
+	size              int64 // and DurableSize: with nothing pending they are one
 	paths             []string
 	lastPath          string // its one name now, or the last it had when deleted
 	created, lastSync *Ref
@@ -122,7 +122,7 @@ func restingName(n *Name, ino *Inode) bool {
 // file).
 func (m *Model) canRetire(ino *Inode) bool {
 	if ino.Unsure || ino.FailedSync != nil || ino.Unmodeled != nil || ino.writeback ||
-		ino.pending.len() > 0 || len(ino.Lost) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 {
+		ino.pending.len() > 0 || len(ino.Lost) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
 		return false
 	}
 	switch {
@@ -150,8 +150,8 @@ func (m *Model) canRetire(ino *Inode) bool {
 }
 
 func (m *Model) retireInode(ino *Inode) {
-	r := restInode{
-		w: weak.Make(ino), size: ino.Size, durableSize: ino.DurableSize,
+	r := &restInode{
+		w: weak.Make(ino), size: ino.Size,
 		paths: ino.Paths, lastPath: ino.LastPath,
 		created: ino.Created, lastSync: ino.LastSync, syncRange: ino.SyncRange,
 		hist: int32(ino.hist),
@@ -168,7 +168,8 @@ func (m *Model) retireInode(ino *Inode) {
 			r.flags |= f.bit
 		}
 	}
-	m.rest[int32(ino.ID)] = r
+	m.rest[ino.ID-1] = r
+	m.nretired++
 	for _, p := range ino.Names {
 		if n := m.names[p]; n != nil {
 			delete(m.names, p)
@@ -184,7 +185,7 @@ func (r *restInode) rebuild(id int) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
 		LastPath: r.lastPath, Paths: r.paths,
-		Size: r.size, DurableSize: r.durableSize,
+		Size: r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
 		Created: r.created, LastSync: r.lastSync, SyncRange: r.syncRange,
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
@@ -202,8 +203,8 @@ func (m *Model) materialize(id int) *Inode {
 	if ino := m.inodes[id-1]; ino != nil {
 		return ino
 	}
-	r, ok := m.rest[int32(id)]
-	if !ok {
+	r := m.rest[id-1]
+	if r == nil {
 		return nil
 	}
 	if ino := r.w.Value(); ino != nil {
@@ -218,11 +219,12 @@ func (m *Model) reviveID(id int) *Inode {
 	if ino := m.inodes[id-1]; ino != nil {
 		return ino
 	}
-	r, ok := m.rest[int32(id)]
-	if !ok {
+	r := m.rest[id-1]
+	if r == nil {
 		return nil
 	}
-	delete(m.rest, int32(id))
+	m.rest[id-1] = nil
+	m.nretired--
 	ino := r.w.Value()
 	if ino == nil {
 		ino = r.rebuild(id)
@@ -300,7 +302,7 @@ func (m *Model) reviveBelow(prefix string) {
 }
 
 // Retired returns how many inodes are retired now (see Options.Retire).
-func (m *Model) Retired() int { return len(m.rest) }
+func (m *Model) Retired() int { return m.nretired }
 
 // EachInode calls f with every inode the trace touched, in order of first
 // sight, retired ones included, as Inodes would list them with retirement
