@@ -97,8 +97,8 @@ type Options struct {
 	// pending (retire.go): memory then follows the files that can still
 	// change, not every file the trace touched. Answers are the same
 	// either way, but Names and Inodes leave retired files out (EachInode
-	// includes them). A Timeline never retires: it asks about every path
-	// at every point.
+	// includes them), and Exits is not kept. A Timeline never retires: it
+	// asks about every path at every point.
 	Retire bool
 	// RetireBatch is how many candidates for retirement wait before a
 	// pass (0: 256). Tests set 1, so that files retire as soon as they can.
@@ -121,7 +121,8 @@ type Model struct {
 	maps          map[string]*Inode
 	last          Ref
 	exits         []Exit
-	jointStamp    int // see jointCount
+	lastExit      Exit // the exit an effect shows, with Options.Retire
+	jointStamp    int  // see jointCount
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
@@ -189,7 +190,8 @@ func (m *Model) Names() map[string]*Name { return m.names }
 // PendingEntries returns the entry operations not yet durable.
 func (m *Model) PendingEntries() []*EntryOp { return m.pending() }
 
-// Exits returns the process exits seen so far.
+// Exits returns the process exits seen so far; none with Options.Retire,
+// where each exit's Effect carries it.
 func (m *Model) Exits() []Exit { return m.exits }
 
 // Last returns the last event applied.
@@ -266,9 +268,18 @@ func (m *Model) Apply(ev *parser.Event) {
 		if ev.Kind == parser.KindKilled {
 			x.Signal = ev.Name
 		}
-		m.exits = append(m.exits, x)
+		var at *Exit
+		if m.opt.Retire {
+			// Kept for the effect only: a trace of many short processes
+			// (a build) must not grow the model with each.
+			m.lastExit = x
+			at = &m.lastExit
+		} else {
+			m.exits = append(m.exits, x)
+			at = &m.exits[len(m.exits)-1]
+		}
 		m.procs.Apply(ev, paths)
-		m.emit(ev, &Effect{Kind: EffExit, Exit: &m.exits[len(m.exits)-1]})
+		m.emit(ev, &Effect{Kind: EffExit, Exit: at})
 		return
 	case parser.KindSyscall:
 	default:
