@@ -97,8 +97,8 @@ func (m *Model) unsure(p string, at Ref) *Inode {
 // knownExisting reports whether p's existence before the trace is settled
 // by the trace or the listing, and whether it existed.
 func (m *Model) knownExisting(p string) (existed, known bool) {
-	if n, cache, ok := m.peek(p); ok && (n == nil || n.Known) {
-		return cache != nil, true
+	if n, exists, _, ok := m.peek(p); ok && (n == nil || n.Known) {
+		return exists, true
 	}
 	return m.existedBefore(p)
 }
@@ -106,8 +106,8 @@ func (m *Model) knownExisting(p string) (existed, known bool) {
 // newDir reports whether the directory d was made in the trace: nothing
 // in it existed before.
 func (m *Model) newDir(d string) bool {
-	_, c, _ := m.peek(d)
-	return c != nil && c.Dir && !c.Initial
+	_, _, made, _ := m.peek(d)
+	return made
 }
 
 // settle records that an unsure inode existed before the trace (a size

@@ -269,21 +269,27 @@ func (m *Model) nameOf(p string) *Name {
 	return n
 }
 
-// peek answers what a name's state says without bringing it back: whether
-// the trace settled p, and what p names then (nil: nothing). A retired
-// inode comes back as it is, not registered: the caller only reads it.
-func (m *Model) peek(p string) (n *Name, cache *Inode, ok bool) {
+// peek answers what a name's state says without bringing it back: the
+// live Name (nil when retired or never named), whether p names something
+// in the page cache, whether that is a directory the trace made, and
+// whether the trace named p at all.
+func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 	if n := m.names[p]; n != nil {
-		return n, n.Cache, true
+		c := n.Cache
+		return n, c != nil, c != nil && c.Dir && !c.Initial, true
 	}
 	id, ok := m.restNames[p]
 	if !ok {
-		return nil, nil, false
+		return nil, false, false, false
 	}
 	if id == 0 {
-		return nil, nil, true
+		return nil, false, false, true
 	}
-	return nil, m.materialize(int(id)), true
+	if c := m.inodes[id-1]; c != nil {
+		return nil, true, c.Dir && !c.Initial, true
+	}
+	f := m.rest[id-1].flags
+	return nil, true, f&restDir != 0 && f&restInitial == 0, true
 }
 
 // reviveBelow brings back every retired name below directory prefix (which
