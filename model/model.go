@@ -423,7 +423,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case "mkdir", "mkdirat":
 		if p0 != "" && !isPseudoPath(p0) {
-			m.lookup(parentDir(p0), true)
+			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
 			r := refOf(ev)
 			ino.Created = &r
@@ -533,7 +533,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		}
 	}
 	if created {
-		m.lookup(parentDir(p), true)
+		m.settleDir(parentDir(p))
 		ino = m.newInode(false, false)
 		ino.Size, ino.DurableSize = 0, 0
 		r := refOf(ev)
@@ -561,6 +561,9 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 			ino = h.Node
 		}
 	} else if len(paths) > 0 && paths[0] != "" && !isPseudoPath(paths[0]) {
+		if m.restingSized(paths[0]) {
+			return // nothing to learn, and a program stats the same files again and again
+		}
 		ino = m.lookup(paths[0], true)
 	}
 	if ino == nil || ino.Size >= 0 {

@@ -173,6 +173,15 @@ func (m *Model) lookup(p string, exists bool) *Inode {
 	return nil
 }
 
+// settleDir is lookup(d, true) for a caller that only needs d settled as
+// existing when the trace never said: a retired d is settled already, and
+// is left retired (a directory gets an entry made in it at every create).
+func (m *Model) settleDir(d string) {
+	if _, ok := m.restNames[d]; !ok {
+		m.lookup(d, true)
+	}
+}
+
 // existedBefore reports whether p named something before the trace,
 // asking the Existed hook when the trace never said.
 func (m *Model) existedBefore(p string) (bool, bool) {
@@ -267,6 +276,9 @@ func (m *Model) addEntryOp(op *EntryOp) {
 	for _, d := range op.Dirs {
 		if n := m.names[d]; n != nil && n.Cache != nil {
 			n.Cache.Dir = true
+		} else if id, retired, isDir := m.peekDir(d); retired && (isDir || id == 0) {
+			// retired, and a directory already or known absent: nothing
+			// to change
 		} else if ino := m.lookup(d, true); ino != nil {
 			ino.Dir = true
 		}

@@ -292,6 +292,34 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 	return nil, true, f&restDir != 0 && f&restInitial == 0, true
 }
 
+// peekDir reports whether p is retired, and then whether it names a
+// directory.
+func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
+	id, retired = m.restNames[p]
+	if !retired || id == 0 {
+		return id, retired, false
+	}
+	if c := m.inodes[id-1]; c != nil {
+		return id, true, c.Dir
+	}
+	return id, true, m.rest[id-1].flags&restDir != 0
+}
+
+// restingSized reports whether p is retired naming nothing or a file of
+// known size: what a stat of p cannot change.
+func (m *Model) restingSized(p string) bool {
+	id, retired := m.restNames[p]
+	switch {
+	case !retired:
+		return false
+	case id == 0:
+		return true
+	case m.inodes[id-1] != nil:
+		return m.inodes[id-1].Size >= 0
+	}
+	return m.rest[id-1].size >= 0
+}
+
 // reviveBelow brings back every retired name below directory prefix (which
 // ends in "/"), for a rename of that directory.
 func (m *Model) reviveBelow(prefix string) {
