@@ -331,7 +331,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
 		first := i == 0 && opt.NeedData
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}
@@ -390,11 +390,11 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	// Files in scope, by the name a user knows them by: a file replaced by
 	// rename and its replacement are one file to the user.
 	files := map[string]bool{}
-	for _, ino := range runs[0].m.Inodes() {
+	runs[0].m.EachInode(func(ino *model.Inode) {
 		if ino.Modified && !ino.Dir && opt.inScope(ino.Name()) {
 			files[ino.Name()] = true
 		}
-	}
+	})
 	res.Summary.Files = len(files)
 	for _, f := range res.Findings {
 		switch f.Rule.Severity {

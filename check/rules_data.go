@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -143,9 +144,16 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 }
 
 func (t *truncateInPlace) Finish(r *run) {
-	for _, ino := range r.m.Inodes() {
-		c, ok := t.cut[ino]
-		if !ok || ino.Path == "" || !c.wrote {
+	// In the model's order of inodes; a retired one is no longer among
+	// Inodes, but the map still holds it as it is.
+	inos := make([]*model.Inode, 0, len(t.cut))
+	for ino := range t.cut {
+		inos = append(inos, ino)
+	}
+	slices.SortFunc(inos, func(a, b *model.Inode) int { return a.ID - b.ID })
+	for _, ino := range inos {
+		c := t.cut[ino]
+		if ino.Path == "" || !c.wrote {
 			continue
 		}
 		p := ino.Name()

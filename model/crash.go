@@ -185,7 +185,7 @@ var crashScratch = sync.Pool{New: func() any { return &crashRoom{seen: map[state
 // at most maxStates states.
 func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	res := PathOutcomes{Path: p, Exact: true}
-	n := m.names[p]
+	n := m.nameOf(p)
 	if n == nil {
 		return res
 	}

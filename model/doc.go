@@ -130,5 +130,15 @@
 // the rename even if its own creation was not synced; an inode's durable
 // data is a prefix of its history except for what a failed sync lost.
 //
+// # Retirement
+//
+// With Options.Retire (check sets it), a file whose data, size and names
+// are durable, that no pending entry operation names and whose existence
+// is settled is retired: the model keeps a small record of it and drops
+// its Inode and Names, and brings it back exactly as it was on any later
+// use (retire.go). Memory then follows the files that can still change.
+// A Timeline never retires, since it asks about every path at every
+// point.
+//
 // The model prints nothing; check, states and the CLI read it.
 package model

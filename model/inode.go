@@ -132,6 +132,12 @@ type Inode struct {
 	writeback   bool
 	Unmodeled   *Ref // a change the trace cannot show (shared mmap, io_uring, reflink)
 	syncedEmpty bool
+	// retired: the model keeps only a record of the inode (retire.go);
+	// queued: it waits for a retirement pass. opRefs counts the changes
+	// of pending entry operations that name it (Old or New): while one
+	// does, a crash can show it, and it is not retired.
+	retired, queued bool
+	opRefs          int32
 }
 
 // addData appends a pending data op, numbering it in the inode's history.
@@ -224,6 +230,7 @@ func (m *Model) persist(n *Inode, r Ref) {
 		m.opt.Durable(n, n.pending.slice())
 	}
 	n.persistData(r)
+	m.queueInode(n)
 }
 
 func (n *Inode) persistData(r Ref) {

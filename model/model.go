@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,6 +93,16 @@ type Options struct {
 	// the bytes on disk (explore) applies them to its durable copy of the
 	// file. The slice is only valid during the call.
 	Durable func(ino *Inode, ops []DataOp)
+	// Retire lets the model retire files once nothing about them is
+	// pending (retire.go): memory then follows the files that can still
+	// change, not every file the trace touched. Answers are the same
+	// either way, but Names and Inodes leave retired files out (EachInode
+	// includes them), and Exits is not kept. A Timeline never retires: it
+	// asks about every path at every point.
+	Retire bool
+	// RetireBatch is how many candidates for retirement wait before a
+	// pass (0: 256). Tests set 1, so that files retire as soon as they can.
+	RetireBatch int
 }
 
 // Model replays events through processes, fd tables, inodes and names,
@@ -110,11 +121,22 @@ type Model struct {
 	maps          map[string]*Inode
 	last          Ref
 	exits         []Exit
-	jointStamp    int // see jointCount
+	lastExit      Exit // the exit an effect shows, with Options.Retire
+	jointStamp    int  // see jointCount
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
 	paths [3]string
+	// What retirement keeps (retire.go): records of retired inodes by ID
+	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
+	// a map entry per retired one) and of retired names (the inode ID, 0
+	// for a name known absent), and the candidates for the next pass.
+	rest        []*restInode
+	nretired    int
+	restNames   map[string]int32
+	candInodes  []*Inode
+	candNames   []*Name
+	retireEvery int
 }
 
 // Exit is a process's end as the trace shows it.
@@ -129,30 +151,47 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{}}
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{},
+		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
 }
 
 // Persistence returns the model's persistence model.
 func (m *Model) Persistence() Persistence { return m.opt.Persistence }
 
-// Inodes returns every inode the trace touched, in order of first sight.
-func (m *Model) Inodes() []*Inode { return m.inodes }
+// Inodes returns every inode the trace touched, in order of first sight;
+// with Options.Retire, the ones not retired (see EachInode).
+func (m *Model) Inodes() []*Inode {
+	if m.nretired == 0 {
+		return m.inodes
+	}
+	out := make([]*Inode, 0, len(m.inodes)-m.nretired)
+	for _, ino := range m.inodes {
+		if ino != nil {
+			out = append(out, ino)
+		}
+	}
+	return out
+}
 
-// Inode returns the inode with the given ID (PathState.Inode), or nil.
+// Inode returns the inode with the given ID (PathState.Inode), or nil. A
+// retired inode comes back.
 func (m *Model) Inode(id int) *Inode {
 	if id < 1 || id > len(m.inodes) {
 		return nil
 	}
-	return m.inodes[id-1]
+	return m.reviveID(id)
 }
 
-// Names returns the state of every path the trace named.
+// Names returns the state of every path the trace named; with
+// Options.Retire, of those not retired, which are every path with an
+// entry operation pending or an existence the trace did not settle.
 func (m *Model) Names() map[string]*Name { return m.names }
 
 // PendingEntries returns the entry operations not yet durable.
 func (m *Model) PendingEntries() []*EntryOp { return m.pending() }
 
-// Exits returns the process exits seen so far.
+// Exits returns the process exits seen so far; none with Options.Retire,
+// where each exit's Effect carries it.
 func (m *Model) Exits() []Exit { return m.exits }
 
 // Last returns the last event applied.
@@ -229,9 +268,18 @@ func (m *Model) Apply(ev *parser.Event) {
 		if ev.Kind == parser.KindKilled {
 			x.Signal = ev.Name
 		}
-		m.exits = append(m.exits, x)
+		var at *Exit
+		if m.opt.Retire {
+			// Kept for the effect only: a trace of many short processes
+			// (a build) must not grow the model with each.
+			m.lastExit = x
+			at = &m.lastExit
+		} else {
+			m.exits = append(m.exits, x)
+			at = &m.exits[len(m.exits)-1]
+		}
 		m.procs.Apply(ev, paths)
-		m.emit(ev, &Effect{Kind: EffExit, Exit: &m.exits[len(m.exits)-1]})
+		m.emit(ev, &Effect{Kind: EffExit, Exit: at})
 		return
 	case parser.KindSyscall:
 	default:
@@ -257,6 +305,9 @@ func (m *Model) Apply(ev *parser.Event) {
 	}
 	if eff.Kind != EffNone {
 		m.emit(ev, &eff)
+	}
+	if m.opt.Retire {
+		m.maybeRetire()
 	}
 }
 
@@ -291,6 +342,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
 	}
+	h.Node = m.live(h.Node)
 	if h.Node == nil && h.Path != "" && !strings.Contains(h.Path, ":[") {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
@@ -371,7 +423,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case "mkdir", "mkdirat":
 		if p0 != "" && !isPseudoPath(p0) {
-			m.lookup(parentDir(p0), true)
+			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
 			r := refOf(ev)
 			ino.Created = &r
@@ -481,7 +533,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		}
 	}
 	if created {
-		m.lookup(parentDir(p), true)
+		m.settleDir(parentDir(p))
 		ino = m.newInode(false, false)
 		ino.Size, ino.DurableSize = 0, 0
 		r := refOf(ev)
@@ -509,6 +561,9 @@ func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
 			ino = h.Node
 		}
 	} else if len(paths) > 0 && paths[0] != "" && !isPseudoPath(paths[0]) {
+		if m.restingSized(paths[0]) {
+			return // nothing to learn, and a program stats the same files again and again
+		}
 		ino = m.lookup(paths[0], true)
 	}
 	if ino == nil || ino.Size >= 0 {
@@ -773,7 +828,7 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := refOf(ev)
 	for _, ino := range m.inodes {
-		if ino.pending.len() > 0 {
+		if ino != nil && ino.pending.len() > 0 {
 			m.persist(ino, r)
 		}
 	}
@@ -855,6 +910,7 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 	pr := m.procs.Proc(ev.PID)
 	for _, e := range pr.files.fds {
 		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&unix.O_ACCMODE != unix.O_RDONLY {
+			m.live(e.h.Node)
 			return e.h
 		}
 	}

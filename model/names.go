@@ -81,6 +81,7 @@ type Name struct {
 	Ops []*EntryOp
 	// touched marks the name for one jointCount call.
 	touched int
+	queued  bool // waits for a retirement pass (retire.go)
 }
 
 // unsure makes p's state before the trace an initial inode whose
@@ -96,8 +97,8 @@ func (m *Model) unsure(p string, at Ref) *Inode {
 // knownExisting reports whether p's existence before the trace is settled
 // by the trace or the listing, and whether it existed.
 func (m *Model) knownExisting(p string) (existed, known bool) {
-	if n := m.names[p]; n != nil && n.Known {
-		return n.Cache != nil, true
+	if n, exists, _, ok := m.peek(p); ok && (n == nil || n.Known) {
+		return exists, true
 	}
 	return m.existedBefore(p)
 }
@@ -105,8 +106,8 @@ func (m *Model) knownExisting(p string) (existed, known bool) {
 // newDir reports whether the directory d was made in the trace: nothing
 // in it existed before.
 func (m *Model) newDir(d string) bool {
-	n := m.names[d]
-	return n != nil && n.Cache != nil && n.Cache.Dir && !n.Cache.Initial
+	_, _, made, _ := m.peek(d)
+	return made
 }
 
 // settle records that an unsure inode existed before the trace (a size
@@ -116,6 +117,7 @@ func (m *Model) settle(ino *Inode) {
 		return
 	}
 	ino.Unsure = false
+	m.queueInode(ino)
 	for _, p := range ino.Names {
 		if n := m.names[p]; n != nil {
 			n.Unsure = false
@@ -137,11 +139,12 @@ func parentDir(p string) string {
 
 // name returns the state of path p, creating it unknown.
 func (m *Model) name(p string) *Name {
-	if n, ok := m.names[p]; ok {
+	if n := m.nameOf(p); n != nil {
 		return n
 	}
 	n := &Name{Path: p}
 	m.names[p] = n
+	m.queueName(n)
 	return n
 }
 
@@ -170,6 +173,15 @@ func (m *Model) lookup(p string, exists bool) *Inode {
 	return nil
 }
 
+// settleDir is lookup(d, true) for a caller that only needs d settled as
+// existing when the trace never said: a retired d is settled already, and
+// is left retired (a directory gets an entry made in it at every create).
+func (m *Model) settleDir(d string) {
+	if _, ok := m.restNames[d]; !ok {
+		m.lookup(d, true)
+	}
+}
+
 // existedBefore reports whether p named something before the trace,
 // asking the Existed hook when the trace never said.
 func (m *Model) existedBefore(p string) (bool, bool) {
@@ -185,6 +197,10 @@ func (m *Model) newInode(dir, initial bool) *Inode {
 		ino.Size, ino.DurableSize = -1, -1
 	}
 	m.inodes = append(m.inodes, ino)
+	if m.opt.Retire {
+		m.rest = append(m.rest, nil)
+	}
+	m.queueInode(ino)
 	return ino
 }
 
@@ -249,15 +265,20 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		if c.New != nil {
 			m.attach(c.New, c.Path)
 			c.New.Modified = true
+			c.New.opRefs++
 		}
 		if c.Old != nil {
 			c.Old.Modified = true
+			c.Old.opRefs++
 		}
 	}
 	// A path with entries is a directory, however it was opened.
 	for _, d := range op.Dirs {
 		if n := m.names[d]; n != nil && n.Cache != nil {
 			n.Cache.Dir = true
+		} else if id, retired, isDir := m.peekDir(d); retired && (isDir || id == 0) {
+			// retired, and a directory already or known absent: nothing
+			// to change
 		} else if ino := m.lookup(d, true); ino != nil {
 			ino.Dir = true
 		}
@@ -439,7 +460,14 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 	}
 	for _, op := range done {
 		for _, c := range op.Changes {
-			n := m.names[c.Path]
+			for _, ino := range [2]*Inode{c.Old, c.New} {
+				if ino != nil {
+					ino.opRefs--
+					m.queueInode(ino)
+				}
+			}
+			n := m.nameOf(c.Path)
+			m.queueName(n)
 			// Ops before this one on the name are durable too now.
 			k := 0
 			for k < len(n.Ops) && n.Ops[k] != op {
@@ -467,6 +495,7 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 // had there.
 func (m *Model) renameTree(op *EntryOp, from, to string) {
 	prefix := from + "/"
+	m.reviveBelow(prefix)
 	var moved []string
 	for p := range m.names {
 		if strings.HasPrefix(p, prefix) {
@@ -495,6 +524,12 @@ func (m *Model) renameTree(op *EntryOp, from, to string) {
 			continue // a name gone on both layers: nothing moves
 		}
 		op.Changes = append(op.Changes, NameChange{Path: p, Old: ino}, NameChange{Path: np, Old: old, New: ino})
+		if ino != nil {
+			ino.opRefs += 2
+		}
+		if old != nil {
+			old.opRefs++
+		}
 		n.Ops = append(n.Ops, op)
 		dst.Ops = append(dst.Ops, op)
 	}

@@ -81,6 +81,7 @@ type Timeline struct {
 // crash outcomes of paths for which scope returns true.
 func NewTimeline(opt Options, scope func(string) bool, maxStates int) *Timeline {
 	t := &Timeline{scope: scope, max: maxStates, current: map[string]PathOutcomes{}}
+	opt.Retire = false // every path is asked about at every point
 	obs := opt.Observe
 	opt.Observe = func(m *Model, e *Effect) {
 		t.affect(e)

@@ -1,0 +1,77 @@
+package check
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/internal/gentrace"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestRetireSameFindings: with models that retire files as soon as they
+// can, Run finds exactly what it finds with models that keep everything,
+// under every persistence model, on every fixture trace (with its listing
+// when it has one), a many-files trace and a real-shaped one.
+func TestRetireSameFindings(t *testing.T) {
+	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
+	if err != nil || len(traces) < 30 {
+		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
+	}
+	type input struct {
+		name string
+		text []byte
+		opt  Options
+	}
+	var inputs []input
+	for _, tr := range traces {
+		b, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
+			l := readListing(t, filepath.Join(filepath.Dir(tr), "initial.list"))
+			opt.Existed, opt.Cwd, opt.FDs = l.Existed, l.Cwd, l.FDs
+		}
+		inputs = append(inputs, input{tr, b, opt})
+	}
+	var files, real bytes.Buffer
+	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 2000, PerDir: 100}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := gentrace.LoadTemplates("../fixtures/traces", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gentrace.WriteReal(&real, ts, gentrace.RealOptions{Bytes: 4 << 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, input{"files", files.Bytes(), Options{}}, input{"real", real.Bytes(), Options{}})
+
+	defer func(on bool, batch int) { retireModels, retireBatch = on, batch }(retireModels, retireBatch)
+	run := func(in input, retire bool) *Result {
+		retireModels, retireBatch = retire, 1
+		opt := in.opt
+		opt.Models = model.Persistences
+		res, err := Run(parser.NewReader(bytes.NewReader(in.text), in.name, parser.Options{}), opt)
+		if err != nil && !strings.Contains(in.name, "bad") {
+			t.Logf("%s: %v", in.name, err)
+		}
+		return res
+	}
+	for _, in := range inputs {
+		want, got := run(in, false), run(in, true)
+		if want != nil && len(want.parts) > 0 || got != nil && len(got.parts) > 0 {
+			t.Fatalf("%s: findings spilled; this test compares them in memory", in.name)
+		}
+		if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Finding{}, Result{})); d != "" {
+			t.Errorf("%s: findings differ (-keep +retire):\n%s", in.name, d)
+		}
+	}
+}
