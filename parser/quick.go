@@ -1,0 +1,145 @@
+package parser
+
+// The quick lane: Reader.Skip passes a line that holds one whole call of
+// the usual shape without building an Event for it. quickCall reads the
+// line as parse, call, skipArgs and ret read it with no argument decoded,
+// but keeps nothing and stops short at the first thing that is not plain:
+// it says true only for a line that the full reading completes as one call
+// with a known return value, with no error, no warning and no note of an
+// old strace. Anything else (a line it says false for) is read again by
+// the full reading, so every error, warning and hint stays what it was.
+
+// quickCall reports whether b is a line the full reading (with no argument
+// decoded) completes as one call with a known return value, and nothing
+// else to note. The shape it takes: [PID ]TIMESTAMP NAME(ARGS) = RET...,
+// the pid and timestamp optional.
+func (l *lineParser) quickCall(b []byte) bool {
+	i := 0
+	// The pid: digits and one space (pidPrefix). Digits and anything else
+	// are the timestamp's, read below.
+	k := 0
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	if k > 0 && k < len(b) && b[k] == ' ' {
+		i = skipSpaces(b, k)
+	} else if k > 0 && k < len(b) && b[k] == '<' {
+		return false // pid<comm> (-Y)
+	}
+	if i < len(b) && isDigit(b[i]) {
+		if i = quickTimestamp(b, i); i < 0 {
+			return false
+		}
+		i = skipSpaces(b, i)
+	}
+	// A letter or '_' starts the name: what else can stand here (a
+	// bracket prefix, "-r" after a clock, ---, +++, <...) is the full
+	// reading's.
+	if i >= len(b) || !isNameByte(b[i]) || isDigit(b[i]) {
+		return false
+	}
+	j := i
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	// "Process 12 attached" and "strace: ..." are no calls: neither has
+	// '(' after its first word.
+	if j >= len(b) || b[j] != '(' || string(b[i:j]) == "old_mmap" {
+		return false
+	}
+	l.text = b
+	end, kind, ok := l.scanArgs(j + 1)
+	if !ok || kind != lineCall || end < 0 {
+		return false
+	}
+	return quickRet(b, end)
+}
+
+// quickTimestamp returns the index just past the timestamp at b[i] when
+// timestamp reads it without an error and a space follows, or -1.
+func quickTimestamp(b []byte, i int) int {
+	clock := false
+	for {
+		j := i
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		if j == i || j-i > 18 {
+			return -1
+		}
+		i = j
+		if i < len(b) && b[i] == ':' {
+			clock = true
+			i++
+			continue
+		}
+		break
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		i = j
+	} else if !clock {
+		return -1
+	}
+	if i >= len(b) || b[i] != ' ' {
+		return -1
+	}
+	return i
+}
+
+// quickRet reports whether ret reads the return value at b[i] without an
+// error, as a known value (not "= ?").
+func quickRet(b []byte, i int) bool {
+	i = skipSpaces(b, i)
+	if i >= len(b) || b[i] != '=' {
+		return false
+	}
+	i = skipSpaces(b, i+1)
+	end := len(b)
+	for end > i && (b[end-1] == ' ' || b[end-1] == '\r') {
+		end--
+	}
+	if end > i && b[end-1] == '>' {
+		if k := lastSpaceAngle(b[i:end]); k >= 0 {
+			inner := b[i+k+2 : end-1]
+			if _, ok := parseDuration(inner); ok || string(inner) == "unavailable" {
+				end = i + k
+			}
+		}
+	}
+	if i >= end || b[i] == '?' {
+		return false
+	}
+	j := i
+	if b[j] == '-' {
+		j++
+	}
+	for j < end && isNameByte(b[j]) {
+		j++
+	}
+	if _, ok := parseInt(b[i:j]); !ok {
+		return false
+	}
+	// A returned fd's annotation: one without '<' or escapes inside
+	// cannot fail; any other is left to annotation. What follows (an
+	// errno, its text) reads whatever it is.
+	return j >= end || b[j] != '<' || plainAnnotation(b, j) != 0
+}
+
+// Skip passes the next event of s without returning it: through s's own
+// Skip method when it has one (a Reader does), by Next otherwise. It
+// returns io.EOF at the end and the error Next would give.
+func Skip(s Stream) error {
+	if k, ok := s.(interface{ Skip() error }); ok {
+		return k.Skip()
+	}
+	_, err := s.Next()
+	return err
+}
