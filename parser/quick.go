@@ -1,5 +1,7 @@
 package parser
 
+import "bytes"
+
 // The quick lane: Reader.Skip passes a line that holds one whole call of
 // the usual shape without building an Event for it. quickCall reads the
 // line as parse, call, skipArgs and ret read it with no argument decoded,
@@ -11,9 +13,19 @@ package parser
 
 // quickCall reports whether b is a line the full reading (with no argument
 // decoded) completes as one call with a known return value, and nothing
-// else to note. The shape it takes: [PID ]TIMESTAMP NAME(ARGS) = RET...,
-// the pid and timestamp optional.
-func (l *lineParser) quickCall(b []byte) bool {
+// else to note, or whose resumed half it is. The shape it takes:
+// [PID ]TIMESTAMP NAME(ARGS) = RET... or [PID ]TIMESTAMP <... NAME
+// resumed>ARGS) = RET..., the pid and timestamp optional. For a resumed
+// half it returns its pid (-1 when the line has none) and the name: the
+// line completes a call only if that pid's unfinished call has that name,
+// which the caller checks.
+func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte) {
+	pid = -1
+	if bytes.HasSuffix(b, unfinishedMark) {
+		// The first half of a split call, read in full at once: it is
+		// kept until its second half comes.
+		return
+	}
 	i := 0
 	// The pid: digits and one space (pidPrefix). Digits and anything else
 	// are the timestamp's, read below.
@@ -22,37 +34,54 @@ func (l *lineParser) quickCall(b []byte) bool {
 		k++
 	}
 	if k > 0 && k < len(b) && b[k] == ' ' {
+		pid = atoi(b[:k])
 		i = skipSpaces(b, k)
 	} else if k > 0 && k < len(b) && b[k] == '<' {
-		return false // pid<comm> (-Y)
+		return // pid<comm> (-Y)
 	}
 	if i < len(b) && isDigit(b[i]) {
 		if i = quickTimestamp(b, i); i < 0 {
-			return false
+			return
 		}
 		i = skipSpaces(b, i)
 	}
+	if len(b)-i > 5 && string(b[i:i+5]) == "<... " {
+		resumed = true
+		i += 5
+	}
 	// A letter or '_' starts the name: what else can stand here (a
-	// bracket prefix, "-r" after a clock, ---, +++, <...) is the full
+	// bracket prefix, "-r" after a clock, ---, +++) is the full
 	// reading's.
 	if i >= len(b) || !isNameByte(b[i]) || isDigit(b[i]) {
-		return false
+		return
 	}
 	j := i
 	for j < len(b) && isNameByte(b[j]) {
 		j++
 	}
+	name = b[i:j]
+	start := j + 1
+	switch {
+	case resumed:
+		if len(b)-j < len(" resumed>") || string(b[j:j+len(" resumed>")]) != " resumed>" {
+			return
+		}
+		// The first half may have ended after a value (resumed).
+		start = j + len(" resumed>")
+		if p := skipSpaces(b, start); p < len(b) && b[p] == ',' {
+			start = p + 1
+		}
 	// "Process 12 attached" and "strace: ..." are no calls: neither has
 	// '(' after its first word.
-	if j >= len(b) || b[j] != '(' || string(b[i:j]) == "old_mmap" {
-		return false
+	case j >= len(b) || b[j] != '(' || string(name) == "old_mmap":
+		return
 	}
 	l.text = b
-	end, kind, ok := l.scanArgs(j + 1)
-	if !ok || kind != lineCall || end < 0 {
-		return false
+	end, kind, scanned := l.scanArgs(start)
+	if !scanned || kind != lineCall || end < 0 || !quickRet(b, end) {
+		return
 	}
-	return quickRet(b, end)
+	return true, resumed, pid, name
 }
 
 // quickTimestamp returns the index just past the timestamp at b[i] when

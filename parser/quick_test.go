@@ -22,7 +22,9 @@ type countReading struct {
 
 // readCount reads trace as events --format count did before Skip (Next,
 // no argument decoded) or as it does now (Skip with Options.DecodeNone).
-func readCount(trace []byte, skip bool) countReading {
+//
+// pid is the process of a trace without a pid column (an -ff member's).
+func readCount(trace []byte, skip bool, pid int) countReading {
 	var c countReading
 	opt := Options{
 		Warn: func(p Pos, m string) { c.Notes = append(c.Notes, p.String()+": warning: "+m) },
@@ -34,6 +36,7 @@ func readCount(trace []byte, skip bool) countReading {
 		opt.DecodeArgs = noCall
 	}
 	rd := newReaderSize(bytes.NewReader(trace), "trace", opt, 2*sniffSize)
+	rd.pid = pid
 	for {
 		var err error
 		if skip {
@@ -61,8 +64,10 @@ func readCount(trace []byte, skip bool) countReading {
 // with Next, and checks every line quickCall passes against the full
 // reading of that line.
 func skipDiff(trace []byte) string {
-	if d := cmp.Diff(readCount(trace, false), readCount(trace, true)); d != "" {
-		return "count (-Next +Skip):\n" + d
+	for _, pid := range []int{0, 7} {
+		if d := cmp.Diff(readCount(trace, false, pid), readCount(trace, true, pid)); d != "" {
+			return fmt.Sprintf("count in process %d (-Next +Skip):\n%s", pid, d)
+		}
 	}
 	for i, line := range bytes.Split(trace, []byte("\n")) {
 		if d := quickAgrees(line); d != "" {
@@ -78,7 +83,8 @@ func skipDiff(trace []byte) string {
 func quickAgrees(line []byte) string {
 	var q lineParser
 	q.ev = &Event{}
-	if !q.quickCall(line) {
+	ok, resumed, _, _ := q.quickCall(line)
+	if !ok {
 		return ""
 	}
 	lp := lineParser{file: "trace", line: 1, names: map[string]string{}, mayskip: true}
@@ -88,8 +94,8 @@ func quickAgrees(line []byte) string {
 	switch {
 	case err != nil:
 		return "quickCall passes it, the full reading fails: " + err.Error()
-	case kind != lineCall:
-		return fmt.Sprintf("quickCall passes it, the full reading says line kind %d", kind)
+	case resumed && kind != lineResumed, !resumed && kind != lineCall:
+		return fmt.Sprintf("quickCall passes it (resumed %v), the full reading says line kind %d", resumed, kind)
 	case !lp.ev.RetKnown:
 		return "quickCall passes it, the full reading has no return value"
 	case lp.old != "":
@@ -140,6 +146,20 @@ var skipCases = []string{
 	"1.5 read(3 <unfinished ...>\n1.6 <... read resumed>\"\", 1) = 0\n",
 	"1 1.5 read(3 <unfinished ...>\n2 1.6 close(4) = 0\n1 1.7 <... read resumed>\"\", 1) = 0\n",
 	"1.5 read(3 <unfinished ...>) = ?\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... write resumed>) = 0\n",
+	"1 1.6 <... write resumed>) = 0\n",
+	"1 1.5 read(3 <unfinished ...>\n2 1.6 <... read resumed>) = 0\n",
+	"0 1.5 read(3 <unfinished ...>\n0 1.6 <... read resumed>) = 0\n",
+	"1.5 read(3 <unfinished ...>\n0 1.6 <... read resumed>) = 0\n7 1.7 <... read resumed>) = 0\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read resumed> <unfinished ...>\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read resumed>) = ?\n1 1.7 +++ exited with 0 +++\n",
+	"1 1.5 clone(child_stack=NULL <unfinished ...>\n1 1.6 <... clone resumed>, flags=CLONE_VM) = 2\n",
+	"1 1.5 clone(child_stack=NULL <unfinished ...>\n1 1.6 <... clone resumed> , , flags=CLONE_VM) = 2\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read resumed>\"x\", 1) = 1\n > /lib/libc.so.6(read+0x1) [0x1]\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read resumed>\"x\", 1) = 1",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <...  read resumed>\"x\", 1) = 1\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read  resumed>\"x\", 1) = 1\n",
+	"1 1.5 read(3 <unfinished ...>\n1 1.6 <... read resumed>/* 4 entries */, 1) = 1\n1.7 f(\n",
 	"1.5 epoll_wait(3 <detached ...>\n",
 	"1.5 close(3) = 0\n > /lib/libc.so.6(close+0x1) [0x1]\n > /bin/x(main+0x2) [0x2]\n",
 	" > /lib/libc.so.6(close+0x1) [0x1]\n",
@@ -197,7 +217,10 @@ func TestQuickCallTakesTheUsualLines(t *testing.T) {
 		{`brk(NULL) = 0x55d0c6b4e000`, true},
 		{`10006 1795000000.020342 exit_group(0) = ?`, false},
 		{`10006 1795000000.020342 read(3 <unfinished ...>`, false},
-		{`10006 1795000000.020342 <... read resumed>"", 1) = 0`, false},
+		{`10006 1795000000.020342 <... read resumed>"", 1) = 0`, true},
+		{`10006 1795000000.020342 <... clone resumed>, child_tidptr=0x7f) = 10007`, true},
+		{`10006 1795000000.020342 <... read resumed> <unfinished ...>) = ?`, false},
+		{`10006 1795000000.020342 <... ??? resumed>) = 0`, false},
 		{`[pid 10006] close(3) = 0`, false},
 		{`10006<python3> close(3) = 0`, false},
 		{`10006 1795000000.020342 --- SIGCHLD {si_signo=SIGCHLD} ---`, false},
@@ -207,7 +230,7 @@ func TestQuickCallTakesTheUsualLines(t *testing.T) {
 	} {
 		var q lineParser
 		q.ev = &Event{}
-		if got := q.quickCall([]byte(tc.line)); got != tc.want {
+		if got, _, _, _ := q.quickCall([]byte(tc.line)); got != tc.want {
 			t.Errorf("quickCall(%q) = %v, want %v", tc.line, got, tc.want)
 		}
 	}

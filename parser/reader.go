@@ -261,7 +261,19 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 	// (lineParser.mayskip), and a summary table by summaryLine.
 	if quick && held == nil && nl && !r.summary {
 		r.lp.ev = &r.skipped
-		if r.lp.quickCall(text) {
+		if ok, resumed, pid, name := r.lp.quickCall(text); ok {
+			if resumed {
+				if pid < 0 {
+					pid = r.pid
+				}
+				start := r.pending[pid]
+				if start == nil || start.Name != string(name) {
+					// Warned of in full by stepLine.
+					return false, r.stepLine(held, text, off, nl)
+				}
+				delete(r.pending, pid)
+				r.free = append(r.free, start)
+			}
 			r.lines++
 			r.calls++
 			r.skipped.Extra = nil
