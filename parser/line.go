@@ -129,6 +129,15 @@ func (l *lineParser) fileOff(i int) int64 {
 	return l.off + int64(i)
 }
 
+// hasPrefix is bytes.HasPrefix for a constant prefix: the comparison
+// compiles to a few loads, where bytes.HasPrefix calls memequal.
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+// hasSuffix is hasPrefix at the end.
+func hasSuffix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[len(b)-len(p):]) == p
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isNameByte(c byte) bool {
@@ -188,7 +197,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return lineDiag, timeUnknown, nil
 	}
-	if bytes.HasPrefix(b, []byte("strace: ")) || bytes.HasPrefix(b, []byte("strace:\t")) {
+	if hasPrefix(b, "strace: ") || hasPrefix(b, "strace:\t") {
 		return lineDiag, timeUnknown, nil
 	}
 	ev := l.ev
@@ -200,7 +209,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		l.old = "a \"Process N attached\" line without \"strace: \""
 		return lineDiag, timeUnknown, nil
 	}
-	if bytes.HasPrefix(b[i:], []byte("[ Process PID=")) {
+	if hasPrefix(b[i:], "[ Process PID=") {
 		return lineDiag, timeUnknown, nil
 	}
 	var err *Error
@@ -227,17 +236,17 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	}
 	ev.Pos.Col = i + 1
 	switch {
-	case bytes.HasPrefix(b[i:], []byte("--- ")):
+	case hasPrefix(b[i:], "--- "):
 		return lineSignal, tf, l.signal(i + 4)
-	case bytes.HasPrefix(b[i:], []byte("+++ ")):
+	case hasPrefix(b[i:], "+++ "):
 		k, err := l.exit(i + 4)
 		return k, tf, err
-	case bytes.HasPrefix(b[i:], []byte("<... ")):
+	case hasPrefix(b[i:], "<... "):
 		k, err := l.resumed(i + 5)
 		return k, tf, err
-	case bytes.HasPrefix(b[i:], []byte("strace: ")):
+	case hasPrefix(b[i:], "strace: "):
 		return lineDiag, tf, nil
-	case isNameByte(b[i]) && !isDigit(b[i]), bytes.HasPrefix(b[i:], []byte("???(")):
+	case isNameByte(b[i]) && !isDigit(b[i]), hasPrefix(b[i:], "???("):
 		k, err := l.call(i)
 		return k, tf, err
 	}
@@ -254,7 +263,7 @@ func snippet(b []byte) string {
 // pidPrefix reads "[pid N] ", "[pid N<comm>] ", "N ", "N<comm> ".
 func (l *lineParser) pidPrefix(i int) (int, *Error) {
 	b := l.text
-	if bytes.HasPrefix(b[i:], []byte("[pid")) {
+	if hasPrefix(b[i:], "[pid") {
 		j := skipSpaces(b, i+4)
 		k := j
 		for k < len(b) && isDigit(b[k]) {
@@ -380,7 +389,7 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 func (l *lineParser) signal(i int) *Error {
 	b := l.text
 	i = skipSpaces(b, i)
-	if bytes.HasPrefix(b[i:], []byte("stopped by ")) {
+	if hasPrefix(b[i:], "stopped by ") {
 		i += len("stopped by ")
 	}
 	j := i
@@ -392,7 +401,7 @@ func (l *lineParser) signal(i int) *Error {
 	}
 	l.ev.Kind = KindSignal
 	l.ev.Name = l.intern(b[i:j])
-	if bytes.HasPrefix(b[j:], []byte(" (")) {
+	if hasPrefix(b[j:], " (") {
 		// strace 4.x: "--- SIGCHLD (Child exited) @ 0 (0) ---".
 		l.old = "an old signal line (--- SIG (text) ---)"
 	}
@@ -412,7 +421,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 	}
 	rest = bytes.TrimSpace(rest[:len(rest)-3])
 	switch {
-	case bytes.HasPrefix(rest, []byte("exited with ")):
+	case hasPrefix(rest, "exited with "):
 		n, err := strconv.Atoi(string(rest[len("exited with "):]))
 		if err != nil {
 			return 0, l.errorf(i+len("exited with "), "expected an exit status")
@@ -422,7 +431,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 			l.extra(l.ev).Status = n
 		}
 		return lineExit, nil
-	case bytes.HasPrefix(rest, []byte("killed by ")):
+	case hasPrefix(rest, "killed by "):
 		sig := rest[len("killed by "):]
 		if k := bytes.IndexByte(sig, ' '); k >= 0 {
 			l.ev.CoreDumped = bytes.Contains(sig[k:], []byte("core dumped"))
@@ -433,14 +442,14 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		}
 		l.ev.Kind, l.ev.Name = KindKilled, l.intern(sig)
 		return lineKilled, nil
-	case bytes.HasPrefix(rest, []byte("superseded by execve")):
+	case hasPrefix(rest, "superseded by execve"):
 		l.ev.Kind = KindSuperseded
 		return lineSuperseded, nil
 	}
 	return 0, l.errorf(i, "expected \"exited with N\", \"killed by SIG\" or \"superseded by execve\" after \"+++\"")
 }
 
-var unfinishedMark = []byte("<unfinished ...>")
+const unfinishedText = "<unfinished ...>"
 
 // syscallName returns the end of the syscall name at b[i]: a C name, or
 // "???" for a call strace could not name (the tracee was going away).
@@ -450,7 +459,7 @@ func (l *lineParser) syscallName(i int) int {
 	for j < len(b) && isNameByte(b[j]) {
 		j++
 	}
-	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
+	if j == i && hasPrefix(b[i:], "???") {
 		j = i + 3
 	}
 	return j
@@ -514,7 +523,7 @@ func (l *lineParser) argsAndReturnSet(i int, set ArgSet) (lineKind, *Error) {
 func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	b := l.text
 	j := l.syscallName(i)
-	if j == i || !bytes.HasPrefix(b[j:], []byte(" resumed>")) {
+	if j == i || !hasPrefix(b[j:], " resumed>") {
 		return 0, l.errorf(i, "expected \"NAME resumed>\" after \"<...\"")
 	}
 	ev := l.ev
@@ -588,11 +597,11 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		if b[i] == ')' {
 			break
 		}
-		if bytes.HasPrefix(b[i:], detachedMark) {
+		if hasPrefix(b[i:], detachedText) {
 			return l.detached(i)
 		}
-		if bytes.HasPrefix(b[i:], unfinishedMark) {
-			k := skipSpaces(b, i+len(unfinishedMark))
+		if hasPrefix(b[i:], unfinishedText) {
+			k := skipSpaces(b, i+len(unfinishedText))
 			if k >= len(b) {
 				return lineUnfinished, nil
 			}
@@ -628,9 +637,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			i = j + 1
 		case b[j] == ')':
 			i = j
-		case bytes.HasPrefix(b[j:], unfinishedMark):
+		case hasPrefix(b[j:], unfinishedText):
 			i = j
-		case bytes.HasPrefix(b[j:], detachedMark):
+		case hasPrefix(b[j:], detachedText):
 			return l.detached(j)
 		default:
 			return 0, l.errorf(j, "expected ',' or ')' after argument %d of %s, found %q", len(ev.Args), ev.Name, snippet(b[j:]))
@@ -642,14 +651,14 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 	return lineCall, l.ret(i + 1)
 }
 
-var detachedMark = []byte("<detached ...>")
+const detachedText = "<detached ...>"
 
 // detached ends a call that strace stopped tracing in the middle ("-p"
 // interrupted): "epoll_wait(14 <detached ...>". The call's result is not
 // known; nothing may follow the mark.
 func (l *lineParser) detached(i int) (lineKind, *Error) {
 	b := l.text
-	k := skipSpaces(b, i+len(detachedMark))
+	k := skipSpaces(b, i+len(detachedText))
 	for k < len(b) && b[k] == '\r' {
 		k++
 	}
@@ -664,7 +673,7 @@ func (l *lineParser) detached(i int) (lineKind, *Error) {
 // -t/-tt clock time; the clock time orders the events.
 func (l *lineParser) relativeAfterClock(i int) int {
 	b := l.text
-	if !bytes.HasPrefix(b[i:], []byte("(+")) {
+	if !hasPrefix(b[i:], "(+") {
 		return i
 	}
 	k := skipSpaces(b, i+2)
@@ -817,7 +826,7 @@ func (l *lineParser) ret(i int) *Error {
 		}
 		ev.Errno = l.intern(b[i:j])
 		i = skipSpaces(b[:end], j)
-	} else if ev.RetKnown && ev.Ret < 0 && ev.Ret > -4096 && bytes.HasPrefix(b[i:end], []byte("(errno ")) {
+	} else if ev.RetKnown && ev.Ret < 0 && ev.Ret > -4096 && hasPrefix(b[i:end], "(errno ") {
 		k := bytes.IndexByte(b[i:end], ')')
 		if k > 0 {
 			ev.Errno = "errno " + string(b[i+len("(errno "):i+k])

@@ -1,7 +1,5 @@
 package parser
 
-import "bytes"
-
 // The quick lane: Reader.Skip passes a line that holds one whole call of
 // the usual shape without building an Event for it. quickCall reads the
 // line as parse, call, skipArgs and ret read it with no argument decoded,
@@ -21,7 +19,7 @@ import "bytes"
 // which the caller checks.
 func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte) {
 	pid = -1
-	if bytes.HasSuffix(b, unfinishedMark) {
+	if hasSuffix(b, unfinishedText) {
 		// The first half of a split call, read in full at once: it is
 		// kept until its second half comes.
 		return

@@ -291,7 +291,7 @@ func (r *Reader) stepLine(held *Event, text []byte, off int64, nl bool) error {
 	if len(bytes.TrimSpace(text)) > 0 {
 		r.lines++
 	}
-	if bytes.HasPrefix(text, stackMark) {
+	if hasPrefix(text, stackMark) {
 		r.warn(Pos{File: r.name, Line: r.line, Col: 1}, "a stack line (strace -k) that follows no completed call: ignored")
 		return nil
 	}
@@ -312,7 +312,7 @@ func (r *Reader) stepLine(held *Event, text []byte, off int64, nl bool) error {
 			break
 		}
 		r.diag(Pos{File: r.name, Line: r.line, Col: cut + 1}, text[cut:])
-		if !bytes.HasPrefix(text[cut:], []byte("strace: ")) {
+		if !hasPrefix(text[cut:], "strace: ") {
 			r.sawOld("a \"Process N attached\" message inside a line", r.line)
 		}
 		joined := append([]byte(nil), text[:cut]...)

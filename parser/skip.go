@@ -94,8 +94,8 @@ func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 				}
 				i = e
 				continue
-			case bytes.HasPrefix(b[i:], unfinishedMark):
-				k := skipSpaces(b, i+len(unfinishedMark))
+			case hasPrefix(b[i:], unfinishedText):
+				k := skipSpaces(b, i+len(unfinishedText))
 				if k >= len(b) {
 					return 0, lineUnfinished, true
 				}
@@ -103,7 +103,7 @@ func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 					return k + 1, lineCall, true
 				}
 				return 0, 0, false
-			case bytes.HasPrefix(b[i:], detachedMark):
+			case hasPrefix(b[i:], detachedText):
 				if k, err := l.detached(i); err == nil {
 					return -1, k, true
 				}

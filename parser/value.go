@@ -35,7 +35,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	}
 	var j int
 	var err *Error
-	if bytes.HasPrefix(b[i:], []byte("/*")) {
+	if hasPrefix(b[i:], "/*") {
 		// A comment in place of a value: strace 4.x printed getdents'
 		// buffer as "/* 92 entries */" where strace 5 and later print its
 		// address and then the comment.
@@ -67,7 +67,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
-	if k := skipSpaces(b, j); bytes.HasPrefix(b[k:], []byte("=> ")) {
+	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
 		out, e, err := l.value(skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
 			return v, 0, err
@@ -122,9 +122,9 @@ func isDelim(b []byte, k int) bool {
 	case ',', ')', ']', '}':
 		return true
 	case '<':
-		return bytes.HasPrefix(b[k:], unfinishedMark) || bytes.HasPrefix(b[k:], detachedMark)
+		return hasPrefix(b[k:], unfinishedText) || hasPrefix(b[k:], detachedText)
 	case '/':
-		return bytes.HasPrefix(b[k:], []byte("/*"))
+		return hasPrefix(b[k:], "/*")
 	}
 	return false
 }
@@ -147,7 +147,7 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 		}
 		v.Str, v.HasStr = l.intern(s), true
 	}
-	if bytes.HasPrefix(b[end:], []byte("...")) {
+	if hasPrefix(b[end:], "...") {
 		v.Data.Truncated = true
 		end += 3
 	}
@@ -182,10 +182,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		if b[i] == closer {
 			return l.comment(v, i+1), nil
 		}
-		if bytes.HasPrefix(b[i:], []byte("...")) {
+		if hasPrefix(b[i:], "...") {
 			v.More = true
 			i += 3
-		} else if bytes.HasPrefix(b[i:], []byte("/*")) {
+		} else if hasPrefix(b[i:], "/*") {
 			// "[/* 26 vars */]": strace 4.x's execve environment, a
 			// comment in place of the elements.
 			k := commentEnd(b, i)
@@ -217,7 +217,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		case b[i] == ',':
 			i++
 		case b[i] == closer:
-		case bytes.HasPrefix(b[i:], []byte("/*")):
+		case hasPrefix(b[i:], "/*"):
 			// "[... /* 3 entries */]" or a field comment.
 			k := commentEnd(b, i)
 			if k < 0 {
@@ -286,7 +286,7 @@ scan:
 				i = k
 				continue
 			}
-			if depth == 0 && (bytes.HasPrefix(b[i:], unfinishedMark) || bytes.HasPrefix(b[i:], detachedMark)) {
+			if depth == 0 && (hasPrefix(b[i:], unfinishedText) || hasPrefix(b[i:], detachedText)) {
 				break scan
 			}
 		case '/':
@@ -358,7 +358,7 @@ scan:
 func (l *lineParser) comment(v *Value, i int) int {
 	b := l.text
 	k := skipSpaces(b, i)
-	if !bytes.HasPrefix(b[k:], []byte("/*")) {
+	if !hasPrefix(b[k:], "/*") {
 		return i
 	}
 	j := commentEnd(b, k)
@@ -443,7 +443,7 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	} else {
 		// "/dev/null<char 1:3>": keep the path, drop the device numbers.
 		if n := len(inner); n > 0 && inner[n-1] == '>' {
-			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
+			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (hasPrefix(inner[p:], "<char ") || hasPrefix(inner[p:], "<block ")) {
 				inner = inner[:p]
 			}
 		}
@@ -455,7 +455,7 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		}
 	}
 	end := k + 1
-	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
+	if hasPrefix(b[end:], "(deleted)") {
 		return l.intern(s), end + len("(deleted)"), true, nil
 	}
 	if bytes.HasSuffix(s, []byte(" (deleted)")) {
