@@ -2,6 +2,8 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
@@ -73,8 +75,9 @@ type lineParser struct {
 	want     ArgSet
 	skipping bool
 
-	names       map[string]string // interned strings (see intern)
-	internBytes int               // what names holds, as intern counts it
+	names       map[string]string       // interned strings (see intern)
+	cache       [internCacheSize]string // intern's front cache
+	internBytes int                     // what names holds, as intern counts it
 	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
@@ -166,19 +169,49 @@ const (
 	maxInternLen    = 256
 )
 
+// internCacheSize is how many strings the intern table's front cache
+// holds (a power of 2): enough for the names, flag sets, errno texts and
+// open fds' paths a trace repeats from line to line.
+const internCacheSize = 4096
+
+// internSlot picks b's place in the front cache from its length and its
+// first and last 8 bytes: paths that share a long prefix differ at the end.
+func internSlot(b []byte) uint32 {
+	n := len(b)
+	var h uint64
+	switch {
+	case n >= 8:
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 29)
+	case n >= 4:
+		h = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	case n > 0:
+		h = uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16
+	}
+	h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
+	return uint32(h >> (64 - 12))
+}
+
 // intern returns b as a string, shared with earlier equal strings: syscall
-// names, flag sets, fd paths repeat on most lines of a trace.
+// names, flag sets, fd paths repeat on most lines of a trace. A small
+// front cache (one string per slot, the last one interned there) answers
+// most of them without hashing b for the map.
 func (l *lineParser) intern(b []byte) string {
 	if l.skipping {
 		return ""
 	}
+	if len(b) > maxInternLen {
+		return string(b)
+	}
+	slot := &l.cache[internSlot(b)]
+	if *slot == string(b) {
+		return *slot
+	}
 	if s, ok := l.names[string(b)]; ok {
+		*slot = s
 		return s
 	}
 	s := string(b)
-	if len(b) > maxInternLen {
-		return s
-	}
+	*slot = s
 	cost := len(b) + internEntryCost
 	if l.internBytes+cost > internBudget {
 		l.names = make(map[string]string, len(l.names)/4)
@@ -323,6 +356,7 @@ func atoi(b []byte) int {
 }
 
 // timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
+// Each run of digits is read once, its value summed as it is scanned.
 func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	b := l.text
 	start := i
@@ -330,7 +364,13 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	tf := timeEpoch
 	for {
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		var v int64
+		for j < len(b) {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + int64(d) // past 18 digits it is an error below
 			j++
 		}
 		if j == i {
@@ -338,10 +378,6 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 		}
 		if j-i > 18 {
 			return 0, 0, l.errorf(i, "timestamp out of range")
-		}
-		var v int64
-		for _, c := range b[i:j] { // at most 18 digits: no overflow
-			v = v*10 + int64(c-'0')
 		}
 		secs = secs*60 + v
 		i = j
@@ -356,18 +392,21 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	if i < len(b) && b[i] == '.' {
 		i++
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		for j < len(b) {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			if j-i < 9 {
+				ns = ns*10 + int64(d)
+			}
 			j++
 		}
 		if j == i {
 			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
 		}
-		frac := b[i:min(j, i+9)]
-		for _, c := range frac {
-			ns = ns*10 + int64(c-'0')
-		}
-		for k := len(frac); k < 9; k++ {
-			ns *= 10
+		if n := j - i; n < 9 {
+			ns *= pow10[9-n]
 		}
 		i = j
 	} else if tf == timeEpoch {
@@ -385,6 +424,8 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	l.ev.HasTime = true
 	return i, tf, nil
 }
+
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000}
 
 func (l *lineParser) signal(i int) *Error {
 	b := l.text
