@@ -253,6 +253,10 @@ func (l *lineParser) term(v *Value, i int) (int, *Error) {
 scan:
 	for i < len(b) {
 		c := b[i]
+		if !termClass[c] {
+			i++
+			continue
+		}
 		switch c {
 		case '"':
 			e := scanString(b, i)
@@ -333,7 +337,9 @@ scan:
 		}
 		text = t
 	}
-	text = bytes.TrimRight(text, " ")
+	for len(text) > 0 && text[len(text)-1] == ' ' {
+		text = text[:len(text)-1]
+	}
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
@@ -392,16 +398,31 @@ func isAddress(text []byte) bool {
 }
 
 func classify(text []byte) ValueKind {
-	if _, ok := parseInt(text); ok {
-		return ValNumber
+	// Only a digit or '-' starts a number (parseInt).
+	if len(text) > 0 && (isDigit(text[0]) || text[0] == '-') {
+		if _, ok := parseInt(text); ok {
+			return ValNumber
+		}
 	}
 	for _, c := range text {
-		if !isNameByte(c) && c != '|' {
+		if !identByte[c] {
 			return ValOther
 		}
 	}
 	return ValIdent
 }
+
+// identByte marks the bytes of a symbolic value: names and '|'.
+var identByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameByte(byte(c)) || c == '|'
+	}
+	return t
+}()
+
+// termClass marks the bytes term must look at; it passes over every other
+// byte in a tight loop.
+var termClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true, ']': true, '}': true, ',': true, '<': true, '/': true}
 
 // annotation reads a -y/-yy annotation "<...>" at b[i] == '<' and returns
 // it decoded, the index past it (and past a "(deleted)" after it), and
