@@ -927,8 +927,9 @@ func parseDuration(b []byte) (time.Duration, bool) {
 	return time.Duration(secs)*time.Second + time.Duration(ns), true
 }
 
-// parseInt reads decimal, 0x hex and 0-prefixed octal, with a leading '-'.
-func parseInt(b []byte) (int64, bool) {
+// parseInt reads decimal, 0x hex and 0-prefixed octal, with a leading '-',
+// from the line's bytes or from a Value's text, without copying either.
+func parseInt[T string | []byte](b T) (int64, bool) {
 	if len(b) == 0 || len(b) > 24 {
 		return 0, false
 	}
@@ -947,7 +948,8 @@ func parseInt(b []byte) (int64, bool) {
 		base, b = 8, b[1:]
 	}
 	var n uint64
-	for _, c := range b {
+	for k := 0; k < len(b); k++ {
+		c := b[k]
 		var d uint64
 		switch {
 		case c >= '0' && c <= '9':

@@ -529,7 +529,7 @@ func numbersOnly(t string) bool {
 		for k < len(t) && t[k] != '|' {
 			k++
 		}
-		if _, ok := parseInt([]byte(t[:k])); !ok {
+		if _, ok := parseInt(t[:k]); !ok {
 			return false
 		}
 		if k == len(t) {
