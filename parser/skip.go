@@ -34,12 +34,14 @@ func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 	b := l.text
 	start := i
 	depth := 0 // brackets of any kind
-	for i < len(b) {
-		c := b[i]
-		if !skipClass[c] {
+	for {
+		for i < len(b) && !skipClass[b[i]] {
 			i++
-			continue
 		}
+		if i >= len(b) {
+			break
+		}
+		c := b[i]
 		switch c {
 		case '"':
 			e := scanString(b, i)

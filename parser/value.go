@@ -251,12 +251,14 @@ func (l *lineParser) term(v *Value, i int) (int, *Error) {
 	textEnd := -1     // where the text stops when an annotation follows
 	var cuts [][2]int // comments to leave out of the text
 scan:
-	for i < len(b) {
-		c := b[i]
-		if !termClass[c] {
+	for {
+		for i < len(b) && !termClass[b[i]] {
 			i++
-			continue
 		}
+		if i >= len(b) {
+			break
+		}
+		c := b[i]
 		switch c {
 		case '"':
 			e := scanString(b, i)

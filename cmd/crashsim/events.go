@@ -40,14 +40,15 @@ func (c *eventsCmd) Run(g *Globals) error {
 		n := 0
 		for {
 			err := parser.Skip(stream)
+			if err == nil {
+				n++
+				continue
+			}
 			if errors.Is(err, io.EOF) {
 				fmt.Fprintf(w, "%d events\n", n)
 				return nil
 			}
-			if err != nil {
-				return inputError(err)
-			}
-			n++
+			return inputError(err)
 		}
 	}
 	enc := json.NewEncoder(w)
