@@ -28,11 +28,12 @@ func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte
 	// The pid: digits and one space (pidPrefix). Digits and anything else
 	// are the timestamp's, read below.
 	k := 0
-	for k < len(b) && isDigit(b[k]) {
+	for k < len(b) && b[k]-'0' <= 9 {
 		k++
 	}
+	pidEnd := 0
 	if k > 0 && k < len(b) && b[k] == ' ' {
-		pid = atoi(b[:k])
+		pidEnd = k
 		i = skipSpaces(b, k)
 	} else if k > 0 && k < len(b) && b[k] == '<' {
 		return // pid<comm> (-Y)
@@ -54,7 +55,7 @@ func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte
 		return
 	}
 	j := i
-	for j < len(b) && isNameByte(b[j]) {
+	for j < len(b) && nameByte[b[j]] {
 		j++
 	}
 	name = b[i:j]
@@ -79,8 +80,19 @@ func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte
 	if !scanned || kind != lineCall || end < 0 || !quickRet(b, end) {
 		return
 	}
+	if resumed && pidEnd > 0 {
+		pid = atoi(b[:pidEnd])
+	}
 	return true, resumed, pid, name
 }
+
+// nameByte is isNameByte as a table.
+var nameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameByte(byte(c))
+	}
+	return t
+}()
 
 // quickTimestamp returns the index just past the timestamp at b[i] when
 // timestamp reads it without an error and a space follows, or -1.
@@ -88,7 +100,7 @@ func quickTimestamp(b []byte, i int) int {
 	clock := false
 	for {
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		for j < len(b) && b[j]-'0' <= 9 {
 			j++
 		}
 		if j == i || j-i > 18 {
@@ -105,7 +117,7 @@ func quickTimestamp(b []byte, i int) int {
 	if i < len(b) && b[i] == '.' {
 		i++
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		for j < len(b) && b[j]-'0' <= 9 {
 			j++
 		}
 		if j == i {
