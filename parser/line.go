@@ -147,6 +147,14 @@ func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
+// nameByte is isNameByte as a table, for the loops that scan names.
+var nameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameByte(byte(c))
+	}
+	return t
+}()
+
 func skipSpaces(b []byte, i int) int {
 	for i < len(b) && b[i] == ' ' {
 		i++
@@ -434,7 +442,7 @@ func (l *lineParser) signal(i int) *Error {
 		i += len("stopped by ")
 	}
 	j := i
-	for j < len(b) && isNameByte(b[j]) {
+	for j < len(b) && nameByte[b[j]] {
 		j++
 	}
 	if j == i {
@@ -497,7 +505,7 @@ const unfinishedText = "<unfinished ...>"
 func (l *lineParser) syscallName(i int) int {
 	b := l.text
 	j := i
-	for j < len(b) && isNameByte(b[j]) {
+	for j < len(b) && nameByte[b[j]] {
 		j++
 	}
 	if j == i && hasPrefix(b[i:], "???") {
@@ -839,7 +847,7 @@ func (l *lineParser) ret(i int) *Error {
 		if b[j] == '-' {
 			j++
 		}
-		for j < end && isNameByte(b[j]) {
+		for j < end && nameByte[b[j]] {
 			j++
 		}
 		n, ok := parseInt(b[i:j])
@@ -862,7 +870,7 @@ func (l *lineParser) ret(i int) *Error {
 	// Errno: an E-name, or "(errno N)" after -1.
 	if i < end && b[i] == 'E' {
 		j := i
-		for j < end && isNameByte(b[j]) {
+		for j < end && nameByte[b[j]] {
 			j++
 		}
 		ev.Errno = l.intern(b[i:j])

@@ -86,14 +86,6 @@ func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte
 	return true, resumed, pid, name
 }
 
-// nameByte is isNameByte as a table.
-var nameByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = isNameByte(byte(c))
-	}
-	return t
-}()
-
 // quickTimestamp returns the index just past the timestamp at b[i] when
 // timestamp reads it without an error and a space follows, or -1.
 func quickTimestamp(b []byte, i int) int {
@@ -160,7 +152,7 @@ func quickRet(b []byte, i int) bool {
 	if b[j] == '-' {
 		j++
 	}
-	for j < end && isNameByte(b[j]) {
+	for j < end && nameByte[b[j]] {
 		j++
 	}
 	if _, ok := parseInt(b[i:j]); !ok {

@@ -21,7 +21,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	// but not "==".
 	if isNameByte(b[i]) && !isDigit(b[i]) {
 		j := i
-		for j < len(b) && isNameByte(b[j]) {
+		for j < len(b) && nameByte[b[j]] {
 			j++
 		}
 		if j < len(b) && b[j] == '=' && (j+1 >= len(b) || b[j+1] != '=') {
