@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // lineKind says what one physical trace line holds.
@@ -155,6 +156,25 @@ var nameByte = func() (t [256]bool) {
 	return t
 }()
 
+// isBlank is len(bytes.TrimSpace(b)) == 0, deciding at the first byte on
+// most lines.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case asciiSpace(c):
+		case c >= utf8.RuneSelf:
+			return len(bytes.TrimSpace(b)) == 0
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
 func skipSpaces(b []byte, i int) int {
 	for i < len(b) && b[i] == ' ' {
 		i++
@@ -235,7 +255,7 @@ func (l *lineParser) intern(b []byte) string {
 func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	b := l.text
 	l.eolErr = false
-	if len(bytes.TrimSpace(b)) == 0 {
+	if isBlank(b) {
 		return lineDiag, timeUnknown, nil
 	}
 	if hasPrefix(b, "strace: ") || hasPrefix(b, "strace:\t") {

@@ -279,3 +279,25 @@ func FuzzSkip(f *testing.F) {
 		}
 	})
 }
+
+// TestBlankAndSummaryHeadChecks compares isBlank and maybeSummaryHeader
+// with the bytes.TrimSpace readings they stand for, on every fixture line
+// and on lines of spaces, Unicode spaces and summary heads.
+func TestBlankAndSummaryHeadChecks(t *testing.T) {
+	lines := []string{"", " ", "\t\r\v\f ", "\u00a0", " \u0085 ", "\u00a0% time     seconds  usecs/call     calls    errors syscall",
+		"% time     seconds  usecs/call     calls    errors syscall", "  calls syscall  ", "calls syscall\u00a0", "syscal", "x\u00a0", "\xff", " \xc2", "%", "l"}
+	for _, trace := range seedTracesT(t) {
+		for _, l := range strings.Split(string(trace), "\n") {
+			lines = append(lines, l)
+		}
+	}
+	for _, l := range lines {
+		b := []byte(l)
+		if got, want := isBlank(b), len(bytes.TrimSpace(b)) == 0; got != want {
+			t.Errorf("isBlank(%q) = %v, want %v", l, got, want)
+		}
+		if head := isSummaryHeader(bytes.TrimSpace(b)); head && !maybeSummaryHeader(b) {
+			t.Errorf("maybeSummaryHeader(%q) = false for a summary head", l)
+		}
+	}
+}

@@ -288,7 +288,7 @@ func (r *Reader) stepLine(held *Event, text []byte, off int64, nl bool) error {
 	if skip, err := r.summaryLine(text); skip || err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(text)) > 0 {
+	if !isBlank(text) {
 		r.lines++
 	}
 	if hasPrefix(text, stackMark) {
