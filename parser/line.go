@@ -684,16 +684,15 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		}
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
-		ev.Args = append(ev.Args, Value{})
-		v := &ev.Args[len(ev.Args)-1]
-		j, err := l.valueInto(v, i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
+		v, j, err := l.value(i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
 		l.skipping = false
 		if err != nil {
 			return 0, err
 		}
 		if skip {
-			*v = Value{Kind: ValSkipped}
+			v = Value{Kind: ValSkipped}
 		}
+		ev.Args = append(ev.Args, v)
 		if l.argIdx >= 0 {
 			l.argIdx++
 		}

@@ -8,21 +8,14 @@ import (
 // at b[i]. data marks the data buffer of a read or write: its strings are
 // referenced, never decoded inline. It returns the index just past it.
 func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
-	var v Value
-	j, err := l.valueInto(&v, i, depth, data)
-	return v, j, err
-}
-
-// valueInto is value reading into *v, which must be zero: an argument is
-// read straight into its place in the event's arguments, not copied there.
-func (l *lineParser) valueInto(v *Value, i, depth int, data bool) (int, *Error) {
 	b := l.text
+	var v Value
 	if depth > maxDepth {
-		return 0, l.errorf(i, "arguments nested too deeply")
+		return v, 0, l.errorf(i, "arguments nested too deeply")
 	}
 	if i >= len(b) {
 		l.eolErr = true
-		return 0, l.errorf(i, "line ended where a value was expected")
+		return v, 0, l.errorf(i, "line ended where a value was expected")
 	}
 	// A struct field or a named argument (clone's flags=...): name=value,
 	// but not "==".
@@ -36,7 +29,7 @@ func (l *lineParser) valueInto(v *Value, i, depth int, data bool) (int, *Error) 
 			i = j + 1
 			if i >= len(b) {
 				l.eolErr = true
-				return 0, l.errorf(i, "expected a value after %q", v.Name+"=")
+				return v, 0, l.errorf(i, "expected a value after %q", v.Name+"=")
 			}
 		}
 	}
@@ -49,27 +42,27 @@ func (l *lineParser) valueInto(v *Value, i, depth int, data bool) (int, *Error) 
 		e := commentEnd(b, i)
 		if e < 0 {
 			l.eolErr = true
-			return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 		}
 		v.Kind = ValOther
 		if !l.skipping {
-			l.valueExtra(v).Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+			l.valueExtra(&v).Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
 		}
 		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
-		return e, nil
+		return v, e, nil
 	}
 	switch b[i] {
 	case '"':
-		j, err = l.stringValue(v, i, data)
+		j, err = l.stringValue(&v, i, data)
 	case '{':
-		j, err = l.compound(v, i, '}', ValStruct, depth, data)
+		j, err = l.compound(&v, i, '}', ValStruct, depth, data)
 	case '[':
-		j, err = l.compound(v, i, ']', ValArray, depth, data)
+		j, err = l.compound(&v, i, ']', ValArray, depth, data)
 	default:
-		j, err = l.term(v, i)
+		j, err = l.term(&v, i)
 	}
 	if err != nil {
-		return 0, err
+		return v, 0, err
 	}
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
@@ -77,24 +70,24 @@ func (l *lineParser) valueInto(v *Value, i, depth int, data bool) (int, *Error) 
 	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
 		out, e, err := l.value(skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
-			return 0, err
+			return v, 0, err
 		}
 		if !l.skipping {
-			l.valueExtra(v).Exit = &out
+			l.valueExtra(&v).Exit = &out
 		}
 		j = e
 	}
-	verboseName(v)
+	verboseName(&v)
 	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
 	// is an expression: keep its text.
 	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
 		name := v.Name
-		*v = Value{Name: name}
-		if j, err = l.term(v, i); err != nil {
-			return 0, err
+		v = Value{Name: name}
+		if j, err = l.term(&v, i); err != nil {
+			return v, 0, err
 		}
 	}
-	return j, nil
+	return v, j, nil
 }
 
 // valueExtraSlab is how many ValueExtras one allocation of valueExtra
