@@ -64,3 +64,31 @@ func benchParse(b *testing.B, name string, opt Options, pipe ...bool) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 }
+
+// BenchSkip is benchParse counting the events with Skip, as events
+// --format count does, for the benchmarks in package parser_test.
+func BenchSkip(b *testing.B, name string, opt Options) {
+	fi, _ := os.Stat(name)
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	events := 0
+	for i := 0; i < b.N; i++ {
+		s, err := Open(name, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			err := Skip(s)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			events++
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+}

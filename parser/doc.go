@@ -32,6 +32,14 @@
 //     caller that prints a call must decode all of it (package model
 //     narrows only calls that never change the model, so no crash point
 //     prints them).
+//   - Options.DecodeNone decodes no call, for a caller that only counts
+//     events: with it, Reader.Skip (parser.Skip for any Stream) passes
+//     the line of a whole call, or of a resumed half whose start is
+//     pending, without building an Event (quickCall). quickCall keeps
+//     nothing and says yes only for a line the full reading completes as
+//     one plain call with nothing to note; it hands every other line to
+//     the full reading, so errors, warnings and hints are those Next
+//     gives (FuzzSkip compares the two).
 //   - Events and argument Values are carved from slabs, one allocation per
 //     64 events and per 256 Values. Nothing is reused once handed out; a
 //     kept event keeps its slabs alive.

@@ -20,7 +20,7 @@ func (t FlagTable) Bits(text string) (uint64, bool) {
 			text = ""
 		}
 		part = strings.TrimSpace(part)
-		if n, isNum := parseInt([]byte(part)); isNum {
+		if n, isNum := parseInt(part); isNum {
 			bits |= uint64(n)
 			continue
 		}
@@ -44,7 +44,7 @@ func (v *Value) Bits(t FlagTable) (uint64, bool) {
 // Int returns v as a number when strace printed one. AT_FDCWD is -100.
 func (v *Value) Int() (int64, bool) {
 	if v.Kind == ValNumber {
-		return parseInt([]byte(v.Text))
+		return parseInt(v.Text)
 	}
 	if v.Text == "AT_FDCWD" {
 		return -100, true

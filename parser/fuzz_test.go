@@ -25,7 +25,10 @@ const (
 
 // seedTraces returns the committed fixture traces and the recorded strace
 // forms.
-func seedTraces(f *testing.F) [][]byte {
+func seedTraces(f *testing.F) [][]byte { return loadSeedTraces(f.Fatal) }
+
+// loadSeedTraces is seedTraces, failing through fatal.
+func loadSeedTraces(fatal func(...any)) [][]byte {
 	var files []string
 	for _, g := range []string{"../fixtures/traces/*/*.strace", "testdata/forms/*.strace"} {
 		m, _ := filepath.Glob(g)
@@ -35,7 +38,7 @@ func seedTraces(f *testing.F) [][]byte {
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
-			f.Fatal(err)
+			fatal(err)
 		}
 		out = append(out, b)
 	}

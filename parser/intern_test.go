@@ -48,3 +48,34 @@ func TestInternBoundedByBytes(t *testing.T) {
 		t.Errorf("a %d-byte string was interned", len(long))
 	}
 }
+
+// TestInternCacheGivesEqualStrings interns strings of every length from 0
+// to past maxInternLen, many sharing their first and last bytes (so that
+// they fight for the front cache's slots), in an order that comes back to
+// each: every answer must equal what was asked, and a repeat must be
+// shared.
+func TestInternCacheGivesEqualStrings(t *testing.T) {
+	l := lineParser{names: map[string]string{}}
+	var keys []string
+	for n := 0; n <= maxInternLen+2; n++ {
+		for v := range 3 {
+			b := []byte(strings.Repeat("a", n))
+			if n > 2 {
+				b[n/2] = byte('0' + v)
+			}
+			keys = append(keys, string(b))
+		}
+	}
+	for round := range 3 {
+		for i := range keys {
+			k := keys[(i*7+round)%len(keys)]
+			got := l.intern([]byte(k))
+			if got != k {
+				t.Fatalf("intern(%q) = %q", k, got)
+			}
+			if again := l.intern([]byte(k)); len(k) > 0 && len(k) <= maxInternLen && unsafe.StringData(again) != unsafe.StringData(got) {
+				t.Fatalf("intern(%q) twice in a row gives two copies", k)
+			}
+		}
+	}
+}

@@ -2,9 +2,12 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // lineKind says what one physical trace line holds.
@@ -73,8 +76,9 @@ type lineParser struct {
 	want     ArgSet
 	skipping bool
 
-	names       map[string]string // interned strings (see intern)
-	internBytes int               // what names holds, as intern counts it
+	names       map[string]string       // interned strings (see intern)
+	cache       [internCacheSize]string // intern's front cache
+	internBytes int                     // what names holds, as intern counts it
 	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
@@ -129,10 +133,46 @@ func (l *lineParser) fileOff(i int) int64 {
 	return l.off + int64(i)
 }
 
+// hasPrefix is bytes.HasPrefix for a constant prefix: the comparison
+// compiles to a few loads, where bytes.HasPrefix calls memequal.
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+// hasSuffix is hasPrefix at the end.
+func hasSuffix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[len(b)-len(p):]) == p
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// nameByte is isNameByte as a table, for the loops that scan names.
+var nameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameByte(byte(c))
+	}
+	return t
+}()
+
+// isBlank is len(bytes.TrimSpace(b)) == 0, deciding at the first byte on
+// most lines.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case asciiSpace(c):
+		case c >= utf8.RuneSelf:
+			return len(bytes.TrimSpace(b)) == 0
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func skipSpaces(b []byte, i int) int {
@@ -157,19 +197,49 @@ const (
 	maxInternLen    = 256
 )
 
+// internCacheSize is how many strings the intern table's front cache
+// holds (a power of 2): enough for the names, flag sets, errno texts and
+// open fds' paths a trace repeats from line to line.
+const internCacheSize = 4096
+
+// internSlot picks b's place in the front cache from its length and its
+// first and last 8 bytes: paths that share a long prefix differ at the end.
+func internSlot(b []byte) uint32 {
+	n := len(b)
+	var h uint64
+	switch {
+	case n >= 8:
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 29)
+	case n >= 4:
+		h = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+	case n > 0:
+		h = uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16
+	}
+	h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
+	return uint32(h >> (64 - 12))
+}
+
 // intern returns b as a string, shared with earlier equal strings: syscall
-// names, flag sets, fd paths repeat on most lines of a trace.
+// names, flag sets, fd paths repeat on most lines of a trace. A small
+// front cache (one string per slot, the last one interned there) answers
+// most of them without hashing b for the map.
 func (l *lineParser) intern(b []byte) string {
 	if l.skipping {
 		return ""
 	}
+	if len(b) > maxInternLen {
+		return string(b)
+	}
+	slot := &l.cache[internSlot(b)]
+	if *slot == string(b) {
+		return *slot
+	}
 	if s, ok := l.names[string(b)]; ok {
+		*slot = s
 		return s
 	}
 	s := string(b)
-	if len(b) > maxInternLen {
-		return s
-	}
+	*slot = s
 	cost := len(b) + internEntryCost
 	if l.internBytes+cost > internBudget {
 		l.names = make(map[string]string, len(l.names)/4)
@@ -185,10 +255,10 @@ func (l *lineParser) intern(b []byte) string {
 func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	b := l.text
 	l.eolErr = false
-	if len(bytes.TrimSpace(b)) == 0 {
+	if isBlank(b) {
 		return lineDiag, timeUnknown, nil
 	}
-	if bytes.HasPrefix(b, []byte("strace: ")) || bytes.HasPrefix(b, []byte("strace:\t")) {
+	if hasPrefix(b, "strace: ") || hasPrefix(b, "strace:\t") {
 		return lineDiag, timeUnknown, nil
 	}
 	ev := l.ev
@@ -200,7 +270,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		l.old = "a \"Process N attached\" line without \"strace: \""
 		return lineDiag, timeUnknown, nil
 	}
-	if bytes.HasPrefix(b[i:], []byte("[ Process PID=")) {
+	if hasPrefix(b[i:], "[ Process PID=") {
 		return lineDiag, timeUnknown, nil
 	}
 	var err *Error
@@ -227,17 +297,17 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	}
 	ev.Pos.Col = i + 1
 	switch {
-	case bytes.HasPrefix(b[i:], []byte("--- ")):
+	case hasPrefix(b[i:], "--- "):
 		return lineSignal, tf, l.signal(i + 4)
-	case bytes.HasPrefix(b[i:], []byte("+++ ")):
+	case hasPrefix(b[i:], "+++ "):
 		k, err := l.exit(i + 4)
 		return k, tf, err
-	case bytes.HasPrefix(b[i:], []byte("<... ")):
+	case hasPrefix(b[i:], "<... "):
 		k, err := l.resumed(i + 5)
 		return k, tf, err
-	case bytes.HasPrefix(b[i:], []byte("strace: ")):
+	case hasPrefix(b[i:], "strace: "):
 		return lineDiag, tf, nil
-	case isNameByte(b[i]) && !isDigit(b[i]), bytes.HasPrefix(b[i:], []byte("???(")):
+	case isNameByte(b[i]) && !isDigit(b[i]), hasPrefix(b[i:], "???("):
 		k, err := l.call(i)
 		return k, tf, err
 	}
@@ -254,7 +324,7 @@ func snippet(b []byte) string {
 // pidPrefix reads "[pid N] ", "[pid N<comm>] ", "N ", "N<comm> ".
 func (l *lineParser) pidPrefix(i int) (int, *Error) {
 	b := l.text
-	if bytes.HasPrefix(b[i:], []byte("[pid")) {
+	if hasPrefix(b[i:], "[pid") {
 		j := skipSpaces(b, i+4)
 		k := j
 		for k < len(b) && isDigit(b[k]) {
@@ -314,6 +384,7 @@ func atoi(b []byte) int {
 }
 
 // timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
+// Each run of digits is read once, its value summed as it is scanned.
 func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	b := l.text
 	start := i
@@ -321,7 +392,13 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	tf := timeEpoch
 	for {
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		var v int64
+		for j < len(b) {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + int64(d) // past 18 digits it is an error below
 			j++
 		}
 		if j == i {
@@ -329,10 +406,6 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 		}
 		if j-i > 18 {
 			return 0, 0, l.errorf(i, "timestamp out of range")
-		}
-		var v int64
-		for _, c := range b[i:j] { // at most 18 digits: no overflow
-			v = v*10 + int64(c-'0')
 		}
 		secs = secs*60 + v
 		i = j
@@ -347,18 +420,21 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	if i < len(b) && b[i] == '.' {
 		i++
 		j := i
-		for j < len(b) && isDigit(b[j]) {
+		for j < len(b) {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			if j-i < 9 {
+				ns = ns*10 + int64(d)
+			}
 			j++
 		}
 		if j == i {
 			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
 		}
-		frac := b[i:min(j, i+9)]
-		for _, c := range frac {
-			ns = ns*10 + int64(c-'0')
-		}
-		for k := len(frac); k < 9; k++ {
-			ns *= 10
+		if n := j - i; n < 9 {
+			ns *= pow10[9-n]
 		}
 		i = j
 	} else if tf == timeEpoch {
@@ -377,14 +453,16 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	return i, tf, nil
 }
 
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000}
+
 func (l *lineParser) signal(i int) *Error {
 	b := l.text
 	i = skipSpaces(b, i)
-	if bytes.HasPrefix(b[i:], []byte("stopped by ")) {
+	if hasPrefix(b[i:], "stopped by ") {
 		i += len("stopped by ")
 	}
 	j := i
-	for j < len(b) && isNameByte(b[j]) {
+	for j < len(b) && nameByte[b[j]] {
 		j++
 	}
 	if j == i {
@@ -392,7 +470,7 @@ func (l *lineParser) signal(i int) *Error {
 	}
 	l.ev.Kind = KindSignal
 	l.ev.Name = l.intern(b[i:j])
-	if bytes.HasPrefix(b[j:], []byte(" (")) {
+	if hasPrefix(b[j:], " (") {
 		// strace 4.x: "--- SIGCHLD (Child exited) @ 0 (0) ---".
 		l.old = "an old signal line (--- SIG (text) ---)"
 	}
@@ -412,7 +490,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 	}
 	rest = bytes.TrimSpace(rest[:len(rest)-3])
 	switch {
-	case bytes.HasPrefix(rest, []byte("exited with ")):
+	case hasPrefix(rest, "exited with "):
 		n, err := strconv.Atoi(string(rest[len("exited with "):]))
 		if err != nil {
 			return 0, l.errorf(i+len("exited with "), "expected an exit status")
@@ -422,7 +500,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 			l.extra(l.ev).Status = n
 		}
 		return lineExit, nil
-	case bytes.HasPrefix(rest, []byte("killed by ")):
+	case hasPrefix(rest, "killed by "):
 		sig := rest[len("killed by "):]
 		if k := bytes.IndexByte(sig, ' '); k >= 0 {
 			l.ev.CoreDumped = bytes.Contains(sig[k:], []byte("core dumped"))
@@ -433,24 +511,24 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		}
 		l.ev.Kind, l.ev.Name = KindKilled, l.intern(sig)
 		return lineKilled, nil
-	case bytes.HasPrefix(rest, []byte("superseded by execve")):
+	case hasPrefix(rest, "superseded by execve"):
 		l.ev.Kind = KindSuperseded
 		return lineSuperseded, nil
 	}
 	return 0, l.errorf(i, "expected \"exited with N\", \"killed by SIG\" or \"superseded by execve\" after \"+++\"")
 }
 
-var unfinishedMark = []byte("<unfinished ...>")
+const unfinishedText = "<unfinished ...>"
 
 // syscallName returns the end of the syscall name at b[i]: a C name, or
 // "???" for a call strace could not name (the tracee was going away).
 func (l *lineParser) syscallName(i int) int {
 	b := l.text
 	j := i
-	for j < len(b) && isNameByte(b[j]) {
+	for j < len(b) && nameByte[b[j]] {
 		j++
 	}
-	if j == i && bytes.HasPrefix(b[i:], []byte("???")) {
+	if j == i && hasPrefix(b[i:], "???") {
 		j = i + 3
 	}
 	return j
@@ -514,7 +592,7 @@ func (l *lineParser) argsAndReturnSet(i int, set ArgSet) (lineKind, *Error) {
 func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	b := l.text
 	j := l.syscallName(i)
-	if j == i || !bytes.HasPrefix(b[j:], []byte(" resumed>")) {
+	if j == i || !hasPrefix(b[j:], " resumed>") {
 		return 0, l.errorf(i, "expected \"NAME resumed>\" after \"<...\"")
 	}
 	ev := l.ev
@@ -588,11 +666,11 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		if b[i] == ')' {
 			break
 		}
-		if bytes.HasPrefix(b[i:], detachedMark) {
+		if hasPrefix(b[i:], detachedText) {
 			return l.detached(i)
 		}
-		if bytes.HasPrefix(b[i:], unfinishedMark) {
-			k := skipSpaces(b, i+len(unfinishedMark))
+		if hasPrefix(b[i:], unfinishedText) {
+			k := skipSpaces(b, i+len(unfinishedText))
 			if k >= len(b) {
 				return lineUnfinished, nil
 			}
@@ -628,9 +706,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			i = j + 1
 		case b[j] == ')':
 			i = j
-		case bytes.HasPrefix(b[j:], unfinishedMark):
+		case hasPrefix(b[j:], unfinishedText):
 			i = j
-		case bytes.HasPrefix(b[j:], detachedMark):
+		case hasPrefix(b[j:], detachedText):
 			return l.detached(j)
 		default:
 			return 0, l.errorf(j, "expected ',' or ')' after argument %d of %s, found %q", len(ev.Args), ev.Name, snippet(b[j:]))
@@ -642,14 +720,14 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 	return lineCall, l.ret(i + 1)
 }
 
-var detachedMark = []byte("<detached ...>")
+const detachedText = "<detached ...>"
 
 // detached ends a call that strace stopped tracing in the middle ("-p"
 // interrupted): "epoll_wait(14 <detached ...>". The call's result is not
 // known; nothing may follow the mark.
 func (l *lineParser) detached(i int) (lineKind, *Error) {
 	b := l.text
-	k := skipSpaces(b, i+len(detachedMark))
+	k := skipSpaces(b, i+len(detachedText))
 	for k < len(b) && b[k] == '\r' {
 		k++
 	}
@@ -664,7 +742,7 @@ func (l *lineParser) detached(i int) (lineKind, *Error) {
 // -t/-tt clock time; the clock time orders the events.
 func (l *lineParser) relativeAfterClock(i int) int {
 	b := l.text
-	if !bytes.HasPrefix(b[i:], []byte("(+")) {
+	if !hasPrefix(b[i:], "(+") {
 		return i
 	}
 	k := skipSpaces(b, i+2)
@@ -789,7 +867,7 @@ func (l *lineParser) ret(i int) *Error {
 		if b[j] == '-' {
 			j++
 		}
-		for j < end && isNameByte(b[j]) {
+		for j < end && nameByte[b[j]] {
 			j++
 		}
 		n, ok := parseInt(b[i:j])
@@ -812,12 +890,12 @@ func (l *lineParser) ret(i int) *Error {
 	// Errno: an E-name, or "(errno N)" after -1.
 	if i < end && b[i] == 'E' {
 		j := i
-		for j < end && isNameByte(b[j]) {
+		for j < end && nameByte[b[j]] {
 			j++
 		}
 		ev.Errno = l.intern(b[i:j])
 		i = skipSpaces(b[:end], j)
-	} else if ev.RetKnown && ev.Ret < 0 && ev.Ret > -4096 && bytes.HasPrefix(b[i:end], []byte("(errno ")) {
+	} else if ev.RetKnown && ev.Ret < 0 && ev.Ret > -4096 && hasPrefix(b[i:end], "(errno ") {
 		k := bytes.IndexByte(b[i:end], ')')
 		if k > 0 {
 			ev.Errno = "errno " + string(b[i+len("(errno "):i+k])
@@ -877,8 +955,9 @@ func parseDuration(b []byte) (time.Duration, bool) {
 	return time.Duration(secs)*time.Second + time.Duration(ns), true
 }
 
-// parseInt reads decimal, 0x hex and 0-prefixed octal, with a leading '-'.
-func parseInt(b []byte) (int64, bool) {
+// parseInt reads decimal, 0x hex and 0-prefixed octal, with a leading '-',
+// from the line's bytes or from a Value's text, without copying either.
+func parseInt[T string | []byte](b T) (int64, bool) {
 	if len(b) == 0 || len(b) > 24 {
 		return 0, false
 	}
@@ -897,7 +976,8 @@ func parseInt(b []byte) (int64, bool) {
 		base, b = 8, b[1:]
 	}
 	var n uint64
-	for _, c := range b {
+	for k := 0; k < len(b); k++ {
+		c := b[k]
 		var d uint64
 		switch {
 		case c >= '0' && c <= '9':

@@ -133,3 +133,19 @@ func (t *pidTrack) owner(pid int) int {
 	}
 	return pid
 }
+
+// firstLine is what placePID learns from a line the quick path passed
+// (Reader.step) before it is known whether the trace starts with the
+// command's bare lines or with prefixed ones: a pid prefix is digits and a
+// space (a time has '.' or ':' after its digits).
+func (t *pidTrack) firstLine(b []byte) {
+	k := 0
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	if k > 0 && k < len(b) && b[k] == ' ' {
+		t.prefixed = true
+	} else {
+		t.main = true
+	}
+}

@@ -32,6 +32,11 @@ type Options struct {
 	// Args at all (Arg returns a ValNone Value for them). An empty set
 	// skips the whole call, as DecodeArgs false does.
 	DecodePositions func(name string) ArgSet
+	// DecodeNone decodes no call's arguments, as a DecodePositions that
+	// gives no position of any call would, and takes the place of both:
+	// for a caller that only counts events. It lets Reader.Skip pass the
+	// lines of whole calls without building their events.
+	DecodeNone bool
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
@@ -90,8 +95,15 @@ type Reader struct {
 	// -ff set (from its .PID suffix), 0 otherwise.
 	pid int
 
-	// slab is where the next events are carved from (see newEvent).
+	// slab is where the next events are carved from (see newEvent), and
+	// free holds events Skip passed, which no one else can hold, for
+	// newEvent to hand out again.
 	slab []Event
+	free []*Event
+	// quick is set when Skip may pass a whole call's line without an
+	// Event (Options.DecodeNone); skipped takes a passed line's -k frames.
+	quick   bool
+	skipped Event
 }
 
 // eventSlab is how many Events one allocation holds. An Event is never
@@ -103,6 +115,12 @@ const eventSlab = 64
 // slab, which costs one allocation per eventSlab lines instead of one per
 // line.
 func (r *Reader) newEvent() *Event {
+	if n := len(r.free); n > 0 {
+		ev := r.free[n-1]
+		r.free = r.free[:n-1]
+		*ev = Event{PID: r.pid, Dur: -1}
+		return ev
+	}
 	if len(r.slab) == 0 {
 		r.slab = make([]Event, eventSlab)
 	}
@@ -130,6 +148,10 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	}
 	rd.lp.file = name
 	rd.lp.decode = opt.DecodePositions
+	if opt.DecodeNone {
+		rd.lp.decode = func(string) ArgSet { return 0 }
+		rd.quick = true
+	}
 	if rd.lp.decode == nil && opt.DecodeArgs != nil {
 		keep := opt.DecodeArgs
 		rd.lp.decode = func(name string) ArgSet {
@@ -163,7 +185,21 @@ func (r *Reader) Close() error {
 }
 
 // Next returns the next completed event.
-func (r *Reader) Next() (*Event, error) {
+func (r *Reader) Next() (*Event, error) { return r.next(false) }
+
+// Skip passes the next completed event as Next would return it, without
+// returning it: for a caller that only counts events. It reads every
+// line, gives every error and warning Next gives, and returns io.EOF at
+// the end. With Options.DecodeNone, the line of a whole call of the usual
+// shape is passed without building an Event at all (quickCall); the events
+// of other lines are built and then reused.
+func (r *Reader) Skip() error {
+	_, err := r.next(true)
+	return err
+}
+
+// next is Next, or Skip when skip is set (it returns a nil event then).
+func (r *Reader) next(skip bool) (*Event, error) {
 	for {
 		// A call that never returned ("exit_group(0) = ?") is held back
 		// for one line: strace prints its -k stack after the exit line.
@@ -178,6 +214,11 @@ func (r *Reader) Next() (*Event, error) {
 			}
 			ev.Seq = r.seq
 			r.seq++
+			if skip {
+				// No one saw it and nothing points at it any more.
+				r.free = append(r.free, ev)
+				return nil, nil
+			}
 			return ev, nil
 		}
 		if r.eof {
@@ -190,19 +231,26 @@ func (r *Reader) Next() (*Event, error) {
 			}
 			return nil, io.EOF
 		}
-		if err := r.step(); err != nil {
+		passed, err := r.step(skip && r.quick && r.hold == nil)
+		if err != nil {
 			return nil, err
+		}
+		if passed {
+			r.seq++
+			return nil, nil
 		}
 	}
 }
 
 // step reads one line (or a line and its continuation) and queues what it
-// completes.
-func (r *Reader) step() error {
+// completes. With quick set it may instead pass a line that holds one
+// whole call, queueing nothing, and report passed: only when the queue is
+// empty and no call is held, so that nothing comes out of order.
+func (r *Reader) step(quick bool) (passed bool, err error) {
 	if !r.sniffed {
 		r.sniffed = true
 		if err := r.sniff(); err != nil {
-			return err
+			return false, err
 		}
 	}
 	held := r.hold
@@ -212,26 +260,58 @@ func (r *Reader) step() error {
 	text, off, nl, err := r.readLine()
 	if err == io.EOF {
 		r.eof = true
-		return nil
+		return false, nil
 	}
 	if err != nil {
 		var pe *Error
 		if errors.As(err, &pe) {
-			return pe
+			return false, pe
 		}
-		return fmt.Errorf("read %s: %w", r.name, err)
+		return false, fmt.Errorf("read %s: %w", r.name, err)
 	}
 	r.line++
 	if k := bytes.IndexByte(text, 0); k >= 0 {
-		return &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
+		return false, &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 	}
+	// The last line of a trace without its newline is read in full
+	// (lineParser.mayskip), and a summary table by summaryLine.
+	if quick && held == nil && nl && !r.summary {
+		r.lp.ev = &r.skipped
+		if ok, resumed, pid, name := r.lp.quickCall(text); ok {
+			if resumed {
+				if pid < 0 {
+					pid = r.pid
+				}
+				start := r.pending[pid]
+				if start == nil || start.Name != string(name) {
+					// Warned of in full by stepLine.
+					return false, r.stepLine(held, cut, text, off, nl)
+				}
+				delete(r.pending, pid)
+				r.free = append(r.free, start)
+			}
+			if r.pid == 0 && !r.pids.main && !r.pids.prefixed {
+				r.pids.firstLine(text)
+			}
+			r.lines++
+			r.calls++
+			r.skipped.Extra = nil
+			return true, r.readStack(&r.skipped)
+		}
+	}
+	return false, r.stepLine(held, cut, text, off, nl)
+}
+
+// stepLine is step for the line text just read; prev is the call the line
+// before left unfinished, if it did (see continuation).
+func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) error {
 	if skip, err := r.summaryLine(text); skip || err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(text)) > 0 {
+	if !isBlank(text) {
 		r.lines++
 	}
-	if bytes.HasPrefix(text, stackMark) {
+	if hasPrefix(text, stackMark) {
 		r.warn(Pos{File: r.name, Line: r.line, Col: 1}, "a stack line (strace -k) that follows no completed call: ignored")
 		return nil
 	}
@@ -252,7 +332,7 @@ func (r *Reader) step() error {
 			break
 		}
 		r.diag(Pos{File: r.name, Line: r.line, Col: cut + 1}, text[cut:])
-		if !bytes.HasPrefix(text[cut:], []byte("strace: ")) {
+		if !hasPrefix(text[cut:], "strace: ") {
 			r.sawOld("a \"Process N attached\" message inside a line", r.line)
 		}
 		joined := append([]byte(nil), text[:cut]...)
@@ -269,8 +349,8 @@ func (r *Reader) step() error {
 		lp.mayskip = nl
 		kind, tf, perr = lp.parse()
 	}
-	if perr != nil && cut != nil && !lp.eolErr {
-		if k, tf2, ok := r.continuation(cut, ev, text, off, nl); ok {
+	if perr != nil && prev != nil && !lp.eolErr {
+		if k, tf2, ok := r.continuation(prev, ev, text, off, nl); ok {
 			kind, tf, perr = k, tf2, nil
 		}
 	}

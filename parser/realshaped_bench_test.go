@@ -21,7 +21,9 @@ import (
 //     of the others (check and states before positions were narrowed);
 //   - model-positions: the positions model.ArgPositions names (check and
 //     states now);
-//   - no-args: no call decoded (events --format count);
+//   - no-args: no call decoded, every event built (events --format
+//     count before Skip);
+//   - count: Skip with Options.DecodeNone (events --format count);
 //   - pipeline: model-positions through parser.Pipeline, with a consumer
 //     that does nothing: the cost of handing events over.
 func BenchmarkParseRealShaped(b *testing.B) {
@@ -55,6 +57,7 @@ func BenchmarkParseRealShaped(b *testing.B) {
 	b.Run("no-args", func(b *testing.B) {
 		parser.BenchParse(b, name, parser.Options{DecodeArgs: func(string) bool { return false }})
 	})
+	b.Run("count", func(b *testing.B) { parser.BenchSkip(b, name, parser.Options{DecodeNone: true}) })
 	b.Run("pipeline", func(b *testing.B) {
 		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions}, true)
 	})

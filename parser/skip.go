@@ -16,20 +16,37 @@ import "bytes"
 // validator: arguments that scan cleanly but would not decode, such as
 // "a=)", pass.
 func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
+	j, kind, ok := l.scanArgs(i)
+	switch {
+	case !ok:
+		return 0, nil, false
+	case kind == lineCall && j >= 0:
+		return l.skippedRet(j)
+	}
+	return kind, nil, true
+}
+
+// scanArgs is skipArgs without the return value: for a call it returns
+// the index just past its closing ')', where the return value starts
+// (-1 for a call strace detached from, which has none). It keeps nothing
+// of the arguments and reports ok false as skipArgs does.
+func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 	b := l.text
 	start := i
 	depth := 0 // brackets of any kind
-	for i < len(b) {
-		c := b[i]
-		if !skipClass[c] {
+	for {
+		for i < len(b) && !skipClass[b[i]] {
 			i++
-			continue
 		}
+		if i >= len(b) {
+			break
+		}
+		c := b[i]
 		switch c {
 		case '"':
 			e := scanString(b, i)
 			if e < 0 {
-				return 0, nil, false
+				return 0, 0, false
 			}
 			i = e
 			continue
@@ -38,9 +55,9 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 		case ')', ']', '}':
 			if depth == 0 {
 				if c != ')' {
-					return 0, nil, false
+					return 0, 0, false
 				}
-				return l.skippedRet(i + 1)
+				return i + 1, lineCall, true
 			}
 			depth--
 		case '/':
@@ -51,18 +68,18 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 					// reading notes that shape for the hint an unreadable
 					// line gets later (lineParser.old), so it reads
 					// this line.
-					return 0, nil, false
+					return 0, 0, false
 				}
 				e := commentEnd(b, i)
 				if e < 0 {
-					return 0, nil, false
+					return 0, 0, false
 				}
 				i = e
 				continue
 			}
 		case '<':
 			if depth > 0 {
-				return 0, nil, false
+				return 0, 0, false
 			}
 			// As the full reading reads a value at the top level: right
 			// after a value's text (not after a space, an opening bracket
@@ -71,33 +88,33 @@ func (l *lineParser) skipArgs(i int) (kind lineKind, err *Error, ok bool) {
 			prev := b[i-1]
 			switch {
 			case i > start && prev == '=':
-				return 0, nil, false
+				return 0, 0, false
 			case i > start && prev != ' ' && prev != '(' && prev != '[' && prev != '{' && prev != ',':
 				e := annotationEnd(b, i)
 				if e < 0 {
-					return 0, nil, false
+					return 0, 0, false
 				}
 				i = e
 				continue
-			case bytes.HasPrefix(b[i:], unfinishedMark):
-				k := skipSpaces(b, i+len(unfinishedMark))
+			case hasPrefix(b[i:], unfinishedText):
+				k := skipSpaces(b, i+len(unfinishedText))
 				if k >= len(b) {
-					return lineUnfinished, nil, true
+					return 0, lineUnfinished, true
 				}
 				if b[k] == ')' {
-					return l.skippedRet(k + 1)
+					return k + 1, lineCall, true
 				}
-				return 0, nil, false
-			case bytes.HasPrefix(b[i:], detachedMark):
+				return 0, 0, false
+			case hasPrefix(b[i:], detachedText):
 				if k, err := l.detached(i); err == nil {
-					return k, nil, true
+					return -1, k, true
 				}
-				return 0, nil, false
+				return 0, 0, false
 			}
 		}
 		i++
 	}
-	return 0, nil, false
+	return 0, 0, false
 }
 
 // skipClass marks the bytes skipArgs must look at; it passes over every

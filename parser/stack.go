@@ -6,7 +6,7 @@ import "bytes"
 // then the frame, e.g. "/lib/x86_64-linux-gnu/libc.so.6(__write+0x14)
 // [0x10f1e4]", "unexpected_backtracing_error [0x7f1c]", or with -kk
 // (--stack-trace=source) the same followed by " FILE:LINE".
-var stackMark = []byte(" > ")
+const stackMark = " > "
 
 // maxStack bounds the frames kept for one event; deeper ones are counted
 // by a last "..." frame. Recursion in a program can print thousands.
@@ -20,7 +20,7 @@ const maxStack = 256
 func (r *Reader) readStack(ev *Event) error {
 	for {
 		b, _ := r.br.Peek(len(stackMark))
-		if !bytes.Equal(b, stackMark) {
+		if string(b) != stackMark {
 			return nil
 		}
 		text, _, _, err := r.readLine()

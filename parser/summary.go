@@ -1,6 +1,9 @@
 package parser
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // The -c and -C summary table strace prints after the calls:
 //
@@ -15,6 +18,9 @@ import "bytes"
 // summaryLine reports whether text belongs to a summary table (and is to be
 // skipped), or the error for a trace that holds only the table.
 func (r *Reader) summaryLine(text []byte) (bool, error) {
+	if !r.summary && !maybeSummaryHeader(text) {
+		return false, nil
+	}
 	t := bytes.TrimSpace(text)
 	if isSummaryHeader(t) {
 		if r.calls == 0 && len(r.pending) == 0 {
@@ -32,6 +38,28 @@ func (r *Reader) summaryLine(text []byte) (bool, error) {
 	}
 	r.summary = false
 	return false, nil
+}
+
+// maybeSummaryHeader is false for a line isSummaryHeader is false for,
+// decided by its first and last bytes that are not ASCII spaces: a head
+// starts with '%' or ends in "syscall" once trimmed (bytes.TrimSpace, which
+// trims Unicode spaces too, so a byte past ASCII there leaves it open).
+func maybeSummaryHeader(b []byte) bool {
+	i := 0
+	for i < len(b) && asciiSpace(b[i]) {
+		i++
+	}
+	if i == len(b) {
+		return false
+	}
+	if b[i] == '%' || b[i] >= utf8.RuneSelf {
+		return true
+	}
+	k := len(b) - 1
+	for asciiSpace(b[k]) {
+		k--
+	}
+	return b[k] == 'l' || b[k] >= utf8.RuneSelf
 }
 
 // isSummaryHeader matches the column heads: "% time ... syscall", or the

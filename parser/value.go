@@ -21,7 +21,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	// but not "==".
 	if isNameByte(b[i]) && !isDigit(b[i]) {
 		j := i
-		for j < len(b) && isNameByte(b[j]) {
+		for j < len(b) && nameByte[b[j]] {
 			j++
 		}
 		if j < len(b) && b[j] == '=' && (j+1 >= len(b) || b[j+1] != '=') {
@@ -35,7 +35,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	}
 	var j int
 	var err *Error
-	if bytes.HasPrefix(b[i:], []byte("/*")) {
+	if hasPrefix(b[i:], "/*") {
 		// A comment in place of a value: strace 4.x printed getdents'
 		// buffer as "/* 92 entries */" where strace 5 and later print its
 		// address and then the comment.
@@ -67,7 +67,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
-	if k := skipSpaces(b, j); bytes.HasPrefix(b[k:], []byte("=> ")) {
+	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
 		out, e, err := l.value(skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
 			return v, 0, err
@@ -122,9 +122,9 @@ func isDelim(b []byte, k int) bool {
 	case ',', ')', ']', '}':
 		return true
 	case '<':
-		return bytes.HasPrefix(b[k:], unfinishedMark) || bytes.HasPrefix(b[k:], detachedMark)
+		return hasPrefix(b[k:], unfinishedText) || hasPrefix(b[k:], detachedText)
 	case '/':
-		return bytes.HasPrefix(b[k:], []byte("/*"))
+		return hasPrefix(b[k:], "/*")
 	}
 	return false
 }
@@ -147,7 +147,7 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 		}
 		v.Str, v.HasStr = l.intern(s), true
 	}
-	if bytes.HasPrefix(b[end:], []byte("...")) {
+	if hasPrefix(b[end:], "...") {
 		v.Data.Truncated = true
 		end += 3
 	}
@@ -182,10 +182,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		if b[i] == closer {
 			return l.comment(v, i+1), nil
 		}
-		if bytes.HasPrefix(b[i:], []byte("...")) {
+		if hasPrefix(b[i:], "...") {
 			v.More = true
 			i += 3
-		} else if bytes.HasPrefix(b[i:], []byte("/*")) {
+		} else if hasPrefix(b[i:], "/*") {
 			// "[/* 26 vars */]": strace 4.x's execve environment, a
 			// comment in place of the elements.
 			k := commentEnd(b, i)
@@ -217,7 +217,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		case b[i] == ',':
 			i++
 		case b[i] == closer:
-		case bytes.HasPrefix(b[i:], []byte("/*")):
+		case hasPrefix(b[i:], "/*"):
 			// "[... /* 3 entries */]" or a field comment.
 			k := commentEnd(b, i)
 			if k < 0 {
@@ -251,7 +251,13 @@ func (l *lineParser) term(v *Value, i int) (int, *Error) {
 	textEnd := -1     // where the text stops when an annotation follows
 	var cuts [][2]int // comments to leave out of the text
 scan:
-	for i < len(b) {
+	for {
+		for i < len(b) && !termClass[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch c {
 		case '"':
@@ -286,7 +292,7 @@ scan:
 				i = k
 				continue
 			}
-			if depth == 0 && (bytes.HasPrefix(b[i:], unfinishedMark) || bytes.HasPrefix(b[i:], detachedMark)) {
+			if depth == 0 && (hasPrefix(b[i:], unfinishedText) || hasPrefix(b[i:], detachedText)) {
 				break scan
 			}
 		case '/':
@@ -333,7 +339,9 @@ scan:
 		}
 		text = t
 	}
-	text = bytes.TrimRight(text, " ")
+	for len(text) > 0 && text[len(text)-1] == ' ' {
+		text = text[:len(text)-1]
+	}
 	if len(text) == 0 {
 		return 0, l.errorf(start, "expected an argument")
 	}
@@ -358,7 +366,7 @@ scan:
 func (l *lineParser) comment(v *Value, i int) int {
 	b := l.text
 	k := skipSpaces(b, i)
-	if !bytes.HasPrefix(b[k:], []byte("/*")) {
+	if !hasPrefix(b[k:], "/*") {
 		return i
 	}
 	j := commentEnd(b, k)
@@ -392,16 +400,31 @@ func isAddress(text []byte) bool {
 }
 
 func classify(text []byte) ValueKind {
-	if _, ok := parseInt(text); ok {
-		return ValNumber
+	// Only a digit or '-' starts a number (parseInt).
+	if len(text) > 0 && (isDigit(text[0]) || text[0] == '-') {
+		if _, ok := parseInt(text); ok {
+			return ValNumber
+		}
 	}
 	for _, c := range text {
-		if !isNameByte(c) && c != '|' {
+		if !identByte[c] {
 			return ValOther
 		}
 	}
 	return ValIdent
 }
+
+// identByte marks the bytes of a symbolic value: names and '|'.
+var identByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameByte(byte(c)) || c == '|'
+	}
+	return t
+}()
+
+// termClass marks the bytes term must look at; it passes over every other
+// byte in a tight loop.
+var termClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true, ']': true, '}': true, ',': true, '<': true, '/': true}
 
 // annotation reads a -y/-yy annotation "<...>" at b[i] == '<' and returns
 // it decoded, the index past it (and past a "(deleted)" after it), and
@@ -443,7 +466,7 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	} else {
 		// "/dev/null<char 1:3>": keep the path, drop the device numbers.
 		if n := len(inner); n > 0 && inner[n-1] == '>' {
-			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (bytes.HasPrefix(inner[p:], []byte("<char ")) || bytes.HasPrefix(inner[p:], []byte("<block "))) {
+			if p := bytes.LastIndexByte(inner[:n-1], '<'); p >= 0 && (hasPrefix(inner[p:], "<char ") || hasPrefix(inner[p:], "<block ")) {
 				inner = inner[:p]
 			}
 		}
@@ -455,7 +478,7 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		}
 	}
 	end := k + 1
-	if bytes.HasPrefix(b[end:], []byte("(deleted)")) {
+	if hasPrefix(b[end:], "(deleted)") {
 		return l.intern(s), end + len("(deleted)"), true, nil
 	}
 	if bytes.HasSuffix(s, []byte(" (deleted)")) {
@@ -508,7 +531,7 @@ func numbersOnly(t string) bool {
 		for k < len(t) && t[k] != '|' {
 			k++
 		}
-		if _, ok := parseInt([]byte(t[:k])); !ok {
+		if _, ok := parseInt(t[:k]); !ok {
 			return false
 		}
 		if k == len(t) {

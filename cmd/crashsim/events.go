@@ -39,15 +39,16 @@ func (c *eventsCmd) Run(g *Globals) error {
 	if c.Format == "count" {
 		n := 0
 		for {
-			_, err := stream.Next()
+			err := parser.Skip(stream)
+			if err == nil {
+				n++
+				continue
+			}
 			if errors.Is(err, io.EOF) {
 				fmt.Fprintf(w, "%d events\n", n)
 				return nil
 			}
-			if err != nil {
-				return inputError(err)
-			}
-			n++
+			return inputError(err)
 		}
 	}
 	enc := json.NewEncoder(w)
@@ -85,3 +86,15 @@ func previewData(data *parser.DataReader, ref parser.DataRef) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// Skip passes an event for `events --format count` (parser.Skip), drawing
+// the bar as Next does.
+func (s *progressStream) Skip() error {
+	if s.n++; s.n%1024 == 1 {
+		s.p.draw()
+	}
+	return parser.Skip(s.Stream)
+}
+
+// Skip passes an event of the file whose reading p counts.
+func (s progressSource) Skip() error { return parser.Skip(s.Stream) }

@@ -27,8 +27,9 @@ func openTrace(path string, g *Globals) (parser.Stream, error) {
 // every call's arguments are scanned past (no call is decoded, but every
 // line is still read, and a line that does not read is still an error),
 // and there is no second goroutine, as the caller does nothing to overlap.
+// parser.Skip passes most lines without building an event.
 func openParseOnly(path string, g *Globals) (parser.Stream, error) {
-	return openTraceWith(path, g, func(string) parser.ArgSet { return 0 }, false)
+	return openTraceWith(path, g, parser.Options{DecodeNone: true}, false)
 }
 
 // modelArgs says which argument positions of each call a command that
@@ -46,21 +47,18 @@ func openModelTrace(path string, g *Globals) (parser.Stream, error) {
 // openTraceArgs is openTrace decoding the argument positions decode keeps
 // (all when nil).
 func openTraceArgs(path string, g *Globals, decode func(string) parser.ArgSet) (parser.Stream, error) {
-	return openTraceWith(path, g, decode, true)
+	return openTraceWith(path, g, parser.Options{DecodePositions: decode}, true)
 }
 
 // pipelined says whether commands parse on a goroutine of their own; a
 // variable so that a test can compare with reading on one.
 var pipelined = true
 
-// openTraceWith is openTraceArgs, on a parsing goroutine of its own when
-// pipe is set.
-func openTraceWith(path string, g *Globals, decode func(string) parser.ArgSet, pipe bool) (parser.Stream, error) {
-	opt := parser.Options{
-		Warn:            func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) },
-		MaxLine:         int(g.MaxLine),
-		DecodePositions: decode,
-	}
+// openTraceWith is openTraceArgs decoding what opt says, on a parsing
+// goroutine of its own when pipe is set.
+func openTraceWith(path string, g *Globals, opt parser.Options, pipe bool) (parser.Stream, error) {
+	opt.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) }
+	opt.MaxLine = int(g.MaxLine)
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
