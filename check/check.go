@@ -416,15 +416,17 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 	if len(want) == 0 {
 		want = []model.Persistence{model.Posix}
 	}
+	// One finding under several models is one finding; the same rule,
+	// path and line in two files of an -ff set are two.
 	type key struct {
-		rule, path string
-		line       int
+		rule, path, trace string
+		line              int
 	}
 	byKey := map[key]*Finding{}
 	var out []*Finding
 	for _, r := range runs {
 		for _, f := range r.findings {
-			k := key{f.Rule.ID, f.Path, f.Line}
+			k := key{f.Rule.ID, f.Path, f.Trace, f.Line}
 			if g, ok := byKey[k]; ok {
 				g.modelSet |= 1 << r.p
 				continue

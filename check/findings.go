@@ -331,7 +331,7 @@ func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
 	// A finding under no model the user asked for is dropped; one with
 	// several traces (a -ff set) is sorted again by trace. Records are
 	// joined as they are, without being read into findings: the first of
-	// each rule, path and line is kept, with the models of all of them.
+	// each rule, path, line and trace is kept, with the models of all of them.
 	var again *sorter
 	if len(c.traces) > 1 {
 		again = &sorter{c: d.c, less: byReport, max: c.at}
@@ -374,7 +374,7 @@ func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
 		return final(&pk, pending)
 	}
 	err = c.sort.merge(func(k *key, rec []byte) error {
-		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path {
+		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path && pk.trace == k.trace {
 			pending[1] |= rec[1]
 			return nil
 		}

@@ -292,7 +292,7 @@ func (h *recHeap) Pop() any {
 }
 
 // byKey orders records as merge joins them: the findings of one rule,
-// path and line together, the first emitted (by model run, then by order
+// path, line and trace together, the first emitted (by model run, then by order
 // of emission) first.
 func byKey(a, b *key) bool {
 	if a.line != b.line {
@@ -304,6 +304,9 @@ func byKey(a, b *key) bool {
 	if a.path != b.path {
 		return a.path < b.path
 	}
+	if a.trace != b.trace {
+		return a.trace < b.trace
+	}
 	if a.run != b.run {
 		return a.run < b.run
 	}
@@ -311,7 +314,7 @@ func byKey(a, b *key) bool {
 }
 
 // byReport orders joined findings as a report lists them (see merge):
-// they are unique by rule, path and line, so this order is total.
+// they are unique by trace, rule, path and line, so this order is total.
 func byReport(a, b *key) bool {
 	if a.trace != b.trace {
 		return a.trace < b.trace
