@@ -85,3 +85,18 @@ func TestHTMLDataCannotCloseScript(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLStringsAsJSON: the page's data strings are quoted exactly as
+// encoding/json quotes them with HTML escaping on (\b and \f by name
+// included; they were \u0008 and \u000c).
+func TestHTMLStringsAsJSON(t *testing.T) {
+	for _, s := range []string{"plain", "a\bb\fc\n\t\r", "</script><!--&", "\u2028\u2029", "bad \xff utf-8", "\x00\x1f\"\\"} {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Errorf("%q: page has %s, encoding/json %s", s, got, want)
+		}
+	}
+}
