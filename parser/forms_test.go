@@ -154,10 +154,7 @@ func TestStacks(t *testing.T) {
 		"",
 	}, "\n")
 	evs, warns, _ := parseText(t, in)
-	var got []string
-	for _, ev := range evs {
-		got = append(got, ev.Name+": "+strings.Join(ev.Stack(), " | "))
-	}
+	got := stacksOf(evs)
 	want := []string{
 		"write: /lib/x86_64-linux-gnu/libc.so.6(__write+0x14) [0x10f1e4] | /usr/bin/prog(main+0x2a) [0x1139]",
 		"close: /lib/x86_64-linux-gnu/libc.so.6(__close+0x11) [0x10f0a1]",
@@ -198,10 +195,7 @@ func TestStackAfterOthersExit(t *testing.T) {
 		"",
 	}, "\n")
 	evs, warns, _ := parseText(t, in)
-	var got []string
-	for _, ev := range evs {
-		got = append(got, ev.Name+": "+strings.Join(ev.Stack(), " | "))
-	}
+	got := stacksOf(evs)
 	want := []string{"exit_group: ", "read: /lib/libc.so.6(read+0x12) [0x1]", ": ", "close: /lib/libc.so.6(close+0x11) [0x4]"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stacks (-want +got):\n%s", diff)
@@ -209,6 +203,15 @@ func TestStackAfterOthersExit(t *testing.T) {
 	if len(warns) != 0 {
 		t.Errorf("warnings: %q", warns)
 	}
+}
+
+// stacksOf is each event's name and -k stack, "name: frame | frame".
+func stacksOf(evs []*Event) []string {
+	var out []string
+	for _, ev := range evs {
+		out = append(out, ev.Name+": "+strings.Join(ev.Stack(), " | "))
+	}
+	return out
 }
 
 func TestInstructionPointer(t *testing.T) {
