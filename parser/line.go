@@ -840,21 +840,9 @@ func (l *lineParser) ret(i int) *Error {
 		return l.errorf(i, "expected '=' and the return value of %s, found %q", ev.Name, snippet(b[i:]))
 	}
 	i = skipSpaces(b, i+1)
-	end := len(b)
-	for end > i && (b[end-1] == ' ' || b[end-1] == '\r') {
-		end--
-	}
-	// -T: a trailing " <0.000057>" (or " <unavailable>").
-	if end > i && b[end-1] == '>' {
-		if k := lastSpaceAngle(b[i:end]); k >= 0 {
-			inner := b[i+k+2 : end-1]
-			if d, ok := parseDuration(inner); ok {
-				ev.Dur = d
-				end = i + k
-			} else if string(inner) == "unavailable" {
-				end = i + k
-			}
-		}
+	end, dur := retEnd(b, i)
+	if dur >= 0 {
+		ev.Dur = dur
 	}
 	if i >= end {
 		return l.errorf(i, "expected the return value of %s after '='", ev.Name)
@@ -911,6 +899,28 @@ func (l *lineParser) ret(i int) *Error {
 		l.extra(ev).RetExtra = l.intern(extra)
 	}
 	return nil
+}
+
+// retEnd is where the return value that starts at b[i] ends: before
+// trailing blanks and a -T " <0.000057>" (or " <unavailable>"), whose
+// duration it reports (-1: none).
+func retEnd(b []byte, i int) (end int, dur time.Duration) {
+	end, dur = len(b), -1
+	for end > i && (b[end-1] == ' ' || b[end-1] == '\r') {
+		end--
+	}
+	if end > i && b[end-1] == '>' {
+		if k := lastSpaceAngle(b[i:end]); k >= 0 {
+			inner := b[i+k+2 : end-1]
+			if d, ok := parseDuration(inner); ok {
+				return i + k, d
+			}
+			if string(inner) == "unavailable" {
+				return i + k, -1
+			}
+		}
+	}
+	return end, -1
 }
 
 // lastSpaceAngle is bytes.LastIndex(b, " <"), looking back from the end

@@ -133,18 +133,7 @@ func quickRet(b []byte, i int) bool {
 		return false
 	}
 	i = skipSpaces(b, i+1)
-	end := len(b)
-	for end > i && (b[end-1] == ' ' || b[end-1] == '\r') {
-		end--
-	}
-	if end > i && b[end-1] == '>' {
-		if k := lastSpaceAngle(b[i:end]); k >= 0 {
-			inner := b[i+k+2 : end-1]
-			if _, ok := parseDuration(inner); ok || string(inner) == "unavailable" {
-				end = i + k
-			}
-		}
-	}
+	end, _ := retEnd(b, i)
 	if i >= end || b[i] == '?' {
 		return false
 	}
