@@ -418,15 +418,15 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 	}
 	// One finding under several models is one finding; the same rule,
 	// path and line in two files of an -ff set are two.
-	type key struct {
+	type joinKey struct {
 		rule, path, trace string
 		line              int
 	}
-	byKey := map[key]*Finding{}
+	byKey := map[joinKey]*Finding{}
 	var out []*Finding
 	for _, r := range runs {
 		for _, f := range r.findings {
-			k := key{f.Rule.ID, f.Path, f.Trace, f.Line}
+			k := joinKey{f.Rule.ID, f.Path, f.Trace, f.Line}
 			if g, ok := byKey[k]; ok {
 				g.modelSet |= 1 << r.p
 				continue
@@ -451,18 +451,10 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 		}
 		kept = append(kept, f)
 	}
+	// The report's order, the one the spilled findings are sorted in too.
 	sort.SliceStable(kept, func(i, j int) bool {
 		a, b := kept[i], kept[j]
-		if a.Trace != b.Trace {
-			return a.Trace < b.Trace
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Rule.ID != b.Rule.ID {
-			return a.Rule.ID < b.Rule.ID
-		}
-		return a.Path < b.Path
+		return byReport(&key{trace: a.Trace, line: a.Line, rule: a.Rule, path: a.Path}, &key{trace: b.Trace, line: b.Line, rule: b.Rule, path: b.Path})
 	})
 	return kept
 }
