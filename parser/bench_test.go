@@ -33,53 +33,36 @@ var BenchParse = benchParse
 // benchParse reads trace name with opt (through Pipeline when pipe) b.N
 // times.
 func benchParse(b *testing.B, name string, opt Options, pipe ...bool) {
-	fi, _ := os.Stat(name)
-	b.SetBytes(fi.Size())
-	b.ReportAllocs()
-	b.ResetTimer()
-	events := 0
-	for i := 0; i < b.N; i++ {
+	benchRead(b, name, func() (Stream, error) {
 		open := func(opt Options) (Stream, error) { return Open(name, opt) }
-		var s Stream
-		var err error
 		if len(pipe) > 0 && pipe[0] {
-			s, err = Pipeline(opt, open)
-		} else {
-			s, err = open(opt)
+			return Pipeline(opt, open)
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		for {
-			_, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			events++
-		}
-		s.Close()
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+		return open(opt)
+	}, func(s Stream) error { _, err := s.Next(); return err })
 }
 
 // BenchSkip is benchParse counting the events with Skip, as events
 // --format count does, for the benchmarks in package parser_test.
 func BenchSkip(b *testing.B, name string, opt Options) {
+	benchRead(b, name, func() (Stream, error) { return Open(name, opt) }, Skip)
+}
+
+// benchRead opens trace name with open b.N times and takes events from it
+// with next until the end, reporting bytes and time per event.
+func benchRead(b *testing.B, name string, open func() (Stream, error), next func(Stream) error) {
 	fi, _ := os.Stat(name)
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
 	b.ResetTimer()
 	events := 0
 	for i := 0; i < b.N; i++ {
-		s, err := Open(name, opt)
+		s, err := open()
 		if err != nil {
 			b.Fatal(err)
 		}
 		for {
-			err := Skip(s)
+			err := next(s)
 			if errors.Is(err, io.EOF) {
 				break
 			}
