@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,28 +17,7 @@ import (
 // crash point of every fixture trace (with and without its listing), a
 // many-files trace and a trace of repeated saves, under every model.
 func TestJointIncrementalEqualsScratch(t *testing.T) {
-	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
-	if err != nil || len(traces) < 30 {
-		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
-	}
-	type input struct {
-		name    string
-		open    func() (parser.Stream, error)
-		listing *Listing
-	}
-	var inputs []input
-	for _, tr := range traces {
-		tr := tr
-		open := func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }
-		inputs = append(inputs, input{tr, open, nil})
-		if b, err := os.ReadFile(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
-			l, err := ReadInitial(bytes.NewReader(b), "initial.list")
-			if err != nil {
-				t.Fatal(err)
-			}
-			inputs = append(inputs, input{tr + " with initial.list", open, l})
-		}
-	}
+	inputs := fixtureInputs(t)
 	var files bytes.Buffer
 	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 300, PerDir: 40}); err != nil {
 		t.Fatal(err)
@@ -59,7 +36,7 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 	}
 	for name, text := range map[string]string{"files": files.String(), "saves": saves.String()} {
 		text := text
-		inputs = append(inputs, input{name, func() (parser.Stream, error) {
+		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
 		}, nil})
 	}

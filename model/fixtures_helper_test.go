@@ -1,0 +1,41 @@
+package model
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// traceInput is a trace a model test replays, with the listing it is
+// checked with (nil: none).
+type traceInput struct {
+	name    string
+	open    func() (parser.Stream, error)
+	listing *Listing
+}
+
+// fixtureInputs are every fixture trace, once alone and once more with its
+// initial.list when it has one.
+func fixtureInputs(t *testing.T) []traceInput {
+	t.Helper()
+	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
+	if err != nil || len(traces) < 30 {
+		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
+	}
+	var inputs []traceInput
+	for _, tr := range traces {
+		open := func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }
+		inputs = append(inputs, traceInput{tr, open, nil})
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
+			l, err := ReadInitial(bytes.NewReader(b), "initial.list")
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, traceInput{tr + " with initial.list", open, l})
+		}
+	}
+	return inputs
+}
