@@ -44,6 +44,7 @@ const (
 	unmountEnv    = "CRASHSIM_WATCHDOG_UNMOUNT" // mount points to detach, one a line
 	loopsEnv      = "CRASHSIM_WATCHDOG_LOOPS"   // detach loop devices backed by files below this
 	removeDirEnv  = "CRASHSIM_WATCHDOG_REMOVE"  // a directory to remove once they are
+	groupsEnv     = "CRASHSIM_WATCHDOG_GROUPS"  // cgroups to kill and remove, one a line
 	watchdogDelim = "\n"
 )
 
@@ -235,10 +236,10 @@ type Watchdog struct {
 }
 
 // StartWatchdog starts a watchdog that, once crashsim has ended without
-// calling Stop, kills process group pgid (none when 0) and every holder
-// of token.
-func StartWatchdog(pgid int, token string) (*Watchdog, error) {
-	return startWatchdog(pgid, token, nil)
+// calling Stop, kills process group pgid (none when 0), every holder of
+// token and every member of groups (which it then removes).
+func StartWatchdog(pgid int, token string, groups ...*Group) (*Watchdog, error) {
+	return startWatchdog(pgid, token, nil, groups)
 }
 
 // StartMountWatchdog is StartWatchdog for the oracle: after the kills it
@@ -246,15 +247,15 @@ func StartWatchdog(pgid int, token string) (*Watchdog, error) {
 // every loop device whose backing file is below loopsUnder (one still in
 // use detaches when its last user goes) and, when the unmounts worked,
 // removes the directory remove.
-func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string) (*Watchdog, error) {
+func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string, groups ...*Group) (*Watchdog, error) {
 	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim), loopsEnv + "=" + loopsUnder}
 	if remove != "" {
 		env = append(env, removeDirEnv+"="+remove)
 	}
-	return startWatchdog(0, token, env)
+	return startWatchdog(0, token, env, groups)
 }
 
-func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
+func startWatchdog(pgid int, token string, extra []string, groups []*Group) (*Watchdog, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -262,6 +263,15 @@ func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
+	}
+	var dirs []string
+	for _, g := range groups {
+		if g != nil {
+			dirs = append(dirs, g.Dir)
+		}
+	}
+	if len(dirs) > 0 {
+		extra = append(extra, groupsEnv+"="+strings.Join(dirs, watchdogDelim))
 	}
 	c := exec.Command(exe)
 	c.Env = append(append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token)), extra...)
@@ -299,10 +309,20 @@ func watchdog(arg string) {
 	}
 	fuse := fuseMounts()
 	waitEnd(os.NewFile(3, "crashsim"), os.Getppid(), fuse != nil)
+	var groups []string
+	if v := os.Getenv(groupsEnv); v != "" {
+		groups = strings.Split(v, watchdogDelim)
+	}
+	for _, g := range groups {
+		killGroup(g)
+	}
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
 	Kill(token)
+	for _, g := range groups {
+		_ = removeGroup(g)
+	}
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
