@@ -230,7 +230,9 @@ func withoutVar(env []string, name string) []string {
 
 // keeper is the keeper process. It never returns.
 func keeper(arg string) {
-	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE, syscall.SIGTTOU, syscall.SIGTTIN)
+	ignoreSignals()
+	// The socket is the keeper's alone: the command must not hold it open.
+	syscall.CloseOnExec(3)
 	conn := os.NewFile(3, "crashsim")
 	enc := json.NewEncoder(conn)
 	fail := func(err error) {
@@ -293,6 +295,19 @@ func keeper(arg string) {
 		_ = enc.Encode(keeperMsg{Exited: true, Status: ws, Left: left})
 		os.Exit(0)
 	}
+}
+
+// ignoreSignals makes the keeper deaf to the signals of a terminal and
+// of a session ending (crashsim's end is its socket's). They are caught,
+// not ignored: an ignored signal stays ignored across exec, and the
+// command must get them as usual.
+func ignoreSignals() {
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE, syscall.SIGTTOU, syscall.SIGTTIN, syscall.SIGQUIT)
+	go func() {
+		for range ch {
+		}
+	}()
 }
 
 // waitExited waits until a child has exited and returns its pid, without
