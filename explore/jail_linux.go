@@ -100,6 +100,20 @@ func dropLoopMounts(writable []string) {
 // without privileges that starts its checkers.
 type jail struct {
 	forks chan forkRequest
+	work  string
+	// workFD is open on the work directory: below /dev/shm (explore's
+	// default) it is covered by the jail's own /dev, and each state
+	// directory is bound from it to its own path in the state's /dev/shm.
+	workFD int
+	// shmBinds are the writable directories below /dev/shm, bound again
+	// into each state's /dev/shm.
+	shmBinds []hidden
+}
+
+// hidden is a directory of the host that the jail's /dev covers.
+type hidden struct {
+	path string
+	fd   int // open on it, from before it was covered
 }
 
 type forkRequest struct {
@@ -123,6 +137,7 @@ func jailSetup(work string) (*jail, error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("make mounts private: %w", err)
 	}
+	j := &jail{forks: make(chan forkRequest), work: work}
 	var writable []string
 	for _, d := range filepath.SplitList(os.Getenv(WritableEnv)) {
 		if d != "" {
@@ -130,10 +145,27 @@ func jailSetup(work string) (*jail, error) {
 		}
 	}
 	dropLoopMounts(append([]string{work}, writable...))
+	var err error
+	if j.workFD, err = unix.Open(work, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+		return nil, fmt.Errorf("open %s: %w", work, err)
+	}
+	var shown []string // writable, and not below the jail's /dev
 	for _, d := range writable {
-		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return nil, fmt.Errorf("bind %s: %w", d, err)
+		if !within(d, "/dev") {
+			shown = append(shown, d)
+			if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return nil, fmt.Errorf("bind %s: %w", d, err)
+			}
+			continue
 		}
+		if !within(d, "/dev/shm") {
+			return nil, fmt.Errorf("%s %s: the jail has a /dev of its own; only /dev/shm can hold a writable directory", WritableEnv, d)
+		}
+		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", d, err)
+		}
+		j.shmBinds = append(j.shmBinds, hidden{d, fd})
 	}
 	if err := minimalDev(); err != nil {
 		return nil, fmt.Errorf("make /dev: %w", err)
@@ -152,12 +184,11 @@ func jailSetup(work string) (*jail, error) {
 		}
 	}
 	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	for _, d := range writable {
+	for _, d := range shown {
 		if err := unix.MountSetattr(unix.AT_FDCWD, d, unix.AT_RECURSIVE, rw); err != nil {
 			return nil, fmt.Errorf("make %s writable: %w", d, err)
 		}
 	}
-	j := &jail{forks: make(chan forkRequest)}
 	ready := make(chan error)
 	go j.forker(ready)
 	if err := <-ready; err != nil {
@@ -232,6 +263,11 @@ func minimalDev() error {
 	return nil
 }
 
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
+}
+
 // isMount reports whether dir is a mount point of the namespace.
 func isMount(dir string) bool {
 	var a, b unix.Stat_t
@@ -293,26 +329,53 @@ func dropPrivileges() error {
 	return nil
 }
 
-// enter makes dir writable in the jail, for one checker, and gives it an
-// empty /dev/shm; leave undoes both when the checker's processes are
-// gone.
+// enter gives a checker an empty /dev/shm and makes its state directory
+// dir writable (dir is below the work directory); leave undoes both once
+// the checker's processes are gone.
 func (j *jail) enter(dir string) error {
-	if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-		return err
-	}
-	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(unix.AT_FDCWD, dir, unix.AT_RECURSIVE, rw); err != nil {
-		_ = unix.Unmount(dir, unix.MNT_DETACH)
-		return err
+	rel, err := filepath.Rel(j.work, dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("%s is not below %s", dir, j.work)
 	}
 	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-		_ = unix.Unmount(dir, unix.MNT_DETACH)
 		return fmt.Errorf("/dev/shm: %w", err)
+	}
+	for _, h := range j.shmBinds {
+		if err := bindFrom(h.fd, ".", h.path); err != nil {
+			j.leave(dir)
+			return err
+		}
+	}
+	if err := bindFrom(j.workFD, rel, dir); err != nil {
+		j.leave(dir)
+		return err
 	}
 	return nil
 }
 
+// bindFrom binds rel below the directory open as fd, writable, at target:
+// a target the jail's /dev/shm covers is made there first.
+func bindFrom(fd int, rel, target string) error {
+	if within(target, "/dev/shm") {
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			return err
+		}
+	}
+	src := filepath.Join("/proc/self/fd", strconv.Itoa(fd), rel)
+	if err := unix.Mount(src, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind %s: %w", target, err)
+	}
+	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, target, unix.AT_RECURSIVE, rw); err != nil {
+		return fmt.Errorf("make %s writable: %w", target, err)
+	}
+	return nil
+}
+
+// leave unmounts the state directory, then /dev/shm with what is in it.
 func (j *jail) leave(dir string) {
+	if !within(dir, "/dev/shm") {
+		_ = unix.Unmount(dir, unix.MNT_DETACH)
+	}
 	_ = unix.Unmount("/dev/shm", unix.MNT_DETACH)
-	_ = unix.Unmount(dir, unix.MNT_DETACH)
 }

@@ -215,3 +215,31 @@ if kill -0 "$pid" 2>/dev/null; then echo "the lock's process $pid runs"; exit 1;
 		}
 	})
 }
+
+// explore's default work directory is in /dev/shm, which the jail's own
+// /dev covers: each state directory is still at its own path, writable,
+// and so is a writable directory below /dev/shm.
+func TestJailWorkDirInDevShm(t *testing.T) {
+	needJail(t)
+	if _, err := os.Stat("/dev/shm"); err != nil {
+		t.Skip("no /dev/shm")
+	}
+	logDir, err := os.MkdirTemp("/dev/shm", "crashsim-test-")
+	if err != nil {
+		t.Skipf("cannot write /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	t.Setenv(WritableEnv, logDir)
+	trace, root := oneWrite(t)
+	res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1,
+		Checker: `test "$PWD" = "$CRASHSIM_STATE_DIR" && echo ok > checked && echo "$CRASHSIM_CRASH_LINE" >> ` + logDir + `/log`})
+	if res.Checked < 2 {
+		t.Fatalf("checked %d states, want at least 2", res.Checked)
+	}
+	for _, f := range res.Findings {
+		t.Errorf("finding: %s", f.Message)
+	}
+	if b, _ := os.ReadFile(filepath.Join(logDir, "log")); strings.Count(string(b), "\n") != res.Checked {
+		t.Errorf("the writable directory in /dev/shm got %q from %d states", b, res.Checked)
+	}
+}
