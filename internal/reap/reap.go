@@ -1,21 +1,3 @@
-// Package reap makes sure that what crashsim starts ends with it: the
-// processes of a traced run, daemons included, are found by a token in
-// their environment, and a watchdog process kills them if crashsim itself
-// is killed (SIGKILL leaves crashsim no time to do it).
-//
-// Why a token: a program that starts a daemon (setsid, double fork)
-// leaves strace's process group and crashsim's tree, but keeps the
-// environment it was started with, which /proc/PID/environ shows as it was
-// at execve whatever the program does to its own variables later. A daemon
-// that execs itself with a clean environment is not found; the README says
-// so.
-//
-// Why a process: a parent-death signal reaches strace (see tracer), but
-// strace 6.1 does not set PTRACE_O_EXITKILL (--kill-on-exit is 6.6), so
-// the tracees run on untraced when strace dies. The watchdog is crashsim's
-// own binary started again (the hook is this package's init), in a
-// session of its own, holding the read end of a pipe whose write end only
-// crashsim holds: the pipe's end tells it crashsim is gone.
 package reap
 
 import (
