@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -183,7 +182,7 @@ func (r *runner) waitProgram(ctx context.Context, t *traced) (runErr, err error)
 			t.kill()
 			return nil, fmt.Errorf("the program exited, but %s it started still ran %v later (killed now): the oracle runs the program once per crash point, so it must end with all its processes", procList(left), linger)
 		case first == 0:
-			pid, err := reap.FirstChild(strace)
+			pid, err := reap.TracedCommand(strace)
 			if err == nil {
 				first = pid
 			} else if errors.Is(err, reap.ErrNoProc) && time.Since(started) > time.Second {
@@ -196,17 +195,9 @@ func (r *runner) waitProgram(ctx context.Context, t *traced) (runErr, err error)
 }
 
 // left lists the processes of the program that still run, strace aside:
-// its tree, and the token's holders should any have left it.
-func (t *traced) left() []reap.Proc {
-	strace := t.kept.Pid()
-	left := t.kept.Running(strace)
-	for _, p := range t.sys.leftovers(strace, t.kept.Keeper()) {
-		if !slices.ContainsFunc(left, func(q reap.Proc) bool { return q.PID == p.PID }) {
-			left = append(left, p)
-		}
-	}
-	return left
-}
+// its keeper's tree (while the keeper lives, nothing of the program is
+// outside it).
+func (t *traced) left() []reap.Proc { return t.kept.Running(t.kept.Pid()) }
 
 func procList(ps []reap.Proc) string {
 	s := make([]string, len(ps))

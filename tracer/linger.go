@@ -30,7 +30,7 @@ func (l *lingerWatch) due() bool {
 	}
 	if l.gone.IsZero() {
 		if l.cmd == 0 {
-			pid, err := reap.FirstChild(l.strace)
+			pid, err := reap.TracedCommand(l.strace)
 			switch {
 			case err == nil:
 				l.cmd = pid

@@ -316,24 +316,14 @@ func (r *session) supervise(ctx context.Context) {
 	}
 }
 
-// leftovers lists the processes of the run but strace: its tree under
-// the keeper, and the token's holders should any have left it.
-func (r *session) leftovers() []reap.Proc {
-	left := r.kept.Running(r.kept.Pid())
-	for _, p := range reap.Holders(r.token, r.kept.Pid(), r.kept.Keeper()) {
-		if !slices.ContainsFunc(left, func(q reap.Proc) bool { return q.PID == p.PID }) {
-			left = append(left, p)
-		}
-	}
-	return left
-}
+// leftovers lists the processes of the run but strace: the keeper's
+// tree (while the keeper lives, nothing of the run is outside it).
+func (r *session) leftovers() []reap.Proc { return r.kept.Running(r.kept.Pid()) }
 
 // killAll kills every traced process: strace sees them end, writes how,
 // and exits; should it not, it is killed a second later.
 func (r *session) killAll() {
-	strace := r.kept.Pid()
-	r.kept.Kill(strace)
-	reap.Kill(r.token, strace, r.kept.Keeper())
+	r.kept.Kill(r.kept.Pid())
 	go func() {
 		select {
 		case <-r.kept.Exited():

@@ -216,3 +216,24 @@ func TestKeeperStartFails(t *testing.T) {
 		t.Errorf("Start = %v, want no such file", err)
 	}
 }
+
+// TracedCommand skips a child that still runs its parent's program (as
+// strace's probes never exec) and returns the first that execs another.
+func TestTracedCommand(t *testing.T) {
+	d := mark()
+	c := exec.Command("/bin/sh", "-c", "exec 3<&0; (read x <&3) & sleep "+d+" & wait")
+	stdin, err := c.StdinPipe() // never written: the subshell waits in read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { KillTree(c.Process.Pid); c.Process.Kill(); c.Wait() })
+	waitFor(t, "the sleep", func() bool { return len(sleeping(d)) == 1 && len(children(c.Process.Pid)) == 2 })
+	got, err := TracedCommand(c.Process.Pid)
+	if want := sleeping(d)[0]; err != nil || fmt.Sprint(got) != want {
+		t.Errorf("TracedCommand = %d, %v; want the sleep, %s (children %v)", got, err, want, children(c.Process.Pid))
+	}
+}

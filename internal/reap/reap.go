@@ -327,22 +327,9 @@ func watchdog(arg string) {
 	os.Exit(0)
 }
 
-// ErrNoProc is returned by FirstChild when pid has no child (yet).
+// ErrNoProc is returned by TracedCommand when strace has not started the
+// command (yet).
 var ErrNoProc = errors.New("no child process")
-
-// FirstChild returns the first child of pid, from
-// /proc/PID/task/PID/children: for strace, the traced command.
-func FirstChild(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-	if err != nil {
-		return 0, err
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0, ErrNoProc
-	}
-	return strconv.Atoi(f[0])
-}
 
 // Alive reports whether pid is a process that has not exited (a zombie
 // has).

@@ -3,6 +3,7 @@ package reap
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -113,6 +114,24 @@ func killPending(pid int) bool {
 		}
 	}
 	return false
+}
+
+// TracedCommand returns the command strace (process strace) runs: its
+// first child that runs another program than strace. strace also forks
+// children of its own at its start, to probe what the kernel's ptrace can
+// do, which never exec; and the command's process runs strace's program
+// until it execs.
+func TracedCommand(strace int) (int, error) {
+	own, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", strace))
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range children(strace) {
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", k)); err == nil && exe != own {
+			return k, nil
+		}
+	}
+	return 0, ErrNoProc
 }
 
 // children lists the children of pid, from the children file of each of

@@ -16,6 +16,8 @@ func Descendants(int) []Proc { return nil }
 
 func KillTree(int, ...int) []Proc { return nil }
 
+func TracedCommand(int) (int, error) { return 0, ErrNoProc }
+
 type Attr struct{ Setpgid, Foreground bool }
 
 type Kept struct {
