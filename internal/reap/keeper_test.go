@@ -77,6 +77,17 @@ func sleeping(d string) []string {
 	return pids
 }
 
+// cleanupSleeps kills, when the test ends, the sleeps a failed test left.
+func cleanupSleeps(t *testing.T, marks ...string) {
+	t.Cleanup(func() {
+		for _, d := range marks {
+			for _, p := range sleeping(d) {
+				syscall.Kill(atoi(p), syscall.SIGKILL)
+			}
+		}
+	})
+}
+
 func atoi(s string) int {
 	var n int
 	fmt.Sscan(s, &n)
@@ -99,6 +110,7 @@ func waitFor(t *testing.T, what string, f func() bool) {
 // command exits, and the command's own status comes back.
 func TestKeeperEndsDaemonWhenCommandExits(t *testing.T) {
 	d := mark()
+	cleanupSleeps(t, d)
 	k := Keep("/bin/sh", []string{"sh", "-c", "setsid env -i sleep " + d + " </dev/null >/dev/null 2>&1 & exit 3"}, Attr{Setpgid: true})
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
@@ -124,6 +136,7 @@ func TestKeeperEndsDaemonWhenCommandExits(t *testing.T) {
 // spares the pids it is told to.
 func TestKeeperKillSparesExcept(t *testing.T) {
 	d, e := mark(), mark()
+	cleanupSleeps(t, d, e)
 	k := Keep("/bin/sh", []string{"sh", "-c", "setsid env -i sleep " + d + " </dev/null >/dev/null 2>&1 & sleep " + e + "; exit 0"}, Attr{})
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
@@ -149,6 +162,7 @@ func TestKeeperKillSparesExcept(t *testing.T) {
 // daemon it started.
 func TestKeeperOutlivesSIGKILL(t *testing.T) {
 	d, e := mark(), mark()
+	cleanupSleeps(t, d, e)
 	c, keeper, _ := startCrashsim(t, "setsid env -i sleep "+d+" </dev/null >/dev/null 2>&1 & exec sleep "+e)
 	waitFor(t, "both sleeps", func() bool { return len(sleeping(d)) == 1 && len(sleeping(e)) == 1 })
 	c.Process.Signal(syscall.SIGKILL)
@@ -193,6 +207,7 @@ func TestGroupOutlivesKeeper(t *testing.T) {
 		g.Close()
 	}
 	d, e := mark(), mark()
+	cleanupSleeps(t, d, e)
 	c, keeper, dir := startCrashsim(t, "setsid env -i sleep "+d+" </dev/null >/dev/null 2>&1 & exec sleep "+e, groupEnv+"=1")
 	t.Cleanup(func() { killGroup(dir); removeGroup(dir) })
 	waitFor(t, "both sleeps", func() bool { return len(sleeping(d)) == 1 && len(sleeping(e)) == 1 })
