@@ -63,7 +63,6 @@ func init() {
 const (
 	frameRun    = 'r' // crashsim → runner: dir, argv and env, with the output fd
 	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
-	framePID    = 'p' // runner → crashsim: the checker started (its pid)
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
 )
@@ -154,8 +153,8 @@ func (r *runner) kill(token string) {
 
 // endChecker ends a checker that must stop now (timeout, interrupt): it
 // kills every descendant of the runner until the runner answers that the
-// checker has ended, or kills the runner when it does not answer within
-// answerWait. The answer's error is answer's.
+// checker has ended (and the runner serves on), or kills the runner when
+// it does not answer within answerWait or answers wrong.
 func (r *runner) endChecker(answer <-chan error, token string) {
 	deadline := time.After(answerWait)
 	tick := time.NewTicker(20 * time.Millisecond)
@@ -232,7 +231,6 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 				return
 			case kind == frameStart:
 				started.Store(true)
-			case kind == framePID && len(b) == 8:
 			case kind == frameDone && len(b) == 5:
 				res.status = unix.WaitStatus(binary.LittleEndian.Uint32(b))
 				r.done = b[4] != 0
@@ -563,9 +561,6 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 			return fail("run", err)
 		}
 		return false, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
-	}
-	if err := sendFrame(sock, framePID, binary.LittleEndian.AppendUint64(nil, uint64(pid)), -1); err != nil {
-		return true, err
 	}
 	// Reap what comes (orphans come to this process) until the checker
 	// ends, then what is left of it.
