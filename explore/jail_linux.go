@@ -310,8 +310,15 @@ func dropPrivileges() error {
 			last = n
 		}
 	}
+	// Emptying the bounding set needs CAP_SETPCAP, which a container may
+	// not grant. Without it the rest still holds: a uid 0 that execs with
+	// no_new_privs gets no capability its permitted set lacked.
 	for c := 0; c <= last; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if errors.Is(err, unix.EPERM) {
+			break
+		}
+		if err != nil && !errors.Is(err, unix.EINVAL) {
 			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
 		}
 	}
