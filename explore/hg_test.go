@@ -20,6 +20,9 @@ import (
 // instead of waiting for a process that is gone: the checker runs in the
 // pid namespace the program ran in.
 func TestMercurialStaleLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a trace with strace: not with -short")
+	}
 	if _, err := exec.LookPath("hg"); err != nil {
 		t.Skip("needs Mercurial (apt-get install mercurial)")
 	}

@@ -18,6 +18,9 @@ import (
 // needJail skips a test of the jail when crashsim cannot make one here.
 func needJail(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a jail test needs root: not with -short")
+	}
 	if !canJail() {
 		t.Skip("needs CAP_SYS_ADMIN (root): checkers are jailed only then")
 	}
