@@ -98,6 +98,7 @@ const (
 	RenameBeforeSync        = "rename-before-sync"
 	DirSyncBeforeData       = "dir-sync-before-data"
 	TruncateInPlace         = "truncate-in-place"
+	OverwriteInPlace        = "overwrite-in-place"
 	SyncFileRangeNotDurable = "sync-file-range-not-durable"
 	DirectIONotFlushed      = "direct-io-not-flushed"
 	FsyncErrorIgnored       = "fsync-error-ignored"
@@ -269,6 +270,39 @@ var registry = []*Rule{
 		),
 		Good: atomicSave,
 		Seed: "seed 001 (write + fsync: durable, not atomic)",
+	},
+	{
+		ID:       OverwriteInPlace,
+		Title:    "Data on disk overwritten in place by several writes, no journal first",
+		Severity: Warning,
+		Doc: "Data of this file already on disk was overwritten in place by more than one write between two " +
+			"syncs, and nothing was made durable before them that could repair a half-done update: no journal, " +
+			"no log, no commit record. The kernel writes those pages back in any order, so a crash before the " +
+			"sync can leave the file torn, some blocks new and some old: a state the program never wrote and " +
+			"may not read back (a tree with one of three rewritten pages still old). A sync at the end cannot " +
+			"close that window. The rule stays quiet where another file was made durable after this one's last " +
+			"sync and before the overwrites (a rollback journal, a write-ahead log), or an O_DSYNC write came first.",
+		Fix: "Make the update atomic. Write what is about to change (or the new version) to a journal or log " +
+			"first and fsync it before overwriting in place, so that recovery can redo or undo it; or write the " +
+			"new version to a temp file, fsync it and rename it over the old one; or write new blocks elsewhere " +
+			"and switch to them with one small write after a sync (copy-on-write).",
+		Bad: trace(
+			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 0) = 4096`,
+			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
+			`fdatasync(3) = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "data.db-journal", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`write(4, "..."..., 8192) = 8192`,
+			`fdatasync(4) = 0`,
+			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 0) = 4096`,
+			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
+			`fdatasync(3) = 0`,
+			`unlink("data.db-journal") = 0`,
+		),
+		Seed: "a key-value store that rewrote blocks of its file in place between syncs: explore found 110 corrupt states, check none",
 	},
 	{
 		ID:       SyncFileRangeNotDurable,

@@ -15,6 +15,7 @@ func newRules() []observer {
 		&renameBeforeSync{},
 		&dirSyncBeforeData{},
 		&truncateInPlace{},
+		&overwriteInPlace{},
 		&syncErrorIgnored{seen: map[*model.Inode]bool{}},
 		&crossDirRename{},
 		&unalignedWrite{seen: map[*model.Inode]bool{}},
