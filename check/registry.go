@@ -445,26 +445,27 @@ var registry = []*Rule{
 		ID:       UnmodeledWrite,
 		Title:    "File data changed in a way the trace cannot show",
 		Severity: Warning,
-		Doc: "Something changed this file's data without a write the trace shows: stores into a MAP_SHARED " +
-			"mapping (strace sees the mmap and perhaps an msync, not the stores), io_uring (the writes run in " +
-			"the kernel's queue, not as syscalls), or FICLONE/FICLONERANGE (the file now shares blocks with " +
-			"another). crashsim cannot tell which bytes changed or when, so its analysis of this file is " +
-			"incomplete: no other finding for it does not mean it is safe.",
-		Fix: "Check this file by other means, or trace a build that writes it with write or pwrite. For a " +
-			"shared mapping, call msync(MS_SYNC) on the changed range before relying on it; with io_uring, " +
-			"submit an IORING_OP_FSYNC after the writes complete; after a clone, fsync the destination.",
+		Doc: "A call the trace shows changed this file's data in a way it cannot show the bytes of: a reflink " +
+			"(FICLONE, FICLONERANGE, FIDEDUPERANGE: the file now shares blocks with another) or fallocate moving " +
+			"data (COLLAPSE_RANGE, INSERT_RANGE). crashsim knows when and which file changed, not what it holds " +
+			"after, so its analysis of this file is incomplete: no other finding for it does not mean it is " +
+			"safe. Stores into a shared writable mapping and io_uring are blind spots instead " +
+			"(blind-shared-mmap, blind-io-uring): there the trace does not even show that the data changed.",
+		Fix: "Check this file by other means, or trace a build that writes it with write, pwrite or " +
+			"copy_file_range. After a clone, fsync the destination (and its directory, for a new name) " +
+			"before relying on it.",
 		Bad: trace(
-			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
-			`mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f2a3c000000`,
-			closeTmp,
+			`openat(AT_FDCWD, "copy.img", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`ioctl(4, BTRFS_IOC_CLONE or FICLONE, 3) = 0`,
+			`close(4) = 0`,
 		),
 		Good: trace(
-			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
-			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
-			`fdatasync(3) = 0`,
-			closeTmp,
+			`openat(AT_FDCWD, "copy.img", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`copy_file_range(3, NULL, 4, NULL, 1048576, 0) = 1048576`,
+			`fsync(4) = 0`,
+			`close(4) = 0`,
 		),
-		Seed: "LMDB with MDB_WRITEMAP (shared mmap stores); cp --reflink (FICLONE)",
+		Seed: "cp --reflink (FICLONE) on btrfs or xfs",
 	},
 	{
 		ID:       CheckerFailed,
