@@ -66,7 +66,7 @@ func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 			return
 		}
 		o.closeLater(r, e.Inode, e.Ref)
-		if e.PendingBefore() != nil {
+		if e.HadPending() {
 			o.syncedNow(e.Inode, e.Ref.Seq)
 		}
 	case model.EffSyncAll:

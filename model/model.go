@@ -259,6 +259,10 @@ func (e *Effect) PendingBefore() []DataOp {
 	return e.pendingBefore.slice()
 }
 
+// HadPending reports whether a sync found data pending, without the copy
+// PendingBefore makes.
+func (e *Effect) HadPending() bool { return e.pendingBefore != nil }
+
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
