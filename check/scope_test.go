@@ -37,3 +37,38 @@ func TestIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestInScope: pseudo files are out of scope, and with roots, every path
+// below none of them.
+func TestInScope(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		roots []string
+		want  bool
+	}{
+		{"/w/a.txt", nil, true},
+		{"a.txt", nil, true}, // relative: a trace without -y that names no cwd
+		{"", nil, false},
+		{"pipe:[12]", nil, false},
+		{"socket:[34]", nil, false},
+		{"anon_inode:[eventfd]", nil, false},
+		{"anon_inode:inotify", nil, false},
+		{"/proc", nil, false},
+		{"/proc/self/status", nil, false},
+		{"/sys/kernel/x", nil, false},
+		{"/dev/null", nil, false},
+		{"/devices/x", nil, true},
+		{"/w/a.txt", []string{"/w"}, true},
+		{"/w", []string{"/w/"}, true},
+		{"/wx/a.txt", []string{"/w"}, false},
+		{"/w/a.txt", []string{"/"}, true},
+		{"/dev/null", []string{"/"}, false},
+		{"a.txt", []string{"."}, true},
+		{"/w/a.txt", []string{"."}, false},
+	} {
+		opt := Options{Roots: tc.roots}
+		if got := opt.InScope(tc.path); got != tc.want {
+			t.Errorf("InScope(%q) with roots %q = %v, want %v", tc.path, tc.roots, got, tc.want)
+		}
+	}
+}

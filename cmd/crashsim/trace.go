@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,10 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/internal/textesc"
@@ -41,11 +40,6 @@ Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a
 Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see README, Safety).`
 }
 
-// maxInitialEntries bounds the listing of what existed before the run: a
-// start directory larger than this (a home directory, /) is not listed, and
-// check then cannot tell a file the program created from one it replaced.
-var maxInitialEntries = 100_000
-
 func (c *traceCmd) Run(g *Globals) error {
 	cmd := c.Command
 	if len(cmd) > 0 && cmd[0] == "--" {
@@ -58,13 +52,14 @@ func (c *traceCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitInput, err)
 	}
-	if len(c.Root) == 0 {
-		c.Root = []string{start}
+	roots := c.Root
+	if len(roots) == 0 {
+		roots = []string{start}
 	}
-	listRoots := c.Root
-	if mounts, err := tracer.ReadMounts(c.Mountinfo); err == nil {
-		for _, m := range mounts {
-			c.checkFlags.mounts = append(c.checkFlags.mounts, check.Mount{Dir: m.Dir, FSType: m.FSType})
+	var mounts []check.Mount
+	if ms, err := tracer.ReadMounts(c.Mountinfo); err == nil {
+		for _, m := range ms {
+			mounts = append(mounts, check.Mount{Dir: m.Dir, FSType: m.FSType})
 		}
 	} else if g.Verbose {
 		fmt.Fprintf(g.stderr, "crashsim: cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs\n", err)
@@ -90,11 +85,10 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !isPython(cmd[0]), Linger: c.Linger}
+	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !source.IsPython(cmd[0]), Linger: c.Linger}
 	if c.Linger == 0 {
 		opt.Linger = -1 // --linger 0: wait for them all
 	}
-	c.checkFlags.cwd = start
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
 		opt.Stdout = g.stderr
@@ -109,7 +103,7 @@ func (c *traceCmd) Run(g *Globals) error {
 			return withCode(exitInput, fmt.Errorf("python shim: %w", err))
 		}
 		defer os.RemoveAll(shim)
-		opt.Env = withPythonPath(os.Environ(), shim)
+		opt.Env = source.WithShim(os.Environ(), shim)
 	}
 
 	// The listing is taken now, before the program runs, and written beside
@@ -118,10 +112,10 @@ func (c *traceCmd) Run(g *Globals) error {
 	// the last run's listing starts writeback (ext4's auto_da_alloc). A
 	// listing left from an earlier run goes now, so that it cannot be read
 	// as this run's if crashsim dies.
-	var listing []byte
+	var listing *crashsim.Listing
 	if c.InitialList == "" {
-		fds := inheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr)
-		listing, _ = c.takeListing(g, listRoots, start, fds)
+		l := takeListing(g, roots, start, crashsim.InheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr))
+		listing = &l
 		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
 		}
@@ -153,7 +147,7 @@ func (c *traceCmd) Run(g *Globals) error {
 			len(procs), c.Linger, strings.Join(procs, ", "))
 	}
 	if listing != nil {
-		c.writeListing(g, out+".initial", listing, traceMode(out))
+		writeListing(g, out+".initial", *listing, traceMode(out))
 	}
 	var programErr error
 	switch {
@@ -167,11 +161,14 @@ func (c *traceCmd) Run(g *Globals) error {
 		programErr = fmt.Errorf("the traced program exited with %d", res.ExitCode)
 	}
 
-	if programErr != nil {
-		c.checkFlags.exitAs = exitProgram
-	}
 	// Findings are printed in every case, from the trace written so far.
-	checkErr := c.check(g, res.Trace)
+	in := g.inputs(res.Trace)
+	in.Listing, in.Cwd, in.Mounts = c.InitialList, start, mounts
+	r := reporting{command: "trace", inputs: in, scope: c.scope(g, roots)}
+	if programErr != nil {
+		r.exitAs = exitProgram
+	}
+	checkErr := c.run(g, r)
 	if programErr == nil && runErr == nil {
 		return checkErr
 	}
@@ -190,18 +187,6 @@ func (c *traceCmd) Run(g *Globals) error {
 	return withCode(exitProgram, programErr)
 }
 
-func (c *traceCmd) check(g *Globals, trace string) error {
-	c.checkFlags.command = "trace"
-	res, err := c.checkFlags.run(g, []string{trace})
-	if res != nil {
-		defer res.Close()
-	}
-	if err != nil {
-		return err
-	}
-	return c.checkFlags.report(g, res)
-}
-
 // startDir is the directory the program starts in, as the kernel names it
 // (strace's -y paths have no symlinks), so that it works as a root.
 func startDir() (string, error) {
@@ -215,96 +200,20 @@ func startDir() (string, error) {
 	return wd, nil
 }
 
-// writeInitial lists what exists below the roots before the program runs,
-// so that check can tell the files it creates from those it replaces
-// (strace shows O_CREAT|O_TRUNC either way). It reports whether it listed
-// something. A root too large to list is left out, and -v says so.
-func (c *traceCmd) writeInitial(g *Globals, dirs []string, name, cwd string) bool {
-	listing, roots := c.takeListing(g, dirs, cwd, nil)
-	return c.writeListing(g, name, listing, tracer.TraceMode) && roots > 0
-}
-
-// takeListing lists what exists below dirs, after a "cwd" line when cwd is
-// not "" and the files the command starts with open, in the format of
-// model.ReadInitial. It also says how many of dirs it listed.
-func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) (listing []byte, roots int) {
-	var buf bytes.Buffer
-	if cwd != "" {
-		model.WriteCwd(&buf, cwd)
-	}
-	for _, f := range fds {
-		model.WriteFD(&buf, f)
-	}
-	budget := maxInitialEntries
-	for _, r := range dirs {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			continue
+// takeListing lists what exists below dirs before the program runs
+// (crashsim.TakeListing), and with -v says what it listed and what was too
+// large to.
+func takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) crashsim.Listing {
+	l := crashsim.TakeListing(dirs, cwd, fds, crashsim.MaxListed)
+	if g.Verbose {
+		for _, d := range l.TooLarge {
+			fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", d, crashsim.MaxListed)
 		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			continue
-		}
-		mark := buf.Len()
-		n, err := model.WriteInitialLimit(&buf, abs, budget)
-		if err != nil {
-			buf.Truncate(mark)
-			if g.Verbose && errors.Is(err, model.ErrTooManyEntries) {
-				fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", abs, maxInitialEntries)
-			}
-			continue
-		}
-		budget -= n
-		roots++
-		if g.Verbose {
-			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", abs)
+		for _, d := range l.Listed {
+			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", d)
 		}
 	}
-	// Always kept, even with no root listed: it also says where the
-	// command started, which a trace recorded without -y does not.
-	return buf.Bytes(), roots
-}
-
-// inheritedFiles says which of the command's standard fds (in, out, err)
-// are regular files, and where and how they are open: `crashsim trace --
-// prog > out.json` has prog write out.json through fd 1, which a trace
-// recorded without -y shows only as a number. Pipes, terminals and
-// /dev/null are left out.
-func inheritedFiles(std ...any) []model.InitialFD {
-	var fds []model.InitialFD
-	for i, x := range std {
-		f, ok := x.(*os.File)
-		if !ok {
-			continue
-		}
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		n := strconv.Itoa(int(f.Fd()))
-		p, err := os.Readlink("/proc/self/fd/" + n)
-		if err != nil || !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
-			continue
-		}
-		info, err := os.ReadFile("/proc/self/fdinfo/" + n)
-		if err != nil {
-			continue
-		}
-		fd := model.InitialFD{FD: i, Path: p}
-		for _, line := range strings.Split(string(info), "\n") {
-			k, v, _ := strings.Cut(line, ":")
-			v = strings.TrimSpace(v)
-			switch k {
-			case "pos":
-				fd.Offset, _ = strconv.ParseInt(v, 10, 64)
-			case "flags":
-				fd.Flags, _ = strconv.ParseUint(v, 8, 64)
-			}
-		}
-		fds = append(fds, fd)
-	}
-	return fds
+	return l
 }
 
 // traceMode is the mode of the trace file, which its listing gets too: the
@@ -316,38 +225,14 @@ func traceMode(trace string) fs.FileMode {
 	return tracer.TraceMode
 }
 
-// writeListing writes a listing to name with mode perm, reporting whether
-// it could.
-func (c *traceCmd) writeListing(g *Globals, name string, listing []byte, perm fs.FileMode) bool {
-	if err := writeSidecar(name, listing, perm); err != nil {
+// writeListing writes a listing beside the trace with mode perm,
+// reporting whether it could.
+func writeListing(g *Globals, name string, l crashsim.Listing, perm fs.FileMode) bool {
+	if err := l.Write(name, perm); err != nil {
 		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
 		return false
 	}
 	return true
-}
-
-// writeSidecar writes a file that goes with the trace: whole or not at all
-// (a temp file renamed over the name), but without fsync. It is as durable
-// as the trace, which strace does not fsync either, and an fsync here
-// would be paid on every run.
-func writeSidecar(name string, data []byte, perm fs.FileMode) error {
-	return replacefile.Write(name, func(f *os.File) error {
-		_, err := f.Write(data)
-		return err
-	}, replacefile.Options{Perm: perm})
-}
-
-// countEntries counts the entries below root, giving up past limit.
-func countEntries(root string, limit int) (int, bool) {
-	n := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		n++
-		if n > limit {
-			return fs.SkipAll
-		}
-		return nil
-	})
-	return n, err == nil && n <= limit
 }
 
 // prefixWriter prefixes the tracer's verbose notes with "crashsim: ".
