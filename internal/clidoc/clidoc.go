@@ -151,8 +151,8 @@ func firstSentence(s string) string {
 // Page is what a man page says beyond the model: its title line, the
 // exit statuses and the files read.
 type Page struct {
-	Version string // the program's version, in the title line
-	Name    string // the NAME section's line after "PROGRAM \- "
+	Version string      // the program's version, in the title line
+	Name    string      // the NAME section's line after "PROGRAM \- "
 	Exit    [][2]string // status, what it means
 	Files   [][2]string // file, what it holds (roff)
 	SeeAlso string      // roff, e.g. ".BR strace (1)"
