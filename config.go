@@ -145,6 +145,10 @@ func (c *Config) Models() []model.Persistence {
 	return out
 }
 
+// Filter leaves out the findings the config's ignore globs and
+// suppressions cover.
+func (c *Config) Filter() Filter { return Filter{Ignore: c.Ignore, Suppress: c.Suppress} }
+
 // line is the first line of the file that holds the quoted value, for
 // messages about values (the decoder gives positions only for keys).
 func (c *Config) line(value string) int {

@@ -35,6 +35,17 @@ type Baseline interface {
 	Has(fingerprint string) bool
 }
 
+// Report names r's findings (Identify) and then leaves out what f covers
+// (Filter): the report options every renderer of r needs, the findings'
+// identity and what was left out.
+func (r *Result) Report(f Filter, srcRoot string, roots []string, warn func(error)) (report.Options, error) {
+	var opt report.Options
+	if err := r.Identify(&opt, srcRoot, roots, warn); err != nil {
+		return opt, err
+	}
+	return opt, r.Filter(f, &opt)
+}
+
 // Validate rejects a glob that cannot be matched, before any work is done.
 func (f Filter) Validate() error {
 	return Scope{Ignore: f.Ignore}.Validate()

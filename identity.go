@@ -23,9 +23,12 @@ import (
 // repository: the caller gives the one crashsim runs in), opt.Roots (the
 // roots in the order given, then each trace's start directory) and
 // opt.Sources (the call sites the traces' stacks and marks name).
-// Problems reading a program's binary are given to warn, once each; the
-// findings keep their trace lines.
+// Problems reading a program's binary are given to warn (nil drops them),
+// once each; the findings keep their trace lines.
 func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, warn func(error)) error {
+	if warn == nil {
+		warn = func(error) {}
+	}
 	if srcRoot != "" {
 		opt.SrcRoot = realDir(srcRoot)
 	}

@@ -126,11 +126,6 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: r.shard}
-	wd, _ := os.Getwd()
-	if err := res.Identify(&opt, wd, r.scope.Roots, g.warn); err != nil {
-		return err
-	}
 	filter := crashsim.Filter{Ignore: r.scope.Ignore}
 	if g.cfg != nil {
 		filter.Suppress = g.cfg.Suppress
@@ -142,9 +137,12 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 		}
 		filter.Baseline = base
 	}
-	if err := res.Filter(filter, &opt); err != nil {
+	wd, _ := os.Getwd()
+	opt, err := res.Report(filter, wd, r.scope.Roots, g.warn)
+	if err != nil {
 		return err
 	}
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard = f.Model, all, buildTool(), r.shard
 	code := exitOK
 	switch {
 	case res.AtLeast(threshold):

@@ -101,7 +101,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}
-	start, err := startDir()
+	start, err := crashsim.StartDir()
 	if err != nil {
 		return withCode(exitInput, err)
 	}
@@ -125,36 +125,13 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 		return withCode(exitInput, fmt.Errorf("snapshot of %s: %w", start, err))
 	}
 	// The trace outlives the run: the findings point at its lines.
-	tf, err := os.CreateTemp("", "crashsim-*.strace")
-	if err != nil {
-		return withCode(exitInput, fmt.Errorf("trace file: %w", err))
-	}
-	trace := tf.Name()
-	tf.Close()
-	in := g.inputs(trace)
-	in.Listing = trace + ".initial"
-	if l := takeListing(g, []string{start}, "", nil); len(l.Listed) == 0 || !writeListing(g, in.Listing, l, tracer.TraceMode) {
-		in.Listing = ""
-	}
-	topt := tracer.Options{Out: trace, Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}
-	if g.Verbose {
-		topt.Log = prefixWriter{g.stderr}
-	}
-	res, runErr := tracer.Run(ctx, cmd, topt)
-	if res == nil {
-		os.Remove(trace)
-		os.Remove(trace + ".initial")
-		var nf *tracer.CommandNotFoundError
-		if errors.Is(runErr, tracer.ErrStraceNotFound) || errors.As(runErr, &nf) {
-			return withCode(exitInput, runErr)
-		}
-		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
-	}
-	fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", trace)
-	if ctx.Err() != nil {
-		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
-	}
+	rec := crashsim.Record{Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
+	res, runErr := g.record(ctx, rec, cmd)
 	switch {
+	case res == nil:
+		return runErr
+	case ctx.Err() != nil:
+		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
 	case res.Signal != "":
 		return withCode(exitProgram, fmt.Errorf("the traced program was killed by %s: nothing explored", res.Signal))
 	case res.ExitCode != 0:
@@ -162,6 +139,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	case runErr != nil:
 		return withCode(exitInput, runErr)
 	}
+	in := g.reading(res.Inputs())
 	return c.explore(ctx, g, p, in, explore.Options{Root: start, Initial: snap})
 }
 

@@ -13,10 +13,15 @@ import (
 	"github.com/crashsim/crashsim/parser"
 )
 
-// inputs are the library's inputs for traces this run reads: the parser's
-// warnings (and with -v its diagnostics) on stderr, --max-line, and g.open.
+// inputs are the library's inputs for traces this run reads (see reading).
 func (g *Globals) inputs(traces ...string) crashsim.Inputs {
-	in := crashsim.Inputs{Traces: traces, Open: g.open}
+	return g.reading(crashsim.Inputs{Traces: traces})
+}
+
+// reading gives inputs how this run reads traces: the parser's warnings
+// (and with -v its diagnostics) on stderr, --max-line, and g.open.
+func (g *Globals) reading(in crashsim.Inputs) crashsim.Inputs {
+	in.Open = g.open
 	in.Parse.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) }
 	in.Parse.MaxLine = int(g.MaxLine)
 	if g.Verbose {

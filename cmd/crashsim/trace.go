@@ -5,17 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
-	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/internal/textesc"
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -48,106 +43,21 @@ func (c *traceCmd) Run(g *Globals) error {
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
 	}
-	start, err := startDir()
-	if err != nil {
-		return withCode(exitInput, err)
-	}
-	roots := c.Root
-	if len(roots) == 0 {
-		roots = []string{start}
-	}
-	var mounts []check.Mount
-	if ms, err := tracer.ReadMounts(c.Mountinfo); err == nil {
-		for _, m := range ms {
-			mounts = append(mounts, check.Mount{Dir: m.Dir, FSType: m.FSType})
-		}
-	} else if g.Verbose {
-		fmt.Fprintf(g.stderr, "crashsim: cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs\n", err)
-	}
-
-	out, madeTemp := c.Out, false
-	if out != "" {
-		// Refused before anything runs: the program is not run for a
-		// trace that cannot be kept.
-		for _, name := range []string{out, out + ".initial"} {
-			if err := replacefile.Check(name); err != nil {
-				return withCode(exitInput, err)
-			}
-		}
-	}
-	if out == "" {
-		f, err := os.CreateTemp("", "crashsim-*.strace")
-		if err != nil {
-			return withCode(exitInput, fmt.Errorf("trace file: %w", err))
-		}
-		out, madeTemp = f.Name(), true
-		f.Close()
-	}
 	// A check needs no written bytes: record without them, at about the
-	// cost of plain strace (explore records them).
-	opt := tracer.Options{Out: out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !source.IsPython(cmd[0]), Linger: c.Linger}
+	// cost of plain strace (explore records them). Python's own lines are
+	// invisible to strace -k: with --stack, a shim marks them.
+	rec := crashsim.Record{Roots: c.Root, NoListing: c.InitialList != "", Shim: c.Stack, Mountinfo: c.Mountinfo,
+		Tracer: tracer.Options{Out: c.Out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !source.IsPython(cmd[0]), Linger: c.Linger}}
 	if c.Linger == 0 {
-		opt.Linger = -1 // --linger 0: wait for them all
+		rec.Tracer.Linger = -1 // --linger 0: wait for them all
 	}
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
-		opt.Stdout = g.stderr
+		rec.Tracer.Stdout = g.stderr
 	}
-	if g.Verbose {
-		opt.Log = prefixWriter{g.stderr}
-	}
-	if c.Stack {
-		// Python's own lines are invisible to strace -k: a shim marks them.
-		shim, err := source.WritePythonShim()
-		if err != nil {
-			return withCode(exitInput, fmt.Errorf("python shim: %w", err))
-		}
-		defer os.RemoveAll(shim)
-		opt.Env = source.WithShim(os.Environ(), shim)
-	}
-
-	// The listing is taken now, before the program runs, and written beside
-	// the trace once it has: files written before the run would share the
-	// first journal commits of an fsync-heavy program, and a rename over
-	// the last run's listing starts writeback (ext4's auto_da_alloc). A
-	// listing left from an earlier run goes now, so that it cannot be read
-	// as this run's if crashsim dies.
-	var listing *crashsim.Listing
-	if c.InitialList == "" {
-		l := takeListing(g, roots, start, crashsim.InheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr))
-		listing = &l
-		if err := os.Remove(out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(g.stderr, "crashsim: warning: cannot remove the listing of an earlier run: %v\n", err)
-		}
-	}
-	res, runErr := tracer.Run(context.Background(), cmd, opt)
+	res, runErr := g.record(context.Background(), rec, cmd)
 	if res == nil {
-		// strace never ran: nothing to keep.
-		if madeTemp {
-			os.Remove(out)
-		}
-		var nf *tracer.CommandNotFoundError
-		switch {
-		case errors.Is(runErr, tracer.ErrStraceNotFound):
-			return withCode(exitInput, runErr)
-		case errors.As(runErr, &nf):
-			return withCode(exitInput, runErr)
-		}
-		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
-	}
-	if madeTemp {
-		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
-	}
-	if len(res.Leftovers) > 0 {
-		procs := make([]string, len(res.Leftovers))
-		for i, p := range res.Leftovers {
-			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
-		}
-		fmt.Fprintf(g.stderr, "crashsim: warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)\n",
-			len(procs), c.Linger, strings.Join(procs, ", "))
-	}
-	if listing != nil {
-		writeListing(g, out+".initial", *listing, traceMode(out))
+		return runErr
 	}
 	var programErr error
 	switch {
@@ -162,9 +72,9 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 
 	// Findings are printed in every case, from the trace written so far.
-	in := g.inputs(res.Trace)
-	in.Listing, in.Cwd, in.Mounts = c.InitialList, start, mounts
-	r := reporting{command: "trace", inputs: in, scope: c.scope(g, roots)}
+	in := g.reading(res.Inputs())
+	in.Listing = c.InitialList
+	r := reporting{command: "trace", inputs: in, scope: c.scope(g, res.Roots)}
 	if programErr != nil {
 		r.exitAs = exitProgram
 	}
@@ -187,52 +97,48 @@ func (c *traceCmd) Run(g *Globals) error {
 	return withCode(exitProgram, programErr)
 }
 
-// startDir is the directory the program starts in, as the kernel names it
-// (strace's -y paths have no symlinks), so that it works as a root.
-func startDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("current directory: %w", err)
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	return wd, nil
-}
-
-// takeListing lists what exists below dirs before the program runs
-// (crashsim.TakeListing), and with -v says what it listed and what was too
-// large to.
-func takeListing(g *Globals, dirs []string, cwd string, fds []model.InitialFD) crashsim.Listing {
-	l := crashsim.TakeListing(dirs, cwd, fds, crashsim.MaxListed)
+// record runs a command under strace (crashsim.Record) and says on stderr
+// what the user should know of the run: where a temp trace is kept,
+// processes killed after --linger, a listing that could not be written,
+// and with -v what was listed.
+func (g *Globals) record(ctx context.Context, rec crashsim.Record, cmd []string) (*crashsim.Recording, error) {
 	if g.Verbose {
-		for _, d := range l.TooLarge {
+		rec.Tracer.Log = prefixWriter{g.stderr}
+	}
+	res, err := rec.Run(ctx, cmd)
+	if res == nil {
+		return nil, err
+	}
+	if g.Verbose && res.MountsErr != nil {
+		fmt.Fprintf(g.stderr, "crashsim: cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs\n", res.MountsErr)
+	}
+	if g.Verbose && res.Listing != nil {
+		for _, d := range res.Listing.TooLarge {
 			fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", d, crashsim.MaxListed)
 		}
-		for _, d := range l.Listed {
+		for _, d := range res.Listing.Listed {
 			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", d)
 		}
 	}
-	return l
-}
-
-// traceMode is the mode of the trace file, which its listing gets too: the
-// listing names what is in the user's directories.
-func traceMode(trace string) fs.FileMode {
-	if fi, err := os.Stat(trace); err == nil {
-		return fi.Mode().Perm()
+	if res.Temp {
+		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
 	}
-	return tracer.TraceMode
-}
-
-// writeListing writes a listing beside the trace with mode perm,
-// reporting whether it could.
-func writeListing(g *Globals, name string, l crashsim.Listing, perm fs.FileMode) bool {
-	if err := l.Write(name, perm); err != nil {
-		fmt.Fprintf(g.stderr, "crashsim: warning: cannot write the initial listing: %v\n", err)
-		return false
+	if len(res.Leftovers) > 0 {
+		procs := make([]string, len(res.Leftovers))
+		for i, p := range res.Leftovers {
+			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
+		}
+		linger := rec.Tracer.Linger
+		if linger == 0 {
+			linger = tracer.DefaultLinger
+		}
+		fmt.Fprintf(g.stderr, "crashsim: warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)\n",
+			len(procs), linger, strings.Join(procs, ", "))
 	}
-	return true
+	for _, w := range res.Warnings {
+		g.warn(w)
+	}
+	return res, err
 }
 
 // prefixWriter prefixes the tracer's verbose notes with "crashsim: ".
