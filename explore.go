@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
@@ -23,7 +26,8 @@ type Explore struct {
 	Ignore []string
 	// AcceptBlind are blind spots the caller accepts (see Check).
 	AcceptBlind []string
-	// Options are explore's; Run sets Trace, Existed, Scope and Predict.
+	// Options are explore's; Run sets Trace, Existed, Scope and Predict,
+	// and refuses a WorkDir at or below Root or Initial.
 	Options explore.Options
 }
 
@@ -34,6 +38,13 @@ type Explore struct {
 // explore.Result is nil and the Result holds the blind spots.
 func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	opt := e.Options
+	if opt.WorkDir != "" {
+		dir, err := workDir(opt.WorkDir, opt.Root, opt.Initial)
+		if err != nil {
+			return nil, nil, &UsageError{err}
+		}
+		opt.WorkDir = dir
+	}
 	trace := e.Traces[0]
 	opt.Trace = trace
 	in := e.Inputs
@@ -89,4 +100,43 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	out.Summary.Files = res.Files
 	out.Summary.Errors = len(res.Findings)
 	return out, res, nil
+}
+
+// workDir checks Options.WorkDir (--work-dir): an existing directory, not at or below the
+// root the states stand for or the initial snapshot, which explore reads
+// and never writes.
+func workDir(dir, root, initial string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--work-dir %s: not a directory", dir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
+	}
+	for _, p := range []string{root, initial} {
+		if p == "" {
+			continue
+		}
+		rp, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(rp); err == nil {
+			rp = r
+		}
+		if within(real, rp) {
+			return "", fmt.Errorf("--work-dir %s: inside %s, which explore reads and never writes: give a directory elsewhere", dir, p)
+		}
+	}
+	return real, nil
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

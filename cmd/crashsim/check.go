@@ -142,7 +142,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
-	opt.Models, opt.AllModels, opt.Tool, opt.Shard = f.Model, all, buildTool(), r.shard
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard = f.Model, all, crashsim.Tool(), r.shard
 	code := exitOK
 	switch {
 	case res.AtLeast(threshold):
@@ -160,7 +160,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 		}
 		return reportExit(code, res.Result)
 	}
-	render := func(w io.Writer, color bool) error {
+	err = writeOutput(g, f.Output, func(w io.Writer, color bool) error {
 		opt.Color = color
 		switch f.Format {
 		case "json":
@@ -169,28 +169,40 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 			return report.SARIF(w, res.Result, opt)
 		}
 		return report.Text(w, res.Result, opt)
+	})
+	if err != nil {
+		return err
 	}
-	if f.Output != "" {
-		err := report.WriteFileAtomic(f.Output, func(file *os.File) error {
-			bw := bufio.NewWriter(file)
-			if err := render(bw, false); err != nil {
-				return err
-			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return withCode(exitInput, fmt.Errorf("write %s: %w", f.Output, err))
-		}
-	} else {
+	return reportExit(code, res.Result)
+}
+
+// writeOutput writes a report to the file name (atomically: temp file,
+// fsync, rename, directory fsync) or, when name is "", to stdout; render
+// is told to colour it when stdout is a terminal. render's own error comes
+// back as it is.
+func writeOutput(g *Globals, name string, render func(w io.Writer, color bool) error) error {
+	if name == "" {
 		bw := bufio.NewWriter(g.stdout)
 		if err := render(bw, isTerminal(g.stdout)); err != nil {
 			return err
 		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
+		return bw.Flush()
 	}
-	return reportExit(code, res.Result)
+	var renderErr error
+	err := report.WriteFileAtomic(name, func(file *os.File) error {
+		bw := bufio.NewWriter(file)
+		if renderErr = render(bw, false); renderErr != nil {
+			return renderErr
+		}
+		return bw.Flush()
+	})
+	if renderErr != nil {
+		return renderErr
+	}
+	if err != nil {
+		return withCode(exitInput, fmt.Errorf("write %s: %w", name, err))
+	}
+	return nil
 }
 
 // warn says a problem that does not stop the run.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/internal/clidoc"
 )
 
@@ -33,7 +34,7 @@ func (c *manCmd) Help() string {
 
 func (c *manCmd) Run(g *Globals, ctx *kong.Context) error {
 	page := clidoc.Page{
-		Version: buildTool().Version,
+		Version: crashsim.Tool().Version,
 		Name:    "what a power cut while a program saves can leave on disk",
 		Files:   [][2]string{{".crashsim.toml", "Settings for check, trace and explore, read from the current directory or the nearest one above it (see README.md)."}},
 		SeeAlso: ".BR strace (1)",

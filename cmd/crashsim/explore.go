@@ -152,13 +152,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
 	opt.CopyStates = c.CopyStates
-	if c.WorkDir != "" {
-		dir, err := workDir(c.WorkDir, opt.Root, opt.Initial)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		opt.WorkDir = dir
-	}
+	opt.WorkDir = c.WorkDir
 	if c.Shard != "" {
 		i, n, err := report.ParseShard(c.Shard)
 		if err != nil {
@@ -254,42 +248,3 @@ func (p *progressBar) update(pr explore.Progress) {
 }
 
 func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
-
-// workDir checks --work-dir: an existing directory, not at or below the
-// root the states stand for or the initial snapshot, which explore reads
-// and never writes.
-func workDir(dir, root, initial string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("--work-dir %s: not a directory", dir)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
-	}
-	for _, p := range []string{root, initial} {
-		if p == "" {
-			continue
-		}
-		rp, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if r, err := filepath.EvalSymlinks(rp); err == nil {
-			rp = r
-		}
-		if within(real, rp) {
-			return "", fmt.Errorf("--work-dir %s: inside %s, which explore reads and never writes: give a directory elsewhere", dir, p)
-		}
-	}
-	return real, nil
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}

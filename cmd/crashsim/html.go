@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
@@ -13,32 +11,10 @@ import (
 	"github.com/crashsim/crashsim/report"
 )
 
-// writeHTML replays a trace and streams the page of it, with the findings
-// and blind spots of res, to output (atomically) or stdout.
+// writeHTML replays a trace and writes the page of it, with the findings
+// and blind spots of res, to output or stdout (see writeOutput).
 func writeHTML(g *Globals, rp crashsim.Replay, meta report.HTMLMeta, res *check.Result, output string) error {
-	render := func(w io.Writer) error { return renderHTML(w, rp, meta, res) }
-	if output == "" {
-		bw := bufio.NewWriter(g.stdout)
-		if err := render(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	var inErr error
-	err := report.WriteFileAtomic(output, func(file *os.File) error {
-		if err := render(file); err != nil {
-			inErr = err
-			return err
-		}
-		return nil
-	})
-	if inErr != nil {
-		return inErr
-	}
-	if err != nil {
-		return withCode(exitInput, fmt.Errorf("write %s: %w", output, err))
-	}
-	return nil
+	return writeOutput(g, output, func(w io.Writer, _ bool) error { return renderHTML(w, rp, meta, res) })
 }
 
 // renderHTML draws the page of one replay. It holds as many crash points
