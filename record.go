@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
@@ -33,6 +34,9 @@ type Record struct {
 	// Mountinfo is where the machine's mounts are read from (tracer.
 	// ReadMounts): a check leaves tmpfs and ramfs out. "" reads none.
 	Mountinfo string
+	// Snapshot copies the start directory before the run (explore's
+	// initial state); one of more than MaxListed entries is refused.
+	Snapshot bool
 }
 
 // Recording is a recorded run.
@@ -54,6 +58,38 @@ type Recording struct {
 	// Warnings are what went wrong beside the run (a listing that could
 	// not be written): the trace is still checked.
 	Warnings []error
+	// Snapshot is the copy of Start taken before the run (Record.Snapshot),
+	// in a temp directory of its own: Close removes it.
+	Snapshot string
+}
+
+// Close removes the snapshot, if one was taken.
+func (r *Recording) Close() error {
+	if r.Snapshot == "" {
+		return nil
+	}
+	return os.RemoveAll(filepath.Dir(r.Snapshot))
+}
+
+// snapshot copies dir into a new temp directory, refusing one too large
+// to copy into every state.
+func snapshot(dir string) (string, error) {
+	if n, ok := CountEntries(dir, MaxListed); !ok {
+		return "", usageErrorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", dir, MaxListed, n)
+	}
+	work, err := os.MkdirTemp("", "crashsim-explore-run-")
+	if err != nil {
+		return "", &InputError{err}
+	}
+	snap := filepath.Join(work, "initial")
+	if err := os.Mkdir(snap, 0o755); err == nil {
+		err = explore.CopyTree(dir, snap)
+	}
+	if err != nil {
+		os.RemoveAll(work)
+		return "", &InputError{fmt.Errorf("snapshot of %s: %w", dir, err)}
+	}
+	return snap, nil
 }
 
 // Inputs are the inputs of a check of the recording: its trace, where it
@@ -88,6 +124,17 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 	if len(rec.Roots) == 0 {
 		rec.Roots = []string{start}
 	}
+	if r.Snapshot {
+		if rec.Snapshot, err = snapshot(start); err != nil {
+			return nil, err
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			rec.Close()
+		}
+	}()
 	if r.Mountinfo != "" {
 		ms, err := tracer.ReadMounts(r.Mountinfo)
 		for _, m := range ms {
@@ -150,6 +197,7 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 		return nil, &InputError{fmt.Errorf("trace: %w", runErr)}
 	}
 	rec.Result = res
+	ok = true
 	if rec.Listing != nil {
 		perm := fs.FileMode(tracer.TraceMode)
 		if fi, err := os.Stat(res.Trace); err == nil {

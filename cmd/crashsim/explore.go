@@ -101,35 +101,18 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}
-	start, err := crashsim.StartDir()
-	if err != nil {
-		return withCode(exitInput, err)
-	}
-	if n, ok := crashsim.CountEntries(start, crashsim.MaxListed); !ok {
-		return withCode(exitUsage, fmt.Errorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", start, crashsim.MaxListed, n))
-	}
-	work, err := os.MkdirTemp("", "crashsim-explore-run-")
-	if err != nil {
-		return withCode(exitInput, err)
+	// The trace outlives the run: the findings point at its lines.
+	rec := crashsim.Record{Snapshot: true, Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
+	res, runErr := g.record(ctx, rec, cmd)
+	if res == nil {
+		return runErr
 	}
 	if c.Keep {
-		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", filepath.Join(work, "initial"))
+		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", res.Snapshot)
 	} else {
-		defer os.RemoveAll(work)
+		defer res.Close()
 	}
-	snap := filepath.Join(work, "initial")
-	if err := os.Mkdir(snap, 0o755); err != nil {
-		return withCode(exitInput, err)
-	}
-	if err := explore.CopyTree(start, snap); err != nil {
-		return withCode(exitInput, fmt.Errorf("snapshot of %s: %w", start, err))
-	}
-	// The trace outlives the run: the findings point at its lines.
-	rec := crashsim.Record{Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
-	res, runErr := g.record(ctx, rec, cmd)
 	switch {
-	case res == nil:
-		return runErr
 	case ctx.Err() != nil:
 		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
 	case res.Signal != "":
@@ -140,7 +123,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 		return withCode(exitInput, runErr)
 	}
 	in := g.reading(res.Inputs())
-	return c.explore(ctx, g, p, in, explore.Options{Root: start, Initial: snap})
+	return c.explore(ctx, g, p, in, explore.Options{Root: res.Start, Initial: res.Snapshot})
 }
 
 // explore explores one trace and reports it like check.
