@@ -53,7 +53,7 @@ func (c *Check) Run() (*Result, error) {
 	if err := c.Scope.Validate(); err != nil {
 		return nil, err
 	}
-	if err := CheckAccepted(c.AcceptBlind); err != nil {
+	if err := ValidateAccepted(c.AcceptBlind); err != nil {
 		return nil, err
 	}
 	total := &Result{Result: &check.Result{Models: check.Evaluated(c.Models)}}
@@ -98,7 +98,7 @@ func (c *Check) Run() (*Result, error) {
 		total.Warnings = append(total.Warnings, res.Warnings...)
 		total.Notes = append(total.Notes, res.Notes...)
 	}
-	MarkAccepted(total.Warnings, c.AcceptBlind)
+	markAccepted(total.Warnings, c.AcceptBlind)
 	if total.Spilled() {
 		// The models are garbage now, but the heap goal was set while
 		// they were live: without a collection here, reading a million
@@ -122,8 +122,9 @@ func (r *Result) addStart(dir string) {
 	r.Starts = append(r.Starts, dir)
 }
 
-// CheckAccepted rejects a blind spot ID that names no blind spot.
-func CheckAccepted(ids []string) error {
+// ValidateAccepted rejects a blind spot ID (Check.AcceptBlind) that names
+// no blind spot, before any work is done.
+func ValidateAccepted(ids []string) error {
 	for _, id := range ids {
 		if _, ok := check.LookupBlind(id); !ok {
 			var all []string
@@ -136,8 +137,8 @@ func CheckAccepted(ids []string) error {
 	return nil
 }
 
-// MarkAccepted marks the blind spots whose IDs the caller accepts.
-func MarkAccepted(ws []check.BlindWarning, ids []string) {
+// markAccepted marks the blind spots whose IDs the caller accepts.
+func markAccepted(ws []check.BlindWarning, ids []string) {
 	for i := range ws {
 		for _, id := range ids {
 			if ws[i].ID == id {

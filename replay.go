@@ -52,7 +52,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	if err := r.Scope.Validate(); err != nil {
 		return nil, err
 	}
-	if err := CheckAccepted(r.AcceptBlind); err != nil {
+	if err := ValidateAccepted(r.AcceptBlind); err != nil {
 		return nil, err
 	}
 	trace := r.Traces[0]
@@ -109,6 +109,6 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		}
 	}
 	out.Warnings, out.Notes = watch.Finish()
-	MarkAccepted(out.Warnings, r.AcceptBlind)
+	markAccepted(out.Warnings, r.AcceptBlind)
 	return out, nil
 }

@@ -59,7 +59,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	if err := crashsim.CheckAccepted(c.AcceptBlind); err != nil {
+	if err := crashsim.ValidateAccepted(c.AcceptBlind); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
