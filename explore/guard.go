@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"syscall"
 )
 
 // Unjailed (no CAP_SYS_ADMIN), a checker can write the real files below
@@ -41,9 +40,7 @@ func stampsOf(root string) (rootStamps, bool) {
 			return nil
 		}
 		s := rootStamp{size: fi.Size(), mode: fi.Mode(), existedDir: fi.IsDir()}
-		if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-			s.ino, s.ctime = int64(sys.Ino), sys.Ctim.Nano()
-		}
+		s.ino, s.ctime = inodeTimes(fi)
 		st[p] = s
 		return nil
 	})
