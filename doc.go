@@ -28,17 +28,27 @@
 //     the check, the replay, the HTML page and explore all ask. An ignore
 //     glob is matched by check.MatchGlob everywhere ("**" crosses
 //     directories).
+//   - A Record runs a command under strace (package tracer) and keeps the
+//     listing beside its trace. A Listing is taken before the command runs
+//     and written after it: written before, it would share the program's
+//     first journal commits.
 //   - A Check reads each trace once under every persistence model and
 //     joins the traces into one Result: findings in trace order, counts
 //     summed, every trace's blind spots. A Replay reads one trace through
 //     one persistence model crash point by crash point, for views of
 //     every point (crashsim states, the HTML page). An Explore builds a
-//     trace's crash states on disk and runs a checker on each.
+//     trace's crash states on disk and runs a checker on each. EachCall
+//     reads a trace through the process model alone, for views of single
+//     calls (crashsim events, crashsim stats). Each reading decodes only
+//     the arguments it needs (parser.Options), through Inputs.Open.
 //   - Identity is what names a finding the same way in every checkout:
 //     the call site in the program's code when the trace says it (-k
 //     stacks, the marks crashsim's Python shim leaves), else its path
 //     relative to a root or to where the program started
-//     (report.Fingerprint). Result.Identify fills it in.
+//     (report.Fingerprint). Result.Identify fills it in. The marks are
+//     events like any other: the check collects them as it reads the
+//     trace; stacks are read back, for the lines findings name, only when
+//     the trace's head shows some (parser.ProbeTrace).
 //   - A Filter leaves out what the caller asked not to see (ignore globs,
 //     a config's suppressions, the findings of a baseline report) and
 //     counts each kind, so that a report says what it left out.
