@@ -45,6 +45,9 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 		}
 		opt.WorkDir = dir
 	}
+	if len(e.Traces) != 1 {
+		return nil, nil, usageErrorf("an exploration reads one trace; %d given", len(e.Traces))
+	}
 	trace := e.Traces[0]
 	opt.Trace = trace
 	in := e.Inputs

@@ -55,6 +55,9 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	if err := ValidateAccepted(r.AcceptBlind); err != nil {
 		return nil, err
 	}
+	if len(r.Traces) != 1 {
+		return nil, usageErrorf("a replay reads one trace; %d given", len(r.Traces))
+	}
 	trace := r.Traces[0]
 	st, err := r.Start(trace)
 	if err != nil {
