@@ -45,9 +45,9 @@ type Replayed struct {
 // Run replays the trace. visit sees the crash point before the first
 // event (ev nil), then each event with the crash point after it (ok false
 // when the event changed nothing in scope); it returns false to stop the
-// replay there. With visit nil there is no model: the trace is read only
-// for its blind spots and events. Either way it works out the blind
-// spots, as check does.
+// replay there. With visit nil there are no crash points: the trace is
+// read only for its blind spots and events. Either way it works out the
+// blind spots, as check does.
 func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool) (*Replayed, error) {
 	if err := r.Scope.Validate(); err != nil {
 		return nil, err
@@ -69,10 +69,20 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	if r.Calls {
 		what = forAll
 	}
+	// The watcher sees what the model makes of each event too: which mmap
+	// maps a file shared and writable. Without a visitor, a model of its
+	// own serves it.
+	opt := st.ModelOptions(r.Persistence)
+	opt.Observe = watch.ObserveEffect
+	if r.Observe != nil {
+		opt.Observe = func(m *model.Model, e *model.Effect) {
+			r.Observe(m, e)
+			watch.ObserveEffect(m, e)
+		}
+	}
 	var tl *model.Timeline
+	var m *model.Model
 	if visit != nil {
-		opt := st.ModelOptions(r.Persistence)
-		opt.Observe = r.Observe
 		max := r.MaxStates
 		if max == 0 {
 			max = 256
@@ -81,6 +91,8 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		if !visit(nil, tl.Start(), true) {
 			return &Replayed{}, nil
 		}
+	} else {
+		m = model.New(opt)
 	}
 	stream, err := r.open(trace, what)
 	if err != nil {
@@ -100,6 +112,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		out.LastLine = max(out.LastLine, ev.EndLine)
 		watch.Observe(ev)
 		if tl == nil {
+			m.Apply(ev)
 			continue
 		}
 		if pt, ok := tl.Step(ev); !visit(ev, pt, ok) {
