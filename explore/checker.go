@@ -44,6 +44,9 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 		}
 	}
 	s.output = out.bytes()
+	if r != nil && r.note != "" {
+		e.noteUnconfined(r.note)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -70,7 +73,7 @@ func (w *worker) runner(work string) (*runner, error) {
 		return w.r, nil
 	}
 	w.close()
-	r, err := startRunner(Jailed(), work, checkers.group)
+	r, err := startRunner(Jailed(), os.Getenv(HostRootEnv) == "1", work, checkers.group)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +96,27 @@ var noJail bool
 // a jailed checker may write besides its state directory (a log of what
 // the checker saw, say). Read from crashsim's environment.
 const WritableEnv = "CRASHSIM_CHECKER_WRITABLE"
+
+// HostRootEnv names the variable that, set to 1 in crashsim's
+// environment, runs jailed checkers as the host's root (uid 0, still
+// without capabilities, behind read-only mounts) in the host's network
+// namespace, as before crashsim confined them, for a checker that must
+// read root's files, connect to root's sockets or reach the network. Such
+// a checker can also signal root's processes, crashsim's among them.
+const HostRootEnv = "CRASHSIM_CHECKER_HOST_ROOT"
+
+// unconfinedMu guards Result.Unconfined, set by the workers.
+var unconfinedMu sync.Mutex
+
+// noteUnconfined records why jailed checkers ran as the host's root,
+// for Result.Unconfined.
+func (e *explorer) noteUnconfined(why string) {
+	unconfinedMu.Lock()
+	defer unconfinedMu.Unlock()
+	if e.res.Unconfined == "" {
+		e.res.Unconfined = "jailed checkers ran as the host's root (without capabilities): " + why
+	}
+}
 
 // checkers is the token of every checker crashsim runs, the cgroup of
 // their runners where crashsim may make one, and the watchdog that kills

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/crashsim/crashsim/tracer"
 	"golang.org/x/sys/unix"
@@ -36,16 +34,31 @@ import (
 //     that run, so a lock file that names the crashed program's pid and
 //     pid namespace reads as stale, as it would after a reboot; writes to
 //     /proc/sysrq-trigger and /proc/sys fail;
-//   - starts each checker from a thread of its own that has dropped every
-//     capability, from the bounding set too, and set no_new_privs: the
-//     checker, though uid 0, cannot mount, remount or unmount (so the
-//     read-only mounts stay so), make device nodes, or gain privileges
-//     through a setuid program or file capabilities. The runner's other
-//     threads keep theirs, to bind each state directory writable.
+//   - runs the checker as an unprivileged user of the host, uid 0 of a
+//     user namespace (zygote_linux.go), in network and IPC namespaces of
+//     its own, with no capabilities, the bounding set emptied, and
+//     no_new_privs: it cannot mount, remount or unmount (so the
+//     read-only mounts stay so), make device nodes, gain privileges
+//     through a setuid program or file capabilities, signal or trace
+//     root's processes, open root's files and sockets, or reach the
+//     network. Its state directory (and each writable directory) is an
+//     idmapped mount that shows root's files as the checker's own, and a
+//     directory on the way to one that others may not enter (the work
+//     directory is one) is covered by a tmpfs that holds only the way.
 //
-// A checker is contained by its runner, a child subreaper: whatever it
-// starts, setsid daemons with a clean environment included, ends as the
-// runner's child or below one, and is killed before the next state.
+// Confinement needs idmapped mounts of the work directory's filesystem
+// (Linux 5.12; tmpfs, explore's default in /dev/shm, from 6.3). Without
+// them, or with HostRootEnv set, the checker runs as the host's uid 0
+// from a thread of the runner that dropped every capability, from the
+// bounding set too, and set no_new_privs, as the runner's other threads
+// keep theirs to bind each state directory; without HostRootEnv it still
+// gets network and IPC namespaces of its own, and explore says in a
+// warning what it could reach (Result.Unconfined).
+//
+// A checker is contained by its runner, a child subreaper (or by the
+// runner's starter, itself one): whatever it starts, setsid daemons with
+// a clean environment included, ends as the runner's child or below one,
+// and is killed before the next state.
 
 // canJail reports whether crashsim holds CAP_SYS_ADMIN (CapEff bit 21),
 // which a mount namespace needs.
@@ -96,11 +109,17 @@ func dropLoopMounts(writable []string) {
 	}
 }
 
-// jail is a jailed runner's mount namespace, set up once, and the thread
-// without privileges that starts its checkers.
+// jail is a jailed runner's mount namespace, set up once, and what
+// starts its checkers: a starter that runs them confined (z), or a thread
+// of the runner's that dropped its privileges (fork).
 type jail struct {
-	forks chan forkRequest
-	work  string
+	z    *zygote
+	fork *forker
+	// note says why checkers run as the host's root though confinement
+	// was asked for ("" when they are confined, or were not to be).
+	note     string
+	noteSent bool
+	work     string
 	// workFD is open on the work directory: below /dev/shm (explore's
 	// default) it is covered by the jail's own /dev, and each state
 	// directory is bound from it to its own path in the state's /dev/shm.
@@ -108,36 +127,31 @@ type jail struct {
 	// shmBinds are the writable directories below /dev/shm, bound again
 	// into each state's /dev/shm.
 	shmBinds []hidden
+	// covered: the work directory is below a tmpfs the jail laid over a
+	// directory the checker's user may not enter; each state's directory
+	// is made there for its mount.
+	covered bool
 }
 
-// hidden is a directory of the host that the jail's /dev covers.
+// hidden is a directory of the host that the jail covers.
 type hidden struct {
 	path string
 	fd   int // open on it, from before it was covered
-}
-
-type forkRequest struct {
-	path string
-	argv []string
-	attr *syscall.ProcAttr
-	done chan forkResult
-}
-
-type forkResult struct {
-	pid int
-	err error
 }
 
 // jailSetup makes the runner's mount namespace: private, the loop
 // filesystems that hold nothing needed dropped, the minimal /dev, and
 // everything read-only, nosuid and nodev but the directories WritableEnv
 // names. work holds the state directories, which enter makes writable one
-// at a time. Then it starts the thread that forks the checkers.
-func jailSetup(work string) (*jail, error) {
+// at a time. With confine, checkers are to run as an unprivileged user
+// (zygote_linux.go); when the kernel cannot do that here, they run as
+// the host's root and j.note says why. Then it starts what starts the
+// checkers.
+func jailSetup(work string, confine bool) (*jail, error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("make mounts private: %w", err)
 	}
-	j := &jail{forks: make(chan forkRequest), work: work}
+	j := &jail{work: work}
 	var writable []string
 	for _, d := range filepath.SplitList(os.Getenv(WritableEnv)) {
 		if d != "" {
@@ -149,23 +163,37 @@ func jailSetup(work string) (*jail, error) {
 	if j.workFD, err = unix.Open(work, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
 		return nil, fmt.Errorf("open %s: %w", work, err)
 	}
-	var shown []string // writable, and not below the jail's /dev
+	var shown []hidden // writable, and not below the jail's /dev
 	for _, d := range writable {
+		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", d, err)
+		}
 		if !within(d, "/dev") {
-			shown = append(shown, d)
-			if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-				return nil, fmt.Errorf("bind %s: %w", d, err)
-			}
+			shown = append(shown, hidden{d, fd})
 			continue
 		}
 		if !within(d, "/dev/shm") {
 			return nil, fmt.Errorf("%s %s: the jail has a /dev of its own; only /dev/shm can hold a writable directory", WritableEnv, d)
 		}
-		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return nil, fmt.Errorf("open %s: %w", d, err)
-		}
 		j.shmBinds = append(j.shmBinds, hidden{d, fd})
+	}
+	if confine {
+		if j.z, err = startConfined(append([]hidden{{work, j.workFD}}, append(shown, j.shmBinds...)...)); err != nil {
+			j.note = err.Error()
+		}
+	}
+	var covers []string
+	if j.z != nil {
+		if covers, err = j.layOut(shown); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, h := range shown {
+			if err := unix.Mount(h.path, h.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return nil, fmt.Errorf("bind %s: %w", h.path, err)
+			}
+		}
 	}
 	if err := minimalDev(); err != nil {
 		return nil, fmt.Errorf("make /dev: %w", err)
@@ -184,17 +212,147 @@ func jailSetup(work string) (*jail, error) {
 		}
 	}
 	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	for _, d := range shown {
-		if err := unix.MountSetattr(unix.AT_FDCWD, d, unix.AT_RECURSIVE, rw); err != nil {
-			return nil, fmt.Errorf("make %s writable: %w", d, err)
+	// A cover stays root's: the checker's user cannot write it.
+	for _, c := range covers {
+		if err := unix.MountSetattr(unix.AT_FDCWD, c, 0, rw); err != nil {
+			return nil, fmt.Errorf("make %s writable: %w", c, err)
 		}
 	}
-	ready := make(chan error)
-	go j.forker(ready)
-	if err := <-ready; err != nil {
+	for _, h := range shown {
+		if err := unix.MountSetattr(unix.AT_FDCWD, h.path, unix.AT_RECURSIVE, rw); err != nil {
+			return nil, fmt.Errorf("make %s writable: %w", h.path, err)
+		}
+	}
+	if j.z != nil {
+		return j, nil
+	}
+	// Unconfined, the runner starts checkers from a thread that dropped
+	// its privileges: in network and IPC namespaces of its own unless
+	// HostRootEnv asked for the host's.
+	if j.fork, err = startForker(func() error {
+		if confine {
+			if err := unix.Unshare(unix.CLONE_NEWNET | unix.CLONE_NEWIPC); err != nil {
+				return fmt.Errorf("network and IPC namespaces: %w", err)
+			}
+			if err := loopbackUp(); err != nil {
+				return fmt.Errorf("loopback: %w", err)
+			}
+		}
+		return dropPrivileges()
+	}); err != nil {
 		return nil, fmt.Errorf("drop privileges: %w", err)
 	}
 	return j, nil
+}
+
+// startConfined starts the starter of confined checkers and checks that
+// each directory of dirs (the work directory and the writable ones) can
+// be mounted idmapped to their user. Its error says why checkers cannot
+// be confined here.
+func startConfined(dirs []hidden) (*zygote, error) {
+	uid, err := checkerIDs()
+	if err != nil {
+		return nil, err
+	}
+	z, err := startZygote(uid)
+	if err == nil {
+		err = z.ready()
+	}
+	if err != nil {
+		if z != nil {
+			z.stop()
+		}
+		return nil, fmt.Errorf("a user namespace for the checker: %w", err)
+	}
+	for _, d := range dirs {
+		fd, err := idmapClone(d.fd, "", z.userns)
+		if err != nil {
+			z.stop()
+			return nil, fmt.Errorf("%s: no idmapped mount of its filesystem here (Linux 5.12 has them; tmpfs from 6.3): %w", d.path, err)
+		}
+		unix.Close(fd)
+	}
+	return z, nil
+}
+
+// layOut makes the way to the work directory and to the writable
+// directories shown (not below /dev) passable for the confined checker:
+// each directory on the way that others may not enter is covered by a
+// tmpfs that holds only the way on, and each writable directory is
+// bound, idmapped, at its path. It returns the covers.
+func (j *jail) layOut(shown []hidden) ([]string, error) {
+	need := []string{j.work}
+	for _, h := range shown {
+		need = append(need, h.path)
+	}
+	covers, err := closedOnTheWay(need)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range covers {
+		if err := unix.Mount("tmpfs", c, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=755,size=1m"); err != nil {
+			return nil, fmt.Errorf("cover %s: %w", c, err)
+		}
+		if within(j.work, c) {
+			j.covered = true
+		}
+	}
+	for _, h := range shown {
+		for _, c := range covers {
+			if within(h.path, c) {
+				if err := os.MkdirAll(h.path, 0o755); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := bindIdmapped(h.fd, "", h.path, j.z.userns); err != nil {
+			return nil, err
+		}
+	}
+	return covers, nil
+}
+
+// closedOnTheWay returns, for each path not below /dev, the first
+// directory from / down to it (it included) that others may not enter
+// (mode o-x), leaving out those below another one.
+func closedOnTheWay(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if within(p, "/dev") {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, err
+		}
+		dir := "/"
+		rest := strings.Split(strings.TrimPrefix(real, "/"), "/")
+		for {
+			var st unix.Stat_t
+			if err := unix.Stat(dir, &st); err != nil {
+				return nil, err
+			}
+			if st.Mode&0o001 == 0 {
+				if dir == "/" {
+					return nil, errors.New("/ is closed to others")
+				}
+				out = append(out, dir)
+				break
+			}
+			if len(rest) == 0 || rest[0] == "" {
+				break
+			}
+			dir, rest = filepath.Join(dir, rest[0]), rest[1:]
+		}
+	}
+	slices.Sort(out)
+	var outer []string
+	for _, c := range out {
+		if len(outer) == 0 || !within(c, outer[len(outer)-1]) {
+			outer = append(outer, c)
+		}
+	}
+	return outer, nil
 }
 
 // devNodes are the devices of the jail's /dev (major, minor).
@@ -277,50 +435,11 @@ func isMount(dir string) bool {
 	return a.Dev != b.Dev
 }
 
-// forker is the goroutine, locked to a thread of its own, that drops
-// that thread's privileges and then starts every checker from it: a
-// child gets the credentials of the thread that forked it.
-func (j *jail) forker(ready chan<- error) {
-	runtime.LockOSThread() // for good: the thread must not run anything else
-	if err := dropPrivileges(); err != nil {
-		ready <- err
-		return
-	}
-	close(ready)
-	for req := range j.forks {
-		pid, err := syscall.ForkExec(req.path, req.argv, req.attr)
-		req.done <- forkResult{pid, err}
-	}
-}
-
-// forkExec starts a checker from the thread without privileges.
-func (j *jail) forkExec(path string, argv []string, attr *syscall.ProcAttr) (int, error) {
-	done := make(chan forkResult, 1)
-	j.forks <- forkRequest{path, argv, attr, done}
-	r := <-done
-	return r.pid, r.err
-}
-
 // dropPrivileges empties the calling thread's capability sets, bounding
 // and ambient sets included, and sets no_new_privs on it.
 func dropPrivileges() error {
-	last := 63
-	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			last = n
-		}
-	}
-	// Emptying the bounding set needs CAP_SETPCAP, which a container may
-	// not grant. Without it the rest still holds: a uid 0 that execs with
-	// no_new_privs gets no capability its permitted set lacked.
-	for c := 0; c <= last; c++ {
-		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
-		if errors.Is(err, unix.EPERM) {
-			break
-		}
-		if err != nil && !errors.Is(err, unix.EINVAL) {
-			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
-		}
+	if err := emptyBoundingSet(); err != nil {
+		return err
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
 		return fmt.Errorf("clear the ambient capabilities: %w", err)
@@ -336,9 +455,33 @@ func dropPrivileges() error {
 	return nil
 }
 
+// emptyBoundingSet drops every capability from the calling thread's
+// bounding set. That needs CAP_SETPCAP, which a container may not grant.
+// Without it the rest still holds: a uid 0 that execs with no_new_privs
+// gets no capability its permitted set lacked.
+func emptyBoundingSet() error {
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if errors.Is(err, unix.EPERM) {
+			break
+		}
+		if err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
+		}
+	}
+	return nil
+}
+
 // enter gives a checker an empty /dev/shm and makes its state directory
-// dir writable (dir is below the work directory); leave undoes both once
-// the checker's processes are gone.
+// dir writable (dir is below the work directory), idmapped to the
+// checker's user when it is confined; leave undoes both once the
+// checker's processes are gone.
 func (j *jail) enter(dir string) error {
 	rel, err := filepath.Rel(j.work, dir)
 	if err != nil || !filepath.IsLocal(rel) {
@@ -348,25 +491,29 @@ func (j *jail) enter(dir string) error {
 		return fmt.Errorf("/dev/shm: %w", err)
 	}
 	for _, h := range j.shmBinds {
-		if err := bindFrom(h.fd, ".", h.path); err != nil {
+		if err := j.bind(h.fd, "", h.path); err != nil {
 			j.leave(dir)
 			return err
 		}
 	}
-	if err := bindFrom(j.workFD, rel, dir); err != nil {
+	if err := j.bind(j.workFD, rel, dir); err != nil {
 		j.leave(dir)
 		return err
 	}
 	return nil
 }
 
-// bindFrom binds rel below the directory open as fd, writable, at target:
-// a target the jail's /dev/shm covers is made there first.
-func bindFrom(fd int, rel, target string) error {
-	if within(target, "/dev/shm") {
+// bind binds rel below the directory open as fd (all of it when rel is
+// ""), writable, at target: a target that the jail's /dev/shm or a cover
+// holds is made there first.
+func (j *jail) bind(fd int, rel, target string) error {
+	if within(target, "/dev/shm") || j.covered && within(target, j.work) {
 		if err := os.MkdirAll(target, 0o755); err != nil {
 			return err
 		}
+	}
+	if j.z != nil {
+		return bindIdmapped(fd, rel, target, j.z.userns)
 	}
 	src := filepath.Join("/proc/self/fd", strconv.Itoa(fd), rel)
 	if err := unix.Mount(src, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
@@ -379,10 +526,49 @@ func bindFrom(fd int, rel, target string) error {
 	return nil
 }
 
-// leave unmounts the state directory, then /dev/shm with what is in it.
+// idmapClone returns a new detached mount of rel below the directory open
+// as fd ("" for that directory), writable, whose files' owners are mapped
+// through the user namespace open as userns: root's files show as owned
+// by the uid that uid 0 of the namespace is on the host, and what that
+// uid creates is root's on disk.
+func idmapClone(fd int, rel string, userns int) (int, error) {
+	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC)
+	if rel == "" {
+		flags |= unix.AT_EMPTY_PATH
+	}
+	t, err := unix.OpenTree(fd, rel, flags)
+	if err != nil {
+		return -1, fmt.Errorf("open_tree: %w", err)
+	}
+	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_IDMAP, Attr_clr: unix.MOUNT_ATTR_RDONLY, Userns_fd: uint64(userns)}
+	if err := unix.MountSetattr(t, "", unix.AT_EMPTY_PATH, attr); err != nil {
+		unix.Close(t)
+		return -1, fmt.Errorf("mount_setattr: %w", err)
+	}
+	return t, nil
+}
+
+// bindIdmapped mounts idmapClone's mount at target.
+func bindIdmapped(fd int, rel, target string, userns int) error {
+	t, err := idmapClone(fd, rel, userns)
+	if err != nil {
+		return fmt.Errorf("bind %s: %w", target, err)
+	}
+	defer unix.Close(t)
+	if err := unix.MoveMount(t, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind %s: %w", target, err)
+	}
+	return nil
+}
+
+// leave unmounts the state directory (and removes the directory a cover
+// held for it), then /dev/shm with what is in it.
 func (j *jail) leave(dir string) {
 	if !within(dir, "/dev/shm") {
 		_ = unix.Unmount(dir, unix.MNT_DETACH)
+		if j.covered {
+			_ = os.Remove(dir)
+		}
 	}
 	_ = unix.Unmount("/dev/shm", unix.MNT_DETACH)
 }

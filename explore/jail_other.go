@@ -14,7 +14,10 @@ import (
 // Checkers need Linux: their runner is a child subreaper.
 func canJail() bool { return false }
 
-type runner struct{ jailed bool }
+type runner struct {
+	jailed bool
+	note   string
+}
 
 type outcome struct {
 	status syscall.WaitStatus
@@ -23,7 +26,7 @@ type outcome struct {
 
 func (outcome) words() string { return "" }
 
-func startRunner(bool, string, *reap.Group) (*runner, error) {
+func startRunner(bool, bool, string, *reap.Group) (*runner, error) {
 	return nil, errors.New("checkers run on Linux only")
 }
 

@@ -48,13 +48,17 @@ import (
 // start: it is renewed after maxRunnerAge, so that a filesystem
 // unmounted outside is not kept busy for the rest of the exploration. A
 // checker cannot change it: it has no capabilities.
-const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR" or "plain"
+const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR", "jail-root DIR", "plain", or zygoteMode
 
 // maxRunnerAge is how long a jailed runner serves states.
 const maxRunnerAge = time.Second
 
 func init() {
-	if v := os.Getenv(runnerEnv); v != "" {
+	switch v := os.Getenv(runnerEnv); v {
+	case "":
+	case zygoteMode:
+		os.Exit(serveZygote())
+	default:
 		os.Exit(serveRunner(v))
 	}
 }
@@ -65,6 +69,8 @@ const (
 	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
+	frameNote   = 'w' // runner → crashsim, once: why its checkers run as the host's root (Result.Unconfined)
+	frameReady  = 'y' // starter → runner: it can start checkers
 )
 
 // runner is crashsim's side of a runner process.
@@ -72,6 +78,7 @@ type runner struct {
 	cmd    *exec.Cmd
 	conn   *net.UnixConn // crashsim's end of the socket pair
 	jailed bool
+	note   string // the runner's frameNote
 	born   time.Time
 	done   bool // killed, or told to retire: start a new one
 	waited bool
@@ -79,8 +86,9 @@ type runner struct {
 
 // startRunner starts a runner in group (none when nil); work is the
 // directory that holds the state directories (a jailed runner keeps the
-// filesystem under it).
-func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
+// filesystem under it). A jailed runner's checkers run as an
+// unprivileged user (zygote_linux.go) unless hostRoot.
+func startRunner(jailed, hostRoot bool, work string, group *reap.Group) (*runner, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -98,6 +106,9 @@ func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if jailed {
 		mode = "jail " + work
+		if hostRoot {
+			mode = "jail-root " + work
+		}
 		c.SysProcAttr.Cloneflags = syscall.CLONE_NEWNS
 	}
 	if group != nil {
@@ -231,6 +242,8 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 				return
 			case kind == frameStart:
 				started.Store(true)
+			case kind == frameNote:
+				r.note = string(b)
 			case kind == frameDone && len(b) == 5:
 				res.status = unix.WaitStatus(binary.LittleEndian.Uint32(b))
 				r.done = b[4] != 0
@@ -420,11 +433,11 @@ func serveRunner(arg string) int {
 	}
 	catchSignals()
 	mode, work, _ := strings.Cut(arg, " ")
-	jailed := mode == "jail"
+	jailed := mode == "jail" || mode == "jail-root"
 	setupErr := reap.SetSubreaper()
 	var j *jail
 	if jailed && setupErr == nil {
-		j, setupErr = jailSetup(work)
+		j, setupErr = jailSetup(work, mode == "jail")
 	}
 	var null int
 	null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -540,9 +553,33 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 		path = p
 		paths[argv[0]] = p
 	}
+	if jailed && j.note != "" && !j.noteSent {
+		j.noteSent = true
+		if err := sendFrame(sock, frameNote, []byte(j.note), -1); err != nil {
+			leave()
+			return true, err
+		}
+	}
 	if err := sendFrame(sock, frameStart, nil, -1); err != nil {
 		leave()
 		return true, err
+	}
+	if jailed && j.z != nil {
+		ws, notRun, err := j.z.run(dir, path, argv, env, out)
+		switch {
+		case err != nil:
+			// The starter was killed with the checker (a timeout): what
+			// it left is this runner's now. A new runner takes the next
+			// state.
+			sweepDescendants()
+			leave()
+			return true, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
+		case notRun != "":
+			leave()
+			return fail("run", errors.New(notRun))
+		}
+		leave()
+		return false, answerDone(sock, ws, false)
 	}
 	attr := &syscall.ProcAttr{
 		Dir: dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
@@ -550,7 +587,7 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 	}
 	var pid int
 	if jailed {
-		pid, err = j.forkExec(path, argv, attr)
+		pid, err = j.fork.forkExec(path, argv, attr)
 	} else {
 		pid, err = syscall.ForkExec(path, argv, attr)
 	}
@@ -562,9 +599,18 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 		}
 		return false, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
 	}
-	// Reap what comes (orphans come to this process) until the checker
-	// ends, then what is left of it.
-	var ws unix.WaitStatus
+	ws, err := waitChecker(pid)
+	if err != nil {
+		return true, err
+	}
+	sweepDescendants()
+	leave()
+	return false, answerDone(sock, ws, false)
+}
+
+// waitChecker reaps what comes (orphans come to a child subreaper) until
+// the checker pid ends, and returns how it ended.
+func waitChecker(pid int) (unix.WaitStatus, error) {
 	for {
 		var w unix.WaitStatus
 		got, err := unix.Wait4(-1, &w, 0, nil)
@@ -572,16 +618,12 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 			continue
 		}
 		if err != nil {
-			return true, fmt.Errorf("wait: %w", err)
+			return 0, fmt.Errorf("wait: %w", err)
 		}
 		if got == pid {
-			ws = w
-			break
+			return w, nil
 		}
 	}
-	sweepDescendants()
-	leave()
-	return false, answerDone(sock, ws, false)
 }
 
 func answerDone(sock *net.UnixConn, ws unix.WaitStatus, retire bool) error {

@@ -69,7 +69,7 @@ func TestIdleJailedRunnerEnds(t *testing.T) {
 	work := t.TempDir()
 	dir := filepath.Join(work, "state")
 	os.Mkdir(dir, 0o755)
-	r, err := startRunner(true, work, nil)
+	r, err := startRunner(true, false, work, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

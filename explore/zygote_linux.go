@@ -1,0 +1,395 @@
+//go:build linux
+
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+
+	"github.com/crashsim/crashsim/internal/reap"
+	"golang.org/x/sys/unix"
+)
+
+// A confined checker runs as an unprivileged user of the host: uid and
+// gid 0 of a user namespace of the runner's that map to a host uid and
+// gid no one else has (checkerIDs), in a network namespace of its own
+// (only a loopback interface, up) and an IPC namespace of its own. The
+// runner cannot start it itself: a process enters a user namespace only
+// when it is made (clone) or while it has one thread, and a Go process
+// has many. So each jailed runner starts a starter once, crashsim's own
+// binary again, made in those three namespaces (and in the runner's
+// mount namespace, which it shares), and has it start the checkers:
+//
+//   - the starter is uid 1 of the namespace (the host uid after the
+//     checker's), so a checker cannot signal it, trace it or read its
+//     /proc files, and holds in the namespace only the capabilities it
+//     needs: to kill the checkers' processes, to make them uid 0, to drop
+//     capabilities and to bring the loopback up;
+//   - it starts each checker from a thread that has dropped all of them
+//     but setuid and setgid, emptied the bounding set, set no_new_privs,
+//     and set SECBIT_NOROOT (locked): the checker, uid 0 in the
+//     namespace, execs with no capability at all, in the namespace or
+//     outside it;
+//   - it is a child subreaper: whatever a checker starts stays below it,
+//     and it kills and reaps all of it before it answers.
+//
+// On the host the checker is then a uid that owns no file and no
+// process: it cannot signal root's processes (kill -9 -1 reaches its own
+// processes only), trace them or read their /proc/PID/environ or fd, or
+// open root's files and sockets (docker.sock, a database's socket) that
+// others may not. Its network namespace holds no route out and none of
+// the host's listening sockets, abstract unix sockets included. Its
+// state directory is an idmapped mount (jail_linux.go) that shows the
+// files explore made, owned by root on disk, as its own: it sees itself
+// as root owning its files (git's safe.directory check passes), and what
+// it creates is root's on disk.
+
+// zygoteMode is the runner variable's value that makes a starter.
+const zygoteMode = "starter"
+
+// uidBase is the first host uid of confined checkers. The range from it
+// to systemd's foreign range (2147352576) is one no distribution gives
+// out (systemd's "unused" block, below 2^31 so that no tool reads a uid
+// as negative).
+const (
+	uidBase = 0x7F000000
+	uidEnd  = 0x7FFE0000
+)
+
+// checkerIDs chooses the host uid (and gid) of the runner's checkers, and
+// the uid after it, the starter's. It is uidBase plus twice the kernel's
+// number of the runner's mount namespace (its inode number, less the
+// first the kernel gives out): the kernel gives no other namespace that
+// number while it lives, and it lives as long as the runner and the
+// starter and the checkers in it, so two runners, of one crashsim run or
+// of two, or of crashsims in two containers, never share a uid.
+func checkerIDs() (int, error) {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/mnt", &st); err != nil {
+		return 0, fmt.Errorf("the mount namespace's number: %w", err)
+	}
+	const first = 0xF0000000 // the kernel's PROC_DYNAMIC_FIRST
+	if st.Ino < first || uidBase+2*(st.Ino-first)+1 >= uidEnd {
+		return 0, fmt.Errorf("the mount namespace's number %d is outside the range crashsim maps to users", st.Ino)
+	}
+	return int(uidBase + 2*(st.Ino-first)), nil
+}
+
+// zygote is the runner's side of its starter.
+type zygote struct {
+	pid    int
+	conn   *net.UnixConn
+	userns int // open on the starter's user namespace: the idmap of the state directories
+	uid    int // the checkers' host uid and gid
+}
+
+// startZygote starts the starter with the checkers' host uid uid; ready
+// waits until it can start them.
+func startZygote(uid int) (*zygote, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socket pair: %w", err)
+	}
+	defer unix.Close(fds[1])
+	conn, err := unixConn(fds[0], "starter")
+	if err != nil {
+		return nil, err
+	}
+	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	defer unix.Close(null)
+	env := append(withoutRunnerEnv(os.Environ()), runnerEnv+"="+zygoteMode)
+	attr := &syscall.ProcAttr{
+		Env:   env,
+		Files: []uintptr{uintptr(null), 2, 2, uintptr(fds[1])},
+		Sys: &syscall.SysProcAttr{
+			Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC,
+			// Two uids: 0, the checkers', and 1, the starter's own.
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 2}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}},
+			GidMappingsEnableSetgroups: true, // for the checkers' setgroups(0): they keep no group of root's
+			Credential:                 &syscall.Credential{Uid: 1, Gid: 0},
+			// It execs as uid 1, so it keeps only these (in the namespace).
+			AmbientCaps: []uintptr{unix.CAP_KILL, unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN},
+			Pdeathsig:   syscall.SIGKILL,
+		},
+	}
+	// Executed through an fd: the starter's user may not enter the
+	// directories on the way to crashsim's binary (it needs only the
+	// right to execute the file itself).
+	bin, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	defer unix.Close(bin)
+	pid, err := syscall.ForkExec("/proc/self/fd/"+strconv.Itoa(bin), []string{exe}, attr)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("start %s: %w", exe, err)
+	}
+	z := &zygote{pid: pid, conn: conn, uid: uid, userns: -1}
+	if z.userns, err = unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/user", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+		z.stop()
+		return nil, fmt.Errorf("open its user namespace: %w", err)
+	}
+	return z, nil
+}
+
+// withoutRunnerEnv drops the runner variable from env.
+func withoutRunnerEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if len(kv) > len(runnerEnv) && kv[:len(runnerEnv)+1] == runnerEnv+"=" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// ready waits for the starter's word that it can start checkers.
+func (z *zygote) ready() error {
+	kind, b, err := readFrame(z.conn)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the starter ended: %w", err)
+	case kind == frameNotRun:
+		return errors.New(string(b))
+	case kind != frameReady:
+		return fmt.Errorf("the starter said %q", kind)
+	}
+	return nil
+}
+
+// errZygoteLost says the starter ended while it ran a checker (it was
+// killed with the runner's other descendants: a timeout).
+var errZygoteLost = errors.New("the process that starts checkers in the jail ended")
+
+// run has the starter run path with argv and env in dir, its output to
+// out, and returns how it ended, or why it could not start.
+func (z *zygote) run(dir, path string, argv, env []string, out int) (unix.WaitStatus, string, error) {
+	req := appendStrings(nil, []string{dir, path})
+	req = appendStrings(req, argv)
+	req = appendStrings(req, env)
+	if err := sendFrame(z.conn, frameRun, req, out); err != nil {
+		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
+	}
+	kind, b, err := readFrame(z.conn)
+	switch {
+	case err != nil:
+		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
+	case kind == frameNotRun:
+		return 0, string(b), nil
+	case kind == frameDone && len(b) >= 4:
+		return unix.WaitStatus(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24), "", nil
+	}
+	return 0, "", fmt.Errorf("%w: it said %q", errZygoteLost, kind)
+}
+
+// stop ends the starter (it sees its socket close) and releases its
+// namespace.
+func (z *zygote) stop() {
+	z.conn.Close()
+	if z.userns >= 0 {
+		unix.Close(z.userns)
+	}
+	_ = unix.Kill(z.pid, unix.SIGKILL)
+	var ws unix.WaitStatus
+	_, _ = unix.Wait4(z.pid, &ws, 0, nil)
+}
+
+// serveZygote is the starter process. It returns when the runner closes
+// the socket, after it killed what is left below it.
+func serveZygote() int {
+	sock, err := unixConn(3, "runner")
+	if err != nil {
+		return 2
+	}
+	catchSignals()
+	f, null, err := zygoteSetup()
+	if err != nil {
+		_ = sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
+		return 1
+	}
+	if err := sendFrame(sock, frameReady, nil, -1); err != nil {
+		return 1
+	}
+	for {
+		kind, b, out, err := recvFrame(sock)
+		if err != nil || kind != frameRun {
+			reap.KillTree(os.Getpid())
+			return 0
+		}
+		err = zygoteRun(sock, f, b, out, null)
+		closeFD(out)
+		if err != nil {
+			reap.KillTree(os.Getpid())
+			return 1
+		}
+	}
+}
+
+// zygoteSetup makes the starter a child subreaper, brings the loopback up
+// and starts the thread that starts the checkers.
+func zygoteSetup() (*forker, int, error) {
+	if err := reap.SetSubreaper(); err != nil {
+		return nil, -1, err
+	}
+	if err := loopbackUp(); err != nil {
+		return nil, -1, fmt.Errorf("loopback: %w", err)
+	}
+	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, -1, err
+	}
+	f, err := startForker(dropToChecker)
+	if err != nil {
+		return nil, -1, fmt.Errorf("drop privileges: %w", err)
+	}
+	return f, null, nil
+}
+
+// zygoteRun runs one checker: dir and path, argv, env.
+func zygoteRun(sock *net.UnixConn, f *forker, req []byte, out, null int) error {
+	head, rest, err := takeStrings(req)
+	if err != nil || len(head) != 2 || out < 0 {
+		return errors.New("bad request")
+	}
+	argv, rest, err := takeStrings(rest)
+	if err != nil || len(argv) == 0 {
+		return errors.New("bad request")
+	}
+	env, _, err := takeStrings(rest)
+	if err != nil {
+		return errors.New("bad request")
+	}
+	attr := &syscall.ProcAttr{
+		Dir: head[0], Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
+		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL,
+			// uid and gid 0 of the namespace, no supplementary group.
+			Credential: &syscall.Credential{Uid: 0, Gid: 0}},
+	}
+	pid, err := f.forkExec(head[1], argv, attr)
+	if err != nil {
+		err = &os.PathError{Op: "fork/exec", Path: head[1], Err: err}
+		return sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
+	}
+	ws, err := waitChecker(pid)
+	if err != nil {
+		return err
+	}
+	sweepDescendants()
+	return answerDone(sock, ws, false)
+}
+
+// Securebits (linux/securebits.h).
+const (
+	secbitNoroot       = 1 << 0
+	secbitNorootLocked = 1 << 1
+)
+
+// dropToChecker leaves the calling thread, in the starter's user
+// namespace, only what its children need to become uid and gid 0 there:
+// setuid and setgid, nothing in the bounding set, SECBIT_NOROOT (locked)
+// so that uid 0 gains no capability at exec, and no_new_privs.
+func dropToChecker() error {
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, secbitNoroot|secbitNorootLocked, 0, 0, 0); err != nil {
+		return fmt.Errorf("securebits: %w", err)
+	}
+	if err := emptyBoundingSet(); err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clear the ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var keep [2]unix.CapUserData
+	keep[0].Permitted = 1<<unix.CAP_SETUID | 1<<unix.CAP_SETGID
+	keep[0].Effective = keep[0].Permitted
+	if err := unix.Capset(&hdr, &keep[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	return nil
+}
+
+// loopbackUp brings up the network namespace's loopback interface, so
+// that a checker can serve and reach localhost (PostgreSQL does).
+func loopbackUp() error {
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(s)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(s, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(s, unix.SIOCSIFFLAGS, ifr)
+}
+
+// forker is a goroutine, locked to a thread of its own, that changes
+// that thread's credentials once and then starts processes from it: a
+// child gets the credentials of the thread that forked it.
+type forker struct{ reqs chan forkRequest }
+
+type forkRequest struct {
+	path string
+	argv []string
+	attr *syscall.ProcAttr
+	done chan forkResult
+}
+
+type forkResult struct {
+	pid int
+	err error
+}
+
+// startForker starts a forker whose thread runs setup first.
+func startForker(setup func() error) (*forker, error) {
+	f := &forker{reqs: make(chan forkRequest)}
+	ready := make(chan error)
+	go func() {
+		runtime.LockOSThread() // for good: the thread must not run anything else
+		if err := setup(); err != nil {
+			ready <- err
+			return // the locked thread ends with its goroutine
+		}
+		close(ready)
+		for req := range f.reqs {
+			pid, err := syscall.ForkExec(req.path, req.argv, req.attr)
+			req.done <- forkResult{pid, err}
+		}
+	}()
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// forkExec starts a process from the forker's thread.
+func (f *forker) forkExec(path string, argv []string, attr *syscall.ProcAttr) (int, error) {
+	done := make(chan forkResult, 1)
+	f.reqs <- forkRequest{path, argv, attr, done}
+	r := <-done
+	return r.pid, r.err
+}
