@@ -317,6 +317,21 @@ func (s *JointState) Path(p string) PathState {
 	return out
 }
 
+// AsSeen reports whether path p holds in the state what the program saw
+// at the point: the inode it named with every pending data operation on
+// disk, or nothing where the program saw nothing.
+func (s *JointState) AsSeen(p string) bool {
+	ino, there := s.Name(p)
+	var cache *Inode
+	if n := s.sp.m.names[p]; n != nil {
+		cache = n.Cache
+	}
+	if !there || ino == nil {
+		return cache == nil
+	}
+	return ino == cache && s.Path(p).Outcome == Latest
+}
+
 // via is the pending entry operation whose result p shows, or nil.
 func (s *JointState) via(p string) *Ref {
 	n := s.sp.m.names[p]
@@ -356,27 +371,40 @@ func (s *JointState) gone(p string) string {
 	return out
 }
 
+// LostOp is a pending operation not wholly on disk in a state: Bytes of
+// a write are (0: none), or only the size it gave the file (SizeOnly).
+type LostOp struct {
+	PendingOp
+	Bytes    int64
+	SizeOnly bool
+}
+
 // Lost lists the pending operations that are not (wholly) on disk in the
 // state, in program order: entry operations that did not persist, and
-// data operations of the inodes named that persisted not at all or in
-// part.
-func (s *JointState) Lost() []PendingOp {
-	var out []PendingOp
+// data operations, of the files the state's paths name, that persisted
+// not at all or in part.
+func (s *JointState) Lost() []LostOp {
+	named := map[int]bool{}
+	for _, p := range s.sp.paths {
+		if ino, there := s.Name(p); there && ino != nil {
+			named[ino.ID] = true
+		}
+	}
+	var out []LostOp
 	for _, po := range s.sp.Pending() {
 		if po.Entry != nil {
 			if !s.Persisted(po.Entry) {
-				out = append(out, po)
+				out = append(out, LostOp{PendingOp: po})
 			}
 			continue
 		}
 		cs, ok := s.content[po.Inode.ID]
-		if !ok {
+		if !ok || !named[po.Inode.ID] {
 			continue
 		}
-		ops := po.Inode.maybeOps()
-		op := ops.at(po.Index)
-		if b, _ := cs.Persists(po.Index, *op); b < wholeLen(op) {
-			out = append(out, po)
+		op := po.Inode.maybeOps().at(po.Index)
+		if b, sizeOnly := cs.Persists(po.Index, *op); b < wholeLen(op) {
+			out = append(out, LostOp{PendingOp: po, Bytes: b, SizeOnly: sizeOnly})
 		}
 	}
 	return out
@@ -405,11 +433,33 @@ func (s *JointState) Key() string {
 	}
 	sort.Ints(ids)
 	for _, id := range ids {
-		c := s.content[id]
-		b.WriteString("|" + strconv.Itoa(id) + ":" + strconv.Itoa(int(c.Kind)) + ":" + strconv.Itoa(c.J) + ":" +
-			strconv.FormatUint(uint64(c.Mask), 16) + ":" + strconv.FormatInt(c.TornBytes, 10))
+		b.WriteByte('|')
+		appendContent(&b, id, s.content[id])
 	}
 	return b.String()
+}
+
+// TreeKey identifies what the state puts on disk: each path there, the
+// inode it names and that inode's content state. States with the same
+// TreeKey make the same tree; All yields each TreeKey once.
+func (s *JointState) TreeKey() string {
+	var b strings.Builder
+	for _, p := range s.sp.paths {
+		ino, there := s.Name(p)
+		if !there || ino == nil {
+			continue
+		}
+		b.WriteString(p)
+		b.WriteByte('=')
+		appendContent(&b, ino.ID, s.content[ino.ID])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func appendContent(b *strings.Builder, id int, c PathState) {
+	b.WriteString(strconv.Itoa(id) + ":" + strconv.Itoa(int(c.Kind)) + ":" + strconv.Itoa(c.J) + ":" +
+		strconv.FormatUint(uint64(c.Mask), 16) + ":" + strconv.FormatInt(c.TornBytes, 10))
 }
 
 // contentAll is ino's content with every pending data operation on disk.
@@ -580,6 +630,18 @@ func (sp *JointSpace) Drop(k int) *JointState {
 		}
 		return cl.omit(po.Index)
 	})
+}
+
+// Tearable reports whether pending operation k (an index into Pending)
+// is a write that can persist in part (see Torn).
+func (sp *JointSpace) Tearable(k int) bool {
+	po := sp.Pending()[k]
+	if po.Entry != nil {
+		return false
+	}
+	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true}
+	_, ok := cl.tornAt(po.Index)
+	return ok
 }
 
 // Torn is the state in which pending write k (an index into Pending)

@@ -79,21 +79,6 @@ func eachPoint(t *testing.T, f func(name string, p Persistence, pt Point)) {
 	}
 }
 
-// treeKey is what a state puts on disk: each path there with its inode
-// and the content state of that inode.
-func treeKey(s *JointState) string {
-	var b strings.Builder
-	for _, p := range s.sp.Paths() {
-		ino, there := s.Name(p)
-		if !there || ino == nil {
-			continue
-		}
-		c, _ := s.Content(ino.ID)
-		fmt.Fprintf(&b, "%s=%d:%d:%d:%x:%d;", p, ino.ID, c.Kind, c.J, c.Mask, c.TornBytes)
-	}
-	return b.String()
-}
-
 // TestJointStatesMatchCount: wherever the joint count of a crash point is
 // exact, the joint states enumerated are exactly that many, each one
 // different (by key), and every state of the families is one of them.
@@ -125,7 +110,11 @@ func TestJointStatesMatchCount(t *testing.T) {
 				t.Errorf("%s under %s, line %d: state %s twice", name, p, pt.Event.Line, k)
 			}
 			keys[k] = true
-			trees[treeKey(s)] = true
+			if tk := s.TreeKey(); trees[tk] {
+				t.Errorf("%s under %s, line %d: tree %s twice", name, p, pt.Event.Line, tk)
+			} else {
+				trees[tk] = true
+			}
 		}
 		enumerated++
 		if n != pt.States {
@@ -163,8 +152,8 @@ func TestJointStatesMatchCount(t *testing.T) {
 			fam = append(fam, sp.Sample(r))
 		}
 		for _, s := range fam {
-			if !trees[treeKey(s)] {
-				t.Errorf("%s under %s, line %d: a family's state is none of the model's: %s", name, p, pt.Event.Line, treeKey(s))
+			if !trees[s.TreeKey()] {
+				t.Errorf("%s under %s, line %d: a family's state is none of the model's: %s", name, p, pt.Event.Line, s.TreeKey())
 				return
 			}
 		}
