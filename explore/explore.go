@@ -81,10 +81,10 @@ const (
 // points and states so far; while checkers run (Phase "check"), how many
 // of the Total states are Done.
 type Progress struct {
-	Phase                       string
+	Phase                        string
 	Points, Candidates, Distinct int
-	Done, Total, Failed         int
-	Elapsed                     time.Duration
+	Done, Total, Failed          int
+	Elapsed                      time.Duration
 }
 
 // Result is what an exploration found.
