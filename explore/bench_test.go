@@ -108,7 +108,7 @@ func BenchmarkExploreTree(b *testing.B) {
 	for b.Loop() {
 		res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
 		states += res.Checked
-		cands += res.Candidates
+		cands += res.Built
 		reused += res.Reused
 		mat += res.Materialize
 		wall += res.Wall
@@ -116,7 +116,7 @@ func BenchmarkExploreTree(b *testing.B) {
 	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
 	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
 	b.ReportMetric(float64(states)/float64(b.N), "states/op")
-	b.ReportMetric(float64(reused)/float64(cands), "reused/candidate")
+	b.ReportMetric(float64(reused)/float64(cands), "reused/built")
 }
 
 // BenchmarkCheckerRun measures one run of the checker `true` on a state

@@ -161,6 +161,12 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	if t, ok := e.links[ino.ID]; ok {
 		return os.Symlink(t, target)
 	}
+	return e.writeFile(target, ino, ps, line)
+}
+
+// writeFile makes the new file target hold ino's durable content with
+// its pending data ops applied as ps says (nil: all of them).
+func (e *explorer) writeFile(target string, ino *model.Inode, ps *model.PathState, line int) error {
 	dc := e.durableOf(ino)
 	if dc.err != nil {
 		return fmt.Errorf("line %d: %w", line, dc.err)

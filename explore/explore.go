@@ -105,17 +105,19 @@ type Result struct {
 	Seed     uint64
 	// PointStats says what was done at each crash point, in order.
 	PointStats []PointStats
-	// Candidates is how many crash states were built; Distinct how many
-	// different trees they made; Checked how many checker runs completed;
+	// Candidates is how many crash states were made; Distinct how many
+	// different trees they make; Checked how many checker runs completed;
 	// Failed how many of them rejected the state.
 	Candidates, Distinct, Checked, Failed int
 	// Skipped counts the distinct trees not checked because MaxStates
 	// checker runs were reached.
 	Skipped     int
 	Interrupted bool
-	// Reused counts the states built in a directory reused from an
-	// earlier one (reuse.go) instead of one filled from the base.
-	Reused int
+	// Built counts the states built on disk (the first replay only
+	// hashes them: vhash.go); Reused how many of them in a directory
+	// reused from an earlier one (reuse.go) instead of one filled from the
+	// base.
+	Built, Reused int
 	// Files is how many file paths the states varied.
 	Files int
 	// WorkDir holds the state directories when Options.Keep is set.
@@ -331,6 +333,7 @@ type explorer struct {
 	spare   string      // a state directory that holds the base, ready for the next candidate
 	pool    chan string // state directories the checker is done with, made the base's again
 	touched []string    // the paths the candidate being built placed
+	made    int         // state directories made
 	data    *dataCache
 	predict map[int][]*check.Finding // by the line of the state they demonstrate
 
@@ -341,6 +344,8 @@ type explorer struct {
 	durable map[int]*durableCopy
 	links   map[int]string // symlink inode → target
 	durErr  error
+	// contents are the file contents hashed at the current crash point.
+	contents map[contentKey]content
 
 	trees   map[[32]byte]*tree
 	pairs   int // with EveryLine: distinct (tree, crash point) pairs
@@ -599,18 +604,24 @@ func (e *explorer) plan() []*tree {
 	return plan
 }
 
-// visitFirst is the first replay's: it builds and hashes a candidate,
-// noting the tree it makes and where.
+// visitFirst is the first replay's: it hashes a candidate, noting the
+// tree it makes and where.
 func (e *explorer) visitFirst(c *cand) error {
-	sum, err := e.consider(c)
+	sum, err := e.hashCand(c)
 	if err != nil {
-		return err
-	}
-	if err := e.revertSpare(); err != nil {
 		return err
 	}
 	e.note(c, sum)
 	return nil
+}
+
+// hashCand hashes a candidate of the first replay, without building it
+// (vhash.go).
+func (e *explorer) hashCand(c *cand) ([32]byte, error) {
+	t := time.Now()
+	defer func() { e.res.Materialize += time.Since(t) }()
+	e.res.Candidates++
+	return e.vhash(c)
 }
 
 // note records that candidate c makes the tree sum.
@@ -633,7 +644,7 @@ func (e *explorer) note(c *cand, sum [32]byte) *tree {
 // visitEvery is EveryLine's: a tree met for the first time at this crash
 // point is checked here.
 func (e *explorer) visitEvery(c *cand) error {
-	sum, err := e.consider(c)
+	sum, err := e.hashCand(c)
 	if err != nil {
 		return err
 	}
@@ -641,17 +652,17 @@ func (e *explorer) visitEvery(c *cand) error {
 	again := seen != nil && seen.lastPoint == c.point
 	t := e.note(c, sum)
 	if again {
-		return e.revertSpare()
+		return nil
 	}
 	e.pairs++
 	if e.opt.MaxStates > 0 && e.pairs > e.opt.MaxStates {
 		e.res.Skipped++
-		return e.revertSpare()
+		return nil
 	}
 	if e.opt.Shards > 1 && (e.pairs-1)%e.opt.Shards != e.opt.Shard-1 {
-		return e.revertSpare()
+		return nil
 	}
-	return e.hold(c, t, e.pairs)
+	return e.keep(c, t, e.pairs)
 }
 
 // keep builds candidate c again (the second replay) for tree t, and holds
@@ -719,7 +730,7 @@ func (e *explorer) launchWaiting(i int, last model.Ref) error {
 func (e *explorer) consider(c *cand) ([32]byte, error) {
 	t := time.Now()
 	defer func() { e.res.Materialize += time.Since(t) }()
-	e.res.Candidates++
+	e.res.Built++
 	// A directory left by a checked state is the base's again (reuse.go);
 	// else a new one is filled from the base.
 	if e.spare == "" && !e.opt.CopyStates {
@@ -732,7 +743,8 @@ func (e *explorer) consider(c *cand) ([32]byte, error) {
 		e.res.Reused++
 	}
 	if e.spare == "" {
-		e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
+		e.made++
+		e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.made))
 		if err := os.Mkdir(e.spare, 0o755); err != nil {
 			return [32]byte{}, err
 		}
@@ -745,13 +757,6 @@ func (e *explorer) consider(c *cand) ([32]byte, error) {
 		e.removeDir(e.spare)
 		e.spare = ""
 		return [32]byte{}, err
-	}
-	if c.sp != nil {
-		for _, p := range c.sp.Paths() {
-			if ino, there := c.js.Name(p); there && ino != nil && !ino.Dir {
-				e.files[p] = true
-			}
-		}
 	}
 	if e.opt.CopyStates {
 		return hashTree(e.spare, nil)

@@ -75,14 +75,19 @@ func (e *explorer) findings() {
 			}
 			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: l.Event.Line, PID: l.Event.PID, Syscall: l.Event.Syscall, What: what})
 		}
-		if t := s.tree; t != nil && t.first.Line < s.line {
-			what := "a crash right after this leaves the same files first"
-			if t.firstPoint == 0 {
-				what = "the same files as before the run"
-			}
-			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: t.first.Line, PID: t.first.PID, Syscall: t.first.Syscall, What: what})
-			if t.points > 2 {
-				fmt.Fprintf(&msg, "; the same files after %d crash points from line %d on", t.points, t.first.Line)
+		if t := s.tree; t != nil && s.line > 0 {
+			switch {
+			case t.firstPoint == 0:
+				msg.WriteString("; the same files as before the run")
+				if t.points > 1 {
+					fmt.Fprintf(&msg, ", and at %d crash points since", t.points-1)
+				}
+			case t.first.Line < s.line:
+				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: t.first.Line, PID: t.first.PID, Syscall: t.first.Syscall,
+					What: "a crash right after this leaves the same files first"})
+				if t.points > 2 {
+					fmt.Fprintf(&msg, "; the same files at %d crash points from line %d on", t.points, t.first.Line)
+				}
 			}
 		}
 		fmt.Fprintf(&msg, " (%s", s.why)
@@ -124,8 +129,10 @@ func (e *explorer) predicted(s *state) []string {
 	return ids
 }
 
-// trimOutput keeps the last lines of a checker's output, on one line:
-// the error comes last (a Python traceback ends with the exception).
+// trimOutput keeps the last lines of a checker's output, on one line,
+// between quotes: the error comes last (a Python traceback ends with the
+// exception). It is not escaped here: every renderer escapes what it
+// prints (text: textesc; JSON and SARIF: their own), once.
 func trimOutput(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) == 1 && lines[0] == "" {
@@ -140,13 +147,13 @@ func trimOutput(b []byte) string {
 	}
 	s := strings.Join(lines, " / ")
 	if len(s) > shownBytes {
-		s = s[len(s)-shownBytes:]
+		s = strings.ToValidUTF8(s[len(s)-shownBytes:], "")
 		more = true
 	}
 	if more {
 		s = "... " + s
 	}
-	return fmt.Sprintf("%q", s)
+	return `"` + s + `"`
 }
 
 func relOrPath(root, p string) string {

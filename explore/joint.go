@@ -40,7 +40,7 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 	if err := os.Mkdir(e.durableDir(), 0o755); err != nil {
 		return err
 	}
-	e.durable, e.links, e.durErr = map[int]*durableCopy{}, map[int]string{}, nil
+	e.durable, e.links, e.durErr, e.contents = map[int]*durableCopy{}, map[int]string{}, nil, map[contentKey]content{}
 	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed,
 		Durable: e.onDurable,
 		Observe: func(m *model.Model, ef *model.Effect) {
@@ -87,6 +87,7 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 			}
 		}
 		g = nil
+		clear(e.contents)
 		if e.wanted != nil && !e.wanted(point) {
 			return nil
 		}

@@ -53,6 +53,9 @@ type checkFlags struct {
 	exitAs int
 	// shard marks the report of one explore --shard I/N ("I/N").
 	shard string
+	// explored is explore's account of the states it built, for the JSON
+	// report.
+	explored *report.ExploreJSON
 	// traces and command are what an HTML report draws and names.
 	traces  []string
 	command string
@@ -243,7 +246,7 @@ func (f *checkFlags) report(g *Globals, res *check.Result) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: f.shard}
+	opt := report.Options{Models: f.Model, AllModels: all, Tool: buildTool(), Shard: f.shard, Explore: f.explored}
 	if err := f.identify(g, res, &opt); err != nil {
 		return err
 	}
