@@ -151,13 +151,13 @@ type pointGen struct {
 	pt    model.Point
 	ref   model.Ref
 	sp    *model.JointSpace
-	seen  map[string]bool // the trees (model TreeKey) of the candidates made
+	seen  map[[32]byte]bool // the trees (model TreeKey) of the candidates made
 	ord   int
 	stat  *PointStats // nil in a later replay
 }
 
 func (e *explorer) newGen(point int, pt model.Point, ref model.Ref, first bool) *pointGen {
-	g := &pointGen{e: e, point: point, pt: pt, ref: ref, sp: pt.Joint(), seen: map[string]bool{}}
+	g := &pointGen{e: e, point: point, pt: pt, ref: ref, sp: pt.Joint(), seen: map[[32]byte]bool{}}
 	if first {
 		g.stat = &e.points[point]
 	}
@@ -200,7 +200,7 @@ func (g *pointGen) initial() []*cand {
 		}
 		// The predicted states are among them: first, in the findings'
 		// order.
-		first := map[string]int{}
+		first := map[[32]byte]int{}
 		for _, c := range g.predictedStates(fs) {
 			if _, ok := first[c.tk]; !ok {
 				first[c.tk] = len(first)
@@ -298,7 +298,7 @@ func spread(n, k int) []int {
 
 type predictedState struct {
 	js   *model.JointState
-	tk   string
+	tk   [32]byte
 	hint string
 }
 

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"crypto/sha256"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -440,21 +442,27 @@ func (s *JointState) Key() string {
 }
 
 // TreeKey identifies what the state puts on disk: each path there, the
-// inode it names and that inode's content state. States with the same
-// TreeKey make the same tree; All yields each TreeKey once.
-func (s *JointState) TreeKey() string {
+// inode it names and that inode's content state (a sha256 of them).
+// States with the same TreeKey make the same tree; All yields each
+// TreeKey once.
+func (s *JointState) TreeKey() [32]byte {
+	h := sha256.New()
 	var b strings.Builder
 	for _, p := range s.sp.paths {
 		ino, there := s.Name(p)
 		if !there || ino == nil {
 			continue
 		}
+		b.Reset()
 		b.WriteString(p)
 		b.WriteByte('=')
 		appendContent(&b, ino.ID, s.content[ino.ID])
 		b.WriteByte(0)
+		io.WriteString(h, b.String())
 	}
-	return b.String()
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
 }
 
 func appendContent(b *strings.Builder, id int, c PathState) {

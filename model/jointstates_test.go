@@ -101,7 +101,7 @@ func TestJointStatesMatchCount(t *testing.T) {
 		if pt.States > 3000 {
 			return
 		}
-		keys, trees := map[string]bool{}, map[string]bool{}
+		keys, trees := map[string]bool{}, map[[32]byte]bool{}
 		n := int64(0)
 		for s := range sp.All {
 			n++
@@ -111,7 +111,7 @@ func TestJointStatesMatchCount(t *testing.T) {
 			}
 			keys[k] = true
 			if tk := s.TreeKey(); trees[tk] {
-				t.Errorf("%s under %s, line %d: tree %s twice", name, p, pt.Event.Line, tk)
+				t.Errorf("%s under %s, line %d: tree %x twice", name, p, pt.Event.Line, tk)
 			} else {
 				trees[tk] = true
 			}
@@ -153,7 +153,7 @@ func TestJointStatesMatchCount(t *testing.T) {
 		}
 		for _, s := range fam {
 			if !trees[s.TreeKey()] {
-				t.Errorf("%s under %s, line %d: a family's state is none of the model's: %s", name, p, pt.Event.Line, s.TreeKey())
+				t.Errorf("%s under %s, line %d: a family's state is none of the model's: %s", name, p, pt.Event.Line, s.Key())
 				return
 			}
 		}
