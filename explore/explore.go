@@ -502,8 +502,7 @@ func (e *explorer) work1(ctx context.Context) {
 				}
 			}
 			if err == nil {
-				e.progress(Progress{Phase: "check", Points: e.res.Points, Candidates: e.res.Candidates, Distinct: e.res.Distinct,
-					Done: e.res.Checked, Total: e.toCheck(), Failed: e.res.Failed})
+				e.progress(Progress{Phase: "check", Done: e.res.Checked, Total: e.toCheck(), Failed: e.res.Failed})
 			}
 			e.mu.Unlock()
 		}

@@ -71,7 +71,9 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 	start := func(pt model.Point, ref model.Ref) error {
 		if first {
 			e.res.Points++
+			e.mu.Lock() // the workers count checks into earlier points (EveryLine)
 			e.points = append(e.points, PointStats{Line: ref.Line, Admitted: pt.States, Exact: pt.Exact})
+			e.mu.Unlock()
 			if e.res.Points == 1 {
 				e.res.Admitted, e.res.AdmittedExact = pt.States, pt.Exact
 			} else {
@@ -122,7 +124,10 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 				return err
 			}
 			if first && point%64 == 0 {
-				e.progress(Progress{Phase: "replay", Points: e.res.Points, Candidates: e.res.Candidates, Distinct: e.res.Distinct})
+				p := Progress{Phase: "replay", Points: e.res.Points, Candidates: e.res.Candidates, Distinct: e.res.Distinct}
+				e.mu.Lock()
+				e.progress(p)
+				e.mu.Unlock()
 			}
 		} else if fs := e.predict[ev.Pos.Line]; len(fs) > 0 && g != nil && point > 0 {
 			// A finding shown after an event that changed nothing in
