@@ -31,9 +31,9 @@ type exploreCmd struct {
 	Initial    string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
 	Jobs       int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
 	MaxStates  int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
-	MaxJoint   int           `name:"max-joint" default:"256" placeholder:"N" help:"Build every joint crash state of a crash point while the model admits at most N there; past N, build at most N from families instead: the states check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones. The report says which points were sampled."`
-	Samples    int           `default:"16" placeholder:"N" help:"Random states built at each sampled crash point, after the families (0: none)."`
-	Seed       uint64        `default:"1" placeholder:"N" help:"Seed of the random states; the report records it, and the same seed builds the same states."`
+	MaxJoint   int           `name:"max-joint" default:"256" help:"Build every joint crash state of a crash point while the model admits at most this many there; past that, build at most as many from families instead: the states check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones. The report says which points were sampled."`
+	Samples    int           `default:"16" help:"Random states built at each sampled crash point, after the families (0: none)."`
+	Seed       uint64        `default:"1" help:"Seed of the random states; the report records it, and the same seed builds the same states."`
 	EveryLine  bool          `name:"every-line" help:"Check each distinct state at every crash point that can leave it (CRASHSIM_CRASH_LINE each time), not only at the last."`
 	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
