@@ -143,6 +143,9 @@ func (e *explorer) vplace(v *vbuild, c *cand, rel string, ino *model.Inode) erro
 			return nil // a parent is a file in this state: the name cannot exist
 		}
 	}
+	if e.snapshotDir(ino, rel) {
+		return nil
+	}
 	k := v.present(rel)
 	if ino != nil && ino.Dir {
 		if k == 'd' {
