@@ -1,21 +1,40 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/parser"
 )
 
-// jointInputs are the fixture traces and a few small generated ones:
-// saves through temp files with and without syncs, renames over
-// existing names, directories made and removed, hard links.
+// jointInputs are the fixture traces (fixtures/traces and the real
+// applications' of fixtures/apps, each with its listing) and a few small
+// generated ones: saves through temp files with and without syncs,
+// renames over existing names, directories made and removed, hard links.
 func jointInputs(t *testing.T) []traceInput {
 	inputs := fixtureInputs(t)
+	apps, err := filepath.Glob("../fixtures/apps/*/*.strace")
+	if err != nil || len(apps) == 0 {
+		t.Fatalf("application traces: %v (%d)", err, len(apps))
+	}
+	for _, tr := range apps {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(tr), "initial.list"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := ReadInitial(bytes.NewReader(b), "initial.list")
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, traceInput{tr, func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }, l})
+	}
 	gen := map[string]string{}
 	var saves strings.Builder
 	for i := range 12 {
