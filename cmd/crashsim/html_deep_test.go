@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 // writeDeepTrace writes a trace that saves a file depth directories deep
@@ -43,13 +44,9 @@ func writeDeepTrace(tb testing.TB, depth, writes int) (trace, dir string) {
 
 func renderDeep(tb testing.TB, trace string, out *bytes.Buffer) {
 	tb.Helper()
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer s.Close()
-	in := htmlInput{command: "states", trace: trace, model: model.Posix, models: []string{"posix"}, scope: &check.Options{}, res: &check.Result{}}
-	if err := renderHTML(out, s, in); err != nil {
+	rp := crashsim.Replay{Inputs: crashsim.Inputs{Traces: []string{trace}}, Persistence: model.Posix}
+	meta := report.HTMLMeta{Command: "states", Trace: trace, Model: "posix", Models: []string{"posix"}}
+	if err := renderHTML(out, rp, meta, &check.Result{}); err != nil {
 		tb.Fatal(err)
 	}
 }
