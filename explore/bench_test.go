@@ -173,7 +173,7 @@ func BenchmarkExploreManyFiles(b *testing.B) {
 	var states, cands int
 	var mat, wall time.Duration
 	for b.Loop() {
-		res := runTrace(b, trace, Options{Trace: trace, Root: root, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute, WorkDir: b.TempDir()})
+		res := runTrace(b, trace, Options{Trace: trace, Root: root, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
 		states += res.Checked
 		cands += res.Candidates
 		mat += res.Materialize
