@@ -115,7 +115,7 @@ func (e *explorer) noteUnconfined(why string) {
 	unconfinedMu.Lock()
 	defer unconfinedMu.Unlock()
 	if e.res.Unconfined == "" {
-		e.res.Unconfined = "jailed checkers ran as the host's root (without capabilities): " + why
+		e.res.Unconfined = "jailed checkers ran as the host's root (without capabilities), not as a user of their own, so a checker could signal root's processes and open root's files and sockets: " + why
 	}
 }
 

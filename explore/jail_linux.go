@@ -268,7 +268,7 @@ func startConfined(dirs []hidden) (*zygote, error) {
 		fd, err := idmapClone(d.fd, "", z.userns)
 		if err != nil {
 			z.stop()
-			return nil, fmt.Errorf("%s: no idmapped mount of its filesystem here (Linux 5.12 has them; tmpfs from 6.3): %w", d.path, err)
+			return nil, fmt.Errorf("%s: its filesystem has no idmapped mounts on this kernel (Linux has them from 5.12 on ext4, xfs and btrfs, from 6.3 on tmpfs; --work-dir says where states are built): %w", d.path, err)
 		}
 		unix.Close(fd)
 	}

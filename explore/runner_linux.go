@@ -438,6 +438,11 @@ func serveRunner(arg string) int {
 	var j *jail
 	if jailed && setupErr == nil {
 		j, setupErr = jailSetup(work, mode == "jail")
+		if j != nil && j.z != nil {
+			// Ended and reaped, not left to init: what it and its
+			// checkers used is counted in this runner's.
+			defer j.z.stop()
+		}
 	}
 	var null int
 	null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -454,8 +459,9 @@ func serveRunner(arg string) int {
 			kind, b, fd, err := recvFrame(sock)
 			if err != nil || kind != frameRun {
 				// crashsim has gone (or speaks nonsense): nothing it
-				// started may stay.
-				reap.KillTree(os.Getpid())
+				// started may stay. Reaped too: a starter's rusage holds
+				// its checkers', which crashsim's then counts.
+				sweepDescendants()
 				os.Exit(0)
 			}
 			reqs <- request{b, fd}

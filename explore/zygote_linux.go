@@ -83,6 +83,7 @@ func checkerIDs() (int, error) {
 // zygote is the runner's side of its starter.
 type zygote struct {
 	pid    int
+	pidfd  int // signals the starter, not a process that took its pid once it was reaped
 	conn   *net.UnixConn
 	userns int // open on the starter's user namespace: the idmap of the state directories
 	uid    int // the checkers' host uid and gid
@@ -126,6 +127,8 @@ func startZygote(uid int) (*zygote, error) {
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	}
+	pidfd := -1
+	attr.Sys.PidFD = &pidfd
 	// Executed through an fd: the starter's user may not enter the
 	// directories on the way to crashsim's binary (it needs only the
 	// right to execute the file itself).
@@ -140,7 +143,7 @@ func startZygote(uid int) (*zygote, error) {
 		conn.Close()
 		return nil, fmt.Errorf("start %s: %w", exe, err)
 	}
-	z := &zygote{pid: pid, conn: conn, uid: uid, userns: -1}
+	z := &zygote{pid: pid, pidfd: pidfd, conn: conn, uid: uid, userns: -1}
 	if z.userns, err = unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/user", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
 		z.stop()
 		return nil, fmt.Errorf("open its user namespace: %w", err)
@@ -206,7 +209,11 @@ func (z *zygote) stop() {
 	if z.userns >= 0 {
 		unix.Close(z.userns)
 	}
-	_ = unix.Kill(z.pid, unix.SIGKILL)
+	if z.pidfd >= 0 {
+		_ = unix.PidfdSendSignal(z.pidfd, unix.SIGKILL, nil, 0)
+		unix.Close(z.pidfd)
+		z.pidfd = -1
+	}
 	var ws unix.WaitStatus
 	_, _ = unix.Wait4(z.pid, &ws, 0, nil)
 }
