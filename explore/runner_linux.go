@@ -367,25 +367,7 @@ func recvFrame(c *net.UnixConn) (byte, []byte, int, error) {
 	if n == 0 {
 		return 0, nil, -1, io.EOF
 	}
-	fd := -1
-	if oobn > 0 {
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err == nil {
-			for _, m := range msgs {
-				fds, err := unix.ParseUnixRights(&m)
-				if err != nil {
-					continue
-				}
-				for _, f := range fds {
-					if fd < 0 {
-						fd = f
-					} else {
-						unix.Close(f)
-					}
-				}
-			}
-		}
-	}
+	fd := rightsFD(oob[:oobn])
 	if _, err := io.ReadFull(c, h[n:]); err != nil {
 		closeFD(fd)
 		return 0, nil, -1, err
@@ -396,6 +378,33 @@ func recvFrame(c *net.UnixConn) (byte, []byte, int, error) {
 		return 0, nil, -1, err
 	}
 	return h[0], b, fd, nil
+}
+
+// rightsFD returns the first fd that the control message oob passes
+// (-1 when none), and closes the others.
+func rightsFD(oob []byte) int {
+	fd := -1
+	if len(oob) == 0 {
+		return fd
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return fd
+	}
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, f := range fds {
+			if fd < 0 {
+				fd = f
+			} else {
+				unix.Close(f)
+			}
+		}
+	}
+	return fd
 }
 
 func closeFD(fd int) {

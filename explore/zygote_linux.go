@@ -3,13 +3,16 @@
 package explore
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
+	"unsafe"
 
 	"github.com/crashsim/crashsim/internal/reap"
 	"golang.org/x/sys/unix"
@@ -82,9 +85,12 @@ func checkerIDs() (int, error) {
 
 // zygote is the runner's side of its starter.
 type zygote struct {
-	pid    int
-	pidfd  int // signals the starter, not a process that took its pid once it was reaped
-	conn   *net.UnixConn
+	pid   int
+	pidfd int // signals the starter, not a process that took its pid once it was reaped
+	// sock is the runner's end of the socket, blocking: a state's
+	// request and answer are read and written with no wake-up of the
+	// runtime's poller.
+	sock   int
 	userns int // open on the starter's user namespace: the idmap of the state directories
 	uid    int // the checkers' host uid and gid
 }
@@ -101,13 +107,9 @@ func startZygote(uid int) (*zygote, error) {
 		return nil, fmt.Errorf("socket pair: %w", err)
 	}
 	defer unix.Close(fds[1])
-	conn, err := unixConn(fds[0], "starter")
-	if err != nil {
-		return nil, err
-	}
 	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		conn.Close()
+		unix.Close(fds[0])
 		return nil, err
 	}
 	defer unix.Close(null)
@@ -134,16 +136,16 @@ func startZygote(uid int) (*zygote, error) {
 	// right to execute the file itself).
 	bin, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
-		conn.Close()
+		unix.Close(fds[0])
 		return nil, err
 	}
 	defer unix.Close(bin)
 	pid, err := syscall.ForkExec("/proc/self/fd/"+strconv.Itoa(bin), []string{exe}, attr)
 	if err != nil {
-		conn.Close()
+		unix.Close(fds[0])
 		return nil, fmt.Errorf("start %s: %w", exe, err)
 	}
-	z := &zygote{pid: pid, pidfd: pidfd, conn: conn, uid: uid, userns: -1}
+	z := &zygote{pid: pid, pidfd: pidfd, sock: fds[0], uid: uid, userns: -1}
 	if z.userns, err = unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/user", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
 		z.stop()
 		return nil, fmt.Errorf("open its user namespace: %w", err)
@@ -165,7 +167,8 @@ func withoutRunnerEnv(env []string) []string {
 
 // ready waits for the starter's word that it can start checkers.
 func (z *zygote) ready() error {
-	kind, b, err := readFrame(z.conn)
+	kind, b, fd, err := readFrameFD(z.sock)
+	closeFD(fd)
 	switch {
 	case err != nil:
 		return fmt.Errorf("the starter ended: %w", err)
@@ -187,10 +190,11 @@ func (z *zygote) run(dir, path string, argv, env []string, out int) (unix.WaitSt
 	req := appendStrings(nil, []string{dir, path})
 	req = appendStrings(req, argv)
 	req = appendStrings(req, env)
-	if err := sendFrame(z.conn, frameRun, req, out); err != nil {
+	if err := writeFrameFD(z.sock, frameRun, req, out); err != nil {
 		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
 	}
-	kind, b, err := readFrame(z.conn)
+	kind, b, fd, err := readFrameFD(z.sock)
+	closeFD(fd)
 	switch {
 	case err != nil:
 		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
@@ -205,7 +209,7 @@ func (z *zygote) run(dir, path string, argv, env []string, out int) (unix.WaitSt
 // stop ends the starter (it sees its socket close) and releases its
 // namespace.
 func (z *zygote) stop() {
-	z.conn.Close()
+	unix.Close(z.sock)
 	if z.userns >= 0 {
 		unix.Close(z.userns)
 	}
@@ -220,57 +224,75 @@ func (z *zygote) stop() {
 
 // serveZygote is the starter process. It returns when the runner closes
 // the socket, after it killed what is left below it.
+//
+// One thread does the work of each state: it reads the request, starts
+// the checker, waits for it and answers, with blocking system calls and
+// no hand-over to another goroutine, which would cost each state wake-ups
+// of the runtime's threads. It is the thread that dropped its privileges
+// (dropToChecker): the rest of the process keeps them, to kill what a
+// checker left (sweep) and what is below the starter when it ends.
 func serveZygote() int {
-	sock, err := unixConn(3, "runner")
-	if err != nil {
-		return 2
+	// Started through an fd, it is named after the fd's number: take
+	// crashsim's name again (ps shows it). init runs on the main thread,
+	// whose name is the process's.
+	if exe, err := os.Executable(); err == nil {
+		name := append([]byte(filepath.Base(exe))[:min(len(filepath.Base(exe)), 15)], 0)
+		_ = unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&name[0])), 0, 0, 0)
 	}
 	catchSignals()
-	f, null, err := zygoteSetup()
-	if err != nil {
-		_ = sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
-		return 1
-	}
-	if err := sendFrame(sock, frameReady, nil, -1); err != nil {
-		return 1
-	}
-	for {
-		kind, b, out, err := recvFrame(sock)
-		if err != nil || kind != frameRun {
-			reap.KillTree(os.Getpid())
-			return 0
+	null, err := zygoteSetup()
+	code := make(chan int)
+	go func() {
+		runtime.LockOSThread() // for good: the thread ends with the goroutine
+		if err == nil {
+			err = dropToChecker()
 		}
-		err = zygoteRun(sock, f, b, out, null)
-		closeFD(out)
 		if err != nil {
-			reap.KillTree(os.Getpid())
-			return 1
+			_ = writeFrame(zygoteSock, frameNotRun, []byte(err.Error()))
+			code <- 1
+			return
 		}
-	}
+		if writeFrame(zygoteSock, frameReady, nil) != nil {
+			code <- 1
+			return
+		}
+		for {
+			kind, b, out, err := readFrameFD(zygoteSock)
+			if err != nil || kind != frameRun {
+				code <- 0
+				return
+			}
+			err = zygoteRun(b, out, null)
+			closeFD(out)
+			if err != nil {
+				code <- 1
+				return
+			}
+		}
+	}()
+	c := <-code
+	reap.KillTree(os.Getpid())
+	return c
 }
 
-// zygoteSetup makes the starter a child subreaper, brings the loopback up
-// and starts the thread that starts the checkers.
-func zygoteSetup() (*forker, int, error) {
+// zygoteSock is the starter's end of its socket to the runner.
+const zygoteSock = 3
+
+// zygoteSetup makes the starter a child subreaper and brings the loopback
+// up.
+func zygoteSetup() (int, error) {
 	if err := reap.SetSubreaper(); err != nil {
-		return nil, -1, err
+		return -1, err
 	}
 	if err := loopbackUp(); err != nil {
-		return nil, -1, fmt.Errorf("loopback: %w", err)
+		return -1, fmt.Errorf("loopback: %w", err)
 	}
-	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, -1, err
-	}
-	f, err := startForker(dropToChecker)
-	if err != nil {
-		return nil, -1, fmt.Errorf("drop privileges: %w", err)
-	}
-	return f, null, nil
+	return unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 }
 
-// zygoteRun runs one checker: dir and path, argv, env.
-func zygoteRun(sock *net.UnixConn, f *forker, req []byte, out, null int) error {
+// zygoteRun runs one checker: dir and path, argv, env. It is called on
+// the thread that dropped its privileges.
+func zygoteRun(req []byte, out, null int) error {
 	head, rest, err := takeStrings(req)
 	if err != nil || len(head) != 2 || out < 0 {
 		return errors.New("bad request")
@@ -289,17 +311,114 @@ func zygoteRun(sock *net.UnixConn, f *forker, req []byte, out, null int) error {
 			// uid and gid 0 of the namespace, no supplementary group.
 			Credential: &syscall.Credential{Uid: 0, Gid: 0}},
 	}
-	pid, err := f.forkExec(head[1], argv, attr)
+	pid, err := syscall.ForkExec(head[1], argv, attr)
 	if err != nil {
 		err = &os.PathError{Op: "fork/exec", Path: head[1], Err: err}
-		return sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
+		return writeFrame(zygoteSock, frameNotRun, []byte(err.Error()))
 	}
 	ws, err := waitChecker(pid)
 	if err != nil {
 		return err
 	}
-	sweepDescendants()
-	return answerDone(sock, ws, false)
+	for {
+		var w unix.WaitStatus
+		got, err := unix.Wait4(-1, &w, unix.WNOHANG, nil)
+		if err == unix.ECHILD {
+			break
+		}
+		if err == unix.EINTR || got > 0 {
+			continue
+		}
+		// What the checker left runs: kill it from a thread that may
+		// (this one cannot), then wait for one to end.
+		done := make(chan struct{})
+		go func() {
+			reap.KillTree(os.Getpid())
+			close(done)
+		}()
+		<-done
+		_, _ = unix.Wait4(-1, &w, 0, nil)
+	}
+	b := binary.LittleEndian.AppendUint32(nil, uint32(ws))
+	return writeFrame(zygoteSock, frameDone, append(b, 0))
+}
+
+// readFrameFD reads a frame, and the fd sent with it, from a blocking
+// socket.
+func readFrameFD(fd int) (byte, []byte, int, error) {
+	var h [5]byte
+	oob := make([]byte, unix.CmsgSpace(4*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(fd, h[:], oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return 0, nil, -1, err
+	}
+	if n == 0 {
+		return 0, nil, -1, io.EOF
+	}
+	passed := rightsFD(oob[:oobn])
+	b := []byte(nil)
+	err = readFull(fd, h[n:])
+	if err == nil {
+		b = make([]byte, binary.LittleEndian.Uint32(h[1:]))
+		err = readFull(fd, b)
+	}
+	if err != nil {
+		closeFD(passed)
+		return 0, nil, -1, err
+	}
+	return h[0], b, passed, nil
+}
+
+func readFull(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := unix.Read(fd, b)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return err
+		case n == 0:
+			return io.ErrUnexpectedEOF
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// writeFrame writes a frame to a blocking socket.
+func writeFrame(fd int, kind byte, payload []byte) error {
+	return writeFrameFD(fd, kind, payload, -1)
+}
+
+// writeFrameFD writes a frame to a blocking socket, with the fd passed
+// along when it is >= 0.
+func writeFrameFD(fd int, kind byte, payload []byte, passed int) error {
+	b := make([]byte, 5, 5+len(payload))
+	b[0] = kind
+	binary.LittleEndian.PutUint32(b[1:], uint32(len(payload)))
+	b = append(b, payload...)
+	var oob []byte
+	if passed >= 0 {
+		oob = unix.UnixRights(passed)
+	}
+	for len(b) > 0 {
+		n, err := unix.SendmsgN(fd, b, oob, nil, unix.MSG_NOSIGNAL)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b, oob = b[n:], nil
+	}
+	return nil
 }
 
 // Securebits (linux/securebits.h).
