@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -31,7 +32,7 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	argv := []string{"sh", "-c", e.opt.Checker}
 	out := &limitedBuffer{max: outputLimit}
 	var o outcome
-	var r *runner
+	var r checkerRunner
 	var err error
 	// A runner that ended between states (killed from outside, say)
 	// is replaced once, before the checker has started.
@@ -45,8 +46,8 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 		}
 	}
 	s.output = out.bytes()
-	if r != nil && r.note != "" {
-		e.noteUnconfined(r.note)
+	if r != nil && r.unconfined() != "" {
+		e.noteUnconfined(r.unconfined())
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -65,16 +66,30 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	return nil
 }
 
+// checkerRunner runs one worker's checkers, one after another: a runner
+// process (runner_linux.go) or, for confined checkers, a jail thread of
+// crashsim's and its starter (confined_linux.go).
+type checkerRunner interface {
+	// run runs argv in dir with env, its output into out; see runner.run.
+	run(ctx context.Context, dir string, argv, env []string, token string, out io.Writer) (outcome, error)
+	// stale reports whether it should not take another state.
+	stale() bool
+	stop()
+	// unconfined says why its checkers, jailed, are the host's root ("":
+	// they are not, or are not jailed, or HostRootEnv asked for it).
+	unconfined() string
+}
+
 // worker is one checker goroutine's: its runner, started on first use and
 // again when the last one ended or grew stale.
-type worker struct{ r *runner }
+type worker struct{ r checkerRunner }
 
-func (w *worker) runner(work string) (*runner, error) {
+func (w *worker) runner(work string) (checkerRunner, error) {
 	if w.r != nil && !w.r.stale() {
 		return w.r, nil
 	}
 	w.close()
-	r, err := startRunner(Jailed(), os.Getenv(HostRootEnv) == "1", work, checkers.group)
+	r, err := newRunner(work)
 	if err != nil {
 		return nil, err
 	}

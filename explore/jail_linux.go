@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/tracer"
 	"golang.org/x/sys/unix"
 )
@@ -85,7 +86,7 @@ func canJail() bool {
 // filesystem it has, so that one unmounted outside would stay busy, and
 // its loop device attached, until the checker ended.
 func dropLoopMounts(writable []string) {
-	b, err := os.ReadFile("/proc/self/mountinfo")
+	b, err := os.ReadFile("/proc/thread-self/mountinfo") // a jail thread's own (confined.go)
 	if err != nil {
 		return
 	}
@@ -109,16 +110,29 @@ func dropLoopMounts(writable []string) {
 	}
 }
 
-// jail is a jailed runner's mount namespace, set up once, and what
-// starts its checkers: a starter that runs them confined (z), or a thread
-// of the runner's that dropped its privileges (fork).
+// jailMode says who the jail's checkers are.
+type jailMode int
+
+const (
+	// jailConfined: an unprivileged user, in network and IPC namespaces
+	// of its own, started by a starter (zygote_linux.go). The jail is a
+	// thread of crashsim's (confined_linux.go).
+	jailConfined jailMode = iota
+	// jailOwnNet: the host's root without capabilities, in network and
+	// IPC namespaces of its own, started by a runner's thread: where
+	// confinement cannot be had.
+	jailOwnNet
+	// jailHostNet: the same in the host's network (HostRootEnv).
+	jailHostNet
+)
+
+// jail is a jailed mount namespace, set up once, and what starts its
+// checkers: a starter that runs them confined (z), or a thread of the
+// runner's that dropped its privileges (fork).
 type jail struct {
 	z    *zygote
 	fork *forker
-	// note says why checkers run as the host's root though confinement
-	// was asked for ("" when they are confined, or were not to be).
-	note     string
-	noteSent bool
+	fds      []int // open for the jail: closed by close
 	work     string
 	// workFD is open on the work directory: below /dev/shm (explore's
 	// default) it is covered by the jail's own /dev, and each state
@@ -139,19 +153,30 @@ type hidden struct {
 	fd   int // open on it, from before it was covered
 }
 
-// jailSetup makes the runner's mount namespace: private, the loop
-// filesystems that hold nothing needed dropped, the minimal /dev, and
-// everything read-only, nosuid and nodev but the directories WritableEnv
-// names. work holds the state directories, which enter makes writable one
-// at a time. With confine, checkers are to run as an unprivileged user
-// (zygote_linux.go); when the kernel cannot do that here, they run as
-// the host's root and j.note says why. Then it starts what starts the
-// checkers.
-func jailSetup(work string, confine bool) (*jail, error) {
+// errCannotConfine says that checkers cannot be confined here (why).
+type errCannotConfine struct{ why error }
+
+func (e errCannotConfine) Error() string { return e.why.Error() }
+
+// jailSetup makes the calling thread's mount namespace (its own: a
+// runner's, or a jail thread's) the jail: private, the loop filesystems
+// that hold nothing needed dropped, the minimal /dev, and everything
+// read-only, nosuid and nodev but the directories WritableEnv names. work
+// holds the state directories, which enter makes writable one at a time.
+// Then it starts what starts the checkers as mode says, a starter in
+// group (none when nil) when confined; when confinement cannot be had
+// here, the error is an errCannotConfine. On an error the jail's fds are
+// closed.
+func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err error) {
+	j := &jail{work: work}
+	defer func() {
+		if err != nil {
+			j.close()
+		}
+	}()
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("make mounts private: %w", err)
 	}
-	j := &jail{work: work}
 	var writable []string
 	for _, d := range filepath.SplitList(os.Getenv(WritableEnv)) {
 		if d != "" {
@@ -159,16 +184,17 @@ func jailSetup(work string, confine bool) (*jail, error) {
 		}
 	}
 	dropLoopMounts(append([]string{work}, writable...))
-	var err error
 	if j.workFD, err = unix.Open(work, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
 		return nil, fmt.Errorf("open %s: %w", work, err)
 	}
+	j.fds = append(j.fds, j.workFD)
 	var shown []hidden // writable, and not below the jail's /dev
 	for _, d := range writable {
 		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", d, err)
 		}
+		j.fds = append(j.fds, fd)
 		if !within(d, "/dev") {
 			shown = append(shown, hidden{d, fd})
 			continue
@@ -178,9 +204,9 @@ func jailSetup(work string, confine bool) (*jail, error) {
 		}
 		j.shmBinds = append(j.shmBinds, hidden{d, fd})
 	}
-	if confine {
-		if j.z, err = startConfined(append([]hidden{{work, j.workFD}}, append(shown, j.shmBinds...)...)); err != nil {
-			j.note = err.Error()
+	if mode == jailConfined {
+		if j.z, err = startConfined(append([]hidden{{work, j.workFD}}, append(shown, j.shmBinds...)...), group); err != nil {
+			return nil, errCannotConfine{err}
 		}
 	}
 	var covers []string
@@ -230,7 +256,7 @@ func jailSetup(work string, confine bool) (*jail, error) {
 	// its privileges: in network and IPC namespaces of its own unless
 	// HostRootEnv asked for the host's.
 	if j.fork, err = startForker(func() error {
-		if confine {
+		if mode == jailOwnNet {
 			if err := unix.Unshare(unix.CLONE_NEWNET | unix.CLONE_NEWIPC); err != nil {
 				return fmt.Errorf("network and IPC namespaces: %w", err)
 			}
@@ -245,16 +271,29 @@ func jailSetup(work string, confine bool) (*jail, error) {
 	return j, nil
 }
 
+// close ends the jail's starter and closes its fds. The mounts go with
+// the mount namespace.
+func (j *jail) close() {
+	if j.z != nil {
+		j.z.stop()
+		j.z = nil
+	}
+	for _, fd := range j.fds {
+		unix.Close(fd)
+	}
+	j.fds = nil
+}
+
 // startConfined starts the starter of confined checkers and checks that
 // each directory of dirs (the work directory and the writable ones) can
 // be mounted idmapped to their user. Its error says why checkers cannot
 // be confined here.
-func startConfined(dirs []hidden) (*zygote, error) {
+func startConfined(dirs []hidden, group *reap.Group) (*zygote, error) {
 	uid, err := checkerIDs()
 	if err != nil {
 		return nil, err
 	}
-	z, err := startZygote(uid)
+	z, err := startZygote(uid, group)
 	if err == nil {
 		err = z.ready()
 	}

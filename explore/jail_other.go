@@ -14,10 +14,7 @@ import (
 // Checkers need Linux: their runner is a child subreaper.
 func canJail() bool { return false }
 
-type runner struct {
-	jailed bool
-	note   string
-}
+type runner struct{ jailed bool }
 
 type outcome struct {
 	status syscall.WaitStatus
@@ -29,6 +26,10 @@ func (outcome) words() string { return "" }
 func startRunner(bool, bool, string, *reap.Group) (*runner, error) {
 	return nil, errors.New("checkers run on Linux only")
 }
+
+func newRunner(string) (checkerRunner, error) { return nil, errors.New("checkers run on Linux only") }
+
+func (*runner) unconfined() string { return "" }
 
 func (*runner) stale() bool { return true }
 func (*runner) stop()       {}

@@ -69,8 +69,7 @@ const (
 	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
-	frameNote   = 'w' // runner → crashsim, once: why its checkers run as the host's root (Result.Unconfined)
-	frameReady  = 'y' // starter → runner: it can start checkers
+	frameReady  = 'y' // starter → crashsim: it can start checkers
 )
 
 // runner is crashsim's side of a runner process.
@@ -78,7 +77,7 @@ type runner struct {
 	cmd    *exec.Cmd
 	conn   *net.UnixConn // crashsim's end of the socket pair
 	jailed bool
-	note   string // the runner's frameNote
+	why    string // why its checkers are not confined (Result.Unconfined)
 	born   time.Time
 	done   bool // killed, or told to retire: start a new one
 	waited bool
@@ -86,8 +85,9 @@ type runner struct {
 
 // startRunner starts a runner in group (none when nil); work is the
 // directory that holds the state directories (a jailed runner keeps the
-// filesystem under it). A jailed runner's checkers run as an
-// unprivileged user (zygote_linux.go) unless hostRoot.
+// filesystem under it). A jailed runner's checkers are the host's root
+// without capabilities, in network and IPC namespaces of their own unless
+// hostRoot. (Confined checkers need no runner: confined_linux.go.)
 func startRunner(jailed, hostRoot bool, work string, group *reap.Group) (*runner, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -126,6 +126,8 @@ func startRunner(jailed, hostRoot bool, work string, group *reap.Group) (*runner
 	}
 	return &runner{cmd: c, conn: conn, jailed: jailed, born: time.Now()}, nil
 }
+
+func (r *runner) unconfined() string { return r.why }
 
 // stale reports whether the runner should not take another state.
 func (r *runner) stale() bool {
@@ -242,8 +244,6 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 				return
 			case kind == frameStart:
 				started.Store(true)
-			case kind == frameNote:
-				r.note = string(b)
 			case kind == frameDone && len(b) == 5:
 				res.status = unix.WaitStatus(binary.LittleEndian.Uint32(b))
 				r.done = b[4] != 0
@@ -446,12 +446,11 @@ func serveRunner(arg string) int {
 	setupErr := reap.SetSubreaper()
 	var j *jail
 	if jailed && setupErr == nil {
-		j, setupErr = jailSetup(work, mode == "jail")
-		if j != nil && j.z != nil {
-			// Ended and reaped, not left to init: what it and its
-			// checkers used is counted in this runner's.
-			defer j.z.stop()
+		jm := jailOwnNet
+		if mode == "jail-root" {
+			jm = jailHostNet
 		}
+		j, setupErr = jailSetup(work, jm, nil)
 	}
 	var null int
 	null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -468,9 +467,8 @@ func serveRunner(arg string) int {
 			kind, b, fd, err := recvFrame(sock)
 			if err != nil || kind != frameRun {
 				// crashsim has gone (or speaks nonsense): nothing it
-				// started may stay. Reaped too: a starter's rusage holds
-				// its checkers', which crashsim's then counts.
-				sweepDescendants()
+				// started may stay.
+				reap.KillTree(os.Getpid())
 				os.Exit(0)
 			}
 			reqs <- request{b, fd}
@@ -568,33 +566,9 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 		path = p
 		paths[argv[0]] = p
 	}
-	if jailed && j.note != "" && !j.noteSent {
-		j.noteSent = true
-		if err := sendFrame(sock, frameNote, []byte(j.note), -1); err != nil {
-			leave()
-			return true, err
-		}
-	}
 	if err := sendFrame(sock, frameStart, nil, -1); err != nil {
 		leave()
 		return true, err
-	}
-	if jailed && j.z != nil {
-		ws, notRun, err := j.z.run(dir, path, argv, env, out)
-		switch {
-		case err != nil:
-			// The starter was killed with the checker (a timeout): what
-			// it left is this runner's now. A new runner takes the next
-			// state.
-			sweepDescendants()
-			leave()
-			return true, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
-		case notRun != "":
-			leave()
-			return fail("run", errors.New(notRun))
-		}
-		leave()
-		return false, answerDone(sock, ws, false)
 	}
 	attr := &syscall.ProcAttr{
 		Dir: dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/crashsim/crashsim/internal/reap"
@@ -73,7 +76,7 @@ const (
 // of two, or of crashsims in two containers, never share a uid.
 func checkerIDs() (int, error) {
 	var st unix.Stat_t
-	if err := unix.Stat("/proc/self/ns/mnt", &st); err != nil {
+	if err := unix.Stat("/proc/thread-self/ns/mnt", &st); err != nil {
 		return 0, fmt.Errorf("the mount namespace's number: %w", err)
 	}
 	const first = 0xF0000000 // the kernel's PROC_DYNAMIC_FIRST
@@ -83,21 +86,22 @@ func checkerIDs() (int, error) {
 	return int(uidBase + 2*(st.Ino-first)), nil
 }
 
-// zygote is the runner's side of its starter.
+// zygote is crashsim's side of a starter.
 type zygote struct {
 	pid   int
 	pidfd int // signals the starter, not a process that took its pid once it was reaped
-	// sock is the runner's end of the socket, blocking: a state's
-	// request and answer are read and written with no wake-up of the
-	// runtime's poller.
-	sock   int
+	// conn is crashsim's end of the socket, read through the runtime's
+	// poller (see unixConn).
+	conn   *net.UnixConn
 	userns int // open on the starter's user namespace: the idmap of the state directories
 	uid    int // the checkers' host uid and gid
 }
 
-// startZygote starts the starter with the checkers' host uid uid; ready
-// waits until it can start them.
-func startZygote(uid int) (*zygote, error) {
+// startZygote starts a starter, in group (none when nil), whose checkers
+// are host uid uid; ready waits until it can start them. It must be
+// called from the jail's thread: the starter shares that thread's mount
+// namespace, and ends (killing what is below it) when the thread does.
+func startZygote(uid int, group *reap.Group) (*zygote, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -107,9 +111,13 @@ func startZygote(uid int) (*zygote, error) {
 		return nil, fmt.Errorf("socket pair: %w", err)
 	}
 	defer unix.Close(fds[1])
+	conn, err := unixConn(fds[0], "starter")
+	if err != nil {
+		return nil, err
+	}
 	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		unix.Close(fds[0])
+		conn.Close()
 		return nil, err
 	}
 	defer unix.Close(null)
@@ -126,8 +134,12 @@ func startZygote(uid int) (*zygote, error) {
 			Credential:                 &syscall.Credential{Uid: 1, Gid: 0},
 			// It execs as uid 1, so it keeps only these (in the namespace).
 			AmbientCaps: []uintptr{unix.CAP_KILL, unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN},
-			Pdeathsig:   syscall.SIGKILL,
+			// Caught: the starter kills what is below it, then ends.
+			Pdeathsig: zygoteParentGone,
 		},
+	}
+	if group != nil {
+		attr.Sys.UseCgroupFD, attr.Sys.CgroupFD = true, group.FD()
 	}
 	pidfd := -1
 	attr.Sys.PidFD = &pidfd
@@ -136,22 +148,25 @@ func startZygote(uid int) (*zygote, error) {
 	// right to execute the file itself).
 	bin, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
-		unix.Close(fds[0])
+		conn.Close()
 		return nil, err
 	}
 	defer unix.Close(bin)
 	pid, err := syscall.ForkExec("/proc/self/fd/"+strconv.Itoa(bin), []string{exe}, attr)
 	if err != nil {
-		unix.Close(fds[0])
+		conn.Close()
 		return nil, fmt.Errorf("start %s: %w", exe, err)
 	}
-	z := &zygote{pid: pid, pidfd: pidfd, sock: fds[0], uid: uid, userns: -1}
+	z := &zygote{pid: pid, pidfd: pidfd, conn: conn, uid: uid, userns: -1}
 	if z.userns, err = unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/user", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
 		z.stop()
 		return nil, fmt.Errorf("open its user namespace: %w", err)
 	}
 	return z, nil
 }
+
+// zygoteParentGone is the starter's parent-death signal.
+const zygoteParentGone = syscall.SIGUSR1
 
 // withoutRunnerEnv drops the runner variable from env.
 func withoutRunnerEnv(env []string) []string {
@@ -167,8 +182,7 @@ func withoutRunnerEnv(env []string) []string {
 
 // ready waits for the starter's word that it can start checkers.
 func (z *zygote) ready() error {
-	kind, b, fd, err := readFrameFD(z.sock)
-	closeFD(fd)
+	kind, b, err := readFrame(z.conn)
 	switch {
 	case err != nil:
 		return fmt.Errorf("the starter ended: %w", err)
@@ -180,46 +194,45 @@ func (z *zygote) ready() error {
 	return nil
 }
 
-// errZygoteLost says the starter ended while it ran a checker (it was
-// killed with the runner's other descendants: a timeout).
-var errZygoteLost = errors.New("the process that starts checkers in the jail ended")
+// killTree kills what is below the starter, which is a child subreaper.
+func (z *zygote) killTree() { reap.KillTree(z.pid) }
 
-// run has the starter run path with argv and env in dir, its output to
-// out, and returns how it ended, or why it could not start.
-func (z *zygote) run(dir, path string, argv, env []string, out int) (unix.WaitStatus, string, error) {
-	req := appendStrings(nil, []string{dir, path})
-	req = appendStrings(req, argv)
-	req = appendStrings(req, env)
-	if err := writeFrameFD(z.sock, frameRun, req, out); err != nil {
-		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
-	}
-	kind, b, fd, err := readFrameFD(z.sock)
-	closeFD(fd)
-	switch {
-	case err != nil:
-		return 0, "", fmt.Errorf("%w: %w", errZygoteLost, err)
-	case kind == frameNotRun:
-		return 0, string(b), nil
-	case kind == frameDone && len(b) >= 4:
-		return unix.WaitStatus(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24), "", nil
-	}
-	return 0, "", fmt.Errorf("%w: it said %q", errZygoteLost, kind)
-}
-
-// stop ends the starter (it sees its socket close) and releases its
-// namespace.
-func (z *zygote) stop() {
-	unix.Close(z.sock)
-	if z.userns >= 0 {
-		unix.Close(z.userns)
-	}
+// kill kills the starter and what is below it.
+func (z *zygote) kill() {
+	z.killTree()
 	if z.pidfd >= 0 {
 		_ = unix.PidfdSendSignal(z.pidfd, unix.SIGKILL, nil, 0)
+	}
+}
+
+// stop ends the starter: it sees its socket close, kills what is below it
+// and exits (or is killed after a while); and releases its namespace.
+func (z *zygote) stop() {
+	z.conn.Close()
+	if z.userns >= 0 {
+		unix.Close(z.userns)
+		z.userns = -1
+	}
+	done := make(chan struct{})
+	go func() {
+		var ws unix.WaitStatus
+		for {
+			if _, err := unix.Wait4(z.pid, &ws, 0, nil); err != unix.EINTR {
+				break
+			}
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		z.kill()
+		<-done
+	}
+	if z.pidfd >= 0 {
 		unix.Close(z.pidfd)
 		z.pidfd = -1
 	}
-	var ws unix.WaitStatus
-	_, _ = unix.Wait4(z.pid, &ws, 0, nil)
 }
 
 // serveZygote is the starter process. It returns when the runner closes
@@ -240,6 +253,13 @@ func serveZygote() int {
 		_ = unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&name[0])), 0, 0, 0)
 	}
 	catchSignals()
+	gone := make(chan os.Signal, 1)
+	signal.Notify(gone, zygoteParentGone)
+	go func() {
+		<-gone
+		reap.KillTree(os.Getpid())
+		os.Exit(0)
+	}()
 	null, err := zygoteSetup()
 	code := make(chan int)
 	go func() {
