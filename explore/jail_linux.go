@@ -16,9 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A checker runs jailed when crashsim has CAP_SYS_ADMIN: its runner
-// (runner_linux.go) is crashsim's own binary started again in a mount
-// namespace of its own, in the host's pid namespace, and there
+// A checker runs jailed when crashsim has CAP_SYS_ADMIN: in the host's
+// pid namespace, in a mount namespace of its own, made by a thread of
+// crashsim's (confined_linux.go) or by a runner (runner_linux.go),
+// crashsim's own binary started again, which there
 //
 //   - makes every mount read-only, nosuid and nodev except the state
 //     directory (and the directories WritableEnv names), so a checker
@@ -49,17 +50,18 @@ import (
 //
 // Confinement needs idmapped mounts of the work directory's filesystem
 // (Linux 5.12; tmpfs, explore's default in /dev/shm, from 6.3). Without
-// them, or with HostRootEnv set, the checker runs as the host's uid 0
-// from a thread of the runner that dropped every capability, from the
-// bounding set too, and set no_new_privs, as the runner's other threads
-// keep theirs to bind each state directory; without HostRootEnv it still
-// gets network and IPC namespaces of its own, and explore says in a
-// warning what it could reach (Result.Unconfined).
+// them, or with HostRootEnv set, a runner jails the checker instead: it
+// runs as the host's uid 0 from a thread of the runner's that dropped
+// every capability, from the bounding set too, and set no_new_privs, as
+// the runner's other threads keep theirs to bind each state directory;
+// without HostRootEnv it still gets network and IPC namespaces of its
+// own, and explore says in a warning what it could reach
+// (Result.Unconfined).
 //
-// A checker is contained by its runner, a child subreaper (or by the
-// runner's starter, itself one): whatever it starts, setsid daemons with
-// a clean environment included, ends as the runner's child or below one,
-// and is killed before the next state.
+// A checker is contained by its starter or its runner, a child
+// subreaper: whatever it starts, setsid daemons with a clean environment
+// included, ends as its child or below one, and is killed before the
+// next state.
 
 // canJail reports whether crashsim holds CAP_SYS_ADMIN (CapEff bit 21),
 // which a mount namespace needs.
@@ -132,8 +134,8 @@ const (
 type jail struct {
 	z    *zygote
 	fork *forker
-	fds      []int // open for the jail: closed by close
-	work     string
+	fds  []int // open for the jail: closed by close
+	work string
 	// workFD is open on the work directory: below /dev/shm (explore's
 	// default) it is covered by the jail's own /dev, and each state
 	// directory is bound from it to its own path in the state's /dev/shm.
@@ -325,6 +327,9 @@ func (j *jail) layOut(shown []hidden) ([]string, error) {
 		need = append(need, h.path)
 	}
 	covers, err := closedOnTheWay(need)
+	if errors.Is(err, errRootClosed) {
+		return nil, errCannotConfine{err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -351,6 +356,9 @@ func (j *jail) layOut(shown []hidden) ([]string, error) {
 	return covers, nil
 }
 
+// errRootClosed says that others may not enter /: no cover can open it.
+var errRootClosed = errors.New("/ is closed to others (mode o-x)")
+
 // closedOnTheWay returns, for each path not below /dev, the first
 // directory from / down to it (it included) that others may not enter
 // (mode o-x), leaving out those below another one.
@@ -373,7 +381,7 @@ func closedOnTheWay(paths []string) ([]string, error) {
 			}
 			if st.Mode&0o001 == 0 {
 				if dir == "/" {
-					return nil, errors.New("/ is closed to others")
+					return nil, errRootClosed
 				}
 				out = append(out, dir)
 				break

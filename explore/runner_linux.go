@@ -33,7 +33,10 @@ import (
 // state's checker is left when the state ends. A jailed runner also has
 // a mount namespace of its own (jail_linux.go), set up once; for each
 // state it binds the state directory writable, runs the checker from its
-// thread without privileges, sweeps, and unbinds the directory.
+// thread without privileges, sweeps, and unbinds the directory. (A
+// confined checker, the jail's usual one, needs no runner: its jail is a
+// thread of crashsim's, and its starter does what a runner does, see
+// confined_linux.go.)
 //
 // When crashsim ends, killed or not, the runner sees its socket close,
 // kills its descendants and ends (the watchdog, which kills the run's
@@ -44,13 +47,14 @@ import (
 // as usual and serves the next state), or the runner itself when it does
 // not answer.
 //
-// A jailed runner's mount namespace is a copy of the mount table at its
-// start: it is renewed after maxRunnerAge, so that a filesystem
-// unmounted outside is not kept busy for the rest of the exploration. A
-// checker cannot change it: it has no capabilities.
+// A jail's mount namespace is a copy of the mount table at its start: it
+// is renewed after maxRunnerAge, so that a filesystem unmounted outside
+// is not kept busy for the rest of the exploration. A checker cannot
+// change it: it has no capabilities.
 const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR", "jail-root DIR", "plain", or zygoteMode
 
-// maxRunnerAge is how long a jailed runner serves states.
+// maxRunnerAge is how long a jail (a jailed runner, or a jail thread and
+// its starter) serves states.
 const maxRunnerAge = time.Second
 
 func init() {

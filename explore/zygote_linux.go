@@ -22,17 +22,17 @@ import (
 )
 
 // A confined checker runs as an unprivileged user of the host: uid and
-// gid 0 of a user namespace of the runner's that map to a host uid and
-// gid no one else has (checkerIDs), in a network namespace of its own
-// (only a loopback interface, up) and an IPC namespace of its own. The
-// runner cannot start it itself: a process enters a user namespace only
-// when it is made (clone) or while it has one thread, and a Go process
-// has many. So each jailed runner starts a starter once, crashsim's own
-// binary again, made in those three namespaces (and in the runner's
-// mount namespace, which it shares), and has it start the checkers:
+// gid 0 of a user namespace that map to a host uid and gid no one else
+// has (checkerIDs), in a network namespace of its own (only a loopback
+// interface, up) and an IPC namespace of its own. crashsim cannot start
+// it itself: a process enters a user namespace only when it is made
+// (clone) or while it has one thread, and a Go process has many. So each
+// jail (confined_linux.go) starts a starter once, crashsim's own binary
+// again, made in those three namespaces (and in the jail's mount
+// namespace), and has it start the checkers:
 //
 //   - the starter is uid 1 of the namespace (the host uid after the
-//     checker's), so a checker cannot signal it, trace it or read its
+//     checkers'), so a checker cannot signal it, trace it or read its
 //     /proc files, and holds in the namespace only the capabilities it
 //     needs: to kill the checkers' processes, to make them uid 0, to drop
 //     capabilities and to bring the loopback up;
@@ -42,7 +42,9 @@ import (
 //     namespace, execs with no capability at all, in the namespace or
 //     outside it;
 //   - it is a child subreaper: whatever a checker starts stays below it,
-//     and it kills and reaps all of it before it answers.
+//     and it kills and reaps all of it before it answers. When crashsim
+//     ends (the jail thread that started it ends: a parent-death signal)
+//     or closes its socket, it kills all of it and ends.
 //
 // On the host the checker is then a uid that owns no file and no
 // process: it cannot signal root's processes (kill -9 -1 reaches its own
@@ -67,13 +69,14 @@ const (
 	uidEnd  = 0x7FFE0000
 )
 
-// checkerIDs chooses the host uid (and gid) of the runner's checkers, and
-// the uid after it, the starter's. It is uidBase plus twice the kernel's
-// number of the runner's mount namespace (its inode number, less the
-// first the kernel gives out): the kernel gives no other namespace that
-// number while it lives, and it lives as long as the runner and the
-// starter and the checkers in it, so two runners, of one crashsim run or
-// of two, or of crashsims in two containers, never share a uid.
+// checkerIDs chooses the host uid (and gid) of a jail's checkers, and the
+// uid after it, its starter's. It is uidBase plus twice the kernel's
+// number of the jail's mount namespace (its inode number, less the first
+// the kernel gives out), which the caller, the jail's thread, is in: the
+// kernel gives no other namespace that number while it lives, and it
+// lives as long as the starter and the checkers in it, so two jails, of
+// one crashsim run or of two, or of crashsims in two containers, never
+// share a uid.
 func checkerIDs() (int, error) {
 	var st unix.Stat_t
 	if err := unix.Stat("/proc/thread-self/ns/mnt", &st); err != nil {
