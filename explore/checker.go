@@ -113,6 +113,13 @@ var noJail bool
 // the checker saw, say). Read from crashsim's environment.
 const WritableEnv = "CRASHSIM_CHECKER_WRITABLE"
 
+// ReadableEnv names the variable that lists, colon separated, directories
+// a confined checker (see HostRootEnv) may read though others may not
+// enter them or read their files (a checker script below /root, say): the
+// jail shows them read-only, their files as the checker's own. Read from
+// crashsim's environment.
+const ReadableEnv = "CRASHSIM_CHECKER_READABLE"
+
 // HostRootEnv names the variable that, set to 1 in crashsim's
 // environment, runs jailed checkers as the host's root (uid 0, still
 // without capabilities, behind read-only mounts) in the host's network

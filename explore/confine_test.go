@@ -352,3 +352,32 @@ func TestJailUnconfinedFallback(t *testing.T) {
 		t.Errorf("with %s the checker saw %q: want the host's uid 0 and network namespace %s", HostRootEnv, b, hostNet)
 	}
 }
+
+// A confined checker cannot read a directory closed to others (a checker
+// script below /root, say) unless ReadableEnv names it; then it reads it,
+// and cannot write it.
+func TestJailReadable(t *testing.T) {
+	needJail(t)
+	dir := t.TempDir() // 0700, in a directory of the same mode
+	script := filepath.Join(dir, "check.sh")
+	if err := os.WriteFile(script, []byte("touch "+filepath.Join(dir, "written")+" 2>/dev/null && exit 1\nexit 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trace, root := oneWrite(t)
+	run := func() *Result {
+		return runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1, MaxStates: 1, WorkDir: t.TempDir(), Checker: "sh " + script})
+	}
+	res := run()
+	skipUnconfined(t, res)
+	if res.Failed != 1 {
+		t.Errorf("the checker read a script closed to others: %d states failed, want 1", res.Failed)
+	}
+	t.Setenv(ReadableEnv, dir)
+	res = run()
+	for _, f := range res.Findings {
+		t.Errorf("with %s: %s", ReadableEnv, f.Message)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "written")); err == nil {
+		t.Error("the checker wrote a readable directory")
+	}
+}

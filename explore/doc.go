@@ -84,10 +84,11 @@
 // from a range no distribution gives out), with network and IPC
 // namespaces of its own (a loopback, up): it cannot signal root's
 // processes (its kill -9 -1 reaches only its own), trace them or read
-// their /proc files, open root's files and sockets, or reach the network
-// or the host's abstract sockets. Its state directory is an idmapped
-// mount that shows explore's files as the checker's own (git's
-// ownership check passes); what it creates is root's on disk. That needs
+// their /proc files, open root's files and sockets (but in the
+// directories ReadableEnv names, read-only), or reach the network or the
+// host's abstract sockets. Its state directory is an idmapped mount that
+// shows explore's files as the checker's own (git's ownership check
+// passes); what it creates is root's on disk. That needs
 // idmapped mounts of the work directory's filesystem (Linux 5.12, tmpfs
 // from 6.3): without them, or with HostRootEnv, the checker is the host's
 // root without capabilities, as before (and in the host's network with

@@ -5,6 +5,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -145,8 +146,9 @@ type jail struct {
 	shmBinds []hidden
 	// covered: the work directory is below a tmpfs the jail laid over a
 	// directory the checker's user may not enter; each state's directory
-	// is made there for its mount.
+	// is made there for its mount (made), unless a bind there holds it.
 	covered bool
+	made    string
 }
 
 // hidden is a directory of the host that the jail covers.
@@ -191,6 +193,23 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 	}
 	j.fds = append(j.fds, j.workFD)
 	var shown []hidden // writable, and not below the jail's /dev
+	var readable []hidden
+	if mode == jailConfined {
+		for _, d := range filepath.SplitList(os.Getenv(ReadableEnv)) {
+			if d == "" {
+				continue
+			}
+			if within(d, "/dev") {
+				return nil, fmt.Errorf("%s %s: the jail has a /dev of its own", ReadableEnv, d)
+			}
+			fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return nil, fmt.Errorf("open %s: %w", d, err)
+			}
+			j.fds = append(j.fds, fd)
+			readable = append(readable, hidden{d, fd})
+		}
+	}
 	for _, d := range writable {
 		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -207,13 +226,15 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 		j.shmBinds = append(j.shmBinds, hidden{d, fd})
 	}
 	if mode == jailConfined {
-		if j.z, err = startConfined(append([]hidden{{work, j.workFD}}, append(shown, j.shmBinds...)...), group); err != nil {
+		dirs := append([]hidden{{work, j.workFD}}, shown...)
+		dirs = append(append(dirs, j.shmBinds...), readable...)
+		if j.z, err = startConfined(dirs, group); err != nil {
 			return nil, errCannotConfine{err}
 		}
 	}
 	var covers []string
 	if j.z != nil {
-		if covers, err = j.layOut(shown); err != nil {
+		if covers, err = j.layOut(shown, readable); err != nil {
 			return nil, err
 		}
 	} else {
@@ -246,9 +267,27 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 			return nil, fmt.Errorf("make %s writable: %w", c, err)
 		}
 	}
+	// Each writable or readable directory as it says, the outer ones
+	// first: one inside another is as it says, not as the outer one.
+	type exposed struct {
+		path     string
+		writable bool
+	}
+	var ex []exposed
 	for _, h := range shown {
-		if err := unix.MountSetattr(unix.AT_FDCWD, h.path, unix.AT_RECURSIVE, rw); err != nil {
-			return nil, fmt.Errorf("make %s writable: %w", h.path, err)
+		ex = append(ex, exposed{h.path, true})
+	}
+	for _, h := range readable {
+		ex = append(ex, exposed{h.path, false})
+	}
+	slices.SortStableFunc(ex, func(a, b exposed) int { return len(a.path) - len(b.path) })
+	for _, e := range ex {
+		attr := rw
+		if !e.writable {
+			attr = &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+		}
+		if err := unix.MountSetattr(unix.AT_FDCWD, e.path, unix.AT_RECURSIVE, attr); err != nil {
+			return nil, fmt.Errorf("make %s writable or read-only: %w", e.path, err)
 		}
 	}
 	if j.z != nil {
@@ -306,7 +345,7 @@ func startConfined(dirs []hidden, group *reap.Group) (*zygote, error) {
 		return nil, fmt.Errorf("a user namespace for the checker: %w", err)
 	}
 	for _, d := range dirs {
-		fd, err := idmapClone(d.fd, "", z.userns)
+		fd, err := idmapClone(d.fd, "", z.userns, true)
 		if err != nil {
 			z.stop()
 			return nil, fmt.Errorf("%s: its filesystem has no idmapped mounts on this kernel (Linux has them from 5.12 on ext4, xfs and btrfs, from 6.3 on tmpfs; --work-dir says where states are built): %w", d.path, err)
@@ -317,14 +356,26 @@ func startConfined(dirs []hidden, group *reap.Group) (*zygote, error) {
 }
 
 // layOut makes the way to the work directory and to the writable
-// directories shown (not below /dev) passable for the confined checker:
-// each directory on the way that others may not enter is covered by a
-// tmpfs that holds only the way on, and each writable directory is
-// bound, idmapped, at its path. It returns the covers.
-func (j *jail) layOut(shown []hidden) ([]string, error) {
+// directories shown (not below /dev) and readable passable for the
+// confined checker: each directory on the way that others may not enter
+// is covered by a tmpfs that holds only the way on, and each writable or
+// readable directory is bound, idmapped, at its path (outer ones first).
+// It returns the covers.
+func (j *jail) layOut(shown, readable []hidden) ([]string, error) {
+	type exposed struct {
+		hidden
+		writable bool
+	}
+	var binds []exposed
 	need := []string{j.work}
 	for _, h := range shown {
-		need = append(need, h.path)
+		binds = append(binds, exposed{h, true})
+	}
+	for _, h := range readable {
+		binds = append(binds, exposed{h, false})
+	}
+	for _, b := range binds {
+		need = append(need, b.path)
 	}
 	covers, err := closedOnTheWay(need)
 	if errors.Is(err, errRootClosed) {
@@ -341,16 +392,19 @@ func (j *jail) layOut(shown []hidden) ([]string, error) {
 			j.covered = true
 		}
 	}
-	for _, h := range shown {
-		for _, c := range covers {
-			if within(h.path, c) {
-				if err := os.MkdirAll(h.path, 0o755); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if err := bindIdmapped(h.fd, "", h.path, j.z.userns); err != nil {
+	slices.SortStableFunc(binds, func(a, b exposed) int { return len(a.path) - len(b.path) })
+	for _, b := range binds {
+		// Made in a cover; a directory inside another bind exists there.
+		if err := os.MkdirAll(b.path, 0o755); err != nil {
 			return nil, err
+		}
+		t, err := idmapClone(b.fd, "", j.z.userns, b.writable)
+		if err == nil {
+			err = unix.MoveMount(t, "", unix.AT_FDCWD, b.path, unix.MOVE_MOUNT_F_EMPTY_PATH)
+			unix.Close(t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bind %s: %w", b.path, err)
 		}
 	}
 	return covers, nil
@@ -555,8 +609,13 @@ func (j *jail) enter(dir string) error {
 // holds is made there first.
 func (j *jail) bind(fd int, rel, target string) error {
 	if within(target, "/dev/shm") || j.covered && within(target, j.work) {
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			return err
+		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+			if !within(target, "/dev/shm") {
+				j.made = target // in a cover: leave removes it
+			}
 		}
 	}
 	if j.z != nil {
@@ -574,11 +633,11 @@ func (j *jail) bind(fd int, rel, target string) error {
 }
 
 // idmapClone returns a new detached mount of rel below the directory open
-// as fd ("" for that directory), writable, whose files' owners are mapped
+// as fd ("" for that directory), writable or not, whose files' owners are mapped
 // through the user namespace open as userns: root's files show as owned
 // by the uid that uid 0 of the namespace is on the host, and what that
 // uid creates is root's on disk.
-func idmapClone(fd int, rel string, userns int) (int, error) {
+func idmapClone(fd int, rel string, userns int, writable bool) (int, error) {
 	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC)
 	if rel == "" {
 		flags |= unix.AT_EMPTY_PATH
@@ -588,6 +647,9 @@ func idmapClone(fd int, rel string, userns int) (int, error) {
 		return -1, fmt.Errorf("open_tree: %w", err)
 	}
 	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_IDMAP, Attr_clr: unix.MOUNT_ATTR_RDONLY, Userns_fd: uint64(userns)}
+	if !writable {
+		attr.Attr_set, attr.Attr_clr = unix.MOUNT_ATTR_IDMAP|unix.MOUNT_ATTR_RDONLY, 0
+	}
 	if err := unix.MountSetattr(t, "", unix.AT_EMPTY_PATH, attr); err != nil {
 		unix.Close(t)
 		return -1, fmt.Errorf("mount_setattr: %w", err)
@@ -597,7 +659,7 @@ func idmapClone(fd int, rel string, userns int) (int, error) {
 
 // bindIdmapped mounts idmapClone's mount at target.
 func bindIdmapped(fd int, rel, target string, userns int) error {
-	t, err := idmapClone(fd, rel, userns)
+	t, err := idmapClone(fd, rel, userns, true)
 	if err != nil {
 		return fmt.Errorf("bind %s: %w", target, err)
 	}
@@ -613,9 +675,10 @@ func bindIdmapped(fd int, rel, target string, userns int) error {
 func (j *jail) leave(dir string) {
 	if !within(dir, "/dev/shm") {
 		_ = unix.Unmount(dir, unix.MNT_DETACH)
-		if j.covered {
+		if j.made == dir {
 			_ = os.Remove(dir)
 		}
+		j.made = ""
 	}
 	_ = unix.Unmount("/dev/shm", unix.MNT_DETACH)
 }
