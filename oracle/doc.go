@@ -29,6 +29,17 @@
 //     reached its N-th call of S first): the point is then reported with a
 //     note.
 //
+// With Options.Blocks the observations come from block replay instead
+// (RunBlocks, blocks.go): the program runs once on a device whose writes
+// are logged (package blocklog), stopped at every crash point to mark the
+// log, and every state the log allows at each mark, and before each flush
+// during the point's call, is mounted and read. Both sources give the
+// same observations (pointObs: per crash point the trace, the live tree
+// and the crash states' trees); one comparison (compare.go) classifies
+// them under each model into one result type, report.OracleResult, which
+// report.OracleText and report.OracleJSON render. A snapshot is a point
+// with one state.
+//
 // Every observed path is classified: missing; initial (the content before
 // the program ran); latest (the live content at the crash point); earlier
 // (a content seen live at an earlier crash point, at any path); empty;
