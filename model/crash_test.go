@@ -192,6 +192,15 @@ func TestPersistenceDifferences(t *testing.T) {
 		{"a second fsync with nothing new commits nothing",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfsync(3</d/a>) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nfsync(3</d/a>) = 0\n",
 			"/d/b", "missing latest", "missing latest", "missing latest", "missing latest"},
+		// fsync-old-change: a sync commits up to the file's last change;
+		// names made after it are not sure to commit with it (ext4
+		// committed that change on its own before).
+		{"an fsync of a rewrite in place commits up to the rewrite, not after",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(3</d/a>) = 0\n",
+			"/d/c", "missing latest", "missing latest", "missing latest", "missing latest"},
+		{"an fsync of a rewrite in place commits the names made before the rewrite",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(3</d/a>) = 0\n",
+			"/d/b", "missing latest", "latest", "latest", "missing latest"},
 		// git-commit-fsync: on btrfs the rename of a file already in the
 		// log rides on the next log sync, whichever file it is for.
 		{"btrfs: the rename of a file synced before it is durable with the next fsync of any file",

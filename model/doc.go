@@ -41,16 +41,20 @@
 //   - Metadata persists in program order: the journal commits transactions
 //     in order, so a later entry operation never persists without an
 //     earlier one.
-//   - A file fsync commits the running transaction when the file has
-//     something the journal must carry: a pending write, a pending entry
-//     operation naming it, or a size change (ext4_sync_file waits for the
-//     commit that last changed the inode, i_sync_tid, which holds
-//     everything before). Every earlier entry operation becomes durable
-//     with it. An fsync with nothing new commits nothing (fsync-clean,
-//     below).
-//   - An fdatasync commits only for a size change (i_datasync_tid): a
-//     write that grows the file, whose new size the sync's own writeback
-//     sets, or a truncation since the last commit (lsm-manifest, below).
+//   - A file fsync waits for the commit of the transaction that last
+//     changed the inode (i_sync_tid): every entry operation up to the
+//     file's last change becomes durable with it, whether that commit
+//     happens now or happened before on its own (every 5 s on a default
+//     mount). The changes are a write (its mtime; a write that grows the
+//     file is logged by the sync's own writeback, so the sync commits up
+//     to itself), a truncation and an entry operation naming the file.
+//     An fsync with nothing new commits nothing (fsync-clean), and one
+//     of a file whose last change was committed already leaves later
+//     names pending (fsync-old-change, below).
+//   - An fdatasync waits for the last change of the file's size or
+//     blocks (i_datasync_tid): a write that grows the file, whose new
+//     size the sync's own writeback sets, a truncation, its creation
+//     (lsm-manifest, below).
 //   - A directory fsync forces a full commit (ext4 has no fast path for
 //     directories), even with nothing in it changed: every pending entry
 //     operation becomes durable, in every directory. It makes no file
@@ -89,13 +93,15 @@
 //     latest after fsync of f0.bin), and so does a new parent directory
 //     (dir-rename-over: new survives fsync of new/f). It forces nothing
 //     when the file has nothing new in the log (xfs_fsync_seq: the inode
-//     is not pinned): the model counts the same changes as ext4's.
-//   - An fdatasync forces the log for a size change, as ext4's commits
-//     (lsm-manifest, below).
+//     is not pinned), and the log can have been forced on its own since
+//     the change, so, as for ext4, only the entry operations up to the
+//     file's last change are sure.
+//   - An fdatasync forces the log only for a change of size or blocks,
+//     as ext4's commits (lsm-manifest, below).
 //   - A directory fsync forces the log too (makedirs-fsync kept d after
-//     fsync(d) with "." never synced), but only while the directory has
-//     changes in the log: a pending entry operation in it or naming it
-//     (fsync-clean, below).
+//     fsync(d) with "." never synced), up to the directory's last
+//     change, and not at all with nothing in it changed (fsync-clean,
+//     below).
 //   - Unsynced data comes back as a shorter file, never zeros: xfs moves
 //     the on-disk size only when written data completes. python-noflush
 //     after its final directory fsync: config.txt empty (ext4: latest,
@@ -128,15 +134,21 @@
 // flush on close after a truncate, since the oracle saw neither bring
 // data back, and no rule claims a commit the model cannot be sure of
 // (an ext4 fdatasync that allocates blocks without growing the file, the
-// first fsync of a file read in since the mount).
+// first fsync of a file read in since the mount). Two limits remain: the
+// time stamps a write changes move in clock ticks, so a write in the same
+// tick as the file's previous change does not change the inode again;
+// and writeback that starts on its own (after 30 s) can log a growing
+// write's size before the sync does. Either makes "the file's last
+// change" earlier than the model takes it.
 //
 // # What oracle --blocks settled
 //
 // Each question below has a workload in scripts/oracle-workloads.sh (the
 // programs are fixtures/programs/probe.py and git), run with crashsim
 // oracle --blocks on ext4, xfs and btrfs under every model
-// (scripts/oracle-blocks.sh NAME; Linux 6.18.44, e2fsprogs 1.47.0,
-// xfsprogs 6.1.0, btrfs-progs 6.2). docs/oracle.md has the runs' numbers.
+// (scripts/oracle-blocks.sh NAME; Linux 6.18.44, e2fsprogs 1.47.0 with
+// 4096-byte blocks, xfsprogs 6.1.0, btrfs-progs 6.2). docs/oracle.md has
+// the runs' numbers.
 //
 //   - overwrite-scatter: do pending rewrites in place persist only as a
 //     prefix in program order? No. The program rewrites pages 6, 1, 4 and
@@ -153,16 +165,28 @@
 //     initial or latest). And an fdatasync of a rewrite in place commits
 //     nothing, on any of the three: OPTIONS-000002, renamed before it,
 //     was missing at that point, which the old ext4 model (every
-//     fdatasync commits) did not predict. Rule: ext4 and xfs count an
-//     fdatasync as a commit only for a size change.
+//     fdatasync commits) did not predict. Rule: under ext4 and xfs an
+//     fdatasync makes entry operations durable only up to the file's
+//     last change of size or blocks.
 //   - fsync-clean: does a sync with nothing to write commit? Not on any
 //     of the three for a file: b.txt, renamed after a.txt's first fsync,
 //     was missing after a second fsync of a.txt with nothing pending
 //     (both old ext4 and xfs models said latest: 8 and 10 mismatches).
 //     For a directory with nothing changed in it, ext4 commits (c.txt
-//     latest after fsync(sub)) and xfs does not (c.txt missing). Rule: a
-//     file sync commits only with something new to log; an xfs directory
-//     fsync only with changes in the directory.
+//     latest after fsync(sub)) and xfs does not (c.txt missing).
+//   - fsync-old-change: does an fsync commit what came after the file's
+//     last change, when that change was committed already? Not on ext4.
+//     db.bin is rewritten in place, then an fsync of other.txt, a file
+//     just read in, commits the journal (ext4 takes a newly read inode as
+//     changed in the running transaction: a commit crashsim cannot see,
+//     as it cannot see the one a default mount makes every 5 s); x.txt is
+//     made by a rename, and the fsync of db.bin leaves it missing. The
+//     model that counted db.bin's rewrite as a reason to commit said
+//     latest (2 mismatches). xfs made x.txt durable (its log force took
+//     the whole checkpoint), btrfs did not. Rule, with fsync-clean: a
+//     file sync makes durable the entry operations up to the file's last
+//     change (up to itself for a write that grows the file), an xfs
+//     directory fsync those up to the directory's last change.
 //   - git-commit-fsync (and git-commit-fsync-rename, objects renamed
 //     rather than linked): git -c core.fsync=all fsyncs each object, the
 //     index and the ref before linking or renaming it into place, and

@@ -19,18 +19,17 @@ const (
 	// subset; a file fsync never persists a name.
 	Posix Persistence = iota
 	// Ext4 is ext4 data=ordered with default options: metadata commits in
-	// program order, a file fsync with something new to log (an fdatasync:
-	// a size change) commits the running transaction (earlier entry
-	// operations with it), a directory fsync commits it too, rewrites in
+	// program order, a file fsync makes every entry operation up to the
+	// file's last change durable (an fdatasync: its last change of size),
+	// a directory fsync commits every one, rewrites in
 	// place persist in any subset, and unsynced appends come back as a
 	// shorter file, or with their size but zeros once writeback has
 	// started (on its own, or for a rename over an existing file:
 	// auto_da_alloc), since the size can commit first.
 	Ext4
-	// Xfs is xfs with default options: metadata in log order, an fsync
-	// with something new to log (an fdatasync: a size change) or a
-	// directory fsync with changes in it forces the log and with it every
-	// earlier entry operation, rewrites in place persist in any subset,
+	// Xfs is xfs with default options: metadata in log order, a file or
+	// directory sync makes every entry operation up to its last change
+	// durable, as ext4's file syncs do, rewrites in place persist in any subset,
 	// and unsynced appends come back as a shorter file, never zeros (the
 	// on-disk size follows written data).
 	Xfs
@@ -128,9 +127,8 @@ type Model struct {
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
-	// lastCommit is the event of the last journal commit or log force the
-	// model counts (sync, syncfs, and the syncs persist.go says commit),
-	// -1 before any: persist.go's rules ask what changed since.
+	// lastCommit is the event of the last sync or syncfs, -1 before any:
+	// a transaction commit, which empties btrfs's log (persist.go).
 	lastCommit int
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
@@ -771,11 +769,11 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 		return
 	}
 	datasync := ev.Name == "fdatasync"
-	logs := m.syncLogs(ino, datasync)
+	reach := m.syncReach(ino, datasync, r)
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	eff.Persisted = m.fileSyncRule(ino, datasync, logs, r)
+	eff.Persisted = m.fileSyncRule(ino, datasync, reach, r)
 }
 
 // pathOf is the directory path a directory handle names.

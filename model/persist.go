@@ -4,36 +4,38 @@ package model
 // data and names it covers under posix. model/doc.go gives each rule with
 // the crashsim oracle run that shows it.
 
-// syncLogs reports whether a successful fsync (datasync: fdatasync) of
-// the file ino writes a log, and so carries more than its own data: ext4's
-// journal commit, xfs's log force (see syncCommits), btrfs's log tree
-// sync (only for a file with something pending: one already in the log
-// with nothing new is skipped, fsync-clean). It is asked before the sync
-// makes the file's data durable.
-func (m *Model) syncLogs(ino *Inode, datasync bool) bool {
+// syncReach is asked before a successful fsync (datasync: fdatasync) of
+// the file ino at r makes its data durable. It returns how far the sync
+// writes a log beyond the file's own data: under ext4 and xfs the last
+// event whose entry operations it makes durable (see commitReach), under
+// btrfs r.Seq when it writes the log tree (a file with something pending;
+// one already in the log with nothing new is skipped, fsync-clean); -1
+// for none.
+func (m *Model) syncReach(ino *Inode, datasync bool, r Ref) int {
 	switch m.opt.Persistence {
 	case Ext4, Xfs:
-		return m.syncCommits(ino, datasync)
+		return m.commitReach(ino, datasync, r)
 	case Btrfs:
-		return ino.pending.len() > 0 || ino.opRefs > 0
+		if ino.pending.len() > 0 || ino.opRefs > 0 {
+			return r.Seq
+		}
 	}
-	return false
+	return -1
 }
 
 // fileSyncRule applies the model's rule for a successful fsync (datasync:
-// fdatasync) of the file ino at r, logs as syncLogs said, and returns the
-// entry operations it made durable besides posix's (none).
-func (m *Model) fileSyncRule(ino *Inode, datasync, logs bool, r Ref) []*EntryOp {
+// fdatasync) of the file ino at r, which logs up to reach (syncReach),
+// and returns the entry operations it made durable besides posix's
+// (none).
+func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*EntryOp {
 	switch m.opt.Persistence {
 	case Ext4, Xfs:
-		if !logs {
+		if reach < 0 {
 			return nil
 		}
-		// The sync commits the running transaction (ext4) or forces the
-		// log up to the file's last change (xfs): every earlier entry
-		// operation commits with it.
-		m.lastCommit = r.Seq
-		return m.persistEntries(nil, r.Seq)
+		// The journal commit (ext4) or log force (xfs) carries every
+		// entry operation up to the file's last change.
+		return m.persistEntries(nil, reach)
 	case Btrfs:
 		var done []*EntryOp
 		if !datasync {
@@ -50,7 +52,7 @@ func (m *Model) fileSyncRule(ino *Inode, datasync, logs bool, r Ref) []*EntryOp 
 			})
 			done = append(done, m.persistAncestors(ino, r.Seq)...)
 		}
-		if logs {
+		if reach >= 0 {
 			done = append(done, m.persistLogged(r.Seq)...)
 		}
 		return done
@@ -58,58 +60,51 @@ func (m *Model) fileSyncRule(ino *Inode, datasync, logs bool, r Ref) []*EntryOp 
 	return nil
 }
 
-// syncCommits reports whether an fsync (datasync: an fdatasync) of ino
-// commits ext4's journal or forces xfs's log. Neither does for an inode
-// with nothing new to log: ext4 commits the transaction that last changed
-// the inode (i_sync_tid, or i_datasync_tid for fdatasync) only if it is
-// not committed yet, and xfs forces the log only while the inode is
-// pinned in it (for fdatasync, with more than timestamps logged). The
-// model counts what must be logged after the last commit:
+// commitReach is how far an fsync (datasync: fdatasync) of ino at r makes
+// entry operations durable on ext4 and xfs: up to the file's last change
+// that the journal or log must carry, or -1 for none. ext4 waits for the
+// commit of the transaction that last changed the inode (i_sync_tid, or
+// i_datasync_tid for fdatasync), xfs forces the log up to the inode's
+// last logged change (xfs_fsync_seq): either that change is committed
+// already, by an earlier commit or one on its own (every 5 s on a
+// default ext4 mount), or the sync commits it now. Either way every
+// entry operation up to it is durable, and nothing after it is sure to
+// be (fsync-old-change). The changes counted, among those not yet synced:
 //
-//   - a pending write that grows the file: the sync's own writeback sets
-//     the new size, which the log must carry (fsync and fdatasync alike);
-//   - a pending truncation or fallocate that changed the size since the
-//     last commit (logged at the call);
-//   - for fsync, any other pending data op since the last commit (its
-//     mtime) and any pending entry operation that names the inode (a
-//     pending one is always after the last commit: a commit takes every
-//     earlier one); for fdatasync, the inode's pending creation.
+//   - a write that grows the file: the sync's own writeback sets the new
+//     size, so the sync itself commits, up to r (fsync and fdatasync);
+//   - a truncation or fallocate that changed the size, at its call;
+//   - for fsync, any other write (its mtime) and any entry operation that
+//     names the inode; for fdatasync, the inode's creation.
 //
-// Anything else is not counted, so the model never claims a commit that
-// did not happen: an fdatasync of a rewrite in place or a second fsync
-// with nothing new commits nothing (lsm-manifest, fsync-clean).
-func (m *Model) syncCommits(ino *Inode, datasync bool) bool {
+// Anything else is not counted: an fdatasync of a rewrite in place or a
+// second fsync with nothing new makes no entry operation durable
+// (lsm-manifest, fsync-clean).
+func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
+	reach := -1
 	for i := range ino.pending.len() {
 		op := ino.pending.at(i)
-		after := op.Event.Seq > m.lastCommit
 		switch {
 		case grows(op):
-			return true
-		case op.Kind == DataTruncate || op.Kind == DataExtend:
-			if after && op.Size != op.SizeBefore {
-				return true
-			}
-		}
-		if after && !datasync {
-			return true
+			return r.Seq
+		case !datasync, (op.Kind == DataTruncate || op.Kind == DataExtend) && op.Size != op.SizeBefore:
+			reach = max(reach, op.Event.Seq)
 		}
 	}
 	if ino.opRefs == 0 {
-		return false
-	}
-	if !datasync {
-		return true
+		return reach
 	}
 	for _, op := range m.pending() {
-		if op.Kind == EntryCreate {
-			for _, c := range op.Changes {
-				if c.New == ino {
-					return true
-				}
+		if op.Event.Seq > r.Seq {
+			break
+		}
+		for _, c := range op.Changes {
+			if !datasync && (c.New == ino || c.Old == ino) || op.Kind == EntryCreate && c.New == ino {
+				reach = max(reach, op.Event.Seq)
 			}
 		}
 	}
-	return false
+	return reach
 }
 
 // grows reports whether a pending write makes the file longer than it
@@ -131,19 +126,36 @@ func grows(op *DataOp) bool {
 func (m *Model) dirSyncRule(ino *Inode, dir map[string]bool, r Ref) (persisted, covered []*EntryOp) {
 	switch m.opt.Persistence {
 	case Ext4, Xfs:
-		// ext4 forces a full journal commit for a directory fsync, xfs a
-		// log force up to the directory's last change, which holds every
-		// earlier one, but only while the directory is pinned in the log:
-		// with nothing in it changed since the last force, xfs writes
-		// nothing (fsync-clean). What it covered in the directory itself
-		// is the same as under posix: rules ask about what the program
-		// synced.
+		// ext4 forces a full journal commit for a directory fsync, even
+		// with nothing in it changed (fsync-clean). xfs forces the log up
+		// to the directory's last change, which holds every earlier one,
+		// only while the directory is pinned in the log (with nothing
+		// changed since the last force it writes nothing, fsync-clean):
+		// as for a file, what is sure is everything up to that change.
+		// What it covered in the directory itself is the same as under
+		// posix: rules ask about what the program synced.
 		covered = m.pendingIn(dir, r.Seq)
-		if m.opt.Persistence == Xfs && len(covered) == 0 && ino.opRefs == 0 {
+		if m.opt.Persistence == Ext4 {
+			return m.persistEntries(nil, r.Seq), covered
+		}
+		// xfs: up to the directory's last change, as for a file.
+		reach := -1
+		for _, op := range covered {
+			reach = max(reach, op.Event.Seq)
+		}
+		if ino.opRefs > 0 {
+			for _, op := range m.pending() {
+				for _, c := range op.Changes {
+					if op.Event.Seq <= r.Seq && (c.New == ino || c.Old == ino) {
+						reach = max(reach, op.Event.Seq)
+					}
+				}
+			}
+		}
+		if reach < 0 {
 			return nil, nil
 		}
-		m.lastCommit = r.Seq
-		return m.persistEntries(nil, r.Seq), covered
+		return m.persistEntries(nil, reach), covered
 	case Btrfs:
 		// btrfs logs the directory's entries, and the directory's own
 		// name when it is new (the oracle saw d survive an fsync of d

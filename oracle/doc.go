@@ -57,7 +57,11 @@
 // device while it runs; keep the program short. Copies are mounted with
 // nouuid on xfs. Default image sizes are the smallest each mkfs accepts
 // comfortably: 64 MiB ext4, 128 MiB btrfs, 320 MiB xfs (sparse files; a
-// copy takes only the blocks in use).
+// copy takes only the blocks in use). ext4 is made with 4096-byte blocks,
+// as mkfs.ext4 makes any filesystem of a usual size: for so small an
+// image it would pick 1024, and a page rewritten in place could then
+// reach the device in pieces (a block here, three there), which no
+// 4096-byte ext4 writes and which no model tears.
 //
 // # Cleanup
 //
