@@ -85,7 +85,6 @@ func (r *runner) blockStates(ctx context.Context, targets []target, enum report.
 	obs := make([]*pointObs, 0, len(targets))
 	for _, t := range targets {
 		o := byIndex[t.index]
-		o.stoppedAt = o.index
 		if !o.reached {
 			o.note = "not reached in the logged run: when the program stopped after this call, the trace already held a later point (another thread ran on)"
 		}
@@ -140,6 +139,7 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	}
 	defer tr.kill()
 	last, handled := 0, 0
+	var trace []byte
 	deadline := time.Now().Add(r.opt.Timeout)
 	for {
 		b, _ := os.ReadFile(out)
@@ -154,21 +154,28 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 					return nil, err
 				}
 				o.reached = true
+				// Only the stopped thread is frozen: if others made calls
+				// meanwhile, the mark is late. The point's trace is then
+				// the trace as it was at the mark, as a snapshot's is: its
+				// last crash point is the one the marked states are of.
+				trace, o.stoppedAt = b[:end], idx
+				if b2, err := os.ReadFile(out); err == nil && len(b2) > end {
+					if i := bytes.LastIndexByte(b2, '\n'); i >= end {
+						if grew := others(b2[end : i+1]); grew != "" {
+							o.note = "other threads ran while the log was marked: " + grew
+							trace = b2[:i+1]
+							if o.stoppedAt, err = r.pointIndex(trace); err != nil {
+								return nil, err
+							}
+						}
+					}
+				}
 				o.trace = filepath.Join(r.dir, "traces", fmt.Sprintf("point-%d.strace", idx))
-				if err := os.WriteFile(o.trace, b[:end], 0o644); err != nil {
+				if err := os.WriteFile(o.trace, trace, 0o644); err != nil {
 					return nil, err
 				}
 				if o.live, err = ReadTree(r.work); err != nil {
 					return nil, err
-				}
-				// Only the stopped thread is frozen: if others made calls
-				// meanwhile, the mark is late and so is the live tree.
-				if b2, err := os.ReadFile(out); err == nil && len(b2) > end {
-					if i := bytes.LastIndexByte(b2, '\n'); i >= end {
-						if grew := others(b2[end : i+1]); grew != "" {
-							o.note = "other threads ran while the log was marked, so the states of this point may be of a later one: " + grew
-						}
-					}
 				}
 				last = idx
 			}
