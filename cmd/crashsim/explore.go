@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,10 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -30,6 +30,10 @@ type exploreCmd struct {
 	Initial    string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
 	Jobs       int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
 	MaxStates  int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
+	MaxJoint   int           `name:"max-joint" default:"256" help:"Build every joint crash state of a crash point while the model admits at most this many there; past that, build at most as many from families instead: the states check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones. The report says which points were sampled."`
+	Samples    int           `default:"16" help:"Random states built at each sampled crash point, after the families (0: none)."`
+	Seed       uint64        `default:"1" help:"Seed of the random states; the report records it, and the same seed builds the same states."`
+	EveryLine  bool          `name:"every-line" help:"Check each distinct state at every crash point that can leave it (CRASHSIM_CRASH_LINE each time), not only at the last."`
 	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
 	Shard      string        `placeholder:"I/N" help:"Run the checker only on distinct states I, I+N, I+2N, ... of the run (the order is the same on every machine); crashsim merge joins the N reports (json or sarif) into the report of the whole run."`
@@ -40,9 +44,13 @@ type exploreCmd struct {
 
 // Help is the detail under `crashsim explore --help`.
 func (c *exploreCmd) Help() string {
-	return `Builds on disk each state a crash can leave while the traced program saves (at each crash point, each changed file in each of its crash states, the other files as the program saw them), and runs CHECKER on every distinct one with the state directory as its working directory and CRASHSIM_STATE_DIR, CRASHSIM_CRASH_LINE and CRASHSIM_MODEL in its environment. Every state the checker rejects is a checker-failed finding.
+	return `Builds on disk the states a crash can leave while the traced program saves, and runs CHECKER on every distinct one with the state directory as its working directory. A state is joint: at a crash point, every file and name can differ from what the program saw at once, as the persistence model allows (the states crashsim states counts): a rename on disk while an earlier create is not, say. While the model admits at most --max-joint states at a point, every one is built; past that, states are built from families (those check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones drawn with --seed), and the report says the point was sampled. Every state the checker rejects is a checker-failed finding.
 
-Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
+States that leave the same files are checked once, at the last crash line that can leave them: the most demanding line for a checker that knows when the program's data is durable (the same files before a commit and after it are checked after it). The checker's environment: CRASHSIM_STATE_DIR (the state directory), CRASHSIM_CRASH_LINE (the crash comes right after this trace line), CRASHSIM_FIRST_LINE (the first crash line that leaves the same files), CRASHSIM_MODEL. --every-line checks each distinct state at every crash point that leaves it instead.
+
+With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace, with no capabilities and a minimal /dev, every mount read-only but its state directory and the directories listed, colon separated, in CRASHSIM_CHECKER_WRITABLE.
+
+Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root. With --progress (or on a terminal), explore says how far it has got on stderr.
 
 Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored.
 
@@ -50,7 +58,7 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
-	if err := c.checkIgnores(); err != nil {
+	if err := (crashsim.Filter{Ignore: c.Ignore}).Validate(); err != nil {
 		return err
 	}
 	if len(c.Model) != 1 {
@@ -60,7 +68,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	if err := checkAccepted(c.AcceptBlind); err != nil {
+	if err := crashsim.ValidateAccepted(c.AcceptBlind); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -83,23 +91,14 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	opt := explore.Options{Root: root, Initial: c.Initial}
 	if c.Initial != "" {
 		if fi, err := os.Stat(c.Initial); err != nil || !fi.IsDir() {
 			return withCode(exitUsage, fmt.Errorf("--initial %s: not a directory", c.Initial))
 		}
-	} else {
-		// Without a snapshot the listing still tells created files from
-		// replaced ones; a replaced file's old bytes are then unknown.
-		listing, err := c.initial(args[0])
-		if err != nil {
-			return err
-		}
-		if listing != nil {
-			opt.Existed = listing.Existed
-		}
 	}
-	return c.explore(ctx, g, p, args[0], opt)
+	in := g.inputs(args[0])
+	in.Listing = c.InitialList
+	return c.explore(ctx, g, p, in, explore.Options{Root: root, Initial: c.Initial})
 }
 
 // program snapshots the current directory, traces PROGRAM there and
@@ -111,60 +110,20 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}
-	start, err := startDir()
-	if err != nil {
-		return withCode(exitInput, err)
-	}
-	if n, ok := countEntries(start, maxInitialEntries); !ok {
-		return withCode(exitUsage, fmt.Errorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", start, maxInitialEntries, n))
-	}
-	work, err := os.MkdirTemp("", "crashsim-explore-run-")
-	if err != nil {
-		return withCode(exitInput, err)
+	// The trace outlives the run: the findings point at its lines.
+	rec := crashsim.Record{Snapshot: true, Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
+	res, runErr := g.record(ctx, rec, cmd)
+	if res == nil {
+		return runErr
 	}
 	if c.Keep {
-		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", filepath.Join(work, "initial"))
+		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", res.Snapshot)
 	} else {
-		defer os.RemoveAll(work)
-	}
-	snap := filepath.Join(work, "initial")
-	if err := os.Mkdir(snap, 0o755); err != nil {
-		return withCode(exitInput, err)
-	}
-	if err := explore.CopyTree(start, snap); err != nil {
-		return withCode(exitInput, fmt.Errorf("snapshot of %s: %w", start, err))
-	}
-	// The trace outlives the run: the findings point at its lines.
-	tf, err := os.CreateTemp("", "crashsim-*.strace")
-	if err != nil {
-		return withCode(exitInput, fmt.Errorf("trace file: %w", err))
-	}
-	trace := tf.Name()
-	tf.Close()
-	c.Root = []string{start}
-	c.InitialList = trace + ".initial"
-	if !(&traceCmd{}).writeInitial(g, []string{start}, c.InitialList, "") {
-		c.InitialList = ""
-	}
-	topt := tracer.Options{Out: trace, Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}
-	if g.Verbose {
-		topt.Log = prefixWriter{g.stderr}
-	}
-	res, runErr := tracer.Run(ctx, cmd, topt)
-	if res == nil {
-		os.Remove(trace)
-		os.Remove(c.InitialList)
-		var nf *tracer.CommandNotFoundError
-		if errors.Is(runErr, tracer.ErrStraceNotFound) || errors.As(runErr, &nf) {
-			return withCode(exitInput, runErr)
-		}
-		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
-	}
-	fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", trace)
-	if ctx.Err() != nil {
-		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
+		defer res.Close()
 	}
 	switch {
+	case ctx.Err() != nil:
+		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
 	case res.Signal != "":
 		return withCode(exitProgram, fmt.Errorf("the traced program was killed by %s: nothing explored", res.Signal))
 	case res.ExitCode != 0:
@@ -172,26 +131,32 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	case runErr != nil:
 		return withCode(exitInput, runErr)
 	}
-	return c.explore(ctx, g, p, trace, explore.Options{Root: start, Initial: snap})
+	in := g.reading(res.Inputs())
+	return c.explore(ctx, g, p, in, explore.Options{Root: res.Start, Initial: res.Snapshot})
 }
 
-// explore runs the exploration of one trace and reports it like check.
-func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, trace string, opt explore.Options) error {
-	opt.Trace = trace
+// explore explores one trace and reports it like check.
+func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, in crashsim.Inputs, opt explore.Options) error {
 	opt.Persistence = p
 	opt.Checker = c.Checker
 	opt.Jobs = c.Jobs
 	opt.MaxStates = c.MaxStates
+	if c.MaxJoint < 1 {
+		return withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
+	}
+	opt.MaxJoint, opt.Seed, opt.EveryLine = c.MaxJoint, c.Seed, c.EveryLine
+	switch {
+	case c.Samples < 0:
+		return withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
+	case c.Samples == 0:
+		opt.Samples = -1
+	default:
+		opt.Samples = c.Samples
+	}
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
 	opt.CopyStates = c.CopyStates
-	if c.WorkDir != "" {
-		dir, err := workDir(c.WorkDir, opt.Root, opt.Initial)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		opt.WorkDir = dir
-	}
+	opt.WorkDir = c.WorkDir
 	if c.Shard != "" {
 		i, n, err := report.ParseShard(c.Shard)
 		if err != nil {
@@ -201,159 +166,181 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 			return withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
 		}
 		opt.Shard, opt.Shards = i, n
-		c.checkFlags.shard = c.Shard
 	}
-	scope := check.Options{Ignore: c.Ignore}
-	opt.Scope = scope.InScope
-
-	// check's findings on the same trace, under the same model and with
-	// the same knowledge of what existed, name the rule behind a failure.
-	copt := check.Options{Roots: []string{opt.Root}, Ignore: c.Ignore, Models: []model.Persistence{p}, Existed: opt.Existed,
-		LikelyVolatile: check.LikelyVolatile, NeedData: true}
-	if copt.Existed == nil && opt.Initial != "" {
-		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
-	}
-	cs, err := openParser(trace, parser.Options{MaxLine: int(g.MaxLine)}, nil) // warnings: once, from the exploration
-	if err != nil {
-		return inputError(err)
-	}
-	predicted, err := check.Run(cs, copt)
-	cs.Close()
-	if err != nil {
-		return inputError(err)
-	}
-	opt.Predict = predicted.Findings
-	markAccepted(predicted.Warnings, c.AcceptBlind)
-	c.checkFlags.evaluated = 1 // explore runs one model
-	c.checkFlags.command, c.checkFlags.traces = "explore", []string{trace}
-	for _, w := range predicted.Warnings {
-		if w.ID == check.BlindNoData && !w.Accepted {
-			// No state could be built whole: say why instead of exploring.
-			fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
-			blind := &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}
-			blind.Summary.Events = predicted.Summary.Events
-			blind.Summary.Files = predicted.Summary.Files
-			return c.checkFlags.report(g, blind)
-		}
-	}
-
 	var bar *progressBar
-	if isTerminal(g.stderr) {
-		bar = &progressBar{w: g.stderr}
+	if term := isTerminal(g.stderr); term || g.Progress {
+		bar = &progressBar{w: g.stderr, live: term}
 		opt.Progress = bar.update
 	}
-	stream, err := openTrace(trace, g)
-	if err != nil {
-		return err
-	}
-	// Unjailed, a checker can write the real files: say so if one did.
-	var before rootStamps
-	if !explore.Jailed() {
-		before, _ = stampsOf(opt.Root)
-	}
-	res, err := explore.Run(ctx, stream, opt)
-	stream.Close()
-	if before != nil {
-		warnChanged(g, opt.Root, changedSince(opt.Root, before))
-	}
+	sc := c.scope(g, []string{opt.Root})
+	e := crashsim.Explore{Inputs: in, Ignore: sc.Ignore, AcceptBlind: c.AcceptBlind, Options: opt}
+	result, res, err := e.Run(ctx)
 	if bar != nil {
 		bar.clear()
 	}
 	if err != nil {
-		if pe := (*parser.Error)(nil); errors.As(err, &pe) {
-			return inputError(err)
-		}
-		// A state that cannot be built: the error names the trace line.
-		return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
+		return err
 	}
-	result := &check.Result{Findings: res.Findings, Warnings: predicted.Warnings, Notes: predicted.Notes}
-	result.Summary.Events = res.Events
-	result.Summary.Files = res.Files
-	result.Summary.Errors = len(res.Findings)
+	defer result.Close()
+	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard}
+	if res == nil {
+		// No state could be built whole: say why instead of exploring.
+		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
+		return c.report(g, result, r)
+	}
+	warnChanged(g, opt.Root, res.RootChanged)
 	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
+	pointLines(g.stderr, res, g.Verbose)
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
-	reportErr := c.checkFlags.report(g, result)
+	r.explored = exploreJSON(res, opt)
+	reportErr := c.report(g, result, r)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
 	}
 	return reportErr
 }
 
+// warnChanged says that unjailed checkers changed the real files below
+// root (explore.Result.RootChanged).
+func warnChanged(g *Globals, root string, ch []string) {
+	if len(ch) == 0 {
+		return
+	}
+	shown := ch[:min(len(ch), 3)]
+	entries := fmt.Sprintf("%d entries", len(ch))
+	if len(ch) == 1 {
+		entries = "1 entry"
+	}
+	fmt.Fprintf(g.stderr, "crashsim: warning: while the checkers ran, %s below %s changed, though each checker runs in a state directory elsewhere: a checker wrote the real files (an absolute path?): %s; run explore with CAP_SYS_ADMIN (as root) to jail checkers, or have the checker use relative paths or $CRASHSIM_STATE_DIR\n",
+		entries, report.QuotePaths([]string{root})[0], strings.Join(report.QuotePaths(append([]string(nil), shown...)), ", "))
+}
+
 // summaryLine says what was explored, on stderr beside the report.
 func summaryLine(res *explore.Result, jobs int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "crashsim: explored %d crash points: %d crash states, %d distinct; the checker ran on %d and rejected %d",
-		res.Points, res.Candidates, res.Distinct, res.Checked, res.Failed)
+	fmt.Fprintf(&b, "crashsim: explored %d crash points (%d exhaustively, %d sampled): the model admits %s crash states; %d built, %d distinct; the checker ran on %d and rejected %d",
+		res.Points, res.Exhaustive, res.Sampled, admitted(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
 	if res.Skipped > 0 {
-		fmt.Fprintf(&b, "; %d more states not built (--max-states)", res.Skipped)
+		fmt.Fprintf(&b, "; %d more distinct states not checked (--max-states)", res.Skipped)
 	}
 	fmt.Fprintf(&b, " (%.1fs", res.Wall.Seconds())
 	if res.Checked > 0 && res.Wall > 0 {
 		fmt.Fprintf(&b, ", %.0f states/s", float64(res.Checked)/res.Wall.Seconds())
 	}
 	b.WriteString(")")
+	if res.Sampled > 0 {
+		f := res.Families
+		fmt.Fprintf(&b, "\ncrashsim: sampled points built %d predicted, %d prefix, %d drop, %d torn and %d random states (seed %d)",
+			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Random, res.Seed)
+	}
 	return b.String()
 }
 
-// progressBar redraws one line on a terminal.
-type progressBar struct {
-	w    interface{ Write([]byte) (int, error) }
-	last time.Time
+func admitted(n int64, exact bool) string {
+	if exact {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("at least %d", n)
 }
+
+// shownPoints is how many sampled crash points are listed on stderr
+// (--verbose: every point).
+const shownPoints = 10
+
+// pointLines lists the sampled crash points (verbose: every point): how
+// many states the model admits there, how many were built and checked.
+func pointLines(w io.Writer, res *explore.Result, all bool) {
+	shown := 0
+	for _, p := range res.PointStats {
+		if p.Exhaustive && !all {
+			continue
+		}
+		if shown == shownPoints && !all {
+			fmt.Fprintf(w, "crashsim:   and %d more sampled points (--verbose lists every point, --format json too)\n", res.Sampled-shown)
+			break
+		}
+		shown++
+		how := "all built"
+		if !p.Exhaustive {
+			how = fmt.Sprintf("%d built, sampled (%s)", p.Built, strings.Join(p.Families.Names(), ", "))
+		}
+		at := fmt.Sprintf("after line %d", p.Line)
+		if p.Line == 0 {
+			at = "before the first event"
+		}
+		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, admitted(p.Admitted, p.Exact), how, p.New, p.Checked)
+	}
+}
+
+// exploreJSON is the report's account of the exploration.
+func exploreJSON(res *explore.Result, opt explore.Options) *report.ExploreJSON {
+	x := &report.ExploreJSON{Points: res.Points, Exhaustive: res.Exhaustive, Sampled: res.Sampled, Admitted: res.Admitted,
+		AdmittedExact: res.AdmittedExact, Built: res.Candidates, Distinct: res.Distinct, Checked: res.Checked, Rejected: res.Failed,
+		NotChecked: res.Skipped, MaxJoint: opt.MaxJoint, Samples: max(opt.Samples, 0), Seed: opt.Seed, EveryLine: opt.EveryLine,
+		Families:    report.ExploreFamilies(res.Families),
+		CrashPoints: make([]report.ExplorePointJSON, 0, len(res.PointStats))}
+	for _, p := range res.PointStats {
+		fams := p.Families.Names()
+		if fams == nil {
+			fams = []string{}
+		}
+		x.CrashPoints = append(x.CrashPoints, report.ExplorePointJSON{Line: p.Line, Admitted: p.Admitted, Exact: p.Exact,
+			Exhaustive: p.Exhaustive, Families: fams, Built: p.Built, New: p.New, Checked: p.Checked})
+	}
+	return x
+}
+
+// progressBar says how far an exploration has got on stderr: a line
+// redrawn in place on a terminal (live), else a line every few seconds
+// (--progress).
+type progressBar struct {
+	w     io.Writer
+	live  bool
+	last  time.Time
+	shown bool
+}
+
+// progressEvery is how often a progress line is written when stderr is
+// not a terminal.
+var progressEvery = 5 * time.Second
 
 func (p *progressBar) update(pr explore.Progress) {
-	if time.Since(p.last) < 100*time.Millisecond && pr.Done < pr.Total {
+	every := progressEvery
+	if p.live {
+		every = 100 * time.Millisecond
+	}
+	if time.Since(p.last) < every && !(p.live && pr.Phase == "check" && pr.Done == pr.Total) {
 		return
 	}
+	if p.last.IsZero() && !p.live && pr.Elapsed < progressEvery {
+		return // a short run says nothing
+	}
 	p.last = time.Now()
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(pr.Done) / s
+	var line string
+	switch pr.Phase {
+	case "replay":
+		line = fmt.Sprintf("crashsim: explore: replaying: %d crash points, %d states, %d distinct (%.0fs)", pr.Points, pr.Candidates, pr.Distinct, pr.Elapsed.Seconds())
+	default:
+		rate := 0.0
+		if s := pr.Elapsed.Seconds(); s > 0 {
+			rate = float64(pr.Done) / s
+		}
+		line = fmt.Sprintf("crashsim: explore: checking: %d of %d states, %d rejected, %.0f/s (%.0fs)", pr.Done, pr.Total, pr.Failed, rate, pr.Elapsed.Seconds())
 	}
 	bw := bufio.NewWriter(p.w)
-	fmt.Fprintf(bw, "\r\x1b[Kcrashsim: explore: %d/%d states, %d failed, %.0f/s", pr.Done, pr.Total, pr.Failed, rate)
+	if p.live {
+		fmt.Fprintf(bw, "\r\x1b[K%s", line)
+	} else {
+		fmt.Fprintln(bw, line)
+	}
 	bw.Flush()
+	p.shown = true
 }
 
-func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
-
-// workDir checks --work-dir: an existing directory, not at or below the
-// root the states stand for or the initial snapshot, which explore reads
-// and never writes.
-func workDir(dir, root, initial string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
+func (p *progressBar) clear() {
+	if p.live && p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
 	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("--work-dir %s: not a directory", dir)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
-	}
-	for _, p := range []string{root, initial} {
-		if p == "" {
-			continue
-		}
-		rp, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if r, err := filepath.EvalSymlinks(rp); err == nil {
-			rp = r
-		}
-		if within(real, rp) {
-			return "", fmt.Errorf("--work-dir %s: inside %s, which explore reads and never writes: give a directory elsewhere", dir, p)
-		}
-	}
-	return real, nil
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
