@@ -1,6 +1,8 @@
 package crashsim
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -44,6 +46,21 @@ type markTap struct {
 	notes map[noteKey]source.Mark
 	noted map[noteKey]int
 	marks []lineMark
+	// names holds one copy of each operation, file and function name:
+	// a loop leaves the same few in thousands of marks.
+	names map[string]string
+}
+
+// intern is s, in one copy for the whole trace.
+func (t *markTap) intern(s string) string {
+	if c, ok := t.names[s]; ok {
+		return c
+	}
+	if t.names == nil {
+		t.names = map[string]string{}
+	}
+	t.names[s] = s
+	return s
 }
 
 func (t *markTap) Next() (*parser.Event, error) {
@@ -56,6 +73,10 @@ func (t *markTap) Next() (*parser.Event, error) {
 		return ev, nil
 	}
 	if m, ok := markOf(ev); ok {
+		m.Op, m.Loc.File, m.Loc.Function = t.intern(m.Op), t.intern(m.Loc.File), t.intern(m.Loc.Function)
+		if strings.HasPrefix(m.Target, "fd:") && !m.Note() {
+			m.Target = "" // an fd's number names nothing once the call is found
+		}
 		if m.Note() {
 			if t.notes == nil {
 				t.notes = map[noteKey]source.Mark{}
@@ -140,18 +161,30 @@ func markOf(ev *parser.Event) (source.Mark, bool) {
 // os.fsync, the os.replace, the open); else, for a write, the f.write
 // line a write note gives; else the line that last opened the file under
 // any of its names before that call (the with open(...) whose f.write
-// Python 3.11 does not show).
+// Python 3.11 does not show). marks are in trace order in each file.
 func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Finding]source.Location) {
 	type at struct {
 		file string
 		line int
 	}
+	type named struct{ file, path string }
 	byLine := map[at]source.Mark{}
-	var notes []lineMark
+	opens := map[named][]lineMark{}
+	notes := map[named][]lineMark{}
+	renames := map[string][]lineMark{} // renames and links, by trace file
 	for _, m := range marks {
-		if m.Note() {
-			notes = append(notes, m)
+		switch {
+		case m.Note():
+			k := named{m.file, m.Target}
+			if strings.HasPrefix(m.Target, "fd:") {
+				k.path = "fd:"
+			}
+			notes[k] = append(notes[k], m)
 			continue
+		case m.Op == "open":
+			opens[named{m.file, m.Target}] = append(opens[named{m.file, m.Target}], m)
+		case m.From != "":
+			renames[m.file] = append(renames[m.file], m)
 		}
 		byLine[at{m.file, m.line}] = m.Mark
 	}
@@ -163,33 +196,40 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 		}
 		// The names the file had: its final name, and what was renamed
 		// or linked onto one of them, back to the first.
-		names := map[string]bool{f.Path: true}
-		for i := len(marks) - 1; i >= 0; i-- {
-			if m := marks[i]; m.file == f.Trace && m.From != "" && names[m.Target] {
-				names[m.From] = true
+		names := []string{f.Path}
+		rs := renames[f.Trace]
+		for i := len(rs) - 1; i >= 0; i-- {
+			if slices.Contains(names, rs[i].Target) && !slices.Contains(names, rs[i].From) {
+				names = append(names, rs[i].From)
 			}
 		}
-		if loc, ok := noteAt(notes, f.Trace, line, pid, names); ok {
-			out[f] = loc
-			continue
-		}
-		for i := len(marks) - 1; i >= 0; i-- {
-			if m := marks[i]; m.file == f.Trace && m.line <= line && m.Op == "open" && names[m.Target] {
-				out[f] = m.Loc
+		// A write note of the file's fd by the writing thread that
+		// covers the write; one that could not name its file ("fd:N")
+		// when no other does.
+		var note *lineMark
+		for _, p := range append(names, "fd:") {
+			for _, n := range notes[named{f.Trace, p}] {
+				if n.line <= line && line <= n.last && n.pid == pid {
+					note = &n
+				}
+			}
+			if note != nil {
 				break
 			}
 		}
-	}
-}
-
-// noteAt is the line of the write note that covers the write on line of
-// trace by pid, of a file with one of names.
-func noteAt(notes []lineMark, trace string, line, pid int, names map[string]bool) (source.Location, bool) {
-	for i := len(notes) - 1; i >= 0; i-- {
-		n := notes[i]
-		if n.file == trace && n.pid == pid && n.line <= line && line <= n.last && (names[n.Target] || strings.HasPrefix(n.Target, "fd:")) {
-			return n.Loc, true
+		if note != nil {
+			out[f] = note.Loc
+			continue
+		}
+		// The last open of one of its names before the call.
+		best := -1
+		for _, p := range names {
+			ms := opens[named{f.Trace, p}]
+			k := sort.Search(len(ms), func(i int) bool { return ms[i].line > line })
+			if k > 0 && ms[k-1].line > best {
+				best = ms[k-1].line
+				out[f] = ms[k-1].Loc
+			}
 		}
 	}
-	return source.Location{}, false
 }

@@ -260,3 +260,35 @@ func TestMarkFixAt(t *testing.T) {
 		t.Errorf("sources (-want +got):\n%s", diff)
 	}
 }
+
+// TestMarkNoteBounds: a write note that could not name its file (an
+// f.write on a file opened from an fd) covers only its own thread's
+// writes; and the open a write falls back to is the last before it, not
+// a later one that read the file back.
+func TestMarkNoteBounds(t *testing.T) {
+	tmp := realDir(t.TempDir())
+	a, c := tmp+"/a.txt", tmp+"/c.txt"
+	got := sourcesOf(t, []string{
+		`10 openat(AT_FDCWD, "` + a + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		failed(10, markPath("write", "/app/s.py", 4, "fd:3", "3")),
+		`10 write(3, "x", 1) = 1`,
+		failed(11, markPath("open", "/app/s.py", 20, c, "")),
+		`11 openat(AT_FDCWD, "` + c + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 4`,
+		`11 write(4, "z", 1) = 1`,
+		`10 write(3, "y", 1) = 1`,
+		`10 close(3) = 0`,
+		`11 close(4) = 0`,
+		failed(11, markPath("open", "/app/s.py", 25, c, "")),
+		`11 openat(AT_FDCWD, "` + c + `", O_RDONLY|O_CLOEXEC) = 4`,
+		`11 close(4) = 0`,
+	})
+	want := []string{
+		"data-not-synced a.txt /app/s.py:4",
+		"data-not-synced c.txt /app/s.py:20",
+		"name-not-synced a.txt -",
+		"name-not-synced c.txt /app/s.py:20",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
