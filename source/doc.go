@@ -54,11 +54,28 @@
 // call where the fix goes: the library's fixAt); this package knows no
 // rules.
 //
-// What the shim costs, on a save loop of 10,000 saves (write, flush,
-// fsync, replace) to /dev/shm with Python 3.11, the loop timed from
-// inside, with and without the shim, alternating (a busy machine: the
-// numbers move with the load): under crashsim trace, where the shim is
-// used, three marks per save (open, os.fsync, os.replace) make it
-// 1.3 to 1.9 times slower; without strace, where a failed open costs a
-// few microseconds instead of a ptrace stop, 2 to 6 times.
+// What the shim costs, measured on a save loop by
+// scripts/pyshim-overhead.sh: 10,000 saves (write, flush, fsync, replace)
+// to /dev/shm, timed from inside the loop, without and with the shim,
+// alternating, 7 rounds, on a 2-core machine other jobs kept busy (load
+// 15 to 19), so the spread is wide; medians, range in brackets:
+//
+//	                       wall               CPU of the program
+//	3.11 under trace       1.6x (0.9-1.8)     1.9x (1.4-2.3)
+//	3.11 without strace    2.8x (1.5-4.6)     3.3x (2.8-3.8)
+//	3.12 under trace       1.8x (0.8-2.9)     2.3x (2.1-2.6)
+//	3.12 without strace    4.9x (2.2-5.9)     4.7x (3.4-5.1)
+//
+// "Under trace" is crashsim trace against crashsim trace --stack (for a
+// python command --stack adds only the shim), where the shim is used: a
+// save makes three marks on 3.11 (open, os.fsync, os.replace) and four on
+// 3.12 (and the f.write), each one more traced call. Without strace a
+// mark's failed open under /proc costs a few microseconds of kernel time,
+// more than the save's own calls on /dev/shm. sys.monitoring costs
+// nothing measurable on code that does not write files (a recursive
+// Fibonacci making 1.6 million calls: 0.8x to 1.15x on 3.12 and 3.13,
+// noise). sys.setprofile, the only way to see f.write on 3.11, is not
+// used: a profile function that only looks for f.write made a smaller
+// Fibonacci (75,000 calls) 2.8 to 14 times slower (median 7.3x), though
+// the save loop only 1.1x.
 package source
