@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -379,5 +380,77 @@ func TestJailReadable(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "written")); err == nil {
 		t.Error("the checker wrote a readable directory")
+	}
+}
+
+// A confined checker holds no fd but its stdin, stdout and stderr: not
+// the starter's socket to crashsim, and not a file crashsim holds open
+// without close-on-exec (one it inherited, or the uid map Go writes for
+// another worker's starter while this one is forked), here one of root's
+// it could not open.
+func TestJailCheckerInheritsNoFD(t *testing.T) {
+	needJail(t)
+	logDir := t.TempDir()
+	t.Setenv(WritableEnv, logDir)
+	log := filepath.Join(logDir, "fds")
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(secret, unix.O_RDWR, 0) // no O_CLOEXEC
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	trace, root := oneWrite(t)
+	run := func(t *testing.T) []byte {
+		os.Remove(log)
+		res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 1, MaxStates: 1, WorkDir: t.TempDir(),
+			// The checker's shell's fds, listed by a child that makes the
+			// redirection (the shell would keep copies of fds it redirects).
+			Checker: `sh -c 'ls -l /proc/$PPID/fd > ` + log + `'; exit 0`})
+		if res.Checked != 1 {
+			t.Fatalf("checked %d states, want 1", res.Checked)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// A runner's checkers (the host's root in a jail, or not jailed)
+	// inherit none either.
+	t.Run("runner", func(t *testing.T) {
+		t.Setenv(HostRootEnv, "1")
+		onlyStandardFDs(t, run(t))
+	})
+	t.Run("unjailed", func(t *testing.T) {
+		noJail = true
+		defer func() { noJail = false }()
+		onlyStandardFDs(t, run(t))
+	})
+	onlyStandardFDs(t, run(t))
+}
+
+// onlyStandardFDs fails the test when ls -l of /proc/PID/fd lists an fd
+// that is not stdin, stdout or stderr.
+func onlyStandardFDs(t *testing.T, b []byte) {
+	t.Helper()
+	fds := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Fields(l); len(f) > 3 && f[len(f)-2] == "->" { // not "total 0"
+			fds[f[len(f)-3]] = f[len(f)-1]
+		}
+	}
+	std := []string{fds["0"], fds["1"], fds["2"]}
+	if slices.Contains(std, "") {
+		t.Fatalf("no stdin, stdout or stderr in:\n%s", b)
+	}
+	for n, to := range fds {
+		// The shell's own copy of a standard stream (dash keeps one of
+		// stdin as fd 10) is not one inherited.
+		if !slices.Contains(std, to) {
+			t.Errorf("the checker holds fd %s -> %s", n, to)
+		}
 	}
 }

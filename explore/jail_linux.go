@@ -225,19 +225,7 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 		}
 		j.shmBinds = append(j.shmBinds, hidden{d, fd})
 	}
-	if mode == jailConfined {
-		dirs := append([]hidden{{work, j.workFD}}, shown...)
-		dirs = append(append(dirs, j.shmBinds...), readable...)
-		if j.z, err = startConfined(dirs, group); err != nil {
-			return nil, errCannotConfine{err}
-		}
-	}
-	var covers []string
-	if j.z != nil {
-		if covers, err = j.layOut(shown, readable); err != nil {
-			return nil, err
-		}
-	} else {
+	if mode != jailConfined {
 		for _, h := range shown {
 			if err := unix.Mount(h.path, h.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 				return nil, fmt.Errorf("bind %s: %w", h.path, err)
@@ -261,37 +249,36 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 		}
 	}
 	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	// A cover stays root's: the checker's user cannot write it.
-	for _, c := range covers {
-		if err := unix.MountSetattr(unix.AT_FDCWD, c, 0, rw); err != nil {
-			return nil, fmt.Errorf("make %s writable: %w", c, err)
+	if mode == jailConfined {
+		// The jail's mounts are made read-only before the starter starts,
+		// never after: a mount cannot be made read-only while a file is
+		// open for writing on it (EBUSY), and from here on one can be,
+		// held by another process. Go writes the starter's uid map
+		// through the jail's /proc with an fd not closed on exec, and
+		// another goroutine's fork, at the same moment, copies it into a
+		// child (another worker's starter or runner) that keeps it.
+		// /proc is writable for that write, then covered by a read-only
+		// bind of itself: a new mount, which no such file holds.
+		if err := unix.MountSetattr(unix.AT_FDCWD, "/proc", 0, rw); err != nil {
+			return nil, errCannotConfine{fmt.Errorf("/proc: %w", err)}
 		}
-	}
-	// Each writable or readable directory as it says, the outer ones
-	// first: one inside another is as it says, not as the outer one.
-	type exposed struct {
-		path     string
-		writable bool
-	}
-	var ex []exposed
-	for _, h := range shown {
-		ex = append(ex, exposed{h.path, true})
-	}
-	for _, h := range readable {
-		ex = append(ex, exposed{h.path, false})
-	}
-	slices.SortStableFunc(ex, func(a, b exposed) int { return len(a.path) - len(b.path) })
-	for _, e := range ex {
-		attr := rw
-		if !e.writable {
-			attr = &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+		dirs := append([]hidden{{work, j.workFD}}, shown...)
+		dirs = append(append(dirs, j.shmBinds...), readable...)
+		if j.z, err = startConfined(dirs, group); err != nil {
+			return nil, errCannotConfine{err}
 		}
-		if err := unix.MountSetattr(unix.AT_FDCWD, e.path, unix.AT_RECURSIVE, attr); err != nil {
-			return nil, fmt.Errorf("make %s writable or read-only: %w", e.path, err)
+		if err := readOnlyProc(); err != nil {
+			return nil, fmt.Errorf("/proc: %w", err)
 		}
-	}
-	if j.z != nil {
+		if err := j.layOut(shown, readable); err != nil {
+			return nil, err
+		}
 		return j, nil
+	}
+	for _, h := range shown {
+		if err := unix.MountSetattr(unix.AT_FDCWD, h.path, unix.AT_RECURSIVE, rw); err != nil {
+			return nil, fmt.Errorf("make %s writable: %w", h.path, err)
+		}
 	}
 	// Unconfined, the runner starts checkers from a thread that dropped
 	// its privileges: in network and IPC namespaces of its own unless
@@ -310,6 +297,24 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 		return nil, fmt.Errorf("drop privileges: %w", err)
 	}
 	return j, nil
+}
+
+// readOnlyProc covers /proc with a read-only bind of it (its submounts
+// too), made read-only before it is shown.
+func readOnlyProc() error {
+	t, err := unix.OpenTree(unix.AT_FDCWD, "/proc", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("open_tree: %w", err)
+	}
+	defer unix.Close(t)
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(t, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, ro); err != nil {
+		return fmt.Errorf("mount_setattr: %w", err)
+	}
+	if err := unix.MoveMount(t, "", unix.AT_FDCWD, "/proc", unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
 }
 
 // close ends the jail's starter and closes its fds. The mounts go with
@@ -360,8 +365,10 @@ func startConfined(dirs []hidden, group *reap.Group) (*zygote, error) {
 // confined checker: each directory on the way that others may not enter
 // is covered by a tmpfs that holds only the way on, and each writable or
 // readable directory is bound, idmapped, at its path (outer ones first).
-// It returns the covers.
-func (j *jail) layOut(shown, readable []hidden) ([]string, error) {
+// It runs after the jail was made read-only: a cover stays writable (for
+// the state directories made in it) but root's, so the checker's user
+// cannot write it, and each bind is as writable as it says.
+func (j *jail) layOut(shown, readable []hidden) error {
 	type exposed struct {
 		hidden
 		writable bool
@@ -379,14 +386,14 @@ func (j *jail) layOut(shown, readable []hidden) ([]string, error) {
 	}
 	covers, err := closedOnTheWay(need)
 	if errors.Is(err, errRootClosed) {
-		return nil, errCannotConfine{err}
+		return errCannotConfine{err}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, c := range covers {
 		if err := unix.Mount("tmpfs", c, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=755,size=1m"); err != nil {
-			return nil, fmt.Errorf("cover %s: %w", c, err)
+			return fmt.Errorf("cover %s: %w", c, err)
 		}
 		if within(j.work, c) {
 			j.covered = true
@@ -396,7 +403,7 @@ func (j *jail) layOut(shown, readable []hidden) ([]string, error) {
 	for _, b := range binds {
 		// Made in a cover; a directory inside another bind exists there.
 		if err := os.MkdirAll(b.path, 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		t, err := idmapClone(b.fd, "", j.z.userns, b.writable)
 		if err == nil {
@@ -404,10 +411,10 @@ func (j *jail) layOut(shown, readable []hidden) ([]string, error) {
 			unix.Close(t)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("bind %s: %w", b.path, err)
+			return fmt.Errorf("bind %s: %w", b.path, err)
 		}
 	}
-	return covers, nil
+	return nil
 }
 
 // errRootClosed says that others may not enter /: no cover can open it.

@@ -444,10 +444,14 @@ func serveRunner(arg string) int {
 	if err != nil {
 		return 2
 	}
+	// Nor any fd crashsim did not mark close-on-exec.
+	setupErr := closeOnExec(3)
 	catchSignals()
 	mode, work, _ := strings.Cut(arg, " ")
 	jailed := mode == "jail" || mode == "jail-root"
-	setupErr := reap.SetSubreaper()
+	if setupErr == nil {
+		setupErr = reap.SetSubreaper()
+	}
 	var j *jail
 	if jailed && setupErr == nil {
 		jm := jailOwnNet

@@ -298,12 +298,41 @@ func serveZygote() int {
 	return c
 }
 
+// closeOnExec marks every fd from first on close-on-exec: with
+// close_range (Linux 5.11), else one by one.
+func closeOnExec(first int) error {
+	err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("mark fds close-on-exec: %w", err)
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("mark fds close-on-exec: %w", err)
+	}
+	for _, e := range ents {
+		// The directory's own fd is gone by now: EBADF.
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC)
+		}
+	}
+	return nil
+}
+
 // zygoteSock is the starter's end of its socket to the runner.
 const zygoteSock = 3
 
 // zygoteSetup makes the starter a child subreaper and brings the loopback
-// up.
+// up. No fd of its but the ones it passes reaches a checker: its socket
+// to crashsim, and any other crashsim did not mark close-on-exec (one
+// crashsim inherited, or the uid map Go writes for another worker's
+// starter at the moment this one is forked), are closed on exec.
 func zygoteSetup() (int, error) {
+	if err := closeOnExec(zygoteSock); err != nil {
+		return -1, err
+	}
 	if err := reap.SetSubreaper(); err != nil {
 		return -1, err
 	}
