@@ -14,7 +14,7 @@
 #
 # A row is KIND-N: N files (with k or M for thousands and millions) of
 #   unsynced  each created, written once and closed, nothing synced
-#             (gentrace -shape files-unsynced): 2N + N/per-dir findings;
+#             (gentrace -shape files-unsynced): 2N findings and one a directory;
 #   settled   each created, written, fsynced, and its directory fsynced
 #             after it (gentrace -shape files-settled): no findings.
 # The default rows are those of the speed and memory targets:

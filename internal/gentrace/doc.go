@@ -20,7 +20,8 @@
 //     threads creating N files, PerDir to a directory they create, each
 //     opened, written once and closed; nothing is synced. A check finds
 //     every file's data and name (data-not-synced, name-not-synced) and
-//     every directory's name (name-not-synced): 2N + N/PerDir findings.
+//     every directory's name (name-not-synced): 2N findings and one a
+//     directory.
 //   - files-settled (WriteFileSet with Settled): the same files, each
 //     fsynced after its write and its directory fsynced after that, and
 //     the parent fsynced after each mkdir: every file ends settled (data,

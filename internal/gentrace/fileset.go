@@ -28,13 +28,13 @@ const FileSetRoot = "/srv/bench"
 // WriteFileSet writes the trace of a Go program that creates opt.Files
 // files, PerDir to a directory d0, d1, ... below FileSetRoot, as
 // os.WriteFile would (with f.Sync() and a sync of the directory after it
-// when Settled). Each of its threads fills directories of its own, so
-// that in the settled trace no directory fsync makes another thread's
-// unsynced file visible; their lines interleave at random, and a slow
-// call that another thread's line interrupts is split into its
-// "<unfinished ...>" and "<... resumed>" halves. Nothing else runs: the
-// trace is as long as the files make it. It returns the number of lines
-// written.
+// when Settled), each open followed by the two fcntl calls of Go's poller.
+// Each of its threads fills directories of its own, so that in the
+// settled trace no directory fsync makes another thread's unsynced file
+// durable by the way; their lines interleave at random, and an fsync
+// that another thread's line interrupts is split into its
+// "<unfinished ...>" and "<... fsync resumed>" halves. No other work
+// shows between the files. It returns the number of lines written.
 func WriteFileSet(w io.Writer, opt FileSetOptions) (int64, error) {
 	if opt.PerDir <= 0 {
 		opt.PerDir = 1000
