@@ -17,7 +17,7 @@ import (
 func reportSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
-	sch, err := c.Compile("crashsim-report.schema.json")
+	sch, err := c.Compile("wire/crashsim-report.schema.json")
 	if err != nil {
 		t.Fatalf("compile the schema: %v", err)
 	}
@@ -31,7 +31,7 @@ func validate(t *testing.T, sch *jsonschema.Schema, doc []byte) {
 		t.Fatalf("the report is not JSON: %v\n%s", err, doc)
 	}
 	if err := sch.Validate(v); err != nil {
-		t.Errorf("the report does not match crashsim-report.schema.json: %v", err)
+		t.Errorf("the report does not match wire/crashsim-report.schema.json: %v", err)
 	}
 }
 
