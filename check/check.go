@@ -329,7 +329,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
+		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col}
 		first := i == 0 && opt.NeedData
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
