@@ -259,7 +259,7 @@ func (h *HTML) Fold(line int) { h.foldLine = line }
 func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	h.points++
 	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
-	e.Call = shortCall(ev)
+	e.Call = ev.Brief(120, nil)
 	e.Kind = markKind(ev, eff)
 	for _, p := range pt.Changed {
 		e.Lanes = append(e.Lanes, h.lane(p))
@@ -373,16 +373,6 @@ func markKind(ev *parser.Event, eff *Effects) string {
 		return "create"
 	}
 	return "other"
-}
-
-// shortCall renders an event as "name(args) = ret", cut to a readable size
-// (the written bytes are left out).
-func shortCall(ev *parser.Event) string {
-	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
-	if len(args) > 120 {
-		args = args[:117] + "..."
-	}
-	return ev.Name + "(" + args + ") = " + ev.FormatRet()
 }
 
 // Close writes the lanes, what was folded, and the page's script.

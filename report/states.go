@@ -114,7 +114,7 @@ func (t *textPoints) Point(pt model.Point) {
 	}
 	t.fold()
 	t.blocks++
-	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, timelineCall(pt.Call))
+	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, pt.Call.Brief(80, nil))
 	// One crash point in full (--at): every path, with its states. Else
 	// the paths whose outcomes changed here; the others are as above.
 	var paths []string
@@ -218,18 +218,6 @@ func joinOutcomes(os []model.Outcome) string {
 		s[i] = string(o)
 	}
 	return strings.Join(s, " | ")
-}
-
-// shortCall renders an event as "name(args) = ret", cut to a readable size.
-func timelineCall(ev *parser.Event) string {
-	if ev == nil {
-		return ""
-	}
-	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
-	if len(args) > 80 {
-		args = args[:77] + "..."
-	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet()) // FormatArgs quotes strings
 }
 
 type jsonPoints struct {
