@@ -151,17 +151,10 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 		if err != nil {
 			return nil, inputError(err)
 		}
-		total.Append(res)
-		total.Summary.Events += res.Summary.Events
-		total.Summary.Files += res.Summary.Files
-		total.Summary.Errors += res.Summary.Errors
-		total.Summary.Warnings += res.Summary.Warnings
-		total.Summary.Infos += res.Summary.Infos
 		if g.Verbose {
 			fmt.Fprintf(g.stderr, "crashsim: %s: recording: %s\n", t, res.Recording)
 		}
-		total.Warnings = append(total.Warnings, res.Warnings...)
-		total.Notes = append(total.Notes, res.Notes...)
+		total.Join(res)
 	}
 	markAccepted(total.Warnings, f.AcceptBlind)
 	if total.Spilled() {

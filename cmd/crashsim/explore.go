@@ -16,7 +16,7 @@ import (
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -193,7 +193,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		opt.WorkDir = dir
 	}
 	if c.Shard != "" {
-		i, n, err := report.ParseShard(c.Shard)
+		i, n, err := wire.ParseShard(c.Shard)
 		if err != nil {
 			return withCode(exitUsage, fmt.Errorf("--shard: %w", err))
 		}
@@ -222,7 +222,9 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	if err != nil {
 		return inputError(err)
 	}
-	opt.Predict = predicted.Findings
+	if opt.Predict, err = predicted.List(); err != nil {
+		return err
+	}
 	markAccepted(predicted.Warnings, c.AcceptBlind)
 	c.checkFlags.evaluated = 1 // explore runs one model
 	c.checkFlags.command, c.checkFlags.traces = "explore", []string{trace}
@@ -266,10 +268,10 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		// A state that cannot be built: the error names the trace line.
 		return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
 	}
-	result := &check.Result{Findings: res.Findings, Warnings: predicted.Warnings, Notes: predicted.Notes}
+	result := &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}
 	result.Summary.Events = res.Events
 	result.Summary.Files = res.Files
-	result.Summary.Errors = len(res.Findings)
+	result.Add(res.Findings...)
 	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // checkIgnores rejects a bad --ignore glob before any work is done.
@@ -40,8 +41,7 @@ func pathMatch(glob, abs, rel string) bool {
 // filter leaves out the findings the user asked not to see: paths matching
 // an ignore glob (flags and config), findings a [[suppress]] entry covers,
 // and findings already in the baseline. It counts each kind, so that the
-// summary says what was left out, and recounts the severities of what is
-// left.
+// summary says what was left out.
 func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) error {
 	ignore := append([]string{}, f.Ignore...)
 	var sup []suppress
@@ -49,7 +49,7 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 		ignore = append(ignore, g.cfg.Ignore...)
 		sup = g.cfg.Suppress
 	}
-	var base baseline
+	var base *wire.Fingerprints
 	if f.Baseline != "" {
 		var err error
 		if base, err = readBaseline(f.Baseline); err != nil {
@@ -59,9 +59,8 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 	if len(ignore) == 0 && len(sup) == 0 && base == nil {
 		return nil
 	}
-	res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = 0, 0, 0
 	// One pass, over a spilled result's stream too: each finding is
-	// matched once, and what is left is counted as it is kept.
+	// matched once, and what is left is counted again as it is kept.
 	return res.Filter(func(fd *check.Finding) bool {
 		rel := opt.RelPath(fd.Path)
 		switch {
@@ -71,17 +70,9 @@ func (f *checkFlags) filter(g *Globals, res *check.Result, opt *report.Options) 
 		case suppressed(sup, fd, rel):
 			opt.Left.Suppressed++
 			return false
-		case base.has(report.Fingerprint(fd, *opt)):
+		case base.Has(report.Fingerprint(fd, *opt)):
 			opt.Left.Baseline++
 			return false
-		}
-		switch fd.Rule.Severity {
-		case check.Error:
-			res.Summary.Errors++
-		case check.Warning:
-			res.Summary.Warnings++
-		default:
-			res.Summary.Infos++
 		}
 		return true
 	})

@@ -31,10 +31,10 @@ func (f *checkFlags) identify(g *Globals, res *check.Result, opt *report.Options
 	}
 	opt.Roots = f.bases
 	if res.Spilled() {
-		// Call sites are found for findings held in memory (report.Options
-		// names them by pointer): a spilled result is read back whole when
-		// one of its traces has stacks or Python marks, and otherwise has
-		// no sources and streams.
+		// Call sites are set on findings held in memory (a spilled one is
+		// read back fresh each time): a spilled result is read back whole
+		// when one of its traces has stacks or Python marks, and otherwise
+		// has no sources and streams.
 		named := false
 		for _, t := range res.Traces() {
 			named = named || hasStacks(t) || hasShim(t) && hasMarks(t)
@@ -46,7 +46,11 @@ func (f *checkFlags) identify(g *Globals, res *check.Result, opt *report.Options
 			return err
 		}
 	}
-	opt.Sources = findingSources(g, res.Findings)
+	fs, err := res.List()
+	if err != nil {
+		return err
+	}
+	locateFindings(g, fs)
 	return nil
 }
 

@@ -131,14 +131,15 @@ func unquoteC(b []byte) (string, bool) {
 // finding's own call (a rename, an open, a remove) when there is one, else
 // the line that last opened the file under any of its names before the
 // finding's call (the with open(...) of a write that was never synced).
-func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Finding]source.Location) {
+func markSources(findings []*check.Finding, marks []lineMark) {
 	byLine := map[int]source.Mark{}
 	for _, m := range marks {
 		byLine[m.line] = m.Mark
 	}
 	for _, f := range findings {
 		if m, ok := byLine[f.Line]; ok {
-			out[f] = m.Loc
+			loc := m.Loc
+			f.Source = &loc
 			continue
 		}
 		// The names the file had: its final name, and what was renamed
@@ -151,7 +152,8 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 		}
 		for i := len(marks) - 1; i >= 0; i-- {
 			if m := marks[i]; m.line <= f.Line && m.Op == "open" && names[m.Target] {
-				out[f] = m.Loc
+				loc := m.Loc
+				f.Source = &loc
 				break
 			}
 		}

@@ -80,15 +80,15 @@ func stacksAt(name string, lines map[int]bool) (map[int][]string, error) {
 	}
 }
 
-// findingSources names the call site in the program's code of each
-// finding whose trace has stacks. Problems reading a binary are said once
-// each on stderr; the findings keep their trace lines.
-func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]source.Location {
+// locateFindings sets the Source of each finding whose trace has stacks
+// (or Python marks) to its call site in the program's code. Problems
+// reading a binary are said once each on stderr; the findings keep their
+// trace lines.
+func locateFindings(g *Globals, findings []*check.Finding) {
 	byTrace := map[string][]*check.Finding{}
 	for _, f := range findings {
 		byTrace[f.Trace] = append(byTrace[f.Trace], f)
 	}
-	out := map[*check.Finding]source.Location{}
 	r := source.NewResolver()
 	said := map[string]bool{}
 	for trace, fs := range byTrace {
@@ -100,7 +100,7 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 			if err != nil {
 				fmt.Fprintf(g.stderr, "crashsim: warning: cannot read the Python source marks in %s: %v\n", trace, err)
 			}
-			markSources(fs, marks, out)
+			markSources(fs, marks)
 		}
 		if !stacked {
 			continue
@@ -115,7 +115,7 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 			continue
 		}
 		for _, f := range fs {
-			if _, ok := out[f]; ok {
+			if f.Source != nil {
 				continue // a Python mark named it
 			}
 			loc, ok, err := r.Locate(stacks[f.Line])
@@ -124,9 +124,8 @@ func findingSources(g *Globals, findings []*check.Finding) map[*check.Finding]so
 				fmt.Fprintf(g.stderr, "crashsim: warning: no source line for %s:%d: %v\n", f.Trace, f.Line, err)
 			}
 			if ok {
-				out[f] = loc
+				f.Source = &loc
 			}
 		}
 	}
-	return out
 }

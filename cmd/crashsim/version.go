@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // buildTool says which crashsim this is, from the build information the Go
 // toolchain stamps into the binary: the module version ("v1.2.3", a
 // pseudo-version from the VCS, or "(devel)") and the VCS revision.
-func buildTool() report.Tool {
-	t := report.Tool{Name: "crashsim", Version: "(devel)"}
+func buildTool() wire.Tool {
+	t := wire.Tool{Name: "crashsim", Version: "(devel)"}
 	bi, ok := debug.ReadBuildInfo()
 	if ok {
 		if v := bi.Main.Version; v != "" {
