@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report/wire"
@@ -239,10 +239,18 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		}
 	}
 
-	var bar *progressBar
+	var bar *progress.Line
 	if isTerminal(g.stderr) {
-		bar = &progressBar{w: g.stderr}
-		opt.Progress = bar.update
+		bar = progress.New(g.stderr, true, 0)
+		opt.Progress = func(pr explore.Progress) {
+			bar.Update(func() string {
+				rate := 0.0
+				if s := pr.Elapsed.Seconds(); s > 0 {
+					rate = float64(pr.Done) / s
+				}
+				return fmt.Sprintf("crashsim: explore: %d/%d states, %d failed, %.0f/s", pr.Done, pr.Total, pr.Failed, rate)
+			})
+		}
 	}
 	stream, err := openTrace(trace, g)
 	if err != nil {
@@ -259,7 +267,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		warnChanged(g, opt.Root, changedSince(opt.Root, before))
 	}
 	if bar != nil {
-		bar.clear()
+		bar.Clear()
 	}
 	if err != nil {
 		if pe := (*parser.Error)(nil); errors.As(err, &pe) {
@@ -298,28 +306,6 @@ func summaryLine(res *explore.Result, jobs int) string {
 	b.WriteString(")")
 	return b.String()
 }
-
-// progressBar redraws one line on a terminal.
-type progressBar struct {
-	w    interface{ Write([]byte) (int, error) }
-	last time.Time
-}
-
-func (p *progressBar) update(pr explore.Progress) {
-	if time.Since(p.last) < 100*time.Millisecond && pr.Done < pr.Total {
-		return
-	}
-	p.last = time.Now()
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(pr.Done) / s
-	}
-	bw := bufio.NewWriter(p.w)
-	fmt.Fprintf(bw, "\r\x1b[Kcrashsim: explore: %d/%d states, %d failed, %.0f/s", pr.Done, pr.Total, pr.Failed, rate)
-	bw.Flush()
-}
-
-func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
 
 // workDir checks --work-dir: an existing directory, not at or below the
 // root the states stand for or the initial snapshot, which explore reads

@@ -62,9 +62,9 @@ func openTraceWith(path string, g *Globals, opt parser.Options, pipe bool) (pars
 	if g.Verbose {
 		opt.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
-	var progress io.Writer
-	if g.Progress || isTerminal(g.stderr) {
-		progress = g.stderr
+	var progress *progressTo
+	if live := isTerminal(g.stderr); live || g.Progress {
+		progress = &progressTo{g.stderr, live}
 	}
 	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
 	var s parser.Stream
@@ -78,16 +78,23 @@ func openTraceWith(path string, g *Globals, opt parser.Options, pipe bool) (pars
 		return nil, inputError(err)
 	}
 	if p, ok := progressOf(s); ok {
-		// The bar is drawn from the caller's goroutine, between events,
+		// Progress is shown from the caller's goroutine, between events,
 		// never from the one that reads the file.
 		s = &progressStream{Stream: s, p: p}
 	}
 	return s, nil
 }
 
+// progressTo is where reading shows progress, and whether it is a
+// terminal.
+type progressTo struct {
+	w    io.Writer
+	live bool
+}
+
 // openParser opens a trace for the parser; with progress not nil, reading
-// a single file shows a bar there.
-func openParser(path string, opt parser.Options, progress io.Writer) (parser.Stream, error) {
+// a single file shows how far it has got there.
+func openParser(path string, opt parser.Options, progress *progressTo) (parser.Stream, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || progress == nil {
 		return parser.Open(path, opt)
@@ -96,7 +103,7 @@ func openParser(path string, opt parser.Options, progress io.Writer) (parser.Str
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(f, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
+	p := newProgress(f, fi.Size(), progress.w, progress.live, "crashsim: reading "+filepath.Base(path))
 	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
 }
 
