@@ -175,28 +175,12 @@ func (e *Encoder) Null() {
 // Strings writes an array of strings; null when v is nil, as
 // encoding/json writes a nil slice.
 func (e *Encoder) Strings(v []string) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.BeginArray()
-	for _, s := range v {
-		e.String(s)
-	}
-	e.EndArray()
+	writeSlice(e, v, func(e *Encoder, s *string) { e.String(*s) })
 }
 
 // Ints writes an array of numbers; null when v is nil.
 func (e *Encoder) Ints(v []int) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.BeginArray()
-	for _, n := range v {
-		e.Int(n)
-	}
-	e.EndArray()
+	writeSlice(e, v, func(e *Encoder, n *int) { e.Int(*n) })
 }
 
 // StringField writes a member whose value is a string.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // encodeRef is v as encoding/json writes it at depth in style s: what the
@@ -203,8 +205,8 @@ func FuzzValues(f *testing.F) {
 					if s == Compact && depth > 0 {
 						break
 					}
-					if got, want := encodeAt(t, v, depth, s), encodeRef(t, v, depth, s); got != want {
-						t.Errorf("%s, style %d, depth %d:\n%s", name, s, depth, firstLineDiff(want, got))
+					if diff := cmp.Diff(encodeRef(t, v, depth, s), encodeAt(t, v, depth, s)); diff != "" {
+						t.Errorf("%s, style %d, depth %d (-encoding/json +encoder):\n%s", name, s, depth, diff)
 					}
 				}
 			}
@@ -226,8 +228,8 @@ func TestValueReflect(t *testing.T) {
 			if s == Compact && depth > 0 {
 				break
 			}
-			if got, want := encodeAt(t, v, depth, s), encodeRef(t, v, depth, s); got != want {
-				t.Errorf("style %d, depth %d:\n%s", s, depth, firstLineDiff(want, got))
+			if diff := cmp.Diff(encodeRef(t, v, depth, s), encodeAt(t, v, depth, s)); diff != "" {
+				t.Errorf("style %d, depth %d (-encoding/json +encoder):\n%s", s, depth, diff)
 			}
 		}
 	}
@@ -279,8 +281,8 @@ func TestTokens(t *testing.T) {
 		if err := e.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if ref := encodeRef(t, want, 0, s); buf.String() != ref {
-			t.Errorf("style %d:\n%s", s, firstLineDiff(ref, buf.String()))
+		if diff := cmp.Diff(encodeRef(t, want, 0, s), buf.String()); diff != "" {
+			t.Errorf("style %d (-encoding/json +tokens):\n%s", s, diff)
 		}
 	}
 }
@@ -351,21 +353,4 @@ func BenchmarkFinding(b *testing.B) {
 			enc.Encode(f)
 		}
 	})
-}
-
-func firstLineDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, w, g)
-		}
-	}
-	return ""
 }

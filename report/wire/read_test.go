@@ -36,25 +36,46 @@ func readAll(doc string) ([]Finding, []SARIFResult, Document, error) {
 	}
 }
 
+// streamReport writes rep through a ReportWriter.
+func streamReport(t *testing.T, rep *Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := NewReportWriter(&b, rep.Version, rep.Tool)
+	for k := range rep.Findings {
+		w.Finding(&rep.Findings[k])
+	}
+	if err := w.Close(&rep.Summary); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// streamLog writes log through a SARIFWriter.
+func streamLog(t *testing.T, log *SARIFLog) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := NewSARIFWriter(&b, log)
+	for k := range log.Runs[0].Results {
+		w.Result(&log.Runs[0].Results[k])
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // TestReadRoundTrip: what the writers write, the Reader reads back as
 // encoding/json reads it whole.
 func TestReadRoundTrip(t *testing.T) {
 	for i, shape := range []uint16{0, 0xffff, 0x0f0f, 0xf0f0, 0x2222} {
 		rep := fuzzReport("data-not-synced", "/w/a <b>.json", "t.strace", i+1, shape)
 		rep.Version = Version
-		var b bytes.Buffer
-		w := NewReportWriter(&b, rep.Version, rep.Tool)
-		for k := range rep.Findings {
-			w.Finding(&rep.Findings[k])
-		}
-		if err := w.Close(&rep.Summary); err != nil {
-			t.Fatal(err)
-		}
+		b := streamReport(t, rep)
 		var whole Report
-		if err := json.Unmarshal(b.Bytes(), &whole); err != nil {
+		if err := json.Unmarshal(b, &whole); err != nil {
 			t.Fatal(err)
 		}
-		fs, rs, doc, err := readAll(b.String())
+		fs, rs, doc, err := readAll(string(b))
 		if err != nil || doc.Report == nil || doc.Log != nil || rs != nil {
 			t.Fatalf("shape %#x: %v, %+v, %d results", shape, err, doc, len(rs))
 		}
@@ -64,19 +85,12 @@ func TestReadRoundTrip(t *testing.T) {
 		}
 
 		log := fuzzLog("rename-before-sync", "/w/x", "t.strace", i, shape)
-		b.Reset()
-		sw := NewSARIFWriter(&b, log)
-		for k := range log.Runs[0].Results {
-			sw.Result(&log.Runs[0].Results[k])
-		}
-		if err := sw.Close(); err != nil {
-			t.Fatal(err)
-		}
+		b = streamLog(t, log)
 		var wholeLog SARIFLog
-		if err := json.Unmarshal(b.Bytes(), &wholeLog); err != nil {
+		if err := json.Unmarshal(b, &wholeLog); err != nil {
 			t.Fatal(err)
 		}
-		fs, rs, doc, err = readAll(b.String())
+		fs, rs, doc, err = readAll(string(b))
 		if err != nil || doc.Log == nil || doc.Report != nil || fs != nil {
 			t.Fatalf("shape %#x: %v, %+v, %d findings", shape, err, doc, len(fs))
 		}
@@ -92,35 +106,21 @@ func TestReadRoundTrip(t *testing.T) {
 func TestWritersEqualWhole(t *testing.T) {
 	for _, shape := range []uint16{0, 0xffff, 0x1234, 0x8000 | 0x2000} {
 		rep := fuzzReport("a", "b <&>", "c", 5, shape)
-		var got bytes.Buffer
-		w := NewReportWriter(&got, rep.Version, rep.Tool)
-		for k := range rep.Findings {
-			w.Finding(&rep.Findings[k])
-		}
-		if err := w.Close(&rep.Summary); err != nil {
-			t.Fatal(err)
-		}
+		got := streamReport(t, rep)
 		if rep.Findings == nil {
 			rep.Findings = []Finding{} // the writer's is always an array
 		}
-		if want := encodeRef(t, rep, 0, Indented) + "\n"; got.String() != want {
-			t.Errorf("report, shape %#x:\n%s", shape, firstLineDiff(want, got.String()))
+		if diff := cmp.Diff(encodeRef(t, rep, 0, Indented)+"\n", string(got)); diff != "" {
+			t.Errorf("report, shape %#x (-encoding/json +writer):\n%s", shape, diff)
 		}
 
 		log := fuzzLog("a", "b", "c <&>", 5, shape)
-		got.Reset()
-		sw := NewSARIFWriter(&got, log)
-		for k := range log.Runs[0].Results {
-			sw.Result(&log.Runs[0].Results[k])
-		}
-		if err := sw.Close(); err != nil {
-			t.Fatal(err)
-		}
+		got = streamLog(t, log)
 		if log.Runs[0].Results == nil {
 			log.Runs[0].Results = []SARIFResult{}
 		}
-		if want := encodeRef(t, log, 0, Indented) + "\n"; got.String() != want {
-			t.Errorf("log, shape %#x:\n%s", shape, firstLineDiff(want, got.String()))
+		if diff := cmp.Diff(encodeRef(t, log, 0, Indented)+"\n", string(got)); diff != "" {
+			t.Errorf("log, shape %#x (-encoding/json +writer):\n%s", shape, diff)
 		}
 	}
 }
