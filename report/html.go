@@ -175,9 +175,9 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 	e.Value(&wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors,
 		WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos})
 	e.Raw(",\n\"warnings\":")
-	e.Value(Warnings(res.Warnings))
+	e.Value(wireWarnings(res.Warnings))
 	e.Raw(",\n\"notes\":")
-	e.Value(Notes(res.Notes))
+	e.Value(wireNotes(res.Notes))
 	e.Raw(",\n\"events\":[")
 	return h
 }

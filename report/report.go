@@ -162,7 +162,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 	sum := wire.Summary{
 		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
 			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
-		Models: opt.Models, Left: opt.Left, Warnings: Warnings(res.Warnings), Notes: Notes(res.Notes), Shard: opt.Shard,
+		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
 	}
 	if sum.Models == nil {
 		sum.Models = []string{}
@@ -231,9 +231,9 @@ func related(rs []check.Related, buf []wire.Related) []wire.Related {
 	return buf
 }
 
-// Warnings are blind spots as reports write them: an array, empty when
-// there are none.
-func Warnings(ws []check.BlindWarning) []wire.Warning {
+// wireWarnings are blind spots as reports write them: an array, empty
+// when there are none.
+func wireWarnings(ws []check.BlindWarning) []wire.Warning {
 	out := make([]wire.Warning, 0, len(ws))
 	for _, b := range ws {
 		out = append(out, wire.Warning{ID: b.ID, Message: b.Message, Trace: b.Trace, Line: b.Line, Fix: b.Fix, Accepted: b.Accepted})
@@ -241,9 +241,9 @@ func Warnings(ws []check.BlindWarning) []wire.Warning {
 	return out
 }
 
-// Notes are notes as reports write them: an array, empty when there are
-// none.
-func Notes(ns []check.Note) []wire.Note {
+// wireNotes are notes as reports write them: an array, empty when there
+// are none.
+func wireNotes(ns []check.Note) []wire.Note {
 	out := make([]wire.Note, 0, len(ns))
 	for _, n := range ns {
 		out = append(out, wire.Note{ID: n.ID, Message: n.Message, Trace: n.Trace, Line: n.Line})

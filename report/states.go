@@ -240,9 +240,9 @@ func (j *jsonPoints) Begin() {
 func (j *jsonPoints) Skip(*parser.Event) {}
 func (j *jsonPoints) End(ws []check.BlindWarning, ns []check.Note) {
 	j.e.Raw("\n],\n\"warnings\": ")
-	j.e.Value(Warnings(ws))
+	j.e.Value(wireWarnings(ws))
 	j.e.Raw(",\n\"notes\": ")
-	j.e.Value(Notes(ns))
+	j.e.Value(wireNotes(ns))
 	j.e.Raw("}\n")
 	j.e.Flush()
 }

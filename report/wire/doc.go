@@ -97,6 +97,18 @@
 // models, path and paths (each finding's relpath), and stateIndex
 // (explore). A shard's run has properties.crashsimShard, "I/N".
 //
+// # A new version
+//
+// A field added to a type here, omitted when empty, needs no new version.
+// A change an old reader would misread (a field removed or meaning
+// something else, a new part of the document that changes what the
+// findings mean) raises Version: the writers write the version they are
+// given, the Reader reads every version from 1 to Version and refuses a
+// newer one as soon as it reads its "version" member, before its
+// findings; a new array of the document is one more list the
+// ReportWriter opens in its place in the order (see ReportWriter.Finding)
+// and the Reader streams as it streams findings.
+//
 // # Writing and reading
 //
 // An Encoder writes JSON a token at a time, byte for byte what
