@@ -259,7 +259,7 @@ func TestReadNewer(t *testing.T) {
 // without reading it all.
 func TestReadStreams(t *testing.T) {
 	finding := `{"rule": "data-not-synced", "fingerprint": "0123456789abcdef", "message": "` + strings.Repeat("x", 200) + `"},`
-	src := &endless{head: `{"version": 1, "findings": [`, unit: finding}
+	src := &endless{head: `{"version": 1, "findings": [`, unit: finding, max: 64 << 20}
 	r := NewReader(src)
 	for i := range 100 {
 		it, err := r.Next()
@@ -274,7 +274,7 @@ func TestReadStreams(t *testing.T) {
 	old := maxValue
 	maxValue = 1 << 20
 	defer func() { maxValue = old }()
-	long := &endless{head: `{"findings": [{"message": "`, unit: "yyyyyyyy"}
+	long := &endless{head: `{"findings": [{"message": "`, unit: "yyyyyyyy", max: 16 * maxValue}
 	_, err := NewReader(long).Next()
 	if !errors.Is(err, errTooLong) || long.read > 4*maxValue {
 		t.Errorf("a value without end: %v after %d bytes", err, long.read)
@@ -286,13 +286,17 @@ func TestReadStreams(t *testing.T) {
 	}
 }
 
-// endless is a head and then unit again and again.
+// endless is a head and then unit again and again, max bytes in all.
 type endless struct {
 	head, unit string
-	read       int64
+	read, max  int64
 }
 
 func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= e.max {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), e.max-e.read)]
 	n := 0
 	for n < len(p) {
 		s := e.unit
