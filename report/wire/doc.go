@@ -7,9 +7,9 @@
 //
 // The package depends on the standard library alone: the schema is not
 // the check package's types, and does not change when they do. Package
-// report turns a check's result into these values; the root package and
-// cmd/crashsim read them back for --baseline and `crashsim merge`. Its
-// JSON Schema is crashsim-report.schema.json, beside this file.
+// report turns a check's result into these values; --baseline and
+// `crashsim merge` read them back. Its JSON Schema is
+// crashsim-report.schema.json, beside this file.
 //
 // # The JSON report, version 1
 //
