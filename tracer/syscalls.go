@@ -90,7 +90,9 @@ var defaultSyscalls = []traced{
 	{name: "sync_file_range2", optional: true, why: "sync_file_range on arm and powerpc"},
 	{name: "msync", why: "barrier for a mapped range"},
 
-	// Writes a trace cannot show: noticed so rule unmodeled-write can say so.
+	// Writes a trace cannot show: noticed so that the blind spots
+	// blind-shared-mmap and blind-io-uring, and rule unmodeled-write
+	// (reflinks), can say so.
 	{name: "mmap", why: "MAP_SHARED|PROT_WRITE of a file: stores are invisible"},
 	{name: "mmap2", optional: true, why: "mmap on 32-bit architectures"},
 	{name: "munmap", why: "ends a mapping"},
