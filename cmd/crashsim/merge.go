@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/report/wire"
 )
 
@@ -44,26 +42,12 @@ func (c *mergeCmd) Run(g *Globals) error {
 		shards = append(shards, s)
 	}
 	var merged *wire.Merged
-	if c.Output != "" {
-		err = report.WriteFileAtomic(c.Output, func(f *os.File) error {
-			bw := bufio.NewWriter(f)
-			var err error
-			if merged, err = wire.Merge(bw, shards); err != nil {
-				return err
-			}
-			return bw.Flush()
-		})
-	} else {
-		bw := bufio.NewWriter(g.stdout)
-		if merged, err = wire.Merge(bw, shards); err == nil {
-			err = bw.Flush()
-		}
-	}
+	err = writeOutput(g, c.Output, func(w io.Writer, _ bool) error {
+		merged, err = wire.Merge(w, shards)
+		return err
+	})
 	if err != nil {
-		if merged == nil {
-			return withCode(exitInput, err)
-		}
-		return withCode(exitInput, fmt.Errorf("write %s: %w", c.Output, err))
+		return withCode(exitInput, err)
 	}
 	counts := check.Summary{Errors: merged.Errors, Warnings: merged.Warnings, Infos: merged.Infos}
 	if counts.AtLeast(threshold) {
