@@ -61,21 +61,7 @@ func (o Options) artifact(p string) wire.SARIFArtifact {
 // log of a million findings is never whole in memory: a first pass only
 // groups the findings by fingerprint.
 func SARIF(w io.Writer, res *check.Result, opt Options) error {
-	rules := check.Rules()
-	index := map[string]int{}
-	var srules []wire.SARIFRule
-	for i, r := range rules {
-		index[r.ID] = i
-		srules = append(srules, wire.SARIFRule{
-			ID: r.ID, Name: ruleName(r.ID),
-			ShortDescription:     wire.SARIFText{Text: r.Title},
-			FullDescription:      wire.SARIFText{Text: r.Doc},
-			Help:                 wire.SARIFText{Text: r.Fix},
-			HelpURI:              r.HelpURI,
-			DefaultConfiguration: wire.SARIFRuleConfig{Level: level(r.Severity)},
-			Properties:           &wire.SARIFRuleProperties{Tags: []string{"durability", "crash-consistency"}},
-		})
-	}
+	index := ruleIndex()
 	// Groups of findings by fingerprint, in order of first appearance:
 	// heads[g] is the first finding of group g, next[i] the finding after
 	// i in its group (-1: none). Findings are named by their place in the
@@ -113,6 +99,47 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		return err
 	}
 	byPrint, tails = nil, nil
+	run := opt.sarifRun(res, traceDirs)
+	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
+	for _, head := range heads {
+		r, err := opt.sarifResult(at, head, next, index, &arts)
+		if err != nil {
+			return err
+		}
+		if err := out.Result(&r); err != nil {
+			return err
+		}
+	}
+	return out.Close()
+}
+
+// ruleIndex is each rule's place in the registry: a SARIF result's
+// ruleIndex into the driver's rules.
+func ruleIndex() map[string]int {
+	index := map[string]int{}
+	for i, r := range check.Rules() {
+		index[r.ID] = i
+	}
+	return index
+}
+
+// sarifRun is a log's run without its results: crashsim with every rule
+// of the registry, the invocation with the exit code, blind spots and
+// notes, where TRACEDIR is when the traces the results name lie in one
+// directory (traceDirs), and the mark of a shard.
+func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.SARIFRun {
+	var rules []wire.SARIFRule
+	for _, r := range check.Rules() {
+		rules = append(rules, wire.SARIFRule{
+			ID: r.ID, Name: ruleName(r.ID),
+			ShortDescription:     wire.SARIFText{Text: r.Title},
+			FullDescription:      wire.SARIFText{Text: r.Doc},
+			Help:                 wire.SARIFText{Text: r.Fix},
+			HelpURI:              r.HelpURI,
+			DefaultConfiguration: wire.SARIFRuleConfig{Level: level(r.Severity)},
+			Properties:           &wire.SARIFRuleProperties{Tags: []string{"durability", "crash-consistency"}},
+		})
+	}
 	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
 	// the other non-zero statuses are failures.
 	inv := wire.SARIFInvocation{ExecutionSuccessful: opt.ExitCode <= 1 || opt.ExitCode == 6, ExitCode: opt.ExitCode,
@@ -138,7 +165,7 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	run := wire.SARIFRun{
 		Tool: wire.SARIFTool{Driver: wire.SARIFDriver{
 			Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
-			InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
+			InformationURI: "https://github.com/crashsim/crashsim", Rules: rules,
 		}},
 		Invocations: []wire.SARIFInvocation{inv},
 	}
@@ -152,17 +179,7 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	if opt.Shard != "" {
 		run.Properties = &wire.SARIFRunProperties{Shard: opt.Shard}
 	}
-	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
-	for _, head := range heads {
-		r, err := opt.sarifResult(at, head, next, index, &arts)
-		if err != nil {
-			return err
-		}
-		if err := out.Result(&r); err != nil {
-			return err
-		}
-	}
-	return out.Close()
+	return run
 }
 
 // sarifResult is the result of one group of findings with the same

@@ -63,21 +63,7 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 // sarifWhole writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
 // same rule at the same call site, for files a loop saves) are one result.
 func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
-	rules := check.Rules()
-	index := map[string]int{}
-	var srules []wire.SARIFRule
-	for i, r := range rules {
-		index[r.ID] = i
-		srules = append(srules, wire.SARIFRule{
-			ID: r.ID, Name: ruleName(r.ID),
-			ShortDescription:     wire.SARIFText{Text: r.Title},
-			FullDescription:      wire.SARIFText{Text: r.Doc},
-			Help:                 wire.SARIFText{Text: r.Fix},
-			HelpURI:              r.HelpURI,
-			DefaultConfiguration: wire.SARIFRuleConfig{Level: level(r.Severity)},
-			Properties:           &wire.SARIFRuleProperties{Tags: []string{"durability", "crash-consistency"}},
-		})
-	}
+	index := ruleIndex()
 	results := []wire.SARIFResult{}
 	byPrint := map[string]int{}
 	firsts := map[int]string{}
@@ -120,50 +106,14 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 		byPrint[fp] = len(results)
 		results = append(results, r)
 	}
-	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
-	// the other non-zero statuses are failures.
-	inv := wire.SARIFInvocation{ExecutionSuccessful: opt.ExitCode <= 1 || opt.ExitCode == 6, ExitCode: opt.ExitCode,
-		Notifications: []wire.SARIFNotification{}}
-	notify := func(id, lvl, msg, trace string, line int) {
-		n := wire.SARIFNotification{Descriptor: wire.SARIFDescriptor{ID: id}, Level: lvl, Message: wire.SARIFText{Text: msg}}
-		if trace != "" {
-			n.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
-				ArtifactLocation: opt.artifact(trace), Region: wire.SARIFRegion{StartLine: max(line, 1)}}}}
-		}
-		inv.Notifications = append(inv.Notifications, n)
-	}
-	for _, b := range res.Warnings {
-		lvl := "warning"
-		if b.Accepted {
-			lvl = "note"
-		}
-		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
-	}
-	for _, n := range res.Notes {
-		notify(n.ID, "note", n.Message, n.Trace, n.Line)
-	}
-	run := wire.SARIFRun{
-		Tool: wire.SARIFTool{Driver: wire.SARIFDriver{
-			Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
-			InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
-		}},
-		Invocations: []wire.SARIFInvocation{inv},
-		Results:     results,
-	}
-	if len(traceDirs) == 1 {
-		for d := range traceDirs {
-			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
-			}
-		}
-	}
+	// The run without its results is the writer's own: the results are
+	// what it streams.
+	run := opt.sarifRun(res, traceDirs)
+	run.Results = results
 	log := wire.SARIFLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []wire.SARIFRun{run},
-	}
-	if opt.Shard != "" {
-		log.Runs[0].Properties = &wire.SARIFRunProperties{Shard: opt.Shard}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
