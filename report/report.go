@@ -169,8 +169,9 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 	}
 	out := wire.NewReportWriter(w, wire.Version, opt.tool())
 	var fj wire.Finding
+	var st wire.State
 	err := each(res, func(f *check.Finding) error {
-		opt.finding(f, &fj)
+		opt.finding(f, &fj, &st)
 		return out.Finding(&fj)
 	})
 	if err != nil {
@@ -204,15 +205,16 @@ func each(res *check.Result, f func(*check.Finding) error) error {
 	return nil
 }
 
-// finding fills fj with f as a report writes it.
-func (o Options) finding(f *check.Finding, fj *wire.Finding) {
+// finding fills fj with f as a report writes it; st holds its state.
+func (o Options) finding(f *check.Finding, fj *wire.Finding, st *wire.State) {
 	*fj = wire.Finding{
 		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: related(f.Related, fj.Related[:0]),
 		Fingerprint: Fingerprint(f, o), RelPath: o.RelPath(f.Path), StateIndex: f.StateIndex,
 	}
 	if s := f.State; s != nil {
-		fj.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		*st = wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		fj.State = st
 	}
 	if loc := f.Source; loc != nil {
 		fj.Source = &wire.Source{File: o.relSource(loc.File), Line: loc.Line, Function: loc.Function}

@@ -51,7 +51,8 @@ type Encoder struct {
 
 // NewEncoder returns an Encoder writing to w in style s.
 func NewEncoder(w io.Writer, s Style) *Encoder {
-	return &Encoder{w: w, indent: s == Indented, html: s == Compact}
+	// Room for what it holds between two writes, and a value past that.
+	return &Encoder{w: w, b: make([]byte, 0, flushAt+flushAt/4), indent: s == Indented, html: s == Compact}
 }
 
 // Flush writes what the Encoder holds, and returns the first error.
@@ -76,8 +77,16 @@ func (e *Encoder) flushFull() {
 // Raw writes s as it is, outside any value: a newline after a document.
 func (e *Encoder) Raw(s string) { e.b = append(e.b, s...) }
 
+// indents is a newline and the indentation of the deepest value of the
+// documents written, which newline cuts to a depth.
+const indents = "\n                                "
+
 func (e *Encoder) newline() {
 	if !e.indent {
+		return
+	}
+	if n := 1 + 2*e.depth; n <= len(indents) {
+		e.b = append(e.b, indents[:n]...)
 		return
 	}
 	e.b = append(e.b, '\n')

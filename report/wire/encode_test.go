@@ -201,7 +201,9 @@ func FuzzValues(f *testing.F) {
 		}
 		for name, v := range values {
 			for _, s := range []Style{Indented, Compact} {
-				for depth := range 4 {
+				// Deep enough, with what nests in the value, for a line
+				// to outgrow the indentation newline keeps at hand.
+				for _, depth := range []int{0, 1, 2, 3, 14} {
 					if s == Compact && depth > 0 {
 						break
 					}
