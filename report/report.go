@@ -32,6 +32,9 @@ type Options struct {
 	// Shard is "I/N" for the report of one shard of explore --shard, so
 	// that Merge can check it has every shard of one run; "" otherwise.
 	Shard string
+	// Explore says what crashsim explore built and checked; nil for the
+	// other commands.
+	Explore *wire.Explore
 }
 
 const (
@@ -163,6 +166,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
 			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
 		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
+		Explore: opt.Explore,
 	}
 	if sum.Models == nil {
 		sum.Models = []string{}

@@ -74,6 +74,20 @@
 //     message, and trace and line when it is about one line.
 //   - shard: "I/N" in the report of shard I of explore --shard I/N,
 //     absent otherwise.
+//   - explore, crashsim explore only (Explore): what it built and checked.
+//     points, of which exhaustive (every state built) and sampled (past
+//     maxJoint: states built from families); admitted, the joint crash
+//     states the model admits over all points (admittedExact false: at
+//     least that many); built, distinct, checked (checker runs),
+//     rejected, notChecked (distinct states --max-states left out);
+//     families, the states built at sampled points by family (predicted,
+//     prefix, drop, torn, random); maxJoint, samples, seed and everyLine,
+//     as explore was run; and crashPoints, one per crash point: line (0:
+//     before the first event), admitted, exact, exhaustive, families (of
+//     a sampled point, in the order built), built, new (distinct trees
+//     first built there) and checked (checker runs on states checked
+//     there). A merge of shards sums checked and rejected, at each point
+//     too: every shard builds every state and checks its share.
 //
 // Strings are UTF-8: bytes that are not (a path can hold any) are
 // written as U+FFFD, and control characters escaped, as encoding/json

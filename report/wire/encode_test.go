@@ -140,6 +140,13 @@ func fuzzSummary(a, b, c string, n int, shape uint16) *Summary {
 	if shape&2048 != 0 {
 		s.Shard = c
 	}
+	if shape&4096 != 0 {
+		s.Explore = &Explore{Points: n, Sampled: 1, Admitted: int64(n) << 40, AdmittedExact: shape&1 != 0, Built: 3, Seed: uint64(n) * 0x9e3779b97f4a7c15,
+			Families: ExploreFamilies{Predicted: 1, Random: n}, CrashPoints: []ExplorePoint{{Line: n, Admitted: -1, Families: []string{a}}, {Exhaustive: true}}}
+		if shape&8192 != 0 {
+			s.Explore.CrashPoints = nil
+		}
+	}
 	return s
 }
 

@@ -31,8 +31,9 @@ type Merged struct {
 // JSON or all SARIF, into the report the run would have written in one
 // piece: the findings in the order of their states (state_index, the
 // same order in every shard; a stable sort of the shards' findings in
-// the order the shards are given), the counts summed, the shard marks
-// dropped. It refuses reports that are not shards, a shard missing or
+// the order the shards are given), the counts summed (the explore
+// account's checker runs too: every shard builds every state and checks
+// its share), the shard marks dropped. It refuses reports that are not shards, a shard missing or
 // given twice, and shards whose runs differ (events, files or models),
 // before it writes anything.
 //
@@ -225,6 +226,9 @@ func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	first := scans[0].doc.Report
 	sum := first.Summary
 	sum.Shard = ""
+	if sum.Explore != nil {
+		sum.Explore = sum.Explore.shardOf()
+	}
 	for k, sc := range scans {
 		s := sc.doc.Report.Summary
 		marks[k] = s.Shard
@@ -232,6 +236,7 @@ func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 			return nil, fmt.Errorf("merge: %s and %s come from different runs (%d events, %d files, models %v; then %d, %d, %v)",
 				shards[0].Name, shards[k].Name, sum.Events, sum.Files, sum.Models, s.Events, s.Files, s.Models)
 		}
+		sum.Explore.add(s.Explore)
 	}
 	if err := shardSet(shards, marks); err != nil {
 		return nil, err

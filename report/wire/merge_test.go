@@ -31,9 +31,14 @@ func runFindings() []Finding {
 type renderer func(t *testing.T, fs []Finding, keep func(Finding) bool, shard string) []byte
 
 func renderJSON(t *testing.T, fs []Finding, keep func(Finding) bool, shard string) []byte {
+	return renderExplore(t, fs, keep, shard, nil)
+}
+
+// renderExplore is renderJSON with explore's account x in the summary.
+func renderExplore(t *testing.T, fs []Finding, keep func(Finding) bool, shard string, x *Explore) []byte {
 	var b bytes.Buffer
 	w := NewReportWriter(&b, Version, Tool{Name: "crashsim", Version: "(devel)", SemVer: "0.0.0-devel"})
-	sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard}
+	sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard, Explore: x}
 	for i := range fs {
 		if keep(fs[i]) {
 			w.Finding(&fs[i])
@@ -117,6 +122,45 @@ func TestMergeEqualsWhole(t *testing.T) {
 				t.Errorf("%s, %d shards: merge differs from the whole report (-want +got):\n%s", name, n, diff)
 			}
 		}
+	}
+}
+
+// exploreAccount is an exploration's account: states checked at crash
+// points 1 and 3 as checked says, rejected of them rejected.
+func exploreAccount(checked map[int]int, rejected int) *Explore {
+	x := &Explore{Points: 4, Exhaustive: 3, Sampled: 1, Admitted: 1 << 20, AdmittedExact: true, Built: 300, Distinct: 8,
+		Rejected: rejected, Families: ExploreFamilies{Predicted: 2, Prefix: 5, Drop: 4, Torn: 1, Random: 16}, MaxJoint: 256, Samples: 16, Seed: 1}
+	for i, adm := range []int64{1, 4, 1<<20 - 6, 1} {
+		p := ExplorePoint{Line: 10 * i, Admitted: adm, Exact: true, Exhaustive: adm < 256, Families: []string{}, Built: int(min(adm, 28)), New: 2, Checked: checked[i]}
+		if !p.Exhaustive {
+			p.Families = []string{"predicted", "prefix", "drop", "torn", "random"}
+		}
+		x.Checked += checked[i]
+		x.CrashPoints = append(x.CrashPoints, p)
+	}
+	return x
+}
+
+// TestMergeExplore: the merge of the shards' reports adds up their
+// checker runs in explore's account; every shard built every state.
+func TestMergeExplore(t *testing.T) {
+	want := renderExplore(t, runFindings(), all, "", exploreAccount(map[int]int{1: 3, 3: 5}, 4))
+	parts := []*Explore{exploreAccount(map[int]int{1: 2, 3: 2}, 2), exploreAccount(map[int]int{1: 1, 3: 3}, 2)}
+	var shards []Shard
+	for i, x := range parts {
+		keep := func(f Finding) bool { return (f.StateIndex-1)%2 == i }
+		shards = append(shards, shardOf(fmt.Sprintf("shard%d", i+1), renderExplore(t, runFindings(), keep, fmt.Sprintf("%d/2", i+1), x)))
+	}
+	var got bytes.Buffer
+	if _, err := Merge(&got, shards); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("merge differs from the whole report (-want +got):\n%s", diff)
+	}
+	// The shards' accounts are read, not changed by the merge.
+	if parts[0].Checked != 4 || parts[0].CrashPoints[1].Checked != 2 {
+		t.Errorf("a shard's account changed: %+v", parts[0])
 	}
 }
 

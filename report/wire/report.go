@@ -102,6 +102,9 @@ type Summary struct {
 	Notes []Note `json:"notes"`
 	// Shard is "I/N" in the report of shard I of explore --shard I/N.
 	Shard string `json:"shard,omitempty"`
+	// Explore is crashsim explore's account of the states it built and
+	// checked; nil for the other commands.
+	Explore *Explore `json:"explore,omitempty"`
 }
 
 // Left counts findings that were found and not reported.

@@ -66,6 +66,8 @@ func (e *Encoder) typed(v any) bool {
 		e.sarifBases(v)
 	case *SARIFRunProperties:
 		e.sarifRunProperties(v)
+	case *Explore:
+		e.explore(v)
 	default:
 		return false
 	}
@@ -193,6 +195,10 @@ func (e *Encoder) summary(s *Summary) {
 	writeSlice(e, s.Notes, (*Encoder).note)
 	if s.Shard != "" {
 		e.StringField("shard", s.Shard)
+	}
+	if s.Explore != nil {
+		e.Key("explore")
+		e.explore(s.Explore)
 	}
 	e.EndObject()
 }
