@@ -72,7 +72,8 @@ func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, w
 }
 
 // locate sets the Source of each finding whose trace has stacks or marks
-// to its call site in the program's code; a mark wins over a stack.
+// to its call site in the program's code, at the call where its fix goes
+// (fixAt); a mark wins over a stack.
 func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn func(error)) {
 	markSources(findings, r.marks)
 	byTrace := map[string][]*check.Finding{}
@@ -86,7 +87,8 @@ func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn
 	for trace, fs := range byTrace {
 		lines := map[int]bool{}
 		for _, f := range fs {
-			lines[f.Line] = true
+			line, _ := fixAt(f)
+			lines[line] = true
 		}
 		stacks, err := stacksAt(trace, lines)
 		if err != nil {
@@ -97,10 +99,11 @@ func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn
 			if f.Source != nil {
 				continue // a Python mark named it
 			}
-			loc, ok, err := res.Locate(stacks[f.Line])
+			line, _ := fixAt(f)
+			loc, ok, err := res.Locate(stacks[line])
 			if err != nil && !said[err.Error()] {
 				said[err.Error()] = true
-				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, f.Line, err))
+				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, line, err))
 			}
 			if ok {
 				f.Source = &loc

@@ -126,9 +126,9 @@
 // # Writing and reading
 //
 // An Encoder writes JSON a token at a time, byte for byte what
-// encoding/json writes, indented (reports, SARIF) or compact with HTML
-// escaped (the data of an HTML page), handing its bytes to its writer as
-// it goes; a ReportWriter and a SARIFWriter write whole documents a
+// encoding/json writes, indented (reports, SARIF), compact with HTML
+// escaped (the data of an HTML page) or both indented and escaped (the
+// oracle's), handing its bytes to its writer as it goes; a ReportWriter and a SARIFWriter write whole documents a
 // finding at a time. A Reader reads either kind of document as it
 // streams, a finding at a time, holding no value longer than MaxValue;
 // ReadFingerprints reads a baseline's fingerprints with it, and Merge

@@ -28,6 +28,9 @@ const (
 	// escaped, so that no string can end the HTML <script> element that
 	// holds the data of a page.
 	Compact
+	// IndentedEscaped is Indented with <, > and & escaped, as json.Encoder
+	// writes them by default: the oracle's JSON.
+	IndentedEscaped
 )
 
 // flushAt is how much an Encoder holds before it writes to its writer.
@@ -52,7 +55,7 @@ type Encoder struct {
 // NewEncoder returns an Encoder writing to w in style s.
 func NewEncoder(w io.Writer, s Style) *Encoder {
 	// Room for what it holds between two writes, and a value past that.
-	return &Encoder{w: w, b: make([]byte, 0, flushAt+flushAt/4), indent: s == Indented, html: s == Compact}
+	return &Encoder{w: w, b: make([]byte, 0, flushAt+flushAt/4), indent: s != Compact, html: s != Indented}
 }
 
 // Flush writes what the Encoder holds, and returns the first error.

@@ -16,10 +16,10 @@ func encodeRef(t testing.TB, v any, depth int, s Style) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	if s == Indented {
+	if s != Compact {
 		enc.SetIndent(strings.Repeat("  ", depth), "  ")
 	}
-	enc.SetEscapeHTML(s == Compact)
+	enc.SetEscapeHTML(s != Indented)
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func FuzzValues(f *testing.F) {
 			"log":     fuzzLog(a, b, c, n, shape),
 		}
 		for name, v := range values {
-			for _, s := range []Style{Indented, Compact} {
+			for _, s := range []Style{Indented, Compact, IndentedEscaped} {
 				// Deep enough, with what nests in the value, for a line
 				// to outgrow the indentation newline keeps at hand.
 				for _, depth := range []int{0, 1, 2, 3, 14} {
@@ -232,7 +232,7 @@ func TestValueReflect(t *testing.T) {
 		M    map[string][]bool `json:"m"`
 	}
 	v := []any{point{1, "<a&b>", map[string][]bool{"z": {true}, "a": nil}}, 3.5, nil, map[int]string{2: "two", 10: "ten"}}
-	for _, s := range []Style{Indented, Compact} {
+	for _, s := range []Style{Indented, Compact, IndentedEscaped} {
 		for depth := range 3 {
 			if s == Compact && depth > 0 {
 				break
@@ -283,7 +283,7 @@ func TestTokens(t *testing.T) {
 		e.EndArray()
 		e.EndObject()
 	}
-	for _, s := range []Style{Indented, Compact} {
+	for _, s := range []Style{Indented, Compact, IndentedEscaped} {
 		var buf bytes.Buffer
 		e := NewEncoder(&buf, s)
 		write(e)
