@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // Open opens a trace for reading: a file, or the PREFIX of an strace -ff
@@ -78,6 +80,9 @@ type ffSet struct {
 
 func openSet(prefix string, members []ffMember, opt Options) (Stream, error) {
 	s := &ffSet{prefix: prefix}
+	// The members are processes of one machine: what one shows of its
+	// architecture holds for all.
+	evidence := new(syscalls.Evidence)
 	for _, m := range members {
 		r, err := OpenFile(m.path, opt)
 		if err != nil {
@@ -85,6 +90,7 @@ func openSet(prefix string, members []ffMember, opt Options) (Stream, error) {
 			return nil, err
 		}
 		r.pid = m.pid
+		r.evidence = evidence
 		s.rs = append(s.rs, r)
 	}
 	return s, nil
