@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // The page's style and script, inlined into every report so that it opens
@@ -289,7 +289,7 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	if eff != nil && eff.data != nil {
 		e.Off, e.Len, e.Direct = eff.data.Off, eff.data.Len, eff.data.Direct
 		if eff.handle != nil {
-			e.Sync = eff.handle.Flags&unix.O_DSYNC != 0 // O_SYNC includes its bit
+			e.Sync = eff.handle.Flags&syscalls.O_DSYNC != 0 // O_SYNC includes its bit
 		}
 	}
 	e.Point = HTMLPoint{Index: pt.Index, States: pt.States, Explored: pt.Explored, Exact: pt.Exact, Outcomes: map[int][]string{}}
