@@ -573,7 +573,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if w.arch != syscalls.Unknown {
 			what = fmt.Sprintf("it was read as amd64's before the trace showed it was recorded on %s", w.arch)
 		}
-		add(BlindUnknownArch, w.archGuess, fmt.Sprintf("%s has flags printed as a number (%s) that mean different things on amd64 and arm64 (O_DIRECT or O_DIRECTORY, O_NOFOLLOW or O_LARGEFILE): %s; findings about it may be false", w.archGuess.Syscall, w.archFlags, what))
+		add(BlindUnknownArch, w.archGuess, fmt.Sprintf("%s has %s printed as a number (%s) whose bits mean different things on amd64 and arm64 (O_DIRECT, O_DIRECTORY, O_NOFOLLOW and O_LARGEFILE move): %s; findings about its file may be false", w.archGuess.Syscall, w.archTable.Name(), w.archFlags, what))
 	}
 	if w.noDataCall != "" {
 		how := "does not show the bytes"

@@ -129,7 +129,7 @@ func (f *checkFlags) run(g *Globals, traces []string) (*check.Result, error) {
 	}()
 	for _, t := range traces {
 		o := opt
-		initial, err := f.initial(t)
+		initial, err := f.initial(g, t)
 		if err != nil {
 			return nil, err
 		}
@@ -211,8 +211,10 @@ func blindExit(ws []check.BlindWarning) error {
 }
 
 // initial reads the listing of what existed before the trace: the one
-// --initial-list names, or TRACE.initial beside the trace.
-func (f *checkFlags) initial(trace string) (*model.Listing, error) {
+// --initial-list names, or TRACE.initial beside the trace. The
+// architecture it names is kept for the parser of that trace (see
+// Globals.archOf).
+func (f *checkFlags) initial(g *Globals, trace string) (*model.Listing, error) {
 	name := f.InitialList
 	if name == "" {
 		name = trace + ".initial"
@@ -229,6 +231,7 @@ func (f *checkFlags) initial(trace string) (*model.Listing, error) {
 	if err != nil {
 		return nil, withCode(exitInput, err)
 	}
+	g.noteArch(trace, in.Arch)
 	return in, nil
 }
 

@@ -21,6 +21,7 @@ type eventsCmd struct {
 }
 
 func (c *eventsCmd) Run(g *Globals) error {
+	procs := startProcs(g, c.Trace)
 	open := openTrace
 	if c.Format == "count" {
 		open = openParseOnly
@@ -53,7 +54,6 @@ func (c *eventsCmd) Run(g *Globals) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	procs := startProcs(c.Trace)
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {

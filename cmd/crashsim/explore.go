@@ -91,7 +91,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 	} else {
 		// Without a snapshot the listing still tells created files from
 		// replaced ones; a replaced file's old bytes are then unknown.
-		listing, err := c.initial(args[0])
+		listing, err := c.initial(g, args[0])
 		if err != nil {
 			return err
 		}

@@ -113,7 +113,7 @@ func (f *checkFlags) html(g *Globals, res *check.Result) error {
 	}
 	scope.Roots = absRoots(f.Root)
 	opt := model.Options{Cwd: f.cwd}
-	listing, err := f.initial(trace)
+	listing, err := f.initial(g, trace)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (f *checkFlags) html(g *Globals, res *check.Result) error {
 // runHTML is `crashsim states --format html`: the timeline with no
 // findings computed.
 func (c *statesCmd) runHTML(g *Globals) error {
-	p, scope, opt, err := c.setup()
+	p, scope, opt, err := c.setup(g)
 	if err != nil {
 		return err
 	}

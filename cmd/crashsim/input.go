@@ -57,6 +57,7 @@ var pipelined = true
 // openTraceWith is openTraceArgs decoding what opt says, on a parsing
 // goroutine of its own when pipe is set.
 func openTraceWith(path string, g *Globals, opt parser.Options, pipe bool) (parser.Stream, error) {
+	opt.Arch = g.archOf(path)
 	opt.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) }
 	opt.MaxLine = int(g.MaxLine)
 	if g.Verbose {
@@ -123,8 +124,8 @@ func inputError(err error) error {
 // command started in and the files it had open, when a listing beside the
 // trace (TRACE.initial, as crashsim trace writes it) says so. Traces
 // recorded without -y need them to resolve paths.
-func startProcs(trace string) *model.Procs {
-	l, err := (&checkFlags{}).initial(trace)
+func startProcs(g *Globals, trace string) *model.Procs {
+	l, err := (&checkFlags{}).initial(g, trace)
 	if err != nil || l == nil {
 		return model.NewProcs()
 	}
@@ -136,6 +137,40 @@ func startProcs(trace string) *model.Procs {
 // inputFlags are the flags of every command that reads a trace.
 type inputFlags struct {
 	MaxLine lineLimit `name:"max-line" default:"64MiB" help:"Refuse a trace line longer than this (bytes, or with a K, M or G suffix): it bounds the memory a trace can take. Raise it for traces recorded with a very large -s."`
+	Arch    archFlag  `name:"arch" placeholder:"ARCH" help:"The architecture the trace was recorded on: amd64, arm64 or 386. It decides what flags printed as numbers mean (-X raw, -e raw=: 0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64). Default: what TRACE.initial says (crashsim trace writes it), else what the trace shows (calls only x86 has, such as arch_prctl), else amd64's values, and a blind-unknown-arch warning where that guess decides something."`
+
+	// listingArch is the architecture each trace's listing names (see
+	// checkFlags.initial).
+	listingArch map[string]parser.Arch
+}
+
+// archFlag is --arch: an architecture by its Go or uname -m name.
+type archFlag parser.Arch
+
+func (a *archFlag) UnmarshalText(b []byte) error {
+	arch, err := parser.ParseArch(string(b))
+	if err != nil {
+		return err // kong names the flag
+	}
+	*a = archFlag(arch)
+	return nil
+}
+
+// noteArch keeps the architecture a trace's listing names.
+func (f *inputFlags) noteArch(trace string, a parser.Arch) {
+	if f.listingArch == nil {
+		f.listingArch = map[string]parser.Arch{}
+	}
+	f.listingArch[trace] = a
+}
+
+// archOf is the architecture to read a trace with: --arch, else what its
+// listing names, else Unknown (the trace may tell; see parser.Options.Arch).
+func (f *inputFlags) archOf(trace string) parser.Arch {
+	if f.Arch != 0 {
+		return parser.Arch(f.Arch)
+	}
+	return f.listingArch[trace]
 }
 
 // lineLimit is a size in bytes written as 1048576, 512K, 64M, 64MiB or 1G.

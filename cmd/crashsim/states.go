@@ -44,7 +44,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Output != "" {
 		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
 	}
-	p, scope, opt, err := c.setup()
+	p, scope, opt, err := c.setup(g)
 	if err != nil {
 		return err
 	}
@@ -147,13 +147,13 @@ func absRoots(roots []string) []string {
 
 // setup reads what a states run needs from its flags: the model, the
 // scope, and the model's options from the listing and --cwd.
-func (c *statesCmd) setup() (model.Persistence, *check.Options, model.Options, error) {
+func (c *statesCmd) setup(g *Globals) (model.Persistence, *check.Options, model.Options, error) {
 	p, err := model.ParsePersistence(c.Model)
 	if err != nil {
 		return p, nil, model.Options{}, withCode(exitUsage, err)
 	}
 	flags := checkFlags{InitialList: c.InitialList}
-	listing, err := flags.initial(c.Trace)
+	listing, err := flags.initial(g, c.Trace)
 	if err != nil {
 		return p, nil, model.Options{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 )
@@ -22,13 +23,8 @@ type statsCmd struct {
 	Trace  string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
 }
 
-// writeCalls put data into the file named by their (output) fd.
-var writeCalls = map[string]bool{
-	"write": true, "pwrite64": true, "writev": true, "pwritev": true, "pwritev2": true,
-	"copy_file_range": true, "sendfile": true,
-}
-
 func (c *statsCmd) Run(g *Globals) error {
+	procs := startProcs(g, c.Trace)
 	stream, err := openTrace(c.Trace, g)
 	if err != nil {
 		return err
@@ -53,7 +49,6 @@ func (c *statsCmd) Run(g *Globals) error {
 		}
 		return s
 	}
-	procs := startProcs(c.Trace)
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {
@@ -89,9 +84,9 @@ func (c *statsCmd) Run(g *Globals) error {
 // countEvent adds one completed call to the rows of the paths it acts on.
 // row returns nil for a path out of scope.
 func countEvent(ev *parser.Event, paths []string, row func(string) *fileStats) {
-	name := ev.Name
-	switch {
-	case writeCalls[name]:
+	switch e := ev.Call.Effect(); e {
+	case syscalls.WriteFD, syscalls.WriteAt, syscalls.CopyInto:
+		// Data into the file named by the (output) fd.
 		if !ev.OK() {
 			return
 		}
@@ -99,7 +94,7 @@ func countEvent(ev *parser.Event, paths []string, row func(string) *fileStats) {
 			s.Writes++
 			s.Bytes += ev.Ret
 		}
-	case name == "fsync" || name == "fdatasync" || name == "sync_file_range" || name == "sync_file_range2":
+	case syscalls.Fsync, syscalls.Fdatasync, syscalls.SyncFileRange:
 		s := row(paths[0])
 		if s == nil || !ev.RetKnown {
 			return
@@ -108,15 +103,15 @@ func countEvent(ev *parser.Event, paths []string, row func(string) *fileStats) {
 			s.FailedSyncs++
 			return
 		}
-		switch name {
-		case "fsync":
+		switch e {
+		case syscalls.Fsync:
 			s.Fsync++
-		case "fdatasync":
+		case syscalls.Fdatasync:
 			s.Fdatasync++
 		default:
 			s.SyncFileRange++
 		}
-	case name == "rename" || name == "renameat" || name == "renameat2":
+	case syscalls.Rename:
 		if !ev.OK() {
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -231,6 +233,10 @@ func (c *traceCmd) takeListing(g *Globals, dirs []string, cwd string, fds []mode
 	var buf bytes.Buffer
 	if cwd != "" {
 		model.WriteCwd(&buf, cwd)
+	}
+	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
+		// The trace is this machine's: what its numbers mean.
+		model.WriteArch(&buf, a)
 	}
 	for _, f := range fds {
 		model.WriteFD(&buf, f)

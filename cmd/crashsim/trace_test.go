@@ -4,10 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/crashsim/crashsim/parser"
 )
 
 func needStrace(t *testing.T) {
@@ -137,10 +140,14 @@ func TestTraceInitialTooLarge(t *testing.T) {
 	if c.writeInitial(g, []string{dir}, name, dir) {
 		t.Error("a listing of 6 entries past a limit of 5")
 	}
-	// What is written then says only where the command started: nothing
-	// of the earlier run's listing is left.
-	if b, _ := os.ReadFile(name); string(b) != "cwd "+dir+"\n" {
-		t.Errorf("%s holds %q, want only the cwd line", name, b)
+	// What is written then says only where the command started and on
+	// which machine: nothing of the earlier run's listing is left.
+	want := "cwd " + dir + "\n"
+	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
+		want += "arch " + a.String() + "\n"
+	}
+	if b, _ := os.ReadFile(name); string(b) != want {
+		t.Errorf("%s holds %q, want only the cwd and arch lines", name, b)
 	}
 	if want := "holds more than 5 entries: not listed"; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
