@@ -21,7 +21,7 @@ var notLoss = map[string]bool{UnalignedWrite: true, UnmodeledWrite: true, CrossD
 // points at a crash state that loses it, and every path a crash at the end
 // can leave different from what the program saw has a finding.
 func TestFindingsAndStatesAgree(t *testing.T) {
-	wants, _ := filepath.Glob("../fixtures/traces/*/want")
+	wants := fixtureWants(t)
 	for _, w := range wants {
 		dir := filepath.Dir(w)
 		name := filepath.Base(dir)

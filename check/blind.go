@@ -26,6 +26,7 @@ const (
 	BlindRootUnmatched      = "blind-root-unmatched"
 	BlindNoData             = "blind-no-data"
 	BlindIOUring            = "blind-io-uring"
+	BlindSharedMmap         = "blind-shared-mmap"
 	BlindUnknownArch        = "blind-unknown-arch"
 )
 
@@ -45,6 +46,7 @@ var blindSpots = []BlindSpot{
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check or states --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
+	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
@@ -178,6 +180,9 @@ type Watcher struct {
 	volFS     string
 
 	uring model.Ref // the first io_uring_setup that succeeded
+
+	mapped     model.Ref // the first shared writable mapping of a file in scope
+	mappedPath string
 
 	// archGuess is the first call with flags printed as a number that
 	// means different things on different architectures, read while the
@@ -465,6 +470,24 @@ func (w *Watcher) changed(ev *parser.Event, p string) {
 	}
 }
 
+// ObserveEffect looks at what the model made of an event: a file in
+// scope mapped shared and writable (the model says which mmap is one),
+// and, for commands that build crash states, writes whose bytes the trace
+// lacks. A caller replaying the trace through a model of its own passes
+// it as model.Options.Observe (check.Run does so for its first model).
+func (w *Watcher) ObserveEffect(m *model.Model, e *model.Effect) { w.observeEffect(e) }
+
+func (w *Watcher) observeEffect(e *model.Effect) {
+	if e.Kind == model.EffUnmodeled && e.Event != nil && e.Event.Call.Effect() == syscalls.Mmap && w.mappedPath == "" && e.Inode != nil {
+		if p := e.Inode.Name(); w.opt.inScope(p) {
+			w.mapped, w.mappedPath = e.Ref, p
+		}
+	}
+	if w.opt.NeedData {
+		w.observeData(e)
+	}
+}
+
 // observeData notes a write in scope whose bytes the trace lacks, for
 // commands that build crash states (Options.NeedData).
 func (w *Watcher) observeData(e *model.Effect) {
@@ -567,6 +590,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if w.uring.Syscall != "" {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
+	}
+	if w.mappedPath != "" {
+		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", shown(w.mappedPath)))
 	}
 	if w.archFlags != "" && w.misread() {
 		what := "the trace does not show which machine recorded it, so it was read as amd64's"

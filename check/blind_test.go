@@ -108,6 +108,19 @@ func TestBlindSpots(t *testing.T) {
 			opt: Options{Roots: []string{dir("blind-no-data")}, NeedData: true}, blind: []string{BlindNoData}, findings: []string{}},
 		{name: "-s 0, for check", trace: "blind-no-data",
 			opt: Options{Roots: []string{dir("blind-no-data")}}, blind: nil, findings: []string{}},
+		// Stores into a file mapped shared and writable, then msync: the
+		// trace shows when the mapping was made, never what changed.
+		{name: "shared writable mapping", trace: "blind-shared-mmap",
+			opt: Options{Roots: []string{dir("blind-shared-mmap")}}, blind: []string{BlindSharedMmap}, findings: []string{}},
+		// A mapping of a file outside the roots is none of the check's
+		// business.
+		{name: "shared writable mapping out of scope", trace: "blind-shared-mmap",
+			opt: Options{Roots: []string{dir("blind-shared-mmap") + "/elsewhere"}}, blind: []string{BlindRootUnmatched}, findings: []string{}},
+		// A write and an fsync submitted through io_uring: data.txt's
+		// creation shows (the name is never made durable), its data not.
+		{name: "io_uring", trace: "blind-io-uring",
+			opt:   Options{Roots: []string{dir("blind-io-uring")}},
+			blind: []string{BlindIOUring}, findings: []string{"name-not-synced " + dir("blind-io-uring") + "/data.txt"}},
 		{name: "root that matches nothing", trace: "sed-i",
 			opt: Options{Roots: []string{"/nonexistent"}}, blind: []string{BlindRootUnmatched}, findings: []string{}},
 		{name: "root that matches", trace: "sed-i",
@@ -142,6 +155,8 @@ func TestBlindSpots(t *testing.T) {
 // thread.
 func TestNoFalseBlindSpots(t *testing.T) {
 	forks := map[string]bool{"go-atomic": true, "go-threads": true, "rsync": true, "shell-mv": true}
+	// sqlite3 maps the WAL index (test.db-shm) shared and writable.
+	mapped := map[string]bool{"sqlite3-wal": true}
 	wants, _ := filepath.Glob(fx + "*/want")
 	if len(wants) == 0 {
 		t.Fatal("no fixtures")
@@ -162,6 +177,9 @@ func TestNoFalseBlindSpots(t *testing.T) {
 			var want []string
 			if strings.HasSuffix(tr, "/nof.strace") && forks[name] {
 				want = []string{BlindUnfollowedChildren}
+			}
+			if mapped[name] {
+				want = append(want, BlindSharedMmap)
 			}
 			if diff := cmp.Diff(want, blind); diff != "" {
 				t.Errorf("%s: blind spots (-want +got):\n%s", tr, diff)

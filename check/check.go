@@ -330,13 +330,13 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	watch := NewWatcher(&opt)
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
-		first := i == 0 && opt.NeedData
+		first := i == 0
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}
 			if first {
-				watch.observeData(e)
+				watch.observeEffect(e)
 			}
 		}}
 		if i == 0 {

@@ -17,10 +17,7 @@ import (
 // findings are those of the default (posix) model, scoped to the case's
 // directory.
 func TestFixtures(t *testing.T) {
-	wants, err := filepath.Glob("../fixtures/traces/*/want")
-	if err != nil || len(wants) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
+	wants := fixtureWants(t)
 	for _, w := range wants {
 		dir := filepath.Dir(w)
 		name := filepath.Base(dir)
@@ -32,6 +29,24 @@ func TestFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fixtureWants lists the want file of every fixture case: the traces of
+// small programs (fixtures/traces) and of real applications
+// (fixtures/apps). Each case directory holds f-ttt-y-xx.strace and
+// initial.list beside its want, and was recorded in
+// /tmp/crashsim-fixtures/CASE.
+func fixtureWants(t *testing.T) []string {
+	t.Helper()
+	var wants []string
+	for _, g := range []string{"../fixtures/traces/*/want", "../fixtures/apps/*/want"} {
+		m, err := filepath.Glob(g)
+		if err != nil || len(m) == 0 {
+			t.Fatalf("no fixtures match %s: %v", g, err)
+		}
+		wants = append(wants, m...)
+	}
+	return wants
 }
 
 func readWant(t *testing.T, name string) []string {

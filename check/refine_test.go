@@ -97,7 +97,7 @@ func stateKey(s model.PathState) string {
 }
 
 func TestFixturesRefinePosix(t *testing.T) {
-	wants, _ := filepath.Glob("../fixtures/traces/*/want")
+	wants := fixtureWants(t)
 	for _, w := range wants {
 		dir := filepath.Dir(w)
 		name := filepath.Base(dir)

@@ -98,6 +98,7 @@ const (
 	RenameBeforeSync        = "rename-before-sync"
 	DirSyncBeforeData       = "dir-sync-before-data"
 	TruncateInPlace         = "truncate-in-place"
+	OverwriteInPlace        = "overwrite-in-place"
 	SyncFileRangeNotDurable = "sync-file-range-not-durable"
 	DirectIONotFlushed      = "direct-io-not-flushed"
 	FsyncErrorIgnored       = "fsync-error-ignored"
@@ -271,6 +272,39 @@ var registry = []*Rule{
 		Seed: "seed 001 (write + fsync: durable, not atomic)",
 	},
 	{
+		ID:       OverwriteInPlace,
+		Title:    "Data on disk overwritten in place by several writes, no journal first",
+		Severity: Warning,
+		Doc: "Data of this file already on disk was overwritten in place by more than one write between two " +
+			"syncs, and nothing was made durable before them that could repair a half-done update: no journal, " +
+			"no log, no commit record. The kernel writes those pages back in any order, so a crash before the " +
+			"sync can leave the file torn, some blocks new and some old: a state the program never wrote and " +
+			"may not read back (a tree with one of three rewritten pages still old). A sync at the end cannot " +
+			"close that window. The rule stays quiet where another file was made durable after this one's last " +
+			"sync and before the overwrites (a rollback journal, a write-ahead log), or an O_DSYNC write came first.",
+		Fix: "Make the update atomic. Write what is about to change (or the new version) to a journal or log " +
+			"first and fsync it before overwriting in place, so that recovery can redo or undo it; or write the " +
+			"new version to a temp file, fsync it and rename it over the old one; or write new blocks elsewhere " +
+			"and switch to them with one small write after a sync (copy-on-write).",
+		Bad: trace(
+			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 0) = 4096`,
+			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
+			`fdatasync(3) = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "data.db-journal", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`write(4, "..."..., 8192) = 8192`,
+			`fdatasync(4) = 0`,
+			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`pwrite64(3, "..."..., 4096, 0) = 4096`,
+			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
+			`fdatasync(3) = 0`,
+			`unlink("data.db-journal") = 0`,
+		),
+		Seed: "a key-value store that rewrote blocks of its file in place between syncs: explore found 110 corrupt states, check none",
+	},
+	{
 		ID:       SyncFileRangeNotDurable,
 		Title:    "sync_file_range is the only sync of this data",
 		Severity: Error,
@@ -411,26 +445,27 @@ var registry = []*Rule{
 		ID:       UnmodeledWrite,
 		Title:    "File data changed in a way the trace cannot show",
 		Severity: Warning,
-		Doc: "Something changed this file's data without a write the trace shows: stores into a MAP_SHARED " +
-			"mapping (strace sees the mmap and perhaps an msync, not the stores), io_uring (the writes run in " +
-			"the kernel's queue, not as syscalls), or FICLONE/FICLONERANGE (the file now shares blocks with " +
-			"another). crashsim cannot tell which bytes changed or when, so its analysis of this file is " +
-			"incomplete: no other finding for it does not mean it is safe.",
-		Fix: "Check this file by other means, or trace a build that writes it with write or pwrite. For a " +
-			"shared mapping, call msync(MS_SYNC) on the changed range before relying on it; with io_uring, " +
-			"submit an IORING_OP_FSYNC after the writes complete; after a clone, fsync the destination.",
+		Doc: "A call the trace shows changed this file's data in a way it cannot show the bytes of: a reflink " +
+			"(FICLONE, FICLONERANGE, FIDEDUPERANGE: the file now shares blocks with another) or fallocate moving " +
+			"data (COLLAPSE_RANGE, INSERT_RANGE). crashsim knows when and which file changed, not what it holds " +
+			"after, so its analysis of this file is incomplete: no other finding for it does not mean it is " +
+			"safe. Stores into a shared writable mapping and io_uring are blind spots instead " +
+			"(blind-shared-mmap, blind-io-uring): there the trace does not even show that the data changed.",
+		Fix: "Check this file by other means, or trace a build that writes it with write, pwrite or " +
+			"copy_file_range. After a clone, fsync the destination (and its directory, for a new name) " +
+			"before relying on it.",
 		Bad: trace(
-			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
-			`mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f2a3c000000`,
-			closeTmp,
+			`openat(AT_FDCWD, "copy.img", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`ioctl(4, BTRFS_IOC_CLONE or FICLONE, 3) = 0`,
+			`close(4) = 0`,
 		),
 		Good: trace(
-			`openat(AT_FDCWD, "data.mdb", O_RDWR|O_CLOEXEC) = 3`,
-			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
-			`fdatasync(3) = 0`,
-			closeTmp,
+			`openat(AT_FDCWD, "copy.img", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 4`,
+			`copy_file_range(3, NULL, 4, NULL, 1048576, 0) = 1048576`,
+			`fsync(4) = 0`,
+			`close(4) = 0`,
 		),
-		Seed: "LMDB with MDB_WRITEMAP (shared mmap stores); cp --reflink (FICLONE)",
+		Seed: "cp --reflink (FICLONE) on btrfs or xfs",
 	},
 	{
 		ID:       CheckerFailed,

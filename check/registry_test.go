@@ -22,6 +22,7 @@ var wantRules = []struct {
 	{"rename-before-sync", Error},
 	{"dir-sync-before-data", Error},
 	{"truncate-in-place", Warning},
+	{"overwrite-in-place", Warning},
 	{"sync-file-range-not-durable", Error},
 	{"direct-io-not-flushed", Error},
 	{"fsync-error-ignored", Error},

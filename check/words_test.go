@@ -32,7 +32,7 @@ var lossPhrases = []struct {
 // the loss its message names is the loss its example state shows: the
 // state's outcome is one the message's words name.
 func TestFindingWordsMatchStates(t *testing.T) {
-	wants, _ := filepath.Glob("../fixtures/traces/*/want")
+	wants := fixtureWants(t)
 	for _, w := range wants {
 		dir := filepath.Dir(w)
 		name := filepath.Base(dir)

@@ -564,6 +564,19 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 	return dc
 }
 
+// firstName is the inode's first name relative to the root, "" when it
+// has none or lies outside.
+func (e *explorer) firstName(ino *model.Inode) string {
+	if len(ino.Paths) == 0 {
+		return ""
+	}
+	rel, ok := relPath(e.opt.Root, ino.Paths[0])
+	if !ok {
+		return ""
+	}
+	return rel
+}
+
 // inSnapshot reports whether the initial snapshot holds ino's first name
 // as a file.
 func (e *explorer) inSnapshot(ino *model.Inode) bool {
@@ -637,6 +650,13 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	}
 	if !ok {
 		return nil // a parent is a file in this state: the name cannot exist
+	}
+	if ino != nil && !ino.Dir && ino.Initial && ino.Versions() == 0 && e.base.kind[rel] == 'd' && e.firstName(ino) == rel {
+		// A directory from before the trace that the program opened
+		// without O_DIRECTORY and never wrote (PostgreSQL fsyncs
+		// pg_commit_ts so): the model cannot tell it from a file, the
+		// snapshot can. The state holds it as the snapshot does.
+		return nil
 	}
 	target := filepath.Join(dir, rel)
 	fi, err := os.Lstat(target)

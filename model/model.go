@@ -137,6 +137,10 @@ type Model struct {
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
+
+	// parents are directories known as such because a path below them
+	// named a file, for an inode of theirs made later (see underDir).
+	parents map[string]bool
 }
 
 // Exit is a process's end as the trace shows it.
@@ -151,7 +155,7 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, pendingByDir: map[string][]*EntryOp{},
+	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
 		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
 }
 
@@ -254,6 +258,10 @@ func (e *Effect) PendingBefore() []DataOp {
 	}
 	return e.pendingBefore.slice()
 }
+
+// HadPending reports whether a sync found data pending, without the copy
+// PendingBefore makes.
+func (e *Effect) HadPending() bool { return e.pendingBefore != nil }
 
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
@@ -556,6 +564,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if ino == nil {
 		return
 	}
+	m.underDir(p)
 	if flags&syscalls.O_DIRECTORY != 0 {
 		ino.Dir = true
 	}
@@ -915,6 +924,21 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		eff.pendingBefore = ino.pendingList()
 		m.persist(ino, refOf(ev))
 		eff.Kind, eff.Inode = EffFileSync, ino
+	}
+}
+
+// underDir notes that p's parent is a directory, p naming something in
+// it: a program may open that directory without O_DIRECTORY and fsync it
+// (PostgreSQL opens pg_xact O_RDONLY after writing pg_xact/0000), and the
+// sync is a directory's, not a file's.
+func (m *Model) underDir(p string) {
+	d := parentDir(p)
+	if d == "" || m.parents[d] {
+		return
+	}
+	m.parents[d] = true
+	if n := m.names[d]; n != nil && n.Cache != nil {
+		n.Cache.Dir = true
 	}
 }
 

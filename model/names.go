@@ -165,7 +165,7 @@ func (m *Model) lookup(p string, exists bool) *Inode {
 	}
 	n.Known = true
 	if exists {
-		ino := m.newInode(false, true)
+		ino := m.newInode(m.parents[p], true)
 		m.attach(ino, p)
 		n.Cache, n.Durable = ino, ino
 		return ino

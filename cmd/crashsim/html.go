@@ -141,6 +141,11 @@ func (c *statesCmd) runHTML(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	// A model of its own tells the watcher which mmap maps a file shared
+	// and writable.
+	mopt := opt
+	mopt.Observe = watch.ObserveEffect
+	m := model.New(mopt)
 	events := 0
 	for {
 		ev, err := stream.Next()
@@ -153,6 +158,7 @@ func (c *statesCmd) runHTML(g *Globals) error {
 		}
 		events++
 		watch.Observe(ev)
+		m.Apply(ev)
 	}
 	stream.Close()
 	warnings, notes := watch.Finish()

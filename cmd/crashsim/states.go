@@ -54,6 +54,7 @@ func (c *statesCmd) Run(g *Globals) error {
 		return err
 	}
 	defer stream.Close()
+	opt.Observe = watch.ObserveEffect // a shared writable mapping is a blind spot
 	tl := model.NewTimeline(opt, scope.InScope, c.MaxStates)
 
 	// Nothing reaches stdout before the first event has been read, and

@@ -1,7 +1,8 @@
 package syscalls
 
 // io_uring: the operations a program submits through the ring never
-// appear in a trace; setting one up is what a trace shows.
+// appear in a trace; setting one up is what a trace shows, and what the
+// blind spot blind-io-uring says.
 
 var ioUringRows = []Row{
 	{Name: "io_uring_setup", Effect: IOUringSetup, Arches: AllArches, Traced: true, Optional: true, Why: "io_uring writes are invisible",

@@ -1,7 +1,8 @@
 package syscalls
 
 // Mappings: stores through a shared writable mapping of a file change it
-// without a call a trace can show.
+// without a call a trace can show. mmap is traced so that the blind spot
+// blind-shared-mmap can say so.
 
 // mmapArgs are mmap's arguments; strace 5 and later print i386's
 // one-argument old_mmap this way too, under the name mmap.

@@ -1,0 +1,74 @@
+package check
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestOverwriteInPlace pins when overwrite-in-place fires: more than one
+// write over data on disk between two barriers of the file, unless other
+// data became durable after the file's last barrier and before the first
+// of them. Every trace works on /w/data.db, which holds 16 KiB before it
+// (the fstat says so); /w/j is a journal.
+func TestOverwriteInPlace(t *testing.T) {
+	const (
+		open   = `1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`
+		stat   = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		write0 = `1 pwrite64(3, "aaaa", 4, 0) = 4`
+		write2 = `1 pwrite64(3, "cccc", 4, 8192) = 4`
+		fsync  = `1 fsync(3) = 0`
+		jopen  = `1 openat(AT_FDCWD, "/w/j", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`
+		jwrite = `1 write(4, "old", 3) = 3`
+		jsync  = `1 fsync(4) = 0`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		fires bool
+	}{
+		{"two overwrites then fsync", []string{open, stat, write0, write2, fsync}, true},
+		{"one overwrite", []string{open, stat, write0, fsync, write2, fsync}, false},
+		{"two writes to the same block", []string{open, stat, write0, `1 pwrite64(3, "bb", 2, 100) = 2`, fsync}, true},
+		{"never synced", []string{open, stat, write0, write2}, true},
+		{"journal synced first", []string{jopen, jwrite, jsync, open, stat, write0, write2, fsync}, false},
+		{"journal synced before the file's last sync", []string{jopen, jwrite, jsync, open, stat, write0, fsync, write0, write2, fsync}, true},
+		{"journal written after the file's sync, synced later", []string{open, stat, write0, fsync, jopen, jwrite, write0, write2, jsync, fsync}, true},
+		{"commit record written O_DSYNC first", []string{open, stat, `1 openat(AT_FDCWD, "/w/data.db", O_WRONLY|O_DSYNC) = 5`,
+			write0, fsync, `1 pwrite64(5, "meta", 4, 4096) = 4`, write0, write2, fsync}, false},
+		{"appends past the end", []string{open, stat, `1 pwrite64(3, "dddd", 4, 16384) = 4`, `1 pwrite64(3, "eeee", 4, 16388) = 4`, fsync}, false},
+		{"truncated first", []string{`1 openat(AT_FDCWD, "/w/data.db", O_RDWR|O_TRUNC) = 3`, stat, write0, write2, fsync}, false},
+		{"size unknown", []string{open, write0, write2, fsync}, false},
+		{"sync() is no journal", []string{jopen, jwrite, open, stat, `1 sync() = 0`, write0, write2, `1 sync() = 0`}, true},
+	}
+	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				if f.Rule.ID == OverwriteInPlace {
+					got = append(got, f.Path)
+					if f.State == nil || f.State.Outcome != "torn" {
+						t.Errorf("the finding's state is %+v, want a torn data.db", f.State)
+					}
+				}
+			}
+			sort.Strings(got)
+			var want []string
+			if tc.fires {
+				want = []string{"/w/data.db"}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("overwrite-in-place findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
