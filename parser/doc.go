@@ -58,7 +58,7 @@
 //   - What few lines or values print (-Y command names, -k stacks, -i
 //     addresses, exit statuses, text after the return value, comments,
 //     "=>" exit values) sits behind Event.Extra and Value.Extra, nil when
-//     absent, read through methods of the same names: an Event is 168
+//     absent, read through methods of the same names: an Event is 176
 //     bytes and a Value 144. The Extras are carved from slabs too.
 //   - Pipeline runs a Stream on a goroutine of its own and hands events
 //     over in batches of 256. Warnings and diagnostics travel in the batch
