@@ -115,9 +115,10 @@ func (e *Evidence) narrow(s Arches) {
 	switch {
 	case may&s != 0:
 		e.may = may & s
-	case (may|s)&^x86 == 0:
+	case may&x86 != 0 && s&x86 != 0:
 		// A 64-bit x86 process and a 32-bit one (a 32-bit program run by
-		// a 64-bit shell): x86 either way, and their values agree.
+		// a 64-bit shell, newfstatat beside mmap2): an x86 machine, and
+		// the two agree on every value.
 		e.may = x86
 	}
 	// Otherwise the evidence disagrees with itself (a trace spliced from

@@ -299,7 +299,10 @@ func TestEvidence(t *testing.T) {
 		{[]string{"open", "rename"}, nil, AMD64}, // x86, with the values amd64 and i386 share
 		{[]string{"execve", "mmap2", "_llseek"}, nil, I386},
 		{[]string{"arch_prctl", "newfstatat", "mmap2"}, nil, AMD64}, // a 32-bit program under a 64-bit shell
-		{[]string{"pread", "openat"}, nil, Unknown},                 // no architecture crashsim reads prints pread
+		{[]string{"mmap2", "newfstatat"}, nil, AMD64},               // the 32-bit process's lines first
+		{[]string{"newfstatat", "mmap2", "openat"}, nil, AMD64},
+		{[]string{"mmap2"}, []string{"AArch64"}, I386}, // evidence against itself: the first stands
+		{[]string{"pread", "openat"}, nil, Unknown},    // no architecture crashsim reads prints pread
 		{nil, []string{"x32"}, AMD64},
 		{nil, []string{"AArch64"}, ARM64},
 		{[]string{"openat"}, []string{"32-bit"}, ARM64},
