@@ -434,7 +434,8 @@ func isPseudo(p string) bool {
 			return true
 		}
 	}
-	return strings.Contains(p, ":[")
+	// pipe:[12], socket:[34], anon_inode:[eventfd], and anon_inode:inotify.
+	return strings.Contains(p, ":[") || strings.HasPrefix(p, "anon_inode:")
 }
 
 // changed counts a path an event changed: below the roots, elsewhere, on a

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -192,8 +193,7 @@ type Options struct {
 	// (absolute, or relative to the trace's cwd). Empty: every file but
 	// pseudo files.
 	Roots []string
-	// Ignore removes paths matching these globs (matched against the whole
-	// path and against its base name).
+	// Ignore removes paths matching these globs (see MatchGlob).
 	Ignore []string
 	// Models to report; empty means posix. Findings are computed under
 	// every model and name the ones where they happen.
@@ -235,21 +235,60 @@ func (o *Options) inScope(p string) bool {
 	return o.underRoots(p)
 }
 
-// ignored reports whether an --ignore glob removes p.
+// ignored reports whether an ignore glob leaves p out (see MatchGlob):
+// the glob is matched against p, against p relative to the first root
+// that holds it (else to Cwd), and, without a '/', against its base name.
 func (o *Options) ignored(p string) bool {
+	if len(o.Ignore) == 0 {
+		return false
+	}
+	rel := o.relPath(p)
 	for _, g := range o.Ignore {
-		if ok, _ := path.Match(g, p); ok {
-			return true
-		}
-		if ok, _ := path.Match(g, path.Base(p)); ok {
-			return true
-		}
-		if strings.HasPrefix(p, strings.TrimSuffix(g, "/")+"/") {
+		if MatchGlob(g, p, rel) {
 			return true
 		}
 	}
 	return false
 }
+
+// Ignored reports whether an Ignore glob leaves p out of scope.
+func (o *Options) Ignored(p string) bool { return o.ignored(p) }
+
+// relPath is p relative to the first root that holds it, else to Cwd;
+// p itself when neither does.
+func (o *Options) relPath(p string) string {
+	for _, dir := range append(o.Roots[:len(o.Roots):len(o.Roots)], o.Cwd) {
+		if dir == "" || !filepath.IsAbs(dir) || !filepath.IsAbs(p) {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return rel
+		}
+	}
+	return p
+}
+
+// MatchGlob reports whether a glob names a traced path: its absolute path
+// abs, the path rel relative to its root, or, for a glob with no '/', its
+// base name. "**" crosses directories ("/tmp/**" is /tmp and everything
+// below it); the rest is path.Match's syntax.
+func MatchGlob(glob, abs, rel string) bool {
+	if ok, _ := doublestar.Match(glob, abs); ok {
+		return true
+	}
+	if ok, _ := doublestar.Match(glob, rel); ok {
+		return true
+	}
+	if !strings.Contains(glob, "/") {
+		ok, _ := doublestar.Match(glob, path.Base(abs))
+		return ok
+	}
+	return false
+}
+
+// ValidGlob reports whether MatchGlob can read a glob (a '[' with no ']'
+// cannot be).
+func ValidGlob(glob string) bool { return doublestar.ValidatePattern(glob) }
 
 // underRoots reports whether p lies below a root (every path does when no
 // root is given).

@@ -81,6 +81,10 @@ type Result struct {
 	Files int
 	// WorkDir holds the state directories when Options.Keep is set.
 	WorkDir string
+	// RootChanged lists the entries below Root that appeared, went or
+	// changed while unjailed checkers ran (see Jailed): a checker wrote
+	// the real files, though it runs in a state directory elsewhere.
+	RootChanged []string
 	// Where the time went: building and hashing states (one goroutine),
 	// checker runs (summed over workers), and the whole run.
 	Materialize, Check, Wall time.Duration
@@ -173,7 +177,14 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 			return nil, err
 		}
 	}
+	var before rootStamps
+	if !Jailed() {
+		before, _ = stampsOf(opt.Root)
+	}
 	res, err := e.run(ctx, stream)
+	if before != nil && res != nil {
+		res.RootChanged = changedSince(opt.Root, before)
+	}
 	if opt.Keep && res != nil {
 		res.WorkDir = work
 		os.RemoveAll(filepath.Join(work, "durable"))

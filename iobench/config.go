@@ -161,7 +161,7 @@ func (c Config) Validate() error {
 		for i, m := range modes {
 			names[i] = string(m.mode)
 		}
-		return usagef("unknown mode %q (want one of %s)", c.Mode, strings.Join(names, ", "))
+		return usagef("unknown mode %s (want one of %s)", shownQ(string(c.Mode)), strings.Join(names, ", "))
 	}
 	switch {
 	case c.Path == "":
@@ -179,7 +179,7 @@ func (c Config) Validate() error {
 	case c.Offset > maxEnd-c.bytes():
 		return usagef("--offset %d: the run would write past %d bytes (16 TiB, ext4's largest file)", c.Offset, int64(maxEnd))
 	case c.Fill != FillPattern && c.Fill != FillRandom:
-		return usagef("unknown fill %q (want pattern or random)", c.Fill)
+		return usagef("unknown fill %s (want pattern or random)", shownQ(string(c.Fill)))
 	}
 	return nil
 }

@@ -20,22 +20,30 @@ var createdName = regexp.MustCompile(`^f[0-9]{6,}(\.tmp)?$`)
 func createDir(path string) string { return path + ".d" }
 
 // create makes Count new SmallFileSize files in a fresh directory and times
-// each kind of fsync the mode calls.
-func (r *runner) create() error {
+// each kind of fsync the mode calls. A run that fails (a full disk) or is
+// interrupted removes the files it made and the directory.
+func (r *runner) create() (err error) {
 	c := r.cfg
 	dir := createDir(c.Path)
 	if err := freshDir(dir); err != nil {
 		return err
 	}
-	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	defer func() {
+		if err != nil {
+			if rerr := removeCreated(dir); rerr != nil {
+				r.warnf("not all the files of the run are removed: %v", rerr)
+			}
+		}
+	}()
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", dir, err)
+		return fmt.Errorf("open %s: %w", shown(dir), err)
 	}
 	defer unix.Close(dfd)
 	// The new directory's own entry is made durable off the clock, so the
 	// first timed directory fsync does not pay for it.
 	if err := fsync(dfd); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
+		return fmt.Errorf("fsync %s: %w", shown(dir), err)
 	}
 	if err := syncDir(filepath.Dir(dir)); err != nil {
 		return err
@@ -52,6 +60,9 @@ func (r *runner) create() error {
 	var untimed time.Duration
 	t0 := time.Now()
 	for i := int64(0); i < c.Count; i++ {
+		if err := r.interrupted(); err != nil {
+			return err
+		}
 		tu := time.Now()
 		if i > 0 && fill.refills() {
 			fill.next(buf)
@@ -62,34 +73,34 @@ func (r *runner) create() error {
 		if c.Mode == CreateRename {
 			target = name + ".tmp"
 		}
-		fd, err := unix.Open(target, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+		fd, err := r.open(target, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 		if err != nil {
-			return fmt.Errorf("open %s: %w", target, err)
+			return fmt.Errorf("open %s: %w", shown(target), err)
 		}
 		if err := writeAll(fd, buf); err != nil {
 			unix.Close(fd)
-			return fmt.Errorf("write %s: %w", target, err)
+			return fmt.Errorf("write %s: %w", shown(target), err)
 		}
 		if syncFile {
 			t := time.Now()
 			if err := fsync(fd); err != nil {
 				unix.Close(fd)
-				return fmt.Errorf("fsync %s: %w", target, err)
+				return fmt.Errorf("fsync %s: %w", shown(target), err)
 			}
 			fileSyncs = append(fileSyncs, time.Since(t))
 		}
 		if err := unix.Close(fd); err != nil {
-			return fmt.Errorf("close %s: %w", target, err)
+			return fmt.Errorf("close %s: %w", shown(target), err)
 		}
 		if c.Mode == CreateRename {
 			if err := unix.Rename(target, name); err != nil {
-				return fmt.Errorf("rename %s to %s: %w", target, name, err)
+				return fmt.Errorf("rename %s to %s: %w", shown(target), shown(name), err)
 			}
 		}
 		if syncDirToo {
 			t := time.Now()
 			if err := fsync(dfd); err != nil {
-				return fmt.Errorf("fsync %s: %w", dir, err)
+				return fmt.Errorf("fsync %s: %w", shown(dir), err)
 			}
 			dirSyncs = append(dirSyncs, time.Since(t))
 		}
@@ -115,32 +126,48 @@ func (r *runner) create() error {
 	return nil
 }
 
-// freshDir makes dir empty and new. A directory left by an earlier run is
-// cleared; one holding anything else is left alone and reported.
+// freshDir makes dir empty and new. claimDir has checked that a directory
+// already there holds only what an earlier run left, which is cleared.
 func freshDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("open %s: %w", dir, unwrapPath(err))
-	default:
-		for _, e := range entries {
-			if !e.Type().IsRegular() || !createdName.MatchString(e.Name()) {
-				return fmt.Errorf("%s: holds %s, which iobench did not make; remove it or choose another FILE", dir, e.Name())
-			}
-		}
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			if err := unix.Unlink(p); err != nil {
-				return fmt.Errorf("unlink %s: %w", p, err)
-			}
-		}
-		if err := unix.Rmdir(dir); err != nil {
-			return fmt.Errorf("rmdir %s: %w", dir, err)
-		}
+	if err := removeCreated(dir); err != nil {
+		return err
 	}
 	if err := unix.Mkdir(dir, 0o755); err != nil {
-		return fmt.Errorf("mkdir %s: %w", dir, err)
+		return fmt.Errorf("mkdir %s: %w", shown(dir), err)
+	}
+	return nil
+}
+
+// removeCreated removes dir and the files in it with the names the create
+// modes give (a directory that is not there is no error). Anything else
+// in it is left, and the directory with it.
+func removeCreated(dir string) error {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open %s: %w", shown(dir), unwrapPath(err))
+	}
+	defer f.Close()
+	for {
+		// In batches: a run can make millions of files.
+		names, rerr := f.Readdirnames(1024)
+		for _, n := range names {
+			if !createdName.MatchString(n) {
+				continue
+			}
+			p := filepath.Join(dir, n)
+			if err := unix.Unlink(p); err != nil && !errors.Is(err, unix.ENOENT) {
+				return fmt.Errorf("unlink %s: %w", shown(p), err)
+			}
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if err := unix.Rmdir(dir); err != nil {
+		return fmt.Errorf("rmdir %s: %w", shown(dir), err)
 	}
 	return nil
 }

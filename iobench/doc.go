@@ -37,11 +37,27 @@
 //
 // iobench writes FILE (or FILE.d/ for the create modes) and nothing else.
 // An existing FILE is written only when it carries iobench's mark (see
-// MarkXattr) or with Config.Force; a symbolic link at FILE or FILE.d is
-// always refused, and every open uses O_NOFOLLOW. replace-atomic's temp file
-// has a random name fixed for the run and is opened with O_EXCL. Every
-// number is validated before anything is created, and a run that fails
-// removes the FILE it created.
+// MarkXattr) or with Config.Force, and only when it is a regular file: a
+// directory, a device, a fifo or a socket is refused, Force or not, before
+// it is opened (a benchmark would overwrite what a block device holds, and
+// opening a fifo for writing waits for a reader). Opens also use
+// O_NONBLOCK and check what they opened, for a fifo put there since. A
+// symbolic link at FILE or FILE.d is always refused, and every open uses
+// O_NOFOLLOW; a FILE that was absent is created with O_EXCL. FILE.d may
+// hold only the files an earlier run made there. replace-atomic's temp
+// file has a random name fixed for the run and is opened with O_EXCL.
+// Every number and every one of these checks is done before anything is
+// created; those failures are a *UsageError.
+//
+// A run that fails (a full disk) or is stopped by its context (Ctrl-C,
+// SIGTERM in the command) removes what it made: FILE, or FILE.d and the
+// files in it, and FILE when it was iobench's own from an earlier run,
+// so that a full filesystem does not stay full. A FILE written only
+// because of Force is left as the run left it. A run that succeeds keeps
+// its files, for a next run or a look at them.
+//
+// Messages repeat an input (a path, a mode name) cut to its head and tail
+// when it is long, and quoted when it holds control characters.
 //
 // # Fill
 //

@@ -291,14 +291,18 @@ func TestUsageErrorsTouchNothing(t *testing.T) {
 
 func TestIOErrorsNamePathAndErrno(t *testing.T) {
 	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		mode Mode
 		path string
 		want string
 	}{
-		{Buffered, dir, "open " + dir + ": is a directory"},
-		{Direct, dir, "open " + dir + ": is a directory"},
-		{ReplaceFsync, dir, "open " + dir + ": is a directory"},
+		{Buffered, filepath.Join(file, "f"), "open " + filepath.Join(file, "f") + ": not a directory"},
+		{Direct, filepath.Join(file, "f"), "open " + filepath.Join(file, "f") + ": not a directory"},
+		{ReplaceFsync, filepath.Join(file, "f"), "open " + filepath.Join(file, "f") + ": not a directory"},
 		{FsyncEvery, filepath.Join(dir, "missing", "f"), "open " + filepath.Join(dir, "missing", "f") + ": no such file or directory"},
 		{CreateFile, filepath.Join(dir, "missing", "f"), "mkdir " + filepath.Join(dir, "missing", "f.d") + ": no such file or directory"},
 	} {

@@ -1,6 +1,7 @@
 package iobench
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -30,14 +31,22 @@ func (r *runner) replace() error {
 			fill.next(buf)
 			refill += time.Since(tf)
 		}
+		if err := r.interrupted(); err != nil {
+			return err
+		}
+		// The first save creates a FILE claim found absent, O_EXCL.
+		excl := i == 0 && !r.tgt.existed
 		var err error
 		switch c.Mode {
 		case ReplacePlain:
-			err = saveInPlace(c.Path, buf, false)
+			err = r.saveInPlace(buf, false, excl)
 		case ReplaceFsync:
-			err = saveInPlace(c.Path, buf, true)
+			err = r.saveInPlace(buf, true, excl)
 		case ReplaceAtomic:
-			err = saveAtomic(c.Path, tmp, dir, buf)
+			if err = saveAtomic(c.Path, tmp, buf); err == nil {
+				r.made = true
+				err = syncDir(dir)
+			}
 		}
 		if err != nil {
 			return err
@@ -55,32 +64,42 @@ func (r *runner) replace() error {
 	return nil
 }
 
-// saveInPlace truncates path and writes data into it: a crash in between
+// saveInPlace truncates FILE and writes data into it: a crash in between
 // leaves it empty or torn, with or without the fsync.
-func saveInPlace(path string, data []byte, durable bool) error {
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+func (r *runner) saveInPlace(data []byte, durable, excl bool) error {
+	path := r.cfg.Path
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
+	if excl {
+		flags |= unix.O_EXCL
 	}
+	fd, err := openRegular(r.open, path, flags)
+	if err != nil {
+		var ue *UsageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		return fmt.Errorf("open %s: %w", shown(path), err)
+	}
+	r.made = true
 	defer unix.Close(fd)
 	if err := writeAll(fd, data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	if durable {
 		if err := fsync(fd); err != nil {
-			return fmt.Errorf("fsync %s: %w", path, err)
+			return fmt.Errorf("fsync %s: %w", shown(path), err)
 		}
 	}
 	return nil
 }
 
 // saveAtomic is the crash-safe replace: the data is durable under a
-// temporary name before rename publishes it, and the directory fsync makes
-// the rename itself durable.
-func saveAtomic(path, tmp, dir string, data []byte) (err error) {
+// temporary name before rename publishes it. The caller's fsync of the
+// directory then makes the rename itself durable.
+func saveAtomic(path, tmp string, data []byte) (err error) {
 	fd, err := unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", tmp, err)
+		return fmt.Errorf("open %s: %w", shown(tmp), err)
 	}
 	defer func() {
 		if err != nil {
@@ -89,29 +108,29 @@ func saveAtomic(path, tmp, dir string, data []byte) (err error) {
 	}()
 	if err := writeAll(fd, data); err != nil {
 		unix.Close(fd)
-		return fmt.Errorf("write %s: %w", tmp, err)
+		return fmt.Errorf("write %s: %w", shown(tmp), err)
 	}
 	if err := fsync(fd); err != nil {
 		unix.Close(fd)
-		return fmt.Errorf("fsync %s: %w", tmp, err)
+		return fmt.Errorf("fsync %s: %w", shown(tmp), err)
 	}
 	if err := unix.Close(fd); err != nil {
-		return fmt.Errorf("close %s: %w", tmp, err)
+		return fmt.Errorf("close %s: %w", shown(tmp), err)
 	}
 	if err := unix.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename %s to %s: %w", tmp, path, err)
+		return fmt.Errorf("rename %s to %s: %w", shown(tmp), shown(path), err)
 	}
-	return syncDir(dir)
+	return nil
 }
 
 func syncDir(dir string) error {
 	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", dir, err)
+		return fmt.Errorf("open %s: %w", shown(dir), err)
 	}
 	defer unix.Close(dfd)
 	if err := fsync(dfd); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
+		return fmt.Errorf("fsync %s: %w", shown(dir), err)
 	}
 	return nil
 }

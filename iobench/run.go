@@ -1,11 +1,14 @@
 package iobench
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,41 +20,69 @@ import (
 //
 // The error is a *UsageError when cfg cannot run (nothing has touched the
 // disk then), ErrDirectUnsupported when the filesystem refuses O_DIRECT, and
-// otherwise an I/O error naming the path and the errno text.
+// otherwise an I/O error naming the path and the errno text. A run that
+// fails leaves no file it made.
 func Run(cfg Config, out io.Writer, warn func(msg string)) error {
+	return RunContext(context.Background(), cfg, out, warn)
+}
+
+// RunContext is Run, stopped when ctx is done (Ctrl-C, SIGTERM): the
+// workload stops at its next block, file or save, the files the run made
+// are removed, and the error wraps ErrInterrupted.
+func RunContext(ctx context.Context, cfg Config, out io.Writer, warn func(msg string)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	r := &runner{cfg: cfg, out: out, warn: warn, open: unix.Open}
+	stop := context.AfterFunc(ctx, func() { r.stopped.Store(true) })
+	defer stop()
 	return r.run()
 }
+
+// ErrInterrupted is a run stopped before its end by its context.
+var ErrInterrupted = errors.New("interrupted")
 
 type runner struct {
 	cfg  Config
 	out  io.Writer
 	warn func(string)
 	open openFunc
+	tgt  target // what was at FILE before the run (stream and replace modes)
+	made bool   // the run opened or renamed a file at FILE
+
+	// stopped is set when the run's context is done. The loops read it
+	// once per block, file or save: an atomic load, cheap enough to sit
+	// in the timed region.
+	stopped atomic.Bool
 
 	observations []observation
 	observeOff   bool
 }
 
-func (r *runner) run() error {
-	dir := filepath.Dir(r.cfg.Path)
-	if fs := memoryFS(dir); fs != "" {
-		r.warnf("%s is on %s: no device is behind it, so every figure measures memory and fdatasync does nothing", dir, fs)
+// interrupted is the error of a loop that saw stopped.
+func (r *runner) interrupted() error {
+	if r.stopped.Load() {
+		return ErrInterrupted
 	}
+	return nil
+}
+
+func (r *runner) run() error {
 	fam, _ := familyOf(r.cfg.Mode)
-	// Before anything is created: the file at Path must be iobench's own.
-	var existed bool
+	// Before anything is created: the file at Path must be iobench's own,
+	// and a regular file.
 	var err error
 	if fam == familyCreate {
-		err = refuseLink(createDir(r.cfg.Path))
+		err = claimDir(createDir(r.cfg.Path))
 	} else {
-		existed, err = claim(r.cfg.Path, r.cfg.Force)
+		r.tgt, err = claim(r.cfg.Path, r.cfg.Force)
 	}
 	if err != nil {
 		return err
+	}
+	dir := filepath.Dir(r.cfg.Path)
+	if fs := memoryFS(dir); fs != "" {
+		r.warnf("%s is on %s: no device is behind it, so every figure measures memory and fdatasync does nothing", shown(dir), fs)
 	}
 	switch fam {
 	case familyStream:
@@ -62,8 +93,10 @@ func (r *runner) run() error {
 		err = r.create()
 	}
 	if err != nil {
-		if !existed && fam != familyCreate {
-			os.Remove(r.cfg.Path) // a failed run leaves nothing it made
+		// A failed run leaves nothing it made: on a full disk, the
+		// files it wrote would keep the disk full.
+		if fam != familyCreate && r.tgt.ours && r.made {
+			os.Remove(r.cfg.Path)
 		}
 		return err
 	}

@@ -14,19 +14,22 @@ import (
 func (r *runner) stream() error {
 	c := r.cfg
 	if c.Overwrite {
-		if err := prefill(c); err != nil {
+		if err := r.prefill(); err != nil {
 			return err
 		}
 	}
-	fd, err := openStream(r.open, c.Path, c.Mode == Direct, !c.Overwrite)
+	// A FILE claim found absent is created here, O_EXCL: a file someone
+	// put there since is never written, nor removed when the run fails.
+	fd, err := openStream(r.open, c.Path, c.Mode == Direct, !c.Overwrite, !r.tgt.existed && !c.Overwrite)
 	if err != nil {
 		return err
 	}
+	r.made = true
 	defer unix.Close(fd)
 	r.mark(fd, c.Path)
 	if c.Offset > 0 {
 		if _, err := unix.Seek(fd, c.Offset, io.SeekStart); err != nil {
-			return fmt.Errorf("seek %s: %w", c.Path, err)
+			return fmt.Errorf("seek %s: %w", shown(c.Path), err)
 		}
 	}
 
@@ -45,7 +48,7 @@ func (r *runner) stream() error {
 	sync := func() error {
 		t := time.Now()
 		if err := fdatasync(fd); err != nil {
-			return fmt.Errorf("fdatasync %s: %w", c.Path, err)
+			return fmt.Errorf("fdatasync %s: %w", shown(c.Path), err)
 		}
 		syncs = append(syncs, time.Since(t))
 		return nil
@@ -62,6 +65,9 @@ func (r *runner) stream() error {
 			tf := time.Now()
 			fill.next(block)
 			refill += time.Since(tf)
+		}
+		if err := r.interrupted(); err != nil {
+			return err
 		}
 		if err := writeAll(fd, block); err != nil {
 			return r.writeError(err)
@@ -88,7 +94,7 @@ func (r *runner) stream() error {
 		r.observe("written")
 		t2 := time.Now()
 		if err := fdatasync(fd); err != nil {
-			return fmt.Errorf("fdatasync %s: %w", c.Path, err)
+			return fmt.Errorf("fdatasync %s: %w", shown(c.Path), err)
 		}
 		synced := since(t2)
 		r.printf("fsync_ms=%d\n", synced.Milliseconds())
@@ -105,35 +111,48 @@ func (r *runner) stream() error {
 func (r *runner) writeError(err error) error {
 	c := r.cfg
 	if c.Mode == Direct && errors.Is(err, unix.EINVAL) && (c.BlockSize%pageSize != 0 || c.Offset%pageSize != 0) {
-		return fmt.Errorf("write %s (O_DIRECT wants --block-size and --offset aligned to the device's logical block size): %w", c.Path, err)
+		return fmt.Errorf("write %s (O_DIRECT wants --block-size and --offset aligned to the device's logical block size): %w", shown(c.Path), err)
 	}
-	return fmt.Errorf("write %s: %w", c.Path, err)
+	return fmt.Errorf("write %s: %w", shown(c.Path), err)
 }
 
 // prefill lays down the whole range a stream run will write, makes it
 // durable and drops it from the page cache, so the timed writes land on
 // pages that must be read back from the device whenever they are only
 // partly overwritten.
-func prefill(c Config) error {
-	fd, err := unix.Open(c.Path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", c.Path, err)
+func (r *runner) prefill() error {
+	c := r.cfg
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
+	if !r.tgt.existed {
+		flags |= unix.O_EXCL
 	}
+	fd, err := openRegular(r.open, c.Path, flags)
+	if err != nil {
+		var ue *UsageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		return fmt.Errorf("open %s: %w", shown(c.Path), err)
+	}
+	r.made = true
 	defer unix.Close(fd)
 	chunk := alignedBuffer(1 << 20)
 	newFiller(FillPattern, 0).init(chunk)
 	for left := c.Offset + c.bytes(); left > 0; {
+		if err := r.interrupted(); err != nil {
+			return err
+		}
 		n := min(left, int64(len(chunk)))
 		if err := writeAll(fd, chunk[:n]); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
+			return fmt.Errorf("write %s: %w", shown(c.Path), err)
 		}
 		left -= n
 	}
 	if err := fdatasync(fd); err != nil {
-		return fmt.Errorf("fdatasync %s: %w", c.Path, err)
+		return fmt.Errorf("fdatasync %s: %w", shown(c.Path), err)
 	}
 	if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
-		return fmt.Errorf("posix_fadvise %s: %w", c.Path, err)
+		return fmt.Errorf("posix_fadvise %s: %w", shown(c.Path), err)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"time"
 	"unsafe"
 
@@ -16,22 +18,78 @@ type openFunc func(path string, flags int, perm uint32) (int, error)
 // openStream opens the stream target. Only EINVAL from an O_DIRECT open is
 // the filesystem's documented refusal; every other error, and EINVAL
 // without O_DIRECT, is an ordinary I/O error naming the path.
-func openStream(open openFunc, path string, direct, truncate bool) (int, error) {
-	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_CLOEXEC
+func openStream(open openFunc, path string, direct, truncate, excl bool) (int, error) {
+	flags := unix.O_WRONLY | unix.O_CREAT
 	if truncate {
 		flags |= unix.O_TRUNC
+	}
+	if excl {
+		flags |= unix.O_EXCL
 	}
 	if direct {
 		flags |= unix.O_DIRECT
 	}
-	fd, err := open(path, flags, 0o644)
+	fd, err := openRegular(open, path, flags)
 	if err != nil {
-		if direct && errors.Is(err, unix.EINVAL) {
+		var ue *UsageError
+		switch {
+		case errors.As(err, &ue):
+			return -1, err
+		case direct && errors.Is(err, unix.EINVAL):
 			return -1, ErrDirectUnsupported
 		}
-		return -1, fmt.Errorf("open %s: %w", path, err)
+		return -1, fmt.Errorf("open %s: %w", shown(path), err)
 	}
 	return fd, nil
+}
+
+// openRegular opens FILE for writing without ever blocking and without
+// following a link: with O_NONBLOCK, a fifo put at FILE after claim looked
+// fails the open (ENXIO) instead of waiting for a reader, and whatever the
+// open found that is not a regular file is refused (a *UsageError). The
+// flag is cleared again before the workload writes.
+func openRegular(open openFunc, path string, flags int) (int, error) {
+	fd, err := open(path, flags|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return -1, notRegular(path, fileType(st.Mode))
+	}
+	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err == nil {
+		_, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, fl&^unix.O_NONBLOCK)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// fileType is the type bits of a stat mode as an fs.FileMode.
+func fileType(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return 0
 }
 
 // writeAll writes all of p to fd.
@@ -123,9 +181,15 @@ func clamp(d time.Duration) time.Duration {
 // memoryFS names the filesystem holding dir when it has no device behind
 // it, or returns "".
 func memoryFS(dir string) string {
+	// statfs answers for a device node too, with the filesystem its node
+	// sits on (/dev: devtmpfs, which says TMPFS_MAGIC): only a directory
+	// can hold the file.
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "" // the open that follows will report the real problem
+	}
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
-		return "" // the open that follows will report the real problem
+		return ""
 	}
 	switch int64(st.Type) {
 	case unix.TMPFS_MAGIC:

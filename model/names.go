@@ -1,7 +1,6 @@
 package model
 
 import (
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -129,12 +128,20 @@ func (m *Model) settle(ino *Inode) {
 // what the program saw.
 func (n *Name) Pending() bool { return n.Cache != n.Durable }
 
+// parentDir is path.Dir for a clean path, which every path of the model
+// is. It looks at the last element only: path.Dir cleans the whole path
+// again, and the walks up a path's ancestors (vanishingAncestor, the joint
+// counter) call it once per element, which made a deep path cost the
+// square of its length at every step.
 func parentDir(p string) string {
-	d := path.Dir(p)
-	if d == "" {
+	switch i := strings.LastIndexByte(p, '/'); {
+	case i < 0:
 		return "."
+	case i == 0:
+		return "/"
+	default:
+		return p[:i]
 	}
-	return d
 }
 
 // name returns the state of path p, creating it unknown.

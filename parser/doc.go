@@ -60,6 +60,15 @@
 //     "=>" exit values) sits behind Event.Extra and Value.Extra, nil when
 //     absent, read through methods of the same names: an Event is 176
 //     bytes and a Value 144. The Extras are carved from slabs too.
+//   - A line longer than the Reader's buffer is gathered in anonymous
+//     memory of its own, grown with mremap, so that it is held once; past
+//     Options.MaxLine, or past the memory there is, it is an error at its
+//     file:line:col.
+//   - An -ff set keeps at most maxOpenMembers (64) of its files open. The
+//     others are parked (Reader.park): file closed, buffers and slabs let
+//     go, only the state the next line needs and the member's next call
+//     kept, about 3 KiB a member, and opened again at their offset when
+//     their turn in the merge comes.
 //   - Pipeline runs a Stream on a goroutine of its own and hands events
 //     over in batches of 256. Warnings and diagnostics travel in the batch
 //     and reach the caller's callbacks from Next, on the caller's

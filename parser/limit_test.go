@@ -45,7 +45,7 @@ func TestLineLimitWhileReading(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Col != 1 || !strings.Contains(pe.Msg, "line longer than") {
 			t.Fatalf("limit %d: got %v, want a line-length error at big:1:1", limit, err)
 		}
-		if c := cap(r.long); c > limit+readBlock {
+		if c := r.long.size(); c > limit+readBlock {
 			t.Errorf("limit %d: the reader buffered %d bytes, more than the limit and a block", limit, c)
 		}
 		if src.n > int64(limit)+2*readBlock {
@@ -73,7 +73,7 @@ func TestLineLimitDefault(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line longer than 64 MiB") {
 		t.Fatalf("got %v, want the 64 MiB default", err)
 	}
-	if c := cap(r.long); c > DefaultMaxLine+readBlock {
+	if c := r.long.size(); c > DefaultMaxLine+readBlock {
 		t.Errorf("buffered %d bytes", c)
 	}
 }

@@ -78,9 +78,9 @@ type lineParser struct {
 	want     ArgSet
 	skipping bool
 
-	names       map[string]string       // interned strings (see intern)
-	cache       [internCacheSize]string // intern's front cache
-	internBytes int                     // what names holds, as intern counts it
+	names       map[string]string // interned strings (see intern)
+	cache       *internCache      // intern's front cache; the members of an -ff set share one
+	internBytes int               // what names holds, as intern counts it
 	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
@@ -207,6 +207,10 @@ const (
 // open fds' paths a trace repeats from line to line.
 const internCacheSize = 4096
 
+// internCache is intern's front cache: 64 KiB, behind a pointer so that
+// the Readers of an -ff set of thousands of files can share one.
+type internCache [internCacheSize]string
+
 // internSlot picks b's place in the front cache from its length and its
 // first and last 8 bytes: paths that share a long prefix differ at the end.
 func internSlot(b []byte) uint32 {
@@ -234,6 +238,9 @@ func (l *lineParser) intern(b []byte) string {
 	}
 	if len(b) > maxInternLen {
 		return string(b)
+	}
+	if l.cache == nil {
+		l.cache = new(internCache)
 	}
 	slot := &l.cache[internSlot(b)]
 	if *slot == string(b) {

@@ -17,7 +17,8 @@ import (
 const DefaultMaxLine = 64 << 20
 
 // readBlock is the size of the Reader's buffer; a line longer than it is
-// gathered into Reader.long, which never grows past the limit plus a block.
+// gathered into Reader.long (see longLine), which holds one copy of it and
+// never grows past the limit plus a block.
 const readBlock = 1 << 20
 
 // sniffSize is how much of the start of a file is checked for binary
@@ -33,31 +34,35 @@ func (r *Reader) lineLimit() int {
 
 // readLine returns the next physical line without its newline, its file
 // offset, and whether it ended in a newline. The limit is checked while the
-// line is gathered, so a file without newlines costs at most the limit.
+// line is gathered, so a file without newlines costs at most the limit. The
+// line is good until the next readLine.
 func (r *Reader) readLine() (text []byte, off int64, nl bool, err error) {
 	off = r.off
-	if cap(r.long) > 4*readBlock {
-		r.long = nil // the last long line is parsed; do not keep its room
-	}
+	r.long.reset()
 	b, err := r.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		limit := r.lineLimit()
-		r.long = r.long[:0]
 		for {
-			if len(r.long)+len(b) > limit {
-				r.off += int64(len(r.long) + len(b))
+			n := len(r.long.bytes())
+			if n+len(b) > limit {
+				r.off += int64(n + len(b))
 				return nil, off, false, &Error{
 					Pos: Pos{File: r.name, Line: r.line + 1, Col: 1},
 					Msg: fmt.Sprintf("line longer than %s without a newline: this does not look like an strace log (or raise the limit with --max-line)", sizeWords(limit)),
 				}
 			}
-			r.long = appendBounded(r.long, b, limit+readBlock)
+			if merr := r.long.add(b, limit+readBlock); merr != nil {
+				return nil, off, false, &Error{
+					Pos: Pos{File: r.name, Line: r.line + 1, Col: 1},
+					Msg: fmt.Sprintf("line longer than the memory there is to hold it (%s read, no more could be had: %v): lower --max-line, or give crashsim more memory", sizeWords(n), merr),
+				}
+			}
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				break
 			}
 			b, err = r.br.ReadSlice('\n')
 		}
-		b = r.long
+		b = r.long.bytes()
 	}
 	r.off += int64(len(b))
 	if err != nil && err != io.EOF {
@@ -70,19 +75,6 @@ func (r *Reader) readLine() (text []byte, off int64, nl bool, err error) {
 		return b[:n-1], off, true, nil
 	}
 	return b, off, false, nil
-}
-
-// appendBounded appends b to dst, growing it by doubling but never past
-// bound bytes of capacity.
-func appendBounded(dst, b []byte, bound int) []byte {
-	need := len(dst) + len(b)
-	if need > cap(dst) {
-		c := min(max(2*cap(dst), need, readBlock), max(bound, need))
-		grown := make([]byte, len(dst), c)
-		copy(grown, dst)
-		dst = grown
-	}
-	return append(dst, b...)
 }
 
 func sizeWords(n int) string {

@@ -67,85 +67,196 @@ func globEscape(s string) string {
 	return r.Replace(s)
 }
 
+// maxOpenMembers is how many files of an -ff set are open at once. A set
+// can have tens of thousands (one per process or thread): opened together
+// they ran out of file descriptors, and each member's buffers and slabs
+// took its share of a gigabyte. The others are parked (see Reader.park)
+// and opened again at their offset when their turn comes.
+var maxOpenMembers = 64
+
 // ffSet merges the members of an -ff set by timestamp. Each member is one
 // process, so its own order is exact; across processes only the timestamps
 // order events, and without them there is no order: Open refuses.
+//
+// Only each member's next event is held, in a heap ordered by time and
+// then by member (pid order), as when every member was open. A member is
+// opened when its first event is wanted, and parked, least recently read
+// first, when maxOpenMembers are open; it is closed for good at its end.
 type ffSet struct {
 	prefix string
-	rs     []*Reader
-	h      evHeap
-	seq    int
-	primed bool
+	opt    Options
+	ms     []*ffState
+	h      memberHeap
+	open   []int // members whose file is open
+	clock  int64
+	cache  *internCache // the intern front cache every member shares
+	// evidence is what the members showed of their machine's
+	// architecture, which every member's events are read with.
+	evidence *syscalls.Evidence
+	seq      int
+	primed   bool
+}
+
+// ffState is one member of a set as the merge reads it.
+type ffState struct {
+	ffMember
+	r    *Reader     // nil before the member is first read and after its end
+	id   fs.FileInfo // the file first opened, to open the same one again
+	head *Event      // the member's next event, in the heap
+	used int64       // when it was last read (ffSet.clock)
 }
 
 func openSet(prefix string, members []ffMember, opt Options) (Stream, error) {
-	s := &ffSet{prefix: prefix}
 	// The members are processes of one machine: what one shows of its
-	// architecture holds for all.
-	evidence := new(syscalls.Evidence)
+	// architecture holds for all (Reader.evidence).
+	s := &ffSet{prefix: prefix, opt: opt, cache: new(internCache), evidence: new(syscalls.Evidence)}
 	for _, m := range members {
-		r, err := OpenFile(m.path, opt)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		r.pid = m.pid
-		r.evidence = evidence
-		s.rs = append(s.rs, r)
+		s.ms = append(s.ms, &ffState{ffMember: m})
 	}
 	return s, nil
 }
 
-type heapItem struct {
-	ev *Event
-	r  int
+// memberHeap orders members by their next event: by time, then by member.
+type memberHeap struct {
+	ix []int
+	ms []*ffState
 }
 
-type evHeap []heapItem
-
-func (h evHeap) Len() int { return len(h) }
-func (h evHeap) Less(i, j int) bool {
-	a, b := h[i].ev, h[j].ev
+func (h *memberHeap) Len() int { return len(h.ix) }
+func (h *memberHeap) Less(i, j int) bool {
+	a, b := h.ms[h.ix[i]].head, h.ms[h.ix[j]].head
 	if a.Time != b.Time {
 		return a.Time < b.Time
 	}
-	return h[i].r < h[j].r
+	return h.ix[i] < h.ix[j]
 }
-func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *evHeap) Push(x any)   { *h = append(*h, x.(heapItem)) }
-func (h *evHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+func (h *memberHeap) Swap(i, j int) { h.ix[i], h.ix[j] = h.ix[j], h.ix[i] }
+func (h *memberHeap) Push(x any)    { h.ix = append(h.ix, x.(int)) }
+func (h *memberHeap) Pop() any {
+	x := h.ix[len(h.ix)-1]
+	h.ix = h.ix[:len(h.ix)-1]
 	return x
 }
 
+// reader returns member i's Reader with its file open, parking another
+// member when the set has no room for one more open file.
+func (s *ffSet) reader(i int) (*Reader, error) {
+	m := s.ms[i]
+	s.clock++
+	m.used = s.clock
+	if m.r != nil && !m.r.parked() {
+		return m.r, nil
+	}
+	if len(s.open) >= maxOpenMembers {
+		if err := s.parkOne(); err != nil {
+			return nil, err
+		}
+	}
+	if m.r == nil {
+		r, err := OpenFile(m.path, s.opt)
+		if err != nil {
+			return nil, err
+		}
+		if f, ok := r.c.(*os.File); ok {
+			m.id, _ = f.Stat()
+		}
+		r.pid = m.pid
+		r.lp.cache = s.cache
+		r.evidence = s.evidence
+		m.r = r
+	} else {
+		f, err := os.Open(m.path)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err == nil && m.id != nil && !os.SameFile(fi, m.id) {
+			err = fmt.Errorf("%s was replaced while the -ff set was read", m.path)
+		}
+		if err == nil {
+			err = m.r.resume(f, memberBuffer(fi.Size()))
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	s.open = append(s.open, i)
+	return m.r, nil
+}
+
+// memberBuffer sizes a member's buffer as OpenFile does: a small file
+// needs no full-size one.
+func memberBuffer(size int64) int {
+	return int(min(max(size+1, 2*sniffSize), readBlock))
+}
+
+// parkOne parks the open member read least recently, with its next
+// event copied out of the slabs that event would keep alive.
+func (s *ffSet) parkOne() error {
+	k := 0
+	for j := range s.open {
+		if s.ms[s.open[j]].used < s.ms[s.open[k]].used {
+			k = j
+		}
+	}
+	m := s.ms[s.open[k]]
+	s.open = append(s.open[:k], s.open[k+1:]...)
+	if m.head != nil {
+		m.head = detach(m.head)
+	}
+	return m.r.park()
+}
+
+// finish closes member i at its end.
+func (s *ffSet) finish(i int) error {
+	m := s.ms[i]
+	for j, o := range s.open {
+		if o == i {
+			s.open = append(s.open[:j], s.open[j+1:]...)
+			break
+		}
+	}
+	err := m.r.Close()
+	m.r = nil
+	return err
+}
+
+// pull reads member i's next event into the heap.
 func (s *ffSet) pull(i int) error {
-	ev, err := s.rs[i].Next()
+	r, err := s.reader(i)
+	if err != nil {
+		return err
+	}
+	m := s.ms[i]
+	m.head = nil
+	ev, err := r.Next()
 	if err == io.EOF {
-		return nil
+		return s.finish(i)
 	}
 	if err != nil {
 		var pe *Error
-		if errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "the trace is empty") && len(s.rs) > 1 {
-			return nil // an -ff member of a process that made no call
+		if errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "the trace is empty") && len(s.ms) > 1 {
+			return s.finish(i) // an -ff member of a process that made no call
 		}
 		return err
 	}
-	if !ev.HasTime && len(s.rs) > 1 {
-		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, len(s.rs), filepath.Base(s.prefix))}
+	if !ev.HasTime && len(s.ms) > 1 {
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, len(s.ms), filepath.Base(s.prefix))}
 	}
-	if s.rs[i].tf == timeRelative && len(s.rs) > 1 {
+	if r.tf == timeRelative && len(s.ms) > 1 {
 		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has relative timestamps (-r), which cannot order calls across processes: record with -ttt", s.prefix)}
 	}
-	heap.Push(&s.h, heapItem{ev, i})
+	m.head = ev
+	heap.Push(&s.h, i)
 	return nil
 }
 
 func (s *ffSet) Next() (*Event, error) {
 	if !s.primed {
 		s.primed = true
-		for i := range s.rs {
+		s.h.ms = s.ms
+		for i := range s.ms {
 			if err := s.pull(i); err != nil {
 				return nil, err
 			}
@@ -154,21 +265,27 @@ func (s *ffSet) Next() (*Event, error) {
 	if s.h.Len() == 0 {
 		return nil, io.EOF
 	}
-	it := heap.Pop(&s.h).(heapItem)
-	if err := s.pull(it.r); err != nil {
+	i := heap.Pop(&s.h).(int)
+	ev := s.ms[i].head
+	if err := s.pull(i); err != nil {
 		return nil, err
 	}
-	it.ev.Seq = s.seq
+	ev.Seq = s.seq
 	s.seq++
-	return it.ev, nil
+	return ev, nil
 }
 
 func (s *ffSet) Close() error {
 	var first error
-	for _, r := range s.rs {
-		if err := r.Close(); err != nil && first == nil {
+	for _, m := range s.ms {
+		if m.r == nil {
+			continue
+		}
+		if err := m.r.Close(); err != nil && first == nil {
 			first = err
 		}
+		m.r = nil
 	}
+	s.open = nil
 	return first
 }

@@ -66,7 +66,7 @@ type Reader struct {
 
 	off   int64 // file offset of the next line
 	line  int   // number of the last line read
-	long  []byte
+	long  longLine
 	lines int // non-blank lines seen
 	calls int // lines that were calls, signals or exits
 
@@ -188,8 +188,10 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	return rd
 }
 
-// Close closes the underlying file when the Reader opened it.
+// Close closes the underlying file when the Reader opened it, and lets go
+// of the memory of the last long line.
 func (r *Reader) Close() error {
+	r.long.free()
 	if r.c != nil {
 		return r.c.Close()
 	}

@@ -67,3 +67,30 @@ func WritePythonShim() (string, error) {
 	}
 	return dir, nil
 }
+
+// IsPython reports whether a command is a Python interpreter. Its -k
+// stacks name only the interpreter's C code, and strace -k unwinds them
+// slowly (a small save took minutes instead of a second): for Python,
+// the shim's marks name the lines instead.
+func IsPython(cmd string) bool {
+	base := filepath.Base(cmd)
+	rest, ok := strings.CutPrefix(base, "python")
+	return ok && strings.Trim(rest, "0123456789.") == ""
+}
+
+// WithShim puts the shim's directory (WritePythonShim) first on
+// PYTHONPATH in env.
+func WithShim(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+1)
+	path := dir
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok {
+			if v != "" {
+				path += string(os.PathListSeparator) + v
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "PYTHONPATH="+path)
+}

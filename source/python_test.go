@@ -2,6 +2,7 @@ package source
 
 import (
 	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,5 +35,25 @@ func TestParseMark(t *testing.T) {
 func TestShimIsEmbedded(t *testing.T) {
 	if !strings.Contains(string(PythonShim), "sys.addaudithook") || !strings.Contains(string(PythonShim), MarkPrefix) {
 		t.Error("the embedded shim does not install the audit hook with MarkPrefix")
+	}
+}
+
+func TestIsPython(t *testing.T) {
+	for cmd, want := range map[string]bool{"python3": true, "/usr/bin/python3.11": true, "python": true, "pythonista": false, "./save.py": false, "sh": false} {
+		if got := IsPython(cmd); got != want {
+			t.Errorf("IsPython(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+func TestWithShim(t *testing.T) {
+	for _, tc := range []struct{ env, want []string }{
+		{[]string{"HOME=/h"}, []string{"HOME=/h", "PYTHONPATH=/shim"}},
+		{[]string{"PYTHONPATH=/a:/b", "HOME=/h"}, []string{"HOME=/h", "PYTHONPATH=/shim:/a:/b"}},
+		{[]string{"PYTHONPATH="}, []string{"PYTHONPATH=/shim"}},
+	} {
+		if got := WithShim(tc.env, "/shim"); !slices.Equal(got, tc.want) {
+			t.Errorf("WithShim(%q) = %q, want %q", tc.env, got, tc.want)
+		}
 	}
 }

@@ -139,29 +139,6 @@ func TestPlanSyscallsOverride(t *testing.T) {
 	}
 }
 
-// TestTraceStatusBlocks puts the status line at every offset around the
-// edges of the blocks traceStatus reads backwards.
-func TestTraceStatusBlocks(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "t")
-	first := "100 execve() = 0\n"
-	status := "100 +++ exited with 4 +++\n"
-	for _, total := range []int{64 << 10, 128 << 10} {
-		for d := -40; d <= 40; d++ {
-			fill := total + d - len(first) - len(status)
-			pad := strings.Repeat("x", fill-1) + "\n"
-			for _, trace := range []string{first + pad + status, first + status + pad} {
-				if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				got, err := traceStatus(p)
-				if err != nil || got != (exitStatus{found: true, code: 4}) {
-					t.Fatalf("size %d, status at %d: traceStatus = %+v, %v", len(trace), strings.Index(trace, "+++"), got, err)
-				}
-			}
-		}
-	}
-}
-
 func TestDefaultSyscallsUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range defaultSyscalls {
@@ -172,29 +149,24 @@ func TestDefaultSyscallsUnique(t *testing.T) {
 	}
 }
 
+// TestTraceStatus: the command's status is the "+++" line of the trace's
+// first pid (parser.ExitOf reads it; its own tests cover the line forms).
 func TestTraceStatus(t *testing.T) {
-	long := "100 1.0 write(3<\\x2f>, \"" + strings.Repeat(`\x61`, 100_000) + "\", 100000) = 100000\n"
 	for _, tc := range []struct {
 		name, trace string
 		want        exitStatus
 	}{
 		{"exited", "100 1.0 execve(\"x\", [], 0x1 /* 1 var */) = 0\n100 1.1 +++ exited with 7 +++\n",
 			exitStatus{found: true, code: 7}},
-		{"child outlives the command", "100 1.0 execve() = 0\n100 1.1 +++ exited with 0 +++\n101 1.2 +++ exited with 9 +++\n",
+		{"child outlives the command", "100 1.0 execve() = 0\n101 1.05 close(1) = 0\n100 1.1 +++ exited with 0 +++\n101 1.2 +++ exited with 9 +++\n",
 			exitStatus{found: true, code: 0}},
 		{"killed with core", "100 1.0 execve() = 0\n100 1.1 +++ killed by SIGSEGV (core dumped) +++\n",
 			exitStatus{found: true, code: -1, signal: "SIGSEGV", coreDumped: true}},
-		{"after a long line", "100 1.0 execve() = 0\n" + long + "100 1.1 +++ killed by SIGKILL +++\n",
-			exitStatus{found: true, code: -1, signal: "SIGKILL"}},
-		{"no timestamps", "100 execve() = 0\n100 +++ exited with 2 +++\n",
-			exitStatus{found: true, code: 2}},
 		{"pid prefix not confused", "10 1.0 execve() = 0\n100 1.1 +++ exited with 5 +++\n",
 			exitStatus{}},
-		{"cut short", "100 1.0 execve() = 0\n100 1.1 write(1, \"a\", 1",
+		{"no pid column", "execve() = 0\n+++ exited with 5 +++\n",
 			exitStatus{}},
 		{"empty", "", exitStatus{}},
-		{"far from the end", "100 execve() = 0\n100 +++ exited with 3 +++\n" + strings.Repeat("101 write(1, \"\"..., 9) = 9\n", 20_000),
-			exitStatus{found: true, code: 3}},
 	} {
 		p := filepath.Join(t.TempDir(), "t")
 		if err := os.WriteFile(p, []byte(tc.trace), 0o644); err != nil {

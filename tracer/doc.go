@@ -106,7 +106,8 @@
 //
 // The command is the first pid in the trace (its execve is the first traced
 // syscall). Its "+++ exited with N +++" or "+++ killed by SIG... +++" line
-// gives Result.ExitCode, Signal and CoreDumped. Without one (strace was
+// gives Result.ExitCode, Signal and CoreDumped; package parser reads both
+// (parser.ProbeTrace, parser.ExitOf), as it reads every trace byte. Without one (strace was
 // killed), strace's own wait status is used: strace exits with the command's
 // status, or kills itself with the signal that killed the command.
 package tracer

@@ -18,8 +18,8 @@ import (
 // streams, never whole, and its set is about 30 MB.
 type baseline map[[8]byte]struct{}
 
-// has reports whether fingerprint fp is in the baseline.
-func (b baseline) has(fp string) bool {
+// Has reports whether fingerprint fp is in the baseline.
+func (b baseline) Has(fp string) bool {
 	if b == nil {
 		return false
 	}

@@ -112,7 +112,7 @@ func TestBaselineStreamed(t *testing.T) {
 			t.Errorf("%s: fingerprints (-whole +streamed):\n%s", name, diff)
 		}
 		for _, fp := range prints {
-			if _, ok := fingerprintKey(fp); ok && !got.has(fp) {
+			if _, ok := fingerprintKey(fp); ok && !got.Has(fp) {
 				t.Errorf("%s: %s not in the baseline", name, fp)
 			}
 		}

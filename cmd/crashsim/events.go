@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/crashsim/crashsim/parser"
@@ -21,57 +19,29 @@ type eventsCmd struct {
 }
 
 func (c *eventsCmd) Run(g *Globals) error {
-	procs := startProcs(g, c.Trace)
-	open := openTrace
-	if c.Format == "count" {
-		open = openParseOnly
-	}
-	stream, err := open(c.Trace, g)
-	if err != nil {
-		return err
-	}
-	defer stream.Close()
-	data := parser.NewDataReader()
-	defer data.Close()
-	preview := func(ref parser.DataRef) string { return previewData(data, ref) }
-
+	in := g.inputs(c.Trace)
 	w := bufio.NewWriterSize(g.stdout, 64<<10)
 	defer w.Flush()
 	if c.Format == "count" {
-		n := 0
-		for {
-			err := parser.Skip(stream)
-			if err == nil {
-				n++
-				continue
-			}
-			if errors.Is(err, io.EOF) {
-				fmt.Fprintf(w, "%d events\n", n)
-				return nil
-			}
-			return inputError(err)
+		n, err := in.CountEvents(c.Trace)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintf(w, "%d events\n", n)
+		return nil
 	}
+	data := parser.NewDataReader()
+	defer data.Close()
+	preview := func(ref parser.DataRef) string { return previewData(data, ref) }
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	for {
-		ev, err := stream.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return inputError(err)
-		}
-		paths := procs.Paths(ev)
-		procs.Apply(ev, paths)
+	return in.EachCall(c.Trace, func(ev *parser.Event, paths []string) error {
 		if c.Format == "json" {
-			if err := enc.Encode(report.EventRecord(ev, paths, preview)); err != nil {
-				return err
-			}
-			continue
+			return enc.Encode(report.EventRecord(ev, paths, preview))
 		}
 		report.EventText(w, ev, paths, preview)
-	}
+		return nil
+	})
 }
 
 // previewData shows the first bytes of a data buffer, quoted.

@@ -12,10 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -50,7 +49,7 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
-	if err := c.checkIgnores(); err != nil {
+	if err := (crashsim.Filter{Ignore: c.Ignore}).Validate(); err != nil {
 		return err
 	}
 	if len(c.Model) != 1 {
@@ -60,7 +59,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	if err := checkAccepted(c.AcceptBlind); err != nil {
+	if err := crashsim.ValidateAccepted(c.AcceptBlind); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -83,23 +82,14 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	opt := explore.Options{Root: root, Initial: c.Initial}
 	if c.Initial != "" {
 		if fi, err := os.Stat(c.Initial); err != nil || !fi.IsDir() {
 			return withCode(exitUsage, fmt.Errorf("--initial %s: not a directory", c.Initial))
 		}
-	} else {
-		// Without a snapshot the listing still tells created files from
-		// replaced ones; a replaced file's old bytes are then unknown.
-		listing, err := c.initial(g, args[0])
-		if err != nil {
-			return err
-		}
-		if listing != nil {
-			opt.Existed = listing.Existed
-		}
 	}
-	return c.explore(ctx, g, p, args[0], opt)
+	in := g.inputs(args[0])
+	in.Listing = c.InitialList
+	return c.explore(ctx, g, p, in, explore.Options{Root: root, Initial: c.Initial})
 }
 
 // program snapshots the current directory, traces PROGRAM there and
@@ -111,60 +101,20 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}
-	start, err := startDir()
-	if err != nil {
-		return withCode(exitInput, err)
-	}
-	if n, ok := countEntries(start, maxInitialEntries); !ok {
-		return withCode(exitUsage, fmt.Errorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", start, maxInitialEntries, n))
-	}
-	work, err := os.MkdirTemp("", "crashsim-explore-run-")
-	if err != nil {
-		return withCode(exitInput, err)
+	// The trace outlives the run: the findings point at its lines.
+	rec := crashsim.Record{Snapshot: true, Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
+	res, runErr := g.record(ctx, rec, cmd)
+	if res == nil {
+		return runErr
 	}
 	if c.Keep {
-		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", filepath.Join(work, "initial"))
+		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", res.Snapshot)
 	} else {
-		defer os.RemoveAll(work)
-	}
-	snap := filepath.Join(work, "initial")
-	if err := os.Mkdir(snap, 0o755); err != nil {
-		return withCode(exitInput, err)
-	}
-	if err := explore.CopyTree(start, snap); err != nil {
-		return withCode(exitInput, fmt.Errorf("snapshot of %s: %w", start, err))
-	}
-	// The trace outlives the run: the findings point at its lines.
-	tf, err := os.CreateTemp("", "crashsim-*.strace")
-	if err != nil {
-		return withCode(exitInput, fmt.Errorf("trace file: %w", err))
-	}
-	trace := tf.Name()
-	tf.Close()
-	c.Root = []string{start}
-	c.InitialList = trace + ".initial"
-	if !(&traceCmd{}).writeInitial(g, []string{start}, c.InitialList, "") {
-		c.InitialList = ""
-	}
-	topt := tracer.Options{Out: trace, Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}
-	if g.Verbose {
-		topt.Log = prefixWriter{g.stderr}
-	}
-	res, runErr := tracer.Run(ctx, cmd, topt)
-	if res == nil {
-		os.Remove(trace)
-		os.Remove(c.InitialList)
-		var nf *tracer.CommandNotFoundError
-		if errors.Is(runErr, tracer.ErrStraceNotFound) || errors.As(runErr, &nf) {
-			return withCode(exitInput, runErr)
-		}
-		return withCode(exitInput, fmt.Errorf("trace: %w", runErr))
-	}
-	fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", trace)
-	if ctx.Err() != nil {
-		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
+		defer res.Close()
 	}
 	switch {
+	case ctx.Err() != nil:
+		return withCode(exitInterrupted, errors.New("interrupted while the program ran: nothing explored"))
 	case res.Signal != "":
 		return withCode(exitProgram, fmt.Errorf("the traced program was killed by %s: nothing explored", res.Signal))
 	case res.ExitCode != 0:
@@ -172,12 +122,12 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	case runErr != nil:
 		return withCode(exitInput, runErr)
 	}
-	return c.explore(ctx, g, p, trace, explore.Options{Root: start, Initial: snap})
+	in := g.reading(res.Inputs())
+	return c.explore(ctx, g, p, in, explore.Options{Root: res.Start, Initial: res.Snapshot})
 }
 
-// explore runs the exploration of one trace and reports it like check.
-func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, trace string, opt explore.Options) error {
-	opt.Trace = trace
+// explore explores one trace and reports it like check.
+func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, in crashsim.Inputs, opt explore.Options) error {
 	opt.Persistence = p
 	opt.Checker = c.Checker
 	opt.Jobs = c.Jobs
@@ -185,13 +135,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
 	opt.CopyStates = c.CopyStates
-	if c.WorkDir != "" {
-		dir, err := workDir(c.WorkDir, opt.Root, opt.Initial)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		opt.WorkDir = dir
-	}
+	opt.WorkDir = c.WorkDir
 	if c.Shard != "" {
 		i, n, err := report.ParseShard(c.Shard)
 		if err != nil {
@@ -201,84 +145,53 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 			return withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
 		}
 		opt.Shard, opt.Shards = i, n
-		c.checkFlags.shard = c.Shard
 	}
-	scope := check.Options{Ignore: c.Ignore}
-	opt.Scope = scope.InScope
-
-	// check's findings on the same trace, under the same model and with
-	// the same knowledge of what existed, name the rule behind a failure.
-	copt := check.Options{Roots: []string{opt.Root}, Ignore: c.Ignore, Models: []model.Persistence{p}, Existed: opt.Existed,
-		LikelyVolatile: check.LikelyVolatile, NeedData: true}
-	if copt.Existed == nil && opt.Initial != "" {
-		copt.Existed = explore.ExistedIn(opt.Root, opt.Initial)
-	}
-	cs, err := openParser(trace, parser.Options{MaxLine: int(g.MaxLine)}, nil) // warnings: once, from the exploration
-	if err != nil {
-		return inputError(err)
-	}
-	predicted, err := check.Run(cs, copt)
-	cs.Close()
-	if err != nil {
-		return inputError(err)
-	}
-	opt.Predict = predicted.Findings
-	markAccepted(predicted.Warnings, c.AcceptBlind)
-	c.checkFlags.evaluated = 1 // explore runs one model
-	c.checkFlags.command, c.checkFlags.traces = "explore", []string{trace}
-	for _, w := range predicted.Warnings {
-		if w.ID == check.BlindNoData && !w.Accepted {
-			// No state could be built whole: say why instead of exploring.
-			fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
-			blind := &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}
-			blind.Summary.Events = predicted.Summary.Events
-			blind.Summary.Files = predicted.Summary.Files
-			return c.checkFlags.report(g, blind)
-		}
-	}
-
 	var bar *progressBar
 	if isTerminal(g.stderr) {
 		bar = &progressBar{w: g.stderr}
 		opt.Progress = bar.update
 	}
-	stream, err := openTrace(trace, g)
-	if err != nil {
-		return err
-	}
-	// Unjailed, a checker can write the real files: say so if one did.
-	var before rootStamps
-	if !explore.Jailed() {
-		before, _ = stampsOf(opt.Root)
-	}
-	res, err := explore.Run(ctx, stream, opt)
-	stream.Close()
-	if before != nil {
-		warnChanged(g, opt.Root, changedSince(opt.Root, before))
-	}
+	sc := c.scope(g, []string{opt.Root})
+	e := crashsim.Explore{Inputs: in, Ignore: sc.Ignore, AcceptBlind: c.AcceptBlind, Options: opt}
+	result, res, err := e.Run(ctx)
 	if bar != nil {
 		bar.clear()
 	}
 	if err != nil {
-		if pe := (*parser.Error)(nil); errors.As(err, &pe) {
-			return inputError(err)
-		}
-		// A state that cannot be built: the error names the trace line.
-		return withCode(exitInput, fmt.Errorf("%s: %w", trace, err))
+		return err
 	}
-	result := &check.Result{Findings: res.Findings, Warnings: predicted.Warnings, Notes: predicted.Notes}
-	result.Summary.Events = res.Events
-	result.Summary.Files = res.Files
-	result.Summary.Errors = len(res.Findings)
+	defer result.Close()
+	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard}
+	if res == nil {
+		// No state could be built whole: say why instead of exploring.
+		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
+		return c.report(g, result, r)
+	}
+	warnChanged(g, opt.Root, res.RootChanged)
 	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
-	reportErr := c.checkFlags.report(g, result)
+	reportErr := c.report(g, result, r)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
 	}
 	return reportErr
+}
+
+// warnChanged says that unjailed checkers changed the real files below
+// root (explore.Result.RootChanged).
+func warnChanged(g *Globals, root string, ch []string) {
+	if len(ch) == 0 {
+		return
+	}
+	shown := ch[:min(len(ch), 3)]
+	entries := fmt.Sprintf("%d entries", len(ch))
+	if len(ch) == 1 {
+		entries = "1 entry"
+	}
+	fmt.Fprintf(g.stderr, "crashsim: warning: while the checkers ran, %s below %s changed, though each checker runs in a state directory elsewhere: a checker wrote the real files (an absolute path?): %s; run explore with CAP_SYS_ADMIN (as root) to jail checkers, or have the checker use relative paths or $CRASHSIM_STATE_DIR\n",
+		entries, report.QuotePaths([]string{root})[0], strings.Join(report.QuotePaths(append([]string(nil), shown...)), ", "))
 }
 
 // summaryLine says what was explored, on stderr beside the report.
@@ -318,42 +231,3 @@ func (p *progressBar) update(pr explore.Progress) {
 }
 
 func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
-
-// workDir checks --work-dir: an existing directory, not at or below the
-// root the states stand for or the initial snapshot, which explore reads
-// and never writes.
-func workDir(dir, root, initial string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("--work-dir %s: not a directory", dir)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("--work-dir %s: %w", dir, err)
-	}
-	for _, p := range []string{root, initial} {
-		if p == "" {
-			continue
-		}
-		rp, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if r, err := filepath.EvalSymlinks(rp); err == nil {
-			rp = r
-		}
-		if within(real, rp) {
-			return "", fmt.Errorf("--work-dir %s: inside %s, which explore reads and never writes: give a directory elsewhere", dir, p)
-		}
-	}
-	return real, nil
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}

@@ -16,7 +16,7 @@ Exit status (every command):
   3    input error: a trace unreadable or unparseable, strace or the program not found
   4    iobench: O_DIRECT refused by the filesystem
   5    the traced program failed (trace, explore); findings are still printed
-  130  interrupted by Ctrl-C or SIGTERM (explore, oracle)
+  130  interrupted by Ctrl-C or SIGTERM (explore, oracle, iobench)
 `
 
 // helpWithExits is kong's help followed by the exit table.

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 // writeBigTrace writes a trace of n events: a program that saves 16 files
@@ -67,13 +68,9 @@ func BenchmarkHTMLReport1M(b *testing.B) {
 	var size int64
 	start := cpuTime()
 	for b.Loop() {
-		s, err := parser.Open(trace, parser.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
 		cw := &countWriter{}
-		err = renderHTML(io.Writer(cw), s, htmlInput{command: "check", trace: trace, model: model.Posix, models: []string{"posix"}, scope: &check.Options{}, res: res})
-		s.Close()
+		rp := crashsim.Replay{Inputs: crashsim.Inputs{Traces: []string{trace}}, Persistence: model.Posix}
+		err := renderHTML(io.Writer(cw), rp, report.HTMLMeta{Command: "check", Trace: trace, Model: "posix", Models: []string{"posix"}}, res)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/crashsim/crashsim/iobench"
 )
@@ -18,7 +22,7 @@ type iobenchCmd struct {
 	BlockSize int64  `name:"block-size" default:"65536" placeholder:"BYTES" help:"Bytes per write(2) (stream modes)."`
 	Offset    int64  `default:"0" placeholder:"BYTES" help:"File offset of the first write; not a multiple of 4096 makes every write unaligned (stream modes)."`
 	Overwrite bool   `help:"Lay the file down, sync it and drop it from the page cache first, so partly overwritten pages are read back (read-modify-write)."`
-	Fill      string `default:"pattern" enum:"pattern,random" placeholder:"pattern|random" help:"Bytes written: a repeated 0..255 pattern, or seeded pseudo-random data a compressing filesystem cannot skip."`
+	Fill      string `default:"pattern" placeholder:"pattern|random" help:"Bytes written: a repeated 0..255 pattern, or seeded pseudo-random data a compressing filesystem cannot skip."`
 	Seed      uint64 `default:"1" placeholder:"N" help:"Seed of --fill random (printed, so a run can be repeated)."`
 	Observe   bool   `help:"Also print Dirty: from /proc/meminfo and wchar/write_bytes from /proc/self/io before and after."`
 	Force     bool   `help:"Write over FILE even though iobench did not write it (it marks its files with the xattr user.crashsim.iobench). Never through a symbolic link."`
@@ -33,7 +37,7 @@ func (c *iobenchCmd) Help() string {
 	for _, m := range iobench.Modes() {
 		fmt.Fprintf(&b, "  %-16s %s\n", m, m.Doc())
 	}
-	b.WriteString("\nExit status: 0 done, 1 I/O error, 2 usage error or FILE is not iobench's (nothing created), 4 O_DIRECT refused by the filesystem.")
+	b.WriteString("\nExit status: 0 done, 1 I/O error, 2 usage error, or FILE is not iobench's or not a regular file (nothing created), 4 O_DIRECT refused by the filesystem, 130 interrupted by Ctrl-C or SIGTERM. A run that fails or is interrupted removes the files it made.")
 	return b.String()
 }
 
@@ -52,7 +56,10 @@ func (c *iobenchCmd) Run(g *Globals) error {
 		Observe:   c.Observe,
 		Force:     c.Force,
 	}
-	err := iobench.Run(cfg, g.stdout, func(msg string) {
+	// Ctrl-C and SIGTERM stop the workload, which removes what it made.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	err := iobench.RunContext(ctx, cfg, g.stdout, func(msg string) {
 		fmt.Fprintf(g.stderr, "crashsim: warning: %s\n", msg)
 	})
 	var usage *iobench.UsageError
@@ -63,6 +70,8 @@ func (c *iobenchCmd) Run(g *Globals) error {
 		return withCode(exitUsage, fmt.Errorf("iobench: %w", err))
 	case errors.Is(err, iobench.ErrDirectUnsupported):
 		return withCode(exitDirect, err)
+	case errors.Is(err, iobench.ErrInterrupted):
+		return withCode(exitInterrupted, errors.New("iobench: interrupted: the files this run made are removed"))
 	default:
 		return withCode(exitFindings, err) // status 1, which for iobench means an I/O error
 	}

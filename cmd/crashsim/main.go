@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+	"github.com/crashsim/crashsim"
 )
 
 // Exit statuses, the stable interface CI scripts rely on.
@@ -52,7 +53,7 @@ type Globals struct {
 	Config   string      `placeholder:"FILE" help:"Read settings from FILE instead of .crashsim.toml in the current directory or the nearest one above it (check, trace, explore)."`
 	inputFlags
 
-	cfg *config // the config that applies, nil when none
+	cfg *crashsim.Config // the config that applies, nil when none
 
 	stdout io.Writer
 	stderr io.Writer
@@ -130,9 +131,9 @@ func parseArgs(parser *kong.Kong, g *Globals, args []string, stderr io.Writer) (
 // usageError prints a parse error as one line and where to read more, not
 // the whole help: in a CI log the line that matters should be the last.
 func usageError(w io.Writer, err error) {
-	var ce *configError
-	if errors.As(err, &ce) {
-		fmt.Fprintf(w, "crashsim: %v\n", ce)
+	var ue *crashsim.UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(w, "crashsim: %v\n", ue) // a config's mistake, said as it is
 		return
 	}
 	fmt.Fprintf(w, "crashsim: %v\n", err)
@@ -145,7 +146,8 @@ func usageError(w io.Writer, err error) {
 	fmt.Fprintf(w, "see crashsim %s--help\n", cmd)
 }
 
-// exitCodeFor prints err (if any) and returns the process exit status.
+// exitCodeFor prints err (if any) and returns the process exit status:
+// the library's usage errors exit 2, every other error 3.
 func exitCodeFor(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
@@ -158,5 +160,8 @@ func exitCodeFor(err error, stderr io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintf(stderr, "crashsim: %v\n", err)
+	if ue := (*crashsim.UsageError)(nil); errors.As(err, &ue) {
+		return exitUsage
+	}
 	return exitInput
 }

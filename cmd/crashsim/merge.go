@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
+	"io"
 	"os"
 
 	"github.com/crashsim/crashsim/check"
@@ -36,26 +35,12 @@ func (c *mergeCmd) Run(g *Globals) error {
 		return withCode(exitUsage, err)
 	}
 	var merged *report.Merged
-	if c.Output != "" {
-		err = report.WriteFileAtomic(c.Output, func(f *os.File) error {
-			bw := bufio.NewWriter(f)
-			var err error
-			if merged, err = report.Merge(bw, shards); err != nil {
-				return err
-			}
-			return bw.Flush()
-		})
-	} else {
-		bw := bufio.NewWriter(g.stdout)
-		if merged, err = report.Merge(bw, shards); err == nil {
-			err = bw.Flush()
-		}
-	}
+	err = writeOutput(g, c.Output, func(w io.Writer, _ bool) error {
+		merged, err = report.Merge(w, shards)
+		return err
+	})
 	if err != nil {
-		if merged == nil {
-			return withCode(exitInput, err)
-		}
-		return withCode(exitInput, fmt.Errorf("write %s: %w", c.Output, err))
+		return withCode(exitInput, err)
 	}
 	for _, sev := range merged.Severity {
 		if sev >= threshold {

@@ -5,17 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
+	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 )
 
 type statesCmd struct {
 	Model       string   `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model: posix (the weakest promise), ext4 (data=ordered), xfs or btrfs."`
 	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys, /dev, /run and /dev/shm (a root below /run puts it back)."`
-	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable)."`
+	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable): ** crosses directories; matched against the whole path, the path relative to its root (or the start directory), and a GLOB without / against the base name."`
 	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
 	Format      string   `enum:"text,json,html" default:"text" help:"Output format: text (a timeline), json, or html (one self-contained page; give -o FILE)."`
@@ -38,28 +39,21 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.AllPaths && c.Format != "json" {
 		return withCode(exitUsage, errors.New("--all-paths is for --format json; the text timeline prints the paths that change and counts the others"))
 	}
+	p, err := model.ParsePersistence(c.Model)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	in := g.inputs(c.Trace)
+	in.Listing, in.Cwd = c.InitialList, c.Cwd
+	rp := crashsim.Replay{Inputs: in, Scope: crashsim.Scope{Roots: c.Root, Ignore: c.Ignore}, Persistence: p, MaxStates: c.MaxStates, AcceptBlind: c.AcceptBlind}
 	if c.Format == "html" {
-		return c.runHTML(g)
+		return c.runHTML(g, rp)
 	}
 	if c.Output != "" {
 		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
 	}
-	p, scope, opt, err := c.setup(g)
-	if err != nil {
-		return err
-	}
-	watch := check.NewWatcher(scope)
-	stream, err := openModelTrace(c.Trace, g)
-	if err != nil {
-		return err
-	}
-	defer stream.Close()
-	opt.Observe = watch.ObserveEffect // a shared writable mapping is a blind spot
-	tl := model.NewTimeline(opt, scope.InScope, c.MaxStates)
-
-	// Nothing reaches stdout before the first event has been read, and
-	// what is still buffered when the trace turns out bad is dropped: a
-	// bad trace gives an error, not a header and then an error.
+	// What is still buffered when the trace turns out bad is dropped: a
+	// bad trace gives an error, not a timeline and then an error.
 	sent := &countingWriter{w: g.stdout}
 	w := bufio.NewWriterSize(sent, 64<<10)
 	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: c.At, AllPaths: c.AllPaths}
@@ -67,60 +61,60 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Format == "json" {
 		out = report.StatesJSON(w, sopt)
 	}
-	begun := false
-	atFound, lastLine := false, 0
-	for {
-		ev, err := stream.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			if sent.n > 0 {
-				// The output was too long to hold: say where it stops.
-				w.Flush()
-				fmt.Fprintln(g.stderr, "crashsim: the crash states printed above stop before the bad line")
-			}
-			return inputError(err)
-		}
-		watch.Observe(ev)
-		lastLine = max(lastLine, ev.EndLine)
-		if !begun {
-			begun = true
+	atFound := false
+	done, err := rp.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		switch {
+		case ev == nil:
 			out.Begin()
 			if c.At == 0 {
-				out.Point(tl.Start())
+				out.Point(pt)
 			}
-		}
-		pt, ok := tl.Step(ev)
-		if !ok {
+		case !ok:
 			out.Skip(ev)
-			continue
-		}
-		if c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At {
+		case c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At:
 			atFound = true
 			out.Point(pt)
 		}
-	}
-	if !begun {
-		out.Begin()
-		if c.At == 0 {
-			out.Point(tl.Start())
+		return true
+	})
+	if err != nil {
+		if sent.n > 0 {
+			// The output was too long to hold: say where it stops.
+			w.Flush()
+			fmt.Fprintln(g.stderr, "crashsim: the crash states printed above stop before the bad line")
 		}
+		return err
 	}
-	warnings, notes := watch.Finish()
-	markAccepted(warnings, c.AcceptBlind)
-	out.End(warnings, notes)
+	out.End(done.Warnings, done.Notes)
 	if err := w.Flush(); err != nil {
 		return err
 	}
 	if c.At > 0 && !atFound {
-		if c.At > lastLine {
-			return withCode(exitUsage, fmt.Errorf("--at %d: past the end of the trace (its last event ends on line %d)", c.At, lastLine))
+		if c.At > done.LastLine {
+			return withCode(exitUsage, fmt.Errorf("--at %d: past the end of the trace (its last event ends on line %d)", c.At, done.LastLine))
 		}
 		return withCode(exitUsage, fmt.Errorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", c.At))
 	}
-	report.BlindSpots(g.stderr, warnings)
-	return blindExit(warnings)
+	report.BlindSpots(g.stderr, done.Warnings)
+	return blindExit(done.Warnings)
+}
+
+// runHTML is `crashsim states --format html`: the timeline with no
+// findings computed. The blind spots are worked out in a reading of their
+// own, so that the page says them at its top.
+func (c *statesCmd) runHTML(g *Globals, rp crashsim.Replay) error {
+	blind, err := rp.Run(nil)
+	if err != nil {
+		return err
+	}
+	res := &check.Result{Warnings: blind.Warnings, Notes: blind.Notes}
+	res.Summary.Events = blind.Events
+	meta := report.HTMLMeta{Command: "states", Trace: c.Trace, Model: rp.Persistence.String(), Models: []string{rp.Persistence.String()}}
+	if err := writeHTML(g, rp, meta, res, c.Output); err != nil {
+		return err
+	}
+	report.BlindSpots(g.stderr, blind.Warnings)
+	return blindExit(blind.Warnings)
 }
 
 // countingWriter counts the bytes that went through it.
@@ -133,46 +127,4 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-func absRoots(roots []string) []string {
-	var out []string
-	for _, r := range roots {
-		out = append(out, r)
-		if abs, err := filepath.Abs(r); err == nil && abs != r {
-			out = append(out, abs)
-		}
-	}
-	return out
-}
-
-// setup reads what a states run needs from its flags: the model, the
-// scope, and the model's options from the listing and --cwd.
-func (c *statesCmd) setup(g *Globals) (model.Persistence, *check.Options, model.Options, error) {
-	p, err := model.ParsePersistence(c.Model)
-	if err != nil {
-		return p, nil, model.Options{}, withCode(exitUsage, err)
-	}
-	flags := checkFlags{InitialList: c.InitialList}
-	listing, err := flags.initial(g, c.Trace)
-	if err != nil {
-		return p, nil, model.Options{}, err
-	}
-	if err := checkAccepted(c.AcceptBlind); err != nil {
-		return p, nil, model.Options{}, err
-	}
-	scope := &check.Options{Roots: absRoots(c.Root), Ignore: c.Ignore, LikelyVolatile: check.LikelyVolatile}
-	opt := model.Options{Persistence: p}
-	if listing != nil {
-		opt.Existed, opt.Cwd, opt.FDs = listing.Existed, listing.Cwd, listing.FDs
-	}
-	if c.Cwd != "" {
-		abs, err := filepath.Abs(c.Cwd)
-		if err != nil {
-			return p, nil, model.Options{}, withCode(exitUsage, err)
-		}
-		opt.Cwd = abs
-	}
-	scope.Cwd, scope.FDs = opt.Cwd, opt.FDs
-	return p, scope, opt, nil
 }

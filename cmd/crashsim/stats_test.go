@@ -70,35 +70,3 @@ func TestStatsCounts(t *testing.T) {
 		t.Errorf("--root /elsewhere: %s", out)
 	}
 }
-
-func TestStatsInScope(t *testing.T) {
-	tests := []struct {
-		path  string
-		roots []string
-		want  bool
-	}{
-		{"/w/a.txt", nil, true},
-		{"a.txt", nil, true}, // relative: a trace without -y that names no cwd
-		{"", nil, false},
-		{"pipe:[12]", nil, false},
-		{"socket:[34]", nil, false},
-		{"anon_inode:[eventfd]", nil, false},
-		{"/proc", nil, false},
-		{"/proc/self/status", nil, false},
-		{"/sys/kernel/x", nil, false},
-		{"/dev/null", nil, false},
-		{"/devices/x", nil, true},
-		{"/w/a.txt", []string{"/w"}, true},
-		{"/w", []string{"/w"}, true},
-		{"/wx/a.txt", []string{"/w"}, false},
-		{"/w/a.txt", []string{"/"}, true},
-		{"/dev/null", []string{"/"}, false},
-		{"a.txt", []string{"."}, true},
-		{"/w/a.txt", []string{"."}, false},
-	}
-	for _, tc := range tests {
-		if got := statsInScope(tc.path, tc.roots); got != tc.want {
-			t.Errorf("statsInScope(%q, %q) = %v, want %v", tc.path, tc.roots, got, tc.want)
-		}
-	}
-}

@@ -4,13 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/crashsim/crashsim/parser"
 )
 
 func needStrace(t *testing.T) {
@@ -105,52 +102,6 @@ func TestTraceInterrupt(t *testing.T) {
 	}
 	if !strings.Contains(r.out, "data-not-synced: "+realPath(t, dir)+"/partial.txt: ") {
 		t.Errorf("the finding for partial.txt is missing:\n%s", r.out)
-	}
-}
-
-// Past maxInitialEntries the start directory is not listed, and -v says so.
-func TestTraceInitialTooLarge(t *testing.T) {
-	dir := t.TempDir()
-	if n, ok := countEntries(dir, 10); !ok || n != 1 {
-		t.Fatalf("countEntries(empty dir) = %d, %v", n, ok)
-	}
-	for i := range 5 {
-		os.WriteFile(filepath.Join(dir, strings.Repeat("f", i+1)), nil, 0o644)
-	}
-	if _, ok := countEntries(dir, 5); ok {
-		t.Error("countEntries: 6 entries fit a limit of 5")
-	}
-	var c traceCmd
-	var errb strings.Builder
-	g := &Globals{Verbose: true, stderr: &errb}
-	name := filepath.Join(t.TempDir(), "t.strace.initial")
-	if !c.writeInitial(g, []string{dir}, name, dir) {
-		t.Fatalf("no listing: %s", errb.String())
-	}
-	b, _ := os.ReadFile(name)
-	if !strings.Contains(string(b), "\n"+realPath(t, dir)+"/fffff\n") || !strings.HasPrefix(string(b), "cwd "+dir+"\n") {
-		t.Errorf("listing:\n%s", b)
-	}
-
-	defer func(n int) { maxInitialEntries = n }(maxInitialEntries)
-	maxInitialEntries = 5
-	errb.Reset()
-	name = filepath.Join(t.TempDir(), "t.strace.initial")
-	os.WriteFile(name, []byte("root /stale\n"), 0o644) // from an earlier run
-	if c.writeInitial(g, []string{dir}, name, dir) {
-		t.Error("a listing of 6 entries past a limit of 5")
-	}
-	// What is written then says only where the command started and on
-	// which machine: nothing of the earlier run's listing is left.
-	want := "cwd " + dir + "\n"
-	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
-		want += "arch " + a.String() + "\n"
-	}
-	if b, _ := os.ReadFile(name); string(b) != want {
-		t.Errorf("%s holds %q, want only the cwd and arch lines", name, b)
-	}
-	if want := "holds more than 5 entries: not listed"; !strings.Contains(errb.String(), want) {
-		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 }
 

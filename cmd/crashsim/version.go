@@ -2,54 +2,16 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
-	"strings"
 
 	"github.com/alecthomas/kong"
-	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim"
 )
-
-// buildTool says which crashsim this is, from the build information the Go
-// toolchain stamps into the binary: the module version ("v1.2.3", a
-// pseudo-version from the VCS, or "(devel)") and the VCS revision.
-func buildTool() report.Tool {
-	t := report.Tool{Name: "crashsim", Version: "(devel)"}
-	bi, ok := debug.ReadBuildInfo()
-	if ok {
-		if v := bi.Main.Version; v != "" {
-			t.Version = v
-		}
-		modified := false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				t.Revision = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		if modified && t.Revision != "" {
-			t.Revision += "+dirty"
-		}
-	}
-	t.SemVer = semver(t.Version)
-	return t
-}
-
-// semver turns a Go module version into SARIF's semanticVersion: no "v",
-// and a pre-release for a build that has no version.
-func semver(v string) string {
-	if !strings.HasPrefix(v, "v") {
-		return "0.0.0-devel"
-	}
-	return strings.TrimPrefix(v, "v")
-}
 
 // versionFlag prints the version and exits, like --help.
 type versionFlag bool
 
 func (versionFlag) BeforeReset(app *kong.Kong) error {
-	t := buildTool()
+	t := crashsim.Tool()
 	rev := t.Revision
 	if rev == "" {
 		rev = "unknown revision"

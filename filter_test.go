@@ -1,0 +1,62 @@
+package crashsim
+
+import (
+	"testing"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report"
+)
+
+// prints is a Baseline of fingerprints.
+type prints map[string]bool
+
+func (p prints) Has(fp string) bool { return p[fp] }
+
+// TestFilter: each kind of filter leaves out what it covers, counts it,
+// and the severities are counted again over what is left; ignore globs
+// match paths relative to the roots too.
+func TestFilter(t *testing.T) {
+	dir := "fixtures/traces/python-noflush"
+	run := func() (*Result, report.Options) {
+		c := Check{Inputs: Inputs{Traces: []string{dir + "/f-ttt-y-xx.strace"}, Listing: dir + "/initial.list"}}
+		res, err := c.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opt report.Options
+		if err := res.Identify(&opt, "", []string{"/tmp/crashsim-fixtures"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return res, opt
+	}
+	res, opt := run()
+	if res.Len() != 4 {
+		t.Fatalf("%d findings, want 4", res.Len())
+	}
+	fsync := report.Fingerprint(res.Findings[0], opt)
+	for _, tc := range []struct {
+		name   string
+		f      Filter
+		left   report.Left
+		errors int
+	}{
+		{"none", Filter{}, report.Left{}, 4},
+		{"ignore relative to the root", Filter{Ignore: []string{"python-noflush/config.txt"}}, report.Left{Ignored: 4}, 0},
+		{"ignore elsewhere", Filter{Ignore: []string{"/elsewhere/**"}}, report.Left{}, 4},
+		{"suppress", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "**/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
+		{"suppress another path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "other.txt", Reason: "r"}}}, report.Left{}, 4},
+		{"baseline", Filter{Baseline: prints{fsync: true}}, report.Left{Baseline: 1}, 3},
+		{"all", Filter{Ignore: []string{"nothing"}, Suppress: []Suppress{{Rule: check.DataNotSynced, Reason: "r"}}, Baseline: prints{fsync: true}}, report.Left{Suppressed: 1, Baseline: 1}, 2},
+	} {
+		res, opt := run()
+		if err := res.Filter(tc.f, &opt); err != nil {
+			t.Fatal(err)
+		}
+		if opt.Left != tc.left || res.Summary.Errors != tc.errors || res.Len() != tc.errors {
+			t.Errorf("%s: left %+v, %d errors, %d findings; want %+v, %d", tc.name, opt.Left, res.Summary.Errors, res.Len(), tc.left, tc.errors)
+		}
+	}
+	if err := (Filter{Ignore: []string{"a[b"}}).Validate(); err == nil {
+		t.Error("a bad glob passes")
+	}
+}

@@ -1,0 +1,156 @@
+package crashsim
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// Inputs are what was recorded, and what the traces alone do not say about
+// where: what existed before, where the program started, which
+// filesystems are volatile.
+type Inputs struct {
+	// Traces are strace logs, or PREFIXes of strace -ff sets.
+	Traces []string
+	// Listing names the listing of what existed before the traces (the
+	// format of model.ReadInitial). "" reads TRACE.initial beside each
+	// trace when there is one, as crashsim trace writes it.
+	Listing string
+	// Cwd is the directory the traced program started in, when the caller
+	// knows it: it wins over a listing's "cwd" line. Traces recorded
+	// without -y need one to resolve relative paths.
+	Cwd string
+	// Existed says what existed before the traces when something other
+	// than a listing knows it (a snapshot of the root): it wins over the
+	// listing's.
+	Existed func(path string) (existed, known bool)
+	// Mounts are the filesystems of the machine the traces were recorded
+	// on, when that is this one (crashsim trace): paths on tmpfs and ramfs
+	// are out of scope. Nil takes check.LikelyVolatile as tmpfs.
+	Mounts []check.Mount
+	// Arch is the architecture of the machine the traces were recorded
+	// on, when the caller knows it (--arch): it wins over a listing's
+	// "arch" line. Unknown leaves it to the listing, then to the traces
+	// (parser.Options.Arch): it decides what flags printed as numbers mean.
+	Arch parser.Arch
+
+	// Parse are the parser options every trace is read with: Warn, Diag,
+	// MaxLine. Which arguments are decoded is chosen per reading.
+	Parse parser.Options
+	// Open opens a trace with the options given (the command line adds a
+	// progress bar and a parsing goroutine); nil is parser.Open.
+	Open func(trace string, opt parser.Options) (parser.Stream, error)
+}
+
+// readFor says what a reading of a trace decodes.
+type readFor int
+
+const (
+	forModel readFor = iota // only the arguments the model reads (model.ArgPositions)
+	forAll                  // every argument: the reading prints calls
+	forCount                // nothing: the reading counts events
+)
+
+// open opens a trace to read it for what, its flags read as arch's (see
+// Start.Arch).
+func (in *Inputs) open(trace string, what readFor, arch parser.Arch) (parser.Stream, error) {
+	opt := in.Parse
+	opt.Arch = arch
+	opt.DecodeArgs, opt.DecodePositions, opt.DecodeNone = nil, nil, false
+	switch what {
+	case forModel:
+		opt.DecodePositions = model.ArgPositions
+	case forCount:
+		opt.DecodeNone = true
+	}
+	open := in.Open
+	if open == nil {
+		open = parser.Open
+	}
+	s, err := open(trace, opt)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return s, nil
+}
+
+// Start is where a trace begins, from the listing and the inputs: what
+// the model needs before the first event.
+type Start struct {
+	Cwd     string                                  // where the program started; "" when unknown
+	FDs     []model.InitialFD                       // the files it started with open
+	Existed func(path string) (existed, known bool) // what existed before; nil when no listing says
+	Arch    parser.Arch                             // the machine's architecture: Inputs.Arch, else the listing's; Unknown when neither says
+}
+
+// Start reads what is known of where a trace begins: its listing (see
+// Inputs.Listing) and Cwd.
+func (in *Inputs) Start(trace string) (Start, error) {
+	var st Start
+	l, err := in.listing(trace)
+	if err != nil {
+		return st, err
+	}
+	if l != nil {
+		st.Cwd, st.FDs, st.Existed, st.Arch = l.Cwd, l.FDs, l.Existed, l.Arch
+	}
+	if in.Arch != syscalls.Unknown {
+		st.Arch = in.Arch
+	}
+	if in.Existed != nil {
+		st.Existed = in.Existed
+	}
+	if in.Cwd != "" {
+		abs, err := filepath.Abs(in.Cwd)
+		if err != nil {
+			return st, &UsageError{err}
+		}
+		st.Cwd = abs
+	}
+	return st, nil
+}
+
+// ModelOptions are the options of the page-cache model that replays a
+// trace under persistence model p, from what its Start says.
+func (st Start) ModelOptions(p model.Persistence) model.Options {
+	return model.Options{Persistence: p, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs}
+}
+
+// Procs is the process model a trace starts from: the start directory
+// and the files open at the start.
+func (st Start) Procs() *model.Procs {
+	p := model.NewProcsIn(st.Cwd)
+	p.SetInitialFDs(st.FDs)
+	return p
+}
+
+// listing reads the listing of what existed before a trace: the one
+// Listing names, or TRACE.initial beside the trace; nil when there is
+// none.
+func (in *Inputs) listing(trace string) (*model.Listing, error) {
+	name := in.Listing
+	if name == "" {
+		name = trace + ".initial"
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("cannot read the initial listing: %w", err)}
+	}
+	defer file.Close()
+	l, err := model.ReadInitial(bufio.NewReader(file), name)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	return l, nil
+}

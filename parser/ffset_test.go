@@ -1,0 +1,230 @@
+package parser
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// mergeAllOpen is the merge of an -ff set as it was done with every member
+// open at once: each member read to its end on its own, then the events of
+// all of them ordered by time and, at equal times, by member (pid order).
+func mergeAllOpen(t *testing.T, prefix string) []*Event {
+	t.Helper()
+	members, err := ffMembers(prefix)
+	if err != nil || len(members) == 0 {
+		t.Fatalf("members of %s: %v %v", prefix, members, err)
+	}
+	type item struct {
+		ev     *Event
+		member int
+	}
+	var all []item
+	for k, m := range members {
+		r, err := OpenFile(m.path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.pid = m.pid
+		for {
+			ev, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", m.path, err)
+			}
+			all = append(all, item{ev, k})
+		}
+		r.Close()
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.ev.Time != b.ev.Time {
+			return a.ev.Time < b.ev.Time
+		}
+		return a.member < b.member
+	})
+	evs := make([]*Event, len(all))
+	for i, it := range all {
+		it.ev.Seq = i
+		evs[i] = it.ev
+	}
+	return evs
+}
+
+func readSet(t *testing.T, prefix string, each func(n int)) []*Event {
+	t.Helper()
+	s, err := Open(prefix, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var evs []*Event
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			return evs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+		if each != nil {
+			each(len(evs))
+		}
+	}
+}
+
+func withMaxOpen(t *testing.T, n int) {
+	old := maxOpenMembers
+	maxOpenMembers = n
+	t.Cleanup(func() { maxOpenMembers = old })
+}
+
+// TestFFSetSameAsAllOpen: every -ff set of the fixtures reads as it did
+// with every member open, with room for all its members open, and with
+// room for one (every member parked and opened again at each turn).
+func TestFFSetSameAsAllOpen(t *testing.T) {
+	sets, _ := filepath.Glob("../fixtures/traces/*/ff-ttt/trace.*")
+	prefixes := map[string]bool{}
+	for _, m := range sets {
+		prefixes[m[:len(m)-len(filepath.Ext(m))]] = true
+	}
+	if len(prefixes) == 0 {
+		t.Fatal("no -ff set among the fixtures")
+	}
+	for prefix := range prefixes {
+		want := mergeAllOpen(t, prefix)
+		var arch []Arch // the architecture of each event, with every member open
+		for _, room := range []int{64, 2, 1} {
+			t.Run(fmt.Sprintf("%s/open=%d", filepath.Base(filepath.Dir(filepath.Dir(prefix))), room), func(t *testing.T) {
+				withMaxOpen(t, room)
+				got := readSet(t, prefix, nil)
+				// The members share what they show of the machine's
+				// architecture, which reading them one by one does not:
+				// the stamps are compared between the merges.
+				if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Event{}, "Arch")); diff != "" {
+					t.Errorf("(-all open +merged) %s", diff)
+				}
+				var stamps []Arch
+				for _, ev := range got {
+					stamps = append(stamps, ev.Arch)
+				}
+				if arch == nil {
+					arch = stamps
+				} else if diff := cmp.Diff(arch, stamps); diff != "" {
+					t.Errorf("architectures (-64 open +%d open) %s", room, diff)
+				}
+			})
+		}
+	}
+}
+
+// writeSet writes an -ff set of n members in dir whose calls alternate
+// between all of them (member k's calls at times k, k+n, k+2n, ...), the
+// order that makes a merge switch member at every event.
+func writeSet(t *testing.T, dir string, n, calls int) string {
+	t.Helper()
+	prefix := filepath.Join(dir, "trace")
+	for k := 0; k < n; k++ {
+		f, err := os.Create(fmt.Sprintf("%s.%d", prefix, 1000+k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		for c := 0; c < calls; c++ {
+			us := 1000000 + c*n + k
+			fmt.Fprintf(w, "1700000000.%06d openat(AT_FDCWD, \"/data/p%d/f%d\", O_WRONLY|O_CREAT, 0644) = 3\n", us, k, c)
+		}
+		fmt.Fprintf(w, "1700000000.%06d +++ exited with 0 +++\n", 1000000+calls*n+k)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	return prefix
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot count open files: %v", err)
+	}
+	return len(fds)
+}
+
+// TestAdversarialFFSetManyMembers: an -ff set of thousands of members is
+// read with at most maxOpenMembers of them open and a few KiB of memory
+// each, in the order of the all-open merge. Opening every member at once
+// failed at 20,000 members (too many open files) and took 966 MB at
+// 14,500 (issue 28).
+func TestAdversarialFFSetManyMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 5,000 files")
+	}
+	const members, calls = 5000, 2
+	prefix := writeSet(t, t.TempDir(), members, calls)
+
+	base := openFDs(t)
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	s, err := Open(prefix, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Next() // every member read up to its first call
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var primed runtime.MemStats
+	runtime.ReadMemStats(&primed)
+	// About 3 KiB a member: its Reader's state and its next call, parked;
+	// the open members' buffers and slabs on top. It was 132 KiB.
+	grew := int64(primed.HeapAlloc) - int64(before.HeapAlloc)
+	if grew > members*8<<10 {
+		t.Errorf("the set holds %d KiB for %d members, want at most 8 KiB each", grew>>10, members)
+	}
+	got := []*Event{first}
+	most := openFDs(t)
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev)
+		if len(got)%97 == 0 {
+			most = max(most, openFDs(t))
+		}
+	}
+	s.Close()
+	t.Logf("%d members: %d KiB, at most %d files open (%d before)", members, grew>>10, most, base)
+	// A few descriptors of the runtime's own may come and go meanwhile.
+	if most > base+maxOpenMembers+4 {
+		t.Errorf("%d files open while the set was read (%d before), want at most %d more", most, base, maxOpenMembers)
+	}
+	if n := openFDs(t); n > base {
+		t.Errorf("%d files open after Close, %d before", n, base)
+	}
+	if len(got) != members*(calls+1) {
+		t.Fatalf("%d events, want %d", len(got), members*(calls+1))
+	}
+	if diff := cmp.Diff(mergeAllOpen(t, prefix), got); diff != "" {
+		t.Errorf("(-all open +merged) %s", diff)
+	}
+}

@@ -1,0 +1,213 @@
+package crashsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/explore"
+	"github.com/crashsim/crashsim/internal/replacefile"
+	"github.com/crashsim/crashsim/source"
+	"github.com/crashsim/crashsim/tracer"
+)
+
+// Record runs a command under strace in the current directory (package
+// tracer) and keeps, beside the trace, what a check of it needs that the
+// trace cannot say: what existed below the roots before the run, where
+// the command started and which files it had open (TRACE.initial).
+type Record struct {
+	// Tracer are tracer's options. Out "" is a new temp file
+	// crashsim-*.strace (Recording.Temp). Env gains the Python shim with
+	// Shim.
+	Tracer tracer.Options
+	// Roots are listed before the run; none is the start directory.
+	Roots []string
+	// NoListing takes no listing: the caller has one of its own.
+	NoListing bool
+	// Shim puts crashsim's Python shim on PYTHONPATH, so that the trace
+	// marks the .py line of each file operation (source.PythonShim).
+	Shim bool
+	// Mountinfo is where the machine's mounts are read from (tracer.
+	// ReadMounts): a check leaves tmpfs and ramfs out. "" reads none.
+	Mountinfo string
+	// Snapshot copies the start directory before the run (explore's
+	// initial state); one of more than MaxListed entries is refused.
+	Snapshot bool
+}
+
+// Recording is a recorded run.
+type Recording struct {
+	*tracer.Result
+	// Start is the directory the command started in, as the kernel names
+	// it (a -y trace's paths have no symlinks), and Roots what was
+	// listed below (Record.Roots, or Start).
+	Start string
+	Roots []string
+	// Temp says the trace is a temp file Record made.
+	Temp bool
+	// Listing is what was listed before the run; nil with NoListing.
+	Listing *Listing
+	// Mounts are the machine's filesystems, and MountsErr why they could
+	// not be read.
+	Mounts    []check.Mount
+	MountsErr error
+	// Warnings are what went wrong beside the run (a listing that could
+	// not be written): the trace is still checked.
+	Warnings []error
+	// Snapshot is the copy of Start taken before the run (Record.Snapshot),
+	// in a temp directory of its own: Close removes it.
+	Snapshot string
+}
+
+// Close removes the snapshot, if one was taken.
+func (r *Recording) Close() error {
+	if r.Snapshot == "" {
+		return nil
+	}
+	return os.RemoveAll(filepath.Dir(r.Snapshot))
+}
+
+// snapshot copies dir into a new temp directory, refusing one too large
+// to copy into every state.
+func snapshot(dir string) (string, error) {
+	if n, ok := CountEntries(dir, MaxListed); !ok {
+		return "", usageErrorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", dir, MaxListed, n)
+	}
+	work, err := os.MkdirTemp("", "crashsim-explore-run-")
+	if err != nil {
+		return "", &InputError{err}
+	}
+	snap := filepath.Join(work, "initial")
+	if err := os.Mkdir(snap, 0o755); err == nil {
+		err = explore.CopyTree(dir, snap)
+	}
+	if err != nil {
+		os.RemoveAll(work)
+		return "", &InputError{fmt.Errorf("snapshot of %s: %w", dir, err)}
+	}
+	return snap, nil
+}
+
+// Inputs are the inputs of a check of the recording: its trace, where it
+// started, the machine's mounts, and the listing beside it.
+func (r *Recording) Inputs() Inputs {
+	return Inputs{Traces: []string{r.Trace}, Cwd: r.Start, Mounts: r.Mounts}
+}
+
+// StartDir is the current directory as the kernel names it (strace's -y
+// paths have no symlinks), so that it works as a root.
+func StartDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("current directory: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	return wd, nil
+}
+
+// Run runs cmd. It returns a Recording whenever strace ran, even with an
+// error (the command was interrupted): the trace written so far can be
+// checked. An error without a Recording is an *InputError: strace or the
+// command not found, a trace file that cannot be made.
+func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
+	start, err := StartDir()
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	rec := &Recording{Start: start, Roots: r.Roots}
+	if len(rec.Roots) == 0 {
+		rec.Roots = []string{start}
+	}
+	if r.Snapshot {
+		if rec.Snapshot, err = snapshot(start); err != nil {
+			return nil, err
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			rec.Close()
+		}
+	}()
+	if r.Mountinfo != "" {
+		ms, err := tracer.ReadMounts(r.Mountinfo)
+		for _, m := range ms {
+			rec.Mounts = append(rec.Mounts, check.Mount{Dir: m.Dir, FSType: m.FSType})
+		}
+		rec.MountsErr = err
+	}
+	opt := r.Tracer
+	if opt.Out != "" {
+		// Refused before anything runs: the program is not run for a
+		// trace that cannot be kept.
+		for _, name := range []string{opt.Out, opt.Out + ".initial"} {
+			if err := replacefile.Check(name); err != nil {
+				return nil, &InputError{err}
+			}
+		}
+	} else {
+		f, err := os.CreateTemp("", "crashsim-*.strace")
+		if err != nil {
+			return nil, &InputError{fmt.Errorf("trace file: %w", err)}
+		}
+		opt.Out, rec.Temp = f.Name(), true
+		f.Close()
+	}
+	if r.Shim {
+		shim, err := source.WritePythonShim()
+		if err != nil {
+			return nil, &InputError{fmt.Errorf("python shim: %w", err)}
+		}
+		defer os.RemoveAll(shim)
+		env := opt.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		opt.Env = source.WithShim(env, shim)
+	}
+	// The listing is taken now, before the program runs, and written
+	// beside the trace once it has: files written before the run would
+	// share the first journal commits of an fsync-heavy program, and a
+	// rename over the last run's listing starts writeback (ext4's
+	// auto_da_alloc). A listing left from an earlier run goes now, so
+	// that it cannot be read as this run's if crashsim dies.
+	if !r.NoListing {
+		l := TakeListing(rec.Roots, start, InheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr), MaxListed)
+		rec.Listing = &l
+		if err := os.Remove(opt.Out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			rec.Warnings = append(rec.Warnings, fmt.Errorf("cannot remove the listing of an earlier run: %w", err))
+		}
+	}
+	res, runErr := tracer.Run(ctx, cmd, opt)
+	if res == nil {
+		// strace never ran: nothing to keep.
+		if rec.Temp {
+			os.Remove(opt.Out)
+		}
+		var nf *tracer.CommandNotFoundError
+		if errors.Is(runErr, tracer.ErrStraceNotFound) || errors.As(runErr, &nf) {
+			return nil, &InputError{runErr}
+		}
+		return nil, &InputError{fmt.Errorf("trace: %w", runErr)}
+	}
+	rec.Result = res
+	ok = true
+	if rec.Listing != nil {
+		perm := fs.FileMode(tracer.TraceMode)
+		if fi, err := os.Stat(res.Trace); err == nil {
+			// The listing names what is in the user's directories: it
+			// gets the trace's permissions.
+			perm = fi.Mode().Perm()
+		}
+		if err := rec.Listing.Write(res.Trace+".initial", perm); err != nil {
+			rec.Warnings = append(rec.Warnings, fmt.Errorf("cannot write the initial listing: %w", err))
+		}
+	}
+	return rec, runErr
+}

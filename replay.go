@@ -1,0 +1,130 @@
+package crashsim
+
+import (
+	"errors"
+	"io"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// Replay reads one trace through the page-cache model under one
+// persistence model, crash point by crash point (model.Timeline): what
+// crashsim states prints and the HTML page draws.
+type Replay struct {
+	// Inputs name one trace (Traces[0]) and where it began.
+	Inputs
+	Scope
+	Persistence model.Persistence
+	// MaxStates bounds the states explored per path and crash point
+	// (model.Crash); 0 is 256.
+	MaxStates int
+	// Calls decodes every argument of every call, for a view that prints
+	// calls; else only those the model reads are.
+	Calls bool
+	// Observe, when set, sees each effect as the model applies it.
+	Observe func(*model.Model, *model.Effect)
+	// AcceptBlind are blind spots the caller accepts (see Check).
+	AcceptBlind []string
+}
+
+// Replayed is what a replay read.
+type Replayed struct {
+	Events   int
+	LastLine int // the line the last event read ends on
+	// Next is the line of the first event not replayed when the visitor
+	// stopped the replay; 0 when the whole trace was.
+	Next int
+	// Warnings are the trace's blind spots, Notes what was left out of
+	// scope on purpose.
+	Warnings []check.BlindWarning
+	Notes    []check.Note
+}
+
+// Run replays the trace. visit sees the crash point before the first
+// event (ev nil), then each event with the crash point after it (ok false
+// when the event changed nothing in scope); it returns false to stop the
+// replay there. With visit nil there are no crash points: the trace is
+// read only for its blind spots and events. Either way it works out the
+// blind spots, as check does.
+func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool) (*Replayed, error) {
+	if err := r.Scope.Validate(); err != nil {
+		return nil, err
+	}
+	if err := ValidateAccepted(r.AcceptBlind); err != nil {
+		return nil, err
+	}
+	if len(r.Traces) != 1 {
+		return nil, usageErrorf("a replay reads one trace; %d given", len(r.Traces))
+	}
+	trace := r.Traces[0]
+	st, err := r.Start(trace)
+	if err != nil {
+		return nil, err
+	}
+	scope := r.options(r.Scope, st)
+	watch := check.NewWatcher(&scope)
+	what := forModel
+	if r.Calls {
+		what = forAll
+	}
+	// The watcher sees what the model makes of each event too: which mmap
+	// maps a file shared and writable. Without a visitor, a model of its
+	// own serves it.
+	opt := st.ModelOptions(r.Persistence)
+	opt.Observe = watch.ObserveEffect
+	if r.Observe != nil {
+		opt.Observe = func(m *model.Model, e *model.Effect) {
+			r.Observe(m, e)
+			watch.ObserveEffect(m, e)
+		}
+	}
+	var tl *model.Timeline
+	var m *model.Model
+	if visit != nil {
+		max := r.MaxStates
+		if max == 0 {
+			max = 256
+		}
+		tl = model.NewTimeline(opt, scope.InScope, max)
+		if !visit(nil, tl.Start(), true) {
+			return &Replayed{}, nil
+		}
+	} else {
+		m = model.New(opt)
+	}
+	stream, err := r.open(trace, what, st.Arch)
+	if err != nil {
+		return nil, err
+	}
+	defer stream.Close()
+	out := &Replayed{}
+	for {
+		ev, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return out, inputError(err)
+		}
+		out.Events++
+		out.LastLine = max(out.LastLine, ev.EndLine)
+		watch.Observe(ev)
+		if tl == nil {
+			m.Apply(ev)
+			continue
+		}
+		if pt, ok := tl.Step(ev); !visit(ev, pt, ok) {
+			// The next event says where the replay stopped; the blind
+			// spots cover what was read.
+			if next, err := stream.Next(); err == nil {
+				out.Next = next.Pos.Line
+			}
+			break
+		}
+	}
+	out.Warnings, out.Notes = watch.Finish()
+	markAccepted(out.Warnings, r.AcceptBlind)
+	return out, nil
+}

@@ -1,0 +1,55 @@
+package crashsim
+
+import (
+	"path/filepath"
+
+	"github.com/crashsim/crashsim/check"
+)
+
+// Scope says which paths a check, a replay or an exploration reports on.
+// Whatever reads it (check, states, the HTML page, explore) decides a
+// path's scope through check.Options.InScope, built by one function here:
+// the same globs leave out the same paths everywhere.
+type Scope struct {
+	// Roots limit the paths to those below these directories (absolute,
+	// or relative to the current directory). None: every path but pseudo
+	// files (/proc, /sys, /dev, pipes, sockets) and volatile filesystems.
+	Roots []string
+	// Ignore leaves out paths matching these globs (check.MatchGlob: "**"
+	// crosses directories; the whole path, the path relative to its root
+	// or start directory, and a glob without '/' the base name).
+	Ignore []string
+}
+
+// Validate rejects a glob that cannot be matched, before any work is done.
+func (s Scope) Validate() error {
+	for _, g := range s.Ignore {
+		if !check.ValidGlob(g) {
+			return usageErrorf("--ignore %q: bad glob (a '[' with no ']'?)", g)
+		}
+	}
+	return nil
+}
+
+// options is the scope of one trace as check reads it, with what the
+// trace's start says.
+func (in *Inputs) options(s Scope, st Start) check.Options {
+	opt := check.Options{Roots: absRoots(s.Roots), Ignore: s.Ignore, Mounts: in.Mounts, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs}
+	if len(in.Mounts) == 0 {
+		opt.LikelyVolatile = check.LikelyVolatile
+	}
+	return opt
+}
+
+// absRoots is each root as given and, when it differs, as an absolute
+// path: a trace names paths either way.
+func absRoots(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		out = append(out, r)
+		if abs, err := filepath.Abs(r); err == nil && abs != r {
+			out = append(out, abs)
+		}
+	}
+	return out
+}
