@@ -18,7 +18,7 @@ import (
 func modelArgsTraces(t *testing.T) []string {
 	t.Helper()
 	var traces []string
-	for _, g := range []string{"../../fixtures/traces/*/*.strace", "../../parser/testdata/forms/*.strace"} {
+	for _, g := range []string{"../../fixtures/traces/*/*.strace", "../../parser/testdata/forms/*.strace", "../../fixtures/arch/*.strace", "../../fixtures/arch/i386/*.strace"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
