@@ -34,6 +34,9 @@ type Options struct {
 	// Shard is "I/N" for the report of one shard of explore --shard, so
 	// that Merge can check it has every shard of one run; "" otherwise.
 	Shard string
+	// Explore says what crashsim explore built and checked; nil for the
+	// other commands.
+	Explore *ExploreJSON
 }
 
 // Tool says which crashsim made a report.
@@ -225,6 +228,8 @@ type SummaryJSON struct {
 	// Notes say what was left out of scope on purpose.
 	Notes []check.Note `json:"notes"`
 	Shard string       `json:"shard,omitempty"`
+	// Explore is crashsim explore's account of the states it built.
+	Explore *ExploreJSON `json:"explore,omitempty"`
 }
 
 // JSON writes one document; findings is always an array. The findings
@@ -232,7 +237,7 @@ type SummaryJSON struct {
 // encoding/json writes DocumentJSON, without ever being whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
 	sum := SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard, Explore: opt.Explore}
 	if sum.Models == nil {
 		sum.Models = []string{}
 	}
