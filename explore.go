@@ -91,7 +91,7 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	}
 	// explore reads the trace a second time to check each state at the
 	// last line that leaves it; the warnings were said the first time.
-	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll) }
+	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll, st.Arch) }
 	res, err := explore.Run(ctx, stream, opt)
 	stream.Close()
 	if err != nil {
