@@ -75,7 +75,7 @@ func (c *Check) Run() (*Result, error) {
 		opt := c.options(c.Scope, st)
 		opt.Models, opt.SpillAt, opt.NeedData = c.Models, c.SpillAt, c.NeedData
 		total.addStart(st.Cwd)
-		stream, err := c.open(t, what)
+		stream, err := c.open(t, what, st.Arch)
 		if err != nil {
 			return nil, err
 		}

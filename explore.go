@@ -87,13 +87,13 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 			return out, nil, nil
 		}
 	}
-	stream, err := in.open(trace, forAll)
+	stream, err := in.open(trace, forAll, st.Arch)
 	if err != nil {
 		return nil, nil, err
 	}
 	// explore reads the trace a second time to check each state at the
 	// last line that leaves it; the warnings were said the first time.
-	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll) }
+	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll, st.Arch) }
 	res, err := explore.Run(ctx, stream, opt)
 	stream.Close()
 	if err != nil {

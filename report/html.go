@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report/wire"
-	"golang.org/x/sys/unix"
 )
 
 // The page's style and script, inlined into every report so that it opens
@@ -246,7 +246,7 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	h.points++
 	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
 	e.Call = ev.Brief(120, nil)
-	e.Kind = markKind(ev, eff)
+	e.Kind = markKind(eff)
 	for _, p := range pt.Changed {
 		e.Lanes = append(e.Lanes, h.lane(p))
 	}
@@ -275,7 +275,7 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	if eff != nil && eff.data != nil {
 		e.Off, e.Len, e.Direct = eff.data.Off, eff.data.Len, eff.data.Direct
 		if eff.handle != nil {
-			e.Sync = eff.handle.Flags&unix.O_DSYNC != 0 // O_SYNC includes its bit
+			e.Sync = eff.handle.Flags&syscalls.O_DSYNC != 0 // O_SYNC includes its bit
 		}
 	}
 	e.Point = HTMLPoint{Index: pt.Index, States: pt.States, Explored: pt.Explored, Exact: pt.Exact, Outcomes: map[int][]string{}}
@@ -321,7 +321,7 @@ func contains(ss []string, s string) bool {
 	return i < len(ss) && ss[i] == s
 }
 
-func markKind(ev *parser.Event, eff *Effects) string {
+func markKind(eff *Effects) string {
 	if eff == nil {
 		return "other"
 	}
@@ -343,14 +343,17 @@ func markKind(ev *parser.Event, eff *Effects) string {
 	case model.EffUnmodeled:
 		return "unmodeled"
 	case model.EffEntry:
-		switch {
-		case strings.HasPrefix(ev.Name, "rename"):
+		if eff.entry == nil {
+			return "create"
+		}
+		switch eff.entry.Kind {
+		case model.EntryRename, model.EntryExchange:
 			return "rename"
-		case strings.HasPrefix(ev.Name, "mkdir"):
+		case model.EntryMkdir:
 			return "mkdir"
-		case strings.HasPrefix(ev.Name, "unlink"), ev.Name == "rmdir":
+		case model.EntryUnlink, model.EntryRmdir:
 			return "unlink"
-		case strings.HasPrefix(ev.Name, "link"), strings.HasPrefix(ev.Name, "symlink"):
+		case model.EntryLink, model.EntrySymlink:
 			return "link"
 		}
 		return "create"
