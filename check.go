@@ -86,17 +86,10 @@ func (c *Check) Run() (*Result, error) {
 			return nil, inputError(err)
 		}
 		total.marks = append(total.marks, tap.marks...)
-		total.Append(res)
-		total.Summary.Events += res.Summary.Events
-		total.Summary.Files += res.Summary.Files
-		total.Summary.Errors += res.Summary.Errors
-		total.Summary.Warnings += res.Summary.Warnings
-		total.Summary.Infos += res.Summary.Infos
 		if c.Recording != nil {
 			c.Recording(t, res.Recording)
 		}
-		total.Warnings = append(total.Warnings, res.Warnings...)
-		total.Notes = append(total.Notes, res.Notes...)
+		total.Join(res)
 	}
 	markAccepted(total.Warnings, c.AcceptBlind)
 	if total.Spilled() {

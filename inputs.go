@@ -46,7 +46,7 @@ type Inputs struct {
 	// MaxLine. Which arguments are decoded is chosen per reading.
 	Parse parser.Options
 	// Open opens a trace with the options given (the command line adds a
-	// progress bar and a parsing goroutine); nil is parser.Open.
+	// progress line and a parsing goroutine); nil is parser.Open.
 	Open func(trace string, opt parser.Options) (parser.Stream, error)
 }
 

@@ -160,7 +160,7 @@ func markOf(ev *parser.Event) (source.Mark, bool) {
 // line a write note gives; else the line that last opened the file under
 // any of its names before that call (the with open(...) whose f.write
 // Python 3.11 does not show). marks are in trace order in each file.
-func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Finding]source.Location) {
+func markSources(findings []*check.Finding, marks []lineMark) {
 	type at struct {
 		file string
 		line int
@@ -189,7 +189,7 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 	for _, f := range findings {
 		line, pid := fixAt(f)
 		if m, ok := byLine[at{f.Trace, line}]; ok {
-			out[f] = m.Loc
+			f.Source = locOf(m.Loc)
 			continue
 		}
 		// The names the file had: its final name, and what was renamed
@@ -216,7 +216,7 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 			}
 		}
 		if note != nil {
-			out[f] = note.Loc
+			f.Source = locOf(note.Loc)
 			continue
 		}
 		// The last open of one of its names before the call.
@@ -226,8 +226,11 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 			k := sort.Search(len(ms), func(i int) bool { return ms[i].line > line })
 			if k > 0 && ms[k-1].line > best {
 				best = ms[k-1].line
-				out[f] = ms[k-1].Loc
+				f.Source = locOf(ms[k-1].Loc)
 			}
 		}
 	}
 }
+
+// locOf is a finding's Source, a copy of loc.
+func locOf(loc source.Location) *source.Location { return &loc }

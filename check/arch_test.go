@@ -31,7 +31,10 @@ func archRun(t *testing.T, trace string, arch parser.Arch) (blind, msgs, finding
 		blind = append(blind, w.ID)
 		msgs = append(msgs, w.Message)
 	}
-	for _, f := range res.Findings {
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		if k := f.Rule.ID + " " + f.Path; !slices.Contains(findings, k) {
 			findings = append(findings, k)
 		}

@@ -68,21 +68,21 @@ func LookupBlind(id string) (BlindSpot, bool) {
 // first seen and what fixes it. An accepted warning (--accept-blind) is still
 // reported, but does not make the run fail.
 type BlindWarning struct {
-	ID       string `json:"id"`
-	Message  string `json:"message"`
-	Trace    string `json:"trace"`
-	Line     int    `json:"line"`
-	Fix      string `json:"fix"`
-	Accepted bool   `json:"accepted,omitempty"`
+	ID       string
+	Message  string
+	Trace    string
+	Line     int
+	Fix      string
+	Accepted bool
 }
 
 // Note is something left out of scope on purpose, said so that it is not
 // left out quietly: files on a filesystem that no power cut spares.
 type Note struct {
-	ID      string `json:"id"`
-	Message string `json:"message"`
-	Trace   string `json:"trace,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	ID      string
+	Message string
+	Trace   string // "" when the note is about no line
+	Line    int
 }
 
 // NoteVolatile is the ID of notes about volatile filesystems.

@@ -8,22 +8,6 @@ import (
 	"github.com/crashsim/crashsim/model"
 )
 
-// newRules returns a fresh set of rule observers for one model pass.
-func newRules() []observer {
-	return []observer{
-		&dataNotSynced{},
-		&nameNotSynced{},
-		&renameBeforeSync{},
-		&dirSyncBeforeData{},
-		&truncateInPlace{},
-		&overwriteInPlace{},
-		&syncErrorIgnored{seen: map[*model.Inode]bool{}},
-		&crossDirRename{},
-		&unalignedWrite{seen: map[*model.Inode]bool{}},
-		&unmodeledWrite{seen: map[*model.Inode]bool{}},
-	}
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

@@ -49,9 +49,9 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 	if opt.DecodePositions != nil {
 		opt.DecodePositions = modelArgs
 	}
-	var progress io.Writer
-	if g.Progress || isTerminal(g.stderr) {
-		progress = g.stderr
+	var progress *progressTo
+	if live := isTerminal(g.stderr); live || g.Progress {
+		progress = &progressTo{g.stderr, live}
 	}
 	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
 	var s parser.Stream
@@ -65,16 +65,23 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 		return nil, err
 	}
 	if p, ok := progressOf(s); ok {
-		// The bar is drawn from the caller's goroutine, between events,
+		// Progress is shown from the caller's goroutine, between events,
 		// never from the one that reads the file.
 		s = &progressStream{Stream: s, p: p}
 	}
 	return s, nil
 }
 
+// progressTo is where reading shows progress, and whether it is a
+// terminal.
+type progressTo struct {
+	w    io.Writer
+	live bool
+}
+
 // openParser opens a trace for the parser; with progress not nil, reading
-// a single file shows a bar there.
-func openParser(path string, opt parser.Options, progress io.Writer) (parser.Stream, error) {
+// a single file shows how far it has got there.
+func openParser(path string, opt parser.Options, progress *progressTo) (parser.Stream, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || progress == nil {
 		return parser.Open(path, opt)
@@ -83,7 +90,7 @@ func openParser(path string, opt parser.Options, progress io.Writer) (parser.Str
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(f, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
+	p := newProgress(f, fi.Size(), progress.w, progress.live, "crashsim: reading "+filepath.Base(path))
 	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
 }
 
