@@ -29,7 +29,10 @@ func checkTrace(t *testing.T, trace []byte) (rules map[string]int, paths map[str
 	}
 	t.Cleanup(func() { res.Close() })
 	rules, paths = map[string]int{}, map[string]map[string]bool{}
-	for _, f := range res.Findings {
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatalf("check: %v", err)
+		}
 		rules[f.Rule.ID]++
 		if paths[f.Rule.ID] == nil {
 			paths[f.Rule.ID] = map[string]bool{}
