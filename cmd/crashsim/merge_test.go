@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 )
 
 // TestShardsMergeToWhole explores fixtures whole and in N shards, merges
@@ -73,5 +74,48 @@ func TestShardsMergeToWhole(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMergeFromPipe: a shard may come from a pipe (<(...) in a shell),
+// which merge reads into memory to read it twice; a file streams.
+func TestMergeFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join("..", "..", "fixtures", "traces", "python-noflush", "f-ttt-y-xx.strace")
+	var shards [][]byte
+	for i := 1; i <= 2; i++ {
+		var out bytes.Buffer
+		code := run([]string{"check", "--format", "json", "--fail-on", "never", trace}, &out, &bytes.Buffer{})
+		if code != 0 {
+			t.Fatalf("check: exit %d", code)
+		}
+		// A check's report marked as a shard of two, for merge to join.
+		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(fmt.Sprintf(`"shard": "%d/2", "left": {`, i)), 1))
+	}
+	file := filepath.Join(dir, "one.json")
+	if err := os.WriteFile(file, shards[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "two.fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no fifo here: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(shards[1])
+		f.Close()
+	}()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"merge", "--fail-on", "never", file, fifo}, &stdout, &stderr); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr.String())
+	}
+	if n, want := bytes.Count(stdout.Bytes(), []byte(`"fingerprint"`)), 2*bytes.Count(shards[0], []byte(`"fingerprint"`)); n != want || n == 0 {
+		t.Errorf("merged %d findings, want %d:\n%s", n, want, stdout.String())
+	}
+	if bytes.Contains(stdout.Bytes(), []byte(`"shard"`)) {
+		t.Errorf("the merge kept a shard mark")
 	}
 }
