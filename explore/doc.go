@@ -86,7 +86,9 @@
 // processes (its kill -9 -1 reaches only its own), trace them or read
 // their /proc files, open root's files and sockets (but in the
 // directories ReadableEnv names, read-only), or reach the network or the
-// host's abstract sockets. Its state directory is an idmapped mount that
+// host's abstract sockets; it holds no fd of crashsim's but its stdin,
+// stdout and stderr (starters and runners mark every other one
+// close-on-exec, inherited ones too). Its state directory is an idmapped mount that
 // shows explore's files as the checker's own (git's ownership check
 // passes); what it creates is root's on disk. That needs
 // idmapped mounts of the work directory's filesystem (Linux 5.12, tmpfs
