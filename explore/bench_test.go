@@ -18,7 +18,7 @@ import (
 // saveTrace is a synthetic trace of n saves of config.json, each a temp
 // file written in two parts (6 KiB of JSON: torn states exist) and renamed
 // over the name; every fifth save fsyncs the file and the directory.
-func saveTrace(b *testing.B, root string, n int) string {
+func saveTrace(b testing.TB, root string, n int) string {
 	var lines []string
 	for i := range n {
 		doc := fmt.Sprintf(`{"save": %d, "pad": "%s"}`, i, strings.Repeat("x", 6000))

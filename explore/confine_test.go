@@ -454,3 +454,23 @@ func onlyStandardFDs(t *testing.T, b []byte) {
 		}
 	}
 }
+
+// Many workers setting up their jails at once: Go writes a starter's uid
+// map through its jail's /proc with an fd that another worker's fork, at
+// the same moment, can copy into its starter. A jail whose mounts were
+// then made read-only failed (EBUSY), and every state of its worker with
+// it; they are read-only before the starter now.
+func TestJailManyWorkersAtOnce(t *testing.T) {
+	needJail(t)
+	root := filepath.Join(t.TempDir(), "root")
+	trace := saveTrace(t, root, 5)
+	for range 3 {
+		res := runTrace(t, trace, Options{Trace: trace, Root: root, Jobs: 32, WorkDir: t.TempDir(), Checker: "true"})
+		if res.Checked == 0 {
+			t.Fatal("no state checked")
+		}
+		for _, f := range res.Findings {
+			t.Fatalf("finding: %s", f.Message)
+		}
+	}
+}
