@@ -270,6 +270,38 @@ func TestAppsLMDB(t *testing.T) {
 	requireClean(t, a.explore(t, model.Posix))
 }
 
+// TestAppsLevelDB: LevelDB, opened through plyvel, points CURRENT at a new
+// manifest with a rename and then unlinks the old manifest, with no
+// directory fsync after either. Under posix the unlink can persist without
+// the rename: CURRENT names a manifest that is gone, and the database does
+// not open. That state exists only after the unlink, so it is rejected
+// there. Confirmed by hand: the snapshot with MANIFEST-000002 removed and
+// the new files in place (CURRENT still the old one) makes plyvel fail
+// with "CURRENT points to a non-existent file". Under ext4, whose journal
+// commits entry operations in order, the unlink cannot persist without
+// the rename, and every state opens with every saved key.
+func TestAppsLevelDB(t *testing.T) {
+	a := app{"leveldb-open", []string{"/usr/bin/python3"}}
+	a.skipUnless(t)
+	if err := exec.Command("/usr/bin/python3", "-c", "import plyvel").Run(); err != nil {
+		t.Skip("python3-plyvel is not installed for /usr/bin/python3")
+	}
+	unlink := lineOf(t, a.trace(), "unlink", "MANIFEST-000002")
+	res := a.explore(t, model.Posix)
+	if len(rejections(res, unlink, "CURRENT points to a non-existent file")) == 0 {
+		t.Errorf("want a state after the old manifest's unlink (line %d) rejected, CURRENT naming it: %s", unlink, verdict(res))
+	}
+	for _, f := range rejections(res, 0, "") {
+		if f.Line < unlink && strings.Contains(f.Message, "CURRENT points to") {
+			t.Errorf("a state before the unlink (line %d) rejected for CURRENT: %s", f.Line, f.Message)
+		}
+		if strings.Contains(f.Message, "is gone after a crash") {
+			t.Errorf("a key put with sync=True is lost: line %d: %s", f.Line, f.Message)
+		}
+	}
+	requireClean(t, a.explore(t, model.Ext4))
+}
+
 // TestAppsRedisAOF: with appendfsync always each SET is in the AOF and
 // fsynced before its reply, and Redis drops a truncated last command on
 // load. What explore finds under posix is a tail of zeros: the AOF's new
