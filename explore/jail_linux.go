@@ -268,7 +268,7 @@ func jailSetup(work string, mode jailMode, group *reap.Group) (_ *jail, err erro
 			return nil, errCannotConfine{err}
 		}
 		if err := readOnlyProc(); err != nil {
-			return nil, fmt.Errorf("/proc: %w", err)
+			return nil, errCannotConfine{fmt.Errorf("a read-only /proc: %w", err)}
 		}
 		if err := j.layOut(shown, readable); err != nil {
 			return nil, err
