@@ -225,7 +225,7 @@ func (n *Inode) Name() string {
 
 // persist makes the inode's pending data durable (a barrier covered it),
 // telling Options.Durable first; lost data stays lost.
-func (m *Model) persist(n *Inode, r Ref) {
+func (m *Model) persist(n *Inode, r *Ref) {
 	if m.opt.Durable != nil && n.pending.len() > 0 {
 		m.opt.Durable(n, n.pending.slice())
 	}
@@ -233,10 +233,9 @@ func (m *Model) persist(n *Inode, r Ref) {
 	m.queueInode(n)
 }
 
-func (n *Inode) persistData(r Ref) {
+func (n *Inode) persistData(r *Ref) {
 	n.pending = opList{} // a file written once must not keep its ops' blocks
 	n.writeback = false
 	n.DurableSize = n.Size
-	rr := r
-	n.LastSync = &rr
+	n.LastSync = r
 }

@@ -107,6 +107,36 @@ type Options struct {
 	// RetireBatch is how many candidates for retirement wait before a
 	// pass (0: 256). Tests set 1, so that files retire as soon as they can.
 	RetireBatch int
+	// Shared is what the models replaying one trace side by side (check's,
+	// one per persistence model) share; nil: nothing.
+	Shared *Shared
+}
+
+// Shared is what the models of one check share: the *Ref of the event
+// they are applying, so that the creation and the last sync of a file
+// cost one Ref however many models and files point at them.
+type Shared struct {
+	ref *Ref
+}
+
+// eventRef returns a Ref of the event being applied that nothing will
+// change: the one the other models share for it, or a new one.
+func (m *Model) eventRef() *Ref {
+	if r := m.lastRef; r != nil && *r == m.last {
+		return r
+	}
+	s := m.opt.Shared
+	if s != nil && s.ref != nil && *s.ref == m.last {
+		m.lastRef = s.ref
+		return s.ref
+	}
+	r := new(Ref)
+	*r = m.last
+	m.lastRef = r
+	if s != nil {
+		s.ref = r
+	}
+	return r
 }
 
 // Model replays events through processes, fd tables, inodes and names,
@@ -124,6 +154,7 @@ type Model struct {
 	nops          int // entry ops so far (EntryOp.order)
 	maps          map[string]*Inode
 	last          Ref
+	lastRef       *Ref // last as eventRef gave it out, shared
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
@@ -434,16 +465,14 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.SyncFileRange:
 		if h := m.fileHandle(ev, row.FD()); h != nil && !h.Node.Dir {
-			r := refOf(ev)
-			h.Node.SyncRange = &r
+			h.Node.SyncRange = m.eventRef()
 			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
 		}
 	case syscalls.Mkdir:
 		if p0 != "" && !isPseudoPath(p0) {
 			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
-			r := refOf(ev)
-			ino.Created = &r
+			ino.Created = m.eventRef()
 			m.name(p0).Known = true
 			m.entry(ev, EntryMkdir, []NameChange{{Path: p0, New: ino}}, eff)
 		}
@@ -471,8 +500,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			r := refOf(ev)
-			ino.Created = &r
+			ino.Created = m.eventRef()
 			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -524,8 +552,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		// An unnamed file in directory p: it gets a name only by linkat.
 		ino := m.newInode(false, false)
-		r := refOf(ev)
-		ino.Created = &r
+		ino.Created = m.eventRef()
 		eff.opened, eff.openNode = true, ino
 		return
 	}
@@ -564,8 +591,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		m.settleDir(parentDir(p))
 		ino = m.newInode(false, false)
 		ino.Size, ino.DurableSize = 0, 0
-		r := refOf(ev)
-		ino.Created = &r
+		ino.Created = m.eventRef()
 		m.entry(ev, EntryCreate, []NameChange{{Path: p, New: ino}}, eff)
 	}
 	if ino == nil {
@@ -705,7 +731,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if sync {
 		d := *eff.Data
 		eff.Data = &d
-		m.persist(ino, refOf(ev))
+		m.persist(ino, m.eventRef())
 	}
 }
 
@@ -780,21 +806,21 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		m.syncFailed(ev, ino, eff)
 		return
 	}
-	r := refOf(ev)
+	r := m.eventRef()
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
 		dir := map[string]bool{m.pathOf(ino, h): true}
-		persisted, covered := m.dirSyncRule(ino, dir, r)
-		ino.LastSync = &r
+		persisted, covered := m.dirSyncRule(ino, dir, *r)
+		ino.LastSync = r
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
 	datasync := row.Effect == syscalls.Fdatasync
-	reach := m.syncReach(ino, datasync, r)
+	reach := m.syncReach(ino, datasync, *r)
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	eff.Persisted = m.fileSyncRule(ino, datasync, reach, r)
+	eff.Persisted = m.fileSyncRule(ino, datasync, reach, *r)
 }
 
 // pathOf is the directory path a directory handle names.
@@ -806,9 +832,8 @@ func (m *Model) pathOf(ino *Inode, h *Handle) string {
 }
 
 func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
-	r := refOf(ev)
 	if ino.FailedSync == nil {
-		ino.FailedSync = &r
+		ino.FailedSync = m.eventRef()
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
@@ -819,7 +844,7 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
-	r := refOf(ev)
+	r := m.eventRef()
 	for _, ino := range m.inodes {
 		if ino != nil && ino.pending.len() > 0 {
 			m.persist(ino, r)
@@ -895,7 +920,7 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	}
 	if f, _ := ev.Bits(row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
 		eff.pendingBefore = ino.pendingList()
-		m.persist(ino, refOf(ev))
+		m.persist(ino, m.eventRef())
 		eff.Kind, eff.Inode = EffFileSync, ino
 	}
 }
@@ -927,9 +952,8 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 }
 
 func (m *Model) unmodeled(ev *parser.Event, ino *Inode, what string, eff *Effect) {
-	r := refOf(ev)
 	if ino.Unmodeled == nil {
-		ino.Unmodeled = &r
+		ino.Unmodeled = m.eventRef()
 	}
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.What = EffUnmodeled, ino, what

@@ -32,16 +32,23 @@ import (
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
 
-// restInode is what a retired inode keeps.
+// restInode is what a retired inode keeps: 64 bytes, the allocator's
+// size class, for the file that had one name all along; another keeps
+// its names in more.
 type restInode struct {
 	w                 weak.Pointer[Inode]
-	size              int64 // and DurableSize: with nothing pending they are one
-	paths             []string
+	size              int64  // and DurableSize: with nothing pending they are one
 	lastPath          string // its one name now, or the last it had when deleted
 	created, lastSync *Ref
-	syncRange         *Ref
+	more              *restMore // nil: Paths is [lastPath], no sync_file_range
 	hist              int32
 	flags             restFlags
+}
+
+// restMore is what few retired inodes have.
+type restMore struct {
+	paths     []string
+	syncRange *Ref
 }
 
 type restFlags uint8
@@ -151,10 +158,12 @@ func (m *Model) canRetire(ino *Inode) bool {
 
 func (m *Model) retireInode(ino *Inode) {
 	r := &restInode{
-		w: weak.Make(ino), size: ino.Size,
-		paths: ino.Paths, lastPath: ino.LastPath,
-		created: ino.Created, lastSync: ino.LastSync, syncRange: ino.SyncRange,
+		w: weak.Make(ino), size: ino.Size, lastPath: ino.LastPath,
+		created: ino.Created, lastSync: ino.LastSync,
 		hist: int32(ino.hist),
+	}
+	if len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath || ino.SyncRange != nil {
+		r.more = &restMore{paths: ino.Paths, syncRange: ino.SyncRange}
 	}
 	for _, f := range []struct {
 		on  bool
@@ -184,12 +193,17 @@ func (m *Model) retireInode(ino *Inode) {
 func (r *restInode) rebuild(id int) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
-		LastPath: r.lastPath, Paths: r.paths,
-		Size: r.size, DurableSize: r.size,
+		LastPath: r.lastPath,
+		Size:     r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
-		Created: r.created, LastSync: r.lastSync, SyncRange: r.syncRange,
+		Created: r.created, LastSync: r.lastSync,
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
 		syncedEmpty: r.flags&restSyncedEmpty != 0,
+	}
+	if r.more != nil {
+		ino.Paths, ino.SyncRange = r.more.paths, r.more.syncRange
+	} else {
+		ino.Paths = []string{r.lastPath}
 	}
 	if r.flags&restNamed != 0 {
 		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
