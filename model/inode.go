@@ -121,7 +121,6 @@ type Inode struct {
 	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
 	Written     bool     // some data op in the trace
 	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
-	Created     *Ref     // the event that created it
 	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
 	FailedSync  *Ref     // the first sync that failed on it
 	SyncRange   *Ref     // last sync_file_range on it

@@ -472,7 +472,6 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p0 != "" && !isPseudoPath(p0) {
 			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
-			ino.Created = m.eventRef()
 			m.name(p0).Known = true
 			m.entry(ev, EntryMkdir, []NameChange{{Path: p0, New: ino}}, eff)
 		}
@@ -500,7 +499,6 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			ino.Created = m.eventRef()
 			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -552,7 +550,6 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		// An unnamed file in directory p: it gets a name only by linkat.
 		ino := m.newInode(false, false)
-		ino.Created = m.eventRef()
 		eff.opened, eff.openNode = true, ino
 		return
 	}
@@ -591,7 +588,6 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		m.settleDir(parentDir(p))
 		ino = m.newInode(false, false)
 		ino.Size, ino.DurableSize = 0, 0
-		ino.Created = m.eventRef()
 		m.entry(ev, EntryCreate, []NameChange{{Path: p, New: ino}}, eff)
 	}
 	if ino == nil {

@@ -36,13 +36,13 @@ import (
 // size class, for the file that had one name all along; another keeps
 // its names in more.
 type restInode struct {
-	w                 weak.Pointer[Inode]
-	size              int64  // and DurableSize: with nothing pending they are one
-	lastPath          string // its one name now, or the last it had when deleted
-	created, lastSync *Ref
-	more              *restMore // nil: Paths is [lastPath], no sync_file_range
-	hist              int32
-	flags             restFlags
+	w        weak.Pointer[Inode]
+	size     int64  // and DurableSize: with nothing pending they are one
+	lastPath string // its one name now, or the last it had when deleted
+	lastSync *Ref
+	more     *restMore // nil: Paths is [lastPath], no sync_file_range
+	hist     int32
+	flags    restFlags
 }
 
 // restMore is what few retired inodes have.
@@ -159,8 +159,8 @@ func (m *Model) canRetire(ino *Inode) bool {
 func (m *Model) retireInode(ino *Inode) {
 	r := &restInode{
 		w: weak.Make(ino), size: ino.Size, lastPath: ino.LastPath,
-		created: ino.Created, lastSync: ino.LastSync,
-		hist: int32(ino.hist),
+		lastSync: ino.LastSync,
+		hist:     int32(ino.hist),
 	}
 	if len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath || ino.SyncRange != nil {
 		r.more = &restMore{paths: ino.Paths, syncRange: ino.SyncRange}
@@ -196,7 +196,7 @@ func (r *restInode) rebuild(id int) *Inode {
 		LastPath: r.lastPath,
 		Size:     r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
-		Created: r.created, LastSync: r.lastSync,
+		LastSync:   r.lastSync,
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
 		syncedEmpty: r.flags&restSyncedEmpty != 0,
 	}
