@@ -167,11 +167,12 @@ type Model struct {
 	paths [3]string
 	// What retirement keeps (retire.go): records of retired inodes by ID
 	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
-	// a map entry per retired one) and of retired names (the inode ID, 0
-	// for a name known absent), and the candidates for the next pass.
+	// a map entry per retired one), the index of retired names (the
+	// inode ID, or known absent: restindex.go), and the candidates for the
+	// next pass.
 	rest        []*restInode
 	nretired    int
-	restNames   map[string]int32
+	restIdx     restIndex
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
@@ -194,7 +195,7 @@ func New(opt Options) *Model {
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
-		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
+		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
 }
 
 // Persistence returns the model's persistence model.

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"slices"
-	"strings"
 	"weak"
 )
 
@@ -107,7 +105,7 @@ func (m *Model) retirePass() {
 		n.queued = false
 		if m.names[n.Path] == n && n.Cache == nil && restingName(n, nil) {
 			delete(m.names, n.Path)
-			m.restNames[n.Path] = 0
+			m.restPut(n.Path, 0)
 		}
 	}
 	m.candNames = m.candNames[:0]
@@ -149,8 +147,8 @@ func (m *Model) canRetire(ino *Inode) bool {
 			if !restingName(n, ino) {
 				return false
 			}
-		} else if id, ok := m.restNames[p]; !ok || int(id) != ino.ID {
-			return false
+		} else {
+			return false // a live inode's names are live (reviveID)
 		}
 	}
 	return true
@@ -180,10 +178,8 @@ func (m *Model) retireInode(ino *Inode) {
 	m.rest[ino.ID-1] = r
 	m.nretired++
 	for _, p := range ino.Names {
-		if n := m.names[p]; n != nil {
-			delete(m.names, p)
-			m.restNames[p] = int32(ino.ID)
-		}
+		delete(m.names, p)
+		m.restPut(p, int32(ino.ID))
 	}
 	m.inodes[ino.ID-1] = nil
 	ino.retired = true
@@ -228,7 +224,8 @@ func (m *Model) materialize(id int) *Inode {
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
-// returns it.
+// returns it, with its name: the index of retired names holds only
+// retired inodes (restindex.go).
 func (m *Model) reviveID(id int) *Inode {
 	if ino := m.inodes[id-1]; ino != nil {
 		return ino
@@ -236,6 +233,10 @@ func (m *Model) reviveID(id int) *Inode {
 	r := m.rest[id-1]
 	if r == nil {
 		return nil
+	}
+	named := r.flags&restNamed != 0
+	if named {
+		m.restDelete(r.lastPath)
 	}
 	m.rest[id-1] = nil
 	m.nretired--
@@ -246,6 +247,11 @@ func (m *Model) reviveID(id int) *Inode {
 	ino.retired = false
 	m.inodes[id-1] = ino
 	m.queueInode(ino)
+	if named {
+		n := &Name{Path: r.lastPath, Known: true, Cache: ino, Durable: ino}
+		m.names[n.Path] = n
+		m.queueName(n)
+	}
 	return ino
 }
 
@@ -268,16 +274,16 @@ func (m *Model) nameOf(p string) *Name {
 	if n := m.names[p]; n != nil {
 		return n
 	}
-	id, ok := m.restNames[p]
-	if !ok {
+	id, ok := m.restGet(p)
+	switch {
+	case !ok:
 		return nil
+	case id != 0:
+		m.reviveID(int(id))
+		return m.names[p]
 	}
-	delete(m.restNames, p)
+	m.restDelete(p)
 	n := &Name{Path: p, Known: true}
-	if id != 0 {
-		ino := m.reviveID(int(id))
-		n.Cache, n.Durable = ino, ino
-	}
 	m.names[p] = n
 	m.queueName(n)
 	return n
@@ -292,15 +298,12 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 		c := n.Cache
 		return n, c != nil, c != nil && c.Dir && !c.Initial, true
 	}
-	id, ok := m.restNames[p]
+	id, ok := m.restGet(p)
 	if !ok {
 		return nil, false, false, false
 	}
 	if id == 0 {
 		return nil, false, false, true
-	}
-	if c := m.inodes[id-1]; c != nil {
-		return nil, true, c.Dir && !c.Initial, true
 	}
 	f := m.rest[id-1].flags
 	return nil, true, f&restDir != 0 && f&restInitial == 0, true
@@ -309,12 +312,9 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 // peekDir reports whether p is retired, and then whether it names a
 // directory.
 func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
-	id, retired = m.restNames[p]
+	id, retired = m.restGet(p)
 	if !retired || id == 0 {
 		return id, retired, false
-	}
-	if c := m.inodes[id-1]; c != nil {
-		return id, true, c.Dir
 	}
 	return id, true, m.rest[id-1].flags&restDir != 0
 }
@@ -322,14 +322,12 @@ func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
 // restingSized reports whether p is retired naming nothing or a file of
 // known size: what a stat of p cannot change.
 func (m *Model) restingSized(p string) bool {
-	id, retired := m.restNames[p]
+	id, retired := m.restGet(p)
 	switch {
 	case !retired:
 		return false
 	case id == 0:
 		return true
-	case m.inodes[id-1] != nil:
-		return m.inodes[id-1].Size >= 0
 	}
 	return m.rest[id-1].size >= 0
 }
@@ -337,14 +335,7 @@ func (m *Model) restingSized(p string) bool {
 // reviveBelow brings back every retired name below directory prefix (which
 // ends in "/"), for a rename of that directory.
 func (m *Model) reviveBelow(prefix string) {
-	var below []string
-	for p := range m.restNames {
-		if strings.HasPrefix(p, prefix) {
-			below = append(below, p)
-		}
-	}
-	slices.Sort(below)
-	for _, p := range below {
+	for _, p := range m.restBelow(prefix) {
 		m.nameOf(p)
 	}
 }
