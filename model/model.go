@@ -113,8 +113,8 @@ type Options struct {
 }
 
 // Shared is what the models of one check share: the *Ref of the event
-// they are applying, so that the creation and the last sync of a file
-// cost one Ref however many models and files point at them.
+// they are applying, so that a file's last sync (and a sync of every
+// file) costs one Ref however many models and files point at it.
 type Shared struct {
 	ref *Ref
 }
