@@ -26,7 +26,9 @@ type Problem struct {
 	PID     int
 	Path    string   // the primary's path
 	Paths   []string // every member's path, each once, in report order
-	// Source is the primary's call site in the program, when known.
+	// Source is the primary's call site in the program, when known; for
+	// a Program problem, that of its first data-not-synced finding that
+	// has one (else of its first finding that has one).
 	Source *source.Location
 	// Message says what a crash can leave and what to change: the
 	// primary's message, with the fix of a consequence the primary's fix
@@ -34,6 +36,8 @@ type Problem struct {
 	Message string
 	// Fix is the rule's fix, with the same additions.
 	Fix string
+	// StateIndex is its primary's (explore's rejected state), else 0.
+	StateIndex int
 	// Primary is the index in the Result of the primary finding, -1 for a
 	// Program problem; Members those of every finding, the primary among
 	// them, in report order.
@@ -168,6 +172,7 @@ func Group(r *Result) (*Problems, error) {
 	byKey := map[problemKey]int32{}
 	var paths []map[string]bool
 	var program *Problem
+	programAt := false // the program-level problem's Source is a data-not-synced's
 	i := 0
 	for f, err := range r.Findings() {
 		if err != nil {
@@ -208,10 +213,15 @@ func Group(r *Result) (*Problems, error) {
 		if p.Trace == "" {
 			p.Trace, p.Line, p.PID, p.Path = f.Trace, f.Line, f.PID, f.Path
 		}
+		if p.Program && f.Source != nil && (p.Source == nil || f.Rule.ID == DataNotSynced && !programAt) {
+			// The program-level problem is at the first place a file is
+			// left unsynced, when stacks name one: where a sync goes.
+			p.Source, programAt = f.Source, f.Rule.ID == DataNotSynced
+		}
 		if !p.Program && p.Primary < 0 && own == prim {
 			p.Primary = i
 			p.Trace, p.Line, p.PID, p.Path, p.Source = f.Trace, f.Line, f.PID, f.Path, f.Source
-			p.Rule, p.Message = f.Rule, f.Message
+			p.Rule, p.Message, p.StateIndex = f.Rule, f.Message, f.StateIndex
 		}
 		ps.Of = append(ps.Of, n)
 		i++

@@ -17,10 +17,16 @@ import (
 // as JSON and SARIF did before they streamed: the reference the streamed
 // output must equal byte for byte.
 
-// jsonWhole writes one document; findings is always an array.
+// jsonWhole writes one document; problems and findings are always
+// arrays.
 func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
-	doc := wire.Report{Version: wire.Version, Tool: opt.tool(), Findings: []wire.Finding{}, Summary: wire.Summary{
-		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
+	ps, err := check.Group(res)
+	if err != nil {
+		return err
+	}
+	ids := ProblemIDs(ps, opt)
+	doc := wire.Report{Version: wire.Version, Tool: opt.tool(), Problems: []wire.Problem{}, Findings: []wire.Finding{}, Summary: wire.Summary{
+		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos, Problems: ps.Len()},
 		Models: opt.Models, Left: opt.Left, Warnings: []wire.Warning{}, Notes: []wire.Note{}, Shard: opt.Shard}}
 	if doc.Summary.Models == nil {
 		doc.Summary.Models = []string{}
@@ -35,7 +41,26 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range group(all) {
+	var ordered []*check.Finding
+	var of []string
+	for n, p := range ps.List {
+		wp := wire.Problem{ID: ids[n], Rule: p.Rule.ID, Severity: p.Severity.String(), Path: p.Path, Paths: p.Paths,
+			Trace: p.Trace, Line: p.Line, Message: p.Message, Fix: p.Fix, Program: p.Program, StateIndex: p.StateIndex, Findings: []string{}}
+		if p.Primary >= 0 {
+			wp.Findings = append(wp.Findings, Fingerprint(all[p.Primary], opt))
+		}
+		for _, i := range p.Members {
+			if int(i) != p.Primary {
+				wp.Findings = append(wp.Findings, Fingerprint(all[i], opt))
+			}
+			ordered, of = append(ordered, all[i]), append(of, ids[n])
+		}
+		if loc := p.Source; loc != nil {
+			wp.Source = &wire.Source{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		}
+		doc.Problems = append(doc.Problems, wp)
+	}
+	for k, f := range ordered {
 		rel := []wire.Related{}
 		for _, r := range f.Related {
 			rel = append(rel, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
@@ -44,7 +69,7 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel,
 			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
-			StateIndex: f.StateIndex,
+			StateIndex: f.StateIndex, Problem: of[k],
 		}
 		if s := f.State; s != nil {
 			fj.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}

@@ -15,9 +15,11 @@ type Fingerprints struct {
 	set map[[8]byte]struct{}
 }
 
-// ReadFingerprints reads the fingerprints of a report: the fingerprint of
-// each finding of crashsim's JSON, or the FingerprintVersion fingerprint
-// of each result of its SARIF. A report with a finding that has none was
+// ReadFingerprints reads the fingerprints of a report: the id of each
+// problem and the fingerprint of each finding of crashsim's JSON (a
+// report of version 1 has findings only), or the FingerprintVersion
+// fingerprint of each result of its SARIF (a problem's id, from version
+// 2 on) and the fingerprints of its findings (properties.findings). A report with a finding that has none was
 // written by a crashsim older than the recipe, and is refused: nothing
 // it holds would match.
 func ReadFingerprints(r io.Reader) (*Fingerprints, error) {
@@ -33,10 +35,20 @@ func ReadFingerprints(r io.Reader) (*Fingerprints, error) {
 			return nil, fmt.Errorf("not a crashsim JSON or SARIF report: %w", err)
 		}
 		fp := ""
-		if it.Finding != nil {
+		switch {
+		case it.Problem != nil:
+			fp = it.Problem.ID
+		case it.Finding != nil:
 			fp = it.Finding.Fingerprint
-		} else {
+		default:
 			fp = it.Result.PartialFingerprints[FingerprintVersion]
+			if p := it.Result.Properties; p != nil {
+				for _, f := range p.Findings {
+					if k, ok := fingerprintKey(f); ok {
+						fps.set[k] = struct{}{}
+					}
+				}
+			}
 		}
 		missing = missing || fp == ""
 		if k, ok := fingerprintKey(fp); ok {
