@@ -115,3 +115,55 @@ func TestProblemIDs(t *testing.T) {
 		t.Errorf("two problems share the id %s", ids[0])
 	}
 }
+
+// TestSARIFProblem: one result per problem, its ruleId the primary's
+// rule, each consequence a related location, the problem's id its
+// fingerprint and its findings' fingerprints beside it for baselines.
+func TestSARIFProblem(t *testing.T) {
+	var b bytes.Buffer
+	opt := Options{Roots: []string{"/d"}}
+	res := noflush(nil)
+	if err := SARIF(&b, res, opt); err != nil {
+		t.Fatal(err)
+	}
+	r := wire.NewReader(strings.NewReader(b.String()))
+	var rs []*wire.SARIFResult
+	for {
+		it, err := r.Next()
+		if err != nil {
+			break
+		}
+		rs = append(rs, it.Result)
+	}
+	if len(rs) != 1 {
+		t.Fatalf("%d results, want one for the one problem", len(rs))
+	}
+	x := rs[0]
+	ps, _ := check.Group(res)
+	if x.RuleID != check.FsyncBeforeWrite || x.PartialFingerprints[wire.ProblemVersion] != ProblemIDs(ps, opt)[0] {
+		t.Errorf("result %s %v", x.RuleID, x.PartialFingerprints)
+	}
+	var consequences []string
+	for _, l := range x.RelatedLocations {
+		if l.Message != nil && strings.Contains(l.Message.Text, ": a crash right after line ") {
+			consequences = append(consequences, strings.SplitN(l.Message.Text, ":", 2)[0])
+		}
+	}
+	want := []string{check.DataNotSynced, check.RenameBeforeSync, check.DirSyncBeforeData}
+	if diff := cmp.Diff(want, consequences); diff != "" {
+		t.Errorf("consequences (-want +got):\n%s", diff)
+	}
+	if p := x.Properties; p == nil || len(p.Findings) != 4 || len(p.Rules) != 4 {
+		t.Errorf("properties %+v", x.Properties)
+	}
+	fps, err := wire.ReadFingerprints(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := res.List()
+	for _, f := range all {
+		if !fps.Has(Fingerprint(f, opt)) {
+			t.Errorf("the baseline of the log lacks %s's fingerprint", f.Rule.ID)
+		}
+	}
+}

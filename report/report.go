@@ -303,27 +303,3 @@ func (o Options) tool() wire.Tool {
 	}
 	return t
 }
-// each calls f with the findings in the order a report lists them:
-// grouped by call site when stacks named them (such findings are in
-// memory; see Finding.Source), else as the result holds them, read back
-// one at a time when they were spilled.
-func each(res *check.Result, f func(*check.Finding) error) error {
-	if res.Spilled() {
-		for x, err := range res.Findings() {
-			if err != nil {
-				return err
-			}
-			if err := f(x); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	fs, _ := res.List() // in memory: no error
-	for _, x := range group(fs) {
-		if err := f(x); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -130,15 +130,23 @@
 // fullDescription, the docs; help, the fix; defaultConfiguration.level;
 // properties.tags). One invocation carries the exit code, and the blind
 // spots (level warning, or note once accepted) and notes as
-// toolExecutionNotifications. Findings with one fingerprint (one call site
-// saving several files) are one result: ruleId and ruleIndex, level,
-// message, its location (the call site under %SRCROOT% when known, else
-// the trace line; a trace outside the source root is under TRACEDIR, which
-// originalUriBaseIds defines), relatedLocations (the explaining trace
-// lines, with ids from 1), partialFingerprints (the fingerprint under
-// FingerprintVersion) and properties: function (when a stack named it),
-// models, path and paths (each finding's relpath), and stateIndex
-// (explore). A shard's run has properties.crashsimShard, "I/N".
+// toolExecutionNotifications. Each problem is one result: ruleId and
+// ruleIndex (the problem's rule), level (its severity), message (its
+// primary's path relative to its root, its message, and how many more
+// files it is about), its location (the call site under %SRCROOT% when
+// known, else its primary's trace line; a trace outside the source root
+// is under TRACEDIR, which originalUriBaseIds defines), relatedLocations
+// (ids from 1: the call in the trace when located at the source, the
+// events that explain its primary, then one per consequence, at its
+// trace line, "RULE: PATH: what a crash leaves"), partialFingerprints
+// (the problem's id under ProblemVersion) and properties: function (when
+// a stack named it), models, path and paths (relpaths), stateIndex
+// (explore), findings (the fingerprints of its findings, its primary
+// first: what a baseline compares besides the id) and rules (the rules of
+// its findings, its own first). A log written before problems had one
+// result per call site and the FingerprintVersion fingerprint; a
+// baseline still reads it. A shard's run has properties.crashsimShard,
+// "I/N".
 //
 // # A new version
 //

@@ -13,6 +13,11 @@ const Version = 2
 // fingerprints by accident.
 const FingerprintVersion = "crashsim/v2"
 
+// ProblemVersion names the recipe of Problem.ID: the key of a SARIF
+// result's partialFingerprints from report version 2 on, when a result
+// is a problem.
+const ProblemVersion = "crashsim/problem/v1"
+
 // Report is crashsim's JSON report: `check`, `trace` and `explore` with
 // --format json.
 type Report struct {
