@@ -47,11 +47,19 @@ func ProblemIDs(ps *check.Problems, opt Options) []string {
 
 // problems groups res's findings (check.Group) and names each problem.
 func problems(res *check.Result, opt Options) (*check.Problems, []string, error) {
-	ps, err := check.Group(res)
+	ps, err := opt.problems(res)
 	if err != nil {
 		return nil, nil, err
 	}
 	return ps, ProblemIDs(ps, opt), nil
+}
+
+// problems are opt.Problems, else res's findings grouped.
+func (o Options) problems(res *check.Result) (*check.Problems, error) {
+	if o.Problems != nil && len(o.Problems.Of) == res.Len() {
+		return o.Problems, nil
+	}
+	return check.Group(res)
 }
 
 // eachInProblems calls f with every finding in the order of the

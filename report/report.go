@@ -35,6 +35,9 @@ type Options struct {
 	// Explore says what crashsim explore built and checked; nil for the
 	// other commands.
 	Explore *wire.Explore
+	// Problems are the result's findings grouped (check.Group), when the
+	// caller grouped them already; nil: each renderer groups them.
+	Problems *check.Problems
 }
 
 const (
@@ -58,7 +61,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return code + s + reset
 	}
-	ps, err := check.Group(res)
+	ps, err := opt.problems(res)
 	if err != nil {
 		return err
 	}
