@@ -18,8 +18,9 @@ const MaxValue = 64 << 20
 var maxValue int64 = MaxValue
 
 // A Reader reads one report as it streams: crashsim's JSON, or a SARIF
-// log. Next returns its findings (or results) one at a time; once it
-// returns io.EOF, Document holds the rest. The document is held to
+// log. Next returns its problems and findings (or results) one at a
+// time, in the document's order; once it returns io.EOF, Document holds
+// the rest. The document is held to
 // encoding/json's reading of it: keys match in any case, and a member
 // this package does not know is skipped; but "findings", "runs" and
 // "results" may each be given once only, a document with both
@@ -58,8 +59,9 @@ type Document struct {
 	Log *SARIFLog
 }
 
-// Item is one finding of a report: a finding of crashsim's JSON, or a
-// result of a SARIF run. Each is new, the caller's to keep.
+// Item is one entry of a report's lists: a problem or a finding of
+// crashsim's JSON, or a result of a SARIF run. Each is new, the caller's
+// to keep.
 type Item struct {
 	Finding *Finding
 	Result  *SARIFResult
