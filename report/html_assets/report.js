@@ -68,8 +68,9 @@
 
   // Outcome sets carried forward: checkpoints every STEP events, so the
   // sets at any column cost at most STEP steps.
-  // Columns are wider when there are few of them.
-  const COLW = Math.max(13, Math.min(56, Math.floor((Math.max(document.documentElement.clientWidth, 800) - LABELW - 60) / Math.min(NCOL, WIN))));
+  // Columns are wider when there are few of them: the timeline fills the
+  // page's width.
+  const COLW = Math.max(13, Math.min(160, Math.floor((Math.max(document.documentElement.clientWidth, 800) - LABELW - 60) / Math.min(NCOL, WIN))));
   const STEP = 1024;
   const checkpoints = [{}];
   {
