@@ -55,8 +55,12 @@
 //     trace; stacks are read back, for the lines findings name, only when
 //     the trace's head shows some (parser.ProbeTrace).
 //   - A Filter leaves out what the caller asked not to see (ignore globs,
-//     a config's suppressions, the findings of a baseline report) and
+//     a config's suppressions, the problems of a baseline report) and
 //     counts each kind, so that a report says what it left out.
+//     Suppressions and baselines work on problems (check.Group): a
+//     suppression of a problem's rule, or a baseline that has the problem,
+//     leaves out all its findings; a suppression of a consequence's rule
+//     leaves out that finding only.
 //   - A Config is a .crashsim.toml: roots, ignore globs, models, the
 //     severity to fail on, and suppressions, each checked against what
 //     crashsim knows (model.ParsePersistence, the rule registry).

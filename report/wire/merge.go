@@ -69,6 +69,9 @@ type scan struct {
 	counts Merged
 	sorted bool    // its findings are in state order
 	index  []entry // where each finding starts, in state order, when not sorted
+	// problems is where each problem starts (JSON, version 2 on), in
+	// state order.
+	problems []entry
 }
 
 // entry is a finding's state index and where it starts in its shard.
@@ -92,6 +95,10 @@ func scanShard(s Shard) (*scan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("merge: %s: not a JSON or SARIF report: %w", s.Name, err)
 		}
+		if it.Problem != nil {
+			sc.problems = append(sc.problems, entry{it.Problem.StateIndex, r.off})
+			continue
+		}
 		if err := sc.counts.add(it); err != nil {
 			return nil, fmt.Errorf("merge: %s: %w", s.Name, err)
 		}
@@ -111,6 +118,7 @@ func scanShard(s Shard) (*scan, error) {
 	default:
 		return nil, fmt.Errorf("merge: %s: neither crashsim's JSON (no \"findings\") nor SARIF %s", s.Name, SARIFVersion)
 	}
+	slices.SortStableFunc(sc.problems, func(a, b entry) int { return a.state - b.state })
 	if !sc.sorted {
 		if err := sc.indexShard(s); err != nil {
 			return nil, err
@@ -129,6 +137,9 @@ func (sc *scan) indexShard(s Shard) error {
 		}
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", s.Name, err)
+		}
+		if it.Problem != nil {
+			continue
 		}
 		sc.index = append(sc.index, entry{stateIndex(it), r.off})
 	}
@@ -246,8 +257,15 @@ func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 		m.sum(sc.counts)
 	}
 	sum.Errors, sum.WarningFindings, sum.Infos = m.Errors, m.Warnings, m.Infos
+	sum.Problems = 0
 	out := NewReportWriter(w, first.Version, first.Tool)
-	err := mergeItems(shards, scans, func(it Item) error { return out.Finding(it.Finding) })
+	err := mergeProblems(shards, scans, func(p *Problem) error {
+		sum.Problems++
+		return out.Problem(p)
+	})
+	if err == nil {
+		err = mergeItems(shards, scans, func(it Item) error { return out.Finding(it.Finding) })
+	}
 	if err == nil {
 		err = out.Close(&sum)
 	}
@@ -320,6 +338,38 @@ func mergeItems(shards []Shard, scans []*scan, put func(Item) error) error {
 	}
 }
 
+// mergeProblems calls put with the problems of every shard in state
+// order, as mergeItems does findings. Problems are few beside findings:
+// each shard's are read through their index.
+func mergeProblems(shards []Shard, scans []*scan, put func(*Problem) error) error {
+	type at struct {
+		entry
+		k int
+	}
+	var all []at
+	for k, sc := range scans {
+		for _, e := range sc.problems {
+			all = append(all, at{e, k})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b at) int { return a.state - b.state })
+	for _, a := range all {
+		c := &cursor{shard: shards[a.k], scan: scans[a.k]}
+		br, err := c.from(a.off)
+		if err != nil {
+			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+		}
+		p := new(Problem)
+		if err := json.NewDecoder(&capReader{r: br, limit: maxValue}).Decode(p); err != nil {
+			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+		}
+		if err := put(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // cursor is a shard's next finding in state order.
 type cursor struct {
 	shard Shard
@@ -334,6 +384,9 @@ func (c *cursor) next() error {
 	var err error
 	if c.r != nil {
 		c.it, err = c.r.Next()
+		for err == nil && c.it.Problem != nil {
+			c.it, err = c.r.Next()
+		}
 		if errors.Is(err, io.EOF) {
 			c.ok = false
 			return nil
@@ -353,18 +406,27 @@ func (c *cursor) next() error {
 	return nil
 }
 
-// at reads the finding that starts at off, or at the comma before it.
-func (c *cursor) at(off int64) (Item, error) {
+// from reads the shard from the value that starts at off, or at the
+// comma before it.
+func (c *cursor) from(off int64) (*bufio.Reader, error) {
 	br := bufio.NewReader(io.NewSectionReader(c.shard.Data, off, c.shard.Size-off))
 	for {
 		b, err := br.ReadByte()
 		if err != nil {
-			return Item{}, err
+			return nil, err
 		}
 		if b != ',' && b != ' ' && b != '\n' && b != '\r' && b != '\t' {
 			br.UnreadByte()
-			break
+			return br, nil
 		}
+	}
+}
+
+// at reads the finding that starts at off, or at the comma before it.
+func (c *cursor) at(off int64) (Item, error) {
+	br, err := c.from(off)
+	if err != nil {
+		return Item{}, err
 	}
 	dec := json.NewDecoder(&capReader{r: br, limit: maxValue})
 	if c.scan.format == "json" {

@@ -18,8 +18,9 @@ const MaxValue = 64 << 20
 var maxValue int64 = MaxValue
 
 // A Reader reads one report as it streams: crashsim's JSON, or a SARIF
-// log. Next returns its findings (or results) one at a time; once it
-// returns io.EOF, Document holds the rest. The document is held to
+// log. Next returns its problems and findings (or results) one at a
+// time, in the document's order; once it returns io.EOF, Document holds
+// the rest. The document is held to
 // encoding/json's reading of it: keys match in any case, and a member
 // this package does not know is skipped; but "findings", "runs" and
 // "results" may each be given once only, a document with both
@@ -43,6 +44,7 @@ type frame uint8
 const (
 	inTop      frame = iota // the document's object
 	inFindings              // its findings
+	inProblems              // its problems
 	inRuns                  // its SARIF runs
 	inRun                   // one run's object
 	inResults               // that run's results
@@ -57,11 +59,15 @@ type Document struct {
 	Log *SARIFLog
 }
 
-// Item is one finding of a report: a finding of crashsim's JSON, or a
-// result of a SARIF run. Each is new, the caller's to keep.
+// Item is one entry of a report's lists: a problem or a finding of
+// crashsim's JSON, or a result of a SARIF run. Each is new, the caller's
+// to keep.
 type Item struct {
 	Finding *Finding
 	Result  *SARIFResult
+	// Problem is a problem of crashsim's JSON (version 2 on), which come
+	// before its findings.
+	Problem *Problem
 }
 
 // NewReader reads a report from r.
@@ -117,6 +123,8 @@ func (r *Reader) step() (Item, bool) {
 		switch {
 		case strings.EqualFold(key, "findings"):
 			r.list(key, &r.top.findings, inFindings)
+		case strings.EqualFold(key, "problems"):
+			r.list(key, &r.top.problems, inProblems)
 		case strings.EqualFold(key, "runs"):
 			r.list(key, &r.top.runs, inRuns)
 		default:
@@ -131,13 +139,18 @@ func (r *Reader) step() (Item, bool) {
 		if r.top.findings == listed && r.top.runs == listed {
 			r.fail(`both "findings" and "runs": neither crashsim's JSON nor SARIF`)
 		}
-	case inFindings, inResults:
+	case inFindings, inResults, inProblems:
 		if !r.dec.More() {
 			r.end()
 			return Item{}, false
 		}
 		r.off = r.dec.InputOffset()
-		if r.stack[len(r.stack)-1] == inFindings {
+		if r.stack[len(r.stack)-1] == inProblems {
+			p := new(Problem)
+			if r.decode(p) {
+				return Item{Problem: p}, true
+			}
+		} else if r.stack[len(r.stack)-1] == inFindings {
 			f := new(Finding)
 			if r.decode(f) {
 				return Item{Finding: f}, true
@@ -182,8 +195,8 @@ func (r *Reader) step() (Item, bool) {
 // members are the members of an object read whole, for encoding/json to
 // read as it would the object; and whether its lists were given.
 type members struct {
-	raw                     []json.RawMessage // key, value, key, value...
-	findings, runs, results given
+	raw                               []json.RawMessage // key, value, key, value...
+	findings, runs, results, problems given
 }
 
 // given says whether an array member has been met.
@@ -268,7 +281,7 @@ func (r *Reader) finish() {
 	case r.top.findings == listed:
 		rep := new(Report)
 		if r.unmarshal(&r.top, rep, "the report") {
-			rep.Findings = nil
+			rep.Findings, rep.Problems = nil, nil
 			r.doc.Report = rep
 			r.checkVersion(rep.Version)
 		}

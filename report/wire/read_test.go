@@ -15,20 +15,27 @@ import (
 )
 
 // readAll reads a document with a Reader: its findings, its results and
-// the rest.
+// the rest, a report with its problems.
 func readAll(doc string) ([]Finding, []SARIFResult, Document, error) {
 	r := NewReader(strings.NewReader(doc))
 	var fs []Finding
 	var rs []SARIFResult
+	var ps []Problem
 	for {
 		it, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return fs, rs, r.Document(), nil
+			d := r.Document()
+			if d.Report != nil {
+				d.Report.Problems = ps
+			}
+			return fs, rs, d, nil
 		}
 		if err != nil {
 			return nil, nil, Document{}, err
 		}
-		if it.Finding != nil {
+		if it.Problem != nil {
+			ps = append(ps, *it.Problem)
+		} else if it.Finding != nil {
 			fs = append(fs, *it.Finding)
 		} else {
 			rs = append(rs, *it.Result)
@@ -41,6 +48,9 @@ func streamReport(t *testing.T, rep *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := NewReportWriter(&b, rep.Version, rep.Tool)
+	for k := range rep.Problems {
+		w.Problem(&rep.Problems[k])
+	}
 	for k := range rep.Findings {
 		w.Finding(&rep.Findings[k])
 	}
@@ -109,6 +119,9 @@ func TestWritersEqualWhole(t *testing.T) {
 		got := streamReport(t, rep)
 		if rep.Findings == nil {
 			rep.Findings = []Finding{} // the writer's is always an array
+		}
+		if rep.Problems == nil {
+			rep.Problems = []Problem{} // from version 2 on, this one too
 		}
 		if diff := cmp.Diff(encodeRef(t, rep, 0, Indented)+"\n", string(got)); diff != "" {
 			t.Errorf("report, shape %#x (-encoding/json +writer):\n%s", shape, diff)

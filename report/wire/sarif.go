@@ -126,6 +126,12 @@ type SARIFResultProperties struct {
 	// StateIndex orders explore's results across shards (see
 	// Finding.StateIndex).
 	StateIndex int `json:"stateIndex,omitempty"`
+	// Findings are the fingerprints of the problem's findings, its
+	// primary first; a baseline reads them.
+	Findings []string `json:"findings,omitempty"`
+	// Rules are the rules of its findings, each once, the primary's
+	// first.
+	Rules []string `json:"rules,omitempty"`
 }
 
 // SARIFLocation is a line of an artifact: a trace or a source file.

@@ -22,6 +22,12 @@ func (e *Encoder) typed(v any) bool {
 		e.finding(&v)
 	case []Finding:
 		writeSlice(e, v, (*Encoder).finding)
+	case *Problem:
+		e.problem(v)
+	case Problem:
+		e.problem(&v)
+	case []Problem:
+		writeSlice(e, v, (*Encoder).problem)
 	case *Related:
 		e.related(v)
 	case []Related:
@@ -92,6 +98,8 @@ func (e *Encoder) report(r *Report) {
 	e.IntField("version", r.Version)
 	e.Key("tool")
 	e.tool(&r.Tool)
+	e.Key("problems")
+	writeSlice(e, r.Problems, (*Encoder).problem)
 	e.Key("findings")
 	writeSlice(e, r.Findings, (*Encoder).finding)
 	e.Key("summary")
@@ -124,6 +132,37 @@ func (e *Encoder) finding(f *Finding) {
 	}
 	if f.StateIndex != 0 {
 		e.IntField("state_index", f.StateIndex)
+	}
+	if f.Problem != "" {
+		e.StringField("problem", f.Problem)
+	}
+	e.EndObject()
+}
+
+func (e *Encoder) problem(p *Problem) {
+	e.BeginObject()
+	e.StringField("id", p.ID)
+	e.StringField("rule", p.Rule)
+	e.StringField("severity", p.Severity)
+	e.StringField("path", p.Path)
+	e.Key("paths")
+	e.Strings(p.Paths)
+	e.StringField("trace", p.Trace)
+	e.IntField("line", p.Line)
+	if p.Source != nil {
+		e.Key("source")
+		e.source(p.Source)
+	}
+	e.StringField("message", p.Message)
+	e.StringField("fix", p.Fix)
+	if p.Program {
+		e.Key("program")
+		e.Bool(true)
+	}
+	e.Key("findings")
+	e.Strings(p.Findings)
+	if p.StateIndex != 0 {
+		e.IntField("state_index", p.StateIndex)
 	}
 	e.EndObject()
 }
@@ -180,6 +219,7 @@ func (e *Encoder) countFields(c *Counts) {
 	e.IntField("errors", c.Errors)
 	e.IntField("warningFindings", c.WarningFindings)
 	e.IntField("infos", c.Infos)
+	e.IntField("problems", c.Problems)
 }
 
 func (e *Encoder) summary(s *Summary) {
@@ -406,6 +446,14 @@ func (e *Encoder) sarifResult(r *SARIFResult) {
 		e.Strings(p.Paths)
 		if p.StateIndex != 0 {
 			e.IntField("stateIndex", p.StateIndex)
+		}
+		if len(p.Findings) > 0 {
+			e.Key("findings")
+			e.Strings(p.Findings)
+		}
+		if len(p.Rules) > 0 {
+			e.Key("rules")
+			e.Strings(p.Rules)
 		}
 		e.EndObject()
 	}
