@@ -1,6 +1,9 @@
 package crashsim
 
 import (
+	"path"
+	"strings"
+
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report"
 )
@@ -62,13 +65,14 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 	// The ignore globs match a path relative to the first of the
 	// report's roots that holds it, as its fingerprint names it.
 	ignore := check.Options{Roots: opt.Roots, Ignore: f.Ignore}
+	suppress := f.byRule()
 	r.Summary.Errors, r.Summary.Warnings, r.Summary.Infos = 0, 0, 0
 	return r.Result.Filter(func(fd *check.Finding) bool {
 		switch {
 		case ignore.Ignored(fd.Path):
 			opt.Left.Ignored++
 			return false
-		case f.suppressed(fd, opt.RelPath(fd.Path)):
+		case suppress.covers(fd, opt.RelPath):
 			opt.Left.Suppressed++
 			return false
 		case f.Baseline != nil && f.Baseline.Has(report.Fingerprint(fd, *opt)):
@@ -87,9 +91,56 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 	})
 }
 
-func (f Filter) suppressed(fd *check.Finding, rel string) bool {
+// suppressions are a config's [[suppress]] entries by rule, so that a
+// finding is matched against its own rule's entries only, and a path
+// written out without wildcards by a lookup: a config can hold tens of
+// thousands of entries, and a check millions of findings.
+type suppressions map[string]*ruleSuppressions
+
+type ruleSuppressions struct {
+	all     bool            // an entry with no path
+	literal map[string]bool // paths with no wildcard
+	globs   []string
+}
+
+func (f Filter) byRule() suppressions {
+	m := suppressions{}
 	for _, s := range f.Suppress {
-		if s.Rule == fd.Rule.ID && (s.Path == "" || check.MatchGlob(s.Path, fd.Path, rel)) {
+		r := m[s.Rule]
+		if r == nil {
+			r = &ruleSuppressions{literal: map[string]bool{}}
+			m[s.Rule] = r
+		}
+		switch {
+		case s.Path == "":
+			r.all = true
+		case !strings.ContainsAny(s.Path, `*?[]{}\`):
+			r.literal[s.Path] = true
+		default:
+			r.globs = append(r.globs, s.Path)
+		}
+	}
+	return m
+}
+
+// covers reports whether an entry of fd's rule matches its path as
+// check.MatchGlob does; rel names a path relative to its root.
+func (m suppressions) covers(fd *check.Finding, rel func(string) string) bool {
+	r := m[fd.Rule.ID]
+	if r == nil {
+		return false
+	}
+	if r.all {
+		return true
+	}
+	relPath := rel(fd.Path)
+	// A literal with no '/' also names a base name, as a glob does; one
+	// with a '/' never equals a base name.
+	if r.literal[fd.Path] || r.literal[relPath] || r.literal[path.Base(fd.Path)] {
+		return true
+	}
+	for _, g := range r.globs {
+		if check.MatchGlob(g, fd.Path, relPath) {
 			return true
 		}
 	}

@@ -45,6 +45,10 @@ func TestFilter(t *testing.T) {
 		{"ignore elsewhere", Filter{Ignore: []string{"/elsewhere/**"}}, report.Left{}, 4},
 		{"suppress", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "**/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
 		{"suppress another path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "other.txt", Reason: "r"}}}, report.Left{}, 4},
+		{"suppress a base name", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
+		{"suppress a relative path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "python-noflush/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
+		{"suppress an absolute path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "/tmp/crashsim-fixtures/python-noflush/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
+		{"a path is no suffix", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "noflush/config.txt", Reason: "r"}}}, report.Left{}, 4},
 		{"baseline", Filter{Baseline: prints{fsync: true}}, report.Left{Baseline: 1}, 3},
 		{"all", Filter{Ignore: []string{"nothing"}, Suppress: []Suppress{{Rule: check.DataNotSynced, Reason: "r"}}, Baseline: prints{fsync: true}}, report.Left{Suppressed: 1, Baseline: 1}, 2},
 	} {
@@ -58,5 +62,23 @@ func TestFilter(t *testing.T) {
 	}
 	if err := (Filter{Ignore: []string{"a[b"}}).Validate(); err == nil {
 		t.Error("a bad glob passes")
+	}
+}
+
+// TestSuppressCovers: the lookup of paths without wildcards agrees with
+// check.MatchGlob, which every glob goes through.
+func TestSuppressCovers(t *testing.T) {
+	paths := [][2]string{{"/r/a/b.txt", "a/b.txt"}, {"/r/b.txt", "b.txt"}, {"/other/x", "/other/x"}, {"/", "/"}, {"/r/a[1]", "a[1]"}}
+	globs := []string{"", "b.txt", "a/b.txt", "/r/a/b.txt", "/r/b.txt", "x", "/other/x", "other/x", "r/a/b.txt", "*.txt", "**/b.txt", "a/*", "/", "a\\[1\\]", "{b,c}.txt"}
+	rule := check.Rules()[0]
+	for _, g := range globs {
+		m := Filter{Suppress: []Suppress{{Rule: rule.ID, Path: g, Reason: "r"}}}.byRule()
+		for _, p := range paths {
+			fd := &check.Finding{Rule: rule, Path: p[0]}
+			want := g == "" || check.MatchGlob(g, p[0], p[1])
+			if got := m.covers(fd, func(string) string { return p[1] }); got != want {
+				t.Errorf("glob %q, path %q (%q): covers %v, MatchGlob %v", g, p[0], p[1], got, want)
+			}
+		}
 	}
 }

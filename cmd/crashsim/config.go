@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
 	"github.com/alecthomas/kong"
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // configCommands are the commands a config applies to. explore takes
@@ -51,7 +53,9 @@ func configResolver(g *Globals) kong.ResolverFunc {
 	}
 }
 
-// loadConfig finds and reads the config, once per run.
+// loadConfig finds and reads the config, once per run, and says which
+// one it read: a config decides which findings are reported, so a run
+// that read one says so even when it reports nothing.
 func (g *Globals) loadConfig(ctx *kong.Context) error {
 	name := ""
 	for _, f := range ctx.Flags() {
@@ -65,10 +69,9 @@ func (g *Globals) loadConfig(ctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := crashsim.FindConfig(name, wd)
-	if err != nil || p == "" {
+	if g.cfg, err = crashsim.LoadConfig(name, wd); err != nil || g.cfg == nil {
 		return err
 	}
-	g.cfg, err = crashsim.ReadConfig(p)
-	return err
+	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(g.cfg.File))
+	return nil
 }
