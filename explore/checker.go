@@ -56,7 +56,7 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	case o.notRun != "":
 		s.failed, s.why = true, "could not run: "+o.notRun
 	case !o.status.Exited() || o.status.ExitStatus() != 0:
-		s.failed, s.why = true, o.words(r.jailed)
+		s.failed, s.why = true, o.words()
 	}
 	return nil
 }
@@ -70,7 +70,7 @@ func (w *worker) runner(work string) (*runner, error) {
 		return w.r, nil
 	}
 	w.close()
-	r, err := startRunner(Jailed(), work)
+	r, err := startRunner(Jailed(), work, checkers.group)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +94,15 @@ var noJail bool
 // the checker saw, say). Read from crashsim's environment.
 const WritableEnv = "CRASHSIM_CHECKER_WRITABLE"
 
-// checkers is the token of every checker crashsim runs, and the
-// watchdog that kills what is left of them if crashsim is killed (the
-// jail's pid namespace does that by itself; a checker run without root
-// needs the watchdog).
+// checkers is the token of every checker crashsim runs, the cgroup of
+// their runners where crashsim may make one, and the watchdog that kills
+// what is left of them (the group, and what carries the token) if
+// crashsim and a runner are both killed: a runner alone kills what is
+// below it when crashsim goes.
 var checkers struct {
 	once  sync.Once
 	token string
+	group *reap.Group
 	n     atomic.Int64
 	// watchdog is kept referenced: were it collected, its pipe would be
 	// closed, and it would take that for crashsim's end.
@@ -110,7 +112,8 @@ var checkers struct {
 func checkerToken() string {
 	checkers.once.Do(func() {
 		checkers.token = reap.NewToken()
-		checkers.watchdog, _ = reap.StartWatchdog(0, checkers.token)
+		checkers.group, _ = reap.NewGroup()
+		checkers.watchdog, _ = reap.StartWatchdog(0, checkers.token, checkers.group)
 	})
 	return reap.Sub(checkers.token, int(checkers.n.Add(1)))
 }
@@ -138,5 +141,5 @@ func (l *limitedBuffer) bytes() []byte {
 }
 
 // Jailed reports whether checkers run jailed (see jail_linux.go): only
-// their state directory writable, their processes in a pid namespace.
+// their state directory writable, no capabilities, a minimal /dev.
 func Jailed() bool { return !noJail && canJail() }

@@ -29,10 +29,24 @@
 // whatever the parallelism.
 //
 // Each worker runs its checkers through a runner process of its own
-// (runner_linux.go), which ends every process of a checker before it
-// answers. A state's directory is built from the previous one: what the
-// last state placed and what its checker changed is undone (reuse.go),
-// so the cost of a state follows what differs, not the size of the tree.
+// (runner_linux.go), a child subreaper in the run's cgroup where crashsim
+// may make one (see package reap), which ends every process of a checker,
+// setsid daemons with a clean environment included, before it answers. A
+// state's directory is built from the previous one: what the last state
+// placed and what its checker changed is undone (reuse.go), so the cost
+// of a state follows what differs, not the size of the tree.
+//
+// The jail (jail_linux.go): with CAP_SYS_ADMIN, a checker sees the world
+// as after a reboot and cannot touch the host. It runs in the host's pid
+// namespace, so a lock file that names the crashed program's pid and pid
+// namespace (Mercurial's) reads as stale; in a mount namespace of the
+// runner's where every mount is read-only, nosuid and nodev but its state
+// directory and the directories WritableEnv names; with a minimal /dev
+// (null, zero, full, random, urandom, tty, a private devpts and an empty
+// /dev/shm per state) and no block device; with no capabilities, the
+// bounding set emptied, and no_new_privs, so it cannot remount, mount or
+// unmount anything. Without CAP_SYS_ADMIN a checker is contained the same
+// way but not jailed: it can write what crashsim can.
 //
 // Safety: every write goes below the work directory. Parents are created
 // by explore itself, each component checked with Lstat so that nothing is

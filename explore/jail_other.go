@@ -7,10 +7,11 @@ import (
 	"errors"
 	"io"
 	"syscall"
+
+	"github.com/crashsim/crashsim/internal/reap"
 )
 
-// Checkers need Linux: their runner is a child subreaper or the first
-// process of a pid namespace.
+// Checkers need Linux: their runner is a child subreaper.
 func canJail() bool { return false }
 
 type runner struct{ jailed bool }
@@ -20,9 +21,9 @@ type outcome struct {
 	notRun string
 }
 
-func (outcome) words(bool) string { return "" }
+func (outcome) words() string { return "" }
 
-func startRunner(bool, string) (*runner, error) {
+func startRunner(bool, string, *reap.Group) (*runner, error) {
 	return nil, errors.New("checkers run on Linux only")
 }
 

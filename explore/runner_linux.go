@@ -8,12 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -27,30 +25,29 @@ import (
 // A runner is a process of crashsim's own binary (the hook is this
 // file's init) that runs one worker's checkers, one after another, so
 // that a state costs the checker's own fork and exec, not a fresh jail
-// as well. A jailed runner is process 1 of its own pid and mount
-// namespaces (jail_linux.go), set up once; for each state it binds the
-// state directory writable, runs the checker, then kills whatever is
-// left in its pid namespace (kill(-1) from process 1 reaches every other
-// process there, and nothing leaves a pid namespace) and unbinds the
-// directory. An unjailed runner is a child subreaper: whatever the
-// checker starts, setsid daemons and processes with a clean environment
-// included, is reparented to it when its parent ends, and it kills and
-// reaps all of its descendants before it answers. Either way no process
-// of a state's checker is left when the state ends.
+// as well. It runs in the host's pid namespace, in the run's cgroup where
+// crashsim may make one (see package reap), and is a child subreaper:
+// whatever a checker starts, setsid daemons and processes with a clean
+// environment included, stays below it when its parent ends, and it kills
+// and reaps all of its descendants before it answers. No process of a
+// state's checker is left when the state ends. A jailed runner also has
+// a mount namespace of its own (jail_linux.go), set up once; for each
+// state it binds the state directory writable, runs the checker from its
+// thread without privileges, sweeps, and unbinds the directory.
 //
-// When crashsim ends, killed or not, the runner sees its socket close
-// and ends too: a jailed one takes its namespace with it; an unjailed
-// one first kills its descendants (the watchdog, which kills what carries
-// the run's token, backs it up). The checker itself also dies with its
-// runner's thread (a parent-death signal), as it did with crashsim's. A checker that runs past its timeout is
-// ended by killing its runner; the worker starts a new one.
+// When crashsim ends, killed or not, the runner sees its socket close,
+// kills its descendants and ends (the watchdog, which kills the run's
+// cgroup and what carries the run's token, backs it up). The checker
+// itself also dies with the runner's thread that started it (a
+// parent-death signal). A checker that runs past its timeout is ended by
+// crashsim, which kills the runner's descendants (the runner then answers
+// as usual and serves the next state), or the runner itself when it does
+// not answer.
 //
 // A jailed runner's mount namespace is a copy of the mount table at its
 // start: it is renewed after maxRunnerAge, so that a filesystem
-// unmounted outside is not kept busy for the rest of the exploration,
-// and after any state whose checker left the mount table changed (a
-// checker that mounts on its own must not change what the next one
-// sees).
+// unmounted outside is not kept busy for the rest of the exploration. A
+// checker cannot change it: it has no capabilities.
 const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR" or "plain"
 
 // maxRunnerAge is how long a jailed runner serves states.
@@ -66,7 +63,6 @@ func init() {
 const (
 	frameRun    = 'r' // crashsim → runner: dir, argv and env, with the output fd
 	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
-	framePID    = 'p' // runner → crashsim: the checker started (its pid)
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
 )
@@ -81,9 +77,10 @@ type runner struct {
 	waited bool
 }
 
-// startRunner starts a runner; work is the directory that holds the
-// state directories (a jailed runner keeps the filesystem under it).
-func startRunner(jailed bool, work string) (*runner, error) {
+// startRunner starts a runner in group (none when nil); work is the
+// directory that holds the state directories (a jailed runner keeps the
+// filesystem under it).
+func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -96,13 +93,15 @@ func startRunner(jailed bool, work string) (*runner, error) {
 	defer theirs.Close()
 	c := exec.Command(exe)
 	mode := "plain"
-	// Unjailed, the runner is not killed with crashsim: it sees its
-	// socket close, and kills its descendants before it goes.
+	// The runner is not killed with crashsim: it sees its socket close,
+	// and kills its descendants before it goes.
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if jailed {
 		mode = "jail " + work
-		c.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
-		c.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		c.SysProcAttr.Cloneflags = syscall.CLONE_NEWNS
+	}
+	if group != nil {
+		c.SysProcAttr.UseCgroupFD, c.SysProcAttr.CgroupFD = true, group.FD()
 	}
 	c.Env = append(os.Environ(), runnerEnv+"="+mode)
 	c.ExtraFiles = []*os.File{theirs} // fd 3
@@ -138,22 +137,48 @@ func (r *runner) stop() {
 	}
 }
 
-// kill ends a runner whose checker must stop now (timeout, interrupt,
-// a broken answer). Its socket stays open until stop, so that no reader
-// of it can read a reused fd number.
-func (r *runner) kill(pid int, token string) {
-	if !r.jailed && pid > 0 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL) // the checker's session
-	}
+// kill ends a runner that no longer answers as it should (a broken
+// answer, or none after its checker was killed). Its descendants go
+// first, while they are still below it; what a race leaves is found by
+// the token. Its socket stays open until stop, so that no reader of it
+// can read a reused fd number.
+func (r *runner) kill(token string) {
+	reap.KillTree(r.cmd.Process.Pid)
 	_ = r.cmd.Process.Kill()
 	_ = r.cmd.Wait()
 	r.waited = true
-	if !r.jailed {
-		// Its descendants went to the system's init: find them by token.
-		reap.Kill(token)
-	}
+	reap.Kill(token)
 	r.done = true
 }
+
+// endChecker ends a checker that must stop now (timeout, interrupt): it
+// kills every descendant of the runner until the runner answers that the
+// checker has ended (and the runner serves on), or kills the runner when
+// it does not answer within answerWait or answers wrong.
+func (r *runner) endChecker(answer <-chan error, token string) {
+	deadline := time.After(answerWait)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		reap.KillTree(r.cmd.Process.Pid)
+		select {
+		case err := <-answer:
+			if err != nil {
+				r.kill(token)
+			}
+			return
+		case <-tick.C:
+		case <-deadline:
+			r.kill(token)
+			<-answer
+			return
+		}
+	}
+}
+
+// answerWait is how long a runner may take to answer once its checker's
+// processes were killed.
+const answerWait = 5 * time.Second
 
 // outcome is how a checker run ended.
 type outcome struct {
@@ -185,7 +210,7 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 	pw.Close()
 	if err != nil {
 		pr.Close()
-		r.kill(0, token)
+		r.kill(token)
 		return outcome{}, fmt.Errorf("checker runner: %w: %w", errNotStarted, err)
 	}
 	copied := make(chan struct{})
@@ -194,7 +219,6 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 		pr.Close()
 		close(copied)
 	}()
-	var pid atomic.Int64
 	var started atomic.Bool
 	answer := make(chan error, 1)
 	var res outcome
@@ -207,8 +231,6 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 				return
 			case kind == frameStart:
 				started.Store(true)
-			case kind == framePID && len(b) == 8:
-				pid.Store(int64(binary.LittleEndian.Uint64(b)))
 			case kind == frameDone && len(b) == 5:
 				res.status = unix.WaitStatus(binary.LittleEndian.Uint32(b))
 				r.done = b[4] != 0
@@ -228,13 +250,12 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 	select {
 	case err = <-answer:
 	case <-ctx.Done():
-		r.kill(int(pid.Load()), token)
-		<-answer
+		r.endChecker(answer, token)
 		<-copied
 		return outcome{}, ctx.Err()
 	}
 	if err != nil {
-		r.kill(int(pid.Load()), token)
+		r.kill(token)
 		<-copied
 		if errors.Is(err, io.EOF) {
 			err = errRunnerLost
@@ -248,17 +269,13 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 	return res, nil
 }
 
-// words says how a checker ended, as the exit of an exec.Cmd says it;
-// jailed, a signal is reported as the exit status 128+N the jail's
-// process 1 gave for it.
-func (o outcome) words(jailed bool) string {
+// words says how a checker ended, as the exit of an exec.Cmd says it.
+func (o outcome) words() string {
 	ws := o.status
 	var s string
 	switch {
 	case ws.Exited():
 		s = "exit status " + strconv.Itoa(ws.ExitStatus())
-	case ws.Signaled() && jailed:
-		return "exit status " + strconv.Itoa(128+int(ws.Signal()))
 	case ws.Signaled():
 		s = "signal: " + ws.Signal().String()
 	}
@@ -401,23 +418,19 @@ func serveRunner(arg string) int {
 	if err != nil {
 		return 2
 	}
-	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
+	catchSignals()
 	mode, work, _ := strings.Cut(arg, " ")
 	jailed := mode == "jail"
-	var setupErr error
-	var mounts string
-	if jailed {
-		setupErr = jailSetup(work)
-		mounts = mountTable()
-	} else if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		setupErr = fmt.Errorf("child subreaper: %w", err)
+	setupErr := reap.SetSubreaper()
+	var j *jail
+	if jailed && setupErr == nil {
+		j, setupErr = jailSetup(work)
 	}
 	var null int
 	null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil && setupErr == nil {
 		setupErr = err
 	}
-	var current atomic.Int64 // the running checker's pid
 	type request struct {
 		b  []byte
 		fd int
@@ -429,12 +442,7 @@ func serveRunner(arg string) int {
 			if err != nil || kind != frameRun {
 				// crashsim has gone (or speaks nonsense): nothing it
 				// started may stay.
-				if !jailed {
-					if pid := current.Load(); pid > 0 {
-						_ = syscall.Kill(-int(pid), syscall.SIGKILL)
-					}
-					sweepDescendants()
-				}
+				reap.KillTree(os.Getpid())
 				os.Exit(0)
 			}
 			reqs <- request{b, fd}
@@ -455,7 +463,7 @@ func serveRunner(arg string) int {
 		case <-expire:
 			return 0
 		}
-		retire, err := runOne(sock, req.b, req.fd, null, jailed, setupErr, mounts, paths, &current)
+		retire, err := runOne(sock, req.b, req.fd, null, jailed, j, setupErr, paths)
 		closeFD(req.fd)
 		if err != nil {
 			return 1 // crashsim reads the end of the socket
@@ -467,9 +475,23 @@ func serveRunner(arg string) int {
 	}
 }
 
+// catchSignals makes the runner deaf to the signals of a terminal and of
+// a session ending (crashsim's end is its socket's). They are caught,
+// not ignored: an ignored signal stays ignored across exec, and a
+// checker must get them as usual.
+func catchSignals() {
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT, syscall.SIGPIPE)
+	go func() {
+		for range ch {
+		}
+	}()
+}
+
 // runOne serves one request; it reports whether the runner must retire
-// (set in the answer), and an error when the socket failed.
-func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, setupErr error, mounts string, paths map[string]string, current *atomic.Int64) (bool, error) {
+// (set in the answer), and an error when the socket failed. j is the
+// jail when jailed (nil when its setup failed).
+func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail, setupErr error, paths map[string]string) (bool, error) {
 	dirs, rest, err := takeStrings(req)
 	if err != nil || len(dirs) != 1 || out < 0 {
 		return true, fmt.Errorf("bad request")
@@ -496,20 +518,20 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, setupErr
 		return true, sendFrame(sock, frameNotRun, []byte(setupErr.Error()), -1)
 	}
 	if jailed {
-		if err := bindWritable(dir); err != nil {
+		if err := j.enter(dir); err != nil {
 			return fail("bind "+dir, err)
 		}
 	}
-	unbind := func() {
+	leave := func() {
 		if jailed {
-			_ = unix.Unmount(dir, unix.MNT_DETACH)
+			j.leave(dir)
 		}
 	}
 	path, ok := paths[argv[0]]
 	if !ok {
 		p, err := exec.LookPath(argv[0])
 		if err != nil {
-			unbind()
+			leave()
 			if jailed {
 				return fail("run", err)
 			}
@@ -519,28 +541,26 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, setupErr
 		paths[argv[0]] = p
 	}
 	if err := sendFrame(sock, frameStart, nil, -1); err != nil {
-		unbind()
+		leave()
 		return true, err
 	}
-	var pdeath syscall.Signal // the pid namespace goes with the runner
-	if !jailed {
-		pdeath = syscall.SIGKILL
-	}
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+	attr := &syscall.ProcAttr{
 		Dir: dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
-		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: pdeath},
-	})
+		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	var pid int
+	if jailed {
+		pid, err = j.forkExec(path, argv, attr)
+	} else {
+		pid, err = syscall.ForkExec(path, argv, attr)
+	}
 	if err != nil {
 		err = &os.PathError{Op: "fork/exec", Path: path, Err: err}
-		unbind()
+		leave()
 		if jailed {
 			return fail("run", err)
 		}
 		return false, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
-	}
-	current.Store(int64(pid))
-	if err := sendFrame(sock, framePID, binary.LittleEndian.AppendUint64(nil, uint64(pid)), -1); err != nil {
-		return true, err
 	}
 	// Reap what comes (orphans come to this process) until the checker
 	// ends, then what is left of it.
@@ -559,15 +579,9 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, setupErr
 			break
 		}
 	}
-	if jailed {
-		sweepNamespace()
-	} else {
-		sweepDescendants()
-	}
-	current.Store(0)
-	unbind()
-	retire := jailed && mountTable() != mounts
-	return retire, answerDone(sock, ws, retire)
+	sweepDescendants()
+	leave()
+	return false, answerDone(sock, ws, false)
 }
 
 func answerDone(sock *net.UnixConn, ws unix.WaitStatus, retire bool) error {
@@ -580,95 +594,24 @@ func answerDone(sock *net.UnixConn, ws unix.WaitStatus, retire bool) error {
 	return sendFrame(sock, frameDone, b, -1)
 }
 
-// sweepNamespace kills and reaps every process of the pid namespace but
-// this one, its process 1.
-func sweepNamespace() {
-	for {
-		_ = unix.Kill(-1, unix.SIGKILL)
-		var ws unix.WaitStatus
-		if _, err := unix.Wait4(-1, &ws, 0, nil); err == unix.ECHILD {
-			return
-		}
-	}
-}
-
 // sweepDescendants kills and reaps every descendant of this process, a
 // child subreaper: the orphans among them are its children, and each one
-// killed hands its own children to it, until it has none.
+// killed hands its own children to it, until it has none. With no child
+// at all (the checker started nothing that outlived it) it costs one
+// wait4.
 func sweepDescendants() {
 	for {
-		for {
-			var ws unix.WaitStatus
-			if pid, _ := unix.Wait4(-1, &ws, unix.WNOHANG, nil); pid <= 0 {
-				break
-			}
-		}
-		kids := children()
-		if len(kids) == 0 {
-			var ws unix.WaitStatus
-			if _, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); err == unix.ECHILD {
-				return
-			}
-			time.Sleep(time.Millisecond) // one being handed over
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		switch {
+		case err == unix.ECHILD:
+			return
+		case err == unix.EINTR || pid > 0:
 			continue
 		}
-		for _, pid := range kids {
-			// A child, dead or not, keeps its pid until reaped here.
-			_ = unix.Kill(pid, unix.SIGKILL)
-		}
-		var ws unix.WaitStatus
+		// Children that have not exited: kill them and what is below
+		// them, then wait for one to end.
+		reap.KillTree(os.Getpid())
 		_, _ = unix.Wait4(-1, &ws, 0, nil)
 	}
-}
-
-// children lists this process's children, from the children file of each
-// of its threads, or, on a kernel without those files, from the parent
-// of every process.
-func children() []int {
-	tasks, err := os.ReadDir("/proc/self/task")
-	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(filepath.Join("/proc/self/task", t.Name(), "children"))
-		if errors.Is(err, fs.ErrNotExist) {
-			return childrenByParent()
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				out = append(out, pid)
-			}
-		}
-	}
-	if err != nil {
-		return childrenByParent()
-	}
-	return out
-}
-
-// childrenByParent lists the processes whose parent is this one.
-func childrenByParent() []int {
-	dirs, _ := os.ReadDir("/proc")
-	me := os.Getpid()
-	var out []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// "PID (COMM) STATE PPID ...": COMM may hold spaces and ')'.
-		i := strings.LastIndexByte(string(b), ')')
-		if f := strings.Fields(string(b[i+1:])); i >= 0 && len(f) > 1 && f[1] == strconv.Itoa(me) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// mountTable is this process's mount table.
-func mountTable() string {
-	b, _ := os.ReadFile("/proc/self/mountinfo")
-	return string(b)
 }

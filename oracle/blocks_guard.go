@@ -14,12 +14,13 @@ import (
 // under them go; while it replays, the state's mount and loop device.
 func (s *system) guardBlocks(dir string, keep bool) {
 	s.token = reap.NewToken()
+	s.newGroup()
 	remove := dir
 	if keep {
 		remove = ""
 	}
 	mounts := []string{filepath.Join(dir, "live"), filepath.Join(dir, "crash")}
-	wd, err := reap.StartFUSEWatchdog(s.token, mounts, []string{filepath.Join(dir, "fuse")}, dir, remove)
+	wd, err := reap.StartFUSEWatchdog(s.token, mounts, []string{filepath.Join(dir, "fuse")}, dir, remove, s.group)
 	if err != nil {
 		s.logf("no watchdog (%v): if crashsim is killed, its mounts, loop devices and FUSE mount stay", err)
 		return

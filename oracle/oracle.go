@@ -9,12 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -259,17 +257,8 @@ func (r *runner) prepare(ctx context.Context) error {
 	if err := os.Mkdir(r.work, 0o755); err != nil {
 		return err
 	}
-	if r.opt.Setup != "" {
-		c := exec.CommandContext(ctx, "sh", "-c", r.opt.Setup)
-		c.Dir, c.Env = r.work, r.sys.env(r.opt.Env)
-		var out bytes.Buffer
-		c.Stdout, c.Stderr = &out, &out
-		c.WaitDelay = time.Second
-		err := c.Run()
-		r.sys.killAll() // what Setup left running would hold the image
-		if err != nil {
-			return fmt.Errorf("setup %q: %v: %s", r.opt.Setup, err, strings.TrimSpace(out.String()))
-		}
+	if err := r.runSetup(ctx); err != nil {
+		return err
 	}
 	var lst bytes.Buffer
 	if err := model.WriteInitial(&lst, r.work); err != nil {
@@ -311,63 +300,6 @@ func (r *runner) stopLive(dev string) error {
 		return err
 	}
 	return r.sys.detach(dev)
-}
-
-// traced is a running strace.
-type traced struct {
-	cmd  *exec.Cmd
-	out  string
-	done chan error
-	once sync.Once
-	err  error
-	sys  *system
-}
-
-// start runs the program under strace with the tracer's flags, plus
-// extra options (the inject) in front.
-func (r *runner) start(out string, extra ...string) (*traced, error) {
-	args := append([]string{}, extra...)
-	for _, a := range tracer.Args(r.version, out, r.opt.Cmd) {
-		// strace 6.1 does not inject into a tracee it follows with
-		// --seccomp-bpf (the call runs, no signal comes): every run goes
-		// without it, so the runs stop the tracee on the same calls.
-		if a != "--seccomp-bpf" {
-			args = append(args, a)
-		}
-	}
-	r.sys.logf("running: strace %s", strings.Join(args, " "))
-	c := exec.Command(r.strace, args...)
-	c.Dir, c.Env = r.work, r.sys.env(r.opt.Env)
-	w := r.opt.Output
-	if w == nil {
-		w = io.Discard
-	}
-	c.Stdout, c.Stderr = w, w
-	// Ctrl-C is ours to handle; strace dies with crashsim, and the
-	// watchdog kills its tracees.
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	c.WaitDelay = 2 * time.Second
-	if err := c.Start(); err != nil {
-		return nil, err
-	}
-	t := &traced{cmd: c, out: out, done: make(chan error, 1), sys: r.sys}
-	go func() { t.done <- c.Wait() }()
-	return t, nil
-}
-
-// kill ends strace and every process of its group, and waits (once).
-func (t *traced) kill() {
-	t.once.Do(func() {
-		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
-		select {
-		case t.err = <-t.done:
-		case <-time.After(10 * time.Second):
-		}
-		// Tracees that strace had not reaped are in the group still;
-		// daemons left it.
-		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
-		t.sys.killAll()
-	})
 }
 
 // learn runs the program once to the end and returns its crash points.

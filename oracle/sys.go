@@ -128,8 +128,10 @@ type system struct {
 	mounts []string          // mounted by us, not yet unmounted
 
 	// token marks every process the oracle starts (see package reap),
+	// group holds the programs it runs where crashsim may make a cgroup,
 	// and the watchdog undoes the oracle's work if crashsim is killed.
 	token    string
+	group    *reap.Group
 	watchdog *reap.Watchdog
 }
 
@@ -139,11 +141,12 @@ type system struct {
 // removes dir unless keep.
 func (s *system) guard(dir string, keep bool, mountPoints ...string) {
 	s.token = reap.NewToken()
+	s.newGroup()
 	remove := dir
 	if keep {
 		remove = ""
 	}
-	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir, remove)
+	wd, err := reap.StartMountWatchdog(s.token, mountPoints, dir, remove, s.group)
 	if err != nil {
 		s.logf("no watchdog (%v): if crashsim is killed, its mounts and loop devices stay", err)
 		return
@@ -151,8 +154,23 @@ func (s *system) guard(dir string, keep bool, mountPoints ...string) {
 	s.watchdog = wd
 }
 
+// newGroup makes the cgroup the programs run in, where crashsim may.
+func (s *system) newGroup() {
+	g, err := reap.NewGroup()
+	if err != nil {
+		s.logf("no cgroup for the programs (%v): their keepers alone hold them", err)
+		return
+	}
+	s.group = g
+}
+
 // unguard stops the watchdog, once everything is undone.
-func (s *system) unguard() { s.watchdog.Stop() }
+func (s *system) unguard() {
+	s.watchdog.Stop()
+	if err := s.group.Close(); err != nil {
+		s.logf("remove the cgroup %s: %v", s.group.Dir, err)
+	}
+}
 
 // env is the environment of a process the oracle starts: env (nil is
 // crashsim's) with the token.

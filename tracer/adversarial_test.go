@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/reap"
 )
 
 // helperEnv makes the test binary a crashsim stand-in: it runs the command
@@ -64,18 +66,12 @@ func waitFor(t *testing.T, what string, f func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-// stracesUnder lists the strace processes whose parent is pid.
+// stracesUnder lists the strace processes below pid.
 func stracesUnder(pid int) []string {
 	var pids []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, f := range dirs {
-		b, err := os.ReadFile(f)
-		i := strings.LastIndexByte(string(b), ')')
-		if err != nil || i < 0 || !strings.HasSuffix(string(b[:i]), "(strace") {
-			continue
-		}
-		if f := strings.Fields(string(b[i+1:])); len(f) > 1 && f[1] == fmt.Sprint(pid) {
-			pids = append(pids, strings.Fields(string(b))[0])
+	for _, p := range reap.Descendants(pid) {
+		if p.Comm == "strace" {
+			pids = append(pids, fmt.Sprint(p.PID))
 		}
 	}
 	return pids
@@ -165,4 +161,67 @@ func TestAdversarialSecondInterrupt(t *testing.T) {
 	if pids := leftover("sleep", a); len(pids) > 0 {
 		t.Errorf("still running: %v", pids)
 	}
+}
+
+// killMarked kills the sleeps of a test that failed, by their marks.
+func killMarked(marks ...string) {
+	for _, m := range marks {
+		for _, p := range leftover("sleep", m) {
+			var pid int
+			fmt.Sscan(p, &pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// TestAdversarialCleanEnvDaemon: a daemon that leaves the session and
+// clears its environment, so that no token finds it, does not hold Run
+// up: Linger after the command exits it is killed and named (issue 28).
+func TestAdversarialCleanEnvDaemon(t *testing.T) {
+	needStrace(t)
+	a := mark()
+	t.Cleanup(func() { killMarked(a) })
+	dir := realTempDir(t)
+	type result struct {
+		res *Result
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := Run(context.Background(), []string{"sh", "-c", "setsid env -i sh -c 'trap \"\" TERM INT HUP; exec sleep " + a + "' </dev/null >/dev/null 2>&1 & exit 0"},
+			Options{Dir: dir, Out: filepath.Join(dir, "t.strace"), Linger: 300 * time.Millisecond})
+		done <- result{res, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run still waits for the daemon 30 s after its command exited")
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if len(r.res.Leftovers) != 1 || !strings.Contains("sh setsid env sleep", r.res.Leftovers[0].Comm) {
+		t.Errorf("Leftovers %v, want the daemon", r.res.Leftovers)
+	}
+	if pids := leftover("sleep", a); len(pids) > 0 {
+		t.Errorf("still running: %v", pids)
+	}
+	if r.res.ExitCode != 0 {
+		t.Errorf("ExitCode %d, want the command's 0", r.res.ExitCode)
+	}
+}
+
+// TestAdversarialSIGKILLCleanEnv: crashsim killed with SIGKILL takes a
+// daemon with a clean environment with it too.
+func TestAdversarialSIGKILLCleanEnv(t *testing.T) {
+	needStrace(t)
+	a, b := mark(), mark()
+	t.Cleanup(func() { killMarked(a, b) })
+	out := filepath.Join(realTempDir(t), "t.strace")
+	h := startHelper(t, out, "sh", "-c", "setsid env -i sleep "+a+" </dev/null >/dev/null 2>&1 & sleep "+b)
+	waitFor(t, "both sleeps", func() bool { return len(leftover("sleep", a)) == 1 && len(leftover("sleep", b)) == 1 })
+	h.Process.Signal(syscall.SIGKILL)
+	h.Wait()
+	waitFor(t, "no process left", func() bool { return len(leftover("sleep", a))+len(leftover("sleep", b)) == 0 })
 }

@@ -76,26 +76,45 @@
 //
 // # Signals and cleanup
 //
+// Run is four steps: planRun finds strace and the command and builds the
+// command line; start starts strace under a keeper; supervise passes
+// signals on, stops the run on cancellation and ends the leftovers; and
+// collect empties the trace and reads the command's exit status.
+//
+// strace does not run as crashsim's child but as the child of a keeper
+// (see package reap): crashsim's binary started again, a child subreaper,
+// in a cgroup of the run's own where crashsim may make one. Every process
+// strace and the command start stays below the keeper, a daemon that
+// called setsid and cleared its environment too. strace gets a
+// parent-death signal (SIGKILL) tied to the keeper.
+//
 // strace runs in a process group of its own, and the command and all its
 // descendants with it. strace started as `strace -o FILE CMD` blocks SIGINT,
 // SIGTERM and SIGHUP for itself (its -I3 default) and keeps tracing, so a
 // signal sent to the group reaches the traced programs, strace records how
 // they end, and exits when the last one has. Run passes SIGINT, SIGTERM and
 // SIGHUP it receives to that group; a cancelled context sends SIGTERM and,
-// GracePeriod later, SIGKILL. After strace exits, whatever is left in the
-// group is killed. When crashsim runs in the foreground of a terminal, the
-// group is made the terminal's foreground group for the run, so Ctrl-C goes
-// straight to the program and an interactive program can read the terminal.
-// crashsim then sees a Ctrl-C only in the trace (a SIGINT with
-// si_code=SI_KERNEL); a second one, as a second SIGINT crashsim receives
-// itself, kills every traced process.
+// GracePeriod later, kills every process of the run but strace, which
+// then writes how they ended and exits (or is killed a second later).
+// When crashsim runs in the foreground of a terminal, the keeper stays in
+// its session and the group is made the terminal's foreground group for
+// the run, so Ctrl-C goes straight to the program and an interactive
+// program can read the terminal. crashsim then sees a Ctrl-C only in the
+// trace (a SIGINT with si_code=SI_KERNEL); a second one, as a second
+// SIGINT crashsim receives itself, kills every traced process.
 //
-// Nothing outlives the run (see package reap): strace gets a parent-death
-// signal; every process carries the run's CRASHSIM_RUN token; a watchdog
-// kills the group and the token's holders if crashsim dies, since strace
-// 6.1 leaves its tracees running when it dies; and Options.Linger after the
-// command's first process has exited, what is left (daemons included) is
-// killed and listed in Result.Leftovers.
+// Nothing outlives the run:
+//
+//   - Options.Linger after the command's first process has exited, what
+//     is left of the keeper's tree but strace (daemons included) is
+//     killed and listed in Result.Leftovers; strace then exits.
+//   - When strace exits, the keeper kills whatever is still below it (a
+//     process strace did not follow) before it reports strace's status;
+//     those are listed too.
+//   - When crashsim is killed, SIGKILL included, the keeper sees its
+//     socket close and kills its whole tree. Should the keeper be killed
+//     too, the watchdog kills the run's cgroup and every process that
+//     carries the run's CRASHSIM_RUN token.
 //
 // The trace written so far stays usable in every case: strace writes each
 // line when the syscall completes.
@@ -105,7 +124,8 @@
 // The command is the first pid in the trace (its execve is the first traced
 // syscall). Its "+++ exited with N +++" or "+++ killed by SIG... +++" line
 // gives Result.ExitCode, Signal and CoreDumped; package parser reads both
-// (parser.ProbeTrace, parser.ExitOf), as it reads every trace byte. Without one (strace was
-// killed), strace's own wait status is used: strace exits with the command's
-// status, or kills itself with the signal that killed the command.
+// (parser.ProbeTrace, parser.ExitOf), as it reads every trace byte.
+// Without one (strace was killed), strace's own wait status, which the
+// keeper reports, is used: strace exits with the command's status, or
+// kills itself with the signal that killed the command.
 package tracer

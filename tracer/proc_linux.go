@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 	"unsafe"
+
+	"github.com/crashsim/crashsim/internal/reap"
 )
 
 // procAttr puts strace and everything it starts in a process group of their
@@ -20,8 +22,8 @@ import (
 // foreground, the new group becomes the foreground one, so the command reads
 // the terminal and gets Ctrl-C as if it ran alone. restore gives the
 // terminal back.
-func procAttr(stdin io.Reader) (attr *syscall.SysProcAttr, restore func()) {
-	attr = &syscall.SysProcAttr{Setpgid: true}
+func procAttr(stdin io.Reader) (attr reap.Attr, restore func()) {
+	attr = reap.Attr{Setpgid: true}
 	f, ok := stdin.(*os.File)
 	if !ok {
 		return attr, func() {}
@@ -31,7 +33,7 @@ func procAttr(stdin io.Reader) (attr *syscall.SysProcAttr, restore func()) {
 	if err != nil || fg != syscall.Getpgrp() {
 		return attr, func() {}
 	}
-	attr.Foreground, attr.Ctty = true, fd
+	attr.Foreground = true
 	return attr, func() {
 		// A background process that sets the foreground group gets SIGTTOU.
 		if !signal.Ignored(syscall.SIGTTOU) {
@@ -51,21 +53,11 @@ func tcgetpgrp(fd int) (int, error) {
 	return int(pgrp), nil
 }
 
-// waitExited blocks until process pid has exited, without reaping it.
-func waitExited(pid int) {
-	const pPID = 1
-	var info [128]byte // siginfo_t
-	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info)), syscall.WEXITED|syscall.WNOWAIT, 0, 0)
-		if errno != syscall.EINTR {
-			return
-		}
-	}
-}
-
 // killGroup sends sig to process group pgid. ESRCH (the group is gone) is
 // the usual outcome after strace exits, and EPERM (a member changed its
-// credentials) leaves nothing more to try.
+// credentials) leaves nothing more to try. The keeper holds strace, the
+// group's leader, as a zombie until the rest of the run is gone, so the
+// group id is not reused meanwhile.
 func killGroup(pgid int, sig syscall.Signal) {
 	_ = syscall.Kill(-pgid, sig)
 }

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -104,8 +104,8 @@ type Result struct {
 	CoreDumped bool
 	Version    Version // of the strace that ran
 	// Leftovers are the processes that still ran Options.Linger after the
-	// command's first process had exited, and were killed (daemons, and
-	// children that outlived their parent).
+	// command's first process had exited, or after strace, and were
+	// killed (daemons, and children that outlived their parent).
 	Leftovers []reap.Proc
 }
 
@@ -113,9 +113,42 @@ type Result struct {
 // whole process tree to end. SIGINT, SIGTERM and SIGHUP that crashsim
 // receives meanwhile are passed on to the traced processes; cancelling ctx
 // sends them SIGTERM and, GracePeriod later, SIGKILL. Nothing that strace
-// started is left running when Run returns, unless it moved itself out of
-// the process group (a daemon).
+// started is left running when Run returns, daemons included: strace runs
+// under a keeper (see package reap), which ends what is left of the run.
 func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
+	r, err := planRun(ctx, cmd, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.start(); err != nil {
+		return nil, err
+	}
+	r.supervise(ctx)
+	return r.collect()
+}
+
+// session is one traced run, from its plan to its result.
+type session struct {
+	opt    Options
+	cmd    []string
+	strace string // the strace binary
+	out    string // the trace file
+	tf     *os.File
+	sk     *sink // nil when strace writes tf itself
+	res    *Result
+
+	token   string // in the environment of every process of the run
+	group   *reap.Group
+	kept    *reap.Kept // the keeper and strace, its command
+	wd      *reap.Watchdog
+	restore func() // gives the terminal back
+
+	cancelled error // ctx's error, when it ended the run
+}
+
+// planRun finds strace and the command, makes the trace file and builds
+// the strace command line. Nothing runs yet.
+func planRun(ctx context.Context, cmd []string, opt Options) (*session, error) {
 	if len(cmd) == 0 {
 		return nil, errors.New("tracer: no command to run")
 	}
@@ -158,6 +191,7 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	sk, err := newSink(tf)
 	if err != nil {
 		logf(opt.Log, "strace writes %s itself: %v", out, err)
+		sk = nil
 	} else {
 		traceArg = sk.path
 	}
@@ -165,7 +199,8 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	if opt.Stack {
 		args = withStack(args)
 	}
-	res := &Result{Trace: out, Argv: append([]string{strace}, args...), Version: v}
+	r := &session{opt: opt, cmd: cmd, strace: strace, out: out, tf: tf, sk: sk,
+		res: &Result{Trace: out, Argv: append([]string{strace}, args...), Version: v}}
 	logf(opt.Log, "strace %s at %s", v, strace)
 	for _, n := range notes {
 		logf(opt.Log, "%s", n)
@@ -173,74 +208,67 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	if sk != nil {
 		logf(opt.Log, "strace writes into a pipe (%s) that crashsim empties into %s", sk.path, out)
 	}
-	logf(opt.Log, "running: %s", shellQuote(res.Argv))
+	logf(opt.Log, "running: %s", shellQuote(r.res.Argv))
+	return r, nil
+}
 
-	// Every process of the run carries a token in its environment, by
-	// which the leftovers are found: a daemon leaves strace's process
-	// group, not its environment (see package reap).
-	token := reap.NewToken()
-	c := exec.Command(strace, args...)
-	c.Dir, c.Env = opt.Dir, reap.Env(opt.Env, token)
-	c.Stdin, c.Stdout, c.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
-	c.WaitDelay = GracePeriod // a daemon holding our stdout pipe must not hang Wait
-	attr, restoreTTY := procAttr(opt.Stdin)
-	// strace dies with crashsim, even by SIGKILL; the watchdog then kills
-	// the tracees, which strace 6.1 leaves running.
-	attr.Pdeathsig = syscall.SIGKILL
-	c.SysProcAttr = attr
-
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-
-	// Pdeathsig is sent when the thread that started strace ends, not the
-	// process: this goroutine's thread stays locked, and so alive, until
-	// the run is over.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := c.Start(); err != nil {
-		restoreTTY()
-		if sk != nil {
-			sk.finish()
+// start starts strace under a keeper, in a cgroup of the run's own where
+// crashsim may make one, and the watchdog beside them.
+func (r *session) start() error {
+	// Every process of the run also carries a token in its environment:
+	// should the keeper be killed too, the watchdog finds them by it.
+	r.token = reap.NewToken()
+	var err error
+	if r.group, err = reap.NewGroup(); err != nil {
+		logf(r.opt.Log, "no cgroup for the run (%v): the keeper alone holds its processes", err)
+		r.group = nil
+	}
+	attr, restore := procAttr(r.opt.Stdin)
+	r.restore = restore
+	k := reap.Keep(r.strace, r.res.Argv, attr)
+	k.Group = r.group
+	c := k.Cmd
+	c.Dir, c.Env = r.opt.Dir, reap.Env(r.opt.Env, r.token)
+	c.Stdin, c.Stdout, c.Stderr = r.opt.Stdin, r.opt.Stdout, r.opt.Stderr
+	c.WaitDelay = GracePeriod // a process holding our stdout pipe must not hang Wait
+	if err := k.Start(); err != nil {
+		restore()
+		if r.sk != nil {
+			r.sk.finish()
 		}
-		tf.Close()
-		os.Remove(out)
-		return nil, fmt.Errorf("start %s: %w", strace, err)
+		r.tf.Close()
+		os.Remove(r.out)
+		r.group.Close()
+		return fmt.Errorf("start %s: %w", r.strace, err)
 	}
-	pgid := c.Process.Pid // strace leads a process group of its own
-	wd, err := reap.StartWatchdog(pgid, token)
-	if err != nil {
-		logf(opt.Log, "no watchdog (%v): if crashsim is killed, the traced processes run on", err)
+	r.kept = k
+	if r.wd, err = reap.StartWatchdog(0, r.token, r.group); err != nil {
+		logf(r.opt.Log, "no watchdog (%v): if crashsim and the keeper are both killed, the traced processes run on", err)
 	}
-	killAll := func() {
-		killGroup(pgid, syscall.SIGKILL)
-		reap.Kill(token, pgid)
-	}
-	done := make(chan error, 1)
-	go func() {
-		waitExited(pgid)
-		// strace is a zombie: its pid, the group id, cannot be reused yet.
-		// Whatever is left (strace was killed, or detached from tracees)
-		// goes now, and then the watchdog, which kills by that group id.
-		killAll()
-		wd.Stop()
-		done <- c.Wait()
-	}()
+	return nil
+}
 
+// supervise passes signals on to strace's process group, stops the run
+// when ctx ends, kills what the command left once Options.Linger has
+// passed since its first process exited, and returns when strace has
+// exited and the keeper has ended what was left.
+func (r *session) supervise(ctx context.Context) {
+	strace := r.kept.Pid() // leads strace's process group
 	var (
-		waitErr    error
-		cancelled  error
 		ctxDone    = ctx.Done()
 		kill       <-chan time.Time
 		interrupts <-chan struct{}
 		lastInt    time.Time
 		nInt       int
-		lw         = newLingerWatch(pgid, opt.linger())
+		lw         = newLingerWatch(strace, r.opt.linger())
 		poll       = time.NewTicker(50 * time.Millisecond)
 	)
 	defer poll.Stop()
-	if sk != nil {
-		interrupts = sk.interrupts
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	if r.sk != nil {
+		interrupts = r.sk.interrupts
 	}
 	// interrupted counts Ctrl-Cs; the second one kills everything.
 	interrupted := func() {
@@ -250,65 +278,104 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 		nInt++
 		lastInt = time.Now()
 		if nInt == 2 {
-			fmt.Fprintf(stderrOf(opt), "crashsim: second interrupt: killing the traced processes (SIGKILL)\n")
-			killAll()
+			fmt.Fprintf(stderrOf(r.opt), "crashsim: second interrupt: killing the traced processes (SIGKILL)\n")
+			r.killAll()
 		}
 	}
-wait:
 	for {
 		select {
-		case waitErr = <-done:
-			break wait
+		case <-r.kept.Exited():
+			return
 		case s := <-sigs:
-			logf(opt.Log, "passing %v on to the traced processes", s)
-			killGroup(pgid, s.(syscall.Signal))
+			logf(r.opt.Log, "passing %v on to the traced processes", s)
+			killGroup(strace, s.(syscall.Signal))
 			interrupted()
 		case <-interrupts:
 			interrupted()
 		case <-ctxDone:
 			ctxDone = nil
-			cancelled = ctx.Err()
-			killGroup(pgid, syscall.SIGTERM)
+			r.cancelled = ctx.Err()
+			killGroup(strace, syscall.SIGTERM)
 			t := time.NewTimer(GracePeriod)
 			defer t.Stop()
 			kill = t.C
 		case <-kill:
-			killAll()
+			r.killAll()
 		case <-poll.C:
-			if left := lw.check(token); len(left) > 0 {
-				res.Leftovers = append(res.Leftovers, left...)
-				logf(opt.Log, "the command's first process has exited; %d processes still ran %v later: killing them", len(left), lw.linger)
-				killAll()
+			if !lw.due() {
+				continue
 			}
+			left := r.leftovers()
+			if len(left) == 0 {
+				continue // strace is writing its last lines
+			}
+			logf(r.opt.Log, "the command's first process has exited; %d processes still ran %v later: killing them", len(left), lw.linger)
+			r.res.Leftovers = append(r.res.Leftovers, left...)
+			r.killAll()
 		}
 	}
-	restoreTTY()
-	if sk != nil {
+}
+
+// leftovers lists the processes of the run but strace: the keeper's
+// tree (while the keeper lives, nothing of the run is outside it).
+func (r *session) leftovers() []reap.Proc { return r.kept.Running(r.kept.Pid()) }
+
+// killAll kills every traced process: strace sees them end, writes how,
+// and exits; should it not, it is killed a second later.
+func (r *session) killAll() {
+	r.kept.Kill(r.kept.Pid())
+	go func() {
+		select {
+		case <-r.kept.Exited():
+		case <-time.After(time.Second):
+			r.kept.Kill()
+		}
+	}()
+}
+
+// collect empties the sink into the trace, ends the keeper, the group
+// and the watchdog, and reads the command's exit status.
+func (r *session) collect() (*Result, error) {
+	r.restore()
+	ws, left, waitErr := r.kept.Wait()
+	// What the keeper ended after strace: processes strace did not
+	// follow, or let go of.
+	for _, p := range left {
+		if !slices.ContainsFunc(r.res.Leftovers, func(q reap.Proc) bool { return q.PID == p.PID }) {
+			r.res.Leftovers = append(r.res.Leftovers, p)
+		}
+	}
+	reap.Kill(r.token)
+	r.wd.Stop()
+	if err := r.group.Close(); err != nil {
+		logf(r.opt.Log, "remove the run's cgroup: %v", err)
+	}
+	res := r.res
+	if r.sk != nil {
 		// strace is gone: what it wrote is in the pipe or the file.
-		err := sk.finish()
-		if cerr := tf.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write the trace %s: %w", out, cerr)
+		err := r.sk.finish()
+		if cerr := r.tf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write the trace %s: %w", r.out, cerr)
 		}
 		if err != nil {
 			return res, err
 		}
 	} else {
-		tf.Close()
+		r.tf.Close()
 	}
-
-	st, err := traceStatus(out)
+	st, err := traceStatus(r.out)
 	if err != nil {
 		return res, fmt.Errorf("read exit status: %w", err)
 	}
 	if !st.found {
-		st, err = straceStatus(c.ProcessState, waitErr)
-		if err != nil && cancelled == nil {
+		st, err = straceStatus(ws, waitErr)
+		if err != nil && r.cancelled == nil {
 			return res, err
 		}
 	}
 	res.ExitCode, res.Signal, res.CoreDumped = st.code, st.signal, st.coreDumped
-	if cancelled != nil {
-		return res, fmt.Errorf("trace stopped early: %w", cancelled)
+	if r.cancelled != nil {
+		return res, fmt.Errorf("trace stopped early: %w", r.cancelled)
 	}
 	return res, nil
 }
@@ -318,13 +385,9 @@ wait:
 // status and kills itself with the signal that killed the command. A trace
 // with no line for the command at all means strace failed before it began
 // (its message went to Options.Stderr).
-func straceStatus(ps *os.ProcessState, waitErr error) (exitStatus, error) {
-	if ps == nil {
+func straceStatus(ws syscall.WaitStatus, waitErr error) (exitStatus, error) {
+	if waitErr != nil {
 		return exitStatus{}, fmt.Errorf("strace: %w", waitErr)
-	}
-	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if !ok {
-		return exitStatus{}, fmt.Errorf("strace: %v", ps)
 	}
 	if ws.Signaled() {
 		return exitStatus{found: true, code: -1, signal: signalName(ws.Signal()), coreDumped: ws.CoreDump()}, nil

@@ -41,6 +41,8 @@ type exploreCmd struct {
 func (c *exploreCmd) Help() string {
 	return `Builds on disk each state a crash can leave while the traced program saves (at each crash point, each changed file in each of its crash states, the other files as the program saw them), and runs CHECKER on every distinct one with the state directory as its working directory and CRASHSIM_STATE_DIR, CRASHSIM_CRASH_LINE and CRASHSIM_MODEL in its environment. Every state the checker rejects is a checker-failed finding.
 
+With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace, with no capabilities and a minimal /dev, every mount read-only but its state directory and the directories listed, colon separated, in CRASHSIM_CHECKER_WRITABLE.
+
 Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
 
 Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored.

@@ -28,13 +28,13 @@ const fuseEnv = "CRASHSIM_WATCHDOG_FUSE"
 // of the image (uninterruptible) never exits, because the server that
 // would answer was in crashsim itself, so crashsim's files, the pipe
 // among them, are never closed. Aborting the connection ends that wait.
-func StartFUSEWatchdog(token string, unmount, fuse []string, loopsUnder, remove string) (*Watchdog, error) {
+func StartFUSEWatchdog(token string, unmount, fuse []string, loopsUnder, remove string, groups ...*Group) (*Watchdog, error) {
 	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim), loopsEnv + "=" + loopsUnder,
 		fuseEnv + "=" + strings.Join(fuse, watchdogDelim)}
 	if remove != "" {
 		env = append(env, removeDirEnv+"="+remove)
 	}
-	return startWatchdog(0, token, env)
+	return startWatchdog(0, token, env, groups)
 }
 
 // fuseMounts is the FUSE watchdog's list, nil for another watchdog.

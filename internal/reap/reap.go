@@ -1,21 +1,3 @@
-// Package reap makes sure that what crashsim starts ends with it: the
-// processes of a traced run, daemons included, are found by a token in
-// their environment, and a watchdog process kills them if crashsim itself
-// is killed (SIGKILL leaves crashsim no time to do it).
-//
-// Why a token: a program that starts a daemon (setsid, double fork)
-// leaves strace's process group and crashsim's tree, but keeps the
-// environment it was started with, which /proc/PID/environ shows as it was
-// at execve whatever the program does to its own variables later. A daemon
-// that execs itself with a clean environment is not found; the README says
-// so.
-//
-// Why a process: a parent-death signal reaches strace (see tracer), but
-// strace 6.1 does not set PTRACE_O_EXITKILL (--kill-on-exit is 6.6), so
-// the tracees run on untraced when strace dies. The watchdog is crashsim's
-// own binary started again (the hook is this package's init), in a
-// session of its own, holding the read end of a pipe whose write end only
-// crashsim holds: the pipe's end tells it crashsim is gone.
 package reap
 
 import (
@@ -44,6 +26,7 @@ const (
 	unmountEnv    = "CRASHSIM_WATCHDOG_UNMOUNT" // mount points to detach, one a line
 	loopsEnv      = "CRASHSIM_WATCHDOG_LOOPS"   // detach loop devices backed by files below this
 	removeDirEnv  = "CRASHSIM_WATCHDOG_REMOVE"  // a directory to remove once they are
+	groupsEnv     = "CRASHSIM_WATCHDOG_GROUPS"  // cgroups to kill and remove, one a line
 	watchdogDelim = "\n"
 )
 
@@ -235,10 +218,10 @@ type Watchdog struct {
 }
 
 // StartWatchdog starts a watchdog that, once crashsim has ended without
-// calling Stop, kills process group pgid (none when 0) and every holder
-// of token.
-func StartWatchdog(pgid int, token string) (*Watchdog, error) {
-	return startWatchdog(pgid, token, nil)
+// calling Stop, kills process group pgid (none when 0), every holder of
+// token and every member of groups (which it then removes).
+func StartWatchdog(pgid int, token string, groups ...*Group) (*Watchdog, error) {
+	return startWatchdog(pgid, token, nil, groups)
 }
 
 // StartMountWatchdog is StartWatchdog for the oracle: after the kills it
@@ -246,15 +229,15 @@ func StartWatchdog(pgid int, token string) (*Watchdog, error) {
 // every loop device whose backing file is below loopsUnder (one still in
 // use detaches when its last user goes) and, when the unmounts worked,
 // removes the directory remove.
-func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string) (*Watchdog, error) {
+func StartMountWatchdog(token string, unmount []string, loopsUnder, remove string, groups ...*Group) (*Watchdog, error) {
 	env := []string{unmountEnv + "=" + strings.Join(unmount, watchdogDelim), loopsEnv + "=" + loopsUnder}
 	if remove != "" {
 		env = append(env, removeDirEnv+"="+remove)
 	}
-	return startWatchdog(0, token, env)
+	return startWatchdog(0, token, env, groups)
 }
 
-func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
+func startWatchdog(pgid int, token string, extra []string, groups []*Group) (*Watchdog, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -262,6 +245,15 @@ func startWatchdog(pgid int, token string, extra []string) (*Watchdog, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
+	}
+	var dirs []string
+	for _, g := range groups {
+		if g != nil {
+			dirs = append(dirs, g.Dir)
+		}
+	}
+	if len(dirs) > 0 {
+		extra = append(extra, groupsEnv+"="+strings.Join(dirs, watchdogDelim))
 	}
 	c := exec.Command(exe)
 	c.Env = append(append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token)), extra...)
@@ -299,10 +291,20 @@ func watchdog(arg string) {
 	}
 	fuse := fuseMounts()
 	waitEnd(os.NewFile(3, "crashsim"), os.Getppid(), fuse != nil)
+	var groups []string
+	if v := os.Getenv(groupsEnv); v != "" {
+		groups = strings.Split(v, watchdogDelim)
+	}
+	for _, g := range groups {
+		killGroup(g)
+	}
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
 	Kill(token)
+	for _, g := range groups {
+		_ = removeGroup(g)
+	}
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
@@ -325,22 +327,9 @@ func watchdog(arg string) {
 	os.Exit(0)
 }
 
-// ErrNoProc is returned by FirstChild when pid has no child (yet).
+// ErrNoProc is returned by TracedCommand when strace has not started the
+// command (yet).
 var ErrNoProc = errors.New("no child process")
-
-// FirstChild returns the first child of pid, from
-// /proc/PID/task/PID/children: for strace, the traced command.
-func FirstChild(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-	if err != nil {
-		return 0, err
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0, ErrNoProc
-	}
-	return strconv.Atoi(f[0])
-}
 
 // Alive reports whether pid is a process that has not exited (a zombie
 // has).
