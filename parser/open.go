@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/inputfile"
 )
 
 // Open opens a trace for reading: a file, or the PREFIX of an strace -ff
@@ -146,7 +148,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		}
 	}
 	if m.r == nil {
-		r, err := OpenFile(m.path, s.opt)
+		r, err := openFile(m.path, s.opt, inputfile.Found)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +159,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		r.lp.cache = s.cache
 		m.r = r
 	} else {
-		f, err := os.Open(m.path)
+		f, err := inputfile.Open(m.path, inputfile.Found)
 		if err != nil {
 			return nil, err
 		}

@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/report"
 )
 
@@ -46,15 +47,19 @@ func fingerprintKey(fp string) ([8]byte, bool) {
 
 // readBaseline reads the fingerprints of an earlier report: crashsim's
 // JSON, or its SARIF.
+// The report is a regular file or a pipe named on the command line
+// (inputfile), and an error says where it went wrong, never what the
+// file holds: a baseline that is a link to a secret must not print it.
 func readBaseline(name string) (baseline, error) {
-	file, err := os.Open(name)
+	file, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	defer file.Close()
-	doc, err := scanBaseline(json.NewDecoder(bufio.NewReaderSize(file, 256<<10)))
+	dec := json.NewDecoder(bufio.NewReaderSize(file, 256<<10))
+	doc, err := scanBaseline(dec)
 	if err != nil {
-		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report: %w", name, err)
+		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report: %s", textesc.Escape(name), unquoted(err, dec))
 	}
 	// A document with both is read as crashsim's JSON.
 	prints := doc.findings
@@ -62,10 +67,10 @@ func readBaseline(name string) (baseline, error) {
 		prints = doc.runs
 	}
 	if prints == nil {
-		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report (no findings or runs)", name)
+		return nil, fmt.Errorf("baseline %s: not a crashsim JSON or SARIF report (no findings or runs)", textesc.Escape(name))
 	}
 	if prints.missing {
-		return nil, errors.New("baseline " + name + ": findings without a " + report.FingerprintVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
+		return nil, errors.New("baseline " + textesc.Escape(name) + ": findings without a " + report.FingerprintVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
 	}
 	return prints.set, nil
 }
@@ -168,7 +173,7 @@ func eachMember(dec *json.Decoder, f func(key string) error) error {
 		}
 		key, ok := t.(string)
 		if !ok {
-			return fmt.Errorf("an object key is %v", t)
+			return fmt.Errorf("an object key is %s", tokenKind(t))
 		}
 		if err := f(key); err != nil {
 			return err
@@ -188,7 +193,7 @@ func eachElement(dec *json.Decoder, f func() error) (isNull bool, err error) {
 		return true, nil
 	}
 	if d, ok := t.(json.Delim); !ok || d != '[' {
-		return false, fmt.Errorf("want an array, not %v", t)
+		return false, fmt.Errorf("want an array, not %s", tokenKind(t))
 	}
 	for dec.More() {
 		if err := f(); err != nil {
@@ -205,7 +210,7 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 		return err
 	}
 	if d, ok := t.(json.Delim); !ok || d != want {
-		return fmt.Errorf("want %v, not %v", want, t)
+		return fmt.Errorf("want %v, not %s", want, tokenKind(t))
 	}
 	return nil
 }
@@ -214,4 +219,39 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 func skipValue(dec *json.Decoder) error {
 	var skip json.RawMessage
 	return dec.Decode(&skip)
+}
+
+// unquoted words a reading error by where it happened and what kind of
+// value was there, never with the bytes of the file: encoding/json's
+// errors quote the character or the number they met.
+func unquoted(err error, dec *json.Decoder) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		kind, _, _ := strings.Cut(typ.Value, " ") // "number 12" is a number
+		return fmt.Sprintf("a %s at byte %d where a report has a %s (%s)", kind, typ.Offset, typ.Type, typ.Field)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("the document ends at byte %d, before it is complete", dec.InputOffset())
+	}
+	return err.Error()
+}
+
+// tokenKind says what kind of JSON value t starts.
+func tokenKind(t json.Token) string {
+	switch v := t.(type) {
+	case json.Delim:
+		return "'" + v.String() + "'"
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	case nil:
+		return "null"
+	}
+	return "a value"
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/report"
 )
 
@@ -24,7 +24,7 @@ Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error, 3 a rep
 func (c *mergeCmd) Run(g *Globals) error {
 	var shards []report.Shard
 	for _, name := range c.Reports {
-		b, err := os.ReadFile(name)
+		b, err := readShard(name)
 		if err != nil {
 			return withCode(exitInput, err)
 		}
@@ -48,4 +48,18 @@ func (c *mergeCmd) Run(g *Globals) error {
 		}
 	}
 	return nil
+}
+
+// maxShard bounds a shard's report, which is read whole.
+const maxShard = 512 << 20
+
+// readShard reads a shard's report: a regular file, or a pipe named on
+// the command line (inputfile), of at most maxShard bytes.
+func readShard(name string) ([]byte, error) {
+	f, err := inputfile.Open(name, inputfile.Named)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return inputfile.ReadAll(f, maxShard)
 }

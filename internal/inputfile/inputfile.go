@@ -199,6 +199,31 @@ func ReadAll(f *os.File, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// Capped reads f as a stream, failing (with an error wrapping
+// ErrTooLarge) once more than limit bytes were read: for an input read
+// line by line whose reader keeps what it reads.
+func Capped(f *os.File, limit int64) io.Reader { return &capped{f: f, left: limit, limit: limit} }
+
+type capped struct {
+	f           *os.File
+	left, limit int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, tooLarge(c.f.Name(), c.limit)
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.f.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n - 1, tooLarge(c.f.Name(), c.limit)
+	}
+	return n, err
+}
+
 func tooLarge(name string, limit int64) error { return &tooLargeError{name, limit} }
 
 type tooLargeError struct {

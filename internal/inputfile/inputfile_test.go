@@ -3,6 +3,7 @@ package inputfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,5 +154,24 @@ func TestAdversarialReadAll(t *testing.T) {
 	w.Close()
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("an endless pipe: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestCapped: a stream is read whole up to its limit, and an error
+// follows the limit's last byte.
+func TestCapped(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{10, 11} {
+		name := filepath.Join(dir, "f")
+		os.WriteFile(name, bytes.Repeat([]byte("x"), n), 0o644)
+		f, _ := Open(name, Named)
+		b, err := io.ReadAll(Capped(f, 10))
+		f.Close()
+		switch {
+		case n == 10 && (err != nil || len(b) != 10):
+			t.Errorf("10 bytes, limit 10: read %d, %v", len(b), err)
+		case n == 11 && (!errors.Is(err, ErrTooLarge) || len(b) != 10):
+			t.Errorf("11 bytes, limit 10: read %d, %v; want 10 and ErrTooLarge", len(b), err)
+		}
 	}
 }
