@@ -453,11 +453,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case "rename", "renameat", "renameat2":
 		m.rename(ev, paths, eff)
 	case "link", "linkat":
-		if len(paths) == 2 && paths[0] != "" && paths[1] != "" {
-			src := m.lookup(paths[0], true)
-			m.lookup(paths[1], false)
-			m.entry(ev, EntryLink, []NameChange{{Path: paths[1], New: src}}, eff)
-		}
+		m.link(ev, paths, eff)
 	case "symlink", "symlinkat":
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
