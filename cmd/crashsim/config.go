@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -72,6 +73,10 @@ func (g *Globals) loadConfig(ctx *kong.Context) error {
 	if g.cfg, err = crashsim.LoadConfig(name, wd); err != nil || g.cfg == nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(g.cfg.File))
+	shown := g.cfg.File // a config in this directory by its name, others whole
+	if filepath.Dir(shown) == wd {
+		shown = filepath.Base(shown)
+	}
+	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(shown))
 	return nil
 }

@@ -91,6 +91,10 @@ func Open(name string, o Origin) (f *os.File, err error) {
 	}()
 	fi, err := os.Stat(name)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // what was asked, as os.Open says it
+		}
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
