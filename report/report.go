@@ -34,6 +34,9 @@ type Options struct {
 	// Shard is "I/N" for the report of one shard of explore --shard, so
 	// that Merge can check it has every shard of one run; "" otherwise.
 	Shard string
+	// Config names the config file the run read (its ignore globs and
+	// suppressions decide what is reported); "" when it read none.
+	Config string
 }
 
 // Tool says which crashsim made a report.
@@ -223,8 +226,9 @@ type SummaryJSON struct {
 	// Warnings are the blind spots: what the trace could not show.
 	Warnings []check.BlindWarning `json:"warnings"`
 	// Notes say what was left out of scope on purpose.
-	Notes []check.Note `json:"notes"`
-	Shard string       `json:"shard,omitempty"`
+	Notes  []check.Note `json:"notes"`
+	Shard  string       `json:"shard,omitempty"`
+	Config string       `json:"config,omitempty"` // the config file the run read
 }
 
 // JSON writes one document; findings is always an array. The findings
@@ -232,7 +236,7 @@ type SummaryJSON struct {
 // encoding/json writes DocumentJSON, without ever being whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
 	sum := SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard, Config: opt.Config}
 	if sum.Models == nil {
 		sum.Models = []string{}
 	}

@@ -24,7 +24,8 @@ type sarifRun struct {
 	Invocations        []sarifInvocation        `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult            `json:"results"`
-	// Properties hold crashsimShard ("I/N") in a shard's report.
+	// Properties hold crashsimShard ("I/N") in a shard's report, and
+	// crashsimConfig, the config file the run read.
 	Properties map[string]any `json:"properties,omitempty"`
 }
 
@@ -281,8 +282,15 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	} else {
 		s.raw("\n" + strings.Repeat("  ", 3) + "]")
 	}
+	props := map[string]any{}
 	if opt.Shard != "" {
-		s.field("properties", map[string]any{"crashsimShard": opt.Shard}, 3, false)
+		props["crashsimShard"] = opt.Shard
+	}
+	if opt.Config != "" {
+		props["crashsimConfig"] = opt.Config
+	}
+	if len(props) > 0 {
+		s.field("properties", props, 3, false)
 	}
 	s.raw("\n" + strings.Repeat("  ", 2) + "}\n  ]\n}\n")
 	return s.err

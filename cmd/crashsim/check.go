@@ -142,7 +142,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
-	opt.Models, opt.AllModels, opt.Tool, opt.Shard = f.Model, all, crashsim.Tool(), r.shard
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Config = f.Model, all, crashsim.Tool(), r.shard, g.cfgName
 	code := exitOK
 	switch {
 	case res.AtLeast(threshold):

@@ -73,10 +73,10 @@ func (g *Globals) loadConfig(ctx *kong.Context) error {
 	if g.cfg, err = crashsim.LoadConfig(name, wd); err != nil || g.cfg == nil {
 		return err
 	}
-	shown := g.cfg.File // a config in this directory by its name, others whole
-	if filepath.Dir(shown) == wd {
-		shown = filepath.Base(shown)
+	g.cfgName = g.cfg.File // a config in this directory by its name, others whole
+	if filepath.Dir(g.cfgName) == wd {
+		g.cfgName = filepath.Base(g.cfgName)
 	}
-	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(shown))
+	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(g.cfgName))
 	return nil
 }
