@@ -63,17 +63,24 @@ var ErrTooLarge = errors.New("too large")
 type NotFileError struct {
 	Name string
 	// Kind says what it is instead: "a character device", "a named
-	// pipe", "a file of /proc", "a pipe crashsim was not given".
+	// pipe", "a file of /proc".
 	Kind string
+	// Why says why that is refused, or what to do, when it is not plain.
+	Why string
 	// Target is where Name leads when it is a symbolic link.
 	Target string
 }
 
 func (e *NotFileError) Error() string {
+	s := textesc.Escape(e.Name) + " is " + e.Kind
 	if e.Target != "" {
-		return fmt.Sprintf("%s is %s (a link to %s), not a regular file", textesc.Escape(e.Name), e.Kind, textesc.Escape(e.Target))
+		s += " (a link to " + textesc.Escape(e.Target) + ")"
 	}
-	return fmt.Sprintf("%s is %s, not a regular file", textesc.Escape(e.Name), e.Kind)
+	s += ", not a regular file"
+	if e.Why != "" {
+		s += ": " + e.Why
+	}
+	return s
 }
 
 func (e *NotFileError) Unwrap() error { return ErrNotFile }
@@ -125,15 +132,15 @@ func check(fd int, name string, o Origin) error {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		if what := pseudoFS(fd); what != "" {
-			return &NotFileError{Name: name, Kind: "a file of " + what + ", whose size and content are made up as it is read"}
+			return &NotFileError{Name: name, Kind: "a file of " + what, Why: "its size and content are made up as it is read"}
 		}
 		return nil
 	case unix.S_IFIFO:
 		switch {
 		case !isShellPipe(fd):
-			return &NotFileError{Name: name, Kind: "a named pipe, which may never be written to; give its content on stdin (/dev/stdin < " + name + ")"}
+			return &NotFileError{Name: name, Kind: "a named pipe", Why: "nothing says anything will ever write to it; give its content on stdin (/dev/stdin < " + textesc.Escape(name) + ")"}
 		case o != Named:
-			return &NotFileError{Name: name, Kind: "a pipe, and crashsim reads a pipe only when it is named on the command line"}
+			return &NotFileError{Name: name, Kind: "a pipe", Why: "crashsim reads a pipe only when it is named on the command line"}
 		}
 		return nil
 	}
