@@ -33,7 +33,14 @@ func track(name string) {
 	pending.names[name] = true
 	if pending.sigs == nil {
 		pending.sigs = make(chan os.Signal, 1)
-		signal.Notify(pending.sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		// A signal crashsim was started ignoring (nohup, a background job
+		// of a script) stays ignored: catching it would make it end the
+		// write.
+		for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+			if !signal.Ignored(sig) {
+				signal.Notify(pending.sigs, sig)
+			}
+		}
 		go watch(pending.sigs)
 	}
 }

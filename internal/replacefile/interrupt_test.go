@@ -200,6 +200,42 @@ func TestAdversarialInterrupt(t *testing.T) {
 	}
 }
 
+// TestAdversarialInterruptIgnored: a crashsim started with SIGINT ignored
+// (nohup, a background job of a script) goes on writing when one comes,
+// though it watches signals while it has a temp name: catching it would
+// end a run that was meant to ignore it.
+func TestAdversarialInterruptIgnored(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to start the helper with SIGINT ignored")
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "report.json")
+	cmd := exec.Command(sh, "-c", `trap "" INT; exec "$0" -test.run='^TestInterruptHelper$'`, os.Args[0])
+	cmd.Env = append(os.Environ(), "REPLACEFILE_HELPER="+name, "REPLACEFILE_NO_TMPFILE=true")
+	out, _ := cmd.StdoutPipe()
+	stdin, _ := cmd.StdinPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); line != "writing\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	stdin.Close() // the helper finishes its write
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("helper ended with %v, want exit 0", err)
+	}
+	if fi, err := os.Stat(name); err != nil || fi.Size() != 1<<20 {
+		t.Errorf("report.json: %v, want the whole new file", err)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"report.json"}) {
+		t.Errorf("left %q", got)
+	}
+}
+
 // TestInterruptHelper is the process TestAdversarialInterrupt signals:
 // it writes a file and, in the middle, says so and waits on stdin.
 func TestInterruptHelper(t *testing.T) {
@@ -208,12 +244,16 @@ func TestInterruptHelper(t *testing.T) {
 		t.Skip("run by TestAdversarialInterrupt")
 	}
 	noTmpfile = os.Getenv("REPLACEFILE_NO_TMPFILE") == "true"
-	Write(name, func(f *os.File) error {
+	err := Write(name, func(f *os.File) error {
 		f.Write(make([]byte, 1<<20))
 		os.Stdout.WriteString("writing\n")
 		var b [1]byte
 		os.Stdin.Read(b[:])
 		return nil
 	}, Options{Durable: true})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
 	os.Exit(0)
 }
