@@ -45,7 +45,12 @@
 //     the call site in the program's code when the trace says it (-k
 //     stacks, the marks crashsim's Python shim leaves), else its path
 //     relative to a root or to where the program started
-//     (report.Fingerprint). Result.Identify fills it in. The marks are
+//     (report.Fingerprint). The call site is that of the call where the
+//     finding's fix goes, chosen per rule (fixat.go): the fsync that came
+//     too early, the rename that published unsynced data, the last write
+//     never synced (for Python, the f.write the shim could see, else the
+//     open), the sync whose failure was ignored. Result.Identify fills it
+//     in. The marks are
 //     events like any other: the check collects them as it reads the
 //     trace; stacks are read back, for the lines findings name, only when
 //     the trace's head shows some (parser.ProbeTrace).

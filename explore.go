@@ -26,8 +26,8 @@ type Explore struct {
 	Ignore []string
 	// AcceptBlind are blind spots the caller accepts (see Check).
 	AcceptBlind []string
-	// Options are explore's; Run sets Trace, Existed, Scope and Predict,
-	// and refuses a WorkDir at or below Root or Initial.
+	// Options are explore's; Run sets Trace, Existed, Scope, Predict and
+	// Reopen, and refuses a WorkDir at or below Root or Initial.
 	Options explore.Options
 }
 
@@ -89,6 +89,9 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// explore reads the trace a second time to check each state at the
+	// last line that leaves it; the warnings were said the first time.
+	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll) }
 	res, err := explore.Run(ctx, stream, opt)
 	stream.Close()
 	if err != nil {

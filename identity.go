@@ -67,7 +67,8 @@ func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, w
 }
 
 // sources names the call site in the program's code of each finding
-// whose trace has stacks or marks; a mark wins over a stack.
+// whose trace has stacks or marks, at the call where its fix goes
+// (fixAt); a mark wins over a stack.
 func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.Finding]source.Location {
 	out := map[*check.Finding]source.Location{}
 	markSources(r.Findings, r.marks, out)
@@ -82,7 +83,8 @@ func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.F
 	for trace, fs := range byTrace {
 		lines := map[int]bool{}
 		for _, f := range fs {
-			lines[f.Line] = true
+			line, _ := fixAt(f)
+			lines[line] = true
 		}
 		stacks, err := stacksAt(trace, lines)
 		if err != nil {
@@ -93,10 +95,11 @@ func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.F
 			if _, ok := out[f]; ok {
 				continue // a Python mark named it
 			}
-			loc, ok, err := res.Locate(stacks[f.Line])
+			line, _ := fixAt(f)
+			loc, ok, err := res.Locate(stacks[line])
 			if err != nil && !said[err.Error()] {
 				said[err.Error()] = true
-				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, f.Line, err))
+				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, line, err))
 			}
 			if ok {
 				out[f] = loc

@@ -1,6 +1,8 @@
 package crashsim
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -10,23 +12,55 @@ import (
 
 // Python source lines come from the marks crashsim's shim leaves in the
 // trace (source.PythonShim): a failed open of a path below
-// source.MarkPrefix just before the call it names, in the same process.
-// A mark is an event like any other, so the check's own reading of the
-// trace collects them (markTap) as it passes: no second read.
+// source.MarkPrefix. A mark is an event like any other, so the check's
+// own reading of the trace collects them (markTap) as it passes: no
+// second read.
+//
+// A mark names the next call of its own thread when that call is one its
+// operation makes (source.Mark.Names): the open, the rename, the fsync.
+// A write note (source.Mark.Note) names the writes of its fd by its
+// thread from the next one on, until another note of that fd, or a close
+// of it: a file object's buffered bytes reach the kernel at a flush or a
+// close, after the f.write lines that gave them.
 
-// lineMark is a mark and the call it names: the trace file and the line
-// the call starts on, as a finding names it.
+// lineMark is a mark and the calls it names: the trace file and the line
+// each call starts on, as a finding names it. A mark of one call has
+// last == line; a write note covers the writes of its fd on the lines
+// from line to last (other calls between them are not its).
 type lineMark struct {
-	file string
-	line int
+	file       string
+	line, last int
+	pid        int
 	source.Mark
 }
+
+// noteKey is a thread's fd.
+type noteKey struct{ pid, fd int }
 
 // markTap passes a trace's events on and keeps the marks among them.
 type markTap struct {
 	parser.Stream
 	pending map[int]source.Mark // pid → a mark waiting for its call
-	marks   []lineMark
+	// notes are the write notes waiting for their fd's first write;
+	// noted the index in marks of each fd's note that named one.
+	notes map[noteKey]source.Mark
+	noted map[noteKey]int
+	marks []lineMark
+	// names holds one copy of each operation, file and function name:
+	// a loop leaves the same few in thousands of marks.
+	names map[string]string
+}
+
+// intern is s, in one copy for the whole trace.
+func (t *markTap) intern(s string) string {
+	if c, ok := t.names[s]; ok {
+		return c
+	}
+	if t.names == nil {
+		t.names = map[string]string{}
+	}
+	t.names[s] = s
+	return s
 }
 
 func (t *markTap) Next() (*parser.Event, error) {
@@ -35,23 +69,71 @@ func (t *markTap) Next() (*parser.Event, error) {
 		return ev, err
 	}
 	// A mark is a failed call: most calls are passed on after one test.
-	if ev.Errno == "" && len(t.pending) == 0 {
+	if ev.Errno == "" && len(t.pending) == 0 && len(t.notes) == 0 && len(t.noted) == 0 {
 		return ev, nil
 	}
 	if m, ok := markOf(ev); ok {
+		m.Op, m.Loc.File, m.Loc.Function = t.intern(m.Op), t.intern(m.Loc.File), t.intern(m.Loc.Function)
+		if strings.HasPrefix(m.Target, "fd:") && !m.Note() {
+			m.Target = "" // an fd's number names nothing once the call is found
+		}
+		if m.Note() {
+			if t.notes == nil {
+				t.notes = map[noteKey]source.Mark{}
+			}
+			t.notes[noteKey{ev.PID, m.FD}] = m
+			return ev, nil
+		}
 		if t.pending == nil {
 			t.pending = map[int]source.Mark{}
 		}
 		t.pending[ev.PID] = m
 		return ev, nil
 	}
-	if len(t.pending) > 0 {
-		if m, ok := t.pending[ev.PID]; ok {
-			delete(t.pending, ev.PID)
-			t.marks = append(t.marks, lineMark{file: ev.Pos.File, line: ev.Pos.Line, Mark: m})
+	if m, ok := t.pending[ev.PID]; ok {
+		delete(t.pending, ev.PID)
+		if m.Names(ev.Name) {
+			t.marks = append(t.marks, lineMark{file: ev.Pos.File, line: ev.Pos.Line, last: ev.Pos.Line, pid: ev.PID, Mark: m})
 		}
 	}
+	if len(t.notes) > 0 || len(t.noted) > 0 {
+		t.noteCall(ev)
+	}
 	return ev, nil
+}
+
+// noteCall follows the write notes through a call: a write of a noted fd,
+// or the fd closed or opened anew.
+func (t *markTap) noteCall(ev *parser.Event) {
+	var fd int64
+	var ok bool
+	switch ev.Name {
+	case "write", "writev", "pwrite64", "pwritev", "pwritev2":
+		if fd, ok = ev.Arg(0).Int(); !ok || ev.Failed() {
+			return
+		}
+		k := noteKey{ev.PID, int(fd)}
+		if m, ok := t.notes[k]; ok {
+			delete(t.notes, k)
+			if t.noted == nil {
+				t.noted = map[noteKey]int{}
+			}
+			t.noted[k] = len(t.marks)
+			t.marks = append(t.marks, lineMark{file: ev.Pos.File, line: ev.Pos.Line, last: ev.Pos.Line, pid: ev.PID, Mark: m})
+		} else if i, ok := t.noted[k]; ok {
+			t.marks[i].last = ev.Pos.Line
+		}
+		return
+	case "close":
+		fd, ok = ev.Arg(0).Int()
+	case "open", "openat", "openat2", "creat":
+		fd, ok = ev.Ret, ev.OK() && ev.Ret >= 0
+	}
+	if ok {
+		k := noteKey{ev.PID, int(fd)}
+		delete(t.notes, k)
+		delete(t.noted, k)
+	}
 }
 
 // markOf reads the mark an event is, if it is one: a failed open whose
@@ -74,36 +156,79 @@ func markOf(ev *parser.Event) (source.Mark, bool) {
 	return m, err == nil
 }
 
-// markSources names the Python line of each finding: the mark on the
-// finding's own call (a rename, an open, a remove) when there is one, else
-// the line that last opened the file under any of its names before the
-// finding's call (the with open(...) of a write that was never synced).
+// markSources names the Python line of each finding, at the call where
+// its fix goes (fixAt): the mark of that call when there is one (the
+// os.fsync, the os.replace, the open); else, for a write, the f.write
+// line a write note gives; else the line that last opened the file under
+// any of its names before that call (the with open(...) whose f.write
+// Python 3.11 does not show). marks are in trace order in each file.
 func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Finding]source.Location) {
 	type at struct {
 		file string
 		line int
 	}
+	type named struct{ file, path string }
 	byLine := map[at]source.Mark{}
+	opens := map[named][]lineMark{}
+	notes := map[named][]lineMark{}
+	renames := map[string][]lineMark{} // renames and links, by trace file
 	for _, m := range marks {
+		switch {
+		case m.Note():
+			k := named{m.file, m.Target}
+			if strings.HasPrefix(m.Target, "fd:") {
+				k.path = "fd:"
+			}
+			notes[k] = append(notes[k], m)
+			continue
+		case m.Op == "open":
+			opens[named{m.file, m.Target}] = append(opens[named{m.file, m.Target}], m)
+		case m.From != "":
+			renames[m.file] = append(renames[m.file], m)
+		}
 		byLine[at{m.file, m.line}] = m.Mark
 	}
 	for _, f := range findings {
-		if m, ok := byLine[at{f.Trace, f.Line}]; ok {
+		line, pid := fixAt(f)
+		if m, ok := byLine[at{f.Trace, line}]; ok {
 			out[f] = m.Loc
 			continue
 		}
 		// The names the file had: its final name, and what was renamed
 		// or linked onto one of them, back to the first.
-		names := map[string]bool{f.Path: true}
-		for i := len(marks) - 1; i >= 0; i-- {
-			if m := marks[i]; m.file == f.Trace && m.From != "" && names[m.Target] {
-				names[m.From] = true
+		names := []string{f.Path}
+		rs := renames[f.Trace]
+		for i := len(rs) - 1; i >= 0; i-- {
+			if slices.Contains(names, rs[i].Target) && !slices.Contains(names, rs[i].From) {
+				names = append(names, rs[i].From)
 			}
 		}
-		for i := len(marks) - 1; i >= 0; i-- {
-			if m := marks[i]; m.file == f.Trace && m.line <= f.Line && m.Op == "open" && names[m.Target] {
-				out[f] = m.Loc
+		// A write note of the file's fd by the writing thread that
+		// covers the write; one that could not name its file ("fd:N")
+		// when no other does.
+		var note *lineMark
+		for _, p := range append(names, "fd:") {
+			for _, n := range notes[named{f.Trace, p}] {
+				if n.line <= line && line <= n.last && n.pid == pid {
+					note = &n
+				}
+			}
+			if note != nil {
 				break
+			}
+		}
+		if note != nil {
+			out[f] = note.Loc
+			continue
+		}
+		// The last open of one of its names before the call.
+		best := -1
+		for _, p := range names {
+			ms := opens[named{f.Trace, p}]
+			k := sort.Search(len(ms), func(i int) bool { return ms[i].line > line })
+			if k > 0 && ms[k-1].line > best {
+				best = ms[k-1].line
+				out[f] = ms[k-1].Loc
 			}
 		}
 	}

@@ -15,17 +15,31 @@ import (
 )
 
 // TestMarksName: the findings of a Python save recorded with the shim
-// name the .py lines of its open and its rename, read from the check's
-// own events: as crashsim trace --stack records it, and with every byte
-// of the marks' paths escaped (-xx).
+// name the .py line where each fix goes, read from the check's own
+// events: the os.fsync that came before the f.flush(), the os.rename
+// that published the file, the directory's os.fsync; for the unsynced
+// write, the with open(...) on Python 3.11, which shows no f.write, and
+// the f.write on 3.12, whose sys.monitoring does. As crashsim trace
+// --stack records it, and with every byte of the marks' paths escaped
+// (-xx). fixtures/programs/save.py is the program.
 func TestMarksName(t *testing.T) {
-	want := []string{
+	py311 := []string{
 		"data-not-synced save.py:17 main",
-		"dir-sync-before-data save.py:17 main",
-		"fsync-before-write save.py:17 main",
+		"dir-sync-before-data save.py:25 main",
+		"fsync-before-write save.py:21 main",
 		"rename-before-sync save.py:22 main",
 	}
-	for _, trace := range []string{"testdata/python-shim/stack.strace", "testdata/python-shim/f-ttt-y-xx.strace"} {
+	py312 := []string{
+		"data-not-synced save.py:18 main",
+		"dir-sync-before-data save.py:25 main",
+		"fsync-before-write save.py:21 main",
+		"rename-before-sync save.py:22 main",
+	}
+	for trace, want := range map[string][]string{
+		"testdata/python-shim/stack.strace":       py311,
+		"testdata/python-shim/f-ttt-y-xx.strace":  py311,
+		"testdata/python-shim/stack-py312.strace": py312,
+	} {
 		c := Check{Inputs: Inputs{Traces: []string{trace}}}
 		res, err := c.Run()
 		if err != nil {
@@ -110,5 +124,171 @@ func TestMarkTap(t *testing.T) {
 	}
 	if len(res.Findings) == 0 {
 		t.Error("no finding to name")
+	}
+}
+
+// sourcesOf checks a trace written from lines and gives each finding's
+// source line, "rule base(path) file:line" ("-" for none), sorted.
+func sourcesOf(t *testing.T, lines []string) []string {
+	t.Helper()
+	trace := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(trace, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Check{Inputs: Inputs{Traces: []string{trace}}}
+	res, err := c.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opt report.Options
+	if err := res.Identify(&opt, "", nil, func(err error) { t.Error(err) }); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		where := "-"
+		if loc, ok := opt.Sources[f]; ok {
+			where = fmt.Sprintf("%s:%d", loc.File, loc.Line)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s", f.Rule.ID, filepath.Base(f.Path), where))
+	}
+	sort.Strings(got)
+	return got
+}
+
+// failed is the line of a mark's failed open by pid.
+func failed(pid int, path string) string {
+	return fmt.Sprintf(`%d openat(AT_FDCWD, "%s", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`, pid, path)
+}
+
+// TestMarkNotes: a write note (f.write on Python 3.12) names the writes
+// of its fd by its thread from the next one on, the latest note first; a
+// write after the fd is closed is not its. An os.fsync mark names the
+// fsync that follows it.
+func TestMarkNotes(t *testing.T) {
+	tmp := realDir(t.TempDir())
+	a, b := tmp+"/a.txt", tmp+"/b.txt"
+	note := func(line int, path string, fd int) string {
+		return markPath("write", "/app/s.py", line, path, fmt.Sprint(fd))
+	}
+	got := sourcesOf(t, []string{
+		failed(10, markPath("open", "/app/s.py", 3, a, "")),
+		`10 openat(AT_FDCWD, "` + a + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		failed(10, note(4, a, 3)),
+		failed(10, markPath("os.fsync", "/app/s.py", 5, "fd:3", "")),
+		`10 fsync(3) = 0`,
+		failed(10, note(6, a, 3)),
+		`11 write(3, "z", 1) = 1`,
+		`10 write(3, "x", 1) = 1`,
+		`10 write(3, "y", 1) = 1`,
+		failed(10, note(7, "fd:3", 3)),
+		`10 close(3) = 0`,
+		failed(10, markPath("open", "/app/s.py", 8, b, "")),
+		`10 openat(AT_FDCWD, "` + b + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		`10 write(3, "w", 1) = 1`,
+		`10 exit_group(0) = ?`,
+	})
+	want := []string{
+		// The last write of a.txt is the latest note's.
+		"data-not-synced a.txt /app/s.py:6",
+		// b.txt reuses fd 3: the note of line 7, whose write never
+		// came (f.write(b"")), ended with the close, so b.txt's write
+		// falls back to its open.
+		"data-not-synced b.txt /app/s.py:8",
+		"fsync-before-write a.txt /app/s.py:5",
+		"name-not-synced a.txt /app/s.py:3",
+		"name-not-synced b.txt /app/s.py:8",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkNamesOnlyItsCall: a mark whose next call in its thread is not
+// one its operation makes names nothing (the call it marked did not
+// happen, or not there), rather than the wrong call.
+func TestMarkNamesOnlyItsCall(t *testing.T) {
+	tmp := realDir(t.TempDir())
+	a := tmp + "/a.txt"
+	got := sourcesOf(t, []string{
+		failed(10, markPath("os.fsync", "/app/s.py", 2, "fd:9", "")),
+		failed(10, markPath("open", "/app/s.py", 3, a, "")),
+		`10 lseek(4, 0, SEEK_CUR) = 0`,
+		`10 openat(AT_FDCWD, "` + a + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		failed(10, markPath("os.fsync", "/app/s.py", 5, "fd:3", "")),
+		`10 write(3, "x", 1) = 1`,
+		`10 fsync(3) = 0`,
+		`10 write(3, "y", 1) = 1`,
+		`10 close(3) = 0`,
+	})
+	want := []string{"data-not-synced a.txt -", "fsync-before-write a.txt -", "name-not-synced a.txt -"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkFixAt: a finding's source line is where its fix goes, which is
+// not always the call it is about: for fsync-error-ignored, the os.fsync
+// whose error was dropped, not the os.rename that went on as if it had
+// not failed.
+func TestMarkFixAt(t *testing.T) {
+	tmp := realDir(t.TempDir())
+	tmpf, a := tmp+"/a.txt.tmp", tmp+"/a.txt"
+	got := sourcesOf(t, []string{
+		failed(10, markPath("open", "/app/s.py", 3, tmpf, "")),
+		`10 openat(AT_FDCWD, "` + tmpf + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		failed(10, markPath("os.write", "/app/s.py", 4, "fd:3", "")),
+		`10 write(3, "x", 1) = 1`,
+		failed(10, markPath("os.fsync", "/app/s.py", 5, "fd:3", "")),
+		`10 fsync(3) = -1 EIO (Input/output error)`,
+		`10 close(3) = 0`,
+		failed(10, markPath("os.rename", "/app/s.py", 9, a, tmpf)),
+		`10 rename("` + tmpf + `", "` + a + `") = 0`,
+		failed(10, markPath("open", "/app/s.py", 10, tmp, "")),
+		`10 openat(AT_FDCWD, "` + tmp + `", O_RDONLY|O_CLOEXEC) = 3`,
+		failed(10, markPath("os.fsync", "/app/s.py", 11, "fd:3", "")),
+		`10 fsync(3) = 0`,
+		`10 close(3) = 0`,
+	})
+	want := []string{
+		"data-not-synced a.txt /app/s.py:4",
+		"dir-sync-before-data a.txt /app/s.py:11",
+		"fsync-error-ignored a.txt /app/s.py:5",
+		"rename-before-sync a.txt /app/s.py:9",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkNoteBounds: a write note that could not name its file (an
+// f.write on a file opened from an fd) covers only its own thread's
+// writes; and the open a write falls back to is the last before it, not
+// a later one that read the file back.
+func TestMarkNoteBounds(t *testing.T) {
+	tmp := realDir(t.TempDir())
+	a, c := tmp+"/a.txt", tmp+"/c.txt"
+	got := sourcesOf(t, []string{
+		`10 openat(AT_FDCWD, "` + a + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3`,
+		failed(10, markPath("write", "/app/s.py", 4, "fd:3", "3")),
+		`10 write(3, "x", 1) = 1`,
+		failed(11, markPath("open", "/app/s.py", 20, c, "")),
+		`11 openat(AT_FDCWD, "` + c + `", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 4`,
+		`11 write(4, "z", 1) = 1`,
+		`10 write(3, "y", 1) = 1`,
+		`10 close(3) = 0`,
+		`11 close(4) = 0`,
+		failed(11, markPath("open", "/app/s.py", 25, c, "")),
+		`11 openat(AT_FDCWD, "` + c + `", O_RDONLY|O_CLOEXEC) = 4`,
+		`11 close(4) = 0`,
+	})
+	want := []string{
+		"data-not-synced a.txt /app/s.py:4",
+		"data-not-synced c.txt /app/s.py:20",
+		"name-not-synced a.txt -",
+		"name-not-synced c.txt /app/s.py:20",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
 	}
 }

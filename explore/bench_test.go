@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/gentrace"
 )
 
 // saveTrace is a synthetic trace of n saves of config.json, each a temp
@@ -108,7 +111,7 @@ func BenchmarkExploreTree(b *testing.B) {
 	for b.Loop() {
 		res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
 		states += res.Checked
-		cands += res.Candidates
+		cands += res.Built
 		reused += res.Reused
 		mat += res.Materialize
 		wall += res.Wall
@@ -116,7 +119,7 @@ func BenchmarkExploreTree(b *testing.B) {
 	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
 	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
 	b.ReportMetric(float64(states)/float64(b.N), "states/op")
-	b.ReportMetric(float64(reused)/float64(cands), "reused/candidate")
+	b.ReportMetric(float64(reused)/float64(cands), "reused/built")
 }
 
 // BenchmarkCheckerRun measures one run of the checker `true` on a state
@@ -148,4 +151,36 @@ func BenchmarkCheckerRun(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkExploreManyFiles measures a trace that saves many files (each
+// a temp file renamed over its name, half of them fsynced, a directory
+// fsync every 10): most crash points have more joint states than
+// MaxJoint and are sampled, and every state holds hundreds of paths. The
+// checker is `true` on every CPU.
+//
+//	go test ./explore -run '^$' -bench ExploreManyFiles -benchtime 1x
+func BenchmarkExploreManyFiles(b *testing.B) {
+	root := "/tmp/bench" // gentrace's
+	var buf bytes.Buffer
+	if _, err := gentrace.WriteFiles(&buf, gentrace.FilesOptions{Files: 30, PerDir: 10}); err != nil {
+		b.Fatal(err)
+	}
+	trace := filepath.Join(b.TempDir(), "files.strace")
+	if err := os.WriteFile(trace, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var states, cands int
+	var mat, wall time.Duration
+	for b.Loop() {
+		res := runTrace(b, trace, Options{Trace: trace, Root: root, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
+		states += res.Checked
+		cands += res.Candidates
+		mat += res.Materialize
+		wall += res.Wall
+	}
+	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
+	b.ReportMetric(float64(cands)/float64(b.N), "candidates/op")
+	b.ReportMetric(float64(mat.Microseconds())/float64(cands), "build-µs/candidate")
+	b.ReportMetric(float64(states)/float64(b.N), "states/op")
 }

@@ -25,6 +25,7 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	env := reap.Env(append(os.Environ(),
 		"CRASHSIM_STATE_DIR="+s.dir,
 		"CRASHSIM_CRASH_LINE="+strconv.Itoa(s.line),
+		"CRASHSIM_FIRST_LINE="+strconv.Itoa(s.first),
 		"CRASHSIM_MODEL="+e.opt.Persistence.String(),
 	), token)
 	argv := []string{"sh", "-c", e.opt.Checker}

@@ -14,19 +14,52 @@
 //     initial content (or empty, for a file the trace created) with the
 //     data operations the model declared durable applied to it
 //     (model.Options.Durable). Durable copies live in the work directory.
-//   - A state is one crash state: at a crash point, one changed path takes
-//     one of its model.PathStates and every other tracked path holds what
-//     the program saw (its durable copy plus every pending operation). The
-//     state before the first event is the snapshot itself. States with the
-//     same tree (names, kinds, bytes, link targets) are checked once.
+//   - A crash point is the moment after an event that changed something
+//     in scope (model.Timeline), or before the first event. A crash after
+//     any later event up to the next crash point leaves the same states:
+//     the point's span ends at the last event before the next point.
+//   - A state is one joint crash state (model.JointState): at a crash
+//     point, every tracked path at once as the persistence model allows —
+//     which inode each name holds (the pending entry operations that
+//     persisted), which of its pending data operations each of those files
+//     holds, which directories are gone with their entries. These are the
+//     states crashsim states counts. The state before the first event is
+//     the snapshot itself.
+//   - A point is exhaustive when the model admits at most MaxJoint states
+//     there (counted exactly) and every one is built. Past that it is
+//     sampled: at most MaxJoint states are built from families, in this
+//     order: predicted (the state each of check's findings demonstrates at
+//     that line — its path as the finding says, the other operations all
+//     persisted where the model allows, then none of them), prefix (the
+//     first k pending operations in program order persisted, none after),
+//     drop (one pending operation lost, the others persisted as far as the
+//     model allows), torn (one pending write cut at a page boundary), and
+//     random (Samples states drawn with Seed, the same in every run). A
+//     sampled point is never called exhaustive; Result.PointStats says
+//     what each point got.
+//   - A tree is what a state puts on disk (names, kinds, bytes, link
+//     targets). States with the same tree are checked once, at the last
+//     crash point that can leave the tree, with CRASHSIM_CRASH_LINE the
+//     end of that point's span (the latest crash that leaves it: the most
+//     demanding line for a checker that knows when data is durable) and
+//     CRASHSIM_FIRST_LINE the first crash point's line that leaves it.
+//     EveryLine checks a tree once per crash point that leaves it instead.
 //   - The checker is a shell command run with `sh -c` in the state
 //     directory; exit 0 accepts the state. Any other exit, or running past
 //     the timeout, makes the state a checker-failed finding.
 //
-// States are built one after another in replay order (durable copies move
-// as the replay proceeds); each is complete before a worker runs the
-// checker on it. Findings come out in the order the states were built,
-// whatever the parallelism.
+// Where a tree can occur last is known only once the whole trace is read,
+// so the trace is replayed twice. The first replay builds each state in
+// memory (vhash.go: what place would write, each file content written and
+// hashed once per crash point) and keeps, per distinct tree, its hash,
+// first and last crash points and the state's place among the last
+// point's: a few dozen bytes. The second replay makes the same states in
+// the same order, builds on disk those it checks, at their last points,
+// hashes them again (a difference is a bug and stops the run) and hands
+// them to the workers. With EveryLine one replay does both.
+//
+// Findings come out in the order trees were first built, whatever the
+// parallelism.
 //
 // Each worker runs its checkers through a runner process of its own
 // (runner_linux.go), a child subreaper in the run's cgroup where crashsim

@@ -2,9 +2,7 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,32 +31,60 @@ type Options struct {
 	Timeout time.Duration // per checker run; 0 is 10s
 	// MaxStates bounds the checker runs; 0 is no bound.
 	MaxStates int
+	// MaxJoint bounds the joint states built at one crash point: a point
+	// with at most MaxJoint of them (counted exactly) is explored
+	// exhaustively; past it, at most MaxJoint are built from the families
+	// (see doc.go). 0 is DefaultMaxJoint.
+	MaxJoint int
+	// Samples is how many random states a sampled crash point gets after
+	// the systematic families, drawn with Seed; 0 is DefaultSamples, < 0
+	// none.
+	Samples int
+	Seed    uint64
+	// EveryLine checks a distinct tree at every crash point where it can
+	// occur, not only at the last.
+	EveryLine bool
 	// PathStates bounds the states of one path at one crash point (see
 	// model.Crash); 0 is 256.
 	PathStates int
 	Keep       bool // leave the state directories for inspection
 	// Shard and Shards split a run across machines: with Shards > 1, the
 	// checker runs only on distinct states Shard, Shard+Shards, ... (from
-	// 1) of the order in which they are built, which is the same in every
-	// shard. Each shard still builds and hashes every state, to know which
-	// are distinct. 0 is one shard.
+	// 1) of the order in which they are first built, which is the same in
+	// every shard. Each shard still builds and hashes every state, to know
+	// which are distinct. 0 is one shard.
 	Shard, Shards int
 	// CopyStates gives every state a private copy of every file of the
 	// snapshot, instead of hard links to one read-only copy (see base).
 	CopyStates bool
 	WorkDir    string // where the work directory goes; "" is /dev/shm or os.TempDir()
-	// Predict holds crashsim check's findings on the same trace, to name
-	// the rule that predicts a failing state.
+	// Predict holds crashsim check's findings on the same trace: the
+	// states they demonstrate are built first, and they name the rule
+	// that predicts a failing state.
 	Predict []*check.Finding
-	// Progress, when set, is called after each checker run (from one
+	// Reopen opens the trace again, for the second replay (see doc.go);
+	// nil opens Trace with parser.Open.
+	Reopen func() (parser.Stream, error)
+	// Progress, when set, is called as the exploration goes (from one
 	// goroutine at a time).
 	Progress func(Progress)
 }
 
-// Progress is how far an exploration has got.
+// Defaults of Options.MaxJoint and Options.Samples.
+const (
+	DefaultMaxJoint = 256
+	DefaultSamples  = 16
+)
+
+// Progress is how far an exploration has got: while the trace is
+// replayed to find the distinct states (Phase "replay"), how many crash
+// points and states so far; while checkers run (Phase "check"), how many
+// of the Total states are Done.
 type Progress struct {
-	Done, Total, Failed int
-	Elapsed             time.Duration
+	Phase                        string
+	Points, Candidates, Distinct int
+	Done, Total, Failed          int
+	Elapsed                      time.Duration
 }
 
 // Result is what an exploration found.
@@ -66,17 +92,32 @@ type Result struct {
 	Findings []*check.Finding
 	Events   int // events read
 	Points   int // crash points, counting the one before the first event
-	// Candidates is how many crash states were considered; Distinct how
-	// many different trees they made (each checked once); Checked how many
-	// checker runs completed; Failed how many of them rejected the state.
+	// Admitted is how many joint crash states the model admits at all the
+	// crash points together (saturating at 2^62); AdmittedExact says the
+	// count is exact, else it is a lower bound.
+	Admitted      int64
+	AdmittedExact bool
+	// Exhaustive and Sampled count the crash points whose every state was
+	// built, and those past MaxJoint where families were built instead.
+	Exhaustive, Sampled int
+	// Families counts the states built at sampled points, by family.
+	Families FamilyCounts
+	Seed     uint64
+	// PointStats says what was done at each crash point, in order.
+	PointStats []PointStats
+	// Candidates is how many crash states were made; Distinct how many
+	// different trees they make; Checked how many checker runs completed;
+	// Failed how many of them rejected the state.
 	Candidates, Distinct, Checked, Failed int
-	// Skipped counts the candidate states not built because MaxStates
+	// Skipped counts the distinct trees not checked because MaxStates
 	// checker runs were reached.
 	Skipped     int
 	Interrupted bool
-	// Reused counts the candidate states built in a directory reused from
-	// an earlier one (reuse.go) instead of one filled from the base.
-	Reused int
+	// Built counts the states built on disk (the first replay only
+	// hashes them: vhash.go); Reused how many of them in a directory
+	// reused from an earlier one (reuse.go) instead of one filled from the
+	// base.
+	Built, Reused int
 	// Files is how many file paths the states varied.
 	Files int
 	// WorkDir holds the state directories when Options.Keep is set.
@@ -90,30 +131,115 @@ type Result struct {
 	Materialize, Check, Wall time.Duration
 }
 
+// PointStats is what an exploration did at one crash point.
+type PointStats struct {
+	Line int // the event's line; 0 before the first event
+	// Admitted is how many joint states the model admits here (Exact: the
+	// count is exact, else a lower bound).
+	Admitted int64
+	Exact    bool
+	// Exhaustive: every admitted state was built. Else Families says which
+	// families the states built came from.
+	Exhaustive bool
+	Families   Family
+	Built      int // states built here
+	New        int // distinct trees first built here
+	Checked    int // checker runs on states checked at this point
+}
+
+// Family is a set of the families of states a sampled point is built
+// from, in the order they are built.
+type Family uint8
+
+const (
+	FamilyPredicted Family = 1 << iota // the states check's findings demonstrate
+	FamilyPrefix                       // a prefix of the pending operations persisted
+	FamilyDrop                         // one pending operation dropped, the rest persisted
+	FamilyTorn                         // one pending write torn
+	FamilyRandom                       // drawn at random (Options.Seed)
+)
+
+var familyNames = []string{"predicted", "prefix", "drop", "torn", "random"}
+
+// Names lists the families in the set, in order.
+func (f Family) Names() []string {
+	var out []string
+	for i, n := range familyNames {
+		if f&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// FamilyCounts counts states by family.
+type FamilyCounts struct {
+	Predicted, Prefix, Drop, Torn, Random int
+}
+
+func (c *FamilyCounts) add(f Family) {
+	switch f {
+	case FamilyPredicted:
+		c.Predicted++
+	case FamilyPrefix:
+		c.Prefix++
+	case FamilyDrop:
+		c.Drop++
+	case FamilyTorn:
+		c.Torn++
+	case FamilyRandom:
+		c.Random++
+	}
+}
+
 // DefaultTimeout is a checker's time limit when Options.Timeout is 0.
 const DefaultTimeout = 10 * time.Second
 
 // outputLimit is how much checker output is kept per state.
 const outputLimit = 64 << 10
 
-// state is one crash state: where and what it varies, and its checker run.
+// tree is a distinct tree the states make: where it was first built and
+// where last. What is kept per tree is small; the tree is built again
+// when its checker runs.
+type tree struct {
+	index      int // from 1, in the order trees are first built
+	sum        [32]byte
+	firstPoint int
+	first      model.Ref // the first crash point's event (Line 0: before the first)
+	lastPoint  int
+	ord        int // the candidate's place among its last point's states
+	points     int // how many crash points leave it
+}
+
+// state is one crash state a checker runs on.
 type state struct {
-	index    int
-	dir      string
-	line     int // the crash point's line; 0 before the first event
-	event    *model.Ref
-	path     string // the varied path; "" for the state before the first event
-	ps       model.PathState
-	words    string      // ps in words, as at the crash point (model.StateWords)
-	lost     []model.Ref // pending ops of the varied path that did not persist whole
-	torn     *model.Ref
-	also     []model.Ref // later crash points that leave the same files
+	index int // the tree's (or, with EveryLine, the pair's) place
+	dir   string
+	point int
+	line  int // the crash line: the last event before the point after its last point
+	first int // the first crash point's line that leaves the same tree
+	event *model.Ref
+	tree  *tree
+	// What the state holds that the program did not see at the point.
+	diffs    []diff
+	primary  int // the diff a finding is about
+	lost     []model.LostOp
 	failed   bool
 	why      string // "exit status 1", "timed out after 2s"
 	output   []byte
 	ran      bool
 	seal     *seal // how to tell whether the checker changed the directory
 	verified bool  // base.verify found the linked files unchanged after the run
+}
+
+// diff is a path that holds in a state something else than what the
+// program saw.
+type diff struct {
+	path  string
+	ps    model.PathState
+	words string
+	file  bool
+	paths []string // every name its file had
 }
 
 // Run replays a trace, builds its crash states and runs the checker on
@@ -130,6 +256,12 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	if opt.PathStates <= 0 {
 		opt.PathStates = 256
 	}
+	if opt.MaxJoint <= 0 {
+		opt.MaxJoint = DefaultMaxJoint
+	}
+	if opt.Samples == 0 {
+		opt.Samples = DefaultSamples
+	}
 	if opt.Shards > 1 && (opt.Shard < 1 || opt.Shard > opt.Shards) {
 		return nil, fmt.Errorf("explore: shard %d of %d: a shard is 1 to %d", opt.Shard, opt.Shards, opt.Shards)
 	}
@@ -145,6 +277,10 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 			return nil, fmt.Errorf("explore: initial snapshot: %w", err)
 		}
 		opt.Initial = real
+	}
+	if opt.Reopen == nil {
+		trace := opt.Trace
+		opt.Reopen = func() (parser.Stream, error) { return parser.Open(trace, parser.Options{}) }
 	}
 	base := opt.WorkDir
 	if base == "" {
@@ -168,14 +304,18 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		return nil, err
 	}
 	defer b.close()
-	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), durable: map[int]*durableCopy{},
-		links: map[int]string{}, seen: map[[32]byte]*state{}, files: map[string]bool{}, start: start}
-	defer e.data.close()
-	for _, d := range []string{"durable", "states"} {
-		if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
-			os.RemoveAll(work)
-			return nil, err
+	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), trees: map[[32]byte]*tree{},
+		files: map[string]bool{}, start: start, predict: map[int][]*check.Finding{}}
+	e.res.Seed = opt.Seed
+	for _, f := range opt.Predict {
+		if f.State != nil && f.Rule.ID != check.CheckerFailed {
+			e.predict[f.State.Line] = append(e.predict[f.State.Line], f)
 		}
+	}
+	defer e.data.close()
+	if err := os.Mkdir(filepath.Join(work, "states"), 0o755); err != nil {
+		os.RemoveAll(work)
+		return nil, err
 	}
 	var before rootStamps
 	if !Jailed() {
@@ -187,7 +327,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	}
 	if opt.Keep && res != nil {
 		res.WorkDir = work
-		os.RemoveAll(filepath.Join(work, "durable"))
+		os.RemoveAll(e.durableDir())
 	} else {
 		os.RemoveAll(work)
 	}
@@ -204,17 +344,40 @@ type explorer struct {
 	spare   string      // a state directory that holds the base, ready for the next candidate
 	pool    chan string // state directories the checker is done with, made the base's again
 	touched []string    // the paths the candidate being built placed
+	made    int         // state directories made
 	data    *dataCache
+	predict map[int][]*check.Finding // by the line of the state they demonstrate
+
+	// One replay's: the timeline, and explore's copies of the durable
+	// content of files (each replay starts them again).
+	replays int
 	tl      *model.Timeline
 	durable map[int]*durableCopy
 	links   map[int]string // symlink inode → target
-	seen    map[[32]byte]*state
-	files   map[string]bool
 	durErr  error
-	states  []*state
+	// contents are the file contents hashed at the current crash point.
+	contents map[contentKey]content
+
+	trees   map[[32]byte]*tree
+	pairs   int // with EveryLine: distinct (tree, crash point) pairs
+	points  []PointStats
+	files   map[string]bool
+	mu      sync.Mutex // guards what the workers change: res, states, points' Checked
+	states  []*state   // the states launched
 	res     Result
 	start   time.Time
+	cancel  context.CancelFunc
+	shared  error // a checker changed a shared file
+	jobs    chan *state
+	waiting []*state    // built, launched when their crash point's span ends
+	ends    []model.Ref // the last event of each crash point's span, from the first replay
+	ctx     context.Context
+	// wanted, in the second replay, says whether a crash point has a tree
+	// to check.
+	wanted func(point int) bool
 }
+
+func (e *explorer) doneCh() <-chan struct{} { return e.ctx.Done() }
 
 // durableCopy is explore's copy of an inode's durable content.
 type durableCopy struct {
@@ -266,84 +429,35 @@ func (e *explorer) removeDir(dir string) {
 	os.RemoveAll(dir)
 }
 
+func (e *explorer) progress(p Progress) {
+	if e.opt.Progress != nil {
+		p.Elapsed = time.Since(e.start)
+		e.opt.Progress(p)
+	}
+}
+
+// run explores: by default in two replays of the trace, the first
+// building and hashing every state to learn where each distinct tree
+// can occur, the second building each distinct tree again at the last
+// crash point that leaves it and running its checker there; with
+// EveryLine in one, checking each tree at each crash point as it goes.
 func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, error) {
 	e.pool = make(chan string, e.opt.Jobs+1)
 	// A checker that changed a shared file stops the run (base.verify).
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var shared error
-	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed,
-		Durable: e.onDurable,
-		Observe: func(m *model.Model, ef *model.Effect) {
-			if ef.Kind == model.EffEntry && ef.Entry.Kind == model.EntrySymlink {
-				if ino := ef.Entry.Node(); ino != nil && ef.Event.Arg(0).HasStr {
-					e.links[ino.ID] = ef.Event.Arg(0).Str
-				}
-			}
-		}}
-	if mopt.Existed == nil && e.opt.Initial != "" {
-		mopt.Existed = ExistedIn(e.opt.Root, e.opt.Initial)
-	}
-	e.tl = model.NewTimeline(mopt, e.inScope, e.opt.PathStates)
-
-	jobs := make(chan *state)
+	ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
+	e.ctx = ctx
+	e.jobs = make(chan *state)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	for range e.opt.Jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{}
-			defer w.close()
-			for s := range jobs {
-				if ctx.Err() == nil {
-					t := time.Now()
-					err := e.check(ctx, s, w)
-					d := time.Since(t)
-					var verr error
-					if err == nil && !e.opt.CopyStates {
-						verr = e.base.verify()
-						s.verified = verr == nil
-					}
-					mu.Lock()
-					if verr != nil && shared == nil {
-						shared = fmt.Errorf("explore: state %d (crash after line %d): %w", s.index, s.line, verr)
-						cancel()
-					}
-					e.res.Check += d
-					if err == nil && s.ran {
-						e.res.Checked++
-						if s.failed {
-							e.res.Failed++
-						}
-						done++
-					}
-					if err == nil && e.opt.Progress != nil {
-						e.opt.Progress(Progress{Done: done, Total: len(e.states), Failed: e.res.Failed, Elapsed: time.Since(e.start)})
-					}
-					mu.Unlock()
-				}
-				if !e.opt.Keep {
-					e.recycle(s)
-				}
-			}
+			e.work1(ctx)
 		}()
 	}
-	launch := func(s *state) {
-		mu.Lock()
-		e.states = append(e.states, s)
-		mu.Unlock()
-		select {
-		case jobs <- s:
-		case <-ctx.Done():
-			if !e.opt.Keep {
-				e.removeDir(s.dir)
-			}
-		}
-	}
-	err := e.replay(ctx, stream, launch)
-	close(jobs)
+	err := e.passes(ctx, stream)
+	close(e.jobs)
 	wg.Wait()
 	close(e.pool)
 	for d := range e.pool {
@@ -351,9 +465,13 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 	}
 	if e.spare != "" {
 		e.removeDir(e.spare) // not a state: the base's files, unchanged
+		e.spare = ""
 	}
-	if shared != nil {
-		return &e.res, shared
+	for _, s := range e.waiting {
+		e.removeDir(s.dir) // never launched: interrupted
+	}
+	if e.shared != nil {
+		return &e.res, e.shared
 	}
 	if ctx.Err() != nil {
 		e.res.Interrupted = true
@@ -362,364 +480,315 @@ func (e *explorer) run(ctx context.Context, stream parser.Stream) (*Result, erro
 		return &e.res, err
 	}
 	e.res.Files = len(e.files)
+	e.res.PointStats = e.points
 	e.findings()
 	return &e.res, nil
 }
 
-// replay walks the trace and hands each new distinct state to launch.
-func (e *explorer) replay(ctx context.Context, stream parser.Stream, launch func(*state)) error {
-	consider := func(s *state, build func(dir string) error) error {
-		e.res.Candidates++
-		if e.opt.MaxStates > 0 && e.res.Distinct >= e.opt.MaxStates {
+// work1 is one worker: it runs the checker on the states it is handed.
+func (e *explorer) work1(ctx context.Context) {
+	w := &worker{}
+	defer w.close()
+	for s := range e.jobs {
+		if ctx.Err() == nil {
+			t := time.Now()
+			err := e.check(ctx, s, w)
+			d := time.Since(t)
+			var verr error
+			if err == nil && !e.opt.CopyStates {
+				verr = e.base.verify()
+				s.verified = verr == nil
+			}
+			e.mu.Lock()
+			if verr != nil && e.shared == nil {
+				e.shared = fmt.Errorf("explore: state %d (crash after line %d): %w", s.index, s.line, verr)
+				e.cancel()
+			}
+			e.res.Check += d
+			if err == nil && s.ran {
+				e.res.Checked++
+				e.points[s.point].Checked++
+				if s.failed {
+					e.res.Failed++
+				}
+			}
+			if err == nil {
+				e.progress(Progress{Phase: "check", Done: e.res.Checked, Total: e.toCheck(), Failed: e.res.Failed})
+			}
+			e.mu.Unlock()
+		}
+		if !e.opt.Keep {
+			e.recycle(s)
+		}
+	}
+}
+
+// toCheck is how many checker runs the exploration makes, as far as it
+// knows.
+func (e *explorer) toCheck() int {
+	if e.opt.EveryLine {
+		return len(e.states)
+	}
+	n := e.res.Distinct - e.res.Skipped
+	if e.opt.Shards > 1 {
+		n = (n - e.opt.Shard + e.opt.Shards) / e.opt.Shards
+	}
+	return n
+}
+
+// passes runs the replays.
+func (e *explorer) passes(ctx context.Context, stream parser.Stream) error {
+	if e.opt.EveryLine {
+		return e.walk(ctx, stream, e.visitEvery, e.launchWaiting)
+	}
+	ends := func(i int, last model.Ref) error {
+		e.ends = append(e.ends, last)
+		return nil
+	}
+	if err := e.walk(ctx, stream, e.visitFirst, ends); err != nil || ctx.Err() != nil {
+		return err
+	}
+	if e.spare != "" {
+		e.removeDir(e.spare)
+		e.spare = ""
+	}
+	plan := e.plan()
+	if len(plan) == 0 {
+		return nil
+	}
+	second, err := e.opt.Reopen()
+	if err != nil {
+		return fmt.Errorf("explore: reading the trace again: %w", err)
+	}
+	defer second.Close()
+	next := 0
+	visit := func(c *cand) error {
+		for next < len(plan) && (plan[next].lastPoint < c.point || plan[next].lastPoint == c.point && plan[next].ord < c.ord) {
+			next++ // never met again: cannot be (the replay is the same)
+		}
+		if next == len(plan) || plan[next].lastPoint != c.point || plan[next].ord != c.ord {
+			return nil
+		}
+		t := plan[next]
+		next++
+		return e.keep(c, t, t.index)
+	}
+	wanted := func(point int) bool {
+		for next < len(plan) && plan[next].lastPoint < point {
+			next++
+		}
+		return next < len(plan) && plan[next].lastPoint == point
+	}
+	e.wanted = wanted
+	defer func() { e.wanted = nil }()
+	return e.walk(ctx, second, visit, func(int, model.Ref) error { return nil })
+}
+
+// plan lists the trees the second replay checks, in the order it meets
+// their last crash points; the others are skipped (MaxStates) or another
+// shard's.
+func (e *explorer) plan() []*tree {
+	all := make([]*tree, 0, len(e.trees))
+	for _, t := range e.trees {
+		all = append(all, t)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].index < all[j].index })
+	var plan []*tree
+	for _, t := range all {
+		if e.opt.MaxStates > 0 && t.index > e.opt.MaxStates {
 			e.res.Skipped++
-			return nil
+			continue
 		}
-		t := time.Now()
-		built := false
-		defer func() {
-			if !built {
-				e.res.Materialize += time.Since(t)
-			}
-		}()
-		// A directory left by a duplicate candidate is the base's again
-		// (reuse.go); else a new one is filled from the base.
-		if e.spare == "" && !e.opt.CopyStates {
-			select {
-			case e.spare = <-e.pool:
-			default:
-			}
+		if e.opt.Shards > 1 && (t.index-1)%e.opt.Shards != e.opt.Shard-1 {
+			continue
 		}
-		if e.spare != "" && !e.opt.CopyStates {
-			e.res.Reused++
-		} else {
-			e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.res.Candidates))
-			if err := os.Mkdir(e.spare, 0o755); err != nil {
-				return err
-			}
-			if err := e.populate(e.spare); err != nil {
-				return err
-			}
+		plan = append(plan, t)
+	}
+	sort.Slice(plan, func(i, j int) bool {
+		a, b := plan[i], plan[j]
+		if a.lastPoint != b.lastPoint {
+			return a.lastPoint < b.lastPoint
 		}
-		s.dir = e.spare
-		e.touched = e.touched[:0]
-		if err := build(s.dir); err != nil {
-			e.removeDir(s.dir)
-			e.spare = ""
-			return err
-		}
-		var sum [32]byte
-		var err error
-		if e.opt.CopyStates {
-			sum, err = hashTree(s.dir, nil)
-		} else {
-			sum, err = e.base.hashState(s.dir, e.touched)
-		}
-		if err != nil {
-			return err
-		}
-		// done with a state no checker runs on: make its directory the
-		// base's again for the next candidate.
-		done := func() error {
-			if e.opt.CopyStates {
-				e.spare = ""
-				return os.RemoveAll(s.dir)
-			}
-			if err := e.base.revert(s.dir, e.touched); err != nil {
-				e.spare = ""
-				e.removeDir(s.dir)
-				return err
-			}
-			return nil
-		}
-		if first := e.seen[sum]; first != nil {
-			if s.event != nil && (len(first.also) == 0 || first.also[len(first.also)-1].Line != s.line) && first.line != s.line {
-				first.also = append(first.also, *s.event)
-			}
-			return done()
-		}
-		e.seen[sum] = s
+		return a.ord < b.ord
+	})
+	return plan
+}
+
+// visitFirst is the first replay's: it hashes a candidate, noting the
+// tree it makes and where.
+func (e *explorer) visitFirst(c *cand) error {
+	sum, err := e.hashCand(c)
+	if err != nil {
+		return err
+	}
+	e.note(c, sum)
+	return nil
+}
+
+// hashCand hashes a candidate of the first replay, without building it
+// (vhash.go).
+func (e *explorer) hashCand(c *cand) ([32]byte, error) {
+	t := time.Now()
+	defer func() { e.res.Materialize += time.Since(t) }()
+	e.res.Candidates++
+	return e.vhash(c)
+}
+
+// note records that candidate c makes the tree sum.
+func (e *explorer) note(c *cand, sum [32]byte) *tree {
+	t := e.trees[sum]
+	if t == nil {
 		e.res.Distinct++
-		s.index = e.res.Distinct
-		if e.opt.Shards > 1 && (s.index-1)%e.opt.Shards != e.opt.Shard-1 {
-			// Another shard's state: it counts and collects later crash
-			// points that leave the same files, but is not checked here.
-			e.res.Materialize += time.Since(t)
-			built = true
-			return done()
-		}
-		e.spare = "" // the checker's now
-		if !e.opt.CopyStates && !e.opt.Keep {
-			s.seal, _ = e.base.seal(s.dir, e.touched)
-		} else {
-			// Never reused: its watches would only use up the user's.
-			e.base.forget(s.dir)
-		}
-		// Waiting for a free worker is not building.
-		built = true
-		e.res.Materialize += time.Since(t)
-		launch(s)
-		return nil
+		t = &tree{index: e.res.Distinct, sum: sum, firstPoint: c.point, first: c.ref, lastPoint: c.point, ord: c.ord, points: 1}
+		e.trees[sum] = t
+		e.points[c.point].New++
+		return t
 	}
-	e.res.Points = 1
-	if err := consider(&state{}, func(string) error { return nil }); err != nil {
+	if t.lastPoint != c.point {
+		t.lastPoint, t.ord = c.point, c.ord
+		t.points++
+	}
+	return t
+}
+
+// visitEvery is EveryLine's: a tree met for the first time at this crash
+// point is checked here.
+func (e *explorer) visitEvery(c *cand) error {
+	sum, err := e.hashCand(c)
+	if err != nil {
 		return err
 	}
-	for ctx.Err() == nil {
-		ev, err := stream.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		e.res.Events++
-		pt, ok := e.tl.Step(ev)
-		if e.durErr != nil {
-			return e.durErr
-		}
-		if !ok {
-			continue
-		}
-		e.res.Points++
-		for i, p := range pt.Changed {
-			for _, ps := range pt.Outcomes[i].States {
-				if ctx.Err() != nil {
-					return nil
-				}
-				s := &state{line: pt.Event.Line, event: pt.Event, path: p, ps: ps, words: e.tl.Model().StateWords(ps)}
-				if ino := e.tl.Model().Inode(ps.Inode); ino != nil && !ino.Dir {
-					e.files[p] = true
-				}
-				err := consider(s, func(dir string) error { return e.build(dir, pt, s) })
-				if err != nil {
-					return err
-				}
-			}
-		}
+	seen := e.trees[sum]
+	again := seen != nil && seen.lastPoint == c.point
+	t := e.note(c, sum)
+	if again {
+		return nil
 	}
+	e.pairs++
+	if e.opt.MaxStates > 0 && e.pairs > e.opt.MaxStates {
+		e.res.Skipped++
+		return nil
+	}
+	if e.opt.Shards > 1 && (e.pairs-1)%e.opt.Shards != e.opt.Shard-1 {
+		return nil
+	}
+	return e.keep(c, t, e.pairs)
+}
+
+// keep builds candidate c again (the second replay) for tree t, and holds
+// it to be checked.
+func (e *explorer) keep(c *cand, t *tree, index int) error {
+	sum, err := e.consider(c)
+	if err != nil {
+		return err
+	}
+	if sum != t.sum {
+		// The replays are the same: a difference is a bug, and checking
+		// another tree than the one counted would be a lie.
+		e.revertSpare()
+		return fmt.Errorf("explore: internal error: the state after line %d built again differs from the first time", c.ref.Line)
+	}
+	return e.hold(c, t, index)
+}
+
+// hold keeps the state just built for its checker, which starts when the
+// crash point's span ends.
+func (e *explorer) hold(c *cand, t *tree, index int) error {
+	s := &state{index: index, dir: e.spare, point: c.point, first: t.first.Line, tree: t}
+	e.describe(s, c)
+	e.spare = "" // the checker's now
+	if !e.opt.CopyStates && !e.opt.Keep {
+		s.seal, _ = e.base.seal(s.dir, e.touched)
+	} else {
+		// Never reused: its watches would only use up the user's.
+		e.base.forget(s.dir)
+	}
+	if c.point < len(e.ends) {
+		// The second replay: the first said where the point's span ends.
+		e.waiting = append(e.waiting, s)
+		return e.launchWaiting(c.point, e.ends[c.point])
+	}
+	e.waiting = append(e.waiting, s)
 	return nil
 }
 
-// populate fills a new state directory with the snapshot: links to the
-// base, or (CopyStates) a copy of its own.
-func (e *explorer) populate(dir string) error {
+// launchWaiting hands the states held at crash point i to the workers,
+// now that the last event before the next point (last) is known: the
+// latest moment a crash leaves them.
+func (e *explorer) launchWaiting(i int, last model.Ref) error {
+	for k, s := range e.waiting {
+		r := last
+		s.line, s.event = last.Line, &r
+		e.mu.Lock()
+		e.states = append(e.states, s)
+		e.mu.Unlock()
+		select {
+		case e.jobs <- s:
+		case <-e.doneCh():
+			for _, rest := range e.waiting[k:] {
+				e.removeDir(rest.dir)
+			}
+			e.waiting = e.waiting[:0]
+			return nil
+		}
+	}
+	e.waiting = e.waiting[:0]
+	return nil
+}
+
+// consider builds candidate c in the spare directory and hashes it.
+func (e *explorer) consider(c *cand) ([32]byte, error) {
+	t := time.Now()
+	defer func() { e.res.Materialize += time.Since(t) }()
+	e.res.Built++
+	// A directory left by a checked state is the base's again (reuse.go);
+	// else a new one is filled from the base.
+	if e.spare == "" && !e.opt.CopyStates {
+		select {
+		case e.spare = <-e.pool:
+			e.res.Reused++
+		default:
+		}
+	} else if e.spare != "" {
+		e.res.Reused++
+	}
+	if e.spare == "" {
+		e.made++
+		e.spare = filepath.Join(e.work, "states", fmt.Sprintf("%06d", e.made))
+		if err := os.Mkdir(e.spare, 0o755); err != nil {
+			return [32]byte{}, err
+		}
+		if err := e.populate(e.spare); err != nil {
+			return [32]byte{}, err
+		}
+	}
+	e.touched = e.touched[:0]
+	if err := e.build(e.spare, c, c.ref.Line); err != nil {
+		e.removeDir(e.spare)
+		e.spare = ""
+		return [32]byte{}, err
+	}
 	if e.opt.CopyStates {
-		return CopyTree(e.base.dir, dir)
+		return hashTree(e.spare, nil)
 	}
-	return e.base.populate(dir)
+	return e.base.hashState(e.spare, e.touched)
 }
 
-// onDurable applies data ops that became durable to the inode's durable
-// copy, before the model forgets them.
-func (e *explorer) onDurable(ino *model.Inode, ops []model.DataOp) {
-	if e.durErr != nil || ino.Dir {
-		return
-	}
-	dc := e.durableOf(ino)
-	if dc.err != nil {
-		return // never needed, unless a state names it: said then
-	}
-	f, err := os.OpenFile(dc.path, os.O_RDWR, 0)
-	if err != nil {
-		e.durErr = err
-		return
-	}
-	defer f.Close()
-	for _, op := range ops {
-		if err := applyOp(f, e.data, op, wholeBytes(op), false); err != nil {
-			// Keep replaying: the error matters only for a state that
-			// needs this file, and the copy is now wrong for all of them.
-			dc.err = err
-			return
-		}
-	}
-}
-
-// durableOf returns the inode's durable copy, making it on first use: the
-// snapshot's file at the inode's first name for a file from before the
-// trace, else an empty file.
-func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
-	if dc, ok := e.durable[ino.ID]; ok {
-		return dc
-	}
-	dc := &durableCopy{path: filepath.Join(e.work, "durable", fmt.Sprint(ino.ID))}
-	e.durable[ino.ID] = dc
-	if !ino.Initial || ino.Unsure && !e.inSnapshot(ino) {
-		// Made in the trace, or opened with O_CREAT where the trace
-		// cannot tell whether it existed and the snapshot does not hold
-		// it: it starts empty, as a file the program created.
-		f, err := createNew(dc.path)
-		if err != nil {
-			e.durErr = err
-			dc.err = err
-			return dc
-		}
-		f.Close()
-		return dc
-	}
-	first := ""
-	if len(ino.Paths) > 0 {
-		first = ino.Paths[0]
-	}
-	rel, ok := relPath(e.opt.Root, first)
-	src := filepath.Join(e.opt.Initial, rel)
-	fi, err := os.Lstat(src)
-	if !ok || e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
-		dc.err = fmt.Errorf("%s existed before the trace, but the initial snapshot does not hold it as a file: pass --initial DIR with the files as they were before the run", first)
-		return dc
-	}
-	if err := copyFile(src, dc.path); err != nil {
-		e.durErr = err
-		dc.err = err
-	}
-	return dc
-}
-
-// firstName is the inode's first name relative to the root, "" when it
-// has none or lies outside.
-func (e *explorer) firstName(ino *model.Inode) string {
-	if len(ino.Paths) == 0 {
-		return ""
-	}
-	rel, ok := relPath(e.opt.Root, ino.Paths[0])
-	if !ok {
-		return ""
-	}
-	return rel
-}
-
-// inSnapshot reports whether the initial snapshot holds ino's first name
-// as a file.
-func (e *explorer) inSnapshot(ino *model.Inode) bool {
-	if e.opt.Initial == "" || len(ino.Paths) == 0 {
-		return false
-	}
-	rel, ok := relPath(e.opt.Root, ino.Paths[0])
-	if !ok {
-		return false
-	}
-	fi, err := os.Lstat(filepath.Join(e.opt.Initial, rel))
-	return err == nil && fi.Mode().IsRegular()
-}
-
-// build applies a crash point to a state directory that holds the
-// snapshot: every tracked path as the program sees it, except s.path,
-// which takes s.ps.
-func (e *explorer) build(dir string, pt model.Point, s *state) error {
-	all := pt.All()
-	paths := make([]string, 0, len(all))
-	for p := range all {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	m := e.tl.Model()
-	gone := map[string]bool{} // names missing in this state
-	for _, p := range paths {
-		rel, ok := relPath(e.opt.Root, p)
-		if !ok || rel == "." {
-			continue // the root itself is the state directory
-		}
-		var ino *model.Inode
-		var ps *model.PathState
-		if p == s.path {
-			ino, ps = m.Inode(s.ps.Inode), &s.ps
-		} else if n := m.Names()[p]; n != nil {
-			ino = n.Cache
-		}
-		if ino == nil {
-			gone[rel] = true
-		}
-		if underGone(rel, gone) {
-			// A directory missing in this state takes its entries with
-			// it: a name whose parent never reached the disk is not there.
-			continue
-		}
-		e.touched = append(e.touched, rel)
-		if err := e.place(dir, rel, ino, ps, s, pt.Event.Line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// underGone reports whether an ancestor of rel is missing.
-func underGone(rel string, gone map[string]bool) bool {
-	for d := filepath.Dir(rel); d != "." && d != "/"; d = filepath.Dir(d) {
-		if gone[d] {
-			return true
-		}
-	}
-	return false
-}
-
-// place makes dir/rel hold ino (nil: missing), with its pending data ops
-// applied as ps says (nil: all of them).
-func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState, s *state, line int) error {
-	ok, err := parentOK(dir, rel)
-	if err != nil {
-		return fmt.Errorf("line %d: refusing to write %s: %w", line, rel, err)
-	}
-	if !ok {
-		return nil // a parent is a file in this state: the name cannot exist
-	}
-	if ino != nil && !ino.Dir && ino.Initial && ino.Versions() == 0 && e.base.kind[rel] == 'd' && e.firstName(ino) == rel {
-		// A directory from before the trace that the program opened
-		// without O_DIRECTORY and never wrote (PostgreSQL fsyncs
-		// pg_commit_ts so): the model cannot tell it from a file, the
-		// snapshot can. The state holds it as the snapshot does.
+// revertSpare makes the spare directory the base's again, after a
+// candidate no checker runs on.
+func (e *explorer) revertSpare() error {
+	if e.spare == "" {
 		return nil
 	}
-	target := filepath.Join(dir, rel)
-	fi, err := os.Lstat(target)
-	exists := err == nil
-	if ino != nil && ino.Dir {
-		if exists && fi.IsDir() {
-			return nil
-		}
-		if exists {
-			if err := os.RemoveAll(target); err != nil {
-				return err
-			}
-		}
-		return os.Mkdir(target, 0o755)
-	}
-	if exists {
-		if err := os.RemoveAll(target); err != nil {
-			return err
-		}
-	}
-	if ino == nil {
-		return nil
-	}
-	if t, ok := e.links[ino.ID]; ok {
-		return os.Symlink(t, target)
-	}
-	dc := e.durableOf(ino)
-	if dc.err != nil {
-		return fmt.Errorf("line %d: %w", line, dc.err)
-	}
-	fd, err := copyOpen(dc.path, target)
-	if err != nil {
+	if e.opt.CopyStates {
+		err := os.RemoveAll(e.spare)
+		e.spare = ""
 		return err
 	}
-	f := os.NewFile(uintptr(fd), target)
-	defer f.Close()
-	for i, op := range ino.MaybeOps() {
-		bytes, sizeOnly := wholeBytes(op), false
-		if ps != nil {
-			bytes, sizeOnly = ps.Persists(i, op)
-			if bytes < wholeBytes(op) {
-				if bytes > 0 {
-					r := op.Event
-					s.torn = &r
-				} else {
-					s.lost = append(s.lost, op.Event)
-				}
-			}
-		}
-		if err := applyOp(f, e.data, op, bytes, sizeOnly); err != nil {
-			return err
-		}
+	if err := e.base.revert(e.spare, e.touched); err != nil {
+		e.removeDir(e.spare)
+		e.spare = ""
+		return err
 	}
-	return f.Close()
+	return nil
 }

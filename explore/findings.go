@@ -12,46 +12,83 @@ import (
 const (
 	shownLines = 3
 	shownBytes = 300
-	shownAlso  = 3 // crash points named that leave the same files
+	shownDiffs = 4 // paths named in a finding's message
+	shownLost  = 6 // operations not on disk named in a finding
 )
 
 // findings turns the failed states into checker-failed findings, in the
-// order the states were built.
+// order their trees were first built.
 func (e *explorer) findings() {
 	rule, ok := check.Lookup(check.CheckerFailed)
 	if !ok {
 		panic("explore: no rule " + check.CheckerFailed)
 	}
-	sort.Slice(e.states, func(i, j int) bool { return e.states[i].index < e.states[j].index })
+	sort.SliceStable(e.states, func(i, j int) bool { return e.states[i].index < e.states[j].index })
 	for _, s := range e.states {
 		if !s.ran || !s.failed {
 			continue
 		}
 		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}, StateIndex: s.index}
+		if s.event != nil {
+			f.PID, f.Seq = s.event.PID, s.event.Seq
+		}
 		var msg strings.Builder
-		if s.path == "" {
+		switch {
+		case s.line == 0:
 			f.Path = e.opt.Root
 			msg.WriteString("the checker rejects the files as they were before the run")
-		} else {
-			f.Path = s.path
-			f.PID, f.Seq = s.event.PID, s.event.Seq
-			fmt.Fprintf(&msg, "the checker rejects a state a crash right after line %d can leave: %s %s, the other files as the program saw them",
-				s.line, relOrPath(e.opt.Root, s.path), s.words)
-			f.State = &check.State{Trace: e.opt.Trace, Line: s.line, Path: s.path, Outcome: string(s.ps.Outcome), Persisted: s.ps.Persisted, Words: s.words}
-			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
-			for _, r := range s.lost {
-				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: "not on disk in this state"})
+		case len(s.diffs) == 0:
+			f.Path = e.opt.Root
+			fmt.Fprintf(&msg, "the checker rejects a state a crash right after line %d can leave: every file as the program saw it", s.line)
+		default:
+			d := s.diffs[s.primary]
+			f.Path = d.path
+			fmt.Fprintf(&msg, "the checker rejects a state a crash right after line %d can leave: ", s.line)
+			order := append([]diff{d}, append(append([]diff(nil), s.diffs[:s.primary]...), s.diffs[s.primary+1:]...)...)
+			for i, o := range order {
+				if i == shownDiffs {
+					fmt.Fprintf(&msg, ", and %d more paths", len(order)-shownDiffs)
+					break
+				}
+				if i > 0 {
+					msg.WriteString(", ")
+				}
+				fmt.Fprintf(&msg, "%s %s", relOrPath(e.opt.Root, o.path), o.words)
 			}
-			if r := s.torn; r != nil {
-				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: fmt.Sprintf("on disk only in part (%d bytes)", s.ps.TornBytes)})
-			}
+			msg.WriteString("; the other files as the program saw them")
+			f.State = &check.State{Trace: e.opt.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: d.words}
 		}
-		for i, r := range s.also {
-			if i == shownAlso {
-				fmt.Fprintf(&msg, "; the same files after %d more crash points", len(s.also)-shownAlso)
+		if s.event != nil && s.line > 0 {
+			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
+		}
+		for i, l := range s.lost {
+			if i == shownLost {
+				fmt.Fprintf(&msg, "; %d more operations not on disk", len(s.lost)-shownLost)
 				break
 			}
-			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: "a crash right after this leaves the same files"})
+			what := "not on disk in this state"
+			switch {
+			case l.Bytes > 0:
+				what = fmt.Sprintf("on disk only in part (%d bytes)", l.Bytes)
+			case l.SizeOnly:
+				what = "only the size it gave the file on disk"
+			}
+			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: l.Event.Line, PID: l.Event.PID, Syscall: l.Event.Syscall, What: what})
+		}
+		if t := s.tree; t != nil && s.line > 0 {
+			switch {
+			case t.firstPoint == 0:
+				msg.WriteString("; the same files as before the run")
+				if t.points > 1 {
+					fmt.Fprintf(&msg, ", and at %d crash points since", t.points-1)
+				}
+			case t.first.Line < s.line:
+				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: t.first.Line, PID: t.first.PID, Syscall: t.first.Syscall,
+					What: "a crash right after this leaves the same files first"})
+				if t.points > 2 {
+					fmt.Fprintf(&msg, "; the same files at %d crash points from line %d on", t.points, t.first.Line)
+				}
+			}
 		}
 		fmt.Fprintf(&msg, " (%s", s.why)
 		if out := trimOutput(s.output); out != "" {
@@ -66,15 +103,17 @@ func (e *explorer) findings() {
 	}
 }
 
-// predicted names the rules of crashsim check that report a loss at the
-// varied path (or another name of its file) by the crash point.
+// predicted names the rules of crashsim check that report a loss, by the
+// crash line, at a path the state holds differently from what the
+// program saw (or another name of its file).
 func (e *explorer) predicted(s *state) []string {
-	if s.path == "" {
+	if len(s.diffs) == 0 {
 		return nil
 	}
-	names := map[string]bool{s.path: true}
-	if ino := e.tl.Model().Inode(s.ps.Inode); ino != nil {
-		for _, p := range ino.Paths {
+	names := map[string]bool{}
+	for _, d := range s.diffs {
+		names[d.path] = true
+		for _, p := range d.paths {
 			names[p] = true
 		}
 	}
@@ -90,8 +129,10 @@ func (e *explorer) predicted(s *state) []string {
 	return ids
 }
 
-// trimOutput keeps the last lines of a checker's output, on one line:
-// the error comes last (a Python traceback ends with the exception).
+// trimOutput keeps the last lines of a checker's output, on one line,
+// between quotes: the error comes last (a Python traceback ends with the
+// exception). It is not escaped here: every renderer escapes what it
+// prints (text: textesc; JSON and SARIF: their own), once.
 func trimOutput(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) == 1 && lines[0] == "" {
@@ -106,13 +147,13 @@ func trimOutput(b []byte) string {
 	}
 	s := strings.Join(lines, " / ")
 	if len(s) > shownBytes {
-		s = s[len(s)-shownBytes:]
+		s = strings.ToValidUTF8(s[len(s)-shownBytes:], "")
 		more = true
 	}
 	if more {
 		s = "... " + s
 	}
-	return fmt.Sprintf("%q", s)
+	return `"` + s + `"`
 }
 
 func relOrPath(root, p string) string {

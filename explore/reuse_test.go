@@ -144,8 +144,8 @@ test "$(cat named.txt)" = named; test ! -e data/sub2; test "$(stat -c %a data)" 
 		// With inotify the change is undone and the directory reused:
 		// one worker needs a directory for the checker and one to build
 		// the next state in.
-		if fresh := res.Candidates - res.Reused; useInotify && fresh > 3 {
-			t.Errorf("inotify, %s: %d of %d candidates built in a new directory: the checked ones were not reused", change, fresh, res.Candidates)
+		if fresh := res.Built - res.Reused; useInotify && fresh > 3 {
+			t.Errorf("inotify, %s: %d of %d states built in a new directory: the checked ones were not reused", change, fresh, res.Built)
 		}
 	}
 }

@@ -353,9 +353,27 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		return add(s)
 	}
 	total := cl.count(ordered, minPrefix)
+	const look = 64 // how far back to look for a torn, size-only or in-place write
+	// Under the ordered models, rewrites in place (see inPlace) persist in
+	// any subset beside a prefix of the other ops: free has their bits
+	// when there are few enough ops to enumerate, newestFree is the
+	// newest of them before the last op (or -1).
+	free, newestFree := 0, -1
+	if ordered {
+		for j := k - 2; j >= max(0, k-look); j-- {
+			if cl.inPlace(j) {
+				newestFree = j
+				break
+			}
+		}
+		if k <= ExhaustiveOps {
+			free = cl.inPlaceMask()
+		}
+	}
 	// One state of each kind first, so that the outcome set does not depend
-	// on the budget: none, all, the newest prefix, the newest op omitted,
-	// the newest torn write and the newest size without its data.
+	// on the budget: none, all, the newest prefix, the newest op omitted
+	// (under the ordered models, the newest rewrite in place), the newest
+	// torn write and the newest size without its data.
 	if !emit(cl.prefix(minPrefix)) || !emit(cl.prefix(k)) {
 		return total, false
 	}
@@ -365,7 +383,9 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	if !ordered && k >= 2 && !emit(cl.omit(k-2)) {
 		return total, false
 	}
-	const look = 64 // how far back to look for a torn or size-only write
+	if newestFree >= 0 && !emit(cl.omit(newestFree)) {
+		return total, false
+	}
 	for j := k - 1; j >= max(minPrefix, k-look); j-- {
 		if s, ok := cl.tornAt(j); ok {
 			if !emit(s) {
@@ -404,8 +424,27 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 			}
 		}
 	}
+	if ordered && free != 0 {
+		// Every subset whose other ops are a prefix of theirs (the
+		// prefixes themselves, and the newest rewrite omitted, were
+		// emitted above).
+		omitted := -1
+		if newestFree >= 0 {
+			omitted = (1<<k - 1) &^ (1 << newestFree)
+		}
+		for mask := 0; mask < 1<<k; mask++ {
+			if mask&(mask+1) != 0 && mask != omitted && orderedPrefix(mask, free, k) {
+				if !emit(cl.subset(mask)) {
+					return total, false
+				}
+			}
+		}
+		return total, true
+	}
 	if ordered {
-		return total, true // every prefix and its torn last write
+		// Every prefix and its torn last write; past ExhaustiveOps the
+		// subsets of rewrites in place are left out.
+		return total, k <= ExhaustiveOps || newestFree < 0 && !cl.inPlace(k-1)
 	}
 	if k > ExhaustiveOps {
 		return total, false
@@ -416,6 +455,36 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		}
 	}
 	return total, true
+}
+
+// orderedPrefix reports whether the ops of mask outside free are a prefix
+// of the ops outside free: the ordered models' other ops persist in
+// program order, whichever rewrites in place persisted between them.
+func orderedPrefix(mask, free, k int) bool {
+	missing := false
+	for i := range k {
+		bit := 1 << i
+		if free&bit != 0 {
+			continue
+		}
+		if mask&bit == 0 {
+			missing = true
+		} else if missing {
+			return false
+		}
+	}
+	return true
+}
+
+// newestBit is the index of the highest bit set in mask, or -1.
+func newestBit(mask int) int {
+	j := -1
+	for i := 0; mask>>i != 0; i++ {
+		if mask&(1<<i) != 0 {
+			j = i
+		}
+	}
+	return j
 }
 
 // BoundedStates is how many states of one file are explored at a crash
@@ -440,16 +509,55 @@ func (c *classifier) writeBesides(i int) bool {
 	return false
 }
 
+// inPlace reports whether pending op i rewrites bytes the file holds on
+// disk without changing its size. Writeback writes such pages in file
+// offset order, whenever it runs, not in the order the program wrote
+// them: the ordered models let them persist in any subset (crashsim oracle
+// --blocks, overwrite-scatter). A write whose sizes are unknown counts as
+// one; a write past the durable size lands in new blocks, ordered with
+// the size change that makes it visible.
+func (c *classifier) inPlace(i int) bool {
+	op := c.ops.at(i)
+	if op.Kind != DataWrite || op.Off < 0 {
+		return false
+	}
+	end := op.Off + op.Len
+	return (op.SizeBefore < 0 || end <= op.SizeBefore) && (c.ino.DurableSize < 0 || end <= c.ino.DurableSize)
+}
+
+// inPlaceMask has bit i set for each pending op i that is a rewrite in
+// place (at most ExhaustiveOps ops).
+func (c *classifier) inPlaceMask() int {
+	mask := 0
+	for i := range c.ops.len() {
+		if c.inPlace(i) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
 // count is how many content states exist: under posix every subset of the
 // pending ops (each write whole; tearing and sizes add more), under the
-// ordered models every prefix, and its last write torn where that write
-// spans a page boundary (counted when there are few enough ops to look).
+// ordered models every prefix of the ops that are not rewrites in place
+// times every subset of those that are, and the last write of a prefix
+// torn where that write spans a page boundary (counted when there are few
+// enough ops to look).
 func (c *classifier) count(ordered bool, minPrefix int) int64 {
 	k := c.ops.len()
 	if ordered {
 		n := int64(k - minPrefix + 1)
 		if k-minPrefix > 4*ExhaustiveOps {
 			return n + int64(k-minPrefix) // at most one torn state per op
+		}
+		f := 0
+		for i := range k {
+			if c.inPlace(i) {
+				f++
+			}
+		}
+		if f > 0 {
+			n = satMul(int64(k-f-minPrefix+1), int64(1)<<min(f, 62))
 		}
 		for j := minPrefix; j < k; j++ {
 			if _, ok := c.tornAt(j); ok {

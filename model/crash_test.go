@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -178,17 +179,57 @@ func TestPersistenceDifferences(t *testing.T) {
 		{"a file fsync commits other names on ext4 and xfs, not btrfs (log tree)",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nwrite(4</d/b>, \"x\", 1) = 1\nfsync(4</d/b>) = 0\n",
 			"/d/a", "missing latest", "latest", "latest", "missing latest"},
-		{"an fdatasync commits names only on ext4",
+		// lsm-manifest: an fdatasync that writes a new size commits the
+		// journal (ext4) or forces the log (xfs); one of a rewrite in
+		// place does neither.
+		{"an fdatasync of a file that grows commits names on ext4 and xfs",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfdatasync(3</d/a>) = 0\n",
-			"/d/a", "missing latest", "latest", "missing latest", "missing latest"},
+			"/d/a", "missing latest", "latest", "latest", "missing latest"},
+		{"an fdatasync of a rewrite in place commits nothing",
+			"openat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nopenat(AT_FDCWD</d>, \"a\", O_WRONLY) = 3</d/a>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nfdatasync(3</d/a>) = 0\n",
+			"/d/b", "missing latest", "missing latest", "missing latest", "missing latest"},
+		// fsync-clean: a sync with nothing new to write commits nothing.
+		{"a second fsync with nothing new commits nothing",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfsync(3</d/a>) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nfsync(3</d/a>) = 0\n",
+			"/d/b", "missing latest", "missing latest", "missing latest", "missing latest"},
+		// fsync-old-change: a sync commits up to the file's last change;
+		// names made after it are not sure to commit with it (ext4
+		// committed that change on its own before).
+		{"an fsync of a rewrite in place commits up to the rewrite, not after",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(3</d/a>) = 0\n",
+			"/d/c", "missing latest", "missing latest", "missing latest", "missing latest"},
+		{"an fsync of a rewrite in place commits the names made before the rewrite",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(3</d/a>) = 0\n",
+			"/d/b", "missing latest", "latest", "latest", "missing latest"},
+		// git-commit-fsync: on btrfs the rename of a file already in the
+		// log rides on the next log sync, whichever file it is for.
+		{"btrfs: the rename of a file synced before it is durable with the next fsync of any file",
+			"openat(AT_FDCWD</d>, \"t\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/t>\nwrite(3</d/t>, \"x\", 1) = 1\nfsync(3</d/t>) = 0\nrename(\"/d/t\", \"/d/c\") = 0\nopenat(AT_FDCWD</d>, \"o\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/o>\nwrite(4</d/o>, \"y\", 1) = 1\nfsync(4</d/o>) = 0\n",
+			"/d/c", "initial latest", "latest", "latest", "latest"},
+		{"btrfs: not the rename of a file never synced",
+			"openat(AT_FDCWD</d>, \"t\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/t>\nwrite(3</d/t>, \"x\", 1) = 1\nrename(\"/d/t\", \"/d/c\") = 0\nopenat(AT_FDCWD</d>, \"o\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/o>\nwrite(4</d/o>, \"y\", 1) = 1\nfsync(4</d/o>) = 0\n",
+			"/d/c", "initial latest empty zeros", "latest empty zeros", "latest empty", "initial latest empty"},
+		// overwrite-scatter: writeback goes in file offset order, so
+		// rewrites in place persist in any subset on every filesystem.
+		{"rewrites in place persist in any subset",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0\npwrite64(3</d/a>, \"x\", 1, 8192) = 1\npwrite64(3</d/a>, \"y\", 1, 0) = 1\n",
+			"/d/a", "initial earlier latest torn", "initial earlier latest torn", "initial earlier latest torn", "initial earlier latest torn"},
+		{"appends persist in order on the filesystems",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0\npwrite64(3</d/a>, \"x\", 1, 16384) = 1\npwrite64(3</d/a>, \"y\", 1, 16385) = 1\n",
+			"/d/a", "initial earlier latest torn zeros", "initial earlier latest zeros", "initial earlier latest", "initial earlier latest"},
 		{"unsynced data: zeros on ext4 (writeback commits the size first), never on xfs and btrfs",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\n",
 			"/d/a", "missing latest empty zeros", "latest empty zeros", "latest empty", "latest empty"},
 		{"no holes on the filesystems: two writes persist in order",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nfsync(3</d/a>) = 0\nwrite(3</d/a>, \"x\", 1) = 1\nwrite(3</d/a>, \"y\", 1) = 1\n",
 			"/d/a", "missing earlier latest empty torn zeros", "earlier latest empty zeros", "earlier latest empty", "earlier latest empty"},
-		{"a directory fsync commits every directory on ext4 and xfs, its own on btrfs",
+		// fsync-clean: xfs forces the log for a directory fsync only
+		// while the directory has changes in it.
+		{"a directory fsync commits every directory on ext4, even one with nothing changed",
 			"openat(AT_FDCWD</d>, \"e/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/e/a>\nopenat(AT_FDCWD</d>, \"f\", O_RDONLY|O_DIRECTORY) = 4</d/f>\nfsync(4</d/f>) = 0\n",
+			"/d/e/a", "missing latest", "latest", "missing latest", "missing latest"},
+		{"a directory fsync commits every directory on ext4 and xfs, its own on btrfs",
+			"openat(AT_FDCWD</d>, \"e/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/e/a>\nopenat(AT_FDCWD</d>, \"f/b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/f/b>\nopenat(AT_FDCWD</d>, \"f\", O_RDONLY|O_DIRECTORY) = 4</d/f>\nfsync(4</d/f>) = 0\n",
 			"/d/e/a", "missing latest", "latest", "latest", "missing latest"},
 		{"a directory fsync keeps a new directory's own name on the filesystems",
 			"mkdir(\"/d/n\", 0777) = 0\nopenat(AT_FDCWD</d>, \"n\", O_RDONLY|O_DIRECTORY) = 4</d/n>\nfsync(4</d/n>) = 0\n",
@@ -226,5 +267,32 @@ func TestPersistenceDifferences(t *testing.T) {
 				t.Errorf("outcomes (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Rewrites in place under the ordered models: with few ops every subset
+// of them is a state, counted exactly; past ExhaustiveOps they are
+// sampled, and the count says it is a bound, never exact.
+func TestRewritesInPlaceCounted(t *testing.T) {
+	for _, tc := range []struct {
+		writes int
+		total  int64
+		exact  bool
+	}{{3, 8, true}, {model.ExhaustiveOps + 4, 1 << (model.ExhaustiveOps + 4), false}} {
+		var b strings.Builder
+		b.WriteString("openat(AT_FDCWD</w>, \"a\", O_RDWR) = 3</w/a>\nfstat(3</w/a>, {st_mode=S_IFREG|0644, st_size=1048576, ...}) = 0\n")
+		for i := range tc.writes {
+			// Out of offset order: the last page first.
+			fmt.Fprintf(&b, "pwrite64(3</w/a>, \"x\", 1, %d) = 1\n", (tc.writes-i)*4096)
+		}
+		for _, p := range []model.Persistence{model.Ext4, model.Xfs, model.Btrfs} {
+			po := lastPoint(t, b.String(), p).All()["/w/a"]
+			if po.Total != tc.total || po.Exact != tc.exact {
+				t.Errorf("%d rewrites under %s: %d states (exact %v), want %d (exact %v)", tc.writes, p, po.Total, po.Exact, tc.total, tc.exact)
+			}
+			if got := join(po.Outcomes); got != "initial earlier latest torn" {
+				t.Errorf("%d rewrites under %s: outcomes %q, want initial earlier latest torn", tc.writes, p, got)
+			}
+		}
 	}
 }

@@ -41,14 +41,26 @@
 //   - Metadata persists in program order: the journal commits transactions
 //     in order, so a later entry operation never persists without an
 //     earlier one.
-//   - A file fsync commits the running transaction, so every earlier entry
-//     operation becomes durable with it (ext4_sync_file waits for the
-//     commit that last changed the inode, which holds everything before).
+//   - A file fsync waits for the commit of the transaction that last
+//     changed the inode (i_sync_tid): every entry operation up to the
+//     file's last change becomes durable with it, whether that commit
+//     happens now or happened before on its own (every 5 s on a default
+//     mount). The changes are a write (its mtime; a write that grows the
+//     file is logged by the sync's own writeback, so the sync commits up
+//     to itself), a truncation and an entry operation naming the file.
+//     An fsync with nothing new commits nothing (fsync-clean), and one
+//     of a file whose last change was committed already leaves later
+//     names pending (fsync-old-change, below).
+//   - An fdatasync waits for the last change of the file's size or
+//     blocks (i_datasync_tid): a write that grows the file, whose new
+//     size the sync's own writeback sets, a truncation, its creation
+//     (lsm-manifest, below).
 //   - A directory fsync forces a full commit (ext4 has no fast path for
-//     directories): every pending entry operation becomes durable, in every
-//     directory. It makes no file data durable.
+//     directories), even with nothing in it changed: every pending entry
+//     operation becomes durable, in every directory. It makes no file
+//     data durable.
 //   - Delayed allocation: unsynced data has no blocks until writeback, so a
-//     crash brings back a shorter file — a prefix of its writes, the last
+//     crash brings back a shorter file — a prefix of its appends, the last
 //     one cut at a page — never holes. But writeback can start on its own
 //     at any time (the flusher, memory pressure, a sync elsewhere), and with
 //     dioread_nolock (the default) it allocates unwritten extents: the
@@ -56,6 +68,10 @@
 //     data can also come back as zeros. crashsim oracle --blocks replayed
 //     that on a naive save: data.txt with size 10 and its one extent
 //     unwritten (debugfs: "(0[u]):8706"), which reads as zeros.
+//   - Rewrites in place (writes below the durable size that do not grow
+//     the file) persist in any subset, not in program order: writeback
+//     writes a file's dirty pages in offset order (overwrite-scatter,
+//     below).
 //   - auto_da_alloc: a rename over an existing file starts writeback of the
 //     renamed file but does not wait for it. The blocks get allocated, so
 //     the commit of the rename can carry the new size while the data is
@@ -75,14 +91,22 @@
 //     every earlier entry operation: a new file's name survives its own
 //     fsync with its directory never synced (dirsync-file-only: f0.bin
 //     latest after fsync of f0.bin), and so does a new parent directory
-//     (dir-rename-over: new survives fsync of new/f). An fdatasync
-//     forces the log only for a size change, so it is not counted.
-//   - A directory fsync forces the log too: makedirs-fsync kept d after
-//     fsync(d) with "." never synced.
+//     (dir-rename-over: new survives fsync of new/f). It forces nothing
+//     when the file has nothing new in the log (xfs_fsync_seq: the inode
+//     is not pinned), and the log can have been forced on its own since
+//     the change, so, as for ext4, only the entry operations up to the
+//     file's last change are sure.
+//   - An fdatasync forces the log only for a change of size or blocks,
+//     as ext4's commits (lsm-manifest, below).
+//   - A directory fsync forces the log too (makedirs-fsync kept d after
+//     fsync(d) with "." never synced), up to the directory's last
+//     change, and not at all with nothing in it changed (fsync-clean,
+//     below).
 //   - Unsynced data comes back as a shorter file, never zeros: xfs moves
 //     the on-disk size only when written data completes. python-noflush
 //     after its final directory fsync: config.txt empty (ext4: latest,
 //     through auto_da_alloc), the same in makedirs-fsync's files.
+//     Rewrites in place persist in any subset, as on ext4.
 //
 // btrfs models btrfs with default options, from the same runs:
 //
@@ -91,21 +115,97 @@
 //   - An fsync writes the file to the log tree with its names and the new
 //     directories above it, not the other pending entry operations
 //     (btrfs_log_inode_parent): f0.bin and new survive as on xfs. An
-//     fdatasync is not counted.
+//     fdatasync does not count for the file's own names.
+//   - The log tree also holds the name changes of files logged earlier in
+//     the same transaction, and any fsync or fdatasync that writes the log
+//     makes them durable (git-commit-fsync, below).
 //   - A directory fsync logs the directory's entries and its own new name
 //     (makedirs-fsync: d kept after fsync(d)).
 //   - Unsynced data comes back as a shorter file, never zeros: the
 //     on-disk size follows completed ordered extents (python-noflush:
-//     config.txt empty, as on xfs).
+//     config.txt empty, as on xfs). Rewrites in place persist in any
+//     subset: the runs showed an fsync write them all or none, but
+//     writeback outside an fsync goes in offset order as on the others,
+//     and a transaction commit can take some of them.
 //
-// Both are at least as strong as posix in every state (the refinement
-// property tests check it). What the runs did not show is left to posix:
-// no rule claims btrfs's rename-over writeback or xfs's flush on close
-// after a truncate, since the oracle saw neither bring data back.
+// All three are at least as strong as posix in every state (the
+// refinement property tests check it). What the runs did not show is
+// left to posix: no rule claims btrfs's rename-over writeback or xfs's
+// flush on close after a truncate, since the oracle saw neither bring
+// data back, and no rule claims a commit the model cannot be sure of
+// (an ext4 fdatasync that allocates blocks without growing the file, the
+// first fsync of a file read in since the mount). Two limits remain: the
+// time stamps a write changes move in clock ticks, so a write in the same
+// tick as the file's previous change does not change the inode again;
+// and writeback that starts on its own (after 30 s) can log a growing
+// write's size before the sync does. Either makes "the file's last
+// change" earlier than the model takes it.
+//
+// # What oracle --blocks settled
+//
+// Each question below has a workload in scripts/oracle-workloads.sh (the
+// programs are fixtures/programs/probe.py and git), run with crashsim
+// oracle --blocks on ext4, xfs and btrfs under every model
+// (scripts/oracle-blocks.sh NAME; Linux 6.18.44, e2fsprogs 1.47.0 with
+// 4096-byte blocks, xfsprogs 6.1.0, btrfs-progs 6.2). docs/oracle.md has
+// the runs' numbers.
+//
+//   - overwrite-scatter: do pending rewrites in place persist only as a
+//     prefix in program order? No. The program rewrites pages 6, 1, 4 and
+//     0 of a file and fsyncs it. On ext4 and xfs the states in the middle
+//     of the fsync kept pages 0 and 1 without page 6 (writeback goes in
+//     offset order), a torn file the old ext4 and xfs models did not
+//     predict (6 mismatches each). On btrfs the fsync left the file
+//     initial or latest, nothing between. Rule: rewrites in place persist
+//     in any subset under every model; appends stay ordered.
+//   - lsm-manifest: does an fdatasync of a file whose size changed make an
+//     earlier rename durable on xfs? Yes. CURRENT, renamed before an
+//     append to the log, was latest in every state at the fdatasync that
+//     followed, on xfs as on ext4 and btrfs (the old xfs model kept it
+//     initial or latest). And an fdatasync of a rewrite in place commits
+//     nothing, on any of the three: OPTIONS-000002, renamed before it,
+//     was missing at that point, which the old ext4 model (every
+//     fdatasync commits) did not predict. Rule: under ext4 and xfs an
+//     fdatasync makes entry operations durable only up to the file's
+//     last change of size or blocks.
+//   - fsync-clean: does a sync with nothing to write commit? Not on any
+//     of the three for a file: b.txt, renamed after a.txt's first fsync,
+//     was missing after a second fsync of a.txt with nothing pending
+//     (both old ext4 and xfs models said latest: 8 and 10 mismatches).
+//     For a directory with nothing changed in it, ext4 commits (c.txt
+//     latest after fsync(sub)) and xfs does not (c.txt missing).
+//   - fsync-old-change: does an fsync commit what came after the file's
+//     last change, when that change was committed already? Not on ext4.
+//     db.bin is rewritten in place, then an fsync of other.txt, a file
+//     just read in, commits the journal (ext4 takes a newly read inode as
+//     changed in the running transaction: a commit crashsim cannot see,
+//     as it cannot see the one a default mount makes every 5 s); x.txt is
+//     made by a rename, and the fsync of db.bin leaves it missing. The
+//     model that counted db.bin's rewrite as a reason to commit said
+//     latest (2 mismatches). xfs made x.txt durable (its log force took
+//     the whole checkpoint), btrfs did not. Rule, with fsync-clean: a
+//     file sync makes durable the entry operations up to the file's last
+//     change (up to itself for a write that grows the file), an xfs
+//     directory fsync those up to the directory's last change.
+//   - git-commit-fsync (and git-commit-fsync-rename, objects renamed
+//     rather than linked): git -c core.fsync=all fsyncs each object, the
+//     index and the ref before linking or renaming it into place, and
+//     never a directory. Can btrfs persist the ref rename without the
+//     object renames? No: each object's new name was durable at the next
+//     fsync of any file (the index's, the ref's), long before the ref
+//     rename, which no later sync made durable: it stayed initial at
+//     every point until git exited (the unmount's commit wrote it). btrfs adds to its log the new name of a file it
+//     logged before (btrfs_log_new_name), and a log sync writes them all.
+//     The old btrfs model kept the objects missing after those fsyncs
+//     (sound, 58% precise); the rule above drops those findings as ext4
+//     and xfs do (70%). It holds within one transaction: btrfs commits
+//     every 30 s by default, and a file renamed after a commit that
+//     followed its fsync is no longer in the log, which a trace cannot
+//     show.
 //
 // The tests pin each difference between the models. crashsim oracle
 // checks them against real filesystems: over the fixture workloads each
-// is sound on its own filesystem and posix on all three.
+// is sound on its own filesystem and posix on all three (docs/oracle.md).
 //
 // # Names live in a tree
 //

@@ -19,22 +19,26 @@ const (
 	// subset; a file fsync never persists a name.
 	Posix Persistence = iota
 	// Ext4 is ext4 data=ordered with default options: metadata commits in
-	// program order, a file fsync commits the running transaction (earlier
-	// entry operations with it), a directory fsync commits it too, and
-	// unsynced data comes back as a shorter file, or with its size but
-	// zeros once writeback has started (on its own, or for a rename over an
-	// existing file: auto_da_alloc), since the size can commit first.
+	// program order, a file fsync makes every entry operation up to the
+	// file's last change durable (an fdatasync: its last change of size),
+	// a directory fsync commits every one, rewrites in
+	// place persist in any subset, and unsynced appends come back as a
+	// shorter file, or with their size but zeros once writeback has
+	// started (on its own, or for a rename over an existing file:
+	// auto_da_alloc), since the size can commit first.
 	Ext4
-	// Xfs is xfs with default options: metadata in log order, an fsync
-	// (not an fdatasync) or a directory fsync forces the log and with it
-	// every earlier entry operation, and unsynced data comes back as a
-	// shorter file, never zeros (the on-disk size follows written data).
+	// Xfs is xfs with default options: metadata in log order, a file or
+	// directory sync makes every entry operation up to its last change
+	// durable, as ext4's file syncs do, rewrites in place persist in any subset,
+	// and unsynced appends come back as a shorter file, never zeros (the
+	// on-disk size follows written data).
 	Xfs
 	// Btrfs is btrfs with default options: transactions commit in order,
 	// and an fsync logs the file in the log tree with its names and the
-	// new directories above it, not the other pending entry operations; a
-	// directory fsync logs its entries; unsynced data comes back as a
-	// shorter file, never zeros.
+	// new directories above it, and writes with the log the name changes
+	// of files logged before; a directory fsync logs its entries;
+	// rewrites in place persist in any subset, and unsynced appends come
+	// back as a shorter file, never zeros.
 	Btrfs
 )
 
@@ -123,6 +127,9 @@ type Model struct {
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
+	// lastCommit is the event of the last sync or syncfs, -1 before any:
+	// a transaction commit, which empties btrfs's log (persist.go).
+	lastCommit int
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
@@ -156,7 +163,7 @@ func New(opt Options) *Model {
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
-		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch)}
+		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
 }
 
 // Persistence returns the model's persistence model.
@@ -761,52 +768,17 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
 		dir := map[string]bool{m.pathOf(ino, h): true}
-		var persisted, covered []*EntryOp
-		switch m.opt.Persistence {
-		case Ext4, Xfs:
-			// ext4 forces a full journal commit for a directory fsync,
-			// xfs a log force up to the directory's last change, which
-			// holds every earlier one. What it covered in the directory
-			// itself is the same as under posix: rules ask about what
-			// the program synced.
-			covered = m.pendingIn(dir, r.Seq)
-			persisted = m.persistEntries(nil, r.Seq)
-		case Btrfs:
-			// btrfs logs the directory's entries, and the directory's
-			// own name when it is new (the oracle saw d survive an
-			// fsync of d with "." never synced).
-			persisted, covered = m.persistEntriesIn(dir, r.Seq)
-			persisted = append(persisted, m.persistAncestors(ino, r.Seq)...)
-		default:
-			persisted, covered = m.persistEntriesIn(dir, r.Seq)
-		}
+		persisted, covered := m.dirSyncRule(ino, dir, r)
 		ino.LastSync = &r
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
+	datasync := ev.Name == "fdatasync"
+	reach := m.syncReach(ino, datasync, r)
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	switch {
-	case m.opt.Persistence == Ext4, m.opt.Persistence == Xfs && ev.Name == "fsync":
-		// The file fsync commits the running transaction (ext4) or
-		// forces the log up to the file's last change (xfs): every
-		// earlier entry operation commits with it. An xfs fdatasync
-		// forces the log only for a size change, so it is not counted.
-		eff.Persisted = m.persistEntries(nil, r.Seq)
-	case m.opt.Persistence == Btrfs && ev.Name == "fsync":
-		// btrfs logs the file with its names and the new directories
-		// above it (log tree), not the other pending entry operations.
-		eff.Persisted = m.persistWhere(r.Seq, func(op *EntryOp) bool {
-			for _, c := range op.Changes {
-				if c.New == ino || c.Old == ino {
-					return true
-				}
-			}
-			return false
-		})
-		eff.Persisted = append(eff.Persisted, m.persistAncestors(ino, r.Seq)...)
-	}
+	eff.Persisted = m.fileSyncRule(ino, datasync, reach, r)
 }
 
 // pathOf is the directory path a directory handle names.
@@ -838,6 +810,7 @@ func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 		}
 	}
 	eff.Persisted = m.persistEntries(nil, r.Seq)
+	m.lastCommit = r.Seq
 	eff.Kind = EffSyncAll
 }
 

@@ -84,6 +84,21 @@ func LossWords(po PathOutcomes, order []Outcome) string {
 			}
 		}
 	}
+	return orList(words)
+}
+
+// OutcomeChoice says outcomes as alternatives, each as OutcomeWords does:
+// "missing or as the program saw it then".
+func OutcomeChoice[O ~string](os []O) string {
+	words := make([]string, len(os))
+	for i, o := range os {
+		words[i] = OutcomeWords(Outcome(o))
+	}
+	return orList(words)
+}
+
+// orList joins alternatives: "a, b or c".
+func orList(words []string) string {
 	switch len(words) {
 	case 0:
 		return ""
@@ -91,4 +106,17 @@ func LossWords(po PathOutcomes, order []Outcome) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// OutcomeList names a set of outcomes for a column of outcomes (states,
+// the oracle): "latest | empty | zeros".
+func OutcomeList[O ~string](os []O) string {
+	var b strings.Builder
+	for i, o := range os {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(string(o))
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crashsim/crashsim/blocklog"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/report"
 )
 
 func needsBlocks(t *testing.T) {
@@ -35,8 +36,8 @@ func TestBlocksSafeSave(t *testing.T) {
 	}
 	for _, r := range res {
 		var out strings.Builder
-		WriteBlocksText(&out, r)
-		if r.Summary.Reached != r.Summary.Points || r.Summary.Points < 5 || !r.Summary.Sound {
+		report.OracleText(&out, r)
+		if r.Summary.Reached != r.Summary.Points || r.Summary.Points < 5 || !r.Summary.Sound || r.Source != report.OracleBlocks {
 			t.Errorf("%s: %+v: want at least 5 points, all reached and sound\n%s", r.Model, r.Summary, out.String())
 		}
 		during := 0

@@ -29,6 +29,17 @@
 //     reached its N-th call of S first): the point is then reported with a
 //     note.
 //
+// With Options.Blocks the observations come from block replay instead
+// (RunBlocks, blocks.go): the program runs once on a device whose writes
+// are logged (package blocklog), stopped at every crash point to mark the
+// log, and every state the log allows at each mark, and before each flush
+// during the point's call, is mounted and read. Both sources give the
+// same observations (pointObs: per crash point the trace, the live tree
+// and the crash states' trees); one comparison (compare.go) classifies
+// them under each model into one result type, report.OracleResult, which
+// report.OracleText and report.OracleJSON render. A snapshot is a point
+// with one state.
+//
 // Every observed path is classified: missing; initial (the content before
 // the program ran); latest (the live content at the crash point); earlier
 // (a content seen live at an earlier crash point, at any path); empty;
@@ -46,7 +57,11 @@
 // device while it runs; keep the program short. Copies are mounted with
 // nouuid on xfs. Default image sizes are the smallest each mkfs accepts
 // comfortably: 64 MiB ext4, 128 MiB btrfs, 320 MiB xfs (sparse files; a
-// copy takes only the blocks in use).
+// copy takes only the blocks in use). ext4 is made with 4096-byte blocks,
+// as mkfs.ext4 makes any filesystem of a usual size: for so small an
+// image it would pick 1024, and a page rewritten in place could then
+// reach the device in pieces (a block here, three there), which no
+// 4096-byte ext4 writes and which no model tears.
 //
 // # Cleanup
 //

@@ -10,14 +10,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/crashsim/crashsim/blocklog"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -38,59 +39,9 @@ type Options struct {
 	Keep      bool      // keep the temporary directory (images, traces)
 	Log       io.Writer // progress notes; nil is silent
 	Output    io.Writer // the program's stdout and stderr; nil discards
-}
-
-// Result is the comparison under one model.
-type Result struct {
-	FS      string   `json:"fs"`
-	Model   string   `json:"model"`
-	Command []string `json:"command"`
-	Points  []Point  `json:"points"`
-	Summary Summary  `json:"summary"`
-	// Dir is the temporary directory when kept.
-	Dir string `json:"dir,omitempty"`
-}
-
-// Point is one crash point: what was on the device, and what the model
-// predicted, path by path (paths relative to the work directory).
-type Point struct {
-	Index      int                 `json:"index"` // 1, 2, ... as the first run's crash points
-	Line       int                 `json:"line"`  // trace line of the event (first run)
-	Syscall    string              `json:"syscall"`
-	Call       string              `json:"call"`
-	Observed   map[string]string   `json:"observed"`
-	Predicted  map[string][]string `json:"predicted"`
-	Sound      bool                `json:"sound"`
-	Mismatches []Mismatch          `json:"mismatches"`
-	// Note says what made this point unusual: never reached, stopped at
-	// another point than intended, other processes ran during the copy.
-	Note string `json:"note,omitempty"`
-	// Reached is false when the program ended before the call.
-	Reached bool `json:"reached"`
-}
-
-// Mismatch is an observed outcome outside the predicted set.
-type Mismatch struct {
-	Path      string   `json:"path"`
-	Observed  string   `json:"observed"`
-	Matches   []string `json:"matches"` // every outcome the observed content matches
-	Predicted []string `json:"predicted"`
-	Untracked bool     `json:"untracked,omitempty"` // the model does not track the path at all
-	Size      int64    `json:"size"`                // observed size, -1 when missing
-}
-
-// Summary counts a result.
-type Summary struct {
-	Points     int `json:"points"`     // crash points of the first run
-	Observed   int `json:"observed"`   // crash states observed (points reached)
-	Distinct   int `json:"distinct"`   // distinct observed trees
-	Mismatches int `json:"mismatches"` // paths outside the predicted set, over all points
-	// Precision: of the outcomes predicted for the tracked paths at the
-	// points reached (Predicted), how many were observed there (Seen).
-	// One run per point observes one outcome per path, so Seen/Predicted
-	// is the share of the prediction this run confirmed.
-	Predicted int `json:"predicted"`
-	Seen      int `json:"seen"`
+	// Blocks, when set, observes every crash state a log of the device's
+	// writes allows (see RunBlocks) instead of one copy per point.
+	Blocks *report.OracleEnumeration
 }
 
 // target is a crash point of the first run, as strace can stop at it.
@@ -132,6 +83,7 @@ type runner struct {
 	// initialBytes holds the small files of the initial tree, to rebuild
 	// the versions a run writes (see ownVersions).
 	initialBytes map[string][]byte
+	srv          *blocklog.Server // the block log's server, once started
 }
 
 // newRunner checks opt, fills in its defaults and finds strace: what
@@ -163,9 +115,20 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 	return r, nil
 }
 
-// Run runs the oracle. On every way out, whatever it mounted is unmounted
-// and whatever loop device it attached is detached.
-func Run(ctx context.Context, opt Options) (res []*Result, err error) {
+// Run runs the oracle: it makes the initial image, learns the crash
+// points from a first run of the program, observes the crash states at
+// each (one snapshot per point, or with opt.Blocks every state the block
+// log allows), and compares them with each model. On every way out,
+// whatever it mounted is unmounted, whatever loop device it attached is
+// detached, and the block log's server is stopped.
+func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err error) {
+	if opt.Blocks != nil {
+		e, err := blockEnumeration(*opt.Blocks)
+		if err != nil {
+			return nil, err
+		}
+		opt.Blocks = e
+	}
 	r, err := newRunner(ctx, opt)
 	if err != nil {
 		return nil, err
@@ -176,16 +139,28 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 		return nil, err
 	}
 	// Stopped last, once everything is undone (see system.guard).
-	r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
+	dirs := []string{"live", "crash", "traces"}
+	if opt.Blocks != nil {
+		r.sys.guardBlocks(r.dir, opt.Keep)
+		dirs = append(dirs, "fuse", "states")
+	} else {
+		r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
+	}
 	defer r.sys.unguard()
 	if !opt.Keep {
 		defer os.RemoveAll(r.dir)
 	}
 	// Registered after RemoveAll, so it runs first: never remove a
 	// directory with a filesystem still mounted in it. Runs on panics too.
+	// The block log's server goes after the loop devices over its image.
 	defer func() {
 		if cerr := r.sys.cleanup(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+		}
+		if r.srv != nil {
+			if cerr := r.srv.Close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+			}
 		}
 	}()
 	r.live = filepath.Join(r.dir, "live")
@@ -193,8 +168,8 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 	r.work = filepath.Join(r.live, "work")
 	r.initImg = filepath.Join(r.dir, "initial.img")
 	r.runImg = filepath.Join(r.dir, "run.img")
-	for _, d := range []string{r.live, r.crashMP, filepath.Join(r.dir, "traces")} {
-		if err := os.Mkdir(d, 0o755); err != nil {
+	for _, d := range dirs {
+		if err := os.Mkdir(filepath.Join(r.dir, d), 0o755); err != nil {
 			return nil, err
 		}
 	}
@@ -205,7 +180,47 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var obs []*observation
+	trees := map[string]Tree{}
+	var obs []*pointObs
+	source := report.OracleSnapshot
+	var replay replayStats
+	if opt.Blocks == nil {
+		obs, err = r.snapshots(ctx, targets, trees)
+	} else {
+		source = report.OracleBlocks
+		obs, replay, err = r.blockStates(ctx, targets, *opt.Blocks, trees)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range opt.Models {
+		rs, err := r.compare(p, source, obs, trees)
+		if err != nil {
+			return nil, err
+		}
+		rs.Summary.Points = len(targets)
+		rs.Summary.Mounted = replay.mounted
+		if opt.Blocks != nil {
+			rs.Enumeration = opt.Blocks
+			rs.Summary.ReplaySeconds = replay.took.Seconds()
+			if replay.took > 0 {
+				rs.Summary.StatesPerSecond = float64(rs.Summary.States) / replay.took.Seconds()
+			}
+		} else {
+			rs.Summary.Mounted = rs.Summary.Reached
+		}
+		if opt.Keep {
+			rs.Dir = r.dir
+		}
+		res = append(res, rs)
+	}
+	return res, nil
+}
+
+// snapshots observes each crash point with a rerun of the program stopped
+// there and one copy of its device (observe): one state per point.
+func (r *runner) snapshots(ctx context.Context, targets []target, trees map[string]Tree) ([]*pointObs, error) {
+	var obs []*pointObs
 	for _, t := range targets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -214,20 +229,15 @@ func Run(ctx context.Context, opt Options) (res []*Result, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("crash point %d (line %d, %s): %w", t.index, t.line, t.syscall, err)
 		}
-		obs = append(obs, o)
-	}
-	for _, p := range opt.Models {
-		rs, err := r.compare(p, obs)
-		if err != nil {
-			return nil, err
+		po := &pointObs{target: o.target, reached: o.reached, note: o.note, trace: o.trace, live: o.live, stoppedAt: o.stoppedAt}
+		if o.reached {
+			k := treeKey(o.crash)
+			trees[k] = o.crash
+			po.states = []replayed{{cands: []int{t.index}, tree: k}}
 		}
-		rs.Summary.Points = len(targets)
-		if opt.Keep {
-			rs.Dir = r.dir
-		}
-		res = append(res, rs)
+		obs = append(obs, po)
 	}
-	return res, nil
+	return obs, nil
 }
 
 // prepare makes the initial image: mkfs, the work directory, Setup.
@@ -570,149 +580,6 @@ func (r *runner) shortCall(ev *parser.Event) string {
 		args = args[:87] + "..."
 	}
 	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
-}
-
-// compare predicts each observation's point under p and compares.
-func (r *runner) compare(p model.Persistence, obs []*observation) (*Result, error) {
-	res := &Result{FS: r.opt.FS, Model: p.String(), Command: r.opt.Cmd, Points: []Point{}}
-	earlier := map[string]bool{}
-	distinct := map[string]bool{}
-	prefix := r.work + "/"
-	for _, o := range obs {
-		pt := Point{Index: o.index, Line: o.line, Syscall: o.syscall, Call: o.call, Note: o.note, Reached: o.reached,
-			Observed: map[string]string{}, Predicted: map[string][]string{}, Sound: true, Mismatches: []Mismatch{}}
-		if !o.reached {
-			res.Points = append(res.Points, pt)
-			continue
-		}
-		res.Summary.Observed++
-		distinct[treeKey(o.crash)] = true
-		var last *model.Point
-		var lastEv *parser.Event
-		if err := r.replay(o.trace, p, func(ev *parser.Event, mp *model.Point) {
-			if mp != nil {
-				last, lastEv = mp, ev
-			}
-		}); err != nil {
-			return nil, fmt.Errorf("point %d: %w", o.index, err)
-		}
-		pred := map[string][]model.Outcome{}
-		if last != nil {
-			for path, po := range last.All() {
-				if rel, ok := strings.CutPrefix(path, prefix); ok && len(po.Outcomes) > 0 {
-					pred[rel] = po.Outcomes
-				}
-			}
-			if o.stoppedAt != o.index && pt.Note == "" {
-				pt.Note = fmt.Sprintf("stopped at crash point %d (line %d: %s) instead", last.Index, lastEv.Pos.Line, r.shortCall(lastEv))
-			}
-		} else if pt.Note == "" {
-			pt.Note = "stopped before any crash point"
-		}
-		// Earlier versions: those seen live at earlier crash points (of
-		// other runs) and those this run itself wrote, rebuilt from its
-		// trace.
-		own, err := r.ownVersions(o.trace)
-		if err != nil {
-			return nil, fmt.Errorf("point %d: %w", o.index, err)
-		}
-		for k := range earlier {
-			own[k] = true
-		}
-		h := history{initial: r.initial, latest: o.live, earlier: own}
-		paths := map[string]bool{}
-		for _, t := range []Tree{o.crash, r.initial, o.live} {
-			for q := range t {
-				paths[q] = true
-			}
-		}
-		for q := range pred {
-			paths[q] = true
-		}
-		sorted := make([]string, 0, len(paths))
-		for q := range paths {
-			sorted = append(sorted, q)
-		}
-		sort.Strings(sorted)
-		for _, q := range sorted {
-			matches := classify(q, o.crash, h)
-			want, tracked := pred[q]
-			if !tracked {
-				if _, ok := r.initial[q]; ok {
-					want = []model.Outcome{model.Initial}
-				} else {
-					want = []model.Outcome{model.Missing}
-				}
-			}
-			got, ok := pick(matches, want)
-			if tracked {
-				pt.Observed[q] = string(got)
-				pt.Predicted[q] = strs(want)
-				res.Summary.Predicted += len(want)
-				if ok {
-					res.Summary.Seen++
-				}
-			}
-			if ok {
-				continue
-			}
-			if !tracked {
-				pt.Observed[q] = string(got)
-				pt.Predicted[q] = strs(want)
-			}
-			size := int64(-1)
-			if e, ok := o.crash[q]; ok {
-				size = e.Size
-			}
-			pt.Sound = false
-			pt.Mismatches = append(pt.Mismatches, Mismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(want), Untracked: !tracked, Size: size})
-		}
-		res.Summary.Mismatches += len(pt.Mismatches)
-		for _, e := range o.live {
-			if e.Kind != "dir" {
-				earlier[key(e)] = true
-			}
-		}
-		res.Points = append(res.Points, pt)
-	}
-	res.Summary.Distinct = len(distinct)
-	return res, nil
-}
-
-// preference is the order in which an observed content that matches
-// several outcomes is named: the most specific first.
-var preference = []model.Outcome{model.Missing, model.Latest, model.Initial, model.Empty, model.Zeros, model.Earlier, model.Torn}
-
-// pick chooses the outcome to report: the most specific match that was
-// predicted, else the most specific match.
-func pick(matches, want []model.Outcome) (model.Outcome, bool) {
-	has := func(list []model.Outcome, o model.Outcome) bool {
-		for _, x := range list {
-			if x == o {
-				return true
-			}
-		}
-		return false
-	}
-	for _, o := range preference {
-		if has(matches, o) && has(want, o) {
-			return o, true
-		}
-	}
-	for _, o := range preference {
-		if has(matches, o) {
-			return o, false
-		}
-	}
-	return matches[0], false
-}
-
-func strs(os []model.Outcome) []string {
-	out := make([]string, len(os))
-	for i, o := range os {
-		out[i] = string(o)
-	}
-	return out
 }
 
 func treeKey(t Tree) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -98,7 +99,7 @@ os.close(d)
 // soundOnExt4 runs a Python save of config.txt (which holds version=1
 // before) on ext4 under both models, requires every crash point reached,
 // observed and sound, and returns the results.
-func soundOnExt4(t *testing.T, script string) []*Result {
+func soundOnExt4(t *testing.T, script string) []*report.OracleResult {
 	t.Helper()
 	needsLoop(t)
 	before := ours(t)
@@ -112,7 +113,7 @@ func soundOnExt4(t *testing.T, script string) []*Result {
 		t.Fatal(err)
 	}
 	for _, r := range res {
-		if r.Summary.Points < 5 || r.Summary.Observed != r.Summary.Points {
+		if r.Summary.Points < 5 || r.Summary.Reached != r.Summary.Points || r.Source != report.OracleSnapshot || r.Summary.States != r.Summary.Reached {
 			t.Errorf("%s: %+v: want at least 5 points, every one observed", r.Model, r.Summary)
 		}
 		for _, p := range r.Points {
@@ -126,9 +127,9 @@ func soundOnExt4(t *testing.T, script string) []*Result {
 
 func TestSafeSaveIsSound(t *testing.T) {
 	for _, r := range soundOnExt4(t, safeSave) {
-		last := r.Points[len(r.Points)-1]
-		if last.Observed["config.txt"] != "latest" || last.Observed["config.txt.tmp"] != "missing" {
-			t.Errorf("%s: after the directory fsync: %v, want config.txt latest and the temp file missing", r.Model, last.Observed)
+		last := &r.Points[len(r.Points)-1]
+		if got := observed(last, "config.txt") + " " + observed(last, "config.txt.tmp"); got != "latest missing" {
+			t.Errorf("%s: after the directory fsync: config.txt and its temp file %s, want latest missing", r.Model, got)
 		}
 	}
 }
@@ -160,14 +161,14 @@ func TestNaiveSaveLosesData(t *testing.T) {
 	}
 	r := res[0]
 	var out strings.Builder
-	WriteText(&out, r)
+	report.OracleText(&out, r)
 	t.Log(out.String())
 	seen := map[string]bool{}
 	for _, p := range r.Points {
 		if !p.Sound {
 			t.Errorf("point %d (%s): mismatches %+v", p.Index, p.Call, p.Mismatches)
 		}
-		seen[p.Observed["data.txt"]] = true
+		seen[observed(&p, "data.txt")] = true
 	}
 	// Before the fsync nothing of data.txt is on disk; after it, the
 	// name without the bytes.
@@ -180,6 +181,15 @@ func TestNaiveSaveLosesData(t *testing.T) {
 	// write dirty pages back early (it did, once, while the whole test
 	// suite ran beside this test), and the model predicts latest as
 	// possible. What matters is that no point contradicts the model.
+}
+
+// observed is the outcome of path at a point of a snapshot run, which
+// shows one state per point ("" when the path is not listed).
+func observed(p *report.OraclePoint, path string) string {
+	if op := p.Paths[path]; op != nil {
+		return strings.Join(op.Observed, " ")
+	}
+	return ""
 }
 
 // cancelOn cancels a context when a log line holds a word.

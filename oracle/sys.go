@@ -45,7 +45,7 @@ type fsSpec struct {
 }
 
 var filesystems = map[string]fsSpec{
-	"ext4":  {name: "ext4", sizeMB: 64, mkfs: []string{"mkfs.ext4", "-q", "-F"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "e2fsprogs"},
+	"ext4":  {name: "ext4", sizeMB: 64, mkfs: []string{"mkfs.ext4", "-q", "-F", "-b", "4096"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "e2fsprogs"},
 	"xfs":   {name: "xfs", sizeMB: 320, mkfs: []string{"mkfs.xfs", "-q", "-f"}, liveOpts: "noatime", crashOpts: "noatime,nouuid", pkg: "xfsprogs"},
 	"btrfs": {name: "btrfs", sizeMB: 128, mkfs: []string{"mkfs.btrfs", "-q", "-f"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "btrfs-progs"},
 }

@@ -1,6 +1,9 @@
 package parser
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -205,6 +208,52 @@ func TestStackAfterOthersExit(t *testing.T) {
 	}
 }
 
+// TestStackOfCallCutByExit: when one thread of a Go program calls
+// exit_group while another sits in a call, strace prints the other's call
+// as "exit_group(0 <unfinished ...>" and its stack (taken as the call
+// started) after that thread's exit line: the stack belongs to the cut
+// call, not to nothing. The lines are those of
+// testdata/kstack/go-threads.strace, shortened.
+func TestStackOfCallCutByExit(t *testing.T) {
+	in := strings.Join([]string{
+		"6311  exit_group(0 <unfinished ...>",
+		"6305  exit_group(0 <unfinished ...>",
+		"6311  <... exit_group resumed>)         = ?",
+		"6305  +++ exited with 0 +++",
+		" > /bin/prog(runtime.usleep.abi0+0x37) [0x80bf7]",
+		" > /bin/prog(runtime.sysmon+0xb2) [0x56352]",
+		"6380  +++ exited with 0 +++",
+		"6311  +++ exited with 0 +++",
+		" > /bin/prog(runtime.exit.abi0+0xb) [0x80aeb]",
+		"6133  read(3,  <unfinished ...>",
+		"6133  +++ exited with 0 +++",
+		"6134  close(3) = 0",
+		" > /bin/prog(syscall.Close+0x25) [0x93c65]",
+		"",
+	}, "\n")
+	evs, warns, _ := parseText(t, in)
+	got := stacksOf(evs)
+	want := []string{
+		// 6311's "= ?" went out when 6305's line came: its stack, after
+		// its exit line, is skipped (TestStackAfterOthersExit).
+		"exit_group: ",
+		"exit_group: /bin/prog(runtime.usleep.abi0+0x37) [0x80bf7] | /bin/prog(runtime.sysmon+0xb2) [0x56352]",
+		": ",
+		": ",
+		": ",
+		// A cut call that took no stack as it started prints none.
+		"read: ",
+		": ",
+		"close: /bin/prog(syscall.Close+0x25) [0x93c65]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stacks (-want +got):\n%s", diff)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+}
+
 // stacksOf is each event's name and -k stack, "name: frame | frame".
 func stacksOf(evs []*Event) []string {
 	var out []string
@@ -307,6 +356,70 @@ func TestStderrFormFixture(t *testing.T) {
 	for _, ev := range evs {
 		if ev.Name == "wait4" && ev.PID != 0 {
 			t.Errorf("line %d: the shell's wait4 has pid %d, want 0 as on its first lines", ev.Pos.Line, ev.PID)
+		}
+	}
+}
+
+// TestRecordedStackOfCallCutByExit reads a real trace of the case above
+// (testdata/kstack/RECORD says how it was recorded; crashsim trace
+// --stack warned on it line by line before): no warning, and the cut
+// call has the frames strace printed after its process's exit line, in
+// every way of reading it.
+func TestRecordedStackOfCallCutByExit(t *testing.T) {
+	const name = "testdata/kstack/go-threads.strace"
+	b := mustRead(t, name)
+	lines := strings.Split(string(b), "\n")
+	// The cut call, its exit line and the frames after it, found in the
+	// file rather than written here.
+	cutLine, exitLine := 0, 0
+	for i, l := range lines {
+		if strings.HasSuffix(l, "<unfinished ...>") {
+			pid, _, _ := strings.Cut(l, " ")
+			for j := i + 1; j < len(lines); j++ {
+				if p, rest, _ := strings.Cut(lines[j], " "); p == pid {
+					if strings.HasPrefix(strings.TrimLeft(rest, " "), "+++ exited") && j+1 < len(lines) && strings.HasPrefix(lines[j+1], " > ") {
+						cutLine, exitLine = i+1, j+1
+					}
+					break
+				}
+			}
+		}
+	}
+	if cutLine == 0 {
+		t.Fatalf("%s: no call cut by its process's exit and followed by a stack: not the case this test is for", name)
+	}
+	var want []string
+	for _, l := range lines[exitLine:] {
+		if !strings.HasPrefix(l, " > ") {
+			break
+		}
+		want = append(want, strings.TrimPrefix(l, " > "))
+	}
+	for _, opt := range []Options{{}, {DecodeNone: true}} {
+		var warns []string
+		opt.Warn = func(p Pos, m string) { warns = append(warns, p.String()+": "+m) }
+		r := NewReader(bytes.NewReader(b), name, opt)
+		found := false
+		for {
+			ev, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Pos.Line == cutLine {
+				found = true
+				if diff := cmp.Diff(want, ev.Stack()); diff != "" {
+					t.Errorf("DecodeNone %v: stack of line %d (-want +got):\n%s", opt.DecodeNone, cutLine, diff)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("DecodeNone %v: no event for line %d", opt.DecodeNone, cutLine)
+		}
+		if len(warns) != 0 {
+			t.Errorf("DecodeNone %v: warnings:\n%s", opt.DecodeNone, strings.Join(warns, "\n"))
 		}
 	}
 }

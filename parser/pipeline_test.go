@@ -54,7 +54,8 @@ func pipelineTraces(t *testing.T) []string {
 	t.Helper()
 	files, _ := filepath.Glob("../fixtures/traces/*/*.strace")
 	forms, _ := filepath.Glob("testdata/forms/*.strace")
-	files = append(files, forms...)
+	kstack, _ := filepath.Glob("testdata/kstack/*.strace")
+	files = append(append(files, forms...), kstack...)
 	if len(files) < 30 {
 		t.Fatalf("only %d traces", len(files))
 	}

@@ -391,12 +391,20 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineExit, lineKilled:
-		r.flushPending(ev.PID, r.line)
+		left := r.flushPending(ev.PID, r.line)
 		r.ready = append(r.ready, ev)
 		unsure := r.unsure[ev.PID]
 		delete(r.unsure, ev.PID)
 		if held != nil && held.PID == ev.PID {
 			return r.readStack(held)
+		}
+		if left != nil {
+			// The process exited inside a call it had started: another
+			// thread's exit_group ended it ("PID exit_group(0
+			// <unfinished ...>" then "PID +++ exited"). strace takes the
+			// stack of exit, exit_group and execve as the call starts and
+			// prints it when it forgets the process, after the exit line.
+			return r.readStack(left)
 		}
 		if unsure {
 			// Another process's line came between the call and this
@@ -514,8 +522,8 @@ func (r *Reader) sawOld(what string, line int) {
 }
 
 // flushPending completes unfinished calls that will never resume: those of
-// pid (all when pid < 0), in the order they started.
-func (r *Reader) flushPending(pid, line int) {
+// pid (all when pid < 0), in the order they started. It returns the last.
+func (r *Reader) flushPending(pid, line int) *Event {
 	var evs []*Event
 	for p, ev := range r.pending {
 		if pid < 0 || p == pid {
@@ -529,6 +537,10 @@ func (r *Reader) flushPending(pid, line int) {
 		ev.RetKnown = false
 		r.ready = append(r.ready, ev)
 	}
+	if len(evs) == 0 {
+		return nil
+	}
+	return evs[len(evs)-1]
 }
 
 func (r *Reader) setTime(ev *Event, tf timeFormat) {

@@ -133,10 +133,20 @@ func mergeJSON(w io.Writer, shards []Shard) (*Merged, error) {
 			out.Summary = sum
 			out.Summary.Errors, out.Summary.Summary.Warnings, out.Summary.Infos = 0, 0, 0
 			out.Summary.Shard = ""
+			if sum.Explore != nil {
+				x := *sum.Explore
+				x.CrashPoints = append([]ExplorePointJSON(nil), x.CrashPoints...)
+				x.Checked, x.Rejected = 0, 0
+				for i := range x.CrashPoints {
+					x.CrashPoints[i].Checked = 0
+				}
+				out.Summary.Explore = &x
+			}
 		} else if sum.Events != out.Summary.Events || sum.Files != out.Summary.Files || strings.Join(sum.Models, ",") != strings.Join(out.Summary.Models, ",") {
 			return nil, fmt.Errorf("merge: %s and %s come from different runs (%d events, %d files, models %v; then %d, %d, %v)",
 				shards[0].Name, s.Name, out.Summary.Events, out.Summary.Files, out.Summary.Models, sum.Events, sum.Files, sum.Models)
 		}
+		mergeExplore(out.Summary.Explore, sum.Explore)
 		out.Summary.Errors += sum.Errors
 		out.Summary.Summary.Warnings += sum.Summary.Warnings
 		out.Summary.Infos += sum.Infos

@@ -34,6 +34,9 @@ type Options struct {
 	// Shard is "I/N" for the report of one shard of explore --shard, so
 	// that Merge can check it has every shard of one run; "" otherwise.
 	Shard string
+	// Explore says what crashsim explore built and checked; nil for the
+	// other commands.
+	Explore *ExploreJSON
 	// Config names the config file the run read (its ignore globs and
 	// suppressions decide what is reported); "" when it read none.
 	Config string
@@ -226,9 +229,12 @@ type SummaryJSON struct {
 	// Warnings are the blind spots: what the trace could not show.
 	Warnings []check.BlindWarning `json:"warnings"`
 	// Notes say what was left out of scope on purpose.
-	Notes  []check.Note `json:"notes"`
-	Shard  string       `json:"shard,omitempty"`
-	Config string       `json:"config,omitempty"` // the config file the run read
+	Notes []check.Note `json:"notes"`
+	Shard string       `json:"shard,omitempty"`
+	// Explore is crashsim explore's account of the states it built.
+	Explore *ExploreJSON `json:"explore,omitempty"`
+	// Config is the config file the run read.
+	Config string `json:"config,omitempty"`
 }
 
 // JSON writes one document; findings is always an array. The findings
@@ -236,7 +242,7 @@ type SummaryJSON struct {
 // encoding/json writes DocumentJSON, without ever being whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
 	sum := SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard, Config: opt.Config}
+		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard, Explore: opt.Explore, Config: opt.Config}
 	if sum.Models == nil {
 		sum.Models = []string{}
 	}

@@ -141,7 +141,7 @@ func (t *textPoints) Point(pt model.Point) {
 			mark = "*"
 		}
 		po := outcomes(p)
-		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), joinOutcomes(po.Outcomes))
+		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), model.OutcomeList(po.Outcomes))
 		if t.at != 0 {
 			for _, s := range po.States {
 				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, nameNote(s))
@@ -210,14 +210,6 @@ func (t *textPoints) rel(p string) string {
 		}
 	}
 	return p
-}
-
-func joinOutcomes(os []model.Outcome) string {
-	s := make([]string, len(os))
-	for i, o := range os {
-		s[i] = string(o)
-	}
-	return strings.Join(s, " | ")
 }
 
 // shortCall renders an event as "name(args) = ret", cut to a readable size.

@@ -35,40 +35,4 @@ for fs in $FS; do
 done
 
 # The table, from the JSON documents.
-$PY - "$OUT" $FS -- "$@" <<'PYEOF'
-import json, sys, os
-out = sys.argv[1]
-i = sys.argv.index("--")
-fss, ws = sys.argv[2:i], sys.argv[i+1:]
-print(f"{'workload':<22} {'fs':<6} {'model':<6} {'points':>6} {'observed':>8} {'distinct':>8} {'mismatches':>10} {'precision':>9}")
-for w in ws:
-    for fs in fss:
-        path = os.path.join(out, f"{fs}-{w}.json")
-        text = open(path).read() if os.path.exists(path) else ""
-        dec, pos, docs = json.JSONDecoder(), 0, []
-        while pos < len(text):
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
-            if pos >= len(text):
-                break
-            d, pos = dec.raw_decode(text, pos)
-            docs.append(d)
-        if not docs:
-            err = open(os.path.join(out, f"{fs}-{w}.err")).read().strip().splitlines()
-            print(f"{w:<22} {fs:<6} {'-':<6} failed: {err[-1] if err else '?'}")
-            continue
-        for d in docs:
-            s = d["summary"]
-            hit = total = 0
-            for p in d["points"] if "predicted" not in s else []:
-                if not p["reached"]:
-                    continue
-                for path, pred in (p["predicted"] or {}).items():
-                    total += len(pred)
-                    if (p["observed"] or {}).get(path) in pred:
-                        hit += 1
-            if "predicted" in s:  # the oracle counts it itself
-                hit, total = s["seen"], s["predicted"]
-            prec = f"{hit}/{total}" if total else "-"
-            print(f"{w:<22} {fs:<6} {d['model']:<6} {s['points']:>6} {s['observed']:>8} {s['distinct']:>8} {s['mismatches']:>10} {prec:>9}")
-PYEOF
+$PY "$REPO/scripts/oracle-table.py" fixtures "$OUT" $FS -- "$@"

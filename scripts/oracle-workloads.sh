@@ -39,8 +39,18 @@ workload() {
 	makedirs-fsync | mkdirp-sync | mkdirp-nosync | grow | link-unlink) CMD=($PY "$BIN/tree_save.py" "$1") ;;
 	dir-rename-over) SETUP="mkdir cur"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
 	append-log) SETUP="$PY $BIN/tree_save.py append-log"; CMD=($PY "$BIN/tree_save.py" "$1") ;;
+	# The model questions of fixtures/programs/probe.py, and git with
+	# core.fsync=all (objects linked, or renamed, into place).
+	overwrite-scatter) SETUP="head -c 32768 /dev/zero | tr '\\0' o > db.bin"; CMD=($PY "$BIN/probe.py" "$1") ;;
+	lsm-manifest) SETUP="printf 'MANIFEST-000001\\n' > CURRENT && printf 'manifest 1\\n' > MANIFEST-000001 && : > 000001.log"
+		CMD=($PY "$BIN/probe.py" "$1") ;;
+	fsync-clean) SETUP="mkdir sub"; CMD=($PY "$BIN/probe.py" "$1") ;;
+	fsync-old-change) SETUP="head -c 32768 /dev/zero | tr '\\0' o > db.bin && printf 'x\\n' > other.txt"; CMD=($PY "$BIN/probe.py" "$1") ;;
+	git-commit-fsync) SETUP=$git_setup; CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync commit -q -m msg) ;;
+	git-commit-fsync-rename) SETUP=$git_setup
+		CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync -c core.createObject=rename commit -q -m msg) ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
 
-ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink"
+ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink overwrite-scatter lsm-manifest fsync-clean fsync-old-change git-commit-fsync git-commit-fsync-rename"

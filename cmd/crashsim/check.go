@@ -44,6 +44,9 @@ type reporting struct {
 	// findings (trace: the program failed), for SARIF's invocation.
 	exitAs int
 	shard  string // "I/N" for the report of one explore --shard
+	// explored is explore's account of the states it built, for the JSON
+	// report.
+	explored *report.ExploreJSON
 }
 
 type checkCmd struct {
@@ -142,7 +145,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
-	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Config = f.Model, all, crashsim.Tool(), r.shard, g.cfgName
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName
 	code := exitOK
 	switch {
 	case res.AtLeast(threshold):

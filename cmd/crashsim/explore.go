@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -29,6 +30,10 @@ type exploreCmd struct {
 	Initial    string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
 	Jobs       int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
 	MaxStates  int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
+	MaxJoint   int           `name:"max-joint" default:"256" help:"Build every joint crash state of a crash point while the model admits at most this many there; past that, build at most as many from families instead: the states check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones. The report says which points were sampled."`
+	Samples    int           `default:"16" help:"Random states built at each sampled crash point, after the families (0: none)."`
+	Seed       uint64        `default:"1" help:"Seed of the random states; the report records it, and the same seed builds the same states."`
+	EveryLine  bool          `name:"every-line" help:"Check each distinct state at every crash point that can leave it (CRASHSIM_CRASH_LINE each time), not only at the last."`
 	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
 	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
 	Shard      string        `placeholder:"I/N" help:"Run the checker only on distinct states I, I+N, I+2N, ... of the run (the order is the same on every machine); crashsim merge joins the N reports (json or sarif) into the report of the whole run."`
@@ -39,11 +44,13 @@ type exploreCmd struct {
 
 // Help is the detail under `crashsim explore --help`.
 func (c *exploreCmd) Help() string {
-	return `Builds on disk each state a crash can leave while the traced program saves (at each crash point, each changed file in each of its crash states, the other files as the program saw them), and runs CHECKER on every distinct one with the state directory as its working directory and CRASHSIM_STATE_DIR, CRASHSIM_CRASH_LINE and CRASHSIM_MODEL in its environment. Every state the checker rejects is a checker-failed finding.
+	return `Builds on disk the states a crash can leave while the traced program saves, and runs CHECKER on every distinct one with the state directory as its working directory. A state is joint: at a crash point, every file and name can differ from what the program saw at once, as the persistence model allows (the states crashsim states counts): a rename on disk while an earlier create is not, say. While the model admits at most --max-joint states at a point, every one is built; past that, states are built from families (those check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones drawn with --seed), and the report says the point was sampled. Every state the checker rejects is a checker-failed finding.
+
+States that leave the same files are checked once, at the last crash line that can leave them: the most demanding line for a checker that knows when the program's data is durable (the same files before a commit and after it are checked after it). The checker's environment: CRASHSIM_STATE_DIR (the state directory), CRASHSIM_CRASH_LINE (the crash comes right after this trace line), CRASHSIM_FIRST_LINE (the first crash line that leaves the same files), CRASHSIM_MODEL. --every-line checks each distinct state at every crash point that leaves it instead.
 
 With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace, with no capabilities and a minimal /dev, every mount read-only but its state directory and the directories listed, colon separated, in CRASHSIM_CHECKER_WRITABLE.
 
-Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root.
+Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root. With --progress (or on a terminal), explore says how far it has got on stderr.
 
 Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored.
 
@@ -134,6 +141,18 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.Checker = c.Checker
 	opt.Jobs = c.Jobs
 	opt.MaxStates = c.MaxStates
+	if c.MaxJoint < 1 {
+		return withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
+	}
+	opt.MaxJoint, opt.Seed, opt.EveryLine = c.MaxJoint, c.Seed, c.EveryLine
+	switch {
+	case c.Samples < 0:
+		return withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
+	case c.Samples == 0:
+		opt.Samples = -1
+	default:
+		opt.Samples = c.Samples
+	}
 	opt.Timeout = c.Timeout
 	opt.Keep = c.Keep
 	opt.CopyStates = c.CopyStates
@@ -149,8 +168,8 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		opt.Shard, opt.Shards = i, n
 	}
 	var bar *progressBar
-	if isTerminal(g.stderr) {
-		bar = &progressBar{w: g.stderr}
+	if term := isTerminal(g.stderr); term || g.Progress {
+		bar = &progressBar{w: g.stderr, live: term}
 		opt.Progress = bar.update
 	}
 	sc := c.scope(g, []string{opt.Root})
@@ -171,9 +190,11 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	}
 	warnChanged(g, opt.Root, res.RootChanged)
 	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
+	pointLines(g.stderr, res, g.Verbose)
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
+	r.explored = exploreJSON(res, opt)
 	reportErr := c.report(g, result, r)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
@@ -199,37 +220,127 @@ func warnChanged(g *Globals, root string, ch []string) {
 // summaryLine says what was explored, on stderr beside the report.
 func summaryLine(res *explore.Result, jobs int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "crashsim: explored %d crash points: %d crash states, %d distinct; the checker ran on %d and rejected %d",
-		res.Points, res.Candidates, res.Distinct, res.Checked, res.Failed)
+	fmt.Fprintf(&b, "crashsim: explored %d crash points (%d exhaustively, %d sampled): the model admits %s crash states; %d built, %d distinct; the checker ran on %d and rejected %d",
+		res.Points, res.Exhaustive, res.Sampled, admitted(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
 	if res.Skipped > 0 {
-		fmt.Fprintf(&b, "; %d more states not built (--max-states)", res.Skipped)
+		fmt.Fprintf(&b, "; %d more distinct states not checked (--max-states)", res.Skipped)
 	}
 	fmt.Fprintf(&b, " (%.1fs", res.Wall.Seconds())
 	if res.Checked > 0 && res.Wall > 0 {
 		fmt.Fprintf(&b, ", %.0f states/s", float64(res.Checked)/res.Wall.Seconds())
 	}
 	b.WriteString(")")
+	if res.Sampled > 0 {
+		f := res.Families
+		fmt.Fprintf(&b, "\ncrashsim: sampled points built %d predicted, %d prefix, %d drop, %d torn and %d random states (seed %d)",
+			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Random, res.Seed)
+	}
 	return b.String()
 }
 
-// progressBar redraws one line on a terminal.
-type progressBar struct {
-	w    interface{ Write([]byte) (int, error) }
-	last time.Time
+func admitted(n int64, exact bool) string {
+	if exact {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("at least %d", n)
 }
+
+// shownPoints is how many sampled crash points are listed on stderr
+// (--verbose: every point).
+const shownPoints = 10
+
+// pointLines lists the sampled crash points (verbose: every point): how
+// many states the model admits there, how many were built and checked.
+func pointLines(w io.Writer, res *explore.Result, all bool) {
+	shown := 0
+	for _, p := range res.PointStats {
+		if p.Exhaustive && !all {
+			continue
+		}
+		if shown == shownPoints && !all {
+			fmt.Fprintf(w, "crashsim:   and %d more sampled points (--verbose lists every point, --format json too)\n", res.Sampled-shown)
+			break
+		}
+		shown++
+		how := "all built"
+		if !p.Exhaustive {
+			how = fmt.Sprintf("%d built, sampled (%s)", p.Built, strings.Join(p.Families.Names(), ", "))
+		}
+		at := fmt.Sprintf("after line %d", p.Line)
+		if p.Line == 0 {
+			at = "before the first event"
+		}
+		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, admitted(p.Admitted, p.Exact), how, p.New, p.Checked)
+	}
+}
+
+// exploreJSON is the report's account of the exploration.
+func exploreJSON(res *explore.Result, opt explore.Options) *report.ExploreJSON {
+	x := &report.ExploreJSON{Points: res.Points, Exhaustive: res.Exhaustive, Sampled: res.Sampled, Admitted: res.Admitted,
+		AdmittedExact: res.AdmittedExact, Built: res.Candidates, Distinct: res.Distinct, Checked: res.Checked, Rejected: res.Failed,
+		NotChecked: res.Skipped, MaxJoint: opt.MaxJoint, Samples: max(opt.Samples, 0), Seed: opt.Seed, EveryLine: opt.EveryLine,
+		Families:    report.ExploreFamilies(res.Families),
+		CrashPoints: make([]report.ExplorePointJSON, 0, len(res.PointStats))}
+	for _, p := range res.PointStats {
+		fams := p.Families.Names()
+		if fams == nil {
+			fams = []string{}
+		}
+		x.CrashPoints = append(x.CrashPoints, report.ExplorePointJSON{Line: p.Line, Admitted: p.Admitted, Exact: p.Exact,
+			Exhaustive: p.Exhaustive, Families: fams, Built: p.Built, New: p.New, Checked: p.Checked})
+	}
+	return x
+}
+
+// progressBar says how far an exploration has got on stderr: a line
+// redrawn in place on a terminal (live), else a line every few seconds
+// (--progress).
+type progressBar struct {
+	w     io.Writer
+	live  bool
+	last  time.Time
+	shown bool
+}
+
+// progressEvery is how often a progress line is written when stderr is
+// not a terminal.
+var progressEvery = 5 * time.Second
 
 func (p *progressBar) update(pr explore.Progress) {
-	if time.Since(p.last) < 100*time.Millisecond && pr.Done < pr.Total {
+	every := progressEvery
+	if p.live {
+		every = 100 * time.Millisecond
+	}
+	if time.Since(p.last) < every && !(p.live && pr.Phase == "check" && pr.Done == pr.Total) {
 		return
 	}
+	if p.last.IsZero() && !p.live && pr.Elapsed < progressEvery {
+		return // a short run says nothing
+	}
 	p.last = time.Now()
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(pr.Done) / s
+	var line string
+	switch pr.Phase {
+	case "replay":
+		line = fmt.Sprintf("crashsim: explore: replaying: %d crash points, %d states, %d distinct (%.0fs)", pr.Points, pr.Candidates, pr.Distinct, pr.Elapsed.Seconds())
+	default:
+		rate := 0.0
+		if s := pr.Elapsed.Seconds(); s > 0 {
+			rate = float64(pr.Done) / s
+		}
+		line = fmt.Sprintf("crashsim: explore: checking: %d of %d states, %d rejected, %.0f/s (%.0fs)", pr.Done, pr.Total, pr.Failed, rate, pr.Elapsed.Seconds())
 	}
 	bw := bufio.NewWriter(p.w)
-	fmt.Fprintf(bw, "\r\x1b[Kcrashsim: explore: %d/%d states, %d failed, %.0f/s", pr.Done, pr.Total, pr.Failed, rate)
+	if p.live {
+		fmt.Fprintf(bw, "\r\x1b[K%s", line)
+	} else {
+		fmt.Fprintln(bw, line)
+	}
 	bw.Flush()
+	p.shown = true
 }
 
-func (p *progressBar) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
+func (p *progressBar) clear() {
+	if p.live && p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/oracle"
+	"github.com/crashsim/crashsim/report"
 )
 
 type oracleCmd struct {
@@ -66,35 +66,30 @@ func (c *oracleCmd) Run(g *Globals) error {
 		opt.Log = prefixWriter{g.stderr}
 		opt.Output = g.stderr
 	}
+	kept := "images and traces"
 	if c.Blocks {
-		return runBlocks(ctx, g, c, opt)
+		if err := c.blocks(&opt); err != nil {
+			return err
+		}
+		kept = "images, traces and the block log"
 	}
 	results, err := oracle.Run(ctx, opt)
 	if err != nil {
 		return oracleError(ctx, err)
 	}
-	return writeOracle(g, c, results, "images and traces", oracle.WriteJSON, oracle.WriteText,
-		func(r *oracle.Result) (string, int) { return r.Dir, r.Summary.Mismatches })
-}
-
-// writeOracle prints the results of an oracle run (plain or --blocks) in
-// the chosen format, says where the kept files are (what names them),
-// and gives exit status 1 when a result has a mismatch.
-func writeOracle[R any](g *Globals, c *oracleCmd, results []*R, kept string, writeJSON, writeText func(io.Writer, *R) error, of func(*R) (dir string, mismatches int)) error {
+	write := report.OracleText
+	if c.Format == "json" {
+		write = report.OracleJSON
+	}
 	mismatches := 0
 	for i, r := range results {
-		dir, n := of(r)
-		if c.Keep && dir != "" && i == 0 {
-			fmt.Fprintf(g.stderr, "crashsim: %s kept in %s\n", kept, dir)
-		}
-		write := writeText
-		if c.Format == "json" {
-			write = writeJSON
+		if c.Keep && r.Dir != "" && i == 0 {
+			fmt.Fprintf(g.stderr, "crashsim: %s kept in %s\n", kept, r.Dir)
 		}
 		if err := write(g.stdout, r); err != nil {
 			return withCode(exitInput, err)
 		}
-		mismatches += n
+		mismatches += r.Summary.Mismatches
 	}
 	if mismatches > 0 {
 		return withCode(exitFindings, nil)

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 
 	"github.com/crashsim/crashsim/oracle"
+	"github.com/crashsim/crashsim/report"
 )
 
 // blockFlags are oracle's --blocks flags: replay every crash state the
@@ -16,15 +16,12 @@ type blockFlags struct {
 	BlocksSeed       uint64 `name:"blocks-seed" default:"1" placeholder:"N" help:"With --blocks: seed of the sampled subsets." group:"blocks"`
 }
 
-// runBlocks is `crashsim oracle --blocks`.
-func runBlocks(ctx context.Context, g *Globals, c *oracleCmd, opt oracle.Options) error {
+// blocks checks oracle's --blocks flags and sets opt to replay the
+// block log with them.
+func (c *oracleCmd) blocks(opt *oracle.Options) error {
 	if c.BlocksExhaustive < 0 || c.BlocksExhaustive > 16 || c.BlocksSamples < 0 {
 		return withCode(exitUsage, errors.New("--blocks-exhaustive must be 0..16 and --blocks-samples positive"))
 	}
-	results, err := oracle.RunBlocks(ctx, oracle.BlockOptions{Options: opt, Exhaustive: c.BlocksExhaustive, Samples: c.BlocksSamples, Seed: c.BlocksSeed})
-	if err != nil {
-		return oracleError(ctx, err)
-	}
-	return writeOracle(g, c, results, "images, traces and the block log", oracle.WriteBlocksJSON, oracle.WriteBlocksText,
-		func(r *oracle.BlockResult) (string, int) { return r.Dir, r.Summary.Mismatches })
+	opt.Blocks = &report.OracleEnumeration{Exhaustive: c.BlocksExhaustive, Samples: c.BlocksSamples, Seed: c.BlocksSeed}
+	return nil
 }

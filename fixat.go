@@ -1,0 +1,59 @@
+package crashsim
+
+import "github.com/crashsim/crashsim/check"
+
+// A finding's source line is the line of the program where its fix goes,
+// which is not always the call the finding is about. fixAt says, per
+// rule, which of the finding's calls that is; the -k stack or the Python
+// mark of that call then names the line:
+//
+//   - fsync-before-write: the sync that came too early (the f.flush()
+//     goes before it);
+//   - rename-before-sync, cross-dir-rename: the rename (or link) that
+//     publishes the file (the fsync goes before it);
+//   - data-not-synced, direct-io-not-flushed, unaligned-write: the last
+//     write (the fsync goes after it); for a Python file object, whose
+//     write reaches the kernel at a flush or a close, the f.write line
+//     when the shim could see it, else the open;
+//   - fsync-error-ignored: the sync that failed (its error is what to
+//     handle), not the call that went on as if it had not;
+//   - name-not-synced: the last change of the name (the directory fsync
+//     goes after it); dir-sync-before-data: the directory fsync (the
+//     file's fsync goes before it); truncate-in-place: the truncation;
+//     sync-file-range-not-durable: the sync_file_range; overwrite-in-place,
+//     unmodeled-write and the rest: the call the finding names.
+
+// syncCalls and renameCalls, with writeCalls, are the calls fixAt looks
+// for among a finding's related calls.
+var (
+	syncCalls   = map[string]bool{"fsync": true, "fdatasync": true, "sync": true, "syncfs": true, "msync": true}
+	renameCalls = map[string]bool{"rename": true, "renameat": true, "renameat2": true, "link": true, "linkat": true}
+)
+
+// fixAt is the trace line and pid of the call where f's fix goes (in
+// f.Trace).
+func fixAt(f *check.Finding) (line, pid int) {
+	var calls map[string]bool
+	last := false // the last such call, not the first
+	switch f.Rule.ID {
+	case check.FsyncBeforeWrite, check.FsyncErrorIgnored:
+		calls = syncCalls
+	case check.RenameBeforeSync, check.CrossDirRename:
+		calls = renameCalls
+	case check.DataNotSynced, check.DirectIONotFlushed, check.UnalignedWrite:
+		calls, last = writeCalls, true
+	default:
+		return f.Line, f.PID
+	}
+	line, pid = f.Line, f.PID
+	found := false
+	for _, r := range f.Related {
+		if r.Trace != "" && r.Trace != f.Trace || !calls[r.Syscall] {
+			continue
+		}
+		if !found || last && r.Line > line || !last && r.Line < line {
+			line, pid, found = r.Line, r.PID, true
+		}
+	}
+	return line, pid
+}
