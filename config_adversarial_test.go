@@ -194,10 +194,10 @@ func manySuppress(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestConfigManySuppress: 20,000 suppressions are read (the line of each
-// was found by a search of the whole file per entry: 45 s), and a
-// mistake in the last one names its line.
-func TestConfigManySuppress(t *testing.T) {
+// TestAdversarialConfigManySuppress: 20,000 suppressions are read (the
+// line of each was found by a search of the whole file per entry: 45 s),
+// and a mistake in the last one names its line.
+func TestAdversarialConfigManySuppress(t *testing.T) {
 	raw := manySuppress(20_000)
 	c, err := parseConfig("many.toml", raw)
 	if err != nil {
