@@ -41,8 +41,12 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 }
 
 func untrusted(name, what string, uid int) error {
-	return fmt.Errorf("refusing config %s: %s %s, not you (%s) nor root, and a config decides which findings are reported; read it anyway by naming it (--config %s), or remove it",
-		textesc.Escape(name), what, userName(uid), userName(os.Geteuid()), textesc.Escape(name))
+	trusted := "root"
+	if me := os.Geteuid(); me != 0 {
+		trusted = "you (" + userName(me) + ") or root"
+	}
+	return fmt.Errorf("refusing config %s: %s %s, not %s, and a config decides which findings are reported; read it anyway by naming it (--config %s), or remove it",
+		textesc.Escape(name), what, userName(uid), trusted, textesc.Escape(name))
 }
 
 // userName is "uid 1000 (alice)", or "uid 1000" when the name is unknown.
