@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 )
@@ -20,7 +21,7 @@ func (in *Inputs) EachCall(trace string, f func(ev *parser.Event, paths []string
 		return err
 	}
 	procs := st.Procs()
-	stream, err := in.open(trace, forAll)
+	stream, err := in.open(trace, forAll, st.Arch)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (in *Inputs) EachCall(trace string, f func(ev *parser.Event, paths []string
 // are decoded (parser.Skip), but every line is read, and a line that does
 // not read is still an error. It is the parser's speed.
 func (in *Inputs) CountEvents(trace string) (int, error) {
-	stream, err := in.open(trace, forCount)
+	stream, err := in.open(trace, forCount, in.Arch)
 	if err != nil {
 		return 0, err
 	}
@@ -61,12 +62,6 @@ func (in *Inputs) CountEvents(trace string) (int, error) {
 		}
 		n++
 	}
-}
-
-// writeCalls put data into the file named by their (output) fd.
-var writeCalls = map[string]bool{
-	"write": true, "pwrite64": true, "writev": true, "pwritev": true, "pwritev2": true,
-	"copy_file_range": true, "sendfile": true,
 }
 
 // Stats counts writes, bytes, syncs and renames per file in a trace, for
@@ -107,9 +102,9 @@ func (in *Inputs) Stats(trace string, roots []string) ([]report.FileStats, error
 // countCall adds one completed call to the rows of the paths it acts on.
 // row returns nil for a path out of scope.
 func countCall(ev *parser.Event, paths []string, row func(string) *report.FileStats) {
-	name := ev.Name
-	switch {
-	case writeCalls[name]:
+	switch e := ev.Call.Effect(); e {
+	case syscalls.WriteFD, syscalls.WriteAt, syscalls.CopyInto:
+		// Data into the file named by the (output) fd.
 		if !ev.OK() {
 			return
 		}
@@ -117,7 +112,7 @@ func countCall(ev *parser.Event, paths []string, row func(string) *report.FileSt
 			s.Writes++
 			s.Bytes += ev.Ret
 		}
-	case name == "fsync" || name == "fdatasync" || name == "sync_file_range" || name == "sync_file_range2":
+	case syscalls.Fsync, syscalls.Fdatasync, syscalls.SyncFileRange:
 		s := row(paths[0])
 		if s == nil || !ev.RetKnown {
 			return
@@ -126,15 +121,15 @@ func countCall(ev *parser.Event, paths []string, row func(string) *report.FileSt
 			s.FailedSyncs++
 			return
 		}
-		switch name {
-		case "fsync":
+		switch e {
+		case syscalls.Fsync:
 			s.Fsync++
-		case "fdatasync":
+		case syscalls.Fdatasync:
 			s.Fdatasync++
 		default:
 			s.SyncFileRange++
 		}
-	case name == "rename" || name == "renameat" || name == "renameat2":
+	case syscalls.Rename:
 		if !ev.OK() {
 			return
 		}

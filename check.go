@@ -75,7 +75,7 @@ func (c *Check) Run() (*Result, error) {
 		opt := c.options(c.Scope, st)
 		opt.Models, opt.SpillAt, opt.NeedData = c.Models, c.SpillAt, c.NeedData
 		total.addStart(st.Cwd)
-		stream, err := c.open(t, what)
+		stream, err := c.open(t, what, st.Arch)
 		if err != nil {
 			return nil, err
 		}
@@ -86,17 +86,10 @@ func (c *Check) Run() (*Result, error) {
 			return nil, inputError(err)
 		}
 		total.marks = append(total.marks, tap.marks...)
-		total.Append(res)
-		total.Summary.Events += res.Summary.Events
-		total.Summary.Files += res.Summary.Files
-		total.Summary.Errors += res.Summary.Errors
-		total.Summary.Warnings += res.Summary.Warnings
-		total.Summary.Infos += res.Summary.Infos
 		if c.Recording != nil {
 			c.Recording(t, res.Recording)
 		}
-		total.Warnings = append(total.Warnings, res.Warnings...)
-		total.Notes = append(total.Notes, res.Notes...)
+		total.Join(res)
 	}
 	markAccepted(total.Warnings, c.AcceptBlind)
 	if total.Spilled() {

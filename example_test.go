@@ -30,7 +30,10 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, f := range res.Findings {
+	for f, err := range res.Findings() {
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Println(f.Line, f.Rule.ID, filepath.Base(f.Path), f.Models)
 	}
 	fmt.Println("suppressed:", opt.Left.Suppressed)

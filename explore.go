@@ -76,7 +76,9 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Predict = predicted.Findings
+	if opt.Predict, err = predicted.List(); err != nil {
+		return nil, nil, err
+	}
 	out := &Result{Result: &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}, Starts: predicted.Starts, marks: predicted.marks}
 	for _, w := range predicted.Warnings {
 		if w.ID == check.BlindNoData && !w.Accepted {
@@ -85,13 +87,13 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 			return out, nil, nil
 		}
 	}
-	stream, err := in.open(trace, forAll)
+	stream, err := in.open(trace, forAll, st.Arch)
 	if err != nil {
 		return nil, nil, err
 	}
 	// explore reads the trace a second time to check each state at the
 	// last line that leaves it; the warnings were said the first time.
-	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll) }
+	opt.Reopen = func() (parser.Stream, error) { return quiet.open(trace, forAll, st.Arch) }
 	res, err := explore.Run(ctx, stream, opt)
 	stream.Close()
 	if err != nil {
@@ -101,10 +103,9 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 		// A state that cannot be built: the error names the trace line.
 		return nil, nil, &InputError{fmt.Errorf("%s: %w", trace, err)}
 	}
-	out.Findings = res.Findings
 	out.Summary.Events = res.Events
 	out.Summary.Files = res.Files
-	out.Summary.Errors = len(res.Findings)
+	out.Add(res.Findings...)
 	return out, res, nil
 }
 

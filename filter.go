@@ -9,7 +9,7 @@ import (
 )
 
 // Filter says which findings the caller asked not to see. Every finding it
-// leaves out is counted by kind (report.Left), so that a report says what
+// leaves out is counted by kind (wire.Left), so that a report says what
 // it left out.
 type Filter struct {
 	// Ignore leaves out findings on paths matching these globs, as
@@ -66,7 +66,7 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 	// report's roots that holds it, as its fingerprint names it.
 	ignore := check.Options{Roots: opt.Roots, Ignore: f.Ignore}
 	suppress := f.byRule()
-	r.Summary.Errors, r.Summary.Warnings, r.Summary.Infos = 0, 0, 0
+	// check.Result.Filter counts again what it keeps.
 	return r.Result.Filter(func(fd *check.Finding) bool {
 		switch {
 		case ignore.Ignored(fd.Path):
@@ -78,14 +78,6 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 		case f.Baseline != nil && f.Baseline.Has(report.Fingerprint(fd, *opt)):
 			opt.Left.Baseline++
 			return false
-		}
-		switch fd.Rule.Severity {
-		case check.Error:
-			r.Summary.Errors++
-		case check.Warning:
-			r.Summary.Warnings++
-		default:
-			r.Summary.Infos++
 		}
 		return true
 	})

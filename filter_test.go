@@ -5,6 +5,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // prints is a Baseline of fingerprints.
@@ -33,24 +34,28 @@ func TestFilter(t *testing.T) {
 	if res.Len() != 4 {
 		t.Fatalf("%d findings, want 4", res.Len())
 	}
-	fsync := report.Fingerprint(res.Findings[0], opt)
+	first, err := res.At(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsync := report.Fingerprint(first, opt)
 	for _, tc := range []struct {
 		name   string
 		f      Filter
-		left   report.Left
+		left   wire.Left
 		errors int
 	}{
-		{"none", Filter{}, report.Left{}, 4},
-		{"ignore relative to the root", Filter{Ignore: []string{"python-noflush/config.txt"}}, report.Left{Ignored: 4}, 0},
-		{"ignore elsewhere", Filter{Ignore: []string{"/elsewhere/**"}}, report.Left{}, 4},
-		{"suppress", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "**/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
-		{"suppress another path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "other.txt", Reason: "r"}}}, report.Left{}, 4},
-		{"suppress a base name", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
-		{"suppress a relative path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "python-noflush/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
-		{"suppress an absolute path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "/tmp/crashsim-fixtures/python-noflush/config.txt", Reason: "r"}}}, report.Left{Suppressed: 1}, 3},
-		{"a path is no suffix", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "noflush/config.txt", Reason: "r"}}}, report.Left{}, 4},
-		{"baseline", Filter{Baseline: prints{fsync: true}}, report.Left{Baseline: 1}, 3},
-		{"all", Filter{Ignore: []string{"nothing"}, Suppress: []Suppress{{Rule: check.DataNotSynced, Reason: "r"}}, Baseline: prints{fsync: true}}, report.Left{Suppressed: 1, Baseline: 1}, 2},
+		{"none", Filter{}, wire.Left{}, 4},
+		{"ignore relative to the root", Filter{Ignore: []string{"python-noflush/config.txt"}}, wire.Left{Ignored: 4}, 0},
+		{"ignore elsewhere", Filter{Ignore: []string{"/elsewhere/**"}}, wire.Left{}, 4},
+		{"suppress", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "**/config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"suppress another path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "other.txt", Reason: "r"}}}, wire.Left{}, 4},
+		{"suppress a base name", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"suppress a relative path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "python-noflush/config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"suppress an absolute path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "/tmp/crashsim-fixtures/python-noflush/config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"a path is no suffix", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "noflush/config.txt", Reason: "r"}}}, wire.Left{}, 4},
+		{"baseline", Filter{Baseline: prints{fsync: true}}, wire.Left{Baseline: 1}, 3},
+		{"all", Filter{Ignore: []string{"nothing"}, Suppress: []Suppress{{Rule: check.DataNotSynced, Reason: "r"}}, Baseline: prints{fsync: true}}, wire.Left{Suppressed: 1, Baseline: 1}, 2},
 	} {
 		res, opt := run()
 		if err := res.Filter(tc.f, &opt); err != nil {

@@ -1,6 +1,11 @@
 package crashsim
 
-import "github.com/crashsim/crashsim/check"
+import (
+	"slices"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
+)
 
 // A finding's source line is the line of the program where its fix goes,
 // which is not always the call the finding is about. fixAt says, per
@@ -23,17 +28,23 @@ import "github.com/crashsim/crashsim/check"
 //     sync-file-range-not-durable: the sync_file_range; overwrite-in-place,
 //     unmodeled-write and the rest: the call the finding names.
 
-// syncCalls and renameCalls, with writeCalls, are the calls fixAt looks
-// for among a finding's related calls.
+// The calls fixAt looks for among a finding's related calls, by their
+// effect class in the syscall table.
 var (
-	syncCalls   = map[string]bool{"fsync": true, "fdatasync": true, "sync": true, "syncfs": true, "msync": true}
-	renameCalls = map[string]bool{"rename": true, "renameat": true, "renameat2": true, "link": true, "linkat": true}
+	syncCalls   = effects(syscalls.Fsync, syscalls.Fdatasync, syscalls.Sync, syscalls.Syncfs, syscalls.Msync)
+	renameCalls = effects(syscalls.Rename, syscalls.Link)
+	writeCalls  = effects(syscalls.WriteFD, syscalls.WriteAt, syscalls.CopyInto)
 )
+
+// effects is the set of the calls of the given effect classes, by name.
+func effects(es ...syscalls.Effect) func(name string) bool {
+	return func(name string) bool { return slices.Contains(es, syscalls.Lookup(name).Effect()) }
+}
 
 // fixAt is the trace line and pid of the call where f's fix goes (in
 // f.Trace).
 func fixAt(f *check.Finding) (line, pid int) {
-	var calls map[string]bool
+	var calls func(name string) bool
 	last := false // the last such call, not the first
 	switch f.Rule.ID {
 	case check.FsyncBeforeWrite, check.FsyncErrorIgnored:
@@ -48,7 +59,7 @@ func fixAt(f *check.Finding) (line, pid int) {
 	line, pid = f.Line, f.PID
 	found := false
 	for _, r := range f.Related {
-		if r.Trace != "" && r.Trace != f.Trace || !calls[r.Syscall] {
+		if r.Trace != "" && r.Trace != f.Trace || !calls(r.Syscall) {
 			continue
 		}
 		if !found || last && r.Line > line || !last && r.Line < line {

@@ -21,8 +21,9 @@ import (
 // Identify fills in what names r's findings: opt.SrcRoot (the directory
 // source files are named relative to, as code scanning expects of a
 // repository: the caller gives the one crashsim runs in), opt.Roots (the
-// roots in the order given, then each trace's start directory) and
-// opt.Sources (the call sites the traces' stacks and marks name).
+// roots in the order given, then each trace's start directory), and the
+// Source of each finding (the call site the traces' stacks and marks
+// name).
 // Problems reading a program's binary are given to warn (nil drops them),
 // once each; the findings keep their trace lines.
 func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, warn func(error)) error {
@@ -55,25 +56,28 @@ func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, w
 		return nil
 	}
 	if r.Spilled() {
-		// Call sites are found for findings held in memory
-		// (report.Options names them by pointer): a spilled result is read
-		// back whole when its traces name some.
+		// Call sites are set on findings held in memory (a spilled one is
+		// read back fresh each time): a spilled result is read back whole
+		// when its traces name some.
 		if err := r.Load(); err != nil {
 			return err
 		}
 	}
-	opt.Sources = r.sources(stacked, warn)
+	fs, err := r.List()
+	if err != nil {
+		return err
+	}
+	r.locate(fs, stacked, warn)
 	return nil
 }
 
-// sources names the call site in the program's code of each finding
-// whose trace has stacks or marks, at the call where its fix goes
+// locate sets the Source of each finding whose trace has stacks or marks
+// to its call site in the program's code, at the call where its fix goes
 // (fixAt); a mark wins over a stack.
-func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.Finding]source.Location {
-	out := map[*check.Finding]source.Location{}
-	markSources(r.Findings, r.marks, out)
+func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn func(error)) {
+	markSources(findings, r.marks)
 	byTrace := map[string][]*check.Finding{}
-	for _, f := range r.Findings {
+	for _, f := range findings {
 		if stacked[f.Trace] {
 			byTrace[f.Trace] = append(byTrace[f.Trace], f)
 		}
@@ -92,7 +96,7 @@ func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.F
 			continue
 		}
 		for _, f := range fs {
-			if _, ok := out[f]; ok {
+			if f.Source != nil {
 				continue // a Python mark named it
 			}
 			line, _ := fixAt(f)
@@ -102,11 +106,10 @@ func (r *Result) sources(stacked map[string]bool, warn func(error)) map[*check.F
 				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, line, err))
 			}
 			if ok {
-				out[f] = loc
+				f.Source = &loc
 			}
 		}
 	}
-	return out
 }
 
 // stacksAt returns the stack of each call that starts on one of lines in

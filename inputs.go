@@ -9,6 +9,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -35,12 +36,17 @@ type Inputs struct {
 	// on, when that is this one (crashsim trace): paths on tmpfs and ramfs
 	// are out of scope. Nil takes check.LikelyVolatile as tmpfs.
 	Mounts []check.Mount
+	// Arch is the architecture of the machine the traces were recorded
+	// on, when the caller knows it (--arch): it wins over a listing's
+	// "arch" line. Unknown leaves it to the listing, then to the traces
+	// (parser.Options.Arch): it decides what flags printed as numbers mean.
+	Arch parser.Arch
 
 	// Parse are the parser options every trace is read with: Warn, Diag,
 	// MaxLine. Which arguments are decoded is chosen per reading.
 	Parse parser.Options
 	// Open opens a trace with the options given (the command line adds a
-	// progress bar and a parsing goroutine); nil is parser.Open.
+	// progress line and a parsing goroutine); nil is parser.Open.
 	Open func(trace string, opt parser.Options) (parser.Stream, error)
 }
 
@@ -53,9 +59,11 @@ const (
 	forCount                // nothing: the reading counts events
 )
 
-// open opens a trace to read it for what.
-func (in *Inputs) open(trace string, what readFor) (parser.Stream, error) {
+// open opens a trace to read it for what, its flags read as arch's (see
+// Start.Arch).
+func (in *Inputs) open(trace string, what readFor, arch parser.Arch) (parser.Stream, error) {
 	opt := in.Parse
+	opt.Arch = arch
 	opt.DecodeArgs, opt.DecodePositions, opt.DecodeNone = nil, nil, false
 	switch what {
 	case forModel:
@@ -80,6 +88,7 @@ type Start struct {
 	Cwd     string                                  // where the program started; "" when unknown
 	FDs     []model.InitialFD                       // the files it started with open
 	Existed func(path string) (existed, known bool) // what existed before; nil when no listing says
+	Arch    parser.Arch                             // the machine's architecture: Inputs.Arch, else the listing's; Unknown when neither says
 }
 
 // Start reads what is known of where a trace begins: its listing (see
@@ -91,7 +100,10 @@ func (in *Inputs) Start(trace string) (Start, error) {
 		return st, err
 	}
 	if l != nil {
-		st.Cwd, st.FDs, st.Existed = l.Cwd, l.FDs, l.Existed
+		st.Cwd, st.FDs, st.Existed, st.Arch = l.Cwd, l.FDs, l.Existed, l.Arch
+	}
+	if in.Arch != syscalls.Unknown {
+		st.Arch = in.Arch
 	}
 	if in.Existed != nil {
 		st.Existed = in.Existed

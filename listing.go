@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // MaxListed bounds the entries a listing holds: a directory larger than
@@ -30,7 +32,10 @@ type Listing struct {
 }
 
 // TakeListing lists what exists below dirs, after a "cwd" line when cwd
-// is not "" and an "fd" line for each file the program starts with open.
+// is not "", an "arch" line naming this machine's architecture (the
+// trace taken with the listing is this machine's: its flags printed as
+// numbers are this architecture's) and an "fd" line for each file the
+// program starts with open.
 // The directories together hold at most limit entries (0 is no limit):
 // one past what is left is not listed.
 func TakeListing(dirs []string, cwd string, fds []model.InitialFD, limit int) Listing {
@@ -38,6 +43,9 @@ func TakeListing(dirs []string, cwd string, fds []model.InitialFD, limit int) Li
 	var l Listing
 	if cwd != "" {
 		model.WriteCwd(&buf, cwd)
+	}
+	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
+		model.WriteArch(&buf, a)
 	}
 	for _, f := range fds {
 		model.WriteFD(&buf, f)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,8 +50,12 @@ func TestTakeListing(t *testing.T) {
 	if len(l.Listed) != 0 || !slices.Equal(l.TooLarge, []string{dir}) {
 		t.Errorf("past the limit: listed %q, too large %q", l.Listed, l.TooLarge)
 	}
-	if string(l.Text) != "cwd "+dir+"\n" {
-		t.Errorf("past the limit the listing holds %q, want only the cwd line", l.Text)
+	want := "cwd " + dir + "\n"
+	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
+		want += "arch " + a.String() + "\n"
+	}
+	if string(l.Text) != want {
+		t.Errorf("past the limit the listing holds %q, want only the cwd and arch lines", l.Text)
 	}
 	// The limit is shared by the directories: the second gets what the
 	// first left.

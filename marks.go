@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/source"
 )
@@ -107,9 +108,10 @@ func (t *markTap) Next() (*parser.Event, error) {
 func (t *markTap) noteCall(ev *parser.Event) {
 	var fd int64
 	var ok bool
-	switch ev.Name {
-	case "write", "writev", "pwrite64", "pwritev", "pwritev2":
-		if fd, ok = ev.Arg(0).Int(); !ok || ev.Failed() {
+	row := ev.Call.Row()
+	switch row.Effect {
+	case syscalls.WriteFD, syscalls.WriteAt:
+		if fd, ok = ev.Arg(row.FD()).Int(); !ok || ev.Failed() {
 			return
 		}
 		k := noteKey{ev.PID, int(fd)}
@@ -124,9 +126,9 @@ func (t *markTap) noteCall(ev *parser.Event) {
 			t.marks[i].last = ev.Pos.Line
 		}
 		return
-	case "close":
-		fd, ok = ev.Arg(0).Int()
-	case "open", "openat", "openat2", "creat":
+	case syscalls.Close:
+		fd, ok = ev.Arg(row.FD()).Int()
+	case syscalls.Open:
 		fd, ok = ev.Ret, ev.OK() && ev.Ret >= 0
 	}
 	if ok {
@@ -140,15 +142,11 @@ func (t *markTap) noteCall(ev *parser.Event) {
 // path (the decoded string, whatever escapes strace printed) starts with
 // source.MarkPrefix.
 func markOf(ev *parser.Event) (source.Mark, bool) {
-	var path *parser.Value
-	switch ev.Name {
-	case "open":
-		path = ev.Arg(0)
-	case "openat", "openat2":
-		path = ev.Arg(1)
-	default:
+	row := ev.Call.Row()
+	if row.Effect != syscalls.Open {
 		return source.Mark{}, false
 	}
+	path := ev.Arg(row.Path())
 	if !ev.Failed() || !path.HasStr || !strings.HasPrefix(path.Str, source.MarkPrefix) {
 		return source.Mark{}, false
 	}
@@ -162,7 +160,7 @@ func markOf(ev *parser.Event) (source.Mark, bool) {
 // line a write note gives; else the line that last opened the file under
 // any of its names before that call (the with open(...) whose f.write
 // Python 3.11 does not show). marks are in trace order in each file.
-func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Finding]source.Location) {
+func markSources(findings []*check.Finding, marks []lineMark) {
 	type at struct {
 		file string
 		line int
@@ -191,7 +189,7 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 	for _, f := range findings {
 		line, pid := fixAt(f)
 		if m, ok := byLine[at{f.Trace, line}]; ok {
-			out[f] = m.Loc
+			f.Source = locOf(m.Loc)
 			continue
 		}
 		// The names the file had: its final name, and what was renamed
@@ -218,7 +216,7 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 			}
 		}
 		if note != nil {
-			out[f] = note.Loc
+			f.Source = locOf(note.Loc)
 			continue
 		}
 		// The last open of one of its names before the call.
@@ -228,8 +226,11 @@ func markSources(findings []*check.Finding, marks []lineMark, out map[*check.Fin
 			k := sort.Search(len(ms), func(i int) bool { return ms[i].line > line })
 			if k > 0 && ms[k-1].line > best {
 				best = ms[k-1].line
-				out[f] = ms[k-1].Loc
+				f.Source = locOf(ms[k-1].Loc)
 			}
 		}
 	}
 }
+
+// locOf is a finding's Source, a copy of loc.
+func locOf(loc source.Location) *source.Location { return &loc }

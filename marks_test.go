@@ -50,9 +50,12 @@ func TestMarksName(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, f := range res.Findings {
-			loc, ok := opt.Sources[f]
-			if !ok {
+		for f, err := range res.Findings() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			loc := f.Source
+			if loc == nil {
 				t.Errorf("%s:%d: %s has no source line", trace, f.Line, f.Rule.ID)
 				continue
 			}
@@ -116,13 +119,16 @@ func TestMarkTap(t *testing.T) {
 	}
 	var opt report.Options
 	res.Identify(&opt, "", nil, nil)
-	for _, f := range res.Findings {
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := map[string]string{a: "/app/one.py:3", b: "/app/two.py:8"}[f.Path]
-		if loc := opt.Sources[f]; fmt.Sprintf("%s:%d", loc.File, loc.Line) != want {
+		if loc := f.Source; loc == nil || fmt.Sprintf("%s:%d", loc.File, loc.Line) != want {
 			t.Errorf("%s on %s: source %+v, want %s", f.Rule.ID, f.Path, loc, want)
 		}
 	}
-	if len(res.Findings) == 0 {
+	if res.Len() == 0 {
 		t.Error("no finding to name")
 	}
 }
@@ -145,9 +151,12 @@ func sourcesOf(t *testing.T, lines []string) []string {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range res.Findings {
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		where := "-"
-		if loc, ok := opt.Sources[f]; ok {
+		if loc := f.Source; loc != nil {
 			where = fmt.Sprintf("%s:%d", loc.File, loc.Line)
 		}
 		got = append(got, fmt.Sprintf("%s %s %s", f.Rule.ID, filepath.Base(f.Path), where))

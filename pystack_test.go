@@ -88,9 +88,12 @@ func TestPythonStackLines(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range found.Findings {
+			for f, err := range found.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
 				where := "no source"
-				if loc, ok := opt.Sources[f]; ok {
+				if loc := f.Source; loc != nil {
 					where = fmt.Sprintf("%s:%d %s", filepath.Base(loc.File), loc.Line, loc.Function)
 				}
 				got = append(got, f.Rule.ID+" "+filepath.Base(f.Path)+" "+where)

@@ -41,7 +41,10 @@ func TestRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := map[string]string{}
-	for _, f := range found.Findings {
+	for f, err := range found.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		rules[filepath.Base(f.Path)] += f.Rule.ID + " "
 	}
 	// new.txt was created: its name is not durable either; old.txt was

@@ -94,7 +94,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	} else {
 		m = model.New(opt)
 	}
-	stream, err := r.open(trace, what)
+	stream, err := r.open(trace, what, st.Arch)
 	if err != nil {
 		return nil, err
 	}

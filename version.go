@@ -4,15 +4,15 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // Tool says which crashsim this is, for the reports it writes, from the
 // build information the Go toolchain stamps into the binary: the module
 // version ("v1.2.3", a pseudo-version from the VCS, or "(devel)") and the
 // VCS revision ("+dirty" when the tree had changes).
-func Tool() report.Tool {
-	t := report.Tool{Name: "crashsim", Version: "(devel)"}
+func Tool() wire.Tool {
+	t := wire.Tool{Name: "crashsim", Version: "(devel)"}
 	bi, ok := debug.ReadBuildInfo()
 	if ok {
 		if v := bi.Main.Version; v != "" {

@@ -41,7 +41,7 @@ func TestFindingsAndStatesAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			named := map[string]bool{}
-			for _, f := range res.Findings {
+			for _, f := range res.findings {
 				named[f.Path] = true
 				if notLoss[f.Rule.ID] {
 					continue

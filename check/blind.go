@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // A blind spot is something the recording could not show, worked out from
@@ -27,6 +27,7 @@ const (
 	BlindNoData             = "blind-no-data"
 	BlindIOUring            = "blind-io-uring"
 	BlindSharedMmap         = "blind-shared-mmap"
+	BlindUnknownArch        = "blind-unknown-arch"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -47,6 +48,7 @@ var blindSpots = []BlindSpot{
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
+	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
 // BlindSpots lists every kind of blind spot.
@@ -66,21 +68,21 @@ func LookupBlind(id string) (BlindSpot, bool) {
 // first seen and what fixes it. An accepted warning (--accept-blind) is still
 // reported, but does not make the run fail.
 type BlindWarning struct {
-	ID       string `json:"id"`
-	Message  string `json:"message"`
-	Trace    string `json:"trace"`
-	Line     int    `json:"line"`
-	Fix      string `json:"fix"`
-	Accepted bool   `json:"accepted,omitempty"`
+	ID       string
+	Message  string
+	Trace    string
+	Line     int
+	Fix      string
+	Accepted bool
 }
 
 // Note is something left out of scope on purpose, said so that it is not
 // left out quietly: files on a filesystem that no power cut spares.
 type Note struct {
-	ID      string `json:"id"`
-	Message string `json:"message"`
-	Trace   string `json:"trace,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	ID      string
+	Message string
+	Trace   string // "" when the note is about no line
+	Line    int
 }
 
 // NoteVolatile is the ID of notes about volatile filesystems.
@@ -182,11 +184,15 @@ type Watcher struct {
 	mapped     model.Ref // the first shared writable mapping of a file in scope
 	mappedPath string
 
-	// calls caches watchCall per call name; lastName and lastCall are
-	// the last one looked up (runs of one call are common).
-	calls    map[string]*watchCall
-	lastName string
-	lastCall *watchCall
+	// archGuess is the first call with flags printed as a number that
+	// means different things on different architectures, read while the
+	// trace's architecture was unknown (as amd64's), and archFlags the
+	// number; arch is the architecture the last event was read with.
+	archGuess model.Ref
+	archFlags string
+	archTable *syscalls.FlagTable
+	arch      syscalls.Arch
+
 	// lastPID is the pid last added to pids: most lines repeat it.
 	lastPID int
 	pidSeen bool
@@ -226,20 +232,12 @@ func (s *pathSet) add(p string, at model.Ref) {
 func NewWatcher(opt *Options) *Watcher {
 	procs := model.NewProcsIn(opt.Cwd)
 	procs.SetInitialFDs(opt.FDs)
-	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}, calls: map[string]*watchCall{}}
+	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
 }
 
 // ref is where an event is, as model.Ref says it.
 func ref(ev *parser.Event) model.Ref {
 	return model.Ref{File: ev.Pos.File, Line: ev.Pos.Line, PID: ev.PID, Seq: ev.Seq, Syscall: ev.Name}
-}
-
-// changing lists the calls that change a file or a name, besides opens.
-var changing = map[string]bool{
-	"write": true, "pwrite64": true, "pwrite": true, "writev": true, "pwritev": true, "pwritev2": true,
-	"truncate": true, "ftruncate": true, "fallocate": true, "copy_file_range": true, "sendfile": true, "splice": true,
-	"mkdir": true, "mkdirat": true, "unlink": true, "unlinkat": true, "rmdir": true, "mknod": true, "mknodat": true,
-	"rename": true, "renameat": true, "renameat2": true, "link": true, "linkat": true, "symlink": true, "symlinkat": true,
 }
 
 var syncCalls = []string{"fsync", "fdatasync", "sync", "syncfs"}
@@ -266,12 +264,34 @@ func (w *Watcher) ObserveResolved(ev *parser.Event, paths []string) {
 }
 
 // watchCall is what the watcher needs to know of a call, worked out once
-// per name rather than by string lookups at every event.
+// per row of the syscall table rather than at every event.
 type watchCall struct {
 	needsPaths bool  // opens, chdir and changing calls: paths it counts
-	changing   bool  // it changes a file or a name (the changing set)
-	pathArgs   []int // the argument positions that name paths (model.PathArgs)
+	changing   bool  // it changes a file or a name, besides opening one
+	pathArgs   []int // the argument positions that name paths
+	// archFlags are the positions of flags whose numbers mean different
+	// things on different architectures (open flags).
+	archFlags []int
 }
+
+// watchCalls is watchCall by syscalls.Call.
+var watchCalls = func() []watchCall {
+	calls := syscalls.Calls()
+	out := make([]watchCall, len(calls)+1)
+	for _, c := range calls {
+		r := c.Row()
+		e := r.Effect
+		w := watchCall{changing: e.Changes(), pathArgs: r.PathArgs()}
+		w.needsPaths = w.changing || e == syscalls.Open || e == syscalls.Chdir
+		for i, a := range r.Args {
+			if a.Table != nil && a.Table.Varies() {
+				w.archFlags = append(w.archFlags, i)
+			}
+		}
+		out[c] = w
+	}
+	return out
+}()
 
 // call returns what the watcher knows of a syscall event's call, or nil
 // for another kind of event.
@@ -279,24 +299,7 @@ func (w *Watcher) call(ev *parser.Event) *watchCall {
 	if ev.Kind != parser.KindSyscall {
 		return nil
 	}
-	if ev.Name == w.lastName && w.lastCall != nil {
-		return w.lastCall
-	}
-	c, ok := w.calls[ev.Name]
-	if !ok {
-		c = &watchCall{needsPaths: needsPaths(ev.Name), changing: changing[ev.Name], pathArgs: model.PathArgs(ev.Name)}
-		w.calls[ev.Name] = c
-	}
-	w.lastName, w.lastCall = ev.Name, c
-	return c
-}
-
-func needsPaths(name string) bool {
-	switch name {
-	case "open", "openat", "openat2", "creat", "chdir":
-		return true
-	}
-	return changing[name]
+	return &watchCalls[ev.Call]
 }
 
 func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
@@ -328,35 +331,40 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case ev.Failed():
 		w.failed++
 	}
-	switch ev.Name {
-	case "exit", "exit_group":
+	row := ev.Call.Row()
+	switch row.Effect {
+	case syscalls.Exit:
 		w.exitCalls++
-	case "close", "close_range":
+	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
-	case "open", "openat", "openat2", "creat":
+	case syscalls.Open:
 		w.anyOpens++
-	case "write", "writev", "pwrite64", "pwritev", "pwritev2":
+	case syscalls.WriteFD, syscalls.WriteAt:
 		w.writes++
-		if fd, ok := ev.Arg(0).Int(); ok && fd >= 3 && ev.OK() && len(paths) == 0 {
+		if fd, ok := ev.Arg(row.FD()).Int(); ok && fd >= 3 && ev.OK() && len(paths) == 0 {
 			if w.blindWrites == 0 {
 				w.blindWrite = ref(ev)
 			}
 			w.blindWrites++
 		}
-	case "copy_file_range", "sendfile", "splice", "msync":
+	case syscalls.CopyInto, syscalls.Msync:
 		w.writes++
-	case "fsync", "fdatasync", "sync", "syncfs":
+	case syscalls.Fsync, syscalls.Fdatasync, syscalls.Sync, syscalls.Syncfs:
 		w.syncs[ev.Name] = true
-	case "io_uring_setup":
+	case syscalls.IOUringSetup:
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
 		}
-	case "fork", "vfork", "clone", "clone3":
+	case syscalls.Fork:
 		if ev.OK() && ev.Ret > 0 {
 			if _, ok := w.forks[int(ev.Ret)]; !ok {
 				w.forks[int(ev.Ret)] = ref(ev)
 			}
 		}
+	}
+	w.arch = ev.Arch
+	if ev.Arch == syscalls.Unknown && w.archFlags == "" && len(c.archFlags) > 0 {
+		w.guessedArch(ev, row, c.archFlags)
 	}
 	if !ev.Failed() && w.rawCall == "" {
 		for _, i := range c.pathArgs {
@@ -369,9 +377,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !ev.OK() {
 		return
 	}
-	switch ev.Name {
-	case "open", "openat", "openat2", "creat":
-		const writing = unix.O_WRONLY | unix.O_RDWR | unix.O_CREAT | unix.O_TRUNC
+	switch row.Effect {
+	case syscalls.Open:
+		const writing = syscalls.O_WRONLY | syscalls.O_RDWR | syscalls.O_CREAT | syscalls.O_TRUNC
 		if model.OpenFlags(ev)&writing == 0 {
 			return
 		}
@@ -389,6 +397,34 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	for _, p := range paths {
 		w.changed(ev, p)
+	}
+}
+
+// misread reports whether the flags guessedArch noted mean something else
+// on the architecture the trace was read with in the end (or may: it is
+// still unknown) than amd64's reading of them, which they got.
+func (w *Watcher) misread() bool {
+	if w.arch == syscalls.Unknown {
+		return true
+	}
+	as, _ := w.archTable.Bits(w.archFlags, syscalls.AMD64)
+	is, _ := w.archTable.Bits(w.archFlags, w.arch)
+	return as != is
+}
+
+// guessedArch notes a call whose flags hold a number that means
+// different things on different architectures, read while the trace had
+// not shown its architecture.
+func (w *Watcher) guessedArch(ev *parser.Event, row *syscalls.Row, pos []int) {
+	for _, i := range pos {
+		a := ev.Arg(i)
+		if row.Args[i].Kind == syscalls.ArgOpenHow {
+			a = a.Field("flags")
+		}
+		if t := row.Args[i].Table; t.Ambiguous(a.Text) {
+			w.archGuess, w.archFlags, w.archTable = ref(ev), a.Text, t
+			return
+		}
 	}
 }
 
@@ -443,7 +479,7 @@ func (w *Watcher) changed(ev *parser.Event, p string) {
 func (w *Watcher) ObserveEffect(m *model.Model, e *model.Effect) { w.observeEffect(e) }
 
 func (w *Watcher) observeEffect(e *model.Effect) {
-	if e.Kind == model.EffUnmodeled && e.Ref.Syscall == "mmap" && w.mappedPath == "" && e.Inode != nil {
+	if e.Kind == model.EffUnmodeled && e.Event != nil && e.Event.Call.Effect() == syscalls.Mmap && w.mappedPath == "" && e.Inode != nil {
 		if p := e.Inode.Name(); w.opt.inScope(p) {
 			w.mapped, w.mappedPath = e.Ref, p
 		}
@@ -558,6 +594,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if w.mappedPath != "" {
 		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", shown(w.mappedPath)))
+	}
+	if w.archFlags != "" && w.misread() {
+		what := "the trace does not show which machine recorded it, so it was read as amd64's"
+		if w.arch != syscalls.Unknown {
+			what = fmt.Sprintf("it was read as amd64's before the trace showed it was recorded on %s", w.arch)
+		}
+		add(BlindUnknownArch, w.archGuess, fmt.Sprintf("%s has %s printed as a number (%s) whose bits mean different things on amd64 and arm64 (O_DIRECT, O_DIRECTORY, O_NOFOLLOW and O_LARGEFILE move): %s; findings about its file may be false", w.archGuess.Syscall, w.archTable.Name(), w.archFlags, what))
 	}
 	if w.noDataCall != "" {
 		how := "does not show the bytes"

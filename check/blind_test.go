@@ -34,7 +34,7 @@ func blindRun(t *testing.T, trace string, opt Options) (blind, notes, findings [
 		notes = append(notes, n.ID)
 	}
 	seen := map[string]bool{}
-	for _, f := range res.Findings {
+	for _, f := range res.findings {
 		k := f.Rule.ID + " " + f.Path
 		if !seen[k] {
 			seen[k] = true

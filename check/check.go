@@ -14,16 +14,17 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/source"
 )
 
 // Related is an event that explains a finding: the write, the fsync, the
 // rename.
 type Related struct {
-	Trace   string `json:"-"`
-	Line    int    `json:"line"`
-	PID     int    `json:"pid"`
-	Syscall string `json:"syscall"`
-	What    string `json:"what"`
+	Trace   string
+	Line    int
+	PID     int
+	Syscall string
+	What    string
 }
 
 // Finding is one way a crash can lose or corrupt data, located at a trace
@@ -46,7 +47,11 @@ type Finding struct {
 	// place (1, 2, ...) in explore's order of distinct states: what
 	// orders the findings of shards merged into one report. 0 otherwise.
 	StateIndex int
-	modelSet   modelSet
+	// Source is the call site in the program's own code, when the trace
+	// had stacks to name it. A check leaves it nil; it is set afterwards,
+	// on findings in memory (see Result.Load).
+	Source   *source.Location
+	modelSet modelSet
 }
 
 // modelSet is a set of persistence models, bit p for model p: one word
@@ -73,14 +78,14 @@ func init() {
 
 // State is a crash state demonstrating a finding.
 type State struct {
-	Trace     string `json:"-"`
-	Line      int    `json:"line"` // the crash comes right after this line
-	Path      string `json:"path"`
-	Outcome   string `json:"outcome"`
-	Persisted string `json:"persisted"`
+	Trace     string
+	Line      int // the crash comes right after this line
+	Path      string
+	Outcome   string
+	Persisted string
 	// Words describe the state (model.StateWords), what follows "a crash
 	// can leave PATH".
-	Words string `json:"words,omitempty"`
+	Words string
 }
 
 // Describe is the state in words: Words, or the outcome's and what
@@ -161,19 +166,46 @@ func leaves(m *model.Model, p string) string {
 
 // Summary counts what a check looked at and found.
 type Summary struct {
-	Events int `json:"events"`
-	Files  int `json:"files"`
-	Errors int `json:"errors"`
+	Events int
+	Files  int
+	Errors int
 	// Warnings counts findings of severity warning; the blind spots are
 	// Result.Warnings.
-	Warnings int `json:"warningFindings"`
-	Infos    int `json:"infos"`
+	Warnings int
+	Infos    int
 }
 
-// Result is the outcome of checking one or more traces.
+// Count counts one finding of severity sev.
+func (s *Summary) Count(sev Severity) {
+	switch sev {
+	case Error:
+		s.Errors++
+	case Warning:
+		s.Warnings++
+	case Info:
+		s.Infos++
+	}
+}
+
+// Add adds the counts of o, the summary of other traces.
+func (s *Summary) Add(o Summary) {
+	s.Events += o.Events
+	s.Files += o.Files
+	s.Errors += o.Errors
+	s.Warnings += o.Warnings
+	s.Infos += o.Infos
+}
+
+// AtLeast reports whether a finding counted is at least as severe as t.
+func (s Summary) AtLeast(t Severity) bool {
+	return s.Errors > 0 && Error >= t || s.Warnings > 0 && Warning >= t || s.Infos > 0 && Info >= t
+}
+
+// Result is the outcome of checking one or more traces. Its findings are
+// read through Findings: a check past Options.SpillAt keeps some on disk.
 type Result struct {
-	Findings []*Finding
-	Summary  Summary
+	// Summary counts the findings by severity as they are (see Filter).
+	Summary Summary
 	// Warnings are the trace's blind spots: what it could not show.
 	Warnings []BlindWarning
 	// Notes say what was left out of scope on purpose.
@@ -183,8 +215,10 @@ type Result struct {
 	// Models are the persistence models the findings were computed under.
 	Models []model.Persistence
 
-	// parts are the findings after Findings, when the check spilled them.
-	parts []part
+	// findings are the findings in memory; parts those after them, when
+	// the check spilled them.
+	findings []*Finding
+	parts    []part
 }
 
 // Options scope a check.
@@ -368,7 +402,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newRules(), index: i, col: col}
+		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col}
 		first := i == 0
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
@@ -414,15 +448,14 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		stillModels.Delete(r.m)
 	}
 	if col.sort == nil {
-		res.Findings = merge(runs, opt.Models)
+		res.Add(merge(runs, opt.Models)...)
 	} else {
-		d, err := col.spilledMerge(opt.Models)
+		d, err := col.spilledMerge(opt.Models, &res.Summary)
 		if err != nil {
 			// %v: the temp file's path error is no error of the trace.
 			return nil, fmt.Errorf("cannot keep the findings past %d in a temp file in %s (set TMPDIR to a directory with room): %v", opt.SpillAt, os.TempDir(), err)
 		}
 		res.parts = []part{{disk: d}}
-		res.Summary.Errors, res.Summary.Warnings, res.Summary.Infos = d.sev[Error], d.sev[Warning], d.sev[Info]
 	}
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
@@ -435,16 +468,6 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 	})
 	res.Summary.Files = len(files)
-	for _, f := range res.Findings {
-		switch f.Rule.Severity {
-		case Error:
-			res.Summary.Errors++
-		case Warning:
-			res.Summary.Warnings++
-		case Info:
-			res.Summary.Infos++
-		}
-	}
 	return res, nil
 }
 

@@ -11,8 +11,16 @@
 // The registry in this package, read through [Rules] and [Lookup], is the
 // single place those descriptions live. `crashsim rules`, `crashsim explain
 // ID` and the rule metadata of SARIF output all render from it, so a rule's
-// words are written once. The checks that produce findings refer to rules by
-// the ID constants declared here.
+// words are written once. Like an Analyzer of go/analysis, a rule is a
+// value that also names its detector: the code that observes the model
+// as a trace is replayed and reports the rule's findings. [Run] runs the
+// registry's detectors, each once per model; rules that are one question
+// with different reasons share one.
+//
+// A [Result] holds a check's findings, in memory or, past
+// Options.SpillAt, in a temp file: read them with [Result.Findings], an
+// iterator that works either way. Its [Summary] counts them by severity,
+// and stays true through [Result.Filter] and [Result.Join].
 //
 // Severity orders findings for --fail-on: [Info] < [Warning] < [Error], and
 // the threshold [Never] is above them all.

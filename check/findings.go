@@ -4,32 +4,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/crashsim/crashsim/model"
 )
 
-// A Result's findings are Findings, in memory, unless the check spilled
-// them (Options.SpillAt): then they are read back from a temp file one at
-// a time, through Len, Each and At, which also see Findings. Filter
-// leaves findings out either way. A spilled result holds an open file:
-// Close frees it.
+// A Result's findings are in memory unless the check spilled them
+// (Options.SpillAt): then they are read back from a temp file one at a
+// time, through Findings and At. Filter leaves findings out either way. A
+// spilled result holds an open file: Close frees it.
 
-// part is a run of a result's findings after Findings: in memory, or on
-// disk.
+// part is a run of a result's findings after those in memory: in memory
+// too (a result joined after a spilled one), or on disk.
 type part struct {
 	mem  []*Finding
 	disk *diskPart
 }
 
 // diskPart is findings in their final order in a temp file: the offset of
-// each record that is still in the result, and what they count.
+// each record that is still in the result, and the traces they are in.
 type diskPart struct {
 	file   *spillFile
 	c      *codec
 	offs   []int64
 	r      *reader
-	sev    [Never + 1]int // how many findings of each severity
-	traces []string       // the traces the findings are in
+	traces []string
 }
 
 func (d *diskPart) at(i int) (*Finding, error) {
@@ -53,55 +52,67 @@ func (p part) len() int {
 	return len(p.mem)
 }
 
-// Spilled reports whether some of the findings are on disk rather than
-// in Findings.
+// Spilled reports whether some of the findings are on disk.
 func (r *Result) Spilled() bool { return len(r.parts) > 0 }
 
 // Len is how many findings the result holds.
 func (r *Result) Len() int {
-	n := len(r.Findings)
+	n := len(r.findings)
 	for _, p := range r.parts {
 		n += p.len()
 	}
 	return n
 }
 
-// Each calls f with each finding in order; a spilled finding is read
-// back fresh for each call. It stops at the first error.
-func (r *Result) Each(f func(*Finding) error) error {
-	for _, x := range r.Findings {
-		if err := f(x); err != nil {
-			return err
-		}
-	}
-	for _, p := range r.parts {
-		if p.disk == nil {
-			for _, x := range p.mem {
-				if err := f(x); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		for i := range p.disk.offs {
-			x, err := p.disk.at(i)
-			if err != nil {
-				return err
-			}
-			if err := f(x); err != nil {
-				return err
+// Findings yields each finding in order, with a nil error. A spilled
+// finding is read back fresh each time: a change to it is lost. An error
+// reading one is yielded with a nil finding, and ends the sequence.
+func (r *Result) Findings() iter.Seq2[*Finding, error] {
+	return func(yield func(*Finding, error) bool) {
+		for i := 0; i < r.Len(); i++ {
+			f, err := r.At(i)
+			if !yield(f, err) || err != nil {
+				return
 			}
 		}
 	}
-	return nil
+}
+
+// List returns every finding in a slice: the result's own when none
+// spilled, else every one read back, which holds them all in memory.
+// Load does that once for good.
+func (r *Result) List() ([]*Finding, error) {
+	if !r.Spilled() {
+		return r.findings, nil
+	}
+	all := make([]*Finding, 0, r.Len())
+	for f, err := range r.Findings() {
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, f)
+	}
+	return all, nil
+}
+
+// Add puts findings after the result's, in memory, and counts them.
+func (r *Result) Add(fs ...*Finding) {
+	if r.Spilled() {
+		r.parts = append(r.parts, part{mem: fs})
+	} else {
+		r.findings = append(r.findings, fs...)
+	}
+	for _, f := range fs {
+		r.Summary.Count(f.Rule.Severity)
+	}
 }
 
 // At is finding i (0 <= i < Len).
 func (r *Result) At(i int) (*Finding, error) {
-	if i < len(r.Findings) {
-		return r.Findings[i], nil
+	if i < len(r.findings) {
+		return r.findings[i], nil
 	}
-	i -= len(r.Findings)
+	i -= len(r.findings)
 	for _, p := range r.parts {
 		if i < p.len() {
 			if p.disk != nil {
@@ -115,29 +126,36 @@ func (r *Result) At(i int) (*Finding, error) {
 }
 
 // Filter leaves in the result only the findings keep returns true for,
-// in their order. keep sees each finding once.
+// in their order, and counts again what is left in the summary. keep
+// sees each finding once.
 func (r *Result) Filter(keep func(*Finding) bool) error {
-	r.Findings = filterMem(r.Findings, keep)
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Infos = 0, 0, 0
+	kept := func(f *Finding) bool {
+		if !keep(f) {
+			return false
+		}
+		r.Summary.Count(f.Rule.Severity)
+		return true
+	}
+	r.findings = filterMem(r.findings, kept)
 	for k := range r.parts {
 		p := &r.parts[k]
 		if p.disk == nil {
-			p.mem = filterMem(p.mem, keep)
+			p.mem = filterMem(p.mem, kept)
 			continue
 		}
 		d := p.disk
-		kept := d.offs[:0]
-		d.sev = [Never + 1]int{}
+		offs := d.offs[:0]
 		for i, off := range d.offs {
 			f, err := d.at(i)
 			if err != nil {
 				return err
 			}
-			if keep(f) {
-				kept = append(kept, off)
-				d.sev[f.Rule.Severity]++
+			if kept(f) {
+				offs = append(offs, off)
 			}
 		}
-		d.offs = kept
+		d.offs = offs
 	}
 	return nil
 }
@@ -156,45 +174,23 @@ func filterMem(fs []*Finding, keep func(*Finding) bool) []*Finding {
 }
 
 // AtLeast reports whether a finding is at least as severe as s.
-func (r *Result) AtLeast(s Severity) bool {
-	at := func(fs []*Finding) bool {
-		for _, f := range fs {
-			if f.Rule.Severity >= s {
-				return true
-			}
-		}
-		return false
-	}
-	if at(r.Findings) {
-		return true
-	}
-	for _, p := range r.parts {
-		if p.disk == nil {
-			if at(p.mem) {
-				return true
-			}
-			continue
-		}
-		for sev := max(s, 0); sev <= Never; sev++ {
-			if p.disk.sev[sev] > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (r *Result) AtLeast(s Severity) bool { return r.Summary.AtLeast(s) }
 
-// Append puts o's findings after r's; o's files are r's to close.
-func (r *Result) Append(o *Result) {
+// Join puts o's findings after r's, adds its counts to r's summary and
+// its blind spots and notes to r's; o's files are r's to close.
+func (r *Result) Join(o *Result) {
 	if !r.Spilled() && !o.Spilled() {
-		r.Findings = append(r.Findings, o.Findings...)
-		return
+		r.findings = append(r.findings, o.findings...)
+	} else {
+		if len(o.findings) > 0 {
+			r.parts = append(r.parts, part{mem: o.findings})
+		}
+		r.parts = append(r.parts, o.parts...)
 	}
-	if len(o.Findings) > 0 {
-		r.parts = append(r.parts, part{mem: o.Findings})
-	}
-	r.parts = append(r.parts, o.parts...)
-	o.Findings, o.parts = nil, nil
+	r.Summary.Add(o.Summary)
+	r.Warnings = append(r.Warnings, o.Warnings...)
+	r.Notes = append(r.Notes, o.Notes...)
+	o.findings, o.parts = nil, nil
 }
 
 // Traces lists the traces the findings are in, each once.
@@ -212,7 +208,7 @@ func (r *Result) Traces() []string {
 			add(f.Trace)
 		}
 	}
-	mem(r.Findings)
+	mem(r.findings)
 	for _, p := range r.parts {
 		if p.disk == nil {
 			mem(p.mem)
@@ -225,29 +221,26 @@ func (r *Result) Traces() []string {
 	return out
 }
 
-// Load reads every spilled finding back into Findings, for the views
-// that need them all at hand, and closes the temp files.
+// Load reads every spilled finding back into memory, for the views that
+// need them all at hand and for changes to them that must last (a
+// finding's Source), and closes the temp files.
 func (r *Result) Load() error {
 	if !r.Spilled() {
 		return nil
 	}
-	all := make([]*Finding, 0, r.Len())
-	err := r.Each(func(f *Finding) error {
-		all = append(all, f)
-		return nil
-	})
+	all, err := r.List()
 	if err != nil {
 		return err
 	}
 	if err := r.Close(); err != nil {
 		return err
 	}
-	r.Findings = all
+	r.findings = all
 	return nil
 }
 
-// Close frees the temp files of a spilled result; its findings are gone
-// with them.
+// Close frees the temp files of a spilled result; its findings on disk
+// are gone with them.
 func (r *Result) Close() error {
 	var err error
 	for _, p := range r.parts {
@@ -313,8 +306,9 @@ func (c *collector) close() {
 }
 
 // spilledMerge is merge over the sorted runs of the temp file: the same
-// findings in the same order, written to a file of their own.
-func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
+// findings in the same order, written to a file of their own, and
+// counted in sum.
+func (c *collector) spilledMerge(want []model.Persistence, sum *Summary) (*diskPart, error) {
 	if c.err != nil {
 		c.sort.close()
 		return nil, c.err
@@ -342,7 +336,7 @@ func (c *collector) spilledMerge(want []model.Persistence) (*diskPart, error) {
 			return err
 		}
 		d.offs = append(d.offs, off)
-		d.sev[k.rule.Severity]++
+		sum.Count(k.rule.Severity)
 		return nil
 	}
 	seen := map[string]bool{}

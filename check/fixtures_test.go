@@ -81,7 +81,7 @@ func checkFixture(t *testing.T, trace, name string) []string {
 	}
 	seen := map[string]bool{}
 	var out []string
-	for _, f := range res.Findings {
+	for _, f := range res.findings {
 		k := f.Rule.ID + " " + f.Path
 		if !seen[k] {
 			seen[k] = true

@@ -77,12 +77,12 @@ func refinementErrors(events []*parser.Event, opt Options) []string {
 		return append(errs, err.Error())
 	}
 	posix := map[string]bool{}
-	for _, f := range res.Findings {
+	for _, f := range res.findings {
 		if f.modelSet.has(model.Posix) {
 			posix[f.Rule.ID+" "+f.Path] = true
 		}
 	}
-	for _, f := range res.Findings {
+	for _, f := range res.findings {
 		if !posix[f.Rule.ID+" "+f.Path] {
 			report("line %d: %s on %s only under %s: %s", f.Line, f.Rule.ID, f.Path, strings.Join(f.Models, ","), f.Message)
 		}

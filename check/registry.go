@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/crashsim/crashsim/model"
 )
 
 // Severity says how bad a finding is. Larger is worse, so a --fail-on
@@ -63,8 +65,9 @@ func (s *Severity) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Rule describes one kind of finding. The text is for a user reading
-// `crashsim explain`, not for the code that detects it.
+// Rule is one kind of finding: its docs, for a user reading `crashsim
+// explain`, and the code that finds it, as an Analyzer of go/analysis
+// bundles both.
 type Rule struct {
 	ID       string   // stable kebab-case ID, e.g. "data-not-synced"
 	Title    string   // one line, no final period
@@ -75,6 +78,54 @@ type Rule struct {
 	Good     string   // the same sequence with the fix
 	Seed     string   // the seed or real program the rule comes from
 	HelpURI  string   // a page with more, or empty
+
+	// detector finds the rule's mistakes in a check; nil for a rule no
+	// check of a trace finds (checker-failed is explore's).
+	detector *detector
+}
+
+// A detector is the code that asks the model one question: it makes a
+// fresh observer for each model run of a check. Rules that are one
+// question with different reasons share one: data-not-synced and the
+// three rules that say why the data was not made durable.
+type detector struct {
+	observer func() observer
+}
+
+// The detectors of the registry's rules.
+var (
+	dataDetector      = &detector{func() observer { return &dataNotSynced{} }}
+	namesDetector     = &detector{func() observer { return &nameNotSynced{} }}
+	renameDetector    = &detector{func() observer { return &renameBeforeSync{} }}
+	dirSyncDetector   = &detector{func() observer { return &dirSyncBeforeData{} }}
+	truncateDetector  = &detector{func() observer { return &truncateInPlace{} }}
+	overwriteDetector = &detector{func() observer { return &overwriteInPlace{} }}
+	syncErrDetector   = &detector{func() observer { return &syncErrorIgnored{seen: map[*model.Inode]bool{}} }}
+	crossDirDetector  = &detector{func() observer { return &crossDirRename{} }}
+	alignDetector     = &detector{func() observer { return &unalignedWrite{seen: map[*model.Inode]bool{}} }}
+	unmodeledDetector = &detector{func() observer { return &unmodeledWrite{seen: map[*model.Inode]bool{}} }}
+)
+
+// detectors are the registry's detectors, each once, in the order of the
+// first rule that names it.
+var detectors = func() []*detector {
+	var out []*detector
+	for _, r := range registry {
+		if r.detector != nil && !slices.Contains(out, r.detector) {
+			out = append(out, r.detector)
+		}
+	}
+	return out
+}()
+
+// newObservers returns a fresh observer of each detector, for one model
+// run.
+func newObservers() []observer {
+	out := make([]observer, len(detectors))
+	for i, d := range detectors {
+		out[i] = d.observer()
+	}
+	return out
 }
 
 // lowered is the rule at a lower severity, for a finding that rests on
@@ -172,7 +223,8 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed: "seed 001 (os.WriteFile: page cache only, not durable)",
+		Seed:     "seed 001 (os.WriteFile: page cache only, not durable)",
+		detector: dataDetector,
 	},
 	{
 		ID:       NameNotSynced,
@@ -188,9 +240,10 @@ var registry = []*Rule{
 		Fix: "After the create, rename, link or unlink, open the directory that holds the name and fsync it: " +
 			"d, _ := os.Open(dir); d.Sync() in Go; fd = os.open(dir, os.O_RDONLY); os.fsync(fd) in Python. " +
 			"After a rename between two directories, fsync both.",
-		Bad:  trace(openTmp, writeTmp, fsyncTmp, closeTmp, renameTmp),
-		Good: atomicSave,
-		Seed: "seed 004 (file-only mode: file fsync, no directory fsync)",
+		Bad:      trace(openTmp, writeTmp, fsyncTmp, closeTmp, renameTmp),
+		Good:     atomicSave,
+		Seed:     "seed 004 (file-only mode: file fsync, no directory fsync)",
+		detector: namesDetector,
 	},
 	{
 		ID:       FsyncBeforeWrite,
@@ -204,9 +257,10 @@ var registry = []*Rule{
 		Fix: "Flush the program's own buffer before syncing: f.flush() before os.fsync(f.fileno()) in Python, " +
 			"fflush(fp) before fsync(fileno(fp)) in C, w.Flush() before f.Sync() with a Go bufio.Writer. The " +
 			"trace then shows the write before the fsync.",
-		Bad:  trace(openTmp, fsyncTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
-		Good: atomicSave,
-		Seed: "seed 004 (Python save without f.flush())",
+		Bad:      trace(openTmp, fsyncTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
+		Good:     atomicSave,
+		Seed:     "seed 004 (Python save without f.flush())",
+		detector: dataDetector,
 	},
 	{
 		ID:       RenameBeforeSync,
@@ -219,9 +273,10 @@ var registry = []*Rule{
 			"with its fsync missing.",
 		Fix: "fsync the temp file after its last write and before the rename (tmp.Sync() in Go; f.flush() and " +
 			"os.fsync(f.fileno()) in Python), then rename, then fsync the directory.",
-		Bad:  trace(openTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
-		Good: atomicSave,
-		Seed: "seed 001 (WriteFileAtomic: write, fsync, rename, directory fsync); sed -i and git's default config skip the fsync",
+		Bad:      trace(openTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
+		Good:     atomicSave,
+		Seed:     "seed 001 (WriteFileAtomic: write, fsync, rename, directory fsync); sed -i and git's default config skip the fsync",
+		detector: renameDetector,
 	},
 	{
 		ID:       DirSyncBeforeData,
@@ -248,7 +303,8 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed: "seed 004 (dir-only mode: the names were on disk, the data of all 200 files still dirty)",
+		Seed:     "seed 004 (dir-only mode: the names were on disk, the data of all 200 files still dirty)",
+		detector: dirSyncDetector,
 	},
 	{
 		ID:       TruncateInPlace,
@@ -268,8 +324,9 @@ var registry = []*Rule{
 			fsyncTmp,
 			closeTmp,
 		),
-		Good: atomicSave,
-		Seed: "seed 001 (write + fsync: durable, not atomic)",
+		Good:     atomicSave,
+		Seed:     "seed 001 (write + fsync: durable, not atomic)",
+		detector: truncateDetector,
 	},
 	{
 		ID:       OverwriteInPlace,
@@ -302,7 +359,8 @@ var registry = []*Rule{
 			`fdatasync(3) = 0`,
 			`unlink("data.db-journal") = 0`,
 		),
-		Seed: "a key-value store that rewrote blocks of its file in place between syncs: explore found 110 corrupt states, check none",
+		Seed:     "a key-value store that rewrote blocks of its file in place between syncs: explore found 110 corrupt states, check none",
+		detector: overwriteDetector,
 	},
 	{
 		ID:       SyncFileRangeNotDurable,
@@ -329,7 +387,8 @@ var registry = []*Rule{
 			`fdatasync(3) = 0`,
 			closeTmp,
 		),
-		Seed: "seed 000 (sync_file_range: writeback pacing, not durability)",
+		Seed:     "seed 000 (sync_file_range: writeback pacing, not durability)",
+		detector: dataDetector,
 	},
 	{
 		ID:       DirectIONotFlushed,
@@ -355,7 +414,8 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed: "seed 000 (iobench --mode direct)",
+		Seed:     "seed 000 (iobench --mode direct)",
+		detector: dataDetector,
 	},
 	{
 		ID:       FsyncErrorIgnored,
@@ -386,7 +446,8 @@ var registry = []*Rule{
 			`write(2, "save failed: Input/output error\n", 32) = 32`,
 			`exit_group(1) = ?`,
 		),
-		Seed: "PostgreSQL before 2019 (\"fsyncgate\"): it retried a failed fsync and trusted the 0",
+		Seed:     "PostgreSQL before 2019 (\"fsyncgate\"): it retried a failed fsync and trusted the 0",
+		detector: syncErrDetector,
 	},
 	{
 		ID:       CrossDirRename,
@@ -416,7 +477,8 @@ var registry = []*Rule{
 			`openat(AT_FDCWD, "/srv/app", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 4`,
 			fsyncDir,
 		),
-		Seed: "seed 001 (the temp file goes in the same directory, on the same filesystem)",
+		Seed:     "seed 001 (the temp file goes in the same directory, on the same filesystem)",
+		detector: crossDirDetector,
 	},
 	{
 		ID:       UnalignedWrite,
@@ -439,7 +501,8 @@ var registry = []*Rule{
 			`pwrite64(3, "..."..., 4096, 0) = 4096`,
 			`fdatasync(3) = 0`,
 		),
-		Seed: "seed 003 (page-sized vs unaligned writes: read-modify-write stalls under fsync)",
+		Seed:     "seed 003 (page-sized vs unaligned writes: read-modify-write stalls under fsync)",
+		detector: alignDetector,
 	},
 	{
 		ID:       UnmodeledWrite,
@@ -465,7 +528,8 @@ var registry = []*Rule{
 			`fsync(4) = 0`,
 			`close(4) = 0`,
 		),
-		Seed: "cp --reflink (FICLONE) on btrfs or xfs",
+		Seed:     "cp --reflink (FICLONE) on btrfs or xfs",
+		detector: unmodeledDetector,
 	},
 	{
 		ID:       CheckerFailed,

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -203,5 +204,39 @@ func TestSeverityText(t *testing.T) {
 	}
 	if err := s.UnmarshalText([]byte("bad")); err == nil {
 		t.Error("UnmarshalText(bad) succeeded")
+	}
+}
+
+// TestDetectors: every rule a check finds names the code that finds it,
+// a detector is run once per model run however many rules share it, and
+// the rule explore reports has none.
+func TestDetectors(t *testing.T) {
+	shared := map[*detector][]string{}
+	for _, r := range Rules() {
+		if r.ID == CheckerFailed {
+			if r.detector != nil {
+				t.Errorf("%s has a detector, but no check of a trace finds it", r.ID)
+			}
+			continue
+		}
+		if r.detector == nil {
+			t.Errorf("%s has no detector: no check finds it", r.ID)
+			continue
+		}
+		shared[r.detector] = append(shared[r.detector], r.ID)
+	}
+	if len(detectors) != len(shared) || len(newObservers()) != len(shared) {
+		t.Errorf("%d detectors, %d observers per run; the rules name %d", len(detectors), len(newObservers()), len(shared))
+	}
+	want := []string{DataNotSynced, FsyncBeforeWrite, SyncFileRangeNotDurable, DirectIONotFlushed}
+	if diff := cmp.Diff(want, shared[dataDetector]); diff != "" {
+		t.Errorf("the rules of the data detector (-want +got):\n%s", diff)
+	}
+	a, b := newObservers(), newObservers()
+	for i := range a {
+		// Observers without state take no room, and may share an address.
+		if reflect.TypeOf(a[i]).Elem().Size() > 0 && a[i] == b[i] {
+			t.Errorf("observer %d (%T) is shared between two runs", i, a[i])
+		}
 	}
 }

@@ -4,24 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 )
-
-// newRules returns a fresh set of rule observers for one model pass.
-func newRules() []observer {
-	return []observer{
-		&dataNotSynced{},
-		&nameNotSynced{},
-		&renameBeforeSync{},
-		&dirSyncBeforeData{},
-		&truncateInPlace{},
-		&overwriteInPlace{},
-		&syncErrorIgnored{seen: map[*model.Inode]bool{}},
-		&crossDirRename{},
-		&unalignedWrite{seen: map[*model.Inode]bool{}},
-		&unmodeledWrite{seen: map[*model.Inode]bool{}},
-	}
-}
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -219,8 +204,8 @@ func (u *unmodeledWrite) Observe(r *run, e *model.Effect) {
 	if e.Kind != model.EffUnmodeled || u.seen[e.Inode] {
 		return
 	}
-	switch e.Ref.Syscall {
-	case "mmap", "io_uring_enter":
+	switch e.Event.Call.Effect() {
+	case syscalls.Mmap, syscalls.IOUringEnter:
 		// Blind spots (blind.go): the trace does not show that the data
 		// changed at all, so the whole verdict is said to be blind, once.
 		return

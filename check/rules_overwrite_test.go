@@ -53,7 +53,7 @@ func TestOverwriteInPlace(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range res.Findings {
+			for _, f := range res.findings {
 				if f.Rule.ID == OverwriteInPlace {
 					got = append(got, f.Path)
 					if f.State == nil || f.State.Outcome != "torn" {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-
-	"golang.org/x/sys/unix"
 )
 
 // A check of a trace that touches a million files makes more than a
@@ -38,8 +36,7 @@ var noTmpfile bool
 func tempFile() (*os.File, error) {
 	dir := os.TempDir()
 	if !noTmpfile {
-		f, err := os.OpenFile(dir, unix.O_TMPFILE|os.O_RDWR, 0o600)
-		if err == nil {
+		if f, err := openTmpfile(dir); err == nil {
 			return f, nil
 		}
 	}

@@ -31,15 +31,19 @@ type findingView struct {
 func viewOf(t *testing.T, res *Result) []findingView {
 	t.Helper()
 	var out []findingView
-	err := res.Each(func(f *Finding) error {
+	var counts Summary
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		out = append(out, findingView{f.Rule.ID, f.Rule.Severity, f.Path, f.Trace, f.Line, f.PID, f.Seq, f.Message, f.Models, f.Related, f.State, f.StateIndex})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		counts.Count(f.Rule.Severity)
 	}
 	if len(out) != res.Len() {
-		t.Errorf("Each gave %d findings, Len says %d", len(out), res.Len())
+		t.Errorf("Findings gave %d findings, Len says %d", len(out), res.Len())
+	}
+	if got := res.Summary; got.Errors != counts.Errors || got.Warnings != counts.Warnings || got.Infos != counts.Infos {
+		t.Errorf("the summary counts %+v, the findings are %+v", got, counts)
 	}
 	for i := range out {
 		f, err := res.At(i)
@@ -47,7 +51,7 @@ func viewOf(t *testing.T, res *Result) []findingView {
 			t.Fatal(err)
 		}
 		if f.Line != out[i].Line || f.Path != out[i].Path || f.Rule.ID != out[i].Rule {
-			t.Errorf("At(%d) is %s:%d %s, Each gave %s:%d %s", i, f.Path, f.Line, f.Rule.ID, out[i].Path, out[i].Line, out[i].Rule)
+			t.Errorf("At(%d) is %s:%d %s, Findings gave %s:%d %s", i, f.Path, f.Line, f.Rule.ID, out[i].Path, out[i].Line, out[i].Rule)
 		}
 	}
 	return out
@@ -159,7 +163,8 @@ func TestSpillMergeRandom(t *testing.T) {
 			}
 			return runs
 		}
-		mem := &Result{Findings: merge(mk(), want)}
+		mem := &Result{}
+		mem.Add(merge(mk(), want)...)
 		for _, at := range []int{1, 2, 5} {
 			runs := mk()
 			col := &collector{runs: runs, at: at}
@@ -172,9 +177,9 @@ func TestSpillMergeRandom(t *testing.T) {
 			}
 			res := &Result{}
 			if col.sort == nil {
-				res.Findings = merge(runs, want)
+				res.Add(merge(runs, want)...)
 			} else {
-				d, err := col.spilledMerge(want)
+				d, err := col.spilledMerge(want, &res.Summary)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -188,9 +193,9 @@ func TestSpillMergeRandom(t *testing.T) {
 	}
 }
 
-// TestSpillFilterAppend: Filter and Append over spilled results keep the
+// TestSpillFilterJoin: Filter and Join over spilled results keep the
 // order and say the same as over findings in memory.
-func TestSpillFilterAppend(t *testing.T) {
+func TestSpillFilterJoin(t *testing.T) {
 	inTempDir(t)
 	traces := []string{"../fixtures/traces/git-commit/f-ttt-y-xx.strace", "../fixtures/traces/rsync/f-ttt-y-xx.strace", "../fixtures/traces/python-noflush/f-ttt-y-xx.strace"}
 	total := func(at []int) *Result {
@@ -205,7 +210,7 @@ func TestSpillFilterAppend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out.Append(res)
+			out.Join(res)
 		}
 		return out
 	}
@@ -225,7 +230,7 @@ func TestSpillFilterAppend(t *testing.T) {
 			t.Fatalf("%v: not spilled", at)
 		}
 		if diff := cmp.Diff(all, viewOf(t, res)); diff != "" {
-			t.Errorf("%v: appended (-memory +spilled):\n%s", at, diff)
+			t.Errorf("%v: joined (-memory +spilled):\n%s", at, diff)
 		}
 		if diff := cmp.Diff(want.Traces(), res.Traces()); diff != "" {
 			t.Errorf("%v: traces (-memory +spilled):\n%s", at, diff)
@@ -235,6 +240,9 @@ func TestSpillFilterAppend(t *testing.T) {
 		}
 		if diff := cmp.Diff(kept, viewOf(t, res)); diff != "" {
 			t.Errorf("%v: filtered (-memory +spilled):\n%s", at, diff)
+		}
+		if res.Summary != want.Summary {
+			t.Errorf("%v: filtered summary %+v, in memory %+v", at, res.Summary, want.Summary)
 		}
 		for _, sev := range []Severity{Info, Warning, Error} {
 			if res.AtLeast(sev) != want.AtLeast(sev) {
@@ -309,9 +317,17 @@ func TestSpillBadRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		d.r = nil
-		err := res.Each(func(*Finding) error { return nil })
-		if err == nil {
-			t.Errorf("%x: no error", junk)
+		var err error
+		n := 0
+		for f, e := range res.Findings() {
+			if e != nil && f != nil {
+				t.Errorf("%x: a finding with the error %v", junk, e)
+			}
+			err = e
+			n++
+		}
+		if err == nil || n > 2 {
+			t.Errorf("%x: %d findings, last error %v: want the sequence to end with an error at the second", junk, n, err)
 		}
 	}
 }

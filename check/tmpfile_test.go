@@ -50,7 +50,10 @@ func TestTmpfileLink(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range res.Findings {
+			for f, err := range res.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
 				if f.Path != "/w/out" {
 					t.Errorf("a finding on %s: %s", f.Path, f.Message)
 				}

@@ -48,7 +48,7 @@ func TestFindingWordsMatchStates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, f := range res.Findings {
+				for _, f := range res.findings {
 					if f.State == nil {
 						continue
 					}

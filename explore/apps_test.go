@@ -122,7 +122,11 @@ func predictApp(t *testing.T, a app, l *model.Listing) []*check.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Findings
+	fs, err := res.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }
 
 // lineOf returns the line of the first successful call named syscall whose

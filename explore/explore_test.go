@@ -108,7 +108,11 @@ func predict(t testing.TB, trace, root string) []*check.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Findings
+	fs, err := res.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }
 
 func lstatString(p string) string {

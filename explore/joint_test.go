@@ -161,8 +161,12 @@ func predictIn(t *testing.T, trace, root, initial string) []*check.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Findings) == 0 {
+	fs, err := res.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) == 0 {
 		t.Fatal("check finds nothing")
 	}
-	return res.Findings
+	return fs
 }

@@ -240,5 +240,18 @@
 // A Timeline never retires, since it asks about every path at every
 // point.
 //
+// # Calls
+//
+// The model and the process model know calls through the syscall table
+// (internal/syscalls), never by name: each event's row (parser.Event.Call)
+// gives its effect class, which Model.apply and Procs.Apply switch on,
+// and the positions of its arguments (the fd, the dirfd and path, the
+// data, the offset, the flags). Flags are decoded with the event's
+// architecture into crashsim's bits, the table's constants (O_DIRECT,
+// RENAME_EXCHANGE, ...). Which arguments the model reads, so that check
+// and states can leave the rest undecoded, is worked out from the same
+// rows (args.go). A listing's "arch" line says which machine it and its
+// trace come from.
+//
 // The model prints nothing; check, states and the CLI read it.
 package model

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // Listing is what existed before a trace began: a listing of the files and
@@ -19,19 +22,25 @@ import (
 // says nothing.
 //
 // The text form is line based: "root DIR" lines, an optional "cwd DIR"
-// line (where the traced command started), "fd N OFFSET FLAGS PATH" lines
-// (files the command was started with open, FLAGS in octal as in
-// /proc/PID/fdinfo), then one path per line (Go-quoted when it holds a
-// newline or starts with a quote); '#' starts a comment. `find DIR` output
-// after a "root DIR" line is a valid listing.
+// line (where the traced command started), an optional "arch ARCH" line
+// (the machine's architecture: amd64, arm64 or 386), "fd N OFFSET FLAGS
+// PATH" lines (files the command was started with open, FLAGS in octal
+// as in /proc/PID/fdinfo, which are that architecture's values), then one
+// path per line (Go-quoted when it holds a newline or starts with a
+// quote); '#' starts a comment. `find DIR` output after a "root DIR" line
+// is a valid listing.
 type Listing struct {
 	roots []string
 	paths map[string]bool
 	// Cwd is the directory the traced command started in, from a
 	// "cwd DIR" line (crashsim trace writes one), or "".
 	Cwd string
+	// Arch is the architecture of the machine the trace was recorded on,
+	// from an "arch ARCH" line (crashsim trace writes one), or Unknown.
+	Arch parser.Arch
 	// FDs are the regular files the traced command was started with open
-	// (its stdout redirected to a file, say), from "fd" lines.
+	// (its stdout redirected to a file, say), from "fd" lines; their flags
+	// are in crashsim's bits (the listing's Arch read).
 	FDs []InitialFD
 }
 
@@ -135,12 +144,23 @@ func ReadInitial(r io.Reader, name string) (*Listing, error) {
 			return nil, fmt.Errorf("%s:%d:1: %v", name, line, err)
 		}
 	}
+	for i := range in.FDs {
+		in.FDs[i].Flags = syscalls.OpenFlags.FromArch(in.FDs[i].Flags, in.Arch)
+	}
 	return in, nil
 }
 
 // readLine reads one line of a listing, without its newline.
 func (in *Listing) readLine(t string) error {
 	if t == "" || strings.HasPrefix(t, "#") {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(t, "arch "); ok {
+		a, err := syscalls.ParseArch(rest)
+		if err != nil {
+			return err
+		}
+		in.Arch = a
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(t, "fd "); ok {
@@ -187,6 +207,14 @@ func excerpt(t string) string {
 // command started, which a trace recorded without -y does not say.
 func WriteCwd(w io.Writer, dir string) error {
 	_, err := fmt.Fprintf(w, "cwd %s\n", quotePath(filepath.Clean(dir)))
+	return err
+}
+
+// WriteArch writes the "arch ARCH" line of a listing: the architecture of
+// the machine that records the trace, which says what the flags of its
+// "fd" lines and any flag the trace prints as a number mean.
+func WriteArch(w io.Writer, a parser.Arch) error {
+	_, err := fmt.Fprintf(w, "arch %s\n", a)
 	return err
 }
 

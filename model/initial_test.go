@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 )
 
@@ -72,5 +73,34 @@ func TestListingFDs(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "l:2:1: ") {
 			t.Errorf("%q: err = %v, want one at l:2:1", bad, err)
 		}
+	}
+}
+
+// TestListingArch: an "arch" line says which machine the listing (and
+// its trace) comes from; the flags of its "fd" lines, that machine's
+// numbers as /proc/PID/fdinfo shows them, read in crashsim's bits.
+func TestListingArch(t *testing.T) {
+	var buf bytes.Buffer
+	model.WriteArch(&buf, syscalls.ARM64)
+	// O_WRONLY|O_APPEND|O_DIRECT|O_LARGEFILE as arm64 numbers them.
+	model.WriteFD(&buf, model.InitialFD{FD: 1, Flags: 0o602001, Path: "/tmp/out.bin"})
+	l, err := model.ReadInitial(&buf, "listing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Arch != syscalls.ARM64 {
+		t.Errorf("Arch = %s", l.Arch)
+	}
+	want := uint64(syscalls.O_WRONLY | syscalls.O_APPEND | syscalls.O_DIRECT | syscalls.O_LARGEFILE)
+	if len(l.FDs) != 1 || l.FDs[0].Flags != want {
+		t.Errorf("FDs = %+v, want flags %#o", l.FDs, want)
+	}
+	// Without an arch line the numbers are amd64's, as before.
+	l, err = model.ReadInitial(strings.NewReader("fd 1 0 0200001 /tmp/out.bin\n"), "listing")
+	if err != nil || l.Arch != syscalls.Unknown || l.FDs[0].Flags != syscalls.O_WRONLY|syscalls.O_DIRECTORY {
+		t.Errorf("no arch line: %+v, %v", l, err)
+	}
+	if _, err := model.ReadInitial(strings.NewReader("arch sparc\n"), "l"); err == nil || !strings.HasPrefix(err.Error(), "l:1:1: unknown architecture") {
+		t.Errorf("arch sparc: err = %v", err)
 	}
 }

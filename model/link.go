@@ -4,16 +4,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // link adds a name for an existing inode (link, linkat).
-func (m *Model) link(ev *parser.Event, paths []string, eff *Effect) {
+func (m *Model) link(ev *parser.Event, row *syscalls.Row, paths []string, eff *Effect) {
 	if len(paths) != 2 || paths[1] == "" {
 		return
 	}
-	src := m.linkSource(ev, paths[0])
+	src := m.linkSource(ev, row, paths[0])
 	if src == nil {
 		return
 	}
@@ -26,16 +26,17 @@ func (m *Model) link(ev *parser.Event, paths []string, eff *Effect) {
 // AT_SYMLINK_FOLLOW and /proc/self/fd/N (or /proc/PID/fd/N, /dev/fd/N):
 // that is how a file made unnamed (O_TMPFILE) gets its name, and its data
 // and syncs are that inode's.
-func (m *Model) linkSource(ev *parser.Event, p string) *Inode {
-	if ev.Name == "linkat" {
-		flags := ev.Arg(4)
+func (m *Model) linkSource(ev *parser.Event, row *syscalls.Row, p string) *Inode {
+	if i := row.Flags(); i >= 0 {
+		flags, _ := ev.Bits(i, syscalls.AtFlags)
+		old := ev.Arg(row.Path())
 		switch {
-		case hasAtFlag(flags, "AT_EMPTY_PATH", unix.AT_EMPTY_PATH) && ev.Arg(1).HasStr && ev.Arg(1).Str == "":
-			if h := m.fileHandle(ev, 0); h != nil {
+		case flags&syscalls.AT_EMPTY_PATH != 0 && old.HasStr && old.Str == "":
+			if h := m.fileHandle(ev, row.Dirfd()); h != nil {
 				return h.Node
 			}
 			return nil
-		case hasAtFlag(flags, "AT_SYMLINK_FOLLOW", unix.AT_SYMLINK_FOLLOW):
+		case flags&syscalls.AT_SYMLINK_FOLLOW != 0:
 			if pid, fd, ok := procFD(p, ev.PID); ok {
 				if h := m.fdHandle(pid, fd, ev.Pos.Line); h != nil {
 					return h.Node
@@ -47,16 +48,6 @@ func (m *Model) linkSource(ev *parser.Event, p string) *Inode {
 		return nil
 	}
 	return m.lookup(p, true)
-}
-
-// hasAtFlag says whether an AT_* flags argument has the flag, by name or,
-// under -X raw, by value.
-func hasAtFlag(v *parser.Value, name string, bit int64) bool {
-	if strings.Contains(v.Text, name) {
-		return true
-	}
-	n, ok := v.Int()
-	return ok && n&bit != 0
 }
 
 // procFD reads a path that names an open fd through /proc (the process

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // Persistence is a persistence model: what a crash may keep of pending
@@ -304,7 +304,7 @@ func (m *Model) Apply(ev *parser.Event) {
 	// have none, and filling and clearing m.eff for each cost write
 	// barriers. Only an event with an effect is copied out for observers.
 	var eff Effect
-	if ev.OK() || ev.Failed() && isSync(ev.Name) {
+	if ev.OK() || ev.Failed() && ev.Call.Effect().IsSync() {
 		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
@@ -339,14 +339,6 @@ func (m *Model) observe(e *Effect) {
 	if m.opt.Observe != nil {
 		m.opt.Observe(m, e)
 	}
-}
-
-func isSync(name string) bool {
-	switch name {
-	case "fsync", "fdatasync", "syncfs", "msync":
-		return true
-	}
-	return false
 }
 
 // fileHandle returns the handle of an fd argument with its inode, resolving
@@ -386,57 +378,67 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	if len(paths) > 0 {
 		p0 = paths[0]
 	}
-	switch ev.Name {
-	case "open", "openat", "openat2", "creat":
+	row := ev.Call.Row()
+	switch row.Effect {
+	case syscalls.Open:
 		m.open(ev, p0, eff)
-	case "write", "pwrite64", "pwrite", "writev", "pwritev", "pwritev2":
-		m.write(ev, eff)
-	case "read", "readv", "pread64", "preadv", "preadv2":
-		if h := m.fileHandle(ev, 0); h != nil {
-			if ev.Name == "read" || ev.Name == "readv" {
+	case syscalls.WriteFD, syscalls.WriteAt:
+		m.write(ev, row, eff)
+	case syscalls.ReadFD, syscalls.ReadAt:
+		if h := m.fileHandle(ev, row.FD()); h != nil {
+			if row.Effect == syscalls.ReadFD {
 				h.Offset += ev.Ret
 			}
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any
 			}
 		}
-	case "lseek":
-		if h := m.fileHandle(ev, 0); h != nil {
+	case syscalls.Seek:
+		if h := m.fileHandle(ev, row.FD()); h != nil {
 			h.Offset = ev.Ret
+			if i := row.OffsetOut(); i >= 0 {
+				// _llseek returns 0 and puts the new offset in [N].
+				h.Offset = -1
+				if a := ev.Arg(i); a.Kind == parser.ValArray && len(a.Elems) == 1 {
+					if o, ok := a.Elems[0].Int(); ok {
+						h.Offset = o
+					}
+				}
+			}
 		}
-	case "copy_file_range", "sendfile", "splice":
-		m.copyInto(ev, eff)
-	case "ftruncate", "truncate":
+	case syscalls.CopyInto:
+		m.copyInto(ev, row, eff)
+	case syscalls.Truncate:
 		var ino *Inode
-		if ev.Name == "ftruncate" {
-			if h := m.fileHandle(ev, 0); h != nil {
+		if i := row.FD(); i >= 0 {
+			if h := m.fileHandle(ev, i); h != nil {
 				ino = h.Node
 			}
 		} else if p0 != "" && !isPseudoPath(p0) {
 			ino = m.lookup(p0, true)
 		}
-		if n, ok := ev.Arg(1).Int(); ok && ino != nil {
+		if n, ok := ev.Arg(row.Pos(syscalls.ArgSize)).Int(); ok && ino != nil {
 			m.truncate(ev, ino, n, eff)
 		}
-	case "fallocate":
-		m.fallocate(ev, eff)
-	case "fsync", "fdatasync":
-		m.fsync(ev, eff)
-	case "sync":
+	case syscalls.Fallocate:
+		m.fallocate(ev, row, eff)
+	case syscalls.Fsync, syscalls.Fdatasync:
+		m.fsync(ev, row, eff)
+	case syscalls.Sync:
 		m.syncAll(ev, eff)
-	case "syncfs":
+	case syscalls.Syncfs:
 		if ev.OK() {
 			m.syncAll(ev, eff)
-		} else if h := m.fileHandle(ev, 0); h != nil {
+		} else if h := m.fileHandle(ev, row.FD()); h != nil {
 			m.syncFailed(ev, h.Node, eff)
 		}
-	case "sync_file_range", "sync_file_range2":
-		if h := m.fileHandle(ev, 0); h != nil && !h.Node.Dir {
+	case syscalls.SyncFileRange:
+		if h := m.fileHandle(ev, row.FD()); h != nil && !h.Node.Dir {
 			r := refOf(ev)
 			h.Node.SyncRange = &r
 			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
 		}
-	case "mkdir", "mkdirat":
+	case syscalls.Mkdir:
 		if p0 != "" && !isPseudoPath(p0) {
 			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
@@ -445,11 +447,11 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			m.name(p0).Known = true
 			m.entry(ev, EntryMkdir, []NameChange{{Path: p0, New: ino}}, eff)
 		}
-	case "unlink", "unlinkat", "rmdir":
+	case syscalls.Unlink, syscalls.Rmdir:
 		if p0 != "" && !isPseudoPath(p0) {
 			old := m.lookup(p0, true)
 			kind := EntryUnlink
-			if ev.Name == "rmdir" || ev.Name == "unlinkat" && strings.Contains(ev.Arg(2).Text, "AT_REMOVEDIR") {
+			if row.Effect == syscalls.Rmdir || removesDir(ev, row) {
 				kind = EntryRmdir
 				if old != nil {
 					old.Dir = true
@@ -457,11 +459,11 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			}
 			m.entry(ev, kind, []NameChange{{Path: p0, Old: old}}, eff)
 		}
-	case "rename", "renameat", "renameat2":
-		m.rename(ev, paths, eff)
-	case "link", "linkat":
-		m.link(ev, paths, eff)
-	case "symlink", "symlinkat":
+	case syscalls.Rename:
+		m.rename(ev, row, paths, eff)
+	case syscalls.Link:
+		m.link(ev, row, paths, eff)
+	case syscalls.Symlink:
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
@@ -469,23 +471,34 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			ino.Created = &r
 			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
 		}
-	case "mmap":
-		m.mmap(ev, eff)
-	case "msync":
-		m.msync(ev, eff)
-	case "ioctl":
-		if strings.HasPrefix(ev.Arg(1).Text, "FICLONE") || strings.HasPrefix(ev.Arg(1).Text, "FIDEDUPERANGE") {
-			if h := m.fileHandle(ev, 0); h != nil {
-				m.unmodeled(ev, h.Node, "the file's data was changed by "+ev.Arg(1).Text+" (reflink), which a trace does not show", eff)
+	case syscalls.Mmap:
+		m.mmap(ev, row, eff)
+	case syscalls.Msync:
+		m.msync(ev, row, eff)
+	case syscalls.Ioctl:
+		if req := ev.Arg(row.Flags()).Text; strings.HasPrefix(req, "FICLONE") || strings.HasPrefix(req, "FIDEDUPERANGE") {
+			if h := m.fileHandle(ev, row.FD()); h != nil {
+				m.unmodeled(ev, h.Node, "the file's data was changed by "+req+" (reflink), which a trace does not show", eff)
 			}
 		}
-	case "io_uring_enter":
+	case syscalls.IOUringEnter:
 		if h := m.anyWritable(ev); h != nil {
 			m.unmodeled(ev, h.Node, "the program uses io_uring, whose writes a trace does not show", eff)
 		}
-	case "newfstatat", "fstat", "statx", "stat", "lstat", "fstatat64", "access", "faccessat", "faccessat2", "readlink", "readlinkat":
-		m.stat(ev, paths, eff)
+	case syscalls.Stat:
+		m.stat(ev, row, paths, eff)
 	}
+}
+
+// removesDir reports whether an unlinkat removes a directory
+// (AT_REMOVEDIR).
+func removesDir(ev *parser.Event, row *syscalls.Row) bool {
+	i := row.Flags()
+	if i < 0 {
+		return false
+	}
+	flags, _ := ev.Bits(i, syscalls.AtFlags)
+	return flags&syscalls.AT_REMOVEDIR != 0
 }
 
 // entry records an entry operation on the model.
@@ -504,7 +517,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if p == "" || isPseudoPath(p) || strings.Contains(p, ":[") {
 		return
 	}
-	if flags&unix.O_TMPFILE == unix.O_TMPFILE {
+	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		// An unnamed file in directory p: it gets a name only by linkat.
 		ino := m.newInode(false, false)
 		r := refOf(ev)
@@ -516,9 +529,9 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	n := m.name(p)
 	created := false
 	switch {
-	case flags&unix.O_CREAT == 0:
+	case flags&syscalls.O_CREAT == 0:
 		ino = m.lookup(p, true)
-	case flags&unix.O_EXCL != 0:
+	case flags&syscalls.O_EXCL != 0:
 		m.lookup(p, false)
 		created = true
 	default:
@@ -555,10 +568,10 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		return
 	}
 	m.underDir(p)
-	if flags&unix.O_DIRECTORY != 0 {
+	if flags&syscalls.O_DIRECTORY != 0 {
 		ino.Dir = true
 	}
-	if flags&unix.O_TRUNC != 0 && !created && !ino.Dir && flags&unix.O_ACCMODE != unix.O_RDONLY {
+	if flags&syscalls.O_TRUNC != 0 && !created && !ino.Dir && flags&syscalls.O_ACCMODE != syscalls.O_RDONLY {
 		m.truncate(ev, ino, 0, eff)
 	}
 	eff.opened, eff.openNode, eff.openFlags = true, ino, flags
@@ -566,10 +579,14 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 
 // stat learns from a successful stat whether a path exists and the size of
 // a file from before the trace.
-func (m *Model) stat(ev *parser.Event, paths []string, eff *Effect) {
+func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *Effect) {
 	var ino *Inode
-	if ev.Name == "fstat" || ev.Name == "newfstatat" && ev.Arg(1).HasStr && ev.Arg(1).Str == "" || ev.Name == "statx" && ev.Arg(1).HasStr && ev.Arg(1).Str == "" {
-		if h := m.fileHandle(ev, 0); h != nil {
+	byFD := row.FD()
+	if i := row.Path(); i >= 0 && row.Dirfd() >= 0 && ev.Arg(i).HasStr && ev.Arg(i).Str == "" {
+		byFD = row.Dirfd() // an empty path with AT_EMPTY_PATH: the dirfd itself
+	}
+	if byFD >= 0 {
+		if h := m.fileHandle(ev, byFD); h != nil {
 			ino = h.Node
 		}
 	} else if len(paths) > 0 && paths[0] != "" && !isPseudoPath(paths[0]) {
@@ -618,8 +635,8 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
 }
 
-func (m *Model) write(ev *parser.Event, eff *Effect) {
-	h := m.fileHandle(ev, 0)
+func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir || ev.Ret <= 0 {
 		return
 	}
@@ -627,33 +644,31 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	n := ev.Ret
 	var off int64
 	positional := false
-	switch ev.Name {
-	case "pwrite64", "pwrite":
-		off, _ = ev.Arg(3).Int()
-		positional = true
-	case "pwritev", "pwritev2":
-		off, _ = ev.Arg(3).Int()
+	if i := row.Offset(); i >= 0 {
+		// pwritev2 writes at the fd offset when given -1.
+		off, _ = ev.Arg(i).Int()
 		positional = off >= 0
 	}
 	if !positional {
 		off = h.Offset
-		if h.Flags&unix.O_APPEND != 0 {
+		if h.Flags&syscalls.O_APPEND != 0 {
 			off = ino.Size // -1 when unknown
 		}
 		if off >= 0 {
 			h.Offset = off + n
 		}
 	}
-	op := DataOp{Kind: DataWrite, Off: off, Len: n, Event: refOf(ev), Direct: h.Flags&unix.O_DIRECT != 0}
+	op := DataOp{Kind: DataWrite, Off: off, Len: n, Event: refOf(ev), Direct: h.Flags&syscalls.O_DIRECT != 0}
 	// Where the bytes lie in the trace, clipped to what was written.
 	left := n
-	if ev.Name == "write" || ev.Name == "pwrite64" || ev.Name == "pwrite" {
-		if r := ev.Arg(1).Data; !op.setData(r) {
+	data := row.Data()
+	if row.Args[data].Kind == syscalls.ArgData {
+		if r := ev.Arg(data).Data; !op.setData(r) {
 			op.iovs = []Chunk{{Ref: r, Len: n}}
 		}
 	} else {
 		var chunks []Chunk
-		for _, iov := range ev.Arg(1).Elems {
+		for _, iov := range ev.Arg(data).Elems {
 			if left <= 0 {
 				break
 			}
@@ -677,9 +692,9 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	eff.Data = ino.addData(op)
 	// O_SYNC/O_DSYNC on the fd, or RWF_DSYNC/RWF_SYNC on the call, make the
 	// write durable when it returns.
-	sync := h.Flags&unix.O_DSYNC != 0
-	if ev.Name == "pwritev2" {
-		if f, _ := ev.Arg(4).Bits(parser.RWFFlags); f&(unix.RWF_DSYNC|unix.RWF_SYNC) != 0 {
+	sync := h.Flags&syscalls.O_DSYNC != 0
+	if i := row.Flags(); i >= 0 {
+		if f, _ := ev.Bits(i, syscalls.RWFFlags); f&(syscalls.RWF_DSYNC|syscalls.RWF_SYNC) != 0 {
 			sync = true
 		}
 	}
@@ -690,12 +705,9 @@ func (m *Model) write(ev *parser.Event, eff *Effect) {
 	}
 }
 
-func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
-	outArg, offArg := 2, 3
-	if ev.Name == "sendfile" {
-		outArg, offArg = 0, -1
-	}
-	h := m.fileHandle(ev, outArg)
+func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	offArg := row.OffsetPtr()
+	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir || ev.Ret <= 0 {
 		return
 	}
@@ -710,7 +722,7 @@ func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
 		}
 	}
 	if !explicit {
-		if h.Flags&unix.O_APPEND != 0 {
+		if h.Flags&syscalls.O_APPEND != 0 {
 			off = ino.Size
 		}
 		if off >= 0 {
@@ -727,23 +739,23 @@ func (m *Model) copyInto(ev *parser.Event, eff *Effect) {
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }
 
-func (m *Model) fallocate(ev *parser.Event, eff *Effect) {
-	h := m.fileHandle(ev, 0)
+func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir {
 		return
 	}
 	ino := h.Node
-	mode, _ := ev.Arg(1).Bits(parser.FallocFlags)
-	off, _ := ev.Arg(2).Int()
-	n, _ := ev.Arg(3).Int()
+	mode, _ := ev.Bits(row.Flags(), syscalls.FallocFlags)
+	off, _ := ev.Arg(row.Offset()).Int()
+	n, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	switch {
-	case mode&(unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_ZERO_RANGE) != 0:
+	case mode&(syscalls.FALLOC_FL_PUNCH_HOLE|syscalls.FALLOC_FL_ZERO_RANGE) != 0:
 		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, Event: refOf(ev)}
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
-	case mode&(unix.FALLOC_FL_COLLAPSE_RANGE|unix.FALLOC_FL_INSERT_RANGE) != 0:
+	case mode&(syscalls.FALLOC_FL_COLLAPSE_RANGE|syscalls.FALLOC_FL_INSERT_RANGE) != 0:
 		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
-	case mode&unix.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
+	case mode&syscalls.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
 		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, Event: refOf(ev)}
 		ino.Size = off + n
 		ino.Modified = true
@@ -751,8 +763,8 @@ func (m *Model) fallocate(ev *parser.Event, eff *Effect) {
 	}
 }
 
-func (m *Model) fsync(ev *parser.Event, eff *Effect) {
-	h := m.fileHandle(ev, 0)
+func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	h := m.fileHandle(ev, row.FD())
 	if h == nil {
 		return
 	}
@@ -773,7 +785,7 @@ func (m *Model) fsync(ev *parser.Event, eff *Effect) {
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
-	datasync := ev.Name == "fdatasync"
+	datasync := row.Effect == syscalls.Fdatasync
 	reach := m.syncReach(ino, datasync, r)
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
@@ -814,7 +826,7 @@ func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	eff.Kind = EffSyncAll
 }
 
-func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
+func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff *Effect) {
 	if len(paths) != 2 || paths[0] == "" || paths[1] == "" {
 		return
 	}
@@ -823,21 +835,21 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 		return
 	}
 	var flags uint64
-	if ev.Name == "renameat2" {
-		flags, _ = ev.Arg(4).Bits(parser.RenameFlags)
+	if i := row.Flags(); i >= 0 {
+		flags, _ = ev.Bits(i, syscalls.RenameFlags)
 	}
 	src := m.lookup(from, true)
 	var dst *Inode
-	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && flags&(unix.RENAME_EXCHANGE|unix.RENAME_NOREPLACE) == 0 {
+	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && flags&(syscalls.RENAME_EXCHANGE|syscalls.RENAME_NOREPLACE) == 0 {
 		// The trace cannot tell whether the rename replaced a file.
 		dst = m.unsure(to, refOf(ev))
 	} else {
-		dst = m.lookup(to, flags&unix.RENAME_EXCHANGE != 0)
+		dst = m.lookup(to, flags&syscalls.RENAME_EXCHANGE != 0)
 	}
 	if src == nil {
 		return
 	}
-	if flags&unix.RENAME_EXCHANGE != 0 {
+	if flags&syscalls.RENAME_EXCHANGE != 0 {
 		m.entry(ev, EntryExchange, []NameChange{{Path: from, Old: src, New: dst}, {Path: to, Old: dst, New: src}}, eff)
 		return
 	}
@@ -850,16 +862,16 @@ func (m *Model) rename(ev *parser.Event, paths []string, eff *Effect) {
 	}
 }
 
-func (m *Model) mmap(ev *parser.Event, eff *Effect) {
-	prot, _ := ev.Arg(2).Bits(parser.ProtFlags)
-	flags, _ := ev.Arg(3).Bits(parser.MmapFlags)
-	// The mapping type is a two-bit field, not a flag: MAP_PRIVATE (2)
-	// shares a bit with MAP_SHARED_VALIDATE (3).
-	typ := flags & 0x3
-	if typ != unix.MAP_SHARED && typ != unix.MAP_SHARED_VALIDATE || prot&unix.PROT_WRITE == 0 {
+func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	prot, _ := ev.Bits(row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags)
+	flags, _ := ev.Bits(row.PosOf(syscalls.MmapFlags), syscalls.MmapFlags)
+	// The mapping type is a field, not a flag: MAP_PRIVATE (2) shares a
+	// bit with MAP_SHARED_VALIDATE (3).
+	typ := flags & syscalls.MAP_TYPE
+	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE || prot&syscalls.PROT_WRITE == 0 {
 		return
 	}
-	h := m.fileHandle(ev, 4)
+	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir {
 		return
 	}
@@ -867,8 +879,8 @@ func (m *Model) mmap(ev *parser.Event, eff *Effect) {
 	m.unmodeled(ev, h.Node, "the file is mapped shared and writable: stores through the mapping change its data without a write call", eff)
 }
 
-func (m *Model) msync(ev *parser.Event, eff *Effect) {
-	addr, _ := ev.Arg(0).Int()
+func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	addr, _ := ev.Arg(row.Pos(syscalls.ArgAddr)).Int()
 	ino := m.maps[strconv.FormatInt(addr, 16)]
 	if ino == nil {
 		return
@@ -877,7 +889,7 @@ func (m *Model) msync(ev *parser.Event, eff *Effect) {
 		m.syncFailed(ev, ino, eff)
 		return
 	}
-	if f, _ := ev.Arg(2).Bits(parser.MsyncFlags); f&unix.MS_SYNC != 0 {
+	if f, _ := ev.Bits(row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
 		eff.pendingBefore = ino.pendingList()
 		m.persist(ino, refOf(ev))
 		eff.Kind, eff.Inode = EffFileSync, ino
@@ -902,7 +914,7 @@ func (m *Model) underDir(p string) {
 func (m *Model) anyWritable(ev *parser.Event) *Handle {
 	pr := m.procs.Proc(ev.PID)
 	for _, e := range pr.files.fds {
-		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&unix.O_ACCMODE != unix.O_RDONLY {
+		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&syscalls.O_ACCMODE != syscalls.O_RDONLY {
 			m.live(e.h.Node)
 			return e.h
 		}

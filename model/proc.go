@@ -4,8 +4,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
 )
 
 // Handle is an open file description: what open() returned, shared by dup
@@ -108,11 +108,6 @@ type Procs struct {
 	cwd0 string
 	// fds0 are the files the first process holds open from the start.
 	fds0 []InitialFD
-	// lastName, lastShape and lastOK are the last shape looked up: runs
-	// of one call (mmap, rt_sigaction, newfstatat) are common in traces.
-	lastName  string
-	lastShape shape
-	lastOK    bool
 	// joined is the last relative name resolved, against dir: a program
 	// stats and opens the same relative name in a row, and each join
 	// allocates.
@@ -139,15 +134,6 @@ func (p *Procs) join(dir, name string) string {
 		p.joinDir, p.joinName, p.joined = dir, name, clean(dir, name)
 	}
 	return p.joined
-}
-
-// shape is shapeOf, remembering the last answer.
-func (p *Procs) shape(name string) (shape, bool) {
-	if name != p.lastName || name == "" {
-		p.lastShape, p.lastOK = shapeOf(name)
-		p.lastName = name
-	}
-	return p.lastShape, p.lastOK
 }
 
 // SetInitialFDs gives the first process the open files it was started
@@ -393,32 +379,32 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	if ev.Kind != parser.KindSyscall {
 		return out
 	}
-	s, ok := p.shape(ev.Name)
-	if !ok {
+	s := ev.Call.Row()
+	if !s.HasFiles() {
 		return out
 	}
 	pr := p.Proc(ev.PID)
-	if s.fd >= 0 {
-		if h := p.FDHandle(pr, ev.Arg(s.fd), ev.Pos.Line); h != nil && h.Path != "" {
+	if i := s.FD(); i >= 0 {
+		if h := p.FDHandle(pr, ev.Arg(i), ev.Pos.Line); h != nil && h.Path != "" {
 			out = append(out, h.Path)
 		}
 	}
-	if s.path >= 0 {
+	if i := s.Path(); i >= 0 {
 		var d *parser.Value
-		if s.dirfd >= 0 {
-			d = ev.Arg(s.dirfd)
+		if j := s.Dirfd(); j >= 0 {
+			d = ev.Arg(j)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(s.path), ev.Pos.Line))
-		if s.retFD && out[len(out)-1] == "" && ev.RetAnno != "" {
+		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Pos.Line))
+		if s.RetFD && out[len(out)-1] == "" && ev.RetAnno != "" {
 			out[len(out)-1] = annoPath(ev.RetAnno)
 		}
 	}
-	if s.path2 >= 0 {
+	if i := s.Path2(); i >= 0 {
 		var d *parser.Value
-		if s.dirfd2 >= 0 {
-			d = ev.Arg(s.dirfd2)
+		if j := s.Dirfd2(); j >= 0 {
+			d = ev.Arg(j)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(s.path2), ev.Pos.Line))
+		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Pos.Line))
 	}
 	return out
 }
@@ -442,8 +428,9 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		return nil
 	}
 	t := pr.files
-	switch ev.Name {
-	case "open", "openat", "openat2", "creat":
+	row := ev.Call.Row()
+	switch row.Effect {
+	case syscalls.Open:
 		flags := p.openFlags(ev)
 		p.flagsEv = nil // read once per Apply, never carried to another event
 		h := &Handle{Flags: flags}
@@ -454,16 +441,16 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			h.Path, h.anno = annoPath(ev.RetAnno), ev.RetAnno
 		}
 		h.Kind = HandleFile
-		if flags&unix.O_DIRECTORY != 0 && flags&unix.O_TMPFILE != unix.O_TMPFILE {
+		if flags&syscalls.O_DIRECTORY != 0 && flags&syscalls.O_TMPFILE != syscalls.O_TMPFILE {
 			h.Kind = HandleDir
 		}
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
 		}
-		t.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&unix.O_CLOEXEC != 0, line: ev.EndLine})
+		t.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.EndLine})
 		return h
-	case "close":
-		if fd, ok := ev.Arg(0).Int(); ok {
+	case syscalls.Close:
+		if fd, ok := ev.Arg(row.FD()).Int(); ok {
 			if e, ok := t.fds[int(fd)]; ok {
 				if e.line <= ev.Pos.Line {
 					delete(t.fds, int(fd))
@@ -473,10 +460,11 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				}
 			}
 		}
-	case "close_range":
+	case syscalls.CloseRange:
 		lo, _ := ev.Arg(0).Int()
 		hi, _ := ev.Arg(1).Int()
-		cloexecOnly := strings.Contains(ev.Arg(2).Text, "CLOSE_RANGE_CLOEXEC")
+		flags, _ := ev.Bits(row.Flags(), syscalls.CloseRangeFlags)
+		cloexecOnly := flags&syscalls.CLOSE_RANGE_CLOEXEC != 0
 		for fd, e := range t.fds {
 			if int64(fd) >= lo && (hi < 0 || uint64(fd) <= uint64(hi)) {
 				if cloexecOnly {
@@ -487,82 +475,71 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				}
 			}
 		}
-	case "dup", "dup2", "dup3":
-		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
-			cloexec := ev.Name == "dup3" && strings.Contains(ev.Arg(2).Text, "O_CLOEXEC")
+	case syscalls.Dup:
+		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil {
+			cloexec := false
+			if i := row.Flags(); i >= 0 {
+				flags, _ := ev.Bits(i, syscalls.OpenFlags)
+				cloexec = flags&syscalls.O_CLOEXEC != 0
+			}
 			t.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
 		}
-	case "fcntl", "fcntl64":
-		cmd, _ := ev.Arg(1).Bits(parser.FcntlCmds)
+	case syscalls.Fcntl:
+		fdArg := ev.Arg(row.FD())
+		cmd, _ := ev.Bits(row.Flags(), syscalls.FcntlCmds)
+		arg := row.PosOf(syscalls.OpenFlags)
 		switch cmd {
-		case unix.F_DUPFD, unix.F_DUPFD_CLOEXEC:
-			if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
-				t.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == unix.F_DUPFD_CLOEXEC, line: ev.EndLine})
+		case syscalls.F_DUPFD, syscalls.F_DUPFD_CLOEXEC:
+			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
+				t.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == syscalls.F_DUPFD_CLOEXEC, line: ev.EndLine})
 			}
-		case unix.F_SETFD:
-			if fd, ok := ev.Arg(0).Int(); ok {
+		case syscalls.F_SETFD:
+			if fd, ok := fdArg.Int(); ok {
 				if e, ok := t.fds[int(fd)]; ok {
-					bits, _ := ev.Arg(2).Bits(parser.FDFlags)
-					e.cloexec = bits&unix.FD_CLOEXEC != 0
+					bits, _ := ev.Bits(arg, syscalls.FDFlags)
+					e.cloexec = bits&syscalls.FD_CLOEXEC != 0
 					t.fds[int(fd)] = e
 				}
 			}
-		case unix.F_SETFL:
-			if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil {
-				bits, _ := ev.Arg(2).Bits(parser.OpenFlags)
+		case syscalls.F_SETFL:
+			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
+				bits, _ := ev.Bits(arg, syscalls.OpenFlags)
 				// F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME, O_NONBLOCK.
-				const settable = unix.O_APPEND | unix.O_ASYNC | unix.O_DIRECT | unix.O_NOATIME | unix.O_NONBLOCK
+				const settable = syscalls.O_APPEND | syscalls.O_ASYNC | syscalls.O_DIRECT | syscalls.O_NOATIME | syscalls.O_NONBLOCK
 				h.Flags = h.Flags&^settable | bits&settable
 			}
 		}
-	case "pipe", "pipe2", "socketpair":
-		arr := ev.Arg(0)
-		if ev.Name == "socketpair" {
-			arr = ev.Arg(3)
-		}
+	case syscalls.Pipe:
+		arr := ev.Arg(row.Pos(syscalls.ArgFDPair))
+		// pipe2's flags, or socketpair's type (SOCK_CLOEXEC); pipe has none.
 		cloexec := strings.Contains(ev.Arg(1).Text, "CLOEXEC")
 		for i := range arr.Elems {
 			if fd, ok := arr.Elems[i].Int(); ok {
 				t.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.EndLine})
 			}
 		}
-	case "socket", "eventfd", "eventfd2", "epoll_create", "epoll_create1", "signalfd", "signalfd4",
-		"timerfd_create", "inotify_init", "inotify_init1", "memfd_create", "userfaultfd", "pidfd_open",
-		"accept", "accept4", "fanotify_init", "perf_event_open", "io_uring_setup", "bpf":
-		if ev.Name == "bpf" && ev.Ret <= 0 {
-			break
+	case syscalls.BPF:
+		if ev.Ret <= 0 {
+			break // not a command that makes an fd
 		}
+		fallthrough
+	case syscalls.NewFD, syscalls.IOUringSetup:
 		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
-	case "chdir":
+	case syscalls.Chdir:
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
 		}
-	case "fchdir":
-		if h := p.FDHandle(pr, ev.Arg(0), ev.Pos.Line); h != nil && h.Path != "" {
+	case syscalls.Fchdir:
+		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil && h.Path != "" {
 			pr.fs.set(h.Path)
 		}
-	case "getcwd":
-		if a := ev.Arg(0); a.HasStr && strings.HasPrefix(a.Str, "/") {
+	case syscalls.Getcwd:
+		if a := ev.Arg(row.Pos(syscalls.ArgBuf)); a.HasStr && strings.HasPrefix(a.Str, "/") {
 			pr.fs.set(path.Clean(a.Str))
 		}
-	case "clone", "clone3", "fork", "vfork":
-		var flags uint64
-		switch ev.Name {
-		case "clone":
-			for i := range ev.Args {
-				if ev.Args[i].Name == "flags" {
-					flags, _ = ev.Args[i].Bits(parser.CloneFlags)
-				}
-			}
-			if flags == 0 && len(ev.Args) > 0 && ev.Args[0].Name == "" {
-				// -X raw or old strace: clone(flags, stack, ...) unnamed.
-				flags, _ = ev.Arg(0).Bits(parser.CloneFlags)
-			}
-		case "clone3":
-			flags, _ = ev.Arg(0).Field("flags").Bits(parser.CloneFlags)
-		}
-		p.attachChild(pr, int(ev.Ret), flags)
-	case "execve", "execveat":
+	case syscalls.Fork:
+		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
+	case syscalls.Execve:
 		for fd, e := range t.fds {
 			if e.cloexec {
 				delete(t.fds, fd)
@@ -570,6 +547,31 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 	}
 	return nil
+}
+
+// cloneFlags returns the flags of a fork, vfork, clone or clone3 event
+// (none for fork and vfork).
+func cloneFlags(ev *parser.Event, row *syscalls.Row) uint64 {
+	i := row.Flags()
+	if i < 0 {
+		return 0
+	}
+	if row.Args[i].Kind == syscalls.ArgCloneArgs {
+		flags, _ := ev.Arg(i).Field("flags").Bits(syscalls.CloneFlags, ev.Arch)
+		return flags
+	}
+	// strace prints clone's arguments by name, in an order of its own.
+	var flags uint64
+	for j := range ev.Args {
+		if ev.Args[j].Name == "flags" {
+			flags, _ = ev.Args[j].Bits(syscalls.CloneFlags, ev.Arch)
+		}
+	}
+	if flags == 0 && len(ev.Args) > 0 && ev.Args[0].Name == "" {
+		// -X raw or old strace: clone(flags, stack, ...) unnamed.
+		flags, _ = ev.Bits(0, syscalls.CloneFlags)
+	}
+	return flags
 }
 
 // attachChild gives a new process its parent's fd table and cwd: shared
@@ -585,7 +587,7 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	}
 	child.attached = true
 	own := child.files.fds
-	if flags&unix.CLONE_FILES != 0 {
+	if flags&syscalls.CLONE_FILES != 0 {
 		child.files = parent.files
 	} else {
 		child.files = parent.files.clone()
@@ -594,7 +596,7 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		child.files.fds[fd] = e
 	}
 	cwd := child.fs.cwd
-	if flags&unix.CLONE_FS != 0 {
+	if flags&syscalls.CLONE_FS != 0 {
 		child.fs = parent.fs
 	} else {
 		child.fs = &fsInfo{cwd: parent.fs.cwd}
@@ -604,19 +606,23 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	}
 }
 
-// openFlags returns the flags of an open call, wherever its form puts them.
+// openFlags returns the flags of an open call, wherever its form puts
+// them: a flags argument (open, openat), the flags of open_how (openat2),
+// or none, which is creat's O_CREAT|O_WRONLY|O_TRUNC.
 func openFlags(ev *parser.Event) uint64 {
-	var flags uint64
-	switch ev.Name {
-	case "open":
-		flags, _ = ev.Arg(1).Bits(parser.OpenFlags)
-	case "creat":
-		flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
-	case "openat":
-		flags, _ = ev.Arg(2).Bits(parser.OpenFlags)
-	case "openat2":
-		flags, _ = ev.Arg(2).Field("flags").Bits(parser.OpenFlags)
+	row := ev.Call.Row()
+	if row.Effect != syscalls.Open {
+		return 0
 	}
+	i := row.Flags()
+	switch {
+	case i < 0:
+		return syscalls.O_CREAT | syscalls.O_WRONLY | syscalls.O_TRUNC
+	case row.Args[i].Kind == syscalls.ArgOpenHow:
+		flags, _ := ev.Arg(i).Field("flags").Bits(syscalls.OpenFlags, ev.Arch)
+		return flags
+	}
+	flags, _ := ev.Bits(i, syscalls.OpenFlags)
 	return flags
 }
 

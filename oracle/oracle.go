@@ -572,14 +572,13 @@ func others(b []byte) string {
 	return ""
 }
 
+// shortCall renders an event briefly, its paths relative to the work
+// directory.
 func (r *runner) shortCall(ev *parser.Event) string {
-	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
-	args = strings.ReplaceAll(args, r.work+"/", "")
-	args = strings.ReplaceAll(args, r.work, ".")
-	if len(args) > 90 {
-		args = args[:87] + "..."
-	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet())
+	return ev.Brief(90, func(args string) string {
+		args = strings.ReplaceAll(args, r.work+"/", "")
+		return strings.ReplaceAll(args, r.work, ".")
+	})
 }
 
 func treeKey(t Tree) string {

@@ -16,6 +16,18 @@
 //   - A DataRef points at a quoted string's bytes in the trace file. Written
 //     data is never held in memory: DataReader decodes it on demand, clipped
 //     to the call's return value.
+//   - Event.Call is the call's row in crashsim's syscall table
+//     (internal/syscalls): its effect class and the kinds of its
+//     arguments, which say which argument holds data (never decoded
+//     inline) and which holds iovecs. The parser knows no call by name
+//     beyond that table.
+//   - Event.Arch is the architecture a flag printed as a number is read
+//     with (Event.Bits): Options.Arch when the caller knows it (--arch,
+//     the listing), else what the trace showed by that line (calls only
+//     some architectures have, personality lines; syscalls.Evidence, one
+//     for all members of an -ff set), else Unknown, read as amd64. Flag
+//     tables (OpenFlags, MmapFlags, ...) are the syscall table's, per
+//     architecture, not the host's.
 //
 // Reading only what is needed:
 //
@@ -46,7 +58,7 @@
 //   - What few lines or values print (-Y command names, -k stacks, -i
 //     addresses, exit statuses, text after the return value, comments,
 //     "=>" exit values) sits behind Event.Extra and Value.Extra, nil when
-//     absent, read through methods of the same names: an Event is 168
+//     absent, read through methods of the same names: an Event is 176
 //     bytes and a Value 144. The Extras are carved from slabs too.
 //   - A line longer than the Reader's buffer is gathered in anonymous
 //     memory of its own, grown with mremap, so that it is held once; past

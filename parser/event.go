@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"time"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // Pos is a place in a trace file. Line and Col count from 1; Col counts bytes.
@@ -46,6 +48,14 @@ type Event struct {
 	// The flags sit together after Kind (one word, not six): see the
 	// fields they describe below.
 	HasTime, RetKnown, RetDeleted, Injected, CoreDumped bool
+	// Arch is the architecture the call's flags are read with: the one
+	// Options.Arch gives, or what the trace had shown by this line
+	// (syscalls.Evidence), or Unknown (read as amd64).
+	Arch syscalls.Arch
+	// Call is the call's row in the syscall table (its effect class and
+	// the kinds of its arguments), the zero Call for a name the table
+	// does not have and for events that are not calls.
+	Call syscalls.Call
 
 	Pos Pos // the line where the call starts; Col points at its name
 	// EndLine is the line that completes the call: the "resumed" half of a
@@ -151,7 +161,7 @@ func (e *Event) OK() bool { return e.Kind == KindSyscall && e.RetKnown && e.Errn
 
 // Arg returns argument i, or a zero Value when the call printed fewer.
 func (e *Event) Arg(i int) *Value {
-	if i < len(e.Args) {
+	if uint(i) < uint(len(e.Args)) {
 		return &e.Args[i]
 	}
 	return &zeroValue

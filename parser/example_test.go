@@ -28,7 +28,7 @@ func ExampleReader() {
 		}
 		fmt.Printf("line %d-%d pid %d %s(%s) = %s\n", ev.Pos.Line, ev.EndLine, ev.PID, ev.Name, ev.FormatArgs(nil), ev.FormatRet())
 		if ev.Name == "openat" {
-			flags, _ := ev.Arg(2).Bits(parser.OpenFlags)
+			flags, _ := ev.Bits(2, parser.OpenFlags)
 			fmt.Printf("  flags %#x, fd %d is %s\n", flags, ev.Ret, ev.RetAnno)
 		}
 	}

@@ -96,3 +96,21 @@ func (e *Event) FormatRet() string {
 	}
 	return b.String()
 }
+
+// Brief renders the event on one line of a readable size, as
+// "name(args) = ret": written bytes as "...", and the arguments cut to
+// width bytes, the last three of them "...". edit, when not nil, rewrites
+// the arguments before they are cut. A nil event is "".
+func (e *Event) Brief(width int, edit func(args string) string) string {
+	if e == nil {
+		return ""
+	}
+	args := e.FormatArgs(func(DataRef) string { return "..." })
+	if edit != nil {
+		args = edit(args)
+	}
+	if len(args) > width {
+		args = args[:width-3] + "..."
+	}
+	return e.Name + "(" + args + ") = " + e.FormatRet()
+}

@@ -30,7 +30,7 @@ func seedTraces(f *testing.F) [][]byte { return loadSeedTraces(f.Fatal) }
 // loadSeedTraces is seedTraces, failing through fatal.
 func loadSeedTraces(fatal func(...any)) [][]byte {
 	var files []string
-	for _, g := range []string{"../fixtures/traces/*/*.strace", "testdata/forms/*.strace"} {
+	for _, g := range []string{"../fixtures/traces/*/*.strace", "../fixtures/arch/*.strace", "../fixtures/arch/i386/*.strace", "testdata/forms/*.strace"} {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // lineKind says what one physical trace line holds.
@@ -84,6 +86,9 @@ type lineParser struct {
 	// old names a shape only strace before 5.x prints, when the line had
 	// one (the Reader keeps the first, for its error hints).
 	old string
+	// mode is the personality a "[ Process PID=N runs in MODE mode. ]"
+	// line named (see personality), nil for other lines.
+	mode []byte
 }
 
 const maxDepth = 64
@@ -257,6 +262,16 @@ func (l *lineParser) intern(b []byte) string {
 	return s
 }
 
+// personality notes the mode of a line "[ Process PID=N runs in MODE
+// mode. ]" in l.mode, for the Reader's Evidence.
+func (l *lineParser) personality(b []byte) {
+	if _, rest, ok := bytes.Cut(b, []byte(" runs in ")); ok {
+		if mode, _, ok := bytes.Cut(rest, []byte(" mode.")); ok {
+			l.mode = mode
+		}
+	}
+}
+
 // parse fills l.ev from l.text and says what kind of line it was and the
 // timestamp format seen on it (timeUnknown when the line had none).
 func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
@@ -278,6 +293,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		return lineDiag, timeUnknown, nil
 	}
 	if hasPrefix(b[i:], "[ Process PID=") {
+		l.personality(b[i:])
 		return lineDiag, timeUnknown, nil
 	}
 	var err *Error
@@ -298,6 +314,12 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		i = l.relativeAfterClock(i)
 	}
 	i = l.bracketPrefixes(i)
+	if hasPrefix(b[i:], "[ Process PID=") {
+		// strace 5 and later print the personality line after the pid
+		// and the time, as a call's line.
+		l.personality(b[i:])
+		return lineDiag, timeUnknown, nil
+	}
 	if i >= len(b) {
 		l.eolErr = true
 		return 0, 0, l.errorf(i, "expected a syscall, a signal (---) or an exit (+++) after the line prefix")
@@ -560,13 +582,14 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 		ev.Name = "mmap"
 		l.old = "old_mmap"
 	}
+	ev.Call = syscalls.Lookup(ev.Name)
 	set := l.argSet(ev.Name)
 	if set == 0 {
 		if kind, err, ok := l.skipArgs(j + 1); ok {
 			return kind, err
 		}
 	}
-	l.dataArg = dataArgOf(ev.Name)
+	l.dataArg = ev.Call.Row().Data()
 	l.argIdx = 0
 	return l.argsAndReturnSet(j+1, set)
 }
@@ -605,7 +628,8 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	ev := l.ev
 	ev.Kind = KindSyscall
 	ev.Name = l.intern(b[i:j])
-	l.dataArg = dataArgOf(ev.Name)
+	ev.Call = syscalls.Lookup(ev.Name)
+	l.dataArg = ev.Call.Row().Data()
 	// Continue numbering after the first half's arguments, so a resumed
 	// read's buffer is still known as data.
 	l.argIdx = -1

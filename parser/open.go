@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // Open opens a trace for reading: a file, or the PREFIX of an strace -ff
@@ -90,8 +91,11 @@ type ffSet struct {
 	open   []int // members whose file is open
 	clock  int64
 	cache  *internCache // the intern front cache every member shares
-	seq    int
-	primed bool
+	// evidence is what the members showed of their machine's
+	// architecture, which every member's events are read with.
+	evidence *syscalls.Evidence
+	seq      int
+	primed   bool
 }
 
 // ffState is one member of a set as the merge reads it.
@@ -104,7 +108,9 @@ type ffState struct {
 }
 
 func openSet(prefix string, members []ffMember, opt Options) (Stream, error) {
-	s := &ffSet{prefix: prefix, opt: opt, cache: new(internCache)}
+	// The members are processes of one machine: what one shows of its
+	// architecture holds for all (Reader.evidence).
+	s := &ffSet{prefix: prefix, opt: opt, cache: new(internCache), evidence: new(syscalls.Evidence)}
 	for _, m := range members {
 		s.ms = append(s.ms, &ffState{ffMember: m})
 	}
@@ -157,6 +163,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		}
 		r.pid = m.pid
 		r.lp.cache = s.cache
+		r.evidence = s.evidence
 		m.r = r
 	} else {
 		f, err := inputfile.Open(m.path, inputfile.Found)

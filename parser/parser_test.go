@@ -312,12 +312,12 @@ func TestDataClippedToReturnValue(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	evs, _, _ := parseText(t, "openat(AT_FDCWD, \"a\", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3\nopenat(-100, \"a\", 0x80241, 0666) = 3\n")
-	named, ok1 := evs[0].Arg(2).Bits(OpenFlags)
-	raw, ok2 := evs[1].Arg(2).Bits(OpenFlags)
+	named, ok1 := evs[0].Bits(2, OpenFlags)
+	raw, ok2 := evs[1].Bits(2, OpenFlags)
 	if !ok1 || !ok2 || named != raw || named != 0x80241 {
 		t.Errorf("flags: named %#x (%v), raw %#x (%v); want both 0x80241", named, ok1, raw, ok2)
 	}
-	if _, ok := OpenFlags.Bits("O_WRONLY|O_BOGUS"); ok {
+	if _, ok := OpenFlags.Bits("O_WRONLY|O_BOGUS", evs[0].Arch); ok {
 		t.Error("an unknown flag name was accepted")
 	}
 }

@@ -3,6 +3,8 @@ package parser
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // An strace -f writing to its stderr (no -o) prints a line's pid only
@@ -76,11 +78,8 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 		}
 		t.last = -1
 	case lineCall, lineResumed:
-		switch ev.Name {
-		case "clone", "clone3", "fork", "vfork":
-			if ev.RetKnown && ev.Ret > 0 {
-				t.child(int(ev.Ret))
-			}
+		if ev.Call.Effect() == syscalls.Fork && ev.RetKnown && ev.Ret > 0 {
+			t.child(int(ev.Ret))
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // Options tune a Reader.
@@ -38,6 +39,12 @@ type Options struct {
 	// for a caller that only counts events. It lets Reader.Skip pass the
 	// lines of whole calls without building their events.
 	DecodeNone bool
+	// Arch is the architecture the trace was recorded on, when the caller
+	// knows it (crashsim trace writes it in the listing; --arch). Unknown
+	// lets the trace tell (syscalls.Evidence: calls only some
+	// architectures have, personality lines); every event carries the
+	// answer in Event.Arch.
+	Arch Arch
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
@@ -80,12 +87,15 @@ type Reader struct {
 	old     string
 	oldLine int
 
-	lp      lineParser
-	pending map[int]*Event // unfinished calls by pid
-	ready   []*Event       // events completed, from ready[head]
-	head    int
-	seq     int
-	eof     bool
+	lp lineParser
+	// evidence is what the trace showed of its architecture so far;
+	// members of an -ff set share one.
+	evidence *syscalls.Evidence
+	pending  map[int]*Event // unfinished calls by pid
+	ready    []*Event       // events completed, from ready[head]
+	head     int
+	seq      int
+	eof      bool
 
 	tf       timeFormat
 	relTotal int64 // -r: running sum of deltas
@@ -148,6 +158,7 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 		rd.c = c
 	}
 	rd.lp.file = name
+	rd.evidence = new(syscalls.Evidence)
 	rd.lp.decode = opt.DecodePositions
 	if opt.DecodeNone {
 		rd.lp.decode = func(string) ArgSet { return 0 }
@@ -217,6 +228,10 @@ func (r *Reader) next(skip bool) (*Event, error) {
 			}
 			ev.Seq = r.seq
 			r.seq++
+			ev.Arch = r.opt.Arch
+			if ev.Arch == syscalls.Unknown {
+				ev.Arch = r.evidence.Arch()
+			}
 			if skip {
 				// No one saw it and nothing points at it any more.
 				r.free = append(r.free, ev)
@@ -373,6 +388,10 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.explain(perr)
 	}
 	if kind == lineDiag {
+		if lp.mode != nil {
+			r.evidence.Personality(string(lp.mode))
+			lp.mode = nil
+		}
 		if t := bytes.TrimSpace(text); len(t) > 0 {
 			r.diag(Pos{File: r.name, Line: startLine, Col: 1}, t)
 		}
@@ -382,6 +401,9 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.placePID(ev, kind)
 	}
 	r.calls++
+	if ev.Call != 0 {
+		r.evidence.Call(ev.Call)
+	}
 	ev.Pos = Pos{File: r.name, Line: startLine, Col: ev.Pos.Col}
 	ev.EndLine = r.line
 	r.setTime(ev, tf)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,7 +63,7 @@ func TestSARIFBlindSpots(t *testing.T) {
 	if err := SARIF(&b, blindSample(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	var log sarifLog
+	var log wire.SARIFLog
 	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}

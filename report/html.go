@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bufio"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -11,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
-	"golang.org/x/sys/unix"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // The page's style and script, inlined into every report so that it opens
@@ -106,31 +105,30 @@ type HTMLState struct {
 
 // HTMLFinding is a finding as the page shows it.
 type HTMLFinding struct {
-	Rule     string          `json:"rule"`
-	Title    string          `json:"title"`
-	Severity string          `json:"severity"`
-	Path     string          `json:"path"`
-	Line     int             `json:"line"`
-	Seq      int             `json:"seq"`
-	PID      int             `json:"pid"`
-	Message  string          `json:"message"`
-	Fix      string          `json:"fix"`
-	Models   []string        `json:"models"`
-	Related  []check.Related `json:"related"`
-	State    *check.State    `json:"state,omitempty"`
+	Rule     string         `json:"rule"`
+	Title    string         `json:"title"`
+	Severity string         `json:"severity"`
+	Path     string         `json:"path"`
+	Line     int            `json:"line"`
+	Seq      int            `json:"seq"`
+	PID      int            `json:"pid"`
+	Message  string         `json:"message"`
+	Fix      string         `json:"fix"`
+	Models   []string       `json:"models"`
+	Related  []wire.Related `json:"related"`
+	State    *wire.State    `json:"state,omitempty"`
 }
 
 // HTML streams one self-contained page. The data is one JSON value in a
 // <script type="application/json"> element, written record by record as
 // the trace is replayed: the report never holds the trace.
 type HTML struct {
-	w        *bufio.Writer
+	e        *wire.Encoder
 	lim      HTMLLimits
 	lanes    map[string]int
 	laneList []HTMLLane
 	events   int
 	foldLine int // the first line not drawn, past the limit
-	buf      []byte
 	points   int
 	detail   int
 	err      error
@@ -146,54 +144,42 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 	if lim.Detail == 0 {
 		lim.Detail = 20000
 	}
-	h := &HTML{w: bufio.NewWriterSize(w, 64<<10), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}}
+	h := &HTML{e: wire.NewEncoder(w, wire.Compact), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}}
+	e := h.e
 	title := "crashsim " + meta.Command + ": " + meta.Trace
-	fmt.Fprintf(h.w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
+	e.Raw(fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
 		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"+
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
-		html.EscapeString(title), htmlCSS)
-	h.w.WriteString(htmlBody)
-	h.w.WriteString("<script type=\"application/json\" id=\"crashsim-data\">{\"meta\":")
-	h.put(meta)
-	h.w.WriteString(",\n\"findings\":")
+		html.EscapeString(title), htmlCSS))
+	e.Raw(htmlBody)
+	e.Raw("<script type=\"application/json\" id=\"crashsim-data\">{\"meta\":")
+	writeMeta(e, &meta)
+	e.Raw(",\n\"findings\":")
 	// The page holds every finding (it caps the events it draws, not the
-	// findings): a spilled result is read back into this list.
-	fs := []HTMLFinding{}
-	err := res.Each(func(f *check.Finding) error {
-		rel := f.Related
-		if rel == nil {
-			rel = []check.Related{}
+	// findings): a spilled result is read back one at a time.
+	e.BeginArray()
+	for f, err := range res.Findings() {
+		if err != nil {
+			h.err = err
+			break
 		}
-		fs = append(fs, HTMLFinding{Rule: f.Rule.ID, Title: f.Rule.Title, Severity: f.Rule.Severity.String(), Path: f.Path,
-			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: rel, State: f.State})
-		return nil
-	})
-	if err != nil {
-		h.err = err
+		hf := HTMLFinding{Rule: f.Rule.ID, Title: f.Rule.Title, Severity: f.Rule.Severity.String(), Path: f.Path,
+			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: related(f.Related, nil)}
+		if s := f.State; s != nil {
+			hf.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		}
+		writeFinding(e, &hf)
 	}
-	h.put(fs)
-	h.w.WriteString(",\n\"summary\":")
-	h.put(res.Summary)
-	h.w.WriteString(",\n\"warnings\":")
-	h.put(append([]check.BlindWarning{}, res.Warnings...))
-	h.w.WriteString(",\n\"notes\":")
-	h.put(append([]check.Note{}, res.Notes...))
-	h.w.WriteString(",\n\"events\":[")
+	e.EndArray()
+	e.Raw(",\n\"summary\":")
+	e.Value(&wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors,
+		WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos})
+	e.Raw(",\n\"warnings\":")
+	e.Value(wireWarnings(res.Warnings))
+	e.Raw(",\n\"notes\":")
+	e.Value(wireNotes(res.Notes))
+	e.Raw(",\n\"events\":[")
 	return h
-}
-
-// put writes v as JSON. encoding/json escapes <, > and & as \u003c...,
-// so no path or message in the trace can close the script element.
-func (h *HTML) put(v any) {
-	if h.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		h.err = err
-		return
-	}
-	_, h.err = h.w.Write(b)
 }
 
 func (h *HTML) lane(p string) int {
@@ -259,8 +245,8 @@ func (h *HTML) Fold(line int) { h.foldLine = line }
 func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	h.points++
 	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
-	e.Call = shortCall(ev)
-	e.Kind = markKind(ev, eff)
+	e.Call = ev.Brief(120, nil)
+	e.Kind = markKind(eff)
 	for _, p := range pt.Changed {
 		e.Lanes = append(e.Lanes, h.lane(p))
 	}
@@ -289,7 +275,7 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	if eff != nil && eff.data != nil {
 		e.Off, e.Len, e.Direct = eff.data.Off, eff.data.Len, eff.data.Direct
 		if eff.handle != nil {
-			e.Sync = eff.handle.Flags&unix.O_DSYNC != 0 // O_SYNC includes its bit
+			e.Sync = eff.handle.Flags&syscalls.O_DSYNC != 0 // O_SYNC includes its bit
 		}
 	}
 	e.Point = HTMLPoint{Index: pt.Index, States: pt.States, Explored: pt.Explored, Exact: pt.Exact, Outcomes: map[int][]string{}}
@@ -323,14 +309,11 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 		e.Point.Detail[id] = ss
 	}
 	if h.events > 0 {
-		h.w.WriteByte(',')
+		h.e.Raw(",")
 	}
-	h.w.WriteByte('\n')
+	h.e.Raw("\n")
 	h.events++
-	h.buf = appendEvent(h.buf[:0], &e)
-	if h.err == nil {
-		_, h.err = h.w.Write(h.buf)
-	}
+	writeEvent(h.e, &e)
 }
 
 func contains(ss []string, s string) bool {
@@ -338,7 +321,7 @@ func contains(ss []string, s string) bool {
 	return i < len(ss) && ss[i] == s
 }
 
-func markKind(ev *parser.Event, eff *Effects) string {
+func markKind(eff *Effects) string {
 	if eff == nil {
 		return "other"
 	}
@@ -360,14 +343,17 @@ func markKind(ev *parser.Event, eff *Effects) string {
 	case model.EffUnmodeled:
 		return "unmodeled"
 	case model.EffEntry:
-		switch {
-		case strings.HasPrefix(ev.Name, "rename"):
+		if eff.entry == nil {
+			return "create"
+		}
+		switch eff.entry.Kind {
+		case model.EntryRename, model.EntryExchange:
 			return "rename"
-		case strings.HasPrefix(ev.Name, "mkdir"):
+		case model.EntryMkdir:
 			return "mkdir"
-		case strings.HasPrefix(ev.Name, "unlink"), ev.Name == "rmdir":
+		case model.EntryUnlink, model.EntryRmdir:
 			return "unlink"
-		case strings.HasPrefix(ev.Name, "link"), strings.HasPrefix(ev.Name, "symlink"):
+		case model.EntryLink, model.EntrySymlink:
 			return "link"
 		}
 		return "create"
@@ -375,29 +361,30 @@ func markKind(ev *parser.Event, eff *Effects) string {
 	return "other"
 }
 
-// shortCall renders an event as "name(args) = ret", cut to a readable size
-// (the written bytes are left out).
-func shortCall(ev *parser.Event) string {
-	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
-	if len(args) > 120 {
-		args = args[:117] + "..."
-	}
-	return ev.Name + "(" + args + ") = " + ev.FormatRet()
-}
-
 // Close writes the lanes, what was folded, and the page's script.
 func (h *HTML) Close() error {
-	h.w.WriteString("],\n\"lanes\":")
-	h.put(h.laneList)
-	h.w.WriteString(",\n\"folded\":")
-	h.put(map[string]int{"foldLine": h.foldLine, "points": h.points, "detailKept": h.detail, "limit": h.lim.Events})
-	h.w.WriteString("}</script>\n<script>\n")
-	h.w.WriteString(htmlJS)
-	h.w.WriteString("</script>\n</body>\n</html>\n")
-	if h.err != nil {
-		return h.err
+	e := h.e
+	e.Raw("],\n\"lanes\":")
+	e.BeginArray()
+	for i := range h.laneList {
+		writeLane(e, &h.laneList[i])
 	}
-	return h.w.Flush()
+	e.EndArray()
+	// What was folded, its keys in encoding/json's order.
+	e.Raw(",\n\"folded\":")
+	e.BeginObject()
+	e.IntField("detailKept", h.detail)
+	e.IntField("foldLine", h.foldLine)
+	e.IntField("limit", h.lim.Events)
+	e.IntField("points", h.points)
+	e.EndObject()
+	e.Raw("}</script>\n<script>\n")
+	e.Raw(htmlJS)
+	e.Raw("</script>\n</body>\n</html>\n")
+	if err := e.Flush(); err != nil {
+		return err
+	}
+	return h.err
 }
 
 // htmlBody is the page's static skeleton; report.js fills it.

@@ -2,147 +2,147 @@ package report
 
 import (
 	"strconv"
+
+	"github.com/crashsim/crashsim/report/wire"
 )
 
-// appendEvent encodes an event record as encoding/json would (same keys,
-// same omissions; a test holds the two equal), without reflection: a long
-// trace's report is mostly these records.
-func appendEvent(b []byte, e *HTMLEvent) []byte {
-	b = append(b, `{"q":`...)
-	b = strconv.AppendInt(b, int64(e.Seq), 10)
-	b = append(b, `,"l":`...)
-	b = strconv.AppendInt(b, int64(e.Line), 10)
-	if e.PID != 0 {
-		b = append(b, `,"p":`...)
-		b = strconv.AppendInt(b, int64(e.PID), 10)
+// The page's records, written by hand through a compact wire.Encoder as
+// encoding/json would write them (the same keys and omissions; a test
+// holds the two equal): a long trace's report is mostly events. The
+// Encoder escapes <, > and & in every string, so that no path in a trace
+// can end the script element that holds the data.
+
+func writeEvent(e *wire.Encoder, ev *HTMLEvent) {
+	e.BeginObject()
+	e.IntField("q", ev.Seq)
+	e.IntField("l", ev.Line)
+	optInt(e, "p", int64(ev.PID))
+	e.StringField("s", ev.Syscall)
+	e.StringField("k", ev.Kind)
+	e.Key("n")
+	e.Ints(ev.Lanes)
+	optInt(e, "fr", int64(ev.From))
+	optInt(e, "to", int64(ev.To))
+	optInt(e, "o", ev.Off)
+	optInt(e, "b", ev.Len)
+	optTrue(e, "dio", ev.Direct)
+	optTrue(e, "osync", ev.Sync)
+	optTrue(e, "err", ev.Failed)
+	e.StringField("c", ev.Call)
+	e.Key("pt")
+	p := &ev.Point
+	e.BeginObject()
+	e.IntField("i", p.Index)
+	e.Key("st")
+	e.Int64(p.States)
+	e.Key("ex")
+	e.Int64(p.Explored)
+	e.Key("x")
+	e.Bool(p.Exact)
+	e.Key("o")
+	e.BeginObject()
+	for _, id := range ev.Lanes { // the point's keys are the event's lanes, in order
+		if os, ok := p.Outcomes[id]; ok {
+			e.Key(strconv.Itoa(id))
+			e.Strings(os)
+		}
 	}
-	b = append(b, `,"s":`...)
-	b = appendString(b, e.Syscall)
-	b = append(b, `,"k":`...)
-	b = appendString(b, e.Kind)
-	b = append(b, `,"n":`...)
-	b = appendInts(b, e.Lanes)
-	b = optInt(b, `,"fr":`, int64(e.From))
-	b = optInt(b, `,"to":`, int64(e.To))
-	b = optInt(b, `,"o":`, e.Off)
-	b = optInt(b, `,"b":`, e.Len)
-	b = optBool(b, `,"dio":true`, e.Direct)
-	b = optBool(b, `,"osync":true`, e.Sync)
-	b = optBool(b, `,"err":true`, e.Failed)
-	b = append(b, `,"c":`...)
-	b = appendString(b, e.Call)
-	b = append(b, `,"pt":{"i":`...)
-	p := &e.Point
-	b = strconv.AppendInt(b, int64(p.Index), 10)
-	b = append(b, `,"st":`...)
-	b = strconv.AppendInt(b, p.States, 10)
-	b = append(b, `,"ex":`...)
-	b = strconv.AppendInt(b, p.Explored, 10)
-	b = append(b, `,"x":`...)
-	b = strconv.AppendBool(b, p.Exact)
-	b = append(b, `,"o":{`...)
-	for i, id := range e.Lanes { // the point's keys are the event's lanes, in order
-		os, ok := p.Outcomes[id]
-		if !ok {
-			continue
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(id), 10)
-		b = append(b, `":[`...)
-		for j, o := range os {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, o)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, '}')
+	e.EndObject()
 	if len(p.Detail) > 0 {
-		b = append(b, `,"d":{`...)
-		first := true
-		for _, id := range e.Lanes {
+		e.Key("d")
+		e.BeginObject()
+		for _, id := range ev.Lanes {
 			ss, ok := p.Detail[id]
 			if !ok {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, '"')
-			b = strconv.AppendInt(b, int64(id), 10)
-			b = append(b, `":`...)
+			e.Key(strconv.Itoa(id))
 			if ss == nil {
-				b = append(b, "null"...)
+				e.Null()
 				continue
 			}
-			b = append(b, '[')
-			for j := range ss {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = appendState(b, &ss[j])
+			e.BeginArray()
+			for i := range ss {
+				writeState(e, &ss[i])
 			}
-			b = append(b, ']')
+			e.EndArray()
 		}
-		b = append(b, '}')
+		e.EndObject()
 	}
-	return append(b, "}}"...)
+	e.EndObject()
+	e.EndObject()
 }
 
-func appendState(b []byte, s *HTMLState) []byte {
-	b = append(b, `{"o":`...)
-	b = appendString(b, s.Outcome)
-	b = append(b, `,"p":`...)
-	b = appendString(b, s.Persisted)
-	b = optInt(b, `,"nl":`, int64(s.Name))
+func writeState(e *wire.Encoder, s *HTMLState) {
+	e.BeginObject()
+	e.StringField("o", s.Outcome)
+	e.StringField("p", s.Persisted)
+	optInt(e, "nl", int64(s.Name))
 	if len(s.Applied) > 0 {
-		b = append(b, `,"a":`...)
-		b = appendInts(b, s.Applied)
+		e.Key("a")
+		e.Ints(s.Applied)
 	}
-	b = optInt(b, `,"t":`, int64(s.Torn))
-	b = optInt(b, `,"tb":`, s.TornBytes)
-	b = optInt(b, `,"so":`, int64(s.SizeOnly))
-	b = optInt(b, `,"vl":`, int64(s.Version))
-	return append(b, '}')
+	optInt(e, "t", int64(s.Torn))
+	optInt(e, "tb", s.TornBytes)
+	optInt(e, "so", int64(s.SizeOnly))
+	optInt(e, "vl", int64(s.Version))
+	e.EndObject()
 }
 
-func optInt(b []byte, key string, v int64) []byte {
-	if v == 0 {
-		return b
+func writeMeta(e *wire.Encoder, m *HTMLMeta) {
+	e.BeginObject()
+	e.StringField("command", m.Command)
+	e.StringField("trace", m.Trace)
+	e.StringField("model", m.Model)
+	e.Key("models")
+	e.Strings(m.Models)
+	if m.Version != "" {
+		e.StringField("version", m.Version)
 	}
-	return strconv.AppendInt(append(b, key...), v, 10)
+	e.EndObject()
 }
 
-func optBool(b []byte, s string, v bool) []byte {
-	if !v {
-		return b
+func writeFinding(e *wire.Encoder, f *HTMLFinding) {
+	e.BeginObject()
+	e.StringField("rule", f.Rule)
+	e.StringField("title", f.Title)
+	e.StringField("severity", f.Severity)
+	e.StringField("path", f.Path)
+	e.IntField("line", f.Line)
+	e.IntField("seq", f.Seq)
+	e.IntField("pid", f.PID)
+	e.StringField("message", f.Message)
+	e.StringField("fix", f.Fix)
+	e.Key("models")
+	e.Strings(f.Models)
+	e.Key("related")
+	e.Value(f.Related)
+	if f.State != nil {
+		e.Key("state")
+		e.Value(f.State)
 	}
-	return append(b, s...)
+	e.EndObject()
 }
 
-func appendInts(b []byte, xs []int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
+func writeLane(e *wire.Encoder, l *HTMLLane) {
+	e.BeginObject()
+	e.IntField("id", l.ID)
+	e.StringField("path", l.Path)
+	e.StringField("dir", l.Dir)
+	optTrue(e, "isDir", l.IsDir)
+	e.EndObject()
 }
 
-const hexDigits = "0123456789abcdef"
+func optInt(e *wire.Encoder, key string, v int64) {
+	if v != 0 {
+		e.Key(key)
+		e.Int64(v)
+	}
+}
 
-// appendString writes s as a JSON string the way encoding/json does with
-// HTML escaping on: <, > and & become \u003c, \u003e, \u0026, so that no
-// path in a trace can end the script element that holds the data; U+2028
-// and U+2029 are escaped, invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
+func optTrue(e *wire.Encoder, key string, v bool) {
+	if v {
+		e.Key(key)
+		e.Bool(true)
+	}
+}

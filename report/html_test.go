@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,7 +27,13 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := appendEvent(nil, &e)
+		var buf bytes.Buffer
+		enc := wire.NewEncoder(&buf, wire.Compact)
+		writeEvent(enc, &e)
+		if err := enc.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		got := buf.Bytes()
 		var a, b any
 		if err := json.Unmarshal(want, &a); err != nil {
 			t.Fatal(err)
@@ -46,9 +53,9 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 // No string of a finding or an event can close the data's script element.
 func TestHTMLDataCannotCloseScript(t *testing.T) {
 	evil := "/x</script><script>alert(1)</script><!--"
-	res := &check.Result{Findings: []*check.Finding{{Rule: &check.Rule{ID: "data-not-synced", Title: "t", Fix: "f " + evil},
-		Path: evil, Message: "m " + evil, Related: []check.Related{{Line: 1, What: evil}}}},
-		Notes: []check.Note{{Message: evil}}}
+	res := resultOf(&check.Finding{Rule: &check.Rule{ID: "data-not-synced", Title: "t", Fix: "f " + evil},
+		Path: evil, Message: "m " + evil, Related: []check.Related{{Line: 1, What: evil}}})
+	res.Notes = []check.Note{{Message: evil}}
 	var buf bytes.Buffer
 	h := NewHTML(&buf, HTMLMeta{Command: "check", Trace: evil, Model: "posix"}, res, HTMLLimits{})
 	if err := h.Close(); err != nil {
@@ -86,17 +93,51 @@ func TestHTMLDataCannotCloseScript(t *testing.T) {
 	}
 }
 
-// TestHTMLStringsAsJSON: the page's data strings are quoted exactly as
-// encoding/json quotes them with HTML escaping on (\b and \f by name
-// included; they were \u0008 and \u000c).
-func TestHTMLStringsAsJSON(t *testing.T) {
-	for _, s := range []string{"plain", "a\bb\fc\n\t\r", "</script><!--&", "\u2028\u2029", "bad \xff utf-8", "\x00\x1f\"\\"} {
-		want, err := json.Marshal(s)
+// TestHTMLRecordsAsJSON: the page's other records are byte for byte what
+// json.Marshal writes of them, hostile strings included.
+func TestHTMLRecordsAsJSON(t *testing.T) {
+	hostile := "</script><!--&\u2028\b\f bad \xff \x00\"\\"
+	records := []struct {
+		v     any
+		write func(*wire.Encoder)
+	}{}
+	add := func(v any, write func(*wire.Encoder)) {
+		records = append(records, struct {
+			v     any
+			write func(*wire.Encoder)
+		}{v, write})
+	}
+	for _, m := range []HTMLMeta{{Command: "check", Trace: hostile, Model: "posix", Models: []string{"posix", hostile}, Version: "v1"}, {}} {
+		add(m, func(e *wire.Encoder) { writeMeta(e, &m) })
+	}
+	for _, f := range []HTMLFinding{
+		{Rule: "data-not-synced", Title: hostile, Severity: "error", Path: hostile, Line: 3, Seq: 2, PID: 9, Message: hostile, Fix: hostile,
+			Models: []string{"posix"}, Related: []wire.Related{{Line: 1, PID: 2, Syscall: "write", What: hostile}},
+			State: &wire.State{Line: 3, Path: hostile, Outcome: "empty", Persisted: "none", Words: hostile}},
+		{Related: []wire.Related{}},
+		{},
+	} {
+		add(f, func(e *wire.Encoder) { writeFinding(e, &f) })
+	}
+	for _, l := range []HTMLLane{{ID: 3, Path: hostile, Dir: "/", IsDir: true}, {}} {
+		add(l, func(e *wire.Encoder) { writeLane(e, &l) })
+	}
+	for _, st := range []HTMLState{{Outcome: "torn", Persisted: hostile, Name: 1, Applied: []int{2}, Torn: 4, TornBytes: 5, SizeOnly: 6, Version: 7}, {Applied: []int{}}} {
+		add(st, func(e *wire.Encoder) { writeState(e, &st) })
+	}
+	for _, r := range records {
+		want, err := json.Marshal(r.v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendString(nil, s); string(got) != string(want) {
-			t.Errorf("%q: page has %s, encoding/json %s", s, got, want)
+		var buf bytes.Buffer
+		e := wire.NewEncoder(&buf, wire.Compact)
+		r.write(e)
+		if err := e.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != string(want) {
+			t.Errorf("%T:\ngot  %s\nwant %s", r.v, buf.Bytes(), want)
 		}
 	}
 }

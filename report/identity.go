@@ -8,13 +8,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/source"
 )
-
-// FingerprintVersion names the recipe below. It is the key of SARIF's
-// partialFingerprints and changes when the recipe does, so that an old
-// baseline is never compared with new fingerprints by accident.
-const FingerprintVersion = "crashsim/v2"
 
 // Fingerprint is a finding's identity across runs: its rule, where it
 // comes from, and the shape of the syscalls that explain it. Where it comes
@@ -23,7 +17,8 @@ const FingerprintVersion = "crashsim/v2"
 // relative to the root it lies in. The line of the call is left out so
 // that an edit above it does not make an old finding look new; so are
 // pids, trace lines, absolute checkout paths and the temp names of
-// related events, which all vary between runs of the same program.
+// related events, which all vary between runs of the same program. The
+// recipe is wire.FingerprintVersion.
 func Fingerprint(f *check.Finding, opt Options) string {
 	sum := fingerprintSum(f, opt)
 	return hex.EncodeToString(sum[:])
@@ -34,7 +29,7 @@ func fingerprintSum(f *check.Finding, opt Options) [8]byte {
 	var b strings.Builder
 	b.WriteString(f.Rule.ID)
 	b.WriteByte(0)
-	if loc, ok := opt.Sources[f]; ok {
+	if loc := f.Source; loc != nil {
 		b.WriteString("src:")
 		b.WriteString(opt.relSource(loc.File))
 		b.WriteByte(':')
@@ -111,22 +106,22 @@ type site struct {
 // group orders findings so that those from the same call site come
 // together, in the order each site first appears; findings with no source
 // keep their place.
-func group(fs []*check.Finding, src map[*check.Finding]source.Location) []*check.Finding {
-	if len(src) == 0 {
-		return fs
-	}
+func group(fs []*check.Finding) []*check.Finding {
 	bySite := map[site][]*check.Finding{}
 	for _, f := range fs {
-		if loc, ok := src[f]; ok {
+		if loc := f.Source; loc != nil {
 			s := site{loc.File, loc.Line}
 			bySite[s] = append(bySite[s], f)
 		}
 	}
+	if len(bySite) == 0 {
+		return fs
+	}
 	out := make([]*check.Finding, 0, len(fs))
 	done := map[site]bool{}
 	for _, f := range fs {
-		loc, ok := src[f]
-		if !ok {
+		loc := f.Source
+		if loc == nil {
 			out = append(out, f)
 			continue
 		}

@@ -3,10 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/source"
 )
 
@@ -44,8 +47,9 @@ func TestFingerprintStable(t *testing.T) {
 	}
 	// With a source location, the call site replaces the path: two files
 	// saved by one call are one finding.
-	src := map[*check.Finding]source.Location{a: {File: "/tmp/ci/out1/save.go", Line: 12, Function: "main.save"}, c: {File: "/tmp/ci/out1/save.go", Line: 12, Function: "main.save"}}
-	opt := Options{Roots: []string{"/tmp/ci/out1"}, SrcRoot: "/tmp/ci/out1", Sources: src}
+	a.Source = &source.Location{File: "/tmp/ci/out1/save.go", Line: 12, Function: "main.save"}
+	c.Source = &source.Location{File: "/tmp/ci/out1/save.go", Line: 12, Function: "main.save"}
+	opt := Options{Roots: []string{"/tmp/ci/out1"}, SrcRoot: "/tmp/ci/out1"}
 	if Fingerprint(a, opt) != Fingerprint(c, opt) {
 		t.Error("two files from one call site: different fingerprints")
 	}
@@ -60,10 +64,11 @@ func TestSARIFIdentity(t *testing.T) {
 	a := finding("/w", 1, 40, "t1")
 	c := finding("/w", 1, 50, "t2")
 	c.Path = "/w/data/other.json"
-	src := map[*check.Finding]source.Location{a: {File: "/w/save.go", Line: 12, Function: "main.save"}, c: {File: "/w/save.go", Line: 12, Function: "main.save"}}
+	a.Source = &source.Location{File: "/w/save.go", Line: 12, Function: "main.save"}
+	c.Source = &source.Location{File: "/w/save.go", Line: 12, Function: "main.save"}
 	var b bytes.Buffer
-	opt := Options{Roots: []string{"/w"}, SrcRoot: "/w", Sources: src, Tool: Tool{Name: "crashsim", Version: "v1.2.3", SemVer: "1.2.3"}, ExitCode: 1}
-	if err := SARIF(&b, &check.Result{Findings: []*check.Finding{a, c}}, opt); err != nil {
+	opt := Options{Roots: []string{"/w"}, SrcRoot: "/w", Tool: wire.Tool{Name: "crashsim", Version: "v1.2.3", SemVer: "1.2.3"}, ExitCode: 1}
+	if err := SARIF(&b, resultOf(a, c), opt); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
@@ -80,10 +85,10 @@ func TestSARIFIdentity(t *testing.T) {
 				ExitCode            int  `json:"exitCode"`
 			} `json:"invocations"`
 			Results []struct {
-				Message   sarifText       `json:"message"`
-				Locations []sarifLocation `json:"locations"`
-				Related   []sarifLocation `json:"relatedLocations"`
-				Props     map[string]any  `json:"properties"`
+				Message   wire.SARIFText       `json:"message"`
+				Locations []wire.SARIFLocation `json:"locations"`
+				Related   []wire.SARIFLocation `json:"relatedLocations"`
+				Props     map[string]any       `json:"properties"`
 			} `json:"results"`
 		} `json:"runs"`
 	}
@@ -114,5 +119,49 @@ func TestSARIFIdentity(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"paths": [`) || strings.Contains(b.String(), `"/w/`) {
 		t.Errorf("SARIF names absolute paths or lacks the paths:\n%s", b.String())
+	}
+}
+
+// TestBaselineOfReports: the fingerprints a baseline reads back from the
+// JSON and the SARIF of a real trace are those of its findings.
+func TestBaselineOfReports(t *testing.T) {
+	trace := "../fixtures/traces/git-commit/f-ttt-y-xx.strace"
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := check.Run(s, check.Options{})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Roots: []string{"/tmp/crashsim-fixtures/git-commit"}}
+	var want []string
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, Fingerprint(f, opt))
+	}
+	if len(want) < 5 {
+		t.Fatalf("only %d findings", len(want))
+	}
+	for name, write := range map[string]func(io.Writer, *check.Result, Options) error{"json": JSON, "sarif": SARIF} {
+		var b bytes.Buffer
+		if err := write(&b, res, opt); err != nil {
+			t.Fatal(err)
+		}
+		fps, err := wire.ReadFingerprints(&b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, fp := range want {
+			if !fps.Has(fp) {
+				t.Errorf("%s: %s not read back", name, fp)
+			}
+		}
+		if fps.Has("0000000000000000") {
+			t.Errorf("%s: a fingerprint no finding has", name)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // Sources of an oracle's crash states (OracleResult.Source).
@@ -130,9 +130,12 @@ type OracleSummary struct {
 
 // OracleJSON writes a result as one JSON document.
 func OracleJSON(w io.Writer, r *OracleResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	e := wire.NewEncoder(w, wire.IndentedEscaped)
+	if err := e.Value(r); err != nil {
+		return err
+	}
+	e.Raw("\n")
+	return e.Flush()
 }
 
 // OracleText writes a result for a person: per crash point the call, what

@@ -7,7 +7,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/textesc"
-	"github.com/crashsim/crashsim/source"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // Options shape the output.
@@ -16,45 +16,28 @@ type Options struct {
 	Models    []string // the models reported, for the summary line
 	AllModels int      // how many models crashsim evaluated; a finding under fewer says which
 
-	// Sources are the call sites in the program's own code, for findings
-	// whose trace had stacks (crashsim trace --stack).
-	Sources map[*check.Finding]source.Location
 	// SrcRoot is the directory source files are named relative to (the
-	// repository: SARIF's %SRCROOT%). Roots are the directories traced
-	// paths are named relative to in fingerprints, first match wins.
+	// repository: SARIF's %SRCROOT%); a finding's Source names its call
+	// site. Roots are the directories traced paths are named relative to
+	// in fingerprints, first match wins.
 	SrcRoot string
 	Roots   []string
 
 	// Tool is crashsim's version, for reports that carry it.
-	Tool Tool
+	Tool wire.Tool
 	// ExitCode is the status crashsim exits with, for SARIF's invocation.
 	ExitCode int
 	// Counts of findings left out of the report, for the summary.
-	Left Left
+	Left wire.Left
 	// Shard is "I/N" for the report of one shard of explore --shard, so
 	// that Merge can check it has every shard of one run; "" otherwise.
 	Shard string
 	// Explore says what crashsim explore built and checked; nil for the
 	// other commands.
-	Explore *ExploreJSON
+	Explore *wire.Explore
 	// Config names the config file the run read (its ignore globs and
 	// suppressions decide what is reported); "" when it read none.
 	Config string
-}
-
-// Tool says which crashsim made a report.
-type Tool struct {
-	Name     string `json:"name"`
-	Version  string `json:"version"`            // the module version, "(devel)" for a build from a checkout
-	SemVer   string `json:"semanticVersion"`    // Version as semver without the "v"
-	Revision string `json:"revision,omitempty"` // the VCS revision it was built from
-}
-
-// Left counts findings that were found and not reported.
-type Left struct {
-	Ignored    int `json:"ignored"`    // paths matched by an ignore glob
-	Suppressed int `json:"suppressed"` // matched by a [[suppress]] entry of the config
-	Baseline   int `json:"baseline"`   // already in the baseline report
 }
 
 const (
@@ -75,7 +58,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return code + s + reset
 	}
-	err := each(res, opt, func(f *check.Finding) error {
+	err := each(res, func(f *check.Finding) error {
 		sev := cyan
 		switch f.Rule.Severity {
 		case check.Error:
@@ -86,12 +69,12 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		// Every string from the trace (paths, and messages and
 		// descriptions that quote them) is escaped: one finding, one line.
 		where := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
-		loc, hasSource := opt.Sources[f]
-		if hasSource {
+		loc := f.Source
+		if loc != nil {
 			where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
 		}
 		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, f.Rule.ID), textesc.Escape(f.Path), textesc.Escape(f.Message))
-		if hasSource {
+		if loc != nil {
 			fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)), "call", textesc.Escape(loc.Function))
 		}
 		for _, r := range f.Related {
@@ -121,7 +104,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 	}
 	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s%s (%d events, model %s)%s\n",
 		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
-		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "), opt.Left.words())
+		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "), leftWords(opt.Left))
 	return nil
 }
 
@@ -153,8 +136,9 @@ func BlindSpots(w io.Writer, ws []check.BlindWarning) {
 	}
 }
 
-// words says what was left out, for the summary line; "" when nothing.
-func (l Left) words() string {
+// leftWords says what was left out, for the summary line; "" when
+// nothing.
+func leftWords(l wire.Left) string {
 	var parts []string
 	if l.Ignored > 0 {
 		parts = append(parts, fmt.Sprintf("%d ignored", l.Ignored))
@@ -178,116 +162,49 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// FindingJSON is one finding in JSON output.
-type FindingJSON struct {
-	Rule     string          `json:"rule"`
-	Severity string          `json:"severity"`
-	Path     string          `json:"path"`
-	Trace    string          `json:"trace"`
-	Line     int             `json:"line"`
-	PID      int             `json:"pid"`
-	Message  string          `json:"message"`
-	Models   []string        `json:"models"`
-	Related  []check.Related `json:"related"`
-	State    *check.State    `json:"state,omitempty"`
-	// Fingerprint is the finding's identity across runs (see Fingerprint).
-	Fingerprint string `json:"fingerprint"`
-	// RelPath is Path relative to the root it lies in (Path when none).
-	RelPath string `json:"relpath"`
-	// Source is the call site in the program, when the trace had stacks.
-	Source *SourceJSON `json:"source,omitempty"`
-	// StateIndex orders explore's findings across shards (see Merge).
-	StateIndex int `json:"state_index,omitempty"`
-}
-
-// SourceJSON is a call site; File is relative to the source root when
-// below it.
-type SourceJSON struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Function string `json:"function"`
-}
-
-// FormatVersion is the version of the JSON document's shape, described by
-// crashsim-report.schema.json. It changes when a field is removed or
-// changes meaning, not when one is added.
-const FormatVersion = 1
-
-// DocumentJSON is the whole JSON document.
-type DocumentJSON struct {
-	Version  int           `json:"version"`
-	Tool     Tool          `json:"tool"`
-	Findings []FindingJSON `json:"findings"`
-	Summary  SummaryJSON   `json:"summary"`
-}
-
-// SummaryJSON counts what was checked and found.
-type SummaryJSON struct {
-	check.Summary
-	Models []string `json:"models"`
-	Left   Left     `json:"left"`
-	// Warnings are the blind spots: what the trace could not show.
-	Warnings []check.BlindWarning `json:"warnings"`
-	// Notes say what was left out of scope on purpose.
-	Notes []check.Note `json:"notes"`
-	Shard string       `json:"shard,omitempty"`
-	// Explore is crashsim explore's account of the states it built.
-	Explore *ExploreJSON `json:"explore,omitempty"`
-	// Config is the config file the run read.
-	Config string `json:"config,omitempty"`
-}
-
-// JSON writes one document; findings is always an array. The findings
-// are encoded one at a time as they are written: the document is as
-// encoding/json writes DocumentJSON, without ever being whole in memory.
+// JSON writes the report as one wire.Report, the findings encoded one
+// at a time as they are written: the report is never whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
-	sum := SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard, Explore: opt.Explore, Config: opt.Config}
+	sum := wire.Summary{
+		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
+			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
+		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
+		Explore: opt.Explore, Config: opt.Config,
+	}
 	if sum.Models == nil {
 		sum.Models = []string{}
 	}
-	s := newJSONStream(w)
-	s.raw("{")
-	s.field("version", FormatVersion, 1, true)
-	s.field("tool", opt.tool(), 1, false)
-	s.key("findings", 1, false)
-	n := 0
-	var buf []byte
-	err := each(res, opt, func(f *check.Finding) error {
-		if n == 0 {
-			s.raw("[")
-		} else {
-			s.raw(",")
-		}
-		s.raw("\n    ")
-		fj := findingJSON(f, opt)
-		buf = appendFinding(buf[:0], &fj, 2)
-		s.bytes(buf)
-		n++
-		return s.err
+	out := wire.NewReportWriter(w, wire.Version, opt.tool())
+	var fj wire.Finding
+	var st wire.State
+	err := each(res, func(f *check.Finding) error {
+		opt.finding(f, &fj, &st)
+		return out.Finding(&fj)
 	})
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		s.raw("[]")
-	} else {
-		s.raw("\n  ]")
-	}
-	s.field("summary", &sum, 1, false)
-	s.raw("\n}\n")
-	return s.err
+	return out.Close(&sum)
 }
 
 // each calls f with the findings in the order a report lists them:
-// grouped by call site when stacks named them (such results are in
-// memory; see Options.Sources), else as the result holds them, read back
+// grouped by call site when stacks named them (such findings are in
+// memory; see Finding.Source), else as the result holds them, read back
 // one at a time when they were spilled.
-func each(res *check.Result, opt Options, f func(*check.Finding) error) error {
-	if len(opt.Sources) == 0 || res.Spilled() {
-		return res.Each(f)
+func each(res *check.Result, f func(*check.Finding) error) error {
+	if res.Spilled() {
+		for x, err := range res.Findings() {
+			if err != nil {
+				return err
+			}
+			if err := f(x); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	for _, x := range group(res.Findings, opt.Sources) {
+	fs, _ := res.List() // in memory: no error
+	for _, x := range group(fs) {
 		if err := f(x); err != nil {
 			return err
 		}
@@ -295,26 +212,56 @@ func each(res *check.Result, opt Options, f func(*check.Finding) error) error {
 	return nil
 }
 
-// findingJSON is one finding as JSON writes it.
-func findingJSON(f *check.Finding, opt Options) FindingJSON {
-	rel := f.Related
-	if rel == nil {
-		rel = []check.Related{}
-	}
-	fj := FindingJSON{
+// finding fills fj with f as a report writes it; st holds its state.
+func (o Options) finding(f *check.Finding, fj *wire.Finding, st *wire.State) {
+	*fj = wire.Finding{
 		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
-		Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
-		StateIndex: f.StateIndex,
+		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: related(f.Related, fj.Related[:0]),
+		Fingerprint: Fingerprint(f, o), RelPath: o.RelPath(f.Path), StateIndex: f.StateIndex,
 	}
-	if loc, ok := opt.Sources[f]; ok {
-		fj.Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+	if s := f.State; s != nil {
+		*st = wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		fj.State = st
 	}
-	return fj
+	if loc := f.Source; loc != nil {
+		fj.Source = &wire.Source{File: o.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+	}
+}
+
+// related appends the events that explain a finding to buf: an array,
+// empty when there are none.
+func related(rs []check.Related, buf []wire.Related) []wire.Related {
+	if buf == nil {
+		buf = make([]wire.Related, 0, len(rs))
+	}
+	for _, r := range rs {
+		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
+	}
+	return buf
+}
+
+// wireWarnings are blind spots as reports write them: an array, empty
+// when there are none.
+func wireWarnings(ws []check.BlindWarning) []wire.Warning {
+	out := make([]wire.Warning, 0, len(ws))
+	for _, b := range ws {
+		out = append(out, wire.Warning{ID: b.ID, Message: b.Message, Trace: b.Trace, Line: b.Line, Fix: b.Fix, Accepted: b.Accepted})
+	}
+	return out
+}
+
+// wireNotes are notes as reports write them: an array, empty when there
+// are none.
+func wireNotes(ns []check.Note) []wire.Note {
+	out := make([]wire.Note, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, wire.Note{ID: n.ID, Message: n.Message, Trace: n.Trace, Line: n.Line})
+	}
+	return out
 }
 
 // tool is opt.Tool with its name filled in.
-func (o Options) tool() Tool {
+func (o Options) tool() wire.Tool {
 	t := o.Tool
 	if t.Name == "" {
 		t.Name = "crashsim"

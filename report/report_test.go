@@ -11,17 +11,23 @@ import (
 	"github.com/crashsim/crashsim/check"
 )
 
+// resultOf is a result holding fs, counted.
+func resultOf(fs ...*check.Finding) *check.Result {
+	res := &check.Result{}
+	res.Add(fs...)
+	return res
+}
+
 func sample() *check.Result {
 	rule, _ := check.Lookup(check.RenameBeforeSync)
-	return &check.Result{
-		Findings: []*check.Finding{{
-			Rule: rule, Path: "/d/config.json", Trace: "t.strace", Line: 7, PID: 42,
-			Message: "config.json can be empty", Models: []string{"posix"},
-			Related: []check.Related{{Trace: "t.strace", Line: 5, Syscall: "write", What: "written"}},
-			State:   &check.State{Line: 7, Path: "/d/config.json", Outcome: "empty", Persisted: "none"},
-		}},
-		Summary: check.Summary{Events: 9, Files: 1, Errors: 1},
-	}
+	res := resultOf(&check.Finding{
+		Rule: rule, Path: "/d/config.json", Trace: "t.strace", Line: 7, PID: 42,
+		Message: "config.json can be empty", Models: []string{"posix"},
+		Related: []check.Related{{Trace: "t.strace", Line: 5, Syscall: "write", What: "written"}},
+		State:   &check.State{Line: 7, Path: "/d/config.json", Outcome: "empty", Persisted: "none"},
+	})
+	res.Summary.Events, res.Summary.Files = 9, 1
+	return res
 }
 
 func TestJSONFields(t *testing.T) {

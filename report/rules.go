@@ -2,13 +2,13 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // The rule registry (check.Rules) rendered for a person or a program:
@@ -39,10 +39,12 @@ func RulesJSON(w io.Writer, rules []*check.Rule) error {
 			Seed: r.Seed, HelpURI: r.HelpURI,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	e := wire.NewEncoder(w, wire.Indented)
+	if err := e.Value(out); err != nil {
+		return err
+	}
+	e.Raw("\n")
+	return e.Flush()
 }
 
 // RulesTable writes one line per rule: ID, severity and title.

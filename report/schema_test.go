@@ -9,6 +9,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/source"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -17,7 +18,7 @@ import (
 func reportSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
-	sch, err := c.Compile("crashsim-report.schema.json")
+	sch, err := c.Compile("wire/crashsim-report.schema.json")
 	if err != nil {
 		t.Fatalf("compile the schema: %v", err)
 	}
@@ -31,7 +32,7 @@ func validate(t *testing.T, sch *jsonschema.Schema, doc []byte) {
 		t.Fatalf("the report is not JSON: %v\n%s", err, doc)
 	}
 	if err := sch.Validate(v); err != nil {
-		t.Errorf("the report does not match crashsim-report.schema.json: %v", err)
+		t.Errorf("the report does not match wire/crashsim-report.schema.json: %v", err)
 	}
 }
 
@@ -55,9 +56,9 @@ func TestSchemaFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			findings += len(res.Findings)
+			findings += res.Len()
 			var b bytes.Buffer
-			opt := Options{Models: []string{"posix", "ext4"}, Roots: []string{filepath.Dir(tr)}, Left: Left{Ignored: 1}}
+			opt := Options{Models: []string{"posix", "ext4"}, Roots: []string{filepath.Dir(tr)}, Left: wire.Left{Ignored: 1}}
 			if err := JSON(&b, res, opt); err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +75,9 @@ func TestSchemaFixtures(t *testing.T) {
 func TestSchemaSource(t *testing.T) {
 	sch := reportSchema(t)
 	res := sample()
-	opt := Options{Sources: map[*check.Finding]source.Location{res.Findings[0]: {File: "/src/app/save.go", Line: 42, Function: "main.save"}}, SrcRoot: "/src/app"}
+	f, _ := res.At(0)
+	f.Source = &source.Location{File: "/src/app/save.go", Line: 42, Function: "main.save"}
+	opt := Options{SrcRoot: "/src/app"}
 	var b bytes.Buffer
 	if err := JSON(&b, res, opt); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // PointJSON is one crash point in `states --format json`; its field
@@ -82,7 +82,7 @@ func StatesText(w io.Writer, opt StatesOptions) PointWriter {
 // StatesJSON renders a timeline as one JSON document (`crashsim states
 // --format json`), written point by point.
 func StatesJSON(w io.Writer, opt StatesOptions) PointWriter {
-	return &jsonPoints{w: w, model: opt.Model, at: opt.At, all: opt.AllPaths}
+	return &jsonPoints{e: wire.NewEncoder(w, wire.Compact), model: opt.Model, at: opt.At, all: opt.AllPaths}
 }
 
 // textPoints writes a timeline: one block per crash point where some
@@ -114,7 +114,7 @@ func (t *textPoints) Point(pt model.Point) {
 	}
 	t.fold()
 	t.blocks++
-	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, timelineCall(pt.Call))
+	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, pt.Call.Brief(80, nil))
 	// One crash point in full (--at): every path, with its states. Else
 	// the paths whose outcomes changed here; the others are as above.
 	var paths []string
@@ -212,20 +212,10 @@ func (t *textPoints) rel(p string) string {
 	return p
 }
 
-// shortCall renders an event as "name(args) = ret", cut to a readable size.
-func timelineCall(ev *parser.Event) string {
-	if ev == nil {
-		return ""
-	}
-	args := ev.FormatArgs(func(parser.DataRef) string { return "..." })
-	if len(args) > 80 {
-		args = args[:77] + "..."
-	}
-	return fmt.Sprintf("%s(%s) = %s", ev.Name, args, ev.FormatRet()) // FormatArgs quotes strings
-}
-
+// jsonPoints writes what json.Marshal writes of each value, compact and
+// HTML escaped, between its own punctuation.
 type jsonPoints struct {
-	w     io.Writer
+	e     *wire.Encoder
 	model string
 	at    int
 	all   bool
@@ -234,16 +224,19 @@ type jsonPoints struct {
 
 func (j *jsonPoints) Begin() {
 	if j.all {
-		fmt.Fprintf(j.w, "{\"model\": %q, \"points\": [", j.model)
+		j.e.Raw(fmt.Sprintf("{\"model\": %q, \"points\": [", j.model))
 		return
 	}
-	fmt.Fprintf(j.w, "{\"model\": %q, \"view\": \"changed\", \"points\": [", j.model)
+	j.e.Raw(fmt.Sprintf("{\"model\": %q, \"view\": \"changed\", \"points\": [", j.model))
 }
 func (j *jsonPoints) Skip(*parser.Event) {}
 func (j *jsonPoints) End(ws []check.BlindWarning, ns []check.Note) {
-	w, _ := json.Marshal(append([]check.BlindWarning{}, ws...))
-	n, _ := json.Marshal(append([]check.Note{}, ns...))
-	fmt.Fprintf(j.w, "\n],\n\"warnings\": %s,\n\"notes\": %s}\n", w, n)
+	j.e.Raw("\n],\n\"warnings\": ")
+	j.e.Value(wireWarnings(ws))
+	j.e.Raw(",\n\"notes\": ")
+	j.e.Value(wireNotes(ns))
+	j.e.Raw("}\n")
+	j.e.Flush()
 }
 
 func (j *jsonPoints) Point(pt model.Point) {
@@ -275,17 +268,16 @@ func (j *jsonPoints) Point(pt model.Point) {
 			pj.Detail = append(pj.Detail, d)
 		}
 	}
-	var b []byte
-	if j.all {
-		b, _ = json.Marshal(pj)
-	} else {
-		b, _ = json.Marshal(PointChangesJSON{PointJSON: pj, Moved: append([]string{}, pt.Moved...), Unchanged: pt.Paths - len(pt.Changed)})
-	}
 	if j.n > 0 {
-		fmt.Fprint(j.w, ",")
+		j.e.Raw(",")
 	}
 	j.n++
-	fmt.Fprintf(j.w, "\n%s", b)
+	j.e.Raw("\n")
+	if j.all {
+		j.e.Value(pj)
+	} else {
+		j.e.Value(PointChangesJSON{PointJSON: pj, Moved: append([]string{}, pt.Moved...), Unchanged: pt.Paths - len(pt.Changed)})
+	}
 }
 
 func outcomeStrings(po model.PathOutcomes) []string {

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // FileStats is one row of `crashsim stats`; the JSON field names are a
@@ -53,10 +54,12 @@ func StatsTable(w io.Writer, list []FileStats) {
 
 // StatsJSON writes the rows as `crashsim stats --format json`.
 func StatsJSON(w io.Writer, list []FileStats) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
+	e := wire.NewEncoder(w, wire.Indented)
+	if err := e.Value(struct {
 		Files []FileStats `json:"files"`
-	}{list})
+	}{list}); err != nil {
+		return err
+	}
+	e.Raw("\n")
+	return e.Flush()
 }

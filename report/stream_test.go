@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/source"
 )
 
@@ -18,25 +19,40 @@ import (
 
 // jsonWhole writes one document; findings is always an array.
 func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
-	doc := DocumentJSON{Version: FormatVersion, Tool: opt.tool(), Findings: []FindingJSON{}, Summary: SummaryJSON{Summary: res.Summary, Models: opt.Models, Left: opt.Left,
-		Warnings: append([]check.BlindWarning{}, res.Warnings...), Notes: append([]check.Note{}, res.Notes...), Shard: opt.Shard}}
+	doc := wire.Report{Version: wire.Version, Tool: opt.tool(), Findings: []wire.Finding{}, Summary: wire.Summary{
+		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
+		Models: opt.Models, Left: opt.Left, Warnings: []wire.Warning{}, Notes: []wire.Note{}, Shard: opt.Shard}}
 	if doc.Summary.Models == nil {
 		doc.Summary.Models = []string{}
 	}
-	for _, f := range group(res.Findings, opt.Sources) {
-		rel := f.Related
-		if rel == nil {
-			rel = []check.Related{}
+	for _, b := range res.Warnings {
+		doc.Summary.Warnings = append(doc.Summary.Warnings, wire.Warning{ID: b.ID, Message: b.Message, Trace: b.Trace, Line: b.Line, Fix: b.Fix, Accepted: b.Accepted})
+	}
+	for _, n := range res.Notes {
+		doc.Summary.Notes = append(doc.Summary.Notes, wire.Note{ID: n.ID, Message: n.Message, Trace: n.Trace, Line: n.Line})
+	}
+	all, err := res.List()
+	if err != nil {
+		return err
+	}
+	for _, f := range group(all) {
+		rel := []wire.Related{}
+		for _, r := range f.Related {
+			rel = append(rel, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
 		}
-		doc.Findings = append(doc.Findings, FindingJSON{
+		fj := wire.Finding{
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel, State: f.State,
+			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel,
 			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
 			StateIndex: f.StateIndex,
-		})
-		if loc, ok := opt.Sources[f]; ok {
-			doc.Findings[len(doc.Findings)-1].Source = &SourceJSON{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
 		}
+		if s := f.State; s != nil {
+			fj.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		}
+		if loc := f.Source; loc != nil {
+			fj.Source = &wire.Source{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		}
+		doc.Findings = append(doc.Findings, fj)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -47,25 +63,16 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 // sarifWhole writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
 // same rule at the same call site, for files a loop saves) are one result.
 func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
-	rules := check.Rules()
-	index := map[string]int{}
-	var srules []sarifRule
-	for i, r := range rules {
-		index[r.ID] = i
-		srules = append(srules, sarifRule{
-			ID: r.ID, Name: ruleName(r.ID),
-			ShortDescription:     sarifText{r.Title},
-			FullDescription:      sarifText{r.Doc},
-			Help:                 sarifText{r.Fix},
-			HelpURI:              r.HelpURI,
-			DefaultConfiguration: sarifRuleConfig{level(r.Severity)},
-			Properties:           map[string]any{"tags": []string{"durability", "crash-consistency"}},
-		})
-	}
-	results := []sarifResult{}
+	index := ruleIndex()
+	results := []wire.SARIFResult{}
 	byPrint := map[string]int{}
+	firsts := map[int]string{}
 	traceDirs := map[string]bool{}
-	for _, f := range group(res.Findings, opt.Sources) {
+	all, err := res.List()
+	if err != nil {
+		return err
+	}
+	for _, f := range group(all) {
 		fp := Fingerprint(f, opt)
 		traceLoc := opt.artifact(f.Trace)
 		if traceLoc.URIBaseID == traceBase {
@@ -73,79 +80,40 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 		}
 		if i, ok := byPrint[fp]; ok {
 			r := &results[i]
-			paths := append(r.Properties["paths"].([]string), opt.RelPath(f.Path))
-			r.Properties["paths"] = paths
-			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", r.Properties["first"], len(paths)-1)
+			r.Properties.Paths = append(r.Properties.Paths, opt.RelPath(f.Path))
+			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", firsts[i], len(r.Properties.Paths)-1)
 			r.RelatedLocations = append(r.RelatedLocations, opt.related(f, traceLoc, len(r.RelatedLocations))...)
 			continue
 		}
-		r := sarifResult{
+		r := wire.SARIFResult{
 			RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-			Message:             sarifText{opt.RelPath(f.Path) + ": " + f.Message},
-			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: traceLoc, Region: sarifRegion{max(f.Line, 1)}}}},
-			PartialFingerprints: map[string]string{FingerprintVersion: fp},
-			Properties:          map[string]any{"path": opt.RelPath(f.Path), "paths": []string{opt.RelPath(f.Path)}, "models": f.Models},
+			Message:             wire.SARIFText{Text: opt.RelPath(f.Path) + ": " + f.Message},
+			Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: traceLoc, Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}}}},
+			PartialFingerprints: map[string]string{wire.FingerprintVersion: fp},
+			Properties:          &wire.SARIFResultProperties{Path: opt.RelPath(f.Path), Paths: []string{opt.RelPath(f.Path)}, Models: f.Models},
 		}
-		r.Properties["first"] = r.Message.Text
+		firsts[len(results)] = r.Message.Text
 		if f.StateIndex > 0 {
-			r.Properties["stateIndex"] = f.StateIndex
+			r.Properties.StateIndex = f.StateIndex
 		}
-		if loc, ok := opt.Sources[f]; ok {
-			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: opt.artifact(loc.File), Region: sarifRegion{max(loc.Line, 1)}}}}
-			r.Properties["function"] = loc.Function
+		if loc := f.Source; loc != nil {
+			r.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
+				ArtifactLocation: opt.artifact(loc.File), Region: wire.SARIFRegion{StartLine: max(loc.Line, 1)}}}}
+			fn := loc.Function
+			r.Properties.Function = &fn
 		}
 		r.RelatedLocations = opt.related(f, traceLoc, 0)
 		byPrint[fp] = len(results)
 		results = append(results, r)
 	}
-	for i := range results {
-		delete(results[i].Properties, "first")
-	}
-	// 1 is "findings" and 6 "blind spots", verdicts of a successful run;
-	// the other non-zero statuses are failures.
-	inv := sarifInvocation{ExecutionSuccessful: opt.ExitCode <= 1 || opt.ExitCode == 6, ExitCode: opt.ExitCode,
-		Notifications: []sarifNotification{}}
-	notify := func(id, lvl, msg, trace string, line int) {
-		n := sarifNotification{Descriptor: sarifDescriptor{id}, Level: lvl, Message: sarifText{msg}}
-		if trace != "" {
-			n.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: opt.artifact(trace), Region: sarifRegion{max(line, 1)}}}}
-		}
-		inv.Notifications = append(inv.Notifications, n)
-	}
-	for _, b := range res.Warnings {
-		lvl := "warning"
-		if b.Accepted {
-			lvl = "note"
-		}
-		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
-	}
-	for _, n := range res.Notes {
-		notify(n.ID, "note", n.Message, n.Trace, n.Line)
-	}
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
-			Name: "crashsim", Version: opt.tool().Version, SemanticVersion: opt.tool().SemVer,
-			InformationURI: "https://github.com/crashsim/crashsim", Rules: srules,
-		}},
-		Invocations: []sarifInvocation{inv},
-		Results:     results,
-	}
-	if len(traceDirs) == 1 {
-		for d := range traceDirs {
-			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]sarifArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
-			}
-		}
-	}
-	log := sarifLog{
+	// The run without its results is the writer's own: the results are
+	// what it streams.
+	run := opt.sarifRun(res, traceDirs)
+	run.Results = results
+	log := wire.SARIFLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
-		Runs:    []sarifRun{run},
-	}
-	if opt.Shard != "" {
-		log.Runs[0].Properties = map[string]any{"crashsimShard": opt.Shard}
+		Runs:    []wire.SARIFRun{run},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -169,22 +137,28 @@ func streamCases() map[string]struct {
 	d := finding("/w", 2, 70, "t4")
 	d.Related = nil
 	d.State = &check.State{Line: 70, Path: "/w/data/config.json", Outcome: "empty", Persisted: "none", Words: "empty"}
-	src := map[*check.Finding]source.Location{
-		a: {File: "/w/save.go", Line: 12, Function: "main.save"},
-		b: {File: "/w/save.go", Line: 12, Function: "main.save"},
-	}
+	a.Source = &source.Location{File: "/w/save.go", Line: 12, Function: "main.save"}
+	b.Source = &source.Location{File: "/w/save.go", Line: 12, Function: "main.save"}
 	blind := []check.BlindWarning{{ID: "blind-raw-args", Trace: "/w/t.strace", Line: 3, Message: "raw", Fix: "record again"}}
 	notes := []check.Note{{ID: "note-volatile", Trace: "/w/t.strace", Line: 4, Message: "on tmpfs"}}
-	all := []*check.Finding{a, b, c, d}
+	grouped := resultOf(a, b, c, d)
+	grouped.Warnings, grouped.Notes = blind, notes
+	// The same findings without their call sites.
+	var plain []*check.Finding
+	for _, f := range []*check.Finding{a, b, c, d} {
+		g := *f
+		g.Source = nil
+		plain = append(plain, &g)
+	}
 	return map[string]struct {
 		res *check.Result
 		opt Options
 	}{
 		"empty":      {&check.Result{}, Options{}},
 		"one":        {sample(), Options{Models: []string{"posix"}}},
-		"grouped":    {&check.Result{Findings: all, Warnings: blind, Notes: notes}, Options{Roots: []string{"/w"}, SrcRoot: "/w", Sources: src, ExitCode: 1}},
-		"plain":      {&check.Result{Findings: all}, Options{Roots: []string{"/w"}, Models: []string{"posix", "ext4"}, Shard: "2/5", ExitCode: 6}},
-		"two traces": {&check.Result{Findings: []*check.Finding{a, finding("/v", 1, 9, "x")}}, Options{}},
+		"grouped":    {grouped, Options{Roots: []string{"/w"}, SrcRoot: "/w", ExitCode: 1}},
+		"plain":      {resultOf(plain...), Options{Roots: []string{"/w"}, Models: []string{"posix", "ext4"}, Shard: "2/5", ExitCode: 6}},
+		"two traces": {resultOf(a, finding("/v", 1, 9, "x")), Options{}},
 	}
 }
 

@@ -1,87 +1,96 @@
 #!/usr/bin/env bash
-# Times crashsim on two trace shapes against `grep -c fsync` on the same
-# file, in one run, and reports MB/s, the ratio to grep's time and peak RSS:
+# Times two crashsim binaries, old and new, on a real-shaped trace, beside
+# `grep -c fsync` on the same file, in one run: for each row and round,
+# grep, then old and new in turn (new first on even rounds). Each run
+# prints wall time, CPU time (user + system: on a shared machine the wall
+# figures move with the load, CPU time much less), MB/s by both, peak RSS
+# and output size; the end is a markdown table of the ranges over the
+# rounds, which also says whether old and new wrote the same bytes.
 #
+#   scripts/parse-bench.sh [--old REV|BINARY] [--new REV|BINARY|worktree]
+#                          [--rounds N] [--rows check,states,events]
+#                          [--shape real|long] [--size 200M]
+#                          [--limit SECONDS] [--max-rss SIZE]
+#
+# Rows (default check,states):
+#   check   crashsim check --fail-on never --format json: parse, every
+#           persistence model, every rule;
+#   states  crashsim states: the timeline of crash states;
+#   events  crashsim events --format count: the parser alone.
+#
+# --old and --new name a git revision (built with -buildvcs=false in a
+# temporary worktree, removed after), an executable file, or "worktree":
+# the checkout this script is in, uncommitted changes included. Defaults:
+# --old main --new worktree. The trace comes from the checkout's gentrace:
 #   real  copies of the fixture recordings (gentrace -shape real): about
-#         128 bytes a line, mostly mmap, read, stat, rt_sigaction, futex:
-#         the headline, the shape of everyday traces;
+#         128 bytes a line, mostly mmap, read, stat, rt_sigaction, futex,
+#         the shape of everyday traces (the default);
 #   long  the synthetic save loop with 4 KiB writes printed -xx (about
-#         1.35 KB a line, where parsing is cheap per byte): kept as a
-#         second row to compare with earlier figures.
+#         1.35 KB a line, where parsing is cheap per byte), as figures
+#         before the real shape were measured on.
+# --size is the trace's size (default 200M). --rounds defaults to 3.
+# A run is cut off after --limit seconds (default 1800) and killed when
+# its RSS passes --max-rss (default 7G, a CI runner's memory); the line
+# says so. Exit statuses 1 (findings) and 6 (blind spots: the real trace
+# has a shared mapping) are crashsim's answers, not failures.
 #
-# For each it runs grep -c fsync, crashsim events --format count (parse
-# only), crashsim check --format json (parse, both models, every rule) and
-# crashsim states (the timeline of crash states, written to a file whose
-# size is reported), alternately for ROUNDS rounds. Besides wall time it
-# prints CPU time (user + system): on a shared machine the wall-clock
-# figures move with the load, CPU time much less.
-#
-#   scripts/parse-bench.sh [SIZE] [ROUNDS] [SHAPES]   # default 200M 3 "real long"
-#
-# states prints every tracked path at every crash point, so its output
-# (and time) grows with files times points: on a 200 MB real-shaped trace
-# it wrote 13 GB in 17 minutes. It is cut off after $STATES_LIMIT seconds
-# (default 120), and the line says so, with the output size reached.
-#
-# Traces go to $BENCH_DIR (default /var/tmp) and are deleted at the end.
+# The trace goes to $BENCH_DIR (default /var/tmp) and is deleted at the
+# end with every output.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-size=${1:-200M}
-rounds=${2:-3}
-shapes=${3:-real long}
-[ -x /usr/bin/time ] || { echo "parse-bench: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
-dir=$(mktemp -d "${BENCH_DIR:-/var/tmp}/crashsim-bench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/crashsim" ./cmd/crashsim
-go build -o "$dir/gentrace" ./internal/gentrace/cmd/gentrace
+cd "$(dirname "$0")"
+# shellcheck source=bench-lib.sh
+source ./bench-lib.sh
+bench_name=parse-bench
 
-# run NAME CMD...: time CMD (output to $dir/NAME.out), keep its seconds
-# and peak RSS in $dir/NAME.t and $dir/NAME.rss.
-run() {
-	local name=$1
-	shift
-	local t0 t1
-	t0=$EPOCHREALTIME
-	local limit=${LIMIT:-0}
-	if [ "$limit" -gt 0 ]; then
-		/usr/bin/time -v -o "$dir/$name.time" timeout "$limit" "$@" > "$dir/$name.out" || echo $? > "$dir/$name.status"
-	else
-		/usr/bin/time -v -o "$dir/$name.time" "$@" > "$dir/$name.out" || true
-	fi
-	t1=$EPOCHREALTIME
-	awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f\n", b - a}' > "$dir/$name.t"
-	awk -F': ' '/Maximum resident set size/{print $2}' "$dir/$name.time" > "$dir/$name.rss"
-	awk -F': ' '/User time|System time/{s += $2} END{printf "%.3f\n", s}' "$dir/$name.time" > "$dir/$name.cpu"
-}
-
-for shape in $shapes; do
-	trace=$dir/$shape.strace
-	case $shape in
-	real) "$dir/gentrace" -shape real -size "$size" -o "$trace" > /dev/null ;;
-	long) "$dir/gentrace" -shape long -size "$size" -max-data 4096 -o "$trace" > /dev/null ;;
-	*) echo "parse-bench: unknown shape $shape" >&2; exit 2 ;;
+old=main new=worktree rounds=3 rows=check,states shape=real size=200M limit=1800 max_rss=7G
+while [ $# -gt 0 ]; do
+	case $1 in
+	--old | --new | --rounds | --rows | --shape | --size | --limit | --max-rss)
+		[ $# -ge 2 ] || bench_die "$1 needs a value"
+		opt=${1#--}
+		printf -v "${opt//-/_}" '%s' "$2"
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) bench_die "unknown argument $1 (see --help)" ;;
 	esac
-	bytes=$(stat -c %s "$trace")
-	lines=$(wc -l < "$trace")
-	echo "== $shape: $bytes bytes, $lines lines, $((bytes / lines)) bytes a line"
-	cat "$trace" > /dev/null # warm the page cache for every tool
-	for r in $(seq "$rounds"); do
-		# Not to /dev/null: GNU grep stops at the first match when its output is discarded.
-		run grep grep -c fsync "$trace"
-		run events "$dir/crashsim" events --format count "$trace"
-		run check "$dir/crashsim" check --fail-on never --format json "$trace"
-		rm -f "$dir/states.status"
-		LIMIT=${STATES_LIMIT:-120} run states "$dir/crashsim" states "$trace"
-		g=$(cat "$dir/grep.t")
-		for tool in grep events check states; do
-			awk -v tool="$tool" -v r="$r" -v b="$bytes" -v t="$(cat "$dir/$tool.t")" -v g="$g" -v cpu="$(cat "$dir/$tool.cpu")" -v rss="$(cat "$dir/$tool.rss")" -v out="$(stat -c %s "$dir/$tool.out")" -v cut="$([ -f "$dir/$tool.status" ] && echo 1)" 'BEGIN {
-				printf "round %d %-7s %7.2f s %6.0f MB/s %6.1fx grep  cpu %6.2f s  RSS %5.0f MB", r, tool, t, b/t/1e6, t/g, cpu, rss/1024
-				if (tool == "states") printf "  output %.0f MB", out/1e6
-				if (tool == "states" && cut) printf "  CUT OFF (timeout)"
-				printf "\n"
-			}'
-		done
-	done
-	echo "   $(cat "$dir/events.out"); findings: $(grep -o '"rule"' "$dir/check.out" | wc -l)"
-	rm -f "$trace" "$dir"/*.out
 done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds $rounds: want a positive number"
+[[ $limit =~ ^[1-9][0-9]*$ ]] || bench_die "--limit $limit: want seconds"
+max_rss_kb=$(($(bench_bytes "$max_rss") / 1024))
+case $shape in real | long) ;; *) bench_die "--shape $shape: want real or long" ;; esac
+for row in ${rows//,/ }; do
+	case $row in check | states | events) ;; *) bench_die "--rows: unknown row $row (check, states, events)" ;; esac
+done
+
+bench_setup parse-bench
+bench_binary old "$old"
+bench_binary new "$new"
+bench_gentrace
+
+trace=$dir/$shape.strace
+bench_space $(($(bench_bytes "$size") * 11 / 10 + (1 << 30))) "a $size $shape trace" || exit 1
+case $shape in
+real) "$dir/gentrace" -shape real -fixtures "$repo/fixtures/traces" -size "$size" -o "$trace" > /dev/null ;;
+long) "$dir/gentrace" -shape long -size "$size" -max-data 4096 -o "$trace" > /dev/null ;;
+esac
+bytes=$(stat -c %s "$trace")
+lines=$(wc -l < "$trace")
+echo "== $shape $size: $bytes bytes, $lines lines, $((bytes / lines)) bytes a line"
+cat "$trace" > /dev/null # into the page cache, for every tool alike
+
+for row in ${rows//,/ }; do
+	case $row in
+	check) cmd=(CRASHSIM check --fail-on never --format json "$trace") ;;
+	states) cmd=(CRASHSIM states "$trace") ;;
+	events) cmd=(CRASHSIM events --format count "$trace") ;;
+	esac
+	echo "== $row: crashsim ${cmd[*]:1}"
+	for r in $(seq "$rounds"); do
+		bench_round "$row $shape $size" "$r" "$bytes" "$trace" "${cmd[@]}"
+	done
+done
+bench_summary

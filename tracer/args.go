@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
 // StringLimit is the -s we pass: written bytes up to 64 MiB per call are
@@ -55,9 +57,9 @@ func Args(v Version, out string, cmd []string) []string {
 	return args
 }
 
-// plan builds the argument list and says what it dropped for v. syscalls nil
+// plan builds the argument list and says what it dropped for v. calls nil
 // means the default set.
-func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (args []string, notes []string) {
+func plan(v Version, out string, cmd []string, calls []string, noData bool) (args []string, notes []string) {
 	for _, o := range options {
 		if o.data && noData || o.noData && !noData {
 			continue
@@ -73,7 +75,7 @@ func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (
 		}
 		args = append(args, o.args...)
 	}
-	trace, raw, dropped := traceSet(v, syscalls, noData)
+	trace, raw, dropped := traceSet(v, calls, noData)
 	if len(dropped) > 0 {
 		notes = append(notes, fmt.Sprintf("not tracing %s: strace %s lacks \"?name\" (since %s) and some architectures lack them", strings.Join(dropped, ","), v, questionMark))
 	}
@@ -88,22 +90,22 @@ func plan(v Version, out string, cmd []string, syscalls []string, noData bool) (
 
 // traceSet renders the -e trace= and -e raw= lists. A caller's list is used
 // as given.
-func traceSet(v Version, syscalls []string, noData bool) (trace, raw, dropped []string) {
-	if syscalls != nil {
-		return syscalls, nil, nil
+func traceSet(v Version, calls []string, noData bool) (trace, raw, dropped []string) {
+	if calls != nil {
+		return calls, nil, nil
 	}
 	q := v.AtLeast(questionMark)
 	for _, s := range defaultSyscalls {
-		name := s.name
+		name := s.Name
 		switch {
-		case s.optional && q:
+		case s.Optional && q:
 			name = "?" + name
-		case s.optional:
-			dropped = append(dropped, s.name)
+		case s.Optional:
+			dropped = append(dropped, s.Name)
 			continue
 		}
 		trace = append(trace, name)
-		if s.raw || s.rawNoData && noData {
+		if s.Raw == syscalls.RawAlways || s.Raw == syscalls.RawNoData && noData {
 			raw = append(raw, name)
 		}
 	}

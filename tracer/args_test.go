@@ -142,10 +142,10 @@ func TestPlanSyscallsOverride(t *testing.T) {
 func TestDefaultSyscallsUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range defaultSyscalls {
-		if seen[s.name] || s.why == "" {
-			t.Errorf("%q: duplicate or without a reason", s.name)
+		if seen[s.Name] || s.Why == "" {
+			t.Errorf("%q: duplicate or without a reason", s.Name)
 		}
-		seen[s.name] = true
+		seen[s.Name] = true
 	}
 }
 

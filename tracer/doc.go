@@ -4,8 +4,10 @@
 //
 // # The strace command line
 //
-// Args builds it from two tables, options (args.go) and defaultSyscalls
-// (syscalls.go), each entry saying why it is there. There are two
+// Args builds it from two tables, options (args.go) and the rows of the
+// syscall table (internal/syscalls) marked Traced, each entry saying why
+// it is there; the table also says which calls are written "?name" and
+// which are printed raw. There are two
 // recordings. With Options.NoData (crashsim trace: a check needs no written
 // bytes) it is
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 	"golang.org/x/sys/unix"
 )
 
@@ -46,7 +47,7 @@ type reporting struct {
 	shard  string // "I/N" for the report of one explore --shard
 	// explored is explore's account of the states it built, for the JSON
 	// report.
-	explored *report.ExploreJSON
+	explored *wire.Explore
 }
 
 type checkCmd struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +14,10 @@ import (
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/explore"
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/tracer"
 )
 
@@ -158,7 +159,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 	opt.CopyStates = c.CopyStates
 	opt.WorkDir = c.WorkDir
 	if c.Shard != "" {
-		i, n, err := report.ParseShard(c.Shard)
+		i, n, err := wire.ParseShard(c.Shard)
 		if err != nil {
 			return withCode(exitUsage, fmt.Errorf("--shard: %w", err))
 		}
@@ -167,16 +168,21 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		}
 		opt.Shard, opt.Shards = i, n
 	}
-	var bar *progressBar
-	if term := isTerminal(g.stderr); term || g.Progress {
-		bar = &progressBar{w: g.stderr, live: term}
-		opt.Progress = bar.update
+	var bar *progress.Line
+	if live := isTerminal(g.stderr); live || g.Progress {
+		// A short run says nothing in a log.
+		delay := progress.LineEvery
+		if live {
+			delay = 0
+		}
+		bar = progress.New(g.stderr, live, delay)
+		opt.Progress = func(pr explore.Progress) { bar.Update(func() string { return progressLine(pr) }) }
 	}
 	sc := c.scope(g, []string{opt.Root})
 	e := crashsim.Explore{Inputs: in, Ignore: sc.Ignore, AcceptBlind: c.AcceptBlind, Options: opt}
 	result, res, err := e.Run(ctx)
 	if bar != nil {
-		bar.clear()
+		bar.Clear()
 	}
 	if err != nil {
 		return err
@@ -275,72 +281,31 @@ func pointLines(w io.Writer, res *explore.Result, all bool) {
 }
 
 // exploreJSON is the report's account of the exploration.
-func exploreJSON(res *explore.Result, opt explore.Options) *report.ExploreJSON {
-	x := &report.ExploreJSON{Points: res.Points, Exhaustive: res.Exhaustive, Sampled: res.Sampled, Admitted: res.Admitted,
+func exploreJSON(res *explore.Result, opt explore.Options) *wire.Explore {
+	x := &wire.Explore{Points: res.Points, Exhaustive: res.Exhaustive, Sampled: res.Sampled, Admitted: res.Admitted,
 		AdmittedExact: res.AdmittedExact, Built: res.Candidates, Distinct: res.Distinct, Checked: res.Checked, Rejected: res.Failed,
 		NotChecked: res.Skipped, MaxJoint: opt.MaxJoint, Samples: max(opt.Samples, 0), Seed: opt.Seed, EveryLine: opt.EveryLine,
-		Families:    report.ExploreFamilies(res.Families),
-		CrashPoints: make([]report.ExplorePointJSON, 0, len(res.PointStats))}
+		Families:    wire.ExploreFamilies(res.Families),
+		CrashPoints: make([]wire.ExplorePoint, 0, len(res.PointStats))}
 	for _, p := range res.PointStats {
 		fams := p.Families.Names()
 		if fams == nil {
 			fams = []string{}
 		}
-		x.CrashPoints = append(x.CrashPoints, report.ExplorePointJSON{Line: p.Line, Admitted: p.Admitted, Exact: p.Exact,
+		x.CrashPoints = append(x.CrashPoints, wire.ExplorePoint{Line: p.Line, Admitted: p.Admitted, Exact: p.Exact,
 			Exhaustive: p.Exhaustive, Families: fams, Built: p.Built, New: p.New, Checked: p.Checked})
 	}
 	return x
 }
 
-// progressBar says how far an exploration has got on stderr: a line
-// redrawn in place on a terminal (live), else a line every few seconds
-// (--progress).
-type progressBar struct {
-	w     io.Writer
-	live  bool
-	last  time.Time
-	shown bool
-}
-
-// progressEvery is how often a progress line is written when stderr is
-// not a terminal.
-var progressEvery = 5 * time.Second
-
-func (p *progressBar) update(pr explore.Progress) {
-	every := progressEvery
-	if p.live {
-		every = 100 * time.Millisecond
+// progressLine says how far an exploration has got.
+func progressLine(pr explore.Progress) string {
+	if pr.Phase == "replay" {
+		return fmt.Sprintf("crashsim: explore: replaying: %d crash points, %d states, %d distinct (%.0fs)", pr.Points, pr.Candidates, pr.Distinct, pr.Elapsed.Seconds())
 	}
-	if time.Since(p.last) < every && !(p.live && pr.Phase == "check" && pr.Done == pr.Total) {
-		return
+	rate := 0.0
+	if s := pr.Elapsed.Seconds(); s > 0 {
+		rate = float64(pr.Done) / s
 	}
-	if p.last.IsZero() && !p.live && pr.Elapsed < progressEvery {
-		return // a short run says nothing
-	}
-	p.last = time.Now()
-	var line string
-	switch pr.Phase {
-	case "replay":
-		line = fmt.Sprintf("crashsim: explore: replaying: %d crash points, %d states, %d distinct (%.0fs)", pr.Points, pr.Candidates, pr.Distinct, pr.Elapsed.Seconds())
-	default:
-		rate := 0.0
-		if s := pr.Elapsed.Seconds(); s > 0 {
-			rate = float64(pr.Done) / s
-		}
-		line = fmt.Sprintf("crashsim: explore: checking: %d of %d states, %d rejected, %.0f/s (%.0fs)", pr.Done, pr.Total, pr.Failed, rate, pr.Elapsed.Seconds())
-	}
-	bw := bufio.NewWriter(p.w)
-	if p.live {
-		fmt.Fprintf(bw, "\r\x1b[K%s", line)
-	} else {
-		fmt.Fprintln(bw, line)
-	}
-	bw.Flush()
-	p.shown = true
-}
-
-func (p *progressBar) clear() {
-	if p.live && p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
+	return fmt.Sprintf("crashsim: explore: checking: %d of %d states, %d rejected, %.0f/s (%.0fs)", pr.Done, pr.Total, pr.Failed, rate, pr.Elapsed.Seconds())
 }

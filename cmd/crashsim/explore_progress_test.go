@@ -7,35 +7,30 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/explore"
+	"github.com/crashsim/crashsim/internal/progress"
 )
 
-// explore's progress: off a terminal (--progress) a line at a time, once
-// the run has taken longer than progressEvery, then every progressEvery;
-// on a terminal one line redrawn in place.
+// explore's progress: what each phase says, and on a terminal one line
+// redrawn in place (when lines show, and how often: internal/progress).
 func TestExploreProgress(t *testing.T) {
-	old := progressEvery
-	defer func() { progressEvery = old }()
+	for _, c := range []struct {
+		pr   explore.Progress
+		want string
+	}{
+		{explore.Progress{Phase: "replay", Points: 64, Candidates: 900, Distinct: 40, Elapsed: 6 * time.Second},
+			"crashsim: explore: replaying: 64 crash points, 900 states, 40 distinct (6s)"},
+		{explore.Progress{Phase: "check", Done: 10, Total: 40, Failed: 1, Elapsed: 8 * time.Second},
+			"crashsim: explore: checking: 10 of 40 states, 1 rejected, 1/s (8s)"},
+	} {
+		if got := progressLine(c.pr); got != c.want {
+			t.Errorf("progress line %q, want %q", got, c.want)
+		}
+	}
 
 	var b bytes.Buffer
-	p := &progressBar{w: &b}
-	p.update(explore.Progress{Phase: "replay", Points: 3, Elapsed: time.Second})
-	if b.Len() != 0 {
-		t.Errorf("a run shorter than %v printed %q", progressEvery, b.String())
-	}
-	progressEvery = 0
-	p.update(explore.Progress{Phase: "replay", Points: 64, Candidates: 900, Distinct: 40, Elapsed: 6 * time.Second})
-	p.update(explore.Progress{Phase: "check", Done: 10, Total: 40, Failed: 1, Elapsed: 8 * time.Second})
-	p.clear()
-	want := "crashsim: explore: replaying: 64 crash points, 900 states, 40 distinct (6s)\n" +
-		"crashsim: explore: checking: 10 of 40 states, 1 rejected, 1/s (8s)\n"
-	if b.String() != want {
-		t.Errorf("progress lines:\n%q\nwant\n%q", b.String(), want)
-	}
-
-	b.Reset()
-	live := &progressBar{w: &b, live: true}
-	live.update(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second})
-	live.clear()
+	live := progress.New(&b, true, 0)
+	live.Update(func() string { return progressLine(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second}) })
+	live.Clear()
 	if got := b.String(); !strings.HasPrefix(got, "\r\x1b[Kcrashsim: explore: checking: 1 of 2 states") || !strings.HasSuffix(got, "\r\x1b[K") || strings.Contains(got, "\n") {
 		t.Errorf("on a terminal: %q", got)
 	}

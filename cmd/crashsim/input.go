@@ -23,6 +23,7 @@ func (g *Globals) inputs(traces ...string) crashsim.Inputs {
 // (and with -v its diagnostics) on stderr, --max-line, and g.open.
 func (g *Globals) reading(in crashsim.Inputs) crashsim.Inputs {
 	in.Open = g.open
+	in.Arch = parser.Arch(g.Arch)
 	in.Parse.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) }
 	in.Parse.MaxLine = int(g.MaxLine)
 	if g.Verbose {
@@ -49,9 +50,9 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 	if opt.DecodePositions != nil {
 		opt.DecodePositions = modelArgs
 	}
-	var progress io.Writer
-	if g.Progress || isTerminal(g.stderr) {
-		progress = g.stderr
+	var progress *progressTo
+	if live := isTerminal(g.stderr); live || g.Progress {
+		progress = &progressTo{g.stderr, live}
 	}
 	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
 	var s parser.Stream
@@ -65,16 +66,23 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 		return nil, err
 	}
 	if p, ok := progressOf(s); ok {
-		// The bar is drawn from the caller's goroutine, between events,
+		// Progress is shown from the caller's goroutine, between events,
 		// never from the one that reads the file.
 		s = &progressStream{Stream: s, p: p}
 	}
 	return s, nil
 }
 
+// progressTo is where reading shows progress, and whether it is a
+// terminal.
+type progressTo struct {
+	w    io.Writer
+	live bool
+}
+
 // openParser opens a trace for the parser; with progress not nil, reading
-// a single file shows a bar there.
-func openParser(path string, opt parser.Options, progress io.Writer) (parser.Stream, error) {
+// a single file shows how far it has got there.
+func openParser(path string, opt parser.Options, progress *progressTo) (parser.Stream, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || progress == nil {
 		return parser.Open(path, opt)
@@ -83,13 +91,26 @@ func openParser(path string, opt parser.Options, progress io.Writer) (parser.Str
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(f, fi.Size(), progress, "crashsim: reading "+filepath.Base(path))
+	p := newProgress(f, fi.Size(), progress.w, progress.live, "crashsim: reading "+filepath.Base(path))
 	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
 }
 
 // inputFlags are the flags of every command that reads a trace.
 type inputFlags struct {
 	MaxLine lineLimit `name:"max-line" default:"64MiB" help:"Refuse a trace line longer than this (bytes, or with a K, M or G suffix): it bounds the memory a trace can take. Raise it for traces recorded with a very large -s."`
+	Arch    archFlag  `name:"arch" placeholder:"ARCH" help:"The architecture the trace was recorded on: amd64, arm64 or 386. It decides what flags printed as numbers mean (-X raw, -e raw=: 0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64). Default: what TRACE.initial says (crashsim trace writes it), else what the trace shows (calls only x86 has, such as arch_prctl), else amd64's values, and a blind-unknown-arch warning where that guess decides something."`
+}
+
+// archFlag is --arch: an architecture by its Go or uname -m name.
+type archFlag parser.Arch
+
+func (a *archFlag) UnmarshalText(b []byte) error {
+	arch, err := parser.ParseArch(string(b))
+	if err != nil {
+		return err // kong names the flag
+	}
+	*a = archFlag(arch)
+	return nil
 }
 
 // lineLimit is a size in bytes written as 1048576, 512K, 64M, 64MiB or 1G.

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/inputfile"
-	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/internal/textesc"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 type mergeCmd struct {
@@ -21,45 +25,62 @@ func (c *mergeCmd) Help() string {
 Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run.`
 }
 
+// maxPipedShard bounds a shard read from a pipe, which is held in memory
+// to be read twice; a shard in a file streams.
+const maxPipedShard = 256 << 20
+
 func (c *mergeCmd) Run(g *Globals) error {
-	var shards []report.Shard
-	for _, name := range c.Reports {
-		b, err := readShard(name)
-		if err != nil {
-			return withCode(exitInput, err)
-		}
-		shards = append(shards, report.Shard{Name: name, Data: b})
-	}
 	threshold, err := check.ParseSeverity(c.FailOn)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	var merged *report.Merged
+	var shards []wire.Shard
+	for _, name := range c.Reports {
+		s, closer, err := openShard(name)
+		if err != nil {
+			return withCode(exitInput, err)
+		}
+		defer closer.Close()
+		shards = append(shards, s)
+	}
+	var merged *wire.Merged
 	err = writeOutput(g, c.Output, func(w io.Writer, _ bool) error {
-		merged, err = report.Merge(w, shards)
+		merged, err = wire.Merge(w, shards)
 		return err
 	})
 	if err != nil {
 		return withCode(exitInput, err)
 	}
-	for _, sev := range merged.Severity {
-		if sev >= threshold {
-			return withCode(exitFindings, nil)
-		}
+	counts := check.Summary{Errors: merged.Errors, Warnings: merged.Warnings, Infos: merged.Infos}
+	if counts.AtLeast(threshold) {
+		return withCode(exitFindings, nil)
 	}
 	return nil
 }
 
-// maxShard bounds a shard's report, which is read whole.
-const maxShard = 512 << 20
-
-// readShard reads a shard's report: a regular file, or a pipe named on
-// the command line (inputfile), of at most maxShard bytes.
-func readShard(name string) ([]byte, error) {
+// openShard opens a shard's report to be read twice: a regular file or a
+// pipe named on the command line (inputfile). A file is read where it
+// is; a pipe is read into memory, up to maxPipedShard.
+func openShard(name string) (wire.Shard, io.Closer, error) {
 	f, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
-		return nil, err
+		return wire.Shard{}, nil, fmt.Errorf("merge: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return wire.Shard{}, nil, err
+	}
+	if fi.Mode().IsRegular() {
+		return wire.Shard{Name: name, Data: f, Size: fi.Size()}, f, nil
 	}
 	defer f.Close()
-	return inputfile.ReadAll(f, maxShard)
+	b, err := inputfile.ReadAll(f, maxPipedShard)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return wire.Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", textesc.Escape(name), maxPipedShard>>20)
+	}
+	if err != nil {
+		return wire.Shard{}, nil, fmt.Errorf("merge: %s: %w", textesc.Escape(name), err)
+	}
+	return wire.Shard{Name: name, Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }

@@ -75,3 +75,46 @@ func TestShardsMergeToWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeFromPipe: a shard may come from a pipe (<(...) in a shell),
+// which merge reads into memory to read it twice; a file streams.
+func TestMergeFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join("..", "..", "fixtures", "traces", "python-noflush", "f-ttt-y-xx.strace")
+	var shards [][]byte
+	for i := 1; i <= 2; i++ {
+		var out bytes.Buffer
+		code := run([]string{"check", "--format", "json", "--fail-on", "never", trace}, &out, &bytes.Buffer{})
+		if code != 0 {
+			t.Fatalf("check: exit %d", code)
+		}
+		// A check's report marked as a shard of two, for merge to join.
+		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(fmt.Sprintf(`"shard": "%d/2", "left": {`, i)), 1))
+	}
+	file := filepath.Join(dir, "one.json")
+	if err := os.WriteFile(file, shards[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A pipe as the shell makes for <(...): named by /dev/fd. A named
+	// pipe (mkfifo) is refused: nothing says anything will write to it.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	go func() {
+		pw.Write(shards[1])
+		pw.Close()
+	}()
+	pipe := fmt.Sprintf("/dev/fd/%d", pr.Fd())
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"merge", "--fail-on", "never", file, pipe}, &stdout, &stderr); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr.String())
+	}
+	if n, want := bytes.Count(stdout.Bytes(), []byte(`"fingerprint"`)), 2*bytes.Count(shards[0], []byte(`"fingerprint"`)); n != want || n == 0 {
+		t.Errorf("merged %d findings, want %d:\n%s", n, want, stdout.String())
+	}
+	if bytes.Contains(stdout.Bytes(), []byte(`"shard"`)) {
+		t.Errorf("the merge kept a shard mark")
+	}
+}

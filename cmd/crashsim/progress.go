@@ -1,40 +1,37 @@
 package main
 
 import (
+	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/parser"
-	"github.com/schollz/progressbar/v3"
 )
 
-// progressDelay is how long reading a trace runs before a bar shows: work
-// that takes less than that shows nothing.
+// progressDelay is how long reading a trace runs before progress shows:
+// work that takes less than that shows nothing.
 var progressDelay = time.Second
 
-// progressReader shows how much of a trace has been read, on a terminal
-// (or with --progress), once reading has taken longer than progressDelay.
-// schollz/progressbar draws it, so that redrawing, throttling and
-// clearing the line are not crashsim's escape codes.
+// progressReader shows how much of a trace has been read on stderr: a
+// line redrawn in place on a terminal, else (--progress) a line every few
+// seconds, once reading has taken longer than progressDelay.
 //
 // The file may be read on a parsing goroutine (parser.Pipeline), while
-// the bar is drawn on stderr, which the caller writes too: Read only counts
-// the bytes, and progressStream draws the bar from the caller's goroutine.
+// the line is written on stderr, which the caller writes too: Read only
+// counts the bytes, and progressStream shows them from the caller's
+// goroutine.
 type progressReader struct {
 	r     io.Reader
-	w     io.Writer
 	desc  string
 	total int64
 	done  atomic.Int64
-	start time.Time
-	bar   *progressbar.ProgressBar
-	once  sync.Once
+	line  *progress.Line
 }
 
-func newProgress(r io.Reader, total int64, w io.Writer, desc string) *progressReader {
-	return &progressReader{r: r, w: w, desc: desc, total: total, start: time.Now()}
+func newProgress(r io.Reader, total int64, w io.Writer, live bool, desc string) *progressReader {
+	return &progressReader{r: r, desc: desc, total: total, line: progress.New(w, live, progressDelay)}
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
@@ -43,26 +40,31 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// draw shows the bar once reading has taken longer than progressDelay.
+// draw shows how far reading has got, and at what speed.
 func (p *progressReader) draw() {
-	if p.bar == nil && time.Since(p.start) >= progressDelay {
-		p.bar = progressbar.NewOptions64(p.total,
-			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(p.desc),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-	if p.bar != nil {
-		_ = p.bar.Set64(p.done.Load())
-	}
+	p.line.Update(func() string {
+		done, secs := p.done.Load(), p.line.Elapsed().Seconds()
+		s := fmt.Sprintf("%s: %d%% of %s", p.desc, done*100/max(p.total, 1), mib(p.total))
+		if secs > 0 && done > 0 {
+			rate := float64(done) / secs
+			s += fmt.Sprintf(", %s/s, %.0fs left", mib(int64(rate)), float64(p.total-done)/rate)
+		}
+		return s
+	})
 }
 
-// finish clears the bar, if it showed.
+// mib writes a size in MiB, or KiB below one.
+func mib(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
+
+// finish takes the line away, if it showed on a terminal.
 func (p *progressReader) finish() {
-	if p != nil && p.bar != nil {
-		p.once.Do(func() { _ = p.bar.Finish() })
+	if p != nil {
+		p.line.Clear()
 	}
 }
 

@@ -29,11 +29,12 @@ func genTrace(b *testing.B, dir, shape string) string {
 			b.Fatal(err)
 		}
 	case "files":
-		n := 1000
-		if v, err := strconv.Atoi(os.Getenv("CRASHSIM_BENCH_FILES")); err == nil && v > 0 {
-			n = v
+		if _, err := gentrace.WriteFiles(f, gentrace.FilesOptions{Files: benchFiles(), Seed: 1}); err != nil {
+			b.Fatal(err)
 		}
-		if _, err := gentrace.WriteFiles(f, gentrace.FilesOptions{Files: n, Seed: 1}); err != nil {
+	case "files-unsynced", "files-settled":
+		opt := gentrace.FileSetOptions{Files: benchFiles(), Seed: 1, Settled: shape == "files-settled"}
+		if _, err := gentrace.WriteFileSet(f, opt); err != nil {
 			b.Fatal(err)
 		}
 	case "long":
@@ -44,6 +45,15 @@ func genTrace(b *testing.B, dir, shape string) string {
 	return name
 }
 
+// benchFiles is how many files the file shapes save: 1000, or
+// $CRASHSIM_BENCH_FILES.
+func benchFiles() int {
+	if v, err := strconv.Atoi(os.Getenv("CRASHSIM_BENCH_FILES")); err == nil && v > 0 {
+		return v
+	}
+	return 1000
+}
+
 // BenchmarkScale runs whole commands in process on generated traces, so
 // that a profile shows where a command's time goes (scripts/parse-bench.sh
 // times the built binary against grep):
@@ -51,7 +61,10 @@ func genTrace(b *testing.B, dir, shape string) string {
 //	go test ./cmd/crashsim -run '^$' -bench 'Scale/real/check' -cpuprofile cpu.out
 //	go tool pprof -top cpu.out
 //
-// The files shape saves 1000 files, or $CRASHSIM_BENCH_FILES.
+// The file shapes (files, files-unsynced, files-settled: see package
+// gentrace) save 1000 files, or $CRASHSIM_BENCH_FILES:
+//
+//	CRASHSIM_BENCH_FILES=100000 go test ./cmd/crashsim -run '^$' -bench 'Scale/files-settled/check' -benchmem
 func BenchmarkScale(b *testing.B) {
 	commands := []struct {
 		name string
@@ -61,7 +74,7 @@ func BenchmarkScale(b *testing.B) {
 		{"check", []string{"check", "--fail-on", "never", "--format", "json"}},
 		{"states", []string{"states"}},
 	}
-	for _, shape := range []string{"real", "files", "long"} {
+	for _, shape := range []string{"real", "files", "files-unsynced", "files-settled", "long"} {
 		b.Run(shape, func(b *testing.B) {
 			trace := genTrace(b, b.TempDir(), shape)
 			fi, err := os.Stat(trace)

@@ -1,7 +1,3 @@
-// Package gentrace writes large, realistic strace logs for benchmarks: the
-// shapes of a real `strace -f -ttt -y -xx -s 65536` recording (several
-// threads saving files with temp+write+fsync+rename, reads printed raw,
-// stats, futex waits split into unfinished/resumed pairs), with hex data.
 package gentrace
 
 import (
@@ -25,7 +21,8 @@ type Options struct {
 	Others   int
 }
 
-// Write generates the trace into w and returns the number of events.
+// Write generates the long shape into w (see the package doc) and returns
+// the number of events.
 func Write(w io.Writer, opt Options) (int64, error) {
 	if opt.Threads <= 0 {
 		opt.Threads = 4

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
-	parserpkg "github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // modelArgsTraces are the traces whose outputs must not change when check
@@ -21,7 +18,7 @@ import (
 func modelArgsTraces(t *testing.T) []string {
 	t.Helper()
 	var traces []string
-	for _, g := range []string{"../../fixtures/traces/*/*.strace", "../../parser/testdata/forms/*.strace"} {
+	for _, g := range []string{"../../fixtures/traces/*/*.strace", "../../parser/testdata/forms/*.strace", "../../fixtures/arch/*.strace", "../../fixtures/arch/i386/*.strace"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +43,7 @@ var modelArgsViews = [][]string{
 
 // runWithArgs runs crashsim with check and states decoding the argument
 // positions decode keeps (all when nil), and returns all it printed.
-func runWithArgs(t *testing.T, decode func(string) parserpkg.ArgSet, args ...string) string {
+func runWithArgs(t *testing.T, decode func(string) parser.ArgSet, args ...string) string {
 	t.Helper()
 	saved := modelArgs
 	modelArgs = decode
@@ -91,7 +88,7 @@ func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
 			t.Errorf("model.ArgPositions(%q) lacks position %d", c.call, c.pos)
 			continue
 		}
-		without := func(name string) parserpkg.ArgSet {
+		without := func(name string) parser.ArgSet {
 			s := model.ArgPositions(name)
 			if name != c.call {
 				return s
@@ -99,7 +96,7 @@ func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
 			if c.pos < 0 {
 				return 0
 			}
-			return s &^ parserpkg.ArgPositions(c.pos)
+			return s &^ parser.ArgPositions(c.pos)
 		}
 		found := false
 		for _, trace := range traces {
@@ -123,42 +120,6 @@ func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
 	}
 }
 
-// TestModelArgsNarrowedCallsChangeNothing: the calls model.ArgPositions
-// decodes only some positions of never change the model (no Effect, so no
-// crash point prints them with their arguments), on any fixture.
-func TestModelArgsNarrowedCallsChangeNothing(t *testing.T) {
-	narrowed := map[string]bool{}
-	for _, name := range model.NarrowedCalls() {
-		narrowed[name] = true
-	}
-	seen := map[string]bool{}
-	for _, trace := range modelArgsTraces(t) {
-		s, err := parserpkg.Open(trace, parserpkg.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := model.New(model.Options{Observe: func(_ *model.Model, e *model.Effect) {
-			if narrowed[e.Event.Name] {
-				t.Errorf("%s: %s changed the model, but model.ArgPositions decodes only some of its arguments", e.Event.Pos, e.Event.Name)
-			}
-		}})
-		for {
-			ev, err := s.Next()
-			if err != nil {
-				break
-			}
-			seen[ev.Name] = true
-			m.Apply(ev)
-		}
-		s.Close()
-	}
-	for _, name := range []string{"read", "newfstatat", "lseek"} {
-		if !seen[name] {
-			t.Errorf("no fixture has a %s call", name)
-		}
-	}
-}
-
 // firstDiff shows the first line where a and b differ.
 func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -177,109 +138,13 @@ func firstDiff(a, b string) string {
 	return "(same lines)"
 }
 
-// TestModelArgsCoversDispatch: model.ReadsArgs is exactly the calls the
-// code of model and check dispatches on: the keys of model's shapes table
-// (whose file arguments Paths resolves for every event) and every name an
-// event's name (ev.Name) is switched on or compared with. A new case in a
-// switch that reads arguments must be added to the set.
-func TestModelArgsCoversDispatch(t *testing.T) {
-	names := map[string]string{} // name -> where the code names it
-	fset := token.NewFileSet()
-	for _, dir := range []string{"../../model", "../../check"} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, file := range files {
-			if strings.HasSuffix(file, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, file, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			add := func(e ast.Expr) {
-				if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					s, err := strconv.Unquote(lit.Value)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if _, ok := names[s]; !ok {
-						names[s] = fset.Position(lit.Pos()).String()
-					}
-				}
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.SwitchStmt:
-					if isEventName(n.Tag) {
-						for _, c := range n.Body.List {
-							for _, e := range c.(*ast.CaseClause).List {
-								add(e)
-							}
-						}
-					}
-				case *ast.BinaryExpr:
-					if n.Op == token.EQL || n.Op == token.NEQ {
-						if isEventName(n.X) {
-							add(n.Y)
-						}
-						if isEventName(n.Y) {
-							add(n.X)
-						}
-					}
-				case *ast.ValueSpec:
-					// var shapes = map[string]shape{...}
-					for i, id := range n.Names {
-						if id.Name != "shapes" || filepath.Base(dir) != "model" || i >= len(n.Values) {
-							continue
-						}
-						lit, ok := n.Values[i].(*ast.CompositeLit)
-						if !ok {
-							t.Fatalf("%s: shapes is not a map literal", fset.Position(id.Pos()))
-						}
-						for _, kv := range lit.Elts {
-							add(kv.(*ast.KeyValueExpr).Key)
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
-	if len(names) < 100 {
-		t.Fatalf("found only %d call names in the source of model and check", len(names))
-	}
-	for name, at := range names {
-		if !model.ReadsArgs(name) {
-			t.Errorf("%s: the code dispatches on %q but model.ReadsArgs(%q) is false", at, name, name)
-		}
-	}
-	for _, name := range model.ArgCalls() {
-		if _, ok := names[name]; !ok {
-			t.Errorf("model.ReadsArgs(%q) is true but no code of model or check names it", name)
-		}
-	}
-}
-
 // modelCalls decodes every argument of the calls model.ReadsArgs names,
 // and none of the others: the reading before positions were narrowed.
-func modelCalls(name string) parserpkg.ArgSet {
+func modelCalls(name string) parser.ArgSet {
 	if model.ReadsArgs(name) {
-		return parserpkg.AllArgs
+		return parser.AllArgs
 	}
 	return 0
-}
-
-// isEventName reports whether e is ev.Name, the name of the event being
-// modelled, as model and check spell it.
-func isEventName(e ast.Expr) bool {
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Name" {
-		return false
-	}
-	id, ok := sel.X.(*ast.Ident)
-	return ok && id.Name == "ev"
 }
 
 // BenchmarkModelArgs runs check and states in process on the real-shaped
@@ -296,7 +161,7 @@ func BenchmarkModelArgs(b *testing.B) {
 	for _, c := range [][]string{{"check", "--fail-on", "never", "--format", "json"}, {"states", "--format", "json"}} {
 		for _, side := range []struct {
 			name   string
-			decode func(string) parserpkg.ArgSet
+			decode func(string) parser.ArgSet
 		}{{"all-args", nil}, {"model-calls", modelCalls}, {"model-positions", model.ArgPositions}} {
 			b.Run(c[0]+"/"+side.name, func(b *testing.B) {
 				saved := modelArgs

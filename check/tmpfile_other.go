@@ -1,0 +1,12 @@
+//go:build !linux
+
+package check
+
+import (
+	"errors"
+	"os"
+)
+
+// openTmpfile fails where there is no O_TMPFILE: tempFile then takes a
+// random name and removes it at once.
+func openTmpfile(string) (*os.File, error) { return nil, errors.New("no O_TMPFILE") }

@@ -1,0 +1,139 @@
+// Package wire is crashsim's report schema: the documents crashsim
+// writes for scripts and code scanning, their one encoder and their one
+// reader. What it defines is a stable interface. A field keeps its name
+// and meaning within a version; a new field may be added (omitted when
+// empty, so that old readers are not misled); anything else raises
+// Version.
+//
+// The package depends on the standard library alone: the schema is not
+// the check package's types, and does not change when they do. Package
+// report turns a check's result into these values; --baseline and
+// `crashsim merge` read them back. Its JSON Schema is
+// crashsim-report.schema.json, beside this file.
+//
+// # The JSON report, version 1
+//
+// `crashsim check`, `trace` and `explore` with --format json write one
+// Report: an object with these members, in this order.
+//
+//   - version: 1, the shape of the document (Version).
+//   - tool: which crashsim wrote it. name is "crashsim"; version the Go
+//     module version, "(devel)" for a build from a checkout;
+//     semanticVersion the same as semver ("0.0.0-devel"); revision, when
+//     known, the VCS revision, "+dirty" when the checkout had changes.
+//   - findings: an array of findings, empty when there is none, in the
+//     report's order: by trace, line, rule and path; those of one call
+//     site together when stacks named them; explore's by state.
+//   - summary: what was checked and found, last.
+//
+// # A finding
+//
+//   - rule: the rule's ID, kebab-case, as `crashsim rules` lists them.
+//   - severity: "error", "warning" or "info". A rule's findings have its
+//     severity, or a lower one where the trace cannot settle the case.
+//   - path: the file's name at the end of the trace (the name a user
+//     knows), or its last name if it was deleted.
+//   - trace: the trace file, as crashsim was given it.
+//   - line: the line of the trace to look at, from 1.
+//   - pid: the process that made the call on that line.
+//   - message: what a crash can leave, and what to change, in words.
+//   - models: the persistence models under which it happens ("posix",
+//     "ext4", "xfs", "btrfs"), or null.
+//   - related: an array of the events that explain it, each with line,
+//     pid, syscall and what (its part: "first unsynced write").
+//   - state, when one crash state shows the loss: line (the crash comes
+//     right after it), path, outcome (missing, initial, latest, earlier,
+//     empty, torn or zeros), persisted (which pending operations reached
+//     the disk), and words (the state in words, what follows "a crash can
+//     leave PATH"), absent when there are none.
+//   - fingerprint: the finding's identity across runs, 16 lower-case hex
+//     digits: its rule, its call site (file relative to the source root,
+//     and function) or else its path relative to its root, and the shape
+//     of the syscalls that explain it; never a pid, a trace line, an
+//     absolute checkout path or a temp name. FingerprintVersion names the
+//     recipe. --baseline compares these.
+//   - relpath: path relative to the root it lies in (path when none).
+//   - source, when the trace had stacks: the call site in the program:
+//     file (relative to the source root when below it), line, function.
+//   - state_index, explore's findings only: the rejected state's place in
+//     explore's order of distinct states, from 1, which orders the
+//     findings of shards merged into one report.
+//
+// # The summary
+//
+//   - events: the events read; files: the files in scope.
+//   - errors, warningFindings, infos: the findings reported, by severity.
+//   - models: the models reported, an array.
+//   - left: findings found and not reported: ignored (by an ignore glob),
+//     suppressed (by a [[suppress]] of the config), baseline (in the
+//     baseline).
+//   - warnings: an array of the blind spots, what the trace could not
+//     show: id (blind-...), message, trace, line, fix (the flag that
+//     fixes it), and accepted: true when --accept-blind accepted it.
+//   - notes: an array of what was left out of scope on purpose: id,
+//     message, and trace and line when it is about one line.
+//   - shard: "I/N" in the report of shard I of explore --shard I/N,
+//     absent otherwise.
+//   - explore, crashsim explore only (Explore): what it built and checked.
+//     points, of which exhaustive (every state built) and sampled (past
+//     maxJoint: states built from families); admitted, the joint crash
+//     states the model admits over all points (admittedExact false: at
+//     least that many); built, distinct, checked (checker runs),
+//     rejected, notChecked (distinct states --max-states left out);
+//     families, the states built at sampled points by family (predicted,
+//     prefix, drop, torn, random); maxJoint, samples, seed and everyLine,
+//     as explore was run; and crashPoints, one per crash point: line (0:
+//     before the first event), admitted, exact, exhaustive, families (of
+//     a sampled point, in the order built), built, new (distinct trees
+//     first built there) and checked (checker runs on states checked
+//     there). A merge of shards sums checked and rejected, at each point
+//     too: every shard builds every state and checks its share.
+//   - config: the config file the run read (.crashsim.toml or --config),
+//     absent when it read none.
+//
+// Strings are UTF-8: bytes that are not (a path can hold any) are
+// written as U+FFFD, and control characters escaped, as encoding/json
+// writes them.
+//
+// # SARIF
+//
+// --format sarif writes a SARIF 2.1.0 log (SARIFLog) of one run, the part
+// GitHub code scanning reads. tool.driver lists every rule of the
+// registry (id; name, the ID in PascalCase; shortDescription, the title;
+// fullDescription, the docs; help, the fix; defaultConfiguration.level;
+// properties.tags). One invocation carries the exit code, and the blind
+// spots (level warning, or note once accepted) and notes as
+// toolExecutionNotifications. Findings with one fingerprint (one call site
+// saving several files) are one result: ruleId and ruleIndex, level,
+// message, its location (the call site under %SRCROOT% when known, else
+// the trace line; a trace outside the source root is under TRACEDIR, which
+// originalUriBaseIds defines), relatedLocations (the explaining trace
+// lines, with ids from 1), partialFingerprints (the fingerprint under
+// FingerprintVersion) and properties: function (when a stack named it),
+// models, path and paths (each finding's relpath), and stateIndex
+// (explore). A shard's run has properties.crashsimShard, "I/N"; a run
+// that read a config names it in properties.crashsimConfig.
+//
+// # A new version
+//
+// A field added to a type here, omitted when empty, needs no new version.
+// A change an old reader would misread (a field removed or meaning
+// something else, a new part of the document that changes what the
+// findings mean) raises Version: the writers write the version they are
+// given, the Reader reads every version from 1 to Version and refuses a
+// newer one as soon as it reads its "version" member, before its
+// findings; a new array of the document is one more list the
+// ReportWriter opens in its place in the order (see ReportWriter.Finding)
+// and the Reader streams as it streams findings.
+//
+// # Writing and reading
+//
+// An Encoder writes JSON a token at a time, byte for byte what
+// encoding/json writes, indented (reports, SARIF), compact with HTML
+// escaped (the data of an HTML page) or both indented and escaped (the
+// oracle's), handing its bytes to its writer as it goes; a ReportWriter and a SARIFWriter write whole documents a
+// finding at a time. A Reader reads either kind of document as it
+// streams, a finding at a time, holding no value longer than MaxValue;
+// ReadFingerprints reads a baseline's fingerprints with it, and Merge
+// joins the reports of explore's shards with it, reading each twice.
+package wire

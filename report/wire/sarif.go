@@ -1,0 +1,157 @@
+package wire
+
+// The part of SARIF 2.1.0 crashsim writes (--format sarif), which is what
+// GitHub code scanning reads. Member names are SARIF's; the properties
+// bags hold crashsim's own members, named below.
+
+// SARIFLog is a SARIF log; crashsim writes one run.
+type SARIFLog struct {
+	Schema  string     `json:"$schema"` // SARIFSchema
+	Version string     `json:"version"` // "2.1.0"
+	Runs    []SARIFRun `json:"runs"`
+}
+
+// The values of SARIFLog's Schema and Version.
+const (
+	SARIFSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	SARIFVersion = "2.1.0"
+)
+
+// SARIFRun is one run of crashsim.
+type SARIFRun struct {
+	Tool        SARIFTool         `json:"tool"`
+	Invocations []SARIFInvocation `json:"invocations"`
+	// OriginalURIBaseIDs says where TRACEDIR is, when every trace named
+	// by a result lies in one directory outside the source root.
+	OriginalURIBaseIDs map[string]SARIFArtifact `json:"originalUriBaseIds,omitempty"`
+	Results            []SARIFResult            `json:"results"`
+	Properties         *SARIFRunProperties      `json:"properties,omitempty"`
+}
+
+// SARIFRunProperties are crashsim's own facts about a run: the config
+// file it read, and the mark of the report of one shard of explore
+// --shard.
+type SARIFRunProperties struct {
+	Config string `json:"crashsimConfig,omitempty"` // the config file the run read
+	Shard  string `json:"crashsimShard,omitempty"`  // "I/N"
+}
+
+// SARIFInvocation carries the exit code, and the blind spots and notes of
+// a check: what the trace could not show is about the run, not about a
+// line of code.
+type SARIFInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	ExitCode            int                 `json:"exitCode"`
+	Notifications       []SARIFNotification `json:"toolExecutionNotifications"`
+}
+
+// SARIFNotification is a blind spot (level warning, or note once
+// accepted) or a note.
+type SARIFNotification struct {
+	Descriptor SARIFDescriptor `json:"descriptor"` // the blind spot's or note's ID
+	Level      string          `json:"level"`
+	Message    SARIFText       `json:"message"`
+	Locations  []SARIFLocation `json:"locations,omitempty"`
+}
+
+// SARIFDescriptor names a notification's kind.
+type SARIFDescriptor struct {
+	ID string `json:"id"`
+}
+
+// SARIFTool is crashsim, with its rules.
+type SARIFTool struct {
+	Driver SARIFDriver `json:"driver"`
+}
+
+// SARIFDriver is crashsim, with every rule of its registry.
+type SARIFDriver struct {
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []SARIFRule `json:"rules"`
+}
+
+// SARIFText is a message.
+type SARIFText struct {
+	Text string `json:"text"`
+}
+
+// SARIFRule is a rule's metadata, from the same registry as `crashsim
+// rules` and `crashsim explain`.
+type SARIFRule struct {
+	ID                   string               `json:"id"`
+	Name                 string               `json:"name"`             // the ID in PascalCase
+	ShortDescription     SARIFText            `json:"shortDescription"` // the title
+	FullDescription      SARIFText            `json:"fullDescription"`  // the docs
+	Help                 SARIFText            `json:"help"`             // the fix
+	HelpURI              string               `json:"helpUri,omitempty"`
+	DefaultConfiguration SARIFRuleConfig      `json:"defaultConfiguration"`
+	Properties           *SARIFRuleProperties `json:"properties,omitempty"`
+}
+
+// SARIFRuleConfig holds a rule's level: error, warning or note.
+type SARIFRuleConfig struct {
+	Level string `json:"level"`
+}
+
+// SARIFRuleProperties tag every rule.
+type SARIFRuleProperties struct {
+	Tags []string `json:"tags"`
+}
+
+// SARIFResult is the findings of one fingerprint: one finding, or the
+// findings of one call site that a loop makes for several files.
+type SARIFResult struct {
+	RuleID    string    `json:"ruleId"`
+	RuleIndex int       `json:"ruleIndex"` // into the driver's rules
+	Level     string    `json:"level"`
+	Message   SARIFText `json:"message"`
+	// Locations is the call site in the source, when stacks named it, or
+	// the trace line.
+	Locations []SARIFLocation `json:"locations"`
+	// RelatedLocations are the trace lines that explain the findings,
+	// numbered from 1.
+	RelatedLocations []SARIFLocation `json:"relatedLocations,omitempty"`
+	// PartialFingerprints hold the fingerprint under FingerprintVersion.
+	PartialFingerprints map[string]string      `json:"partialFingerprints"`
+	Properties          *SARIFResultProperties `json:"properties,omitempty"`
+}
+
+// SARIFResultProperties are crashsim's members of a result.
+type SARIFResultProperties struct {
+	// Function is the function of the call site, when stacks named it.
+	Function *string  `json:"function,omitempty"`
+	Models   []string `json:"models"`
+	Path     string   `json:"path"`  // the first finding's RelPath
+	Paths    []string `json:"paths"` // the RelPath of each finding
+	// StateIndex orders explore's results across shards (see
+	// Finding.StateIndex).
+	StateIndex int `json:"stateIndex,omitempty"`
+}
+
+// SARIFLocation is a line of an artifact: a trace or a source file.
+type SARIFLocation struct {
+	ID               *int                  `json:"id,omitempty"`
+	PhysicalLocation SARIFPhysicalLocation `json:"physicalLocation"`
+	Message          *SARIFText            `json:"message,omitempty"`
+}
+
+// SARIFPhysicalLocation is a line of a file.
+type SARIFPhysicalLocation struct {
+	ArtifactLocation SARIFArtifact `json:"artifactLocation"`
+	Region           SARIFRegion   `json:"region"`
+}
+
+// SARIFArtifact names a file relative to a base: %SRCROOT% (the
+// checkout) or TRACEDIR (the directory of a trace outside it).
+type SARIFArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+// SARIFRegion is a line, from 1.
+type SARIFRegion struct {
+	StartLine int `json:"startLine"`
+}

@@ -1,0 +1,95 @@
+package wire
+
+import "io"
+
+// A ReportWriter writes one Report as it goes: its version and tool when
+// it is made, then each finding, then the summary. It holds no finding
+// once written, so a report of a million findings streams.
+type ReportWriter struct {
+	e    *Encoder
+	list string // the array of the document being written: "findings"
+}
+
+// NewReportWriter starts a Report of the given version by tool.
+func NewReportWriter(w io.Writer, version int, tool Tool) *ReportWriter {
+	e := NewEncoder(w, Indented)
+	e.BeginObject()
+	e.IntField("version", version)
+	e.Key("tool")
+	e.tool(&tool)
+	return &ReportWriter{e: e}
+}
+
+// open starts the array name unless it is the one being written, ending
+// the one before: the document's arrays come in a fixed order.
+func (r *ReportWriter) open(name string) {
+	if r.list == name {
+		return
+	}
+	if r.list != "" {
+		r.e.EndArray()
+	}
+	r.e.Key(name)
+	r.e.BeginArray()
+	r.list = name
+}
+
+// Finding writes the next finding.
+func (r *ReportWriter) Finding(f *Finding) error {
+	r.open("findings")
+	r.e.finding(f)
+	return r.e.err
+}
+
+// Close writes the summary and ends the document; findings is an array
+// even when there was none.
+func (r *ReportWriter) Close(s *Summary) error {
+	r.open("findings")
+	r.e.EndArray()
+	r.e.Key("summary")
+	r.e.summary(s)
+	r.e.EndObject()
+	r.e.Raw("\n")
+	return r.e.Flush()
+}
+
+// A SARIFWriter writes a SARIF log of one run as it goes: everything but
+// the run's results when it is made, then each result, then the rest.
+type SARIFWriter struct {
+	e   *Encoder
+	run *SARIFRun
+}
+
+// NewSARIFWriter starts log, whose one run's Results it leaves out: they
+// are written by Result.
+func NewSARIFWriter(w io.Writer, log *SARIFLog) *SARIFWriter {
+	e := NewEncoder(w, Indented)
+	e.BeginObject()
+	e.StringField("$schema", log.Schema)
+	e.StringField("version", log.Version)
+	e.Key("runs")
+	e.BeginArray()
+	run := &log.Runs[0]
+	e.BeginObject()
+	e.sarifRunHead(run)
+	e.Key("results")
+	e.BeginArray()
+	return &SARIFWriter{e: e, run: run}
+}
+
+// Result writes the next result.
+func (s *SARIFWriter) Result(r *SARIFResult) error {
+	s.e.sarifResult(r)
+	return s.e.err
+}
+
+// Close ends the results, the run and the log.
+func (s *SARIFWriter) Close() error {
+	s.e.EndArray()
+	s.e.sarifRunTail(s.run)
+	s.e.EndObject()
+	s.e.EndArray()
+	s.e.EndObject()
+	s.e.Raw("\n")
+	return s.e.Flush()
+}
