@@ -38,6 +38,9 @@ type Options struct {
 	// Config names the config file the run read (its ignore globs and
 	// suppressions decide what is reported); "" when it read none.
 	Config string
+	// Run is an explore run's identity, which its shards share; nil for
+	// the other commands.
+	Run *wire.RunID
 }
 
 const (
@@ -169,7 +172,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
 			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
 		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
-		Explore: opt.Explore, Config: opt.Config,
+		Explore: opt.Explore, Config: opt.Config, Run: opt.Run,
 	}
 	if sum.Models == nil {
 		sum.Models = []string{}

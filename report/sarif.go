@@ -176,8 +176,8 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 			}
 		}
 	}
-	if opt.Shard != "" || opt.Config != "" {
-		run.Properties = &wire.SARIFRunProperties{Config: opt.Config, Shard: opt.Shard}
+	if opt.Shard != "" || opt.Config != "" || opt.Run != nil {
+		run.Properties = &wire.SARIFRunProperties{Config: opt.Config, Shard: opt.Shard, Run: opt.Run}
 	}
 	return run
 }

@@ -45,6 +45,8 @@ type reporting struct {
 	// findings (trace: the program failed), for SARIF's invocation.
 	exitAs int
 	shard  string // "I/N" for the report of one explore --shard
+	// run is an explore run's identity, which its shards share.
+	run *wire.RunID
 	// explored is explore's account of the states it built, for the JSON
 	// report.
 	explored *wire.Explore
@@ -146,7 +148,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
-	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config, opt.Run = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName, r.run
 	code := exitOK
 	switch {
 	case res.AtLeast(threshold):

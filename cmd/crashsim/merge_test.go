@@ -88,8 +88,10 @@ func TestMergeFromPipe(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("check: exit %d", code)
 		}
-		// A check's report marked as a shard of two, for merge to join.
-		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(fmt.Sprintf(`"shard": "%d/2", "left": {`, i)), 1))
+		// A check's report marked as a shard of two of one run, for
+		// merge to join.
+		mark := fmt.Sprintf(`"shard": "%d/2", "run": {"trace": "sha256:1", "checker": "sha256:2", "options": ""}, "left": {`, i)
+		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(mark), 1))
 	}
 	file := filepath.Join(dir, "one.json")
 	if err := os.WriteFile(file, shards[0], 0o644); err != nil {

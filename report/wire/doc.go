@@ -73,7 +73,12 @@
 //   - notes: an array of what was left out of scope on purpose: id,
 //     message, and trace and line when it is about one line.
 //   - shard: "I/N" in the report of shard I of explore --shard I/N,
-//     absent otherwise.
+//     absent otherwise; N is at most MaxShards.
+//   - run, crashsim explore only (RunID): the run's identity, which every
+//     shard of it shares: trace, the SHA-256 of the trace's bytes;
+//     checker, the SHA-256 of the checker command; options, the options
+//     that decide which states are built and checked, as flags. Merge
+//     refuses shards whose runs differ, or that have none.
 //   - explore, crashsim explore only (Explore): what it built and checked.
 //     points, of which exhaustive (every state built) and sampled (past
 //     maxJoint: states built from families); admitted, the joint crash
@@ -111,7 +116,8 @@
 // lines, with ids from 1), partialFingerprints (the fingerprint under
 // FingerprintVersion) and properties: function (when a stack named it),
 // models, path and paths (each finding's relpath), and stateIndex
-// (explore). A shard's run has properties.crashsimShard, "I/N"; a run
+// (explore). A shard's run has properties.crashsimShard, "I/N", and an
+// explore run properties.crashsimRun, as the JSON's summary.run; a run
 // that read a config names it in properties.crashsimConfig.
 //
 // # A new version

@@ -395,7 +395,7 @@ func unquoted(err error, at int64) string {
 		if typ.Field != "" {
 			field = " (" + typ.Field + ")"
 		}
-		return fmt.Sprintf("a %s%s where a report has a %s%s", kind, where, typ.Type, field)
+		return fmt.Sprintf("a %s%s where a report has a value of type %s%s", kind, where, typ.Type, field)
 	case errors.Is(err, io.ErrUnexpectedEOF) && at >= 0:
 		return fmt.Sprintf("the document ends at byte %d, before it is complete", at)
 	}

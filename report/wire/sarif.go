@@ -34,6 +34,7 @@ type SARIFRun struct {
 type SARIFRunProperties struct {
 	Config string `json:"crashsimConfig,omitempty"` // the config file the run read
 	Shard  string `json:"crashsimShard,omitempty"`  // "I/N"
+	Run    *RunID `json:"crashsimRun,omitempty"`    // an explore run's identity
 }
 
 // SARIFInvocation carries the exit code, and the blind spots and notes of

@@ -196,6 +196,10 @@ func (e *Encoder) summary(s *Summary) {
 	if s.Shard != "" {
 		e.StringField("shard", s.Shard)
 	}
+	if s.Run != nil {
+		e.Key("run")
+		e.runID(s.Run)
+	}
 	if s.Explore != nil {
 		e.Key("explore")
 		e.explore(s.Explore)
@@ -287,6 +291,18 @@ func (e *Encoder) sarifRunProperties(p *SARIFRunProperties) {
 	if p.Shard != "" {
 		e.StringField("crashsimShard", p.Shard)
 	}
+	if p.Run != nil {
+		e.Key("crashsimRun")
+		e.runID(p.Run)
+	}
+	e.EndObject()
+}
+
+func (e *Encoder) runID(r *RunID) {
+	e.BeginObject()
+	e.StringField("trace", r.Trace)
+	e.StringField("checker", r.Checker)
+	e.StringField("options", r.Options)
 	e.EndObject()
 }
 
