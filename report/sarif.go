@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,11 @@ func ruleName(id string) string {
 	return b.String()
 }
 
+// uriPath is a slash-separated path as a URI's path: a byte that may not
+// stand in one as it is (a space, '%', a byte that is not UTF-8, a bidi
+// control) is percent-encoded, as URIs keep any byte reversibly.
+func uriPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
 // srcRoot is SARIF's name for the checkout; code scanning resolves it.
 const srcRoot = "%SRCROOT%"
 
@@ -49,10 +55,10 @@ func (o Options) artifact(p string) wire.SARIFArtifact {
 	abs, err := filepath.Abs(p)
 	if err == nil {
 		if rel, ok := below(o.SrcRoot, abs); ok {
-			return wire.SARIFArtifact{URI: rel, URIBaseID: srcRoot}
+			return wire.SARIFArtifact{URI: uriPath(rel), URIBaseID: srcRoot}
 		}
 	}
-	return wire.SARIFArtifact{URI: filepath.Base(p), URIBaseID: traceBase}
+	return wire.SARIFArtifact{URI: uriPath(filepath.Base(p)), URIBaseID: traceBase}
 }
 
 // SARIF writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
@@ -157,10 +163,10 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 		if b.Accepted {
 			lvl = "note"
 		}
-		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
+		notify(b.ID, lvl, name(b.Message+". Fix: "+b.Fix+"."), b.Trace, b.Line)
 	}
 	for _, n := range res.Notes {
-		notify(n.ID, "note", n.Message, n.Trace, n.Line)
+		notify(n.ID, "note", name(n.Message), n.Trace, n.Line)
 	}
 	run := wire.SARIFRun{
 		Tool: wire.SARIFTool{Driver: wire.SARIFDriver{
@@ -172,12 +178,12 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 	if len(traceDirs) == 1 {
 		for d := range traceDirs {
 			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
+				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + uriPath(filepath.ToSlash(abs)) + "/"}}
 			}
 		}
 	}
 	if opt.Shard != "" || opt.Config != "" || opt.Run != nil {
-		run.Properties = &wire.SARIFRunProperties{Config: opt.Config, Shard: opt.Shard, Run: opt.Run}
+		run.Properties = &wire.SARIFRunProperties{Config: name(opt.Config), Shard: opt.Shard, Run: opt.Run}
 	}
 	return run
 }
@@ -190,22 +196,22 @@ func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, 
 		return wire.SARIFResult{}, err
 	}
 	traceLoc := arts.of(f.Trace)
-	first := opt.RelPath(f.Path) + ": " + f.Message
+	first := name(opt.RelPath(f.Path) + ": " + f.Message)
 	r := wire.SARIFResult{
 		RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
 		Message:             wire.SARIFText{Text: first},
 		Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: traceLoc, Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}}}},
 		PartialFingerprints: map[string]string{wire.FingerprintVersion: Fingerprint(f, opt)},
 	}
-	paths := []string{opt.RelPath(f.Path)}
-	props := &wire.SARIFResultProperties{Path: opt.RelPath(f.Path), Models: f.Models}
+	paths := []string{name(opt.RelPath(f.Path))}
+	props := &wire.SARIFResultProperties{Path: paths[0], Models: f.Models}
 	if f.StateIndex > 0 {
 		props.StateIndex = f.StateIndex
 	}
 	if loc := f.Source; loc != nil {
 		r.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
 			ArtifactLocation: opt.artifact(loc.File), Region: wire.SARIFRegion{StartLine: max(loc.Line, 1)}}}}
-		fn := loc.Function
+		fn := name(loc.Function)
 		props.Function = &fn
 	}
 	r.RelatedLocations = opt.related(f, traceLoc, 0)
@@ -214,7 +220,7 @@ func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, 
 		if err != nil {
 			return wire.SARIFResult{}, err
 		}
-		paths = append(paths, opt.RelPath(f.Path))
+		paths = append(paths, name(opt.RelPath(f.Path)))
 		r.RelatedLocations = append(r.RelatedLocations, opt.related(f, arts.of(f.Trace), len(r.RelatedLocations))...)
 	}
 	if len(paths) > 1 {
@@ -251,7 +257,7 @@ func (o Options) related(f *check.Finding, trace wire.SARIFArtifact, n int) []wi
 		out = append(out, wire.SARIFLocation{
 			ID:               &id,
 			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: trace, Region: wire.SARIFRegion{StartLine: max(line, 1)}},
-			Message:          &wire.SARIFText{Text: msg},
+			Message:          &wire.SARIFText{Text: name(msg)},
 		})
 	}
 	if f.Source != nil {

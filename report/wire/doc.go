@@ -96,9 +96,14 @@
 //   - config: the config file the run read (.crashsim.toml or --config),
 //     absent when it read none.
 //
-// Strings are UTF-8: bytes that are not (a path can hold any) are
-// written as U+FFFD, and control characters escaped, as encoding/json
-// writes them.
+// Strings are UTF-8. A name (a path, a trace's name, a function) and a
+// message that quotes one can hold any byte, so crashsim writes them
+// escaped as its text report and strace do: a backslash as \\, \t \n \r
+// and the like by their letter, other control bytes and bytes that are
+// not UTF-8 as \xNN, and runes that do not print (the bidi controls
+// among them) as \uNNNN. Two names never read the same, and a SARIF
+// viewer is never handed a raw bidi control. In SARIF a URI holds its
+// path percent-encoded instead.
 //
 // # SARIF
 //
