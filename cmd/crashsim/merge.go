@@ -72,7 +72,7 @@ func openShard(name string) (wire.Shard, io.Closer, error) {
 		return wire.Shard{}, nil, err
 	}
 	if fi.Mode().IsRegular() {
-		return wire.Shard{Name: name, Data: f, Size: fi.Size()}, f, nil
+		return wire.Shard{Name: textesc.Escape(name), Data: f, Size: fi.Size()}, f, nil
 	}
 	defer f.Close()
 	b, err := inputfile.ReadAll(f, maxPipedShard)
@@ -82,5 +82,5 @@ func openShard(name string) (wire.Shard, io.Closer, error) {
 	if err != nil {
 		return wire.Shard{}, nil, fmt.Errorf("merge: %s: %w", textesc.Escape(name), err)
 	}
-	return wire.Shard{Name: name, Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
+	return wire.Shard{Name: textesc.Escape(name), Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }

@@ -120,3 +120,20 @@ func TestMergeFromPipe(t *testing.T) {
 		t.Errorf("the merge kept a shard mark")
 	}
 }
+
+// TestMergeNameEscaped: a shard's name in merge's error is escaped, as
+// every name crashsim prints: a name holding ESC must not drive the
+// terminal.
+func TestMergeNameEscaped(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "x\x1b[2J.json")
+	if err := os.WriteFile(name, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"merge", name}, &bytes.Buffer{}, &stderr); code != 3 {
+		t.Fatalf("merge: exit %d: %s", code, stderr.String())
+	}
+	if bytes.Contains(stderr.Bytes(), []byte("\x1b")) || !bytes.Contains(stderr.Bytes(), []byte(`x\x1b[2J.json`)) {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
