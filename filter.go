@@ -1,6 +1,9 @@
 package crashsim
 
 import (
+	"path"
+	"strings"
+
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report"
 )
@@ -68,6 +71,7 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 	// The ignore globs match a path relative to the first of the
 	// report's roots that holds it, as its fingerprint names it.
 	ignore := check.Options{Roots: opt.Roots, Ignore: f.Ignore}
+	suppress := f.byRule()
 	var ps *check.Problems
 	var inBaseline []bool
 	if len(f.Suppress) > 0 || f.Baseline != nil {
@@ -90,7 +94,7 @@ func (r *Result) Filter(f Filter, opt *report.Options) error {
 		case ignore.Ignored(fd.Path):
 			opt.Left.Ignored++
 			return false
-		case ps != nil && (f.suppressed(fd.Rule.ID, fd.Path, rel) || f.suppressed(ps.List[ps.Of[k]].Rule.ID, fd.Path, rel)):
+		case ps != nil && (suppress.covers(fd.Rule.ID, fd.Path, rel) || suppress.covers(ps.List[ps.Of[k]].Rule.ID, fd.Path, rel)):
 			opt.Left.Suppressed++
 			return false
 		case ps != nil && inBaseline[ps.Of[k]]:
@@ -130,9 +134,55 @@ func (r *Result) baselined(ps *check.Problems, base Baseline, opt *report.Option
 	return out, nil
 }
 
-func (f Filter) suppressed(rule, abs, rel string) bool {
+// suppressions are a config's [[suppress]] entries by rule, so that a
+// finding is matched against its own rule's entries only, and a path
+// written out without wildcards by a lookup: a config can hold tens of
+// thousands of entries, and a check millions of findings.
+type suppressions map[string]*ruleSuppressions
+
+type ruleSuppressions struct {
+	all     bool            // an entry with no path
+	literal map[string]bool // paths with no wildcard
+	globs   []string
+}
+
+func (f Filter) byRule() suppressions {
+	m := suppressions{}
 	for _, s := range f.Suppress {
-		if s.Rule == rule && (s.Path == "" || check.MatchGlob(s.Path, abs, rel)) {
+		r := m[s.Rule]
+		if r == nil {
+			r = &ruleSuppressions{literal: map[string]bool{}}
+			m[s.Rule] = r
+		}
+		switch {
+		case s.Path == "":
+			r.all = true
+		case !strings.ContainsAny(s.Path, `*?[]{}\`):
+			r.literal[s.Path] = true
+		default:
+			r.globs = append(r.globs, s.Path)
+		}
+	}
+	return m
+}
+
+// covers reports whether an entry of rule matches the path abs (rel
+// relative to its root) as check.MatchGlob does.
+func (m suppressions) covers(rule, abs, relPath string) bool {
+	r := m[rule]
+	if r == nil {
+		return false
+	}
+	if r.all {
+		return true
+	}
+	// A literal with no '/' also names a base name, as a glob does; one
+	// with a '/' never equals a base name.
+	if r.literal[abs] || r.literal[relPath] || r.literal[path.Base(abs)] {
+		return true
+	}
+	for _, g := range r.globs {
+		if check.MatchGlob(g, abs, relPath) {
 			return true
 		}
 	}

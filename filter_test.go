@@ -71,6 +71,9 @@ func TestFilter(t *testing.T) {
 		{"baseline of every finding", Filter{Baseline: every}, wire.Left{Baseline: 4}, 0},
 		{"baseline of one finding", Filter{Baseline: prints{fsync: true}}, wire.Left{}, 4},
 		{"all", Filter{Ignore: []string{"nothing"}, Suppress: []Suppress{{Rule: check.DataNotSynced, Reason: "r"}}, Baseline: prints{fsync: true}}, wire.Left{Suppressed: 1}, 3},
+		{"suppress a base name", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"suppress a relative path", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "python-noflush/config.txt", Reason: "r"}}}, wire.Left{Suppressed: 1}, 3},
+		{"a path is no suffix", Filter{Suppress: []Suppress{{Rule: check.RenameBeforeSync, Path: "noflush/config.txt", Reason: "r"}}}, wire.Left{}, 4},
 	} {
 		res, opt := run()
 		if err := res.Filter(tc.f, &opt); err != nil {
@@ -82,5 +85,22 @@ func TestFilter(t *testing.T) {
 	}
 	if err := (Filter{Ignore: []string{"a[b"}}).Validate(); err == nil {
 		t.Error("a bad glob passes")
+	}
+}
+
+// TestSuppressCovers: the lookup of paths without wildcards agrees with
+// check.MatchGlob, which every glob goes through.
+func TestSuppressCovers(t *testing.T) {
+	paths := [][2]string{{"/r/a/b.txt", "a/b.txt"}, {"/r/b.txt", "b.txt"}, {"/other/x", "/other/x"}, {"/", "/"}, {"/r/a[1]", "a[1]"}}
+	globs := []string{"", "b.txt", "a/b.txt", "/r/a/b.txt", "/r/b.txt", "x", "/other/x", "other/x", "r/a/b.txt", "*.txt", "**/b.txt", "a/*", "/", "a\\[1\\]", "{b,c}.txt"}
+	rule := check.Rules()[0]
+	for _, g := range globs {
+		m := Filter{Suppress: []Suppress{{Rule: rule.ID, Path: g, Reason: "r"}}}.byRule()
+		for _, p := range paths {
+			want := g == "" || check.MatchGlob(g, p[0], p[1])
+			if got := m.covers(rule.ID, p[0], p[1]); got != want {
+				t.Errorf("glob %q, path %q (%q): covers %v, MatchGlob %v", g, p[0], p[1], got, want)
+			}
+		}
 	}
 }

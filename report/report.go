@@ -38,6 +38,12 @@ type Options struct {
 	// Problems are the result's findings grouped (check.Group), when the
 	// caller grouped them already; nil: each renderer groups them.
 	Problems *check.Problems
+	// Config names the config file the run read (its ignore globs and
+	// suppressions decide what is reported); "" when it read none.
+	Config string
+	// Run is an explore run's identity, which its shards share; nil for
+	// the other commands.
+	Run *wire.RunID
 }
 
 const (
@@ -215,7 +221,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
 			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos, Problems: ps.Len()},
 		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
-		Explore: opt.Explore,
+		Explore: opt.Explore, Config: name(opt.Config), Run: opt.Run,
 	}
 	if sum.Models == nil {
 		sum.Models = []string{}
@@ -247,16 +253,16 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 // finding fills fj with f as a report writes it; st holds its state.
 func (o Options) finding(f *check.Finding, fj *wire.Finding, st *wire.State) {
 	*fj = wire.Finding{
-		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: related(f.Related, fj.Related[:0]),
-		Fingerprint: Fingerprint(f, o), RelPath: o.RelPath(f.Path), StateIndex: f.StateIndex,
+		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: name(f.Path), Trace: name(f.Trace),
+		Line: f.Line, PID: f.PID, Message: name(f.Message), Models: f.Models, Related: related(f.Related, fj.Related[:0]),
+		Fingerprint: Fingerprint(f, o), RelPath: name(o.RelPath(f.Path)), StateIndex: f.StateIndex,
 	}
 	if s := f.State; s != nil {
-		*st = wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		*st = wire.State{Line: s.Line, Path: name(s.Path), Outcome: s.Outcome, Persisted: name(s.Persisted), Words: name(s.Words)}
 		fj.State = st
 	}
 	if loc := f.Source; loc != nil {
-		fj.Source = &wire.Source{File: o.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		fj.Source = &wire.Source{File: name(o.relSource(loc.File)), Line: loc.Line, Function: name(loc.Function)}
 	}
 }
 
@@ -267,7 +273,7 @@ func related(rs []check.Related, buf []wire.Related) []wire.Related {
 		buf = make([]wire.Related, 0, len(rs))
 	}
 	for _, r := range rs {
-		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
+		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: name(r.Syscall), What: name(r.What)})
 	}
 	return buf
 }
@@ -277,7 +283,7 @@ func related(rs []check.Related, buf []wire.Related) []wire.Related {
 func wireWarnings(ws []check.BlindWarning) []wire.Warning {
 	out := make([]wire.Warning, 0, len(ws))
 	for _, b := range ws {
-		out = append(out, wire.Warning{ID: b.ID, Message: b.Message, Trace: b.Trace, Line: b.Line, Fix: b.Fix, Accepted: b.Accepted})
+		out = append(out, wire.Warning{ID: b.ID, Message: name(b.Message), Trace: name(b.Trace), Line: b.Line, Fix: name(b.Fix), Accepted: b.Accepted})
 	}
 	return out
 }
@@ -287,10 +293,18 @@ func wireWarnings(ws []check.BlindWarning) []wire.Warning {
 func wireNotes(ns []check.Note) []wire.Note {
 	out := make([]wire.Note, 0, len(ns))
 	for _, n := range ns {
-		out = append(out, wire.Note{ID: n.ID, Message: n.Message, Trace: n.Trace, Line: n.Line})
+		out = append(out, wire.Note{ID: n.ID, Message: name(n.Message), Trace: name(n.Trace), Line: n.Line})
 	}
 	return out
 }
+
+// name is a string from a trace or the command line (a path, a trace's
+// name, a message that quotes them) as JSON and SARIF carry it: escaped
+// as the text report escapes it (textesc), so that it stays reversible.
+// Written raw, encoding/json would turn every byte that is not UTF-8 into
+// U+FFFD, and two different names into one; and a bidi control would
+// reach a SARIF viewer as it is, to reorder what it shows.
+func name(s string) string { return textesc.Escape(s) }
 
 // tool is opt.Tool with its name filled in.
 func (o Options) tool() wire.Tool {

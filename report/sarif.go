@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,11 @@ func ruleName(id string) string {
 	return b.String()
 }
 
+// uriPath is a slash-separated path as a URI's path: a byte that may not
+// stand in one as it is (a space, '%', a byte that is not UTF-8, a bidi
+// control) is percent-encoded, as URIs keep any byte reversibly.
+func uriPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
 // srcRoot is SARIF's name for the checkout; code scanning resolves it.
 const srcRoot = "%SRCROOT%"
 
@@ -49,10 +55,10 @@ func (o Options) artifact(p string) wire.SARIFArtifact {
 	abs, err := filepath.Abs(p)
 	if err == nil {
 		if rel, ok := below(o.SrcRoot, abs); ok {
-			return wire.SARIFArtifact{URI: rel, URIBaseID: srcRoot}
+			return wire.SARIFArtifact{URI: uriPath(rel), URIBaseID: srcRoot}
 		}
 	}
-	return wire.SARIFArtifact{URI: filepath.Base(p), URIBaseID: traceBase}
+	return wire.SARIFArtifact{URI: uriPath(filepath.Base(p)), URIBaseID: traceBase}
 }
 
 // SARIF writes a SARIF 2.1.0 log: one result per problem (check.Group),
@@ -135,10 +141,10 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 		if b.Accepted {
 			lvl = "note"
 		}
-		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
+		notify(b.ID, lvl, name(b.Message+". Fix: "+b.Fix+"."), b.Trace, b.Line)
 	}
 	for _, n := range res.Notes {
-		notify(n.ID, "note", n.Message, n.Trace, n.Line)
+		notify(n.ID, "note", name(n.Message), n.Trace, n.Line)
 	}
 	run := wire.SARIFRun{
 		Tool: wire.SARIFTool{Driver: wire.SARIFDriver{
@@ -150,12 +156,12 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 	if len(traceDirs) == 1 {
 		for d := range traceDirs {
 			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
+				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + uriPath(filepath.ToSlash(abs)) + "/"}}
 			}
 		}
 	}
-	if opt.Shard != "" {
-		run.Properties = &wire.SARIFRunProperties{Shard: opt.Shard}
+	if opt.Shard != "" || opt.Config != "" || opt.Run != nil {
+		run.Properties = &wire.SARIFRunProperties{Config: name(opt.Config), Shard: opt.Shard, Run: opt.Run}
 	}
 	return run
 }
@@ -164,7 +170,7 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 // events, then one related location per consequence.
 func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, index map[string]int, arts *artifacts) (wire.SARIFResult, error) {
 	traceLoc := arts.of(p.Trace)
-	msg := opt.RelPath(p.Path) + ": " + p.Message
+	msg := name(opt.RelPath(p.Path) + ": " + p.Message)
 	if n := len(p.Paths) - 1; n > 0 {
 		msg += fmt.Sprintf(" (and %d more files)", n)
 	}
@@ -175,14 +181,14 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		PartialFingerprints: map[string]string{wire.ProblemVersion: id},
 		RelatedLocations:    []wire.SARIFLocation{},
 	}
-	props := &wire.SARIFResultProperties{Path: opt.RelPath(p.Path), StateIndex: p.StateIndex}
+	props := &wire.SARIFResultProperties{Path: name(opt.RelPath(p.Path)), StateIndex: p.StateIndex}
 	for _, x := range p.Paths {
-		props.Paths = append(props.Paths, opt.RelPath(x))
+		props.Paths = append(props.Paths, name(opt.RelPath(x)))
 	}
 	if loc := p.Source; loc != nil {
 		r.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
 			ArtifactLocation: opt.artifact(loc.File), Region: wire.SARIFRegion{StartLine: max(loc.Line, 1)}}}}
-		fn := loc.Function
+		fn := name(loc.Function)
 		props.Function = &fn
 	}
 	addRule := func(id string) {
@@ -224,7 +230,7 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{
 			ID:               &id,
 			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: arts.of(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
-			Message:          &wire.SARIFText{Text: f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what},
+			Message:          &wire.SARIFText{Text: name(f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what)},
 		})
 	}
 	r.Properties = props
@@ -258,7 +264,7 @@ func (o Options) related(f *check.Finding, trace wire.SARIFArtifact, n int, atSo
 		out = append(out, wire.SARIFLocation{
 			ID:               &id,
 			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: trace, Region: wire.SARIFRegion{StartLine: max(line, 1)}},
-			Message:          &wire.SARIFText{Text: msg},
+			Message:          &wire.SARIFText{Text: name(msg)},
 		})
 	}
 	if atSource {

@@ -102,7 +102,12 @@
 //   - notes: an array of what was left out of scope on purpose: id,
 //     message, and trace and line when it is about one line.
 //   - shard: "I/N" in the report of shard I of explore --shard I/N,
-//     absent otherwise.
+//     absent otherwise; N is at most MaxShards.
+//   - run, crashsim explore only (RunID): the run's identity, which every
+//     shard of it shares: trace, the SHA-256 of the trace's bytes;
+//     checker, the SHA-256 of the checker command; options, the options
+//     that decide which states are built and checked, as flags. Merge
+//     refuses shards whose runs differ, or that have none.
 //   - explore, crashsim explore only (Explore): what it built and checked.
 //     points, of which exhaustive (every state built) and sampled (past
 //     maxJoint: states built from families); admitted, the joint crash
@@ -117,10 +122,17 @@
 //     first built there) and checked (checker runs on states checked
 //     there). A merge of shards sums checked and rejected, at each point
 //     too: every shard builds every state and checks its share.
+//   - config: the config file the run read (.crashsim.toml or --config),
+//     absent when it read none.
 //
-// Strings are UTF-8: bytes that are not (a path can hold any) are
-// written as U+FFFD, and control characters escaped, as encoding/json
-// writes them.
+// Strings are UTF-8. A name (a path, a trace's name, a function) and a
+// message that quotes one can hold any byte, so crashsim writes them
+// escaped as its text report and strace do: a backslash as \\, \t \n \r
+// and the like by their letter, other control bytes and bytes that are
+// not UTF-8 as \xNN, and runes that do not print (the bidi controls
+// among them) as \uNNNN. Two names never read the same, and a SARIF
+// viewer is never handed a raw bidi control. In SARIF a URI holds its
+// path percent-encoded instead.
 //
 // # SARIF
 //
@@ -146,7 +158,9 @@
 // its findings, its own first). A log written before problems had one
 // result per call site and the FingerprintVersion fingerprint; a
 // baseline still reads it. A shard's run has properties.crashsimShard,
-// "I/N".
+// "I/N", and an explore run properties.crashsimRun, as the JSON's
+// summary.run; a run that read a config names it in
+// properties.crashsimConfig.
 //
 // # A new version
 //

@@ -217,14 +217,14 @@ func (r *Reader) list(key string, g *given, f frame) {
 	t, err := r.dec.Token()
 	switch {
 	case err != nil:
-		r.err = err
+		r.err = r.unquoted(err)
 	case t == nil:
 		*g = null
 	case t == json.Delim('['):
 		*g = listed
 		r.stack = append(r.stack, f)
 	default:
-		r.fail("%s: want an array, not %v", key, t)
+		r.fail("%s: want an array, not %s", key, tokenKind(t))
 	}
 }
 
@@ -252,7 +252,7 @@ func (r *Reader) unmarshal(m *members, v any, what string) bool {
 	}
 	b.WriteByte('}')
 	if err := json.Unmarshal(b.Bytes(), v); err != nil {
-		r.fail("%s: %w", what, err)
+		r.fail("%s: %s", what, unquoted(err, -1))
 		return false
 	}
 	return true
@@ -274,7 +274,7 @@ func (r *Reader) finish() {
 		if err == nil {
 			err = errors.New("more after the end of the document")
 		}
-		r.err = err
+		r.err = r.unquoted(err)
 		return
 	}
 	switch {
@@ -299,12 +299,12 @@ func (r *Reader) finish() {
 func (r *Reader) key() (string, bool) {
 	t, err := r.dec.Token()
 	if err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return "", false
 	}
 	k, ok := t.(string)
 	if !ok {
-		r.fail("an object key is %v", t)
+		r.fail("an object key is %s", tokenKind(t))
 	}
 	return k, ok
 }
@@ -313,11 +313,11 @@ func (r *Reader) key() (string, bool) {
 func (r *Reader) delim(d json.Delim, what string) bool {
 	t, err := r.dec.Token()
 	if err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return false
 	}
 	if t != d {
-		r.fail("%s: want %v, not %v", what, d, t)
+		r.fail("%s: want %v, not %s", what, d, tokenKind(t))
 		return false
 	}
 	return true
@@ -326,7 +326,7 @@ func (r *Reader) delim(d json.Delim, what string) bool {
 // end reads the end of the array or object being read.
 func (r *Reader) end() {
 	if _, err := r.dec.Token(); err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return
 	}
 	r.stack = r.stack[:len(r.stack)-1]
@@ -334,7 +334,7 @@ func (r *Reader) end() {
 
 func (r *Reader) decode(v any) bool {
 	if err := r.dec.Decode(v); err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return false
 	}
 	return true
@@ -366,4 +366,68 @@ func (c *capReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// unquoted is err of the decoder, worded by where the reading failed.
+func (r *Reader) unquoted(err error) error {
+	if errors.Is(err, io.EOF) {
+		// Not the end of a whole document, which Next's io.EOF means.
+		err = io.ErrUnexpectedEOF
+	}
+	return unquotedError{unquoted(err, r.dec.InputOffset()), err}
+}
+
+// unquotedError words a reading error by where it happened and what kind
+// of value was there, never with the bytes of the document: encoding/json's
+// errors quote the character or the number they met, and a report given
+// to crashsim can be a link to a secret. It wraps the error it words, for
+// errors.Is.
+type unquotedError struct {
+	msg string
+	err error
+}
+
+func (e unquotedError) Error() string { return e.msg }
+func (e unquotedError) Unwrap() error { return e.err }
+
+// unquoted words err so; at is where the decoder stopped, or -1 when
+// the error is not of a stream.
+func unquoted(err error, at int64) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		kind, _, _ := strings.Cut(typ.Value, " ") // "number 12" is a number
+		where := ""
+		if at >= 0 {
+			where = fmt.Sprintf(" at byte %d", typ.Offset)
+		}
+		field := ""
+		if typ.Field != "" {
+			field = " (" + typ.Field + ")"
+		}
+		return fmt.Sprintf("a %s%s where a report has a value of type %s%s", kind, where, typ.Type, field)
+	case errors.Is(err, io.ErrUnexpectedEOF) && at >= 0:
+		return fmt.Sprintf("the document ends at byte %d, before it is complete", at)
+	}
+	return err.Error()
+}
+
+// tokenKind says what kind of JSON value t starts.
+func tokenKind(t json.Token) string {
+	switch v := t.(type) {
+	case json.Delim:
+		return "'" + v.String() + "'"
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	case nil:
+		return "null"
+	}
+	return "a value"
 }

@@ -246,6 +246,10 @@ func TestReadFingerprints(t *testing.T) {
 		"newer":          fmt.Sprintf(`{"version": %d, "findings": [{"fingerprint": "1111111111111111"}]}`, Version+1),
 		"newer at end":   fmt.Sprintf(`{"findings": [{"fingerprint": "1111111111111111"}], "version": %d}`, Version+1),
 		"summary number": `{"findings": [], "summary": 5}`,
+		// An empty file (a baseline truncated by a full disk) was read
+		// as a report without findings.
+		"empty":  ``,
+		"spaces": "  \n",
 	} {
 		if _, err := ReadFingerprints(strings.NewReader(doc)); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -137,9 +137,16 @@ type Summary struct {
 	Notes []Note `json:"notes"`
 	// Shard is "I/N" in the report of shard I of explore --shard I/N.
 	Shard string `json:"shard,omitempty"`
+	// Run is the identity of an explore run, which every shard of it
+	// shares; nil for the other commands.
+	Run *RunID `json:"run,omitempty"`
 	// Explore is crashsim explore's account of the states it built and
 	// checked; nil for the other commands.
 	Explore *Explore `json:"explore,omitempty"`
+	// Config is the config file the run read (.crashsim.toml or
+	// --config), absent when it read none: its ignore globs and
+	// suppressions decide what the report holds.
+	Config string `json:"config,omitempty"`
 }
 
 // Left counts findings that were found and not reported.
@@ -168,4 +175,16 @@ type Note struct {
 	Message string `json:"message"`
 	Trace   string `json:"trace,omitempty"`
 	Line    int    `json:"line,omitempty"`
+}
+
+// RunID is what makes the reports of explore's shards parts of one run:
+// the same trace, the same checker, the same options deciding which
+// states are built and checked. Merge refuses shards whose RunIDs differ,
+// and a shard without one.
+type RunID struct {
+	Trace   string `json:"trace"`   // "sha256:" and the hex of the SHA-256 of the trace's bytes
+	Checker string `json:"checker"` // "sha256:" and the hex of the SHA-256 of the checker command
+	// Options are the options that decide the states built and checked,
+	// as flags: --model posix --max-states 10000 ...
+	Options string `json:"options"`
 }

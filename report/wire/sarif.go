@@ -28,9 +28,13 @@ type SARIFRun struct {
 	Properties         *SARIFRunProperties      `json:"properties,omitempty"`
 }
 
-// SARIFRunProperties mark the report of one shard of explore --shard.
+// SARIFRunProperties are crashsim's own facts about a run: the config
+// file it read, and the mark of the report of one shard of explore
+// --shard.
 type SARIFRunProperties struct {
-	Shard string `json:"crashsimShard"` // "I/N"
+	Config string `json:"crashsimConfig,omitempty"` // the config file the run read
+	Shard  string `json:"crashsimShard,omitempty"`  // "I/N"
+	Run    *RunID `json:"crashsimRun,omitempty"`    // an explore run's identity
 }
 
 // SARIFInvocation carries the exit code, and the blind spots and notes of

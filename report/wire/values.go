@@ -236,9 +236,16 @@ func (e *Encoder) summary(s *Summary) {
 	if s.Shard != "" {
 		e.StringField("shard", s.Shard)
 	}
+	if s.Run != nil {
+		e.Key("run")
+		e.runID(s.Run)
+	}
 	if s.Explore != nil {
 		e.Key("explore")
 		e.explore(s.Explore)
+	}
+	if s.Config != "" {
+		e.StringField("config", s.Config)
 	}
 	e.EndObject()
 }
@@ -318,7 +325,24 @@ func (e *Encoder) sarifRunTail(r *SARIFRun) {
 
 func (e *Encoder) sarifRunProperties(p *SARIFRunProperties) {
 	e.BeginObject()
-	e.StringField("crashsimShard", p.Shard)
+	if p.Config != "" {
+		e.StringField("crashsimConfig", p.Config)
+	}
+	if p.Shard != "" {
+		e.StringField("crashsimShard", p.Shard)
+	}
+	if p.Run != nil {
+		e.Key("crashsimRun")
+		e.runID(p.Run)
+	}
+	e.EndObject()
+}
+
+func (e *Encoder) runID(r *RunID) {
+	e.BeginObject()
+	e.StringField("trace", r.Trace)
+	e.StringField("checker", r.Checker)
+	e.StringField("options", r.Options)
 	e.EndObject()
 }
 
