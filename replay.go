@@ -7,6 +7,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 // Replay reads one trace through the page-cache model under one
@@ -127,4 +128,27 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	out.Warnings, out.Notes = watch.Finish()
 	markAccepted(out.Warnings, r.AcceptBlind)
 	return out, nil
+}
+
+// HTML draws the page of the replay (report.NewHTML), with the findings
+// and blind spots of res. It holds as many crash points as a browser
+// draws well, and says where it stopped.
+func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error {
+	var eff report.Effects
+	r.Calls, r.Observe = true, eff.Observe
+	h := report.NewHTML(w, meta, res, report.HTMLLimits{})
+	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		if ev != nil && ok {
+			h.Event(ev, &eff, pt)
+		}
+		eff.Reset()
+		return !h.Full()
+	})
+	if err != nil {
+		return err
+	}
+	if done.Next > 0 {
+		h.Fold(done.Next)
+	}
+	return h.Close()
 }

@@ -56,15 +56,3 @@ func previewData(data *parser.DataReader, ref parser.DataRef) string {
 	}
 	return strconv.Quote(string(b))
 }
-
-// Skip passes an event for `events --format count` (parser.Skip), drawing
-// the bar as Next does.
-func (s *progressStream) Skip() error {
-	if s.n++; s.n%1024 == 1 {
-		s.p.draw()
-	}
-	return parser.Skip(s.Stream)
-}
-
-// Skip passes an event of the file whose reading p counts.
-func (s progressSource) Skip() error { return parser.Skip(s.Stream) }

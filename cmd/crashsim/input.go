@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/model"
@@ -36,62 +34,26 @@ func (g *Globals) reading(in crashsim.Inputs) crashsim.Inputs {
 // decoding everything (nil).
 var modelArgs = model.ArgPositions
 
-// pipelined says whether traces are parsed on a goroutine of their own; a
-// variable so that a test can compare with reading on one.
+// pipelined says whether traces are parsed on a goroutine of their own
+// (crashsim.Reading); a variable so that a test can compare with reading
+// on one.
 var pipelined = true
 
-// open opens a trace for the library. It is parsed on a goroutine of its
-// own (parser.Pipeline), unless nothing is decoded and so nothing
-// overlaps; warnings still come out on the caller's goroutine, at the
-// point of the trace they belong to. Reading a large trace shows progress
+// progressDelay is how long reading a trace runs before progress shows.
+var progressDelay = time.Second
+
+// open opens a trace for the library: the positions a reading for the
+// model decodes are modelArgs, and reading a large trace shows progress
 // on stderr when it is a terminal (or with --progress).
 func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 	if opt.DecodePositions != nil {
 		opt.DecodePositions = modelArgs
 	}
-	var progress *progressTo
+	r := crashsim.Reading{Pipeline: pipelined, Delay: progressDelay}
 	if live := isTerminal(g.stderr); live || g.Progress {
-		progress = &progressTo{g.stderr, live}
+		r.Progress, r.Live = g.stderr, live
 	}
-	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
-	var s parser.Stream
-	var err error
-	if pipelined && !opt.DecodeNone {
-		s, err = parser.Pipeline(opt, open)
-	} else {
-		s, err = open(opt)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if p, ok := progressOf(s); ok {
-		// Progress is shown from the caller's goroutine, between events,
-		// never from the one that reads the file.
-		s = &progressStream{Stream: s, p: p}
-	}
-	return s, nil
-}
-
-// progressTo is where reading shows progress, and whether it is a
-// terminal.
-type progressTo struct {
-	w    io.Writer
-	live bool
-}
-
-// openParser opens a trace for the parser; with progress not nil, reading
-// a single file shows how far it has got there.
-func openParser(path string, opt parser.Options, progress *progressTo) (parser.Stream, error) {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || progress == nil {
-		return parser.Open(path, opt)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	p := newProgress(f, fi.Size(), progress.w, progress.live, "crashsim: reading "+filepath.Base(path))
-	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
+	return r.Open(path, opt)
 }
 
 // inputFlags are the flags of every command that reads a trace.
