@@ -1,8 +1,13 @@
 package crashsim
 
 import (
+	"bufio"
+	"fmt"
+	"os"
+
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // Filter says which findings the caller asked not to see. Every finding it
@@ -86,4 +91,20 @@ func (f Filter) suppressed(fd *check.Finding, rel string) bool {
 		}
 	}
 	return false
+}
+
+// ReadBaseline reads the fingerprints of an earlier report: crashsim's
+// JSON, or its SARIF. The report streams: one of a million findings is
+// never whole in memory.
+func ReadBaseline(name string) (Baseline, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("baseline: %w", err)}
+	}
+	defer file.Close()
+	fps, err := wire.ReadFingerprints(bufio.NewReaderSize(file, 256<<10))
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("baseline %s: %w", name, err)}
+	}
+	return fps, nil
 }

@@ -152,3 +152,37 @@ func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error
 	}
 	return h.Close()
 }
+
+// Timeline replays the trace into out (report.StatesText,
+// report.StatesJSON): every crash point, or with at above 0 only the one
+// after the event that ends on line at. A line no crash point follows is
+// a UsageError. The blind spots are out's too (End).
+func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
+	found := false
+	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		switch {
+		case ev == nil:
+			out.Begin()
+			if at == 0 {
+				out.Point(pt)
+			}
+		case !ok:
+			out.Skip(ev)
+		case at == 0 || ev.Pos.Line == at || ev.EndLine == at:
+			found = true
+			out.Point(pt)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.End(done.Warnings, done.Notes)
+	if at > 0 && !found {
+		if at > done.LastLine {
+			return done, usageErrorf("--at %d: past the end of the trace (its last event ends on line %d)", at, done.LastLine)
+		}
+		return done, usageErrorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", at)
+	}
+	return done, nil
+}

@@ -135,11 +135,9 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 		filter.Suppress = g.cfg.Suppress
 	}
 	if f.Baseline != "" {
-		base, err := readBaseline(f.Baseline)
-		if err != nil {
-			return withCode(exitInput, err)
+		if filter.Baseline, err = crashsim.ReadBaseline(f.Baseline); err != nil {
+			return err
 		}
-		filter.Baseline = base
 	}
 	wd, _ := os.Getwd()
 	opt, err := res.Report(filter, wd, r.scope.Roots, g.warn)

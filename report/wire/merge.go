@@ -2,10 +2,12 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,4 +375,34 @@ func (c *cursor) at(off int64) (Item, error) {
 	}
 	res := new(SARIFResult)
 	return Item{Result: res}, dec.Decode(res)
+}
+
+// maxPipedShard bounds a shard read from a pipe, which is held in memory
+// to be read twice; a shard in a file streams.
+const maxPipedShard = 256 << 20
+
+// OpenShard opens a shard's report to be read twice: a regular file as
+// it is, anything else (a pipe) read into memory, up to maxPipedShard.
+func OpenShard(name string) (Shard, io.Closer, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return Shard{}, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return Shard{}, nil, err
+	}
+	if fi.Mode().IsRegular() {
+		return Shard{Name: name, Data: f, Size: fi.Size()}, f, nil
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxPipedShard+1))
+	if err != nil {
+		return Shard{}, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > maxPipedShard {
+		return Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", name, maxPipedShard>>20)
+	}
+	return Shard{Name: name, Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }
