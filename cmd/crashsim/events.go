@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -32,7 +31,7 @@ func (c *eventsCmd) Run(g *Globals) error {
 	}
 	data := parser.NewDataReader()
 	defer data.Close()
-	preview := func(ref parser.DataRef) string { return previewData(data, ref) }
+	preview := report.Preview(data)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return in.EachCall(c.Trace, func(ev *parser.Event, paths []string) error {
@@ -42,17 +41,4 @@ func (c *eventsCmd) Run(g *Globals) error {
 		report.EventText(w, ev, paths, preview)
 		return nil
 	})
-}
-
-// previewData shows the first bytes of a data buffer, quoted.
-func previewData(data *parser.DataReader, ref parser.DataRef) string {
-	const n = 32
-	b, err := data.Bytes(ref, n+1)
-	if err != nil {
-		return "<data: " + err.Error() + ">"
-	}
-	if len(b) > n {
-		return strconv.Quote(string(b[:n])) + "..."
-	}
-	return strconv.Quote(string(b))
 }

@@ -57,17 +57,8 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
-	if err := (crashsim.Filter{Ignore: c.Ignore}).Validate(); err != nil {
-		return err
-	}
-	if len(c.Model) != 1 {
-		return withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
-	}
-	p, err := model.ParsePersistence(c.Model[0])
+	e, err := c.exploration()
 	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	if err := crashsim.ValidateAccepted(c.AcceptBlind); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -75,7 +66,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
-		return c.program(ctx, g, p, args[1:])
+		return c.program(ctx, g, e, args[1:])
 	}
 	if len(args) > 1 && strings.HasPrefix(args[1], "-") {
 		return withCode(exitUsage, fmt.Errorf("flags go before the trace: %s is taken as an argument after it", args[1]))
@@ -86,23 +77,59 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if len(c.Root) != 1 {
 		return withCode(exitUsage, errors.New("explore needs exactly one --root: the directory the program saved into, which each state directory stands for"))
 	}
-	root, err := filepath.Abs(c.Root[0])
-	if err != nil {
+	if e.Options.Root, err = filepath.Abs(c.Root[0]); err != nil {
 		return withCode(exitUsage, err)
 	}
-	if c.Initial != "" {
-		if fi, err := os.Stat(c.Initial); err != nil || !fi.IsDir() {
-			return withCode(exitUsage, fmt.Errorf("--initial %s: not a directory", c.Initial))
-		}
+	e.Options.Initial = c.Initial
+	if err := e.Validate(); err != nil {
+		return err
 	}
-	in := g.inputs(args[0])
-	in.Listing = c.InitialList
-	return c.explore(ctx, g, p, in, explore.Options{Root: root, Initial: c.Initial})
+	e.Inputs = g.inputs(args[0])
+	e.Inputs.Listing = c.InitialList
+	return c.explore(ctx, g, e)
+}
+
+// exploration is the exploration the flags ask for, its trace and root
+// still to come.
+func (c *exploreCmd) exploration() (crashsim.Explore, error) {
+	e := crashsim.Explore{Ignore: c.Ignore, AcceptBlind: c.AcceptBlind, Options: explore.Options{Checker: c.Checker,
+		Jobs: c.Jobs, MaxStates: c.MaxStates, MaxJoint: c.MaxJoint, Samples: c.Samples, Seed: c.Seed, EveryLine: c.EveryLine,
+		Timeout: c.Timeout, Keep: c.Keep, CopyStates: c.CopyStates, WorkDir: c.WorkDir}}
+	if err := e.Validate(); err != nil {
+		return e, err
+	}
+	if len(c.Model) != 1 {
+		return e, withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
+	}
+	p, err := model.ParsePersistence(c.Model[0])
+	if err != nil {
+		return e, withCode(exitUsage, err)
+	}
+	e.Options.Persistence = p
+	switch {
+	case c.MaxJoint < 1:
+		return e, withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
+	case c.Samples < 0:
+		return e, withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
+	case c.Samples == 0:
+		e.Options.Samples = -1 // explore's none
+	}
+	if c.Shard != "" {
+		i, n, err := wire.ParseShard(c.Shard)
+		if err != nil {
+			return e, withCode(exitUsage, fmt.Errorf("--shard: %w", err))
+		}
+		if c.Format == "text" {
+			return e, withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
+		}
+		e.Options.Shard, e.Options.Shards = i, n
+	}
+	return e, nil
 }
 
 // program snapshots the current directory, traces PROGRAM there and
 // explores the trace.
-func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistence, cmd []string) error {
+func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore, cmd []string) error {
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no program to trace: crashsim explore --checker CMD -- PROGRAM ARGS..."))
 	}
@@ -130,42 +157,13 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	case runErr != nil:
 		return withCode(exitInput, runErr)
 	}
-	in := g.reading(res.Inputs())
-	return c.explore(ctx, g, p, in, explore.Options{Root: res.Start, Initial: res.Snapshot})
+	e.Inputs = g.reading(res.Inputs())
+	e.Options.Root, e.Options.Initial = res.Start, res.Snapshot
+	return c.explore(ctx, g, e)
 }
 
 // explore explores one trace and reports it like check.
-func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, in crashsim.Inputs, opt explore.Options) error {
-	opt.Persistence = p
-	opt.Checker = c.Checker
-	opt.Jobs = c.Jobs
-	opt.MaxStates = c.MaxStates
-	if c.MaxJoint < 1 {
-		return withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
-	}
-	opt.MaxJoint, opt.Seed, opt.EveryLine = c.MaxJoint, c.Seed, c.EveryLine
-	switch {
-	case c.Samples < 0:
-		return withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
-	case c.Samples == 0:
-		opt.Samples = -1
-	default:
-		opt.Samples = c.Samples
-	}
-	opt.Timeout = c.Timeout
-	opt.Keep = c.Keep
-	opt.CopyStates = c.CopyStates
-	opt.WorkDir = c.WorkDir
-	if c.Shard != "" {
-		i, n, err := wire.ParseShard(c.Shard)
-		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("--shard: %w", err))
-		}
-		if c.Format == "text" {
-			return withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
-		}
-		opt.Shard, opt.Shards = i, n
-	}
+func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore) error {
 	var bar *progress.Line
 	if live := isTerminal(g.stderr); live || g.Progress {
 		// A short run says nothing in a log.
@@ -174,10 +172,10 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 			delay = 0
 		}
 		bar = progress.New(g.stderr, live, delay)
-		opt.Progress = func(pr explore.Progress) { bar.Update(func() string { return crashsim.ExploreProgress(pr) }) }
+		e.Options.Progress = func(pr explore.Progress) { bar.Update(func() string { return crashsim.ExploreProgress(pr) }) }
 	}
-	sc := c.scope(g, []string{opt.Root})
-	e := crashsim.Explore{Inputs: in, Ignore: sc.Ignore, AcceptBlind: c.AcceptBlind, Options: opt}
+	sc := c.scope(g, []string{e.Options.Root})
+	e.Ignore = sc.Ignore
 	result, res, err := e.Run(ctx)
 	if bar != nil {
 		bar.Clear()
@@ -186,7 +184,8 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return err
 	}
 	defer result.Close()
-	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard}
+	opt := e.Options
+	r := reporting{command: "explore", inputs: e.Inputs, scope: sc, evaluated: 1, shard: c.Shard}
 	if res == nil {
 		// No state could be built whole: say why instead of exploring.
 		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
@@ -78,20 +76,10 @@ func (a *archFlag) UnmarshalText(b []byte) error {
 type lineLimit int
 
 func (l *lineLimit) UnmarshalText(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	num := strings.TrimRight(s, "KMGiBkmgb")
-	unit := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i"))
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("--max-line %q: want a positive size such as 64M or 1G", s)
+	n, err := parser.ParseMaxLine(string(b))
+	if err != nil {
+		return fmt.Errorf("--max-line %w", err)
 	}
-	shift := map[string]uint{"": 0, "K": 10, "M": 20, "G": 30}[unit]
-	if _, ok := map[string]bool{"": true, "K": true, "M": true, "G": true}[unit]; !ok {
-		return fmt.Errorf("--max-line %q: the unit must be K, M or G", s)
-	}
-	if n > (1<<40)>>shift {
-		return fmt.Errorf("--max-line %q: at most 1T", s)
-	}
-	*l = lineLimit(n << shift)
+	*l = lineLimit(n)
 	return nil
 }
