@@ -165,7 +165,7 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore
 // explore explores one trace and reports it like check.
 func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore) error {
 	var bar *progress.Line
-	if live := isTerminal(g.stderr); live || g.Progress {
+	if live := progress.Terminal(g.stderr); live || g.Progress {
 		// A short run says nothing in a log.
 		delay := progress.LineEvery
 		if live {

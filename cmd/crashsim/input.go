@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -48,7 +49,7 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 		opt.DecodePositions = modelArgs
 	}
 	r := crashsim.Reading{Pipeline: pipelined, Delay: progressDelay}
-	if live := isTerminal(g.stderr); live || g.Progress {
+	if live := progress.Terminal(g.stderr); live || g.Progress {
 		r.Progress, r.Live = g.stderr, live
 	}
 	return r.Open(path, opt)
