@@ -20,6 +20,9 @@ import (
 // Inputs check the trace as it was recorded: the file the command
 // replaced is known to have existed.
 func TestRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace is not installed")
 	}

@@ -74,7 +74,7 @@ func inTempDir(t *testing.T) {
 // findings and counts of one that keeps them in memory.
 func TestSpillSameFindings(t *testing.T) {
 	inTempDir(t)
-	traces, _ := filepath.Glob("../fixtures/traces/*/*.strace")
+	traces, _ := filepath.Glob(fixtureTraces())
 	if len(traces) < 30 {
 		t.Fatalf("only %d traces", len(traces))
 	}
@@ -133,7 +133,11 @@ func TestSpillSameFindings(t *testing.T) {
 func TestSpillMergeRandom(t *testing.T) {
 	inTempDir(t)
 	rules := Rules()
-	for seed := range uint64(200) {
+	rounds := uint64(200)
+	if testing.Short() {
+		rounds = 20 // -short: the first seeds of the same rounds
+	}
+	for seed := range rounds {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var want []model.Persistence
 		for _, p := range model.Persistences {

@@ -62,6 +62,9 @@ func (a app) checker() string { return "sh " + filepath.Join(a.dir(), "checker.s
 // skipUnless skips the test when a program the case needs is missing.
 func (a app) skipUnless(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: runs %s's checker on its crash states", a.name)
+	}
 	for _, p := range append([]string{"tar", "xz"}, a.needs...) {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Skipf("%s is not installed (%s needs it)", p, a.name)

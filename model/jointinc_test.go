@@ -40,8 +40,12 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
 		}, nil})
 	}
+	models := Persistences
+	if testing.Short() {
+		models = []Persistence{Posix} // -short: the model with the most states
+	}
 	for _, in := range inputs {
-		for _, p := range Persistences {
+		for _, p := range models {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)
