@@ -20,7 +20,7 @@ import (
 // when it has one), a many-files trace and a real-shaped one.
 func TestRetireSameFindings(t *testing.T) {
 	traces, err := filepath.Glob(fixtureTraces())
-	if err != nil || len(traces) < 30 {
+	if err != nil || len(traces) < 25 {
 		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
 	}
 	type input struct {

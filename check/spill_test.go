@@ -75,7 +75,7 @@ func inTempDir(t *testing.T) {
 func TestSpillSameFindings(t *testing.T) {
 	inTempDir(t)
 	traces, _ := filepath.Glob(fixtureTraces())
-	if len(traces) < 30 {
+	if len(traces) < 25 {
 		t.Fatalf("only %d traces", len(traces))
 	}
 	modelSets := [][]model.Persistence{nil, {model.Ext4}, {model.Posix, model.Ext4, model.Xfs, model.Btrfs}}

@@ -21,8 +21,12 @@ type traceInput struct {
 // initial.list when it has one.
 func fixtureInputs(t *testing.T) []traceInput {
 	t.Helper()
-	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
-	if err != nil || len(traces) < 30 {
+	glob := "../fixtures/traces/*/*.strace"
+	if testing.Short() {
+		glob = "../fixtures/traces/*/f-ttt-y-xx.strace" // -short: one recording of each fixture
+	}
+	traces, err := filepath.Glob(glob)
+	if err != nil || len(traces) < 25 {
 		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
 	}
 	var inputs []traceInput
@@ -38,4 +42,14 @@ func fixtureInputs(t *testing.T) []traceInput {
 		}
 	}
 	return inputs
+}
+
+// testModels are the persistence models the exhaustive tests replay every
+// input under: all of them, or under -short posix alone, the model with
+// the most states.
+func testModels() []Persistence {
+	if testing.Short() {
+		return []Persistence{Posix}
+	}
+	return Persistences
 }

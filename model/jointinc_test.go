@@ -40,12 +40,8 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
 		}, nil})
 	}
-	models := Persistences
-	if testing.Short() {
-		models = []Persistence{Posix} // -short: the model with the most states
-	}
 	for _, in := range inputs {
-		for _, p := range models {
+		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)

@@ -73,12 +73,8 @@ func jointInputs(t *testing.T) []traceInput {
 // eachPoint replays every joint input under every model and calls f at
 // every crash point, while it is the timeline's latest.
 func eachPoint(t *testing.T, f func(name string, p Persistence, pt Point)) {
-	models := Persistences
-	if testing.Short() {
-		models = []Persistence{Posix} // -short: the model with the most states
-	}
 	for _, in := range jointInputs(t) {
-		for _, p := range models {
+		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)

@@ -101,7 +101,7 @@ func samePositions(full, part []Event, set func(string) ArgSet) string {
 // arguments gives the same events, warnings and errors, but for Args.
 func TestDecodeArgsSkipsOnly(t *testing.T) {
 	var files []string
-	for _, g := range []string{"../fixtures/traces/*/*.strace", "../fixtures/traces/*/ff-ttt/trace.*", "testdata/forms/*.strace", "testdata/kstack/*.strace"} {
+	for _, g := range []string{fixtureTraces(), "../fixtures/traces/*/ff-ttt/trace.*", "testdata/forms/*.strace", "testdata/kstack/*.strace"} {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
