@@ -43,8 +43,8 @@ func TestAdversarialScripts(t *testing.T) {
 
 // shortGuard is the guard line of a script that -short leaves out: it
 // needs strace, root and loop devices, /dev/fuse, or an installed
-// database.
-var shortGuard = regexp.MustCompile(`(?m)^\[!(exec:strace|root|fuse|exec:sqlite3)\] skip`)
+// application (sqlite3, python3 running a checker or a save).
+var shortGuard = regexp.MustCompile(`(?m)^(\[!exec:[^\]]*\] )*\[!(exec:strace|root|fuse|exec:sqlite3|exec:python3)\] skip`)
 
 // scriptFiles are the scripts in dir that this run runs: all of them, or
 // under -short those without a shortGuard line (each one left out is
