@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/internal/gentrace"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -19,10 +20,7 @@ import (
 // under every persistence model, on every fixture trace (with its listing
 // when it has one), a many-files trace and a real-shaped one.
 func TestRetireSameFindings(t *testing.T) {
-	traces, err := filepath.Glob(fixtureTraces())
-	if err != nil || len(traces) < 25 {
-		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	type input struct {
 		name string
 		text []byte
@@ -75,14 +73,4 @@ func TestRetireSameFindings(t *testing.T) {
 			t.Errorf("%s: findings differ (-keep +retire):\n%s", in.name, d)
 		}
 	}
-}
-
-// fixtureTraces is the glob of the fixture traces a test reads: every
-// recording of every fixture, or under -short one recording of each
-// (strace -f -ttt -y -xx, the one every fixture has).
-func fixtureTraces() string {
-	if testing.Short() {
-		return "../fixtures/traces/*/f-ttt-y-xx.strace"
-	}
-	return "../fixtures/traces/*/*.strace"
 }

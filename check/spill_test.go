@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
@@ -74,10 +74,7 @@ func inTempDir(t *testing.T) {
 // findings and counts of one that keeps them in memory.
 func TestSpillSameFindings(t *testing.T) {
 	inTempDir(t)
-	traces, _ := filepath.Glob(fixtureTraces())
-	if len(traces) < 25 {
-		t.Fatalf("only %d traces", len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	modelSets := [][]model.Persistence{nil, {model.Ext4}, {model.Posix, model.Ext4, model.Xfs, model.Btrfs}}
 	spilled := 0
 	for _, trace := range traces {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -21,14 +22,7 @@ type traceInput struct {
 // initial.list when it has one.
 func fixtureInputs(t *testing.T) []traceInput {
 	t.Helper()
-	glob := "../fixtures/traces/*/*.strace"
-	if testing.Short() {
-		glob = "../fixtures/traces/*/f-ttt-y-xx.strace" // -short: one recording of each fixture
-	}
-	traces, err := filepath.Glob(glob)
-	if err != nil || len(traces) < 25 {
-		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	var inputs []traceInput
 	for _, tr := range traces {
 		open := func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }
