@@ -82,13 +82,19 @@ func eachInProblems(res *check.Result, ps *check.Problems, f func(n int, x *chec
 // wireProblem is p as a report writes it; fps are its findings'
 // fingerprints.
 func (o Options) wireProblem(p *check.Problem, id string, fps []string) wire.Problem {
+	// Names escaped as the findings' are (name): reversible, never raw
+	// control or bidi characters.
+	paths := make([]string, len(p.Paths))
+	for i, x := range p.Paths {
+		paths[i] = name(x)
+	}
 	wp := wire.Problem{
-		ID: id, Rule: p.Rule.ID, Severity: p.Severity.String(), Path: p.Path, Paths: p.Paths,
-		Trace: p.Trace, Line: p.Line, Message: p.Message, Fix: p.Fix, Program: p.Program,
+		ID: id, Rule: p.Rule.ID, Severity: p.Severity.String(), Path: name(p.Path), Paths: paths,
+		Trace: name(p.Trace), Line: p.Line, Message: name(p.Message), Fix: p.Fix, Program: p.Program,
 		Findings: fps, StateIndex: p.StateIndex,
 	}
 	if loc := p.Source; loc != nil {
-		wp.Source = &wire.Source{File: o.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		wp.Source = &wire.Source{File: name(o.relSource(loc.File)), Line: loc.Line, Function: name(loc.Function)}
 	}
 	return wp
 }
