@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ type traceCmd struct {
 	// machine whose start directory is (or is not) on tmpfs.
 	Mountinfo string        `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
 	Stack     bool          `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
-	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (strace's -o; crashsim's -o is the report) and the listing of what existed before in TRACE.initial. Default: a temp file crashsim-*.strace, its path printed on stderr."`
 	Linger    time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
 	Command   []string      `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
@@ -29,6 +30,8 @@ type traceCmd struct {
 // Help is the detail under `crashsim trace --help`.
 func (c *traceCmd) Help() string {
 	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
+
+--out TRACE keeps the trace (what strace's own -o names); -o FILE is the report, as in every command, so a report named like a trace (*.strace, *.trace) is refused before CMD runs.
 
 Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
 
@@ -42,6 +45,9 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
+	}
+	if err := reportNotTrace(c.Output); err != nil {
+		return err
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them). Python's own lines are
@@ -95,6 +101,25 @@ func (c *traceCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.stderr, "crashsim: %v\n", runErr)
 	}
 	return withCode(exitProgram, programErr)
+}
+
+// traceSuffixes are the endings of a file name that says "a trace".
+var traceSuffixes = []string{".strace", ".trace"}
+
+// reportNotTrace refuses, before anything runs, a report path named like a
+// trace. strace's -o names the trace, so `crashsim trace -o my.strace --
+// prog` means "keep the trace in my.strace" to anyone who knows strace;
+// here -o is the report, and honouring it would leave a report where a
+// trace is expected, which check then fails to parse. Refusing is safer
+// than reinterpreting -o: -o means the report in every other command.
+func reportNotTrace(output string) error {
+	base := strings.ToLower(filepath.Base(output))
+	for _, suf := range traceSuffixes {
+		if output != "" && strings.HasSuffix(base, suf) {
+			return withCode(exitUsage, fmt.Errorf("-o %s names the report, not the trace (strace's -o is the trace; crashsim's is --out): use --out %s to keep the trace, and -o with another name (report.txt, report.sarif) for the report", output, output))
+		}
+	}
+	return nil
 }
 
 // record runs a command under strace (crashsim.Record) and says on stderr
