@@ -31,6 +31,8 @@ type traceCmd struct {
 func (c *traceCmd) Help() string {
 	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
 
+The report goes to stderr, so that CMD's stdout stays CMD's (crashsim trace -- prog > out leaves in out what prog wrote); -o FILE writes it to FILE. With --format json or sarif and no -o, the report is stdout's alone and CMD's stdout goes to stderr.
+
 --out TRACE keeps the trace (what strace's own -o names); -o FILE is the report, as in every command, so a report named like a trace (*.strace, *.trace) is refused before CMD runs.
 
 Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
@@ -61,6 +63,17 @@ func (c *traceCmd) Run(g *Globals) error {
 		// Keep stdout a single JSON or SARIF document.
 		rec.Tracer.Stdout = g.stderr
 	}
+	// The program's stdout is the program's: `crashsim trace -- prog >
+	// out` must leave in out what prog wrote, nothing more. A text report
+	// is for a person and goes to stderr, as strace's own output does; a
+	// JSON or SARIF document without -o is for a pipe, and has stdout to
+	// itself (above).
+	report := g
+	if c.Output == "" && c.Format == "text" {
+		onStderr := *g
+		onStderr.stdout = g.stderr
+		report = &onStderr
+	}
 	res, runErr := g.record(context.Background(), rec, cmd)
 	if res == nil {
 		return runErr
@@ -84,7 +97,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	if programErr != nil {
 		r.exitAs = exitProgram
 	}
-	checkErr := c.run(g, r)
+	checkErr := c.run(report, r)
 	if programErr == nil && runErr == nil {
 		return checkErr
 	}
