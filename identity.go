@@ -21,7 +21,8 @@ import (
 // Identify fills in what names r's findings: opt.SrcRoot (the directory
 // source files are named relative to, as code scanning expects of a
 // repository: the caller gives the one crashsim runs in), opt.Roots (the
-// roots in the order given, then each trace's start directory), and the
+// roots in the order given, then those the traces' listings gave, then
+// each trace's start directory), and the
 // Source of each finding (the call site the traces' stacks and marks
 // name).
 // Problems reading a program's binary are given to warn (nil drops them),
@@ -34,7 +35,7 @@ func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, w
 		opt.SrcRoot = realDir(srcRoot)
 	}
 	opt.Roots = nil
-	for _, d := range append(append([]string{}, roots...), r.Starts...) {
+	for _, d := range append(append(append([]string{}, roots...), r.Roots...), r.Starts...) {
 		if d == "" {
 			continue
 		}

@@ -22,7 +22,7 @@ var spillAt = check.DefaultSpillAt
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif,html" default:"text" help:"Output format: text, json, sarif or html (one self-contained page: a timeline of the trace, its crash points and findings; give -o FILE)."`
 	Model       []string `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default), ext4 (data=ordered), xfs or btrfs. Repeat for several."`
-	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
+	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for a trace crashsim trace recorded, the roots it used (the scope lines of TRACE.initial); else every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable): ** crosses directories; matched against the whole path, the path relative to its root (or the start directory), and a GLOB without / against the base name."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
