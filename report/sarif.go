@@ -55,8 +55,9 @@ func (o Options) artifact(p string) wire.SARIFArtifact {
 	return wire.SARIFArtifact{URI: filepath.Base(p), URIBaseID: traceBase}
 }
 
-// SARIF writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
-// same rule at the same call site, for files a loop saves) are one result.
+// SARIF writes a SARIF 2.1.0 log. Findings of the same rule at the same
+// call site (files a loop saves) are one result, which carries each
+// finding's fingerprint.
 // The results are encoded one at a time as they are written, so that a
 // log of a million findings is never whole in memory: a first pass only
 // groups the findings by fingerprint.
@@ -85,7 +86,7 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		if arts.of(f.Trace).URIBaseID == traceBase {
 			traceDirs[filepath.Dir(f.Trace)] = true
 		}
-		fp := fingerprintSum(f, opt)
+		fp := siteSum(f, opt)
 		g, ok := byPrint[fp]
 		if !ok {
 			byPrint[fp] = int32(len(heads))
@@ -182,8 +183,8 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 	return run
 }
 
-// sarifResult is the result of one group of findings with the same
-// fingerprint, from its first finding i on through next.
+// sarifResult is the result of one group of findings of one call site
+// (siteSum), from its first finding i on through next.
 func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, next []int32, index map[string]int, arts *artifacts) (wire.SARIFResult, error) {
 	f, err := at(i)
 	if err != nil {
@@ -198,6 +199,7 @@ func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, 
 		PartialFingerprints: map[string]string{wire.FingerprintVersion: Fingerprint(f, opt)},
 	}
 	paths := []string{opt.RelPath(f.Path)}
+	prints := []string{r.PartialFingerprints[wire.FingerprintVersion]}
 	props := &wire.SARIFResultProperties{Path: opt.RelPath(f.Path), Models: f.Models}
 	if f.StateIndex > 0 {
 		props.StateIndex = f.StateIndex
@@ -215,10 +217,12 @@ func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, 
 			return wire.SARIFResult{}, err
 		}
 		paths = append(paths, opt.RelPath(f.Path))
+		prints = append(prints, Fingerprint(f, opt))
 		r.RelatedLocations = append(r.RelatedLocations, opt.related(f, arts.of(f.Trace), len(r.RelatedLocations))...)
 	}
 	if len(paths) > 1 {
 		r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", first, len(paths)-1)
+		props.Fingerprints = prints
 	}
 	props.Paths = paths
 	r.Properties = props

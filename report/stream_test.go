@@ -60,12 +60,13 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 	return enc.Encode(doc)
 }
 
-// sarifWhole writes a SARIF 2.1.0 log. Findings with the same fingerprint (the
-// same rule at the same call site, for files a loop saves) are one result.
+// sarifWhole writes a SARIF 2.1.0 log. Findings of the same rule at the
+// same call site (files a loop saves) are one result, with each finding's
+// fingerprint.
 func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 	index := ruleIndex()
 	results := []wire.SARIFResult{}
-	byPrint := map[string]int{}
+	byPrint := map[[8]byte]int{}
 	firsts := map[int]string{}
 	traceDirs := map[string]bool{}
 	all, err := res.List()
@@ -74,12 +75,17 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 	}
 	for _, f := range group(all) {
 		fp := Fingerprint(f, opt)
+		site := siteSum(f, opt)
 		traceLoc := opt.artifact(f.Trace)
 		if traceLoc.URIBaseID == traceBase {
 			traceDirs[filepath.Dir(f.Trace)] = true
 		}
-		if i, ok := byPrint[fp]; ok {
+		if i, ok := byPrint[site]; ok {
 			r := &results[i]
+			if len(r.Properties.Fingerprints) == 0 {
+				r.Properties.Fingerprints = []string{r.PartialFingerprints[wire.FingerprintVersion]}
+			}
+			r.Properties.Fingerprints = append(r.Properties.Fingerprints, fp)
 			r.Properties.Paths = append(r.Properties.Paths, opt.RelPath(f.Path))
 			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", firsts[i], len(r.Properties.Paths)-1)
 			r.RelatedLocations = append(r.RelatedLocations, opt.related(f, traceLoc, len(r.RelatedLocations))...)
@@ -103,7 +109,7 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 			r.Properties.Function = &fn
 		}
 		r.RelatedLocations = opt.related(f, traceLoc, 0)
-		byPrint[fp] = len(results)
+		byPrint[site] = len(results)
 		results = append(results, r)
 	}
 	// The run without its results is the writer's own: the results are

@@ -47,11 +47,11 @@
 //     the disk), and words (the state in words, what follows "a crash can
 //     leave PATH"), absent when there are none.
 //   - fingerprint: the finding's identity across runs, 16 lower-case hex
-//     digits: its rule, its call site (file relative to the source root,
-//     and function) or else its path relative to its root, and the shape
-//     of the syscalls that explain it; never a pid, a trace line, an
-//     absolute checkout path or a temp name. FingerprintVersion names the
-//     recipe. --baseline compares these.
+//     digits: its rule, its path relative to its root, and the shape of
+//     the syscalls that explain it; never a pid, a trace line, an
+//     absolute checkout path or a temp name, and not the call site, so
+//     that a run with stacks and one without name a finding the same.
+//     FingerprintVersion names the recipe. --baseline compares these.
 //   - relpath: path relative to the root it lies in (path when none).
 //   - source, when the trace had stacks: the call site in the program:
 //     file (relative to the source root when below it), line, function.
@@ -101,14 +101,15 @@
 // fullDescription, the docs; help, the fix; defaultConfiguration.level;
 // properties.tags). One invocation carries the exit code, and the blind
 // spots (level warning, or note once accepted) and notes as
-// toolExecutionNotifications. Findings with one fingerprint (one call site
+// toolExecutionNotifications. Findings of one rule at one call site (a loop
 // saving several files) are one result: ruleId and ruleIndex, level,
 // message, its location (the call site under %SRCROOT% when known, else
 // the trace line; a trace outside the source root is under TRACEDIR, which
 // originalUriBaseIds defines), relatedLocations (the explaining trace
 // lines, with ids from 1), partialFingerprints (the fingerprint under
-// FingerprintVersion) and properties: function (when a stack named it),
-// models, path and paths (each finding's relpath), and stateIndex
+// FingerprintVersion: the first finding's) and properties: function (when
+// a stack named it), models, path and paths (each finding's relpath),
+// fingerprints (each finding's, when there are several), and stateIndex
 // (explore). A shard's run has properties.crashsimShard, "I/N".
 //
 // # A new version

@@ -33,14 +33,20 @@ func ReadFingerprints(r io.Reader) (*Fingerprints, error) {
 			return nil, fmt.Errorf("not a crashsim JSON or SARIF report: %w", err)
 		}
 		fp := ""
+		var more []string
 		if it.Finding != nil {
 			fp = it.Finding.Fingerprint
 		} else {
 			fp = it.Result.PartialFingerprints[FingerprintVersion]
+			if p := it.Result.Properties; p != nil {
+				more = p.Fingerprints // the other findings of one call site
+			}
 		}
 		missing = missing || fp == ""
-		if k, ok := fingerprintKey(fp); ok {
-			fps.set[k] = struct{}{}
+		for _, fp := range append([]string{fp}, more...) {
+			if k, ok := fingerprintKey(fp); ok {
+				fps.set[k] = struct{}{}
+			}
 		}
 	}
 	if missing {

@@ -11,7 +11,10 @@ const Version = 1
 // key of a SARIF result's partialFingerprints, and changes when the
 // recipe does, so that an old baseline is never compared with new
 // fingerprints by accident.
-const FingerprintVersion = "crashsim/v2"
+//
+// v3: the call site no longer enters it (a run with --stack and one
+// without name a finding the same).
+const FingerprintVersion = "crashsim/v3"
 
 // Report is crashsim's JSON report: `check`, `trace` and `explore` with
 // --format json.

@@ -98,8 +98,8 @@ type SARIFRuleProperties struct {
 	Tags []string `json:"tags"`
 }
 
-// SARIFResult is the findings of one fingerprint: one finding, or the
-// findings of one call site that a loop makes for several files.
+// SARIFResult is one finding, or the findings of one call site that a
+// loop makes for several files.
 type SARIFResult struct {
 	RuleID    string    `json:"ruleId"`
 	RuleIndex int       `json:"ruleIndex"` // into the driver's rules
@@ -111,7 +111,8 @@ type SARIFResult struct {
 	// RelatedLocations are the trace lines that explain the findings,
 	// numbered from 1.
 	RelatedLocations []SARIFLocation `json:"relatedLocations,omitempty"`
-	// PartialFingerprints hold the fingerprint under FingerprintVersion.
+	// PartialFingerprints hold the first finding's fingerprint under
+	// FingerprintVersion.
 	PartialFingerprints map[string]string      `json:"partialFingerprints"`
 	Properties          *SARIFResultProperties `json:"properties,omitempty"`
 }
@@ -123,6 +124,10 @@ type SARIFResultProperties struct {
 	Models   []string `json:"models"`
 	Path     string   `json:"path"`  // the first finding's RelPath
 	Paths    []string `json:"paths"` // the RelPath of each finding
+	// Fingerprints are the fingerprint of each finding, in the order of
+	// Paths, when the result holds more than one: a baseline read from
+	// the SARIF knows every one.
+	Fingerprints []string `json:"fingerprints,omitempty"`
 	// StateIndex orders explore's results across shards (see
 	// Finding.StateIndex).
 	StateIndex int `json:"stateIndex,omitempty"`

@@ -404,6 +404,10 @@ func (e *Encoder) sarifResult(r *SARIFResult) {
 		e.StringField("path", p.Path)
 		e.Key("paths")
 		e.Strings(p.Paths)
+		if len(p.Fingerprints) > 0 {
+			e.Key("fingerprints")
+			e.Strings(p.Fingerprints)
+		}
 		if p.StateIndex != 0 {
 			e.IntField("stateIndex", p.StateIndex)
 		}
