@@ -35,7 +35,8 @@ func ruleName(id string) string {
 	return b.String()
 }
 
-// srcRoot is SARIF's name for the checkout; code scanning resolves it.
+// srcRoot is SARIF's name for the checkout (Options.Repo); code scanning
+// resolves it.
 const srcRoot = "%SRCROOT%"
 
 // traceBase names the directory of a trace that lies outside the source
@@ -46,9 +47,13 @@ const traceBase = "TRACEDIR"
 // it, else relative to its own directory under traceBase, never by an
 // absolute path that changes with each checkout or temp directory.
 func (o Options) artifact(p string) wire.SARIFArtifact {
+	root := o.Repo
+	if root == "" {
+		root = o.SrcRoot
+	}
 	abs, err := filepath.Abs(p)
 	if err == nil {
-		if rel, ok := below(o.SrcRoot, abs); ok {
+		if rel, ok := below(root, abs); ok {
 			return wire.SARIFArtifact{URI: rel, URIBaseID: srcRoot}
 		}
 	}
