@@ -487,8 +487,8 @@ var registry = []*Rule{
 		Doc: "These writes start or end inside a 4096-byte page of existing file data. The kernel caches files " +
 			"in whole pages, so to change part of a page that is not in memory it must first read that page " +
 			"from disk, then write the whole page back. Under frequent fsync those reads stall the writer: " +
-			"seed 003 measured about 6 seconds for page-sized writes and over 2 minutes for the same work " +
-			"unaligned. This is about cost, not about what a crash leaves.",
+			"in one measurement the same work took about 6 seconds in page-sized writes and over 2 minutes " +
+			"unaligned (crashsim iobench --offset shows it on your disk). This is about cost, not about what a crash leaves.",
 		Fix: "Write whole, aligned pages where the format allows: pad records to 4096 bytes, gather small " +
 			"updates into full pages before writing, or append instead of overwriting parts of pages.",
 		Bad: trace(
