@@ -1,5 +1,5 @@
 // Command crashsim tells what a power cut could leave on disk while a
-// program saves its data. See README.md and `crashsim --help`.
+// program saves its data. See README.md, docs/ and `crashsim --help`.
 package main
 
 import (
