@@ -90,7 +90,13 @@ func (a app) explore(t *testing.T, p model.Persistence) *Result {
 		WorkDir:     t.TempDir(),
 		Predict:     predictApp(t, a, listing),
 	}
-	return runTrace(t, a.trace(), opt)
+	res := runTrace(t, a.trace(), opt)
+	// As root the checker is an unprivileged user of the host (git's
+	// ownership check included), unless the kernel lacks what that needs.
+	if canJail() && res.Unconfined != "" && !strings.Contains(res.Unconfined, "no idmapped mounts") {
+		t.Errorf("the checker was not confined: %s", res.Unconfined)
+	}
+	return res
 }
 
 func readListing(t *testing.T, name string) *model.Listing {

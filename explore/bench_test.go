@@ -18,7 +18,7 @@ import (
 // saveTrace is a synthetic trace of n saves of config.json, each a temp
 // file written in two parts (6 KiB of JSON: torn states exist) and renamed
 // over the name; every fifth save fsyncs the file and the directory.
-func saveTrace(b *testing.B, root string, n int) string {
+func saveTrace(b testing.TB, root string, n int) string {
 	var lines []string
 	for i := range n {
 		doc := fmt.Sprintf(`{"save": %d, "pad": "%s"}`, i, strings.Repeat("x", 6000))
@@ -107,9 +107,11 @@ func BenchmarkExploreTree(b *testing.B) {
 	}
 	initial := writeTree(b, files)
 	var states, cands, reused int
-	var mat, wall time.Duration
+	var mat, wall, cpu time.Duration
 	for b.Loop() {
+		c := cpuTime()
 		res := runTrace(b, trace, Options{Trace: trace, Root: root, Initial: initial, Checker: "true", Jobs: runtime.NumCPU(), Timeout: time.Minute})
+		cpu += cpuTime() - c
 		states += res.Checked
 		cands += res.Built
 		reused += res.Reused
@@ -118,6 +120,9 @@ func BenchmarkExploreTree(b *testing.B) {
 	}
 	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
 	b.ReportMetric(float64(mat.Microseconds())/float64(states), "build-µs/state")
+	// Of crashsim, its runners and the checkers, which they reap: what a
+	// state costs the machine, whatever else runs on it.
+	b.ReportMetric(float64(cpu.Microseconds())/float64(states), "cpu-µs/state")
 	b.ReportMetric(float64(states)/float64(b.N), "states/op")
 	b.ReportMetric(float64(reused)/float64(cands), "reused/built")
 }

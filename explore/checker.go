@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -31,7 +32,7 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	argv := []string{"sh", "-c", e.opt.Checker}
 	out := &limitedBuffer{max: outputLimit}
 	var o outcome
-	var r *runner
+	var r checkerRunner
 	var err error
 	// A runner that ended between states (killed from outside, say)
 	// is replaced once, before the checker has started.
@@ -45,6 +46,9 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 		}
 	}
 	s.output = out.bytes()
+	if r != nil && r.unconfined() != "" {
+		e.noteUnconfined(r.unconfined())
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -62,16 +66,30 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	return nil
 }
 
+// checkerRunner runs one worker's checkers, one after another: a runner
+// process (runner_linux.go) or, for confined checkers, a jail thread of
+// crashsim's and its starter (confined_linux.go).
+type checkerRunner interface {
+	// run runs argv in dir with env, its output into out; see runner.run.
+	run(ctx context.Context, dir string, argv, env []string, token string, out io.Writer) (outcome, error)
+	// stale reports whether it should not take another state.
+	stale() bool
+	stop()
+	// unconfined says why its checkers, jailed, are the host's root ("":
+	// they are not, or are not jailed, or HostRootEnv asked for it).
+	unconfined() string
+}
+
 // worker is one checker goroutine's: its runner, started on first use and
 // again when the last one ended or grew stale.
-type worker struct{ r *runner }
+type worker struct{ r checkerRunner }
 
-func (w *worker) runner(work string) (*runner, error) {
+func (w *worker) runner(work string) (checkerRunner, error) {
 	if w.r != nil && !w.r.stale() {
 		return w.r, nil
 	}
 	w.close()
-	r, err := startRunner(Jailed(), work, checkers.group)
+	r, err := newRunner(work)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +112,34 @@ var noJail bool
 // a jailed checker may write besides its state directory (a log of what
 // the checker saw, say). Read from crashsim's environment.
 const WritableEnv = "CRASHSIM_CHECKER_WRITABLE"
+
+// ReadableEnv names the variable that lists, colon separated, directories
+// a confined checker (see HostRootEnv) may read though others may not
+// enter them or read their files (a checker script below /root, say): the
+// jail shows them read-only, their files as the checker's own. Read from
+// crashsim's environment.
+const ReadableEnv = "CRASHSIM_CHECKER_READABLE"
+
+// HostRootEnv names the variable that, set to 1 in crashsim's
+// environment, runs jailed checkers as the host's root (uid 0, still
+// without capabilities, behind read-only mounts) in the host's network
+// namespace, as before crashsim confined them, for a checker that must
+// read root's files, connect to root's sockets or reach the network. Such
+// a checker can also signal root's processes, crashsim's among them.
+const HostRootEnv = "CRASHSIM_CHECKER_HOST_ROOT"
+
+// unconfinedMu guards Result.Unconfined, set by the workers.
+var unconfinedMu sync.Mutex
+
+// noteUnconfined records why jailed checkers ran as the host's root,
+// for Result.Unconfined.
+func (e *explorer) noteUnconfined(why string) {
+	unconfinedMu.Lock()
+	defer unconfinedMu.Unlock()
+	if e.res.Unconfined == "" {
+		e.res.Unconfined = "jailed checkers ran as the host's root (without capabilities), not as a user of their own, so a checker could signal root's processes and open root's files and sockets: " + why
+	}
+}
 
 // checkers is the token of every checker crashsim runs, the cgroup of
 // their runners where crashsim may make one, and the watchdog that kills

@@ -61,10 +61,11 @@
 // Findings come out in the order trees were first built, whatever the
 // parallelism.
 //
-// Each worker runs its checkers through a runner process of its own
-// (runner_linux.go), a child subreaper in the run's cgroup where crashsim
-// may make one (see package reap), which ends every process of a checker,
-// setsid daemons with a clean environment included, before it answers. A
+// Each worker runs its checkers through a process of its own, a child
+// subreaper in the run's cgroup where crashsim may make one (see package
+// reap), which ends every process of a checker, setsid daemons with a
+// clean environment included, before it answers: the starter of its jail
+// (confined_linux.go, zygote_linux.go), or a runner (runner_linux.go). A
 // state's directory is built from the previous one: what the last state
 // placed and what its checker changed is undone (reuse.go), so the cost
 // of a state follows what differs, not the size of the tree.
@@ -72,14 +73,31 @@
 // The jail (jail_linux.go): with CAP_SYS_ADMIN, a checker sees the world
 // as after a reboot and cannot touch the host. It runs in the host's pid
 // namespace, so a lock file that names the crashed program's pid and pid
-// namespace (Mercurial's) reads as stale; in a mount namespace of the
-// runner's where every mount is read-only, nosuid and nodev but its state
+// namespace (Mercurial's) reads as stale; in a mount namespace of its
+// worker's where every mount is read-only, nosuid and nodev but its state
 // directory and the directories WritableEnv names; with a minimal /dev
 // (null, zero, full, random, urandom, tty, a private devpts and an empty
 // /dev/shm per state) and no block device; with no capabilities, the
 // bounding set emptied, and no_new_privs, so it cannot remount, mount or
-// unmount anything. Without CAP_SYS_ADMIN a checker is contained the same
-// way but not jailed: it can write what crashsim can.
+// unmount anything. It is uid 0 of a user namespace whose uid 0 is, on
+// the host, a uid of no user and no other process (one per worker's jail,
+// from a range no distribution gives out), with network and IPC
+// namespaces of its own (a loopback, up): it cannot signal root's
+// processes (its kill -9 -1 reaches only its own), trace them or read
+// their /proc files, open root's files and sockets (but in the
+// directories ReadableEnv names, read-only), or reach the network or the
+// host's abstract sockets; it holds no fd of crashsim's but its stdin,
+// stdout and stderr (starters and runners mark every other one
+// close-on-exec, inherited ones too). Its state directory is an idmapped mount that
+// shows explore's files as the checker's own (git's ownership check
+// passes); what it creates is root's on disk. That needs
+// idmapped mounts of the work directory's filesystem (Linux 5.12, tmpfs
+// from 6.3): without them, or with HostRootEnv, the checker is the host's
+// root without capabilities, as before (and in the host's network with
+// HostRootEnv), and Result.Unconfined says why. Without CAP_SYS_ADMIN a
+// checker is contained the same way but not jailed: it can write what
+// crashsim can, as the user crashsim runs as (PostgreSQL's checker runs
+// with crashsim as user postgres).
 //
 // Safety: every write goes below the work directory. Parents are created
 // by explore itself, each component checked with Lstat so that nothing is

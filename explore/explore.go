@@ -126,6 +126,10 @@ type Result struct {
 	// changed while unjailed checkers ran (see Jailed): a checker wrote
 	// the real files, though it runs in a state directory elsewhere.
 	RootChanged []string
+	// Unconfined says why checkers, jailed, ran as the host's root and
+	// not as an unprivileged user of their own (see Jailed): they could
+	// signal root's processes and open root's files and sockets.
+	Unconfined string
 	// Where the time went: building and hashing states (one goroutine),
 	// checker runs (summed over workers), and the whole run.
 	Materialize, Check, Wall time.Duration

@@ -23,9 +23,13 @@ type outcome struct {
 
 func (outcome) words() string { return "" }
 
-func startRunner(bool, string, *reap.Group) (*runner, error) {
+func startRunner(bool, bool, string, *reap.Group) (*runner, error) {
 	return nil, errors.New("checkers run on Linux only")
 }
+
+func newRunner(string) (checkerRunner, error) { return nil, errors.New("checkers run on Linux only") }
+
+func (*runner) unconfined() string { return "" }
 
 func (*runner) stale() bool { return true }
 func (*runner) stop()       {}

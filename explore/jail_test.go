@@ -139,9 +139,9 @@ func TestJailHostRemountReadOnly(t *testing.T) {
 }
 
 // A checker has no capabilities, no_new_privs, a minimal /dev, and a
-// read-only /proc: it cannot mount, make a device node or write to
+// read-only /proc: it cannot mount, make a device node, write to
 // /proc/sysrq-trigger ('h' only prints the help to the kernel log, should
-// it get through).
+// it get through) or even to its own /proc/self/comm.
 func TestJailPrivileges(t *testing.T) {
 	needJail(t)
 	logDir := t.TempDir()
@@ -151,6 +151,7 @@ func TestJailPrivileges(t *testing.T) {
 if mount -t tmpfs none /tmp; then exit 1; fi
 if mknod null2 c 1 3; then exit 2; fi
 if echo h > /proc/sysrq-trigger; then exit 3; fi
+if printf x > /proc/self/comm; then exit 5; fi
 if echo x > /dev/shm/x && test -f /dev/shm/x; then :; else exit 4; fi
 exit 0`)
 	b, _ := os.ReadFile(log)

@@ -33,7 +33,10 @@ import (
 // state's checker is left when the state ends. A jailed runner also has
 // a mount namespace of its own (jail_linux.go), set up once; for each
 // state it binds the state directory writable, runs the checker from its
-// thread without privileges, sweeps, and unbinds the directory.
+// thread without privileges, sweeps, and unbinds the directory. (A
+// confined checker, the jail's usual one, needs no runner: its jail is a
+// thread of crashsim's, and its starter does what a runner does, see
+// confined_linux.go.)
 //
 // When crashsim ends, killed or not, the runner sees its socket close,
 // kills its descendants and ends (the watchdog, which kills the run's
@@ -44,17 +47,22 @@ import (
 // as usual and serves the next state), or the runner itself when it does
 // not answer.
 //
-// A jailed runner's mount namespace is a copy of the mount table at its
-// start: it is renewed after maxRunnerAge, so that a filesystem
-// unmounted outside is not kept busy for the rest of the exploration. A
-// checker cannot change it: it has no capabilities.
-const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR" or "plain"
+// A jail's mount namespace is a copy of the mount table at its start: it
+// is renewed after maxRunnerAge, so that a filesystem unmounted outside
+// is not kept busy for the rest of the exploration. A checker cannot
+// change it: it has no capabilities.
+const runnerEnv = "CRASHSIM_CHECKER_RUNNER" // "jail DIR", "jail-root DIR", "plain", or zygoteMode
 
-// maxRunnerAge is how long a jailed runner serves states.
+// maxRunnerAge is how long a jail (a jailed runner, or a jail thread and
+// its starter) serves states.
 const maxRunnerAge = time.Second
 
 func init() {
-	if v := os.Getenv(runnerEnv); v != "" {
+	switch v := os.Getenv(runnerEnv); v {
+	case "":
+	case zygoteMode:
+		os.Exit(serveZygote())
+	default:
 		os.Exit(serveRunner(v))
 	}
 }
@@ -65,6 +73,7 @@ const (
 	frameStart  = 's' // runner → crashsim: the checker is being started: a lost runner's state is not run again
 	frameDone   = 'd' // runner → crashsim: its wait status, and whether the runner retires
 	frameNotRun = 'n' // runner → crashsim: the checker could not start (why)
+	frameReady  = 'y' // starter → crashsim: it can start checkers
 )
 
 // runner is crashsim's side of a runner process.
@@ -72,6 +81,7 @@ type runner struct {
 	cmd    *exec.Cmd
 	conn   *net.UnixConn // crashsim's end of the socket pair
 	jailed bool
+	why    string // why its checkers are not confined (Result.Unconfined)
 	born   time.Time
 	done   bool // killed, or told to retire: start a new one
 	waited bool
@@ -79,8 +89,10 @@ type runner struct {
 
 // startRunner starts a runner in group (none when nil); work is the
 // directory that holds the state directories (a jailed runner keeps the
-// filesystem under it).
-func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
+// filesystem under it). A jailed runner's checkers are the host's root
+// without capabilities, in network and IPC namespaces of their own unless
+// hostRoot. (Confined checkers need no runner: confined_linux.go.)
+func startRunner(jailed, hostRoot bool, work string, group *reap.Group) (*runner, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -98,6 +110,9 @@ func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if jailed {
 		mode = "jail " + work
+		if hostRoot {
+			mode = "jail-root " + work
+		}
 		c.SysProcAttr.Cloneflags = syscall.CLONE_NEWNS
 	}
 	if group != nil {
@@ -115,6 +130,8 @@ func startRunner(jailed bool, work string, group *reap.Group) (*runner, error) {
 	}
 	return &runner{cmd: c, conn: conn, jailed: jailed, born: time.Now()}, nil
 }
+
+func (r *runner) unconfined() string { return r.why }
 
 // stale reports whether the runner should not take another state.
 func (r *runner) stale() bool {
@@ -354,25 +371,7 @@ func recvFrame(c *net.UnixConn) (byte, []byte, int, error) {
 	if n == 0 {
 		return 0, nil, -1, io.EOF
 	}
-	fd := -1
-	if oobn > 0 {
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err == nil {
-			for _, m := range msgs {
-				fds, err := unix.ParseUnixRights(&m)
-				if err != nil {
-					continue
-				}
-				for _, f := range fds {
-					if fd < 0 {
-						fd = f
-					} else {
-						unix.Close(f)
-					}
-				}
-			}
-		}
-	}
+	fd := rightsFD(oob[:oobn])
 	if _, err := io.ReadFull(c, h[n:]); err != nil {
 		closeFD(fd)
 		return 0, nil, -1, err
@@ -383,6 +382,33 @@ func recvFrame(c *net.UnixConn) (byte, []byte, int, error) {
 		return 0, nil, -1, err
 	}
 	return h[0], b, fd, nil
+}
+
+// rightsFD returns the first fd that the control message oob passes
+// (-1 when none), and closes the others.
+func rightsFD(oob []byte) int {
+	fd := -1
+	if len(oob) == 0 {
+		return fd
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return fd
+	}
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, f := range fds {
+			if fd < 0 {
+				fd = f
+			} else {
+				unix.Close(f)
+			}
+		}
+	}
+	return fd
 }
 
 func closeFD(fd int) {
@@ -418,13 +444,21 @@ func serveRunner(arg string) int {
 	if err != nil {
 		return 2
 	}
+	// Nor any fd crashsim did not mark close-on-exec.
+	setupErr := closeOnExec(3)
 	catchSignals()
 	mode, work, _ := strings.Cut(arg, " ")
-	jailed := mode == "jail"
-	setupErr := reap.SetSubreaper()
+	jailed := mode == "jail" || mode == "jail-root"
+	if setupErr == nil {
+		setupErr = reap.SetSubreaper()
+	}
 	var j *jail
 	if jailed && setupErr == nil {
-		j, setupErr = jailSetup(work)
+		jm := jailOwnNet
+		if mode == "jail-root" {
+			jm = jailHostNet
+		}
+		j, setupErr = jailSetup(work, jm, nil)
 	}
 	var null int
 	null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -550,7 +584,7 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 	}
 	var pid int
 	if jailed {
-		pid, err = j.forkExec(path, argv, attr)
+		pid, err = j.fork.forkExec(path, argv, attr)
 	} else {
 		pid, err = syscall.ForkExec(path, argv, attr)
 	}
@@ -562,9 +596,18 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 		}
 		return false, sendFrame(sock, frameNotRun, []byte(err.Error()), -1)
 	}
-	// Reap what comes (orphans come to this process) until the checker
-	// ends, then what is left of it.
-	var ws unix.WaitStatus
+	ws, err := waitChecker(pid)
+	if err != nil {
+		return true, err
+	}
+	sweepDescendants()
+	leave()
+	return false, answerDone(sock, ws, false)
+}
+
+// waitChecker reaps what comes (orphans come to a child subreaper) until
+// the checker pid ends, and returns how it ended.
+func waitChecker(pid int) (unix.WaitStatus, error) {
 	for {
 		var w unix.WaitStatus
 		got, err := unix.Wait4(-1, &w, 0, nil)
@@ -572,16 +615,12 @@ func runOne(sock *net.UnixConn, req []byte, out, null int, jailed bool, j *jail,
 			continue
 		}
 		if err != nil {
-			return true, fmt.Errorf("wait: %w", err)
+			return 0, fmt.Errorf("wait: %w", err)
 		}
 		if got == pid {
-			ws = w
-			break
+			return w, nil
 		}
 	}
-	sweepDescendants()
-	leave()
-	return false, answerDone(sock, ws, false)
 }
 
 func answerDone(sock *net.UnixConn, ws unix.WaitStatus, retire bool) error {

@@ -59,31 +59,41 @@ func TestCheckerAfterTimeoutRuns(t *testing.T) {
 	})
 }
 
-// A jailed runner idle past its age ends by itself; a state sent to it
-// then was not started (so it may be run on a new runner), and the next
-// check gets a new runner.
+// A jailed runner idle past its age ends by itself (a confined one is
+// refused by crashsim); a state sent to it then was not started (so it
+// may be run on a new runner), and the next check gets a new runner.
 func TestIdleJailedRunnerEnds(t *testing.T) {
 	if !canJail() {
 		t.Skip("needs CAP_SYS_ADMIN for namespaces")
 	}
-	work := t.TempDir()
-	dir := filepath.Join(work, "state")
-	os.Mkdir(dir, 0o755)
-	r, err := startRunner(true, work, nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name  string
+		start func(work string) (checkerRunner, error)
+	}{
+		{"runner", func(work string) (checkerRunner, error) { return startRunner(true, false, work, nil) }},
+		{"confined", newRunner},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			work := t.TempDir()
+			dir := filepath.Join(work, "state")
+			os.Mkdir(dir, 0o755)
+			r, err := c.start(work)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.stop()
+			time.Sleep(maxRunnerAge + 300*time.Millisecond)
+			_, err = r.run(context.Background(), dir, []string{"sh", "-c", "true"}, os.Environ(), checkerToken(), io.Discard)
+			if !errors.Is(err, errNotStarted) {
+				t.Fatalf("run on an expired runner: %v, want %v", err, errNotStarted)
+			}
+			e := &explorer{opt: Options{Checker: "true", Timeout: time.Minute}, work: work}
+			w := &worker{r: r}
+			s := &state{dir: dir}
+			if err := e.check(context.Background(), s, w); err != nil || s.failed {
+				t.Fatalf("check after the runner ended: %v %s %s", err, s.why, s.output)
+			}
+			w.close()
+		})
 	}
-	defer r.stop()
-	time.Sleep(maxRunnerAge + 300*time.Millisecond)
-	_, err = r.run(context.Background(), dir, []string{"sh", "-c", "true"}, os.Environ(), checkerToken(), io.Discard)
-	if !errors.Is(err, errNotStarted) {
-		t.Fatalf("run on an expired runner: %v, want %v", err, errNotStarted)
-	}
-	e := &explorer{opt: Options{Checker: "true", Timeout: time.Minute}, work: work}
-	w := &worker{r: r}
-	s := &state{dir: dir}
-	if err := e.check(context.Background(), s, w); err != nil || s.failed {
-		t.Fatalf("check after the runner ended: %v %s %s", err, s.why, s.output)
-	}
-	w.close()
 }

@@ -49,7 +49,7 @@ func (c *exploreCmd) Help() string {
 
 States that leave the same files are checked once, at the last crash line that can leave them: the most demanding line for a checker that knows when the program's data is durable (the same files before a commit and after it are checked after it). The checker's environment: CRASHSIM_STATE_DIR (the state directory), CRASHSIM_CRASH_LINE (the crash comes right after this trace line), CRASHSIM_FIRST_LINE (the first crash line that leaves the same files), CRASHSIM_MODEL. --every-line checks each distinct state at every crash point that leaves it instead.
 
-With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace, with no capabilities and a minimal /dev, every mount read-only but its state directory and the directories listed, colon separated, in CRASHSIM_CHECKER_WRITABLE.
+With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace, with no capabilities and a minimal /dev, every mount read-only but its state directory and the directories listed, colon separated, in CRASHSIM_CHECKER_WRITABLE. It runs as root of a user namespace that is an unused uid on the host, with a network of its own (loopback only): it cannot signal root's processes or reach root's files, sockets or the network (it may read the directories listed in CRASHSIM_CHECKER_READABLE); CRASHSIM_CHECKER_HOST_ROOT=1 runs it as the host's root, in the host's network, instead.
 
 Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root. With --progress (or on a terminal), explore says how far it has got on stderr.
 
@@ -198,6 +198,9 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return c.report(g, result, r)
 	}
 	warnChanged(g, opt.Root, res.RootChanged)
+	if res.Unconfined != "" {
+		fmt.Fprintf(g.stderr, "crashsim: warning: %s\n", res.Unconfined)
+	}
 	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
 	pointLines(g.stderr, res, g.Verbose)
 	if res.WorkDir != "" {

@@ -9,8 +9,8 @@
 // Three layers, each a fallback for the one before:
 //
 //   - A child subreaper. crashsim does not start a program itself but
-//     through a keeper (Keep; explore's checker runners do the same for
-//     themselves): crashsim's own binary started again (the hook is this
+//     through a keeper (Keep; explore's checker runners, and the
+//     starters of its confined checkers, do the same for themselves): crashsim's own binary started again (the hook is this
 //     package's init), which sets PR_SET_CHILD_SUBREAPER and starts the
 //     program as its child. A process below it whose parent ends becomes
 //     the keeper's child, not init's, so the keeper's tree holds every

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package explore
+
+import "time"
+
+func cpuTime() time.Duration { return 0 }
