@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -91,5 +93,71 @@ func TestCLIDoc(t *testing.T) {
 	}
 	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(page.String(), "\n")); diff != "" {
 		t.Errorf("docs/cli.md differs from --help (go test ./cmd/crashsim -run TestCLIDoc -update writes it) (-page +help):\n%s", diff)
+	}
+}
+
+// TestDocLinks: every relative link of README.md and the docs/ pages
+// names a file of the repository, and a link to a section names a
+// heading of that page, so that moving a page or renaming a section
+// cannot leave a reader at a dead end.
+func TestDocLinks(t *testing.T) {
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, "../../README.md", "../../CHANGELOG.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := func(page string) map[string]bool {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			return nil
+		}
+		out := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			if h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " "); ok && strings.HasPrefix(l, "#") {
+				a := strings.Map(func(r rune) rune {
+					switch {
+					case r == ' ' || r == '-':
+						return '-'
+					case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+						return r
+					case r >= 'A' && r <= 'Z':
+						return r + 'a' - 'A'
+					}
+					return -1
+				}, h)
+				out[a] = true
+			}
+		}
+		return out
+	}
+	n := 0
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), file)
+			}
+			n++
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s: link %s: no such file", strings.TrimPrefix(page, "../../"), target)
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !anchors(path)[anchor] {
+				t.Errorf("%s: link %s: no such section in %s", strings.TrimPrefix(page, "../../"), target, strings.TrimPrefix(path, "../../"))
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d relative links found: the pattern must have missed some", n)
 	}
 }
