@@ -29,7 +29,9 @@ func TestExploreProgress(t *testing.T) {
 
 	var b bytes.Buffer
 	live := progress.New(&b, true, 0)
-	live.Update(func() string { return progressLine(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second}) })
+	live.Update(func() string {
+		return progressLine(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second})
+	})
 	live.Clear()
 	if got := b.String(); !strings.HasPrefix(got, "\r\x1b[Kcrashsim: explore: checking: 1 of 2 states") || !strings.HasSuffix(got, "\r\x1b[K") || strings.Contains(got, "\n") {
 		t.Errorf("on a terminal: %q", got)
