@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"testing"
 
@@ -22,11 +23,20 @@ import (
 //
 //	go test . -run '^$' -bench FileSetMemory -benchtime 1x
 //
-// The traces hold 20,000 files, or $CRASHSIM_BENCH_FILES.
+// The traces hold 20,000 files, or $CRASHSIM_BENCH_FILES. With
+// $CRASHSIM_BENCH_HEAPPROFILE=PREFIX, the live heap at the end of each
+// trace goes to the file PREFIX.SHAPE as a heap profile (one sample
+// every 64 bytes allocated: slow): go tool pprof -sample_index=inuse_space
+// -lines says what a file keeps and where it was allocated.
 func BenchmarkFileSetMemory(b *testing.B) {
 	files := 20000
 	if v, err := strconv.Atoi(os.Getenv("CRASHSIM_BENCH_FILES")); err == nil && v > 0 {
 		files = v
+	}
+	profile := os.Getenv("CRASHSIM_BENCH_HEAPPROFILE")
+	if profile != "" {
+		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+		runtime.MemProfileRate = 64
 	}
 	for _, shape := range []string{"files-settled", "files-unsynced"} {
 		b.Run(shape, func(b *testing.B) {
@@ -47,6 +57,7 @@ func BenchmarkFileSetMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			var atEnd uint64
+			var profileErr error
 			c := crashsim.Check{Inputs: crashsim.Inputs{
 				Traces: []string{trace},
 				Open: func(name string, opt parser.Options) (parser.Stream, error) {
@@ -54,7 +65,11 @@ func BenchmarkFileSetMemory(b *testing.B) {
 					if err != nil {
 						return nil, err
 					}
-					return &heapAtEnd{Stream: s, live: &atEnd}, nil
+					h := &heapAtEnd{Stream: s, live: &atEnd, err: &profileErr}
+					if profile != "" {
+						h.profile = profile + "." + shape
+					}
+					return h, nil
 				},
 			}}
 			b.SetBytes(fi.Size())
@@ -70,6 +85,9 @@ func BenchmarkFileSetMemory(b *testing.B) {
 					b.Fatalf("%d files in scope, want %d", res.Summary.Files, files)
 				}
 				res.Close()
+				if profileErr != nil {
+					b.Fatal(profileErr)
+				}
 				if atEnd == 0 {
 					b.Fatal("the check never read the trace to its end")
 				}
@@ -80,18 +98,36 @@ func BenchmarkFileSetMemory(b *testing.B) {
 	}
 }
 
-// heapAtEnd notes the live heap when its stream ends.
+// heapAtEnd notes the live heap when its stream ends, and writes a heap
+// profile to the file profile if named.
 type heapAtEnd struct {
 	parser.Stream
-	live *uint64
+	live    *uint64
+	profile string
+	err     *error
 }
 
 func (h *heapAtEnd) Next() (*parser.Event, error) {
 	ev, err := h.Stream.Next()
 	if errors.Is(err, io.EOF) {
 		*h.live = max(*h.live, liveHeap())
+		if h.profile != "" {
+			*h.err = writeHeapProfile(h.profile)
+		}
 	}
 	return ev, err
+}
+
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	err = pprof.Lookup("heap").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // liveHeap is the heap in use after a full collection.

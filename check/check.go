@@ -355,6 +355,9 @@ type run struct {
 	index   int
 	emitted int
 	col     *collector
+	// names is what the program did to names, alike under every model:
+	// one for all the runs of a check, kept by the first (nameNotSynced).
+	names *nameHistory
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -401,10 +404,11 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	runs := make([]*run, len(models))
 	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
+	shared, names := new(model.Shared), newNameHistory()
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col}
+		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

@@ -19,17 +19,30 @@ import (
 // litter is decided from what the program did, the same under every
 // model: the name did not exist before the trace and no fsync of its
 // directory (or sync) came after it was made.
-type nameNotSynced struct {
+// Being the same under every model, that history is kept once, by the
+// first model's run, and read by every run (run.names): a trace of a
+// million files keeps a million paths in it.
+type nameNotSynced struct{}
+
+// nameHistory is what the program did to names, for litter.
+type nameHistory struct {
 	made     map[string]int // path -> seq of the last op that gave it an inode
 	existed  map[string]bool
 	dirSync  map[string]int // directory path -> seq of its last fsync
 	syncedAt int            // seq of the last sync/syncfs
 }
 
-func (s *nameNotSynced) Observe(r *run, e *model.Effect) {
-	if s.made == nil {
-		s.made, s.existed, s.dirSync, s.syncedAt = map[string]int{}, map[string]bool{}, map[string]int{}, -1
+func newNameHistory() *nameHistory {
+	return &nameHistory{made: map[string]int{}, existed: map[string]bool{}, dirSync: map[string]int{}, syncedAt: -1}
+}
+
+func (*nameNotSynced) Observe(r *run, e *model.Effect) {
+	if r.index == 0 {
+		r.names.observe(e)
 	}
+}
+
+func (s *nameHistory) observe(e *model.Effect) {
 	switch e.Kind {
 	case model.EffEntry:
 		for _, c := range e.Entry.Changes {
@@ -53,7 +66,7 @@ func (s *nameNotSynced) Observe(r *run, e *model.Effect) {
 
 // litter reports whether p is a name the program made, never had synced
 // and removed again.
-func (s *nameNotSynced) litter(p string, n *model.Name) bool {
+func (s *nameHistory) litter(p string, n *model.Name) bool {
 	if n.Cache != nil || s.existed[p] {
 		return false
 	}
@@ -65,10 +78,11 @@ func (s *nameNotSynced) litter(p string, n *model.Name) bool {
 }
 
 func (s *nameNotSynced) Finish(r *run) {
+	h := r.names
 	names := r.m.Names()
 	paths := make([]string, 0, len(names))
 	for p, n := range names {
-		if len(n.Ops) > 0 && canDiffer(n) && !s.litter(p, n) {
+		if len(n.Ops) > 0 && canDiffer(n) && !h.litter(p, n) {
 			paths = append(paths, p)
 		}
 	}
@@ -106,17 +120,18 @@ func (s *nameNotSynced) Finish(r *run) {
 // is not durable until the directory is synced. The finding says so
 // conditionally, one severity lower, and how to settle it.
 func (s *nameNotSynced) unsureCreates(r *run) {
+	h := r.names
 	names := r.m.Names()
 	var paths []string
 	for p, n := range names {
 		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure {
 			continue
 		}
-		if _, changed := s.made[p]; changed {
+		if _, changed := h.made[p]; changed {
 			continue // an entry op changed the name: the rule above asks about it, alike in every model
 		}
 		at := n.UnsureAt.Seq
-		if s.dirSync[parentDirOf(p)] > at || s.syncedAt > at {
+		if h.dirSync[parentDirOf(p)] > at || h.syncedAt > at {
 			continue
 		}
 		paths = append(paths, p)

@@ -121,7 +121,6 @@ type Inode struct {
 	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
 	Written     bool     // some data op in the trace
 	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
-	Created     *Ref     // the event that created it
 	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
 	FailedSync  *Ref     // the first sync that failed on it
 	SyncRange   *Ref     // last sync_file_range on it
@@ -225,7 +224,7 @@ func (n *Inode) Name() string {
 
 // persist makes the inode's pending data durable (a barrier covered it),
 // telling Options.Durable first; lost data stays lost.
-func (m *Model) persist(n *Inode, r Ref) {
+func (m *Model) persist(n *Inode, r *Ref) {
 	if m.opt.Durable != nil && n.pending.len() > 0 {
 		m.opt.Durable(n, n.pending.slice())
 	}
@@ -233,10 +232,9 @@ func (m *Model) persist(n *Inode, r Ref) {
 	m.queueInode(n)
 }
 
-func (n *Inode) persistData(r Ref) {
+func (n *Inode) persistData(r *Ref) {
 	n.pending = opList{} // a file written once must not keep its ops' blocks
 	n.writeback = false
 	n.DurableSize = n.Size
-	rr := r
-	n.LastSync = &rr
+	n.LastSync = r
 }

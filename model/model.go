@@ -107,6 +107,36 @@ type Options struct {
 	// RetireBatch is how many candidates for retirement wait before a
 	// pass (0: 256). Tests set 1, so that files retire as soon as they can.
 	RetireBatch int
+	// Shared is what the models replaying one trace side by side (check's,
+	// one per persistence model) share; nil: nothing.
+	Shared *Shared
+}
+
+// Shared is what the models of one check share: the *Ref of the event
+// they are applying, so that a file's last sync (and a sync of every
+// file) costs one Ref however many models and files point at it.
+type Shared struct {
+	ref *Ref
+}
+
+// eventRef returns a Ref of the event being applied that nothing will
+// change: the one the other models share for it, or a new one.
+func (m *Model) eventRef() *Ref {
+	if r := m.lastRef; r != nil && *r == m.last {
+		return r
+	}
+	s := m.opt.Shared
+	if s != nil && s.ref != nil && *s.ref == m.last {
+		m.lastRef = s.ref
+		return s.ref
+	}
+	r := new(Ref)
+	*r = m.last
+	m.lastRef = r
+	if s != nil {
+		s.ref = r
+	}
+	return r
 }
 
 // Model replays events through processes, fd tables, inodes and names,
@@ -124,6 +154,7 @@ type Model struct {
 	nops          int // entry ops so far (EntryOp.order)
 	maps          map[string]*Inode
 	last          Ref
+	lastRef       *Ref // last as eventRef gave it out, shared
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
@@ -136,11 +167,12 @@ type Model struct {
 	paths [3]string
 	// What retirement keeps (retire.go): records of retired inodes by ID
 	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
-	// a map entry per retired one) and of retired names (the inode ID, 0
-	// for a name known absent), and the candidates for the next pass.
+	// a map entry per retired one), the index of retired names (the
+	// inode ID, or known absent: restindex.go), and the candidates for the
+	// next pass.
 	rest        []*restInode
 	nretired    int
-	restNames   map[string]int32
+	restIdx     restIndex
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
@@ -163,7 +195,7 @@ func New(opt Options) *Model {
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
-		restNames: map[string]int32{}, retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
+		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
 }
 
 // Persistence returns the model's persistence model.
@@ -434,16 +466,13 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.SyncFileRange:
 		if h := m.fileHandle(ev, row.FD()); h != nil && !h.Node.Dir {
-			r := refOf(ev)
-			h.Node.SyncRange = &r
+			h.Node.SyncRange = m.eventRef()
 			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
 		}
 	case syscalls.Mkdir:
 		if p0 != "" && !isPseudoPath(p0) {
 			m.settleDir(parentDir(p0))
 			ino := m.newInode(true, false)
-			r := refOf(ev)
-			ino.Created = &r
 			m.name(p0).Known = true
 			m.entry(ev, EntryMkdir, []NameChange{{Path: p0, New: ino}}, eff)
 		}
@@ -471,8 +500,6 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			r := refOf(ev)
-			ino.Created = &r
 			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -524,8 +551,6 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		// An unnamed file in directory p: it gets a name only by linkat.
 		ino := m.newInode(false, false)
-		r := refOf(ev)
-		ino.Created = &r
 		eff.opened, eff.openNode = true, ino
 		return
 	}
@@ -564,8 +589,6 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 		m.settleDir(parentDir(p))
 		ino = m.newInode(false, false)
 		ino.Size, ino.DurableSize = 0, 0
-		r := refOf(ev)
-		ino.Created = &r
 		m.entry(ev, EntryCreate, []NameChange{{Path: p, New: ino}}, eff)
 	}
 	if ino == nil {
@@ -705,7 +728,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if sync {
 		d := *eff.Data
 		eff.Data = &d
-		m.persist(ino, refOf(ev))
+		m.persist(ino, m.eventRef())
 	}
 }
 
@@ -780,21 +803,21 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		m.syncFailed(ev, ino, eff)
 		return
 	}
-	r := refOf(ev)
+	r := m.eventRef()
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
 		dir := map[string]bool{m.pathOf(ino, h): true}
-		persisted, covered := m.dirSyncRule(ino, dir, r)
-		ino.LastSync = &r
+		persisted, covered := m.dirSyncRule(ino, dir, *r)
+		ino.LastSync = r
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
 	datasync := row.Effect == syscalls.Fdatasync
-	reach := m.syncReach(ino, datasync, r)
+	reach := m.syncReach(ino, datasync, *r)
 	eff.pendingBefore = ino.pendingList()
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	eff.Persisted = m.fileSyncRule(ino, datasync, reach, r)
+	eff.Persisted = m.fileSyncRule(ino, datasync, reach, *r)
 }
 
 // pathOf is the directory path a directory handle names.
@@ -806,9 +829,8 @@ func (m *Model) pathOf(ino *Inode, h *Handle) string {
 }
 
 func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
-	r := refOf(ev)
 	if ino.FailedSync == nil {
-		ino.FailedSync = &r
+		ino.FailedSync = m.eventRef()
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
@@ -819,7 +841,7 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
-	r := refOf(ev)
+	r := m.eventRef()
 	for _, ino := range m.inodes {
 		if ino != nil && ino.pending.len() > 0 {
 			m.persist(ino, r)
@@ -895,7 +917,7 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	}
 	if f, _ := ev.Bits(row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
 		eff.pendingBefore = ino.pendingList()
-		m.persist(ino, refOf(ev))
+		m.persist(ino, m.eventRef())
 		eff.Kind, eff.Inode = EffFileSync, ino
 	}
 }
@@ -927,9 +949,8 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 }
 
 func (m *Model) unmodeled(ev *parser.Event, ino *Inode, what string, eff *Effect) {
-	r := refOf(ev)
 	if ino.Unmodeled == nil {
-		ino.Unmodeled = &r
+		ino.Unmodeled = m.eventRef()
 	}
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.What = EffUnmodeled, ino, what

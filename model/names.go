@@ -184,7 +184,7 @@ func (m *Model) lookup(p string, exists bool) *Inode {
 // existing when the trace never said: a retired d is settled already, and
 // is left retired (a directory gets an entry made in it at every create).
 func (m *Model) settleDir(d string) {
-	if _, ok := m.restNames[d]; !ok {
+	if _, ok := m.restGet(d); !ok {
 		m.lookup(d, true)
 	}
 }

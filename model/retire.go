@@ -1,8 +1,6 @@
 package model
 
 import (
-	"slices"
-	"strings"
 	"weak"
 )
 
@@ -32,16 +30,23 @@ import (
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
 
-// restInode is what a retired inode keeps.
+// restInode is what a retired inode keeps: 64 bytes, the allocator's
+// size class, for the file that had one name all along; another keeps
+// its names in more.
 type restInode struct {
-	w                 weak.Pointer[Inode]
-	size              int64 // and DurableSize: with nothing pending they are one
-	paths             []string
-	lastPath          string // its one name now, or the last it had when deleted
-	created, lastSync *Ref
-	syncRange         *Ref
-	hist              int32
-	flags             restFlags
+	w        weak.Pointer[Inode]
+	size     int64  // and DurableSize: with nothing pending they are one
+	lastPath string // its one name now, or the last it had when deleted
+	lastSync *Ref
+	more     *restMore // nil: Paths is [lastPath], no sync_file_range
+	hist     int32
+	flags    restFlags
+}
+
+// restMore is what few retired inodes have.
+type restMore struct {
+	paths     []string
+	syncRange *Ref
 }
 
 type restFlags uint8
@@ -100,7 +105,7 @@ func (m *Model) retirePass() {
 		n.queued = false
 		if m.names[n.Path] == n && n.Cache == nil && restingName(n, nil) {
 			delete(m.names, n.Path)
-			m.restNames[n.Path] = 0
+			m.restPut(n.Path, 0)
 		}
 	}
 	m.candNames = m.candNames[:0]
@@ -142,8 +147,8 @@ func (m *Model) canRetire(ino *Inode) bool {
 			if !restingName(n, ino) {
 				return false
 			}
-		} else if id, ok := m.restNames[p]; !ok || int(id) != ino.ID {
-			return false
+		} else {
+			return false // a live inode's names are live (reviveID)
 		}
 	}
 	return true
@@ -151,10 +156,12 @@ func (m *Model) canRetire(ino *Inode) bool {
 
 func (m *Model) retireInode(ino *Inode) {
 	r := &restInode{
-		w: weak.Make(ino), size: ino.Size,
-		paths: ino.Paths, lastPath: ino.LastPath,
-		created: ino.Created, lastSync: ino.LastSync, syncRange: ino.SyncRange,
-		hist: int32(ino.hist),
+		w: weak.Make(ino), size: ino.Size, lastPath: ino.LastPath,
+		lastSync: ino.LastSync,
+		hist:     int32(ino.hist),
+	}
+	if len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath || ino.SyncRange != nil {
+		r.more = &restMore{paths: ino.Paths, syncRange: ino.SyncRange}
 	}
 	for _, f := range []struct {
 		on  bool
@@ -171,10 +178,8 @@ func (m *Model) retireInode(ino *Inode) {
 	m.rest[ino.ID-1] = r
 	m.nretired++
 	for _, p := range ino.Names {
-		if n := m.names[p]; n != nil {
-			delete(m.names, p)
-			m.restNames[p] = int32(ino.ID)
-		}
+		delete(m.names, p)
+		m.restPut(p, int32(ino.ID))
 	}
 	m.inodes[ino.ID-1] = nil
 	ino.retired = true
@@ -184,12 +189,17 @@ func (m *Model) retireInode(ino *Inode) {
 func (r *restInode) rebuild(id int) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
-		LastPath: r.lastPath, Paths: r.paths,
-		Size: r.size, DurableSize: r.size,
+		LastPath: r.lastPath,
+		Size:     r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
-		Created: r.created, LastSync: r.lastSync, SyncRange: r.syncRange,
+		LastSync:   r.lastSync,
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
 		syncedEmpty: r.flags&restSyncedEmpty != 0,
+	}
+	if r.more != nil {
+		ino.Paths, ino.SyncRange = r.more.paths, r.more.syncRange
+	} else {
+		ino.Paths = []string{r.lastPath}
 	}
 	if r.flags&restNamed != 0 {
 		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
@@ -214,7 +224,8 @@ func (m *Model) materialize(id int) *Inode {
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
-// returns it.
+// returns it, with its name: the index of retired names holds only
+// retired inodes (restindex.go).
 func (m *Model) reviveID(id int) *Inode {
 	if ino := m.inodes[id-1]; ino != nil {
 		return ino
@@ -222,6 +233,10 @@ func (m *Model) reviveID(id int) *Inode {
 	r := m.rest[id-1]
 	if r == nil {
 		return nil
+	}
+	named := r.flags&restNamed != 0
+	if named {
+		m.restDelete(r.lastPath)
 	}
 	m.rest[id-1] = nil
 	m.nretired--
@@ -232,6 +247,11 @@ func (m *Model) reviveID(id int) *Inode {
 	ino.retired = false
 	m.inodes[id-1] = ino
 	m.queueInode(ino)
+	if named {
+		n := &Name{Path: r.lastPath, Known: true, Cache: ino, Durable: ino}
+		m.names[n.Path] = n
+		m.queueName(n)
+	}
 	return ino
 }
 
@@ -254,16 +274,16 @@ func (m *Model) nameOf(p string) *Name {
 	if n := m.names[p]; n != nil {
 		return n
 	}
-	id, ok := m.restNames[p]
-	if !ok {
+	id, ok := m.restGet(p)
+	switch {
+	case !ok:
 		return nil
+	case id != 0:
+		m.reviveID(int(id))
+		return m.names[p]
 	}
-	delete(m.restNames, p)
+	m.restDelete(p)
 	n := &Name{Path: p, Known: true}
-	if id != 0 {
-		ino := m.reviveID(int(id))
-		n.Cache, n.Durable = ino, ino
-	}
 	m.names[p] = n
 	m.queueName(n)
 	return n
@@ -278,15 +298,12 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 		c := n.Cache
 		return n, c != nil, c != nil && c.Dir && !c.Initial, true
 	}
-	id, ok := m.restNames[p]
+	id, ok := m.restGet(p)
 	if !ok {
 		return nil, false, false, false
 	}
 	if id == 0 {
 		return nil, false, false, true
-	}
-	if c := m.inodes[id-1]; c != nil {
-		return nil, true, c.Dir && !c.Initial, true
 	}
 	f := m.rest[id-1].flags
 	return nil, true, f&restDir != 0 && f&restInitial == 0, true
@@ -295,12 +312,9 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 // peekDir reports whether p is retired, and then whether it names a
 // directory.
 func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
-	id, retired = m.restNames[p]
+	id, retired = m.restGet(p)
 	if !retired || id == 0 {
 		return id, retired, false
-	}
-	if c := m.inodes[id-1]; c != nil {
-		return id, true, c.Dir
 	}
 	return id, true, m.rest[id-1].flags&restDir != 0
 }
@@ -308,14 +322,12 @@ func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
 // restingSized reports whether p is retired naming nothing or a file of
 // known size: what a stat of p cannot change.
 func (m *Model) restingSized(p string) bool {
-	id, retired := m.restNames[p]
+	id, retired := m.restGet(p)
 	switch {
 	case !retired:
 		return false
 	case id == 0:
 		return true
-	case m.inodes[id-1] != nil:
-		return m.inodes[id-1].Size >= 0
 	}
 	return m.rest[id-1].size >= 0
 }
@@ -323,14 +335,7 @@ func (m *Model) restingSized(p string) bool {
 // reviveBelow brings back every retired name below directory prefix (which
 // ends in "/"), for a rename of that directory.
 func (m *Model) reviveBelow(prefix string) {
-	var below []string
-	for p := range m.restNames {
-		if strings.HasPrefix(p, prefix) {
-			below = append(below, p)
-		}
-	}
-	slices.Sort(below)
-	for _, p := range below {
+	for _, p := range m.restBelow(prefix) {
 		m.nameOf(p)
 	}
 }

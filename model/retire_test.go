@@ -63,7 +63,7 @@ type inodeView struct {
 	Names, Paths                  []string
 	Size, DurableSize             int64
 	Written, Modified, HadContent bool
-	Created, LastSync, FailedSync *Ref
+	LastSync, FailedSync          *Ref
 	SyncRange, Unmodeled          *Ref
 	Versions                      int
 	Pending                       []DataOp
@@ -72,7 +72,7 @@ type inodeView struct {
 
 func viewOf(n *Inode) inodeView {
 	return inodeView{n.ID, n.Dir, n.Initial, n.Unsure, n.Path, n.LastPath, n.Names, n.Paths, n.Size, n.DurableSize,
-		n.Written, n.Modified, n.HadContent, n.Created, n.LastSync, n.FailedSync, n.SyncRange, n.Unmodeled,
+		n.Written, n.Modified, n.HadContent, n.LastSync, n.FailedSync, n.SyncRange, n.Unmodeled,
 		n.Versions(), n.PendingWrites(), n.DataPending()}
 }
 

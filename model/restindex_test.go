@@ -1,0 +1,72 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRestIndex holds the index of retired names to a map through random
+// puts, deletes and lookups, with few enough distinct paths that probe
+// runs collide and wrap, and deletes shift entries back across them.
+func TestRestIndex(t *testing.T) {
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 26))
+		m := New(Options{Retire: true})
+		paths := make([]string, 200)
+		for i := range paths {
+			paths[i] = fmt.Sprintf("/d%d/f%d", i%7, i)
+			// Inode i+1 is retired with the one name paths[i].
+			m.rest = append(m.rest, &restInode{lastPath: paths[i], flags: restNamed})
+		}
+		want := map[string]int32{}
+		for step := range 5000 {
+			i := rng.IntN(len(paths))
+			p := paths[i]
+			switch rng.IntN(3) {
+			case 0:
+				id := int32(i + 1)
+				if rng.IntN(5) == 0 {
+					id = 0 // known absent
+				}
+				if _, ok := want[p]; ok {
+					m.restDelete(p) // a name is put once, as retirement does
+				}
+				m.restPut(p, id)
+				want[p] = id
+			case 1:
+				if _, ok := want[p]; ok {
+					m.restDelete(p)
+					delete(want, p)
+				}
+			}
+			q := paths[rng.IntN(len(paths))]
+			id, ok := m.restGet(q)
+			wid, wok := want[q]
+			if id != wid || ok != wok {
+				t.Fatalf("seed %d step %d: restGet(%s) = %d, %v; want %d, %v", seed, step, q, id, ok, wid, wok)
+			}
+		}
+		n := 0
+		for _, w := range want {
+			if w != 0 {
+				n++
+			}
+		}
+		if m.restIdx.n != n {
+			t.Errorf("seed %d: %d slots in use, want %d", seed, m.restIdx.n, n)
+		}
+		var below []string
+		for p := range want {
+			if strings.HasPrefix(p, "/d3/") {
+				below = append(below, p)
+			}
+		}
+		slices.Sort(below)
+		if got := m.restBelow("/d3/"); !slices.Equal(got, below) {
+			t.Errorf("seed %d: restBelow = %v, want %v", seed, got, below)
+		}
+	}
+}
