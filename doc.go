@@ -55,11 +55,26 @@
 //     trace; stacks are read back, for the lines findings name, only when
 //     the trace's head shows some (parser.ProbeTrace).
 //   - A Filter leaves out what the caller asked not to see (ignore globs,
-//     a config's suppressions, the findings of a baseline report) and
+//     a config's suppressions, the problems of a baseline report) and
 //     counts each kind, so that a report says what it left out.
+//     Suppressions and baselines work on problems (check.Group): a
+//     suppression of a problem's rule, or a baseline that has the problem,
+//     leaves out all its findings; a suppression of a consequence's rule
+//     leaves out that finding only.
 //   - A Config is a .crashsim.toml: roots, ignore globs, models, the
 //     severity to fail on, and suppressions, each checked against what
 //     crashsim knows (model.ParsePersistence, the rule registry).
+//     LoadConfig reads the one named, or finds one in the directory or
+//     above it; one found must belong to the user or to root, as git
+//     refuses a repository another user owns, since a config decides
+//     which findings are reported.
+//
+// Every file read here (a listing, a config; the parser's traces) opens
+// through internal/inputfile: a regular file, or a pipe the shell made
+// when the user named it; a device, a named pipe or a file of /proc is
+// refused before a byte is read. What is held whole has a cap
+// (MaxConfigSize, MaxListingSize), and a message quotes what an input
+// holds in a few dozen bytes at most.
 //
 // Errors are worded for a person. A *UsageError is a request that cannot
 // be met as asked; an *InputError a trace, listing or report that cannot

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -136,23 +136,28 @@ func (st Start) Procs() *model.Procs {
 	return p
 }
 
+// MaxListingSize bounds a listing, which is held in memory as it is
+// read: crashsim trace lists at most MaxListed entries, a few MiB.
+const MaxListingSize = 256 << 20
+
 // listing reads the listing of what existed before a trace: the one
 // Listing names, or TRACE.initial beside the trace; nil when there is
-// none.
+// none. One that is not a regular file (a pipe is taken when named) is
+// refused (inputfile).
 func (in *Inputs) listing(trace string) (*model.Listing, error) {
-	name := in.Listing
+	name, origin := in.Listing, inputfile.Named
 	if name == "" {
-		name = trace + ".initial"
-		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
+		name, origin = trace+".initial", inputfile.Found
 	}
-	file, err := os.Open(name)
+	file, err := inputfile.Open(name, origin)
+	if origin == inputfile.Found && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, &InputError{fmt.Errorf("cannot read the initial listing: %w", err)}
 	}
 	defer file.Close()
-	l, err := model.ReadInitial(bufio.NewReader(file), name)
+	l, err := model.ReadInitial(bufio.NewReader(inputfile.Capped(file, MaxListingSize)), name)
 	if err != nil {
 		return nil, &InputError{err}
 	}

@@ -1,6 +1,8 @@
 package crashsim
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
 )
 
 // TestTakeListing: a listing says where the program started and the files
@@ -101,5 +104,45 @@ func TestInheritedFiles(t *testing.T) {
 	fds := InheritedFiles(nil, f, w)
 	if len(fds) != 1 || fds[0].FD != 1 || fds[0].Path != realDir(f.Name()) || fds[0].Offset != 5 || fds[0].Flags&0o3 != 0o2 {
 		t.Errorf("InheritedFiles = %+v", fds)
+	}
+}
+
+// TestAdversarialListingInput: the listing beside a trace is read only
+// when it is a regular file (a fifo there blocked the run forever); one
+// named with Inputs.Listing may also be a pipe from the shell. A missing
+// one is no listing.
+func TestAdversarialListingInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.strace")
+	if _, err := (&Inputs{}).listing(trace); err != nil {
+		t.Errorf("no listing: %v", err)
+	}
+	if err := unix.Mkfifo(trace+".initial", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := (&Inputs{}).listing(trace)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "t.strace.initial is a named pipe") {
+		t.Errorf("a fifo listing: %v, want an input error", err)
+	}
+	os.Remove(trace + ".initial")
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() {
+		w.WriteString("cwd /w\n")
+		w.Close()
+	}()
+	pipe := fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+	os.Symlink(pipe, trace+".initial")
+	if _, err := (&Inputs{}).listing(trace); !errors.As(err, &ie) || !strings.Contains(err.Error(), "only when it is named") {
+		t.Errorf("a pipe beside the trace: %v, want an input error", err)
+	}
+	l, err := (&Inputs{Listing: pipe}).listing(trace)
+	if err != nil || l.Cwd != "/w" {
+		t.Errorf("a listing named on a pipe: %+v, %v", l, err)
 	}
 }

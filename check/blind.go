@@ -153,8 +153,12 @@ type Watcher struct {
 	exitLine  model.Ref // first "+++ exited" line
 	exits     int
 
-	closes  int
-	syncs   map[string]bool
+	closes int
+	syncs  map[string]bool
+	// barrier says the program asked for durability at least once: a
+	// sync of any kind (failed or not), msync, or a write on an O_SYNC
+	// or O_DSYNC fd.
+	barrier bool
 	writes  int       // calls that write file data (or sync a mapping), to any fd
 	written model.Ref // first successful open for writing
 	opens   int
@@ -347,10 +351,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 			w.blindWrites++
 		}
-	case syscalls.CopyInto, syscalls.Msync:
+	case syscalls.CopyInto:
 		w.writes++
+	case syscalls.Msync:
+		w.writes++
+		w.barrier = true
 	case syscalls.Fsync, syscalls.Fdatasync, syscalls.Sync, syscalls.Syncfs:
 		w.syncs[ev.Name] = true
+		w.barrier = true
 	case syscalls.IOUringSetup:
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
@@ -479,6 +487,9 @@ func (w *Watcher) changed(ev *parser.Event, p string) {
 func (w *Watcher) ObserveEffect(m *model.Model, e *model.Effect) { w.observeEffect(e) }
 
 func (w *Watcher) observeEffect(e *model.Effect) {
+	if e.Kind == model.EffWrite && e.Handle != nil && e.Handle.Flags&syscalls.O_DSYNC != 0 {
+		w.barrier = true
+	}
 	if e.Kind == model.EffUnmodeled && e.Event != nil && e.Event.Call.Effect() == syscalls.Mmap && w.mappedPath == "" && e.Inode != nil {
 		if p := e.Inode.Name(); w.opt.inScope(p) {
 			w.mapped, w.mappedPath = e.Ref, p
@@ -508,6 +519,11 @@ func (w *Watcher) observeData(e *model.Effect) {
 		}
 	}
 }
+
+// Synced reports whether the program asked for durability at least
+// once: any sync call (fsync, fdatasync, sync, syncfs, msync), failed or
+// not, or a write on an fd opened O_SYNC or O_DSYNC.
+func (w *Watcher) Synced() bool { return w.barrier }
 
 // Describe says in one line what the watcher saw of the recording, for -v:
 // the counts its blind spots are worked out from.

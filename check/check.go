@@ -214,6 +214,10 @@ type Result struct {
 	Recording string
 	// Models are the persistence models the findings were computed under.
 	Models []model.Persistence
+	// Unsynced are the trace files of the programs that never asked for
+	// durability (Watcher.Synced) in a trace without blind spots: their
+	// unsynced files make one program-level problem (see Group).
+	Unsynced []string
 
 	// findings are the findings in memory; parts those after them, when
 	// the check spilled them.
@@ -426,6 +430,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		runs[i] = r
 	}
 	res := &Result{Models: models}
+	files := map[string]bool{}
 	for {
 		ev, err := stream.Next()
 		if errors.Is(err, io.EOF) {
@@ -436,6 +441,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.Summary.Events++
+		files[ev.Pos.File] = true
 		for _, r := range runs {
 			r.m.Apply(ev)
 		}
@@ -463,15 +469,26 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	}
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
+	if !watch.Synced() && len(res.Warnings) == 0 {
+		// A blind spot can hide the syncs (a syscall filter, children
+		// not followed, io_uring): only a trace that shows everything
+		// says the program never asked for durability.
+		for f := range files {
+			if f != "" {
+				res.Unsynced = append(res.Unsynced, f)
+			}
+		}
+		sort.Strings(res.Unsynced)
+	}
 	// Files in scope, by the name a user knows them by: a file replaced by
 	// rename and its replacement are one file to the user.
-	files := map[string]bool{}
+	inScope := map[string]bool{}
 	runs[0].m.EachInode(func(ino *model.Inode) {
 		if ino.Modified && !ino.Dir && opt.inScope(ino.Name()) {
-			files[ino.Name()] = true
+			inScope[ino.Name()] = true
 		}
 	})
-	res.Summary.Files = len(files)
+	res.Summary.Files = len(inScope)
 	return res, nil
 }
 

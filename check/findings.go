@@ -190,6 +190,7 @@ func (r *Result) Join(o *Result) {
 	r.Summary.Add(o.Summary)
 	r.Warnings = append(r.Warnings, o.Warnings...)
 	r.Notes = append(r.Notes, o.Notes...)
+	r.Unsynced = append(r.Unsynced, o.Unsynced...)
 	o.findings, o.parts = nil, nil
 }
 

@@ -491,11 +491,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case syscalls.Rename:
 		m.rename(ev, row, paths, eff)
 	case syscalls.Link:
-		if len(paths) == 2 && paths[0] != "" && paths[1] != "" {
-			src := m.lookup(paths[0], true)
-			m.lookup(paths[1], false)
-			m.entry(ev, EntryLink, []NameChange{{Path: paths[1], New: src}}, eff)
-		}
+		m.link(ev, row, paths, eff)
 	case syscalls.Symlink:
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)

@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/crashsim/crashsim/internal/inputfile"
 )
 
 // DataReader decodes the bytes a DataRef points at, re-reading them from
@@ -38,7 +39,7 @@ func (d *DataReader) file(name string) (io.ReaderAt, error) {
 	if f, ok := d.files[name]; ok {
 		return f, nil
 	}
-	f, err := os.Open(name)
+	f, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
 		return nil, err
 	}

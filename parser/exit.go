@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/crashsim/crashsim/internal/inputfile"
 )
 
 // Exit is how one process ended, as its "+++" line says.
@@ -29,7 +30,7 @@ const exitBlock = 64 << 10
 // always is, so a gigabyte trace costs no more than a small one. Each
 // candidate line is read as the Reader reads it.
 func ExitOf(path string, pid int) (Exit, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Named)
 	if err != nil {
 		return Exit{}, err
 	}

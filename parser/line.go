@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // lineKind says what one physical trace line holds.
@@ -343,6 +344,13 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	return 0, 0, l.errorf(i, "expected a syscall name, a signal (---) or an exit (+++), found %q", snippet(b[i:]))
 }
 
+// maxSyscallName bounds a syscall name: strace's longest, and its
+// syscall_0x... for a number it does not know, are some 30 bytes.
+const maxSyscallName = 64
+
+// maxNameShown is how much of a name a message quotes.
+const maxNameShown = 40
+
 func snippet(b []byte) string {
 	if len(b) > 20 {
 		return string(b[:20]) + "..."
@@ -571,7 +579,12 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 		if j >= len(b) {
 			l.eolErr = true
 		}
-		return 0, l.errorf(j, "expected '(' after syscall name %q", string(b[i:j]))
+		return 0, l.errorf(j, "expected '(' after syscall name %s", textesc.Excerpt(string(b[i:j]), maxNameShown))
+	}
+	if j-i > maxSyscallName {
+		// Every later message names the call: a name no strace prints
+		// (the longest are some 30 bytes) would be echoed whole.
+		return 0, l.errorf(i, "expected a syscall name, found %s: longer than any strace prints", textesc.Excerpt(string(b[i:j]), maxNameShown))
 	}
 	ev := l.ev
 	ev.Kind = KindSyscall

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
@@ -153,7 +154,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		}
 	}
 	if m.r == nil {
-		r, err := OpenFile(m.path, s.opt)
+		r, err := openFile(m.path, s.opt, inputfile.Found)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +166,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		r.evidence = s.evidence
 		m.r = r
 	} else {
-		f, err := os.Open(m.path)
+		f, err := inputfile.Open(m.path, inputfile.Found)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/crashsim/crashsim/internal/inputfile"
 )
 
 // Probe is what the first events of a trace say about how it was
@@ -43,7 +45,7 @@ func ProbeTrace(path string) (Probe, error) {
 	var s Stream
 	limit := -1
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		f, err := os.Open(path)
+		f, err := inputfile.Open(path, inputfile.Named)
 		if err != nil {
 			return Probe{}, err
 		}

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"time"
 
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
@@ -593,9 +593,17 @@ func (r *Reader) warn(pos Pos, msg string) {
 	}
 }
 
-// OpenFile opens one trace file.
+// OpenFile opens one trace file: a regular file, or a pipe the shell made
+// (/dev/stdin); a device, a named pipe or a file of /proc is refused
+// before it is read (inputfile), as /dev/zero would be read for ever.
 func OpenFile(path string, opt Options) (*Reader, error) {
-	f, err := os.Open(path)
+	return openFile(path, opt, inputfile.Named)
+}
+
+// openFile opens a trace file that reached crashsim as o says: a regular
+// file, or a pipe when it was named (inputfile).
+func openFile(path string, opt Options, o inputfile.Origin) (*Reader, error) {
+	f, err := inputfile.Open(path, o)
 	if err != nil {
 		return nil, err
 	}
@@ -603,10 +611,6 @@ func OpenFile(path string, opt Options) (*Reader, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
-	}
-	if fi.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set", path)
 	}
 	// A small file needs no full-size buffer (the fuzzers open thousands).
 	size := int(min(max(fi.Size()+1, 2*sniffSize), readBlock))

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"bytes"
+
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // value reads one argument (or one struct field or array element) starting
@@ -29,7 +31,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 			i = j + 1
 			if i >= len(b) {
 				l.eolErr = true
-				return v, 0, l.errorf(i, "expected a value after %q", v.Name+"=")
+				return v, 0, l.errorf(i, "expected a value after %s", textesc.Excerpt(v.Name+"=", maxNameShown))
 			}
 		}
 	}

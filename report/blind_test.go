@@ -97,7 +97,7 @@ func TestTextBlindSpots(t *testing.T) {
 	if !strings.Contains(out.String(), "note: 1 path below /run (tmpfs) left out of scope\ncrashsim: ") {
 		t.Errorf("text: the note is not before the summary:\n%s", out.String())
 	}
-	if !strings.Contains(out.String(), ", 2 blind spots (1 accepted) (9 events") {
+	if !strings.Contains(out.String(), ", 2 blind spots (1 accepted); 1 file in scope (9 events") {
 		t.Errorf("text summary does not count the blind spots:\n%s", out.String())
 	}
 	want := "t.strace:3: warning: blind-unfollowed-children: vfork returned 1 child\n" +

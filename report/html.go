@@ -103,6 +103,30 @@ type HTMLState struct {
 	Version   int    `json:"vl,omitempty"`
 }
 
+// HTMLProblem is a problem as the page shows it: a card with its
+// findings (indices into the page's findings, its primary first) and,
+// when its call site's file is readable, a few lines of code around it.
+type HTMLProblem struct {
+	Rule     string       `json:"rule"`
+	Title    string       `json:"title"`
+	Severity string       `json:"severity"`
+	Path     string       `json:"path"`
+	Paths    []string     `json:"paths"`
+	Line     int          `json:"line"`
+	Source   *wire.Source `json:"source,omitempty"`
+	Message  string       `json:"message"`
+	Fix      string       `json:"fix"`
+	Program  bool         `json:"program,omitempty"`
+	Findings []int        `json:"findings"`
+	Code     []HTMLCode   `json:"code,omitempty"`
+}
+
+// HTMLCode is a line of a source file: its number and text.
+type HTMLCode struct {
+	N    int    `json:"n"`
+	Text string `json:"t"`
+}
+
 // HTMLFinding is a finding as the page shows it.
 type HTMLFinding struct {
 	Rule     string         `json:"rule"`
@@ -171,9 +195,13 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 		writeFinding(e, &hf)
 	}
 	e.EndArray()
+	nProblems := 0
+	if h.err == nil {
+		nProblems, h.err = writeProblems(e, res)
+	}
 	e.Raw(",\n\"summary\":")
 	e.Value(&wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors,
-		WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos})
+		WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos, Problems: nProblems})
 	e.Raw(",\n\"warnings\":")
 	e.Value(wireWarnings(res.Warnings))
 	e.Raw(",\n\"notes\":")
@@ -423,3 +451,34 @@ const htmlBody = `<header>
 </main>
 <noscript>This report draws its timeline with JavaScript; the data is in the script element named crashsim-data.</noscript>
 `
+
+// writeProblems writes the "problems" member of the page's data: res's
+// findings grouped (check.Group), each with the code around its call
+// site when the file is readable.
+func writeProblems(e *wire.Encoder, res *check.Result) (int, error) {
+	ps, err := check.Group(res)
+	if err != nil {
+		return 0, err
+	}
+	e.Raw(",\n\"problems\":")
+	e.BeginArray()
+	for _, p := range ps.List {
+		hp := HTMLProblem{Rule: p.Rule.ID, Title: p.Rule.Title, Severity: p.Severity.String(), Path: p.Path, Paths: p.Paths,
+			Line: p.Line, Message: p.Message, Fix: p.Fix, Program: p.Program, Findings: []int{}}
+		if p.Primary >= 0 {
+			hp.Findings = append(hp.Findings, p.Primary)
+		}
+		for _, i := range p.Members {
+			if int(i) != p.Primary {
+				hp.Findings = append(hp.Findings, int(i))
+			}
+		}
+		if loc := p.Source; loc != nil {
+			hp.Source = &wire.Source{File: loc.File, Line: loc.Line, Function: loc.Function}
+			hp.Code = codeAround(loc.File, loc.Line, 2)
+		}
+		writeProblem(e, &hp)
+	}
+	e.EndArray()
+	return ps.Len(), nil
+}

@@ -124,6 +124,38 @@ func writeFinding(e *wire.Encoder, f *HTMLFinding) {
 	e.EndObject()
 }
 
+func writeProblem(e *wire.Encoder, p *HTMLProblem) {
+	e.BeginObject()
+	e.StringField("rule", p.Rule)
+	e.StringField("title", p.Title)
+	e.StringField("severity", p.Severity)
+	e.StringField("path", p.Path)
+	e.Key("paths")
+	e.Strings(p.Paths)
+	e.IntField("line", p.Line)
+	if p.Source != nil {
+		e.Key("source")
+		e.Value(p.Source)
+	}
+	e.StringField("message", p.Message)
+	e.StringField("fix", p.Fix)
+	optTrue(e, "program", p.Program)
+	e.Key("findings")
+	e.Ints(p.Findings)
+	if len(p.Code) > 0 {
+		e.Key("code")
+		e.BeginArray()
+		for _, c := range p.Code {
+			e.BeginObject()
+			e.IntField("n", c.N)
+			e.StringField("t", c.Text)
+			e.EndObject()
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+}
+
 func writeLane(e *wire.Encoder, l *HTMLLane) {
 	e.BeginObject()
 	e.IntField("id", l.ID)

@@ -43,30 +43,6 @@ func fingerprintSum(f *check.Finding, opt Options) [8]byte {
 	return [8]byte(sum[:8])
 }
 
-// siteSum is what groups findings into one SARIF result: the call site
-// in the program's source (file relative to the source root, function)
-// with the rule and the shape, when a stack named it, so that the files a
-// loop saves are one result; else the finding's fingerprint.
-func siteSum(f *check.Finding, opt Options) [8]byte {
-	loc := f.Source
-	if loc == nil {
-		return fingerprintSum(f, opt)
-	}
-	var b strings.Builder
-	b.WriteString(f.Rule.ID)
-	b.WriteString("\x00src:")
-	b.WriteString(opt.relSource(loc.File))
-	b.WriteByte(':')
-	b.WriteString(loc.Function)
-	b.WriteByte(0)
-	b.WriteString(shape(f))
-	if f.StateIndex > 0 {
-		fmt.Fprintf(&b, "\x00state:%d", f.StateIndex)
-	}
-	sum := sha256.Sum256([]byte(b.String()))
-	return [8]byte(sum[:8])
-}
-
 // shape is the sequence of syscalls that explain a finding, without their
 // arguments: "write,fsync,rename".
 func shape(f *check.Finding) string {
@@ -112,41 +88,4 @@ func below(dir, p string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-// site is a call site in the program's source, for grouping.
-type site struct {
-	file string
-	line int
-}
-
-// group orders findings so that those from the same call site come
-// together, in the order each site first appears; findings with no source
-// keep their place.
-func group(fs []*check.Finding) []*check.Finding {
-	bySite := map[site][]*check.Finding{}
-	for _, f := range fs {
-		if loc := f.Source; loc != nil {
-			s := site{loc.File, loc.Line}
-			bySite[s] = append(bySite[s], f)
-		}
-	}
-	if len(bySite) == 0 {
-		return fs
-	}
-	out := make([]*check.Finding, 0, len(fs))
-	done := map[site]bool{}
-	for _, f := range fs {
-		loc := f.Source
-		if loc == nil {
-			out = append(out, f)
-			continue
-		}
-		s := site{loc.File, loc.Line}
-		if !done[s] {
-			done[s] = true
-			out = append(out, bySite[s]...)
-		}
-	}
-	return out
 }

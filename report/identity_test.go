@@ -110,7 +110,7 @@ func TestSARIFIdentity(t *testing.T) {
 	if loc := r.Locations[0].PhysicalLocation; loc.ArtifactLocation.URI != "save.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine != 12 {
 		t.Errorf("location = %+v", loc)
 	}
-	if !strings.Contains(r.Message.Text, "and 1 more files from the same call") {
+	if !strings.Contains(r.Message.Text, "(and 1 more files)") {
 		t.Errorf("message = %q", r.Message.Text)
 	}
 	for _, rel := range r.Related {

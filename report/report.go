@@ -39,6 +39,15 @@ type Options struct {
 	// Explore says what crashsim explore built and checked; nil for the
 	// other commands.
 	Explore *wire.Explore
+	// Problems are the result's findings grouped (check.Group), when the
+	// caller grouped them already; nil: each renderer groups them.
+	Problems *check.Problems
+	// Config names the config file the run read (its ignore globs and
+	// suppressions decide what is reported); "" when it read none.
+	Config string
+	// Run is an explore run's identity, which its shards share; nil for
+	// the other commands.
+	Run *wire.RunID
 }
 
 const (
@@ -50,8 +59,11 @@ const (
 	reset  = "\x1b[0m"
 )
 
-// Text writes one line per finding, "TRACE:LINE: RULE: PATH: message",
-// then the events that explain it, indented, then a summary.
+// Text writes one block per problem: "SOURCE-or-TRACE:LINE: RULE: PATH:
+// message" (the message ends with the fix), the events that explain its
+// primary finding, indented, then one line per consequence saying what
+// a crash leaves (its source line first, when known); then a summary,
+// "N problems (M findings)".
 func Text(w io.Writer, res *check.Result, opt Options) error {
 	paint := func(code, s string) string {
 		if !opt.Color {
@@ -59,38 +71,75 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return code + s + reset
 	}
-	err := each(res, func(f *check.Finding) error {
+	ps, err := opt.problems(res)
+	if err != nil {
+		return err
+	}
+	only := func(f *check.Finding) string {
+		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
+			return fmt.Sprintf("only under the %s model", strings.Join(f.Models, ", "))
+		}
+		return ""
+	}
+	for _, p := range ps.List {
 		sev := cyan
-		switch f.Rule.Severity {
+		switch p.Severity {
 		case check.Error:
 			sev = red
 		case check.Warning:
 			sev = yellow
 		}
 		// Every string from the trace (paths, and messages and
-		// descriptions that quote them) is escaped: one finding, one line.
-		where := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
-		loc := f.Source
+		// descriptions that quote them) is escaped: one line each.
+		where := fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)
+		loc := p.Source
 		if loc != nil {
 			where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, f.Rule.ID), textesc.Escape(f.Path), textesc.Escape(f.Message))
-		if loc != nil {
-			fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)), "call", textesc.Escape(loc.Function))
+		path := textesc.Escape(p.Path)
+		if n := len(p.Paths) - 1; n > 0 {
+			path += fmt.Sprintf(" (and %s)", count(n, "other file", "other files"))
 		}
-		for _, r := range f.Related {
-			fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, p.Rule.ID), path, textesc.Escape(p.Message))
+		if p.Primary >= 0 {
+			if loc != nil {
+				fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)), "call", textesc.Escape(loc.Function))
+			}
+			f, err := res.At(p.Primary)
+			if err != nil {
+				return err
+			}
+			for _, r := range f.Related {
+				fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
+			}
+			if s := f.State; s != nil {
+				fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+			}
+			if o := only(f); o != "" {
+				fmt.Fprintf(w, "    %s\n", o)
+			}
 		}
-		if s := f.State; s != nil {
-			fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+		for _, i := range p.Members {
+			if int(i) == p.Primary {
+				continue
+			}
+			f, err := res.At(int(i))
+			if err != nil {
+				return err
+			}
+			what := textesc.Escape(f.Message)
+			if s := f.State; s != nil {
+				what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+			}
+			if o := only(f); o != "" {
+				what += " (" + o + ")"
+			}
+			at := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
+			if loc := f.Source; loc != nil {
+				at = fmt.Sprintf("%s:%d %s", textesc.Escape(opt.relSource(loc.File)), loc.Line, at)
+			}
+			fmt.Fprintf(w, "    %s %s: %s\n", paint(dim, at), paint(sev, f.Rule.ID), what)
 		}
-		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
-			fmt.Fprintf(w, "    only under the %s model\n", strings.Join(f.Models, ", "))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "%s: %s\n", paint(cyan, "note"), n.Message)
@@ -103,9 +152,10 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			blind += fmt.Sprintf(" (%d accepted)", a)
 		}
 	}
-	fmt.Fprintf(w, "%s: %s in scope, %s, %s, %s%s (%d events, model %s)%s\n",
-		paint(bold, "crashsim"), count(s.Files, "file", "files"), count(s.Errors, "error", "errors"),
-		count(s.Warnings, "warning", "warnings"), count(s.Infos, "info", "infos"), blind, s.Events, strings.Join(opt.Models, ", "), leftWords(opt.Left))
+	fmt.Fprintf(w, "%s: %s (%s): %s, %s, %s%s; %s in scope (%d events, model %s)%s\n",
+		paint(bold, "crashsim"), count(ps.Len(), "problem", "problems"), count(res.Len(), "finding", "findings"),
+		count(ps.Errors, "error", "errors"), count(ps.Warnings, "warning", "warnings"), count(ps.Infos, "info", "infos"), blind,
+		count(s.Files, "file", "files"), s.Events, strings.Join(opt.Models, ", "), leftWords(opt.Left))
 	return nil
 }
 
@@ -163,23 +213,39 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// JSON writes the report as one wire.Report, the findings encoded one
-// at a time as they are written: the report is never whole in memory.
+// JSON writes the report as one wire.Report: its problems, then the
+// findings in the order of the problems, each encoded as it is written:
+// the report is never whole in memory.
 func JSON(w io.Writer, res *check.Result, opt Options) error {
+	ps, ids, err := problems(res, opt)
+	if err != nil {
+		return err
+	}
 	sum := wire.Summary{
 		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files,
-			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
+			Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos, Problems: ps.Len()},
 		Models: opt.Models, Left: opt.Left, Warnings: wireWarnings(res.Warnings), Notes: wireNotes(res.Notes), Shard: opt.Shard,
-		Explore: opt.Explore,
+		Explore: opt.Explore, Config: name(opt.Config), Run: opt.Run,
 	}
 	if sum.Models == nil {
 		sum.Models = []string{}
 	}
 	out := wire.NewReportWriter(w, wire.Version, opt.tool())
+	for n, p := range ps.List {
+		fps, err := memberPrints(res, p, opt)
+		if err != nil {
+			return err
+		}
+		wp := opt.wireProblem(p, ids[n], fps)
+		if err := out.Problem(&wp); err != nil {
+			return err
+		}
+	}
 	var fj wire.Finding
 	var st wire.State
-	err := each(res, func(f *check.Finding) error {
+	err = eachInProblems(res, ps, func(n int, f *check.Finding) error {
 		opt.finding(f, &fj, &st)
+		fj.Problem = ids[n]
 		return out.Finding(&fj)
 	})
 	if err != nil {
@@ -188,44 +254,19 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 	return out.Close(&sum)
 }
 
-// each calls f with the findings in the order a report lists them:
-// grouped by call site when stacks named them (such findings are in
-// memory; see Finding.Source), else as the result holds them, read back
-// one at a time when they were spilled.
-func each(res *check.Result, f func(*check.Finding) error) error {
-	if res.Spilled() {
-		for x, err := range res.Findings() {
-			if err != nil {
-				return err
-			}
-			if err := f(x); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	fs, _ := res.List() // in memory: no error
-	for _, x := range group(fs) {
-		if err := f(x); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // finding fills fj with f as a report writes it; st holds its state.
 func (o Options) finding(f *check.Finding, fj *wire.Finding, st *wire.State) {
 	*fj = wire.Finding{
-		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
-		Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: related(f.Related, fj.Related[:0]),
-		Fingerprint: Fingerprint(f, o), RelPath: o.RelPath(f.Path), StateIndex: f.StateIndex,
+		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: name(f.Path), Trace: name(f.Trace),
+		Line: f.Line, PID: f.PID, Message: name(f.Message), Models: f.Models, Related: related(f.Related, fj.Related[:0]),
+		Fingerprint: Fingerprint(f, o), RelPath: name(o.RelPath(f.Path)), StateIndex: f.StateIndex,
 	}
 	if s := f.State; s != nil {
-		*st = wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
+		*st = wire.State{Line: s.Line, Path: name(s.Path), Outcome: s.Outcome, Persisted: name(s.Persisted), Words: name(s.Words)}
 		fj.State = st
 	}
 	if loc := f.Source; loc != nil {
-		fj.Source = &wire.Source{File: o.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		fj.Source = &wire.Source{File: name(o.relSource(loc.File)), Line: loc.Line, Function: name(loc.Function)}
 	}
 }
 
@@ -236,7 +277,7 @@ func related(rs []check.Related, buf []wire.Related) []wire.Related {
 		buf = make([]wire.Related, 0, len(rs))
 	}
 	for _, r := range rs {
-		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
+		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: name(r.Syscall), What: name(r.What)})
 	}
 	return buf
 }
@@ -246,7 +287,7 @@ func related(rs []check.Related, buf []wire.Related) []wire.Related {
 func wireWarnings(ws []check.BlindWarning) []wire.Warning {
 	out := make([]wire.Warning, 0, len(ws))
 	for _, b := range ws {
-		out = append(out, wire.Warning{ID: b.ID, Message: b.Message, Trace: b.Trace, Line: b.Line, Fix: b.Fix, Accepted: b.Accepted})
+		out = append(out, wire.Warning{ID: b.ID, Message: name(b.Message), Trace: name(b.Trace), Line: b.Line, Fix: name(b.Fix), Accepted: b.Accepted})
 	}
 	return out
 }
@@ -256,10 +297,18 @@ func wireWarnings(ws []check.BlindWarning) []wire.Warning {
 func wireNotes(ns []check.Note) []wire.Note {
 	out := make([]wire.Note, 0, len(ns))
 	for _, n := range ns {
-		out = append(out, wire.Note{ID: n.ID, Message: n.Message, Trace: n.Trace, Line: n.Line})
+		out = append(out, wire.Note{ID: n.ID, Message: name(n.Message), Trace: name(n.Trace), Line: n.Line})
 	}
 	return out
 }
+
+// name is a string from a trace or the command line (a path, a trace's
+// name, a message that quotes them) as JSON and SARIF carry it: escaped
+// as the text report escapes it (textesc), so that it stays reversible.
+// Written raw, encoding/json would turn every byte that is not UTF-8 into
+// U+FFFD, and two different names into one; and a bidi control would
+// reach a SARIF viewer as it is, to reorder what it shows.
+func name(s string) string { return textesc.Escape(s) }
 
 // tool is opt.Tool with its name filled in.
 func (o Options) tool() wire.Tool {

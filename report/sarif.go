@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,11 @@ func ruleName(id string) string {
 	return b.String()
 }
 
+// uriPath is a slash-separated path as a URI's path: a byte that may not
+// stand in one as it is (a space, '%', a byte that is not UTF-8, a bidi
+// control) is percent-encoded, as URIs keep any byte reversibly.
+func uriPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
 // srcRoot is SARIF's name for the checkout (Options.Repo); code scanning
 // resolves it.
 const srcRoot = "%SRCROOT%"
@@ -43,8 +49,8 @@ const srcRoot = "%SRCROOT%"
 // root (a temp directory, as crashsim trace uses by default).
 const traceBase = "TRACEDIR"
 
-// artifact names a file for SARIF: relative to the source root when below
-// it, else relative to its own directory under traceBase, never by an
+// artifact names a file for SARIF: relative to the repository (Repo, else
+// the source root) when below it, else relative to its own directory under traceBase, never by an
 // absolute path that changes with each checkout or temp directory.
 func (o Options) artifact(p string) wire.SARIFArtifact {
 	root := o.Repo
@@ -54,61 +60,38 @@ func (o Options) artifact(p string) wire.SARIFArtifact {
 	abs, err := filepath.Abs(p)
 	if err == nil {
 		if rel, ok := below(root, abs); ok {
-			return wire.SARIFArtifact{URI: rel, URIBaseID: srcRoot}
+			return wire.SARIFArtifact{URI: uriPath(rel), URIBaseID: srcRoot}
 		}
 	}
-	return wire.SARIFArtifact{URI: filepath.Base(p), URIBaseID: traceBase}
+	return wire.SARIFArtifact{URI: uriPath(filepath.Base(p)), URIBaseID: traceBase}
 }
 
-// SARIF writes a SARIF 2.1.0 log. Findings of the same rule at the same
-// call site (files a loop saves) are one result, which carries each
-// finding's fingerprint.
-// The results are encoded one at a time as they are written, so that a
-// log of a million findings is never whole in memory: a first pass only
-// groups the findings by fingerprint.
+// SARIF writes a SARIF 2.1.0 log: one result per problem (check.Group),
+// its ruleId the problem's rule, located at its call site or its
+// primary's trace line, its consequences among its related locations,
+// its id in partialFingerprints. The results are encoded one at a time as
+// they are written, so that a log of a million findings is never whole in
+// memory.
 func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	index := ruleIndex()
-	// Groups of findings by fingerprint, in order of first appearance:
-	// heads[g] is the first finding of group g, next[i] the finding after
-	// i in its group (-1: none). Findings are named by their place in the
-	// result (or in fs, when grouped by call site), so that a spilled
-	// result is read back for a result at a time.
-	var fs []*check.Finding
-	at := func(i int32) (*check.Finding, error) { return res.At(int(i)) }
-	if !res.Spilled() {
-		all, _ := res.List() // in memory: no error
-		fs = group(all)
-		at = func(i int32) (*check.Finding, error) { return fs[i], nil }
-	}
-	byPrint := map[[8]byte]int32{}
-	var heads, tails []int32
-	next := make([]int32, 0, res.Len())
-	traceDirs := map[string]bool{}
-	arts := artifacts{opt: opt}
-	err := each(res, func(f *check.Finding) error {
-		i := int32(len(next))
-		next = append(next, -1)
-		if arts.of(f.Trace).URIBaseID == traceBase {
-			traceDirs[filepath.Dir(f.Trace)] = true
-		}
-		fp := siteSum(f, opt)
-		g, ok := byPrint[fp]
-		if !ok {
-			byPrint[fp] = int32(len(heads))
-			heads, tails = append(heads, i), append(tails, i)
-			return nil
-		}
-		next[tails[g]], tails[g] = i, i
-		return nil
-	})
+	ps, ids, err := problems(res, opt)
 	if err != nil {
 		return err
 	}
-	byPrint, tails = nil, nil
+	traceDirs := map[string]bool{}
+	arts := artifacts{opt: opt}
+	for f, err := range res.Findings() {
+		if err != nil {
+			return err
+		}
+		if arts.of(f.Trace).URIBaseID == traceBase {
+			traceDirs[filepath.Dir(f.Trace)] = true
+		}
+	}
 	run := opt.sarifRun(res, traceDirs)
 	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
-	for _, head := range heads {
-		r, err := opt.sarifResult(at, head, next, index, &arts)
+	for n, p := range ps.List {
+		r, err := opt.sarifResult(res, p, ids[n], index, &arts)
 		if err != nil {
 			return err
 		}
@@ -163,10 +146,10 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 		if b.Accepted {
 			lvl = "note"
 		}
-		notify(b.ID, lvl, b.Message+". Fix: "+b.Fix+".", b.Trace, b.Line)
+		notify(b.ID, lvl, name(b.Message+". Fix: "+b.Fix+"."), b.Trace, b.Line)
 	}
 	for _, n := range res.Notes {
-		notify(n.ID, "note", n.Message, n.Trace, n.Line)
+		notify(n.ID, "note", name(n.Message), n.Trace, n.Line)
 	}
 	run := wire.SARIFRun{
 		Tool: wire.SARIFTool{Driver: wire.SARIFDriver{
@@ -178,58 +161,83 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 	if len(traceDirs) == 1 {
 		for d := range traceDirs {
 			if abs, err := filepath.Abs(d); err == nil {
-				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + filepath.ToSlash(abs) + "/"}}
+				run.OriginalURIBaseIDs = map[string]wire.SARIFArtifact{traceBase: {URI: "file://" + uriPath(filepath.ToSlash(abs)) + "/"}}
 			}
 		}
 	}
-	if opt.Shard != "" {
-		run.Properties = &wire.SARIFRunProperties{Shard: opt.Shard}
+	if opt.Shard != "" || opt.Config != "" || opt.Run != nil {
+		run.Properties = &wire.SARIFRunProperties{Config: name(opt.Config), Shard: opt.Shard, Run: opt.Run}
 	}
 	return run
 }
 
-// sarifResult is the result of one group of findings of one call site
-// (siteSum), from its first finding i on through next.
-func (opt Options) sarifResult(at func(int32) (*check.Finding, error), i int32, next []int32, index map[string]int, arts *artifacts) (wire.SARIFResult, error) {
-	f, err := at(i)
-	if err != nil {
-		return wire.SARIFResult{}, err
+// sarifResult is the result of one problem: its primary's related
+// events, then one related location per consequence.
+func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, index map[string]int, arts *artifacts) (wire.SARIFResult, error) {
+	traceLoc := arts.of(p.Trace)
+	msg := name(opt.RelPath(p.Path) + ": " + p.Message)
+	if n := len(p.Paths) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more files)", n)
 	}
-	traceLoc := arts.of(f.Trace)
-	first := opt.RelPath(f.Path) + ": " + f.Message
 	r := wire.SARIFResult{
-		RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-		Message:             wire.SARIFText{Text: first},
-		Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: traceLoc, Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}}}},
-		PartialFingerprints: map[string]string{wire.FingerprintVersion: Fingerprint(f, opt)},
+		RuleID: p.Rule.ID, RuleIndex: index[p.Rule.ID], Level: level(p.Severity),
+		Message:             wire.SARIFText{Text: msg},
+		Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: traceLoc, Region: wire.SARIFRegion{StartLine: max(p.Line, 1)}}}},
+		PartialFingerprints: map[string]string{wire.ProblemVersion: id},
+		RelatedLocations:    []wire.SARIFLocation{},
 	}
-	paths := []string{opt.RelPath(f.Path)}
-	prints := []string{r.PartialFingerprints[wire.FingerprintVersion]}
-	props := &wire.SARIFResultProperties{Path: opt.RelPath(f.Path), Models: f.Models}
-	if f.StateIndex > 0 {
-		props.StateIndex = f.StateIndex
+	props := &wire.SARIFResultProperties{Path: name(opt.RelPath(p.Path)), StateIndex: p.StateIndex}
+	for _, x := range p.Paths {
+		props.Paths = append(props.Paths, name(opt.RelPath(x)))
 	}
-	if loc := f.Source; loc != nil {
+	if loc := p.Source; loc != nil {
 		r.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
 			ArtifactLocation: opt.artifact(loc.File), Region: wire.SARIFRegion{StartLine: max(loc.Line, 1)}}}}
-		fn := loc.Function
+		fn := name(loc.Function)
 		props.Function = &fn
 	}
-	r.RelatedLocations = opt.related(f, traceLoc, 0)
-	for j := next[i]; j >= 0; j = next[j] {
-		f, err := at(j)
-		if err != nil {
-			return wire.SARIFResult{}, err
+	addRule := func(id string) {
+		for _, x := range props.Rules {
+			if x == id {
+				return
+			}
 		}
-		paths = append(paths, opt.RelPath(f.Path))
-		prints = append(prints, Fingerprint(f, opt))
-		r.RelatedLocations = append(r.RelatedLocations, opt.related(f, arts.of(f.Trace), len(r.RelatedLocations))...)
+		props.Rules = append(props.Rules, id)
 	}
-	if len(paths) > 1 {
-		r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", first, len(paths)-1)
-		props.Fingerprints = prints
+	addRule(p.Rule.ID)
+	if p.Primary >= 0 {
+		f, err := res.At(p.Primary)
+		if err != nil {
+			return r, err
+		}
+		props.Models = f.Models
+		props.Findings = append(props.Findings, Fingerprint(f, opt))
+		r.RelatedLocations = opt.related(f, traceLoc, 0, p.Source != nil)
 	}
-	props.Paths = paths
+	for _, i := range p.Members {
+		if int(i) == p.Primary {
+			continue
+		}
+		f, err := res.At(int(i))
+		if err != nil {
+			return r, err
+		}
+		if props.Models == nil {
+			props.Models = f.Models
+		}
+		props.Findings = append(props.Findings, Fingerprint(f, opt))
+		addRule(f.Rule.ID)
+		what := f.Message
+		if s := f.State; s != nil {
+			what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, s.Path, s.Describe())
+		}
+		id := len(r.RelatedLocations) + 1
+		r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{
+			ID:               &id,
+			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: arts.of(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
+			Message:          &wire.SARIFText{Text: name(f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what)},
+		})
+	}
 	r.Properties = props
 	return r, nil
 }
@@ -252,18 +260,19 @@ func (a *artifacts) of(trace string) wire.SARIFArtifact {
 }
 
 // related lists the trace lines that explain a finding: the call itself
-// when the result is located at its source, then its related events.
-func (o Options) related(f *check.Finding, trace wire.SARIFArtifact, n int) []wire.SARIFLocation {
+// when the result is located at its source (atSource), then its related
+// events.
+func (o Options) related(f *check.Finding, trace wire.SARIFArtifact, n int, atSource bool) []wire.SARIFLocation {
 	var out []wire.SARIFLocation
 	add := func(line int, msg string) {
 		id := n + len(out) + 1
 		out = append(out, wire.SARIFLocation{
 			ID:               &id,
 			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: trace, Region: wire.SARIFRegion{StartLine: max(line, 1)}},
-			Message:          &wire.SARIFText{Text: msg},
+			Message:          &wire.SARIFText{Text: name(msg)},
 		})
 	}
-	if f.Source != nil {
+	if atSource {
 		add(f.Line, "the call in the trace: "+f.Path)
 	}
 	for _, rel := range f.Related {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
@@ -17,10 +18,16 @@ import (
 // as JSON and SARIF did before they streamed: the reference the streamed
 // output must equal byte for byte.
 
-// jsonWhole writes one document; findings is always an array.
+// jsonWhole writes one document; problems and findings are always
+// arrays.
 func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
-	doc := wire.Report{Version: wire.Version, Tool: opt.tool(), Findings: []wire.Finding{}, Summary: wire.Summary{
-		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos},
+	ps, err := check.Group(res)
+	if err != nil {
+		return err
+	}
+	ids := ProblemIDs(ps, opt)
+	doc := wire.Report{Version: wire.Version, Tool: opt.tool(), Problems: []wire.Problem{}, Findings: []wire.Finding{}, Summary: wire.Summary{
+		Counts: wire.Counts{Events: res.Summary.Events, Files: res.Summary.Files, Errors: res.Summary.Errors, WarningFindings: res.Summary.Warnings, Infos: res.Summary.Infos, Problems: ps.Len()},
 		Models: opt.Models, Left: opt.Left, Warnings: []wire.Warning{}, Notes: []wire.Note{}, Shard: opt.Shard}}
 	if doc.Summary.Models == nil {
 		doc.Summary.Models = []string{}
@@ -35,7 +42,26 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range group(all) {
+	var ordered []*check.Finding
+	var of []string
+	for n, p := range ps.List {
+		wp := wire.Problem{ID: ids[n], Rule: p.Rule.ID, Severity: p.Severity.String(), Path: p.Path, Paths: p.Paths,
+			Trace: p.Trace, Line: p.Line, Message: p.Message, Fix: p.Fix, Program: p.Program, StateIndex: p.StateIndex, Findings: []string{}}
+		if p.Primary >= 0 {
+			wp.Findings = append(wp.Findings, Fingerprint(all[p.Primary], opt))
+		}
+		for _, i := range p.Members {
+			if int(i) != p.Primary {
+				wp.Findings = append(wp.Findings, Fingerprint(all[i], opt))
+			}
+			ordered, of = append(ordered, all[i]), append(of, ids[n])
+		}
+		if loc := p.Source; loc != nil {
+			wp.Source = &wire.Source{File: opt.relSource(loc.File), Line: loc.Line, Function: loc.Function}
+		}
+		doc.Problems = append(doc.Problems, wp)
+	}
+	for k, f := range ordered {
 		rel := []wire.Related{}
 		for _, r := range f.Related {
 			rel = append(rel, wire.Related{Line: r.Line, PID: r.PID, Syscall: r.Syscall, What: r.What})
@@ -44,7 +70,7 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 			Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: f.Path, Trace: f.Trace,
 			Line: f.Line, PID: f.PID, Message: f.Message, Models: f.Models, Related: rel,
 			Fingerprint: Fingerprint(f, opt), RelPath: opt.RelPath(f.Path),
-			StateIndex: f.StateIndex,
+			StateIndex: f.StateIndex, Problem: of[k],
 		}
 		if s := f.State; s != nil {
 			fj.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
@@ -60,56 +86,74 @@ func jsonWhole(w io.Writer, res *check.Result, opt Options) error {
 	return enc.Encode(doc)
 }
 
-// sarifWhole writes a SARIF 2.1.0 log. Findings of the same rule at the
-// same call site (files a loop saves) are one result, with each finding's
-// fingerprint.
+// sarifWhole writes a SARIF 2.1.0 log, one result per problem, from the
+// findings held whole.
 func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 	index := ruleIndex()
+	ps, err := check.Group(res)
+	if err != nil {
+		return err
+	}
+	ids := ProblemIDs(ps, opt)
 	results := []wire.SARIFResult{}
-	byPrint := map[[8]byte]int{}
-	firsts := map[int]string{}
 	traceDirs := map[string]bool{}
 	all, err := res.List()
 	if err != nil {
 		return err
 	}
-	for _, f := range group(all) {
-		fp := Fingerprint(f, opt)
-		site := siteSum(f, opt)
-		traceLoc := opt.artifact(f.Trace)
-		if traceLoc.URIBaseID == traceBase {
+	for _, f := range all {
+		if opt.artifact(f.Trace).URIBaseID == traceBase {
 			traceDirs[filepath.Dir(f.Trace)] = true
 		}
-		if i, ok := byPrint[site]; ok {
-			r := &results[i]
-			if len(r.Properties.Fingerprints) == 0 {
-				r.Properties.Fingerprints = []string{r.PartialFingerprints[wire.FingerprintVersion]}
-			}
-			r.Properties.Fingerprints = append(r.Properties.Fingerprints, fp)
-			r.Properties.Paths = append(r.Properties.Paths, opt.RelPath(f.Path))
-			r.Message.Text = fmt.Sprintf("%s (and %d more files from the same call)", firsts[i], len(r.Properties.Paths)-1)
-			r.RelatedLocations = append(r.RelatedLocations, opt.related(f, traceLoc, len(r.RelatedLocations))...)
-			continue
+	}
+	for n, p := range ps.List {
+		msg := opt.RelPath(p.Path) + ": " + p.Message
+		if len(p.Paths) > 1 {
+			msg += fmt.Sprintf(" (and %d more files)", len(p.Paths)-1)
 		}
 		r := wire.SARIFResult{
-			RuleID: f.Rule.ID, RuleIndex: index[f.Rule.ID], Level: level(f.Rule.Severity),
-			Message:             wire.SARIFText{Text: opt.RelPath(f.Path) + ": " + f.Message},
-			Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: traceLoc, Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}}}},
-			PartialFingerprints: map[string]string{wire.FingerprintVersion: fp},
-			Properties:          &wire.SARIFResultProperties{Path: opt.RelPath(f.Path), Paths: []string{opt.RelPath(f.Path)}, Models: f.Models},
+			RuleID: p.Rule.ID, RuleIndex: index[p.Rule.ID], Level: level(p.Severity),
+			Message:             wire.SARIFText{Text: msg},
+			Locations:           []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: opt.artifact(p.Trace), Region: wire.SARIFRegion{StartLine: max(p.Line, 1)}}}},
+			PartialFingerprints: map[string]string{wire.ProblemVersion: ids[n]},
+			Properties:          &wire.SARIFResultProperties{Path: opt.RelPath(p.Path), StateIndex: p.StateIndex, Rules: []string{p.Rule.ID}},
 		}
-		firsts[len(results)] = r.Message.Text
-		if f.StateIndex > 0 {
-			r.Properties.StateIndex = f.StateIndex
+		for _, x := range p.Paths {
+			r.Properties.Paths = append(r.Properties.Paths, opt.RelPath(x))
 		}
-		if loc := f.Source; loc != nil {
+		if loc := p.Source; loc != nil {
 			r.Locations = []wire.SARIFLocation{{PhysicalLocation: wire.SARIFPhysicalLocation{
 				ArtifactLocation: opt.artifact(loc.File), Region: wire.SARIFRegion{StartLine: max(loc.Line, 1)}}}}
 			fn := loc.Function
 			r.Properties.Function = &fn
 		}
-		r.RelatedLocations = opt.related(f, traceLoc, 0)
-		byPrint[site] = len(results)
+		if p.Primary >= 0 {
+			f := all[p.Primary]
+			r.Properties.Models = f.Models
+			r.Properties.Findings = append(r.Properties.Findings, Fingerprint(f, opt))
+			r.RelatedLocations = opt.related(f, opt.artifact(f.Trace), 0, p.Source != nil)
+		}
+		for _, i := range p.Members {
+			if int(i) == p.Primary {
+				continue
+			}
+			f := all[i]
+			if r.Properties.Models == nil {
+				r.Properties.Models = f.Models
+			}
+			r.Properties.Findings = append(r.Properties.Findings, Fingerprint(f, opt))
+			if !slices.Contains(r.Properties.Rules, f.Rule.ID) {
+				r.Properties.Rules = append(r.Properties.Rules, f.Rule.ID)
+			}
+			what := f.Message
+			if s := f.State; s != nil {
+				what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, s.Path, s.Describe())
+			}
+			id := len(r.RelatedLocations) + 1
+			r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{ID: &id,
+				PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: opt.artifact(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
+				Message:          &wire.SARIFText{Text: f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what}})
+		}
 		results = append(results, r)
 	}
 	// The run without its results is the writer's own: the results are
@@ -184,7 +228,7 @@ func TestStreamedEqualsWhole(t *testing.T) {
 			if got.String() != want.String() {
 				t.Errorf("%s %s: streamed output differs:\n%s", name, w.format, firstLineDiff(want.String(), got.String()))
 			}
-			if name == "grouped" && w.format == "sarif" && !bytes.Contains(got.Bytes(), []byte("(and 1 more files from the same call)")) {
+			if name == "grouped" && w.format == "sarif" && !bytes.Contains(got.Bytes(), []byte("(and 1 more files)")) {
 				t.Errorf("grouped sarif: the two findings of one call site are not one result")
 			}
 			if !json.Valid(got.Bytes()) {

@@ -24,9 +24,9 @@ type checkFlags struct {
 	Model       []string `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default), ext4 (data=ordered), xfs or btrfs. Repeat for several."`
 	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for a trace crashsim trace recorded, the roots it used (the scope lines of TRACE.initial); else every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable): ** crosses directories; matched against the whole path, the path relative to its root (or the start directory), and a GLOB without / against the base name."`
-	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a finding is at least this severe: error, warning, info or never."`
-	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE (atomically: temp file, fsync, rename, directory fsync) instead of stdout."`
-	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only findings not in it."`
+	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a problem is at least this severe (a problem is as severe as its worst finding): error, warning, info or never."`
+	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE instead of stdout, atomically: an interrupted run leaves FILE as it was (an unnamed file, fsync, linked or renamed into place, directory fsync)."`
+	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only problems not in it."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see docs/check.md). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but no longer makes the run exit 6."`
 }
@@ -45,6 +45,8 @@ type reporting struct {
 	// findings (trace: the program failed), for SARIF's invocation.
 	exitAs int
 	shard  string // "I/N" for the report of one explore --shard
+	// run is an explore run's identity, which its shards share.
+	run *wire.RunID
 	// explored is explore's account of the states it built, for the JSON
 	// report.
 	explored *wire.Explore
@@ -64,7 +66,7 @@ func (c *checkCmd) Help() string {
 }
 
 // exitStatusHelp is the exit status of the commands that judge a trace.
-const exitStatusHelp = `Exit status: 0 nothing at or above --fail-on and no blind spot; 1 findings at or above --fail-on; 2 usage error; 3 input error (unreadable or unparseable trace); 6 no such finding, but the recording has a blind spot that could hide a loss (accept a known one with --accept-blind ID).`
+const exitStatusHelp = `Exit status: 0 nothing at or above --fail-on and no blind spot; 1 problems at or above --fail-on; 2 usage error; 3 input error (unreadable or unparseable trace); 6 no such problem, but the recording has a blind spot that could hide a loss (accept a known one with --accept-blind ID).`
 
 func (c *checkCmd) Run(g *Globals) error {
 	in := g.inputs(c.Traces...)
@@ -117,9 +119,10 @@ func parseModels(names []string) ([]model.Persistence, error) {
 	return out, nil
 }
 
-// report names and filters the result's findings, renders them and maps
-// them to the exit status: findings at or above --fail-on, else a blind
-// spot not accepted, unless r.exitAs says otherwise.
+// report names and filters the result's findings, groups them into
+// problems, renders them and maps them to the exit status: problems at or
+// above --fail-on, else a blind spot not accepted, unless r.exitAs says
+// otherwise.
 func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error {
 	all := len(res.Models)
 	if r.evaluated > 0 {
@@ -146,10 +149,15 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
-	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore = f.Model, all, crashsim.Tool(), r.shard, r.explored
+	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config, opt.Run = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName, r.run
+	// The exit status, --fail-on and every renderer count problems: the
+	// findings are grouped once, after the filter.
+	if opt.Problems, err = check.Group(res.Result); err != nil {
+		return err
+	}
 	code := exitOK
 	switch {
-	case res.AtLeast(threshold):
+	case opt.Problems.AtLeast(threshold):
 		code = exitFindings
 	case crashsim.Blind(res.Warnings):
 		code = exitBlind
@@ -180,10 +188,10 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	return reportExit(code, res.Result)
 }
 
-// writeOutput writes a report to the file name (atomically: temp file,
-// fsync, rename, directory fsync) or, when name is "", to stdout; render
-// is told to colour it when stdout is a terminal. render's own error comes
-// back as it is.
+// writeOutput writes a report to the file name (atomically: an unnamed
+// file, fsync, link or rename, directory fsync) or, when name is "", to
+// stdout; render is told to colour it when stdout is a terminal. render's
+// own error comes back as it is.
 func writeOutput(g *Globals, name string, render func(w io.Writer, color bool) error) error {
 	if name == "" {
 		bw := bufio.NewWriter(g.stdout)
@@ -204,7 +212,7 @@ func writeOutput(g *Globals, name string, render func(w io.Writer, color bool) e
 		return renderErr
 	}
 	if err != nil {
-		return withCode(exitInput, fmt.Errorf("write %s: %w", name, err))
+		return withCode(exitInput, err) // it names the file
 	}
 	return nil
 }

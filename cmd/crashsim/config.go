@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/alecthomas/kong"
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // configCommands are the commands a config applies to. explore takes
@@ -51,7 +54,9 @@ func configResolver(g *Globals) kong.ResolverFunc {
 	}
 }
 
-// loadConfig finds and reads the config, once per run.
+// loadConfig finds and reads the config, once per run, and says which
+// one it read: a config decides which findings are reported, so a run
+// that read one says so even when it reports nothing.
 func (g *Globals) loadConfig(ctx *kong.Context) error {
 	name := ""
 	for _, f := range ctx.Flags() {
@@ -65,10 +70,13 @@ func (g *Globals) loadConfig(ctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := crashsim.FindConfig(name, wd)
-	if err != nil || p == "" {
+	if g.cfg, err = crashsim.LoadConfig(name, wd); err != nil || g.cfg == nil {
 		return err
 	}
-	g.cfg, err = crashsim.ReadConfig(p)
-	return err
+	g.cfgName = g.cfg.File // a config in this directory by its name, others whole
+	if filepath.Dir(g.cfgName) == wd {
+		g.cfgName = filepath.Base(g.cfgName)
+	}
+	fmt.Fprintf(g.stderr, "crashsim: config %s\n", textesc.Escape(g.cfgName))
+	return nil
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/tracer"
@@ -191,7 +194,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return err
 	}
 	defer result.Close()
-	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard}
+	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard, run: c.runID(in, p, sc)}
 	if res == nil {
 		// No state could be built whole: say why instead of exploring.
 		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
@@ -212,6 +215,28 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
 	}
 	return reportErr
+}
+
+// runID is the identity of this run, which merge compares across shards:
+// the trace's bytes, the checker and the options that decide which
+// states are built and checked. A trace that is not a regular file has
+// no digest, and the report no identity (merge refuses its shards).
+func (c *exploreCmd) runID(in crashsim.Inputs, p model.Persistence, sc crashsim.Scope) *wire.RunID {
+	if len(in.Traces) != 1 {
+		return nil
+	}
+	digest, err := parser.Digest(in.Traces[0])
+	if err != nil {
+		return nil
+	}
+	opts := fmt.Sprintf("--model %s --max-states %d --max-joint %d --samples %d --seed %d", p, c.MaxStates, c.MaxJoint, c.Samples, c.Seed)
+	if c.EveryLine {
+		opts += " --every-line"
+	}
+	for _, g := range sc.Ignore {
+		opts += " --ignore " + strconv.Quote(g)
+	}
+	return &wire.RunID{Trace: digest, Checker: fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(c.Checker))), Options: opts}
 }
 
 // warnChanged says that unjailed checkers changed the real files below

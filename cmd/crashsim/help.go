@@ -11,7 +11,7 @@ import (
 const exitTable = `
 Exit status (every command):
   0    nothing at or above --fail-on (default: warning)
-  1    findings at or above --fail-on (oracle: a state the model did not predict)
+  1    problems at or above --fail-on (a problem is as severe as its worst finding; oracle: a state the model did not predict)
   2    usage error: a bad flag, argument, glob or .crashsim.toml
   3    input error: a trace unreadable or unparseable, strace or the program not found
   4    iobench: O_DIRECT refused by the filesystem

@@ -644,3 +644,87 @@ func TestHTMLBlindInBrowser(t *testing.T) {
 	}
 	b.checkClean(t)
 }
+
+// TestHTMLProblemCards: the page shows one card per problem, headed by
+// its call site with the code around it and the bad line marked, as a
+// compiler shows it; its findings are buttons in it. A bidi control in a
+// path is shown escaped, as the text report shows it, never raw: the
+// name below would otherwise display as "evilexe.png".
+func TestHTMLProblemCards(t *testing.T) {
+	b := newBrowser(t)
+	dir := realPath(t, t.TempDir())
+	src := filepath.Join(dir, "save.py")
+	code := "import os\n\ndef save(f):\n    os.fsync(f.fileno())  # before the flush\n    f.write('x')\n"
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evil := dir + "/evil\u202egnp.exe"
+	fields := strings.Join([]string{"fsync", src, "4", "save", evil, ""}, "\x00")
+	mark := "/proc/self/crashsim-source/" + fmt.Sprintf("%x", fields)
+	lines := strings.Join([]string{
+		fmt.Sprintf("openat(AT_FDCWD, %s, O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3", straceQuote(evil)),
+		fmt.Sprintf("openat(AT_FDCWD, %q, O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)", mark),
+		"fsync(3) = 0",
+		`write(3, "hi\n", 3) = 3`,
+		"close(3) = 0",
+	}, "\n") + "\n"
+	trace := filepath.Join(dir, "t.strace")
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "t.html")
+	crashsimOut(t, "check", "--format", "html", "-o", page, trace)
+	b.open(t, page)
+	var cards []struct {
+		Rule, Where, Bad, Text string
+		Findings               int
+	}
+	b.eval(t, `[...document.querySelectorAll("#findings .problem")].map(p => ({
+		Rule: p.querySelector(".phead .rule").textContent,
+		Where: (p.querySelector(".where") || {}).textContent || "",
+		Bad: (p.querySelector("pre.code .bad") || {}).textContent || "",
+		Text: p.textContent,
+		Findings: p.querySelectorAll(".finding").length}))`, &cards)
+	if len(cards) != 2 {
+		t.Fatalf("%d problem cards, want 2 (the sync too early, the name never synced): %+v", len(cards), cards)
+	}
+	c := cards[0]
+	if c.Rule != "fsync-before-write" {
+		c = cards[1]
+	}
+	if c.Rule != "fsync-before-write" || c.Where != src+":4 in save" || !strings.Contains(c.Bad, "4 | "+"    os.fsync(f.fileno())") || c.Findings != 2 {
+		t.Errorf("the fsync-before-write card (%s): where %q, marked line %q, %d findings", c.Rule, c.Where, c.Bad, c.Findings)
+	}
+	var n struct{ Problems, Findings string }
+	b.eval(t, `({Problems: document.getElementById("n-problems").dataset.n, Findings: document.getElementById("n-findings").dataset.n})`, &n)
+	if n.Problems != "2" || n.Findings != "3" {
+		t.Errorf("summary: %s problems, %s findings; want 2 and 3", n.Problems, n.Findings)
+	}
+	var raw bool
+	var shown string
+	b.eval(t, `document.body.innerText.includes("\u202e")`, &raw)
+	b.eval(t, `document.getElementById("findings").innerText`, &shown)
+	if raw || !strings.Contains(shown, `evil\u202egnp.exe`) {
+		t.Errorf("the bidi control is not shown escaped (raw in the page: %v):\n%s", raw, shown)
+	}
+	b.checkClean(t)
+}
+
+// straceQuote spells s as strace does: bytes past ASCII as \xNN.
+func straceQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -86,7 +87,7 @@ func openParser(path string, opt parser.Options, progress *progressTo) (parser.S
 	if err != nil || !fi.Mode().IsRegular() || progress == nil {
 		return parser.Open(path, opt)
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Named)
 	if err != nil {
 		return nil, err
 	}

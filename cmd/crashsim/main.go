@@ -53,7 +53,8 @@ type Globals struct {
 	Config   string      `placeholder:"FILE" help:"Read settings from FILE instead of .crashsim.toml in the current directory or the nearest one above it (check, trace, explore)."`
 	inputFlags
 
-	cfg *crashsim.Config // the config that applies, nil when none
+	cfg     *crashsim.Config // the config that applies, nil when none
+	cfgName string           // how it is named to the user, in messages and reports
 
 	stdout io.Writer
 	stderr io.Writer

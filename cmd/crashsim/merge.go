@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/report/wire"
 )
 
@@ -56,12 +58,13 @@ func (c *mergeCmd) Run(g *Globals) error {
 	return nil
 }
 
-// openShard opens a shard's report to be read twice: a regular file as
-// it is, anything else (a pipe) read into memory, up to maxPipedShard.
+// openShard opens a shard's report to be read twice: a regular file or a
+// pipe named on the command line (inputfile). A file is read where it
+// is; a pipe is read into memory, up to maxPipedShard.
 func openShard(name string) (wire.Shard, io.Closer, error) {
-	f, err := os.Open(name)
+	f, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
-		return wire.Shard{}, nil, err
+		return wire.Shard{}, nil, fmt.Errorf("merge: %w", err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -69,15 +72,15 @@ func openShard(name string) (wire.Shard, io.Closer, error) {
 		return wire.Shard{}, nil, err
 	}
 	if fi.Mode().IsRegular() {
-		return wire.Shard{Name: name, Data: f, Size: fi.Size()}, f, nil
+		return wire.Shard{Name: textesc.Escape(name), Data: f, Size: fi.Size()}, f, nil
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPipedShard+1))
+	b, err := inputfile.ReadAll(f, maxPipedShard)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return wire.Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", textesc.Escape(name), maxPipedShard>>20)
+	}
 	if err != nil {
-		return wire.Shard{}, nil, fmt.Errorf("%s: %w", name, err)
+		return wire.Shard{}, nil, fmt.Errorf("merge: %s: %w", textesc.Escape(name), err)
 	}
-	if len(b) > maxPipedShard {
-		return wire.Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", name, maxPipedShard>>20)
-	}
-	return wire.Shard{Name: name, Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
+	return wire.Shard{Name: textesc.Escape(name), Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/sys/unix"
 )
 
 // TestShardsMergeToWhole explores fixtures whole and in N shards, merges
@@ -89,27 +88,29 @@ func TestMergeFromPipe(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("check: exit %d", code)
 		}
-		// A check's report marked as a shard of two, for merge to join.
-		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(fmt.Sprintf(`"shard": "%d/2", "left": {`, i)), 1))
+		// A check's report marked as a shard of two of one run, for
+		// merge to join.
+		mark := fmt.Sprintf(`"shard": "%d/2", "run": {"trace": "sha256:1", "checker": "sha256:2", "options": ""}, "left": {`, i)
+		shards = append(shards, bytes.Replace(out.Bytes(), []byte(`"left": {`), []byte(mark), 1))
 	}
 	file := filepath.Join(dir, "one.json")
 	if err := os.WriteFile(file, shards[0], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(dir, "two.fifo")
-	if err := unix.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no fifo here: %v", err)
+	// A pipe as the shell makes for <(...): named by /dev/fd. A named
+	// pipe (mkfifo) is refused: nothing says anything will write to it.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer pr.Close()
 	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.Write(shards[1])
-		f.Close()
+		pw.Write(shards[1])
+		pw.Close()
 	}()
+	pipe := fmt.Sprintf("/dev/fd/%d", pr.Fd())
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"merge", "--fail-on", "never", file, fifo}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"merge", "--fail-on", "never", file, pipe}, &stdout, &stderr); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr.String())
 	}
 	if n, want := bytes.Count(stdout.Bytes(), []byte(`"fingerprint"`)), 2*bytes.Count(shards[0], []byte(`"fingerprint"`)); n != want || n == 0 {
@@ -117,5 +118,22 @@ func TestMergeFromPipe(t *testing.T) {
 	}
 	if bytes.Contains(stdout.Bytes(), []byte(`"shard"`)) {
 		t.Errorf("the merge kept a shard mark")
+	}
+}
+
+// TestMergeNameEscaped: a shard's name in merge's error is escaped, as
+// every name crashsim prints: a name holding ESC must not drive the
+// terminal.
+func TestMergeNameEscaped(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "x\x1b[2J.json")
+	if err := os.WriteFile(name, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"merge", name}, &bytes.Buffer{}, &stderr); code != 3 {
+		t.Fatalf("merge: exit %d: %s", code, stderr.String())
+	}
+	if bytes.Contains(stderr.Bytes(), []byte("\x1b")) || !bytes.Contains(stderr.Bytes(), []byte(`x\x1b[2J.json`)) {
+		t.Errorf("stderr: %q", stderr.String())
 	}
 }

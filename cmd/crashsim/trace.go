@@ -37,7 +37,7 @@ The report goes to stderr, so that CMD's stdout stays CMD's (crashsim trace -- p
 
 Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
 
-Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 findings at or above --fail-on, 6 no such finding but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see docs/safety.md).`
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 problems at or above --fail-on, 6 no such problem but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see docs/safety.md).`
 }
 
 func (c *traceCmd) Run(g *Globals) error {

@@ -4,6 +4,7 @@
 package textesc
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -107,4 +108,19 @@ func appendEscaped(b *strings.Builder, s string, quoted bool) {
 		}
 		i++
 	}
+}
+
+// Excerpt is Quote of at most the first max bytes of s (cut at a rune),
+// followed by "... (N bytes)" when s is longer: for a value taken from a
+// file crashsim was given, which can be any length and should not fill a
+// screen, or a CI log, when a message quotes it.
+func Excerpt(s string, max int) string {
+	if len(s) <= max {
+		return Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }

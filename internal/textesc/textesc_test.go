@@ -28,3 +28,22 @@ func BenchmarkEscapePlain(b *testing.B) {
 		Escape("/tmp/crashsim-fixtures/sqlite/test.db-journal")
 	}
 }
+
+// TestExcerpt: a value is quoted whole up to max bytes, and cut at a rune
+// with its length said beyond.
+func TestExcerpt(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short", 10, `"short"`},
+		{"a.b.c.d.e.f", 5, `"a.b.c"... (11 bytes)`},
+		{"ééé", 3, `"é"... (6 bytes)`},
+		{"x\n\x1bq", 10, `"x\n\x1bq"`},
+	} {
+		if got := Excerpt(tc.s, tc.max); got != tc.want {
+			t.Errorf("Excerpt(%q, %d) = %s, want %s", tc.s, tc.max, got, tc.want)
+		}
+	}
+}

@@ -12,12 +12,24 @@
   const WIN = 120, LABELW = 300, ROWH = 13, LANEH = 2 * ROWH + 6, GROUPH = 18, TOPH = 22;
 
   function esc(s) {
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+    return vis(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+  // vis shows a name from the trace the way the text report does: a
+  // control character, a line break or a bidi control (U+202E would show
+  // "evil\u202egnp.exe" as "evilexe.png") is written as an escape, so
+  // what is on screen is what is on disk.
+  function vis(s) {
+    return String(s).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => {
+      const named = { "\n": "\\n", "\t": "\\t", "\r": "\\r" }[c];
+      if (named) return named;
+      const n = c.charCodeAt(0);
+      return n < 0x100 ? "\\x" + n.toString(16).padStart(2, "0") : "\\u" + n.toString(16).padStart(4, "0");
+    });
   }
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) e.textContent = vis(text);
     return e;
   }
 
@@ -56,8 +68,9 @@
 
   // Outcome sets carried forward: checkpoints every STEP events, so the
   // sets at any column cost at most STEP steps.
-  // Columns are wider when there are few of them.
-  const COLW = Math.max(13, Math.min(56, Math.floor((Math.max(document.documentElement.clientWidth, 800) - LABELW - 60) / Math.min(NCOL, WIN))));
+  // Columns are wider when there are few of them: the timeline fills the
+  // page's width.
+  const COLW = Math.max(13, Math.min(160, Math.floor((Math.max(document.documentElement.clientWidth, 800) - LABELW - 60) / Math.min(NCOL, WIN))));
   const STEP = 1024;
   const checkpoints = [{}];
   {
@@ -107,6 +120,7 @@
   const sum = $("summary");
   sum.innerHTML = "";
   const part = (id, n, word) => { const s = el("span", { id: id, "data-n": String(n) }, n + " " + word); sum.appendChild(s); sum.appendChild(document.createTextNode(" · ")); };
+  part("n-problems", (D.problems || F).length, (D.problems || F).length === 1 ? "problem" : "problems");
   part("n-findings", F.length, F.length === 1 ? "finding" : "findings");
   part("n-points", D.folded.points + 1, D.folded.foldLine > 0 ? "crash points drawn (trace cut at line " + D.folded.foldLine + ")" : "crash points");
   part("n-files", lanes.length, lanes.length === 1 ? "path in scope" : "paths in scope");
@@ -114,7 +128,7 @@
   for (const w of D.warnings) {
     const d = el("div", { class: "blind" + (w.accepted ? " accepted" : "") });
     d.appendChild(el("strong", {}, (w.accepted ? "Accepted blind spot " : "Blind spot ") + w.id + ": "));
-    d.appendChild(document.createTextNode(w.message + (w.line ? " (trace line " + w.line + ")" : "")));
+    d.appendChild(document.createTextNode(vis(w.message + (w.line ? " (trace line " + w.line + ")" : ""))));
     if (!w.accepted) d.appendChild(el("div", { class: "fix" }, w.fix));
     $("warnings").appendChild(d);
   }
@@ -136,34 +150,73 @@
     for (const r of f.related || []) s.add(r.line);
     return s;
   }
+  // Problems: one card per change to make, its findings (the primary
+  // first, then its consequences) as buttons in it. A page written
+  // without problems shows each finding as its own card.
+  const P = D.problems || F.map((f, i) => ({ rule: f.rule, severity: f.severity, path: f.path, paths: [f.path], line: f.line, message: f.message, fix: f.fix, findings: [i] }));
+  function findingButton(f, i, primary) {
+    const b = el("button", { type: "button", class: "finding sev-" + f.severity + (primary ? " primary" : " consequence"), "data-index": String(i), "aria-pressed": String(i === activeFinding) });
+    const head = el("div");
+    head.appendChild(el("span", { class: "badge " + f.severity }, f.severity));
+    head.appendChild(el("span", { class: "rule" }, f.rule));
+    head.appendChild(document.createTextNode(vis(" · " + f.path + " · trace line " + f.line + (f.pid ? " · pid " + f.pid : ""))));
+    b.appendChild(head);
+    if (!primary && !f.state) b.appendChild(el("div", { class: "msg" }, f.message)); // the card says the primary's
+    const rel = el("ul", { class: "related" });
+    if (primary) for (const r of f.related || []) rel.appendChild(el("li", { class: "mono" }, "line " + r.line + "  " + r.syscall + "  " + r.what));
+    if (f.state) rel.appendChild(el("li", {}, "a crash right after line " + f.state.line + " can leave " + f.state.path + " " + (f.state.words || f.state.outcome + " (" + f.state.persisted + " persisted)")));
+    if (f.models && f.models.length) rel.appendChild(el("li", { class: "muted" }, "models: " + f.models.join(", ")));
+    b.appendChild(rel);
+    b.addEventListener("click", () => pickFinding(i));
+    return b;
+  }
+  function codeBlock(p) {
+    const pre = el("pre", { class: "code" });
+    const w = String(p.code[p.code.length - 1].n).length;
+    for (const c of p.code) {
+      const mark = c.n === p.source.line;
+      const line = el("span", { class: mark ? "code-line bad" : "code-line" }, (mark ? "> " : "  ") + String(c.n).padStart(w) + " | " + c.t);
+      pre.appendChild(line);
+      pre.appendChild(document.createTextNode("\n"));
+    }
+    return pre;
+  }
   function renderFindings() {
     const rule = $("f-rule").value, sev = $("f-sev").value, mod = $("f-model").value, path = $("f-path").value;
     const ol = $("findings");
     ol.innerHTML = "";
     let shown = 0;
-    F.forEach((f, i) => {
-      if ((rule && f.rule !== rule) || (sev && f.severity !== sev) || (mod && !(f.models || []).includes(mod)) || (path && !f.path.includes(path))) return;
-      shown++;
-      const li = el("li");
-      const b = el("button", { type: "button", class: "finding sev-" + f.severity, "data-index": String(i), "aria-pressed": String(i === activeFinding) });
-      const head = el("div");
-      head.appendChild(el("span", { class: "badge " + f.severity }, f.severity));
-      head.appendChild(el("span", { class: "rule" }, f.rule));
-      head.appendChild(document.createTextNode(" · " + f.path + " · trace line " + f.line + (f.pid ? " · pid " + f.pid : "")));
-      b.appendChild(head);
-      b.appendChild(el("div", { class: "msg" }, f.message));
-      if (f.fix) b.appendChild(el("div", { class: "fix" }, f.fix));
-      const rel = el("ul", { class: "related" });
-      for (const r of f.related || []) rel.appendChild(el("li", { class: "mono" }, "line " + r.line + "  " + r.syscall + "  " + r.what));
-      if (f.state) rel.appendChild(el("li", {}, "a crash right after line " + f.state.line + " can leave " + f.state.path + " " + f.state.outcome + " (" + f.state.persisted + " persisted)"));
-      if (f.models && f.models.length) rel.appendChild(el("li", { class: "muted" }, "models: " + f.models.join(", ")));
-      b.appendChild(rel);
-      b.addEventListener("click", () => pickFinding(i));
-      li.appendChild(b);
+    P.forEach((p, n) => {
+      const keep = p.findings.filter((i) => {
+        const f = F[i];
+        return !((rule && f.rule !== rule) || (sev && f.severity !== sev) || (mod && !(f.models || []).includes(mod)) || (path && !f.path.includes(path)));
+      });
+      if (keep.length === 0) return;
+      shown += keep.length;
+      const li = el("li", { class: "problem sev-" + p.severity, "data-problem": String(n) });
+      const head = el("div", { class: "phead" });
+      head.appendChild(el("span", { class: "badge " + p.severity }, p.severity));
+      head.appendChild(el("span", { class: "rule" }, p.rule));
+      const where = p.source ? p.source.file + ":" + p.source.line + (p.source.function ? " in " + p.source.function : "") : "trace line " + p.line;
+      head.appendChild(el("span", { class: "where mono" }, where));
+      const more = p.paths && p.paths.length > 1 ? " (and " + (p.paths.length - 1) + " more file" + (p.paths.length > 2 ? "s" : "") + ")" : "";
+      head.appendChild(el("span", { class: "ppath" }, p.path + more));
+      li.appendChild(head);
+      li.appendChild(el("div", { class: "msg" }, p.message));
+      if (p.fix) li.appendChild(el("div", { class: "fix" }, p.fix));
+      if (p.code && p.code.length && p.source) li.appendChild(codeBlock(p));
+      const ul = el("ul", { class: "consequences" });
+      for (const i of keep) {
+        const c = el("li");
+        c.appendChild(findingButton(F[i], i, i === p.findings[0] && !p.program));
+        ul.appendChild(c);
+      }
+      li.appendChild(ul);
       ol.appendChild(li);
     });
-    $("findings-count").textContent = F.length === 0 ? "No findings: no crash point can lose data under the models checked." :
-      "Showing " + shown + " of " + F.length + ". Click a finding to see its trace lines on the timeline and the crash state that shows the loss.";
+    $("findings-count").textContent = F.length === 0 ? "No problems: no crash point can lose data under the models checked." :
+      P.length + (P.length === 1 ? " problem" : " problems") + ", " + F.length + (F.length === 1 ? " finding" : " findings") + "; showing " + shown + " of " + F.length +
+      " findings. Each card is one change to make, with the findings it causes. Click a finding to see its trace lines on the timeline and the crash state that shows the loss.";
   }
 
   function pickFinding(i) {
@@ -362,7 +415,7 @@
       if (f.state && colAt(f.state.line) === col) {
         const d = el("div", { class: "rejected" });
         d.appendChild(el("strong", {}, f.rule + ": "));
-        d.appendChild(document.createTextNode("a crash here can leave " + f.state.path + " " + f.state.outcome + " (" + f.state.persisted + " persisted). " + f.message));
+        d.appendChild(document.createTextNode(vis("a crash here can leave " + f.state.path + " " + f.state.outcome + " (" + f.state.persisted + " persisted). " + f.message)));
         box.appendChild(d);
       }
     }

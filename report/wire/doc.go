@@ -11,20 +11,47 @@
 // `crashsim merge` read them back. Its JSON Schema is
 // crashsim-report.schema.json, beside this file.
 //
-// # The JSON report, version 1
+// # The JSON report, version 2
 //
 // `crashsim check`, `trace` and `explore` with --format json write one
 // Report: an object with these members, in this order.
 //
-//   - version: 1, the shape of the document (Version).
+//   - version: 2, the shape of the document (Version). Version 1 had no
+//     problems, no finding's problem and no summary.problems; it is still
+//     read (a baseline written by an older crashsim).
 //   - tool: which crashsim wrote it. name is "crashsim"; version the Go
 //     module version, "(devel)" for a build from a checkout;
 //     semanticVersion the same as semver ("0.0.0-devel"); revision, when
 //     known, the VCS revision, "+dirty" when the checkout had changes.
+//   - problems: an array of problems, empty when there is none: one per
+//     change the user must make (see package check), the program-level
+//     one first, then in the order of their first finding.
 //   - findings: an array of findings, empty when there is none, in the
-//     report's order: by trace, line, rule and path; those of one call
-//     site together when stacks named them; explore's by state.
+//     order of their problems, each problem's by trace, line, rule and
+//     path; explore's by state.
 //   - summary: what was checked and found, last.
+//
+// # A problem
+//
+//   - id: the problem's identity across runs, 16 lower-case hex digits:
+//     its rule and its place, the call site (file relative to the source
+//     root, and function) when known, else its primary finding's path
+//     relative to its root, or the program for the program-level
+//     problem; never a line. --baseline compares these.
+//   - rule: the mistake's rule; severity: that of its worst finding.
+//   - path: its primary finding's path; paths: every file it is about,
+//     each once.
+//   - trace, line: its primary finding's trace and line (the first
+//     finding's, for the program-level problem).
+//   - source, when known: the call site where the fix goes, as a
+//     finding's.
+//   - message: what a crash can leave and what to change; fix: the
+//     change in full (the rule's fix, and what its consequences add).
+//   - program: true for the program-level problem: the program never
+//     asked for durability, and the problem holds every finding that
+//     follows from it; absent otherwise.
+//   - findings: the fingerprints of its findings, its primary first.
+//   - state_index, explore's only: its finding's.
 //
 // # A finding
 //
@@ -58,11 +85,13 @@
 //   - state_index, explore's findings only: the rejected state's place in
 //     explore's order of distinct states, from 1, which orders the
 //     findings of shards merged into one report.
+//   - problem: the id of the problem it belongs to.
 //
 // # The summary
 //
 //   - events: the events read; files: the files in scope.
-//   - errors, warningFindings, infos: the findings reported, by severity.
+//   - errors, warningFindings, infos: the findings reported, by severity;
+//     problems: the problems reported.
 //   - models: the models reported, an array.
 //   - left: findings found and not reported: ignored (by an ignore glob),
 //     suppressed (by a [[suppress]] of the config), baseline (in the
@@ -73,7 +102,12 @@
 //   - notes: an array of what was left out of scope on purpose: id,
 //     message, and trace and line when it is about one line.
 //   - shard: "I/N" in the report of shard I of explore --shard I/N,
-//     absent otherwise.
+//     absent otherwise; N is at most MaxShards.
+//   - run, crashsim explore only (RunID): the run's identity, which every
+//     shard of it shares: trace, the SHA-256 of the trace's bytes;
+//     checker, the SHA-256 of the checker command; options, the options
+//     that decide which states are built and checked, as flags. Merge
+//     refuses shards whose runs differ, or that have none.
 //   - explore, crashsim explore only (Explore): what it built and checked.
 //     points, of which exhaustive (every state built) and sampled (past
 //     maxJoint: states built from families); admitted, the joint crash
@@ -88,10 +122,17 @@
 //     first built there) and checked (checker runs on states checked
 //     there). A merge of shards sums checked and rejected, at each point
 //     too: every shard builds every state and checks its share.
+//   - config: the config file the run read (.crashsim.toml or --config),
+//     absent when it read none.
 //
-// Strings are UTF-8: bytes that are not (a path can hold any) are
-// written as U+FFFD, and control characters escaped, as encoding/json
-// writes them.
+// Strings are UTF-8. A name (a path, a trace's name, a function) and a
+// message that quotes one can hold any byte, so crashsim writes them
+// escaped as its text report and strace do: a backslash as \\, \t \n \r
+// and the like by their letter, other control bytes and bytes that are
+// not UTF-8 as \xNN, and runes that do not print (the bidi controls
+// among them) as \uNNNN. Two names never read the same, and a SARIF
+// viewer is never handed a raw bidi control. In SARIF a URI holds its
+// path percent-encoded instead.
 //
 // # SARIF
 //
@@ -101,16 +142,25 @@
 // fullDescription, the docs; help, the fix; defaultConfiguration.level;
 // properties.tags). One invocation carries the exit code, and the blind
 // spots (level warning, or note once accepted) and notes as
-// toolExecutionNotifications. Findings of one rule at one call site (a loop
-// saving several files) are one result: ruleId and ruleIndex, level,
-// message, its location (the call site under %SRCROOT% when known, else
-// the trace line; a trace outside the source root is under TRACEDIR, which
-// originalUriBaseIds defines), relatedLocations (the explaining trace
-// lines, with ids from 1), partialFingerprints (the fingerprint under
-// FingerprintVersion: the first finding's) and properties: function (when
-// a stack named it), models, path and paths (each finding's relpath),
-// fingerprints (each finding's, when there are several), and stateIndex
-// (explore). A shard's run has properties.crashsimShard, "I/N".
+// toolExecutionNotifications. Each problem is one result: ruleId and
+// ruleIndex (the problem's rule), level (its severity), message (its
+// primary's path relative to its root, its message, and how many more
+// files it is about), its location (the call site under %SRCROOT% when
+// known, else its primary's trace line; a trace outside the source root
+// is under TRACEDIR, which originalUriBaseIds defines), relatedLocations
+// (ids from 1: the call in the trace when located at the source, the
+// events that explain its primary, then one per consequence, at its
+// trace line, "RULE: PATH: what a crash leaves"), partialFingerprints
+// (the problem's id under ProblemVersion) and properties: function (when
+// a stack named it), models, path and paths (relpaths), stateIndex
+// (explore), findings (the fingerprints of its findings, its primary
+// first: what a baseline compares besides the id) and rules (the rules of
+// its findings, its own first). A log written before problems had one
+// result per call site and the FingerprintVersion fingerprint; a
+// baseline still reads it. A shard's run has properties.crashsimShard,
+// "I/N", and an explore run properties.crashsimRun, as the JSON's
+// summary.run; a run that read a config names it in
+// properties.crashsimConfig.
 //
 // # A new version
 //

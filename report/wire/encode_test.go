@@ -95,7 +95,34 @@ func fuzzFinding(a, b, c string, n int, shape uint16) *Finding {
 	if shape&128 != 0 {
 		f.StateIndex = n
 	}
+	if shape&256 != 0 {
+		f.Problem = c
+	}
 	return f
+}
+
+func fuzzProblem(a, b, c string, n int, shape uint16) *Problem {
+	p := &Problem{ID: c, Rule: a, Severity: "warning", Path: b, Trace: c, Line: n, Message: a + b, Fix: b + a}
+	if shape&1 != 0 {
+		p.Paths = []string{b, a}
+	} else if shape&2 != 0 {
+		p.Paths = []string{}
+	}
+	if shape&4 != 0 {
+		p.Findings = []string{c, a}
+	} else if shape&8 != 0 {
+		p.Findings = []string{}
+	}
+	if shape&16 != 0 {
+		p.Source = &Source{File: c, Line: n, Function: a}
+	}
+	if shape&32 != 0 {
+		p.Program = true
+	}
+	if shape&64 != 0 {
+		p.StateIndex = n
+	}
+	return p
 }
 
 func fuzzSARIF(a, b, c string, n int, shape uint16) *SARIFResult {
@@ -113,6 +140,8 @@ func fuzzSARIF(a, b, c string, n int, shape uint16) *SARIFResult {
 		if shape&8 != 0 {
 			r.Properties.StateIndex = n
 			r.Properties.Function = &a
+			r.Properties.Findings = []string{a, c}
+			r.Properties.Rules = []string{b}
 		}
 		if shape&16 != 0 {
 			r.Properties.Models = nil
@@ -185,6 +214,9 @@ func fuzzReport(a, b, c string, n int, shape uint16) *Report {
 	if shape&8192 == 0 {
 		r.Findings = []Finding{*fuzzFinding(a, b, c, n, shape), *fuzzFinding(b, c, a, -n, ^shape)}
 	}
+	if shape&16384 == 0 {
+		r.Problems = []Problem{*fuzzProblem(a, b, c, n, shape), *fuzzProblem(c, a, b, -n, ^shape)}
+	}
 	return r
 }
 
@@ -200,6 +232,7 @@ func FuzzValues(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b, c string, n int, shape uint16) {
 		values := map[string]any{
 			"finding": fuzzFinding(a, b, c, n, shape),
+			"problem": fuzzProblem(a, b, c, n, shape),
 			"result":  fuzzSARIF(a, b, c, n, shape),
 			"summary": fuzzSummary(a, b, c, n, shape),
 			"counts":  &fuzzSummary(a, b, c, n, shape).Counts,

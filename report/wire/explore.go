@@ -1,6 +1,10 @@
 package wire
 
-import "strconv"
+import (
+	"errors"
+	"math"
+	"strconv"
+)
 
 // Explore says what crashsim explore built and checked, in the summary
 // of its report: in total and at each crash point, how many crash states
@@ -65,18 +69,31 @@ func (x *Explore) shardOf() *Explore {
 	return &w
 }
 
-// add adds a shard's checker runs to the whole run's.
-func (x *Explore) add(shard *Explore) {
+// add adds a shard's checker runs to the whole run's, refusing a sum
+// past the largest int.
+func (x *Explore) add(shard *Explore) error {
 	if x == nil || shard == nil {
-		return
+		return nil
 	}
-	x.Checked += shard.Checked
-	x.Rejected += shard.Rejected
+	ok := addTo(&x.Checked, shard.Checked) && addTo(&x.Rejected, shard.Rejected)
 	for i := range x.CrashPoints {
 		if i < len(shard.CrashPoints) {
-			x.CrashPoints[i].Checked += shard.CrashPoints[i].Checked
+			ok = ok && addTo(&x.CrashPoints[i].Checked, shard.CrashPoints[i].Checked)
 		}
 	}
+	if !ok {
+		return errors.New("the checker runs of the shards add up to more than a report can hold: not the report of a run")
+	}
+	return nil
+}
+
+// addTo adds n (not negative) to *sum unless that passes the largest int.
+func addTo(sum *int, n int) bool {
+	if n > math.MaxInt-*sum {
+		return false
+	}
+	*sum += n
+	return true
 }
 
 func (e *Encoder) explore(x *Explore) {

@@ -15,9 +15,12 @@ type Fingerprints struct {
 	set map[[8]byte]struct{}
 }
 
-// ReadFingerprints reads the fingerprints of a report: the fingerprint of
-// each finding of crashsim's JSON, or the FingerprintVersion fingerprint
-// of each result of its SARIF. A report with a finding that has none was
+// ReadFingerprints reads the fingerprints of a report: the id of each
+// problem and the fingerprint of each finding of crashsim's JSON (a
+// report of version 1 has findings only), or of each result of its SARIF
+// the ProblemVersion fingerprint (a problem's id) and the fingerprints of
+// its findings (properties.findings), or, in a log written before
+// problems, the FingerprintVersion fingerprint of its finding. A report with a finding that has none was
 // written by a crashsim older than the recipe, and is refused: nothing
 // it holds would match.
 func ReadFingerprints(r io.Reader) (*Fingerprints, error) {
@@ -33,24 +36,31 @@ func ReadFingerprints(r io.Reader) (*Fingerprints, error) {
 			return nil, fmt.Errorf("not a crashsim JSON or SARIF report: %w", err)
 		}
 		fp := ""
-		var more []string
-		if it.Finding != nil {
+		switch {
+		case it.Problem != nil:
+			fp = it.Problem.ID
+		case it.Finding != nil:
 			fp = it.Finding.Fingerprint
-		} else {
-			fp = it.Result.PartialFingerprints[FingerprintVersion]
+		default:
+			fp = it.Result.PartialFingerprints[ProblemVersion]
+			if fp == "" {
+				fp = it.Result.PartialFingerprints[FingerprintVersion] // one finding's, before version 2
+			}
 			if p := it.Result.Properties; p != nil {
-				more = p.Fingerprints // the other findings of one call site
+				for _, f := range p.Findings {
+					if k, ok := fingerprintKey(f); ok {
+						fps.set[k] = struct{}{}
+					}
+				}
 			}
 		}
 		missing = missing || fp == ""
-		for _, fp := range append([]string{fp}, more...) {
-			if k, ok := fingerprintKey(fp); ok {
-				fps.set[k] = struct{}{}
-			}
+		if k, ok := fingerprintKey(fp); ok {
+			fps.set[k] = struct{}{}
 		}
 	}
 	if missing {
-		return nil, errors.New("findings without a " + FingerprintVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
+		return nil, errors.New("findings without a " + FingerprintVersion + " or " + ProblemVersion + " fingerprint: it was written by an older crashsim; write it again with this one")
 	}
 	return fps, nil
 }

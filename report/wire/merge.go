@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Shard is the report of one shard of explore --shard I/N, JSON or
@@ -34,8 +36,11 @@ type Merged struct {
 // the order the shards are given), the counts summed (the explore
 // account's checker runs too: every shard builds every state and checks
 // its share), the shard marks dropped. It refuses reports that are not shards, a shard missing or
-// given twice, and shards whose runs differ (events, files or models),
-// before it writes anything.
+// given twice, shards of different runs (their RunIDs, events, files,
+// models or the states they built differ) or without a RunID, and a
+// number no report crashsim writes holds (a negative count, a sum past
+// the largest int, a mark other than plain I/N), before it writes
+// anything.
 //
 // A first pass reads each shard through, checking it; the second merges
 // the shards' findings as they stream. A shard whose findings are not in
@@ -69,6 +74,9 @@ type scan struct {
 	counts Merged
 	sorted bool    // its findings are in state order
 	index  []entry // where each finding starts, in state order, when not sorted
+	// problems is where each problem starts (JSON, version 2 on), in
+	// state order.
+	problems []entry
 }
 
 // entry is a finding's state index and where it starts in its shard.
@@ -92,10 +100,17 @@ func scanShard(s Shard) (*scan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("merge: %s: not a JSON or SARIF report: %w", s.Name, err)
 		}
+		if it.Problem != nil {
+			sc.problems = append(sc.problems, entry{it.Problem.StateIndex, r.off})
+			continue
+		}
 		if err := sc.counts.add(it); err != nil {
 			return nil, fmt.Errorf("merge: %s: %w", s.Name, err)
 		}
 		st := stateIndex(it)
+		if line := itemLine(it); st < 0 || line < 0 {
+			return nil, fmt.Errorf("merge: %s: a finding at line %d of state %d: not a report crashsim writes", s.Name, line, st)
+		}
 		sc.sorted = sc.sorted && st >= last
 		last = st
 	}
@@ -111,6 +126,7 @@ func scanShard(s Shard) (*scan, error) {
 	default:
 		return nil, fmt.Errorf("merge: %s: neither crashsim's JSON (no \"findings\") nor SARIF %s", s.Name, SARIFVersion)
 	}
+	slices.SortStableFunc(sc.problems, func(a, b entry) int { return a.state - b.state })
 	if !sc.sorted {
 		if err := sc.indexShard(s); err != nil {
 			return nil, err
@@ -130,6 +146,9 @@ func (sc *scan) indexShard(s Shard) error {
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", s.Name, err)
 		}
+		if it.Problem != nil {
+			continue
+		}
 		sc.index = append(sc.index, entry{stateIndex(it), r.off})
 	}
 	slices.SortStableFunc(sc.index, func(a, b entry) int { return a.state - b.state })
@@ -142,6 +161,17 @@ func stateIndex(it Item) int {
 	}
 	if p := it.Result.Properties; p != nil {
 		return p.StateIndex
+	}
+	return 0
+}
+
+// itemLine is the trace line a finding or result names.
+func itemLine(it Item) int {
+	if it.Finding != nil {
+		return it.Finding.Line
+	}
+	if locs := it.Result.Locations; len(locs) > 0 {
+		return locs[0].PhysicalLocation.Region.StartLine
 	}
 	return 0
 }
@@ -162,7 +192,7 @@ func (m *Merged) add(it Item) error {
 	case "info":
 		m.Infos++
 	default:
-		return fmt.Errorf("finding at line %d: unknown severity %q (want error, warning or info)", it.Finding.Line, sev)
+		return fmt.Errorf("finding at line %d: unknown severity %s (want error, warning or info)", it.Finding.Line, excerpt(sev))
 	}
 	return nil
 }
@@ -174,10 +204,11 @@ func (m *Merged) sum(o Merged) {
 }
 
 // shardSet checks that marks ("I/N", one per report) name each shard of
-// one run exactly once.
+// one run exactly once. Its work is bounded by the number of reports, not
+// by N: a forged mark of 1/100000000 costs no more than 1/2.
 func shardSet(shards []Shard, marks []string) error {
 	n := 0
-	seen := map[int]string{}
+	seen := make(map[int]string, len(marks))
 	for k, m := range marks {
 		name := shards[k].Name
 		if m == "" {
@@ -196,33 +227,116 @@ func shardSet(shards []Shard, marks []string) error {
 		}
 		seen[i] = name
 	}
+	if len(seen) == n {
+		return nil
+	}
+	// Name the first few missing shards, from the gaps between those
+	// given.
+	given := make([]int, 0, len(seen))
+	for i := range seen {
+		given = append(given, i)
+	}
+	slices.Sort(given)
 	var missing []string
-	for i := 1; i <= n; i++ {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, strconv.Itoa(i))
+	more, prev := 0, 0
+	for _, i := range append(given, n+1) {
+		for j := prev + 1; j < i; j++ {
+			if len(missing) == maxNamedMissing {
+				more = n - len(seen) - len(missing)
+				break
+			}
+			missing = append(missing, strconv.Itoa(j))
 		}
+		if more > 0 {
+			break
+		}
+		prev = i
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("merge: shard %s of %d missing: the merge of fewer shards is not the report of the run", strings.Join(missing, ", "), n)
+	list := strings.Join(missing, ", ")
+	if more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
 	}
-	return nil
+	return fmt.Errorf("merge: shard %s of %d missing: the merge of fewer shards is not the report of the run", list, n)
 }
 
-// ParseShard reads "I/N" with 1 <= I <= N.
+// maxNamedMissing is how many missing shards an error names.
+const maxNamedMissing = 10
+
+// MaxShards bounds N in a shard mark I/N: explore --shard refuses more,
+// and merge reads no mark of more.
+const MaxShards = 1 << 16
+
+// ParseShard reads "I/N" with 1 <= I <= N <= MaxShards, each a decimal
+// number without sign, spaces or leading zeros.
 func ParseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, such as 2/5", s)
+	i, ok1 := decimal(a)
+	n, ok2 := decimal(b)
+	if !ok || !ok1 || !ok2 || n < 1 || i < 1 || i > n || n > MaxShards {
+		return 0, 0, fmt.Errorf("shard %s: want I/N with 1 <= I <= N <= %d, such as 2/5", excerpt(s), MaxShards)
 	}
 	return i, n, nil
+}
+
+// decimal reads a number of at most 9 digits, the first not 0.
+func decimal(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 9 || s[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// excerpt quotes at most the first 40 bytes of s, a value read from a
+// report, for an error.
+func excerpt(s string) string { return excerptOf(s, 40) }
+
+// excerptOf quotes at most the first max bytes of s.
+func excerptOf(s string, max int) string {
+	if len(s) <= max {
+		return strconv.QuoteToASCII(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// sameRun checks that the shard's run identity is the first's.
+func sameRun(first, name string, a, b *RunID) error {
+	if b == nil {
+		return fmt.Errorf("merge: %s has no run identity (summary.run, or the SARIF run's crashsimRun): it was written by an older crashsim; explore again with this one", name)
+	}
+	if a == nil || *a == *b {
+		return nil
+	}
+	what := "their options differ (" + excerptOf(a.Options, 200) + ", then " + excerptOf(b.Options, 200) + ")"
+	switch {
+	case a.Trace != b.Trace:
+		what = "they read different traces"
+	case a.Checker != b.Checker:
+		what = "they ran different checkers"
+	}
+	return fmt.Errorf("merge: %s and %s are shards of different runs: %s; merge the shards of one run", first, name, what)
 }
 
 // mergeJSON checks that the shards are one run's and writes the merge.
 // An error writing comes with the Merged, one of the shards without.
 func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	marks := make([]string, len(shards))
+	for k, sc := range scans {
+		marks[k] = sc.doc.Report.Summary.Shard
+	}
+	if err := shardSet(shards, marks); err != nil {
+		return nil, err
+	}
 	first := scans[0].doc.Report
 	sum := first.Summary
 	sum.Shard = ""
@@ -231,23 +345,37 @@ func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	}
 	for k, sc := range scans {
 		s := sc.doc.Report.Summary
-		marks[k] = s.Shard
-		if s.Events != sum.Events || s.Files != sum.Files || strings.Join(s.Models, ",") != strings.Join(sum.Models, ",") {
-			return nil, fmt.Errorf("merge: %s and %s come from different runs (%d events, %d files, models %v; then %d, %d, %v)",
+		if err := s.check(); err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", shards[k].Name, err)
+		}
+		if err := sameRun(shards[0].Name, shards[k].Name, first.Summary.Run, s.Run); err != nil {
+			return nil, err
+		}
+		if s.Events != sum.Events || s.Files != sum.Files || strings.Join(s.Models, ",") != strings.Join(sum.Models, ",") ||
+			(s.Explore == nil) != (sum.Explore == nil) || (s.Explore != nil && !reflect.DeepEqual(s.Explore.shardOf(), sum.Explore.shardOf())) {
+			return nil, fmt.Errorf("merge: %s and %s come from different runs (%d events, %d files, models %v; then %d, %d, %v; or the states they built)",
 				shards[0].Name, shards[k].Name, sum.Events, sum.Files, sum.Models, s.Events, s.Files, s.Models)
 		}
-		sum.Explore.add(s.Explore)
 	}
-	if err := shardSet(shards, marks); err != nil {
-		return nil, err
+	for k, sc := range scans {
+		if err := sum.Explore.add(sc.doc.Report.Summary.Explore); err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", shards[k].Name, err)
+		}
 	}
 	m := &Merged{Format: "json"}
 	for _, sc := range scans {
 		m.sum(sc.counts)
 	}
 	sum.Errors, sum.WarningFindings, sum.Infos = m.Errors, m.Warnings, m.Infos
+	sum.Problems = 0
 	out := NewReportWriter(w, first.Version, first.Tool)
-	err := mergeItems(shards, scans, func(it Item) error { return out.Finding(it.Finding) })
+	err := mergeProblems(shards, scans, func(p *Problem) error {
+		sum.Problems++
+		return out.Problem(p)
+	})
+	if err == nil {
+		err = mergeItems(shards, scans, func(it Item) error { return out.Finding(it.Finding) })
+	}
 	if err == nil {
 		err = out.Close(&sum)
 	}
@@ -272,11 +400,20 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	if err := shardSet(shards, marks); err != nil {
 		return nil, err
 	}
+	first := sarifRunID(scans[0])
+	for k, sc := range scans {
+		if err := sameRun(shards[0].Name, shards[k].Name, first, sarifRunID(sc)); err != nil {
+			return nil, err
+		}
+	}
 	m := &Merged{Format: "sarif"}
 	for _, sc := range scans {
 		m.sum(sc.counts)
 	}
 	run.Properties = nil
+	if p := scans[0].doc.Log.Runs[0].Properties; p != nil && (p.Run != nil || p.Config != "") {
+		run.Properties = &SARIFRunProperties{Config: p.Config, Run: p.Run}
+	}
 	log.Runs = []SARIFRun{run}
 	out := NewSARIFWriter(w, &log)
 	err := mergeItems(shards, scans, func(it Item) error { return out.Result(it.Result) })
@@ -284,6 +421,14 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 		err = out.Close()
 	}
 	return m, err
+}
+
+// sarifRunID is the run identity of a SARIF shard, nil when it has none.
+func sarifRunID(sc *scan) *RunID {
+	if p := sc.doc.Log.Runs[0].Properties; p != nil {
+		return p.Run
+	}
+	return nil
 }
 
 // mergeItems calls put with the findings of every shard in state order;
@@ -320,6 +465,38 @@ func mergeItems(shards []Shard, scans []*scan, put func(Item) error) error {
 	}
 }
 
+// mergeProblems calls put with the problems of every shard in state
+// order, as mergeItems does findings. Problems are few beside findings:
+// each shard's are read through their index.
+func mergeProblems(shards []Shard, scans []*scan, put func(*Problem) error) error {
+	type at struct {
+		entry
+		k int
+	}
+	var all []at
+	for k, sc := range scans {
+		for _, e := range sc.problems {
+			all = append(all, at{e, k})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b at) int { return a.state - b.state })
+	for _, a := range all {
+		c := &cursor{shard: shards[a.k], scan: scans[a.k]}
+		br, err := c.from(a.off)
+		if err != nil {
+			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+		}
+		p := new(Problem)
+		if err := json.NewDecoder(&capReader{r: br, limit: maxValue}).Decode(p); err != nil {
+			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+		}
+		if err := put(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // cursor is a shard's next finding in state order.
 type cursor struct {
 	shard Shard
@@ -334,6 +511,9 @@ func (c *cursor) next() error {
 	var err error
 	if c.r != nil {
 		c.it, err = c.r.Next()
+		for err == nil && c.it.Problem != nil {
+			c.it, err = c.r.Next()
+		}
 		if errors.Is(err, io.EOF) {
 			c.ok = false
 			return nil
@@ -353,18 +533,27 @@ func (c *cursor) next() error {
 	return nil
 }
 
-// at reads the finding that starts at off, or at the comma before it.
-func (c *cursor) at(off int64) (Item, error) {
+// from reads the shard from the value that starts at off, or at the
+// comma before it.
+func (c *cursor) from(off int64) (*bufio.Reader, error) {
 	br := bufio.NewReader(io.NewSectionReader(c.shard.Data, off, c.shard.Size-off))
 	for {
 		b, err := br.ReadByte()
 		if err != nil {
-			return Item{}, err
+			return nil, err
 		}
 		if b != ',' && b != ' ' && b != '\n' && b != '\r' && b != '\t' {
 			br.UnreadByte()
-			break
+			return br, nil
 		}
+	}
+}
+
+// at reads the finding that starts at off, or at the comma before it.
+func (c *cursor) at(off int64) (Item, error) {
+	br, err := c.from(off)
+	if err != nil {
+		return Item{}, err
 	}
 	dec := json.NewDecoder(&capReader{r: br, limit: maxValue})
 	if c.scan.format == "json" {
@@ -373,4 +562,43 @@ func (c *cursor) at(off int64) (Item, error) {
 	}
 	res := new(SARIFResult)
 	return Item{Result: res}, dec.Decode(res)
+}
+
+// check refuses a summary with a negative count: a report crashsim
+// writes has none, and a merge would add them up.
+func (s *Summary) check() error {
+	nums := []struct {
+		name string
+		n    int64
+	}{
+		{"events", int64(s.Events)}, {"files", int64(s.Files)}, {"errors", int64(s.Errors)},
+		{"warningFindings", int64(s.WarningFindings)}, {"infos", int64(s.Infos)},
+		{"left.ignored", int64(s.Left.Ignored)}, {"left.suppressed", int64(s.Left.Suppressed)}, {"left.baseline", int64(s.Left.Baseline)},
+	}
+	if x := s.Explore; x != nil {
+		nums = append(nums, []struct {
+			name string
+			n    int64
+		}{
+			{"explore.points", int64(x.Points)}, {"explore.exhaustive", int64(x.Exhaustive)}, {"explore.sampled", int64(x.Sampled)},
+			{"explore.admitted", x.Admitted}, {"explore.built", int64(x.Built)}, {"explore.distinct", int64(x.Distinct)},
+			{"explore.checked", int64(x.Checked)}, {"explore.rejected", int64(x.Rejected)}, {"explore.notChecked", int64(x.NotChecked)},
+			{"explore.families.predicted", int64(x.Families.Predicted)}, {"explore.families.prefix", int64(x.Families.Prefix)},
+			{"explore.families.drop", int64(x.Families.Drop)}, {"explore.families.torn", int64(x.Families.Torn)},
+			{"explore.families.random", int64(x.Families.Random)}, {"explore.maxJoint", int64(x.MaxJoint)}, {"explore.samples", int64(x.Samples)},
+		}...)
+		for i, p := range x.CrashPoints {
+			for _, v := range []int64{int64(p.Line), p.Admitted, int64(p.Built), int64(p.New), int64(p.Checked)} {
+				if v < 0 {
+					return fmt.Errorf("summary: explore.crashPoints[%d] holds a negative number: not a report crashsim writes", i)
+				}
+			}
+		}
+	}
+	for _, v := range nums {
+		if v.n < 0 {
+			return fmt.Errorf("summary: %s is %d: not a report crashsim writes", v.name, v.n)
+		}
+	}
+	return nil
 }

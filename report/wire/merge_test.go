@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -26,6 +28,9 @@ func runFindings() []Finding {
 	return fs
 }
 
+// testRun is the identity of the run the tests' reports come from.
+var testRun = RunID{Trace: "sha256:" + strings.Repeat("a", 64), Checker: "sha256:" + strings.Repeat("b", 64), Options: "--model posix --max-states 10000"}
+
 // renderer writes a run's findings (those keep says) as a JSON report or
 // a SARIF log, marked as shard when it is not "".
 type renderer func(t *testing.T, fs []Finding, keep func(Finding) bool, shard string) []byte
@@ -38,7 +43,7 @@ func renderJSON(t *testing.T, fs []Finding, keep func(Finding) bool, shard strin
 func renderExplore(t *testing.T, fs []Finding, keep func(Finding) bool, shard string, x *Explore) []byte {
 	var b bytes.Buffer
 	w := NewReportWriter(&b, Version, Tool{Name: "crashsim", Version: "(devel)", SemVer: "0.0.0-devel"})
-	sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard, Explore: x}
+	sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard, Run: &testRun, Explore: x}
 	for i := range fs {
 		if keep(fs[i]) {
 			w.Finding(&fs[i])
@@ -59,9 +64,7 @@ func renderSARIF(t *testing.T, fs []Finding, keep func(Finding) bool, shard stri
 	var b bytes.Buffer
 	run := SARIFRun{Tool: SARIFTool{Driver: SARIFDriver{Name: "crashsim", Rules: []SARIFRule{{ID: "checker-failed"}}}},
 		Invocations: []SARIFInvocation{{ExecutionSuccessful: true, Notifications: []SARIFNotification{}}}}
-	if shard != "" {
-		run.Properties = &SARIFRunProperties{Shard: shard}
-	}
+	run.Properties = &SARIFRunProperties{Shard: shard, Run: &testRun}
 	var results []SARIFResult
 	for _, f := range fs {
 		if keep(f) {
@@ -237,5 +240,128 @@ func TestMergeWriteError(t *testing.T) {
 	m, err := Merge(failWriter{}, shardsOf(t, runFindings(), 2, renderJSON))
 	if err == nil || m == nil {
 		t.Errorf("merge to a failing writer: %+v, %v", m, err)
+	}
+}
+
+// withRun is a report b with its run identity's member field set to v.
+func withRun(b []byte, field, v string) []byte {
+	var old string
+	switch field {
+	case "trace":
+		old = testRun.Trace
+	case "checker":
+		old = testRun.Checker
+	case "options":
+		old = testRun.Options
+	}
+	return bytes.Replace(b, []byte(`"`+field+`": "`+old+`"`), []byte(`"`+field+`": "`+v+`"`), 1)
+}
+
+// TestMergeRunIdentity: shards of different runs (another trace, with
+// the same counts; another checker; other options) are refused, in JSON
+// and in SARIF, and so is a shard without an identity. The issue's merge
+// took two traces with equal event and file counts, different checkers,
+// and any SARIF shards at all.
+func TestMergeRunIdentity(t *testing.T) {
+	for name, render := range map[string]renderer{"json": renderJSON, "sarif": renderSARIF} {
+		two := render(t, runFindings(), func(f Finding) bool { return (f.StateIndex-1)%2 == 1 }, "2/2")
+		one := shardOf("one", render(t, runFindings(), func(f Finding) bool { return (f.StateIndex-1)%2 == 0 }, "1/2"))
+		noID := bytes.Replace(two, []byte(`"run"`), []byte(`"nurn"`), 1)
+		noID = bytes.Replace(noID, []byte(`"crashsimRun"`), []byte(`"other"`), 1)
+		for _, c := range []struct {
+			case_, want string
+			shard       []byte
+		}{
+			{"another trace", "they read different traces", withRun(two, "trace", "sha256:"+strings.Repeat("c", 64))},
+			{"another checker", "they ran different checkers", withRun(two, "checker", "sha256:"+strings.Repeat("c", 64))},
+			{"other options", "their options differ", withRun(two, "options", "--model ext4 --max-states 10000")},
+			{"no identity", "two has no run identity", noID},
+		} {
+			var out bytes.Buffer
+			m, err := Merge(&out, []Shard{one, shardOf("two", c.shard)})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s, %s: got %v, want an error saying %q", name, c.case_, err, c.want)
+			}
+			if m != nil || out.Len() > 0 {
+				t.Errorf("%s, %s: wrote %d bytes before refusing", name, c.case_, out.Len())
+			}
+		}
+	}
+}
+
+// TestMergeNumbers: every number a merge reads or adds is checked:
+// negative counts, a sum past the largest int and shard marks that are
+// not plainly I/N are refused.
+func TestMergeNumbers(t *testing.T) {
+	big := exploreAccount(map[int]int{1: math.MaxInt - 10}, 0)
+	small := exploreAccount(map[int]int{1: 20}, 0)
+	half := func(i int) func(Finding) bool { return func(f Finding) bool { return (f.StateIndex-1)%2 == i } }
+	neg := func(old, new string) Shard {
+		b := renderExplore(t, runFindings(), half(1), "2/2", exploreAccount(map[int]int{1: 1}, 1))
+		return shardOf("two", bytes.Replace(b, []byte(old), []byte(new), 1))
+	}
+	one := shardOf("one", renderExplore(t, runFindings(), half(0), "1/2", exploreAccount(map[int]int{1: 1}, 1)))
+	cases := []struct {
+		name   string
+		shards []Shard
+		want   string
+	}{
+		{"negative events", []Shard{one, neg(`"events": 40`, `"events": -40`)}, "events is -40"},
+		{"negative left", []Shard{one, neg(`"baseline": 0`, `"baseline": -1`)}, "left.baseline is -1"},
+		{"negative checked", []Shard{one, neg(`"rejected": 1`, `"rejected": -1`)}, "explore.rejected is -1"},
+		{"negative point", []Shard{one, neg(`"new": 2`, `"new": -2`)}, "crashPoints[0] holds a negative number"},
+		{"negative state", []Shard{one, neg(`"state_index": 8`, `"state_index": -8`)}, "of state -8"},
+		{"negative line", []Shard{one, neg(`"line": 12`, `"line": -12`)}, "a finding at line -12"},
+		{"past int64", []Shard{one, neg(`"events": 40`, `"events": 9223372036854775808`)}, "a number where a report has a value of type int (summary.Counts.events)"},
+		{"sum past the largest int", []Shard{
+			shardOf("one", renderExplore(t, runFindings(), half(0), "1/2", big)),
+			shardOf("two", renderExplore(t, runFindings(), half(1), "2/2", small)),
+		}, "add up to more than a report can hold"},
+	}
+	for _, mark := range []string{"+1/+2", " 1/2", "1/2 ", "01/2", "1/02", "1/0x2", "1/2/2", "1/", "/2", "0/2", "3/2", "1/100000000", "1/9223372036854775807", "1/18446744073709551617"} {
+		b := renderExplore(t, runFindings(), half(0), mark, exploreAccount(map[int]int{1: 1}, 1))
+		cases = append(cases, struct {
+			name   string
+			shards []Shard
+			want   string
+		}{"mark " + mark, []Shard{shardOf("x", b)}, "want I/N"})
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		m, err := Merge(&out, c.shards)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want one saying %q", c.name, err, c.want)
+		}
+		if m != nil || out.Len() > 0 {
+			t.Errorf("%s: wrote %d bytes before refusing", c.name, out.Len())
+		}
+	}
+}
+
+// TestMergeForgedMarkCheap: a forged mark of a huge N (the issue's
+// 1/100000000 took 7.5 GB and printed every missing shard number) is
+// refused with work bounded by the reports given, and so is the largest
+// N explore writes with most of its shards missing: the error names a
+// few of them.
+func TestMergeForgedMarkCheap(t *testing.T) {
+	forged := renderJSON(t, runFindings(), all, "1/100000000")
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := Merge(io.Discard, []Shard{shardOf("x", forged)}); err == nil {
+			t.Fatal("a forged mark accepted")
+		}
+	})
+	// Reading the small report takes a few hundred; a list of the
+	// missing shards would take a hundred million.
+	if allocs > 5000 {
+		t.Errorf("refusing 1/100000000 took %.0f allocations", allocs)
+	}
+	var shards []Shard
+	for _, i := range []int{2, 7, MaxShards} {
+		shards = append(shards, shardOf(fmt.Sprint(i), renderJSON(t, nil, all, fmt.Sprintf("%d/%d", i, MaxShards))))
+	}
+	_, err := Merge(io.Discard, shards)
+	want := fmt.Sprintf("shard 1, 3, 4, 5, 6, 8, 9, 10, 11, 12 and %d more of %d missing", MaxShards-13, MaxShards)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error saying %q", err, want)
 	}
 }

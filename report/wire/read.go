@@ -18,8 +18,9 @@ const MaxValue = 64 << 20
 var maxValue int64 = MaxValue
 
 // A Reader reads one report as it streams: crashsim's JSON, or a SARIF
-// log. Next returns its findings (or results) one at a time; once it
-// returns io.EOF, Document holds the rest. The document is held to
+// log. Next returns its problems and findings (or results) one at a
+// time, in the document's order; once it returns io.EOF, Document holds
+// the rest. The document is held to
 // encoding/json's reading of it: keys match in any case, and a member
 // this package does not know is skipped; but "findings", "runs" and
 // "results" may each be given once only, a document with both
@@ -43,6 +44,7 @@ type frame uint8
 const (
 	inTop      frame = iota // the document's object
 	inFindings              // its findings
+	inProblems              // its problems
 	inRuns                  // its SARIF runs
 	inRun                   // one run's object
 	inResults               // that run's results
@@ -57,11 +59,15 @@ type Document struct {
 	Log *SARIFLog
 }
 
-// Item is one finding of a report: a finding of crashsim's JSON, or a
-// result of a SARIF run. Each is new, the caller's to keep.
+// Item is one entry of a report's lists: a problem or a finding of
+// crashsim's JSON, or a result of a SARIF run. Each is new, the caller's
+// to keep.
 type Item struct {
 	Finding *Finding
 	Result  *SARIFResult
+	// Problem is a problem of crashsim's JSON (version 2 on), which come
+	// before its findings.
+	Problem *Problem
 }
 
 // NewReader reads a report from r.
@@ -117,6 +123,8 @@ func (r *Reader) step() (Item, bool) {
 		switch {
 		case strings.EqualFold(key, "findings"):
 			r.list(key, &r.top.findings, inFindings)
+		case strings.EqualFold(key, "problems"):
+			r.list(key, &r.top.problems, inProblems)
 		case strings.EqualFold(key, "runs"):
 			r.list(key, &r.top.runs, inRuns)
 		default:
@@ -131,13 +139,18 @@ func (r *Reader) step() (Item, bool) {
 		if r.top.findings == listed && r.top.runs == listed {
 			r.fail(`both "findings" and "runs": neither crashsim's JSON nor SARIF`)
 		}
-	case inFindings, inResults:
+	case inFindings, inResults, inProblems:
 		if !r.dec.More() {
 			r.end()
 			return Item{}, false
 		}
 		r.off = r.dec.InputOffset()
-		if r.stack[len(r.stack)-1] == inFindings {
+		if r.stack[len(r.stack)-1] == inProblems {
+			p := new(Problem)
+			if r.decode(p) {
+				return Item{Problem: p}, true
+			}
+		} else if r.stack[len(r.stack)-1] == inFindings {
 			f := new(Finding)
 			if r.decode(f) {
 				return Item{Finding: f}, true
@@ -182,8 +195,8 @@ func (r *Reader) step() (Item, bool) {
 // members are the members of an object read whole, for encoding/json to
 // read as it would the object; and whether its lists were given.
 type members struct {
-	raw                     []json.RawMessage // key, value, key, value...
-	findings, runs, results given
+	raw                               []json.RawMessage // key, value, key, value...
+	findings, runs, results, problems given
 }
 
 // given says whether an array member has been met.
@@ -204,14 +217,14 @@ func (r *Reader) list(key string, g *given, f frame) {
 	t, err := r.dec.Token()
 	switch {
 	case err != nil:
-		r.err = err
+		r.err = r.unquoted(err)
 	case t == nil:
 		*g = null
 	case t == json.Delim('['):
 		*g = listed
 		r.stack = append(r.stack, f)
 	default:
-		r.fail("%s: want an array, not %v", key, t)
+		r.fail("%s: want an array, not %s", key, tokenKind(t))
 	}
 }
 
@@ -239,7 +252,7 @@ func (r *Reader) unmarshal(m *members, v any, what string) bool {
 	}
 	b.WriteByte('}')
 	if err := json.Unmarshal(b.Bytes(), v); err != nil {
-		r.fail("%s: %w", what, err)
+		r.fail("%s: %s", what, unquoted(err, -1))
 		return false
 	}
 	return true
@@ -261,14 +274,14 @@ func (r *Reader) finish() {
 		if err == nil {
 			err = errors.New("more after the end of the document")
 		}
-		r.err = err
+		r.err = r.unquoted(err)
 		return
 	}
 	switch {
 	case r.top.findings == listed:
 		rep := new(Report)
 		if r.unmarshal(&r.top, rep, "the report") {
-			rep.Findings = nil
+			rep.Findings, rep.Problems = nil, nil
 			r.doc.Report = rep
 			r.checkVersion(rep.Version)
 		}
@@ -286,12 +299,12 @@ func (r *Reader) finish() {
 func (r *Reader) key() (string, bool) {
 	t, err := r.dec.Token()
 	if err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return "", false
 	}
 	k, ok := t.(string)
 	if !ok {
-		r.fail("an object key is %v", t)
+		r.fail("an object key is %s", tokenKind(t))
 	}
 	return k, ok
 }
@@ -300,11 +313,11 @@ func (r *Reader) key() (string, bool) {
 func (r *Reader) delim(d json.Delim, what string) bool {
 	t, err := r.dec.Token()
 	if err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return false
 	}
 	if t != d {
-		r.fail("%s: want %v, not %v", what, d, t)
+		r.fail("%s: want %v, not %s", what, d, tokenKind(t))
 		return false
 	}
 	return true
@@ -313,7 +326,7 @@ func (r *Reader) delim(d json.Delim, what string) bool {
 // end reads the end of the array or object being read.
 func (r *Reader) end() {
 	if _, err := r.dec.Token(); err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return
 	}
 	r.stack = r.stack[:len(r.stack)-1]
@@ -321,7 +334,7 @@ func (r *Reader) end() {
 
 func (r *Reader) decode(v any) bool {
 	if err := r.dec.Decode(v); err != nil {
-		r.err = err
+		r.err = r.unquoted(err)
 		return false
 	}
 	return true
@@ -353,4 +366,68 @@ func (c *capReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// unquoted is err of the decoder, worded by where the reading failed.
+func (r *Reader) unquoted(err error) error {
+	if errors.Is(err, io.EOF) {
+		// Not the end of a whole document, which Next's io.EOF means.
+		err = io.ErrUnexpectedEOF
+	}
+	return unquotedError{unquoted(err, r.dec.InputOffset()), err}
+}
+
+// unquotedError words a reading error by where it happened and what kind
+// of value was there, never with the bytes of the document: encoding/json's
+// errors quote the character or the number they met, and a report given
+// to crashsim can be a link to a secret. It wraps the error it words, for
+// errors.Is.
+type unquotedError struct {
+	msg string
+	err error
+}
+
+func (e unquotedError) Error() string { return e.msg }
+func (e unquotedError) Unwrap() error { return e.err }
+
+// unquoted words err so; at is where the decoder stopped, or -1 when
+// the error is not of a stream.
+func unquoted(err error, at int64) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		kind, _, _ := strings.Cut(typ.Value, " ") // "number 12" is a number
+		where := ""
+		if at >= 0 {
+			where = fmt.Sprintf(" at byte %d", typ.Offset)
+		}
+		field := ""
+		if typ.Field != "" {
+			field = " (" + typ.Field + ")"
+		}
+		return fmt.Sprintf("a %s%s where a report has a value of type %s%s", kind, where, typ.Type, field)
+	case errors.Is(err, io.ErrUnexpectedEOF) && at >= 0:
+		return fmt.Sprintf("the document ends at byte %d, before it is complete", at)
+	}
+	return err.Error()
+}
+
+// tokenKind says what kind of JSON value t starts.
+func tokenKind(t json.Token) string {
+	switch v := t.(type) {
+	case json.Delim:
+		return "'" + v.String() + "'"
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	case nil:
+		return "null"
+	}
+	return "a value"
 }

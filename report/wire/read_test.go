@@ -15,20 +15,27 @@ import (
 )
 
 // readAll reads a document with a Reader: its findings, its results and
-// the rest.
+// the rest, a report with its problems.
 func readAll(doc string) ([]Finding, []SARIFResult, Document, error) {
 	r := NewReader(strings.NewReader(doc))
 	var fs []Finding
 	var rs []SARIFResult
+	var ps []Problem
 	for {
 		it, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return fs, rs, r.Document(), nil
+			d := r.Document()
+			if d.Report != nil {
+				d.Report.Problems = ps
+			}
+			return fs, rs, d, nil
 		}
 		if err != nil {
 			return nil, nil, Document{}, err
 		}
-		if it.Finding != nil {
+		if it.Problem != nil {
+			ps = append(ps, *it.Problem)
+		} else if it.Finding != nil {
 			fs = append(fs, *it.Finding)
 		} else {
 			rs = append(rs, *it.Result)
@@ -41,6 +48,9 @@ func streamReport(t *testing.T, rep *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := NewReportWriter(&b, rep.Version, rep.Tool)
+	for k := range rep.Problems {
+		w.Problem(&rep.Problems[k])
+	}
 	for k := range rep.Findings {
 		w.Finding(&rep.Findings[k])
 	}
@@ -110,6 +120,9 @@ func TestWritersEqualWhole(t *testing.T) {
 		if rep.Findings == nil {
 			rep.Findings = []Finding{} // the writer's is always an array
 		}
+		if rep.Problems == nil {
+			rep.Problems = []Problem{} // from version 2 on, this one too
+		}
 		if diff := cmp.Diff(encodeRef(t, rep, 0, Indented)+"\n", string(got)); diff != "" {
 			t.Errorf("report, shape %#x (-encoding/json +writer):\n%s", shape, diff)
 		}
@@ -135,9 +148,6 @@ func printsWhole(b []byte) (prints []string, missing bool, err error) {
 		Runs []struct {
 			Results []struct {
 				PartialFingerprints map[string]string `json:"partialFingerprints"`
-				Properties          struct {
-					Fingerprints []string `json:"fingerprints"`
-				} `json:"properties"`
 			} `json:"results"`
 		} `json:"runs"`
 	}
@@ -157,7 +167,6 @@ func printsWhole(b []byte) (prints []string, missing bool, err error) {
 				fp := res.PartialFingerprints[FingerprintVersion]
 				missing = missing || fp == ""
 				prints = append(prints, fp)
-				prints = append(prints, res.Properties.Fingerprints...)
 			}
 		}
 		return prints, missing, nil
@@ -173,7 +182,6 @@ func TestReadFingerprints(t *testing.T) {
 		"empty object":     `{}`,
 		"null findings":    `{"findings": null, "runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "0123456789abcdef"}}]}]}`,
 		"empty runs":       `{"runs": []}`,
-		"one call site":    `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "1111111111111111"}, "properties": {"paths": ["a", "b"], "fingerprints": ["1111111111111111", "5555555555555555"]}}]}]}`,
 		"run no results":   `{"runs": [{"tool": {"driver": {"name": "x"}}}]}`,
 		"two runs":         `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "1111111111111111"}}]}, {"results": null}, {"results": [{"partialFingerprints": {"crashsim/v3": "2222222222222222"}}]}]}`,
 		"missing":          `{"findings": [{"rule": "data-not-synced"}, {"fingerprint": "0123456789abcdef"}]}`,
@@ -238,6 +246,10 @@ func TestReadFingerprints(t *testing.T) {
 		"newer":          fmt.Sprintf(`{"version": %d, "findings": [{"fingerprint": "1111111111111111"}]}`, Version+1),
 		"newer at end":   fmt.Sprintf(`{"findings": [{"fingerprint": "1111111111111111"}], "version": %d}`, Version+1),
 		"summary number": `{"findings": [], "summary": 5}`,
+		// An empty file (a baseline truncated by a full disk) was read
+		// as a report without findings.
+		"empty":  ``,
+		"spaces": "  \n",
 	} {
 		if _, err := ReadFingerprints(strings.NewReader(doc)); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -5,7 +5,7 @@ package wire
 // changes meaning, or the document gains a part a reader of the old
 // version would misread; a field added with omitempty does not raise it.
 // Read accepts every version from 1 to Version.
-const Version = 1
+const Version = 2
 
 // FingerprintVersion names the recipe of Finding.Fingerprint. It is the
 // key of a SARIF result's partialFingerprints, and changes when the
@@ -16,13 +16,44 @@ const Version = 1
 // without name a finding the same).
 const FingerprintVersion = "crashsim/v3"
 
+// ProblemVersion names the recipe of Problem.ID: the key of a SARIF
+// result's partialFingerprints from report version 2 on, when a result
+// is a problem.
+const ProblemVersion = "crashsim/problem/v1"
+
 // Report is crashsim's JSON report: `check`, `trace` and `explore` with
 // --format json.
 type Report struct {
 	Version  int       `json:"version"`
 	Tool     Tool      `json:"tool"`
+	Problems []Problem `json:"problems"` // an array, empty when there are none; absent before version 2
 	Findings []Finding `json:"findings"` // an array, empty when there are none
 	Summary  Summary   `json:"summary"`
+}
+
+// Problem is one change the user must make: a mistake at one place (a
+// call site, else a file), with the findings it causes.
+type Problem struct {
+	// ID is the problem's identity across runs, 16 hex digits, as a
+	// finding's Fingerprint is (see FingerprintVersion).
+	ID       string   `json:"id"`
+	Rule     string   `json:"rule"`     // the mistake's rule
+	Severity string   `json:"severity"` // of its worst finding
+	Path     string   `json:"path"`     // its primary finding's path
+	Paths    []string `json:"paths"`    // every file it is about
+	Trace    string   `json:"trace"`
+	Line     int      `json:"line"` // its primary finding's trace line
+	// Source is the call site where the fix goes, when known.
+	Source  *Source `json:"source,omitempty"`
+	Message string  `json:"message"` // what a crash can leave and what to change
+	Fix     string  `json:"fix"`     // the change, in full
+	// Program says the program never asked for durability: the problem
+	// is the program's as a whole.
+	Program bool `json:"program,omitempty"`
+	// Findings are the fingerprints of its findings, its primary first.
+	Findings []string `json:"findings"`
+	// StateIndex is its finding's, for explore's rejected states.
+	StateIndex int `json:"state_index,omitempty"`
 }
 
 // Tool says which crashsim wrote a report.
@@ -56,6 +87,9 @@ type Finding struct {
 	// StateIndex orders explore's findings (one per rejected crash state)
 	// across shards; 0, and left out, for the findings of check.
 	StateIndex int `json:"state_index,omitempty"`
+	// Problem is the ID of the problem the finding belongs to; absent
+	// before version 2.
+	Problem string `json:"problem,omitempty"`
 }
 
 // Related is an event that explains a finding: the write, the fsync, the
@@ -92,6 +126,7 @@ type Counts struct {
 	Errors          int `json:"errors"`
 	WarningFindings int `json:"warningFindings"` // findings of severity warning; the blind spots are Summary.Warnings
 	Infos           int `json:"infos"`
+	Problems        int `json:"problems"` // problems reported; 0 before version 2
 }
 
 // Summary closes a report.
@@ -105,9 +140,16 @@ type Summary struct {
 	Notes []Note `json:"notes"`
 	// Shard is "I/N" in the report of shard I of explore --shard I/N.
 	Shard string `json:"shard,omitempty"`
+	// Run is the identity of an explore run, which every shard of it
+	// shares; nil for the other commands.
+	Run *RunID `json:"run,omitempty"`
 	// Explore is crashsim explore's account of the states it built and
 	// checked; nil for the other commands.
 	Explore *Explore `json:"explore,omitempty"`
+	// Config is the config file the run read (.crashsim.toml or
+	// --config), absent when it read none: its ignore globs and
+	// suppressions decide what the report holds.
+	Config string `json:"config,omitempty"`
 }
 
 // Left counts findings that were found and not reported.
@@ -136,4 +178,16 @@ type Note struct {
 	Message string `json:"message"`
 	Trace   string `json:"trace,omitempty"`
 	Line    int    `json:"line,omitempty"`
+}
+
+// RunID is what makes the reports of explore's shards parts of one run:
+// the same trace, the same checker, the same options deciding which
+// states are built and checked. Merge refuses shards whose RunIDs differ,
+// and a shard without one.
+type RunID struct {
+	Trace   string `json:"trace"`   // "sha256:" and the hex of the SHA-256 of the trace's bytes
+	Checker string `json:"checker"` // "sha256:" and the hex of the SHA-256 of the checker command
+	// Options are the options that decide the states built and checked,
+	// as flags: --model posix --max-states 10000 ...
+	Options string `json:"options"`
 }

@@ -28,9 +28,13 @@ type SARIFRun struct {
 	Properties         *SARIFRunProperties      `json:"properties,omitempty"`
 }
 
-// SARIFRunProperties mark the report of one shard of explore --shard.
+// SARIFRunProperties are crashsim's own facts about a run: the config
+// file it read, and the mark of the report of one shard of explore
+// --shard.
 type SARIFRunProperties struct {
-	Shard string `json:"crashsimShard"` // "I/N"
+	Config string `json:"crashsimConfig,omitempty"` // the config file the run read
+	Shard  string `json:"crashsimShard,omitempty"`  // "I/N"
+	Run    *RunID `json:"crashsimRun,omitempty"`    // an explore run's identity
 }
 
 // SARIFInvocation carries the exit code, and the blind spots and notes of
@@ -124,13 +128,15 @@ type SARIFResultProperties struct {
 	Models   []string `json:"models"`
 	Path     string   `json:"path"`  // the first finding's RelPath
 	Paths    []string `json:"paths"` // the RelPath of each finding
-	// Fingerprints are the fingerprint of each finding, in the order of
-	// Paths, when the result holds more than one: a baseline read from
-	// the SARIF knows every one.
-	Fingerprints []string `json:"fingerprints,omitempty"`
 	// StateIndex orders explore's results across shards (see
 	// Finding.StateIndex).
 	StateIndex int `json:"stateIndex,omitempty"`
+	// Findings are the fingerprints of the problem's findings, its
+	// primary first; a baseline reads them.
+	Findings []string `json:"findings,omitempty"`
+	// Rules are the rules of its findings, each once, the primary's
+	// first.
+	Rules []string `json:"rules,omitempty"`
 }
 
 // SARIFLocation is a line of an artifact: a trace or a source file.

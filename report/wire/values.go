@@ -22,6 +22,12 @@ func (e *Encoder) typed(v any) bool {
 		e.finding(&v)
 	case []Finding:
 		writeSlice(e, v, (*Encoder).finding)
+	case *Problem:
+		e.problem(v)
+	case Problem:
+		e.problem(&v)
+	case []Problem:
+		writeSlice(e, v, (*Encoder).problem)
 	case *Related:
 		e.related(v)
 	case []Related:
@@ -92,6 +98,8 @@ func (e *Encoder) report(r *Report) {
 	e.IntField("version", r.Version)
 	e.Key("tool")
 	e.tool(&r.Tool)
+	e.Key("problems")
+	writeSlice(e, r.Problems, (*Encoder).problem)
 	e.Key("findings")
 	writeSlice(e, r.Findings, (*Encoder).finding)
 	e.Key("summary")
@@ -124,6 +132,37 @@ func (e *Encoder) finding(f *Finding) {
 	}
 	if f.StateIndex != 0 {
 		e.IntField("state_index", f.StateIndex)
+	}
+	if f.Problem != "" {
+		e.StringField("problem", f.Problem)
+	}
+	e.EndObject()
+}
+
+func (e *Encoder) problem(p *Problem) {
+	e.BeginObject()
+	e.StringField("id", p.ID)
+	e.StringField("rule", p.Rule)
+	e.StringField("severity", p.Severity)
+	e.StringField("path", p.Path)
+	e.Key("paths")
+	e.Strings(p.Paths)
+	e.StringField("trace", p.Trace)
+	e.IntField("line", p.Line)
+	if p.Source != nil {
+		e.Key("source")
+		e.source(p.Source)
+	}
+	e.StringField("message", p.Message)
+	e.StringField("fix", p.Fix)
+	if p.Program {
+		e.Key("program")
+		e.Bool(true)
+	}
+	e.Key("findings")
+	e.Strings(p.Findings)
+	if p.StateIndex != 0 {
+		e.IntField("state_index", p.StateIndex)
 	}
 	e.EndObject()
 }
@@ -180,6 +219,7 @@ func (e *Encoder) countFields(c *Counts) {
 	e.IntField("errors", c.Errors)
 	e.IntField("warningFindings", c.WarningFindings)
 	e.IntField("infos", c.Infos)
+	e.IntField("problems", c.Problems)
 }
 
 func (e *Encoder) summary(s *Summary) {
@@ -196,9 +236,16 @@ func (e *Encoder) summary(s *Summary) {
 	if s.Shard != "" {
 		e.StringField("shard", s.Shard)
 	}
+	if s.Run != nil {
+		e.Key("run")
+		e.runID(s.Run)
+	}
 	if s.Explore != nil {
 		e.Key("explore")
 		e.explore(s.Explore)
+	}
+	if s.Config != "" {
+		e.StringField("config", s.Config)
 	}
 	e.EndObject()
 }
@@ -278,7 +325,24 @@ func (e *Encoder) sarifRunTail(r *SARIFRun) {
 
 func (e *Encoder) sarifRunProperties(p *SARIFRunProperties) {
 	e.BeginObject()
-	e.StringField("crashsimShard", p.Shard)
+	if p.Config != "" {
+		e.StringField("crashsimConfig", p.Config)
+	}
+	if p.Shard != "" {
+		e.StringField("crashsimShard", p.Shard)
+	}
+	if p.Run != nil {
+		e.Key("crashsimRun")
+		e.runID(p.Run)
+	}
+	e.EndObject()
+}
+
+func (e *Encoder) runID(r *RunID) {
+	e.BeginObject()
+	e.StringField("trace", r.Trace)
+	e.StringField("checker", r.Checker)
+	e.StringField("options", r.Options)
 	e.EndObject()
 }
 
@@ -404,12 +468,16 @@ func (e *Encoder) sarifResult(r *SARIFResult) {
 		e.StringField("path", p.Path)
 		e.Key("paths")
 		e.Strings(p.Paths)
-		if len(p.Fingerprints) > 0 {
-			e.Key("fingerprints")
-			e.Strings(p.Fingerprints)
-		}
 		if p.StateIndex != 0 {
 			e.IntField("stateIndex", p.StateIndex)
+		}
+		if len(p.Findings) > 0 {
+			e.Key("findings")
+			e.Strings(p.Findings)
+		}
+		if len(p.Rules) > 0 {
+			e.Key("rules")
+			e.Strings(p.Rules)
 		}
 		e.EndObject()
 	}

@@ -1,13 +1,17 @@
 package wire
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // A ReportWriter writes one Report as it goes: its version and tool when
 // it is made, then each finding, then the summary. It holds no finding
 // once written, so a report of a million findings streams.
 type ReportWriter struct {
-	e    *Encoder
-	list string // the array of the document being written: "findings"
+	e       *Encoder
+	list    string // the array of the document being written: "problems", then "findings"
+	version int
 }
 
 // NewReportWriter starts a Report of the given version by tool.
@@ -17,13 +21,13 @@ func NewReportWriter(w io.Writer, version int, tool Tool) *ReportWriter {
 	e.IntField("version", version)
 	e.Key("tool")
 	e.tool(&tool)
-	return &ReportWriter{e: e}
+	return &ReportWriter{e: e, version: version}
 }
 
 // open starts the array name unless it is the one being written, ending
 // the one before: the document's arrays come in a fixed order.
 func (r *ReportWriter) open(name string) {
-	if r.list == name {
+	if r.list == name || name == "problems" && r.version < 2 {
 		return
 	}
 	if r.list != "" {
@@ -34,8 +38,22 @@ func (r *ReportWriter) open(name string) {
 	r.list = name
 }
 
+// Problem writes the next problem; every problem comes before the first
+// finding.
+func (r *ReportWriter) Problem(p *Problem) error {
+	if r.list == "findings" {
+		return errors.New("wire: a problem after the findings")
+	}
+	r.open("problems")
+	r.e.problem(p)
+	return r.e.err
+}
+
 // Finding writes the next finding.
 func (r *ReportWriter) Finding(f *Finding) error {
+	if r.list == "" {
+		r.open("problems")
+	}
 	r.open("findings")
 	r.e.finding(f)
 	return r.e.err
@@ -44,6 +62,9 @@ func (r *ReportWriter) Finding(f *Finding) error {
 // Close writes the summary and ends the document; findings is an array
 // even when there was none.
 func (r *ReportWriter) Close(s *Summary) error {
+	if r.list == "" {
+		r.open("problems")
+	}
 	r.open("findings")
 	r.e.EndArray()
 	r.e.Key("summary")

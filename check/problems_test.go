@@ -1,0 +1,207 @@
+package check
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/source"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/problems.golden")
+
+// TestProblemsGolden groups the findings of every fixture case into
+// problems, as TestFixtures checks them (posix, scoped to the case's
+// directory), and compares each problem and its consequences with
+// testdata/problems.golden, which was read by hand: a change to the
+// grouping rules shows up there as a diff to review (go test ./check
+// -run TestProblemsGolden -update). Every finding is a member of exactly
+// one problem, of its own trace, and there are never more problems than
+// findings.
+func TestProblemsGolden(t *testing.T) {
+	var b strings.Builder
+	for _, w := range fixtureWants(t) {
+		dir := filepath.Dir(w)
+		name := filepath.Base(dir)
+		trace := filepath.Join(dir, "f-ttt-y-xx.strace")
+		s, err := parser.Open(trace, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		initial := readListing(t, filepath.Join(dir, "initial.list"))
+		res, err := Run(s, Options{Roots: []string{"/tmp/crashsim-fixtures/" + name}, Existed: initial.Existed})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Group(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGrouping(t, name, res, ps)
+		fmt.Fprintf(&b, "%s: %d problems (%d findings)\n", name, ps.Len(), res.Len())
+		for _, p := range ps.List {
+			writeProblem(&b, res, p, "/tmp/crashsim-fixtures/"+name+"/")
+		}
+	}
+	golden := filepath.Join("testdata", "problems.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./check -run TestProblemsGolden -update)", err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("problems differ from %s (-want +got):\n%s", golden, diff)
+	}
+}
+
+// writeProblem writes a problem as the golden file holds it: its rule,
+// its paths and each member's rule and path, the primary marked.
+func writeProblem(b *strings.Builder, res *Result, p *Problem, dir string) {
+	kind := ""
+	if p.Program {
+		kind = " (program)"
+	}
+	var paths []string
+	for _, x := range p.Paths {
+		paths = append(paths, strings.TrimPrefix(x, dir))
+	}
+	fmt.Fprintf(b, "  %s %s%s: %s\n", p.Severity, p.Rule.ID, kind, strings.Join(paths, " "))
+	for _, i := range p.Members {
+		f, _ := res.At(int(i))
+		mark := "-"
+		if int(i) == p.Primary {
+			mark = "*"
+		}
+		fmt.Fprintf(b, "    %s %s %s:%d\n", mark, f.Rule.ID, strings.TrimPrefix(f.Path, dir), f.Line)
+	}
+}
+
+// checkGrouping checks what holds of every grouping: each finding is in
+// one problem, which the index names; a problem's members are of one
+// trace and its primary is of its rule; no more problems than findings.
+func checkGrouping(t *testing.T, name string, res *Result, ps *Problems) {
+	t.Helper()
+	if ps.Len() > res.Len() {
+		t.Errorf("%s: %d problems for %d findings", name, ps.Len(), res.Len())
+	}
+	if len(ps.Of) != res.Len() {
+		t.Fatalf("%s: Of names %d findings of %d", name, len(ps.Of), res.Len())
+	}
+	seen := make([]int, res.Len())
+	for n, p := range ps.List {
+		if len(p.Members) == 0 {
+			t.Errorf("%s: problem %d has no findings", name, n)
+		}
+		for _, i := range p.Members {
+			seen[i]++
+			if int(ps.Of[i]) != n {
+				t.Errorf("%s: finding %d is in problem %d, Of says %d", name, i, n, ps.Of[i])
+			}
+			f, _ := res.At(int(i))
+			if !p.Program && f.Trace != p.Trace {
+				t.Errorf("%s: problem %d of %s holds a finding of %s", name, n, p.Trace, f.Trace)
+			}
+		}
+		if p.Primary >= 0 {
+			f, _ := res.At(p.Primary)
+			if f.Rule.ID != p.Rule.ID {
+				t.Errorf("%s: problem %d of %s has a primary of %s", name, n, p.Rule.ID, f.Rule.ID)
+			}
+		} else if !p.Program {
+			t.Errorf("%s: problem %d has no primary", name, n)
+		}
+	}
+	for i, k := range seen {
+		if k != 1 {
+			t.Errorf("%s: finding %d is in %d problems", name, i, k)
+		}
+	}
+}
+
+// TestGroupRules pins the grouping rules of the package docs on findings
+// made by hand: the missing flush, a file never synced, a rename before
+// the sync, two mistakes in one save, one call site saving several
+// files, and a program that never syncs.
+func TestGroupRules(t *testing.T) {
+	site := func(line int) *source.Location {
+		return &source.Location{File: "save.py", Line: line, Function: "save"}
+	}
+	f := func(rule, path string, line int, src *source.Location) *Finding {
+		r, _ := Lookup(rule)
+		return &Finding{Rule: r, Path: path, Trace: "t", Line: line, Source: src}
+	}
+	type want struct {
+		rule    string
+		members int
+		paths   int
+	}
+	tests := []struct {
+		name     string
+		findings []*Finding
+		unsynced bool
+		want     []want
+	}{
+		{"missing flush", []*Finding{
+			f(FsyncBeforeWrite, "a", 1, nil), f(DataNotSynced, "a", 2, nil), f(RenameBeforeSync, "a", 3, nil), f(DirSyncBeforeData, "a", 4, nil),
+		}, false, []want{{FsyncBeforeWrite, 4, 1}}},
+		{"never synced: data and name", []*Finding{
+			f(DataNotSynced, "a", 2, nil), f(NameNotSynced, "a", 2, nil),
+		}, false, []want{{DataNotSynced, 2, 1}}},
+		{"rename published before the sync", []*Finding{
+			f(RenameBeforeSync, "a", 3, nil), f(DirSyncBeforeData, "a", 5, nil),
+		}, false, []want{{RenameBeforeSync, 2, 1}}},
+		{"two mistakes in one save", []*Finding{
+			f(FsyncBeforeWrite, "a", 1, nil), f(DataNotSynced, "a", 2, nil), f(NameNotSynced, "a", 3, nil),
+		}, false, []want{{FsyncBeforeWrite, 2, 1}, {NameNotSynced, 1, 1}}},
+		{"one call site, several files", []*Finding{
+			f(FsyncBeforeWrite, "a", 1, site(7)), f(DataNotSynced, "a", 2, site(6)),
+			f(FsyncBeforeWrite, "b", 11, site(7)), f(DataNotSynced, "b", 12, site(6)),
+			f(FsyncBeforeWrite, "c", 21, site(9)),
+		}, false, []want{{FsyncBeforeWrite, 4, 2}, {FsyncBeforeWrite, 1, 1}}},
+		{"files without a call site stay apart", []*Finding{
+			f(FsyncBeforeWrite, "a", 1, nil), f(FsyncBeforeWrite, "b", 11, nil),
+		}, false, []want{{FsyncBeforeWrite, 1, 1}, {FsyncBeforeWrite, 1, 1}}},
+		{"a program that never syncs", []*Finding{
+			f(TruncateInPlace, "c", 1, nil),
+			f(DataNotSynced, "a", 2, nil), f(NameNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil), f(NameNotSynced, "d", 4, nil),
+		}, true, []want{{DataNotSynced, 4, 3}, {TruncateInPlace, 1, 1}}},
+		{"a program that syncs something", []*Finding{
+			f(DataNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil),
+		}, false, []want{{DataNotSynced, 1, 1}, {RenameBeforeSync, 1, 1}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &Result{}
+			res.Add(tc.findings...)
+			if tc.unsynced {
+				res.Unsynced = []string{"t"}
+			}
+			ps, err := Group(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrouping(t, tc.name, res, ps)
+			var got []want
+			for _, p := range ps.List {
+				got = append(got, want{p.Rule.ID, len(p.Members), len(p.Paths)})
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			if tc.unsynced && !ps.List[0].Program {
+				t.Errorf("the program-level problem is not first")
+			}
+		})
+	}
+}
