@@ -15,6 +15,9 @@ import (
 // outputs and the directory it ran in.
 func runAction(t *testing.T, env map[string]string, files map[string]string) (int, string, map[string]any, string, string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds crashsim and runs the action's script")
+	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
