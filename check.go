@@ -43,6 +43,10 @@ type Result struct {
 	// of the traces, each once: identity names paths below them relative
 	// to them.
 	Starts []string
+	// Roots are the roots the traces' listings gave the check when the
+	// caller gave none (Start.Roots), each once: identity names paths
+	// below them relative to them, as crashsim trace did.
+	Roots []string
 	// marks are the Python source marks the traces held.
 	marks []lineMark
 }
@@ -75,6 +79,13 @@ func (c *Check) Run() (*Result, error) {
 		opt := c.options(c.Scope, st)
 		opt.Models, opt.SpillAt, opt.NeedData = c.Models, c.SpillAt, c.NeedData
 		total.addStart(st.Cwd)
+		if len(c.Scope.Roots) == 0 {
+			for _, r := range st.Roots {
+				if !contains(total.Roots, r) {
+					total.Roots = append(total.Roots, r)
+				}
+			}
+		}
 		stream, err := c.open(t, what, st.Arch)
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -19,9 +20,10 @@ import (
 // relative to a root or to where the traced program started.
 
 // Identify fills in what names r's findings: opt.SrcRoot (the directory
-// source files are named relative to, as code scanning expects of a
-// repository: the caller gives the one crashsim runs in), opt.Roots (the
-// roots in the order given, then each trace's start directory), and the
+// source files are named relative to: the caller gives the one crashsim
+// runs in), opt.Repo (the repository it lies in, RepoRoot), opt.Roots (the
+// roots in the order given, then those the traces' listings gave, then
+// each trace's start directory), and the
 // Source of each finding (the call site the traces' stacks and marks
 // name).
 // Problems reading a program's binary are given to warn (nil drops them),
@@ -32,9 +34,10 @@ func (r *Result) Identify(opt *report.Options, srcRoot string, roots []string, w
 	}
 	if srcRoot != "" {
 		opt.SrcRoot = realDir(srcRoot)
+		opt.Repo = RepoRoot(opt.SrcRoot)
 	}
 	opt.Roots = nil
-	for _, d := range append(append([]string{}, roots...), r.Starts...) {
+	for _, d := range append(append(append([]string{}, roots...), r.Roots...), r.Starts...) {
 		if d == "" {
 			continue
 		}
@@ -137,6 +140,26 @@ func stacksAt(name string, lines map[int]bool) (map[int][]string, error) {
 		if lines[ev.Pos.Line] && len(ev.Stack()) > 0 {
 			out[ev.Pos.Line] = ev.Stack()
 		}
+	}
+}
+
+// RepoRoot is the top directory of the repository dir lies in: the
+// nearest directory from dir up that holds a .git (a directory, or the
+// file of a worktree or submodule), as git rev-parse --show-toplevel
+// finds it, without running git (which may refuse a checkout another user
+// owns). dir itself when none does. SARIF names files relative to it, as
+// code scanning expects of a repository, wherever in it crashsim runs.
+func RepoRoot(dir string) string {
+	dir = realDir(dir)
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
 	}
 }
 

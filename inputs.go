@@ -89,6 +89,10 @@ type Start struct {
 	FDs     []model.InitialFD                       // the files it started with open
 	Existed func(path string) (existed, known bool) // what existed before; nil when no listing says
 	Arch    parser.Arch                             // the machine's architecture: Inputs.Arch, else the listing's; Unknown when neither says
+	// Roots are the roots the trace was checked with when crashsim trace
+	// recorded it (the listing's "scope" lines): the scope of a check
+	// that is given none.
+	Roots []string
 }
 
 // Start reads what is known of where a trace begins: its listing (see
@@ -100,7 +104,7 @@ func (in *Inputs) Start(trace string) (Start, error) {
 		return st, err
 	}
 	if l != nil {
-		st.Cwd, st.FDs, st.Existed, st.Arch = l.Cwd, l.FDs, l.Existed, l.Arch
+		st.Cwd, st.FDs, st.Existed, st.Arch, st.Roots = l.Cwd, l.FDs, l.Existed, l.Arch, l.Scope
 	}
 	if in.Arch != syscalls.Unknown {
 		st.Arch = in.Arch

@@ -34,7 +34,8 @@ type Listing struct {
 // TakeListing lists what exists below dirs, after a "cwd" line when cwd
 // is not "", an "arch" line naming this machine's architecture (the
 // trace taken with the listing is this machine's: its flags printed as
-// numbers are this architecture's) and an "fd" line for each file the
+// numbers are this architecture's), a "scope" line for each of dirs (the
+// roots the run is checked with) and an "fd" line for each file the
 // program starts with open.
 // The directories together hold at most limit entries (0 is no limit):
 // one past what is left is not listed.
@@ -46,6 +47,11 @@ func TakeListing(dirs []string, cwd string, fds []model.InitialFD, limit int) Li
 	}
 	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
 		model.WriteArch(&buf, a)
+	}
+	for _, r := range dirs {
+		// The scope of the run, listed or not: a check of the trace
+		// given no roots uses it, and agrees with crashsim trace.
+		model.WriteScope(&buf, realDir(r))
 	}
 	for _, f := range fds {
 		model.WriteFD(&buf, f)

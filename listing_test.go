@@ -54,8 +54,16 @@ func TestTakeListing(t *testing.T) {
 	if a, err := parser.ParseArch(runtime.GOARCH); err == nil {
 		want += "arch " + a.String() + "\n"
 	}
+	want += "scope " + dir + "\n"
 	if string(l.Text) != want {
-		t.Errorf("past the limit the listing holds %q, want only the cwd and arch lines", l.Text)
+		t.Errorf("past the limit the listing holds %q, want only the cwd, arch and scope lines", l.Text)
+	}
+	listing, err = model.ReadInitial(strings.NewReader(string(l.Text)), "listing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(listing.Scope, []string{dir}) {
+		t.Errorf("the scope read back: %q, want %q", listing.Scope, dir)
 	}
 	// The limit is shared by the directories: the second gets what the
 	// first left.

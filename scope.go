@@ -12,8 +12,11 @@ import (
 // the same globs leave out the same paths everywhere.
 type Scope struct {
 	// Roots limit the paths to those below these directories (absolute,
-	// or relative to the current directory). None: every path but pseudo
-	// files (/proc, /sys, /dev, pipes, sockets) and volatile filesystems.
+	// or relative to the current directory). None: the roots a trace's
+	// listing says it was recorded with (Start.Roots: crashsim trace's
+	// scope, so that a check of its trace agrees with it), else every
+	// path but pseudo files (/proc, /sys, /dev, pipes, sockets) and
+	// volatile filesystems.
 	Roots []string
 	// Ignore leaves out paths matching these globs (check.MatchGlob: "**"
 	// crosses directories; the whole path, the path relative to its root
@@ -34,7 +37,11 @@ func (s Scope) Validate() error {
 // options is the scope of one trace as check reads it, with what the
 // trace's start says.
 func (in *Inputs) options(s Scope, st Start) check.Options {
-	opt := check.Options{Roots: absRoots(s.Roots), Ignore: s.Ignore, Mounts: in.Mounts, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs}
+	roots := s.Roots
+	if len(roots) == 0 {
+		roots = st.Roots
+	}
+	opt := check.Options{Roots: absRoots(roots), Ignore: s.Ignore, Mounts: in.Mounts, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs}
 	if len(in.Mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}

@@ -84,7 +84,7 @@ func TestAdversarialCheckerTimeout(t *testing.T) {
 // absolute path outside its state directory cannot (issue 14, build 5).
 func TestAdversarialCheckerWritesOutside(t *testing.T) {
 	if !canJail() {
-		t.Skip("needs CAP_SYS_ADMIN for namespaces; without it checkers can write anywhere crashsim can (README, Safety)")
+		t.Skip("needs CAP_SYS_ADMIN for namespaces; without it checkers can write anywhere crashsim can (docs/safety.md)")
 	}
 	outside := filepath.Join(t.TempDir(), "real-data")
 	os.WriteFile(outside, []byte("precious"), 0o644)

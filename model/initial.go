@@ -21,7 +21,9 @@ import (
 // root, a path not listed did not exist; outside every root, the listing
 // says nothing.
 //
-// The text form is line based: "root DIR" lines, an optional "cwd DIR"
+// The text form is line based: "root DIR" lines, "scope DIR" lines (the
+// roots crashsim trace checked the run with, so that a later check of the
+// trace has the same scope), an optional "cwd DIR"
 // line (where the traced command started), an optional "arch ARCH" line
 // (the machine's architecture: amd64, arm64 or 386), "fd N OFFSET FLAGS
 // PATH" lines (files the command was started with open, FLAGS in octal
@@ -32,6 +34,12 @@ import (
 type Listing struct {
 	roots []string
 	paths map[string]bool
+	// Scope are the roots the run was checked with when it was recorded,
+	// from "scope DIR" lines (crashsim trace writes one per root): a
+	// check given no roots of its own uses them. Unlike the "root" lines
+	// they say nothing of what existed (a root too large to list has a
+	// scope line and no root line).
+	Scope []string
 	// Cwd is the directory the traced command started in, from a
 	// "cwd DIR" line (crashsim trace writes one), or "".
 	Cwd string
@@ -171,6 +179,14 @@ func (in *Listing) readLine(t string) error {
 		in.FDs = append(in.FDs, f)
 		return nil
 	}
+	if rest, ok := strings.CutPrefix(t, "scope "); ok {
+		dir, err := listedPath(rest)
+		if err != nil {
+			return err
+		}
+		in.Scope = append(in.Scope, dir)
+		return nil
+	}
 	isRoot := strings.HasPrefix(t, "root ")
 	isCwd := strings.HasPrefix(t, "cwd ")
 	if isRoot {
@@ -207,6 +223,13 @@ func excerpt(t string) string {
 // command started, which a trace recorded without -y does not say.
 func WriteCwd(w io.Writer, dir string) error {
 	_, err := fmt.Fprintf(w, "cwd %s\n", quotePath(filepath.Clean(dir)))
+	return err
+}
+
+// WriteScope writes the "scope DIR" line of a listing: a root the run is
+// checked with, for a later check of its trace.
+func WriteScope(w io.Writer, dir string) error {
+	_, err := fmt.Fprintf(w, "scope %s\n", quotePath(filepath.Clean(dir)))
 	return err
 }
 

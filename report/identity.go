@@ -10,15 +10,15 @@ import (
 	"github.com/crashsim/crashsim/check"
 )
 
-// Fingerprint is a finding's identity across runs: its rule, where it
-// comes from, and the shape of the syscalls that explain it. Where it comes
-// from is the call site in the program's source (file relative to the
-// source root, and function) when a stack named it, else the file's path
-// relative to the root it lies in. The line of the call is left out so
-// that an edit above it does not make an old finding look new; so are
-// pids, trace lines, absolute checkout paths and the temp names of
-// related events, which all vary between runs of the same program. The
-// recipe is wire.FingerprintVersion.
+// Fingerprint is a finding's identity across runs: its rule, the file's
+// path relative to the root it lies in, and the shape of the syscalls that
+// explain it. The call site in the program's source is left out: whether
+// it is known depends on how the trace was recorded (--stack), not on the
+// finding, and a baseline made without stacks must still know the
+// findings of a run with them, and the other way round. So are pids,
+// trace lines, absolute checkout paths and the temp names of related
+// events, which all vary between runs of the same program. The recipe is
+// wire.FingerprintVersion.
 func Fingerprint(f *check.Finding, opt Options) string {
 	sum := fingerprintSum(f, opt)
 	return hex.EncodeToString(sum[:])
@@ -29,15 +29,8 @@ func fingerprintSum(f *check.Finding, opt Options) [8]byte {
 	var b strings.Builder
 	b.WriteString(f.Rule.ID)
 	b.WriteByte(0)
-	if loc := f.Source; loc != nil {
-		b.WriteString("src:")
-		b.WriteString(opt.relSource(loc.File))
-		b.WriteByte(':')
-		b.WriteString(loc.Function)
-	} else {
-		b.WriteString("path:")
-		b.WriteString(opt.RelPath(f.Path))
-	}
+	b.WriteString("path:")
+	b.WriteString(opt.RelPath(f.Path))
 	b.WriteByte(0)
 	b.WriteString(shape(f))
 	if f.StateIndex > 0 {

@@ -16,11 +16,15 @@ type Options struct {
 	Models    []string // the models reported, for the summary line
 	AllModels int      // how many models crashsim evaluated; a finding under fewer says which
 
-	// SrcRoot is the directory source files are named relative to (the
-	// repository: SARIF's %SRCROOT%); a finding's Source names its call
-	// site. Roots are the directories traced paths are named relative to
-	// in fingerprints, first match wins.
+	// SrcRoot is the directory source files are named relative to in
+	// text and JSON (where crashsim runs); a finding's Source names its
+	// call site. Repo is the repository's top directory, SARIF's
+	// %SRCROOT%, which code scanning resolves against the checkout: the
+	// files SARIF names are named relative to it (SrcRoot when "").
+	// Roots are the directories traced paths are named relative to in
+	// fingerprints, first match wins.
 	SrcRoot string
+	Repo    string
 	Roots   []string
 
 	// Tool is crashsim's version, for reports that carry it.

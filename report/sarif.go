@@ -41,20 +41,25 @@ func ruleName(id string) string {
 // control) is percent-encoded, as URIs keep any byte reversibly.
 func uriPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
 
-// srcRoot is SARIF's name for the checkout; code scanning resolves it.
+// srcRoot is SARIF's name for the checkout (Options.Repo); code scanning
+// resolves it.
 const srcRoot = "%SRCROOT%"
 
 // traceBase names the directory of a trace that lies outside the source
 // root (a temp directory, as crashsim trace uses by default).
 const traceBase = "TRACEDIR"
 
-// artifact names a file for SARIF: relative to the source root when below
-// it, else relative to its own directory under traceBase, never by an
+// artifact names a file for SARIF: relative to the repository (Repo, else
+// the source root) when below it, else relative to its own directory under traceBase, never by an
 // absolute path that changes with each checkout or temp directory.
 func (o Options) artifact(p string) wire.SARIFArtifact {
+	root := o.Repo
+	if root == "" {
+		root = o.SrcRoot
+	}
 	abs, err := filepath.Abs(p)
 	if err == nil {
-		if rel, ok := below(o.SrcRoot, abs); ok {
+		if rel, ok := below(root, abs); ok {
 			return wire.SARIFArtifact{URI: uriPath(rel), URIBaseID: srcRoot}
 		}
 	}

@@ -11,8 +11,9 @@ import (
 
 // runAction runs the GitHub Action's script (scripts/action.sh) in a new
 // directory holding the sqlite3-delete fixture, the way action.yml runs
-// it, and returns its exit status, its output and the SARIF it wrote.
-func runAction(t *testing.T, env map[string]string, files map[string]string) (int, string, map[string]any, string) {
+// it, and returns its exit status, its output, the SARIF it wrote, its
+// outputs and the directory it ran in.
+func runAction(t *testing.T, env map[string]string, files map[string]string) (int, string, map[string]any, string, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: builds crashsim and runs the action's script")
@@ -41,7 +42,12 @@ func runAction(t *testing.T, env map[string]string, files map[string]string) (in
 	out := filepath.Join(dir, "github-output")
 	cmd := exec.Command("bash", filepath.Join(src, "scripts/action.sh"))
 	cmd.Dir = dir
-	runner := t.TempDir()
+	// RUNNER_TEMP, beside the directory it runs in (dir-runner), where
+	// a test finds the trace.
+	runner := dir + "-runner"
+	if err := os.Mkdir(runner, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cmd.Env = append(os.Environ(), "CRASHSIM_SRC="+src, "RUNNER_TEMP="+runner, "GITHUB_OUTPUT="+out, "GOFLAGS=")
 	if actionBin != "" {
 		cmd.Env = append(cmd.Env, "CRASHSIM_BIN="+actionBin)
@@ -71,7 +77,7 @@ func runAction(t *testing.T, env map[string]string, files map[string]string) (in
 			t.Cleanup(func() { actionBin = "" })
 		}
 	}
-	return code, string(log), sarif, string(outputs)
+	return code, string(log), sarif, string(outputs), dir
 }
 
 // actionBin is the crashsim the first runAction of a test built.
@@ -90,7 +96,7 @@ func sarifResults(t *testing.T, sarif map[string]any) []any {
 // fails the step, and a config with one suppression (with its reason) lets
 // it pass, saying in the log what it left out.
 func TestActionGates(t *testing.T) {
-	code, log, sarif, outputs := runAction(t, map[string]string{"INPUT_COMMAND": "check", "INPUT_ARGS": "sqlite.strace"}, map[string]string{})
+	code, log, sarif, outputs, dir := runAction(t, map[string]string{"INPUT_COMMAND": "check", "INPUT_ARGS": "sqlite.strace"}, map[string]string{})
 	if code != exitFindings {
 		t.Errorf("without a config: exit %d, want %d\n%s", code, exitFindings, log)
 	}
@@ -100,6 +106,10 @@ func TestActionGates(t *testing.T) {
 	if !strings.Contains(log, ": name-not-synced: ") || !strings.Contains(outputs, "exit-code=1\n") || !strings.Contains(outputs, "sarif=crashsim.sarif\n") {
 		t.Errorf("without a config: log or outputs lack the finding:\n%s\n%s", log, outputs)
 	}
+	// The HTML report is written for the artifact.
+	if page, err := os.ReadFile(filepath.Join(dir, "crashsim-report.html")); err != nil || !strings.Contains(string(page), "name-not-synced") || !strings.Contains(outputs, "html=crashsim-report.html\n") {
+		t.Errorf("no HTML report with the finding (%v); outputs:\n%s", err, outputs)
+	}
 
 	cfg := `# SQLite's rollback journal coming back after a crash is how SQLite
 # recovers: it rolls the hot journal back when it next opens the database.
@@ -108,7 +118,7 @@ rule = "name-not-synced"
 path = "**/test.db-journal"
 reason = "SQLite rolls a hot journal back on open"
 `
-	code, log, sarif, outputs = runAction(t, map[string]string{"INPUT_COMMAND": "check", "INPUT_ARGS": "sqlite.strace"}, map[string]string{".crashsim.toml": cfg})
+	code, log, sarif, outputs, _ = runAction(t, map[string]string{"INPUT_COMMAND": "check", "INPUT_ARGS": "sqlite.strace"}, map[string]string{".crashsim.toml": cfg})
 	if code != exitOK {
 		t.Errorf("with the suppression: exit %d, want 0\n%s", code, log)
 	}
@@ -120,22 +130,53 @@ reason = "SQLite rolls a hot journal back on open"
 	}
 
 	// A bad input is said, and is exit 2, before anything is built.
-	code, log, _, _ = runAction(t, map[string]string{"INPUT_COMMAND": "lint", "INPUT_ARGS": "x"}, map[string]string{})
+	code, log, _, _, _ = runAction(t, map[string]string{"INPUT_COMMAND": "lint", "INPUT_ARGS": "x"}, map[string]string{})
 	if code != exitUsage || !strings.Contains(log, "command must be trace or check") {
 		t.Errorf("bad command: exit %d, want 2\n%s", code, log)
 	}
 }
 
-// TestActionTrace runs the action in trace mode on a program.
+// TestActionTrace runs the action in trace mode on a program: with stacks
+// by default, where strace can record them, and without them, said in the
+// log, where it cannot.
 func TestActionTrace(t *testing.T) {
-	if _, err := exec.LookPath("strace"); err != nil {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
 		t.Skip("strace not in $PATH")
 	}
-	code, log, sarif, _ := runAction(t, map[string]string{"INPUT_COMMAND": "trace", "INPUT_ARGS": `sh -c 'printf x > "saved file.txt"'`}, map[string]string{})
+	out, _ := exec.Command(strace, "-V").Output()
+	if !strings.Contains(string(out), "stack-trace=") {
+		t.Skip("this strace cannot record stacks (strace -V lists no stack-trace feature)")
+	}
+	code, log, sarif, outputs, dir := runAction(t, map[string]string{"INPUT_COMMAND": "trace", "INPUT_ARGS": `sh -c 'printf x > "saved file.txt"'`}, map[string]string{})
 	if code != exitFindings {
 		t.Errorf("exit %d, want %d\n%s", code, exitFindings, log)
 	}
 	if len(sarifResults(t, sarif)) == 0 || !strings.Contains(log, "/saved file.txt: ") || !strings.Contains(log, ": data-not-synced: ") {
 		t.Errorf("no data-not-synced finding for the traced program:\n%s", log)
+	}
+	if strings.Contains(log, "cannot record stacks") {
+		t.Errorf("stacks were not recorded by default:\n%s", log)
+	}
+	trace, err := os.ReadFile(filepath.Join(dir+"-runner", "crashsim-run.strace"))
+	if err != nil || !strings.Contains(string(trace), "\n > ") {
+		t.Errorf("the trace has no strace -k stack lines (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "crashsim-report.html")); err != nil || !strings.Contains(outputs, "html=crashsim-report.html\n") {
+		t.Errorf("no HTML report (%v); outputs:\n%s", err, outputs)
+	}
+
+	// An strace without an unwinder: the run goes on without --stack.
+	bin := t.TempDir()
+	fake := "#!/bin/sh\nif [ \"$1\" = -V ]; then echo 'strace -- version 6.1'; echo 'Optional features enabled: m32-mpers'; exit 0; fi\nexec " + strace + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "strace"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, log, _, _, dir = runAction(t, map[string]string{"INPUT_COMMAND": "trace", "INPUT_ARGS": `sh -c 'printf x > f.txt'`, "PATH": bin + ":" + os.Getenv("PATH")}, map[string]string{})
+	if code != exitFindings || !strings.Contains(log, "this strace cannot record stacks") {
+		t.Errorf("without an unwinder: exit %d, want %d and a note in the log:\n%s", code, exitFindings, log)
+	}
+	if trace, err := os.ReadFile(filepath.Join(dir+"-runner", "crashsim-run.strace")); err != nil || strings.Contains(string(trace), "\n > ") {
+		t.Errorf("without an unwinder the trace has stack lines, or none was kept (%v)", err)
 	}
 }

@@ -22,12 +22,12 @@ var spillAt = check.DefaultSpillAt
 type checkFlags struct {
 	Format      string   `enum:"text,json,sarif,html" default:"text" help:"Output format: text, json, sarif or html (one self-contained page: a timeline of the trace, its crash points and findings; give -o FILE)."`
 	Model       []string `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model(s) to report: posix (the weakest promise, default), ext4 (data=ordered), xfs or btrfs. Repeat for several."`
-	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for check, every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
+	Root        []string `placeholder:"DIR" help:"Only files below DIR are in scope (repeatable). Default: for trace, the directory the command starts in; for a trace crashsim trace recorded, the roots it used (the scope lines of TRACE.initial); else every file but /proc, /sys, /dev and tmpfs (/run and /dev/shm in a saved trace; a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable): ** crosses directories; matched against the whole path, the path relative to its root (or the start directory), and a GLOB without / against the base name."`
 	FailOn      string   `enum:"error,warning,info,never" default:"warning" help:"Exit 1 when a problem is at least this severe (a problem is as severe as its worst finding): error, warning, info or never."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the report to FILE instead of stdout, atomically: an interrupted run leaves FILE as it was (an unnamed file, fsync, linked or renamed into place, directory fsync)."`
 	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only problems not in it."`
-	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see README). Default: TRACE.initial when it exists, as crashsim trace writes it."`
+	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see docs/check.md). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but no longer makes the run exit 6."`
 }
 

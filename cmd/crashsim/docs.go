@@ -36,7 +36,7 @@ func (c *manCmd) Run(g *Globals, ctx *kong.Context) error {
 	page := clidoc.Page{
 		Version: crashsim.Tool().Version,
 		Name:    "what a power cut while a program saves can leave on disk",
-		Files:   [][2]string{{".crashsim.toml", "Settings for check, trace and explore, read from the current directory or the nearest one above it (see README.md)."}},
+		Files:   [][2]string{{".crashsim.toml", "Settings for check, trace and explore, read from the current directory or the nearest one above it (see docs/ci.md)."}},
 		SeeAlso: ".BR strace (1)",
 	}
 	for _, l := range strings.Split(strings.TrimSpace(exitTable), "\n")[1:] {

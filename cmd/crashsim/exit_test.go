@@ -3,6 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +50,38 @@ func TestExitCodes(t *testing.T) {
 		_, errs, code := runCLI(t, tc.args...)
 		if code != tc.want {
 			t.Errorf("crashsim %q: exit %d, want %d (stderr: %s)", tc.args, code, tc.want, errs)
+		}
+	}
+}
+
+// TestExitTable: the exit table under every --help names every status
+// crashsim exits with, and the Action's description of its exit-code
+// output names every status trace and check give, so that a CI author
+// who reads either meets exit 6 before a job fails with it.
+func TestExitTable(t *testing.T) {
+	listed := map[int]bool{}
+	for _, line := range strings.Split(exitTable, "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			if n, err := strconv.Atoi(f[0]); err == nil && line[:2] == "  " && line[2] != ' ' {
+				listed[n] = true
+			}
+		}
+	}
+	for _, code := range []int{exitOK, exitFindings, exitUsage, exitInput, exitDirect, exitProgram, exitBlind, exitInterrupted} {
+		if !listed[code] {
+			t.Errorf("the exit table under --help does not list %d:\n%s", code, exitTable)
+		}
+	}
+	action, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, outputs, _ := strings.Cut(string(action), "\noutputs:")
+	_, desc, _ := strings.Cut(outputs, "exit-code:")
+	desc, _, _ = strings.Cut(desc, "\n    value:")
+	for _, code := range []int{exitOK, exitFindings, exitUsage, exitInput, exitProgram, exitBlind} {
+		if !regexp.MustCompile(`\b` + strconv.Itoa(code) + ` [a-z]`).MatchString(desc) {
+			t.Errorf("action.yml's exit-code output does not say what %d means: %s", code, desc)
 		}
 	}
 }

@@ -133,6 +133,9 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no program to trace: crashsim explore --checker CMD -- PROGRAM ARGS..."))
 	}
+	if err := reportNotTrace(c.Output); err != nil {
+		return err
+	}
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}

@@ -1,5 +1,5 @@
 // Command crashsim tells what a power cut could leave on disk while a
-// program saves its data. See README.md and `crashsim --help`.
+// program saves its data. See README.md, docs/ and `crashsim --help`.
 package main
 
 import (
@@ -74,6 +74,7 @@ type cli struct {
 	Iobench iobenchCmd `cmd:"" help:"Time writes at each level of durability (buffered, fsync every N blocks, O_DIRECT, ...)."`
 	Rules   rulesCmd   `cmd:"" help:"List the rules: ID, severity and title of each kind of finding."`
 	Explain explainCmd `cmd:"" help:"Explain one rule: what a crash can leave, why, and the fix."`
+	Doctor  doctorCmd  `cmd:"" help:"Say what works on this machine (strace and its features, root, loop devices, FUSE, mkfs tools, what the tests use) and how to get what is missing."`
 
 	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 	Man        manCmd        `cmd:"" help:"Print the crashsim(1) man page, generated from the help."`

@@ -13,8 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// README.md is executable documentation: TestReadme runs every ```console
-// block and compares what each "$ " command prints with the lines under it.
+// README.md and docs/*.md are executable documentation: TestReadme runs
+// every ```console block and compares what each "$ " command prints with
+// the lines under it.
 //
 // Each block runs in a fresh directory, in one bash, with a crashsim built
 // from this checkout first in $PATH, stdout and stderr together, and
@@ -109,10 +110,27 @@ func readmeBlocks(t *testing.T, name string) []readmeBlock {
 	return blocks
 }
 
+// TestReadme runs the console blocks of README.md and of every page in
+// docs/, as a reader would from a fresh clone.
 func TestReadme(t *testing.T) {
-	blocks := readmeBlocks(t, "../../README.md")
-	if len(blocks) < 5 {
-		t.Fatalf("README.md has %d console blocks; the parser must have lost some", len(blocks))
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append([]string{"../../README.md"}, pages...)
+	type page struct {
+		name   string
+		blocks []readmeBlock
+	}
+	var all []page
+	total := 0
+	for _, p := range pages {
+		b := readmeBlocks(t, p)
+		all = append(all, page{strings.TrimPrefix(p, "../../"), b})
+		total += len(b)
+	}
+	if len(all[0].blocks) < 1 || total < 5 {
+		t.Fatalf("README.md has %d console blocks and the docs %d in all; the parser must have lost some", len(all[0].blocks), total)
 	}
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "crashsim"), ".")
@@ -123,14 +141,16 @@ func TestReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range blocks {
-		t.Run(fmt.Sprintf("README.md:%d", b.line), func(t *testing.T) {
-			runReadmeBlock(t, b, bin, fixtures)
-		})
+	for _, p := range all {
+		for _, b := range p.blocks {
+			t.Run(fmt.Sprintf("%s:%d", p.name, b.line), func(t *testing.T) {
+				runReadmeBlock(t, p.name, b, bin, fixtures)
+			})
+		}
 	}
 }
 
-func runReadmeBlock(t *testing.T, b readmeBlock, bin, fixtures string) {
+func runReadmeBlock(t *testing.T, name string, b readmeBlock, bin, fixtures string) {
 	if b.mark == "machine" && os.Getenv("CRASHSIM_README_ALL") == "" {
 		t.Skip("timings of this machine's disk: CRASHSIM_README_ALL=1 runs it")
 	}
@@ -187,7 +207,7 @@ func runReadmeBlock(t *testing.T, b readmeBlock, bin, fixtures string) {
 		want := b.normalize(strings.Join(c.want, "\n"))
 		have := b.normalize(strings.TrimSuffix(parts[i+1], "\n"))
 		if want != have {
-			t.Errorf("README.md:%d: $ %s\n(-README +crashsim):\n%s", c.line, strings.SplitN(c.text, "\n", 2)[0], cmp.Diff(strings.Split(want, "\n"), strings.Split(have, "\n")))
+			t.Errorf("%s:%d: $ %s\n(-%s +crashsim):\n%s", name, c.line, strings.SplitN(c.text, "\n", 2)[0], name, cmp.Diff(strings.Split(want, "\n"), strings.Split(have, "\n")))
 		}
 	}
 }

@@ -10,12 +10,15 @@ import (
 
 // rulesCmd lists the rules of package check's registry.
 type rulesCmd struct {
-	Format string `enum:"text,json" default:"text" help:"Output format: text (one line per rule: ID, severity, title); json (every rule with its docs)."`
+	Format string `enum:"text,json,markdown" default:"text" help:"Output format: text (one line per rule: ID, severity, title); json (every rule with its docs); markdown (the page docs/rules.md: every rule and blind spot with its docs)."`
 }
 
 func (c *rulesCmd) Run(g *Globals) error {
-	if c.Format == "json" {
+	switch c.Format {
+	case "json":
 		return report.RulesJSON(g.stdout, check.Rules())
+	case "markdown":
+		return report.RulesMarkdown(g.stdout, check.Rules(), check.BlindSpots())
 	}
 	return report.RulesTable(g.stdout, check.Rules())
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
@@ -19,7 +21,7 @@ type traceCmd struct {
 	// machine whose start directory is (or is not) on tmpfs.
 	Mountinfo string        `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
 	Stack     bool          `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
-	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (and the listing of what existed before in TRACE.initial). Default: a temp file crashsim-*.strace, its path printed on stderr."`
+	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (strace's -o; crashsim's -o is the report) and the listing of what existed before in TRACE.initial. Default: a temp file crashsim-*.strace, its path printed on stderr."`
 	Linger    time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
 	Command   []string      `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
@@ -28,9 +30,13 @@ type traceCmd struct {
 func (c *traceCmd) Help() string {
 	return `Runs CMD under strace (the whole process tree, into one trace), then checks the trace like crashsim check. Here --root defaults to the directory CMD starts in, and before CMD starts what exists below the roots is listed in TRACE.initial, so that check tells the files CMD creates from those it replaces.
 
+The report goes to stderr, so that CMD's stdout stays CMD's (crashsim trace -- prog > out leaves in out what prog wrote); -o FILE writes it to FILE. With --format json or sarif and no -o, the report is stdout's alone and CMD's stdout goes to stderr.
+
+--out TRACE keeps the trace (what strace's own -o names); -o FILE is the report, as in every command, so a report named like a trace (*.strace, *.trace) is refused before CMD runs.
+
 Paths on tmpfs or ramfs (read from /proc/self/mountinfo) are out of scope with a note: nothing there survives a power cut. A --root on one is out of scope too.
 
-Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 problems at or above --fail-on, 6 no such problem but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see README, Safety).`
+Exit status: 5 when CMD failed (exited non-zero or was killed; findings are still printed), else check's: 0 clean, 1 problems at or above --fail-on, 6 no such problem but a blind spot that could hide a loss (accept a known one with --accept-blind ID). 3 when strace or CMD is not found. Ctrl-C and SIGTERM go to CMD; a second Ctrl-C kills every traced process; what was traced until then is checked. Nothing crashsim starts outlives it, even when crashsim is killed with SIGKILL (see docs/safety.md).`
 }
 
 func (c *traceCmd) Run(g *Globals) error {
@@ -40,6 +46,9 @@ func (c *traceCmd) Run(g *Globals) error {
 	}
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
+	}
+	if err := reportNotTrace(c.Output); err != nil {
+		return err
 	}
 	// A check needs no written bytes: record without them, at about the
 	// cost of plain strace (explore records them). Python's own lines are
@@ -52,6 +61,17 @@ func (c *traceCmd) Run(g *Globals) error {
 	if c.Output == "" && c.Format != "text" {
 		// Keep stdout a single JSON or SARIF document.
 		rec.Tracer.Stdout = g.stderr
+	}
+	// The program's stdout is the program's: `crashsim trace -- prog >
+	// out` must leave in out what prog wrote, nothing more. A text report
+	// is for a person and goes to stderr, as strace's own output does; a
+	// JSON or SARIF document without -o is for a pipe, and has stdout to
+	// itself (above).
+	report := g
+	if c.Output == "" && c.Format == "text" {
+		onStderr := *g
+		onStderr.stdout = g.stderr
+		report = &onStderr
 	}
 	res, runErr := g.record(context.Background(), rec, cmd)
 	if res == nil {
@@ -66,7 +86,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	if programErr != nil {
 		r.exitAs = exitProgram
 	}
-	checkErr := c.run(g, r)
+	checkErr := c.run(report, r)
 	if programErr == nil && runErr == nil {
 		return checkErr
 	}
@@ -83,6 +103,25 @@ func (c *traceCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.stderr, "crashsim: %v\n", runErr)
 	}
 	return withCode(exitProgram, programErr)
+}
+
+// traceSuffixes are the endings of a file name that says "a trace".
+var traceSuffixes = []string{".strace", ".trace"}
+
+// reportNotTrace refuses, before anything runs, a report path named like a
+// trace. strace's -o names the trace, so `crashsim trace -o my.strace --
+// prog` means "keep the trace in my.strace" to anyone who knows strace;
+// here -o is the report, and honouring it would leave a report where a
+// trace is expected, which check then fails to parse. Refusing is safer
+// than reinterpreting -o: -o means the report in every other command.
+func reportNotTrace(output string) error {
+	base := strings.ToLower(filepath.Base(output))
+	for _, suf := range traceSuffixes {
+		if output != "" && strings.HasSuffix(base, suf) {
+			return withCode(exitUsage, fmt.Errorf("-o %s names the report, not the trace (strace's -o is the trace; crashsim's is --out): use --out %s to keep the trace, and -o with another name (report.txt, report.sarif) for the report", output, output))
+		}
+	}
+	return nil
 }
 
 // record runs a command under strace (crashsim.Record) and says on stderr

@@ -35,7 +35,7 @@ import (
 // The browser tests open HTML reports in headless Chromium and check what
 // a user sees against the JSON reports of the same trace. Screenshots are
 // written to $CRASHSIM_HTML_OUT (default: $TMPDIR/crashsim-html-test);
-// -update-screenshot also writes the README's docs/html-report.png.
+// -update-screenshot also writes docs/html-report.png, the picture in docs/states.md.
 var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the python-noflush report")
 
 // chromium finds a headless Chromium, or says why there is none.

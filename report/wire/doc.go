@@ -74,11 +74,11 @@
 //     the disk), and words (the state in words, what follows "a crash can
 //     leave PATH"), absent when there are none.
 //   - fingerprint: the finding's identity across runs, 16 lower-case hex
-//     digits: its rule, its call site (file relative to the source root,
-//     and function) or else its path relative to its root, and the shape
-//     of the syscalls that explain it; never a pid, a trace line, an
-//     absolute checkout path or a temp name. FingerprintVersion names the
-//     recipe. --baseline compares these.
+//     digits: its rule, its path relative to its root, and the shape of
+//     the syscalls that explain it; never a pid, a trace line, an
+//     absolute checkout path or a temp name, and not the call site, so
+//     that a run with stacks and one without name a finding the same.
+//     FingerprintVersion names the recipe. --baseline compares these.
 //   - relpath: path relative to the root it lies in (path when none).
 //   - source, when the trace had stacks: the call site in the program:
 //     file (relative to the source root when below it), line, function.

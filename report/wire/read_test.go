@@ -180,10 +180,10 @@ func printsWhole(b []byte) (prints []string, missing bool, err error) {
 func TestReadFingerprints(t *testing.T) {
 	docs := map[string]string{
 		"empty object":     `{}`,
-		"null findings":    `{"findings": null, "runs": [{"results": [{"partialFingerprints": {"crashsim/v2": "0123456789abcdef"}}]}]}`,
+		"null findings":    `{"findings": null, "runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "0123456789abcdef"}}]}]}`,
 		"empty runs":       `{"runs": []}`,
 		"run no results":   `{"runs": [{"tool": {"driver": {"name": "x"}}}]}`,
-		"two runs":         `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v2": "1111111111111111"}}]}, {"results": null}, {"results": [{"partialFingerprints": {"crashsim/v2": "2222222222222222"}}]}]}`,
+		"two runs":         `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "1111111111111111"}}]}, {"results": null}, {"results": [{"partialFingerprints": {"crashsim/v3": "2222222222222222"}}]}]}`,
 		"missing":          `{"findings": [{"rule": "data-not-synced"}, {"fingerprint": "0123456789abcdef"}]}`,
 		"missing sarif":    `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v1": "0123456789abcdef"}}]}]}`,
 		"upper case":       `{"Findings": [{"Fingerprint": "3333333333333333"}]}`,
@@ -242,7 +242,7 @@ func TestReadFingerprints(t *testing.T) {
 		"twice":          `{"findings": [{"fingerprint": "1111111111111111"}], "findings": [{"fingerprint": "2222222222222222"}]}`,
 		"twice in case":  `{"findings": [], "FINDINGS": []}`,
 		"results twice":  `{"runs": [{"results": [], "results": []}]}`,
-		"both":           `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v2": "1111111111111111"}}]}], "findings": [{"fingerprint": "2222222222222222"}]}`,
+		"both":           `{"runs": [{"results": [{"partialFingerprints": {"crashsim/v3": "1111111111111111"}}]}], "findings": [{"fingerprint": "2222222222222222"}]}`,
 		"newer":          fmt.Sprintf(`{"version": %d, "findings": [{"fingerprint": "1111111111111111"}]}`, Version+1),
 		"newer at end":   fmt.Sprintf(`{"findings": [{"fingerprint": "1111111111111111"}], "version": %d}`, Version+1),
 		"summary number": `{"findings": [], "summary": 5}`,

@@ -11,7 +11,10 @@ const Version = 2
 // key of a SARIF result's partialFingerprints, and changes when the
 // recipe does, so that an old baseline is never compared with new
 // fingerprints by accident.
-const FingerprintVersion = "crashsim/v2"
+//
+// v3: the call site no longer enters it (a run with --stack and one
+// without name a finding the same).
+const FingerprintVersion = "crashsim/v3"
 
 // ProblemVersion names the recipe of Problem.ID: the key of a SARIF
 // result's partialFingerprints from report version 2 on, when a result

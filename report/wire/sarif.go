@@ -102,8 +102,8 @@ type SARIFRuleProperties struct {
 	Tags []string `json:"tags"`
 }
 
-// SARIFResult is the findings of one fingerprint: one finding, or the
-// findings of one call site that a loop makes for several files.
+// SARIFResult is one finding, or the findings of one call site that a
+// loop makes for several files.
 type SARIFResult struct {
 	RuleID    string    `json:"ruleId"`
 	RuleIndex int       `json:"ruleIndex"` // into the driver's rules
@@ -115,7 +115,8 @@ type SARIFResult struct {
 	// RelatedLocations are the trace lines that explain the findings,
 	// numbered from 1.
 	RelatedLocations []SARIFLocation `json:"relatedLocations,omitempty"`
-	// PartialFingerprints hold the fingerprint under FingerprintVersion.
+	// PartialFingerprints hold the first finding's fingerprint under
+	// FingerprintVersion.
 	PartialFingerprints map[string]string      `json:"partialFingerprints"`
 	Properties          *SARIFResultProperties `json:"properties,omitempty"`
 }
