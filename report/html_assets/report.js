@@ -125,6 +125,20 @@
   part("n-points", D.folded.points + 1, D.folded.foldLine > 0 ? "crash points drawn (trace cut at line " + D.folded.foldLine + ")" : "crash points");
   part("n-files", lanes.length, lanes.length === 1 ? "path in scope" : "paths in scope");
   sum.appendChild(document.createTextNode(D.summary.events + " events in the trace"));
+  // The verdict, first thing on the page: green only when a check found
+  // no problem and the recording hid nothing it needed (a blind spot is
+  // never a quiet clean); states pages run no check and give none.
+  const blind = D.warnings.some((w) => !w.accepted);
+  const verdict = D.meta.command === "states" ? "" : (D.problems || F).length > 0 ? "problems" : blind ? "blind" : "clean";
+  if (verdict) {
+    const v = el("p", { id: "verdict", class: "verdict " + verdict, "data-verdict": verdict });
+    v.textContent = {
+      clean: "✓ No problem found: no crash point of this trace can lose data under " + (D.meta.models || [D.meta.model]).join(", ") + ".",
+      blind: "No problem found in what the trace shows, but the recording hides what a verdict needs: see the blind spots below.",
+      problems: "✗ " + (D.problems || F).length + ((D.problems || F).length === 1 ? " problem" : " problems") + ": a crash can lose data; each card below says what to change.",
+    }[verdict];
+    sum.parentNode.insertBefore(v, sum);
+  }
   for (const w of D.warnings) {
     const d = el("div", { class: "blind" + (w.accepted ? " accepted" : "") });
     d.appendChild(el("strong", {}, (w.accepted ? "Accepted blind spot " : "Blind spot ") + w.id + ": "));
@@ -214,7 +228,8 @@
       li.appendChild(ul);
       ol.appendChild(li);
     });
-    $("findings-count").textContent = F.length === 0 ? "No problems: no crash point can lose data under the models checked." :
+    $("findings-count").textContent = F.length === 0 ? (verdict === "clean" ? "No problems: no crash point can lose data under the models checked." :
+      verdict === "blind" ? "No problems in what the trace shows; the blind spots above say what it could not see." : "This page shows crash states; crashsim check finds the problems.") :
       P.length + (P.length === 1 ? " problem" : " problems") + ", " + F.length + (F.length === 1 ? " finding" : " findings") + "; showing " + shown + " of " + F.length +
       " findings. Each card is one change to make, with the findings it causes. Click a finding to see its trace lines on the timeline and the crash state that shows the loss.";
   }
@@ -250,7 +265,15 @@
   $("legend").innerHTML = '<svg width="0" height="0" style="position:absolute"><defs><pattern id="hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#fbe3b8"/><line x1="0" y1="0" x2="0" y2="5" stroke="#E69F00" stroke-width="3"/></pattern></defs></svg>' +
     legendItems.map(([t, s]) => '<span><svg width="12" height="13" aria-hidden="true">' + s + "</svg>" + esc(t) + "</span>").join("");
 
-  function outcomesSafe(os) { return os && os.every((o) => !LOSS[o]); }
+  // gone: the name is missing in every crash state, as it is in the page
+  // cache (a temp file renamed away, a file deleted, and both made
+  // durable): a crash leaves it as the program did, which loses nothing.
+  // The model never gives a name that the page cache holds only
+  // "missing": every pending operation persisting is one of its states.
+  function gone(os) { return os.length === 1 && os[0] === "missing"; }
+  function outcomesSafe(os) { return os && (gone(os) || os.every((o) => !LOSS[o])); }
+  function loses(os, o) { return LOSS[o] && !gone(os); }
+
 
   // The timeline: one window of WIN columns.
   function drawTimeline() {
@@ -284,8 +307,8 @@
         const os = cur[l.id];
         if (!os) continue;
         const safe = outcomesSafe(os);
-        parts.push('<rect class="' + (safe ? "safe" : "risk") + '" x="' + x(col) + '" y="' + (l.y + ROWH + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
-        if (!(os.length === 1 && os[0] === "initial")) parts.push('<rect class="cache" x="' + x(col) + '" y="' + (l.y + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
+        parts.push('<rect class="' + (safe ? "safe" : "risk") + '" data-col="' + col + '" data-lane="' + l.id + '" x="' + x(col) + '" y="' + (l.y + ROWH + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
+        if (!(os.length === 1 && os[0] === "initial") && !gone(os)) parts.push('<rect class="cache" x="' + x(col) + '" y="' + (l.y + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
       }
       if (col > 0 && highlight.has(EV[col - 1].l)) parts.push('<rect class="hlcol" x="' + x(col) + '" y="' + TOPH + '" width="' + COLW + '" height="' + (HEIGHT - TOPH) + '"/>');
       if (findingAt.has(col)) parts.push('<path class="fmark" d="M' + (x(col) + 1) + " 12h" + (COLW - 2) + "l-" + (COLW / 2 - 1) + ' 8z"><title>' + esc(findingAt.get(col).map((i) => F[i].rule).join(", ")) + "</title></path>");
@@ -427,7 +450,7 @@
         const tr = el("tr", { "data-path": lanes[id].path });
         tr.appendChild(el("td", { class: "mono" }, (e && e.n.includes(id) ? "* " : "") + lanes[id].path));
         const td = el("td", { class: "outcomes" });
-        for (const o of cur[id]) td.appendChild(el("span", { class: "out " + (LOSS[o] ? "loss" : "latest"), "data-outcome": o }, o));
+        for (const o of cur[id]) td.appendChild(el("span", { class: "out " + (loses(cur[id], o) ? "loss" : "latest"), "data-outcome": o }, o));
         tr.appendChild(td);
         tb.appendChild(tr);
       }

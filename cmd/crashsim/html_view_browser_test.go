@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// openCheck writes the check report of a fixture trace and opens it.
+func openCheck(t *testing.T, b *browser, fixture string) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "fixtures", "traces", fixture)
+	page := filepath.Join(t.TempDir(), fixture+".html")
+	crashsimOut(t, "check", "--format", "html", "-o", page, "--initial-list", filepath.Join(dir, "initial.list"), filepath.Join(dir, "f-ttt-y-xx.strace"))
+	b.open(t, page)
+	return page
+}
+
+// TestHTMLCleanInBrowser: a program that saves durably looks clean. The
+// page opens with a green verdict saying no problem was found, and at
+// the end of the trace every lane's durable row is safe: the temp file
+// renamed over the target (its data synced first, the directory after)
+// is gone as the program left it, not a file that can lose data. A
+// report with problems says so in red instead.
+func TestHTMLCleanInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	for _, fx := range []string{"python-flush", "go-atomic"} {
+		t.Run(fx, func(t *testing.T) {
+			openCheck(t, b, fx)
+			var v struct {
+				Verdict, Text, Background string
+			}
+			b.eval(t, `(() => { const v = document.getElementById("verdict"); return v ? {Verdict: v.dataset.verdict, Text: v.textContent, Background: getComputedStyle(v).backgroundColor} : {}; })()`, &v)
+			if v.Verdict != "clean" || !strings.Contains(v.Text, "No problem found") {
+				t.Errorf("verdict %q (%q), want clean, saying no problem found", v.Verdict, v.Text)
+			}
+			var r, g, bl int
+			if _, err := fmt.Sscanf(v.Background, "rgb(%d, %d, %d)", &r, &g, &bl); err != nil || g <= r || g <= bl {
+				t.Errorf("verdict background %q is not green", v.Background)
+			}
+			var last int
+			b.eval(t, `document.querySelectorAll("#timeline .gap").length - 1`, &last)
+			b.click(t, fmt.Sprintf(`#timeline .gap[data-col="%d"]`, last))
+			var rows struct {
+				Lanes, Safe int
+				Risk, Loss  []string
+			}
+			b.eval(t, fmt.Sprintf(`(() => ({
+				Lanes: document.querySelectorAll("#outcomes tbody tr").length,
+				Safe: document.querySelectorAll('#timeline rect.safe[data-col="%d"]').length,
+				Risk: [...document.querySelectorAll('#timeline rect.risk[data-col="%d"]')].map(r => String(r.dataset.lane)),
+				Loss: [...document.querySelectorAll("#outcomes .out.loss")].map(s => s.closest("tr").dataset.path + ": " + s.dataset.outcome)}))()`, last, last), &rows)
+			if rows.Lanes == 0 || rows.Safe != rows.Lanes || len(rows.Risk) != 0 || len(rows.Loss) != 0 {
+				t.Errorf("at the end of the trace: %d paths, %d durable rows drawn safe, lanes drawn at risk %v, outcomes marked as loss %v; want every path safe", rows.Lanes, rows.Safe, rows.Risk, rows.Loss)
+			}
+			b.checkClean(t)
+		})
+	}
+	t.Run("python-noflush", func(t *testing.T) {
+		openCheck(t, b, "python-noflush")
+		var v string
+		b.eval(t, `(document.getElementById("verdict") || {dataset: {}}).dataset.verdict || ""`, &v)
+		if v != "problems" {
+			t.Errorf("verdict %q for the no-flush save, want problems", v)
+		}
+		b.checkClean(t)
+	})
+}
