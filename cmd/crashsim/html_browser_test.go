@@ -430,7 +430,7 @@ func checkPictures(t *testing.T, b *browser, n *pictureCounts) {
 		Path, Outcome string
 		Bar, Says     bool
 	}
-	b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { for (const r of pic.querySelectorAll(".choices input")) { r.checked = true; r.dispatchEvent(new Event("change")); const o = r.parentElement.textContent.trim(); out.push({Path: pic.dataset.path, Outcome: o, Bar: pic.querySelector("svg") !== null, Says: pic.textContent.includes("No file at " + pic.dataset.path + " in this state")}); } } return out; })()`, &res)
+	b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { for (const r of pic.querySelectorAll(".choices input")) { r.checked = true; r.dispatchEvent(new Event("change")); const o = r.dataset.outcome; out.push({Path: pic.dataset.path, Outcome: o, Bar: pic.querySelector("svg") !== null, Says: pic.textContent.includes("No file at " + pic.dataset.path + " in this state")}); } } return out; })()`, &res)
 	for _, r := range res {
 		if r.Outcome == "missing" {
 			n.missing++

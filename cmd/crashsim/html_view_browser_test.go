@@ -67,3 +67,49 @@ func TestHTMLCleanInBrowser(t *testing.T) {
 		b.checkClean(t)
 	})
 }
+
+// TestHTMLStateChoices: a picture's list of crash states never shows
+// two choices alike (two torn writes are told apart by what persisted),
+// and picking a finding shows the crash state it describes, chosen in
+// the picture of its path, whatever state comes first in the list.
+func TestHTMLStateChoices(t *testing.T) {
+	b := newBrowser(t)
+	for _, fx := range []string{"python-noflush", "overwrite-in-place"} {
+		t.Run(fx, func(t *testing.T) {
+			openCheck(t, b, fx)
+			var cols int
+			b.eval(t, `document.querySelectorAll("#timeline .gap").length`, &cols)
+			for col := 0; col < cols; col++ {
+				b.click(t, fmt.Sprintf(`#timeline .gap[data-col="%d"]`, col))
+				var dups []string
+				b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { const seen = new Set(); for (const l of pic.querySelectorAll(".choices label")) { const s = l.textContent.trim(); if (seen.has(s)) out.push(pic.dataset.path + ": " + s); seen.add(s); } } return out; })()`, &dups)
+				if len(dups) != 0 {
+					t.Errorf("crash point %d: state choices listed twice: %q", col, dups)
+				}
+			}
+			var fs []struct {
+				Rule, Path, Outcome, Persisted string
+				Line                           int
+			}
+			b.eval(t, `JSON.parse(document.getElementById("crashsim-data").textContent).findings.map(f => f.state ? {Rule: f.rule, Path: f.state.path, Outcome: f.state.outcome, Persisted: f.state.persisted, Line: f.state.line} : {})`, &fs)
+			seen := 0
+			for i, f := range fs {
+				if f.Outcome == "" {
+					continue
+				}
+				seen++
+				b.click(t, fmt.Sprintf(`#findings .finding[data-index="%d"]`, i))
+				// The picture's words under its choices name the state drawn.
+				var got string
+				b.eval(t, fmt.Sprintf(`(() => { const pic = [...document.querySelectorAll("#point .picture")].find(p => p.dataset.path === %q); return pic ? pic.querySelector(".choices").nextElementSibling.querySelector("p").textContent : "no picture of the path"; })()`, f.Path), &got)
+				if want := f.Outcome + ": " + f.Persisted + " persisted"; !strings.HasPrefix(got, want) {
+					t.Errorf("finding %d (%s): a crash after line %d leaves %s %s, %s persisted; the picture shows %q", i, f.Rule, f.Line, f.Path, f.Outcome, f.Persisted, got)
+				}
+			}
+			if seen == 0 {
+				t.Errorf("no finding of %s has a crash state to show", fx)
+			}
+			b.checkClean(t)
+		})
+	}
+}

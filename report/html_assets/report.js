@@ -274,7 +274,6 @@
   function outcomesSafe(os) { return os && (gone(os) || os.every((o) => !LOSS[o])); }
   function loses(os, o) { return LOSS[o] && !gone(os); }
 
-
   // The timeline: one window of WIN columns.
   function drawTimeline() {
     const end = Math.min(NCOL, winStart + WIN);
@@ -458,8 +457,15 @@
       box.appendChild(t);
       box.appendChild(el("p", { class: "muted" }, "* the event changed this path. latest: what the program last wrote; missing, initial, earlier, empty, torn, zeros: what a crash can leave instead."));
     }
+    // The finding picked, when its crash state is here: its path gets a
+    // picture even if this event left it alone, with that state chosen.
+    const f = activeFinding >= 0 ? F[activeFinding] : null;
+    const want = f && f.state && colAt(f.state.line) === col ? f.state : null;
     if (e && e.pt.d) {
-      for (const id of e.n) if (e.pt.d[id]) box.appendChild(picture(col, id, e.pt.d[id]));
+      const ids = e.n.filter((id) => e.pt.d[id]);
+      const wid = want ? lanes.findIndex((l) => l.path === want.path) : -1;
+      if (wid >= 0 && !ids.includes(wid) && detailAt(col, wid)) ids.unshift(wid);
+      for (const id of ids) box.appendChild(picture(col, id, e.n.includes(id) ? e.pt.d[id] : detailAt(col, id), want && want.path === lanes[id].path ? want : null));
     } else if (e) {
       box.appendChild(el("p", { class: "muted" }, "The states of this point are not kept in the report (only the first " + D.folded.detailKept + " crash points keep them); crashsim states --at " + e.l + " lists them."));
     }
@@ -468,21 +474,49 @@
   // picture draws one explored state of a lane: the lane's writes up to
   // the crash point as a bar of the file, each write persisted, lost, torn
   // or size-only.
-  function picture(col, id, states) {
+  // detailAt is the states of lane id at crash point col: those of the
+  // last event up to it that changed the lane (null when not kept).
+  function detailAt(col, id) {
+    for (let i = col - 1; i >= 0; i--) {
+      const pt = EV[i].pt;
+      if (!pt.d) return null;
+      if (pt.o[id]) return pt.d[id] || null;
+    }
+    return null;
+  }
+
+  // stateLabel names a state in its picture's list: its outcome, and when
+  // another state there has the same outcome (two torn writes, two
+  // earlier versions), what persisted and which version, so that no two
+  // choices read alike.
+  function stateLabels(states) {
+    const n = {};
+    for (const s of states) n[s.o] = (n[s.o] || 0) + 1;
+    const labels = states.map((s) => n[s.o] < 2 ? s.o : s.o + " (" + s.p + " persisted" + (s.vl ? ", version of line " + s.vl : "") + (s.nl ? ", name as line " + s.nl + " left it" : "") + ")");
+    const seen = {};
+    return labels.map((l) => { seen[l] = (seen[l] || 0) + 1; return seen[l] > 1 ? l + " #" + seen[l] : l; });
+  }
+
+  function picture(col, id, states, want) {
     const wrap = el("div", { class: "picture", "data-path": lanes[id].path });
     wrap.appendChild(el("h3", {}, "One crash state of " + lanes[id].path));
     const choices = el("div", { class: "choices", role: "radiogroup" });
     const body = el("div");
     const name = "st-" + col + "-" + id;
-    let pick = states.findIndex((s) => LOSS[s.o]);
+    // A finding's state when one was picked here, else the first that
+    // loses something.
+    let pick = want ? states.findIndex((s) => s.o === want.outcome && s.p === want.persisted) : -1;
+    if (pick < 0 && want) pick = states.findIndex((s) => s.o === want.outcome);
+    if (pick < 0) pick = states.findIndex((s) => LOSS[s.o]);
     if (pick < 0) pick = 0;
+    const labels = stateLabels(states);
     states.forEach((s, i) => {
       const lab = el("label");
-      const r = el("input", { type: "radio", name: name, value: String(i) });
+      const r = el("input", { type: "radio", name: name, value: String(i), "data-outcome": s.o, "data-persisted": s.p });
       if (i === pick) r.checked = true;
       r.addEventListener("change", () => draw(i));
       lab.appendChild(r);
-      lab.appendChild(document.createTextNode(" " + s.o));
+      lab.appendChild(document.createTextNode(" " + vis(labels[i])));
       choices.appendChild(lab);
     });
     wrap.appendChild(choices);
