@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,4 +113,70 @@ func TestHTMLStateChoices(t *testing.T) {
 			b.checkClean(t)
 		})
 	}
+}
+
+// TestHTMLLongText: long names and messages stay inside their boxes. A
+// path of a few hundred characters with no space in it wraps in its card
+// and in the crash point panel (table, pictures, trace lines), and is cut
+// with an ellipsis where a line of its own has a fixed room (the
+// timeline's labels, which must not run over the row names beside them
+// or past the drawing). The page never scrolls sideways.
+func TestHTMLLongText(t *testing.T) {
+	b := newBrowser(t)
+	dir := t.TempDir()
+	long := "/tmp/" + strings.Repeat("a_very_long_directory_name_without_any_spaces_", 3) + "/settings-" + strings.Repeat("x", 180) + ".json"
+	lines := strings.Join([]string{
+		fmt.Sprintf("openat(AT_FDCWD, %q, O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3", long),
+		fmt.Sprintf("write(3, %q, 4000) = 4000", strings.Repeat("y", 40)),
+		"fsync(3) = 0",
+		`write(3, "zz", 2) = 2`,
+		"close(3) = 0",
+	}, "\n") + "\n"
+	trace := filepath.Join(dir, "long.strace")
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "long.html")
+	crashsimOut(t, "check", "--format", "html", "-o", page, trace)
+	b.open(t, page)
+	// overflow lists the elements that stick out of the findings or the
+	// crash point section, or out of the page.
+	const overflow = `(() => {
+		const out = [];
+		if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) out.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + document.documentElement.clientWidth);
+		for (const id of ["findings-section", "point-section"]) {
+			const box = document.getElementById(id).getBoundingClientRect();
+			for (const e of document.getElementById(id).querySelectorAll("*")) {
+				const r = e.getBoundingClientRect();
+				if (r.width > 0 && r.right > box.right + 1) out.push(id + " " + e.tagName + "." + e.className + " ends at " + Math.round(r.right) + ", past " + Math.round(box.right) + ": " + e.textContent.slice(0, 60));
+			}
+		}
+		const svg = document.querySelector("#timeline svg"), sr = svg.getBoundingClientRect();
+		const layer = [...svg.querySelectorAll(".layer-label")].filter(e => e.textContent === "page cache" || e.textContent === "durable").map(e => e.getBoundingClientRect());
+		for (const e of svg.querySelectorAll(".lane-label, .group-label")) {
+			const r = e.getBoundingClientRect();
+			if (r.right > sr.right + 1) out.push("timeline label runs past the drawing: " + e.textContent.slice(0, 60));
+			for (const l of layer) if (e.classList.contains("lane-label") && r.right > l.left && r.left < l.right && r.top < l.bottom && r.bottom > l.top) out.push("timeline label runs over the row names: " + e.textContent.slice(-40));
+		}
+		return out;
+	})()`
+	var bad []string
+	b.eval(t, overflow, &bad)
+	for _, s := range bad {
+		t.Errorf("findings listed: %s", s)
+	}
+	var n int
+	b.eval(t, `document.querySelectorAll("#findings .finding").length`, &n)
+	if n == 0 {
+		t.Fatal("no findings listed")
+	}
+	for i := 0; i < n; i++ {
+		b.click(t, fmt.Sprintf(`#findings .finding[data-index="%d"]`, i))
+		bad = nil
+		b.eval(t, overflow, &bad)
+		for _, s := range bad {
+			t.Errorf("finding %d picked: %s", i, s)
+		}
+	}
+	b.checkClean(t)
 }

@@ -274,6 +274,14 @@
   function outcomesSafe(os) { return os && (gone(os) || os.every((o) => !LOSS[o])); }
   function loses(os, o) { return LOSS[o] && !gone(os); }
 
+  // A label in the timeline has a fixed room: a lane's name ends before
+  // the row names ("page cache", "durable") at LABELW - 62, in 12px
+  // monospace (about 7.3px a character). Names are cut at the left, with
+  // an ellipsis, keeping their end (the file's name); the full name is
+  // the label's tooltip.
+  const LANECHARS = Math.floor((LABELW - 62 - 14 - 6) / 7.3);
+  function cutLeft(s, n) { return s.length > n ? "…" + s.slice(-(n - 1)) : s; }
+
   // The timeline: one window of WIN columns.
   function drawTimeline() {
     const end = Math.min(NCOL, winStart + WIN);
@@ -284,11 +292,12 @@
     // Rows: labels and layer backgrounds.
     for (const r of rows) {
       if (r.type === "group") {
-        parts.push('<text class="group-label" x="4" y="' + (r.y + 13) + '">' + esc(r.procs ? r.dir : r.dir + "/") + "</text>");
+        const dir = r.procs ? r.dir : r.dir + "/";
+        parts.push('<text class="group-label" x="4" y="' + (r.y + 13) + '"><title>' + esc(dir) + "</title>" + esc(cutLeft(dir, Math.floor((width - 8) / 7.5))) + "</text>");
         parts.push('<line x1="0" x2="' + width + '" y1="' + (r.y + GROUPH - 2) + '" y2="' + (r.y + GROUPH - 2) + '" stroke="#ddd"/>');
       } else if (r.type === "lane") {
         const name = r.lane.path.slice(r.lane.dir.length + 1) || r.lane.path;
-        parts.push('<text class="lane-label" x="14" y="' + (r.y + ROWH) + '"><title>' + esc(r.lane.path) + "</title>" + esc(name.length > 34 ? "…" + name.slice(-33) : name) + "</text>");
+        parts.push('<text class="lane-label" x="14" y="' + (r.y + ROWH) + '"><title>' + esc(r.lane.path) + "</title>" + esc(cutLeft(name, LANECHARS)) + "</text>");
         parts.push('<text class="layer-label" x="' + (LABELW - 62) + '" y="' + (r.y + 10) + '">page cache</text>');
         parts.push('<text class="layer-label" x="' + (LABELW - 62) + '" y="' + (r.y + ROWH + 10) + '">durable</text>');
         parts.push('<rect x="' + LABELW + '" y="' + r.y + '" width="' + (width - LABELW) + '" height="' + ROWH + '" fill="#f6f9fc"/>');
