@@ -29,8 +29,9 @@ import (
 // The browser tests open HTML reports in headless Chromium and check what
 // a user sees against the JSON reports of the same trace. Screenshots are
 // written to $CRASHSIM_HTML_OUT (default: $TMPDIR/crashsim-html-test);
-// -update-screenshot also writes the README's docs/html-report.png.
-var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the python-noflush report")
+// -update-screenshot also writes the README's docs/html-report.png (see
+// TestHTMLScreenshot).
+var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the report of testdata/html-python-stack")
 
 // chromium finds a headless Chromium, or says why there is none.
 func chromium(t *testing.T) string {
@@ -373,12 +374,6 @@ func TestHTMLReportInBrowser(t *testing.T) {
 			shot := filepath.Join(out, fx.name+".png")
 			screenshot(t, b, shot)
 			t.Logf("report %s, screenshot %s", page, shot)
-			if *updateScreenshot && fx.name == "python-noflush" {
-				data, _ := os.ReadFile(shot)
-				if err := os.WriteFile(filepath.Join("..", "..", "docs", "html-report.png"), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			b.checkClean(t)
 
 			// states --format html draws the same crash points.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -176,6 +178,72 @@ func TestHTMLLongText(t *testing.T) {
 		b.eval(t, overflow, &bad)
 		for _, s := range bad {
 			t.Errorf("finding %d picked: %s", i, s)
+		}
+	}
+	b.checkClean(t)
+}
+
+// TestHTMLScreenshot opens the report of the README's Python example
+// recorded with --stack (testdata/html-python-stack: f.flush() missing
+// before os.fsync) and checks its one problem card: headed by the
+// os.fsync line, with the code around it and that line marked. Its
+// screenshot is the README's picture (-update-screenshot writes
+// docs/html-report.png). The trace names its source file by the absolute
+// path it was recorded at; the test copies the file into a temp directory,
+// names it there as save.py and works from there, so that the card reads
+// as a user's own would.
+func TestHTMLScreenshot(t *testing.T) {
+	b := newBrowser(t)
+	src, err := filepath.Abs(filepath.Join("testdata", "html-python-stack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const recorded = "/tmp/crashsim-fixtures/python-noflush-stack/save.py" // see RECORD
+	trace, err := os.ReadFile(filepath.Join(src, "trace.strace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := "00"+hex.EncodeToString([]byte(recorded))+"00", "00"+hex.EncodeToString([]byte("save.py"))+"00"
+	if !bytes.Contains(trace, []byte(from)) {
+		t.Fatalf("the trace has no source mark naming %s", recorded)
+	}
+	for name, data := range map[string][]byte{"trace.strace": bytes.ReplaceAll(trace, []byte(from), []byte(to))} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"save.py", "trace.strace.initial"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	page := filepath.Join(outDir(t), "python-stack.html")
+	crashsimOut(t, "check", "--format", "html", "-o", page, "trace.strace")
+	b.open(t, page)
+	var cards []struct{ Rule, Where, Bad string }
+	b.eval(t, `[...document.querySelectorAll("#findings .problem")].map(p => ({
+		Rule: p.querySelector(".phead .rule").textContent,
+		Where: (p.querySelector(".where") || {}).textContent || "",
+		Bad: (p.querySelector("pre.code .bad") || {}).textContent || ""}))`, &cards)
+	if len(cards) != 1 || cards[0].Rule != "fsync-before-write" || cards[0].Where != "save.py:10 in save" || !strings.Contains(cards[0].Bad, "10 |         os.fsync(f.fileno())") {
+		t.Fatalf("problem cards %+v; want one, fsync-before-write at save.py:10 in save with that line marked", cards)
+	}
+	b.click(t, `#findings .finding[data-index="0"]`)
+	shot := filepath.Join(outDir(t), "python-stack.png")
+	screenshot(t, b, shot)
+	if *updateScreenshot {
+		data, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(src, "..", "..", "..", "..", "docs", "html-report.png"), data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	b.checkClean(t)
