@@ -637,6 +637,11 @@ func TestHTMLBlindInBrowser(t *testing.T) {
 	if len(blind) != 1 || !strings.Contains(blind[0], "blind-raw-args") || !strings.Contains(blind[0], "raw") {
 		t.Errorf("blind spots shown: %q, want one naming blind-raw-args and its fix", blind)
 	}
+	var verdict string
+	b.eval(t, `(document.getElementById("verdict") || {dataset: {}}).dataset.verdict || ""`, &verdict)
+	if verdict != "blind" {
+		t.Errorf("verdict %q, want blind: no problem found in what the trace shows is not clean", verdict)
+	}
 	b.checkClean(t)
 }
 
