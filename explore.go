@@ -31,12 +31,33 @@ type Explore struct {
 	Options explore.Options
 }
 
+// Validate rejects, before any work is done (a program traced first),
+// what Run would: a bad ignore glob, a blind spot that does not exist, an
+// Initial that is not a directory.
+func (e *Explore) Validate() error {
+	if err := (Scope{Ignore: e.Ignore}).Validate(); err != nil {
+		return err
+	}
+	if err := ValidateAccepted(e.AcceptBlind); err != nil {
+		return err
+	}
+	if in := e.Options.Initial; in != "" {
+		if fi, err := os.Stat(in); err != nil || !fi.IsDir() {
+			return usageErrorf("--initial %s: not a directory", in)
+		}
+	}
+	return nil
+}
+
 // Run explores the trace. The Result holds the findings of the states the
 // checker rejected and the trace's blind spots; the explore.Result says
 // what was explored. When the trace lacks written bytes a state needs
 // (blind spot blind-no-data, not accepted) nothing is explored: the
 // explore.Result is nil and the Result holds the blind spots.
 func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
+	if err := e.Validate(); err != nil {
+		return nil, nil, err
+	}
 	opt := e.Options
 	if opt.WorkDir != "" {
 		dir, err := workDir(opt.WorkDir, opt.Root, opt.Initial)

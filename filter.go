@@ -1,11 +1,16 @@
 package crashsim
 
 import (
+	"bufio"
+	"fmt"
 	"path"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/report"
+	"github.com/crashsim/crashsim/report/wire"
 )
 
 // Filter says which findings the caller asked not to see. Every finding it
@@ -187,4 +192,23 @@ func (m suppressions) covers(rule, abs, relPath string) bool {
 		}
 	}
 	return false
+}
+
+// ReadBaseline reads the fingerprints of an earlier report: crashsim's
+// JSON, or its SARIF. The report streams: one of a million findings is
+// never whole in memory. It is a regular file or a pipe named on the
+// command line (inputfile), and an error says where the reading failed,
+// never what the file holds (wire's reader words it so): a baseline that
+// is a link to a secret must not print it.
+func ReadBaseline(name string) (Baseline, error) {
+	file, err := inputfile.Open(name, inputfile.Named)
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("baseline: %w", err)}
+	}
+	defer file.Close()
+	fps, err := wire.ReadFingerprints(bufio.NewReaderSize(file, 256<<10))
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("baseline %s: %w", textesc.Escape(name), err)}
+	}
+	return fps, nil
 }

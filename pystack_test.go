@@ -49,6 +49,9 @@ log("app.log", b"saved\n")
 // (sys.monitoring); before, the data-not-synced of config.txt names its
 // open.
 func TestPythonStackLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs python3 under strace")
+	}
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace is not installed")
 	}

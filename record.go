@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/internal/replacefile"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -61,6 +64,58 @@ type Recording struct {
 	// Snapshot is the copy of Start taken before the run (Record.Snapshot),
 	// in a temp directory of its own: Close removes it.
 	Snapshot string
+	// linger is how long what the command started was let run after it.
+	linger time.Duration
+}
+
+// Notes are what the user should know of the run beside its findings:
+// where a temp trace is kept, processes killed after the linger, what
+// went wrong beside the run (Warnings); with verbose, what was listed
+// and mounts that could not be read. A warning starts "warning: ".
+func (r *Recording) Notes(verbose bool) []string {
+	var out []string
+	if verbose && r.MountsErr != nil {
+		out = append(out, fmt.Sprintf("cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs", r.MountsErr))
+	}
+	if verbose && r.Listing != nil {
+		for _, d := range r.Listing.TooLarge {
+			out = append(out, fmt.Sprintf("%s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces", d, MaxListed))
+		}
+		for _, d := range r.Listing.Listed {
+			out = append(out, fmt.Sprintf("listed what exists below %s", d))
+		}
+	}
+	if r.Temp {
+		out = append(out, fmt.Sprintf("trace kept in %s", r.Trace))
+	}
+	if len(r.Leftovers) > 0 {
+		procs := make([]string, len(r.Leftovers))
+		for i, p := range r.Leftovers {
+			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
+		}
+		out = append(out, fmt.Sprintf("warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)",
+			len(procs), r.linger, strings.Join(procs, ", ")))
+	}
+	for _, w := range r.Warnings {
+		out = append(out, fmt.Sprintf("warning: %v", w))
+	}
+	return out
+}
+
+// ProgramError says how the traced program failed: killed by a signal,
+// or a non-zero exit status; nil when it did not.
+func (r *Recording) ProgramError() error {
+	switch {
+	case r.Signal != "":
+		core := ""
+		if r.CoreDumped {
+			core = " (core dumped)"
+		}
+		return fmt.Errorf("the traced program was killed by %s%s", r.Signal, core)
+	case r.ExitCode != 0:
+		return fmt.Errorf("the traced program exited with %d", r.ExitCode)
+	}
+	return nil
 }
 
 // Close removes the snapshot, if one was taken.
@@ -120,7 +175,10 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	rec := &Recording{Start: start, Roots: r.Roots}
+	rec := &Recording{Start: start, Roots: r.Roots, linger: r.Tracer.Linger}
+	if rec.linger == 0 {
+		rec.linger = tracer.DefaultLinger
+	}
 	if len(rec.Roots) == 0 {
 		rec.Roots = []string{start}
 	}

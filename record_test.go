@@ -8,15 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/tracer"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestRecord: a recorded run keeps its listing beside the trace, and its
 // Inputs check the trace as it was recorded: the file the command
 // replaced is known to have existed.
 func TestRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace is not installed")
 	}
@@ -63,5 +69,41 @@ func TestRecord(t *testing.T) {
 	}
 	if _, err := os.Stat("ran.txt"); err == nil {
 		t.Error("the command ran although its trace could not be kept")
+	}
+}
+
+// TestRecordingNotes: what a recorded run says beside its findings, in
+// order, the verbose notes only when asked, and how the program failed.
+func TestRecordingNotes(t *testing.T) {
+	r := &Recording{
+		Result:    &tracer.Result{Trace: "/tmp/t.strace", ExitCode: -1, Signal: "SIGSEGV", CoreDumped: true, Leftovers: []reap.Proc{{PID: 7, Comm: "d\x1b"}}},
+		Temp:      true,
+		Listing:   &Listing{Listed: []string{"/w"}},
+		MountsErr: errors.New("no mountinfo"),
+		Warnings:  []error{errors.New("cannot write the initial listing")},
+		linger:    3 * time.Second,
+	}
+	want := []string{
+		"trace kept in /tmp/t.strace",
+		`warning: the command exited, but 1 processes it started still ran 3s later and were killed: 7 (d\x1b); what they would have written next is not in the trace (--linger to wait longer)`,
+		"warning: cannot write the initial listing",
+	}
+	if diff := cmp.Diff(want, r.Notes(false)); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	verbose := append([]string{"cannot read the mounts (no mountinfo): /run and /dev/shm are taken as tmpfs", "listed what exists below /w"}, want...)
+	if diff := cmp.Diff(verbose, r.Notes(true)); diff != "" {
+		t.Errorf("verbose notes (-want +got):\n%s", diff)
+	}
+	if err := r.ProgramError(); err == nil || err.Error() != "the traced program was killed by SIGSEGV (core dumped)" {
+		t.Errorf("killed: %v", err)
+	}
+	r.Signal, r.ExitCode = "", 2
+	if err := r.ProgramError(); err == nil || err.Error() != "the traced program exited with 2" {
+		t.Errorf("exit 2: %v", err)
+	}
+	r.ExitCode = 0
+	if err := r.ProgramError(); err != nil {
+		t.Errorf("exit 0: %v", err)
 	}
 }

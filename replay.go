@@ -7,6 +7,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 // Replay reads one trace through the page-cache model under one
@@ -127,4 +128,61 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	out.Warnings, out.Notes = watch.Finish()
 	markAccepted(out.Warnings, r.AcceptBlind)
 	return out, nil
+}
+
+// HTML draws the page of the replay (report.NewHTML), with the findings
+// and blind spots of res. It holds as many crash points as a browser
+// draws well, and says where it stopped.
+func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error {
+	var eff report.Effects
+	r.Calls, r.Observe = true, eff.Observe
+	h := report.NewHTML(w, meta, res, report.HTMLLimits{})
+	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		if ev != nil && ok {
+			h.Event(ev, &eff, pt)
+		}
+		eff.Reset()
+		return !h.Full()
+	})
+	if err != nil {
+		return err
+	}
+	if done.Next > 0 {
+		h.Fold(done.Next)
+	}
+	return h.Close()
+}
+
+// Timeline replays the trace into out (report.StatesText,
+// report.StatesJSON): every crash point, or with at above 0 only the one
+// after the event that ends on line at. A line no crash point follows is
+// a UsageError. The blind spots are out's too (End).
+func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
+	found := false
+	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		switch {
+		case ev == nil:
+			out.Begin()
+			if at == 0 {
+				out.Point(pt)
+			}
+		case !ok:
+			out.Skip(ev)
+		case at == 0 || ev.Pos.Line == at || ev.EndLine == at:
+			found = true
+			out.Point(pt)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.End(done.Warnings, done.Notes)
+	if at > 0 && !found {
+		if at > done.LastLine {
+			return done, usageErrorf("--at %d: past the end of the trace (its last event ends on line %d)", at, done.LastLine)
+		}
+		return done, usageErrorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", at)
+	}
+	return done, nil
 }

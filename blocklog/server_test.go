@@ -15,6 +15,9 @@ import (
 // mkfs.ext4, saying which is missing.
 func needsFUSE(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs root, /dev/fuse and loop devices")
+	}
 	if err := Preflight(); err != nil {
 		t.Skip("needs root and /dev/fuse: ", err)
 	}

@@ -83,7 +83,7 @@ func TestFindingsAndStatesAgree(t *testing.T) {
 					if n.Durable == nil {
 						// A temp name the program removed and that was
 						// never durable: a crash can leave it behind, but
-						// that is litter, not lost data (DESIGN.md, Scope).
+						// that is litter, not lost data (check's doc.go, Scope).
 						continue
 					}
 				}

@@ -6,7 +6,7 @@
 // has a stable kebab-case ID (data-not-synced), a one-line title, a
 // severity (info, warning or error), a paragraph saying what a crash can
 // leave and why, the fix, a short syscall sequence showing the mistake and
-// one showing the fix, and the seed or real program it comes from.
+// one showing the fix, and the program or mistake it comes from.
 //
 // The registry in this package, read through [Rules] and [Lookup], is the
 // single place those descriptions live. `crashsim rules`, `crashsim explain

@@ -102,6 +102,9 @@ func TestFixturesRefinePosix(t *testing.T) {
 		dir := filepath.Dir(w)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
+			if testing.Short() && name == "postgres-commit" {
+				t.Skip("-short: postgres-commit is the longest fixture to refine")
+			}
 			listing := readListing(t, filepath.Join(dir, "initial.list"))
 			evs := readAll(t, filepath.Join(dir, "f-ttt-y-xx.strace"))
 			opt := Options{Roots: []string{"/tmp/crashsim-fixtures/" + name}, Existed: listing.Existed}

@@ -76,7 +76,7 @@ type Rule struct {
 	Fix      string   // what to change in the program
 	Bad      string   // strace-like lines, one per line, showing the mistake
 	Good     string   // the same sequence with the fix
-	Seed     string   // the seed or real program the rule comes from
+	Seed     string   // the program or mistake the rule comes from ("Seen in")
 	HelpURI  string   // a page with more, or empty
 
 	// detector finds the rule's mistakes in a check; nil for a rule no
@@ -159,7 +159,8 @@ const (
 	CheckerFailed           = "checker-failed"
 )
 
-// Rules returns every rule in DESIGN.md's order, checker-failed last. The
+// Rules returns every rule in the order crashsim rules lists them: the
+// most common mistake (data-not-synced) first, checker-failed last. The
 // slice is the caller's; the Rules it points to are shared and must not be
 // modified.
 func Rules() []*Rule { return slices.Clone(registry) }
@@ -223,7 +224,7 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed:     "seed 001 (os.WriteFile: page cache only, not durable)",
+		Seed:     "os.WriteFile, or any save without fsync: page cache only, not durable",
 		detector: dataDetector,
 	},
 	{
@@ -242,7 +243,7 @@ var registry = []*Rule{
 			"After a rename between two directories, fsync both.",
 		Bad:      trace(openTmp, writeTmp, fsyncTmp, closeTmp, renameTmp),
 		Good:     atomicSave,
-		Seed:     "seed 004 (file-only mode: file fsync, no directory fsync)",
+		Seed:     "a save that fsyncs the file and never its directory",
 		detector: namesDetector,
 	},
 	{
@@ -259,7 +260,7 @@ var registry = []*Rule{
 			"trace then shows the write before the fsync.",
 		Bad:      trace(openTmp, fsyncTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
 		Good:     atomicSave,
-		Seed:     "seed 004 (Python save without f.flush())",
+		Seed:     "Python save without f.flush()",
 		detector: dataDetector,
 	},
 	{
@@ -275,7 +276,7 @@ var registry = []*Rule{
 			"os.fsync(f.fileno()) in Python), then rename, then fsync the directory.",
 		Bad:      trace(openTmp, writeTmp, closeTmp, renameTmp, openDir, fsyncDir),
 		Good:     atomicSave,
-		Seed:     "seed 001 (WriteFileAtomic: write, fsync, rename, directory fsync); sed -i and git's default config skip the fsync",
+		Seed:     "an atomic save (write, fsync, rename, directory fsync) with the fsync left out: sed -i and git's default config skip it",
 		detector: renameDetector,
 	},
 	{
@@ -303,7 +304,7 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed:     "seed 004 (dir-only mode: the names were on disk, the data of all 200 files still dirty)",
+		Seed:     "a save that fsyncs only the directory: the names were on disk, the data of all 200 files still dirty",
 		detector: dirSyncDetector,
 	},
 	{
@@ -325,7 +326,7 @@ var registry = []*Rule{
 			closeTmp,
 		),
 		Good:     atomicSave,
-		Seed:     "seed 001 (write + fsync: durable, not atomic)",
+		Seed:     "write + fsync over the file itself: durable, not atomic",
 		detector: truncateDetector,
 	},
 	{
@@ -387,7 +388,7 @@ var registry = []*Rule{
 			`fdatasync(3) = 0`,
 			closeTmp,
 		),
-		Seed:     "seed 000 (sync_file_range: writeback pacing, not durability)",
+		Seed:     "sync_file_range used for durability: it paces writeback, nothing more",
 		detector: dataDetector,
 	},
 	{
@@ -414,7 +415,7 @@ var registry = []*Rule{
 			openDir,
 			fsyncDir,
 		),
-		Seed:     "seed 000 (iobench --mode direct)",
+		Seed:     "crashsim iobench --mode direct without a closing fdatasync",
 		detector: dataDetector,
 	},
 	{
@@ -477,7 +478,7 @@ var registry = []*Rule{
 			`openat(AT_FDCWD, "/srv/app", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 4`,
 			fsyncDir,
 		),
-		Seed:     "seed 001 (the temp file goes in the same directory, on the same filesystem)",
+		Seed:     "a temp file made in /tmp and renamed into place: it belongs in the same directory, on the same filesystem",
 		detector: crossDirDetector,
 	},
 	{
@@ -487,7 +488,7 @@ var registry = []*Rule{
 		Doc: "These writes start or end inside a 4096-byte page of existing file data. The kernel caches files " +
 			"in whole pages, so to change part of a page that is not in memory it must first read that page " +
 			"from disk, then write the whole page back. Under frequent fsync those reads stall the writer: " +
-			"seed 003 measured about 6 seconds for page-sized writes and over 2 minutes for the same work " +
+			"a timed run measured about 6 seconds for page-sized writes and over 2 minutes for the same work " +
 			"unaligned. This is about cost, not about what a crash leaves.",
 		Fix: "Write whole, aligned pages where the format allows: pad records to 4096 bytes, gather small " +
 			"updates into full pages before writing, or append instead of overwriting parts of pages.",
@@ -501,7 +502,7 @@ var registry = []*Rule{
 			`pwrite64(3, "..."..., 4096, 0) = 4096`,
 			`fdatasync(3) = 0`,
 		),
-		Seed:     "seed 003 (page-sized vs unaligned writes: read-modify-write stalls under fsync)",
+		Seed:     "page-sized vs unaligned writes (crashsim iobench --offset): read-modify-write stalls under fsync",
 		detector: alignDetector,
 	},
 	{
@@ -550,6 +551,6 @@ var registry = []*Rule{
 			`# crash here: config.json can be empty, and the checker's json.load fails`,
 		),
 		Good: atomicSave,
-		Seed: "ALICE (OSDI 2014): run the application's own checker on every crash state; seed 004's simulator idea",
+		Seed: "ALICE (OSDI 2014): run the application's own checker on every crash state",
 	},
 }

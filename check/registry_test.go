@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// wantRules is DESIGN.md's rule table, in its order, plus explore's
-// checker-failed. It is written out here rather than derived from the
+// wantRules are the rules in the order crashsim rules lists them, with
+// explore's checker-failed last. It is written out here rather than derived from the
 // registry so that renaming an ID, or changing a severity, fails a test:
 // IDs are a stable interface that fixtures and users' configs name.
 var wantRules = []struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/internal/gentrace"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -19,10 +20,7 @@ import (
 // under every persistence model, on every fixture trace (with its listing
 // when it has one), a many-files trace and a real-shaped one.
 func TestRetireSameFindings(t *testing.T) {
-	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
-	if err != nil || len(traces) < 30 {
-		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	type input struct {
 		name string
 		text []byte

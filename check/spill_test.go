@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
@@ -74,10 +74,7 @@ func inTempDir(t *testing.T) {
 // findings and counts of one that keeps them in memory.
 func TestSpillSameFindings(t *testing.T) {
 	inTempDir(t)
-	traces, _ := filepath.Glob("../fixtures/traces/*/*.strace")
-	if len(traces) < 30 {
-		t.Fatalf("only %d traces", len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	modelSets := [][]model.Persistence{nil, {model.Ext4}, {model.Posix, model.Ext4, model.Xfs, model.Btrfs}}
 	spilled := 0
 	for _, trace := range traces {
@@ -133,7 +130,11 @@ func TestSpillSameFindings(t *testing.T) {
 func TestSpillMergeRandom(t *testing.T) {
 	inTempDir(t)
 	rules := Rules()
-	for seed := range uint64(200) {
+	rounds := uint64(200)
+	if testing.Short() {
+		rounds = 20 // -short: the first seeds of the same rounds
+	}
+	for seed := range rounds {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var want []model.Persistence
 		for _, p := range model.Persistences {

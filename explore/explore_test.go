@@ -135,6 +135,9 @@ func describe(res *Result) string {
 const jsonChecker = `python3 -c "import json,os; os.path.exists('config.json') and json.load(open('config.json'))"`
 
 func needPython(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs a python3 checker on every crash state")
+	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}

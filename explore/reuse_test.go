@@ -99,7 +99,11 @@ func TestReuseAgreesWithTheTree(t *testing.T) {
 // is gone in the next state built in the same directory, with inotify
 // telling what changed and without.
 func TestCheckerChangesDoNotReachNextState(t *testing.T) {
-	for _, watch := range []bool{true, false} {
+	watches := []bool{true, false}
+	if testing.Short() {
+		watches = watches[:1] // -short: inotify, the default, alone
+	}
+	for _, watch := range watches {
 		useInotify = watch
 		checkerChangesDoNotReachNextState(t)
 	}

@@ -20,6 +20,9 @@ import (
 // unlink, although the same files are left before it too (where rolling
 // back is right).
 func TestSQLiteCommitLostAfterUnlink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs sqlite3 on every crash state")
+	}
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Skip("sqlite3 is not installed")
 	}

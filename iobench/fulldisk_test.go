@@ -19,6 +19,9 @@ import (
 // -9 included. Other threads, the test's cleanup among them, never see it.
 func onSmallFS(t *testing.T, body func(dir string) error) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: mounts a small tmpfs as root")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a small tmpfs needs root")
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -21,10 +22,7 @@ type traceInput struct {
 // initial.list when it has one.
 func fixtureInputs(t *testing.T) []traceInput {
 	t.Helper()
-	traces, err := filepath.Glob("../fixtures/traces/*/*.strace")
-	if err != nil || len(traces) < 30 {
-		t.Fatalf("fixture traces: %v (%d)", err, len(traces))
-	}
+	traces := fixtures.Traces(t, "../fixtures/traces")
 	var inputs []traceInput
 	for _, tr := range traces {
 		open := func() (parser.Stream, error) { return parser.Open(tr, parser.Options{}) }
@@ -38,4 +36,14 @@ func fixtureInputs(t *testing.T) []traceInput {
 		}
 	}
 	return inputs
+}
+
+// testModels are the persistence models the exhaustive tests replay every
+// input under: all of them, or under -short posix alone, the model with
+// the most states.
+func testModels() []Persistence {
+	if testing.Short() {
+		return []Persistence{Posix}
+	}
+	return Persistences
 }

@@ -41,7 +41,7 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 		}, nil})
 	}
 	for _, in := range inputs {
-		for _, p := range Persistences {
+		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)

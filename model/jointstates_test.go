@@ -74,7 +74,7 @@ func jointInputs(t *testing.T) []traceInput {
 // every crash point, while it is the timeline's latest.
 func eachPoint(t *testing.T, f func(name string, p Persistence, pt Point)) {
 	for _, in := range jointInputs(t) {
-		for _, p := range Persistences {
+		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)

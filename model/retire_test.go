@@ -199,7 +199,7 @@ func TestRetireSameAsLive(t *testing.T) {
 	}
 	retired := 0
 	for _, in := range inputs {
-		for _, p := range Persistences {
+		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
 				t.Fatal(err)
@@ -226,8 +226,9 @@ func TestRetireSameAsLive(t *testing.T) {
 			}
 		}
 	}
-	if retired < len(inputs) {
-		t.Errorf("retirement happened in %d of %d replays: the comparison tests little", retired, len(inputs)*len(Persistences))
+	// At least one replay in four must retire files.
+	if replays := len(inputs) * len(testModels()); retired*4 < replays {
+		t.Errorf("retirement happened in %d of %d replays: the comparison tests little", retired, replays)
 	}
 }
 

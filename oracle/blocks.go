@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/blocklog"
+	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -143,7 +144,7 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	deadline := time.Now().Add(r.opt.Timeout)
 	for {
 		b, _ := os.ReadFile(out)
-		if end, pid, ok := nthStop(b, handled); ok {
+		if end, pid, ok := parser.NthStop(b, handled); ok {
 			handled++
 			idx, err := r.pointIndex(b[:end])
 			if err != nil {
@@ -161,7 +162,7 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 				trace, o.stoppedAt = b[:end], idx
 				if b2, err := os.ReadFile(out); err == nil && len(b2) > end {
 					if i := bytes.LastIndexByte(b2, '\n'); i >= end {
-						if grew := others(b2[end : i+1]); grew != "" {
+						if grew := parser.FirstCall(b2[end : i+1]); grew != "" {
 							o.note = "other threads ran while the log was marked: " + grew
 							trace = b2[:i+1]
 							if o.stoppedAt, err = r.pointIndex(trace); err != nil {

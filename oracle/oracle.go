@@ -378,8 +378,6 @@ func (r *runner) replay(trace string, p model.Persistence, f func(*parser.Event,
 	}
 }
 
-const stopLine = "--- stopped by SIGSTOP ---"
-
 // observe reruns the program, stops it at t and records both trees.
 func (r *runner) observe(ctx context.Context, t target) (*observation, error) {
 	o := &observation{target: t}
@@ -399,7 +397,7 @@ func (r *runner) observe(ctx context.Context, t target) (*observation, error) {
 wait:
 	for {
 		b, _ := os.ReadFile(out)
-		if end, pid, ok := nthStop(b, handled); ok {
+		if end, pid, ok := parser.NthStop(b, handled); ok {
 			// strace counts calls per tracee: another process (a shell
 			// of a wrapper script) may reach its N-th call of the
 			// syscall first. Let it go on and wait for the next stop.
@@ -444,7 +442,7 @@ wait:
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		b = b[:i+1]
 	}
-	if grew := others(b[min(atStop, len(b)):]); grew != "" {
+	if grew := parser.FirstCall(b[min(atStop, len(b)):]); grew != "" {
 		o.note = "other tracees ran while the image was copied: " + grew
 	}
 	o.trace = filepath.Join(r.dir, "traces", fmt.Sprintf("point-%d.strace", t.index))
@@ -452,7 +450,7 @@ wait:
 		return nil, err
 	}
 	if full, err := os.ReadFile(filepath.Join(r.dir, "traces", "full.strace")); err == nil {
-		if d := firstDiff(writes(full), writes(b)); d != "" && o.note == "" {
+		if d := firstDiff(parser.WriteCalls(full), parser.WriteCalls(b)); d != "" && o.note == "" {
 			o.note = "the program wrote other bytes in this run than in the first (" + d + "): earlier versions come from other runs, so a version of this run may show as torn"
 		}
 	}
@@ -483,31 +481,6 @@ wait:
 	return o, err
 }
 
-// nthStop finds the stop line after the first n in trace b: the offset
-// just past it and the pid it names.
-func nthStop(b []byte, n int) (end, pid int, ok bool) {
-	off := 0
-	for i := 0; ; i++ {
-		j := bytes.Index(b[off:], []byte(stopLine))
-		if j < 0 {
-			return 0, 0, false
-		}
-		start := bytes.LastIndexByte(b[:off+j], '\n') + 1
-		nl := bytes.IndexByte(b[off+j:], '\n')
-		if nl < 0 {
-			return 0, 0, false // the line is not complete yet
-		}
-		off += j + nl + 1
-		if i == n {
-			f := strings.Fields(string(b[start:off]))
-			if len(f) > 0 {
-				pid, _ = strconv.Atoi(f[0])
-			}
-			return off, pid, pid > 0
-		}
-	}
-}
-
 // pointIndex returns the index of the last crash point in trace b under
 // the first model (0: none yet).
 func (r *runner) pointIndex(b []byte) (int, error) {
@@ -524,28 +497,6 @@ func (r *runner) pointIndex(b []byte) (int, error) {
 	return idx, err
 }
 
-// writes returns the write calls of a trace (text after the pid and
-// time), which a deterministic program repeats byte for byte.
-func writes(b []byte) []string {
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		call := l
-		for range 2 { // the pid and the time
-			_, rest, ok := strings.Cut(strings.TrimLeft(call, " "), " ")
-			if !ok {
-				break
-			}
-			call = strings.TrimLeft(rest, " ")
-		}
-		for _, w := range []string{"write(", "pwrite64(", "writev(", "pwritev(", "pwritev2("} {
-			if strings.HasPrefix(call, w) {
-				out = append(out, call)
-			}
-		}
-	}
-	return out
-}
-
 // firstDiff describes where the shorter of two write lists departs from
 // the other, or "".
 func firstDiff(a, b []string) string {
@@ -553,21 +504,6 @@ func firstDiff(a, b []string) string {
 		if a[i] != b[i] {
 			return fmt.Sprintf("write call %d differs", i+1)
 		}
-	}
-	return ""
-}
-
-// others returns the first trace line in b that is a syscall (not a signal
-// or a stop), or "".
-func others(b []byte) string {
-	for _, l := range strings.Split(string(b), "\n") {
-		if l == "" || strings.Contains(l, "--- ") || strings.Contains(l, "+++ ") {
-			continue
-		}
-		if len(l) > 100 {
-			l = l[:100] + "..."
-		}
-		return l
 	}
 	return ""
 }

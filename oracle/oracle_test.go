@@ -16,6 +16,9 @@ import (
 // and python3, saying which is missing.
 func needsLoop(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the oracle mounts filesystems on loop devices")
+	}
 	if err := Preflight("ext4"); err != nil {
 		t.Skip("needs root and loop devices: ", err)
 	}

@@ -74,6 +74,12 @@
 //     and reach the caller's callbacks from Next, on the caller's
 //     goroutine, just before the event they preceded.
 //
+// Nothing outside this package reads trace text. What other packages need
+// of a trace beyond its events has a reader here: ProbeTrace (what a
+// trace's head shows: stacks, pids), ExitOf (how a process ended, for
+// tracer), and for a live trace, one strace is still writing, NthStop,
+// FirstCall, WriteCalls and TerminalInterrupt (for oracle and tracer).
+//
 // Every parse failure is an *Error that names file:line:column and what was
 // expected. Panics never leave the package.
 package parser

@@ -132,3 +132,27 @@ func TestTextWithSomeUTF8(t *testing.T) {
 		t.Errorf("got %+v", evs)
 	}
 }
+
+func TestParseMaxLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		err  string
+	}{
+		{"1048576", 1 << 20, ""}, {"512K", 512 << 10, ""}, {"64M", 64 << 20, ""}, {"64MiB", 64 << 20, ""}, {" 1G ", 1 << 30, ""}, {"1024G", 1 << 40, ""},
+		{"0", 0, `"0": want a positive size such as 64M or 1G`},
+		{"-5", 0, `"-5": want a positive size such as 64M or 1G`},
+		{"lots", 0, `"lots": want a positive size such as 64M or 1G`},
+		{"12Bi", 0, `"12Bi": the unit must be K, M or G`},
+		{"1025G", 0, `"1025G": at most 1T`},
+	} {
+		n, err := ParseMaxLine(c.in)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if n != c.want || got != c.err {
+			t.Errorf("ParseMaxLine(%q) = %d, %q; want %d, %q", c.in, n, got, c.want, c.err)
+		}
+	}
+}

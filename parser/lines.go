@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -15,6 +17,26 @@ import (
 // a log that is not strace's) stops well before it takes the machine's
 // memory.
 const DefaultMaxLine = 64 << 20
+
+// ParseMaxLine reads a line limit (Options.MaxLine) written as 1048576,
+// 512K, 64M, 64MiB or 1G, at most 1T.
+func ParseMaxLine(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	num := strings.TrimRight(s, "KMGiBkmgb")
+	unit := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i"))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q: want a positive size such as 64M or 1G", s)
+	}
+	shift, ok := map[string]uint{"": 0, "K": 10, "M": 20, "G": 30}[unit]
+	if !ok {
+		return 0, fmt.Errorf("%q: the unit must be K, M or G", s)
+	}
+	if n > (1<<40)>>shift {
+		return 0, fmt.Errorf("%q: at most 1T", s)
+	}
+	return int(n << shift), nil
+}
 
 // readBlock is the size of the Reader's buffer; a line longer than it is
 // gathered into Reader.long (see longLine), which holds one copy of it and

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -100,8 +101,8 @@ func samePositions(full, part []Event, set func(string) ArgSet) string {
 // TestDecodeArgsSkipsOnly: on every committed trace, reading without
 // arguments gives the same events, warnings and errors, but for Args.
 func TestDecodeArgsSkipsOnly(t *testing.T) {
-	var files []string
-	for _, g := range []string{"../fixtures/traces/*/*.strace", "../fixtures/traces/*/ff-ttt/trace.*", "testdata/forms/*.strace", "testdata/kstack/*.strace"} {
+	files := fixtures.Traces(t, "../fixtures/traces")
+	for _, g := range []string{"../fixtures/traces/*/ff-ttt/trace.*", "testdata/forms/*.strace", "testdata/kstack/*.strace"} {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}

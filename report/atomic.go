@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"io"
 	"os"
 
 	"github.com/crashsim/crashsim/internal/replacefile"
@@ -15,3 +17,39 @@ import (
 func WriteFileAtomic(name string, write func(*os.File) error) error {
 	return replacefile.Write(name, write, replacefile.Options{Durable: true})
 }
+
+// Output writes a report that render makes to the file name
+// (WriteFileAtomic) or, when name is "", to stdout; either way buffered.
+// render is told to colour it when it goes to stdout and color is set (a
+// terminal that wants colour). render's own error comes back as it is.
+func Output(stdout io.Writer, color bool, name string, render func(w io.Writer, color bool) error) error {
+	if name == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := render(bw, color); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	var renderErr error
+	err := WriteFileAtomic(name, func(file *os.File) error {
+		bw := bufio.NewWriter(file)
+		if renderErr = render(bw, false); renderErr != nil {
+			return renderErr
+		}
+		return bw.Flush()
+	})
+	if renderErr != nil {
+		return renderErr
+	}
+	if err != nil {
+		return &WriteError{err}
+	}
+	return nil
+}
+
+// WriteError is Output's failure to write the file (not render's): its
+// error names the file already.
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }

@@ -120,3 +120,19 @@ func nonEmpty(ss []string) []string {
 	}
 	return out
 }
+
+// Preview shows the first bytes of a call's data, quoted, read through
+// data: the preview EventRecord and EventText take.
+func Preview(data *parser.DataReader) func(parser.DataRef) string {
+	return func(ref parser.DataRef) string {
+		const n = 32
+		b, err := data.Bytes(ref, n+1)
+		if err != nil {
+			return "<data: " + err.Error() + ">"
+		}
+		if len(b) > n {
+			return strconv.Quote(string(b[:n])) + "..."
+		}
+		return strconv.Quote(string(b))
+	}
+}

@@ -185,6 +185,9 @@ func TestSymbolStart(t *testing.T) {
 // TestStraceStack records the program with strace -k and finds the line
 // of the write in the user's code, past libc or the Go runtime.
 func TestStraceStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace not in $PATH")
@@ -265,6 +268,9 @@ func readAll(t *testing.T, name string) string {
 // compiler inlined: os.Create inlined into main.save names os/file.go in
 // the line table, and the user's line only as the inlined call's site.
 func TestInlinedCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace not in $PATH")

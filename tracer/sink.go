@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/crashsim/crashsim/parser"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,9 +37,9 @@ type sink struct {
 	interrupts chan struct{}
 }
 
-// ttyInterrupt is how strace prints a SIGINT the terminal sent (the kernel
-// sends it: SI_KERNEL); a SIGINT from kill(2) has SI_USER or SI_TKILL.
-var ttyInterrupt = []byte("--- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL")
+// ttyInterrupt is how strace prints a SIGINT the terminal sent
+// (parser.TerminalInterrupt).
+var ttyInterrupt = []byte(parser.TerminalInterrupt)
 
 // sinkPipeSize is the pipe's capacity: at one read every sinkPause, strace
 // would have to print over 200 MB/s before it waited on a full pipe.

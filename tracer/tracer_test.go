@@ -24,6 +24,9 @@ var (
 // needStrace skips the test unless strace is installed and may trace.
 func needStrace(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	straceOnce.Do(func() {
 		if _, err := exec.LookPath("strace"); err != nil {
 			straceWhy = "strace not installed: the tracer runs it (apt-get install strace)"

@@ -14,6 +14,9 @@ import (
 // it, and returns its exit status, its output and the SARIF it wrote.
 func runAction(t *testing.T, env map[string]string, files map[string]string) (int, string, map[string]any, string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds crashsim and runs the action's script")
+	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/report/wire"
-	"golang.org/x/sys/unix"
 )
 
 // spillAt is how many findings a check keeps in memory before the rest
@@ -138,11 +138,9 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 		filter.Suppress = g.cfg.Suppress
 	}
 	if f.Baseline != "" {
-		base, err := readBaseline(f.Baseline)
-		if err != nil {
-			return withCode(exitInput, err)
+		if filter.Baseline, err = crashsim.ReadBaseline(f.Baseline); err != nil {
+			return err
 		}
-		filter.Baseline = base
 	}
 	wd, _ := os.Getwd()
 	opt, err := res.Report(filter, wd, r.scope.Roots, g.warn)
@@ -167,54 +165,35 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	}
 	opt.ExitCode = code
 	if f.Format == "html" {
-		if err := f.html(g, res.Result, r); err != nil {
-			return err
-		}
-		return reportExit(code, res.Result)
+		err = f.html(g, res.Result, r)
+	} else {
+		err = writeOutput(g, f.Output, func(w io.Writer, color bool) error {
+			opt.Color = color
+			switch f.Format {
+			case "json":
+				return report.JSON(w, res.Result, opt)
+			case "sarif":
+				return report.SARIF(w, res.Result, opt)
+			}
+			return report.Text(w, res.Result, opt)
+		})
 	}
-	err = writeOutput(g, f.Output, func(w io.Writer, color bool) error {
-		opt.Color = color
-		switch f.Format {
-		case "json":
-			return report.JSON(w, res.Result, opt)
-		case "sarif":
-			return report.SARIF(w, res.Result, opt)
-		}
-		return report.Text(w, res.Result, opt)
-	})
 	if err != nil {
 		return err
 	}
 	return reportExit(code, res.Result)
 }
 
-// writeOutput writes a report to the file name (atomically: an unnamed
-// file, fsync, link or rename, directory fsync) or, when name is "", to
-// stdout; render is told to colour it when stdout is a terminal. render's
-// own error comes back as it is.
+// writeOutput writes a report to the file name or, when name is "", to
+// stdout (report.Output). A failure to write the file is an input error
+// (exit 3), which names the file; render's own error comes back as it is.
 func writeOutput(g *Globals, name string, render func(w io.Writer, color bool) error) error {
-	if name == "" {
-		bw := bufio.NewWriter(g.stdout)
-		if err := render(bw, isTerminal(g.stdout)); err != nil {
-			return err
-		}
-		return bw.Flush()
+	err := report.Output(g.stdout, progress.Terminal(g.stdout), name, render)
+	var we *report.WriteError
+	if errors.As(err, &we) {
+		return withCode(exitInput, we.Err)
 	}
-	var renderErr error
-	err := report.WriteFileAtomic(name, func(file *os.File) error {
-		bw := bufio.NewWriter(file)
-		if renderErr = render(bw, false); renderErr != nil {
-			return renderErr
-		}
-		return bw.Flush()
-	})
-	if renderErr != nil {
-		return renderErr
-	}
-	if err != nil {
-		return withCode(exitInput, err) // it names the file
-	}
-	return nil
+	return err
 }
 
 // warn says a problem that does not stop the run.
@@ -237,14 +216,4 @@ func blindExit(ws []check.BlindWarning) error {
 		return withCode(exitBlind, nil)
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal that wants colour.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }

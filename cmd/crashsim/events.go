@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -32,7 +31,7 @@ func (c *eventsCmd) Run(g *Globals) error {
 	}
 	data := parser.NewDataReader()
 	defer data.Close()
-	preview := func(ref parser.DataRef) string { return previewData(data, ref) }
+	preview := report.Preview(data)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return in.EachCall(c.Trace, func(ev *parser.Event, paths []string) error {
@@ -43,28 +42,3 @@ func (c *eventsCmd) Run(g *Globals) error {
 		return nil
 	})
 }
-
-// previewData shows the first bytes of a data buffer, quoted.
-func previewData(data *parser.DataReader, ref parser.DataRef) string {
-	const n = 32
-	b, err := data.Bytes(ref, n+1)
-	if err != nil {
-		return "<data: " + err.Error() + ">"
-	}
-	if len(b) > n {
-		return strconv.Quote(string(b[:n])) + "..."
-	}
-	return strconv.Quote(string(b))
-}
-
-// Skip passes an event for `events --format count` (parser.Skip), drawing
-// the bar as Next does.
-func (s *progressStream) Skip() error {
-	if s.n++; s.n%1024 == 1 {
-		s.p.draw()
-	}
-	return parser.Skip(s.Stream)
-}
-
-// Skip passes an event of the file whose reading p counts.
-func (s progressSource) Skip() error { return parser.Skip(s.Stream) }

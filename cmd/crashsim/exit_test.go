@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestExitCodes pins the exit statuses DESIGN.md fixes: 0 clean, 1
+// TestExitCodes pins the exit statuses scripts rely on: 0 clean, 1
 // findings, 2 usage, 3 input, 6 a blind spot and no finding.
 func TestExitCodes(t *testing.T) {
 	fx := "../../fixtures/traces/"

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,8 +15,6 @@ import (
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
-	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -62,17 +57,8 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
-	if err := (crashsim.Filter{Ignore: c.Ignore}).Validate(); err != nil {
-		return err
-	}
-	if len(c.Model) != 1 {
-		return withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
-	}
-	p, err := model.ParsePersistence(c.Model[0])
+	e, err := c.exploration()
 	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	if err := crashsim.ValidateAccepted(c.AcceptBlind); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -80,7 +66,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
-		return c.program(ctx, g, p, args[1:])
+		return c.program(ctx, g, e, args[1:])
 	}
 	if len(args) > 1 && strings.HasPrefix(args[1], "-") {
 		return withCode(exitUsage, fmt.Errorf("flags go before the trace: %s is taken as an argument after it", args[1]))
@@ -91,23 +77,59 @@ func (c *exploreCmd) Run(g *Globals) error {
 	if len(c.Root) != 1 {
 		return withCode(exitUsage, errors.New("explore needs exactly one --root: the directory the program saved into, which each state directory stands for"))
 	}
-	root, err := filepath.Abs(c.Root[0])
-	if err != nil {
+	if e.Options.Root, err = filepath.Abs(c.Root[0]); err != nil {
 		return withCode(exitUsage, err)
 	}
-	if c.Initial != "" {
-		if fi, err := os.Stat(c.Initial); err != nil || !fi.IsDir() {
-			return withCode(exitUsage, fmt.Errorf("--initial %s: not a directory", c.Initial))
-		}
+	e.Options.Initial = c.Initial
+	if err := e.Validate(); err != nil {
+		return err
 	}
-	in := g.inputs(args[0])
-	in.Listing = c.InitialList
-	return c.explore(ctx, g, p, in, explore.Options{Root: root, Initial: c.Initial})
+	e.Inputs = g.inputs(args[0])
+	e.Inputs.Listing = c.InitialList
+	return c.explore(ctx, g, e)
+}
+
+// exploration is the exploration the flags ask for, its trace and root
+// still to come.
+func (c *exploreCmd) exploration() (crashsim.Explore, error) {
+	e := crashsim.Explore{Ignore: c.Ignore, AcceptBlind: c.AcceptBlind, Options: explore.Options{Checker: c.Checker,
+		Jobs: c.Jobs, MaxStates: c.MaxStates, MaxJoint: c.MaxJoint, Samples: c.Samples, Seed: c.Seed, EveryLine: c.EveryLine,
+		Timeout: c.Timeout, Keep: c.Keep, CopyStates: c.CopyStates, WorkDir: c.WorkDir}}
+	if err := e.Validate(); err != nil {
+		return e, err
+	}
+	if len(c.Model) != 1 {
+		return e, withCode(exitUsage, errors.New("explore builds states under one --model at a time"))
+	}
+	p, err := model.ParsePersistence(c.Model[0])
+	if err != nil {
+		return e, withCode(exitUsage, err)
+	}
+	e.Options.Persistence = p
+	switch {
+	case c.MaxJoint < 1:
+		return e, withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
+	case c.Samples < 0:
+		return e, withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
+	case c.Samples == 0:
+		e.Options.Samples = -1 // explore's none
+	}
+	if c.Shard != "" {
+		i, n, err := wire.ParseShard(c.Shard)
+		if err != nil {
+			return e, withCode(exitUsage, fmt.Errorf("--shard: %w", err))
+		}
+		if c.Format == "text" {
+			return e, withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
+		}
+		e.Options.Shard, e.Options.Shards = i, n
+	}
+	return e, nil
 }
 
 // program snapshots the current directory, traces PROGRAM there and
 // explores the trace.
-func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistence, cmd []string) error {
+func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore, cmd []string) error {
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no program to trace: crashsim explore --checker CMD -- PROGRAM ARGS..."))
 	}
@@ -135,54 +157,25 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, p model.Persistenc
 	case runErr != nil:
 		return withCode(exitInput, runErr)
 	}
-	in := g.reading(res.Inputs())
-	return c.explore(ctx, g, p, in, explore.Options{Root: res.Start, Initial: res.Snapshot})
+	e.Inputs = g.reading(res.Inputs())
+	e.Options.Root, e.Options.Initial = res.Start, res.Snapshot
+	return c.explore(ctx, g, e)
 }
 
 // explore explores one trace and reports it like check.
-func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistence, in crashsim.Inputs, opt explore.Options) error {
-	opt.Persistence = p
-	opt.Checker = c.Checker
-	opt.Jobs = c.Jobs
-	opt.MaxStates = c.MaxStates
-	if c.MaxJoint < 1 {
-		return withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
-	}
-	opt.MaxJoint, opt.Seed, opt.EveryLine = c.MaxJoint, c.Seed, c.EveryLine
-	switch {
-	case c.Samples < 0:
-		return withCode(exitUsage, fmt.Errorf("--samples %d: give 0 or more", c.Samples))
-	case c.Samples == 0:
-		opt.Samples = -1
-	default:
-		opt.Samples = c.Samples
-	}
-	opt.Timeout = c.Timeout
-	opt.Keep = c.Keep
-	opt.CopyStates = c.CopyStates
-	opt.WorkDir = c.WorkDir
-	if c.Shard != "" {
-		i, n, err := wire.ParseShard(c.Shard)
-		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("--shard: %w", err))
-		}
-		if c.Format == "text" {
-			return withCode(exitUsage, errors.New("--shard needs --format json or sarif: crashsim merge joins those"))
-		}
-		opt.Shard, opt.Shards = i, n
-	}
+func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore) error {
 	var bar *progress.Line
-	if live := isTerminal(g.stderr); live || g.Progress {
+	if live := progress.Terminal(g.stderr); live || g.Progress {
 		// A short run says nothing in a log.
 		delay := progress.LineEvery
 		if live {
 			delay = 0
 		}
 		bar = progress.New(g.stderr, live, delay)
-		opt.Progress = func(pr explore.Progress) { bar.Update(func() string { return progressLine(pr) }) }
+		e.Options.Progress = func(pr explore.Progress) { bar.Update(func() string { return crashsim.ExploreProgress(pr) }) }
 	}
-	sc := c.scope(g, []string{opt.Root})
-	e := crashsim.Explore{Inputs: in, Ignore: sc.Ignore, AcceptBlind: c.AcceptBlind, Options: opt}
+	sc := c.scope(g, []string{e.Options.Root})
+	e.Ignore = sc.Ignore
 	result, res, err := e.Run(ctx)
 	if bar != nil {
 		bar.Clear()
@@ -191,149 +184,28 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, p model.Persistenc
 		return err
 	}
 	defer result.Close()
-	r := reporting{command: "explore", inputs: in, scope: sc, evaluated: 1, shard: c.Shard, run: c.runID(in, p, sc)}
+	opt := e.Options
+	r := reporting{command: "explore", inputs: e.Inputs, scope: sc, evaluated: 1, shard: c.Shard, run: crashsim.ExploreRunID(e.Inputs, opt, sc.Ignore)}
 	if res == nil {
 		// No state could be built whole: say why instead of exploring.
 		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
 		return c.report(g, result, r)
 	}
-	warnChanged(g, opt.Root, res.RootChanged)
-	if res.Unconfined != "" {
-		fmt.Fprintf(g.stderr, "crashsim: warning: %s\n", res.Unconfined)
+	if msg := crashsim.RootChanged(opt.Root, res.RootChanged); msg != "" {
+		g.warn(errors.New(msg))
 	}
-	fmt.Fprintln(g.stderr, summaryLine(res, c.Jobs))
-	pointLines(g.stderr, res, g.Verbose)
+	if res.Unconfined != "" {
+		g.warn(errors.New(res.Unconfined))
+	}
+	fmt.Fprintln(g.stderr, crashsim.ExploreSummary(res))
+	crashsim.ExplorePoints(g.stderr, res, g.Verbose)
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
 	}
-	r.explored = exploreJSON(res, opt)
+	r.explored = crashsim.ExploreReport(res, opt)
 	reportErr := c.report(g, result, r)
 	if res.Interrupted {
 		return withCode(exitInterrupted, errors.New("interrupted: the report covers only the states checked before"))
 	}
 	return reportErr
-}
-
-// runID is the identity of this run, which merge compares across shards:
-// the trace's bytes, the checker and the options that decide which
-// states are built and checked. A trace that is not a regular file has
-// no digest, and the report no identity (merge refuses its shards).
-func (c *exploreCmd) runID(in crashsim.Inputs, p model.Persistence, sc crashsim.Scope) *wire.RunID {
-	if len(in.Traces) != 1 {
-		return nil
-	}
-	digest, err := parser.Digest(in.Traces[0])
-	if err != nil {
-		return nil
-	}
-	opts := fmt.Sprintf("--model %s --max-states %d --max-joint %d --samples %d --seed %d", p, c.MaxStates, c.MaxJoint, c.Samples, c.Seed)
-	if c.EveryLine {
-		opts += " --every-line"
-	}
-	for _, g := range sc.Ignore {
-		opts += " --ignore " + strconv.Quote(g)
-	}
-	return &wire.RunID{Trace: digest, Checker: fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(c.Checker))), Options: opts}
-}
-
-// warnChanged says that unjailed checkers changed the real files below
-// root (explore.Result.RootChanged).
-func warnChanged(g *Globals, root string, ch []string) {
-	if len(ch) == 0 {
-		return
-	}
-	shown := ch[:min(len(ch), 3)]
-	entries := fmt.Sprintf("%d entries", len(ch))
-	if len(ch) == 1 {
-		entries = "1 entry"
-	}
-	fmt.Fprintf(g.stderr, "crashsim: warning: while the checkers ran, %s below %s changed, though each checker runs in a state directory elsewhere: a checker wrote the real files (an absolute path?): %s; run explore with CAP_SYS_ADMIN (as root) to jail checkers, or have the checker use relative paths or $CRASHSIM_STATE_DIR\n",
-		entries, report.QuotePaths([]string{root})[0], strings.Join(report.QuotePaths(append([]string(nil), shown...)), ", "))
-}
-
-// summaryLine says what was explored, on stderr beside the report.
-func summaryLine(res *explore.Result, jobs int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "crashsim: explored %d crash points (%d exhaustively, %d sampled): the model admits %s crash states; %d built, %d distinct; the checker ran on %d and rejected %d",
-		res.Points, res.Exhaustive, res.Sampled, admitted(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
-	if res.Skipped > 0 {
-		fmt.Fprintf(&b, "; %d more distinct states not checked (--max-states)", res.Skipped)
-	}
-	fmt.Fprintf(&b, " (%.1fs", res.Wall.Seconds())
-	if res.Checked > 0 && res.Wall > 0 {
-		fmt.Fprintf(&b, ", %.0f states/s", float64(res.Checked)/res.Wall.Seconds())
-	}
-	b.WriteString(")")
-	if res.Sampled > 0 {
-		f := res.Families
-		fmt.Fprintf(&b, "\ncrashsim: sampled points built %d predicted, %d prefix, %d drop, %d torn and %d random states (seed %d)",
-			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Random, res.Seed)
-	}
-	return b.String()
-}
-
-func admitted(n int64, exact bool) string {
-	if exact {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("at least %d", n)
-}
-
-// shownPoints is how many sampled crash points are listed on stderr
-// (--verbose: every point).
-const shownPoints = 10
-
-// pointLines lists the sampled crash points (verbose: every point): how
-// many states the model admits there, how many were built and checked.
-func pointLines(w io.Writer, res *explore.Result, all bool) {
-	shown := 0
-	for _, p := range res.PointStats {
-		if p.Exhaustive && !all {
-			continue
-		}
-		if shown == shownPoints && !all {
-			fmt.Fprintf(w, "crashsim:   and %d more sampled points (--verbose lists every point, --format json too)\n", res.Sampled-shown)
-			break
-		}
-		shown++
-		how := "all built"
-		if !p.Exhaustive {
-			how = fmt.Sprintf("%d built, sampled (%s)", p.Built, strings.Join(p.Families.Names(), ", "))
-		}
-		at := fmt.Sprintf("after line %d", p.Line)
-		if p.Line == 0 {
-			at = "before the first event"
-		}
-		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, admitted(p.Admitted, p.Exact), how, p.New, p.Checked)
-	}
-}
-
-// exploreJSON is the report's account of the exploration.
-func exploreJSON(res *explore.Result, opt explore.Options) *wire.Explore {
-	x := &wire.Explore{Points: res.Points, Exhaustive: res.Exhaustive, Sampled: res.Sampled, Admitted: res.Admitted,
-		AdmittedExact: res.AdmittedExact, Built: res.Candidates, Distinct: res.Distinct, Checked: res.Checked, Rejected: res.Failed,
-		NotChecked: res.Skipped, MaxJoint: opt.MaxJoint, Samples: max(opt.Samples, 0), Seed: opt.Seed, EveryLine: opt.EveryLine,
-		Families:    wire.ExploreFamilies(res.Families),
-		CrashPoints: make([]wire.ExplorePoint, 0, len(res.PointStats))}
-	for _, p := range res.PointStats {
-		fams := p.Families.Names()
-		if fams == nil {
-			fams = []string{}
-		}
-		x.CrashPoints = append(x.CrashPoints, wire.ExplorePoint{Line: p.Line, Admitted: p.Admitted, Exact: p.Exact,
-			Exhaustive: p.Exhaustive, Families: fams, Built: p.Built, New: p.New, Checked: p.Checked})
-	}
-	return x
-}
-
-// progressLine says how far an exploration has got.
-func progressLine(pr explore.Progress) string {
-	if pr.Phase == "replay" {
-		return fmt.Sprintf("crashsim: explore: replaying: %d crash points, %d states, %d distinct (%.0fs)", pr.Points, pr.Candidates, pr.Distinct, pr.Elapsed.Seconds())
-	}
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(pr.Done) / s
-	}
-	return fmt.Sprintf("crashsim: explore: checking: %d of %d states, %d rejected, %.0f/s (%.0fs)", pr.Done, pr.Total, pr.Failed, rate, pr.Elapsed.Seconds())
 }

@@ -110,3 +110,8 @@ func goldenRun(t *testing.T, file, test string, args []string) {
 		t.Errorf("crashsim %s: output differs from %s:\n%s", strings.Join(args, " "), file, firstDiff(string(want), got))
 	}
 }
+
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}

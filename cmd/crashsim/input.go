@@ -2,14 +2,10 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"time"
 
 	"github.com/crashsim/crashsim"
-	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -37,62 +33,26 @@ func (g *Globals) reading(in crashsim.Inputs) crashsim.Inputs {
 // decoding everything (nil).
 var modelArgs = model.ArgPositions
 
-// pipelined says whether traces are parsed on a goroutine of their own; a
-// variable so that a test can compare with reading on one.
+// pipelined says whether traces are parsed on a goroutine of their own
+// (crashsim.Reading); a variable so that a test can compare with reading
+// on one.
 var pipelined = true
 
-// open opens a trace for the library. It is parsed on a goroutine of its
-// own (parser.Pipeline), unless nothing is decoded and so nothing
-// overlaps; warnings still come out on the caller's goroutine, at the
-// point of the trace they belong to. Reading a large trace shows progress
+// progressDelay is how long reading a trace runs before progress shows.
+var progressDelay = time.Second
+
+// open opens a trace for the library: the positions a reading for the
+// model decodes are modelArgs, and reading a large trace shows progress
 // on stderr when it is a terminal (or with --progress).
 func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 	if opt.DecodePositions != nil {
 		opt.DecodePositions = modelArgs
 	}
-	var progress *progressTo
-	if live := isTerminal(g.stderr); live || g.Progress {
-		progress = &progressTo{g.stderr, live}
+	r := crashsim.Reading{Pipeline: pipelined, Delay: progressDelay}
+	if live := progress.Terminal(g.stderr); live || g.Progress {
+		r.Progress, r.Live = g.stderr, live
 	}
-	open := func(opt parser.Options) (parser.Stream, error) { return openParser(path, opt, progress) }
-	var s parser.Stream
-	var err error
-	if pipelined && !opt.DecodeNone {
-		s, err = parser.Pipeline(opt, open)
-	} else {
-		s, err = open(opt)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if p, ok := progressOf(s); ok {
-		// Progress is shown from the caller's goroutine, between events,
-		// never from the one that reads the file.
-		s = &progressStream{Stream: s, p: p}
-	}
-	return s, nil
-}
-
-// progressTo is where reading shows progress, and whether it is a
-// terminal.
-type progressTo struct {
-	w    io.Writer
-	live bool
-}
-
-// openParser opens a trace for the parser; with progress not nil, reading
-// a single file shows how far it has got there.
-func openParser(path string, opt parser.Options, progress *progressTo) (parser.Stream, error) {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || progress == nil {
-		return parser.Open(path, opt)
-	}
-	f, err := inputfile.Open(path, inputfile.Named)
-	if err != nil {
-		return nil, err
-	}
-	p := newProgress(f, fi.Size(), progress.w, progress.live, "crashsim: reading "+filepath.Base(path))
-	return progressSource{parser.NewReader(readCloser{p, f}, path, opt), p}, nil
+	return r.Open(path, opt)
 }
 
 // inputFlags are the flags of every command that reads a trace.
@@ -117,20 +77,10 @@ func (a *archFlag) UnmarshalText(b []byte) error {
 type lineLimit int
 
 func (l *lineLimit) UnmarshalText(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	num := strings.TrimRight(s, "KMGiBkmgb")
-	unit := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i"))
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("--max-line %q: want a positive size such as 64M or 1G", s)
+	n, err := parser.ParseMaxLine(string(b))
+	if err != nil {
+		return fmt.Errorf("--max-line %w", err)
 	}
-	shift := map[string]uint{"": 0, "K": 10, "M": 20, "G": 30}[unit]
-	if _, ok := map[string]bool{"": true, "K": true, "M": true, "G": true}[unit]; !ok {
-		return fmt.Errorf("--max-line %q: the unit must be K, M or G", s)
-	}
-	if n > (1<<40)>>shift {
-		return fmt.Errorf("--max-line %q: at most 1T", s)
-	}
-	*l = lineLimit(n << shift)
+	*l = lineLimit(n)
 	return nil
 }

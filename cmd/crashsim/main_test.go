@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,19 +31,50 @@ func TestMain(m *testing.M) {
 // Conditions: [exec:strace] for scripts that need strace, [root] for
 // scripts that need root, [fuse] for those that need /dev/fuse. FIXTURES names the repository's fixtures/ folder.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata/script"))
+	testscript.Run(t, scriptParams(t, "testdata/script"))
 }
 
 // TestAdversarialScripts runs testdata/adversarial/*.txtar: issue 14's
 // attacks and accidents, each one guarded (go test ./... -run Adversarial
 // runs them with the packages' own adversarial tests).
 func TestAdversarialScripts(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata/adversarial"))
+	testscript.Run(t, scriptParams(t, "testdata/adversarial"))
 }
 
-func scriptParams(dir string) testscript.Params {
+// shortGuard is the guard line of a script that -short leaves out: it
+// needs strace, root and loop devices, /dev/fuse, or an installed
+// application (sqlite3, python3 running a checker or a save).
+var shortGuard = regexp.MustCompile(`(?m)^(\[!exec:[^\]]*\] )*\[!(exec:strace|root|fuse|exec:sqlite3|exec:python3)\] skip`)
+
+// scriptFiles are the scripts in dir that this run runs: all of them, or
+// under -short those without a shortGuard line (each one left out is
+// logged).
+func scriptFiles(t *testing.T, dir string) []string {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in %s: %v", dir, err)
+	}
+	if !testing.Short() {
+		return files
+	}
+	var run []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := shortGuard.Find(b); m != nil {
+			t.Logf("-short: %s left out (%s)", filepath.Base(f), m)
+			continue
+		}
+		run = append(run, f)
+	}
+	return run
+}
+
+func scriptParams(t *testing.T, dir string) testscript.Params {
 	return testscript.Params{
-		Dir: dir,
+		Files: scriptFiles(t, dir),
 		Setup: func(env *testscript.Env) error {
 			wd, err := os.Getwd()
 			if err != nil {

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/crashsim/crashsim/check"
-	"github.com/crashsim/crashsim/internal/inputfile"
-	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/report/wire"
 )
 
@@ -25,10 +20,6 @@ func (c *mergeCmd) Help() string {
 Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run.`
 }
 
-// maxPipedShard bounds a shard read from a pipe, which is held in memory
-// to be read twice; a shard in a file streams.
-const maxPipedShard = 256 << 20
-
 func (c *mergeCmd) Run(g *Globals) error {
 	threshold, err := check.ParseSeverity(c.FailOn)
 	if err != nil {
@@ -36,7 +27,7 @@ func (c *mergeCmd) Run(g *Globals) error {
 	}
 	var shards []wire.Shard
 	for _, name := range c.Reports {
-		s, closer, err := openShard(name)
+		s, closer, err := wire.OpenShard(name)
 		if err != nil {
 			return withCode(exitInput, err)
 		}
@@ -56,31 +47,4 @@ func (c *mergeCmd) Run(g *Globals) error {
 		return withCode(exitFindings, nil)
 	}
 	return nil
-}
-
-// openShard opens a shard's report to be read twice: a regular file or a
-// pipe named on the command line (inputfile). A file is read where it
-// is; a pipe is read into memory, up to maxPipedShard.
-func openShard(name string) (wire.Shard, io.Closer, error) {
-	f, err := inputfile.Open(name, inputfile.Named)
-	if err != nil {
-		return wire.Shard{}, nil, fmt.Errorf("merge: %w", err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return wire.Shard{}, nil, err
-	}
-	if fi.Mode().IsRegular() {
-		return wire.Shard{Name: textesc.Escape(name), Data: f, Size: fi.Size()}, f, nil
-	}
-	defer f.Close()
-	b, err := inputfile.ReadAll(f, maxPipedShard)
-	if errors.Is(err, inputfile.ErrTooLarge) {
-		return wire.Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", textesc.Escape(name), maxPipedShard>>20)
-	}
-	if err != nil {
-		return wire.Shard{}, nil, fmt.Errorf("merge: %s: %w", textesc.Escape(name), err)
-	}
-	return wire.Shard{Name: textesc.Escape(name), Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }

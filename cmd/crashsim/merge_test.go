@@ -14,6 +14,9 @@ import (
 // the shards' reports and compares the bytes with the whole run's report,
 // in JSON and in SARIF.
 func TestShardsMergeToWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: explores each case whole and in shards")
+	}
 	cases := []struct {
 		fixture, initial, checker string
 	}{

@@ -56,6 +56,9 @@ func runWithArgs(t *testing.T, decode func(string) parser.ArgSet, args ...string
 // whether every call's arguments are decoded or only the positions
 // model.ArgPositions names.
 func TestModelArgsSameOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every fixture trace in five views, twice (TestCheckStatesGolden still pins check and states)")
+	}
 	for _, trace := range modelArgsTraces(t) {
 		for _, view := range modelArgsViews {
 			args := append(slices.Clone(view), trace)
@@ -72,6 +75,9 @@ func TestModelArgsSameOutput(t *testing.T) {
 // needs, or one position of a call that it reads, changes some output, so
 // TestModelArgsSameOutput would catch a set that misses one.
 func TestModelArgsComparisonSeesAMissingCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a test of TestModelArgsSameOutput's fixtures, which -short skips")
+	}
 	traces := modelArgsTraces(t)
 	for _, c := range []struct {
 		call string

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/oracle"
 	"github.com/crashsim/crashsim/report"
 )
@@ -45,14 +42,10 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if len(args) == 0 {
 		return withCode(exitUsage, errors.New("no program: crashsim oracle [flags] -- CMD ARGS..."))
 	}
-	args = programHere(args)
-	var models []model.Persistence
-	for _, m := range c.Model {
-		p, err := model.ParsePersistence(m)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		models = append(models, p)
+	args = oracle.ProgramHere(args)
+	models, err := parseModels(c.Model)
+	if err != nil {
+		return err
 	}
 	if c.SizeMB < 0 {
 		return withCode(exitUsage, errors.New("--size-mb must be positive"))
@@ -112,32 +105,4 @@ func oracleError(ctx context.Context, err error) error {
 		return withCode(exitInterrupted, fmt.Errorf("interrupted: %w", err))
 	}
 	return withCode(exitInput, err)
-}
-
-// interpreters take the program as their first argument.
-var interpreters = map[string]bool{"python": true, "python3": true, "sh": true, "bash": true, "dash": true, "perl": true, "ruby": true, "node": true}
-
-// programHere makes the program's path absolute when it is relative to
-// where the user stands (./save, fixtures/programs/save.py), since the
-// oracle runs it in the image's work directory. Only the program itself,
-// or an interpreter's script, is changed: other arguments name the files
-// the program works on, which are meant to be in the work directory.
-func programHere(args []string) []string {
-	out := append([]string{}, args...)
-	fix := func(i int) {
-		p := out[i]
-		if !strings.Contains(p, "/") || filepath.IsAbs(p) {
-			return
-		}
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			if abs, err := filepath.Abs(p); err == nil {
-				out[i] = abs
-			}
-		}
-	}
-	fix(0)
-	if len(out) > 1 && interpreters[filepath.Base(out[0])] && !strings.HasPrefix(out[1], "-") {
-		fix(1)
-	}
-	return out
 }

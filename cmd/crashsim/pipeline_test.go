@@ -14,6 +14,9 @@ import (
 // its own or not; the last trace has warnings among its events and ends
 // in a line that does not read.
 func TestPipelineSameOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every fixture trace in seven views, twice")
+	}
 	traces := modelArgsTraces(t)
 	var b strings.Builder
 	for i := 0; i < 600; i++ {

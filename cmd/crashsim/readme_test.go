@@ -134,6 +134,9 @@ func runReadmeBlock(t *testing.T, b readmeBlock, bin, fixtures string) {
 	if b.mark == "machine" && os.Getenv("CRASHSIM_README_ALL") == "" {
 		t.Skip("timings of this machine's disk: CRASHSIM_README_ALL=1 runs it")
 	}
+	if b.mark == "traced" && testing.Short() {
+		t.Skip("-short: traces a program with strace")
+	}
 	var script strings.Builder
 	script.WriteString("__s=0\n")
 	var cmds []readmeCmd

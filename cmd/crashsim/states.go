@@ -9,7 +9,6 @@ import (
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 )
 
@@ -61,23 +60,8 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Format == "json" {
 		out = report.StatesJSON(w, sopt)
 	}
-	atFound := false
-	done, err := rp.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
-		switch {
-		case ev == nil:
-			out.Begin()
-			if c.At == 0 {
-				out.Point(pt)
-			}
-		case !ok:
-			out.Skip(ev)
-		case c.At == 0 || ev.Pos.Line == c.At || ev.EndLine == c.At:
-			atFound = true
-			out.Point(pt)
-		}
-		return true
-	})
-	if err != nil {
+	done, err := rp.Timeline(out, c.At)
+	if done == nil {
 		if sent.n > 0 {
 			// The output was too long to hold: say where it stops.
 			w.Flush()
@@ -85,15 +69,8 @@ func (c *statesCmd) Run(g *Globals) error {
 		}
 		return err
 	}
-	out.End(done.Warnings, done.Notes)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if c.At > 0 && !atFound {
-		if c.At > done.LastLine {
-			return withCode(exitUsage, fmt.Errorf("--at %d: past the end of the trace (its last event ends on line %d)", c.At, done.LastLine))
-		}
-		return withCode(exitUsage, fmt.Errorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", c.At))
+	if ferr := w.Flush(); ferr != nil || err != nil {
+		return errors.Join(ferr, err)
 	}
 	report.BlindSpots(g.stderr, done.Warnings)
 	return blindExit(done.Warnings)

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
-	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -59,17 +57,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	if res == nil {
 		return runErr
 	}
-	var programErr error
-	switch {
-	case res.Signal != "":
-		core := ""
-		if res.CoreDumped {
-			core = " (core dumped)"
-		}
-		programErr = fmt.Errorf("the traced program was killed by %s%s", res.Signal, core)
-	case res.ExitCode != 0:
-		programErr = fmt.Errorf("the traced program exited with %d", res.ExitCode)
-	}
+	programErr := res.ProgramError()
 
 	// Findings are printed in every case, from the trace written so far.
 	in := g.reading(res.Inputs())
@@ -98,9 +86,7 @@ func (c *traceCmd) Run(g *Globals) error {
 }
 
 // record runs a command under strace (crashsim.Record) and says on stderr
-// what the user should know of the run: where a temp trace is kept,
-// processes killed after --linger, a listing that could not be written,
-// and with -v what was listed.
+// what the user should know of the run (Recording.Notes).
 func (g *Globals) record(ctx context.Context, rec crashsim.Record, cmd []string) (*crashsim.Recording, error) {
 	if g.Verbose {
 		rec.Tracer.Log = prefixWriter{g.stderr}
@@ -109,34 +95,8 @@ func (g *Globals) record(ctx context.Context, rec crashsim.Record, cmd []string)
 	if res == nil {
 		return nil, err
 	}
-	if g.Verbose && res.MountsErr != nil {
-		fmt.Fprintf(g.stderr, "crashsim: cannot read the mounts (%v): /run and /dev/shm are taken as tmpfs\n", res.MountsErr)
-	}
-	if g.Verbose && res.Listing != nil {
-		for _, d := range res.Listing.TooLarge {
-			fmt.Fprintf(g.stderr, "crashsim: %s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces\n", d, crashsim.MaxListed)
-		}
-		for _, d := range res.Listing.Listed {
-			fmt.Fprintf(g.stderr, "crashsim: listed what exists below %s\n", d)
-		}
-	}
-	if res.Temp {
-		fmt.Fprintf(g.stderr, "crashsim: trace kept in %s\n", res.Trace)
-	}
-	if len(res.Leftovers) > 0 {
-		procs := make([]string, len(res.Leftovers))
-		for i, p := range res.Leftovers {
-			procs[i] = fmt.Sprintf("%d (%s)", p.PID, textesc.Escape(p.Comm))
-		}
-		linger := rec.Tracer.Linger
-		if linger == 0 {
-			linger = tracer.DefaultLinger
-		}
-		fmt.Fprintf(g.stderr, "crashsim: warning: the command exited, but %d processes it started still ran %v later and were killed: %s; what they would have written next is not in the trace (--linger to wait longer)\n",
-			len(procs), linger, strings.Join(procs, ", "))
-	}
-	for _, w := range res.Warnings {
-		g.warn(w)
+	for _, n := range res.Notes(g.Verbose) {
+		fmt.Fprintf(g.stderr, "crashsim: %s\n", n)
 	}
 	return res, err
 }

@@ -12,6 +12,9 @@ import (
 
 func needStrace(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs strace")
+	}
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace is not installed")
 	}

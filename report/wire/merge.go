@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // A Shard is the report of one shard of explore --shard I/N, JSON or
@@ -601,4 +605,35 @@ func (s *Summary) check() error {
 		}
 	}
 	return nil
+}
+
+// maxPipedShard bounds a shard read from a pipe, which is held in memory
+// to be read twice; a shard in a file streams.
+const maxPipedShard = 256 << 20
+
+// OpenShard opens a shard's report to be read twice: a regular file or a
+// pipe named on the command line (inputfile). A file is read where it
+// is; a pipe is read into memory, up to maxPipedShard.
+func OpenShard(name string) (Shard, io.Closer, error) {
+	f, err := inputfile.Open(name, inputfile.Named)
+	if err != nil {
+		return Shard{}, nil, fmt.Errorf("merge: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return Shard{}, nil, err
+	}
+	if fi.Mode().IsRegular() {
+		return Shard{Name: textesc.Escape(name), Data: f, Size: fi.Size()}, f, nil
+	}
+	defer f.Close()
+	b, err := inputfile.ReadAll(f, maxPipedShard)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return Shard{}, nil, fmt.Errorf("merge: %s is not a file and holds more than %d MiB: write the shard to a file", textesc.Escape(name), maxPipedShard>>20)
+	}
+	if err != nil {
+		return Shard{}, nil, fmt.Errorf("merge: %s: %w", textesc.Escape(name), err)
+	}
+	return Shard{Name: textesc.Escape(name), Data: bytes.NewReader(b), Size: int64(len(b))}, io.NopCloser(nil), nil
 }

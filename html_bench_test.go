@@ -1,7 +1,6 @@
-package main
+package crashsim
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -10,16 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/gentrace"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 )
 
-// writeBigTrace writes a trace of n events: a program that saves 16 files
-// over and over (create a temp file, write it in pieces, fsync, rename
-// over the real name, fsync the directory every tenth save), every event
-// in scope.
+// writeBigTrace writes a trace of at least n events (gentrace's saves
+// shape), every event in scope.
 func writeBigTrace(tb testing.TB, n int) string {
 	tb.Helper()
 	name := filepath.Join(tb.TempDir(), "big.strace")
@@ -27,25 +24,10 @@ func writeBigTrace(tb testing.TB, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := bufio.NewWriter(f)
-	events := 0
-	for i := 0; events < n; i++ {
-		p := fmt.Sprintf("/data/app/f%d", i%16)
-		fmt.Fprintf(w, "openat(AT_FDCWD, \"%s.tmp\", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3\n", p)
-		for j := 0; j < 6; j++ {
-			fmt.Fprintf(w, "write(3, \"record %d of save %d\\n\", 20) = 20\n", j, i%10)
-		}
-		fmt.Fprintf(w, "fsync(3) = 0\nclose(3) = 0\nrename(\"%s.tmp\", \"%s\") = 0\n", p, p)
-		events += 10
-		if i%10 == 9 {
-			fmt.Fprintf(w, "openat(AT_FDCWD, \"/data/app\", O_RDONLY|O_DIRECTORY) = 4\nfsync(4) = 0\nclose(4) = 0\n")
-			events += 3
-		}
-	}
-	if err := w.Flush(); err != nil {
+	defer f.Close()
+	if err := gentrace.WriteSaves(f, n); err != nil {
 		tb.Fatal(err)
 	}
-	f.Close()
 	return name
 }
 
@@ -69,8 +51,8 @@ func BenchmarkHTMLReport1M(b *testing.B) {
 	start := cpuTime()
 	for b.Loop() {
 		cw := &countWriter{}
-		rp := crashsim.Replay{Inputs: crashsim.Inputs{Traces: []string{trace}}, Persistence: model.Posix}
-		err := renderHTML(io.Writer(cw), rp, report.HTMLMeta{Command: "check", Trace: trace, Model: "posix", Models: []string{"posix"}}, res)
+		rp := Replay{Inputs: Inputs{Traces: []string{trace}}, Persistence: model.Posix}
+		err := rp.HTML(io.Writer(cw), report.HTMLMeta{Command: "check", Trace: trace, Model: "posix", Models: []string{"posix"}}, res)
 		if err != nil {
 			b.Fatal(err)
 		}

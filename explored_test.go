@@ -1,4 +1,4 @@
-package main
+package crashsim
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestExploreProgress(t *testing.T) {
 		{explore.Progress{Phase: "check", Done: 10, Total: 40, Failed: 1, Elapsed: 8 * time.Second},
 			"crashsim: explore: checking: 10 of 40 states, 1 rejected, 1/s (8s)"},
 	} {
-		if got := progressLine(c.pr); got != c.want {
+		if got := ExploreProgress(c.pr); got != c.want {
 			t.Errorf("progress line %q, want %q", got, c.want)
 		}
 	}
@@ -30,7 +30,7 @@ func TestExploreProgress(t *testing.T) {
 	var b bytes.Buffer
 	live := progress.New(&b, true, 0)
 	live.Update(func() string {
-		return progressLine(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second})
+		return ExploreProgress(explore.Progress{Phase: "check", Done: 1, Total: 2, Elapsed: time.Second})
 	})
 	live.Clear()
 	if got := b.String(); !strings.HasPrefix(got, "\r\x1b[Kcrashsim: explore: checking: 1 of 2 states") || !strings.HasSuffix(got, "\r\x1b[K") || strings.Contains(got, "\n") {

@@ -1,4 +1,4 @@
-package main
+package crashsim
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
@@ -44,9 +43,9 @@ func writeDeepTrace(tb testing.TB, depth, writes int) (trace, dir string) {
 
 func renderDeep(tb testing.TB, trace string, out *bytes.Buffer) {
 	tb.Helper()
-	rp := crashsim.Replay{Inputs: crashsim.Inputs{Traces: []string{trace}}, Persistence: model.Posix}
+	rp := Replay{Inputs: Inputs{Traces: []string{trace}}, Persistence: model.Posix}
 	meta := report.HTMLMeta{Command: "states", Trace: trace, Model: "posix", Models: []string{"posix"}}
-	if err := renderHTML(out, rp, meta, &check.Result{}); err != nil {
+	if err := rp.HTML(out, meta, &check.Result{}); err != nil {
 		tb.Fatal(err)
 	}
 }

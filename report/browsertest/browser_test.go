@@ -1,9 +1,14 @@
-package main
+// Package browsertest opens crashsim's HTML reports in headless Chromium.
+// It is a module of its own, so that chromedp and its dependencies stay
+// out of crashsim's go.mod; it builds cmd/crashsim from the module beside
+// it (the replace directive in go.mod) and runs it as a user does.
+package browsertest
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -23,6 +28,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/crashsim/crashsim/internal/gentrace"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -191,15 +197,71 @@ func (b *browser) click(t *testing.T, sel string) {
 	}
 }
 
-// crashsimOut runs crashsim in-process and returns its stdout.
+// binary is the crashsim command built once for the tests that need it.
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// crashsimBin builds cmd/crashsim into a temp directory, once per run.
+func crashsimBin(tb testing.TB) string {
+	tb.Helper()
+	binary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "crashsim-browsertest-")
+		if err != nil {
+			binary.err = err
+			return
+		}
+		binary.path = filepath.Join(dir, "crashsim")
+		// Built in the main module, with its go.mod and go.sum.
+		build := exec.Command("go", "build", "-o", binary.path, "./cmd/crashsim")
+		build.Dir = filepath.Join("..", "..")
+		out, err := build.CombinedOutput()
+		if err != nil {
+			binary.err = fmt.Errorf("go build cmd/crashsim: %v\n%s", err, out)
+		}
+	})
+	if binary.err != nil {
+		tb.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+// TestMain removes the command built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.path != "" {
+		os.RemoveAll(filepath.Dir(binary.path))
+	}
+	os.Exit(code)
+}
+
+// runCrashsim runs the crashsim command and returns its stdout, stderr
+// and exit status.
+func runCrashsim(tb testing.TB, args ...string) (stdout, stderr []byte, code int) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(crashsimBin(tb), args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		return out.Bytes(), errb.Bytes(), ee.ExitCode()
+	} else if err != nil {
+		tb.Fatalf("crashsim %v: %v", args, err)
+	}
+	return out.Bytes(), errb.Bytes(), 0
+}
+
+// crashsimOut runs crashsim and returns its stdout; exit statuses 0
+// (clean), 1 (findings) and 6 (a blind spot) are a report.
 func crashsimOut(t *testing.T, args ...string) []byte {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	if code != exitOK && code != exitFindings && code != exitBlind {
-		t.Fatalf("crashsim %v: exit %d: %s", args, code, errb.String())
+	out, errb, code := runCrashsim(t, args...)
+	if code != 0 && code != 1 && code != 6 {
+		t.Fatalf("crashsim %v: exit %d: %s", args, code, errb)
 	}
-	return out.Bytes()
+	return out
 }
 
 type statesDoc struct {
@@ -531,11 +593,18 @@ func BenchmarkHTMLBrowser100k(b *testing.B) {
 	if exe == "" {
 		b.Skip("no Chromium found: browser benchmark skipped")
 	}
-	trace := writeBigTrace(b, 130_000)
+	trace := filepath.Join(b.TempDir(), "big.strace")
+	f, err := os.Create(trace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := gentrace.WriteSaves(f, 130_000); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
 	page := filepath.Join(b.TempDir(), "big.html")
-	var out, errb bytes.Buffer
-	if code := run([]string{"states", "--format", "html", "-o", page, trace}, &out, &errb); code != 0 {
-		b.Fatalf("states: exit %d: %s", code, errb.String())
+	if _, errb, code := runCrashsim(b, "states", "--format", "html", "-o", page, trace); code != 0 {
+		b.Fatalf("states: exit %d: %s", code, errb)
 	}
 	fi, _ := os.Stat(page)
 	ctx, stop := startChromium(exe)
