@@ -797,3 +797,13 @@ func straceQuote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// realPath is p with its symlinks resolved, as a trace names it.
+func realPath(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

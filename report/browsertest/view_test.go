@@ -1,4 +1,4 @@
-package main
+package browsertest
 
 import (
 	"bytes"
@@ -222,6 +222,7 @@ func TestHTMLScreenshot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	crashsimBin(t) // built from the module beside this one, before the test leaves its directory
 	t.Chdir(dir)
 	page := filepath.Join(outDir(t), "python-stack.html")
 	crashsimOut(t, "check", "--format", "html", "-o", page, "trace.strace")
