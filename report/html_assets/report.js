@@ -129,13 +129,18 @@
   // no problem and the recording hid nothing it needed (a blind spot is
   // never a quiet clean); states pages run no check and give none.
   const blind = D.warnings.some((w) => !w.accepted);
-  const verdict = D.meta.command === "states" ? "" : (D.problems || F).length > 0 ? "problems" : blind ? "blind" : "clean";
+  // An info (unaligned writes) costs speed, not data: it does not turn
+  // the verdict red.
+  const serious = (D.problems || F).filter((p) => p.severity !== "info").length;
+  const verdict = D.meta.command === "states" ? "" : serious > 0 ? "problems" : blind ? "blind" : "clean";
   if (verdict) {
     const v = el("p", { id: "verdict", class: "verdict " + verdict, "data-verdict": verdict });
     v.textContent = {
-      clean: "✓ No problem found: no crash point of this trace can lose data under " + (D.meta.models || [D.meta.model]).join(", ") + ".",
+      clean: D.meta.command === "explore" ? "✓ No problem found: the checker accepted every crash state built." :
+        "✓ No problem found under " + (D.meta.models || [D.meta.model]).join(", ") + ": what the program wrote is durable when the trace ends, and no rule that can lose data fires on the way there." +
+        ((D.problems || F).length > serious ? " The cards below are notes on speed." : ""),
       blind: "No problem found in what the trace shows, but the recording hides what a verdict needs: see the blind spots below.",
-      problems: "✗ " + (D.problems || F).length + ((D.problems || F).length === 1 ? " problem" : " problems") + ": a crash can lose data; each card below says what to change.",
+      problems: "✗ " + serious + (serious === 1 ? " problem" : " problems") + ": a crash can lose data; each card below says what to change.",
     }[verdict];
     sum.parentNode.insertBefore(v, sum);
   }
@@ -228,7 +233,7 @@
       li.appendChild(ul);
       ol.appendChild(li);
     });
-    $("findings-count").textContent = F.length === 0 ? (verdict === "clean" ? "No problems: no crash point can lose data under the models checked." :
+    $("findings-count").textContent = F.length === 0 ? (verdict === "clean" ? "No problems under the models checked." :
       verdict === "blind" ? "No problems in what the trace shows; the blind spots above say what it could not see." : "This page shows crash states; crashsim check finds the problems.") :
       P.length + (P.length === 1 ? " problem" : " problems") + ", " + F.length + (F.length === 1 ? " finding" : " findings") + "; showing " + shown + " of " + F.length +
       " findings. Each card is one change to make, with the findings it causes. Click a finding to see its trace lines on the timeline and the crash state that shows the loss.";
