@@ -35,8 +35,9 @@ import (
 // The browser tests open HTML reports in headless Chromium and check what
 // a user sees against the JSON reports of the same trace. Screenshots are
 // written to $CRASHSIM_HTML_OUT (default: $TMPDIR/crashsim-html-test);
-// -update-screenshot also writes docs/html-report.png, the picture in docs/states.md.
-var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the python-noflush report")
+// -update-screenshot also writes docs/html-report.png, the picture in
+// docs/states.md (see TestHTMLScreenshot).
+var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the report of testdata/html-python-stack")
 
 // chromium finds a headless Chromium, or says why there is none.
 func chromium(t *testing.T) string {
@@ -435,12 +436,6 @@ func TestHTMLReportInBrowser(t *testing.T) {
 			shot := filepath.Join(out, fx.name+".png")
 			screenshot(t, b, shot)
 			t.Logf("report %s, screenshot %s", page, shot)
-			if *updateScreenshot && fx.name == "python-noflush" {
-				data, _ := os.ReadFile(shot)
-				if err := os.WriteFile(filepath.Join("..", "..", "docs", "html-report.png"), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			b.checkClean(t)
 
 			// states --format html draws the same crash points.
@@ -492,7 +487,7 @@ func checkPictures(t *testing.T, b *browser, n *pictureCounts) {
 		Path, Outcome string
 		Bar, Says     bool
 	}
-	b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { for (const r of pic.querySelectorAll(".choices input")) { r.checked = true; r.dispatchEvent(new Event("change")); const o = r.parentElement.textContent.trim(); out.push({Path: pic.dataset.path, Outcome: o, Bar: pic.querySelector("svg") !== null, Says: pic.textContent.includes("No file at " + pic.dataset.path + " in this state")}); } } return out; })()`, &res)
+	b.eval(t, `(() => { const out = []; for (const pic of document.querySelectorAll("#point .picture")) { for (const r of pic.querySelectorAll(".choices input")) { r.checked = true; r.dispatchEvent(new Event("change")); const o = r.dataset.outcome; out.push({Path: pic.dataset.path, Outcome: o, Bar: pic.querySelector("svg") !== null, Says: pic.textContent.includes("No file at " + pic.dataset.path + " in this state")}); } } return out; })()`, &res)
 	for _, r := range res {
 		if r.Outcome == "missing" {
 			n.missing++
@@ -711,6 +706,11 @@ func TestHTMLBlindInBrowser(t *testing.T) {
 	if len(blind) != 1 || !strings.Contains(blind[0], "blind-raw-args") || !strings.Contains(blind[0], "raw") {
 		t.Errorf("blind spots shown: %q, want one naming blind-raw-args and its fix", blind)
 	}
+	var verdict string
+	b.eval(t, `(document.getElementById("verdict") || {dataset: {}}).dataset.verdict || ""`, &verdict)
+	if verdict != "blind" {
+		t.Errorf("verdict %q, want blind: no problem found in what the trace shows is not clean", verdict)
+	}
 	b.checkClean(t)
 }
 
@@ -796,4 +796,14 @@ func straceQuote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// realPath is p with its symlinks resolved, as a trace names it.
+func realPath(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

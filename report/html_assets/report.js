@@ -125,6 +125,25 @@
   part("n-points", D.folded.points + 1, D.folded.foldLine > 0 ? "crash points drawn (trace cut at line " + D.folded.foldLine + ")" : "crash points");
   part("n-files", lanes.length, lanes.length === 1 ? "path in scope" : "paths in scope");
   sum.appendChild(document.createTextNode(D.summary.events + " events in the trace"));
+  // The verdict, first thing on the page: green only when a check found
+  // no problem and the recording hid nothing it needed (a blind spot is
+  // never a quiet clean); states pages run no check and give none.
+  const blind = D.warnings.some((w) => !w.accepted);
+  // An info (unaligned writes) costs speed, not data: it does not turn
+  // the verdict red.
+  const serious = (D.problems || F).filter((p) => p.severity !== "info").length;
+  const verdict = D.meta.command === "states" ? "" : serious > 0 ? "problems" : blind ? "blind" : "clean";
+  if (verdict) {
+    const v = el("p", { id: "verdict", class: "verdict " + verdict, "data-verdict": verdict });
+    v.textContent = {
+      clean: D.meta.command === "explore" ? "✓ No problem found: the checker accepted every crash state built." :
+        "✓ No problem found under " + (D.meta.models || [D.meta.model]).join(", ") + ": what the program wrote is durable when the trace ends, and no rule that can lose data fires on the way there." +
+        ((D.problems || F).length > serious ? " The cards below are notes on speed." : ""),
+      blind: "No problem found in what the trace shows, but the recording hides what a verdict needs: see the blind spots below.",
+      problems: "✗ " + serious + (serious === 1 ? " problem" : " problems") + ": a crash can lose data; each card below says what to change.",
+    }[verdict];
+    sum.parentNode.insertBefore(v, sum);
+  }
   for (const w of D.warnings) {
     const d = el("div", { class: "blind" + (w.accepted ? " accepted" : "") });
     d.appendChild(el("strong", {}, (w.accepted ? "Accepted blind spot " : "Blind spot ") + w.id + ": "));
@@ -214,7 +233,8 @@
       li.appendChild(ul);
       ol.appendChild(li);
     });
-    $("findings-count").textContent = F.length === 0 ? "No problems: no crash point can lose data under the models checked." :
+    $("findings-count").textContent = F.length === 0 ? (verdict === "clean" ? "No problems under the models checked." :
+      verdict === "blind" ? "No problems in what the trace shows; the blind spots above say what it could not see." : "This page shows crash states; crashsim check finds the problems.") :
       P.length + (P.length === 1 ? " problem" : " problems") + ", " + F.length + (F.length === 1 ? " finding" : " findings") + "; showing " + shown + " of " + F.length +
       " findings. Each card is one change to make, with the findings it causes. Click a finding to see its trace lines on the timeline and the crash state that shows the loss.";
   }
@@ -250,7 +270,22 @@
   $("legend").innerHTML = '<svg width="0" height="0" style="position:absolute"><defs><pattern id="hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#fbe3b8"/><line x1="0" y1="0" x2="0" y2="5" stroke="#E69F00" stroke-width="3"/></pattern></defs></svg>' +
     legendItems.map(([t, s]) => '<span><svg width="12" height="13" aria-hidden="true">' + s + "</svg>" + esc(t) + "</span>").join("");
 
-  function outcomesSafe(os) { return os && os.every((o) => !LOSS[o]); }
+  // gone: the name is missing in every crash state, as it is in the page
+  // cache (a temp file renamed away, a file deleted, and both made
+  // durable): a crash leaves it as the program did, which loses nothing.
+  // The model never gives a name that the page cache holds only
+  // "missing": every pending operation persisting is one of its states.
+  function gone(os) { return os.length === 1 && os[0] === "missing"; }
+  function outcomesSafe(os) { return os && (gone(os) || os.every((o) => !LOSS[o])); }
+  function loses(os, o) { return LOSS[o] && !gone(os); }
+
+  // A label in the timeline has a fixed room: a lane's name ends before
+  // the row names ("page cache", "durable") at LABELW - 62, in 12px
+  // monospace (about 7.3px a character). Names are cut at the left, with
+  // an ellipsis, keeping their end (the file's name); the full name is
+  // the label's tooltip.
+  const LANECHARS = Math.floor((LABELW - 62 - 14 - 6) / 7.3);
+  function cutLeft(s, n) { return s.length > n ? "…" + s.slice(-(n - 1)) : s; }
 
   // The timeline: one window of WIN columns.
   function drawTimeline() {
@@ -262,11 +297,12 @@
     // Rows: labels and layer backgrounds.
     for (const r of rows) {
       if (r.type === "group") {
-        parts.push('<text class="group-label" x="4" y="' + (r.y + 13) + '">' + esc(r.procs ? r.dir : r.dir + "/") + "</text>");
+        const dir = r.procs ? r.dir : r.dir + "/";
+        parts.push('<text class="group-label" x="4" y="' + (r.y + 13) + '"><title>' + esc(dir) + "</title>" + esc(cutLeft(dir, Math.floor((width - 8) / 7.5))) + "</text>");
         parts.push('<line x1="0" x2="' + width + '" y1="' + (r.y + GROUPH - 2) + '" y2="' + (r.y + GROUPH - 2) + '" stroke="#ddd"/>');
       } else if (r.type === "lane") {
         const name = r.lane.path.slice(r.lane.dir.length + 1) || r.lane.path;
-        parts.push('<text class="lane-label" x="14" y="' + (r.y + ROWH) + '"><title>' + esc(r.lane.path) + "</title>" + esc(name.length > 34 ? "…" + name.slice(-33) : name) + "</text>");
+        parts.push('<text class="lane-label" x="14" y="' + (r.y + ROWH) + '"><title>' + esc(r.lane.path) + "</title>" + esc(cutLeft(name, LANECHARS)) + "</text>");
         parts.push('<text class="layer-label" x="' + (LABELW - 62) + '" y="' + (r.y + 10) + '">page cache</text>');
         parts.push('<text class="layer-label" x="' + (LABELW - 62) + '" y="' + (r.y + ROWH + 10) + '">durable</text>');
         parts.push('<rect x="' + LABELW + '" y="' + r.y + '" width="' + (width - LABELW) + '" height="' + ROWH + '" fill="#f6f9fc"/>');
@@ -284,8 +320,8 @@
         const os = cur[l.id];
         if (!os) continue;
         const safe = outcomesSafe(os);
-        parts.push('<rect class="' + (safe ? "safe" : "risk") + '" x="' + x(col) + '" y="' + (l.y + ROWH + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
-        if (!(os.length === 1 && os[0] === "initial")) parts.push('<rect class="cache" x="' + x(col) + '" y="' + (l.y + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
+        parts.push('<rect class="' + (safe ? "safe" : "risk") + '" data-col="' + col + '" data-lane="' + l.id + '" x="' + x(col) + '" y="' + (l.y + ROWH + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
+        if (!(os.length === 1 && os[0] === "initial") && !gone(os)) parts.push('<rect class="cache" x="' + x(col) + '" y="' + (l.y + 2) + '" width="' + COLW + '" height="' + (ROWH - 4) + '"/>');
       }
       if (col > 0 && highlight.has(EV[col - 1].l)) parts.push('<rect class="hlcol" x="' + x(col) + '" y="' + TOPH + '" width="' + COLW + '" height="' + (HEIGHT - TOPH) + '"/>');
       if (findingAt.has(col)) parts.push('<path class="fmark" d="M' + (x(col) + 1) + " 12h" + (COLW - 2) + "l-" + (COLW / 2 - 1) + ' 8z"><title>' + esc(findingAt.get(col).map((i) => F[i].rule).join(", ")) + "</title></path>");
@@ -427,7 +463,7 @@
         const tr = el("tr", { "data-path": lanes[id].path });
         tr.appendChild(el("td", { class: "mono" }, (e && e.n.includes(id) ? "* " : "") + lanes[id].path));
         const td = el("td", { class: "outcomes" });
-        for (const o of cur[id]) td.appendChild(el("span", { class: "out " + (LOSS[o] ? "loss" : "latest"), "data-outcome": o }, o));
+        for (const o of cur[id]) td.appendChild(el("span", { class: "out " + (loses(cur[id], o) ? "loss" : "latest"), "data-outcome": o }, o));
         tr.appendChild(td);
         tb.appendChild(tr);
       }
@@ -435,8 +471,15 @@
       box.appendChild(t);
       box.appendChild(el("p", { class: "muted" }, "* the event changed this path. latest: what the program last wrote; missing, initial, earlier, empty, torn, zeros: what a crash can leave instead."));
     }
+    // The finding picked, when its crash state is here: its path gets a
+    // picture even if this event left it alone, with that state chosen.
+    const f = activeFinding >= 0 ? F[activeFinding] : null;
+    const want = f && f.state && colAt(f.state.line) === col ? f.state : null;
     if (e && e.pt.d) {
-      for (const id of e.n) if (e.pt.d[id]) box.appendChild(picture(col, id, e.pt.d[id]));
+      const ids = e.n.filter((id) => e.pt.d[id]);
+      const wid = want ? lanes.findIndex((l) => l.path === want.path) : -1;
+      if (wid >= 0 && !ids.includes(wid) && detailAt(col, wid)) ids.unshift(wid);
+      for (const id of ids) box.appendChild(picture(col, id, e.n.includes(id) ? e.pt.d[id] : detailAt(col, id), want && want.path === lanes[id].path ? want : null));
     } else if (e) {
       box.appendChild(el("p", { class: "muted" }, "The states of this point are not kept in the report (only the first " + D.folded.detailKept + " crash points keep them); crashsim states --at " + e.l + " lists them."));
     }
@@ -445,21 +488,49 @@
   // picture draws one explored state of a lane: the lane's writes up to
   // the crash point as a bar of the file, each write persisted, lost, torn
   // or size-only.
-  function picture(col, id, states) {
+  // detailAt is the states of lane id at crash point col: those of the
+  // last event up to it that changed the lane (null when not kept).
+  function detailAt(col, id) {
+    for (let i = col - 1; i >= 0; i--) {
+      const pt = EV[i].pt;
+      if (!pt.d) return null;
+      if (pt.o[id]) return pt.d[id] || null;
+    }
+    return null;
+  }
+
+  // stateLabel names a state in its picture's list: its outcome, and when
+  // another state there has the same outcome (two torn writes, two
+  // earlier versions), what persisted and which version, so that no two
+  // choices read alike.
+  function stateLabels(states) {
+    const n = {};
+    for (const s of states) n[s.o] = (n[s.o] || 0) + 1;
+    const labels = states.map((s) => n[s.o] < 2 ? s.o : s.o + " (" + s.p + " persisted" + (s.vl ? ", version of line " + s.vl : "") + (s.nl ? ", name as line " + s.nl + " left it" : "") + ")");
+    const seen = {};
+    return labels.map((l) => { seen[l] = (seen[l] || 0) + 1; return seen[l] > 1 ? l + " #" + seen[l] : l; });
+  }
+
+  function picture(col, id, states, want) {
     const wrap = el("div", { class: "picture", "data-path": lanes[id].path });
     wrap.appendChild(el("h3", {}, "One crash state of " + lanes[id].path));
     const choices = el("div", { class: "choices", role: "radiogroup" });
     const body = el("div");
     const name = "st-" + col + "-" + id;
-    let pick = states.findIndex((s) => LOSS[s.o]);
+    // A finding's state when one was picked here, else the first that
+    // loses something.
+    let pick = want ? states.findIndex((s) => s.o === want.outcome && s.p === want.persisted) : -1;
+    if (pick < 0 && want) pick = states.findIndex((s) => s.o === want.outcome);
+    if (pick < 0) pick = states.findIndex((s) => LOSS[s.o]);
     if (pick < 0) pick = 0;
+    const labels = stateLabels(states);
     states.forEach((s, i) => {
       const lab = el("label");
-      const r = el("input", { type: "radio", name: name, value: String(i) });
+      const r = el("input", { type: "radio", name: name, value: String(i), "data-outcome": s.o, "data-persisted": s.p });
       if (i === pick) r.checked = true;
       r.addEventListener("change", () => draw(i));
       lab.appendChild(r);
-      lab.appendChild(document.createTextNode(" " + s.o));
+      lab.appendChild(document.createTextNode(" " + vis(labels[i])));
       choices.appendChild(lab);
     });
     wrap.appendChild(choices);
