@@ -269,3 +269,22 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 	}
 	return rec, runErr
 }
+
+// traceSuffixes are the endings of a file name that says "a trace".
+var traceSuffixes = []string{".strace", ".trace"}
+
+// ReportNamedLikeTrace refuses a report path named like a trace. strace's
+// -o names the trace, so `crashsim trace -o my.strace -- prog` means "keep
+// the trace in my.strace" to anyone who knows strace; crashsim's -o is the
+// report, and honouring it would leave a report where a trace is
+// expected, which check then fails to parse. Refusing is safer than
+// reinterpreting -o: -o means the report in every other command.
+func ReportNamedLikeTrace(output string) error {
+	base := strings.ToLower(filepath.Base(output))
+	for _, suf := range traceSuffixes {
+		if output != "" && strings.HasSuffix(base, suf) {
+			return fmt.Errorf("-o %s names the report, not the trace (strace's -o is the trace; crashsim's is --out): use --out %s to keep the trace, and -o with another name (report.txt, report.sarif) for the report", output, output)
+		}
+	}
+	return nil
+}

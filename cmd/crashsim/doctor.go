@@ -1,11 +1,6 @@
 package main
 
-import (
-	"bufio"
-	"fmt"
-
-	"github.com/crashsim/crashsim/internal/doctor"
-)
+import "github.com/crashsim/crashsim/internal/doctor"
 
 type doctorCmd struct{}
 
@@ -14,22 +9,4 @@ func (doctorCmd) Help() string {
 	return `Looks at this machine and says, one thing a line, what crashsim and its tests can use here and what not: strace and its features (stacks for --stack, --seccomp-bpf, --kill-on-exit), CAP_SYS_ADMIN, loop devices, FUSE, the mkfs tools, Go, a C compiler, Python and a headless Chromium. Each says what it enables and, when missing, how to get it. It changes nothing and exits 0.`
 }
 
-func (doctorCmd) Run(g *Globals) error {
-	w := bufio.NewWriter(g.stdout)
-	fmt.Fprintln(w, "crashsim doctor: what this machine has, and what each thing is for")
-	for _, it := range doctor.Check(doctor.System()) {
-		mark := "no "
-		if it.OK {
-			mark = "yes"
-		}
-		fmt.Fprintf(w, "\n%s  %s", mark, it.Name)
-		if it.Have != "" {
-			fmt.Fprintf(w, ": %s", it.Have)
-		}
-		fmt.Fprintf(w, "\n     for: %s\n", it.Enables)
-		if !it.OK && it.Fix != "" {
-			fmt.Fprintf(w, "     to get it: %s\n", it.Fix)
-		}
-	}
-	return w.Flush()
-}
+func (doctorCmd) Run(g *Globals) error { return doctor.Write(g.stdout, doctor.Check(doctor.System())) }

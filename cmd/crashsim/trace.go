@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
@@ -105,21 +103,11 @@ func (c *traceCmd) Run(g *Globals) error {
 	return withCode(exitProgram, programErr)
 }
 
-// traceSuffixes are the endings of a file name that says "a trace".
-var traceSuffixes = []string{".strace", ".trace"}
-
-// reportNotTrace refuses, before anything runs, a report path named like a
-// trace. strace's -o names the trace, so `crashsim trace -o my.strace --
-// prog` means "keep the trace in my.strace" to anyone who knows strace;
-// here -o is the report, and honouring it would leave a report where a
-// trace is expected, which check then fails to parse. Refusing is safer
-// than reinterpreting -o: -o means the report in every other command.
+// reportNotTrace refuses, before anything runs, a report path named like
+// a trace (crashsim.ReportNamedLikeTrace).
 func reportNotTrace(output string) error {
-	base := strings.ToLower(filepath.Base(output))
-	for _, suf := range traceSuffixes {
-		if output != "" && strings.HasSuffix(base, suf) {
-			return withCode(exitUsage, fmt.Errorf("-o %s names the report, not the trace (strace's -o is the trace; crashsim's is --out): use --out %s to keep the trace, and -o with another name (report.txt, report.sarif) for the report", output, output))
-		}
+	if err := crashsim.ReportNamedLikeTrace(output); err != nil {
+		return withCode(exitUsage, err)
 	}
 	return nil
 }

@@ -10,7 +10,9 @@
 package doctor
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -155,4 +157,27 @@ func capSysAdmin(env Env) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// Write prints items as crashsim doctor shows them: a heading, then per
+// item yes or no, what was found, what it is for and, when missing, how
+// to get it.
+func Write(w io.Writer, items []Item) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "crashsim doctor: what this machine has, and what each thing is for")
+	for _, it := range items {
+		mark := "no "
+		if it.OK {
+			mark = "yes"
+		}
+		fmt.Fprintf(bw, "\n%s  %s", mark, it.Name)
+		if it.Have != "" {
+			fmt.Fprintf(bw, ": %s", it.Have)
+		}
+		fmt.Fprintf(bw, "\n     for: %s\n", it.Enables)
+		if !it.OK && it.Fix != "" {
+			fmt.Fprintf(bw, "     to get it: %s\n", it.Fix)
+		}
+	}
+	return bw.Flush()
 }
