@@ -1,7 +1,9 @@
 package crashsim
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/crashsim/crashsim/check"
@@ -185,4 +187,55 @@ func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 		return done, usageErrorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", at)
 	}
 	return done, nil
+}
+
+// WriteTimeline writes the timeline (Timeline) to stdout as text or, with
+// json, as crashsim states --format json does, buffered. What is still
+// buffered when the trace turns out bad is dropped: a bad trace gives an
+// error, not a timeline and then an error; when the part already written
+// was too long to hold, stderr says where it stops.
+func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptions, json bool) (*Replayed, error) {
+	sent := &countingWriter{w: stdout}
+	w := bufio.NewWriterSize(sent, 64<<10)
+	out := report.StatesText(w, sopt)
+	if json {
+		out = report.StatesJSON(w, sopt)
+	}
+	done, err := r.Timeline(out, sopt.At)
+	if done == nil {
+		if sent.n > 0 {
+			w.Flush()
+			fmt.Fprintln(stderr, "crashsim: the crash states printed above stop before the bad line")
+		}
+		return nil, err
+	}
+	if ferr := w.Flush(); ferr != nil || err != nil {
+		return nil, errors.Join(ferr, err)
+	}
+	return done, nil
+}
+
+// StatesPage is what the HTML page of crashsim states shows beside the
+// timeline: no findings, the blind spots worked out in a reading of
+// their own, so that the page says them at its top.
+func (r *Replay) StatesPage() (*check.Result, error) {
+	blind, err := r.Run(nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &check.Result{Warnings: blind.Warnings, Notes: blind.Notes}
+	res.Summary.Events = blind.Events
+	return res, nil
+}
+
+// countingWriter counts the bytes that went through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

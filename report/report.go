@@ -324,3 +324,15 @@ func (o Options) tool() wire.Tool {
 	}
 	return t
 }
+
+// Render writes the report in format: "json", "sarif", or text for any
+// other.
+func Render(w io.Writer, format string, res *check.Result, opt Options) error {
+	switch format {
+	case "json":
+		return JSON(w, res, opt)
+	case "sarif":
+		return SARIF(w, res, opt)
+	}
+	return Text(w, res, opt)
+}

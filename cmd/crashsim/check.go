@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -169,13 +168,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	} else {
 		err = writeOutput(g, f.Output, func(w io.Writer, color bool) error {
 			opt.Color = color
-			switch f.Format {
-			case "json":
-				return report.JSON(w, res.Result, opt)
-			case "sarif":
-				return report.SARIF(w, res.Result, opt)
-			}
-			return report.Text(w, res.Result, opt)
+			return report.Render(w, f.Format, res.Result, opt)
 		})
 	}
 	if err != nil {
@@ -185,15 +178,11 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 }
 
 // writeOutput writes a report to the file name or, when name is "", to
-// stdout (report.Output). A failure to write the file is an input error
-// (exit 3), which names the file; render's own error comes back as it is.
+// stdout (report.Output). A failure to write the file (report.WriteError,
+// which names it) exits 3 as every error without a code does; render's
+// own error comes back as it is.
 func writeOutput(g *Globals, name string, render func(w io.Writer, color bool) error) error {
-	err := report.Output(g.stdout, progress.Terminal(g.stdout), name, render)
-	var we *report.WriteError
-	if errors.As(err, &we) {
-		return withCode(exitInput, we.Err)
-	}
-	return err
+	return report.Output(g.stdout, progress.Terminal(g.stdout), name, render)
 }
 
 // warn says a problem that does not stop the run.

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/crashsim/crashsim"
-	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 )
@@ -51,26 +47,10 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Output != "" {
 		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
 	}
-	// What is still buffered when the trace turns out bad is dropped: a
-	// bad trace gives an error, not a timeline and then an error.
-	sent := &countingWriter{w: g.stdout}
-	w := bufio.NewWriterSize(sent, 64<<10)
 	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: c.At, AllPaths: c.AllPaths}
-	out := report.StatesText(w, sopt)
-	if c.Format == "json" {
-		out = report.StatesJSON(w, sopt)
-	}
-	done, err := rp.Timeline(out, c.At)
-	if done == nil {
-		if sent.n > 0 {
-			// The output was too long to hold: say where it stops.
-			w.Flush()
-			fmt.Fprintln(g.stderr, "crashsim: the crash states printed above stop before the bad line")
-		}
+	done, err := rp.WriteTimeline(g.stdout, g.stderr, sopt, c.Format == "json")
+	if err != nil {
 		return err
-	}
-	if ferr := w.Flush(); ferr != nil || err != nil {
-		return errors.Join(ferr, err)
 	}
 	report.BlindSpots(g.stderr, done.Warnings)
 	return blindExit(done.Warnings)
@@ -80,28 +60,14 @@ func (c *statesCmd) Run(g *Globals) error {
 // findings computed. The blind spots are worked out in a reading of their
 // own, so that the page says them at its top.
 func (c *statesCmd) runHTML(g *Globals, rp crashsim.Replay) error {
-	blind, err := rp.Run(nil)
+	res, err := rp.StatesPage()
 	if err != nil {
 		return err
 	}
-	res := &check.Result{Warnings: blind.Warnings, Notes: blind.Notes}
-	res.Summary.Events = blind.Events
 	meta := report.HTMLMeta{Command: "states", Trace: c.Trace, Model: rp.Persistence.String(), Models: []string{rp.Persistence.String()}}
 	if err := writeHTML(g, rp, meta, res, c.Output); err != nil {
 		return err
 	}
-	report.BlindSpots(g.stderr, blind.Warnings)
-	return blindExit(blind.Warnings)
-}
-
-// countingWriter counts the bytes that went through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	report.BlindSpots(g.stderr, res.Warnings)
+	return blindExit(res.Warnings)
 }
