@@ -31,6 +31,9 @@ func jailModes(t *testing.T, f func(t *testing.T)) {
 			if jailed && !canJail() {
 				t.Skip("needs CAP_SYS_ADMIN for namespaces")
 			}
+			if jailed && testing.Short() {
+				t.Skip("-short: the jailed run needs root and namespaces, left to the full run")
+			}
 			noJail = !jailed
 			defer func() { noJail = false }()
 			f(t)

@@ -66,6 +66,9 @@ func TestIdleJailedRunnerEnds(t *testing.T) {
 	if !canJail() {
 		t.Skip("needs CAP_SYS_ADMIN for namespaces")
 	}
+	if testing.Short() {
+		t.Skip("-short: jailed runners need root and namespaces, left to the full run")
+	}
 	for _, c := range []struct {
 		name  string
 		start func(work string) (checkerRunner, error)

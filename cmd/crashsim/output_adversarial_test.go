@@ -26,6 +26,9 @@ import (
 // that fsync returns, before the report is named. The test knows the
 // report is being written when crashsim has a file open in its directory.
 func TestAdversarialOutputInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: each case writes a large report and signals crashsim halfway, seconds apiece")
+	}
 	bin, err := exec.LookPath("crashsim")
 	if err != nil {
 		t.Skip("crashsim is not on PATH (TestMain puts it there)")
