@@ -96,6 +96,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"daemons":   cmdDaemons,
+			"dead":      cmdDead,
+			"nocmdline": cmdNoCmdline,
 			// chop FILE: remove the final newline, as a trace cut while
 			// strace was still writing it ends (txtar files always end in one).
 			"chop": func(ts *testscript.TestScript, neg bool, args []string) {
