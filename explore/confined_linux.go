@@ -177,27 +177,15 @@ func (r *confinedRunner) run(ctx context.Context, dir string, argv, env []string
 	}
 	// After the checker's processes are gone.
 	defer r.jt.do(func() { r.jt.j.leave(dir) })
-	pr, pw, err := os.Pipe()
+	z := r.jt.j.z
+	copied, err := sendRun(z.conn, out, []string{dir, path}, argv, env)
+	if errors.Is(err, errNotStarted) {
+		r.kill(token)
+		return outcome{}, fmt.Errorf("checker jail: %w", err)
+	}
 	if err != nil {
 		return outcome{}, err
 	}
-	z := r.jt.j.z
-	req := appendStrings(nil, []string{dir, path})
-	req = appendStrings(req, argv)
-	req = appendStrings(req, env)
-	err = sendFrame(z.conn, frameRun, req, int(pw.Fd()))
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		r.kill(token)
-		return outcome{}, fmt.Errorf("checker jail: %w: %w", errNotStarted, err)
-	}
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(out, pr)
-		pr.Close()
-		close(copied)
-	}()
 	answer := make(chan error, 1)
 	var res outcome
 	var notRun string

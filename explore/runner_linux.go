@@ -215,27 +215,14 @@ var errNotStarted = errors.New("the checker was not started")
 // until it ends or ctx is done (then the runner is killed, and the error
 // is ctx's).
 func (r *runner) run(ctx context.Context, dir string, argv, env []string, token string, out io.Writer) (outcome, error) {
-	pr, pw, err := os.Pipe()
+	copied, err := sendRun(r.conn, out, []string{dir}, argv, env)
+	if errors.Is(err, errNotStarted) {
+		r.kill(token)
+		return outcome{}, fmt.Errorf("checker runner: %w", err)
+	}
 	if err != nil {
 		return outcome{}, err
 	}
-	var req []byte
-	req = appendStrings(req, []string{dir})
-	req = appendStrings(req, argv)
-	req = appendStrings(req, env)
-	err = sendFrame(r.conn, frameRun, req, int(pw.Fd()))
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		r.kill(token)
-		return outcome{}, fmt.Errorf("checker runner: %w: %w", errNotStarted, err)
-	}
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(out, pr)
-		pr.Close()
-		close(copied)
-	}()
 	var started atomic.Bool
 	answer := make(chan error, 1)
 	var res outcome
@@ -303,6 +290,34 @@ func (o outcome) words() string {
 }
 
 // appendStrings appends a count and each string with its length.
+// sendRun asks the process at the other end of c to run a checker: a
+// frameRun of fields, with the write end of a new pipe whose read end is
+// copied into out until every writer is gone (then copied closes). A
+// failure to send wraps errNotStarted: the checker never started.
+func sendRun(c *net.UnixConn, out io.Writer, fields ...[]string) (copied <-chan struct{}, err error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	var req []byte
+	for _, f := range fields {
+		req = appendStrings(req, f)
+	}
+	err = sendFrame(c, frameRun, req, int(pw.Fd()))
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("%w: %w", errNotStarted, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		io.Copy(out, pr)
+		pr.Close()
+		close(done)
+	}()
+	return done, nil
+}
+
 func appendStrings(b []byte, ss []string) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(ss)))
 	for _, s := range ss {
