@@ -314,8 +314,8 @@ func (m *Model) unshare(id int32, r *restInode) {
 }
 
 // weakSweepMin is the fewest weak pointers the model keeps before it
-// first sweeps them.
-const weakSweepMin = 1024
+// sweeps them. A variable for tests, which sweep at every retirement.
+var weakSweepMin = 1024
 
 // keepWeak keeps a weak pointer to retired inode ino, so that while
 // something else holds it (an fd's Handle, a rule) it is the inode that
