@@ -241,16 +241,16 @@ func (m *Model) canRetire(ino *Inode) bool {
 func (m *Model) retireInode(ino *Inode) {
 	s := m.shared()
 	r := restInode{size: ino.Size, lastPath: ino.LastPath, hist: int32(ino.hist)}
-	var more restMore
-	if len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath {
-		more.paths, more.ownPaths = ino.Paths, true
-	}
-	more.syncRange = ino.SyncRange
+	ownPaths := len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath
+	var lastSync *Ref
 	if ino.LastSync != nil && !s.packSync(&r, ino.LastSync) {
-		more.lastSync = ino.LastSync
+		lastSync = ino.LastSync
 	}
-	if more.ownPaths || more.syncRange != nil || more.lastSync != nil {
-		r.more = &more
+	if ownPaths || ino.SyncRange != nil || lastSync != nil {
+		r.more = &restMore{syncRange: ino.SyncRange, lastSync: lastSync}
+		if ownPaths {
+			r.more.paths, r.more.ownPaths = ino.Paths, true
+		}
 	}
 	for _, f := range []struct {
 		on  bool
