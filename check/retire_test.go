@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,8 @@ import (
 )
 
 // TestRetireSameFindings: with models that retire files as soon as they
-// can, Run finds exactly what it finds with models that keep everything,
+// can, and the history of names pruned at every op, Run finds exactly what
+// it finds with models that keep everything and a history never pruned,
 // under every persistence model, on every fixture trace (with its listing
 // when it has one), a many-files trace and a real-shaped one.
 func TestRetireSameFindings(t *testing.T) {
@@ -52,9 +54,14 @@ func TestRetireSameFindings(t *testing.T) {
 	}
 	inputs = append(inputs, input{"files", files.Bytes(), Options{}}, input{"real", real.Bytes(), Options{}})
 
-	defer func(on bool, batch int) { retireModels, retireBatch = on, batch }(retireModels, retireBatch)
+	defer func(on bool, batch, prune int) {
+		retireModels, retireBatch, namePrune = on, batch, prune
+	}(retireModels, retireBatch, namePrune)
 	run := func(in input, retire bool) *Result {
-		retireModels, retireBatch = retire, 1
+		retireModels, retireBatch, namePrune = retire, 1, math.MaxInt
+		if retire {
+			namePrune = 0
+		}
 		opt := in.opt
 		opt.Models = model.Persistences
 		res, err := Run(parser.NewReader(bytes.NewReader(in.text), in.name, parser.Options{}), opt)

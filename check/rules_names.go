@@ -20,20 +20,29 @@ import (
 // model: the name did not exist before the trace and no fsync of its
 // directory (or sync) came after it was made.
 // Being the same under every model, that history is kept once, by the
-// first model's run, and read by every run (run.names): a trace of a
-// million files keeps a million paths in it.
+// first model's run, and read by every run (run.names). A path whose last
+// making a sync covered is pruned from it (see prune): a trace of a
+// million settled files keeps few paths in it.
 type nameNotSynced struct{}
 
 // nameHistory is what the program did to names, for litter.
 type nameHistory struct {
-	made     map[string]int // path -> seq of the last op that gave it an inode
-	existed  map[string]bool
-	dirSync  map[string]int // directory path -> seq of its last fsync
-	syncedAt int            // seq of the last sync/syncfs
+	made map[string]int // path -> seq of the last op that gave it an inode
+	// madeInitial: paths whose last op gave them an inode from before the
+	// trace, which prune keeps.
+	madeInitial map[string]bool
+	existed     map[string]bool
+	dirSync     map[string]int // directory path -> seq of its last fsync
+	syncedAt    int            // seq of the last sync/syncfs
+	pruneAt     int            // len(made) at which to prune next
 }
 
+// namePrune is the fewest paths made keeps before it is pruned; 0:
+// prune at every op (a test's setting). A variable for tests.
+var namePrune = 1024
+
 func newNameHistory() *nameHistory {
-	return &nameHistory{made: map[string]int{}, existed: map[string]bool{}, dirSync: map[string]int{}, syncedAt: -1}
+	return &nameHistory{made: map[string]int{}, madeInitial: map[string]bool{}, existed: map[string]bool{}, dirSync: map[string]int{}, syncedAt: -1, pruneAt: namePrune}
 }
 
 func (*nameNotSynced) Observe(r *run, e *model.Effect) {
@@ -51,9 +60,17 @@ func (s *nameHistory) observe(e *model.Effect) {
 			}
 			if c.New != nil {
 				s.made[c.Path] = e.Ref.Seq
+				if c.New.Initial {
+					s.madeInitial[c.Path] = true
+				} else if s.madeInitial[c.Path] {
+					delete(s.madeInitial, c.Path)
+				}
 			} else if _, seen := s.made[c.Path]; !seen {
 				s.made[c.Path] = -1
 			}
+		}
+		if len(s.made) >= s.pruneAt {
+			s.prune()
 		}
 	case model.EffDirSync:
 		if e.Inode != nil && e.Inode.Path != "" {
@@ -62,6 +79,54 @@ func (s *nameHistory) observe(e *model.Effect) {
 	case model.EffSyncAll:
 		s.syncedAt = e.Ref.Seq
 	}
+}
+
+// prune forgets the paths whose last making a sync after it covered: a
+// directory fsync of their parent, or a sync. Such a path is no litter
+// whatever follows (dirSync and syncedAt only grow) until an op makes it
+// again, which puts it back. Forgetting it must not change what else made
+// says:
+//   - existed is decided at a path's first change, which a forgotten path
+//     seems to have again; but it names the inode made last, or nothing,
+//     and that inode is not from before the trace (madeInitial is kept),
+//     so the change cannot mark it as existing;
+//   - unsureCreates skips the paths an op changed: a path the trace made
+//     is known to the model from then on, and no open of it is unsure.
+//
+// Paths only removed (-1) stay: there is no making for a sync to cover.
+// It runs when made has doubled since the last, so its cost is spread
+// over the ops that filled it.
+func (s *nameHistory) prune() {
+	kept := 0
+	for p, seq := range s.made {
+		if !s.covered(p, seq) {
+			kept++
+		}
+	}
+	// A new map: a Go map keeps the room of its deleted entries.
+	made := make(map[string]int, kept)
+	for p, seq := range s.made {
+		if !s.covered(p, seq) {
+			made[p] = seq
+		}
+	}
+	s.made, s.pruneAt = made, max(namePrune, 2*len(made))
+	if namePrune == 0 {
+		s.pruneAt = 0
+	}
+}
+
+// covered reports whether a sync after made's seq made the path's last
+// making durable, so that prune may forget it.
+func (s *nameHistory) covered(p string, seq int) bool {
+	if seq < 0 || s.madeInitial[p] {
+		return false
+	}
+	if s.syncedAt > seq {
+		return true
+	}
+	d, ok := s.dirSync[parentDirOf(p)]
+	return ok && d > seq
 }
 
 // litter reports whether p is a name the program made, never had synced

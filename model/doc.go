@@ -237,6 +237,8 @@
 // is settled is retired: the model keeps a small record of it and drops
 // its Inode and Names, and brings it back exactly as it was on any later
 // use (retire.go). Memory then follows the files that can still change.
+// A settled file is the same under every persistence model, so the models
+// of one check (Options.Shared) share its record.
 // A Timeline never retires, since it asks about every path at every
 // point.
 //

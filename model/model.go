@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"weak"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
@@ -114,9 +115,12 @@ type Options struct {
 
 // Shared is what the models of one check share: the *Ref of the event
 // they are applying, so that a file's last sync (and a sync of every
-// file) costs one Ref however many models and files point at it.
+// file) costs one Ref however many models and files point at it, and the
+// records of retired files (retire.go), which are the same in every
+// model: a settled file keeps one record, not one a model.
 type Shared struct {
-	ref *Ref
+	ref  *Ref
+	rest restShared
 }
 
 // eventRef returns a Ref of the event being applied that nothing will
@@ -167,12 +171,16 @@ type Model struct {
 	paths [3]string
 	// What retirement keeps (retire.go): records of retired inodes by ID
 	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
-	// a map entry per retired one), the index of retired names (the
-	// inode ID, or known absent: restindex.go), and the candidates for the
-	// next pass.
+	// a map entry per retired one; the record is shared with the other
+	// models of Options.Shared), the index of retired names (the inode
+	// ID, or known absent: restindex.go), weak pointers to the retired
+	// Inodes that may still be held (weaks, swept at weakSweep), and the
+	// candidates for the next pass.
 	rest        []*restInode
 	nretired    int
 	restIdx     restIndex
+	weaks       map[int32]weak.Pointer[Inode]
+	weakSweep   int
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
@@ -194,6 +202,12 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
+	if opt.Retire {
+		if opt.Shared == nil {
+			opt.Shared = new(Shared) // the model's records, shared with none
+		}
+		opt.Shared.rest.models++
+	}
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
 		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
 }

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+	"slices"
 	"weak"
 )
 
@@ -20,33 +22,48 @@ import (
 //
 // Any later use brings the file back exactly as it was: a lookup of one
 // of its names, an fd still open on it, a rename of a directory above
-// it, Inode(id), Crash. The record holds a weak pointer to the Inode, so
-// while anything else still holds the Inode (an open fd's Handle, a
-// rule's map) the very same object comes back, and a retired Inode that
-// nobody holds is rebuilt from the record with the same fields. The model
-// changes an Inode only after bringing it back, so a retired one never
-// drifts from its record.
+// it, Inode(id), Crash. While anything else still holds the Inode (an
+// open fd's Handle, a rule's map) the very same object comes back, found
+// through a weak pointer the model keeps for it; a retired Inode that
+// nobody holds is rebuilt from the record with the same fields, and its
+// weak pointer is let go at the next sweep. The model changes an Inode
+// only after bringing it back, so a retired one never drifts from its
+// record.
+//
+// The record holds nothing a persistence model decides: once settled, a
+// file is the same in every model. The models of one check (Options.Shared)
+// share it: a model retiring inode ID looks for the record another model
+// retired ID with, and shares it only if every field is equal, so that
+// models that numbered their inodes differently keep records of their own.
 //
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
 
 // restInode is what a retired inode keeps: 64 bytes, the allocator's
-// size class, for the file that had one name all along; another keeps
-// its names in more.
+// size class, for the file that had one name all along, its last sync
+// packed (the Ref comes back built anew, equal); another keeps its names
+// in more.
 type restInode struct {
-	w        weak.Pointer[Inode]
-	size     int64  // and DurableSize: with nothing pending they are one
 	lastPath string // its one name now, or the last it had when deleted
-	lastSync *Ref
-	more     *restMore // nil: Paths is [lastPath], no sync_file_range
-	hist     int32
-	flags    restFlags
+	size     int64  // and DurableSize: with nothing pending they are one
+	more     *restMore
+	// LastSync: Seq, Line, EndLine-Line, PID, and 1+ the index of its
+	// File and Syscall in restShared.kinds (0: no LastSync, or more's).
+	syncSeq, syncLine int64
+	syncEnd           uint32
+	syncPID           int32
+	hist              int32
+	syncKind          uint16
+	flags             restFlags
+	refs              uint8 // the models that retired the inode with this record
 }
 
 // restMore is what few retired inodes have.
 type restMore struct {
 	paths     []string
+	ownPaths  bool // Paths is paths; else [lastPath]
 	syncRange *Ref
+	lastSync  *Ref // a LastSync the packed fields cannot hold
 }
 
 type restFlags uint8
@@ -60,6 +77,73 @@ const (
 	restHadContent
 	restSyncedEmpty
 )
+
+// restShared is what the models of one Shared keep of retirement: how
+// many models retire, the records some of them retired an inode with and
+// others not yet (by ID: when all have, the record leaves the map), and
+// the files and calls of packed syncs.
+type restShared struct {
+	models  int
+	halfway map[int32]*restInode
+	kinds   []refKind
+	kindOf  map[refKind]uint16
+}
+
+type refKind struct{ file, syscall string }
+
+// packSync puts r into rec's packed fields, reporting false when they
+// cannot hold it.
+func (s *restShared) packSync(rec *restInode, r *Ref) bool {
+	end := r.EndLine - r.Line
+	if end < 0 || end > math.MaxUint32 || r.PID < math.MinInt32 || r.PID > math.MaxInt32 {
+		return false
+	}
+	k := refKind{r.File, r.Syscall}
+	i, ok := s.kindOf[k]
+	if !ok {
+		if len(s.kinds) == math.MaxUint16 {
+			return false
+		}
+		if s.kindOf == nil {
+			s.kindOf = map[refKind]uint16{}
+		}
+		s.kinds = append(s.kinds, k)
+		i = uint16(len(s.kinds))
+		s.kindOf[k] = i
+	}
+	rec.syncSeq, rec.syncLine, rec.syncEnd, rec.syncPID, rec.syncKind = int64(r.Seq), int64(r.Line), uint32(end), int32(r.PID), i
+	return true
+}
+
+// lastSync is the record's LastSync, built anew.
+func (r *restInode) lastSync(s *restShared) *Ref {
+	if r.syncKind == 0 {
+		if r.more != nil {
+			return r.more.lastSync
+		}
+		return nil
+	}
+	k := s.kinds[r.syncKind-1]
+	return &Ref{Seq: int(r.syncSeq), File: k.file, Line: int(r.syncLine), EndLine: int(r.syncLine) + int(r.syncEnd), PID: int(r.syncPID), Syscall: k.syscall}
+}
+
+// same reports whether two records say the same of an inode.
+func (r *restInode) same(o *restInode) bool {
+	a, b := *r, *o
+	a.more, b.more, a.refs, b.refs = nil, nil, 0, 0
+	if a != b || (r.more == nil) != (o.more == nil) {
+		return false
+	}
+	if r.more == nil {
+		return true
+	}
+	return r.more.ownPaths == o.more.ownPaths && (r.more.paths == nil) == (o.more.paths == nil) && slices.Equal(r.more.paths, o.more.paths) && sameRef(r.more.syncRange, o.more.syncRange) && sameRef(r.more.lastSync, o.more.lastSync)
+}
+
+func sameRef(a, b *Ref) bool { return a == b || a != nil && b != nil && *a == *b }
+
+// shared returns what the model shares of retirement.
+func (m *Model) shared() *restShared { return &m.opt.Shared.rest }
 
 // retireBatch is how many candidates wait before a retirement pass: a
 // file read in a loop through an open fd comes back at each read, and is
@@ -155,13 +239,18 @@ func (m *Model) canRetire(ino *Inode) bool {
 }
 
 func (m *Model) retireInode(ino *Inode) {
-	r := &restInode{
-		w: weak.Make(ino), size: ino.Size, lastPath: ino.LastPath,
-		lastSync: ino.LastSync,
-		hist:     int32(ino.hist),
+	s := m.shared()
+	r := restInode{size: ino.Size, lastPath: ino.LastPath, hist: int32(ino.hist)}
+	ownPaths := len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath
+	var lastSync *Ref
+	if ino.LastSync != nil && !s.packSync(&r, ino.LastSync) {
+		lastSync = ino.LastSync
 	}
-	if len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath || ino.SyncRange != nil {
-		r.more = &restMore{paths: ino.Paths, syncRange: ino.SyncRange}
+	if ownPaths || ino.SyncRange != nil || lastSync != nil {
+		r.more = &restMore{syncRange: ino.SyncRange, lastSync: lastSync}
+		if ownPaths {
+			r.more.paths, r.more.ownPaths = ino.Paths, true
+		}
 	}
 	for _, f := range []struct {
 		on  bool
@@ -175,31 +264,114 @@ func (m *Model) retireInode(ino *Inode) {
 			r.flags |= f.bit
 		}
 	}
-	m.rest[ino.ID-1] = r
+	id := int32(ino.ID)
+	rec := s.halfway[id]
+	if rec != nil && rec.same(&r) && rec.refs < math.MaxUint8 {
+		rec.refs++
+		if int(rec.refs) >= s.models {
+			delete(s.halfway, id)
+		}
+	} else {
+		first := rec == nil
+		rec = new(restInode)
+		*rec = r
+		rec.refs = 1
+		if first && s.models > 1 {
+			if s.halfway == nil {
+				s.halfway = map[int32]*restInode{}
+			}
+			s.halfway[id] = rec
+		}
+	}
+	m.rest[ino.ID-1] = rec
 	m.nretired++
+	m.keepWeak(id, ino)
 	for _, p := range ino.Names {
 		delete(m.names, p)
-		m.restPut(p, int32(ino.ID))
+		m.restPut(p, id)
 	}
 	m.inodes[ino.ID-1] = nil
 	ino.retired = true
 }
 
+// unshare lets go of record r of inode id, as a model brings it back.
+func (m *Model) unshare(id int32, r *restInode) {
+	s := m.shared()
+	r.refs--
+	switch {
+	case r.refs == 0:
+		if s.halfway[id] == r {
+			delete(s.halfway, id)
+		}
+	case s.halfway[id] == nil:
+		// The model may retire the inode again as it was: it finds the
+		// record the others keep.
+		if s.halfway == nil {
+			s.halfway = map[int32]*restInode{}
+		}
+		s.halfway[id] = r
+	}
+}
+
+// weakSweepMin is the fewest weak pointers the model keeps before it
+// sweeps them. A variable for tests, which sweep at every retirement.
+var weakSweepMin = 1024
+
+// keepWeak keeps a weak pointer to retired inode ino, so that while
+// something else holds it (an fd's Handle, a rule) it is the inode that
+// comes back. Once nobody holds it the pointer is useless: a sweep, when
+// the pointers have doubled since the last, drops those, so that they
+// cost memory for the inodes still held rather than for every retired
+// one.
+func (m *Model) keepWeak(id int32, ino *Inode) {
+	if m.weaks == nil {
+		m.weaks = map[int32]weak.Pointer[Inode]{}
+	}
+	m.weaks[id] = weak.Make(ino)
+	if len(m.weaks) < max(weakSweepMin, m.weakSweep) {
+		return
+	}
+	held := 0
+	for _, w := range m.weaks {
+		if w.Value() != nil {
+			held++
+		}
+	}
+	// A new map: a Go map keeps the room of its deleted entries.
+	kept := make(map[int32]weak.Pointer[Inode], held)
+	for id, w := range m.weaks {
+		if w.Value() != nil {
+			kept[id] = w
+		}
+	}
+	m.weaks, m.weakSweep = kept, 2*len(kept)
+}
+
+// held returns retired inode id's Inode if something still holds it.
+func (m *Model) held(id int) *Inode {
+	if w, ok := m.weaks[int32(id)]; ok {
+		return w.Value()
+	}
+	return nil
+}
+
 // rebuild makes the inode a record was taken from, for one nobody held.
-func (r *restInode) rebuild(id int) *Inode {
+func (r *restInode) rebuild(id int, s *restShared) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
 		LastPath: r.lastPath,
 		Size:     r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
-		LastSync:   r.lastSync,
+		LastSync:   r.lastSync(s),
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
 		syncedEmpty: r.flags&restSyncedEmpty != 0,
 	}
+	ino.Paths = []string{r.lastPath}
 	if r.more != nil {
-		ino.Paths, ino.SyncRange = r.more.paths, r.more.syncRange
-	} else {
-		ino.Paths = []string{r.lastPath}
+		if r.more.ownPaths {
+			ino.Paths = r.more.paths
+		}
+		ino.SyncRange = r.more.syncRange
 	}
 	if r.flags&restNamed != 0 {
 		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
@@ -217,10 +389,10 @@ func (m *Model) materialize(id int) *Inode {
 	if r == nil {
 		return nil
 	}
-	if ino := r.w.Value(); ino != nil {
+	if ino := m.held(id); ino != nil {
 		return ino
 	}
-	return r.rebuild(id)
+	return r.rebuild(id, m.shared())
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
@@ -240,9 +412,11 @@ func (m *Model) reviveID(id int) *Inode {
 	}
 	m.rest[id-1] = nil
 	m.nretired--
-	ino := r.w.Value()
+	m.unshare(int32(id), r)
+	ino := m.held(id)
+	delete(m.weaks, int32(id))
 	if ino == nil {
-		ino = r.rebuild(id)
+		ino = r.rebuild(id, m.shared())
 	}
 	ino.retired = false
 	m.inodes[id-1] = ino
@@ -262,7 +436,8 @@ func (m *Model) live(ino *Inode) *Inode {
 		return ino
 	}
 	if got := m.reviveID(ino.ID); got != ino {
-		// The weak pointer resolves while the fd holds the inode.
+		// The weak pointer resolves while the fd holds the inode, and a
+		// sweep keeps it.
 		panic("model: a retired inode came back as another object")
 	}
 	return ino
