@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -447,7 +446,17 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			r.m.Apply(ev)
 		}
 	}
-	finishRuns(runs)
+	for _, r := range runs {
+		stillModels.Store(r.m, &crashMemo{})
+		defer stillModels.Delete(r.m)
+		for _, f := range r.deferred {
+			f()
+		}
+		for _, rule := range r.rules {
+			rule.Finish(r)
+		}
+		stillModels.Delete(r.m)
+	}
 	if col.sort == nil {
 		res.Add(merge(runs, opt.Models)...)
 	} else {
@@ -481,46 +490,6 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	})
 	res.Summary.Files = len(inScope)
 	return res, nil
-}
-
-// finishParallel lets finishRuns finish the models side by side; a
-// variable so that a test can compare with one model after the other.
-var finishParallel = true
-
-// finishRuns asks each model's rules for what only the end of the trace
-// shows. That is most of a check's work when many files are left
-// unsynced (each one's crash states, under each model), and the models
-// stand still by then, each only read by its own rules: with more than
-// one CPU they finish at the same time, the collector taking the findings
-// of one at a time. What each emits and its order among its own are as
-// one after the other would give: the collector sorts findings by a key
-// that includes the model and the place among its findings, so which
-// model's come first into it changes nothing.
-func finishRuns(runs []*run) {
-	finish := func(r *run) {
-		stillModels.Store(r.m, &crashMemo{})
-		defer stillModels.Delete(r.m)
-		for _, f := range r.deferred {
-			f()
-		}
-		for _, rule := range r.rules {
-			rule.Finish(r)
-		}
-	}
-	if !finishParallel || len(runs) < 2 || runtime.GOMAXPROCS(0) < 2 {
-		for _, r := range runs {
-			finish(r)
-		}
-		return
-	}
-	runs[0].col.mu = new(sync.Mutex)
-	defer func() { runs[0].col.mu = nil }()
-	var wg sync.WaitGroup
-	for _, r := range runs[1:] {
-		wg.Go(func() { finish(r) })
-	}
-	finish(runs[0])
-	wg.Wait()
 }
 
 // merge joins the findings of every model: one finding per rule, path and

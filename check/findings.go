@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"sync"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -316,16 +315,9 @@ type collector struct {
 	traces map[string]bool
 	rec    []byte
 	err    error
-	// mu, when set, is held for each finding emitted: while the models
-	// finish side by side (finishRuns).
-	mu *sync.Mutex
 }
 
 func (c *collector) emit(r *run, f *Finding) {
-	if c.mu != nil {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-	}
 	if c.at <= 0 {
 		r.findings = append(r.findings, f)
 		return
