@@ -145,6 +145,7 @@ type sorter struct {
 	max   int
 	arena []byte
 	ents  []entry
+	order []int32 // flush's scratch: ents in sorted order
 	file  *spillFile
 	runs  [][2]int64 // start and end of each run
 }
@@ -176,17 +177,27 @@ func (s *sorter) flush() error {
 		}
 		s.file = f
 	}
-	slices.SortStableFunc(s.ents, func(a, b entry) int {
+	// The sort moves indices, not entries, and compares keys where they
+	// lie: a comparison of two entries copied to the stack passed their
+	// addresses to less, which made each copy escape, two allocations
+	// per comparison.
+	s.order = s.order[:0]
+	for i := range s.ents {
+		s.order = append(s.order, int32(i))
+	}
+	slices.SortStableFunc(s.order, func(i, j int32) int {
+		a, b := &s.ents[i].k, &s.ents[j].k
 		switch {
-		case s.less(&a.k, &b.k):
+		case s.less(a, b):
 			return -1
-		case s.less(&b.k, &a.k):
+		case s.less(b, a):
 			return 1
 		}
 		return 0
 	})
 	start := s.file.size
-	for _, e := range s.ents {
+	for _, i := range s.order {
+		e := &s.ents[i]
 		if _, err := s.file.put(s.arena[e.off : e.off+e.len]); err != nil {
 			return err
 		}
