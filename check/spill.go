@@ -70,10 +70,12 @@ func newSpillFile() (*spillFile, error) {
 
 // put appends one record and returns its offset.
 func (s *spillFile) put(rec []byte) (int64, error) {
-	var n [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(n[:], uint64(len(rec)))
+	// The length goes through the writer's own buffer: a local array
+	// passed to Write escaped, an allocation per record.
+	n := binary.AppendUvarint(s.w.AvailableBuffer(), uint64(len(rec)))
+	k := len(n)
 	off := s.size
-	if _, err := s.w.Write(n[:k]); err != nil {
+	if _, err := s.w.Write(n); err != nil {
 		return 0, err
 	}
 	if _, err := s.w.Write(rec); err != nil {
