@@ -32,17 +32,69 @@ type diskPart struct {
 }
 
 func (d *diskPart) at(i int) (*Finding, error) {
-	if d.r == nil {
-		d.r = newReader(d.file, d.c, -1, d.file.size, 256<<10)
-	}
-	rec, err := d.r.at(d.offs[i])
-	if errors.Is(err, io.EOF) {
-		err = errRecord
-	}
+	rec, err := d.record(d.offs[i])
 	if err != nil {
 		return nil, err
 	}
 	return d.r.dec.decode(rec)
+}
+
+// record returns the record at off, valid until the next read.
+func (d *diskPart) record(off int64) ([]byte, error) {
+	if d.r == nil {
+		d.r = newReader(d.file, d.c, -1, d.file.size, 256<<10)
+	}
+	rec, err := d.r.at(off)
+	if errors.Is(err, io.EOF) {
+		err = errRecord
+	}
+	return rec, err
+}
+
+// heads yields what Group asks of each finding (see decoder.decodeHead),
+// in order: a finding in memory as it is, a spilled one into one Finding
+// reused for every record, valid only until the next, whose Message is
+// empty and whose Related, State and Source are nil (a spilled finding
+// never keeps a Source: Load is what makes one last).
+func (r *Result) heads() iter.Seq2[*Finding, error] {
+	return func(yield func(*Finding, error) bool) {
+		for _, f := range r.findings {
+			if !yield(f, nil) {
+				return
+			}
+		}
+		var reuse Finding
+		for _, p := range r.parts {
+			if p.disk == nil {
+				for _, f := range p.mem {
+					if !yield(f, nil) {
+						return
+					}
+				}
+				continue
+			}
+			d := p.disk
+			for _, off := range d.offs {
+				err := d.head(off, &reuse)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				if !yield(&reuse, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// head reads the record at off into f as decodeHead does.
+func (d *diskPart) head(off int64, f *Finding) error {
+	rec, err := d.record(off)
+	if err != nil {
+		return err
+	}
+	return d.r.dec.decodeHead(rec, f)
 }
 
 func (p part) len() int {

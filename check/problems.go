@@ -135,15 +135,17 @@ type problemKey struct {
 }
 
 // Group groups a result's findings into problems, reading them twice
-// (a spilled result from its temp file). Call it once the findings'
-// Source is set, after filtering: it groups what is there.
+// (a spilled result from its temp file, each record only as far as its
+// state index: the message of a problem's primary is read once, at the
+// end). Call it once the findings' Source is set, after filtering: it
+// groups what is there.
 //
 // Memory: an index of the files with findings (the rules found on each),
 // and four bytes per finding naming its problem; a problem holds the
 // indices of its findings and its paths. No finding is held.
 func Group(r *Result) (*Problems, error) {
 	files := map[string]*fileRules{}
-	for f, err := range r.Findings() {
+	for f, err := range r.heads() {
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +176,7 @@ func Group(r *Result) (*Problems, error) {
 	var program *Problem
 	programAt := false // the program-level problem's Source is a data-not-synced's
 	i := 0
-	for f, err := range r.Findings() {
+	for f, err := range r.heads() {
 		if err != nil {
 			return nil, err
 		}
@@ -227,6 +229,14 @@ func Group(r *Result) (*Problems, error) {
 		i++
 	}
 	for _, p := range ps.List {
+		if p.Primary >= 0 && p.Message == "" {
+			// A spilled primary's head came without its message.
+			f, err := r.At(p.Primary)
+			if err != nil {
+				return nil, err
+			}
+			p.Message = f.Message
+		}
 		p.Fix = p.Rule.Fix
 		if p.Program {
 			p.Rule = registry[ruleIndex[DataNotSynced]]

@@ -70,10 +70,12 @@ func newSpillFile() (*spillFile, error) {
 
 // put appends one record and returns its offset.
 func (s *spillFile) put(rec []byte) (int64, error) {
-	var n [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(n[:], uint64(len(rec)))
+	// The length goes through the writer's own buffer: a local array
+	// passed to Write escaped, an allocation per record.
+	n := binary.AppendUvarint(s.w.AvailableBuffer(), uint64(len(rec)))
+	k := len(n)
 	off := s.size
-	if _, err := s.w.Write(n[:k]); err != nil {
+	if _, err := s.w.Write(n); err != nil {
 		return 0, err
 	}
 	if _, err := s.w.Write(rec); err != nil {
@@ -145,6 +147,7 @@ type sorter struct {
 	max   int
 	arena []byte
 	ents  []entry
+	order []int32 // flush's scratch: ents in sorted order
 	file  *spillFile
 	runs  [][2]int64 // start and end of each run
 }
@@ -176,17 +179,27 @@ func (s *sorter) flush() error {
 		}
 		s.file = f
 	}
-	slices.SortStableFunc(s.ents, func(a, b entry) int {
+	// The sort moves indices, not entries, and compares keys where they
+	// lie: a comparison of two entries copied to the stack passed their
+	// addresses to less, which made each copy escape, two allocations
+	// per comparison.
+	s.order = s.order[:0]
+	for i := range s.ents {
+		s.order = append(s.order, int32(i))
+	}
+	slices.SortStableFunc(s.order, func(i, j int32) int {
+		a, b := &s.ents[i].k, &s.ents[j].k
 		switch {
-		case s.less(&a.k, &b.k):
+		case s.less(a, b):
 			return -1
-		case s.less(&b.k, &a.k):
+		case s.less(b, a):
 			return 1
 		}
 		return 0
 	})
 	start := s.file.size
-	for _, e := range s.ents {
+	for _, i := range s.order {
+		e := &s.ents[i]
 		if _, err := s.file.put(s.arena[e.off : e.off+e.len]); err != nil {
 			return err
 		}

@@ -247,6 +247,39 @@ func (d *decoder) str() string {
 	return d.c.strs[id]
 }
 
+// decodeHead reads into f only what Group asks of a finding: its rule,
+// models, path, trace, line, pid, seq and state index. The message and
+// what follows it are passed over, so that grouping a spilled result
+// reads each record without building its text, related lines or state;
+// f is the caller's, reused from one record to the next.
+func (d *decoder) decodeHead(rec []byte, f *Finding) error {
+	d.p, d.bad = rec, false
+	d.byte() // flags
+	*f = Finding{modelSet: modelSet(d.byte())}
+	d.uvarint() // run
+	d.uvarint() // seq
+	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+		f.Rule = d.c.rules[id]
+	} else {
+		return errRecord
+	}
+	f.Path = d.string()
+	f.Trace = d.str()
+	f.Line = d.int()
+	f.PID = d.int()
+	f.Seq = d.int()
+	if n := d.uvarint(); n <= uint64(len(d.p)) {
+		d.p = d.p[n:] // the message
+	} else {
+		d.bad = true
+	}
+	f.StateIndex = d.int()
+	if d.bad {
+		return errRecord
+	}
+	return nil
+}
+
 // decode reads a whole record back into a finding.
 func (d *decoder) decode(rec []byte) (*Finding, error) {
 	d.p, d.bad = rec, false

@@ -107,6 +107,19 @@ func TestSpillSameFindings(t *testing.T) {
 				if mem.Summary != res.Summary {
 					t.Errorf("%s %v SpillAt %d: summary %+v, in memory %+v", trace, models, at, res.Summary, mem.Summary)
 				}
+				// Group reads a spilled record only in part: its problems
+				// must be those of the findings in memory, messages and all.
+				wantPs, err := Group(mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotPs, err := Group(res)
+				if err != nil {
+					t.Fatalf("%s %v SpillAt %d: Group: %v", trace, models, at, err)
+				}
+				if diff := cmp.Diff(wantPs, gotPs, cmp.Comparer(func(a, b *Rule) bool { return a.ID == b.ID && a.Severity == b.Severity })); diff != "" {
+					t.Errorf("%s %v SpillAt %d: problems (-memory +spilled):\n%s", trace, models, at, diff)
+				}
 				for _, sev := range []Severity{Info, Warning, Error, Never} {
 					if res.AtLeast(sev) != mem.AtLeast(sev) {
 						t.Errorf("%s: AtLeast(%s) = %v spilled, %v in memory", trace, sev, res.AtLeast(sev), mem.AtLeast(sev))
