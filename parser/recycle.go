@@ -1,6 +1,9 @@
 package parser
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // Recycling (Options.Recycle): a Pipeline whose caller keeps no event
 // hands each batch's events back to the parsing goroutine once the caller
@@ -99,15 +102,23 @@ func (m *eventMem) reset() {
 // goroutine: the Pipeline puts events back from there.
 type eventPool struct {
 	free []*Event
-	// mems is the memory of each event the pool made. It is kept beside
-	// the events, not in them, so that an Event stays a plain struct of
-	// exported fields (callers compare and copy them).
-	mems map[*Event]*eventMem
-	// slab and memSlab are where new events and their memory are carved
-	// from until enough come back.
-	slab    []Event
-	memSlab []eventMem
+	// chunks are the events the pool made, each with its memory beside
+	// it, not in it, so that an Event stays a plain struct of exported
+	// fields (callers compare and copy them).
+	chunks []poolChunk
+	next   int // the first event of the last chunk not handed out yet
 }
+
+// poolChunk is poolChunkSize events and the memory of each, at the same
+// index.
+type poolChunk struct {
+	evs  []Event
+	mems []eventMem
+	base uintptr // the address of evs[0]
+}
+
+// poolChunkSize is how many events the pool makes at once: a batch's.
+const poolChunkSize = 256
 
 // maxPooled bounds the events a pool keeps: more than the batches a
 // Pipeline has under way hold, so that a stream that does not take its
@@ -119,38 +130,43 @@ func (p *eventPool) get() (*Event, *eventMem) {
 	if n := len(p.free); n > 0 {
 		ev := p.free[n-1]
 		p.free = p.free[:n-1]
-		return ev, p.mems[ev]
+		return ev, p.memOf(ev)
 	}
-	if len(p.slab) == 0 {
-		p.slab = make([]Event, eventSlab)
-		p.memSlab = make([]eventMem, eventSlab)
+	if len(p.chunks) == 0 || p.next == poolChunkSize {
+		evs := make([]Event, poolChunkSize)
+		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, poolChunkSize), base: uintptr(unsafe.Pointer(&evs[0]))})
+		p.next = 0
 	}
-	if p.mems == nil {
-		p.mems = map[*Event]*eventMem{}
-	}
-	ev, m := &p.slab[0], &p.memSlab[0]
-	p.slab, p.memSlab = p.slab[1:], p.memSlab[1:]
-	p.mems[ev] = m
+	c := &p.chunks[len(p.chunks)-1]
+	ev, m := &c.evs[p.next], &c.mems[p.next]
+	p.next++
 	return ev, m
 }
 
-// memOf is the memory of an event the pool made, nil for any other.
+// memOf is the memory of an event the pool made, nil for any other. The
+// event is found among the chunks by its address (Go does not move what
+// it allocates), which costs a few comparisons where a map from events to
+// their memory cost a lookup that missed the cache on every event.
 func (p *eventPool) memOf(ev *Event) *eventMem {
 	if p == nil {
 		return nil
 	}
-	return p.mems[ev]
+	a := uintptr(unsafe.Pointer(ev))
+	for i := range p.chunks {
+		c := &p.chunks[i]
+		if off := a - c.base; off < poolChunkSize*unsafe.Sizeof(Event{}) {
+			return &c.mems[off/unsafe.Sizeof(Event{})]
+		}
+	}
+	return nil
 }
 
 // put takes back an event no one holds any more, with the resumed half
 // joined to it. An event the pool did not make (a copy park made) is
 // left to the collector.
 func (p *eventPool) put(ev *Event) {
-	if p == nil {
-		return
-	}
 	for ev != nil {
-		m := p.mems[ev]
+		m := p.memOf(ev)
 		if m == nil {
 			return
 		}
@@ -160,8 +176,6 @@ func (p *eventPool) put(ev *Event) {
 		*ev = Event{}
 		if len(p.free) < maxPooled() {
 			p.free = append(p.free, ev)
-		} else {
-			delete(p.mems, ev)
 		}
 		ev = next
 	}
