@@ -99,14 +99,16 @@ type lineParser struct {
 
 const maxDepth = 64
 
-// valueSlab is how many Values one allocation of carve holds. Values are
-// never reused once handed out; an event a consumer keeps holds its slab's
-// memory (about 40 KB) alive.
+// valueSlab is how many Values one allocation of carve holds. Values
+// carved from a slab are never reused once handed out (a recycled event's
+// come from its own memory, eventMem); an event a consumer keeps holds its
+// slab's memory (about 40 KB) alive.
 const valueSlab = 256
 
-// carve returns a copy of v, carved from a slab (one allocation per
-// valueSlab Values, not one per call). Its capacity is its length, so an
-// append to it never writes into the slab.
+// carve returns a copy of v, carved from the memory of a recycled event,
+// or else from a slab (one allocation per valueSlab Values, not one per
+// call). Its capacity is its length, so an append to it never writes into
+// the slab or the memory.
 func (l *lineParser) carve(v []Value) []Value {
 	if l.mem != nil {
 		return l.mem.carve(v)

@@ -130,12 +130,14 @@ type Reader struct {
 	skipped Event
 }
 
-// eventSlab is how many Events one allocation holds. An Event is never
-// reused once handed out, so a consumer may keep any; one it keeps holds
-// its slab's memory (about 15 KB) alive.
+// eventSlab is how many Events one allocation holds. An Event carved from
+// a slab is never reused once handed out, so a consumer may keep any; one
+// it keeps holds its slab's memory (about 15 KB) alive. (A recycling
+// Pipeline's events come from its eventPool instead.)
 const eventSlab = 64
 
-// newEvent returns a fresh Event for the line being read: carved from a
+// newEvent returns a fresh Event for the line being read: from a
+// recycling Pipeline's pool, with lp.mem its memory, or else carved from a
 // slab, which costs one allocation per eventSlab lines instead of one per
 // line.
 func (r *Reader) newEvent() *Event {
