@@ -60,10 +60,19 @@ const (
 )
 
 // open opens a trace to read it for what, its flags read as arch's (see
-// Start.Arch).
+// Start.Arch). The reader may keep the events.
 func (in *Inputs) open(trace string, what readFor, arch parser.Arch) (parser.Stream, error) {
+	return in.openRecycled(trace, what, arch, false)
+}
+
+// openRecycled is open; recycle says that the reader keeps no event (nor
+// any part of one but strings) past the next call to Next, so that a
+// parsing goroutine may build later events in its memory
+// (parser.Options.Recycle).
+func (in *Inputs) openRecycled(trace string, what readFor, arch parser.Arch, recycle bool) (parser.Stream, error) {
 	opt := in.Parse
 	opt.Arch = arch
+	opt.Recycle = recycle
 	opt.DecodeArgs, opt.DecodePositions, opt.DecodeNone = nil, nil, false
 	switch what {
 	case forModel:

@@ -53,8 +53,24 @@
 //     the full reading, so errors, warnings and hints are those Next
 //     gives (FuzzSkip compares the two).
 //   - Events and argument Values are carved from slabs, one allocation per
-//     64 events and per 256 Values. Nothing is reused once handed out; a
-//     kept event keeps its slabs alive.
+//     64 events and per 256 Values. Without Options.Recycle nothing is
+//     reused once handed out; a kept event keeps its slabs alive.
+//   - Options.Recycle is for a caller that keeps no event (check): an
+//     Event and everything reached from it but strings (Args, Elems, the
+//     Extras, Stack) is valid only until the next call to Next. A
+//     Pipeline then hands each batch's events back to its goroutine once
+//     the caller has moved on to the next batch, and its Readers build
+//     new events in them (eventPool) instead of carving from slabs. Each
+//     recycled event owns the memory its Values, ValueExtras and
+//     EventExtra are carved from (eventMem, found by the event's address
+//     among the pool's chunks), grown to what the lines it served needed:
+//     an event the Reader still holds (a call left unfinished, one held
+//     for its -k stack, a parked member's) keeps its memory however far
+//     the batches have gone, and a call's resumed half is reused with the
+//     call it joined. Once the pool holds the events of the batches under
+//     way, plain lines allocate nothing; strings are never reused (the
+//     interned ones are shared, an address or a one-off path is its own).
+//     Without a Pipeline, Recycle changes nothing.
 //   - What few lines or values print (-Y command names, -k stacks, -i
 //     addresses, exit statuses, text after the return value, comments,
 //     "=>" exit values) sits behind Event.Extra and Value.Extra, nil when

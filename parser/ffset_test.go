@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"testing"
 
@@ -94,15 +95,7 @@ func withMaxOpen(t *testing.T, n int) {
 // with every member open, with room for all its members open, and with
 // room for one (every member parked and opened again at each turn).
 func TestFFSetSameAsAllOpen(t *testing.T) {
-	sets, _ := filepath.Glob("../fixtures/traces/*/ff-ttt/trace.*")
-	prefixes := map[string]bool{}
-	for _, m := range sets {
-		prefixes[m[:len(m)-len(filepath.Ext(m))]] = true
-	}
-	if len(prefixes) == 0 {
-		t.Fatal("no -ff set among the fixtures")
-	}
-	for prefix := range prefixes {
+	for _, prefix := range ffFixtures(t) {
 		want := mergeAllOpen(t, prefix)
 		var arch []Arch // the architecture of each event, with every member open
 		for _, room := range []int{64, 2, 1} {
@@ -127,6 +120,22 @@ func TestFFSetSameAsAllOpen(t *testing.T) {
 			})
 		}
 	}
+}
+
+// ffFixtures are the PREFIXes of the fixtures' -ff sets.
+func ffFixtures(t *testing.T) []string {
+	t.Helper()
+	sets, _ := filepath.Glob("../fixtures/traces/*/ff-ttt/trace.*")
+	var prefixes []string
+	for _, m := range sets {
+		if p := m[:len(m)-len(filepath.Ext(m))]; !slices.Contains(prefixes, p) {
+			prefixes = append(prefixes, p)
+		}
+	}
+	if len(prefixes) == 0 {
+		t.Fatal("no -ff set among the fixtures")
+	}
+	return prefixes
 }
 
 // writeSet writes an -ff set of n members in dir whose calls alternate

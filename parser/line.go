@@ -56,6 +56,11 @@ type lineParser struct {
 	off2    int64
 
 	ev *Event
+	// mem is ev's memory when it is recycled (Options.Recycle): its
+	// Values and Extras are carved from there, not from the slabs above.
+	// pool is the recycling Pipeline's, nil when there is none.
+	mem  *eventMem
+	pool *eventPool
 	// eolErr is set when the line ended inside a call: the reader may join
 	// it with the next line (a "strace:" message cut it in two).
 	eolErr bool
@@ -94,15 +99,20 @@ type lineParser struct {
 
 const maxDepth = 64
 
-// valueSlab is how many Values one allocation of carve holds. Values are
-// never reused once handed out; an event a consumer keeps holds its slab's
-// memory (about 40 KB) alive.
+// valueSlab is how many Values one allocation of carve holds. Values
+// carved from a slab are never reused once handed out (a recycled event's
+// come from its own memory, eventMem); an event a consumer keeps holds its
+// slab's memory (about 40 KB) alive.
 const valueSlab = 256
 
-// carve returns a copy of v, carved from a slab (one allocation per
-// valueSlab Values, not one per call). Its capacity is its length, so an
-// append to it never writes into the slab.
+// carve returns a copy of v, carved from the memory of a recycled event,
+// or else from a slab (one allocation per valueSlab Values, not one per
+// call). Its capacity is its length, so an append to it never writes into
+// the slab or the memory.
 func (l *lineParser) carve(v []Value) []Value {
+	if l.mem != nil {
+		return l.mem.carve(v)
+	}
 	n := len(v)
 	if n == 0 || n > valueSlab/8 {
 		return slices.Clone(v)
@@ -116,12 +126,28 @@ func (l *lineParser) carve(v []Value) []Value {
 	return out
 }
 
+// memOf is the memory ev's parts are carved from when it is recycled
+// (eventPool), nil otherwise.
+func (l *lineParser) memOf(ev *Event) *eventMem {
+	if ev == l.ev {
+		return l.mem
+	}
+	return l.pool.memOf(ev)
+}
+
 // extraSlab is how many EventExtras one allocation of extra holds.
 const extraSlab = 64
 
 // extra returns ev.Extra, carved from a slab when ev has none yet.
 func (l *lineParser) extra(ev *Event) *EventExtra {
 	if ev.Extra == nil {
+		if m := l.memOf(ev); m != nil {
+			// Cleared here too: a line parsed again (Reader.clearEvent)
+			// may have filled it the first time.
+			m.extra = EventExtra{Stack: m.extra.Stack[:0]}
+			ev.Extra = &m.extra
+			return ev.Extra
+		}
 		if len(l.extras) == 0 {
 			l.extras = make([]EventExtra, extraSlab)
 		}

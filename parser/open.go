@@ -204,7 +204,9 @@ func (s *ffSet) parkOne() error {
 	m := s.ms[s.open[k]]
 	s.open = append(s.open[:k], s.open[k+1:]...)
 	if m.head != nil {
-		m.head = detach(m.head)
+		c := detach(m.head)
+		s.opt.pool.put(m.head) // nothing points at it any more
+		m.head = c
 	}
 	return m.r.park()
 }

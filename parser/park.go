@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"slices"
 )
 
 // park closes r's file between two calls of Next and lets go of what r
@@ -31,7 +32,7 @@ func (r *Reader) park() error {
 	}
 	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.scratch = nil, nil, nil, nil, nil
 	lp.names, lp.internBytes = nil, 0
-	lp.text, lp.ev = nil, nil
+	lp.text, lp.ev, lp.mem = nil, nil, nil
 
 	moved := map[*Event]*Event{}
 	move := func(ev *Event) *Event {
@@ -54,6 +55,11 @@ func (r *Reader) park() error {
 		r.pending[pid] = move(ev)
 	}
 	r.hold, r.cut = move(r.hold), move(r.cut)
+	for ev := range moved {
+		// Nothing points at the originals any more: a recycling
+		// Pipeline's Readers may build new events in them.
+		r.opt.pool.put(ev)
+	}
 	return err
 }
 
@@ -77,6 +83,8 @@ func detach(ev *Event) *Event {
 	c.Args = detachValues(ev.Args)
 	if ev.Extra != nil {
 		x := *ev.Extra
+		// The frames' slice too: a recycled event reuses its room.
+		x.Stack = slices.Clone(x.Stack)
 		c.Extra = &x
 	}
 	return c

@@ -3,8 +3,9 @@ package parser
 import "errors"
 
 // pipelineBatch is how many events the parsing goroutine gathers before it
-// hands them over: one channel operation per batch, not per event.
-const pipelineBatch = 256
+// hands them over: one channel operation per batch, not per event. A
+// variable so that a test can hand over (and recycle) every event alone.
+var pipelineBatch = 256
 
 // pipelineDepth is how many batches may wait for the consumer; it bounds
 // how far parsing runs ahead, and so the memory it holds.
@@ -22,8 +23,12 @@ const pipelineDepth = 4
 // pipeline. A caller therefore sees every message at the same point of
 // the trace, and its callbacks need no locks.
 //
-// Events are never reused, so a caller may keep any. Close stops the
-// goroutine and waits for it, then closes the stream.
+// Without opt.Recycle events are never reused, so a caller may keep any.
+// With it, the events of a batch go back to the parsing goroutine when
+// Next moves on to the next batch, and the stream's Readers build later
+// events in their memory: an event is valid only until the next call to
+// Next (see Options.Recycle). Close stops the goroutine and waits for it,
+// then closes the stream.
 func Pipeline(opt Options, open func(Options) (Stream, error)) (Stream, error) {
 	p := &pipeline{
 		warn:    opt.Warn,
@@ -32,6 +37,12 @@ func Pipeline(opt Options, open func(Options) (Stream, error)) (Stream, error) {
 		free:    make(chan []pipeItem, pipelineDepth+2),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
+	}
+	if opt.Recycle {
+		// Every Reader opened with opt takes its events from the pool,
+		// on the parsing goroutine (open runs before it starts).
+		p.pool = new(eventPool)
+		opt.pool = p.pool
 	}
 	if opt.Warn != nil {
 		opt.Warn = func(pos Pos, msg string) { p.fill = append(p.fill, pipeItem{note: &pipeNote{pos: pos, text: msg}}) }
@@ -83,6 +94,9 @@ type pipeline struct {
 	done    chan struct{}   // closed when the goroutine ends
 
 	fill []pipeItem // the batch being gathered; the goroutine's own
+	// pool takes back the events of handed-back batches when recycling
+	// (Options.Recycle); the goroutine's own.
+	pool *eventPool
 
 	cur    pipeBatch // the batch being handed out; the caller's own
 	pos    int
@@ -110,7 +124,16 @@ func (p *pipeline) run() {
 			}
 			select {
 			case s := <-p.free:
-				p.fill = s
+				if p.pool != nil {
+					// The caller has moved past these events.
+					for _, it := range s {
+						if it.ev != nil {
+							p.pool.put(it.ev)
+						}
+					}
+					clear(s)
+				}
+				p.fill = s[:0]
 			default:
 				p.fill = make([]pipeItem, 0, pipelineBatch)
 			}
@@ -151,12 +174,18 @@ func (p *pipeline) Next() (*Event, error) {
 			continue
 		}
 		if p.cur.items != nil {
-			// Hand the slice back without the events in it, so that it
-			// keeps none alive.
-			clear(p.cur.items)
+			// Hand the slice back: with its events when they are to be
+			// recycled, else without them, so that it keeps none alive.
+			if p.pool == nil {
+				clear(p.cur.items)
+			}
 			select {
-			case p.free <- p.cur.items[:0]:
+			case p.free <- p.cur.items:
 			default:
+				// Never full: a new slice is made only when none is
+				// free, so no more than the batches under way and the
+				// one being filled exist. Were it full, the events would
+				// be left to the collector.
 			}
 		}
 		p.cur, p.pos = <-p.batches, 0

@@ -48,6 +48,19 @@ type Options struct {
 	// MaxLine bounds one physical line in bytes (DefaultMaxLine when 0).
 	// It is enforced while the line is read, so it bounds memory too.
 	MaxLine int
+	// Recycle lets a Pipeline reuse the memory of the events it has
+	// handed out, for a caller that keeps none: with it, an Event and
+	// everything reached from it (Args, each Value's Elems and Extra,
+	// the Event's Extra and Stack) is valid only until the next call to
+	// the Pipeline's Next, which may overwrite it with a later event.
+	// Strings are never reused: a caller may keep any string it read
+	// (Name, Value.Text, Pos.File...). Without a Pipeline it changes
+	// nothing: a Reader or an -ff set read directly allocates as usual.
+	Recycle bool
+
+	// pool is where the Readers of a recycling Pipeline's stream take
+	// their events from (see eventPool), set by Pipeline.
+	pool *eventPool
 }
 
 // Stream yields events in trace order. Next returns io.EOF at the end and
@@ -117,15 +130,23 @@ type Reader struct {
 	skipped Event
 }
 
-// eventSlab is how many Events one allocation holds. An Event is never
-// reused once handed out, so a consumer may keep any; one it keeps holds
-// its slab's memory (about 15 KB) alive.
+// eventSlab is how many Events one allocation holds. An Event carved from
+// a slab is never reused once handed out, so a consumer may keep any; one
+// it keeps holds its slab's memory (about 15 KB) alive. (A recycling
+// Pipeline's events come from its eventPool instead.)
 const eventSlab = 64
 
-// newEvent returns a fresh Event for the line being read: carved from a
+// newEvent returns a fresh Event for the line being read: from a
+// recycling Pipeline's pool, with lp.mem its memory, or else carved from a
 // slab, which costs one allocation per eventSlab lines instead of one per
 // line.
 func (r *Reader) newEvent() *Event {
+	if p := r.opt.pool; p != nil {
+		ev, m := p.get()
+		ev.PID, ev.Dur = r.pid, -1
+		r.lp.mem = m
+		return ev
+	}
 	if n := len(r.free); n > 0 {
 		ev := r.free[n-1]
 		r.free = r.free[:n-1]
@@ -139,6 +160,24 @@ func (r *Reader) newEvent() *Event {
 	r.slab = r.slab[1:]
 	ev.PID, ev.Dur = r.pid, -1
 	return ev
+}
+
+// drop gives back an event no one has seen or will see: in a recycling
+// Pipeline, to the pool; otherwise to free when reuse is asked for.
+func (r *Reader) drop(ev *Event, reuse bool) {
+	if p := r.opt.pool; p != nil {
+		p.put(ev)
+	} else if reuse {
+		r.free = append(r.free, ev)
+	}
+}
+
+// clearEvent empties ev for the line to be parsed again. In a recycling
+// Pipeline it keeps its memory (lineParser.mem), and the Values it had
+// carved stay carved, as an event saved before may still point at them:
+// the memory is reset only when the event is reused.
+func (r *Reader) clearEvent(ev *Event) {
+	*ev = Event{PID: r.pid, Dur: -1}
 }
 
 // NewReader reads a trace from r. name is the file name used in positions
@@ -174,6 +213,7 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 		}
 	}
 	rd.lp.names = map[string]string{}
+	rd.lp.pool = opt.pool
 	rd.lp.resumeArgs = func(pid int, name string) int {
 		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
 			return len(ev.Args)
@@ -234,7 +274,7 @@ func (r *Reader) next(skip bool) (*Event, error) {
 			}
 			if skip {
 				// No one saw it and nothing points at it any more.
-				r.free = append(r.free, ev)
+				r.drop(ev, true)
 				return nil, nil
 			}
 			return ev, nil
@@ -294,7 +334,7 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 	// The last line of a trace without its newline is read in full
 	// (lineParser.mayskip), and a summary table by summaryLine.
 	if quick && held == nil && nl && !r.summary {
-		r.lp.ev = &r.skipped
+		r.lp.ev, r.lp.mem = &r.skipped, nil
 		if ok, resumed, pid, name := r.lp.quickCall(text); ok {
 			if resumed {
 				if pid < 0 {
@@ -306,7 +346,7 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 					return false, r.stepLine(held, cut, text, off, nl)
 				}
 				delete(r.pending, pid)
-				r.free = append(r.free, start)
+				r.drop(start, true)
 			}
 			if r.pid == 0 && !r.pids.main && !r.pids.prefixed {
 				r.pids.firstLine(text)
@@ -361,7 +401,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.line++
 		joined = append(joined, next...)
 		text, nl = joined, nl2
-		*ev = Event{PID: r.pid, Dur: -1}
+		r.clearEvent(ev)
 		lp.text = text
 		lp.splitAt, lp.off2 = cut, off2
 		lp.mayskip = nl
@@ -383,11 +423,13 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		if !nl || lp.eolErr && r.atEOF() {
 			r.warn(Pos{File: r.name, Line: r.line, Col: perr.Pos.Col}, "the last line is cut short (the trace was still being written, or strace was stopped?): ignored: "+perr.Msg)
 			r.eof = true
+			r.drop(ev, false)
 			return nil
 		}
 		return r.explain(perr)
 	}
 	if kind == lineDiag {
+		r.drop(ev, false)
 		if lp.mode != nil {
 			r.evidence.Personality(string(lp.mode))
 			lp.mode = nil
@@ -451,7 +493,14 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			break
 		}
 		delete(r.pending, ev.PID)
-		start.Args = append(start.Args, ev.Args...)
+		if m := r.opt.pool.memOf(start); m != nil && r.lp.mem != nil {
+			// The resumed half's Values (and their Elems, in its own
+			// memory) join the start's: the half is reused with it.
+			start.Args = m.join(start.Args, ev.Args)
+			m.joined = ev
+		} else {
+			start.Args = append(start.Args, ev.Args...)
+		}
 		start.EndLine = r.line
 		start.Ret, start.RetKnown, start.Errno = ev.Ret, ev.RetKnown, ev.Errno
 		start.RetAnno, start.RetDeleted, start.Injected = ev.RetAnno, ev.RetDeleted, ev.Injected
@@ -497,7 +546,7 @@ func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (
 	prefix := fmt.Appendf(nil, "%d <... %s resumed>", cut.PID, cut.Name)
 	joined := append(prefix, text...)
 	lp := &r.lp
-	*ev = Event{PID: r.pid, Dur: -1}
+	r.clearEvent(ev)
 	lp.text, lp.ev = joined, ev
 	lp.off, lp.splitAt, lp.off2 = off, len(prefix), off
 	lp.mayskip = nl

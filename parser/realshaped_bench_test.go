@@ -25,7 +25,9 @@ import (
 //     count before Skip);
 //   - count: Skip with Options.DecodeNone (events --format count);
 //   - pipeline: model-positions through parser.Pipeline, with a consumer
-//     that does nothing: the cost of handing events over.
+//     that does nothing: the cost of handing events over;
+//   - pipeline-recycle: the same with Options.Recycle (check), events
+//     built in the memory of those the consumer has passed.
 func BenchmarkParseRealShaped(b *testing.B) {
 	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
 	if len(files) == 0 {
@@ -60,5 +62,8 @@ func BenchmarkParseRealShaped(b *testing.B) {
 	b.Run("count", func(b *testing.B) { parser.BenchSkip(b, name, parser.Options{DecodeNone: true}) })
 	b.Run("pipeline", func(b *testing.B) {
 		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions}, true)
+	})
+	b.Run("pipeline-recycle", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions, Recycle: true}, true)
 	})
 }

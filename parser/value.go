@@ -99,6 +99,10 @@ const valueExtraSlab = 64
 // valueExtra returns v.Extra, carved from a slab when v has none yet.
 func (l *lineParser) valueExtra(v *Value) *ValueExtra {
 	if v.Extra == nil {
+		if m := l.mem; m != nil {
+			v.Extra = m.valueExtra()
+			return v.Extra
+		}
 		if len(l.valueExtras) == 0 {
 			l.valueExtras = make([]ValueExtra, valueExtraSlab)
 		}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package parser
+
+const raceEnabled = false

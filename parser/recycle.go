@@ -1,0 +1,182 @@
+package parser
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// Recycling (Options.Recycle): a Pipeline whose caller keeps no event
+// hands each batch's events back to the parsing goroutine once the caller
+// has moved past the batch, and the Readers build the next events in them
+// instead of allocating. Each event owns the memory its parts are carved
+// from (eventMem), so that an event the Reader still holds (a call left
+// unfinished, one held for its -k stack) keeps its memory however far the
+// batches around it have gone: memory is reused only with its event.
+
+// eventMem is the memory a recycled Event's Values, ValueExtras and
+// EventExtra are carved from. It grows to what the largest line the event
+// served needed, and is kept with the event from one use to the next.
+type eventMem struct {
+	vals    []Value // Args and Elems: vals[:used] are handed out
+	used    int
+	vextras []ValueExtra // vextras[:vxUsed] are handed out
+	vxUsed  int
+	extra   EventExtra
+	// joined is the resumed half of a split call, whose Values the
+	// joined event's Args took (with their Elems, in joined's memory):
+	// it is reused with this event, never before.
+	joined *Event
+}
+
+// minMemValues is the room a recycled event's memory starts with: enough
+// for the arguments of most calls.
+const minMemValues = 8
+
+// maxMemValues bounds the Values one event's memory keeps between uses:
+// a line with a longer array or more arguments than that (a poll of
+// thousands of fds) gets its Values from the heap, so that one such line
+// does not make an event hold their room for ever.
+const maxMemValues = 256
+
+// carve is lineParser.carve for a recycled event.
+func (m *eventMem) carve(v []Value) []Value {
+	n := len(v)
+	if n == 0 || n > maxMemValues {
+		return slices.Clone(v)
+	}
+	if m.used+n > len(m.vals) {
+		// The values carved so far stay where they are, in the old
+		// room, which goes when the event is next reset.
+		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, n), maxMemValues))
+		m.used = 0
+	}
+	out := m.vals[m.used : m.used+n : m.used+n]
+	copy(out, v)
+	m.used += n
+	return out
+}
+
+// join returns a followed by b, carved from m: the Args of a split call's
+// two halves.
+func (m *eventMem) join(a, b []Value) []Value {
+	n := len(a) + len(b)
+	if n == 0 || n > maxMemValues {
+		return append(a, b...)
+	}
+	if m.used+n > len(m.vals) {
+		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, n), maxMemValues))
+		m.used = 0
+	}
+	out := m.vals[m.used : m.used+n : m.used+n]
+	copy(out, a)
+	copy(out[len(a):], b)
+	m.used += n
+	return out
+}
+
+// valueExtra returns a cleared ValueExtra carved from m.
+func (m *eventMem) valueExtra() *ValueExtra {
+	if m.vxUsed >= len(m.vextras) {
+		m.vextras = make([]ValueExtra, max(2*len(m.vextras), 4))
+		m.vxUsed = 0
+	}
+	x := &m.vextras[m.vxUsed]
+	m.vxUsed++
+	return x
+}
+
+// reset forgets what m handed out, clearing it so that it keeps no string
+// alive, and keeps its room.
+func (m *eventMem) reset() {
+	clear(m.vals[:m.used])
+	m.used = 0
+	clear(m.vextras[:m.vxUsed])
+	m.vxUsed = 0
+	stack := m.extra.Stack
+	clear(stack)
+	m.extra = EventExtra{Stack: stack[:0]}
+}
+
+// eventPool holds the events a Pipeline handed back, for the Readers of
+// its stream to build the next events in. It belongs to the parsing
+// goroutine: the Pipeline puts events back from there.
+type eventPool struct {
+	free []*Event
+	// chunks are the events the pool made, each with its memory beside
+	// it, not in it, so that an Event stays a plain struct of exported
+	// fields (callers compare and copy them).
+	chunks []poolChunk
+	next   int // the first event of the last chunk not handed out yet
+}
+
+// poolChunk is poolChunkSize events and the memory of each, at the same
+// index.
+type poolChunk struct {
+	evs  []Event
+	mems []eventMem
+	base uintptr // the address of evs[0]
+}
+
+// poolChunkSize is how many events the pool makes at once: a batch's.
+const poolChunkSize = 256
+
+// maxPooled bounds the events a pool keeps: more than the batches a
+// Pipeline has under way hold, so that a stream that does not take its
+// events from the pool cannot make it grow past that.
+func maxPooled() int { return (pipelineDepth + 4) * pipelineBatch }
+
+// get returns a cleared event and its memory.
+func (p *eventPool) get() (*Event, *eventMem) {
+	if n := len(p.free); n > 0 {
+		ev := p.free[n-1]
+		p.free = p.free[:n-1]
+		return ev, p.memOf(ev)
+	}
+	if len(p.chunks) == 0 || p.next == poolChunkSize {
+		evs := make([]Event, poolChunkSize)
+		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, poolChunkSize), base: uintptr(unsafe.Pointer(&evs[0]))})
+		p.next = 0
+	}
+	c := &p.chunks[len(p.chunks)-1]
+	ev, m := &c.evs[p.next], &c.mems[p.next]
+	p.next++
+	return ev, m
+}
+
+// memOf is the memory of an event the pool made, nil for any other. The
+// event is found among the chunks by its address (Go does not move what
+// it allocates), which costs a few comparisons where a map from events to
+// their memory cost a lookup that missed the cache on every event.
+func (p *eventPool) memOf(ev *Event) *eventMem {
+	if p == nil {
+		return nil
+	}
+	a := uintptr(unsafe.Pointer(ev))
+	for i := range p.chunks {
+		c := &p.chunks[i]
+		if off := a - c.base; off < poolChunkSize*unsafe.Sizeof(Event{}) {
+			return &c.mems[off/unsafe.Sizeof(Event{})]
+		}
+	}
+	return nil
+}
+
+// put takes back an event no one holds any more, with the resumed half
+// joined to it. An event the pool did not make (a copy park made) is
+// left to the collector.
+func (p *eventPool) put(ev *Event) {
+	for ev != nil {
+		m := p.memOf(ev)
+		if m == nil {
+			return
+		}
+		next := m.joined
+		m.joined = nil
+		m.reset()
+		*ev = Event{}
+		if len(p.free) < maxPooled() {
+			p.free = append(p.free, ev)
+		}
+		ev = next
+	}
+}
