@@ -9,6 +9,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/internal/gentrace"
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 )
 
@@ -46,7 +47,10 @@ func checkReport(t *testing.T, trace, listing string, needData, recycle bool) []
 // of many batches is byte for byte the one a reading that keeps every
 // event gives, with and without the written bytes' blind spot (NeedData
 // decodes every argument).
-func TestCheckRecycledSame(t *testing.T) {
+// recycleTraces lists every fixture trace, every -ff set and a generated
+// real-shaped trace of many batches.
+func recycleTraces(t *testing.T) []string {
+	t.Helper()
 	traces := fixtures.Traces(t, "fixtures/traces")
 	sets, _ := filepath.Glob("fixtures/traces/*/ff-ttt/trace.*")
 	seen := map[string]bool{}
@@ -77,6 +81,11 @@ func TestCheckRecycledSame(t *testing.T) {
 	}
 	f.Close()
 	traces = append(traces, real)
+	return traces
+}
+
+func TestCheckRecycledSame(t *testing.T) {
+	traces := recycleTraces(t)
 	for _, trace := range traces {
 		dir := filepath.Dir(trace)
 		if filepath.Base(dir) == "ff-ttt" {
@@ -91,6 +100,40 @@ func TestCheckRecycledSame(t *testing.T) {
 			got := checkReport(t, trace, listing, needData, true)
 			if !bytes.Equal(want, got) {
 				t.Errorf("%s (need data %v): the report differs when events are recycled:\n--- kept\n%s\n--- recycled\n%s", trace, needData, want, got)
+			}
+		}
+	}
+}
+
+// statesOutput is what crashsim states writes for trace under model p, as
+// text or JSON, with or without recycling the events it reads.
+func statesOutput(t *testing.T, trace string, p model.Persistence, json, recycle bool) []byte {
+	t.Helper()
+	old := recycleStates
+	recycleStates = recycle
+	defer func() { recycleStates = old }()
+	rp := Replay{Inputs: Inputs{Traces: []string{trace}, Open: Reading{Pipeline: true}.Open}, Persistence: p}
+	var out, errs bytes.Buffer
+	done, err := rp.WriteTimeline(&out, &errs, report.StatesOptions{Trace: trace, Model: p.String()}, json)
+	fmt.Fprintf(&out, "\nstderr %q\nerror %v\n", errs.String(), err)
+	if done != nil {
+		fmt.Fprintf(&out, "done %+v\n", *done)
+	}
+	return out.Bytes()
+}
+
+// TestStatesRecycledSame: the timeline reads with parser.Options.Recycle
+// too; for the same traces, under posix and ext4, as text and as JSON, it
+// writes what a reading that keeps every event writes.
+func TestStatesRecycledSame(t *testing.T) {
+	for _, trace := range recycleTraces(t) {
+		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+			for _, json := range []bool{false, true} {
+				want := statesOutput(t, trace, p, json, false)
+				got := statesOutput(t, trace, p, json, true)
+				if !bytes.Equal(want, got) {
+					t.Errorf("%s (%s, json %v): the timeline differs when events are recycled:\n--- kept\n%s\n--- recycled\n%s", trace, p, json, want, got)
+				}
 			}
 		}
 	}

@@ -30,7 +30,15 @@ type Replay struct {
 	Observe func(*model.Model, *model.Effect)
 	// AcceptBlind are blind spots the caller accepts (see Check).
 	AcceptBlind []string
+
+	// recycle reads the trace with parser.Options.Recycle: set by a view
+	// that is done with each event before it asks for the next (Timeline).
+	recycle bool
 }
+
+// recycleStates says whether Timeline reads with parser.Options.Recycle;
+// a variable so that a test can compare with reading without it.
+var recycleStates = true
 
 // Replayed is what a replay read.
 type Replayed struct {
@@ -97,7 +105,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	} else {
 		m = model.New(opt)
 	}
-	stream, err := r.open(trace, what, st.Arch)
+	stream, err := r.openRecycled(trace, what, st.Arch, r.recycle)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +169,12 @@ func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error
 // a UsageError. The blind spots are out's too (End).
 func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 	found := false
-	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+	// Each crash point is written before the next event is read, and
+	// neither the timeline's model nor the watcher keeps an event: the
+	// parser may build the next one in the memory of the last.
+	rr := *r
+	rr.recycle = recycleStates
+	done, err := rr.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
 		switch {
 		case ev == nil:
 			out.Begin()
