@@ -31,7 +31,7 @@ func newRestIndex() restIndex {
 }
 
 // restKey is the name slot id stands for.
-func (m *Model) restKey(id int32) string { return m.rest[id-1].lastPath }
+func (m *Model) restKey(id int32) string { return m.record(id).lastPath }
 
 func (x *restIndex) home(p string) int {
 	return int(maphash.String(x.seed, p)) & (len(x.slots) - 1)
@@ -66,7 +66,7 @@ func (m *Model) restGet(p string) (int32, bool) {
 }
 
 // restPut records that p names retired inode id, or nothing (id 0). A
-// retired inode's record must be in m.rest already, with p its one name.
+// retired inode's record must be the model's already, with p its one name.
 func (m *Model) restPut(p string, id int32) {
 	x := &m.restIdx
 	if id == 0 {
@@ -106,8 +106,8 @@ func (m *Model) restGrow() {
 	}
 }
 
-// restDelete forgets p, while the record its slot points at is still in
-// m.rest.
+// restDelete forgets p, while the record its slot points at is still the
+// model's.
 func (m *Model) restDelete(p string) {
 	x := &m.restIdx
 	i := m.restFind(p)

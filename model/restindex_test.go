@@ -19,7 +19,7 @@ func TestRestIndex(t *testing.T) {
 		for i := range paths {
 			paths[i] = fmt.Sprintf("/d%d/f%d", i%7, i)
 			// Inode i+1 is retired with the one name paths[i].
-			m.rest = append(m.rest, &restInode{lastPath: paths[i], flags: restNamed})
+			*m.shared().slot(int32(i + 1)) = restInode{lastPath: paths[i], flags: restNamed, refs: 1}
 		}
 		want := map[string]int32{}
 		for step := range 5000 {
