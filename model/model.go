@@ -172,12 +172,13 @@ type Model struct {
 	// What retirement keeps (retire.go): the records of retired inodes
 	// that differ from the one the models of Options.Shared share for
 	// their ID (own; the shared table holds the others), the index of
-	// retired names (the inode ID, or known absent: restindex.go), weak
+	// their names and the names known absent (restindex.go), weak
 	// pointers to the retired Inodes that may still be held (weaks, swept
 	// at weakSweep), and the candidates for the next pass.
 	own         map[int32]*restInode
 	nretired    int
 	restIdx     restIndex
+	restAbsent  map[string]struct{}
 	weaks       map[int32]weak.Pointer[Inode]
 	weakSweep   int
 	candInodes  []*Inode
@@ -205,7 +206,9 @@ func New(opt Options) *Model {
 		if opt.Shared == nil {
 			opt.Shared = new(Shared) // the model's records, shared with none
 		}
-		opt.Shared.rest.models++
+		if opt.Shared.rest.models++; opt.Shared.rest.models == 1 {
+			opt.Shared.rest.names = newRestIndex()
+		}
 	}
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
 		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}

@@ -90,6 +90,7 @@ type restShared struct {
 	models int
 	blocks [][]restInode
 	held   []int32 // records with refs > 0 in each block
+	names  restIndex
 	more   map[*restInode]*restMore
 	kinds  []refKind
 	kindOf map[refKind]uint16
