@@ -251,7 +251,15 @@ type inodeTable struct {
 	blocks [][]*Inode
 	live   []int32 // inodes not retired in each block
 	n      int     // IDs given out: 1..n
+	// spare holds the last few blocks let go, all nil: inodes that come
+	// back and retire again, over and over (a directory fsynced after
+	// each file made in it, its parents), would otherwise make a block
+	// each time.
+	spare [][]*Inode
 }
+
+// spareBlocks is how many blocks let go a table keeps for reuse.
+const spareBlocks = 8
 
 // get returns inode id, nil when it is retired.
 func (t *inodeTable) get(id int) *Inode {
@@ -270,7 +278,11 @@ func (t *inodeTable) set(id int, ino *Inode) {
 		if ino == nil {
 			return
 		}
-		b = make([]*Inode, inodeBlock)
+		if k := len(t.spare); k > 0 {
+			b, t.spare = t.spare[k-1], t.spare[:k-1]
+		} else {
+			b = make([]*Inode, inodeBlock)
+		}
 		t.blocks[i] = b
 	}
 	was := b[(id-1)%inodeBlock]
@@ -287,7 +299,10 @@ func (t *inodeTable) set(id int, ino *Inode) {
 // free lets block i go once none of its inodes is live, unless add still
 // fills it.
 func (t *inodeTable) free(i int) {
-	if t.live[i] == 0 && (i+1)*inodeBlock <= t.n {
+	if t.live[i] == 0 && (i+1)*inodeBlock <= t.n && t.blocks[i] != nil {
+		if len(t.spare) < spareBlocks {
+			t.spare = append(t.spare, t.blocks[i])
+		}
 		t.blocks[i] = nil
 	}
 }

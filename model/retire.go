@@ -90,6 +90,7 @@ type restShared struct {
 	models int
 	blocks [][]restInode
 	held   []int32 // records with refs > 0 in each block
+	spare  [][]restInode // the last few blocks let go, all zero (see inodeTable)
 	names  restIndex
 	more   map[*restInode]*restMore
 	kinds  []refKind
@@ -106,7 +107,11 @@ func (s *restShared) slot(id int32) *restInode {
 		s.held = append(s.held, 0)
 	}
 	if s.blocks[b] == nil {
-		s.blocks[b] = make([]restInode, restBlock)
+		if k := len(s.spare); k > 0 {
+			s.blocks[b], s.spare = s.spare[k-1], s.spare[:k-1]
+		} else {
+			s.blocks[b] = make([]restInode, restBlock)
+		}
 	}
 	return &s.blocks[b][int(id-1)%restBlock]
 }
@@ -360,6 +365,9 @@ func (m *Model) unshare(id int32, r *restInode) {
 	*r = restInode{}
 	b := int(id-1) / restBlock
 	if s.held[b]--; s.held[b] == 0 {
+		if len(s.spare) < spareBlocks {
+			s.spare = append(s.spare, s.blocks[b])
+		}
 		s.blocks[b] = nil
 	}
 }
