@@ -32,9 +32,12 @@ import (
 //
 // The record holds nothing a persistence model decides: once settled, a
 // file is the same in every model. The models of one check (Options.Shared)
-// share it: a model retiring inode ID looks for the record another model
-// retired ID with, and shares it only if every field is equal, so that
-// models that numbered their inodes differently keep records of their own.
+// share it, in a table by inode ID, and the index of its name: a model
+// retiring inode ID shares the record another model retired ID with only
+// if every field is equal, so that models that numbered their inodes
+// differently keep records of their own. A model's table of inodes lets
+// go of a block of them once all are retired, so that a settled file
+// costs a model nothing of its own.
 //
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
@@ -89,7 +92,7 @@ const restBlock = 256
 type restShared struct {
 	models int
 	blocks [][]restInode
-	held   []int32 // records with refs > 0 in each block
+	held   []int32       // records with refs > 0 in each block
 	spare  [][]restInode // the last few blocks let go, all zero (see inodeTable)
 	names  restIndex
 	more   map[*restInode]*restMore
