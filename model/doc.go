@@ -238,7 +238,8 @@
 // its Inode and Names, and brings it back exactly as it was on any later
 // use (retire.go). Memory then follows the files that can still change.
 // A settled file is the same under every persistence model, so the models
-// of one check (Options.Shared) share its record.
+// of one check (Options.Shared) share its record and the index of its
+// name.
 // A Timeline never retires, since it asks about every path at every
 // point.
 //

@@ -238,3 +238,96 @@ func (n *Inode) persistData(r *Ref) {
 	n.DurableSize = n.Size
 	n.LastSync = r
 }
+
+// inodeBlock is how many inodes (and retired records, retire.go) a block
+// of the tables by ID holds.
+const inodeBlock = 1024
+
+// inodeTable holds the model's inodes by ID, in blocks of inodeBlock: a
+// block whose inodes are all retired is let go, so that a settled file
+// keeps no pointer in every model, and a sync of every file does not
+// walk the retired ones.
+type inodeTable struct {
+	blocks [][]*Inode
+	live   []int32 // inodes not retired in each block
+	n      int     // IDs given out: 1..n
+	// spare holds the last few blocks let go, all nil: inodes that come
+	// back and retire again, over and over (a directory fsynced after
+	// each file made in it, its parents), would otherwise make a block
+	// each time.
+	spare [][]*Inode
+}
+
+// spareBlocks is how many blocks let go a table keeps for reuse.
+const spareBlocks = 8
+
+// get returns inode id, nil when it is retired.
+func (t *inodeTable) get(id int) *Inode {
+	b := t.blocks[(id-1)/inodeBlock]
+	if b == nil {
+		return nil
+	}
+	return b[(id-1)%inodeBlock]
+}
+
+// set makes ino inode id (nil: retired).
+func (t *inodeTable) set(id int, ino *Inode) {
+	i := (id - 1) / inodeBlock
+	b := t.blocks[i]
+	if b == nil {
+		if ino == nil {
+			return
+		}
+		if k := len(t.spare); k > 0 {
+			b, t.spare = t.spare[k-1], t.spare[:k-1]
+		} else {
+			b = make([]*Inode, inodeBlock)
+		}
+		t.blocks[i] = b
+	}
+	was := b[(id-1)%inodeBlock]
+	b[(id-1)%inodeBlock] = ino
+	switch {
+	case was == nil && ino != nil:
+		t.live[i]++
+	case was != nil && ino == nil:
+		t.live[i]--
+		t.free(i)
+	}
+}
+
+// free lets block i go once none of its inodes is live, unless add still
+// fills it.
+func (t *inodeTable) free(i int) {
+	if t.live[i] == 0 && (i+1)*inodeBlock <= t.n && t.blocks[i] != nil {
+		if len(t.spare) < spareBlocks {
+			t.spare = append(t.spare, t.blocks[i])
+		}
+		t.blocks[i] = nil
+	}
+}
+
+// add gives ino the next ID.
+func (t *inodeTable) add(ino *Inode) {
+	t.n++
+	ino.ID = t.n
+	if (t.n-1)/inodeBlock == len(t.blocks) {
+		if len(t.blocks) > 0 {
+			t.free(len(t.blocks) - 1)
+		}
+		t.blocks = append(t.blocks, nil)
+		t.live = append(t.live, 0)
+	}
+	t.set(t.n, ino)
+}
+
+// each calls f with every inode not retired, in order of ID.
+func (t *inodeTable) each(f func(*Inode)) {
+	for _, b := range t.blocks {
+		for _, ino := range b {
+			if ino != nil {
+				f(ino)
+			}
+		}
+	}
+}

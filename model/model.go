@@ -149,7 +149,7 @@ type Model struct {
 	opt        Options
 	procs      *Procs
 	names      map[string]*Name
-	inodes     []*Inode
+	inodes     inodeTable
 	pendingOps []*EntryOp // entry ops not yet durable, in order (and durableInList durable ones, see pending)
 	// pendingByDir lists the pending entry ops of each directory, in
 	// order (and durable ones, see pendingInDir).
@@ -169,16 +169,16 @@ type Model struct {
 	// them: observers read an Effect only during the call.
 	eff   Effect
 	paths [3]string
-	// What retirement keeps (retire.go): records of retired inodes by ID
-	// (rest[ID-1], nil for a live one: a pointer per inode costs less than
-	// a map entry per retired one; the record is shared with the other
-	// models of Options.Shared), the index of retired names (the inode
-	// ID, or known absent: restindex.go), weak pointers to the retired
-	// Inodes that may still be held (weaks, swept at weakSweep), and the
-	// candidates for the next pass.
-	rest        []*restInode
+	// What retirement keeps (retire.go): the records of retired inodes
+	// that differ from the one the models of Options.Shared share for
+	// their ID (own; the shared table holds the others), the index of
+	// their names and the names known absent (restindex.go), weak
+	// pointers to the retired Inodes that may still be held (weaks, swept
+	// at weakSweep), and the candidates for the next pass.
+	own         map[int32]*restInode
 	nretired    int
 	restIdx     restIndex
+	restAbsent  map[string]struct{}
 	weaks       map[int32]weak.Pointer[Inode]
 	weakSweep   int
 	candInodes  []*Inode
@@ -206,7 +206,9 @@ func New(opt Options) *Model {
 		if opt.Shared == nil {
 			opt.Shared = new(Shared) // the model's records, shared with none
 		}
-		opt.Shared.rest.models++
+		if opt.Shared.rest.models++; opt.Shared.rest.models == 1 {
+			opt.Shared.rest.names = newRestIndex()
+		}
 	}
 	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
 		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
@@ -218,22 +220,15 @@ func (m *Model) Persistence() Persistence { return m.opt.Persistence }
 // Inodes returns every inode the trace touched, in order of first sight;
 // with Options.Retire, the ones not retired (see EachInode).
 func (m *Model) Inodes() []*Inode {
-	if m.nretired == 0 {
-		return m.inodes
-	}
-	out := make([]*Inode, 0, len(m.inodes)-m.nretired)
-	for _, ino := range m.inodes {
-		if ino != nil {
-			out = append(out, ino)
-		}
-	}
+	out := make([]*Inode, 0, m.inodes.n-m.nretired)
+	m.inodes.each(func(ino *Inode) { out = append(out, ino) })
 	return out
 }
 
 // Inode returns the inode with the given ID (PathState.Inode), or nil. A
 // retired inode comes back.
 func (m *Model) Inode(id int) *Inode {
-	if id < 1 || id > len(m.inodes) {
+	if id < 1 || id > m.inodes.n {
 		return nil
 	}
 	return m.reviveID(id)
@@ -852,11 +847,11 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := m.eventRef()
-	for _, ino := range m.inodes {
-		if ino != nil && ino.pending.len() > 0 {
+	m.inodes.each(func(ino *Inode) {
+		if ino.pending.len() > 0 {
 			m.persist(ino, r)
 		}
-	}
+	})
 	eff.Persisted = m.persistEntries(nil, r.Seq)
 	m.lastCommit = r.Seq
 	eff.Kind = EffSyncAll

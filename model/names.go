@@ -199,14 +199,11 @@ func (m *Model) existedBefore(p string) (bool, bool) {
 }
 
 func (m *Model) newInode(dir, initial bool) *Inode {
-	ino := &Inode{ID: len(m.inodes) + 1, Dir: dir, Initial: initial}
+	ino := &Inode{Dir: dir, Initial: initial}
 	if initial {
 		ino.Size, ino.DurableSize = -1, -1
 	}
-	m.inodes = append(m.inodes, ino)
-	if m.opt.Retire {
-		m.rest = append(m.rest, nil)
-	}
+	m.inodes.add(ino)
 	m.queueInode(ino)
 	return ino
 }

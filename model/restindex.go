@@ -17,29 +17,31 @@ import (
 // the name in the record the slot points at: 5 to 11 bytes a file. That
 // needs every ID in the table to be a retired inode whose one name is its
 // key, so an inode that comes back brings its name back with it
-// (reviveID). Names known absent have no record, and stay in a map: there
-// are few of them.
+// (reviveID).
+//
+// The names of the records the models of one check share are in one
+// table, restShared.names, which a model reads only at the IDs it holds
+// the shared record of: a model that has not retired the inode, or has
+// its own record, passes over them, so one path may be there more than
+// once, for models that numbered their inodes differently. A model's own
+// records have their names in its own table (Model.restIdx). Names known
+// absent have no record, and stay in a map of the model's: there are few
+// of them.
 type restIndex struct {
-	slots  []int32 // ID of a retired inode, 0 for an empty slot; len is a power of 2
-	n      int     // slots in use
-	seed   maphash.Seed
-	absent map[string]struct{}
+	slots []int32 // ID of a retired inode, 0 for an empty slot; len is a power of 2
+	n     int     // slots in use
+	seed  maphash.Seed
 }
 
-func newRestIndex() restIndex {
-	return restIndex{seed: maphash.MakeSeed(), absent: map[string]struct{}{}}
-}
-
-// restKey is the name slot id stands for.
-func (m *Model) restKey(id int32) string { return m.rest[id-1].lastPath }
+func newRestIndex() restIndex { return restIndex{seed: maphash.MakeSeed()} }
 
 func (x *restIndex) home(p string) int {
 	return int(maphash.String(x.seed, p)) & (len(x.slots) - 1)
 }
 
-// find returns the slot that holds p, or -1.
-func (m *Model) restFind(p string) int {
-	x := &m.restIdx
+// find returns the first slot from home(p) on, past any that ok rejects,
+// that holds an ID of key p, or -1.
+func (x *restIndex) find(p string, key func(int32) string, ok func(int32) bool) int {
 	if x.n == 0 {
 		return -1
 	}
@@ -49,48 +51,27 @@ func (m *Model) restFind(p string) int {
 		if id == 0 {
 			return -1
 		}
-		if m.restKey(id) == p {
+		if key(id) == p && ok(id) {
 			return i
 		}
 	}
 }
 
-// restGet returns the retired inode p names (0: p is known to name
-// nothing), and whether p is retired at all.
-func (m *Model) restGet(p string) (int32, bool) {
-	if i := m.restFind(p); i >= 0 {
-		return m.restIdx.slots[i], true
-	}
-	_, ok := m.restIdx.absent[p]
-	return 0, ok
-}
-
-// restPut records that p names retired inode id, or nothing (id 0). A
-// retired inode's record must be in m.rest already, with p its one name.
-func (m *Model) restPut(p string, id int32) {
-	x := &m.restIdx
-	if id == 0 {
-		x.absent[p] = struct{}{}
-		return
-	}
+// put adds id with key p.
+func (x *restIndex) put(p string, id int32, key func(int32) string) {
 	if (x.n+1)*4 > len(x.slots)*3 {
-		m.restGrow()
+		x.grow(key)
 	}
 	mask := len(x.slots) - 1
 	i := x.home(p)
 	for x.slots[i] != 0 {
-		if m.restKey(x.slots[i]) == p {
-			x.slots[i] = id
-			return
-		}
 		i = (i + 1) & mask
 	}
 	x.slots[i] = id
 	x.n++
 }
 
-func (m *Model) restGrow() {
-	x := &m.restIdx
+func (x *restIndex) grow(key func(int32) string) {
 	old := x.slots
 	x.slots = make([]int32, max(64, 2*len(old)))
 	mask := len(x.slots) - 1
@@ -98,7 +79,7 @@ func (m *Model) restGrow() {
 		if id == 0 {
 			continue
 		}
-		i := x.home(m.restKey(id))
+		i := x.home(key(id))
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -106,20 +87,14 @@ func (m *Model) restGrow() {
 	}
 }
 
-// restDelete forgets p, while the record its slot points at is still in
-// m.rest.
-func (m *Model) restDelete(p string) {
-	x := &m.restIdx
-	i := m.restFind(p)
-	if i < 0 {
-		delete(x.absent, p)
-		return
-	}
+// remove empties slot i, while the records of its ID and the others' are
+// still there to give their keys.
+func (x *restIndex) remove(i int, key func(int32) string) {
 	// Shift back the entries after i that probed past it (linear
 	// probing's deletion without tombstones).
 	mask := len(x.slots) - 1
 	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
-		k := x.home(m.restKey(x.slots[j]))
+		k := x.home(key(x.slots[j]))
 		// Move j into the hole at i unless its home lies cyclically in
 		// (i, j].
 		if i <= j && (k <= i || k > j) || i > j && k <= i && k > j {
@@ -131,17 +106,96 @@ func (m *Model) restDelete(p string) {
 	x.n--
 }
 
+// ownKey and sharedKey are the names the IDs of the model's table and of
+// the shared one stand for.
+func (m *Model) ownKey(id int32) string { return m.own[id].lastPath }
+
+func (s *restShared) key(id int32) string { return s.slot(id).lastPath }
+
+// holdsShared reports whether the model retired inode id with the shared
+// record.
+func (m *Model) holdsShared(id int32) bool {
+	return int(id) <= m.inodes.n && m.inodes.get(int(id)) == nil && m.own[id] == nil
+}
+
+func anyID(int32) bool { return true }
+
+// restFind returns the table that holds p for the model, and the slot.
+func (m *Model) restFind(p string) (*restIndex, int, func(int32) string) {
+	if !m.opt.Retire {
+		return nil, -1, nil
+	}
+	s := m.shared()
+	if i := s.names.find(p, s.key, m.holdsShared); i >= 0 {
+		return &s.names, i, s.key
+	}
+	if i := m.restIdx.find(p, m.ownKey, anyID); i >= 0 {
+		return &m.restIdx, i, m.ownKey
+	}
+	return nil, -1, nil
+}
+
+// restGet returns the retired inode p names (0: p is known to name
+// nothing), and whether p is retired at all.
+func (m *Model) restGet(p string) (int32, bool) {
+	if x, i, _ := m.restFind(p); i >= 0 {
+		return x.slots[i], true
+	}
+	_, ok := m.restAbsent[p]
+	return 0, ok
+}
+
+// restPut records that p names retired inode id, or nothing (id 0). A
+// retired inode's record must be the model's already, with p its one
+// name: a shared one is put once for all the models holding it.
+func (m *Model) restPut(p string, id int32) {
+	switch s := m.shared(); {
+	case id == 0:
+		if m.restAbsent == nil {
+			m.restAbsent = map[string]struct{}{}
+		}
+		m.restAbsent[p] = struct{}{}
+	case m.own[id] != nil:
+		m.restIdx.put(p, id, m.ownKey)
+	case s.names.find(p, s.key, func(got int32) bool { return got == id }) < 0:
+		s.names.put(p, id, s.key)
+	}
+}
+
+// restDelete forgets p, while the record its slot points at is still the
+// model's: a shared record's name stays for the other models holding it.
+func (m *Model) restDelete(p string) {
+	x, i, key := m.restFind(p)
+	switch {
+	case i < 0:
+		delete(m.restAbsent, p)
+	case x == &m.restIdx || m.record(x.slots[i]).refs <= 1:
+		x.remove(i, key)
+	}
+}
+
 // restBelow lists the retired names below prefix, sorted.
 func (m *Model) restBelow(prefix string) []string {
 	var below []string
-	for _, id := range m.restIdx.slots {
-		if id != 0 {
-			if p := m.restKey(id); strings.HasPrefix(p, prefix) {
+	if !m.opt.Retire {
+		return nil
+	}
+	s := m.shared()
+	for _, id := range s.names.slots {
+		if id != 0 && m.holdsShared(id) {
+			if p := s.key(id); strings.HasPrefix(p, prefix) {
 				below = append(below, p)
 			}
 		}
 	}
-	for p := range m.restIdx.absent {
+	for _, id := range m.restIdx.slots {
+		if id != 0 {
+			if p := m.ownKey(id); strings.HasPrefix(p, prefix) {
+				below = append(below, p)
+			}
+		}
+	}
+	for p := range m.restAbsent {
 		if strings.HasPrefix(p, prefix) {
 			below = append(below, p)
 		}

@@ -18,8 +18,19 @@ func TestRestIndex(t *testing.T) {
 		paths := make([]string, 200)
 		for i := range paths {
 			paths[i] = fmt.Sprintf("/d%d/f%d", i%7, i)
-			// Inode i+1 is retired with the one name paths[i].
-			m.rest = append(m.rest, &restInode{lastPath: paths[i], flags: restNamed})
+			// Inode i+1 is retired with the one name paths[i], every
+			// third with a record of the model's own.
+			r := restInode{lastPath: paths[i], flags: restNamed, refs: 1}
+			if i%3 == 0 {
+				if m.own == nil {
+					m.own = map[int32]*restInode{}
+				}
+				m.own[int32(i+1)] = &r
+			} else {
+				*m.shared().slot(int32(i + 1)) = r
+			}
+			m.inodes.add(&Inode{})
+			m.inodes.set(i+1, nil)
 		}
 		want := map[string]int32{}
 		for step := range 5000 {
@@ -55,8 +66,8 @@ func TestRestIndex(t *testing.T) {
 				n++
 			}
 		}
-		if m.restIdx.n != n {
-			t.Errorf("seed %d: %d slots in use, want %d", seed, m.restIdx.n, n)
+		if got := m.shared().names.n + m.restIdx.n; got != n {
+			t.Errorf("seed %d: %d slots in use, want %d", seed, got, n)
 		}
 		var below []string
 		for p := range want {

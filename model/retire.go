@@ -32,33 +32,33 @@ import (
 //
 // The record holds nothing a persistence model decides: once settled, a
 // file is the same in every model. The models of one check (Options.Shared)
-// share it: a model retiring inode ID looks for the record another model
-// retired ID with, and shares it only if every field is equal, so that
-// models that numbered their inodes differently keep records of their own.
+// share it, in a table by inode ID, and the index of its name: a model
+// retiring inode ID shares the record another model retired ID with only
+// if every field is equal, so that models that numbered their inodes
+// differently keep records of their own. A model's table of inodes lets
+// go of a block of them once all are retired, so that a settled file
+// costs a model nothing of its own.
 //
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
 
-// restInode is what a retired inode keeps: 64 bytes, the allocator's
-// size class, for the file that had one name all along, its last sync
-// packed (the Ref comes back built anew, equal); another keeps its names
-// in more.
+// restInode is what a retired inode keeps: 48 bytes, for the file that
+// had one name all along, its last sync packed (the Ref comes back built
+// anew, equal); another keeps its names in a restMore beside it.
 type restInode struct {
 	lastPath string // its one name now, or the last it had when deleted
 	size     int64  // and DurableSize: with nothing pending they are one
-	more     *restMore
 	// LastSync: Seq, Line, EndLine-Line, PID, and 1+ the index of its
 	// File and Syscall in restShared.kinds (0: no LastSync, or more's).
-	syncSeq, syncLine int64
-	syncEnd           uint32
-	syncPID           int32
-	hist              int32
-	syncKind          uint16
-	flags             restFlags
-	refs              uint8 // the models that retired the inode with this record
+	syncSeq, syncLine, syncEnd uint32
+	syncPID                    int32
+	hist                       int32
+	syncKind                   uint16
+	flags                      restFlags
+	refs                       uint8 // the models that retired the inode with this record
 }
 
-// restMore is what few retired inodes have.
+// restMore is what few retired inodes have, kept in restShared.more.
 type restMore struct {
 	paths     []string
 	ownPaths  bool // Paths is paths; else [lastPath]
@@ -76,26 +76,81 @@ const (
 	restModified
 	restHadContent
 	restSyncedEmpty
+	restHasMore // restShared.more holds the rest
 )
 
+// restBlock is how many records a block of the shared table holds.
+const restBlock = 256
+
 // restShared is what the models of one Shared keep of retirement: how
-// many models retire, the records some of them retired an inode with and
-// others not yet (by ID: when all have, the record leaves the map), and
-// the files and calls of packed syncs.
+// many models retire; the records by inode ID, in blocks of restBlock
+// (nil while no model holds a record of the block), each shared by the
+// models that retired the inode with the very same record (refs of
+// them; refs 0 is an empty slot); the restMore of the records that have
+// one; and the files and calls of packed syncs. A model that retires an
+// inode with another record than the table's keeps it in Model.own.
 type restShared struct {
-	models  int
-	halfway map[int32]*restInode
-	kinds   []refKind
-	kindOf  map[refKind]uint16
+	models int
+	blocks [][]restInode
+	held   []int32       // records with refs > 0 in each block
+	spare  [][]restInode // the last few blocks let go, all zero (see inodeTable)
+	names  restIndex
+	more   map[*restInode]*restMore
+	kinds  []refKind
+	kindOf map[refKind]uint16
 }
 
 type refKind struct{ file, syscall string }
+
+// slot returns the table's place for inode id, making its block.
+func (s *restShared) slot(id int32) *restInode {
+	b := int(id-1) / restBlock
+	for len(s.blocks) <= b {
+		s.blocks = append(s.blocks, nil)
+		s.held = append(s.held, 0)
+	}
+	if s.blocks[b] == nil {
+		if k := len(s.spare); k > 0 {
+			s.blocks[b], s.spare = s.spare[k-1], s.spare[:k-1]
+		} else {
+			s.blocks[b] = make([]restInode, restBlock)
+		}
+	}
+	return &s.blocks[b][int(id-1)%restBlock]
+}
+
+// moreOf returns r's restMore, or nil.
+func (s *restShared) moreOf(r *restInode) *restMore {
+	if r.flags&restHasMore == 0 {
+		return nil
+	}
+	return s.more[r]
+}
+
+func (s *restShared) setMore(r *restInode, more *restMore) {
+	if more == nil {
+		return
+	}
+	if s.more == nil {
+		s.more = map[*restInode]*restMore{}
+	}
+	s.more[r] = more
+}
+
+// record returns the record of retired inode id.
+func (m *Model) record(id int32) *restInode {
+	if r := m.own[id]; r != nil {
+		return r
+	}
+	return m.shared().slot(id)
+}
 
 // packSync puts r into rec's packed fields, reporting false when they
 // cannot hold it.
 func (s *restShared) packSync(rec *restInode, r *Ref) bool {
 	end := r.EndLine - r.Line
-	if end < 0 || end > math.MaxUint32 || r.PID < math.MinInt32 || r.PID > math.MaxInt32 {
+	if end < 0 || end > math.MaxUint32 || r.Seq < 0 || r.Seq > math.MaxUint32 || r.Line < 0 || r.Line > math.MaxUint32 ||
+		r.PID < math.MinInt32 || r.PID > math.MaxInt32 {
 		return false
 	}
 	k := refKind{r.File, r.Syscall}
@@ -111,15 +166,15 @@ func (s *restShared) packSync(rec *restInode, r *Ref) bool {
 		i = uint16(len(s.kinds))
 		s.kindOf[k] = i
 	}
-	rec.syncSeq, rec.syncLine, rec.syncEnd, rec.syncPID, rec.syncKind = int64(r.Seq), int64(r.Line), uint32(end), int32(r.PID), i
+	rec.syncSeq, rec.syncLine, rec.syncEnd, rec.syncPID, rec.syncKind = uint32(r.Seq), uint32(r.Line), uint32(end), int32(r.PID), i
 	return true
 }
 
 // lastSync is the record's LastSync, built anew.
 func (r *restInode) lastSync(s *restShared) *Ref {
 	if r.syncKind == 0 {
-		if r.more != nil {
-			return r.more.lastSync
+		if more := s.moreOf(r); more != nil {
+			return more.lastSync
 		}
 		return nil
 	}
@@ -127,17 +182,19 @@ func (r *restInode) lastSync(s *restShared) *Ref {
 	return &Ref{Seq: int(r.syncSeq), File: k.file, Line: int(r.syncLine), EndLine: int(r.syncLine) + int(r.syncEnd), PID: int(r.syncPID), Syscall: k.syscall}
 }
 
-// same reports whether two records say the same of an inode.
-func (r *restInode) same(o *restInode) bool {
+// same reports whether record r, with its restMore in s, says the same of
+// an inode as record o with more.
+func (r *restInode) same(s *restShared, o *restInode, more *restMore) bool {
 	a, b := *r, *o
-	a.more, b.more, a.refs, b.refs = nil, nil, 0, 0
-	if a != b || (r.more == nil) != (o.more == nil) {
+	a.refs, b.refs = 0, 0
+	if a != b {
 		return false
 	}
-	if r.more == nil {
-		return true
+	rm := s.moreOf(r)
+	if rm == nil || more == nil {
+		return rm == more
 	}
-	return r.more.ownPaths == o.more.ownPaths && (r.more.paths == nil) == (o.more.paths == nil) && slices.Equal(r.more.paths, o.more.paths) && sameRef(r.more.syncRange, o.more.syncRange) && sameRef(r.more.lastSync, o.more.lastSync)
+	return rm.ownPaths == more.ownPaths && (rm.paths == nil) == (more.paths == nil) && slices.Equal(rm.paths, more.paths) && sameRef(rm.syncRange, more.syncRange) && sameRef(rm.lastSync, more.lastSync)
 }
 
 func sameRef(a, b *Ref) bool { return a == b || a != nil && b != nil && *a == *b }
@@ -179,7 +236,7 @@ func (m *Model) retirePass() {
 	for i, ino := range m.candInodes {
 		m.candInodes[i] = nil
 		ino.queued = false
-		if !ino.retired && m.inodes[ino.ID-1] == ino && m.canRetire(ino) {
+		if !ino.retired && m.inodes.get(ino.ID) == ino && m.canRetire(ino) {
 			m.retireInode(ino)
 		}
 	}
@@ -246,10 +303,11 @@ func (m *Model) retireInode(ino *Inode) {
 	if ino.LastSync != nil && !s.packSync(&r, ino.LastSync) {
 		lastSync = ino.LastSync
 	}
+	var more *restMore
 	if ownPaths || ino.SyncRange != nil || lastSync != nil {
-		r.more = &restMore{syncRange: ino.SyncRange, lastSync: lastSync}
+		more = &restMore{syncRange: ino.SyncRange, lastSync: lastSync}
 		if ownPaths {
-			r.more.paths, r.more.ownPaths = ino.Paths, true
+			more.paths, more.ownPaths = ino.Paths, true
 		}
 	}
 	for _, f := range []struct {
@@ -258,58 +316,62 @@ func (m *Model) retireInode(ino *Inode) {
 	}{
 		{ino.Dir, restDir}, {ino.Initial, restInitial}, {len(ino.Names) == 1, restNamed},
 		{ino.Written, restWritten}, {ino.Modified, restModified}, {ino.HadContent, restHadContent},
-		{ino.syncedEmpty, restSyncedEmpty},
+		{ino.syncedEmpty, restSyncedEmpty}, {more != nil, restHasMore},
 	} {
 		if f.on {
 			r.flags |= f.bit
 		}
 	}
 	id := int32(ino.ID)
-	rec := s.halfway[id]
-	if rec != nil && rec.same(&r) && rec.refs < math.MaxUint8 {
+	switch rec := s.slot(id); {
+	case rec.refs == 0:
+		*rec = r
+		rec.refs = 1
+		s.held[int(id-1)/restBlock]++
+		s.setMore(rec, more)
+	case rec.refs < math.MaxUint8 && rec.same(s, &r, more):
 		rec.refs++
-		if int(rec.refs) >= s.models {
-			delete(s.halfway, id)
-		}
-	} else {
-		first := rec == nil
+	default:
+		// Another model retired its inode id otherwise.
 		rec = new(restInode)
 		*rec = r
 		rec.refs = 1
-		if first && s.models > 1 {
-			if s.halfway == nil {
-				s.halfway = map[int32]*restInode{}
-			}
-			s.halfway[id] = rec
+		s.setMore(rec, more)
+		if m.own == nil {
+			m.own = map[int32]*restInode{}
 		}
+		m.own[id] = rec
 	}
-	m.rest[ino.ID-1] = rec
 	m.nretired++
 	m.keepWeak(id, ino)
 	for _, p := range ino.Names {
 		delete(m.names, p)
 		m.restPut(p, id)
 	}
-	m.inodes[ino.ID-1] = nil
+	m.inodes.set(ino.ID, nil)
 	ino.retired = true
 }
 
 // unshare lets go of record r of inode id, as a model brings it back.
 func (m *Model) unshare(id int32, r *restInode) {
 	s := m.shared()
-	r.refs--
-	switch {
-	case r.refs == 0:
-		if s.halfway[id] == r {
-			delete(s.halfway, id)
+	if r.refs--; r.refs > 0 {
+		return
+	}
+	if r.flags&restHasMore != 0 {
+		delete(s.more, r)
+	}
+	if m.own[id] == r {
+		delete(m.own, id)
+		return
+	}
+	*r = restInode{}
+	b := int(id-1) / restBlock
+	if s.held[b]--; s.held[b] == 0 {
+		if len(s.spare) < spareBlocks {
+			s.spare = append(s.spare, s.blocks[b])
 		}
-	case s.halfway[id] == nil:
-		// The model may retire the inode again as it was: it finds the
-		// record the others keep.
-		if s.halfway == nil {
-			s.halfway = map[int32]*restInode{}
-		}
-		s.halfway[id] = r
+		s.blocks[b] = nil
 	}
 }
 
@@ -367,11 +429,11 @@ func (r *restInode) rebuild(id int, s *restShared) *Inode {
 		syncedEmpty: r.flags&restSyncedEmpty != 0,
 	}
 	ino.Paths = []string{r.lastPath}
-	if r.more != nil {
-		if r.more.ownPaths {
-			ino.Paths = r.more.paths
+	if more := s.moreOf(r); more != nil {
+		if more.ownPaths {
+			ino.Paths = more.paths
 		}
-		ino.SyncRange = r.more.syncRange
+		ino.SyncRange = more.syncRange
 	}
 	if r.flags&restNamed != 0 {
 		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
@@ -382,47 +444,39 @@ func (r *restInode) rebuild(id int, s *restShared) *Inode {
 // materialize returns inode id as it is, retired or not, without bringing
 // it back: for a caller that only reads it, once.
 func (m *Model) materialize(id int) *Inode {
-	if ino := m.inodes[id-1]; ino != nil {
+	if ino := m.inodes.get(id); ino != nil {
 		return ino
-	}
-	r := m.rest[id-1]
-	if r == nil {
-		return nil
 	}
 	if ino := m.held(id); ino != nil {
 		return ino
 	}
-	return r.rebuild(id, m.shared())
+	return m.record(int32(id)).rebuild(id, m.shared())
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
 // returns it, with its name: the index of retired names holds only
 // retired inodes (restindex.go).
 func (m *Model) reviveID(id int) *Inode {
-	if ino := m.inodes[id-1]; ino != nil {
+	if ino := m.inodes.get(id); ino != nil {
 		return ino
 	}
-	r := m.rest[id-1]
-	if r == nil {
-		return nil
-	}
-	named := r.flags&restNamed != 0
+	r := m.record(int32(id))
+	named, path := r.flags&restNamed != 0, r.lastPath
 	if named {
-		m.restDelete(r.lastPath)
+		m.restDelete(path)
 	}
-	m.rest[id-1] = nil
-	m.nretired--
-	m.unshare(int32(id), r)
 	ino := m.held(id)
 	delete(m.weaks, int32(id))
 	if ino == nil {
 		ino = r.rebuild(id, m.shared())
 	}
+	m.nretired--
+	m.unshare(int32(id), r)
 	ino.retired = false
-	m.inodes[id-1] = ino
+	m.inodes.set(id, ino)
 	m.queueInode(ino)
 	if named {
-		n := &Name{Path: r.lastPath, Known: true, Cache: ino, Durable: ino}
+		n := &Name{Path: path, Known: true, Cache: ino, Durable: ino}
 		m.names[n.Path] = n
 		m.queueName(n)
 	}
@@ -480,7 +534,7 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 	if id == 0 {
 		return nil, false, false, true
 	}
-	f := m.rest[id-1].flags
+	f := m.record(id).flags
 	return nil, true, f&restDir != 0 && f&restInitial == 0, true
 }
 
@@ -491,7 +545,7 @@ func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
 	if !retired || id == 0 {
 		return id, retired, false
 	}
-	return id, true, m.rest[id-1].flags&restDir != 0
+	return id, true, m.record(id).flags&restDir != 0
 }
 
 // restingSized reports whether p is retired naming nothing or a file of
@@ -504,7 +558,7 @@ func (m *Model) restingSized(p string) bool {
 	case id == 0:
 		return true
 	}
-	return m.rest[id-1].size >= 0
+	return m.record(id).size >= 0
 }
 
 // reviveBelow brings back every retired name below directory prefix (which
@@ -523,9 +577,7 @@ func (m *Model) Retired() int { return m.nretired }
 // off. A retired inode is not brought back: f must only read it, and not
 // keep it.
 func (m *Model) EachInode(f func(*Inode)) {
-	for i := range m.inodes {
-		if ino := m.materialize(i + 1); ino != nil {
-			f(ino)
-		}
+	for id := 1; id <= m.inodes.n; id++ {
+		f(m.materialize(id))
 	}
 }

@@ -378,9 +378,9 @@ func TestRetireShared(t *testing.T) {
 		records, retired := map[*restInode]bool{}, 0
 		for _, pr := range pairs {
 			pr.ret.retirePass()
-			for _, r := range pr.ret.rest {
-				if r != nil {
-					records[r] = true
+			for id := 1; id <= pr.ret.inodes.n; id++ {
+				if pr.ret.inodes.get(id) == nil {
+					records[pr.ret.record(int32(id))] = true
 					retired++
 				}
 			}
