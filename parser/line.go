@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/internal/textesc"
 )
 
@@ -86,6 +85,7 @@ type lineParser struct {
 
 	names       map[string]string // interned strings (see intern)
 	cache       *internCache      // intern's front cache; the members of an -ff set share one
+	calls       *callCache        // what callName found for the names of calls
 	internBytes int               // what names holds, as intern counts it
 	scratch     []byte
 
@@ -614,15 +614,16 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	}
 	ev := l.ev
 	ev.Kind = KindSyscall
-	ev.Name = l.intern(b[i:j])
-	if ev.Name == "old_mmap" {
+	name := b[i:j]
+	if string(name) == "old_mmap" {
 		// strace 4.x's name for the one-argument mmap of i386, arm and
 		// s390, which strace 5 and later prints as "mmap".
-		ev.Name = "mmap"
+		name = []byte("mmap")
 		l.old = "old_mmap"
 	}
-	ev.Call = syscalls.Lookup(ev.Name)
-	set := l.argSet(ev.Name)
+	c := l.callName(name)
+	ev.Name, ev.Call = c.name, c.call
+	set := l.argSet(c.set)
 	if set == 0 {
 		if kind, err, ok := l.skipArgs(j + 1); ok {
 			return kind, err
@@ -633,13 +634,13 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	return l.argsAndReturnSet(j+1, set)
 }
 
-// argSet is the set of argument positions of call name to decode on this
-// line.
-func (l *lineParser) argSet(name string) ArgSet {
+// argSet is the set of argument positions of a call to decode on this
+// line, given what the decode function says of it (callName).
+func (l *lineParser) argSet(decoded ArgSet) ArgSet {
 	if l.decode == nil || !l.mayskip {
 		return AllArgs
 	}
-	return l.decode(name)
+	return decoded
 }
 
 // argsAndReturnSet is argsAndReturn decoding only the positions in set. A
@@ -666,8 +667,8 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	}
 	ev := l.ev
 	ev.Kind = KindSyscall
-	ev.Name = l.intern(b[i:j])
-	ev.Call = syscalls.Lookup(ev.Name)
+	c := l.callName(b[i:j])
+	ev.Name, ev.Call = c.name, c.call
 	l.dataArg = ev.Call.Row().Data()
 	// Continue numbering after the first half's arguments, so a resumed
 	// read's buffer is still known as data.
@@ -682,7 +683,7 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 		k = p + 1
 	}
 	kind, err, skipped := lineKind(0), (*Error)(nil), false
-	set := l.argSet(ev.Name)
+	set := l.argSet(c.set)
 	if set == 0 {
 		kind, err, skipped = l.skipArgs(k)
 	}

@@ -31,7 +31,7 @@ func (r *Reader) park() error {
 		lp.args = []Value{}
 	}
 	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.scratch = nil, nil, nil, nil, nil
-	lp.names, lp.internBytes = nil, 0
+	lp.names, lp.internBytes, lp.calls = nil, 0, nil
 	lp.text, lp.ev, lp.mem = nil, nil, nil
 
 	moved := map[*Event]*Event{}
