@@ -44,7 +44,8 @@ type lineParser struct {
 	extras []EventExtra // where extra takes EventExtras from
 	// valueExtras is where valueExtra takes ValueExtras from.
 	valueExtras []ValueExtra
-	elems       []Value // compound's stack of elements
+	elems       []Value  // compound's stack of elements
+	elemTmp     []*Value // where compound reads an element, by depth (elemAt)
 	file        string
 	line        int
 	off         int64 // file offset of text[0]
@@ -755,15 +756,17 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		}
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
-		v, j, err := l.value(i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
+		n := len(ev.Args)
+		ev.Args = append(ev.Args, Value{})
+		j, err := l.value(&ev.Args[n], i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
 		l.skipping = false
 		if err != nil {
+			ev.Args = ev.Args[:n]
 			return 0, err
 		}
 		if skip {
-			v = Value{Kind: ValSkipped}
+			ev.Args[n] = Value{Kind: ValSkipped}
 		}
-		ev.Args = append(ev.Args, v)
 		if l.argIdx >= 0 {
 			l.argIdx++
 		}
