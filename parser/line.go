@@ -167,8 +167,13 @@ func (l *lineParser) fileOff(i int) int64 {
 }
 
 // hasPrefix is bytes.HasPrefix for a constant prefix: the comparison
-// compiles to a few loads, where bytes.HasPrefix calls memequal.
-func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+// compiles to a few loads, where bytes.HasPrefix calls memequal. The first
+// byte is compared alone first: most tests fail there, and a prefix longer
+// than 8 bytes ("<unfinished ...>", tested after every argument) is
+// compared with a call.
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && (len(p) == 0 || b[0] == p[0]) && string(b[:len(p)]) == p
+}
 
 // hasSuffix is hasPrefix at the end.
 func hasSuffix(b []byte, p string) bool {
@@ -1012,29 +1017,29 @@ func lastSpaceAngle(b []byte) int {
 	}
 }
 
+// parseDuration reads SECS.FRAC, digits on both sides of the dot. (One
+// pass: every line of a -T trace has one.)
 func parseDuration(b []byte) (time.Duration, bool) {
-	dot := bytes.IndexByte(b, '.')
-	if dot <= 0 || dot == len(b)-1 {
-		return 0, false
-	}
 	var secs, ns int64
-	for _, c := range b[:dot] {
-		if !isDigit(c) {
-			return 0, false
-		}
-		secs = secs*10 + int64(c-'0')
+	dot := 0
+	for dot < len(b) && b[dot]-'0' <= 9 {
+		secs = secs*10 + int64(b[dot]-'0')
+		dot++
+	}
+	if dot == 0 || dot >= len(b)-1 || b[dot] != '.' {
+		return 0, false
 	}
 	frac := b[dot+1:]
 	for k, c := range frac {
-		if !isDigit(c) {
+		if c-'0' > 9 {
 			return 0, false
 		}
 		if k < 9 {
 			ns = ns*10 + int64(c-'0')
 		}
 	}
-	for k := len(frac); k < 9; k++ {
-		ns *= 10
+	if n := len(frac); n < 9 {
+		ns *= pow10[9-n]
 	}
 	return time.Duration(secs)*time.Second + time.Duration(ns), true
 }
