@@ -111,7 +111,7 @@ func (m *eventMem) reset() {
 // its stream to build the next events in. It belongs to the parsing
 // goroutine: the Pipeline puts events back from there.
 type eventPool struct {
-	free []*Event
+	free []pooled
 	// chunks are the events the pool made, each with its memory beside
 	// it, not in it, so that an Event stays a plain struct of exported
 	// fields (callers compare and copy them).
@@ -120,6 +120,13 @@ type eventPool struct {
 	// hint is the chunk memOf found last: a batch's events mostly come
 	// from one chunk.
 	hint int
+}
+
+// pooled is a free event with its memory, kept beside it so that get
+// need not look for it (memOf).
+type pooled struct {
+	ev  *Event
+	mem *eventMem
 }
 
 // poolChunk is poolChunkSize events and the memory of each, at the same
@@ -141,9 +148,9 @@ func maxPooled() int { return (pipelineDepth + 4) * pipelineBatch }
 // get returns a cleared event and its memory.
 func (p *eventPool) get() (*Event, *eventMem) {
 	if n := len(p.free); n > 0 {
-		ev := p.free[n-1]
+		f := p.free[n-1]
 		p.free = p.free[:n-1]
-		return ev, p.memOf(ev)
+		return f.ev, f.mem
 	}
 	if len(p.chunks) == 0 || p.next == poolChunkSize {
 		evs := make([]Event, poolChunkSize)
@@ -195,7 +202,7 @@ func (p *eventPool) put(ev *Event) {
 		m.reset()
 		*ev = Event{}
 		if len(p.free) < maxPooled() {
-			p.free = append(p.free, ev)
+			p.free = append(p.free, pooled{ev, m})
 		}
 		ev = next
 	}
