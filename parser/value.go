@@ -63,6 +63,9 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	case '[':
 		j, err = l.compound(v, i, ']', ValArray, depth, data)
 	default:
+		if j = l.plainTerm(v, i); j > 0 {
+			return j, nil
+		}
 		j, err = l.term(v, i)
 	}
 	if err != nil {
@@ -383,6 +386,72 @@ scan:
 		return end, nil
 	}
 	return l.comment(v, end), nil
+}
+
+// plainTerm reads the commonest terms at b[i] as term and value would,
+// without their general machinery: a decimal number ("832", "-1") or a
+// symbolic value ("NULL", "O_RDONLY|O_CLOEXEC"), with or without a -y
+// annotation ("3</etc/passwd>", "AT_FDCWD</home>"), ended by a delimiter
+// right after it (',', ')', ']', '}'). It returns the index of that
+// delimiter, or 0, having changed nothing, for anything else (a space or
+// a comment after it, hex, octal, an annotation that does not read), which
+// term then reads.
+func (l *lineParser) plainTerm(v *Value, i int) int {
+	b := l.text
+	k := i
+	kind := ValIdent
+	switch c := b[k]; {
+	case c == '-' || isDigit(c):
+		kind = ValNumber
+		if c == '-' {
+			k++
+		}
+		if k >= len(b) || !isDigit(b[k]) {
+			return 0
+		}
+		if b[k] == '0' {
+			// 0 alone; 0644 and 0x1f are term's (octal, hex, addresses).
+			k++
+			break
+		}
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		if k-i > 19 {
+			return 0
+		}
+	case nameByte[c]:
+		for k < len(b) && identByte[b[k]] {
+			k++
+		}
+	default:
+		return 0
+	}
+	if k >= len(b) {
+		return 0
+	}
+	textEnd := k
+	var anno string
+	var hasAnno, deleted bool
+	if b[k] == '<' {
+		a, e, del, err := l.annotation(k)
+		if err != nil {
+			return 0
+		}
+		anno, hasAnno, deleted, k = a, true, del, e
+		if k >= len(b) {
+			return 0
+		}
+	}
+	switch b[k] {
+	case ',', ')', ']', '}':
+	default:
+		return 0
+	}
+	v.Text = l.intern(b[i:textEnd])
+	v.Kind = kind
+	v.Anno, v.HasAnno, v.Deleted = anno, hasAnno, deleted
+	return k
 }
 
 // comment reads an optional " /* ... */" after a value (-X verbose prints
