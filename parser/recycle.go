@@ -117,9 +117,6 @@ type eventPool struct {
 	// fields (callers compare and copy them).
 	chunks []poolChunk
 	next   int // the first event of the last chunk not handed out yet
-	// hint is the chunk memOf found last: a batch's events mostly come
-	// from one chunk.
-	hint int
 }
 
 // pooled is a free event with its memory, kept beside it so that get
@@ -129,15 +126,15 @@ type pooled struct {
 	mem *eventMem
 }
 
-// poolChunk is poolChunkSize events and the memory of each, at the same
-// index.
+// poolChunk is events and the memory of each, at the same index.
 type poolChunk struct {
 	evs  []Event
 	mems []eventMem
 	base uintptr // the address of evs[0]
 }
 
-// poolChunkSize is how many events the pool makes at once: a batch's.
+// poolChunkSize is how many events the pool makes at once past its first
+// chunk: a batch's.
 const poolChunkSize = 256
 
 // maxPooled bounds the events a pool keeps: more than the batches a
@@ -152,9 +149,17 @@ func (p *eventPool) get() (*Event, *eventMem) {
 		p.free = p.free[:n-1]
 		return f.ev, f.mem
 	}
-	if len(p.chunks) == 0 || p.next == poolChunkSize {
-		evs := make([]Event, poolChunkSize)
-		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, poolChunkSize), base: uintptr(unsafe.Pointer(&evs[0]))})
+	if len(p.chunks) == 0 || p.next == len(p.chunks[len(p.chunks)-1].evs) {
+		// The first chunk holds what the batches under way need, so that
+		// memOf nearly always finds an event there, at the first
+		// comparison; its memory is touched only as events are handed
+		// out.
+		n := poolChunkSize
+		if len(p.chunks) == 0 {
+			n = max(n, maxPooled())
+		}
+		evs := make([]Event, n)
+		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, n), base: uintptr(unsafe.Pointer(&evs[0]))})
 		p.next = 0
 	}
 	c := &p.chunks[len(p.chunks)-1]
@@ -172,16 +177,9 @@ func (p *eventPool) memOf(ev *Event) *eventMem {
 		return nil
 	}
 	a := uintptr(unsafe.Pointer(ev))
-	if p.hint < len(p.chunks) {
-		c := &p.chunks[p.hint]
-		if off := a - c.base; off < poolChunkSize*unsafe.Sizeof(Event{}) {
-			return &c.mems[off/unsafe.Sizeof(Event{})]
-		}
-	}
 	for i := range p.chunks {
 		c := &p.chunks[i]
-		if off := a - c.base; off < poolChunkSize*unsafe.Sizeof(Event{}) {
-			p.hint = i
+		if off := a - c.base; off < uintptr(len(c.evs))*unsafe.Sizeof(Event{}) {
 			return &c.mems[off/unsafe.Sizeof(Event{})]
 		}
 	}
