@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/internal/textesc"
 )
 
@@ -45,7 +44,8 @@ type lineParser struct {
 	extras []EventExtra // where extra takes EventExtras from
 	// valueExtras is where valueExtra takes ValueExtras from.
 	valueExtras []ValueExtra
-	elems       []Value // compound's stack of elements
+	elems       []Value  // compound's stack of elements
+	elemTmp     []*Value // where compound reads an element, by depth (elemAt)
 	file        string
 	line        int
 	off         int64 // file offset of text[0]
@@ -86,6 +86,7 @@ type lineParser struct {
 
 	names       map[string]string // interned strings (see intern)
 	cache       *internCache      // intern's front cache; the members of an -ff set share one
+	calls       *callCache        // what callName found for the names of calls
 	internBytes int               // what names holds, as intern counts it
 	scratch     []byte
 
@@ -166,8 +167,13 @@ func (l *lineParser) fileOff(i int) int64 {
 }
 
 // hasPrefix is bytes.HasPrefix for a constant prefix: the comparison
-// compiles to a few loads, where bytes.HasPrefix calls memequal.
-func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+// compiles to a few loads, where bytes.HasPrefix calls memequal. The first
+// byte is compared alone first: most tests fail there, and a prefix longer
+// than 8 bytes ("<unfinished ...>", tested after every argument) is
+// compared with a call.
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && (len(p) == 0 || b[0] == p[0]) && string(b[:len(p)]) == p
+}
 
 // hasSuffix is hasPrefix at the end.
 func hasSuffix(b []byte, p string) bool {
@@ -614,15 +620,16 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	}
 	ev := l.ev
 	ev.Kind = KindSyscall
-	ev.Name = l.intern(b[i:j])
-	if ev.Name == "old_mmap" {
+	name := b[i:j]
+	if string(name) == "old_mmap" {
 		// strace 4.x's name for the one-argument mmap of i386, arm and
 		// s390, which strace 5 and later prints as "mmap".
-		ev.Name = "mmap"
+		name = []byte("mmap")
 		l.old = "old_mmap"
 	}
-	ev.Call = syscalls.Lookup(ev.Name)
-	set := l.argSet(ev.Name)
+	c := l.callName(name)
+	ev.Name, ev.Call = c.name, c.call
+	set := l.argSet(c.set)
 	if set == 0 {
 		if kind, err, ok := l.skipArgs(j + 1); ok {
 			return kind, err
@@ -633,13 +640,13 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	return l.argsAndReturnSet(j+1, set)
 }
 
-// argSet is the set of argument positions of call name to decode on this
-// line.
-func (l *lineParser) argSet(name string) ArgSet {
+// argSet is the set of argument positions of a call to decode on this
+// line, given what the decode function says of it (callName).
+func (l *lineParser) argSet(decoded ArgSet) ArgSet {
 	if l.decode == nil || !l.mayskip {
 		return AllArgs
 	}
-	return l.decode(name)
+	return decoded
 }
 
 // argsAndReturnSet is argsAndReturn decoding only the positions in set. A
@@ -666,8 +673,8 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	}
 	ev := l.ev
 	ev.Kind = KindSyscall
-	ev.Name = l.intern(b[i:j])
-	ev.Call = syscalls.Lookup(ev.Name)
+	c := l.callName(b[i:j])
+	ev.Name, ev.Call = c.name, c.call
 	l.dataArg = ev.Call.Row().Data()
 	// Continue numbering after the first half's arguments, so a resumed
 	// read's buffer is still known as data.
@@ -682,7 +689,7 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 		k = p + 1
 	}
 	kind, err, skipped := lineKind(0), (*Error)(nil), false
-	set := l.argSet(ev.Name)
+	set := l.argSet(c.set)
 	if set == 0 {
 		kind, err, skipped = l.skipArgs(k)
 	}
@@ -754,15 +761,17 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		}
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
-		v, j, err := l.value(i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
+		n := len(ev.Args)
+		ev.Args = append(ev.Args, Value{})
+		j, err := l.value(&ev.Args[n], i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
 		l.skipping = false
 		if err != nil {
+			ev.Args = ev.Args[:n]
 			return 0, err
 		}
 		if skip {
-			v = Value{Kind: ValSkipped}
+			ev.Args[n] = Value{Kind: ValSkipped}
 		}
-		ev.Args = append(ev.Args, v)
 		if l.argIdx >= 0 {
 			l.argIdx++
 		}
@@ -1008,29 +1017,29 @@ func lastSpaceAngle(b []byte) int {
 	}
 }
 
+// parseDuration reads SECS.FRAC, digits on both sides of the dot. (One
+// pass: every line of a -T trace has one.)
 func parseDuration(b []byte) (time.Duration, bool) {
-	dot := bytes.IndexByte(b, '.')
-	if dot <= 0 || dot == len(b)-1 {
-		return 0, false
-	}
 	var secs, ns int64
-	for _, c := range b[:dot] {
-		if !isDigit(c) {
-			return 0, false
-		}
-		secs = secs*10 + int64(c-'0')
+	dot := 0
+	for dot < len(b) && b[dot]-'0' <= 9 {
+		secs = secs*10 + int64(b[dot]-'0')
+		dot++
+	}
+	if dot == 0 || dot >= len(b)-1 || b[dot] != '.' {
+		return 0, false
 	}
 	frac := b[dot+1:]
 	for k, c := range frac {
-		if !isDigit(c) {
+		if c-'0' > 9 {
 			return 0, false
 		}
 		if k < 9 {
 			ns = ns*10 + int64(c-'0')
 		}
 	}
-	for k := len(frac); k < 9; k++ {
-		ns *= 10
+	if n := len(frac); n < 9 {
+		ns *= pow10[9-n]
 	}
 	return time.Duration(secs)*time.Second + time.Duration(ns), true
 }

@@ -30,8 +30,8 @@ func (r *Reader) park() error {
 		// buffer, and gets them empty, not nil, once the buffer exists.
 		lp.args = []Value{}
 	}
-	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.scratch = nil, nil, nil, nil, nil
-	lp.names, lp.internBytes = nil, 0
+	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.elemTmp, lp.scratch = nil, nil, nil, nil, nil, nil
+	lp.names, lp.internBytes, lp.calls = nil, 0, nil
 	lp.text, lp.ev, lp.mem = nil, nil, nil
 
 	moved := map[*Event]*Event{}

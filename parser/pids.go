@@ -32,6 +32,10 @@ type pidTrack struct {
 	seen      map[int]bool // pids seen on prefixed lines
 	live      map[int]bool // processes with prefixed lines, until their exit
 	last      int          // the last pid seen, to skip the maps on runs
+	// hot holds pids seen and live (not the command's number), by their
+	// low bits: a line of one of them needs neither map, as a trace
+	// switches between a few processes line by line.
+	hot [8]int
 }
 
 // placePID sets the pid of a parsed line of a trace that is not one file
@@ -57,14 +61,17 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 		t.prefixed = true
 		if t.mainPID != 0 && ev.PID == t.mainPID {
 			ev.PID = 0
-		} else if ev.PID != t.last && !t.seen[ev.PID] {
+		} else if ev.PID != t.last && t.hot[ev.PID&7] != ev.PID && !t.seen[ev.PID] {
 			t.seen[ev.PID] = true
 			if t.main && !t.mainDone && t.mainPID == 0 && !t.children[ev.PID] && (t.announced || r.resumesMain(ev, kind)) {
 				t.mainPID, ev.PID = ev.PID, 0
 			}
 		}
-		if ev.PID != t.last {
+		if ev.PID != t.last && t.hot[ev.PID&7] != ev.PID {
 			t.live[ev.PID] = true
+			if ev.PID != 0 {
+				t.hot[ev.PID&7] = ev.PID
+			}
 		}
 	}
 	t.last = ev.PID
@@ -72,6 +79,9 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 	case lineExit, lineKilled:
 		if t.live != nil {
 			delete(t.live, ev.PID)
+		}
+		if t.hot[ev.PID&7] == ev.PID {
+			t.hot[ev.PID&7] = 0
 		}
 		if ev.PID == 0 {
 			t.mainDone = true

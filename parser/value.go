@@ -7,17 +7,19 @@ import (
 )
 
 // value reads one argument (or one struct field or array element) starting
-// at b[i]. data marks the data buffer of a read or write: its strings are
-// referenced, never decoded inline. It returns the index just past it.
-func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
+// at b[i] into *v, which is zero. data marks the data buffer of a read or
+// write: its strings are referenced, never decoded inline. It returns the
+// index just past it. (Filled in place, not returned: a Value is 144
+// bytes, and copying it out and into the arguments was some 4% of
+// reading a trace.)
+func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	b := l.text
-	var v Value
 	if depth > maxDepth {
-		return v, 0, l.errorf(i, "arguments nested too deeply")
+		return 0, l.errorf(i, "arguments nested too deeply")
 	}
 	if i >= len(b) {
 		l.eolErr = true
-		return v, 0, l.errorf(i, "line ended where a value was expected")
+		return 0, l.errorf(i, "line ended where a value was expected")
 	}
 	// A struct field or a named argument (clone's flags=...): name=value,
 	// but not "==".
@@ -31,7 +33,7 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 			i = j + 1
 			if i >= len(b) {
 				l.eolErr = true
-				return v, 0, l.errorf(i, "expected a value after %s", textesc.Excerpt(v.Name+"=", maxNameShown))
+				return 0, l.errorf(i, "expected a value after %s", textesc.Excerpt(v.Name+"=", maxNameShown))
 			}
 		}
 	}
@@ -44,52 +46,56 @@ func (l *lineParser) value(i, depth int, data bool) (Value, int, *Error) {
 		e := commentEnd(b, i)
 		if e < 0 {
 			l.eolErr = true
-			return v, 0, l.errorf(i, "unterminated comment: expected \"*/\"")
+			return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 		}
 		v.Kind = ValOther
 		if !l.skipping {
-			l.valueExtra(&v).Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
+			l.valueExtra(v).Comment = string(bytes.TrimSpace(b[i+2 : e-2]))
 		}
 		l.old = "a comment in place of an argument (" + snippet(b[i:e]) + ")"
-		return v, e, nil
+		return e, nil
 	}
 	switch b[i] {
 	case '"':
-		j, err = l.stringValue(&v, i, data)
+		j, err = l.stringValue(v, i, data)
 	case '{':
-		j, err = l.compound(&v, i, '}', ValStruct, depth, data)
+		j, err = l.compound(v, i, '}', ValStruct, depth, data)
 	case '[':
-		j, err = l.compound(&v, i, ']', ValArray, depth, data)
+		j, err = l.compound(v, i, ']', ValArray, depth, data)
 	default:
-		j, err = l.term(&v, i)
+		if j = l.plainTerm(v, i); j > 0 {
+			return j, nil
+		}
+		j, err = l.term(v, i)
 	}
 	if err != nil {
-		return v, 0, err
+		return 0, err
 	}
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
 	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
-		out, e, err := l.value(skipSpaces(b, k+3), depth+1, data)
+		out := new(Value)
+		e, err := l.value(out, skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
-			return v, 0, err
+			return 0, err
 		}
 		if !l.skipping {
-			l.valueExtra(&v).Exit = &out
+			l.valueExtra(v).Exit = out
 		}
 		j = e
 	}
-	verboseName(&v)
+	verboseName(v)
 	// A value followed by more than a delimiter (e.g. "abc"... or [..]|X)
 	// is an expression: keep its text.
 	if k := skipSpaces(b, j); v.Kind != ValNone && k < len(b) && !isDelim(b, k) {
 		name := v.Name
-		v = Value{Name: name}
-		if j, err = l.term(&v, i); err != nil {
-			return v, 0, err
+		*v = Value{Name: name}
+		if j, err = l.term(v, i); err != nil {
+			return 0, err
 		}
 	}
-	return v, j, nil
+	return j, nil
 }
 
 // valueExtraSlab is how many ValueExtras one allocation of valueExtra
@@ -207,11 +213,14 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			}
 			i = k
 		} else {
-			e, j, err := l.value(i, depth+1, data)
+			// Not read in place on the stack of elements, which an
+			// element that is a struct or an array grows.
+			e := l.elemAt(depth)
+			j, err := l.value(e, i, depth+1, data)
 			if err != nil {
 				return 0, err
 			}
-			l.elems = append(l.elems, e)
+			l.elems = append(l.elems, *e)
 			i = j
 		}
 		i = skipSpaces(b, i)
@@ -238,6 +247,18 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			return l.term(v, start)
 		}
 	}
+}
+
+// elemAt returns a cleared Value for an element read at nesting depth
+// depth. One is kept per depth: a local Value whose address went down the
+// recursion of value and compound would be allocated on the heap.
+func (l *lineParser) elemAt(depth int) *Value {
+	for len(l.elemTmp) <= depth {
+		l.elemTmp = append(l.elemTmp, new(Value))
+	}
+	e := l.elemTmp[depth]
+	*e = Value{}
+	return e
 }
 
 func kindWord(k ValueKind) string {
@@ -365,6 +386,72 @@ scan:
 		return end, nil
 	}
 	return l.comment(v, end), nil
+}
+
+// plainTerm reads the commonest terms at b[i] as term and value would,
+// without their general machinery: a decimal number ("832", "-1") or a
+// symbolic value ("NULL", "O_RDONLY|O_CLOEXEC"), with or without a -y
+// annotation ("3</etc/passwd>", "AT_FDCWD</home>"), ended by a delimiter
+// right after it (',', ')', ']', '}'). It returns the index of that
+// delimiter, or 0, having changed nothing, for anything else (a space or
+// a comment after it, hex, octal, an annotation that does not read), which
+// term then reads.
+func (l *lineParser) plainTerm(v *Value, i int) int {
+	b := l.text
+	k := i
+	kind := ValIdent
+	switch c := b[k]; {
+	case c == '-' || isDigit(c):
+		kind = ValNumber
+		if c == '-' {
+			k++
+		}
+		if k >= len(b) || !isDigit(b[k]) {
+			return 0
+		}
+		if b[k] == '0' {
+			// 0 alone; 0644 and 0x1f are term's (octal, hex, addresses).
+			k++
+			break
+		}
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		if k-i > 19 {
+			return 0
+		}
+	case nameByte[c]:
+		for k < len(b) && identByte[b[k]] {
+			k++
+		}
+	default:
+		return 0
+	}
+	if k >= len(b) {
+		return 0
+	}
+	textEnd := k
+	var anno string
+	var hasAnno, deleted bool
+	if b[k] == '<' {
+		a, e, del, err := l.annotation(k)
+		if err != nil {
+			return 0
+		}
+		anno, hasAnno, deleted, k = a, true, del, e
+		if k >= len(b) {
+			return 0
+		}
+	}
+	switch b[k] {
+	case ',', ')', ']', '}':
+	default:
+		return 0
+	}
+	v.Text = l.intern(b[i:textEnd])
+	v.Kind = kind
+	v.Anno, v.HasAnno, v.Deleted = anno, hasAnno, deleted
+	return k
 }
 
 // comment reads an optional " /* ... */" after a value (-X verbose prints
