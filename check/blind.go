@@ -104,7 +104,10 @@ var LikelyVolatile = []string{"/run", "/dev/shm"}
 
 // under reports whether p is dir or below it.
 func under(p, dir string) bool {
-	return p == dir || dir == "/" && strings.HasPrefix(p, "/") || strings.HasPrefix(p, dir+"/")
+	// p below dir is dir, then '/': dir+"/" built a string at every call
+	// (isPseudo asks three times for each path an event changes).
+	return p == dir || dir == "/" && strings.HasPrefix(p, "/") ||
+		len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 // volatileAt says whether p lies on a volatile filesystem, and which: the
