@@ -104,7 +104,10 @@ var LikelyVolatile = []string{"/run", "/dev/shm"}
 
 // under reports whether p is dir or below it.
 func under(p, dir string) bool {
-	return p == dir || dir == "/" && strings.HasPrefix(p, "/") || strings.HasPrefix(p, dir+"/")
+	// p below dir is dir, then '/': dir+"/" built a string at every call
+	// (isPseudo asks three times for each path an event changes).
+	return p == dir || dir == "/" && strings.HasPrefix(p, "/") ||
+		len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 // volatileAt says whether p lies on a volatile filesystem, and which: the
@@ -145,6 +148,9 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 type Watcher struct {
 	opt   *Options
 	procs *model.Procs
+	// openFlags decodes an open's flags: model.OpenFlags, or, in a
+	// check, the models' shared memo of them (model.Shared.OpenFlags).
+	openFlags func(*parser.Event) uint64
 
 	syscalls, ok, failed int
 	first                model.Ref
@@ -236,7 +242,7 @@ func (s *pathSet) add(p string, at model.Ref) {
 func NewWatcher(opt *Options) *Watcher {
 	procs := model.NewProcsIn(opt.Cwd)
 	procs.SetInitialFDs(opt.FDs)
-	return &Watcher{opt: opt, procs: procs, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
+	return &Watcher{opt: opt, procs: procs, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
 }
 
 // ref is where an event is, as model.Ref says it.
@@ -388,7 +394,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Open:
 		const writing = syscalls.O_WRONLY | syscalls.O_RDWR | syscalls.O_CREAT | syscalls.O_TRUNC
-		if model.OpenFlags(ev)&writing == 0 {
+		if w.openFlags(ev)&writing == 0 {
 			return
 		}
 		if len(paths) > 0 && isPseudo(paths[0]) {

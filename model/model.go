@@ -119,8 +119,9 @@ type Options struct {
 // records of retired files (retire.go), which are the same in every
 // model: a settled file keeps one record, not one a model.
 type Shared struct {
-	ref  *Ref
-	rest restShared
+	ref   *Ref
+	rest  restShared
+	flags flagMemo
 }
 
 // eventRef returns a Ref of the event being applied that nothing will
@@ -202,6 +203,9 @@ func New(opt Options) *Model {
 	procs := NewProcs()
 	procs.cwd0 = opt.Cwd
 	procs.fds0 = opt.FDs
+	if opt.Shared != nil {
+		procs.flags = &opt.Shared.flags
+	}
 	if opt.Retire {
 		if opt.Shared == nil {
 			opt.Shared = new(Shared) // the model's records, shared with none
@@ -349,7 +353,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
-	m.procs.flagsEv = nil
+	m.procs.forgetFlags()
 	if eff.opened {
 		// The open's handle carries the inode the model resolved.
 		if h != nil {
@@ -726,7 +730,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	// write durable when it returns.
 	sync := h.Flags&syscalls.O_DSYNC != 0
 	if i := row.Flags(); i >= 0 {
-		if f, _ := ev.Bits(i, syscalls.RWFFlags); f&(syscalls.RWF_DSYNC|syscalls.RWF_SYNC) != 0 {
+		if f, _ := m.procs.bits(ev, i, syscalls.RWFFlags); f&(syscalls.RWF_DSYNC|syscalls.RWF_SYNC) != 0 {
 			sync = true
 		}
 	}
@@ -777,7 +781,7 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	ino := h.Node
-	mode, _ := ev.Bits(row.Flags(), syscalls.FallocFlags)
+	mode, _ := m.procs.bits(ev, row.Flags(), syscalls.FallocFlags)
 	off, _ := ev.Arg(row.Offset()).Int()
 	n, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	switch {
@@ -867,7 +871,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	}
 	var flags uint64
 	if i := row.Flags(); i >= 0 {
-		flags, _ = ev.Bits(i, syscalls.RenameFlags)
+		flags, _ = m.procs.bits(ev, i, syscalls.RenameFlags)
 	}
 	src := m.lookup(from, true)
 	var dst *Inode
@@ -894,8 +898,8 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 }
 
 func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
-	prot, _ := ev.Bits(row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags)
-	flags, _ := ev.Bits(row.PosOf(syscalls.MmapFlags), syscalls.MmapFlags)
+	prot, _ := m.procs.bits(ev, row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags)
+	flags, _ := m.procs.bits(ev, row.PosOf(syscalls.MmapFlags), syscalls.MmapFlags)
 	// The mapping type is a field, not a flag: MAP_PRIVATE (2) shares a
 	// bit with MAP_SHARED_VALIDATE (3).
 	typ := flags & syscalls.MAP_TYPE
@@ -920,7 +924,7 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		m.syncFailed(ev, ino, eff)
 		return
 	}
-	if f, _ := ev.Bits(row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
+	if f, _ := m.procs.bits(ev, row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
 		eff.pendingBefore = ino.pendingList()
 		m.persist(ino, m.eventRef())
 		eff.Kind, eff.Inode = EffFileSync, ino

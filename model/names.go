@@ -212,6 +212,16 @@ func (m *Model) attach(ino *Inode, p string) {
 	if ino == nil || p == "" {
 		return
 	}
+	if ino.Names == nil && ino.Paths == nil {
+		// A new file's first name: Names and Paths share one array of one
+		// string, an allocation less for every file created. Neither is
+		// written in place at that length: an append copies (the cap is
+		// 1), and detach of the one name writes nothing.
+		one := []string{p}
+		ino.Names, ino.Paths = one[:1:1], one[:1:1]
+		ino.Path, ino.LastPath = p, p
+		return
+	}
 	if !ino.HasName(p) {
 		ino.Names = append(ino.Names, p)
 	}

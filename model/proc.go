@@ -112,20 +112,80 @@ type Procs struct {
 	// stats and opens the same relative name in a row, and each join
 	// allocates.
 	joinDir, joinName, joined string
-	// flagsEv and flagsSeq name the event flags were read from.
-	flagsEv  *parser.Event
-	flagsSeq int
-	flags    uint64
+	// flags are the flags decoded from the event being applied: its
+	// own (ownFlags), or, for the models of one check, which apply each
+	// event one after the other, theirs (Shared), so that the flag text
+	// of an event is decoded once, not once a model.
+	flags    *flagMemo
+	ownFlags flagMemo
+}
+
+// flagMemo is the flags read from one event's arguments, the event named
+// by its pointer and Seq (the parser reuses Events, never a Seq within a
+// stream).
+type flagMemo struct {
+	ev    *parser.Event
+	seq   int
+	open  bool   // openV holds the event's open flags
+	openV uint64 // see openFlags
+	n     int
+	args  [2]flagArg
+}
+
+type flagArg struct {
+	i  int
+	t  *parser.FlagTable
+	v  uint64
+	ok bool
+}
+
+// at makes the memo the event's, forgetting another's.
+func (f *flagMemo) at(ev *parser.Event) {
+	if ev != f.ev || ev.Seq != f.seq {
+		*f = flagMemo{ev: ev, seq: ev.Seq}
+	}
 }
 
 // openFlags is the package's openFlags, read once per event: the model
-// asks for them before Apply does (each flag name is a map lookup), and
-// Apply forgets them.
+// asks for them before Apply does (each flag name is a map lookup).
 func (p *Procs) openFlags(ev *parser.Event) uint64 {
-	if ev != p.flagsEv || ev.Seq != p.flagsSeq {
-		p.flagsEv, p.flagsSeq, p.flags = ev, ev.Seq, openFlags(ev)
+	return p.flags.openFlags(ev)
+}
+
+// openFlags is the event's open flags, decoded on first asking.
+func (f *flagMemo) openFlags(ev *parser.Event) uint64 {
+	f.at(ev)
+	if !f.open {
+		f.open, f.openV = true, openFlags(ev)
 	}
-	return p.flags
+	return f.openV
+}
+
+// bits is ev.Bits(i, t), read once per event.
+func (p *Procs) bits(ev *parser.Event, i int, t *parser.FlagTable) (uint64, bool) {
+	f := p.flags
+	f.at(ev)
+	for k := range f.args[:f.n] {
+		if a := &f.args[k]; a.i == i && a.t == t {
+			return a.v, a.ok
+		}
+	}
+	v, ok := ev.Bits(i, t)
+	if f.n < len(f.args) {
+		f.args[f.n] = flagArg{i: i, t: t, v: v, ok: ok}
+		f.n++
+	}
+	return v, ok
+}
+
+// forgetFlags drops the process model's own memo once an event is
+// applied, so that nothing is carried to another event even where the
+// parser's promise does not hold (events made by hand); a shared memo is
+// kept for the next model applying the event.
+func (p *Procs) forgetFlags() {
+	if p.flags == &p.ownFlags {
+		p.ownFlags = flagMemo{}
+	}
 }
 
 // join is clean(dir, name) for a relative name, remembering the last.
@@ -141,7 +201,11 @@ func (p *Procs) join(dir, name string) string {
 func (p *Procs) SetInitialFDs(fds []InitialFD) { p.fds0 = fds }
 
 // NewProcs returns an empty process model.
-func NewProcs() *Procs { return &Procs{procs: map[int]*Process{}, rootAlias: -1} }
+func NewProcs() *Procs {
+	p := &Procs{procs: map[int]*Process{}, rootAlias: -1}
+	p.flags = &p.ownFlags
+	return p
+}
 
 // NewProcsIn returns an empty process model whose first process starts in
 // cwd (see Options.Cwd).
@@ -432,7 +496,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	switch row.Effect {
 	case syscalls.Open:
 		flags := p.openFlags(ev)
-		p.flagsEv = nil // read once per Apply, never carried to another event
+		p.forgetFlags() // never carried to another event
 		h := &Handle{Flags: flags}
 		if len(paths) > 0 {
 			h.Path = paths[0]
@@ -463,7 +527,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	case syscalls.CloseRange:
 		lo, _ := ev.Arg(0).Int()
 		hi, _ := ev.Arg(1).Int()
-		flags, _ := ev.Bits(row.Flags(), syscalls.CloseRangeFlags)
+		flags, _ := p.bits(ev, row.Flags(), syscalls.CloseRangeFlags)
 		cloexecOnly := flags&syscalls.CLOSE_RANGE_CLOEXEC != 0
 		for fd, e := range t.fds {
 			if int64(fd) >= lo && (hi < 0 || uint64(fd) <= uint64(hi)) {
@@ -479,14 +543,14 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil {
 			cloexec := false
 			if i := row.Flags(); i >= 0 {
-				flags, _ := ev.Bits(i, syscalls.OpenFlags)
+				flags, _ := p.bits(ev, i, syscalls.OpenFlags)
 				cloexec = flags&syscalls.O_CLOEXEC != 0
 			}
 			t.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
 		}
 	case syscalls.Fcntl:
 		fdArg := ev.Arg(row.FD())
-		cmd, _ := ev.Bits(row.Flags(), syscalls.FcntlCmds)
+		cmd, _ := p.bits(ev, row.Flags(), syscalls.FcntlCmds)
 		arg := row.PosOf(syscalls.OpenFlags)
 		switch cmd {
 		case syscalls.F_DUPFD, syscalls.F_DUPFD_CLOEXEC:
@@ -496,14 +560,14 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		case syscalls.F_SETFD:
 			if fd, ok := fdArg.Int(); ok {
 				if e, ok := t.fds[int(fd)]; ok {
-					bits, _ := ev.Bits(arg, syscalls.FDFlags)
+					bits, _ := p.bits(ev, arg, syscalls.FDFlags)
 					e.cloexec = bits&syscalls.FD_CLOEXEC != 0
 					t.fds[int(fd)] = e
 				}
 			}
 		case syscalls.F_SETFL:
 			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
-				bits, _ := ev.Bits(arg, syscalls.OpenFlags)
+				bits, _ := p.bits(ev, arg, syscalls.OpenFlags)
 				// F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME, O_NONBLOCK.
 				const settable = syscalls.O_APPEND | syscalls.O_ASYNC | syscalls.O_DIRECT | syscalls.O_NOATIME | syscalls.O_NONBLOCK
 				h.Flags = h.Flags&^settable | bits&settable

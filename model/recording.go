@@ -17,3 +17,11 @@ func PathArgs(name string) []int { return syscalls.Lookup(name).Row().PathArgs()
 // OpenFlags returns the flags of an open, openat, openat2 or creat event,
 // read by name or as numbers (-e raw=), in crashsim's bits.
 func OpenFlags(ev *parser.Event) uint64 { return openFlags(ev) }
+
+// OpenFlags is the package's OpenFlags, read once for every model
+// sharing s and applying the same event: a caller that reads an event
+// before the models apply it (check's Watcher) decodes its flags for
+// them.
+func (s *Shared) OpenFlags(ev *parser.Event) uint64 {
+	return s.flags.openFlags(ev)
+}

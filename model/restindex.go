@@ -29,14 +29,22 @@ import (
 // of them.
 type restIndex struct {
 	slots []int32 // ID of a retired inode, 0 for an empty slot; len is a power of 2
-	n     int     // slots in use
-	seed  maphash.Seed
+	// tags are 8 bits of each slot's hash, beside it: a probe that meets
+	// another path's ID would read that ID's record (a cache miss in a
+	// table of a million files) to compare names, and a lookup of a new
+	// name (every file created) meets several. A tag turns away all but
+	// one in 256 of them, for a byte a slot.
+	tags []uint8
+	n    int // slots in use
+	seed maphash.Seed
 }
 
 func newRestIndex() restIndex { return restIndex{seed: maphash.MakeSeed()} }
 
-func (x *restIndex) home(p string) int {
-	return int(maphash.String(x.seed, p)) & (len(x.slots) - 1)
+// home returns p's first slot and its tag.
+func (x *restIndex) home(p string) (int, uint8) {
+	h := maphash.String(x.seed, p)
+	return int(h) & (len(x.slots) - 1), uint8(h >> 56)
 }
 
 // find returns the first slot from home(p) on, past any that ok rejects,
@@ -46,12 +54,13 @@ func (x *restIndex) find(p string, key func(int32) string, ok func(int32) bool) 
 		return -1
 	}
 	mask := len(x.slots) - 1
-	for i := x.home(p); ; i = (i + 1) & mask {
+	i, tag := x.home(p)
+	for ; ; i = (i + 1) & mask {
 		id := x.slots[i]
 		if id == 0 {
 			return -1
 		}
-		if key(id) == p && ok(id) {
+		if x.tags[i] == tag && key(id) == p && ok(id) {
 			return i
 		}
 	}
@@ -63,27 +72,28 @@ func (x *restIndex) put(p string, id int32, key func(int32) string) {
 		x.grow(key)
 	}
 	mask := len(x.slots) - 1
-	i := x.home(p)
+	i, tag := x.home(p)
 	for x.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	x.slots[i] = id
+	x.slots[i], x.tags[i] = id, tag
 	x.n++
 }
 
 func (x *restIndex) grow(key func(int32) string) {
 	old := x.slots
 	x.slots = make([]int32, max(64, 2*len(old)))
+	x.tags = make([]uint8, len(x.slots))
 	mask := len(x.slots) - 1
 	for _, id := range old {
 		if id == 0 {
 			continue
 		}
-		i := x.home(key(id))
+		i, tag := x.home(key(id))
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		x.slots[i] = id
+		x.slots[i], x.tags[i] = id, tag
 	}
 }
 
@@ -94,15 +104,15 @@ func (x *restIndex) remove(i int, key func(int32) string) {
 	// probing's deletion without tombstones).
 	mask := len(x.slots) - 1
 	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
-		k := x.home(key(x.slots[j]))
+		k, _ := x.home(key(x.slots[j]))
 		// Move j into the hole at i unless its home lies cyclically in
 		// (i, j].
 		if i <= j && (k <= i || k > j) || i > j && k <= i && k > j {
-			x.slots[i] = x.slots[j]
+			x.slots[i], x.tags[i] = x.slots[j], x.tags[j]
 			i = j
 		}
 	}
-	x.slots[i] = 0
+	x.slots[i], x.tags[i] = 0, 0
 	x.n--
 }
 
