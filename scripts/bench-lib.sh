@@ -187,7 +187,9 @@ bench_run() {
 		/User time|System time/ { cpu += $2 }
 		/Maximum resident set size/ { rss = $2 }
 		END {
-			printf "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%d\t%d\t%s\t%d\t%s\t%s\n", row, tool, round, bytes, wall, cpu, rss, status, note, out, sha, findings >> runs
+			# %.0f, not %d, for byte counts: the %d of mawk stops at 2^31 - 1,
+			# which made a 6.9 GB trace 2147 MB in the summary.
+			printf "%s\t%s\t%d\t%.0f\t%.3f\t%.3f\t%d\t%d\t%s\t%.0f\t%s\t%s\n", row, tool, round, bytes, wall, cpu, rss, status, note, out, sha, findings >> runs
 			label = (tool == "grep" ? "grep -c fsync" : tool)
 			printf "   round %d  %-14s %8.2f s  cpu %7.2f s  %7s MB/s (cpu %7s)  RSS %6.0f MB", round, label, wall, cpu, speed(bytes, wall), speed(bytes, cpu), rss/1024
 			if (tool == "grep") printf "  %s matches", findings
