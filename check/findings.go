@@ -51,7 +51,7 @@ func (d *diskPart) record(off int64) ([]byte, error) {
 	return rec, err
 }
 
-// heads yields what Group asks of each finding (see decoder.decodeHead),
+// heads yields what Group asks of each finding (see decoder.head),
 // in order: a finding in memory as it is, a spilled one into one Finding
 // reused for every record, valid only until the next, whose Message is
 // empty and whose Related, State and Source are nil (a spilled finding
@@ -88,13 +88,14 @@ func (r *Result) heads() iter.Seq2[*Finding, error] {
 	}
 }
 
-// head reads the record at off into f as decodeHead does.
+// head reads the record at off into f as decoder.head does.
 func (d *diskPart) head(off int64, f *Finding) error {
 	rec, err := d.record(off)
 	if err != nil {
 		return err
 	}
-	return d.r.dec.decodeHead(rec, f)
+	_, _, err = d.r.dec.head(rec, f)
+	return err
 }
 
 func (p part) len() int {

@@ -247,21 +247,21 @@ func (d *decoder) str() string {
 	return d.c.strs[id]
 }
 
-// decodeHead reads into f only what Group asks of a finding: its rule,
-// models, path, trace, line, pid, seq and state index. The message and
-// what follows it are passed over, so that grouping a spilled result
-// reads each record without building its text, related lines or state;
-// f is the caller's, reused from one record to the next.
-func (d *decoder) decodeHead(rec []byte, f *Finding) error {
+// head reads a record's fields up to its state index into f (a fresh
+// Finding but for them), and returns the record's flags and its message,
+// undecoded, a slice of rec. Group reads no more than that (see
+// Result.heads): a spilled finding's text, related lines and state are
+// not built for it, and f is reused from one record to the next.
+func (d *decoder) head(rec []byte, f *Finding) (flags byte, msg []byte, err error) {
 	d.p, d.bad = rec, false
-	d.byte() // flags
+	flags = d.byte()
 	*f = Finding{modelSet: modelSet(d.byte())}
 	d.uvarint() // run
 	d.uvarint() // seq
 	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
 		f.Rule = d.c.rules[id]
 	} else {
-		return errRecord
+		return 0, nil, errRecord
 	}
 	f.Path = d.string()
 	f.Trace = d.str()
@@ -269,37 +269,25 @@ func (d *decoder) decodeHead(rec []byte, f *Finding) error {
 	f.PID = d.int()
 	f.Seq = d.int()
 	if n := d.uvarint(); n <= uint64(len(d.p)) {
-		d.p = d.p[n:] // the message
+		msg, d.p = d.p[:n], d.p[n:]
 	} else {
 		d.bad = true
 	}
 	f.StateIndex = d.int()
 	if d.bad {
-		return errRecord
+		return 0, nil, errRecord
 	}
-	return nil
+	return flags, msg, nil
 }
 
 // decode reads a whole record back into a finding.
 func (d *decoder) decode(rec []byte) (*Finding, error) {
-	d.p, d.bad = rec, false
-	flags := d.byte()
 	f := &Finding{}
-	f.modelSet = modelSet(d.byte())
-	d.uvarint() // run
-	d.uvarint() // seq
-	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
-		f.Rule = d.c.rules[id]
-	} else {
-		return nil, errRecord
+	flags, msg, err := d.head(rec, f)
+	if err != nil {
+		return nil, err
 	}
-	f.Path = d.string()
-	f.Trace = d.str()
-	f.Line = d.int()
-	f.PID = d.int()
-	f.Seq = d.int()
-	f.Message = d.string()
-	f.StateIndex = d.int()
+	f.Message = string(msg)
 	if n := d.uvarint(); n > 0 && !d.bad {
 		f.Models = make([]string, 0, min(n-1, 8))
 		for i := uint64(1); i < n && !d.bad; i++ {
