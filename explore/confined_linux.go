@@ -204,22 +204,11 @@ func (r *confinedRunner) run(ctx context.Context, dir string, argv, env []string
 			answer <- fmt.Errorf("frame %q of %d bytes", kind, len(b))
 		}
 	}()
-	select {
-	case err = <-answer:
-	case <-ctx.Done():
-		r.endChecker(answer, token)
-		<-copied
-		return outcome{}, ctx.Err()
-	}
-	if err != nil {
-		r.kill(token)
-		<-copied
-		if errors.Is(err, io.EOF) {
-			err = errRunnerLost
-		}
+	if err, done := awaitAnswer(ctx, answer, copied, func() { r.endChecker(answer, token) }, func() { r.kill(token) }); done != nil {
+		return outcome{}, done
+	} else if err != nil {
 		return outcome{}, fmt.Errorf("checker jail: %w", err)
 	}
-	<-copied // every writer is dead: the pipe has ended
 	if notRun != "" {
 		return r.jailFailure(out, "run", errors.New(notRun)), nil
 	}

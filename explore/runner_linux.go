@@ -251,26 +251,42 @@ func (r *runner) run(ctx context.Context, dir string, argv, env []string, token 
 			}
 		}
 	}()
-	select {
-	case err = <-answer:
-	case <-ctx.Done():
-		r.endChecker(answer, token)
-		<-copied
-		return outcome{}, ctx.Err()
-	}
-	if err != nil {
-		r.kill(token)
-		<-copied
-		if errors.Is(err, io.EOF) {
-			err = errRunnerLost
-		}
+	if err, done := awaitAnswer(ctx, answer, copied, func() { r.endChecker(answer, token) }, func() { r.kill(token) }); done != nil {
+		return outcome{}, done
+	} else if err != nil {
 		if !started.Load() {
 			err = fmt.Errorf("%w: %w", errNotStarted, err)
 		}
 		return outcome{}, fmt.Errorf("checker runner: %w", err)
 	}
-	<-copied // every writer is dead: the pipe has ended
 	return res, nil
+}
+
+// awaitAnswer waits for a checker's answer, which a goroutine reading the
+// connection sends on answer, and then for its output to be copied
+// (copied, from sendRun), as the runner and the confined jail both do.
+// When ctx is done first it ends the checker (end) and returns ctx's
+// error as done; when the answer is an error it kills the checker (kill)
+// and returns that error as err, a connection that ended unanswered as
+// errRunnerLost.
+func awaitAnswer(ctx context.Context, answer <-chan error, copied <-chan struct{}, end, kill func()) (err, done error) {
+	select {
+	case err = <-answer:
+	case <-ctx.Done():
+		end()
+		<-copied
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		kill()
+		<-copied
+		if errors.Is(err, io.EOF) {
+			err = errRunnerLost
+		}
+		return err, nil
+	}
+	<-copied // every writer is dead: the pipe has ended
+	return nil, nil
 }
 
 // words says how a checker ended, as the exit of an exec.Cmd says it.
@@ -289,7 +305,6 @@ func (o outcome) words() string {
 	return s
 }
 
-// appendStrings appends a count and each string with its length.
 // sendRun asks the process at the other end of c to run a checker: a
 // frameRun of fields, with the write end of a new pipe whose read end is
 // copied into out until every writer is gone (then copied closes). A
@@ -318,6 +333,7 @@ func sendRun(c *net.UnixConn, out io.Writer, fields ...[]string) (copied <-chan 
 	return done, nil
 }
 
+// appendStrings appends a count and each string with its length.
 func appendStrings(b []byte, ss []string) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(ss)))
 	for _, s := range ss {
