@@ -195,7 +195,15 @@ var crashScratch = sync.Pool{New: func() any { return &crashRoom{seen: map[state
 // Crash computes the outcomes a crash now can leave at path p, exploring
 // at most maxStates states.
 func (m *Model) Crash(p string, maxStates int) PathOutcomes {
-	return m.crash(p, maxStates, nil)
+	return m.crash(p, maxStates, nil, nil)
+}
+
+// CrashReuse is Crash with its States in reuse's memory when they fit:
+// for a caller that asks about path after path and lets each answer go
+// before the next (a rule's Finish), the copy out of the scratch room
+// was most of what Crash allocated.
+func (m *Model) CrashReuse(p string, maxStates int, reuse []PathState) PathOutcomes {
+	return m.crash(p, maxStates, nil, reuse[:0])
 }
 
 // CrashFirst returns the first of the states Crash(p, maxStates) lists
@@ -212,14 +220,14 @@ func (m *Model) CrashFirst(p string, maxStates int, want func(PathState) bool) (
 			found, ok = s, true
 		}
 		return ok
-	})
+	}, nil)
 	return found, ok
 }
 
 // crash is Crash; with stop, it ends the enumeration after the first
 // state, in Crash's order, for which stop returns true, and what it
 // returns is then incomplete.
-func (m *Model) crash(p string, maxStates int, stop func(PathState) bool) PathOutcomes {
+func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
 	res := PathOutcomes{Path: p, Exact: true}
 	n := m.nameOf(p)
 	if n == nil {
@@ -361,7 +369,9 @@ func (m *Model) crash(p string, maxStates int, stop func(PathState) bool) PathOu
 	res.Total = max(total, int64(len(res.States)))
 	states := res.States
 	res.States = nil
-	if len(states) > 0 {
+	if len(states) > 0 && len(states) <= cap(reuse) {
+		res.States = append(reuse, states...)
+	} else if len(states) > 0 {
 		res.States = slices.Clone(states)
 	}
 	defer func() {
