@@ -115,9 +115,12 @@ type Options struct {
 
 // Shared is what the models of one check share: the *Ref of the event
 // they are applying, so that a file's last sync (and a sync of every
-// file) costs one Ref however many models and files point at it, and the
+// file) costs one Ref however many models and files point at it; the
 // records of retired files (retire.go), which are the same in every
-// model: a settled file keeps one record, not one a model.
+// model: a settled file keeps one record, not one a model; and what the
+// first model to apply an event decoded of it (flags, resolved paths).
+// The models sharing one must replay the same events, each once and in
+// the same order, with the same Cwd, FDs and Existed.
 type Shared struct {
 	ref   *Ref
 	rest  restShared
@@ -318,7 +321,7 @@ func (e *Effect) HadPending() bool { return e.pendingBefore != nil }
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
-	paths := m.procs.appendPaths(m.paths[:0], ev)
+	paths := m.procs.sharedPaths(m.paths[:0], ev)
 	if m.opt.Resolved != nil {
 		m.opt.Resolved(ev, paths)
 	}
