@@ -737,11 +737,39 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			sync = true
 		}
 	}
-	if sync {
+	if sync && syncedWithRange(ino, off, n) {
 		d := *eff.Data
 		eff.Data = &d
 		m.persist(ino, m.eventRef())
 	}
+}
+
+// syncedWithRange reports whether a write of n bytes at off, just added
+// to ino's pending ops and made durable by O_SYNC/O_DSYNC or RWF_DSYNC,
+// takes every pending op of the file with it. Linux syncs only the range
+// written (vfs_fsync_range over its pages), and the inode's metadata: a
+// write elsewhere in the file that no sync covered stays in the page
+// cache. The model's pending ops persist in program order, so it cannot
+// keep this write durable and an earlier one pending; when an earlier one
+// lies outside the pages written (or where the trace cannot place it),
+// every op stays pending. That overstates what a crash can lose of this
+// one write, never what it can lose of the others.
+func syncedWithRange(ino *Inode, off, n int64) bool {
+	k := ino.pending.len()
+	if k <= 1 {
+		return true
+	}
+	if off < 0 {
+		return false
+	}
+	lo, hi := off&^(pageSize-1), (off+n+pageSize-1)&^(pageSize-1)
+	for i := range k - 1 {
+		op := ino.pending.at(i)
+		if op.Kind != DataWrite || op.Off < lo || op.Off+op.Len > hi {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
