@@ -41,11 +41,15 @@ import (
 // back from memory. A variable for tests, which spill everything.
 var restKeep = 4096
 
-const (
-	spillBuf   = 64 << 10 // bytes written to the file at once
-	spillChunk = 64 << 10 // bytes read from it at once
-	spillAtIDs = 1024     // IDs of a block of restSpill.at
+// spillBuf is how many bytes are written to the file at once, and
+// spillChunk how many are read from it at once: variables for tests,
+// which write every record at once and read a few at a time.
+var (
+	spillBuf   = 64 << 10
+	spillChunk = 64 << 10
 )
+
+const spillAtIDs = 1024 // IDs of a block of restSpill.at
 
 // restSpill is the temp file of settled records, and where each is.
 type restSpill struct {
@@ -173,7 +177,7 @@ func (sp *restSpill) read(off int64) []byte {
 	}
 	// A chunk from off on; a record longer than one (a path of thousands
 	// of bytes) gets a chunk of its own size.
-	if !sp.load(off, min(spillChunk, sp.end-off)) {
+	if !sp.load(off, min(int64(spillChunk), sp.end-off)) {
 		return nil
 	}
 	if size, k := binary.Uvarint(sp.chunk); k > 0 && uint64(len(sp.chunk)-k) < size && size <= uint64(sp.end-off) {
