@@ -204,8 +204,8 @@ func (m *Model) restBelow(prefix string) []string {
 	// The records in the temp file, read in order rather than one by one
 	// in the order of the index. Every model holds them, and a named one
 	// has its name in the index.
-	s.spill.below(prefix, func(id int32, path []byte) {
-		if restFlags(s.spill.loc(id))&restNamed != 0 && m.holdsShared(id) {
+	s.spill.below(prefix, func(id int32, path []byte, flags restFlags) {
+		if flags&restNamed != 0 && m.holdsShared(id) {
 			below = append(below, string(path))
 		}
 	})

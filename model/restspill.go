@@ -2,15 +2,15 @@ package model
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
+	"math"
 	"os"
 )
 
 // The records of settled files go to a temp file once every model of the
 // check has retired them and a few thousand newer ones wait in memory:
 // in memory a settled file then keeps its slot in the name index and its
-// place in the file (restSpill.at), about 25 bytes, instead of its record
+// place in the file (restSpill.at), 15 to 25 bytes, instead of its record
 // (48), its record's block share and its path.
 //
 // A record goes out only when every model holds it (refs == models):
@@ -64,23 +64,23 @@ type restSpill struct {
 	chunk   []byte
 	chunkAt int64
 	// at holds, by inode ID in blocks of spillAtIDs, where its record is
-	// (atWord), 0 for one not in the file.
-	at  [][]uint64
+	// (a spillLoc), 0 for one not in the file.
+	at  [][]spillLoc
 	err error
 }
 
-// An atWord is a record's offset + 1 in its high 48 bits, and beside it
-// what Model.peek and its kin ask of a record without reading it: its
-// flags and whether its size is unknown.
-const (
-	atFlagsMask = 1<<8 - 1
-	atSizeNeg   = 1 << 8
-	atShift     = 16
-)
+// A spillLoc is 1 + a record's offset in the file in units of spillAlign
+// bytes: 4 bytes a settled file, for files of records up to 32 GB (some
+// 700 million of them). Records start at a multiple of spillAlign.
+type spillLoc uint32
 
-// loc returns the atWord of inode id, 0 when its record is not in the
+const spillAlign = 8
+
+func (w spillLoc) offset() int64 { return int64(w-1) * spillAlign }
+
+// loc returns where the record of inode id is, 0 when it is not in the
 // file.
-func (sp *restSpill) loc(id int32) uint64 {
+func (sp *restSpill) loc(id int32) spillLoc {
 	b := int(id-1) / spillAtIDs
 	if b >= len(sp.at) || sp.at[b] == nil {
 		return 0
@@ -88,7 +88,7 @@ func (sp *restSpill) loc(id int32) uint64 {
 	return sp.at[b][int(id-1)%spillAtIDs]
 }
 
-func (sp *restSpill) setLoc(id int32, w uint64) {
+func (sp *restSpill) setLoc(id int32, w spillLoc) {
 	b := int(id-1) / spillAtIDs
 	for len(sp.at) <= b {
 		sp.at = append(sp.at, nil)
@@ -97,7 +97,7 @@ func (sp *restSpill) setLoc(id int32, w uint64) {
 		if w == 0 {
 			return
 		}
-		sp.at[b] = make([]uint64, spillAtIDs)
+		sp.at[b] = make([]spillLoc, spillAtIDs)
 	}
 	sp.at[b][int(id-1)%spillAtIDs] = w
 }
@@ -129,26 +129,22 @@ func (sp *restSpill) open() bool {
 	return true
 }
 
-// put appends record rec of inode id with its restMore, returning its
-// atWord, or 0 when the file cannot take it.
-func (sp *restSpill) put(id int32, rec *restInode, more *restMore) uint64 {
-	if !sp.open() {
-		return 0
-	}
+// put appends record rec of inode id with its restMore, returning where
+// it is, or 0 when the file cannot take it: then the record stays in
+// memory.
+func (sp *restSpill) put(id int32, rec *restInode, more *restMore) spillLoc {
 	off := sp.end + int64(len(sp.buf))
-	if off+1 >= 1<<(64-atShift) {
-		sp.fail(errors.New("the file of settled records is full"))
+	if off/spillAlign >= math.MaxUint32 || !sp.open() {
 		return 0
 	}
 	sp.buf, sp.scratch = appendRecord(sp.buf, sp.scratch, id, rec, more)
+	for len(sp.buf)%spillAlign != 0 {
+		sp.buf = append(sp.buf, 0)
+	}
 	if len(sp.buf) >= spillBuf {
 		sp.flush()
 	}
-	w := uint64(off+1)<<atShift | uint64(rec.flags&atFlagsMask)
-	if rec.size < 0 {
-		w |= atSizeNeg
-	}
-	return w
+	return spillLoc(off/spillAlign + 1)
 }
 
 // flush writes the buffer out; after an error it keeps it, to be read.
@@ -216,10 +212,10 @@ func frame(b []byte, off int64) []byte {
 	return b[k : k+int(size)]
 }
 
-// record decodes the record of inode id at its atWord w, reporting false
-// (with the error kept) when it cannot.
-func (sp *restSpill) record(id int32, w uint64) (restInode, *restMore, bool) {
-	b := sp.read(int64(w>>atShift) - 1)
+// record decodes the record of inode id at w, reporting false (with the
+// error kept) when it cannot.
+func (sp *restSpill) record(id int32, w spillLoc) (restInode, *restMore, bool) {
+	b := sp.read(w.offset())
 	got, rec, more, ok := decodeRecord(b)
 	if !ok || got != id {
 		sp.fail(fmt.Errorf("the record of inode %d in the file of settled records is unreadable", id))
@@ -228,34 +224,40 @@ func (sp *restSpill) record(id int32, w uint64) (restInode, *restMore, bool) {
 	return rec, more, true
 }
 
-// hasPath reports whether the record of inode id at atWord w names path p,
-// reading only the path.
-func (sp *restSpill) hasPath(id int32, w uint64, p string) bool {
-	b := sp.read(int64(w>>atShift) - 1)
-	got, path, ok := recordPath(b)
+// head reads the path, flags and size of the record of inode id at w,
+// leaving the rest; ok is false (with the error kept) when it cannot.
+func (sp *restSpill) head(id int32, w spillLoc) (path []byte, flags restFlags, size int64, ok bool) {
+	got, path, flags, size, ok := recordHead(sp.read(w.offset()))
 	if !ok || got != id {
 		sp.fail(fmt.Errorf("the record of inode %d in the file of settled records is unreadable", id))
-		return false
+		return nil, 0, 0, false
 	}
-	return string(path) == p
+	return path, flags, size, true
 }
 
-// below calls f with the ID and path of every record in the file that
-// its ID's place points at and whose path starts with prefix, reading
-// the file from start to end.
-func (sp *restSpill) below(prefix string, f func(id int32, path []byte)) {
+// hasPath reports whether the record of inode id at w names path p.
+func (sp *restSpill) hasPath(id int32, w spillLoc, p string) bool {
+	path, _, _, ok := sp.head(id, w)
+	return ok && string(path) == p
+}
+
+// below calls f with the ID, path and flags of every record in the file
+// that its ID's place points at and whose path starts with prefix,
+// reading the file from start to end.
+func (sp *restSpill) below(prefix string, f func(id int32, path []byte, flags restFlags)) {
 	for off := int64(0); off < sp.end+int64(len(sp.buf)); {
 		b := sp.read(off)
-		id, path, ok := recordPath(b)
+		id, path, flags, _, ok := recordHead(b)
 		if !ok {
 			sp.fail(fmt.Errorf("the file of settled records is unreadable at byte %d", off))
 			return
 		}
-		if w := sp.loc(id); w>>atShift == uint64(off+1) && len(path) >= len(prefix) && string(path[:len(prefix)]) == prefix {
-			f(id, path)
+		if sp.loc(id) == spillLoc(off/spillAlign+1) && len(path) >= len(prefix) && string(path[:len(prefix)]) == prefix {
+			f(id, path, flags)
 		}
 		var head [binary.MaxVarintLen64]byte
 		off += int64(binary.PutUvarint(head[:], uint64(len(b))) + len(b))
+		off += (spillAlign - off%spillAlign) % spillAlign
 	}
 }
 
@@ -386,12 +388,14 @@ func (d *recordDecoder) byte() byte {
 	return c
 }
 
-// recordPath reads the ID and path of record b.
-func recordPath(b []byte) (int32, []byte, bool) {
+// recordHead reads the ID, path, flags and size of record b.
+func recordHead(b []byte) (id int32, path []byte, flags restFlags, size int64, ok bool) {
 	d := recordDecoder{b: b}
-	id := int32(uint32(d.uvarint()))
-	path := d.bytes()
-	return id, path, !d.bad && b != nil
+	id = int32(uint32(d.uvarint()))
+	path = d.bytes()
+	flags = restFlags(d.byte())
+	size = d.varint()
+	return id, path, flags, size, !d.bad && b != nil
 }
 
 func decodeRecord(b []byte) (int32, restInode, *restMore, bool) {

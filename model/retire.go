@@ -254,11 +254,14 @@ func (m *Model) record(id int32) *restInode {
 }
 
 // recordFlags returns the flags of the record of retired inode id, and
-// whether its size is known, without reading it back from the temp file.
+// whether its size is known, without bringing it back from the temp file
+// (where the lookup of its name read it just before).
 func (m *Model) recordFlags(id int32) (restFlags, bool) {
 	if m.own[id] == nil {
-		if w := m.shared().spill.loc(id); w != 0 {
-			return restFlags(w & atFlagsMask), w&atSizeNeg == 0
+		s := m.shared()
+		if w := s.spill.loc(id); w != 0 {
+			_, f, size, _ := s.spill.head(id, w)
+			return f, size >= 0
 		}
 	}
 	r := m.record(id)
