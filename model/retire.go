@@ -37,7 +37,8 @@ import (
 // if every field is equal, so that models that numbered their inodes
 // differently keep records of their own. A model's table of inodes lets
 // go of a block of them once all are retired, so that a settled file
-// costs a model nothing of its own.
+// costs a model nothing of its own; the shared record itself goes to a
+// temp file once every model holds it (restspill.go).
 //
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
