@@ -347,45 +347,46 @@ type recordDecoder struct {
 	bad bool
 }
 
+// next takes the next k bytes, or makes the record bad when fewer are
+// left (or k < 0).
+func (d *recordDecoder) next(k int) []byte {
+	if k < 0 || k > len(d.b) {
+		d.bad, d.b = true, nil
+		return nil
+	}
+	s := d.b[:k]
+	d.b = d.b[k:]
+	return s
+}
+
 func (d *recordDecoder) uvarint() uint64 {
 	v, k := binary.Uvarint(d.b)
 	if k <= 0 {
-		d.bad, d.b = true, nil
-		return 0
+		k = -1
 	}
-	d.b = d.b[k:]
+	d.next(k)
 	return v
 }
 
+// varint undoes binary.AppendVarint's zig-zag.
 func (d *recordDecoder) varint() int64 {
-	v, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (d *recordDecoder) bytes() []byte {
 	n := d.uvarint()
 	if n > uint64(len(d.b)) {
-		d.bad, d.b = true, nil
-		return nil
+		return d.next(-1)
 	}
-	s := d.b[:n]
-	d.b = d.b[n:]
-	return s
+	return d.next(int(n))
 }
 
 func (d *recordDecoder) byte() byte {
-	if len(d.b) == 0 {
-		d.bad = true
-		return 0
+	if b := d.next(1); b != nil {
+		return b[0]
 	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
+	return 0
 }
 
 // recordHead reads the ID, path, flags and size of record b.

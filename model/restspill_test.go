@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/gentrace"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
 )
 
 // spillAll has every record that every model holds go to the temp file at
@@ -307,5 +309,54 @@ func TestRestSpillReadError(t *testing.T) {
 	m.reviveBelow("/")
 	if err := sh.Err(); err == nil {
 		t.Error("reads of a closed temp file made no error")
+	}
+}
+
+// TestRestRecordRoundTrip: a record and its restMore come back from their
+// bytes in the file as they went in (nil and empty path lists told
+// apart), and every cut of those bytes short is refused, not misread.
+func TestRestRecordRoundTrip(t *testing.T) {
+	sync := &Ref{Seq: 1 << 40, File: "t.strace", Line: -3, EndLine: 7, PID: -1, Syscall: "fsync"}
+	recs := []struct {
+		r    restInode
+		more *restMore
+	}{
+		{restInode{lastPath: "/a", size: 12, hist: 3, syncSeq: 9, syncLine: 10, syncEnd: 1, syncPID: 77, syncKind: 2, flags: restNamed | restWritten}, nil},
+		{restInode{lastPath: "", size: -1, hist: math.MaxInt32, syncPID: math.MinInt32, flags: restDir | restInitial}, nil},
+		{restInode{lastPath: strings.Repeat("/long", 1000), flags: restHasMore}, &restMore{paths: []string{"/x.tmp", "/x"}, ownPaths: true, syncRange: sync}},
+		{restInode{lastPath: "/b", flags: restHasMore | restNamed}, &restMore{paths: []string{}, ownPaths: true, lastSync: sync}},
+		{restInode{lastPath: "/c", flags: restHasMore}, &restMore{syncRange: sync, lastSync: &Ref{}}},
+	}
+	for i, c := range recs {
+		id := int32(1000*i + 1)
+		b, _ := appendRecord(nil, nil, id, &c.r, c.more)
+		body := frame(b, 0)
+		if body == nil || len(body) >= len(b) {
+			t.Fatalf("record %d: no frame in %d bytes", i, len(b))
+		}
+		gotID, r, more, ok := decodeRecord(body)
+		if !ok || gotID != id {
+			t.Fatalf("record %d: decoded id %d, ok %v", i, gotID, ok)
+		}
+		if r != c.r {
+			t.Errorf("record %d: came back as %+v, want %+v", i, r, c.r)
+		}
+		if d := cmp.Diff(c.more, more, cmp.AllowUnexported(restMore{})); d != "" {
+			t.Errorf("record %d: restMore differs (-want +got):\n%s", i, d)
+		}
+		if c.more != nil && (more.paths == nil) != (c.more.paths == nil) {
+			t.Errorf("record %d: paths nil %v, want %v", i, more.paths == nil, c.more.paths == nil)
+		}
+		if hid, path, flags, size, ok := recordHead(body); !ok || hid != id || string(path) != c.r.lastPath || flags != c.r.flags || size != c.r.size {
+			t.Errorf("record %d: head %d %q %d %d %v", i, hid, path, flags, size, ok)
+		}
+		for n := range len(body) {
+			if _, _, _, ok := decodeRecord(body[:n]); ok {
+				t.Errorf("record %d: its first %d of %d bytes decoded", i, n, len(body))
+			}
+		}
+		if frame(b[:len(b)-1], 0) != nil {
+			t.Errorf("record %d: a frame cut short was taken", i)
+		}
 	}
 }
