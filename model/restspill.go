@@ -41,12 +41,14 @@ import (
 // back from memory. A variable for tests, which spill everything.
 var restKeep = 4096
 
-// spillBuf is how many bytes are written to the file at once, and
-// spillChunk how many are read from it at once: variables for tests,
-// which write every record at once and read a few at a time.
+// spillBuf is how many bytes are written to the file at once, spillChunk
+// how many are read from it at once in order, spillNear how many around a
+// record read alone: variables for tests, which write every record at
+// once and read a few at a time.
 var (
 	spillBuf   = 64 << 10
 	spillChunk = 64 << 10
+	spillNear  = 512
 )
 
 const spillAtIDs = 1024 // IDs of a block of restSpill.at
@@ -58,11 +60,9 @@ type restSpill struct {
 	buf []byte // records not yet written, from end on
 	// scratch is where put builds a record before its length is known.
 	scratch []byte
-	// chunk holds bytes of f from chunkAt: records are read back mostly
-	// in the order they went out (EachInode by ID, restBelow from start
-	// to end), many to a read.
-	chunk   []byte
-	chunkAt int64
+	// seq holds the bytes of f last read in order (EachInode by ID,
+	// restBelow from start to end), near those last read alone.
+	seq, near spillRead
 	// at holds, by inode ID in blocks of spillAtIDs, where its record is
 	// (a spillLoc), 0 for one not in the file.
 	at  [][]spillLoc
@@ -166,32 +166,54 @@ func (sp *restSpill) read(off int64) []byte {
 	if off >= sp.end {
 		return frame(sp.buf, off-sp.end)
 	}
-	if off >= sp.chunkAt && off < sp.chunkAt+int64(len(sp.chunk)) {
-		if b := frame(sp.chunk, off-sp.chunkAt); b != nil {
+	for _, c := range []*spillRead{&sp.seq, &sp.near} {
+		if b := c.frame(off); b != nil {
 			return b
 		}
 	}
-	// A chunk from off on; a record longer than one (a path of thousands
-	// of bytes) gets a chunk of its own size.
-	if !sp.load(off, min(int64(spillChunk), sp.end-off)) {
+	// Records read in the order they went out (EachInode, restBelow) are
+	// read spillChunk bytes at a time; one read alone (a name used again)
+	// is read with a few beside it, rather than spillChunk bytes for one
+	// record, and leaves the run read in order where it was.
+	c, n := &sp.near, int64(spillNear)
+	if d := off - sp.seq.at - int64(len(sp.seq.b)); d >= 0 && d < int64(spillChunk) {
+		c, n = &sp.seq, int64(spillChunk)
+	}
+	if !sp.load(c, off, min(n, sp.end-off)) {
 		return nil
 	}
-	if size, k := binary.Uvarint(sp.chunk); k > 0 && uint64(len(sp.chunk)-k) < size && size <= uint64(sp.end-off) {
-		if !sp.load(off, int64(k)+int64(size)) {
+	// A record longer than that (a path of thousands of bytes) gets a
+	// read of its own size.
+	if size, k := binary.Uvarint(c.b); k > 0 && uint64(len(c.b)-k) < size && size <= uint64(sp.end-off) {
+		if !sp.load(c, off, int64(k)+int64(size)) {
 			return nil
 		}
 	}
-	return frame(sp.chunk, 0)
+	return frame(c.b, 0)
 }
 
-// load reads n bytes of the file from off into the chunk.
-func (sp *restSpill) load(off, n int64) bool {
-	if int64(cap(sp.chunk)) < n {
-		sp.chunk = make([]byte, n)
+// spillRead holds bytes of the file read from offset at on.
+type spillRead struct {
+	b  []byte
+	at int64
+}
+
+// frame returns the record at off if c holds it whole, else nil.
+func (c *spillRead) frame(off int64) []byte {
+	if off < c.at || off >= c.at+int64(len(c.b)) {
+		return nil
 	}
-	sp.chunk, sp.chunkAt = sp.chunk[:n], off
-	if _, err := sp.f.ReadAt(sp.chunk, off); err != nil {
-		sp.chunk = sp.chunk[:0]
+	return frame(c.b, off-c.at)
+}
+
+// load reads n bytes of the file from off into c.
+func (sp *restSpill) load(c *spillRead, off, n int64) bool {
+	if int64(cap(c.b)) < n {
+		c.b = make([]byte, n)
+	}
+	c.b, c.at = c.b[:n], off
+	if _, err := sp.f.ReadAt(c.b, off); err != nil {
+		c.b = c.b[:0]
 		sp.fail(err)
 		return false
 	}

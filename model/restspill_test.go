@@ -16,14 +16,14 @@ import (
 )
 
 // spillAll has every record that every model holds go to the temp file at
-// once, written record by record and read back chunk bytes at a time (a
-// record longer than that takes a read of its own), in a temp dir of the
-// test's, returned, until the test ends.
+// once, written record by record and read back chunk bytes at a time in
+// order and half that alone (a record longer than that takes a read of
+// its own), in a temp dir of the test's, returned, until the test ends.
 func spillAll(t *testing.T, chunk int) string {
 	t.Helper()
-	keep, buf, ch := restKeep, spillBuf, spillChunk
-	restKeep, spillBuf, spillChunk = 0, 1, chunk
-	t.Cleanup(func() { restKeep, spillBuf, spillChunk = keep, buf, ch })
+	keep, buf, ch, near := restKeep, spillBuf, spillChunk, spillNear
+	restKeep, spillBuf, spillChunk, spillNear = 0, 1, chunk, chunk/2
+	t.Cleanup(func() { restKeep, spillBuf, spillChunk, spillNear = keep, buf, ch, near })
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
 	return dir
