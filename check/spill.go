@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/crashsim/crashsim/internal/tmpfile"
 )
 
 // A check of a trace that touches a million files makes more than a
@@ -28,30 +30,8 @@ import (
 // a 1 GB trace with 70k findings, for no gain in time).
 const DefaultSpillAt = 1 << 13
 
-// noTmpfile makes tempFile take the path of filesystems without
-// O_TMPFILE, for tests.
-var noTmpfile bool
-
 // tempFile opens a new file in os.TempDir that has no name.
-func tempFile() (*os.File, error) {
-	dir := os.TempDir()
-	if !noTmpfile {
-		if f, err := openTmpfile(dir); err == nil {
-			return f, nil
-		}
-	}
-	// No O_TMPFILE on this filesystem: a random O_EXCL name, removed at
-	// once.
-	f, err := os.CreateTemp(dir, "crashsim-findings-*")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
+func tempFile() (*os.File, error) { return tmpfile.New("crashsim-findings-") }
 
 // spillFile is one temp file written from start to end and then read.
 type spillFile struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/fixtures"
+	"github.com/crashsim/crashsim/internal/tmpfile"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
@@ -283,8 +284,8 @@ func TestSpillNoName(t *testing.T) {
 		t.Run(fmt.Sprintf("noTmpfile=%v", plain), func(t *testing.T) {
 			dir := t.TempDir()
 			t.Setenv("TMPDIR", dir)
-			noTmpfile = plain
-			defer func() { noTmpfile = false }()
+			tmpfile.NoTmpfile = plain
+			defer func() { tmpfile.NoTmpfile = false }()
 			s, err := parser.Open("../fixtures/traces/git-commit/f-ttt-y-xx.strace", parser.Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"github.com/crashsim/crashsim/internal/tmpfile"
 )
 
 // The records of settled files go to a temp file once every model of the
@@ -109,19 +111,14 @@ func (sp *restSpill) fail(err error) {
 	}
 }
 
-// open makes the temp file: a random name removed at once, so that it
-// leaves nothing behind however the process ends.
+// open makes the temp file, which never has a name (package tmpfile),
+// so that it leaves nothing behind however the process ends.
 func (sp *restSpill) open() bool {
 	if sp.f != nil || sp.err != nil {
 		return sp.err == nil
 	}
-	f, err := os.CreateTemp("", "crashsim-settled-*")
+	f, err := tmpfile.New("crashsim-settled-")
 	if err != nil {
-		sp.fail(err)
-		return false
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		f.Close()
 		sp.fail(err)
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/gentrace"
+	"github.com/crashsim/crashsim/internal/tmpfile"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
@@ -194,6 +195,16 @@ func TestRetireSpilledCollisions(t *testing.T) {
 // TestRestSpillLeavesNothing: the temp file has no name in TMPDIR while it
 // is written and read, and once closed no descriptor is left open on it.
 func TestRestSpillLeavesNothing(t *testing.T) {
+	for _, plain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("NoTmpfile=%v", plain), func(t *testing.T) {
+			tmpfile.NoTmpfile = plain
+			defer func() { tmpfile.NoTmpfile = false }()
+			restSpillLeavesNothing(t)
+		})
+	}
+}
+
+func restSpillLeavesNothing(t *testing.T) {
 	dir := spillAll(t, 4096)
 	sh := new(Shared)
 	m := New(Options{Retire: true, RetireBatch: 1, Shared: sh})
@@ -228,7 +239,9 @@ func TestRestSpillLeavesNothing(t *testing.T) {
 	}
 	link := fmt.Sprintf("/proc/self/fd/%d", f.Fd())
 	target, err := os.Readlink(link)
-	if err == nil && !strings.HasPrefix(target, filepath.Join(dir, "crashsim-settled-")) {
+	// O_TMPFILE's file has no name ("DIR/#N (deleted)"); without it, the
+	// random name removed at once ("DIR/crashsim-settled-N (deleted)").
+	if err == nil && (!strings.HasPrefix(target, dir+string(filepath.Separator)) || !strings.HasSuffix(target, " (deleted)")) {
 		t.Errorf("descriptor %s is %s, not the temp file", link, target)
 	}
 	if err := sh.Close(); err != nil {

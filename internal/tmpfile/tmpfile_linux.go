@@ -1,4 +1,4 @@
-package check
+package tmpfile
 
 import (
 	"os"
