@@ -203,7 +203,9 @@ var registry = []*Rule{
 		Title:    "Written data is not durable when the program ends",
 		Severity: Error,
 		Doc: "The program wrote bytes to this file, but no fsync, fdatasync, sync, syncfs or O_SYNC/O_DSYNC " +
-			"write covered them before the trace ended. A write returns once the bytes are in the page cache, " +
+			"write covered them before the trace ended (an O_SYNC/O_DSYNC write covers only the pages it " +
+			"wrote: an earlier write elsewhere in the file stays at risk). A write returns once the bytes are " +
+			"in the page cache, " +
 			"which is memory; the kernel writes them to disk later, often 30 seconds later. A power cut before " +
 			"that can leave the file empty, shorter than written, with zeros where the size reached the disk " +
 			"but the data did not, or with only some of the writes: config.json can be empty after a crash " +
