@@ -45,14 +45,14 @@ func (dataNotSynced) Finish(r *run) {
 		if last.Event.Line != first.Event.Line {
 			f.relate(last.Event, "last unsynced write")
 		}
-		if ino.FailedSync != nil {
-			f.relate(*ino.FailedSync, "this sync failed: the data it covered may be gone")
+		if ino.FailedSync() != nil {
+			f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
 		}
 		end := r.m.Last()
 		f.State = demonstrate(r.m, end, p)
 		r.emit(f)
 
-		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
+		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync() == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
 				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
 					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
@@ -61,11 +61,11 @@ func (dataNotSynced) Finish(r *run) {
 			g.State = f.State
 			r.emit(g)
 		}
-		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
-			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange,
+		if ino.SyncRange() != nil && ino.SyncRange().Seq > first.Event.Seq {
+			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange(),
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
 					base(p), leaves(r.m, p)))
-			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
+			g.relate(first.Event, "written").relate(*ino.SyncRange(), "sync_file_range: not a durability barrier")
 			g.State = f.State
 			r.emit(g)
 		}

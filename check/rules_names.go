@@ -417,7 +417,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var how string
 	switch e.Kind {
 	case model.EffSyncFailed:
-		if n := e.Inode; n != nil && n.FailedSync != nil && n.FailedSync.Seq == e.Ref.Seq {
+		if n := e.Inode; n != nil && n.FailedSync() != nil && n.FailedSync().Seq == e.Ref.Seq {
 			i, found := slices.BinarySearchFunc(s.failed, n.ID, func(a *model.Inode, id int) int { return a.ID - id })
 			if !found {
 				s.failed = slices.Insert(s.failed, i, n)
@@ -433,14 +433,14 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
 			for _, n := range s.failed {
-				if n.FailedSync != nil && !s.seen[n] && n.FailedSync.PID == e.Ref.PID {
+				if n.FailedSync() != nil && !s.seen[n] && n.FailedSync().PID == e.Ref.PID {
 					s.report(r, n, e.Ref, "the program then exited with status 0")
 				}
 			}
 		}
 		return
 	}
-	if ino == nil || ino.FailedSync == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync.Seq {
+	if ino == nil || ino.FailedSync() == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync().Seq {
 		return
 	}
 	s.report(r, ino, e.Ref, how)
@@ -448,7 +448,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 
 func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how string) {
 	s.seen[ino] = true
-	failed := *ino.FailedSync
+	failed := *ino.FailedSync()
 	st := demonstrate(r.m, at, ino.Path)
 	words := leaves(r.m, ino.Path)
 	r.later(func() {

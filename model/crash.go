@@ -142,11 +142,11 @@ const pageSize = 4096
 // disk: lost to a failed sync, or pending, in program order. A PathState's
 // Persisted, Applied, Torn and SizeOnly refer to these.
 func (n *Inode) MaybeOps() []DataOp {
-	if len(n.Lost) == 0 {
+	if len(n.Lost()) == 0 {
 		return n.pending.slice()
 	}
-	out := make([]DataOp, 0, len(n.Lost)+n.pending.len())
-	out = append(out, n.Lost...)
+	out := make([]DataOp, 0, len(n.Lost())+n.pending.len())
+	out = append(out, n.Lost()...)
 	return n.pending.appendTo(out)
 }
 
@@ -157,7 +157,7 @@ type maybeOps struct {
 	pending *opList
 }
 
-func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost, &n.pending} }
+func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost(), &n.pending} }
 
 func (o maybeOps) len() int { return len(o.lost) + o.pending.len() }
 
@@ -340,7 +340,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	// before the data lands. crashsim oracle --blocks replayed exactly
 	// that on a naive save (size 10, extent unwritten: zeros), so under
 	// ext4 any unsynced write can come back as zeros.
-	startedWriteback := ino.writeback || m.opt.Persistence == Ext4
+	startedWriteback := ino.writeback() || m.opt.Persistence == Ext4
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}

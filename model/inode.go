@@ -101,36 +101,33 @@ func (op *DataOp) Chunks() []Chunk {
 // Inode is a file or directory the trace touched. Its data and size exist
 // twice: Size and the pending data ops are what programs see (page cache),
 // DurableSize what survives a crash.
+//
+// A check keeps one Inode per model for every file with something
+// pending, so the fields most files never set (a failed sync, a lost
+// write, a name history other than the one name the file has) sit in
+// inodeMore, allocated when one is set: see LastPath, Paths, Lost,
+// FailedSync, SyncRange and Unmodeled.
 type Inode struct {
-	ID      int
+	ID   int
+	Path string
+	// Names are the paths that name the inode now (hard links).
+	Names []string
+
+	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
+	DurableSize int64
+	pending     opList // data ops not yet durable, in program order
+	LastSync    *Ref   // last successful fsync/fdatasync/sync covering it
+	hist        int    // data ops so far (see DataOp.Hist)
+	more        *inodeMore
+
 	Dir     bool
 	Initial bool // existed before the trace
 	// Unsure: an initial inode whose existence the trace does not settle
 	// (see Name.Unsure): "initial" may mean no file at all.
-	Unsure bool
-	Path   string
-	// Names are the paths that name the inode now (hard links); LastPath
-	// is the last name it had, for a file deleted since.
-	Names    []string
-	LastPath string
-	Paths    []string // every name it had, in order (for related lines)
-
-	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
-	DurableSize int64
-	pending     opList   // data ops not yet durable, in program order
-	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
-	Written     bool     // some data op in the trace
-	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
-	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
-	FailedSync  *Ref     // the first sync that failed on it
-	SyncRange   *Ref     // last sync_file_range on it
-	HadContent  bool     // known to hold data before the first truncation in the trace
-	hist        int      // data ops so far (see DataOp.Hist)
-	// writeback is set when ext4's auto_da_alloc started writeback of the
-	// pending data without waiting for it (a rename over a file).
-	writeback   bool
-	Unmodeled   *Ref // a change the trace cannot show (shared mmap, io_uring, reflink)
-	syncedEmpty bool
+	Unsure     bool
+	Written    bool // some data op in the trace
+	Modified   bool // written, truncated, created, renamed or unlinked in the trace
+	HadContent bool // known to hold data before the first truncation in the trace
 	// retired: the model keeps only a record of the inode (retire.go);
 	// queued: it waits for a retirement pass. opRefs counts the changes
 	// of pending entry operations that name it (Old or New): while one
@@ -138,6 +135,117 @@ type Inode struct {
 	retired, queued bool
 	opRefs          int32
 }
+
+// inodeMore holds what few inodes have.
+type inodeMore struct {
+	// named: lastPath and paths are the inode's (see Inode.LastPath and
+	// Inode.Paths); else the inode has one name or none, and they follow
+	// from Path and Names.
+	named    bool
+	lastPath string
+	paths    []string
+	lost     []DataOp // dropped by a failed sync: never durable, whatever follows
+	// failedSync is the first sync that failed on the inode, syncRange
+	// the last sync_file_range on it, unmodeled a change the trace cannot
+	// show (shared mmap, io_uring, reflink).
+	failedSync, syncRange, unmodeled *Ref
+	// writeback is set when ext4's auto_da_alloc started writeback of the
+	// pending data without waiting for it (a rename over a file).
+	writeback   bool
+	syncedEmpty bool
+}
+
+// extra returns the inode's inodeMore, making it.
+func (n *Inode) extra() *inodeMore {
+	if n.more == nil {
+		n.more = new(inodeMore)
+	}
+	return n.more
+}
+
+// LastPath is the last name the inode had: its current one, or the one
+// it had when it was deleted.
+func (n *Inode) LastPath() string {
+	if n.more != nil && n.more.named {
+		return n.more.lastPath
+	}
+	return n.Path
+}
+
+// Paths lists every name the inode had, in order (for related lines).
+// The caller must not change it.
+func (n *Inode) Paths() []string {
+	if n.more != nil && n.more.named {
+		return n.more.paths
+	}
+	if len(n.Names) == 0 {
+		return nil
+	}
+	// One name, its only one: Names and Paths share its array.
+	return n.Names[:1:1]
+}
+
+// history returns the inode's inodeMore holding its LastPath and Paths,
+// moving them there from Path and Names the first time.
+func (n *Inode) history() *inodeMore {
+	if n.more != nil && n.more.named {
+		return n.more
+	}
+	last, paths := n.LastPath(), n.Paths()
+	x := n.extra()
+	x.named, x.lastPath, x.paths = true, last, paths
+	return x
+}
+
+// setHistory makes last and paths the inode's LastPath and Paths, after
+// Path and Names are set.
+func (n *Inode) setHistory(last string, paths []string) {
+	if (n.more == nil || !n.more.named) && last == n.Path && len(n.Names) == 1 && n.Names[0] == last && len(paths) == 1 && paths[0] == last {
+		return // what Paths and LastPath derive
+	}
+	x := n.extra()
+	x.named, x.lastPath, x.paths = true, last, paths
+}
+
+// Lost lists the data ops a failed sync dropped: never durable, whatever
+// follows.
+func (n *Inode) Lost() []DataOp {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.lost
+}
+
+// FailedSync is the first sync that failed on the inode, nil if none.
+func (n *Inode) FailedSync() *Ref {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.failedSync
+}
+
+// SyncRange is the last sync_file_range on the inode, nil if none.
+func (n *Inode) SyncRange() *Ref {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.syncRange
+}
+
+// Unmodeled is a change to the inode the trace cannot show (shared mmap,
+// io_uring, reflink), nil if none.
+func (n *Inode) Unmodeled() *Ref {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.unmodeled
+}
+
+// writeback reports whether ext4's auto_da_alloc started writeback of
+// the pending data (see inodeMore.writeback).
+func (n *Inode) writeback() bool { return n.more != nil && n.more.writeback }
+
+func (n *Inode) syncedEmpty() bool { return n.more != nil && n.more.syncedEmpty }
 
 // addData appends a pending data op, numbering it in the inode's history.
 func (n *Inode) addData(op DataOp) *DataOp {
@@ -163,12 +271,12 @@ func (n *Inode) pendingList() *opList {
 func (n *Inode) Versions() int { return n.hist }
 
 // DataPending reports whether some data or size change is not durable.
-func (n *Inode) DataPending() bool { return n.pending.len() > 0 || len(n.Lost) > 0 }
+func (n *Inode) DataPending() bool { return n.pending.len() > 0 || len(n.Lost()) > 0 }
 
 // PendingWrites lists the pending (and lost) writes, in order.
 func (n *Inode) PendingWrites() []DataOp {
 	var out []DataOp
-	for _, op := range n.Lost {
+	for _, op := range n.Lost() {
 		if op.Kind == DataWrite {
 			out = append(out, op)
 		}
@@ -219,7 +327,7 @@ func (n *Inode) Name() string {
 	if n.Path != "" {
 		return n.Path
 	}
-	return n.LastPath
+	return n.LastPath()
 }
 
 // persist makes the inode's pending data durable (a barrier covered it),
@@ -234,7 +342,9 @@ func (m *Model) persist(n *Inode, r *Ref) {
 
 func (n *Inode) persistData(r *Ref) {
 	n.pending = opList{} // a file written once must not keep its ops' blocks
-	n.writeback = false
+	if n.more != nil {
+		n.more.writeback = false
+	}
 	n.DurableSize = n.Size
 	n.LastSync = r
 }

@@ -405,7 +405,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 			// The path is gone in the model (deleted and recreated
 			// elsewhere): the fd still names an inode of its own.
 			ino = m.newInode(false, true)
-			ino.LastPath = h.Path
+			ino.history().lastPath = h.Path
 		}
 		h.Node = ino
 		if ino.Dir {
@@ -479,7 +479,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.SyncFileRange:
 		if h := m.fileHandle(ev, row.FD()); h != nil && !h.Node.Dir {
-			h.Node.SyncRange = m.eventRef()
+			h.Node.extra().syncRange = m.eventRef()
 			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
 		}
 	case syscalls.Mkdir:
@@ -838,13 +838,14 @@ func (m *Model) pathOf(ino *Inode, h *Handle) string {
 }
 
 func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
-	if ino.FailedSync == nil {
-		ino.FailedSync = m.eventRef()
+	x := ino.extra()
+	if x.failedSync == nil {
+		x.failedSync = m.eventRef()
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
 	eff.pendingBefore = ino.pendingList()
-	ino.Lost = ino.pending.appendTo(ino.Lost)
+	x.lost = ino.pending.appendTo(x.lost)
 	ino.pending = opList{}
 	eff.Kind, eff.Inode = EffSyncFailed, ino
 }
@@ -893,7 +894,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 		m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
-		src.writeback = true // auto_da_alloc: started, not waited for
+		src.extra().writeback = true // auto_da_alloc: started, not waited for
 	}
 }
 
@@ -958,8 +959,8 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 }
 
 func (m *Model) unmodeled(ev *parser.Event, ino *Inode, what string, eff *Effect) {
-	if ino.Unmodeled == nil {
-		ino.Unmodeled = m.eventRef()
+	if ino.Unmodeled() == nil {
+		ino.extra().unmodeled = m.eventRef()
 	}
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.What = EffUnmodeled, ino, what

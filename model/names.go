@@ -212,29 +212,38 @@ func (m *Model) attach(ino *Inode, p string) {
 	if ino == nil || p == "" {
 		return
 	}
-	if ino.Names == nil && ino.Paths == nil {
+	if len(ino.Names) == 0 && len(ino.Paths()) == 0 {
 		// A new file's first name: Names and Paths share one array of one
-		// string, an allocation less for every file created. Neither is
-		// written in place at that length: an append copies (the cap is
-		// 1), and detach of the one name writes nothing.
-		one := []string{p}
-		ino.Names, ino.Paths = one[:1:1], one[:1:1]
-		ino.Path, ino.LastPath = p, p
+		// string (Inode.Paths), an allocation less for every file created,
+		// and LastPath is Path.
+		ino.Names, ino.Path = []string{p}, p
+		if x := ino.more; x != nil {
+			x.named, x.lastPath, x.paths = false, "", nil
+		}
 		return
 	}
+	if ino.Path == p && (ino.more == nil || !ino.more.named) {
+		return // its one name again: nothing changes
+	}
+	x := ino.history()
 	if !ino.HasName(p) {
 		ino.Names = append(ino.Names, p)
 	}
 	ino.Path = p
-	ino.LastPath = p
-	if len(ino.Paths) == 0 || ino.Paths[len(ino.Paths)-1] != p {
-		ino.Paths = append(ino.Paths, p)
+	x.lastPath = p
+	if len(x.paths) == 0 || x.paths[len(x.paths)-1] != p {
+		x.paths = append(x.paths, p)
 	}
 }
 
 func (m *Model) detach(ino *Inode, p string) {
 	if ino == nil {
 		return
+	}
+	if len(ino.Names) == 1 && ino.Names[0] == p {
+		// Its last name goes: LastPath and Paths no longer follow from
+		// Path and Names.
+		ino.history()
 	}
 	for i, q := range ino.Names {
 		if q == p {

@@ -71,8 +71,8 @@ type inodeView struct {
 }
 
 func viewOf(n *Inode) inodeView {
-	return inodeView{n.ID, n.Dir, n.Initial, n.Unsure, n.Path, n.LastPath, n.Names, n.Paths, n.Size, n.DurableSize,
-		n.Written, n.Modified, n.HadContent, n.LastSync, n.FailedSync, n.SyncRange, n.Unmodeled,
+	return inodeView{n.ID, n.Dir, n.Initial, n.Unsure, n.Path, n.LastPath(), n.Names, n.Paths(), n.Size, n.DurableSize,
+		n.Written, n.Modified, n.HadContent, n.LastSync, n.FailedSync(), n.SyncRange(), n.Unmodeled(),
 		n.Versions(), n.PendingWrites(), n.DataPending()}
 }
 
@@ -103,7 +103,7 @@ func newPair(t *testing.T, name string, opt Options) *pair {
 	ko.Observe = func(m *Model, e *Effect) {
 		pr.effK = append(pr.effK, effectWords(e))
 		if e.Inode != nil {
-			pr.touched = append(pr.touched, e.Inode.Paths...)
+			pr.touched = append(pr.touched, e.Inode.Paths()...)
 		}
 		for _, op := range append([]*EntryOp{e.Entry}, e.Persisted...) {
 			if op != nil {
