@@ -1,6 +1,10 @@
 package model
 
-import "github.com/crashsim/crashsim/parser"
+import (
+	"math"
+
+	"github.com/crashsim/crashsim/parser"
+)
 
 // Ref points at the event that did something: what a finding shows as a
 // related line.
@@ -37,29 +41,27 @@ type Chunk struct {
 // makes it durable.
 type DataOp struct {
 	Kind   DataKind
-	Direct bool  // O_DIRECT: past the page cache, still in the device cache
-	Off    int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
-	Len    int64
-	Size   int64 // the size after the op, -1 when unknown
+	Direct bool // O_DIRECT: past the page cache, still in the device cache
+	// Where a write's bytes are (see Chunks). A program writing a file in
+	// small pieces leaves one DataOp per write pending (and a check of
+	// many files one per file and model), so the common write in one
+	// piece keeps its place inline in the padding after Kind and Direct
+	// and in dataOff, without an allocation or a copy of the trace's file
+	// name: dataOK says it is there, dataLen is its length. iovs holds
+	// the pieces of any other.
+	dataOK, dataTruncated bool
+	dataLen               uint32
+	Off                   int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
+	Len                   int64
+	Size                  int64 // the size after the op, -1 when unknown
 	// SizeBefore is the size just before a write, -1 when unknown.
 	SizeBefore int64
 	// Hist numbers the inode's data ops from 0 in program order: after op
 	// Hist the program saw version Hist+1 of the file.
-	Hist  int
-	Event Ref
-	// Where a write's bytes are (see Chunks). A program writing a file in
-	// small pieces leaves one DataOp per write pending, so the common
-	// write in one piece keeps its place inline, without an allocation or
-	// a copy of the trace's file name; iovs holds the pieces of any other.
-	data dataRef
-	iovs []Chunk
-}
-
-// dataRef is a parser.DataRef into the trace file of the op's own event.
-type dataRef struct {
-	off           int64
-	len           int
-	ok, truncated bool
+	Hist    int
+	Event   Ref
+	dataOff int64
+	iovs    *[]Chunk
 }
 
 // setChunks records where the trace holds a write's bytes.
@@ -67,18 +69,22 @@ func (op *DataOp) setChunks(cs []Chunk) {
 	if len(cs) == 1 && cs[0].Len == op.Len && op.setData(cs[0].Ref) {
 		return
 	}
-	op.iovs = cs
+	op.iovs = nil
+	if cs != nil {
+		op.iovs = &cs
+	}
 }
 
 // setData records the bytes of a write in one piece, reporting false when
 // they are in another file than the event (they never are in a trace
-// strace wrote): the caller then keeps them as a chunk.
+// strace wrote) or longer than dataLen holds: the caller then keeps them
+// as a chunk.
 func (op *DataOp) setData(r parser.DataRef) bool {
 	switch {
 	case r == parser.DataRef{}:
-		op.data = dataRef{}
-	case r.File == op.Event.File:
-		op.data = dataRef{off: r.Off, len: r.Len, ok: true, truncated: r.Truncated}
+		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = false, false, 0, 0
+	case r.File == op.Event.File && r.Len >= 0 && r.Len <= math.MaxUint32:
+		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = true, r.Truncated, r.Off, uint32(r.Len)
 	default:
 		return false
 	}
@@ -88,12 +94,15 @@ func (op *DataOp) setData(r parser.DataRef) bool {
 // Chunks lists where the trace holds the bytes of a write, in order, their
 // lengths adding up to Len; nil for other ops.
 func (op *DataOp) Chunks() []Chunk {
-	if op.Kind != DataWrite || op.iovs != nil {
-		return op.iovs
+	if op.iovs != nil {
+		return *op.iovs
+	}
+	if op.Kind != DataWrite {
+		return nil
 	}
 	var r parser.DataRef
-	if op.data.ok {
-		r = parser.DataRef{File: op.Event.File, Off: op.data.off, Len: op.data.len, Truncated: op.data.truncated}
+	if op.dataOK {
+		r = parser.DataRef{File: op.Event.File, Off: op.dataOff, Len: int(op.dataLen), Truncated: op.dataTruncated}
 	}
 	return []Chunk{{Ref: r, Len: op.Len}}
 }

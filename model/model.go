@@ -543,7 +543,7 @@ func removesDir(ev *parser.Event, row *syscalls.Row) bool {
 
 // entry records an entry operation on the model.
 func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, eff *Effect) *EntryOp {
-	op := &EntryOp{Kind: kind, Event: refOf(ev), Changes: changes}
+	op := newEntryOp(kind, refOf(ev), changes)
 	m.addEntryOp(op)
 	eff.Kind, eff.Entry, eff.Inode = EffEntry, op, op.Node()
 	return op
@@ -700,7 +700,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	data := row.Data()
 	if row.Args[data].Kind == syscalls.ArgData {
 		if r := ev.Arg(data).Data; !op.setData(r) {
-			op.iovs = []Chunk{{Ref: r, Len: n}}
+			op.iovs = &[]Chunk{{Ref: r, Len: n}}
 		}
 	} else {
 		var chunks []Chunk

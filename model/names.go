@@ -36,12 +36,49 @@ type NameChange struct {
 // touched was synced after it (or the whole filesystem was).
 type EntryOp struct {
 	Kind    EntryKind
+	Durable bool
+	synced  uint8 // bit i: Dirs[i] was synced after the op (addEntryOp keeps at most 4)
 	Event   Ref
 	Changes []NameChange
 	Dirs    []string
-	synced  uint64 // bit i: Dirs[i] was synced after the op
-	Durable bool
 	order   int // place among the model's entry ops, from 1
+}
+
+// entryOne and entryTwo are an EntryOp allocated with room for its name
+// changes and its first directory: a check of many new files keeps one
+// create a file and model until a directory sync, and the three in one
+// allocation cost less than apart.
+type entryOne struct {
+	op      EntryOp
+	changes [1]NameChange
+	dirs    [1]string
+}
+
+type entryTwo struct {
+	op      EntryOp
+	changes [2]NameChange
+	dirs    [1]string
+}
+
+// newEntryOp returns an EntryOp of changes (copied), with room for one
+// directory.
+func newEntryOp(kind EntryKind, ev Ref, changes []NameChange) *EntryOp {
+	var op *EntryOp
+	switch len(changes) {
+	case 1:
+		a := &entryOne{}
+		a.op.Changes, a.op.Dirs = a.changes[:0:1], a.dirs[:0:1]
+		op = &a.op
+	case 2:
+		a := &entryTwo{}
+		a.op.Changes, a.op.Dirs = a.changes[:0:2], a.dirs[:0:1]
+		op = &a.op
+	default:
+		op = &EntryOp{}
+	}
+	op.Kind, op.Event = kind, ev
+	op.Changes = append(op.Changes, changes...)
+	return op
 }
 
 // Node is the inode an entry operation is about: the created, renamed or
@@ -75,12 +112,12 @@ type Name struct {
 	// UnsureAt is the event that used it. A later fstat with a size, or
 	// a read that found data, settles it.
 	Unsure   bool
+	queued   bool // waits for a retirement pass (retire.go); here, it fills the padding after Unsure
 	UnsureAt *Ref
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
 	// touched marks the name for one jointCount call.
 	touched int
-	queued  bool // waits for a retirement pass (retire.go)
 }
 
 // unsure makes p's state before the trace an initial inode whose

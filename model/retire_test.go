@@ -160,7 +160,7 @@ func (pr *pair) finish() {
 	var want, got []inodeView
 	pr.keep.EachInode(func(n *Inode) { want = append(want, viewOf(n)) })
 	pr.ret.EachInode(func(n *Inode) { got = append(got, viewOf(n)) })
-	if d := cmp.Diff(want, got, cmp.AllowUnexported(DataOp{}, dataRef{})); d != "" {
+	if d := cmp.Diff(want, got, cmp.AllowUnexported(DataOp{})); d != "" {
 		pr.t.Errorf("%s: inodes differ at the end (-keep +retire):\n%s", pr.name, d)
 	}
 	pending := func(m *Model) (out []string) {
