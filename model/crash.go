@@ -142,22 +142,23 @@ const pageSize = 4096
 // disk: lost to a failed sync, or pending, in program order. A PathState's
 // Persisted, Applied, Torn and SizeOnly refer to these.
 func (n *Inode) MaybeOps() []DataOp {
+	ops := n.ops()
 	if len(n.Lost()) == 0 {
-		return n.pending.slice()
+		return ops.slice()
 	}
-	out := make([]DataOp, 0, len(n.Lost())+n.pending.len())
+	out := make([]DataOp, 0, len(n.Lost())+ops.len())
 	out = append(out, n.Lost()...)
-	return n.pending.appendTo(out)
+	return ops.appendTo(out)
 }
 
 // maybeOps is MaybeOps in place: a crash point looks at a few of a file's
 // pending ops, however many there are, and must not copy them all.
 type maybeOps struct {
 	lost    []DataOp
-	pending *opList
+	pending opList
 }
 
-func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost(), &n.pending} }
+func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost(), n.ops()} }
 
 func (o maybeOps) len() int { return len(o.lost) + o.pending.len() }
 

@@ -124,9 +124,9 @@ type Inode struct {
 
 	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
 	DurableSize int64
-	pending     opList // data ops not yet durable, in program order
-	LastSync    *Ref   // last successful fsync/fdatasync/sync covering it
-	hist        int    // data ops so far (see DataOp.Hist)
+	pending     []DataOp // data ops not yet durable, in program order: the last block (see opList)
+	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
+	hist        int      // data ops so far (see DataOp.Hist)
 	more        *inodeMore
 
 	Dir     bool
@@ -153,7 +153,8 @@ type inodeMore struct {
 	named    bool
 	lastPath string
 	paths    []string
-	lost     []DataOp // dropped by a failed sync: never durable, whatever follows
+	lost     []DataOp   // dropped by a failed sync: never durable, whatever follows
+	fullOps  [][]DataOp // the full blocks of pending ops before Inode.pending (opList)
 	// failedSync is the first sync that failed on the inode, syncRange
 	// the last sync_file_range on it, unmodeled a change the trace cannot
 	// show (shared mmap, io_uring, reflink).
@@ -260,17 +261,17 @@ func (n *Inode) syncedEmpty() bool { return n.more != nil && n.more.syncedEmpty 
 func (n *Inode) addData(op DataOp) *DataOp {
 	op.Hist = n.hist
 	n.hist++
-	return n.pending.add(op)
+	return n.appendOp(op)
 }
 
 // pendingList returns the pending ops for Effect.PendingBefore at a sync,
 // nil when there are none. It shares their blocks: the sync drops them
 // from the inode, and nothing changes them after.
 func (n *Inode) pendingList() *opList {
-	if n.pending.len() == 0 {
+	if len(n.pending) == 0 {
 		return nil
 	}
-	l := n.pending
+	l := n.ops()
 	return &l
 }
 
@@ -280,7 +281,7 @@ func (n *Inode) pendingList() *opList {
 func (n *Inode) Versions() int { return n.hist }
 
 // DataPending reports whether some data or size change is not durable.
-func (n *Inode) DataPending() bool { return n.pending.len() > 0 || len(n.Lost()) > 0 }
+func (n *Inode) DataPending() bool { return len(n.pending) > 0 || len(n.Lost()) > 0 }
 
 // PendingWrites lists the pending (and lost) writes, in order.
 func (n *Inode) PendingWrites() []DataOp {
@@ -290,11 +291,10 @@ func (n *Inode) PendingWrites() []DataOp {
 			out = append(out, op)
 		}
 	}
-	for _, b := range n.pending.blocks {
-		for _, op := range b {
-			if op.Kind == DataWrite {
-				out = append(out, op)
-			}
+	ops := n.ops()
+	for i := range ops.len() {
+		if op := ops.at(i); op.Kind == DataWrite {
+			out = append(out, *op)
 		}
 	}
 	return out
@@ -342,15 +342,16 @@ func (n *Inode) Name() string {
 // persist makes the inode's pending data durable (a barrier covered it),
 // telling Options.Durable first; lost data stays lost.
 func (m *Model) persist(n *Inode, r *Ref) {
-	if m.opt.Durable != nil && n.pending.len() > 0 {
-		m.opt.Durable(n, n.pending.slice())
+	if m.opt.Durable != nil && len(n.pending) > 0 {
+		ops := n.ops()
+		m.opt.Durable(n, ops.slice())
 	}
 	n.persistData(r)
 	m.queueInode(n)
 }
 
 func (n *Inode) persistData(r *Ref) {
-	n.pending = opList{} // a file written once must not keep its ops' blocks
+	n.dropPending() // a file written once must not keep its ops' blocks
 	if n.more != nil {
 		n.more.writeback = false
 	}

@@ -645,7 +645,7 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 				m.settle(ino) // it held data before the program wrote any
 			}
 			ino.Size = n
-			if ino.pending.len() == 0 {
+			if len(ino.pending) == 0 {
 				ino.DurableSize = n
 			}
 			if n > 0 {
@@ -845,15 +845,16 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
 	eff.pendingBefore = ino.pendingList()
-	x.lost = ino.pending.appendTo(x.lost)
-	ino.pending = opList{}
+	ops := ino.ops()
+	x.lost = ops.appendTo(x.lost)
+	ino.dropPending()
 	eff.Kind, eff.Inode = EffSyncFailed, ino
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := m.eventRef()
 	m.inodes.each(func(ino *Inode) {
-		if ino.pending.len() > 0 {
+		if len(ino.pending) > 0 {
 			m.persist(ino, r)
 		}
 	})
@@ -893,7 +894,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	if src.Dir {
 		m.renameTree(op, from, to)
 	}
-	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
+	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.pending) > 0 {
 		src.extra().writeback = true // auto_da_alloc: started, not waited for
 	}
 }

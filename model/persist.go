@@ -16,7 +16,7 @@ func (m *Model) syncReach(ino *Inode, datasync bool, r Ref) int {
 	case Ext4, Xfs:
 		return m.commitReach(ino, datasync, r)
 	case Btrfs:
-		if ino.pending.len() > 0 || ino.opRefs > 0 {
+		if len(ino.pending) > 0 || ino.opRefs > 0 {
 			return r.Seq
 		}
 	}
@@ -82,8 +82,9 @@ func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*Ent
 // (lsm-manifest, fsync-clean).
 func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 	reach := -1
-	for i := range ino.pending.len() {
-		op := ino.pending.at(i)
+	ops := ino.ops()
+	for i := range ops.len() {
+		op := ops.at(i)
 		switch {
 		case grows(op):
 			return r.Seq

@@ -268,7 +268,7 @@ func restingName(n *Name, ino *Inode) bool {
 // file).
 func (m *Model) canRetire(ino *Inode) bool {
 	if ino.Unsure || ino.FailedSync() != nil || ino.Unmodeled() != nil || ino.writeback() ||
-		ino.pending.len() > 0 || len(ino.Lost()) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
+		len(ino.pending) > 0 || len(ino.Lost()) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
 		return false
 	}
 	switch {
