@@ -241,7 +241,7 @@ func (m *Model) Crash(p string, maxStates int) PathOutcomes {
 	for _, c := range cands {
 		var ref *Ref
 		if c.op != nil {
-			r := c.op.Event
+			r := c.op.Event()
 			ref = &r
 		}
 		if c.ino == nil {
@@ -599,7 +599,7 @@ func (c *classifier) version(h int) (Outcome, *Ref) {
 	if op == nil || h == ino.Versions() {
 		return Earlier, nil
 	}
-	r := op.Event
+	r := op.Event()
 	return Earlier, &r
 }
 
@@ -628,7 +628,7 @@ func (c *classifier) isVersion(j int) (int, bool) {
 func (c *classifier) lines(idx []int) []int {
 	out := make([]int, len(idx))
 	for i, k := range idx {
-		out[i] = c.ops.at(k).Event.Line
+		out[i] = c.ops.at(k).Event().Line
 	}
 	return out
 }
@@ -641,7 +641,7 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event.Line)
+		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event().Line)
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -652,7 +652,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event.Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event().Line)}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -706,8 +706,8 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 	if cut >= op.Len {
 		return PathState{}, false // within one page: whole or nothing
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event.Line, TornBytes: cut,
-		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event.Line, cut), Outcome: Torn}
+	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event().Line, TornBytes: cut,
+		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event().Line, cut), Outcome: Torn}
 	return s, true
 }
 
@@ -728,6 +728,6 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 	case op.SizeBefore < 0 || op.Size <= op.SizeBefore:
 		return PathState{}, false
 	}
-	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event.Line,
-		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: o}, true
+	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
+		Persisted: fmt.Sprintf("size of line %d without its data", op.Event().Line), Outcome: o}, true
 }

@@ -59,10 +59,13 @@ type DataOp struct {
 	// Hist numbers the inode's data ops from 0 in program order: after op
 	// Hist the program saw version Hist+1 of the file.
 	Hist    int
-	Event   Ref
+	event   opRef // see Event
 	dataOff int64
 	iovs    *[]Chunk
 }
+
+// Event is the event that made the op.
+func (op *DataOp) Event() Ref { return op.event.ref() }
 
 // setChunks records where the trace holds a write's bytes.
 func (op *DataOp) setChunks(cs []Chunk) {
@@ -83,7 +86,7 @@ func (op *DataOp) setData(r parser.DataRef) bool {
 	switch {
 	case r == parser.DataRef{}:
 		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = false, false, 0, 0
-	case r.File == op.Event.File && r.Len >= 0 && r.Len <= math.MaxUint32:
+	case r.File == op.Event().File && r.Len >= 0 && r.Len <= math.MaxUint32:
 		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = true, r.Truncated, r.Off, uint32(r.Len)
 	default:
 		return false
@@ -102,7 +105,7 @@ func (op *DataOp) Chunks() []Chunk {
 	}
 	var r parser.DataRef
 	if op.dataOK {
-		r = parser.DataRef{File: op.Event.File, Off: op.dataOff, Len: int(op.dataLen), Truncated: op.dataTruncated}
+		r = parser.DataRef{File: op.Event().File, Off: op.dataOff, Len: int(op.dataLen), Truncated: op.dataTruncated}
 	}
 	return []Chunk{{Ref: r, Len: op.Len}}
 }

@@ -160,6 +160,7 @@ type Model struct {
 	maps          map[string]*Inode
 	last          Ref
 	lastRef       *Ref // last as eventRef gave it out, shared
+	refKeys       refKeys
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
@@ -543,7 +544,7 @@ func removesDir(ev *parser.Event, row *syscalls.Row) bool {
 
 // entry records an entry operation on the model.
 func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, eff *Effect) *EntryOp {
-	op := newEntryOp(kind, refOf(ev), changes)
+	op := newEntryOp(kind, m.packRef(refOf(ev)), changes)
 	m.addEntryOp(op)
 	eff.Kind, eff.Entry, eff.Inode = EffEntry, op, op.Node()
 	return op
@@ -665,7 +666,7 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 			ino.HadContent = true
 		}
 	}
-	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, Event: refOf(ev)}
+	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
 	ino.Size = size
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
@@ -694,7 +695,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			h.Offset = off + n
 		}
 	}
-	op := DataOp{Kind: DataWrite, Off: off, Len: n, Event: refOf(ev), Direct: h.Flags&syscalls.O_DIRECT != 0}
+	op := DataOp{Kind: DataWrite, Off: off, Len: n, event: m.packRef(refOf(ev)), Direct: h.Flags&syscalls.O_DIRECT != 0}
 	// Where the bytes lie in the trace, clipped to what was written.
 	left := n
 	data := row.Data()
@@ -770,7 +771,7 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		ino.Size = max(ino.Size, off+ev.Ret)
 	}
 	// The trace never shows the bytes copied: one chunk with no reference.
-	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, Event: refOf(ev)}
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev))}
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }
@@ -786,13 +787,13 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	n, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	switch {
 	case mode&(syscalls.FALLOC_FL_PUNCH_HOLE|syscalls.FALLOC_FL_ZERO_RANGE) != 0:
-		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, Event: refOf(ev)}
+		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
 	case mode&(syscalls.FALLOC_FL_COLLAPSE_RANGE|syscalls.FALLOC_FL_INSERT_RANGE) != 0:
 		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
 	case mode&syscalls.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
-		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, Event: refOf(ev)}
+		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, event: m.packRef(refOf(ev))}
 		ino.Size = off + n
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)

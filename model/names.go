@@ -38,11 +38,14 @@ type EntryOp struct {
 	Kind    EntryKind
 	Durable bool
 	synced  uint8 // bit i: Dirs[i] was synced after the op (addEntryOp keeps at most 4)
-	Event   Ref
+	event   opRef // see Event
 	Changes []NameChange
 	Dirs    []string
 	order   int // place among the model's entry ops, from 1
 }
+
+// Event is the event that made the op.
+func (op *EntryOp) Event() Ref { return op.event.ref() }
 
 // entryOne and entryTwo are an EntryOp allocated with room for its name
 // changes and its first directory: a check of many new files keeps one
@@ -62,7 +65,7 @@ type entryTwo struct {
 
 // newEntryOp returns an EntryOp of changes (copied), with room for one
 // directory.
-func newEntryOp(kind EntryKind, ev Ref, changes []NameChange) *EntryOp {
+func newEntryOp(kind EntryKind, ev opRef, changes []NameChange) *EntryOp {
 	var op *EntryOp
 	switch len(changes) {
 	case 1:
@@ -76,7 +79,7 @@ func newEntryOp(kind EntryKind, ev Ref, changes []NameChange) *EntryOp {
 	default:
 		op = &EntryOp{}
 	}
-	op.Kind, op.Event = kind, ev
+	op.Kind, op.event = kind, ev
 	op.Changes = append(op.Changes, changes...)
 	return op
 }
@@ -410,7 +413,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	var out []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event.Seq > upTo {
+		if op.Event().Seq > upTo {
 			continue
 		}
 		for _, d := range op.Dirs {
@@ -429,7 +432,7 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 	var marked []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event.Seq <= upTo && keep(op) {
+		if op.Event().Seq <= upTo && keep(op) {
 			op.synced = 1<<len(op.Dirs) - 1
 			marked = append(marked, op)
 		}
@@ -496,7 +499,7 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 // in program order: dirs nil syncs every directory.
 func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	for _, op := range cands {
-		if op.Event.Seq > upTo {
+		if op.Event().Seq > upTo {
 			continue
 		}
 		hit := false
