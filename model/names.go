@@ -48,33 +48,30 @@ type EntryOp struct {
 func (op *EntryOp) Event() Ref { return op.event.ref() }
 
 // entryOne and entryTwo are an EntryOp allocated with room for its name
-// changes and its first directory: a check of many new files keeps one
-// create a file and model until a directory sync, and the three in one
-// allocation cost less than apart.
+// changes: a check of many new files keeps one create a file and model
+// until a directory sync, and the two in one allocation cost less than
+// apart. Its first directory comes from Model.dirsOf.
 type entryOne struct {
 	op      EntryOp
 	changes [1]NameChange
-	dirs    [1]string
 }
 
 type entryTwo struct {
 	op      EntryOp
 	changes [2]NameChange
-	dirs    [1]string
 }
 
-// newEntryOp returns an EntryOp of changes (copied), with room for one
-// directory.
+// newEntryOp returns an EntryOp of changes (copied).
 func newEntryOp(kind EntryKind, ev opRef, changes []NameChange) *EntryOp {
 	var op *EntryOp
 	switch len(changes) {
 	case 1:
 		a := &entryOne{}
-		a.op.Changes, a.op.Dirs = a.changes[:0:1], a.dirs[:0:1]
+		a.op.Changes = a.changes[:0:1]
 		op = &a.op
 	case 2:
 		a := &entryTwo{}
-		a.op.Changes, a.op.Dirs = a.changes[:0:2], a.dirs[:0:1]
+		a.op.Changes = a.changes[:0:2]
 		op = &a.op
 	default:
 		op = &EntryOp{}
@@ -321,7 +318,7 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		if !dup && nseen < len(seen) {
 			seen[nseen] = d
 			nseen++
-			op.Dirs = append(op.Dirs, d)
+			op.Dirs = m.appendDir(op.Dirs, d)
 		}
 	}
 	for _, c := range op.Changes {
@@ -353,6 +350,28 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		m.pendingByDir[d] = append(m.pendingByDir[d], op)
 	}
 }
+
+// appendDir is append(dirs, d), but an op's first directory is a slice
+// of one the model shares among the ops in that directory (programs
+// create many files in a few directories): nothing writes an op's Dirs
+// in place, and an append to it copies, its capacity being 1. The model
+// forgets the slices once it holds dirSlicesMax of them.
+func (m *Model) appendDir(dirs []string, d string) []string {
+	if len(dirs) > 0 {
+		return append(dirs, d)
+	}
+	if s, ok := m.dirSlices[d]; ok {
+		return s
+	}
+	if m.dirSlices == nil || len(m.dirSlices) >= dirSlicesMax {
+		m.dirSlices = map[string][]string{}
+	}
+	s := []string{d}
+	m.dirSlices[d] = s
+	return s
+}
+
+const dirSlicesMax = 4096
 
 // pending returns the pending entry ops in order, first dropping from
 // the list those made durable since (persistEntriesIn leaves them there
