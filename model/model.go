@@ -122,6 +122,9 @@ type Shared struct {
 	ref   *Ref
 	rest  restShared
 	flags flagMemo
+	// oneName is the Names a model last gave a file on its first name
+	// (see oneName).
+	oneName []string
 }
 
 // eventRef returns a Ref of the event being applied that nothing will
@@ -142,6 +145,23 @@ func (m *Model) eventRef() *Ref {
 		s.ref = r
 	}
 	return r
+}
+
+// oneName returns []string{p} for a new file's Names (and Paths): the
+// one the model before it made for the same file, when the models of a
+// check apply the same event one after another. Nothing writes Names in
+// place at length 1 (detach of the one name writes nothing, attach of
+// another copies: the capacity is 1), so the models can share it.
+func (m *Model) oneName(p string) []string {
+	s := m.opt.Shared
+	if s != nil && len(s.oneName) == 1 && s.oneName[0] == p {
+		return s.oneName
+	}
+	one := []string{p}
+	if s != nil {
+		s.oneName = one
+	}
+	return one
 }
 
 // Model replays events through processes, fd tables, inodes and names,

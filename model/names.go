@@ -252,8 +252,9 @@ func (m *Model) attach(ino *Inode, p string) {
 	if len(ino.Names) == 0 && len(ino.Paths()) == 0 {
 		// A new file's first name: Names and Paths share one array of one
 		// string (Inode.Paths), an allocation less for every file created,
-		// and LastPath is Path.
-		ino.Names, ino.Path = []string{p}, p
+		// which the models of a check share too (oneName); LastPath is
+		// Path.
+		ino.Names, ino.Path = m.oneName(p), p
 		if x := ino.more; x != nil {
 			x.named, x.lastPath, x.paths = false, "", nil
 		}
