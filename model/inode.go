@@ -220,45 +220,36 @@ func (n *Inode) setHistory(last string, paths []string) {
 	x.named, x.lastPath, x.paths = true, last, paths
 }
 
+// noMore is what an inode without an inodeMore reads (never written).
+var noMore inodeMore
+
+// seen returns the inode's inodeMore to read, noMore if it has none.
+func (n *Inode) seen() *inodeMore {
+	if n.more == nil {
+		return &noMore
+	}
+	return n.more
+}
+
 // Lost lists the data ops a failed sync dropped: never durable, whatever
 // follows.
-func (n *Inode) Lost() []DataOp {
-	if n.more == nil {
-		return nil
-	}
-	return n.more.lost
-}
+func (n *Inode) Lost() []DataOp { return n.seen().lost }
 
 // FailedSync is the first sync that failed on the inode, nil if none.
-func (n *Inode) FailedSync() *Ref {
-	if n.more == nil {
-		return nil
-	}
-	return n.more.failedSync
-}
+func (n *Inode) FailedSync() *Ref { return n.seen().failedSync }
 
 // SyncRange is the last sync_file_range on the inode, nil if none.
-func (n *Inode) SyncRange() *Ref {
-	if n.more == nil {
-		return nil
-	}
-	return n.more.syncRange
-}
+func (n *Inode) SyncRange() *Ref { return n.seen().syncRange }
 
 // Unmodeled is a change to the inode the trace cannot show (shared mmap,
 // io_uring, reflink), nil if none.
-func (n *Inode) Unmodeled() *Ref {
-	if n.more == nil {
-		return nil
-	}
-	return n.more.unmodeled
-}
+func (n *Inode) Unmodeled() *Ref { return n.seen().unmodeled }
 
 // writeback reports whether ext4's auto_da_alloc started writeback of
 // the pending data (see inodeMore.writeback).
-func (n *Inode) writeback() bool { return n.more != nil && n.more.writeback }
+func (n *Inode) writeback() bool { return n.seen().writeback }
 
-func (n *Inode) syncedEmpty() bool { return n.more != nil && n.more.syncedEmpty }
+func (n *Inode) syncedEmpty() bool { return n.seen().syncedEmpty }
 
 // addData appends a pending data op, numbering it in the inode's history.
 func (n *Inode) addData(op DataOp) *DataOp {
