@@ -136,7 +136,8 @@ func crashOf(m *model.Model, p string) model.PathOutcomes {
 	}
 	memo := v.(*crashMemo)
 	if !memo.ok || memo.p != p {
-		memo.p, memo.po, memo.ok = p, m.Crash(p, 256), true
+		// The last path's answer is let go: its States' memory is reused.
+		memo.p, memo.po, memo.ok = p, m.CrashReuse(p, 256, memo.po.States), true
 	}
 	return memo.po
 }

@@ -237,12 +237,12 @@ func canDiffer(n *model.Name) bool {
 // finding says: missing when the program sees it, present when the
 // program removed it.
 func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *State {
-	po := m.Crash(p, 256)
-	for _, s := range po.States {
-		if n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
-			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID {
-			return stateOf(m, at, p, s)
-		}
+	s, ok := m.CrashFirst(p, 256, func(s model.PathState) bool {
+		return n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
+			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID
+	})
+	if ok {
+		return stateOf(m, at, p, s)
 	}
 	return demonstrate(m, at, p)
 }

@@ -15,7 +15,8 @@
 //     Entry operations (EntryOp: create, rename, link, unlink, mkdir, rmdir)
 //     change names atomically.
 //   - A barrier (fsync, fdatasync, a directory fsync, sync, O_SYNC writes)
-//     makes pending operations durable. sync_file_range is not one. A failed
+//     makes pending operations durable; an O_SYNC write only those within
+//     the pages it wrote (dsync-range, below). sync_file_range is not one. A failed
 //     fsync moves the data it covered to a lost list that no later sync
 //     recovers: Linux drops dirty pages after a writeback error.
 //   - A crash point is the moment after an event; a crash state is the
@@ -187,6 +188,18 @@
 //     file sync makes durable the entry operations up to the file's last
 //     change (up to itself for a write that grows the file), an xfs
 //     directory fsync those up to the directory's last change.
+//   - dsync-range: does a write made durable by O_DSYNC make the file's
+//     other unsynced writes durable too? Not on ext4 or xfs: page 0 of
+//     db.bin, rewritten through one fd, was still old on disk after a
+//     write to page 2 through a second fd opened O_DSYNC returned (torn:
+//     2 mismatches, one a filesystem, for the model that took the O_DSYNC
+//     write for an fsync of the whole file). Linux syncs the range written
+//     (vfs_fsync_range) and the metadata. Rule, in every model: such a
+//     write makes the file's pending ops durable only when every earlier
+//     one lies within the pages it wrote; otherwise they all stay pending
+//     (the ops persist in program order, so the model cannot keep the
+//     later one durable alone: it overstates the risk to that write,
+//     never to the others).
 //   - git-commit-fsync (and git-commit-fsync-rename, objects renamed
 //     rather than linked): git -c core.fsync=all fsyncs each object, the
 //     index and the ref before linking or renaming it into place, and

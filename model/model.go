@@ -115,9 +115,12 @@ type Options struct {
 
 // Shared is what the models of one check share: the *Ref of the event
 // they are applying, so that a file's last sync (and a sync of every
-// file) costs one Ref however many models and files point at it, and the
+// file) costs one Ref however many models and files point at it; the
 // records of retired files (retire.go), which are the same in every
-// model: a settled file keeps one record, not one a model.
+// model: a settled file keeps one record, not one a model; and what the
+// first model to apply an event decoded of it (flags, resolved paths).
+// The models sharing one must replay the same events, each once and in
+// the same order, with the same Cwd, FDs and Existed.
 type Shared struct {
 	ref   *Ref
 	rest  restShared
@@ -340,7 +343,7 @@ func (e *Effect) HadPending() bool { return e.pendingBefore != nil }
 // Apply replays one event.
 func (m *Model) Apply(ev *parser.Event) {
 	m.last = refOf(ev)
-	paths := m.procs.appendPaths(m.paths[:0], ev)
+	paths := m.procs.sharedPaths(m.paths[:0], ev)
 	if m.opt.Resolved != nil {
 		m.opt.Resolved(ev, paths)
 	}
@@ -756,11 +759,40 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			sync = true
 		}
 	}
-	if sync {
+	if sync && syncedWithRange(ino, off, n) {
 		d := *eff.Data
 		eff.Data = &d
 		m.persist(ino, m.eventRef())
 	}
+}
+
+// syncedWithRange reports whether a write of n bytes at off, just added
+// to ino's pending ops and made durable by O_SYNC/O_DSYNC or RWF_DSYNC,
+// takes every pending op of the file with it. Linux syncs only the range
+// written (vfs_fsync_range over its pages), and the inode's metadata: a
+// write elsewhere in the file that no sync covered stays in the page
+// cache. The model's pending ops persist in program order, so it cannot
+// keep this write durable and an earlier one pending; when an earlier one
+// lies outside the pages written (or where the trace cannot place it),
+// every op stays pending. That overstates what a crash can lose of this
+// one write, never what it can lose of the others.
+func syncedWithRange(ino *Inode, off, n int64) bool {
+	ops := ino.ops()
+	k := ops.len()
+	if k <= 1 {
+		return true
+	}
+	if off < 0 {
+		return false
+	}
+	lo, hi := off&^(pageSize-1), (off+n+pageSize-1)&^(pageSize-1)
+	for i := range k - 1 {
+		op := ops.at(i)
+		if op.Kind != DataWrite || op.Off < lo || op.Off+op.Len > hi {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
