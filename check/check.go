@@ -410,6 +410,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	shared, names := new(model.Shared), newNameHistory()
+	defer shared.Close()
 	watch.openFlags = shared.OpenFlags
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
@@ -497,6 +498,10 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 	})
 	res.Summary.Files = len(inScope)
+	if err := shared.Err(); err != nil {
+		res.Close()
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -252,7 +252,11 @@
 // use (retire.go). Memory then follows the files that can still change.
 // A settled file is the same under every persistence model, so the models
 // of one check (Options.Shared) share its record and the index of its
-// name.
+// name. Once every one of them holds it and a few thousand newer ones
+// wait, the record goes to an unlinked temp file in TMPDIR, and only the
+// index slot of its name and its place in the file stay in memory
+// (restspill.go); Shared.Err reports that file's I/O errors, Shared.Close
+// lets it go.
 // A Timeline never retires, since it asks about every path at every
 // point.
 //

@@ -12,12 +12,12 @@ import (
 // A map from path to ID cost about 40 bytes a retired file (the string
 // header, the ID, the map's slack), the largest share of what a settled
 // file kept. A retired inode's record holds its one name already
-// (restInode.lastPath), so the index keeps only the ID, in an open
-// addressing table of int32 (linear probing), and compares a path with
-// the name in the record the slot points at: 5 to 11 bytes a file. That
-// needs every ID in the table to be a retired inode whose one name is its
-// key, so an inode that comes back brings its name back with it
-// (reviveID).
+// (restInode.lastPath, or its copy in the temp file: restspill.go), so
+// the index keeps only the ID and a hash of the path, in an open
+// addressing table (linear probing), and compares a path with the name in
+// the record the slot points at: 11 to 21 bytes a file. That needs every
+// ID in the table to be a retired inode whose one name is its key, so an
+// inode that comes back brings its name back with it (reviveID).
 //
 // The names of the records the models of one check share are in one
 // table, restShared.names, which a model reads only at the IDs it holds
@@ -29,98 +29,101 @@ import (
 // of them.
 type restIndex struct {
 	slots []int32 // ID of a retired inode, 0 for an empty slot; len is a power of 2
-	// tags are 8 bits of each slot's hash, beside it: a probe that meets
-	// another path's ID would read that ID's record (a cache miss in a
-	// table of a million files) to compare names, and a lookup of a new
-	// name (every file created) meets several. A tag turns away all but
-	// one in 256 of them, for a byte a slot.
-	tags []uint8
-	n    int // slots in use
-	seed maphash.Seed
+	// hashes are 32 bits of each slot's path hash, beside it: a probe
+	// that meets another path's ID would read that ID's record (a cache
+	// miss in a table of a million files, a read of the temp file for a
+	// record there: restspill.go) to compare names, and a lookup of a new
+	// name (every file created) meets several. The hash turns away all
+	// but one in 2^32 of them, and lets the table grow and shift entries
+	// without reading a record.
+	hashes []uint32
+	n      int // slots in use
+	seed   maphash.Seed
 }
 
 func newRestIndex() restIndex { return restIndex{seed: maphash.MakeSeed()} }
 
-// home returns p's first slot and its tag.
-func (x *restIndex) home(p string) (int, uint8) {
-	h := maphash.String(x.seed, p)
-	return int(h) & (len(x.slots) - 1), uint8(h >> 56)
-}
+// restHash hashes a path for the index. A variable so that a test can
+// make paths collide: the index must still tell them apart.
+var restHash = func(seed maphash.Seed, p string) uint64 { return maphash.String(seed, p) }
 
-// find returns the first slot from home(p) on, past any that ok rejects,
-// that holds an ID of key p, or -1.
-func (x *restIndex) find(p string, key func(int32) string, ok func(int32) bool) int {
+// find returns the first slot of the probe of p, past any that ok
+// rejects, that holds an ID whose record names p (is), or -1.
+func (x *restIndex) find(p string, is func(int32, string) bool, ok func(int32) bool) int {
 	if x.n == 0 {
 		return -1
 	}
 	mask := len(x.slots) - 1
-	i, tag := x.home(p)
-	for ; ; i = (i + 1) & mask {
+	h := uint32(restHash(x.seed, p))
+	for i := int(h) & mask; ; i = (i + 1) & mask {
 		id := x.slots[i]
 		if id == 0 {
 			return -1
 		}
-		if x.tags[i] == tag && key(id) == p && ok(id) {
+		if x.hashes[i] == h && ok(id) && is(id, p) {
 			return i
 		}
 	}
 }
 
 // put adds id with key p.
-func (x *restIndex) put(p string, id int32, key func(int32) string) {
+func (x *restIndex) put(p string, id int32) {
 	if (x.n+1)*4 > len(x.slots)*3 {
-		x.grow(key)
+		x.grow()
 	}
-	mask := len(x.slots) - 1
-	i, tag := x.home(p)
-	for x.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	x.slots[i], x.tags[i] = id, tag
+	x.place(id, uint32(restHash(x.seed, p)))
 	x.n++
 }
 
-func (x *restIndex) grow(key func(int32) string) {
-	old := x.slots
-	x.slots = make([]int32, max(64, 2*len(old)))
-	x.tags = make([]uint8, len(x.slots))
+// place puts id with hash h in the first empty slot of its probe.
+func (x *restIndex) place(id int32, h uint32) {
 	mask := len(x.slots) - 1
-	for _, id := range old {
-		if id == 0 {
-			continue
+	i := int(h) & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i], x.hashes[i] = id, h
+}
+
+func (x *restIndex) grow() {
+	old, hashes := x.slots, x.hashes
+	x.slots = make([]int32, max(64, 2*len(old)))
+	x.hashes = make([]uint32, len(x.slots))
+	for i, id := range old {
+		if id != 0 {
+			x.place(id, hashes[i])
 		}
-		i, tag := x.home(key(id))
-		for x.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		x.slots[i], x.tags[i] = id, tag
 	}
 }
 
-// remove empties slot i, while the records of its ID and the others' are
-// still there to give their keys.
-func (x *restIndex) remove(i int, key func(int32) string) {
+// remove empties slot i.
+func (x *restIndex) remove(i int) {
 	// Shift back the entries after i that probed past it (linear
 	// probing's deletion without tombstones).
 	mask := len(x.slots) - 1
 	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
-		k, _ := x.home(key(x.slots[j]))
+		k := int(x.hashes[j]) & mask
 		// Move j into the hole at i unless its home lies cyclically in
 		// (i, j].
 		if i <= j && (k <= i || k > j) || i > j && k <= i && k > j {
-			x.slots[i], x.tags[i] = x.slots[j], x.tags[j]
+			x.slots[i], x.hashes[i] = x.slots[j], x.hashes[j]
 			i = j
 		}
 	}
-	x.slots[i], x.tags[i] = 0, 0
+	x.slots[i], x.hashes[i] = 0, 0
 	x.n--
 }
 
-// ownKey and sharedKey are the names the IDs of the model's table and of
-// the shared one stand for.
-func (m *Model) ownKey(id int32) string { return m.own[id].lastPath }
+// ownIs and sharedIs report whether the record of ID of the model's
+// table and of the shared one names path p.
+func (m *Model) ownIs(id int32, p string) bool { return m.own[id].lastPath == p }
 
-func (s *restShared) key(id int32) string { return s.slot(id).lastPath }
+func (s *restShared) is(id int32, p string) bool {
+	if w := s.spill.loc(id); w != 0 {
+		return s.spill.hasPath(id, w, p)
+	}
+	return s.slot(id).lastPath == p
+}
 
 // holdsShared reports whether the model retired inode id with the shared
 // record.
@@ -131,24 +134,24 @@ func (m *Model) holdsShared(id int32) bool {
 func anyID(int32) bool { return true }
 
 // restFind returns the table that holds p for the model, and the slot.
-func (m *Model) restFind(p string) (*restIndex, int, func(int32) string) {
+func (m *Model) restFind(p string) (*restIndex, int) {
 	if !m.opt.Retire {
-		return nil, -1, nil
+		return nil, -1
 	}
 	s := m.shared()
-	if i := s.names.find(p, s.key, m.holdsShared); i >= 0 {
-		return &s.names, i, s.key
+	if i := s.names.find(p, s.is, m.holdsShared); i >= 0 {
+		return &s.names, i
 	}
-	if i := m.restIdx.find(p, m.ownKey, anyID); i >= 0 {
-		return &m.restIdx, i, m.ownKey
+	if i := m.restIdx.find(p, m.ownIs, anyID); i >= 0 {
+		return &m.restIdx, i
 	}
-	return nil, -1, nil
+	return nil, -1
 }
 
 // restGet returns the retired inode p names (0: p is known to name
 // nothing), and whether p is retired at all.
 func (m *Model) restGet(p string) (int32, bool) {
-	if x, i, _ := m.restFind(p); i >= 0 {
+	if x, i := m.restFind(p); i >= 0 {
 		return x.slots[i], true
 	}
 	_, ok := m.restAbsent[p]
@@ -166,21 +169,21 @@ func (m *Model) restPut(p string, id int32) {
 		}
 		m.restAbsent[p] = struct{}{}
 	case m.own[id] != nil:
-		m.restIdx.put(p, id, m.ownKey)
-	case s.names.find(p, s.key, func(got int32) bool { return got == id }) < 0:
-		s.names.put(p, id, s.key)
+		m.restIdx.put(p, id)
+	case s.names.find(p, s.is, func(got int32) bool { return got == id }) < 0:
+		s.names.put(p, id)
 	}
 }
 
 // restDelete forgets p, while the record its slot points at is still the
 // model's: a shared record's name stays for the other models holding it.
 func (m *Model) restDelete(p string) {
-	x, i, key := m.restFind(p)
+	x, i := m.restFind(p)
 	switch {
 	case i < 0:
 		delete(m.restAbsent, p)
 	case x == &m.restIdx || m.record(x.slots[i]).refs <= 1:
-		x.remove(i, key)
+		x.remove(i)
 	}
 }
 
@@ -192,15 +195,23 @@ func (m *Model) restBelow(prefix string) []string {
 	}
 	s := m.shared()
 	for _, id := range s.names.slots {
-		if id != 0 && m.holdsShared(id) {
-			if p := s.key(id); strings.HasPrefix(p, prefix) {
+		if id != 0 && s.spill.loc(id) == 0 && m.holdsShared(id) {
+			if p := s.slot(id).lastPath; strings.HasPrefix(p, prefix) {
 				below = append(below, p)
 			}
 		}
 	}
+	// The records in the temp file, read in order rather than one by one
+	// in the order of the index. Every model holds them, and a named one
+	// has its name in the index.
+	s.spill.below(prefix, func(id int32, path []byte, flags restFlags) {
+		if flags&restNamed != 0 && m.holdsShared(id) {
+			below = append(below, string(path))
+		}
+	})
 	for _, id := range m.restIdx.slots {
 		if id != 0 {
-			if p := m.ownKey(id); strings.HasPrefix(p, prefix) {
+			if p := m.own[id].lastPath; strings.HasPrefix(p, prefix) {
 				below = append(below, p)
 			}
 		}

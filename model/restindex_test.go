@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,8 +11,19 @@ import (
 
 // TestRestIndex holds the index of retired names to a map through random
 // puts, deletes and lookups, with few enough distinct paths that probe
-// runs collide and wrap, and deletes shift entries back across them.
+// runs collide and wrap, and deletes shift entries back across them; and
+// again with a hash that gives every path of one length the same value,
+// so that whole runs hold paths of one hash that only their names tell
+// apart.
 func TestRestIndex(t *testing.T) {
+	t.Run("maphash", testRestIndex)
+	h := restHash
+	restHash = func(_ maphash.Seed, p string) uint64 { return uint64(len(p)) }
+	defer func() { restHash = h }()
+	t.Run("length", testRestIndex)
+}
+
+func testRestIndex(t *testing.T) {
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 26))
 		m := New(Options{Retire: true})

@@ -37,7 +37,8 @@ import (
 // if every field is equal, so that models that numbered their inodes
 // differently keep records of their own. A model's table of inodes lets
 // go of a block of them once all are retired, so that a settled file
-// costs a model nothing of its own.
+// costs a model nothing of its own; the shared record itself goes to a
+// temp file once every model holds it (restspill.go).
 //
 // Whether a file is retired never changes what the model answers:
 // TestRetireSameAsLive replays every fixture both ways.
@@ -82,6 +83,20 @@ const (
 // restBlock is how many records a block of the shared table holds.
 const restBlock = 256
 
+// restRecs is a block of the shared table: the records, and for each the
+// marks of its turn in the queue to the temp file (restspill.go).
+type restRecs struct {
+	recs [restBlock]restInode
+	mark [restBlock]restMark
+}
+
+type restMark uint8
+
+const (
+	markQueued  restMark = 1 << iota // its ID is in restShared.queue, once
+	markRevived                      // a model brought it back since it was queued
+)
+
 // restShared is what the models of one Shared keep of retirement: how
 // many models retire; the records by inode ID, in blocks of restBlock
 // (nil while no model holds a record of the block), each shared by the
@@ -89,15 +104,20 @@ const restBlock = 256
 // them; refs 0 is an empty slot); the restMore of the records that have
 // one; and the files and calls of packed syncs. A model that retires an
 // inode with another record than the table's keeps it in Model.own.
+// The records every model holds go to a temp file in turn (spill, queue
+// from qhead on: restspill.go).
 type restShared struct {
 	models int
-	blocks [][]restInode
-	held   []int32       // records with refs > 0 in each block
-	spare  [][]restInode // the last few blocks let go, all zero (see inodeTable)
+	blocks []*restRecs
+	held   []int32     // records with refs > 0 in each block
+	spare  []*restRecs // the last few blocks let go, all zero (see inodeTable)
 	names  restIndex
 	more   map[*restInode]*restMore
 	kinds  []refKind
 	kindOf map[refKind]uint16
+	spill  restSpill
+	queue  []int32
+	qhead  int
 }
 
 type refKind struct{ file, syscall string }
@@ -113,10 +133,98 @@ func (s *restShared) slot(id int32) *restInode {
 		if k := len(s.spare); k > 0 {
 			s.blocks[b], s.spare = s.spare[k-1], s.spare[:k-1]
 		} else {
-			s.blocks[b] = make([]restInode, restBlock)
+			s.blocks[b] = new(restRecs)
 		}
 	}
-	return &s.blocks[b][int(id-1)%restBlock]
+	return &s.blocks[b].recs[int(id-1)%restBlock]
+}
+
+// block returns the block of inode id and its place in it, without making
+// it: nil when there is none.
+func (s *restShared) block(id int32) (*restRecs, int) {
+	b := int(id-1) / restBlock
+	if b >= len(s.blocks) {
+		return nil, 0
+	}
+	return s.blocks[b], int(id-1) % restBlock
+}
+
+// empty lets go of the record of inode id in the table, and of its block
+// once that holds none.
+func (s *restShared) empty(id int32) {
+	r := s.slot(id)
+	if r.flags&restHasMore != 0 {
+		delete(s.more, r)
+	}
+	*r = restInode{}
+	b := int(id-1) / restBlock
+	if s.held[b]--; s.held[b] == 0 {
+		// Its marks go with it: an ID of it still queued finds no
+		// block, and is passed over.
+		s.blocks[b].mark = [restBlock]restMark{}
+		if len(s.spare) < spareBlocks {
+			s.spare = append(s.spare, s.blocks[b])
+		}
+		s.blocks[b] = nil
+	}
+}
+
+// settle queues the record of inode id, which every model holds now, for
+// the temp file, and sends the oldest queued records there while more
+// than restKeep wait.
+func (s *restShared) settle(id int32) {
+	b, i := s.block(id)
+	if b.mark[i]&markQueued == 0 {
+		b.mark[i] |= markQueued
+		s.queue = append(s.queue, id)
+	}
+	for len(s.queue)-s.qhead > restKeep && s.spill.err == nil {
+		id := s.queue[s.qhead]
+		s.qhead++
+		if s.qhead >= 1024 && 2*s.qhead >= len(s.queue) {
+			s.queue = s.queue[:copy(s.queue, s.queue[s.qhead:])]
+			s.qhead = 0
+		}
+		b, i := s.block(id)
+		switch {
+		case b == nil || b.mark[i]&markQueued == 0:
+			// The block was let go since: the ID is queued again
+			// when its record is back and settled.
+		case int(b.recs[i].refs) != s.models:
+			b.mark[i] &^= markQueued // a model has it live: queued again when it settles
+		case b.mark[i]&markRevived != 0:
+			b.mark[i] &^= markRevived // a second turn
+			s.queue = append(s.queue, id)
+		default:
+			b.mark[i] &^= markQueued
+			r := &b.recs[i]
+			if w := s.spill.put(id, r, s.moreOf(r)); w != 0 {
+				s.spill.setLoc(id, w)
+				s.empty(id)
+			}
+		}
+	}
+}
+
+// unspill brings the record of inode id back from the temp file into the
+// table, held by every model as it was when it went out.
+func (s *restShared) unspill(id int32) *restInode {
+	w := s.spill.loc(id)
+	if w == 0 {
+		return s.slot(id)
+	}
+	rec, more, _ := s.spill.record(id, w)
+	s.spill.setLoc(id, 0)
+	r := s.slot(id)
+	*r = rec
+	r.refs = uint8(s.models)
+	s.held[int(id-1)/restBlock]++
+	if more != nil {
+		s.setMore(r, more)
+	} else {
+		r.flags &^= restHasMore // a record that could not be read
+	}
+	return r
 }
 
 // moreOf returns r's restMore, or nil.
@@ -137,12 +245,28 @@ func (s *restShared) setMore(r *restInode, more *restMore) {
 	s.more[r] = more
 }
 
-// record returns the record of retired inode id.
+// record returns the record of retired inode id, read back into the
+// table if it is in the temp file.
 func (m *Model) record(id int32) *restInode {
 	if r := m.own[id]; r != nil {
 		return r
 	}
-	return m.shared().slot(id)
+	return m.shared().unspill(id)
+}
+
+// recordFlags returns the flags of the record of retired inode id, and
+// whether its size is known, without bringing it back from the temp file
+// (where the lookup of its name read it just before).
+func (m *Model) recordFlags(id int32) (restFlags, bool) {
+	if m.own[id] == nil {
+		s := m.shared()
+		if w := s.spill.loc(id); w != 0 {
+			_, f, size, _ := s.spill.head(id, w)
+			return f, size >= 0
+		}
+	}
+	r := m.record(id)
+	return r.flags, r.size >= 0
 }
 
 // packSync puts r into rec's packed fields, reporting false when they
@@ -170,10 +294,10 @@ func (s *restShared) packSync(rec *restInode, r *Ref) bool {
 	return true
 }
 
-// lastSync is the record's LastSync, built anew.
-func (r *restInode) lastSync(s *restShared) *Ref {
+// lastSync is the record's LastSync, built anew; more is its restMore.
+func (r *restInode) lastSync(s *restShared, more *restMore) *Ref {
 	if r.syncKind == 0 {
-		if more := s.moreOf(r); more != nil {
+		if more != nil {
 			return more.lastSync
 		}
 		return nil
@@ -323,14 +447,17 @@ func (m *Model) retireInode(ino *Inode) {
 		}
 	}
 	id := int32(ino.ID)
-	switch rec := s.slot(id); {
+	settled := false
+	switch rec := s.unspill(id); {
 	case rec.refs == 0:
 		*rec = r
 		rec.refs = 1
 		s.held[int(id-1)/restBlock]++
 		s.setMore(rec, more)
+		settled = s.models == 1
 	case rec.refs < math.MaxUint8 && rec.same(s, &r, more):
 		rec.refs++
+		settled = int(rec.refs) == s.models
 	default:
 		// Another model retired its inode id otherwise.
 		rec = new(restInode)
@@ -350,29 +477,27 @@ func (m *Model) retireInode(ino *Inode) {
 	}
 	m.inodes.set(ino.ID, nil)
 	ino.retired = true
+	if settled {
+		s.settle(id)
+	}
 }
 
 // unshare lets go of record r of inode id, as a model brings it back.
 func (m *Model) unshare(id int32, r *restInode) {
 	s := m.shared()
+	own := m.own[id] == r
+	if !own {
+		b, i := s.block(id)
+		b.mark[i] |= markRevived
+	}
 	if r.refs--; r.refs > 0 {
 		return
 	}
-	if r.flags&restHasMore != 0 {
-		delete(s.more, r)
-	}
-	if m.own[id] == r {
+	if own {
 		delete(m.own, id)
 		return
 	}
-	*r = restInode{}
-	b := int(id-1) / restBlock
-	if s.held[b]--; s.held[b] == 0 {
-		if len(s.spare) < spareBlocks {
-			s.spare = append(s.spare, s.blocks[b])
-		}
-		s.blocks[b] = nil
-	}
+	s.empty(id)
 }
 
 // weakSweepMin is the fewest weak pointers the model keeps before it
@@ -419,18 +544,23 @@ func (m *Model) held(id int) *Inode {
 
 // rebuild makes the inode a record was taken from, for one nobody held.
 func (r *restInode) rebuild(id int, s *restShared) *Inode {
+	return r.rebuildWith(id, s, s.moreOf(r))
+}
+
+// rebuildWith is rebuild, with the record's restMore given.
+func (r *restInode) rebuildWith(id int, s *restShared, more *restMore) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
 		Size: r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
-		LastSync:   r.lastSync(s),
+		LastSync:   r.lastSync(s, more),
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
 	}
 	if r.flags&restSyncedEmpty != 0 {
 		ino.extra().syncedEmpty = true
 	}
 	paths := []string{r.lastPath}
-	if more := s.moreOf(r); more != nil {
+	if more != nil {
 		if more.ownPaths {
 			paths = more.paths
 		}
@@ -454,7 +584,16 @@ func (m *Model) materialize(id int) *Inode {
 	if ino := m.held(id); ino != nil {
 		return ino
 	}
-	return m.record(int32(id)).rebuild(id, m.shared())
+	s := m.shared()
+	if m.own[int32(id)] == nil {
+		if w := s.spill.loc(int32(id)); w != 0 {
+			// Read, not brought back into the table: EachInode reads
+			// every retired inode once.
+			r, more, _ := s.spill.record(int32(id), w)
+			return r.rebuildWith(id, s, more)
+		}
+	}
+	return m.record(int32(id)).rebuild(id, s)
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
@@ -538,7 +677,7 @@ func (m *Model) peek(p string) (n *Name, exists, newDir, ok bool) {
 	if id == 0 {
 		return nil, false, false, true
 	}
-	f := m.record(id).flags
+	f, _ := m.recordFlags(id)
 	return nil, true, f&restDir != 0 && f&restInitial == 0, true
 }
 
@@ -549,7 +688,8 @@ func (m *Model) peekDir(p string) (id int32, retired, dir bool) {
 	if !retired || id == 0 {
 		return id, retired, false
 	}
-	return id, true, m.record(id).flags&restDir != 0
+	f, _ := m.recordFlags(id)
+	return id, true, f&restDir != 0
 }
 
 // restingSized reports whether p is retired naming nothing or a file of
@@ -562,7 +702,8 @@ func (m *Model) restingSized(p string) bool {
 	case id == 0:
 		return true
 	}
-	return m.record(id).size >= 0
+	_, sized := m.recordFlags(id)
+	return sized
 }
 
 // reviveBelow brings back every retired name below directory prefix (which

@@ -87,6 +87,7 @@ type pair struct {
 	touched    []string // the paths the event's effects name
 	events     int
 	maxRetired int
+	spilled    int // records of the retiring model in the temp file, most at once
 }
 
 // newPair makes the pair, and has the retiring model sweep its weak
@@ -114,6 +115,7 @@ func newPair(t *testing.T, name string, opt Options) *pair {
 		}
 	}
 	pr.ret, pr.keep = New(ro), New(ko)
+	t.Cleanup(func() { pr.ret.opt.Shared.Close() })
 	return pr
 }
 
@@ -128,6 +130,7 @@ func (pr *pair) step(ev *parser.Event) bool {
 		runtime.GC()
 	}
 	pr.maxRetired = max(pr.maxRetired, pr.ret.Retired())
+	pr.spilled = max(pr.spilled, spilledRecords(pr.ret))
 	if d := cmp.Diff(pr.effK, pr.effR); d != "" {
 		pr.t.Errorf("%s line %d: effects differ (-keep +retire):\n%s", pr.name, ev.Pos.Line, d)
 		return false
@@ -192,7 +195,11 @@ func (pr *pair) finish() {
 // that keeps everything, event by event and at the end, on every fixture
 // trace (with and without its listing), a many-files trace and repeated
 // saves, under every persistence model; and it does retire files.
-func TestRetireSameAsLive(t *testing.T) {
+func TestRetireSameAsLive(t *testing.T) { retireSameAsLive(t) }
+
+// retireSameAsLive is TestRetireSameAsLive, returning how many replays
+// had records in the temp file and how many there were.
+func retireSameAsLive(t *testing.T) (spilled, replays int) {
 	inputs := fixtureInputs(t)
 	var files bytes.Buffer
 	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 300, PerDir: 40}); err != nil {
@@ -230,12 +237,20 @@ func TestRetireSameAsLive(t *testing.T) {
 			if pr.maxRetired > 0 {
 				retired++
 			}
+			if pr.spilled > 0 {
+				spilled++
+			}
+			if err := pr.ret.opt.Shared.Err(); err != nil {
+				t.Errorf("%s: %v", pr.name, err)
+			}
 		}
 	}
 	// At least one replay in four must retire files.
-	if replays := len(inputs) * len(testModels()); retired*4 < replays {
+	replays = len(inputs) * len(testModels())
+	if retired*4 < replays {
 		t.Errorf("retirement happened in %d of %d replays: the comparison tests little", retired, replays)
 	}
+	return spilled, replays
 }
 
 // reviveTrace retires files and then uses them again every way a trace
