@@ -38,34 +38,34 @@ func (dataNotSynced) Finish(r *run) {
 			bytes += w.Len
 		}
 		p := ino.Name()
-		f := newFinding(DataNotSynced, p, last.Event,
+		f := newFinding(DataNotSynced, p, last.Event(),
 			fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
 				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
-		f.relate(first.Event, "first unsynced write")
-		if last.Event.Line != first.Event.Line {
-			f.relate(last.Event, "last unsynced write")
+		f.relate(first.Event(), "first unsynced write")
+		if last.Event().Line != first.Event().Line {
+			f.relate(last.Event(), "last unsynced write")
 		}
-		if ino.FailedSync != nil {
-			f.relate(*ino.FailedSync, "this sync failed: the data it covered may be gone")
+		if ino.FailedSync() != nil {
+			f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
 		}
 		end := r.m.Last()
 		f.State = demonstrate(r.m, end, p)
 		r.emit(f)
 
-		if ino.LastSync != nil && ino.LastSync.Seq < first.Event.Seq && ino.FailedSync == nil {
+		if ino.LastSync != nil && ino.LastSync.Seq < first.Event().Seq && ino.FailedSync() == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
 				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
 					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
 			g.relate(*ino.LastSync, "the sync came too early")
-			g.relate(first.Event, "written after the sync")
+			g.relate(first.Event(), "written after the sync")
 			g.State = f.State
 			r.emit(g)
 		}
-		if ino.SyncRange != nil && ino.SyncRange.Seq > first.Event.Seq {
-			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange,
+		if ino.SyncRange() != nil && ino.SyncRange().Seq > first.Event().Seq {
+			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange(),
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
 					base(p), leaves(r.m, p)))
-			g.relate(first.Event, "written").relate(*ino.SyncRange, "sync_file_range: not a durability barrier")
+			g.relate(first.Event(), "written").relate(*ino.SyncRange(), "sync_file_range: not a durability barrier")
 			g.State = f.State
 			r.emit(g)
 		}
@@ -76,10 +76,10 @@ func (dataNotSynced) Finish(r *run) {
 			}
 		}
 		if direct != nil {
-			g := newFinding(DirectIONotFlushed, p, direct.Event,
+			g := newFinding(DirectIONotFlushed, p, direct.Event(),
 				fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
 					base(p)))
-			g.relate(direct.Event, "O_DIRECT write not followed by fdatasync")
+			g.relate(direct.Event(), "O_DIRECT write not followed by fdatasync")
 			g.State = f.State
 			r.emit(g)
 		}

@@ -170,9 +170,9 @@ func (s *nameNotSynced) Finish(r *run) {
 			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		}
 		msg += "; open the directory and fsync it after the change"
-		f := newFinding(NameNotSynced, p, last.Event, msg)
+		f := newFinding(NameNotSynced, p, last.Event(), msg)
 		for _, op := range n.Ops {
-			f.relate(op.Event, op.Kind.String()+" not followed by a directory fsync")
+			f.relate(op.Event(), op.Kind.String()+" not followed by a directory fsync")
 		}
 		f.State = demonstrateName(r.m, r.m.Last(), p, n)
 		r.emit(f)
@@ -302,7 +302,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	if first, last, ok := ino.PendingWriteEnds(); ok {
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event, last.Event, demonstrate(r.m, e.Ref, ino.Path)})
+		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event(), last.Event(), demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
 
@@ -351,7 +351,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 				if !ok {
 					continue
 				}
-				firsts[ino] = first.Event
+				firsts[ino] = first.Event()
 				order = append(order, ino)
 			}
 			ops[ino] = append(ops[ino], op)
@@ -363,7 +363,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		var rel Finding
 		rel.relate(firsts[ino], "written, not yet durable")
 		for _, op := range ops[ino] {
-			rel.relate(op.Event, op.Kind.String()+" made durable")
+			rel.relate(op.Event(), op.Kind.String()+" made durable")
 		}
 		rel.relate(at, "directory fsync")
 		ino, related := ino, slices.Clip(rel.Related)
@@ -417,7 +417,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var how string
 	switch e.Kind {
 	case model.EffSyncFailed:
-		if n := e.Inode; n != nil && n.FailedSync != nil && n.FailedSync.Seq == e.Ref.Seq {
+		if n := e.Inode; n != nil && n.FailedSync() != nil && n.FailedSync().Seq == e.Ref.Seq {
 			i, found := slices.BinarySearchFunc(s.failed, n.ID, func(a *model.Inode, id int) int { return a.ID - id })
 			if !found {
 				s.failed = slices.Insert(s.failed, i, n)
@@ -433,14 +433,14 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
 			for _, n := range s.failed {
-				if n.FailedSync != nil && !s.seen[n] && n.FailedSync.PID == e.Ref.PID {
+				if n.FailedSync() != nil && !s.seen[n] && n.FailedSync().PID == e.Ref.PID {
 					s.report(r, n, e.Ref, "the program then exited with status 0")
 				}
 			}
 		}
 		return
 	}
-	if ino == nil || ino.FailedSync == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync.Seq {
+	if ino == nil || ino.FailedSync() == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync().Seq {
 		return
 	}
 	s.report(r, ino, e.Ref, how)
@@ -448,7 +448,7 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 
 func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how string) {
 	s.seen[ino] = true
-	failed := *ino.FailedSync
+	failed := *ino.FailedSync()
 	st := demonstrate(r.m, at, ino.Path)
 	words := leaves(r.m, ino.Path)
 	r.later(func() {

@@ -293,7 +293,7 @@ func tracePaths(opt Options) (func(rel string) bool, error) {
 		add(p)
 	}
 	for _, ino := range m.Inodes() {
-		for _, p := range ino.Paths {
+		for _, p := range ino.Paths() {
 			add(p)
 		}
 	}

@@ -66,8 +66,8 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 		return dc
 	}
 	first := ""
-	if len(ino.Paths) > 0 {
-		first = ino.Paths[0]
+	if len(ino.Paths()) > 0 {
+		first = ino.Paths()[0]
 	}
 	rel, ok := relPath(e.opt.Root, first)
 	src := filepath.Join(e.opt.Initial, rel)
@@ -95,10 +95,10 @@ func (e *explorer) snapshotDir(ino *model.Inode, rel string) bool {
 // firstName is the inode's first name relative to the root, "" when it
 // has none or lies outside.
 func (e *explorer) firstName(ino *model.Inode) string {
-	if len(ino.Paths) == 0 {
+	if len(ino.Paths()) == 0 {
 		return ""
 	}
-	rel, ok := relPath(e.opt.Root, ino.Paths[0])
+	rel, ok := relPath(e.opt.Root, ino.Paths()[0])
 	if !ok {
 		return ""
 	}
@@ -108,10 +108,10 @@ func (e *explorer) firstName(ino *model.Inode) string {
 // inSnapshot reports whether the initial snapshot holds ino's first name
 // as a file.
 func (e *explorer) inSnapshot(ino *model.Inode) bool {
-	if e.opt.Initial == "" || len(ino.Paths) == 0 {
+	if e.opt.Initial == "" || len(ino.Paths()) == 0 {
 		return false
 	}
-	rel, ok := relPath(e.opt.Root, ino.Paths[0])
+	rel, ok := relPath(e.opt.Root, ino.Paths()[0])
 	if !ok {
 		return false
 	}

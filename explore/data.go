@@ -75,20 +75,20 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 		}
 		need := min(c.Len, left)
 		if !c.Ref.Valid() {
-			return &DataError{Line: op.Event.Line, Syscall: op.Event.Syscall}
+			return &DataError{Line: op.Event().Line, Syscall: op.Event().Syscall}
 		}
 		n, err := data.copy(w, c.Ref, need)
 		if err != nil {
-			return fmt.Errorf("line %d: %w", op.Event.Line, err)
+			return fmt.Errorf("line %d: %w", op.Event().Line, err)
 		}
 		if n < need {
-			return &DataError{Line: op.Event.Line, Syscall: op.Event.Syscall, Partial: c.Ref.Truncated}
+			return &DataError{Line: op.Event().Line, Syscall: op.Event().Syscall, Partial: c.Ref.Truncated}
 		}
 		left -= need
 	}
 	if left > 0 {
 		// The iovec array was cut short: the trace lacks the rest.
-		return &DataError{Line: op.Event.Line, Syscall: op.Event.Syscall, Partial: true}
+		return &DataError{Line: op.Event().Line, Syscall: op.Event().Syscall, Partial: true}
 	}
 	return nil
 }

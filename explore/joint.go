@@ -384,7 +384,7 @@ func (e *explorer) describe(s *state, c *cand) {
 			ino = n.Cache
 		}
 		if ino != nil {
-			d.file, d.paths = !ino.Dir, ino.Paths
+			d.file, d.paths = !ino.Dir, ino.Paths()
 		}
 		s.diffs = append(s.diffs, d)
 	}

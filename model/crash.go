@@ -153,22 +153,23 @@ const pageSize = 4096
 // disk: lost to a failed sync, or pending, in program order. A PathState's
 // Persisted, Applied, Torn and SizeOnly refer to these.
 func (n *Inode) MaybeOps() []DataOp {
-	if len(n.Lost) == 0 {
-		return n.pending.slice()
+	ops := n.ops()
+	if len(n.Lost()) == 0 {
+		return ops.slice()
 	}
-	out := make([]DataOp, 0, len(n.Lost)+n.pending.len())
-	out = append(out, n.Lost...)
-	return n.pending.appendTo(out)
+	out := make([]DataOp, 0, len(n.Lost())+ops.len())
+	out = append(out, n.Lost()...)
+	return ops.appendTo(out)
 }
 
 // maybeOps is MaybeOps in place: a crash point looks at a few of a file's
 // pending ops, however many there are, and must not copy them all.
 type maybeOps struct {
 	lost    []DataOp
-	pending *opList
+	pending opList
 }
 
-func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost, &n.pending} }
+func (n *Inode) maybeOps() maybeOps { return maybeOps{n.Lost(), n.ops()} }
 
 func (o maybeOps) len() int { return len(o.lost) + o.pending.len() }
 
@@ -327,7 +328,7 @@ func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse 
 		}
 		var ref *Ref
 		if c.op != nil {
-			r := c.op.Event
+			r := c.op.Event()
 			ref = &r
 		}
 		if c.ino == nil {
@@ -437,7 +438,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	// before the data lands. crashsim oracle --blocks replayed exactly
 	// that on a naive save (size 10, extent unwritten: zeros), so under
 	// ext4 any unsynced write can come back as zeros.
-	startedWriteback := ino.writeback || m.opt.Persistence == Ext4
+	startedWriteback := ino.writeback() || m.opt.Persistence == Ext4
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}
@@ -695,7 +696,7 @@ func (c *classifier) version(h int) (Outcome, *Ref) {
 	if op == nil || h == ino.Versions() {
 		return Earlier, nil
 	}
-	r := op.Event
+	r := op.Event()
 	return Earlier, &r
 }
 
@@ -724,7 +725,7 @@ func (c *classifier) isVersion(j int) (int, bool) {
 func (c *classifier) lines(idx []int) []int {
 	out := make([]int, len(idx))
 	for i, k := range idx {
-		out[i] = c.ops.at(k).Event.Line
+		out[i] = c.ops.at(k).Event().Line
 	}
 	return out
 }
@@ -737,7 +738,7 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event.Line)
+		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event().Line)
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -748,7 +749,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event.Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event().Line)}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -802,8 +803,8 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 	if cut >= op.Len {
 		return PathState{}, false // within one page: whole or nothing
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event.Line, TornBytes: cut,
-		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event.Line, cut), Outcome: Torn}
+	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event().Line, TornBytes: cut,
+		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event().Line, cut), Outcome: Torn}
 	return s, true
 }
 
@@ -824,6 +825,6 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 	case op.SizeBefore < 0 || op.Size <= op.SizeBefore:
 		return PathState{}, false
 	}
-	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event.Line,
-		Persisted: fmt.Sprintf("size of line %d without its data", op.Event.Line), Outcome: o}, true
+	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
+		Persisted: fmt.Sprintf("size of line %d without its data", op.Event().Line), Outcome: o}, true
 }

@@ -260,6 +260,16 @@
 // A Timeline never retires, since it asks about every path at every
 // point.
 //
+// The files that can still change are kept small too, since a trace can
+// leave a great many with something pending: an Inode keeps the fields
+// few files set (a failed sync and what it lost, sync_file_range, an
+// unmodeled change, a name history beyond its one name) behind one
+// pointer, its first block of pending DataOps itself, and a pending
+// DataOp or EntryOp keeps its event with the trace file and syscall name
+// interned (opref.go). The models of a check share a new file's
+// one-name Names array, and a model shares a directory's one-entry
+// Dirs among the entry operations in it.
+//
 // # Calls
 //
 // The model and the process model know calls through the syscall table

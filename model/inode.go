@@ -1,6 +1,10 @@
 package model
 
-import "github.com/crashsim/crashsim/parser"
+import (
+	"math"
+
+	"github.com/crashsim/crashsim/parser"
+)
 
 // Ref points at the event that did something: what a finding shows as a
 // related line.
@@ -37,48 +41,53 @@ type Chunk struct {
 // makes it durable.
 type DataOp struct {
 	Kind   DataKind
-	Direct bool  // O_DIRECT: past the page cache, still in the device cache
-	Off    int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
-	Len    int64
-	Size   int64 // the size after the op, -1 when unknown
+	Direct bool // O_DIRECT: past the page cache, still in the device cache
+	// Where a write's bytes are (see Chunks). A program writing a file in
+	// small pieces leaves one DataOp per write pending (and a check of
+	// many files one per file and model), so the common write in one
+	// piece keeps its place inline in the padding after Kind and Direct
+	// and in dataOff, without an allocation or a copy of the trace's file
+	// name: dataOK says it is there, dataLen is its length. iovs holds
+	// the pieces of any other.
+	dataOK, dataTruncated bool
+	dataLen               uint32
+	Off                   int64 // -1 when the offset is unknown (O_APPEND to a file of unknown size)
+	Len                   int64
+	Size                  int64 // the size after the op, -1 when unknown
 	// SizeBefore is the size just before a write, -1 when unknown.
 	SizeBefore int64
 	// Hist numbers the inode's data ops from 0 in program order: after op
 	// Hist the program saw version Hist+1 of the file.
-	Hist  int
-	Event Ref
-	// Where a write's bytes are (see Chunks). A program writing a file in
-	// small pieces leaves one DataOp per write pending, so the common
-	// write in one piece keeps its place inline, without an allocation or
-	// a copy of the trace's file name; iovs holds the pieces of any other.
-	data dataRef
-	iovs []Chunk
+	Hist    int
+	event   opRef // see Event
+	dataOff int64
+	iovs    *[]Chunk
 }
 
-// dataRef is a parser.DataRef into the trace file of the op's own event.
-type dataRef struct {
-	off           int64
-	len           int
-	ok, truncated bool
-}
+// Event is the event that made the op.
+func (op *DataOp) Event() Ref { return op.event.ref() }
 
 // setChunks records where the trace holds a write's bytes.
 func (op *DataOp) setChunks(cs []Chunk) {
 	if len(cs) == 1 && cs[0].Len == op.Len && op.setData(cs[0].Ref) {
 		return
 	}
-	op.iovs = cs
+	op.iovs = nil
+	if cs != nil {
+		op.iovs = &cs
+	}
 }
 
 // setData records the bytes of a write in one piece, reporting false when
 // they are in another file than the event (they never are in a trace
-// strace wrote): the caller then keeps them as a chunk.
+// strace wrote) or longer than dataLen holds: the caller then keeps them
+// as a chunk.
 func (op *DataOp) setData(r parser.DataRef) bool {
 	switch {
 	case r == parser.DataRef{}:
-		op.data = dataRef{}
-	case r.File == op.Event.File:
-		op.data = dataRef{off: r.Off, len: r.Len, ok: true, truncated: r.Truncated}
+		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = false, false, 0, 0
+	case r.File == op.Event().File && r.Len >= 0 && r.Len <= math.MaxUint32:
+		op.dataOK, op.dataTruncated, op.dataOff, op.dataLen = true, r.Truncated, r.Off, uint32(r.Len)
 	default:
 		return false
 	}
@@ -88,12 +97,15 @@ func (op *DataOp) setData(r parser.DataRef) bool {
 // Chunks lists where the trace holds the bytes of a write, in order, their
 // lengths adding up to Len; nil for other ops.
 func (op *DataOp) Chunks() []Chunk {
-	if op.Kind != DataWrite || op.iovs != nil {
-		return op.iovs
+	if op.iovs != nil {
+		return *op.iovs
+	}
+	if op.Kind != DataWrite {
+		return nil
 	}
 	var r parser.DataRef
-	if op.data.ok {
-		r = parser.DataRef{File: op.Event.File, Off: op.data.off, Len: op.data.len, Truncated: op.data.truncated}
+	if op.dataOK {
+		r = parser.DataRef{File: op.Event().File, Off: op.dataOff, Len: int(op.dataLen), Truncated: op.dataTruncated}
 	}
 	return []Chunk{{Ref: r, Len: op.Len}}
 }
@@ -101,36 +113,33 @@ func (op *DataOp) Chunks() []Chunk {
 // Inode is a file or directory the trace touched. Its data and size exist
 // twice: Size and the pending data ops are what programs see (page cache),
 // DurableSize what survives a crash.
+//
+// A check keeps one Inode per model for every file with something
+// pending, so the fields most files never set (a failed sync, a lost
+// write, a name history other than the one name the file has) sit in
+// inodeMore, allocated when one is set: see LastPath, Paths, Lost,
+// FailedSync, SyncRange and Unmodeled.
 type Inode struct {
-	ID      int
+	ID   int
+	Path string
+	// Names are the paths that name the inode now (hard links).
+	Names []string
+
+	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
+	DurableSize int64
+	pending     []DataOp // data ops not yet durable, in program order: the last block (see opList)
+	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
+	hist        int      // data ops so far (see DataOp.Hist)
+	more        *inodeMore
+
 	Dir     bool
 	Initial bool // existed before the trace
 	// Unsure: an initial inode whose existence the trace does not settle
 	// (see Name.Unsure): "initial" may mean no file at all.
-	Unsure bool
-	Path   string
-	// Names are the paths that name the inode now (hard links); LastPath
-	// is the last name it had, for a file deleted since.
-	Names    []string
-	LastPath string
-	Paths    []string // every name it had, in order (for related lines)
-
-	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
-	DurableSize int64
-	pending     opList   // data ops not yet durable, in program order
-	Lost        []DataOp // dropped by a failed sync: never durable, whatever follows
-	Written     bool     // some data op in the trace
-	Modified    bool     // written, truncated, created, renamed or unlinked in the trace
-	LastSync    *Ref     // last successful fsync/fdatasync/sync covering it
-	FailedSync  *Ref     // the first sync that failed on it
-	SyncRange   *Ref     // last sync_file_range on it
-	HadContent  bool     // known to hold data before the first truncation in the trace
-	hist        int      // data ops so far (see DataOp.Hist)
-	// writeback is set when ext4's auto_da_alloc started writeback of the
-	// pending data without waiting for it (a rename over a file).
-	writeback   bool
-	Unmodeled   *Ref // a change the trace cannot show (shared mmap, io_uring, reflink)
-	syncedEmpty bool
+	Unsure     bool
+	Written    bool // some data op in the trace
+	Modified   bool // written, truncated, created, renamed or unlinked in the trace
+	HadContent bool // known to hold data before the first truncation in the trace
 	// retired: the model keeps only a record of the inode (retire.go);
 	// queued: it waits for a retirement pass. opRefs counts the changes
 	// of pending entry operations that name it (Old or New): while one
@@ -139,21 +148,124 @@ type Inode struct {
 	opRefs          int32
 }
 
+// inodeMore holds what few inodes have.
+type inodeMore struct {
+	// named: lastPath and paths are the inode's (see Inode.LastPath and
+	// Inode.Paths); else the inode has one name or none, and they follow
+	// from Path and Names.
+	named    bool
+	lastPath string
+	paths    []string
+	lost     []DataOp   // dropped by a failed sync: never durable, whatever follows
+	fullOps  [][]DataOp // the full blocks of pending ops before Inode.pending (opList)
+	// failedSync is the first sync that failed on the inode, syncRange
+	// the last sync_file_range on it, unmodeled a change the trace cannot
+	// show (shared mmap, io_uring, reflink).
+	failedSync, syncRange, unmodeled *Ref
+	// writeback is set when ext4's auto_da_alloc started writeback of the
+	// pending data without waiting for it (a rename over a file).
+	writeback   bool
+	syncedEmpty bool
+}
+
+// extra returns the inode's inodeMore, making it.
+func (n *Inode) extra() *inodeMore {
+	if n.more == nil {
+		n.more = new(inodeMore)
+	}
+	return n.more
+}
+
+// LastPath is the last name the inode had: its current one, or the one
+// it had when it was deleted.
+func (n *Inode) LastPath() string {
+	if n.more != nil && n.more.named {
+		return n.more.lastPath
+	}
+	return n.Path
+}
+
+// Paths lists every name the inode had, in order (for related lines).
+// The caller must not change it.
+func (n *Inode) Paths() []string {
+	if n.more != nil && n.more.named {
+		return n.more.paths
+	}
+	if len(n.Names) == 0 {
+		return nil
+	}
+	// One name, its only one: Names and Paths share its array.
+	return n.Names[:1:1]
+}
+
+// history returns the inode's inodeMore holding its LastPath and Paths,
+// moving them there from Path and Names the first time.
+func (n *Inode) history() *inodeMore {
+	if n.more != nil && n.more.named {
+		return n.more
+	}
+	last, paths := n.LastPath(), n.Paths()
+	x := n.extra()
+	x.named, x.lastPath, x.paths = true, last, paths
+	return x
+}
+
+// setHistory makes last and paths the inode's LastPath and Paths, after
+// Path and Names are set.
+func (n *Inode) setHistory(last string, paths []string) {
+	if (n.more == nil || !n.more.named) && last == n.Path && len(n.Names) == 1 && n.Names[0] == last && len(paths) == 1 && paths[0] == last {
+		return // what Paths and LastPath derive
+	}
+	x := n.extra()
+	x.named, x.lastPath, x.paths = true, last, paths
+}
+
+// noMore is what an inode without an inodeMore reads (never written).
+var noMore inodeMore
+
+// seen returns the inode's inodeMore to read, noMore if it has none.
+func (n *Inode) seen() *inodeMore {
+	if n.more == nil {
+		return &noMore
+	}
+	return n.more
+}
+
+// Lost lists the data ops a failed sync dropped: never durable, whatever
+// follows.
+func (n *Inode) Lost() []DataOp { return n.seen().lost }
+
+// FailedSync is the first sync that failed on the inode, nil if none.
+func (n *Inode) FailedSync() *Ref { return n.seen().failedSync }
+
+// SyncRange is the last sync_file_range on the inode, nil if none.
+func (n *Inode) SyncRange() *Ref { return n.seen().syncRange }
+
+// Unmodeled is a change to the inode the trace cannot show (shared mmap,
+// io_uring, reflink), nil if none.
+func (n *Inode) Unmodeled() *Ref { return n.seen().unmodeled }
+
+// writeback reports whether ext4's auto_da_alloc started writeback of
+// the pending data (see inodeMore.writeback).
+func (n *Inode) writeback() bool { return n.seen().writeback }
+
+func (n *Inode) syncedEmpty() bool { return n.seen().syncedEmpty }
+
 // addData appends a pending data op, numbering it in the inode's history.
 func (n *Inode) addData(op DataOp) *DataOp {
 	op.Hist = n.hist
 	n.hist++
-	return n.pending.add(op)
+	return n.appendOp(op)
 }
 
 // pendingList returns the pending ops for Effect.PendingBefore at a sync,
 // nil when there are none. It shares their blocks: the sync drops them
 // from the inode, and nothing changes them after.
 func (n *Inode) pendingList() *opList {
-	if n.pending.len() == 0 {
+	if len(n.pending) == 0 {
 		return nil
 	}
-	l := n.pending
+	l := n.ops()
 	return &l
 }
 
@@ -163,21 +275,20 @@ func (n *Inode) pendingList() *opList {
 func (n *Inode) Versions() int { return n.hist }
 
 // DataPending reports whether some data or size change is not durable.
-func (n *Inode) DataPending() bool { return n.pending.len() > 0 || len(n.Lost) > 0 }
+func (n *Inode) DataPending() bool { return len(n.pending) > 0 || len(n.Lost()) > 0 }
 
 // PendingWrites lists the pending (and lost) writes, in order.
 func (n *Inode) PendingWrites() []DataOp {
 	var out []DataOp
-	for _, op := range n.Lost {
+	for _, op := range n.Lost() {
 		if op.Kind == DataWrite {
 			out = append(out, op)
 		}
 	}
-	for _, b := range n.pending.blocks {
-		for _, op := range b {
-			if op.Kind == DataWrite {
-				out = append(out, op)
-			}
+	ops := n.ops()
+	for i := range ops.len() {
+		if op := ops.at(i); op.Kind == DataWrite {
+			out = append(out, *op)
 		}
 	}
 	return out
@@ -219,22 +330,25 @@ func (n *Inode) Name() string {
 	if n.Path != "" {
 		return n.Path
 	}
-	return n.LastPath
+	return n.LastPath()
 }
 
 // persist makes the inode's pending data durable (a barrier covered it),
 // telling Options.Durable first; lost data stays lost.
 func (m *Model) persist(n *Inode, r *Ref) {
-	if m.opt.Durable != nil && n.pending.len() > 0 {
-		m.opt.Durable(n, n.pending.slice())
+	if m.opt.Durable != nil && len(n.pending) > 0 {
+		ops := n.ops()
+		m.opt.Durable(n, ops.slice())
 	}
 	n.persistData(r)
 	m.queueInode(n)
 }
 
 func (n *Inode) persistData(r *Ref) {
-	n.pending = opList{} // a file written once must not keep its ops' blocks
-	n.writeback = false
+	n.dropPending() // a file written once must not keep its ops' blocks
+	if n.more != nil {
+		n.more.writeback = false
+	}
 	n.DurableSize = n.Size
 	n.LastSync = r
 }

@@ -345,7 +345,7 @@ func (s *JointState) via(p string) *Ref {
 		if i, ok := s.sp.opIndex[op]; ok && s.persist[i] {
 			for _, c := range op.Changes {
 				if c.Path == p {
-					r := op.Event
+					r := op.Event()
 					ref = &r
 				}
 			}
@@ -535,12 +535,12 @@ func (sp *JointSpace) Pending() []PendingOp {
 	}
 	out := []PendingOp{}
 	for _, op := range sp.ops {
-		out = append(out, PendingOp{Entry: op, Event: op.Event})
+		out = append(out, PendingOp{Entry: op, Event: op.Event()})
 	}
 	for _, ino := range inodes {
 		ops := ino.maybeOps()
 		for i := range ops.len() {
-			out = append(out, PendingOp{Inode: ino, Index: i, Event: ops.at(i).Event})
+			out = append(out, PendingOp{Inode: ino, Index: i, Event: ops.at(i).Event()})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -125,6 +125,9 @@ type Shared struct {
 	ref   *Ref
 	rest  restShared
 	flags flagMemo
+	// oneName is the Names a model last gave a file on its first name
+	// (see oneName).
+	oneName []string
 }
 
 // eventRef returns a Ref of the event being applied that nothing will
@@ -147,6 +150,23 @@ func (m *Model) eventRef() *Ref {
 	return r
 }
 
+// oneName returns []string{p} for a new file's Names (and Paths): the
+// one the model before it made for the same file, when the models of a
+// check apply the same event one after another. Nothing writes Names in
+// place at length 1 (detach of the one name writes nothing, attach of
+// another copies: the capacity is 1), so the models can share it.
+func (m *Model) oneName(p string) []string {
+	s := m.opt.Shared
+	if s != nil && len(s.oneName) == 1 && s.oneName[0] == p {
+		return s.oneName
+	}
+	one := []string{p}
+	if s != nil {
+		s.oneName = one
+	}
+	return one
+}
+
 // Model replays events through processes, fd tables, inodes and names,
 // each with a page-cache and a durable layer.
 type Model struct {
@@ -163,6 +183,8 @@ type Model struct {
 	maps          map[string]*Inode
 	last          Ref
 	lastRef       *Ref // last as eventRef gave it out, shared
+	refKeys       refKeys
+	dirSlices     map[string][]string // see appendDir
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount
@@ -408,7 +430,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 			// The path is gone in the model (deleted and recreated
 			// elsewhere): the fd still names an inode of its own.
 			ino = m.newInode(false, true)
-			ino.LastPath = h.Path
+			ino.history().lastPath = h.Path
 		}
 		h.Node = ino
 		if ino.Dir {
@@ -482,7 +504,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.SyncFileRange:
 		if h := m.fileHandle(ev, row.FD()); h != nil && !h.Node.Dir {
-			h.Node.SyncRange = m.eventRef()
+			h.Node.extra().syncRange = m.eventRef()
 			eff.Kind, eff.Inode = EffSyncFileRange, h.Node
 		}
 	case syscalls.Mkdir:
@@ -546,7 +568,7 @@ func removesDir(ev *parser.Event, row *syscalls.Row) bool {
 
 // entry records an entry operation on the model.
 func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, eff *Effect) *EntryOp {
-	op := &EntryOp{Kind: kind, Event: refOf(ev), Changes: changes}
+	op := newEntryOp(kind, m.packRef(refOf(ev)), changes)
 	m.addEntryOp(op)
 	eff.Kind, eff.Entry, eff.Inode = EffEntry, op, op.Node()
 	return op
@@ -648,7 +670,7 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 				m.settle(ino) // it held data before the program wrote any
 			}
 			ino.Size = n
-			if ino.pending.len() == 0 {
+			if len(ino.pending) == 0 {
 				ino.DurableSize = n
 			}
 			if n > 0 {
@@ -668,7 +690,7 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 			ino.HadContent = true
 		}
 	}
-	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, Event: refOf(ev)}
+	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
 	ino.Size = size
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
@@ -697,13 +719,13 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			h.Offset = off + n
 		}
 	}
-	op := DataOp{Kind: DataWrite, Off: off, Len: n, Event: refOf(ev), Direct: h.Flags&syscalls.O_DIRECT != 0}
+	op := DataOp{Kind: DataWrite, Off: off, Len: n, event: m.packRef(refOf(ev)), Direct: h.Flags&syscalls.O_DIRECT != 0}
 	// Where the bytes lie in the trace, clipped to what was written.
 	left := n
 	data := row.Data()
 	if row.Args[data].Kind == syscalls.ArgData {
 		if r := ev.Arg(data).Data; !op.setData(r) {
-			op.iovs = []Chunk{{Ref: r, Len: n}}
+			op.iovs = &[]Chunk{{Ref: r, Len: n}}
 		}
 	} else {
 		var chunks []Chunk
@@ -755,7 +777,8 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 // every op stays pending. That overstates what a crash can lose of this
 // one write, never what it can lose of the others.
 func syncedWithRange(ino *Inode, off, n int64) bool {
-	k := ino.pending.len()
+	ops := ino.ops()
+	k := ops.len()
 	if k <= 1 {
 		return true
 	}
@@ -764,7 +787,7 @@ func syncedWithRange(ino *Inode, off, n int64) bool {
 	}
 	lo, hi := off&^(pageSize-1), (off+n+pageSize-1)&^(pageSize-1)
 	for i := range k - 1 {
-		op := ino.pending.at(i)
+		op := ops.at(i)
 		if op.Kind != DataWrite || op.Off < lo || op.Off+op.Len > hi {
 			return false
 		}
@@ -801,7 +824,7 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		ino.Size = max(ino.Size, off+ev.Ret)
 	}
 	// The trace never shows the bytes copied: one chunk with no reference.
-	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, Event: refOf(ev)}
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev))}
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }
@@ -817,13 +840,13 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	n, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	switch {
 	case mode&(syscalls.FALLOC_FL_PUNCH_HOLE|syscalls.FALLOC_FL_ZERO_RANGE) != 0:
-		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, Event: refOf(ev)}
+		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
 	case mode&(syscalls.FALLOC_FL_COLLAPSE_RANGE|syscalls.FALLOC_FL_INSERT_RANGE) != 0:
 		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
 	case mode&syscalls.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
-		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, Event: refOf(ev)}
+		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, event: m.packRef(refOf(ev))}
 		ino.Size = off + n
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
@@ -869,21 +892,23 @@ func (m *Model) pathOf(ino *Inode, h *Handle) string {
 }
 
 func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
-	if ino.FailedSync == nil {
-		ino.FailedSync = m.eventRef()
+	x := ino.extra()
+	if x.failedSync == nil {
+		x.failedSync = m.eventRef()
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
 	eff.pendingBefore = ino.pendingList()
-	ino.Lost = ino.pending.appendTo(ino.Lost)
-	ino.pending = opList{}
+	ops := ino.ops()
+	x.lost = ops.appendTo(x.lost)
+	ino.dropPending()
 	eff.Kind, eff.Inode = EffSyncFailed, ino
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := m.eventRef()
 	m.inodes.each(func(ino *Inode) {
-		if ino.pending.len() > 0 {
+		if len(ino.pending) > 0 {
 			m.persist(ino, r)
 		}
 	})
@@ -923,8 +948,8 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	if src.Dir {
 		m.renameTree(op, from, to)
 	}
-	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && src.pending.len() > 0 {
-		src.writeback = true // auto_da_alloc: started, not waited for
+	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.pending) > 0 {
+		src.extra().writeback = true // auto_da_alloc: started, not waited for
 	}
 }
 
@@ -989,8 +1014,8 @@ func (m *Model) anyWritable(ev *parser.Event) *Handle {
 }
 
 func (m *Model) unmodeled(ev *parser.Event, ino *Inode, what string, eff *Effect) {
-	if ino.Unmodeled == nil {
-		ino.Unmodeled = m.eventRef()
+	if ino.Unmodeled() == nil {
+		ino.extra().unmodeled = m.eventRef()
 	}
 	ino.Modified = true
 	eff.Kind, eff.Inode, eff.What = EffUnmodeled, ino, what

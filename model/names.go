@@ -36,12 +36,49 @@ type NameChange struct {
 // touched was synced after it (or the whole filesystem was).
 type EntryOp struct {
 	Kind    EntryKind
-	Event   Ref
+	Durable bool
+	synced  uint8 // bit i: Dirs[i] was synced after the op (addEntryOp keeps at most 4)
+	event   opRef // see Event
 	Changes []NameChange
 	Dirs    []string
-	synced  uint64 // bit i: Dirs[i] was synced after the op
-	Durable bool
 	order   int // place among the model's entry ops, from 1
+}
+
+// Event is the event that made the op.
+func (op *EntryOp) Event() Ref { return op.event.ref() }
+
+// entryOne and entryTwo are an EntryOp allocated with room for its name
+// changes: a check of many new files keeps one create a file and model
+// until a directory sync, and the two in one allocation cost less than
+// apart. Its first directory comes from Model.dirsOf.
+type entryOne struct {
+	op      EntryOp
+	changes [1]NameChange
+}
+
+type entryTwo struct {
+	op      EntryOp
+	changes [2]NameChange
+}
+
+// newEntryOp returns an EntryOp of changes (copied).
+func newEntryOp(kind EntryKind, ev opRef, changes []NameChange) *EntryOp {
+	var op *EntryOp
+	switch len(changes) {
+	case 1:
+		a := &entryOne{}
+		a.op.Changes = a.changes[:0:1]
+		op = &a.op
+	case 2:
+		a := &entryTwo{}
+		a.op.Changes = a.changes[:0:2]
+		op = &a.op
+	default:
+		op = &EntryOp{}
+	}
+	op.Kind, op.event = kind, ev
+	op.Changes = append(op.Changes, changes...)
+	return op
 }
 
 // Node is the inode an entry operation is about: the created, renamed or
@@ -75,12 +112,12 @@ type Name struct {
 	// UnsureAt is the event that used it. A later fstat with a size, or
 	// a read that found data, settles it.
 	Unsure   bool
+	queued   bool // waits for a retirement pass (retire.go); here, it fills the padding after Unsure
 	UnsureAt *Ref
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
 	// touched marks the name for one jointCount call.
 	touched int
-	queued  bool // waits for a retirement pass (retire.go)
 }
 
 // unsure makes p's state before the trace an initial inode whose
@@ -212,29 +249,39 @@ func (m *Model) attach(ino *Inode, p string) {
 	if ino == nil || p == "" {
 		return
 	}
-	if ino.Names == nil && ino.Paths == nil {
+	if len(ino.Names) == 0 && len(ino.Paths()) == 0 {
 		// A new file's first name: Names and Paths share one array of one
-		// string, an allocation less for every file created. Neither is
-		// written in place at that length: an append copies (the cap is
-		// 1), and detach of the one name writes nothing.
-		one := []string{p}
-		ino.Names, ino.Paths = one[:1:1], one[:1:1]
-		ino.Path, ino.LastPath = p, p
+		// string (Inode.Paths), an allocation less for every file created,
+		// which the models of a check share too (oneName); LastPath is
+		// Path.
+		ino.Names, ino.Path = m.oneName(p), p
+		if x := ino.more; x != nil {
+			x.named, x.lastPath, x.paths = false, "", nil
+		}
 		return
 	}
+	if ino.Path == p && (ino.more == nil || !ino.more.named) {
+		return // its one name again: nothing changes
+	}
+	x := ino.history()
 	if !ino.HasName(p) {
 		ino.Names = append(ino.Names, p)
 	}
 	ino.Path = p
-	ino.LastPath = p
-	if len(ino.Paths) == 0 || ino.Paths[len(ino.Paths)-1] != p {
-		ino.Paths = append(ino.Paths, p)
+	x.lastPath = p
+	if len(x.paths) == 0 || x.paths[len(x.paths)-1] != p {
+		x.paths = append(x.paths, p)
 	}
 }
 
 func (m *Model) detach(ino *Inode, p string) {
 	if ino == nil {
 		return
+	}
+	if len(ino.Names) == 1 && ino.Names[0] == p {
+		// Its last name goes: LastPath and Paths no longer follow from
+		// Path and Names.
+		ino.history()
 	}
 	for i, q := range ino.Names {
 		if q == p {
@@ -272,7 +319,7 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		if !dup && nseen < len(seen) {
 			seen[nseen] = d
 			nseen++
-			op.Dirs = append(op.Dirs, d)
+			op.Dirs = m.appendDir(op.Dirs, d)
 		}
 	}
 	for _, c := range op.Changes {
@@ -304,6 +351,28 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		m.pendingByDir[d] = append(m.pendingByDir[d], op)
 	}
 }
+
+// appendDir is append(dirs, d), but an op's first directory is a slice
+// of one the model shares among the ops in that directory (programs
+// create many files in a few directories): nothing writes an op's Dirs
+// in place, and an append to it copies, its capacity being 1. The model
+// forgets the slices once it holds dirSlicesMax of them.
+func (m *Model) appendDir(dirs []string, d string) []string {
+	if len(dirs) > 0 {
+		return append(dirs, d)
+	}
+	if s, ok := m.dirSlices[d]; ok {
+		return s
+	}
+	if m.dirSlices == nil || len(m.dirSlices) >= dirSlicesMax {
+		m.dirSlices = map[string][]string{}
+	}
+	s := []string{d}
+	m.dirSlices[d] = s
+	return s
+}
+
+const dirSlicesMax = 4096
 
 // pending returns the pending entry ops in order, first dropping from
 // the list those made durable since (persistEntriesIn leaves them there
@@ -364,7 +433,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	var out []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event.Seq > upTo {
+		if op.Event().Seq > upTo {
 			continue
 		}
 		for _, d := range op.Dirs {
@@ -383,7 +452,7 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 	var marked []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event.Seq <= upTo && keep(op) {
+		if op.Event().Seq <= upTo && keep(op) {
 			op.synced = 1<<len(op.Dirs) - 1
 			marked = append(marked, op)
 		}
@@ -450,7 +519,7 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 // in program order: dirs nil syncs every directory.
 func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	for _, op := range cands {
-		if op.Event.Seq > upTo {
+		if op.Event().Seq > upTo {
 			continue
 		}
 		hit := false

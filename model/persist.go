@@ -16,7 +16,7 @@ func (m *Model) syncReach(ino *Inode, datasync bool, r Ref) int {
 	case Ext4, Xfs:
 		return m.commitReach(ino, datasync, r)
 	case Btrfs:
-		if ino.pending.len() > 0 || ino.opRefs > 0 {
+		if len(ino.pending) > 0 || ino.opRefs > 0 {
 			return r.Seq
 		}
 	}
@@ -82,25 +82,26 @@ func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*Ent
 // (lsm-manifest, fsync-clean).
 func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 	reach := -1
-	for i := range ino.pending.len() {
-		op := ino.pending.at(i)
+	ops := ino.ops()
+	for i := range ops.len() {
+		op := ops.at(i)
 		switch {
 		case grows(op):
 			return r.Seq
 		case !datasync, (op.Kind == DataTruncate || op.Kind == DataExtend) && op.Size != op.SizeBefore:
-			reach = max(reach, op.Event.Seq)
+			reach = max(reach, op.Event().Seq)
 		}
 	}
 	if ino.opRefs == 0 {
 		return reach
 	}
 	for _, op := range m.pending() {
-		if op.Event.Seq > r.Seq {
+		if op.Event().Seq > r.Seq {
 			break
 		}
 		for _, c := range op.Changes {
 			if !datasync && (c.New == ino || c.Old == ino) || op.Kind == EntryCreate && c.New == ino {
-				reach = max(reach, op.Event.Seq)
+				reach = max(reach, op.Event().Seq)
 			}
 		}
 	}
@@ -141,13 +142,13 @@ func (m *Model) dirSyncRule(ino *Inode, dir map[string]bool, r Ref) (persisted, 
 		// xfs: up to the directory's last change, as for a file.
 		reach := -1
 		for _, op := range covered {
-			reach = max(reach, op.Event.Seq)
+			reach = max(reach, op.Event().Seq)
 		}
 		if ino.opRefs > 0 {
 			for _, op := range m.pending() {
 				for _, c := range op.Changes {
-					if op.Event.Seq <= r.Seq && (c.New == ino || c.Old == ino) {
-						reach = max(reach, op.Event.Seq)
+					if op.Event().Seq <= r.Seq && (c.New == ino || c.Old == ino) {
+						reach = max(reach, op.Event().Seq)
 					}
 				}
 			}
@@ -180,6 +181,6 @@ func (m *Model) persistLogged(upTo int) []*EntryOp {
 			return false
 		}
 		x := op.Node()
-		return x != nil && !x.Dir && x.LastSync != nil && x.LastSync.Seq > m.lastCommit && x.LastSync.Seq < op.Event.Seq
+		return x != nil && !x.Dir && x.LastSync != nil && x.LastSync.Seq > m.lastCommit && x.LastSync.Seq < op.Event().Seq
 	})
 }

@@ -31,7 +31,7 @@ func TestRestPackFallback(t *testing.T) {
 		m := New(Options{Retire: true})
 		ino := m.newInode(false, false)
 		ino.Size, ino.DurableSize, ino.hist = 10, 10, 3
-		ino.LastPath, ino.Paths = "/gone", []string{"/gone"}
+		ino.setHistory("/gone", []string{"/gone"})
 		ino.LastSync = &ref
 		m.retireInode(ino)
 		s := m.shared()
@@ -43,7 +43,7 @@ func TestRestPackFallback(t *testing.T) {
 		if back.LastSync == nil || *back.LastSync != ref {
 			t.Errorf("ref %d: LastSync came back as %+v, want %+v", i, back.LastSync, ref)
 		}
-		if back.Size != 10 || back.hist != 3 || back.LastPath != "/gone" || len(back.Paths) != 1 || back.Paths[0] != "/gone" {
+		if back.Size != 10 || back.hist != 3 || back.LastPath() != "/gone" || len(back.Paths()) != 1 || back.Paths()[0] != "/gone" {
 			t.Errorf("ref %d: came back as %+v", i, back)
 		}
 		if got := m.reviveID(ino.ID); got != ino {

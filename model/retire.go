@@ -391,17 +391,17 @@ func restingName(n *Name, ino *Inode) bool {
 // canRetire reports whether ino has nothing pending (see the top of the
 // file).
 func (m *Model) canRetire(ino *Inode) bool {
-	if ino.Unsure || ino.FailedSync != nil || ino.Unmodeled != nil || ino.writeback ||
-		ino.pending.len() > 0 || len(ino.Lost) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
+	if ino.Unsure || ino.FailedSync() != nil || ino.Unmodeled() != nil || ino.writeback() ||
+		len(ino.pending) > 0 || len(ino.Lost()) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
 		return false
 	}
 	switch {
 	case len(ino.Names) == 0:
-		if ino.Path != "" || len(ino.Paths) > 0 && ino.Paths[len(ino.Paths)-1] != ino.LastPath {
+		if ino.Path != "" || len(ino.Paths()) > 0 && ino.Paths()[len(ino.Paths())-1] != ino.LastPath() {
 			return false
 		}
 	case len(ino.Names) == 1:
-		if ino.Path != ino.Names[0] || ino.LastPath != ino.Path {
+		if ino.Path != ino.Names[0] || ino.LastPath() != ino.Path {
 			return false
 		}
 	default:
@@ -421,17 +421,17 @@ func (m *Model) canRetire(ino *Inode) bool {
 
 func (m *Model) retireInode(ino *Inode) {
 	s := m.shared()
-	r := restInode{size: ino.Size, lastPath: ino.LastPath, hist: int32(ino.hist)}
-	ownPaths := len(ino.Paths) != 1 || ino.Paths[0] != ino.LastPath
+	r := restInode{size: ino.Size, lastPath: ino.LastPath(), hist: int32(ino.hist)}
+	ownPaths := len(ino.Paths()) != 1 || ino.Paths()[0] != ino.LastPath()
 	var lastSync *Ref
 	if ino.LastSync != nil && !s.packSync(&r, ino.LastSync) {
 		lastSync = ino.LastSync
 	}
 	var more *restMore
-	if ownPaths || ino.SyncRange != nil || lastSync != nil {
-		more = &restMore{syncRange: ino.SyncRange, lastSync: lastSync}
+	if ownPaths || ino.SyncRange() != nil || lastSync != nil {
+		more = &restMore{syncRange: ino.SyncRange(), lastSync: lastSync}
 		if ownPaths {
-			more.paths, more.ownPaths = ino.Paths, true
+			more.paths, more.ownPaths = ino.Paths(), true
 		}
 	}
 	for _, f := range []struct {
@@ -440,7 +440,7 @@ func (m *Model) retireInode(ino *Inode) {
 	}{
 		{ino.Dir, restDir}, {ino.Initial, restInitial}, {len(ino.Names) == 1, restNamed},
 		{ino.Written, restWritten}, {ino.Modified, restModified}, {ino.HadContent, restHadContent},
-		{ino.syncedEmpty, restSyncedEmpty}, {more != nil, restHasMore},
+		{ino.syncedEmpty(), restSyncedEmpty}, {more != nil, restHasMore},
 	} {
 		if f.on {
 			r.flags |= f.bit
@@ -551,23 +551,27 @@ func (r *restInode) rebuild(id int, s *restShared) *Inode {
 func (r *restInode) rebuildWith(id int, s *restShared, more *restMore) *Inode {
 	ino := &Inode{
 		ID: id, Dir: r.flags&restDir != 0, Initial: r.flags&restInitial != 0,
-		LastPath: r.lastPath,
-		Size:     r.size, DurableSize: r.size,
+		Size: r.size, DurableSize: r.size,
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
 		LastSync:   r.lastSync(s, more),
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
-		syncedEmpty: r.flags&restSyncedEmpty != 0,
 	}
-	ino.Paths = []string{r.lastPath}
+	if r.flags&restSyncedEmpty != 0 {
+		ino.extra().syncedEmpty = true
+	}
+	paths := []string{r.lastPath}
 	if more != nil {
 		if more.ownPaths {
-			ino.Paths = more.paths
+			paths = more.paths
 		}
-		ino.SyncRange = more.syncRange
+		if more.syncRange != nil {
+			ino.extra().syncRange = more.syncRange
+		}
 	}
 	if r.flags&restNamed != 0 {
 		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
 	}
+	ino.setHistory(r.lastPath, paths)
 	return ino
 }
 

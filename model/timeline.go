@@ -113,7 +113,7 @@ func (t *Timeline) affect(e *Effect) {
 		if ino == nil {
 			return
 		}
-		for _, p := range ino.Paths {
+		for _, p := range ino.Paths() {
 			add(p)
 		}
 	}

@@ -57,7 +57,7 @@ func (r *runner) ownVersions(trace string) (map[string]bool, error) {
 		c, ok := content[ino]
 		if !ok {
 			if ino.Initial {
-				rel, inside := strings.CutPrefix(ino.Paths[0], prefix)
+				rel, inside := strings.CutPrefix(ino.Paths()[0], prefix)
 				b, known := r.initialBytes[rel]
 				if !inside || !known {
 					gave[ino] = true

@@ -1,0 +1,34 @@
+package model
+
+import (
+	"math"
+	"testing"
+)
+
+// TestOpRefRoundTrip: an op gives back the Ref it was made with, whether
+// its process and end line fit in the op or go in the interned key.
+func TestOpRefRoundTrip(t *testing.T) {
+	m := New(Options{})
+	refs := []Ref{
+		{},
+		{Seq: 3, File: "t", Line: 9, EndLine: 9, PID: 100, Syscall: "write"},
+		{Seq: 4, File: "t", Line: 9, EndLine: 12, PID: 100, Syscall: "write"},
+		{Seq: 5, File: "u", Line: 9, EndLine: 12, PID: 101, Syscall: "openat"},
+		{Seq: 6, File: "t", Line: 20, EndLine: 0, PID: 100, Syscall: "write"},
+		{Seq: 7, File: "t", Line: 1, EndLine: math.MaxInt32 + 10, PID: 100, Syscall: "write"},
+		{Seq: 8, File: "t", Line: math.MaxInt32 + 10, EndLine: math.MaxInt32 + 10, PID: math.MaxInt32 + 1, Syscall: "write"},
+		{Seq: 9, File: "t", Line: 9, EndLine: 9, PID: math.MinInt32 - 1, Syscall: "write"},
+	}
+	for i := 0; i < 3; i++ { // again: the handles come from the model's cache
+		for _, r := range refs {
+			p := m.packRef(r)
+			if got := p.ref(); got != r {
+				t.Errorf("packRef(%+v).ref() = %+v", r, got)
+			}
+		}
+	}
+	var zero opRef
+	if got := zero.ref(); got != (Ref{}) {
+		t.Errorf("zero opRef: %+v", got)
+	}
+}
