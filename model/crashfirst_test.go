@@ -22,10 +22,7 @@ func TestCrashFirstIsCrashsFirst(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Persistence: p}
-			if in.listing != nil {
-				opt.Existed, opt.Cwd, opt.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
-			}
+			opt := in.options(p)
 			m := New(opt)
 			for {
 				ev, err := s.Next()

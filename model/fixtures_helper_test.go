@@ -18,6 +18,16 @@ type traceInput struct {
 	listing *Listing
 }
 
+// options are the model options of the input's replay under p: its
+// listing's, when it has one.
+func (in traceInput) options(p Persistence) Options {
+	opt := Options{Persistence: p}
+	if in.listing != nil {
+		opt.Existed, opt.Cwd, opt.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
+	}
+	return opt
+}
+
 // fixtureInputs are every fixture trace, once alone and once more with its
 // initial.list when it has one.
 func fixtureInputs(t *testing.T) []traceInput {

@@ -46,10 +46,7 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Persistence: p}
-			if in.listing != nil {
-				opt.Existed, opt.Cwd, opt.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
-			}
+			opt := in.options(p)
 			tl := NewTimeline(opt, func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }, 256)
 			tl.checkJoint = true
 			func() {

@@ -217,10 +217,7 @@ func retireSameAsLive(t *testing.T) (spilled, replays int) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Persistence: p}
-			if in.listing != nil {
-				opt.Existed, opt.Cwd, opt.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
-			}
+			opt := in.options(p)
 			pr := newPair(t, fmt.Sprintf("%s under %s", in.name, p), opt)
 			ok := true
 			for ok {

@@ -18,14 +18,13 @@ func TestSharedPathsSameAsOwn(t *testing.T) {
 			var seen [3][][]string
 			models := make([]*Model, 3)
 			for k := range models {
-				o := Options{Persistence: p, Retire: true, RetireBatch: 1, Resolved: func(_ *parser.Event, paths []string) {
-					seen[k] = append(seen[k], slices.Clone(paths))
-				}}
+				o := in.options(p)
 				if k == 1 {
 					o.Persistence = Ext4 // another model than the first, as in check
 				}
-				if in.listing != nil {
-					o.Existed, o.Cwd, o.FDs = in.listing.Existed, in.listing.Cwd, in.listing.FDs
+				o.Retire, o.RetireBatch = true, 1
+				o.Resolved = func(_ *parser.Event, paths []string) {
+					seen[k] = append(seen[k], slices.Clone(paths))
 				}
 				if k < 2 {
 					o.Shared = shared
