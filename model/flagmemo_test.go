@@ -105,3 +105,37 @@ func TestFlagMemoNextEvent(t *testing.T) {
 		t.Errorf("open flags of the next event %#x, want O_RDONLY", o)
 	}
 }
+
+// TestSharedMemoLetGoAfterLastModel: the models sharing a memo let it go
+// once each has applied the event, so that an Event made by hand and
+// applied again with the same pointer and Seq, its text changed, is read
+// afresh: its flags and its paths.
+func TestSharedMemoLetGoAfterLastModel(t *testing.T) {
+	s := new(Shared)
+	models := []*Model{New(Options{Persistence: Posix, Shared: s}), New(Options{Persistence: Ext4, Shared: s})}
+	var ev parser.Event
+	apply := func(line string) {
+		r := parser.NewReader(strings.NewReader(line+"\n"), "t", parser.Options{})
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev = *got
+		ev.Seq = 7 // the same pointer and Seq every time
+		for _, m := range models {
+			m.Apply(&ev)
+		}
+	}
+	apply(`1 openat(AT_FDCWD, "/d/a", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3`)
+	apply(`1 openat(AT_FDCWD, "/d/b", O_WRONLY|O_CREAT|O_DIRECT, 0644) = 4`)
+	for i, m := range models {
+		got := fdFlags(m)
+		want := fmt.Sprintf("1:3=%#x 1:4=%#x", syscalls.O_WRONLY|syscalls.O_CREAT|syscalls.O_APPEND, syscalls.O_WRONLY|syscalls.O_CREAT|syscalls.O_DIRECT)
+		if got != want {
+			t.Errorf("model %d: fd flags %s, want %s", i, got, want)
+		}
+		if n := m.nameOf("/d/b"); n == nil || n.Cache == nil {
+			t.Errorf("model %d: no /d/b: the second open took the first one's paths", i)
+		}
+	}
+}

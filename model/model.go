@@ -230,6 +230,7 @@ func New(opt Options) *Model {
 	procs.fds0 = opt.FDs
 	if opt.Shared != nil {
 		procs.flags = &opt.Shared.flags
+		opt.Shared.flags.sharers++
 	}
 	if opt.Retire {
 		if opt.Shared == nil {
@@ -365,9 +366,11 @@ func (m *Model) Apply(ev *parser.Event) {
 		}
 		m.procs.Apply(ev, paths)
 		m.emit(ev, &Effect{Kind: EffExit, Exit: at})
+		m.procs.appliedFlags(ev)
 		return
 	case parser.KindSyscall:
 	default:
+		m.procs.appliedFlags(ev)
 		return
 	}
 	// The effect is built on the stack: most events (mmap, brk, signals)
@@ -378,7 +381,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.apply(ev, paths, &eff)
 	}
 	h := m.procs.Apply(ev, paths)
-	m.procs.forgetFlags()
+	m.procs.appliedFlags(ev)
 	if eff.opened {
 		// The open's handle carries the inode the model resolved.
 		if h != nil {

@@ -122,14 +122,19 @@ type Procs struct {
 
 // flagMemo is the flags read from one event's arguments, the event named
 // by its pointer and Seq (the parser reuses Events, never a Seq within a
-// stream).
+// stream). A memo the models of a check share is let go once each of them
+// has applied the event, so that an event made by hand, applied again
+// with the same pointer and Seq after a change, is read afresh.
 type flagMemo struct {
-	ev    *parser.Event
-	seq   int
-	open  bool   // openV holds the event's open flags
-	openV uint64 // see openFlags
-	n     int
-	args  [2]flagArg
+	ev  *parser.Event
+	seq int
+	// sharers is how many models share the memo, applied how many of
+	// them have applied its event.
+	sharers, applied int
+	open             bool   // openV holds the event's open flags
+	openV            uint64 // see openFlags
+	n                int
+	args             [2]flagArg
 	// The event's resolved paths (appendPaths), when pathsOK: the same
 	// in every model, whose process models replay the same events. The
 	// array is kept from event to event.
@@ -147,7 +152,7 @@ type flagArg struct {
 // at makes the memo the event's, forgetting another's.
 func (f *flagMemo) at(ev *parser.Event) {
 	if ev != f.ev || ev.Seq != f.seq {
-		*f = flagMemo{ev: ev, seq: ev.Seq, paths: f.paths[:0]}
+		*f = flagMemo{ev: ev, seq: ev.Seq, sharers: f.sharers, paths: f.paths[:0]}
 	}
 }
 
@@ -186,10 +191,26 @@ func (p *Procs) bits(ev *parser.Event, i int, t *parser.FlagTable) (uint64, bool
 // forgetFlags drops the process model's own memo once an event is
 // applied, so that nothing is carried to another event even where the
 // parser's promise does not hold (events made by hand); a shared memo is
-// kept for the next model applying the event.
+// kept for the next model applying the event (see appliedFlags).
 func (p *Procs) forgetFlags() {
 	if p.flags == &p.ownFlags {
 		p.ownFlags = flagMemo{}
+	}
+}
+
+// appliedFlags is forgetFlags once the model is done with ev: a shared
+// memo is let go after the last of its models has applied the event.
+func (p *Procs) appliedFlags(ev *parser.Event) {
+	f := p.flags
+	if f == &p.ownFlags {
+		p.ownFlags = flagMemo{}
+		return
+	}
+	if f.ev != ev || f.seq != ev.Seq {
+		return // another event's memo, or none
+	}
+	if f.applied++; f.applied >= f.sharers {
+		*f = flagMemo{sharers: f.sharers, paths: f.paths[:0]}
 	}
 }
 
