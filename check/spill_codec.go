@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/crashsim/crashsim/internal/varrec"
 )
 
 // The findings a check spills to disk are written as records of varints
@@ -78,12 +80,12 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 	b = binary.AppendUvarint(b, uint64(it.run))
 	b = binary.AppendUvarint(b, uint64(it.seq))
 	b = binary.AppendUvarint(b, c.rule(f.Rule))
-	b = appendString(b, f.Path)
+	b = varrec.AppendString(b, f.Path)
 	b = binary.AppendUvarint(b, c.str(f.Trace))
 	b = binary.AppendVarint(b, int64(f.Line))
 	b = binary.AppendVarint(b, int64(f.PID))
 	b = binary.AppendVarint(b, int64(f.Seq))
-	b = appendString(b, f.Message)
+	b = varrec.AppendString(b, f.Message)
 	b = binary.AppendVarint(b, int64(f.StateIndex))
 	// Lengths are stored plus one, so that a nil list comes back nil.
 	if f.Models == nil {
@@ -103,7 +105,7 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 			b = binary.AppendVarint(b, int64(r.Line))
 			b = binary.AppendVarint(b, int64(r.PID))
 			b = binary.AppendUvarint(b, c.str(r.Syscall))
-			b = appendString(b, r.What)
+			b = varrec.AppendString(b, r.What)
 		}
 	}
 	if s := f.State; s == nil {
@@ -112,10 +114,10 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 		b = append(b, 1)
 		b = binary.AppendUvarint(b, c.str(s.Trace))
 		b = binary.AppendVarint(b, int64(s.Line))
-		b = appendString(b, s.Path)
+		b = varrec.AppendString(b, s.Path)
 		b = binary.AppendUvarint(b, c.str(s.Outcome))
 		b = binary.AppendUvarint(b, c.str(s.Persisted))
-		b = appendString(b, s.Words)
+		b = varrec.AppendString(b, s.Words)
 	}
 	return b
 }
@@ -135,26 +137,21 @@ func keyOf(it item) key {
 
 // readKey reads the key at the start of a record.
 func (d *decoder) readKey(rec []byte) (key, bool) {
-	d.p, d.bad = rec, false
+	d.rd.Reset(rec)
 	var k key
-	d.byte()
-	d.byte()
-	k.run = int(d.uvarint())
-	k.seq = int(d.uvarint())
-	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+	d.rd.Byte()
+	d.rd.Byte()
+	k.run = int(d.rd.Uvarint())
+	k.seq = int(d.rd.Uvarint())
+	if id := d.rd.Uvarint(); id < uint64(len(d.c.rules)) {
 		k.rule = d.c.rules[id]
 	} else {
-		d.bad = true
+		d.rd.Bad = true
 	}
-	k.path = d.string()
+	k.path = string(d.rd.Bytes())
 	k.trace = d.str()
-	k.line = d.int()
-	return k, !d.bad
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	k.line = int(d.rd.Varint())
+	return k, !d.rd.Bad
 }
 
 // errRecord is a record that does not decode: the temp file was changed
@@ -165,8 +162,7 @@ var errRecord = errors.New("check: a spilled finding does not read back")
 type decoder struct {
 	c   *codec
 	buf []byte
-	p   []byte // what is left of the record being read
-	bad bool
+	rd  varrec.Reader // what is left of the record being read
 }
 
 // readRecord reads the next record from r into the decoder's buffer:
@@ -197,51 +193,10 @@ func uvarintLen(n uint64) int {
 	return binary.PutUvarint(b[:], n)
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.p)
-	if n <= 0 {
-		d.bad, d.p = true, nil
-		return 0
-	}
-	d.p = d.p[n:]
-	return v
-}
-
-func (d *decoder) int() int {
-	v, n := binary.Varint(d.p)
-	if n <= 0 {
-		d.bad, d.p = true, nil
-		return 0
-	}
-	d.p = d.p[n:]
-	return int(v)
-}
-
-func (d *decoder) byte() byte {
-	if len(d.p) == 0 {
-		d.bad = true
-		return 0
-	}
-	b := d.p[0]
-	d.p = d.p[1:]
-	return b
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.p)) {
-		d.bad, d.p = true, nil
-		return ""
-	}
-	s := string(d.p[:n])
-	d.p = d.p[n:]
-	return s
-}
-
 func (d *decoder) str() string {
-	id := d.uvarint()
+	id := d.rd.Uvarint()
 	if id >= uint64(len(d.c.strs)) {
-		d.bad = true
+		d.rd.Bad = true
 		return ""
 	}
 	return d.c.strs[id]
@@ -253,28 +208,24 @@ func (d *decoder) str() string {
 // Result.heads): a spilled finding's text, related lines and state are
 // not built for it, and f is reused from one record to the next.
 func (d *decoder) head(rec []byte, f *Finding) (flags byte, msg []byte, err error) {
-	d.p, d.bad = rec, false
-	flags = d.byte()
-	*f = Finding{modelSet: modelSet(d.byte())}
-	d.uvarint() // run
-	d.uvarint() // seq
-	if id := d.uvarint(); id < uint64(len(d.c.rules)) {
+	d.rd.Reset(rec)
+	flags = d.rd.Byte()
+	*f = Finding{modelSet: modelSet(d.rd.Byte())}
+	d.rd.Uvarint() // run
+	d.rd.Uvarint() // seq
+	if id := d.rd.Uvarint(); id < uint64(len(d.c.rules)) {
 		f.Rule = d.c.rules[id]
 	} else {
 		return 0, nil, errRecord
 	}
-	f.Path = d.string()
+	f.Path = string(d.rd.Bytes())
 	f.Trace = d.str()
-	f.Line = d.int()
-	f.PID = d.int()
-	f.Seq = d.int()
-	if n := d.uvarint(); n <= uint64(len(d.p)) {
-		msg, d.p = d.p[:n], d.p[n:]
-	} else {
-		d.bad = true
-	}
-	f.StateIndex = d.int()
-	if d.bad {
+	f.Line = int(d.rd.Varint())
+	f.PID = int(d.rd.Varint())
+	f.Seq = int(d.rd.Varint())
+	msg = d.rd.Bytes()
+	f.StateIndex = int(d.rd.Varint())
+	if d.rd.Bad {
 		return 0, nil, errRecord
 	}
 	return flags, msg, nil
@@ -288,35 +239,35 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 		return nil, err
 	}
 	f.Message = string(msg)
-	if n := d.uvarint(); n > 0 && !d.bad {
+	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
 		f.Models = make([]string, 0, min(n-1, 8))
-		for i := uint64(1); i < n && !d.bad; i++ {
+		for i := uint64(1); i < n && !d.rd.Bad; i++ {
 			f.Models = append(f.Models, d.str())
 		}
 	}
-	if n := d.uvarint(); n > 0 && !d.bad {
+	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
 		f.Related = make([]Related, 0, min(n-1, 64))
-		for i := uint64(1); i < n && !d.bad; i++ {
+		for i := uint64(1); i < n && !d.rd.Bad; i++ {
 			var r Related
 			r.Trace = d.str()
-			r.Line = d.int()
-			r.PID = d.int()
+			r.Line = int(d.rd.Varint())
+			r.PID = int(d.rd.Varint())
 			r.Syscall = d.str()
-			r.What = d.string()
+			r.What = string(d.rd.Bytes())
 			f.Related = append(f.Related, r)
 		}
 	}
-	if d.byte() == 1 {
+	if d.rd.Byte() == 1 {
 		s := &State{}
 		s.Trace = d.str()
-		s.Line = d.int()
-		s.Path = d.string()
+		s.Line = int(d.rd.Varint())
+		s.Path = string(d.rd.Bytes())
 		s.Outcome = d.str()
 		s.Persisted = d.str()
-		s.Words = d.string()
+		s.Words = string(d.rd.Bytes())
 		f.State = s
 	}
-	if d.bad || len(d.p) != 0 {
+	if d.rd.Bad || len(d.rd.B) != 0 {
 		return nil, errRecord
 	}
 	if flags&recJoined != 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/crashsim/crashsim/internal/tmpfile"
+	"github.com/crashsim/crashsim/internal/varrec"
 )
 
 // The records of settled files go to a temp file once every model of the
@@ -306,7 +307,7 @@ const (
 // building its body in scratch first (returned, to be used again).
 func appendRecord(b, scratch []byte, id int32, r *restInode, more *restMore) ([]byte, []byte) {
 	e := binary.AppendUvarint(scratch[:0], uint64(uint32(id)))
-	e = appendString(e, r.lastPath)
+	e = varrec.AppendString(e, r.lastPath)
 	e = append(e, byte(r.flags))
 	e = binary.AppendVarint(e, r.size)
 	e = binary.AppendVarint(e, int64(r.hist))
@@ -339,126 +340,72 @@ func appendMore(b []byte, more *restMore) []byte {
 	b = append(b, byte(bits))
 	b = binary.AppendUvarint(b, uint64(len(more.paths)))
 	for _, p := range more.paths {
-		b = appendString(b, p)
+		b = varrec.AppendString(b, p)
 	}
 	for _, r := range []*Ref{more.syncRange, more.lastSync} {
 		if r != nil {
 			b = binary.AppendVarint(b, int64(r.Seq))
-			b = appendString(b, r.File)
+			b = varrec.AppendString(b, r.File)
 			b = binary.AppendVarint(b, int64(r.Line))
 			b = binary.AppendVarint(b, int64(r.EndLine))
 			b = binary.AppendVarint(b, int64(r.PID))
-			b = appendString(b, r.Syscall)
+			b = varrec.AppendString(b, r.Syscall)
 		}
 	}
 	return b
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// recordDecoder reads a record's fields in turn; a field past the end
-// makes it bad.
-type recordDecoder struct {
-	b   []byte
-	bad bool
-}
-
-// next takes the next k bytes, or makes the record bad when fewer are
-// left (or k < 0).
-func (d *recordDecoder) next(k int) []byte {
-	if k < 0 || k > len(d.b) {
-		d.bad, d.b = true, nil
-		return nil
-	}
-	s := d.b[:k]
-	d.b = d.b[k:]
-	return s
-}
-
-func (d *recordDecoder) uvarint() uint64 {
-	v, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		k = -1
-	}
-	d.next(k)
-	return v
-}
-
-// varint undoes binary.AppendVarint's zig-zag.
-func (d *recordDecoder) varint() int64 {
-	u := d.uvarint()
-	return int64(u>>1) ^ -int64(u&1)
-}
-
-func (d *recordDecoder) bytes() []byte {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		return d.next(-1)
-	}
-	return d.next(int(n))
-}
-
-func (d *recordDecoder) byte() byte {
-	if b := d.next(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
 // recordHead reads the ID, path, flags and size of record b.
 func recordHead(b []byte) (id int32, path []byte, flags restFlags, size int64, ok bool) {
-	d := recordDecoder{b: b}
-	id = int32(uint32(d.uvarint()))
-	path = d.bytes()
-	flags = restFlags(d.byte())
-	size = d.varint()
-	return id, path, flags, size, !d.bad && b != nil
+	d := varrec.Reader{B: b}
+	id = int32(uint32(d.Uvarint()))
+	path = d.Bytes()
+	flags = restFlags(d.Byte())
+	size = d.Varint()
+	return id, path, flags, size, !d.Bad && b != nil
 }
 
 func decodeRecord(b []byte) (int32, restInode, *restMore, bool) {
-	d := recordDecoder{b: b}
+	d := varrec.Reader{B: b}
 	var r restInode
-	id := int32(uint32(d.uvarint()))
-	r.lastPath = string(d.bytes())
-	r.flags = restFlags(d.byte())
-	r.size = d.varint()
-	r.hist = int32(d.varint())
-	r.syncSeq = uint32(d.uvarint())
-	r.syncLine = uint32(d.uvarint())
-	r.syncEnd = uint32(d.uvarint())
-	r.syncPID = int32(d.varint())
-	r.syncKind = uint16(d.uvarint())
+	id := int32(uint32(d.Uvarint()))
+	r.lastPath = string(d.Bytes())
+	r.flags = restFlags(d.Byte())
+	r.size = d.Varint()
+	r.hist = int32(d.Varint())
+	r.syncSeq = uint32(d.Uvarint())
+	r.syncLine = uint32(d.Uvarint())
+	r.syncEnd = uint32(d.Uvarint())
+	r.syncPID = int32(d.Varint())
+	r.syncKind = uint16(d.Uvarint())
 	var more *restMore
 	if r.flags&restHasMore != 0 {
 		more = &restMore{}
-		bits := moreBits(d.byte())
+		bits := moreBits(d.Byte())
 		more.ownPaths = bits&moreOwnPaths != 0
-		n := d.uvarint()
-		if n > uint64(len(d.b)) {
+		n := d.Uvarint()
+		if n > uint64(len(d.B)) {
 			return 0, restInode{}, nil, false
 		}
 		if bits&morePathsNil == 0 {
 			more.paths = make([]string, 0, n)
 		}
 		for range n {
-			more.paths = append(more.paths, string(d.bytes()))
+			more.paths = append(more.paths, string(d.Bytes()))
 		}
 		for _, at := range []struct {
 			bit moreBits
 			ref **Ref
 		}{{moreSyncRange, &more.syncRange}, {moreLastSync, &more.lastSync}} {
 			if bits&at.bit != 0 {
-				ref := &Ref{Seq: int(d.varint()), File: string(d.bytes())}
-				ref.Line, ref.EndLine, ref.PID = int(d.varint()), int(d.varint()), int(d.varint())
-				ref.Syscall = string(d.bytes())
+				ref := &Ref{Seq: int(d.Varint()), File: string(d.Bytes())}
+				ref.Line, ref.EndLine, ref.PID = int(d.Varint()), int(d.Varint()), int(d.Varint())
+				ref.Syscall = string(d.Bytes())
 				*at.ref = ref
 			}
 		}
 	}
-	return id, r, more, !d.bad && len(d.b) == 0 && b != nil
+	return id, r, more, !d.Bad && len(d.B) == 0 && b != nil
 }
 
 // Err returns the first error of the temp file that the models sharing s
