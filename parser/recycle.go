@@ -142,11 +142,24 @@ const poolChunkSize = 256
 // events from the pool cannot make it grow past that.
 func maxPooled() int { return (pipelineDepth + 4) * pipelineBatch }
 
-// get returns a cleared event and its memory.
+// get returns a cleared event and its memory. An event is cleared here,
+// as it is handed out again, not when it was put back: the line about to
+// be read writes to the event and its memory anyway, so clearing them
+// then costs no trip to memory of its own (done in put, it was a cache
+// miss per event, the event's bytes long gone from the cache by the time
+// it was reused, some 8% of the parsing goroutine).
 func (p *eventPool) get() (*Event, *eventMem) {
 	if n := len(p.free); n > 0 {
 		f := p.free[n-1]
 		p.free = p.free[:n-1]
+		if j := f.mem.joined; j != nil {
+			// The resumed half joined to it goes back too; it is cleared
+			// in its turn, when it is handed out.
+			f.mem.joined = nil
+			p.putOne(j)
+		}
+		f.mem.reset()
+		*f.ev = Event{}
 		return f.ev, f.mem
 	}
 	if len(p.chunks) == 0 || p.next == len(p.chunks[len(p.chunks)-1].evs) {
@@ -187,21 +200,22 @@ func (p *eventPool) memOf(ev *Event) *eventMem {
 }
 
 // put takes back an event no one holds any more, with the resumed half
-// joined to it. An event the pool did not make (a copy park made) is
-// left to the collector.
+// joined to it (which get takes back when it hands the event out). An
+// event the pool did not make (a copy park made) is left to the
+// collector. Neither the event nor its memory is touched here: get
+// clears them.
 func (p *eventPool) put(ev *Event) {
-	for ev != nil {
-		m := p.memOf(ev)
-		if m == nil {
-			return
-		}
-		next := m.joined
-		m.joined = nil
-		m.reset()
-		*ev = Event{}
-		if len(p.free) < maxPooled() {
-			p.free = append(p.free, pooled{ev, m})
-		}
-		ev = next
+	if ev != nil {
+		p.putOne(ev)
+	}
+}
+
+func (p *eventPool) putOne(ev *Event) {
+	m := p.memOf(ev)
+	if m == nil {
+		return
+	}
+	if len(p.free) < maxPooled() {
+		p.free = append(p.free, pooled{ev, m})
 	}
 }
