@@ -419,9 +419,11 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 	if i >= len(b) || !isDigit(b[i]) {
 		return i, nil
 	}
-	k := i
-	for k < len(b) && isDigit(b[k]) {
-		k++
+	k, u := digitRun(b, i)
+	pid := int(u)
+	if k-i > 12 {
+		// atoi's value, which stops growing past 1<<40, where u wraps.
+		pid = atoi(b[i:k])
 	}
 	switch {
 	case k < len(b) && b[k] == '<': // -Y: pid<comm>
@@ -429,13 +431,13 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 		if e < 0 {
 			return 0, l.errorf(k, "expected '>' closing the command name")
 		}
-		l.ev.PID = atoi(b[i:k])
+		l.ev.PID = pid
 		l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 		return skipSpaces(b, k+e+1), nil
 	case k < len(b) && b[k] == ' ':
 		// A bare number followed by a space is a pid: timestamps always
 		// hold ':' or '.'.
-		l.ev.PID = atoi(b[i:k])
+		l.ev.PID = pid
 		return skipSpaces(b, k), nil
 	}
 	return i, nil
@@ -460,16 +462,8 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var secs int64
 	tf := timeEpoch
 	for {
-		j := i
-		var v int64
-		for j < len(b) {
-			d := b[j] - '0'
-			if d > 9 {
-				break
-			}
-			v = v*10 + int64(d) // past 18 digits it is an error below
-			j++
-		}
+		j, u := digitRun(b, i)
+		v := int64(u) // past 18 digits it is an error below
 		if j == i {
 			return 0, 0, l.errorf(i, "malformed timestamp")
 		}
@@ -488,22 +482,20 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var ns int64
 	if i < len(b) && b[i] == '.' {
 		i++
-		j := i
-		for j < len(b) {
-			d := b[j] - '0'
-			if d > 9 {
-				break
-			}
-			if j-i < 9 {
-				ns = ns*10 + int64(d)
-			}
-			j++
-		}
+		j, u := digitRun(b, i)
 		if j == i {
 			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
 		}
-		if n := j - i; n < 9 {
-			ns *= pow10[9-n]
+		// Nanoseconds: the first nine digits, read again when there are
+		// more (the value of all of them may not fit).
+		switch n := j - i; {
+		case n < 9:
+			ns = int64(u) * pow10[9-n]
+		case n == 9:
+			ns = int64(u)
+		default:
+			_, u = digitRun(b[:i+9], i)
+			ns = int64(u)
 		}
 		i = j
 	} else if tf == timeEpoch {
