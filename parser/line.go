@@ -88,6 +88,9 @@ type lineParser struct {
 	cache       *internCache      // intern's front cache; the members of an -ff set share one
 	calls       *callCache        // what callName found for the names of calls
 	internBytes int               // what names holds, as intern counts it
+	// annos are the last two fd paths annotation read plainly (no '<',
+	// no escape, not " (deleted)" inside the brackets), newest first.
+	annos [2]string
 	scratch     []byte
 
 	// old names a shape only strace before 5.x prints, when the line had

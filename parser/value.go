@@ -526,6 +526,24 @@ var termClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true,
 // ("</dev/null<char 1:3>>", "<TCP:[1.2.3.4:5->6.7.8.9:10]>").
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
+	for _, p := range &l.annos {
+		// An fd's path comes back on the lines after its open (read,
+		// fstat, mmap, close), and the cwd on every *at call: a path read
+		// plainly before is known by comparing the bytes, not scanning
+		// and interning them again. p holds no '<', '>' or '\\' and does
+		// not end in '-', so the '>' after it is the first, as
+		// plainAnnotation would find.
+		if n := len(p); n > 0 && i+1+n < len(b) && b[i+1+n] == '>' && string(b[i+1:i+1+n]) == p {
+			if l.skipping {
+				p = ""
+			}
+			end := i + 2 + n
+			if hasPrefix(b[end:], "(deleted)") {
+				return p, end + len("(deleted)"), true, nil
+			}
+			return p, end, false, nil
+		}
+	}
 	k := plainAnnotation(b, i)
 	plain := k != 0
 	if !plain {
@@ -578,7 +596,11 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		// Older strace prints the marker inside the brackets.
 		return l.intern(s[:len(s)-len(" (deleted)")]), end, true, nil
 	}
-	return l.intern(s), end, false, nil
+	a := l.intern(s)
+	if plain && !l.skipping {
+		l.annos[1], l.annos[0] = l.annos[0], a
+	}
+	return a, end, false, nil
 }
 
 // commentEnd returns the index just past the "*/" closing the comment that
