@@ -148,6 +148,7 @@ func (l *lineParser) extra(ev *Event) *EventExtra {
 		if m := l.memOf(ev); m != nil {
 			// Cleared here too: a line parsed again (Reader.clearEvent)
 			// may have filled it the first time.
+			m.use()
 			m.extra = EventExtra{Stack: m.extra.Stack[:0]}
 			ev.Extra = &m.extra
 			return ev.Extra
