@@ -90,8 +90,8 @@ type lineParser struct {
 	internBytes int               // what names holds, as intern counts it
 	// annos are the last two fd paths annotation read plainly (no '<',
 	// no escape, not " (deleted)" inside the brackets), newest first.
-	annos [2]string
-	scratch     []byte
+	annos   [2]string
+	scratch []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
 	// one (the Reader keeps the first, for its error hints).
