@@ -739,10 +739,11 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		if b[i] == ')' {
 			break
 		}
-		if hasPrefix(b[i:], detachedText) {
+		if b[i] != '<' {
+			// Neither mark below: the commonest case, tested first.
+		} else if hasPrefix(b[i:], detachedText) {
 			return l.detached(i)
-		}
-		if hasPrefix(b[i:], unfinishedText) {
+		} else if hasPrefix(b[i:], unfinishedText) {
 			k := skipSpaces(b, i+len(unfinishedText))
 			if k >= len(b) {
 				return lineUnfinished, nil

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/crashsim/crashsim/internal/textesc"
 )
@@ -448,11 +449,25 @@ func (l *lineParser) plainTerm(v *Value, i int) int {
 	default:
 		return 0
 	}
-	v.Text = l.intern(b[i:textEnd])
+	if kind == ValNumber && textEnd-i <= 2 && b[i] != '-' {
+		// fds, counts, flags 0: most numbers are one or two digits,
+		// whose strings are made once, not looked up.
+		v.Text = smallNumbers[atoi(b[i:textEnd])]
+	} else {
+		v.Text = l.intern(b[i:textEnd])
+	}
 	v.Kind = kind
 	v.Anno, v.HasAnno, v.Deleted = anno, hasAnno, deleted
 	return k
 }
+
+// smallNumbers are the texts of 0 to 99.
+var smallNumbers = func() (t [100]string) {
+	for n := range t {
+		t[n] = strconv.Itoa(n)
+	}
+	return t
+}()
 
 // comment reads an optional " /* ... */" after a value (-X verbose prints
 // flag names there; getdents prints entry counts).
