@@ -23,12 +23,15 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 		return 0, l.errorf(i, "line ended where a value was expected")
 	}
 	// A struct field or a named argument (clone's flags=...): name=value,
-	// but not "==".
+	// but not "==". Otherwise the name is where a symbolic value starts
+	// (plainTerm need not read it again).
+	named := i
 	if isNameByte(b[i]) && !isDigit(b[i]) {
 		j := i
 		for j < len(b) && nameByte[b[j]] {
 			j++
 		}
+		named = j
 		if j < len(b) && b[j] == '=' && (j+1 >= len(b) || b[j+1] != '=') {
 			v.Name = l.intern(b[i:j])
 			i = j + 1
@@ -64,7 +67,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	case '[':
 		j, err = l.compound(v, i, ']', ValArray, depth, data)
 	default:
-		if j = l.plainTerm(v, i); j > 0 {
+		if j = l.plainTermFrom(v, i, named); j > 0 {
 			return j, nil
 		}
 		j, err = l.term(v, i)
@@ -397,7 +400,11 @@ scan:
 // delimiter, or 0, having changed nothing, for anything else (a space or
 // a comment after it, hex, octal, an annotation that does not read), which
 // term then reads.
-func (l *lineParser) plainTerm(v *Value, i int) int {
+func (l *lineParser) plainTerm(v *Value, i int) int { return l.plainTermFrom(v, i, i) }
+
+// plainTermFrom is plainTerm knowing that b[i:from] are name bytes (from
+// >= i), which a symbolic value's scan need not look at again.
+func (l *lineParser) plainTermFrom(v *Value, i, from int) int {
 	b := l.text
 	k := i
 	kind := ValIdent
@@ -422,6 +429,7 @@ func (l *lineParser) plainTerm(v *Value, i int) int {
 			return 0
 		}
 	case nameByte[c]:
+		k = max(k, from)
 		for k < len(b) && identByte[b[k]] {
 			k++
 		}
