@@ -88,7 +88,10 @@ type lineParser struct {
 	cache       *internCache      // intern's front cache; the members of an -ff set share one
 	calls       *callCache        // what callName found for the names of calls
 	internBytes int               // what names holds, as intern counts it
-	scratch     []byte
+	// annos are the last two fd paths annotation read plainly (no '<',
+	// no escape, not " (deleted)" inside the brackets), newest first.
+	annos   [2]string
+	scratch []byte
 
 	// old names a shape only strace before 5.x prints, when the line had
 	// one (the Reader keeps the first, for its error hints).
@@ -145,6 +148,7 @@ func (l *lineParser) extra(ev *Event) *EventExtra {
 		if m := l.memOf(ev); m != nil {
 			// Cleared here too: a line parsed again (Reader.clearEvent)
 			// may have filled it the first time.
+			m.use()
 			m.extra = EventExtra{Stack: m.extra.Stack[:0]}
 			ev.Extra = &m.extra
 			return ev.Extra
@@ -419,9 +423,11 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 	if i >= len(b) || !isDigit(b[i]) {
 		return i, nil
 	}
-	k := i
-	for k < len(b) && isDigit(b[k]) {
-		k++
+	k, u := digitRun(b, i)
+	pid := int(u)
+	if k-i > 12 {
+		// atoi's value, which stops growing past 1<<40, where u wraps.
+		pid = atoi(b[i:k])
 	}
 	switch {
 	case k < len(b) && b[k] == '<': // -Y: pid<comm>
@@ -429,13 +435,13 @@ func (l *lineParser) pidPrefix(i int) (int, *Error) {
 		if e < 0 {
 			return 0, l.errorf(k, "expected '>' closing the command name")
 		}
-		l.ev.PID = atoi(b[i:k])
+		l.ev.PID = pid
 		l.extra(l.ev).Comm = l.intern(b[k+1 : k+e])
 		return skipSpaces(b, k+e+1), nil
 	case k < len(b) && b[k] == ' ':
 		// A bare number followed by a space is a pid: timestamps always
 		// hold ':' or '.'.
-		l.ev.PID = atoi(b[i:k])
+		l.ev.PID = pid
 		return skipSpaces(b, k), nil
 	}
 	return i, nil
@@ -460,16 +466,8 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var secs int64
 	tf := timeEpoch
 	for {
-		j := i
-		var v int64
-		for j < len(b) {
-			d := b[j] - '0'
-			if d > 9 {
-				break
-			}
-			v = v*10 + int64(d) // past 18 digits it is an error below
-			j++
-		}
+		j, u := digitRun(b, i)
+		v := int64(u) // past 18 digits it is an error below
 		if j == i {
 			return 0, 0, l.errorf(i, "malformed timestamp")
 		}
@@ -488,22 +486,20 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var ns int64
 	if i < len(b) && b[i] == '.' {
 		i++
-		j := i
-		for j < len(b) {
-			d := b[j] - '0'
-			if d > 9 {
-				break
-			}
-			if j-i < 9 {
-				ns = ns*10 + int64(d)
-			}
-			j++
-		}
+		j, u := digitRun(b, i)
 		if j == i {
 			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
 		}
-		if n := j - i; n < 9 {
-			ns *= pow10[9-n]
+		// Nanoseconds: the first nine digits, read again when there are
+		// more (the value of all of them may not fit).
+		switch n := j - i; {
+		case n < 9:
+			ns = int64(u) * pow10[9-n]
+		case n == 9:
+			ns = int64(u)
+		default:
+			_, u = digitRun(b[:i+9], i)
+			ns = int64(u)
 		}
 		i = j
 	} else if tf == timeEpoch {
@@ -743,10 +739,11 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		if b[i] == ')' {
 			break
 		}
-		if hasPrefix(b[i:], detachedText) {
+		if b[i] != '<' {
+			// Neither mark below: the commonest case, tested first.
+		} else if hasPrefix(b[i:], detachedText) {
 			return l.detached(i)
-		}
-		if hasPrefix(b[i:], unfinishedText) {
+		} else if hasPrefix(b[i:], unfinishedText) {
 			k := skipSpaces(b, i+len(unfinishedText))
 			if k >= len(b) {
 				return lineUnfinished, nil

@@ -31,7 +31,7 @@ func (r *Reader) park() error {
 		lp.args = []Value{}
 	}
 	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.elemTmp, lp.scratch = nil, nil, nil, nil, nil, nil
-	lp.names, lp.internBytes, lp.calls = nil, 0, nil
+	lp.names, lp.internBytes, lp.calls, lp.annos = nil, 0, nil, [2]string{}
 	lp.text, lp.ev, lp.mem = nil, nil, nil
 
 	moved := map[*Event]*Event{}

@@ -29,6 +29,21 @@ type eventMem struct {
 	// joined event's Args took (with their Elems, in joined's memory):
 	// it is reused with this event, never before.
 	joined *Event
+	// touched is the flag, beside the pool's other events' (poolChunk),
+	// that says this memory has been handed out from since it was last
+	// reset (see use); nil for memory no pool made.
+	touched *bool
+}
+
+// use notes that m hands something out, so that it is reset before its
+// event serves another line. Most lines (a call whose arguments are not
+// decoded, with nothing for EventExtra) never come here, and their
+// event is reused without a look at its memory: it had long left the
+// cache, and resetting it cost the parsing goroutine some 10%.
+func (m *eventMem) use() {
+	if m.touched != nil {
+		*m.touched = true
+	}
 }
 
 // minMemValues is the room a recycled event's memory starts with: enough
@@ -43,6 +58,7 @@ const maxMemValues = 256
 
 // carve is lineParser.carve for a recycled event.
 func (m *eventMem) carve(v []Value) []Value {
+	m.use()
 	n := len(v)
 	if n == 0 || n > maxMemValues {
 		return slices.Clone(v)
@@ -63,6 +79,7 @@ func (m *eventMem) carve(v []Value) []Value {
 // join returns a followed by b, carved from m: the Args of a split call's
 // two halves.
 func (m *eventMem) join(a, b []Value) []Value {
+	m.use()
 	n := len(a) + len(b)
 	if n == 0 || n > maxMemValues {
 		return append(a, b...)
@@ -81,6 +98,7 @@ func (m *eventMem) join(a, b []Value) []Value {
 
 // valueExtra returns a cleared ValueExtra carved from m.
 func (m *eventMem) valueExtra() *ValueExtra {
+	m.use()
 	if m.vxUsed >= len(m.vextras) {
 		m.vextras = make([]ValueExtra, max(2*len(m.vextras), 4))
 		m.vxUsed = 0
@@ -122,15 +140,20 @@ type eventPool struct {
 // pooled is a free event with its memory, kept beside it so that get
 // need not look for it (memOf).
 type pooled struct {
-	ev  *Event
-	mem *eventMem
+	ev      *Event
+	mem     *eventMem
+	touched *bool // mem.touched, read here without touching mem
 }
 
-// poolChunk is events and the memory of each, at the same index.
+// poolChunk is events and the memory of each, at the same index, and
+// whether each memory was used since it was last reset (eventMem.use):
+// flags a byte each, packed, so that get reads one without touching the
+// memory.
 type poolChunk struct {
-	evs  []Event
-	mems []eventMem
-	base uintptr // the address of evs[0]
+	evs     []Event
+	mems    []eventMem
+	touched []bool
+	base    uintptr // the address of evs[0]
 }
 
 // poolChunkSize is how many events the pool makes at once past its first
@@ -142,11 +165,28 @@ const poolChunkSize = 256
 // events from the pool cannot make it grow past that.
 func maxPooled() int { return (pipelineDepth + 4) * pipelineBatch }
 
-// get returns a cleared event and its memory.
+// get returns a cleared event and its memory. An event is cleared here,
+// as it is handed out again, not when it was put back: the line about to
+// be read writes to the event anyway, so clearing it then costs no trip
+// to memory of its own. Its memory is reset only when it handed something
+// out (eventMem.use), which the flag beside it says: most lines never
+// use it, and resetting every event's memory on put cost a cache miss per
+// event, some 10% of the parsing goroutine.
 func (p *eventPool) get() (*Event, *eventMem) {
 	if n := len(p.free); n > 0 {
 		f := p.free[n-1]
 		p.free = p.free[:n-1]
+		if t := f.touched; *t {
+			*t = false
+			if j := f.mem.joined; j != nil {
+				// The resumed half joined to it goes back too; it is
+				// cleared in its turn, when it is handed out.
+				f.mem.joined = nil
+				p.putOne(j)
+			}
+			f.mem.reset()
+		}
+		*f.ev = Event{}
 		return f.ev, f.mem
 	}
 	if len(p.chunks) == 0 || p.next == len(p.chunks[len(p.chunks)-1].evs) {
@@ -159,11 +199,12 @@ func (p *eventPool) get() (*Event, *eventMem) {
 			n = max(n, maxPooled())
 		}
 		evs := make([]Event, n)
-		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, n), base: uintptr(unsafe.Pointer(&evs[0]))})
+		p.chunks = append(p.chunks, poolChunk{evs: evs, mems: make([]eventMem, n), touched: make([]bool, n), base: uintptr(unsafe.Pointer(&evs[0]))})
 		p.next = 0
 	}
 	c := &p.chunks[len(p.chunks)-1]
 	ev, m := &c.evs[p.next], &c.mems[p.next]
+	m.touched = &c.touched[p.next]
 	p.next++
 	return ev, m
 }
@@ -173,35 +214,43 @@ func (p *eventPool) get() (*Event, *eventMem) {
 // it allocates), which costs a few comparisons where a map from events to
 // their memory cost a lookup that missed the cache on every event.
 func (p *eventPool) memOf(ev *Event) *eventMem {
+	m, _ := p.slotOf(ev)
+	return m
+}
+
+// slotOf is memOf with the flag that says whether the memory was used.
+func (p *eventPool) slotOf(ev *Event) (*eventMem, *bool) {
 	if p == nil {
-		return nil
+		return nil, nil
 	}
 	a := uintptr(unsafe.Pointer(ev))
 	for i := range p.chunks {
 		c := &p.chunks[i]
 		if off := a - c.base; off < uintptr(len(c.evs))*unsafe.Sizeof(Event{}) {
-			return &c.mems[off/unsafe.Sizeof(Event{})]
+			k := off / unsafe.Sizeof(Event{})
+			return &c.mems[k], &c.touched[k]
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // put takes back an event no one holds any more, with the resumed half
-// joined to it. An event the pool did not make (a copy park made) is
-// left to the collector.
+// joined to it (which get takes back when it hands the event out). An
+// event the pool did not make (a copy park made) is left to the
+// collector. Neither the event nor its memory is touched here: get
+// clears them.
 func (p *eventPool) put(ev *Event) {
-	for ev != nil {
-		m := p.memOf(ev)
-		if m == nil {
-			return
-		}
-		next := m.joined
-		m.joined = nil
-		m.reset()
-		*ev = Event{}
-		if len(p.free) < maxPooled() {
-			p.free = append(p.free, pooled{ev, m})
-		}
-		ev = next
+	if ev != nil {
+		p.putOne(ev)
+	}
+}
+
+func (p *eventPool) putOne(ev *Event) {
+	m, t := p.slotOf(ev)
+	if m == nil {
+		return
+	}
+	if len(p.free) < maxPooled() {
+		p.free = append(p.free, pooled{ev, m, t})
 	}
 }

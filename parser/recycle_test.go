@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -188,5 +189,50 @@ func TestRecycleNoAllocs(t *testing.T) {
 	// The measure can fail: without recycling the same lines allocate.
 	if got := perLine(false); got < 0.05 {
 		t.Errorf("without recycling: %.3f allocations a line: the measure sees nothing", got)
+	}
+}
+
+// TestPoolResetsUsedMemory: an event whose memory handed something out
+// (Values, a ValueExtra, a joined half, its EventExtra) gets it back
+// reset when the pool hands the event out again, and an event whose
+// memory handed nothing out is handed out cleared all the same.
+func TestPoolResetsUsedMemory(t *testing.T) {
+	var p eventPool
+	lp := lineParser{pool: &p}
+	uses := map[string]func(ev *Event, m *eventMem){
+		"carve":      func(ev *Event, m *eventMem) { ev.Args = m.carve(make([]Value, 3)) },
+		"valueExtra": func(ev *Event, m *eventMem) { m.valueExtra().Comment = "x" },
+		"join": func(ev *Event, m *eventMem) {
+			half, _ := p.get()
+			ev.Args = m.join(make([]Value, 1), make([]Value, 2))
+			m.joined = half
+		},
+		"extra": func(ev *Event, m *eventMem) {
+			lp.ev, lp.mem = ev, m
+			lp.extra(ev).Comm = "x"
+		},
+		"nothing": func(ev *Event, m *eventMem) { ev.Name, ev.PID = "brk", 7 },
+	}
+	for name, use := range uses {
+		ev, m := p.get()
+		use(ev, m)
+		joined := m.joined
+		p.put(ev)
+		again, m2 := p.get()
+		if again != ev || m2 != m {
+			t.Fatalf("%s: the pool handed out another event", name)
+		}
+		if m.used != 0 || m.vxUsed != 0 || m.joined != nil || m.extra.Comm != "" {
+			t.Errorf("%s: memory not reset: used %d, vxUsed %d, joined %p, comm %q", name, m.used, m.vxUsed, m.joined, m.extra.Comm)
+		}
+		if !reflect.DeepEqual(*again, Event{}) {
+			t.Errorf("%s: event not cleared: %+v", name, *again)
+		}
+		if joined != nil {
+			if half, _ := p.get(); half != joined {
+				t.Errorf("%s: the joined half did not come back to the pool", name)
+			}
+		}
+		p.put(again)
 	}
 }

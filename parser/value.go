@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/crashsim/crashsim/internal/textesc"
 )
@@ -22,12 +23,15 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 		return 0, l.errorf(i, "line ended where a value was expected")
 	}
 	// A struct field or a named argument (clone's flags=...): name=value,
-	// but not "==".
+	// but not "==". Otherwise the name is where a symbolic value starts
+	// (plainTerm need not read it again).
+	named := i
 	if isNameByte(b[i]) && !isDigit(b[i]) {
 		j := i
 		for j < len(b) && nameByte[b[j]] {
 			j++
 		}
+		named = j
 		if j < len(b) && b[j] == '=' && (j+1 >= len(b) || b[j+1] != '=') {
 			v.Name = l.intern(b[i:j])
 			i = j + 1
@@ -63,7 +67,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	case '[':
 		j, err = l.compound(v, i, ']', ValArray, depth, data)
 	default:
-		if j = l.plainTerm(v, i); j > 0 {
+		if j = l.plainTermFrom(v, i, named); j > 0 {
 			return j, nil
 		}
 		j, err = l.term(v, i)
@@ -396,7 +400,11 @@ scan:
 // delimiter, or 0, having changed nothing, for anything else (a space or
 // a comment after it, hex, octal, an annotation that does not read), which
 // term then reads.
-func (l *lineParser) plainTerm(v *Value, i int) int {
+func (l *lineParser) plainTerm(v *Value, i int) int { return l.plainTermFrom(v, i, i) }
+
+// plainTermFrom is plainTerm knowing that b[i:from] are name bytes (from
+// >= i), which a symbolic value's scan need not look at again.
+func (l *lineParser) plainTermFrom(v *Value, i, from int) int {
 	b := l.text
 	k := i
 	kind := ValIdent
@@ -421,6 +429,7 @@ func (l *lineParser) plainTerm(v *Value, i int) int {
 			return 0
 		}
 	case nameByte[c]:
+		k = max(k, from)
 		for k < len(b) && identByte[b[k]] {
 			k++
 		}
@@ -448,11 +457,25 @@ func (l *lineParser) plainTerm(v *Value, i int) int {
 	default:
 		return 0
 	}
-	v.Text = l.intern(b[i:textEnd])
+	if kind == ValNumber && textEnd-i <= 2 && b[i] != '-' {
+		// fds, counts, flags 0: most numbers are one or two digits,
+		// whose strings are made once, not looked up.
+		v.Text = smallNumbers[atoi(b[i:textEnd])]
+	} else {
+		v.Text = l.intern(b[i:textEnd])
+	}
 	v.Kind = kind
 	v.Anno, v.HasAnno, v.Deleted = anno, hasAnno, deleted
 	return k
 }
+
+// smallNumbers are the texts of 0 to 99.
+var smallNumbers = func() (t [100]string) {
+	for n := range t {
+		t[n] = strconv.Itoa(n)
+	}
+	return t
+}()
 
 // comment reads an optional " /* ... */" after a value (-X verbose prints
 // flag names there; getdents prints entry counts).
@@ -526,6 +549,24 @@ var termClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true,
 // ("</dev/null<char 1:3>>", "<TCP:[1.2.3.4:5->6.7.8.9:10]>").
 func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	b := l.text
+	for _, p := range &l.annos {
+		// An fd's path comes back on the lines after its open (read,
+		// fstat, mmap, close), and the cwd on every *at call: a path read
+		// plainly before is known by comparing the bytes, not scanning
+		// and interning them again. p holds no '<', '>' or '\\' and does
+		// not end in '-', so the '>' after it is the first, as
+		// plainAnnotation would find.
+		if n := len(p); n > 0 && i+1+n < len(b) && b[i+1+n] == '>' && string(b[i+1:i+1+n]) == p {
+			if l.skipping {
+				p = ""
+			}
+			end := i + 2 + n
+			if hasPrefix(b[end:], "(deleted)") {
+				return p, end + len("(deleted)"), true, nil
+			}
+			return p, end, false, nil
+		}
+	}
 	k := plainAnnotation(b, i)
 	plain := k != 0
 	if !plain {
@@ -578,7 +619,11 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		// Older strace prints the marker inside the brackets.
 		return l.intern(s[:len(s)-len(" (deleted)")]), end, true, nil
 	}
-	return l.intern(s), end, false, nil
+	a := l.intern(s)
+	if plain && !l.skipping {
+		l.annos[1], l.annos[0] = l.annos[0], a
+	}
+	return a, end, false, nil
 }
 
 // commentEnd returns the index just past the "*/" closing the comment that
