@@ -386,7 +386,34 @@ func (r *run) emit(f *Finding) {
 		return
 	}
 	f.modelSet = 1 << r.p
+	r.col.note(r.index, f)
 	r.col.emit(r, f)
+}
+
+// joinEarly lets rules skip what merge throws away (run.joins); a
+// variable for the tests that hold it to the findings built in full.
+var joinEarly = true
+
+// joins reports whether a finding of rule id on path p at event at needs
+// no more than its key: it is out of scope, or an earlier finding with
+// the same key (rule, path, trace and line) was emitted by this run or
+// an earlier one, and merge keeps that one's text, related events and
+// state, adding only this run's model to it. Then it emits the finding
+// as just that key, and the rule need not work out the rest (under a
+// second model, a trace of many unsynced files asked the model again
+// for every file's crash states, to build findings merge threw away).
+func (r *run) joins(id, p string, at model.Ref) bool {
+	if !joinEarly {
+		return false
+	}
+	if !r.opt.inScope(p) {
+		return true
+	}
+	if !r.col.seenBefore(r.index, id, p, at.File, at.Line) {
+		return false
+	}
+	r.emit(newFinding(id, p, at, ""))
+	return true
 }
 
 // Evaluated lists the models Run computes findings under for the models

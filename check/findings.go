@@ -316,6 +316,54 @@ type collector struct {
 	traces map[string]bool
 	rec    []byte
 	err    error
+	// keys is the key of every finding emitted, with the lowest index
+	// of the runs that emitted it (see run.joins); traceIDs number the
+	// traces the keys name.
+	keys     map[emittedKey]int
+	traceIDs []string
+}
+
+// emittedKey is what merge joins findings by: rule (its place in the
+// registry), path, trace (its place in collector.traceIDs) and line.
+type emittedKey struct {
+	path        string
+	line        int
+	trace, rule int32
+}
+
+func (c *collector) keyOf(id, p, trace string, line int) emittedKey {
+	t := -1
+	for i := len(c.traceIDs) - 1; i >= 0; i-- {
+		if c.traceIDs[i] == trace {
+			t = i
+			break
+		}
+	}
+	if t < 0 {
+		t = len(c.traceIDs)
+		c.traceIDs = append(c.traceIDs, trace)
+	}
+	return emittedKey{path: p, line: line, trace: int32(t), rule: int32(ruleIndex[id])}
+}
+
+// note remembers that run index emitted f.
+func (c *collector) note(index int, f *Finding) {
+	if c.keys == nil {
+		c.keys = map[emittedKey]int{}
+	}
+	k := c.keyOf(f.Rule.ID, f.Path, f.Trace, f.Line)
+	if i, ok := c.keys[k]; !ok || index < i {
+		c.keys[k] = index
+	}
+}
+
+// seenBefore reports whether run index, or a run before it, emitted a
+// finding of rule id on path p at trace's line: one that merge puts
+// before any this run emits now (the runs' findings are joined in the
+// order of the runs, each run's in the order it emitted them).
+func (c *collector) seenBefore(index int, id, p, trace string, line int) bool {
+	i, ok := c.keys[c.keyOf(id, p, trace, line)]
+	return ok && i <= index
 }
 
 func (c *collector) emit(r *run, f *Finding) {

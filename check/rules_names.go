@@ -155,6 +155,9 @@ func (s *nameNotSynced) Finish(r *run) {
 	for _, p := range paths {
 		n := names[p]
 		last := n.Ops[len(n.Ops)-1]
+		if r.joins(NameNotSynced, p, last.Event()) {
+			continue
+		}
 		dir := parentOf(p)
 		var msg string
 		switch {
