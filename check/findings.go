@@ -178,6 +178,50 @@ func (r *Result) At(i int) (*Finding, error) {
 	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
 }
 
+// Brief fills f with finding i (0 <= i < Len) as far as what names it:
+// its rule, path, trace, line, pid, seq, state index, models and related
+// events, without their descriptions (What). Its message and state are
+// left empty, and its Source nil. f's Related is reused. A report's
+// fingerprints need no more, and a spilled finding is read without
+// building the rest.
+func (r *Result) Brief(i int, f *Finding) error {
+	if i >= len(r.findings) {
+		n := i - len(r.findings)
+		for _, p := range r.parts {
+			if n >= p.len() {
+				n -= p.len()
+				continue
+			}
+			if p.disk == nil {
+				brief(p.mem[n], f)
+				return nil
+			}
+			rec, err := p.disk.record(p.disk.offs[n])
+			if err != nil {
+				return err
+			}
+			return p.disk.r.dec.brief(rec, f)
+		}
+		return fmt.Errorf("check: finding %d of %d", i, r.Len())
+	}
+	brief(r.findings[i], f)
+	return nil
+}
+
+// brief copies x into f as Result.Brief fills it.
+func brief(x, f *Finding) {
+	related := f.Related[:0]
+	for _, r := range x.Related {
+		r.What = ""
+		related = append(related, r)
+	}
+	if x.Related == nil {
+		related = nil
+	}
+	*f = Finding{Rule: x.Rule, Path: x.Path, Trace: x.Trace, Line: x.Line, PID: x.PID, Seq: x.Seq,
+		Models: x.Models, Related: related, StateIndex: x.StateIndex, modelSet: x.modelSet}
+}
+
 // Filter leaves in the result only the findings keep returns true for,
 // in their order, and counts again what is left in the summary. keep
 // sees each finding once.

@@ -45,6 +45,49 @@ func (c *codec) str(s string) uint64 {
 	return id
 }
 
+// maxTexts is how many distinct texts (a related event's description, a
+// state's words) the table keeps; past it, a new text is written out in
+// each record. A rule's texts come from a few phrases, but one can quote
+// a path, and the table lives as long as the check's findings. A
+// variable for tests.
+var maxTexts = 1 << 12
+
+// appendText appends s as a number into the table when it is there or
+// there is room for it (2*id+1), else as itself (2*len, then its bytes):
+// the words of a million findings' states are a few texts, read back
+// into the table's strings.
+func (c *codec) appendText(b []byte, s string) []byte {
+	id, ok := c.strID[s]
+	if !ok && len(c.strs) < maxTexts {
+		id, ok = c.str(s), true
+	}
+	if ok {
+		return binary.AppendUvarint(b, 2*id+1)
+	}
+	b = binary.AppendUvarint(b, 2*uint64(len(s)))
+	return append(b, s...)
+}
+
+// text reads what appendText wrote.
+func (d *decoder) text() string {
+	v := d.rd.Uvarint()
+	if v&1 == 1 {
+		if v/2 >= uint64(len(d.c.strs)) {
+			d.rd.Bad = true
+			return ""
+		}
+		return d.c.strs[v/2]
+	}
+	n := v / 2
+	if n > uint64(len(d.rd.B)) {
+		d.rd.Bad = true
+		return ""
+	}
+	s := string(d.rd.B[:n])
+	d.rd.B = d.rd.B[n:]
+	return s
+}
+
 func (c *codec) rule(r *Rule) uint64 {
 	k := ruleKey{r.ID, r.Severity}
 	if id, ok := c.ruleI[k]; ok {
@@ -105,19 +148,28 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 			b = binary.AppendVarint(b, int64(r.Line))
 			b = binary.AppendVarint(b, int64(r.PID))
 			b = binary.AppendUvarint(b, c.str(r.Syscall))
-			b = varrec.AppendString(b, r.What)
+			b = c.appendText(b, r.What)
 		}
 	}
-	if s := f.State; s == nil {
+	switch s := f.State; {
+	case s == nil:
 		b = append(b, 0)
-	} else {
+	case s.Path == f.Path:
+		// The state of the finding's own path, as nearly every one is:
+		// the path is not written twice.
+		b = append(b, 2)
+	default:
 		b = append(b, 1)
+	}
+	if s := f.State; s != nil {
 		b = binary.AppendUvarint(b, c.str(s.Trace))
 		b = binary.AppendVarint(b, int64(s.Line))
-		b = varrec.AppendString(b, s.Path)
+		if s.Path != f.Path {
+			b = varrec.AppendString(b, s.Path)
+		}
 		b = binary.AppendUvarint(b, c.str(s.Outcome))
 		b = binary.AppendUvarint(b, c.str(s.Persisted))
-		b = varrec.AppendString(b, s.Words)
+		b = c.appendText(b, s.Words)
 	}
 	return b
 }
@@ -231,6 +283,61 @@ func (d *decoder) head(rec []byte, f *Finding) (flags byte, msg []byte, err erro
 	return flags, msg, nil
 }
 
+// brief reads a record into f as Result.Brief fills it.
+func (d *decoder) brief(rec []byte, f *Finding) error {
+	related := f.Related[:0]
+	flags, _, err := d.head(rec, f)
+	if err != nil {
+		return err
+	}
+	d.models(f, flags)
+	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
+		for i := uint64(1); i < n && !d.rd.Bad; i++ {
+			var r Related
+			r.Trace = d.str()
+			r.Line = int(d.rd.Varint())
+			r.PID = int(d.rd.Varint())
+			r.Syscall = d.str()
+			d.skipText()
+			related = append(related, r)
+		}
+		f.Related = related
+	}
+	if d.rd.Bad {
+		return errRecord
+	}
+	return nil
+}
+
+// models reads a record's models into f, and adds those of its model
+// set when the record was joined (flags).
+func (d *decoder) models(f *Finding, flags byte) {
+	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
+		f.Models = make([]string, 0, min(n-1, 8))
+		for i := uint64(1); i < n && !d.rd.Bad; i++ {
+			f.Models = append(f.Models, d.str())
+		}
+	}
+	if flags&recJoined != 0 {
+		if f.Models == nil {
+			f.Models = modelNames[f.modelSet]
+		} else {
+			f.Models = append(f.Models, modelNames[f.modelSet]...)
+		}
+	}
+}
+
+// skipText reads past what appendText wrote.
+func (d *decoder) skipText() {
+	if v := d.rd.Uvarint(); v&1 == 0 {
+		if v/2 > uint64(len(d.rd.B)) {
+			d.rd.Bad = true
+			return
+		}
+		d.rd.B = d.rd.B[v/2:]
+	}
+}
+
 // decode reads a whole record back into a finding.
 func (d *decoder) decode(rec []byte) (*Finding, error) {
 	f := &Finding{}
@@ -239,12 +346,7 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 		return nil, err
 	}
 	f.Message = string(msg)
-	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
-		f.Models = make([]string, 0, min(n-1, 8))
-		for i := uint64(1); i < n && !d.rd.Bad; i++ {
-			f.Models = append(f.Models, d.str())
-		}
-	}
+	d.models(f, flags)
 	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
 		f.Related = make([]Related, 0, min(n-1, 64))
 		for i := uint64(1); i < n && !d.rd.Bad; i++ {
@@ -253,29 +355,28 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 			r.Line = int(d.rd.Varint())
 			r.PID = int(d.rd.Varint())
 			r.Syscall = d.str()
-			r.What = string(d.rd.Bytes())
+			r.What = d.text()
 			f.Related = append(f.Related, r)
 		}
 	}
-	if d.rd.Byte() == 1 {
+	if has := d.rd.Byte(); has == 1 || has == 2 {
 		s := &State{}
 		s.Trace = d.str()
 		s.Line = int(d.rd.Varint())
-		s.Path = string(d.rd.Bytes())
+		if has == 2 {
+			s.Path = f.Path
+		} else {
+			s.Path = string(d.rd.Bytes())
+		}
 		s.Outcome = d.str()
 		s.Persisted = d.str()
-		s.Words = string(d.rd.Bytes())
+		s.Words = d.text()
 		f.State = s
+	} else if has != 0 {
+		d.rd.Bad = true
 	}
 	if d.rd.Bad || len(d.rd.B) != 0 {
 		return nil, errRecord
-	}
-	if flags&recJoined != 0 {
-		if f.Models == nil {
-			f.Models = modelNames[f.modelSet]
-		} else {
-			f.Models = append(f.Models, modelNames[f.modelSet]...)
-		}
 	}
 	return f, nil
 }

@@ -104,12 +104,12 @@ func (o Options) wireProblem(p *check.Problem, id string, fps []string) wire.Pro
 // the order of p.Members.
 func memberSums(res *check.Result, p *check.Problem, opt Options) ([][8]byte, error) {
 	out := make([][8]byte, len(p.Members))
+	var f check.Finding // what a fingerprint reads of each, reused
 	for k, i := range p.Members {
-		f, err := res.At(int(i))
-		if err != nil {
+		if err := res.Brief(int(i), &f); err != nil {
 			return nil, err
 		}
-		out[k] = fingerprintSum(f, opt)
+		out[k] = fingerprintSum(&f, opt)
 	}
 	return out, nil
 }
