@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -360,22 +361,32 @@ type collector struct {
 	traces map[string]bool
 	rec    []byte
 	err    error
-	// keys is the key of every finding emitted, with the lowest index
-	// of the runs that emitted it (see run.joins); traceIDs number the
-	// traces the keys name.
-	keys     map[emittedKey]int
+	// firsts are the keys of the findings the first run emitted, of
+	// the rules that ask run.joins, in the order it emitted them;
+	// traceIDs number the traces they name.
+	firsts   map[string]*emittedKeys
 	traceIDs []string
 }
 
-// emittedKey is what merge joins findings by: rule (its place in the
-// registry), path, trace (its place in collector.traceIDs) and line.
-type emittedKey struct {
-	path        string
-	line        int
-	trace, rule int32
+// joinRules are the rules that ask run.joins.
+var joinRules = []string{DataNotSynced, NameNotSynced}
+
+// emittedKeys are the keys of one rule's findings the first run emitted,
+// in order, and how far each later run has found its own among them.
+type emittedKeys struct {
+	keys []emittedKey
+	at   []int // by run index
 }
 
-func (c *collector) keyOf(id, p, trace string, line int) emittedKey {
+// emittedKey is what merge joins a rule's findings by, with the rule:
+// path, trace (its place in collector.traceIDs) and line.
+type emittedKey struct {
+	path  string
+	line  int
+	trace int
+}
+
+func (c *collector) keyOf(p, trace string, line int) emittedKey {
 	t := -1
 	for i := len(c.traceIDs) - 1; i >= 0; i-- {
 		if c.traceIDs[i] == trace {
@@ -387,27 +398,51 @@ func (c *collector) keyOf(id, p, trace string, line int) emittedKey {
 		t = len(c.traceIDs)
 		c.traceIDs = append(c.traceIDs, trace)
 	}
-	return emittedKey{path: p, line: line, trace: int32(t), rule: int32(ruleIndex[id])}
+	return emittedKey{path: p, line: line, trace: t}
 }
 
-// note remembers that run index emitted f.
+// note remembers f, emitted by run index, when the first run emitted it
+// and its rule asks run.joins.
 func (c *collector) note(index int, f *Finding) {
-	if c.keys == nil {
-		c.keys = map[emittedKey]int{}
+	if index != 0 || len(c.runs) < 2 || !slices.Contains(joinRules, f.Rule.ID) {
+		return
 	}
-	k := c.keyOf(f.Rule.ID, f.Path, f.Trace, f.Line)
-	if i, ok := c.keys[k]; !ok || index < i {
-		c.keys[k] = index
+	if c.firsts == nil {
+		c.firsts = map[string]*emittedKeys{}
 	}
+	e := c.firsts[f.Rule.ID]
+	if e == nil {
+		e = &emittedKeys{at: make([]int, len(c.runs))}
+		c.firsts[f.Rule.ID] = e
+	}
+	e.keys = append(e.keys, c.keyOf(f.Path, f.Trace, f.Line))
 }
 
-// seenBefore reports whether run index, or a run before it, emitted a
-// finding of rule id on path p at trace's line: one that merge puts
-// before any this run emits now (the runs' findings are joined in the
-// order of the runs, each run's in the order it emitted them).
+// joinAhead is how far past the last key it found a run looks for the
+// next: a model can leave a file out that another reports.
+const joinAhead = 16
+
+// seenBefore reports whether the first run emitted a finding of rule id
+// on path p at trace's line, which merge then puts before any a later
+// run emits (the runs' findings are joined in the order of the runs):
+// the run of index asks. A later run's rule asks in the order the first
+// run's emitted them, so the answer is looked for a little ahead of
+// where the last was found; a key not there is answered no, which only
+// costs the finding built in full. The first run is answered no.
 func (c *collector) seenBefore(index int, id, p, trace string, line int) bool {
-	i, ok := c.keys[c.keyOf(id, p, trace, line)]
-	return ok && i <= index
+	e := c.firsts[id]
+	if index == 0 || e == nil {
+		return false
+	}
+	k := c.keyOf(p, trace, line)
+	from := e.at[index]
+	for i := from; i < len(e.keys) && i < from+joinAhead; i++ {
+		if e.keys[i] == k {
+			e.at[index] = i + 1
+			return true
+		}
+	}
+	return false
 }
 
 func (c *collector) emit(r *run, f *Finding) {

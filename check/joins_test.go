@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/fixtures"
@@ -53,14 +54,17 @@ func TestJoinsSameFindings(t *testing.T) {
 	}
 }
 
-// TestSeenBefore: a run may leave a finding to merge only when an
-// earlier run, or itself earlier, emitted one with the same key; merge
-// keeps the one of the lowest run, so a later run's does not count.
+// TestSeenBefore: a later run may leave a finding to merge only when the
+// first run emitted one with the same rule, path, trace and line (merge
+// keeps the first run's); it looks for it a little ahead of the last it
+// found.
 func TestSeenBefore(t *testing.T) {
 	rule, _ := Lookup(DataNotSynced)
-	other, _ := Lookup(NameNotSynced)
-	c := &collector{}
-	c.note(1, &Finding{Rule: rule, Path: "/d/f", Trace: "t", Line: 7})
+	c := &collector{runs: make([]*run, 3)}
+	for i := range 40 {
+		c.note(0, &Finding{Rule: rule, Path: fmt.Sprintf("/d/f%d", i), Trace: "t", Line: 10 + i})
+	}
+	c.note(1, &Finding{Rule: rule, Path: "/d/g", Trace: "t", Line: 7})
 	tests := []struct {
 		run         int
 		id, p, tr   string
@@ -68,21 +72,21 @@ func TestSeenBefore(t *testing.T) {
 		want        bool
 		explanation string
 	}{
-		{0, DataNotSynced, "/d/f", "t", 7, false, "only run 1 emitted it: run 0's is the one merge keeps"},
-		{1, DataNotSynced, "/d/f", "t", 7, true, "run 1 emitted it before"},
-		{2, DataNotSynced, "/d/f", "t", 7, true, "run 1 comes before run 2"},
-		{2, DataNotSynced, "/d/f", "t", 8, false, "another line"},
-		{2, DataNotSynced, "/d/g", "t", 7, false, "another path"},
-		{2, DataNotSynced, "/d/f", "u", 7, false, "another trace"},
-		{2, other.ID, "/d/f", "t", 7, false, "another rule"},
+		{0, DataNotSynced, "/d/f0", "t", 10, false, "the first run's own findings are built in full"},
+		{1, DataNotSynced, "/d/g", "t", 7, false, "only run 1 emitted it, not the first run"},
+		{1, DataNotSynced, "/d/f0", "t", 11, false, "another line"},
+		{1, DataNotSynced, "/d/f0", "u", 10, false, "another trace"},
+		{1, NameNotSynced, "/d/f0", "t", 10, false, "another rule"},
+		{1, DataNotSynced, "/d/f0", "t", 10, true, "the first run emitted it"},
+		{1, DataNotSynced, "/d/f2", "t", 12, true, "a little ahead of the last found"},
+		{1, DataNotSynced, "/d/f1", "t", 11, false, "behind the last found: built in full, which is no error"},
+		{1, DataNotSynced, "/d/f39", "t", 49, false, "too far ahead: built in full"},
+		{2, DataNotSynced, "/d/f1", "t", 11, true, "run 2 looks from where it found its last"},
+		{1, DataNotSynced, "/d/f3", "t", 13, true, "run 1 goes on from its own"},
 	}
 	for _, tc := range tests {
 		if got := c.seenBefore(tc.run, tc.id, tc.p, tc.tr, tc.line); got != tc.want {
 			t.Errorf("run %d, %s %s %s:%d: seen before %v, want %v (%s)", tc.run, tc.id, tc.p, tc.tr, tc.line, got, tc.want, tc.explanation)
 		}
-	}
-	c.note(0, &Finding{Rule: rule, Path: "/d/f", Trace: "t", Line: 7})
-	if !c.seenBefore(0, DataNotSynced, "/d/f", "t", 7) {
-		t.Error("run 0 emitted it too, after run 1: run 0 may join it now")
 	}
 }
