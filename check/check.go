@@ -365,6 +365,8 @@ type run struct {
 	// names is what the program did to names, alike under every model:
 	// one for all the runs of a check, kept by the first (nameNotSynced).
 	names *nameHistory
+	// scratch is the finding run.newFinding reuses.
+	scratch Finding
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -412,8 +414,22 @@ func (r *run) joins(id, p string, at model.Ref) bool {
 	if !r.col.seenBefore(r.index, id, p, at.File, at.Line) {
 		return false
 	}
-	r.emit(newFinding(id, p, at, ""))
+	r.emit(r.newFinding(id, p, at, ""))
 	return true
+}
+
+// newFinding is newFinding, for a finding emitted as soon as it is
+// made: once the check spills, emit writes a finding out at once and
+// keeps nothing of it, and one Finding of the run (its Related too) is
+// reused for the next.
+func (r *run) newFinding(id, p string, at model.Ref, msg string) *Finding {
+	if r.col.sort == nil {
+		return newFinding(id, p, at, msg)
+	}
+	related := r.scratch.Related[:0]
+	r.scratch = newFindingValue(id, p, at, msg)
+	r.scratch.Related = related
+	return &r.scratch
 }
 
 // Evaluated lists the models Run computes findings under for the models
@@ -578,11 +594,16 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 
 // newFinding starts a finding of rule id at event ref.
 func newFinding(id string, p string, at model.Ref, msg string) *Finding {
+	f := newFindingValue(id, p, at, msg)
+	return &f
+}
+
+func newFindingValue(id string, p string, at model.Ref, msg string) Finding {
 	rule, ok := Lookup(id)
 	if !ok {
 		panic("check: no rule " + id)
 	}
-	return &Finding{Rule: rule, Path: p, Trace: at.File, Line: at.Line, PID: at.PID, Seq: at.Seq, Message: msg}
+	return Finding{Rule: rule, Path: p, Trace: at.File, Line: at.Line, PID: at.PID, Seq: at.Seq, Message: msg}
 }
 
 func (f *Finding) relate(r model.Ref, what string) *Finding {

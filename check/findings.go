@@ -374,9 +374,25 @@ var joinRules = []string{DataNotSynced, NameNotSynced}
 // emittedKeys are the keys of one rule's findings the first run emitted,
 // in order, and how far each later run has found its own among them.
 type emittedKeys struct {
-	keys []emittedKey
+	// keys are in blocks of keyBlock, so that they are never copied to
+	// grow (a slice grown by append allocated five times its size).
+	keys [][]emittedKey
+	n    int
 	at   []int // by run index
 }
+
+const keyBlock = 1 << 12
+
+func (e *emittedKeys) add(k emittedKey) {
+	if e.n%keyBlock == 0 {
+		e.keys = append(e.keys, make([]emittedKey, 0, keyBlock))
+	}
+	b := &e.keys[len(e.keys)-1]
+	*b = append(*b, k)
+	e.n++
+}
+
+func (e *emittedKeys) key(i int) *emittedKey { return &e.keys[i/keyBlock][i%keyBlock] }
 
 // emittedKey is what merge joins a rule's findings by, with the rule:
 // path, trace (its place in collector.traceIDs) and line.
@@ -415,7 +431,7 @@ func (c *collector) note(index int, f *Finding) {
 		e = &emittedKeys{at: make([]int, len(c.runs))}
 		c.firsts[f.Rule.ID] = e
 	}
-	e.keys = append(e.keys, c.keyOf(f.Path, f.Trace, f.Line))
+	e.add(c.keyOf(f.Path, f.Trace, f.Line))
 }
 
 // joinAhead is how far past the last key it found a run looks for the
@@ -436,8 +452,8 @@ func (c *collector) seenBefore(index int, id, p, trace string, line int) bool {
 	}
 	k := c.keyOf(p, trace, line)
 	from := e.at[index]
-	for i := from; i < len(e.keys) && i < from+joinAhead; i++ {
-		if e.keys[i] == k {
+	for i := from; i < e.n && i < from+joinAhead; i++ {
+		if *e.key(i) == k {
 			e.at[index] = i + 1
 			return true
 		}

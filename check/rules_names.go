@@ -173,7 +173,7 @@ func (s *nameNotSynced) Finish(r *run) {
 			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
 		}
 		msg += "; open the directory and fsync it after the change"
-		f := newFinding(NameNotSynced, p, last.Event(), msg)
+		f := r.newFinding(NameNotSynced, p, last.Event(), msg)
 		for _, op := range n.Ops {
 			f.relate(op.Event(), op.Kind.String()+" not followed by a directory fsync")
 		}
