@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/crashsim/crashsim/internal/varrec"
 )
@@ -18,10 +19,12 @@ import (
 
 // codec holds the tables shared by every record of one check.
 type codec struct {
-	strs  []string
-	strID map[string]uint64
-	rules []*Rule
-	ruleI map[ruleKey]uint64
+	// scratch is where appendMessage makes a message's template.
+	scratch []byte
+	strs    []string
+	strID   map[string]uint64
+	rules   []*Rule
+	ruleI   map[ruleKey]uint64
 }
 
 // ruleKey names a rule as a finding carries it: a rule lowered to a
@@ -68,6 +71,67 @@ func (c *codec) appendText(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// appendMessage appends a finding's message as appendText does, but
+// with the base name of the finding's path p taken out of the text that
+// goes into the table: each place it was holds a 0 byte. The messages of
+// a rule differ mostly by the file they name, and were two thirds of a
+// record. A message with a 0 byte of its own is written out.
+func (c *codec) appendMessage(b []byte, msg, p string) []byte {
+	name := base(p)
+	if strings.IndexByte(msg, 0) < 0 && strings.IndexByte(name, 0) < 0 {
+		c.scratch = appendTemplate(c.scratch[:0], msg, name)
+		id, ok := c.strID[string(c.scratch)]
+		if !ok && len(c.strs) < maxTexts {
+			id, ok = c.str(string(c.scratch)), true
+		}
+		if ok {
+			return binary.AppendUvarint(b, 2*id+1)
+		}
+	}
+	b = binary.AppendUvarint(b, 2*uint64(len(msg)))
+	return append(b, msg...)
+}
+
+// appendTemplate appends msg with each name in it replaced by a 0 byte.
+func appendTemplate(b []byte, msg, name string) []byte {
+	for {
+		i := strings.Index(msg, name)
+		if i < 0 {
+			return append(b, msg...)
+		}
+		b = append(b, msg[:i]...)
+		b = append(b, 0)
+		msg = msg[i+len(name):]
+	}
+}
+
+// message reads what appendMessage wrote, for a finding on path p.
+func (d *decoder) message(p string) string {
+	v := d.rd.Uvarint()
+	if v&1 == 0 {
+		return d.inline(v / 2)
+	}
+	if v/2 >= uint64(len(d.c.strs)) {
+		d.rd.Bad = true
+		return ""
+	}
+	return strings.ReplaceAll(d.c.strs[v/2], "\x00", base(p))
+}
+
+// skipMessage reads past what appendMessage wrote.
+func (d *decoder) skipMessage() { d.skipText() }
+
+// inline reads n bytes written out.
+func (d *decoder) inline(n uint64) string {
+	if n > uint64(len(d.rd.B)) {
+		d.rd.Bad = true
+		return ""
+	}
+	s := string(d.rd.B[:n])
+	d.rd.B = d.rd.B[n:]
+	return s
+}
+
 // text reads what appendText wrote.
 func (d *decoder) text() string {
 	v := d.rd.Uvarint()
@@ -78,14 +142,7 @@ func (d *decoder) text() string {
 		}
 		return d.c.strs[v/2]
 	}
-	n := v / 2
-	if n > uint64(len(d.rd.B)) {
-		d.rd.Bad = true
-		return ""
-	}
-	s := string(d.rd.B[:n])
-	d.rd.B = d.rd.B[n:]
-	return s
+	return d.inline(v / 2)
 }
 
 func (c *codec) rule(r *Rule) uint64 {
@@ -128,7 +185,7 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 	b = binary.AppendVarint(b, int64(f.Line))
 	b = binary.AppendVarint(b, int64(f.PID))
 	b = binary.AppendVarint(b, int64(f.Seq))
-	b = varrec.AppendString(b, f.Message)
+	b = c.appendMessage(b, f.Message, f.Path)
 	b = binary.AppendVarint(b, int64(f.StateIndex))
 	// Lengths are stored plus one, so that a nil list comes back nil.
 	if f.Models == nil {
@@ -256,9 +313,10 @@ func (d *decoder) str() string {
 
 // head reads a record's fields up to its state index into f (a fresh
 // Finding but for them), and returns the record's flags and its message,
-// undecoded, a slice of rec. Group reads no more than that (see
-// Result.heads): a spilled finding's text, related lines and state are
-// not built for it, and f is reused from one record to the next.
+// undecoded, a slice of rec to read with decoder.message. Group reads no
+// more than that (see Result.heads): a spilled finding's text, related
+// lines and state are not built for it, and f is reused from one record
+// to the next.
 func (d *decoder) head(rec []byte, f *Finding) (flags byte, msg []byte, err error) {
 	d.rd.Reset(rec)
 	flags = d.rd.Byte()
@@ -275,7 +333,9 @@ func (d *decoder) head(rec []byte, f *Finding) (flags byte, msg []byte, err erro
 	f.Line = int(d.rd.Varint())
 	f.PID = int(d.rd.Varint())
 	f.Seq = int(d.rd.Varint())
-	msg = d.rd.Bytes()
+	msg = d.rd.B
+	d.skipMessage()
+	msg = msg[:len(msg)-len(d.rd.B)]
 	f.StateIndex = int(d.rd.Varint())
 	if d.rd.Bad {
 		return 0, nil, errRecord
@@ -345,7 +405,10 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Message = string(msg)
+	rest := d.rd.B
+	d.rd.B = msg
+	f.Message = d.message(f.Path)
+	d.rd.B = rest
 	d.models(f, flags)
 	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
 		f.Related = make([]Related, 0, min(n-1, 64))

@@ -97,3 +97,52 @@ func TestBrief(t *testing.T) {
 		t.Error("no finding had related events")
 	}
 }
+
+// TestSpillMessages: a message goes into the codec's table with its
+// file's base name taken out, and reads back as it was: the name twice,
+// not at all, inside another word, a message or a name with a 0 byte,
+// and once the table is full.
+func TestSpillMessages(t *testing.T) {
+	defer func(was int) { maxTexts = was }(maxTexts)
+	rule, _ := Lookup(DataNotSynced)
+	tests := []struct{ path, msg string }{
+		{"/d/a.txt", "a.txt can be empty: a.txt was written"},
+		{"/d/a.txt", "nothing about the file"},
+		{"/d/a", "a can be lost in a crash and a, and aa"},
+		{"/d/a.txt", "a.txt\x00 holds a 0 byte"},
+		{"/d/a\x00b", "a\x00b can be empty"},
+		{"/d/a.txt", ""},
+		{"", "no path"},
+		{"/", "/ is the root"},
+		{"/d/.", ". can be ."},
+		{"/d/b.txt", "\x00"},
+	}
+	for _, texts := range []int{0, 1, 4, 1 << 12} {
+		maxTexts = texts
+		c := newCodec()
+		var recs [][]byte
+		for _, tc := range tests {
+			f := &Finding{Rule: rule, Path: tc.path, Trace: "t", Line: 1, Message: tc.msg}
+			recs = append(recs, c.appendItem(nil, item{f: f}))
+		}
+		d := &decoder{c: c}
+		for i, tc := range tests {
+			f, err := d.decode(recs[i])
+			if err != nil {
+				t.Fatalf("%d texts, %q: %v", texts, tc.msg, err)
+			}
+			if f.Message != tc.msg || f.Path != tc.path {
+				t.Errorf("%d texts: %q on %q read back as %q on %q", texts, tc.msg, tc.path, f.Message, f.Path)
+			}
+		}
+		if texts == 1<<12 {
+			n := len(c.strs)
+			for _, p := range []string{"/d/x.txt", "/e/y.txt"} {
+				c.appendItem(nil, item{f: &Finding{Rule: rule, Path: p, Trace: "t", Message: base(p) + " can be empty; sync " + base(p)}})
+			}
+			if len(c.strs) != n+1 {
+				t.Errorf("two messages alike but for their file's name took %d texts in the table, want 1", len(c.strs)-n)
+			}
+		}
+	}
+}
