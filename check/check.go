@@ -388,7 +388,8 @@ func (r *run) emit(f *Finding) {
 		return
 	}
 	f.modelSet = 1 << r.p
-	r.col.note(r.index, f)
+	// Its place among the run's findings, as the spill numbers them.
+	r.col.note(r.index, r.emitted+len(r.findings), f)
 	r.col.emit(r, f)
 }
 
@@ -411,8 +412,16 @@ func (r *run) joins(id, p string, at model.Ref) bool {
 	if !r.opt.inScope(p) {
 		return true
 	}
-	if !r.col.seenBefore(r.index, id, p, at.File, at.Line) {
+	seq, ok := r.col.seenBefore(r.index, id, p, at.File, at.Line)
+	if !ok {
 		return false
+	}
+	if r.col.sort != nil {
+		// The first run's finding is spilled, or will be: merge adds
+		// this run's model to it, and no record is written for this
+		// run's.
+		r.col.joinModel(seq, r.p)
+		return true
 	}
 	r.emit(r.newFinding(id, p, at, ""))
 	return true

@@ -366,6 +366,19 @@ type collector struct {
 	// traceIDs number the traces they name.
 	firsts   map[string]*emittedKeys
 	traceIDs []string
+	// joined are the models later runs add to the first run's findings
+	// once the check spills, by the findings' places in the first run
+	// (see run.joins).
+	joined []modelSet
+}
+
+// joinModel adds model p to the first run's finding seq, as a later
+// run's finding with the same key would in merge.
+func (c *collector) joinModel(seq int, p model.Persistence) {
+	if seq >= len(c.joined) {
+		c.joined = append(c.joined, make([]modelSet, seq+1-len(c.joined))...)
+	}
+	c.joined[seq] |= 1 << p
 }
 
 // joinRules are the rules that ask run.joins.
@@ -400,6 +413,7 @@ type emittedKey struct {
 	path  string
 	line  int
 	trace int
+	seq   int // its place among the first run's findings; not part of the key
 }
 
 func (c *collector) keyOf(p, trace string, line int) emittedKey {
@@ -417,9 +431,9 @@ func (c *collector) keyOf(p, trace string, line int) emittedKey {
 	return emittedKey{path: p, line: line, trace: t}
 }
 
-// note remembers f, emitted by run index, when the first run emitted it
-// and its rule asks run.joins.
-func (c *collector) note(index int, f *Finding) {
+// note remembers f, emitted by run index as its finding seq, when the
+// first run emitted it and its rule asks run.joins.
+func (c *collector) note(index, seq int, f *Finding) {
 	if index != 0 || len(c.runs) < 2 || !slices.Contains(joinRules, f.Rule.ID) {
 		return
 	}
@@ -431,7 +445,9 @@ func (c *collector) note(index int, f *Finding) {
 		e = &emittedKeys{at: make([]int, len(c.runs))}
 		c.firsts[f.Rule.ID] = e
 	}
-	e.add(c.keyOf(f.Path, f.Trace, f.Line))
+	k := c.keyOf(f.Path, f.Trace, f.Line)
+	k.seq = seq
+	e.add(k)
 }
 
 // joinAhead is how far past the last key it found a run looks for the
@@ -444,21 +460,22 @@ const joinAhead = 16
 // the run of index asks. A later run's rule asks in the order the first
 // run's emitted them, so the answer is looked for a little ahead of
 // where the last was found; a key not there is answered no, which only
-// costs the finding built in full. The first run is answered no.
-func (c *collector) seenBefore(index int, id, p, trace string, line int) bool {
+// costs the finding built in full. The first run is answered no. With
+// yes comes the place of the first run's finding among its findings.
+func (c *collector) seenBefore(index int, id, p, trace string, line int) (int, bool) {
 	e := c.firsts[id]
 	if index == 0 || e == nil {
-		return false
+		return 0, false
 	}
 	k := c.keyOf(p, trace, line)
 	from := e.at[index]
 	for i := from; i < e.n && i < from+joinAhead; i++ {
-		if *e.key(i) == k {
+		if x := e.key(i); x.path == k.path && x.line == k.line && x.trace == k.trace {
 			e.at[index] = i + 1
-			return true
+			return x.seq, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 func (c *collector) emit(r *run, f *Finding) {
@@ -565,6 +582,9 @@ func (c *collector) spilledMerge(want []model.Persistence, sum *Summary) (*diskP
 		return final(&pk, pending)
 	}
 	err = c.sort.merge(func(k *key, rec []byte) error {
+		if k.run == 0 && k.seq < len(c.joined) {
+			rec[1] |= byte(c.joined[k.seq])
+		}
 		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path && pk.trace == k.trace {
 			pending[1] |= rec[1]
 			return nil

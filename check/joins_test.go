@@ -62,9 +62,9 @@ func TestSeenBefore(t *testing.T) {
 	rule, _ := Lookup(DataNotSynced)
 	c := &collector{runs: make([]*run, 3)}
 	for i := range 40 {
-		c.note(0, &Finding{Rule: rule, Path: fmt.Sprintf("/d/f%d", i), Trace: "t", Line: 10 + i})
+		c.note(0, 100+i, &Finding{Rule: rule, Path: fmt.Sprintf("/d/f%d", i), Trace: "t", Line: 10 + i})
 	}
-	c.note(1, &Finding{Rule: rule, Path: "/d/g", Trace: "t", Line: 7})
+	c.note(1, 0, &Finding{Rule: rule, Path: "/d/g", Trace: "t", Line: 7})
 	tests := []struct {
 		run         int
 		id, p, tr   string
@@ -85,8 +85,12 @@ func TestSeenBefore(t *testing.T) {
 		{1, DataNotSynced, "/d/f3", "t", 13, true, "run 1 goes on from its own"},
 	}
 	for _, tc := range tests {
-		if got := c.seenBefore(tc.run, tc.id, tc.p, tc.tr, tc.line); got != tc.want {
+		seq, got := c.seenBefore(tc.run, tc.id, tc.p, tc.tr, tc.line)
+		if got != tc.want {
 			t.Errorf("run %d, %s %s %s:%d: seen before %v, want %v (%s)", tc.run, tc.id, tc.p, tc.tr, tc.line, got, tc.want, tc.explanation)
+		}
+		if i, _ := fmt.Sscanf(tc.p, "/d/f%d", new(int)); got && (i != 1 || seq != 100+tc.line-10) {
+			t.Errorf("run %d, %s: the first run's finding %d, want %d", tc.run, tc.p, seq, 100+tc.line-10)
 		}
 	}
 }
