@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -145,15 +146,21 @@ func (s *nameHistory) litter(p string, n *model.Name) bool {
 func (s *nameNotSynced) Finish(r *run) {
 	h := r.names
 	names := r.m.Names()
-	paths := make([]string, 0, len(names))
+	// Each path with its name, sorted by path: looked up again in the
+	// map, the names of a trace of many files missed the cache.
+	type named struct {
+		p string
+		n *model.Name
+	}
+	var paths []named
 	for p, n := range names {
 		if len(n.Ops) > 0 && canDiffer(n) && !h.litter(p, n) {
-			paths = append(paths, p)
+			paths = append(paths, named{p, n})
 		}
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		n := names[p]
+	slices.SortFunc(paths, func(a, b named) int { return strings.Compare(a.p, b.p) })
+	for _, x := range paths {
+		p, n := x.p, x.n
 		last := n.Ops[len(n.Ops)-1]
 		if r.joins(NameNotSynced, p, last.Event()) {
 			continue
