@@ -179,6 +179,36 @@ func (r *Result) At(i int) (*Finding, error) {
 	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
 }
 
+// AtReuse is finding i (0 <= i < Len), as At gives it, but valid only
+// until the next call with the same f and st, and not to be changed: a
+// finding in memory as it is, a spilled one read into f (reusing the
+// room of its Related) and its state into st. A report that writes each
+// finding as it reads it needs no Finding of its own for each.
+func (r *Result) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
+	if i < len(r.findings) {
+		return r.findings[i], nil
+	}
+	n := i - len(r.findings)
+	for _, p := range r.parts {
+		if n >= p.len() {
+			n -= p.len()
+			continue
+		}
+		if p.disk == nil {
+			return p.mem[n], nil
+		}
+		rec, err := p.disk.record(p.disk.offs[n])
+		if err != nil {
+			return nil, err
+		}
+		if err := p.disk.r.dec.decodeInto(rec, f, st); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
+}
+
 // Brief fills f with finding i (0 <= i < Len) as far as what names it:
 // its rule, path, trace, line, pid, seq, state index, models and related
 // events, without their descriptions (What). Its message and state are

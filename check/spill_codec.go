@@ -401,9 +401,19 @@ func (d *decoder) skipText() {
 // decode reads a whole record back into a finding.
 func (d *decoder) decode(rec []byte) (*Finding, error) {
 	f := &Finding{}
+	if err := d.decodeInto(rec, f, nil); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// decodeInto reads a whole record back into f, reusing the room of its
+// Related, and into st for its state (a new State when st is nil).
+func (d *decoder) decodeInto(rec []byte, f *Finding, st *State) error {
+	related := f.Related[:0]
 	flags, msg, err := d.head(rec, f)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rest := d.rd.B
 	d.rd.B = msg
@@ -411,7 +421,9 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 	d.rd.B = rest
 	d.models(f, flags)
 	if n := d.rd.Uvarint(); n > 0 && !d.rd.Bad {
-		f.Related = make([]Related, 0, min(n-1, 64))
+		if related == nil {
+			related = make([]Related, 0, min(n-1, 64))
+		}
 		for i := uint64(1); i < n && !d.rd.Bad; i++ {
 			var r Related
 			r.Trace = d.str()
@@ -419,11 +431,17 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 			r.PID = int(d.rd.Varint())
 			r.Syscall = d.str()
 			r.What = d.text()
-			f.Related = append(f.Related, r)
+			related = append(related, r)
 		}
+		f.Related = related
 	}
 	if has := d.rd.Byte(); has == 1 || has == 2 {
-		s := &State{}
+		s := st
+		if s == nil {
+			s = &State{}
+		} else {
+			*s = State{}
+		}
 		s.Trace = d.str()
 		s.Line = int(d.rd.Varint())
 		if has == 2 {
@@ -439,7 +457,7 @@ func (d *decoder) decode(rec []byte) (*Finding, error) {
 		d.rd.Bad = true
 	}
 	if d.rd.Bad || len(d.rd.B) != 0 {
-		return nil, errRecord
+		return errRecord
 	}
-	return f, nil
+	return nil
 }

@@ -146,3 +146,51 @@ func TestSpillMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestAtReuse: AtReuse gives each finding, in memory and spilled, as At
+// does, read into one Finding and State reused from one to the next.
+func TestAtReuse(t *testing.T) {
+	inTempDir(t)
+	traces := fixtures.Traces(t, "../fixtures/traces")
+	spilled := 0
+	for _, trace := range traces {
+		for _, at := range []int{0, 1} {
+			s, err := parser.Open(trace, parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(s, Options{Models: []model.Persistence{model.Posix, model.Ext4}, SpillAt: at})
+			s.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", trace, err)
+			}
+			var reuse Finding
+			var st State
+			// Backwards too, so that a finding with fewer related
+			// events or no state follows one with more.
+			for _, order := range []func(int) int{func(i int) int { return i }, func(i int) int { return res.Len() - 1 - i }} {
+				for j := range res.Len() {
+					i := order(j)
+					want, err := res.At(i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := res.AtReuse(i, &reuse, &st)
+					if err != nil {
+						t.Fatalf("%s SpillAt %d: AtReuse(%d): %v", trace, at, i, err)
+					}
+					if got == &reuse {
+						spilled++
+					}
+					if diff := cmp.Diff(want, got, cmp.AllowUnexported(Finding{}), cmp.Comparer(func(a, b *Rule) bool { return a == b })); diff != "" {
+						t.Errorf("%s SpillAt %d: AtReuse(%d) (-At +AtReuse):\n%s", trace, at, i, diff)
+					}
+				}
+			}
+			res.Close()
+		}
+	}
+	if spilled == 0 {
+		t.Error("no finding was read from a temp file")
+	}
+}

@@ -64,11 +64,15 @@ func (o Options) problems(res *check.Result) (*check.Problems, error) {
 
 // eachInProblems calls f with every finding in the order of the
 // problems, each problem's in report order, the problem's place and the
-// finding's among its members.
+// finding's among its members. The finding is f's only until it returns.
 func eachInProblems(res *check.Result, ps *check.Problems, f func(n, k int, x *check.Finding) error) error {
+	// Each finding is read into the same Finding and State: f keeps
+	// nothing of it.
+	var reuse check.Finding
+	var st check.State
 	for n, p := range ps.List {
 		for k, i := range p.Members {
-			x, err := res.At(int(i))
+			x, err := res.AtReuse(int(i), &reuse, &st)
 			if err != nil {
 				return err
 			}
