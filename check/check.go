@@ -54,6 +54,9 @@ type Finding struct {
 	// on findings in memory (see Result.Load).
 	Source   *source.Location
 	modelSet modelSet
+	// text is the message, as bytes in room a run reuses, of a finding
+	// that run.message made for the codec; nil otherwise.
+	text []byte
 }
 
 // modelSet is a set of persistence models, bit p for model p: one word
@@ -365,8 +368,10 @@ type run struct {
 	// names is what the program did to names, alike under every model:
 	// one for all the runs of a check, kept by the first (nameNotSynced).
 	names *nameHistory
-	// scratch is the finding run.newFinding reuses.
+	// scratch is the finding run.newFinding reuses, text the room of
+	// its message (run.message).
 	scratch Finding
+	text    []byte
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -425,6 +430,20 @@ func (r *run) joins(id, p string, at model.Ref) bool {
 	}
 	r.emit(r.newFinding(id, p, at, ""))
 	return true
+}
+
+// message sets f's message, fmt.Sprintf(format, args...). For the
+// finding run.newFinding reuses once the check spills, the text is made
+// in room the run reuses too, and kept as bytes for the codec (the
+// finding's Message stays empty): a trace of many unsynced files made a
+// string of each message only to copy it into a record.
+func (r *run) message(f *Finding, format string, args ...any) {
+	if f != &r.scratch {
+		f.Message = fmt.Sprintf(format, args...)
+		return
+	}
+	r.text = fmt.Appendf(r.text[:0], format, args...)
+	f.text = r.text
 }
 
 // newFinding is newFinding, for a finding emitted as soon as it is

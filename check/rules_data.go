@@ -50,9 +50,9 @@ func (dataNotSynced) Finish(r *run) {
 			for _, w := range writes {
 				bytes += w.Len
 			}
-			f := r.newFinding(DataNotSynced, p, last.Event(),
-				fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
-					base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
+			f := r.newFinding(DataNotSynced, p, last.Event(), "")
+			r.message(f, "%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
+				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes"))
 			f.relate(first.Event(), "first unsynced write")
 			if last.Event().Line != first.Event().Line {
 				f.relate(last.Event(), "last unsynced write")

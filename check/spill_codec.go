@@ -2,6 +2,7 @@ package check
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -19,12 +20,13 @@ import (
 
 // codec holds the tables shared by every record of one check.
 type codec struct {
-	// scratch is where appendMessage makes a message's template.
-	scratch []byte
-	strs    []string
-	strID   map[string]uint64
-	rules   []*Rule
-	ruleI   map[ruleKey]uint64
+	// scratch is where appendMessage makes a message's template, name
+	// where appendMessageBytes keeps the name it takes out.
+	scratch, name []byte
+	strs          []string
+	strID         map[string]uint64
+	rules         []*Rule
+	ruleI         map[ruleKey]uint64
 }
 
 // ruleKey names a rule as a finding carries it: a rule lowered to a
@@ -80,6 +82,34 @@ func (c *codec) appendMessage(b []byte, msg, p string) []byte {
 	name := base(p)
 	if strings.IndexByte(msg, 0) < 0 && strings.IndexByte(name, 0) < 0 {
 		c.scratch = appendTemplate(c.scratch[:0], msg, name)
+		id, ok := c.strID[string(c.scratch)]
+		if !ok && len(c.strs) < maxTexts {
+			id, ok = c.str(string(c.scratch)), true
+		}
+		if ok {
+			return binary.AppendUvarint(b, 2*id+1)
+		}
+	}
+	b = binary.AppendUvarint(b, 2*uint64(len(msg)))
+	return append(b, msg...)
+}
+
+// appendMessageBytes is appendMessage for a message held as bytes.
+func (c *codec) appendMessageBytes(b, msg []byte, p string) []byte {
+	name := base(p)
+	if bytes.IndexByte(msg, 0) < 0 && strings.IndexByte(name, 0) < 0 {
+		c.scratch = c.scratch[:0]
+		c.name = append(c.name[:0], name...)
+		for rest := msg; ; {
+			i := bytes.Index(rest, c.name)
+			if i < 0 {
+				c.scratch = append(c.scratch, rest...)
+				break
+			}
+			c.scratch = append(c.scratch, rest[:i]...)
+			c.scratch = append(c.scratch, 0)
+			rest = rest[i+len(name):]
+		}
 		id, ok := c.strID[string(c.scratch)]
 		if !ok && len(c.strs) < maxTexts {
 			id, ok = c.str(string(c.scratch)), true
@@ -185,7 +215,11 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 	b = binary.AppendVarint(b, int64(f.Line))
 	b = binary.AppendVarint(b, int64(f.PID))
 	b = binary.AppendVarint(b, int64(f.Seq))
-	b = c.appendMessage(b, f.Message, f.Path)
+	if f.text != nil {
+		b = c.appendMessageBytes(b, f.text, f.Path)
+	} else {
+		b = c.appendMessage(b, f.Message, f.Path)
+	}
 	b = binary.AppendVarint(b, int64(f.StateIndex))
 	// Lengths are stored plus one, so that a nil list comes back nil.
 	if f.Models == nil {

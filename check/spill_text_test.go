@@ -121,12 +121,17 @@ func TestSpillMessages(t *testing.T) {
 		maxTexts = texts
 		c := newCodec()
 		var recs [][]byte
+		// Each message as a string, then as bytes (run.message).
 		for _, tc := range tests {
 			f := &Finding{Rule: rule, Path: tc.path, Trace: "t", Line: 1, Message: tc.msg}
 			recs = append(recs, c.appendItem(nil, item{f: f}))
 		}
+		for _, tc := range tests {
+			f := &Finding{Rule: rule, Path: tc.path, Trace: "t", Line: 1, text: []byte(tc.msg)}
+			recs = append(recs, c.appendItem(nil, item{f: f}))
+		}
 		d := &decoder{c: c}
-		for i, tc := range tests {
+		for i, tc := range append(tests, tests...) {
 			f, err := d.decode(recs[i])
 			if err != nil {
 				t.Fatalf("%d texts, %q: %v", texts, tc.msg, err)
