@@ -54,6 +54,9 @@ type Finding struct {
 	// on findings in memory (see Result.Load).
 	Source   *source.Location
 	modelSet modelSet
+	// text is the message, as bytes in room a run reuses, of a finding
+	// that run.message made for the codec; nil otherwise.
+	text []byte
 }
 
 // modelSet is a set of persistence models, bit p for model p: one word
@@ -365,6 +368,10 @@ type run struct {
 	// names is what the program did to names, alike under every model:
 	// one for all the runs of a check, kept by the first (nameNotSynced).
 	names *nameHistory
+	// scratch is the finding run.newFinding reuses, text the room of
+	// its message (run.message).
+	scratch Finding
+	text    []byte
 }
 
 // later runs f once the whole trace is read, so that a finding made at an
@@ -386,7 +393,71 @@ func (r *run) emit(f *Finding) {
 		return
 	}
 	f.modelSet = 1 << r.p
+	// Its place among the run's findings, as the spill numbers them.
+	r.col.note(r.index, r.emitted+len(r.findings), f)
 	r.col.emit(r, f)
+}
+
+// joinEarly lets rules skip what merge throws away (run.joins); a
+// variable for the tests that hold it to the findings built in full.
+var joinEarly = true
+
+// joins reports whether a finding of rule id on path p at event at needs
+// no more than its key: it is out of scope, or an earlier finding with
+// the same key (rule, path, trace and line) was emitted by this run or
+// an earlier one, and merge keeps that one's text, related events and
+// state, adding only this run's model to it. Then it emits the finding
+// as just that key, and the rule need not work out the rest (under a
+// second model, a trace of many unsynced files asked the model again
+// for every file's crash states, to build findings merge threw away).
+func (r *run) joins(id, p string, at model.Ref) bool {
+	if !joinEarly {
+		return false
+	}
+	if !r.opt.inScope(p) {
+		return true
+	}
+	seq, ok := r.col.seenBefore(r.index, id, p, at.File, at.Line)
+	if !ok {
+		return false
+	}
+	if r.col.sort != nil {
+		// The first run's finding is spilled, or will be: merge adds
+		// this run's model to it, and no record is written for this
+		// run's.
+		r.col.joinModel(seq, r.p)
+		return true
+	}
+	r.emit(r.newFinding(id, p, at, ""))
+	return true
+}
+
+// message sets f's message, fmt.Sprintf(format, args...). For the
+// finding run.newFinding reuses once the check spills, the text is made
+// in room the run reuses too, and kept as bytes for the codec (the
+// finding's Message stays empty): a trace of many unsynced files made a
+// string of each message only to copy it into a record.
+func (r *run) message(f *Finding, format string, args ...any) {
+	if f != &r.scratch {
+		f.Message = fmt.Sprintf(format, args...)
+		return
+	}
+	r.text = fmt.Appendf(r.text[:0], format, args...)
+	f.text = r.text
+}
+
+// newFinding is newFinding, for a finding emitted as soon as it is
+// made: once the check spills, emit writes a finding out at once and
+// keeps nothing of it, and one Finding of the run (its Related too) is
+// reused for the next.
+func (r *run) newFinding(id, p string, at model.Ref, msg string) *Finding {
+	if r.col.sort == nil {
+		return newFinding(id, p, at, msg)
+	}
+	related := r.scratch.Related[:0]
+	r.scratch = newFindingValue(id, p, at, msg)
+	r.scratch.Related = related
+	return &r.scratch
 }
 
 // Evaluated lists the models Run computes findings under for the models
@@ -551,11 +622,16 @@ func merge(runs []*run, want []model.Persistence) []*Finding {
 
 // newFinding starts a finding of rule id at event ref.
 func newFinding(id string, p string, at model.Ref, msg string) *Finding {
+	f := newFindingValue(id, p, at, msg)
+	return &f
+}
+
+func newFindingValue(id string, p string, at model.Ref, msg string) Finding {
 	rule, ok := Lookup(id)
 	if !ok {
 		panic("check: no rule " + id)
 	}
-	return &Finding{Rule: rule, Path: p, Trace: at.File, Line: at.Line, PID: at.PID, Seq: at.Seq, Message: msg}
+	return Finding{Rule: rule, Path: p, Trace: at.File, Line: at.Line, PID: at.PID, Seq: at.Seq, Message: msg}
 }
 
 func (f *Finding) relate(r model.Ref, what string) *Finding {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -178,6 +179,80 @@ func (r *Result) At(i int) (*Finding, error) {
 	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
 }
 
+// AtReuse is finding i (0 <= i < Len), as At gives it, but valid only
+// until the next call with the same f and st, and not to be changed: a
+// finding in memory as it is, a spilled one read into f (reusing the
+// room of its Related) and its state into st. A report that writes each
+// finding as it reads it needs no Finding of its own for each.
+func (r *Result) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
+	if i < len(r.findings) {
+		return r.findings[i], nil
+	}
+	n := i - len(r.findings)
+	for _, p := range r.parts {
+		if n >= p.len() {
+			n -= p.len()
+			continue
+		}
+		if p.disk == nil {
+			return p.mem[n], nil
+		}
+		rec, err := p.disk.record(p.disk.offs[n])
+		if err != nil {
+			return nil, err
+		}
+		if err := p.disk.r.dec.decodeInto(rec, f, st); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
+}
+
+// Brief fills f with finding i (0 <= i < Len) as far as what names it:
+// its rule, path, trace, line, pid, seq, state index, models and related
+// events, without their descriptions (What). Its message and state are
+// left empty, and its Source nil. f's Related is reused. A report's
+// fingerprints need no more, and a spilled finding is read without
+// building the rest.
+func (r *Result) Brief(i int, f *Finding) error {
+	if i >= len(r.findings) {
+		n := i - len(r.findings)
+		for _, p := range r.parts {
+			if n >= p.len() {
+				n -= p.len()
+				continue
+			}
+			if p.disk == nil {
+				brief(p.mem[n], f)
+				return nil
+			}
+			rec, err := p.disk.record(p.disk.offs[n])
+			if err != nil {
+				return err
+			}
+			return p.disk.r.dec.brief(rec, f)
+		}
+		return fmt.Errorf("check: finding %d of %d", i, r.Len())
+	}
+	brief(r.findings[i], f)
+	return nil
+}
+
+// brief copies x into f as Result.Brief fills it.
+func brief(x, f *Finding) {
+	related := f.Related[:0]
+	for _, r := range x.Related {
+		r.What = ""
+		related = append(related, r)
+	}
+	if x.Related == nil {
+		related = nil
+	}
+	*f = Finding{Rule: x.Rule, Path: x.Path, Trace: x.Trace, Line: x.Line, PID: x.PID, Seq: x.Seq,
+		Models: x.Models, Related: related, StateIndex: x.StateIndex, modelSet: x.modelSet}
+}
+
 // Filter leaves in the result only the findings keep returns true for,
 // in their order, and counts again what is left in the summary. keep
 // sees each finding once.
@@ -316,6 +391,121 @@ type collector struct {
 	traces map[string]bool
 	rec    []byte
 	err    error
+	// firsts are the keys of the findings the first run emitted, of
+	// the rules that ask run.joins, in the order it emitted them;
+	// traceIDs number the traces they name.
+	firsts   map[string]*emittedKeys
+	traceIDs []string
+	// joined are the models later runs add to the first run's findings
+	// once the check spills, by the findings' places in the first run
+	// (see run.joins).
+	joined []modelSet
+}
+
+// joinModel adds model p to the first run's finding seq, as a later
+// run's finding with the same key would in merge.
+func (c *collector) joinModel(seq int, p model.Persistence) {
+	if seq >= len(c.joined) {
+		c.joined = append(c.joined, make([]modelSet, seq+1-len(c.joined))...)
+	}
+	c.joined[seq] |= 1 << p
+}
+
+// joinRules are the rules that ask run.joins.
+var joinRules = []string{DataNotSynced, NameNotSynced}
+
+// emittedKeys are the keys of one rule's findings the first run emitted,
+// in order, and how far each later run has found its own among them.
+type emittedKeys struct {
+	// keys are in blocks of keyBlock, so that they are never copied to
+	// grow (a slice grown by append allocated five times its size).
+	keys [][]emittedKey
+	n    int
+	at   []int // by run index
+}
+
+const keyBlock = 1 << 12
+
+func (e *emittedKeys) add(k emittedKey) {
+	if e.n%keyBlock == 0 {
+		e.keys = append(e.keys, make([]emittedKey, 0, keyBlock))
+	}
+	b := &e.keys[len(e.keys)-1]
+	*b = append(*b, k)
+	e.n++
+}
+
+func (e *emittedKeys) key(i int) *emittedKey { return &e.keys[i/keyBlock][i%keyBlock] }
+
+// emittedKey is what merge joins a rule's findings by, with the rule:
+// path, trace (its place in collector.traceIDs) and line.
+type emittedKey struct {
+	path  string
+	line  int
+	trace int
+	seq   int // its place among the first run's findings; not part of the key
+}
+
+func (c *collector) keyOf(p, trace string, line int) emittedKey {
+	t := -1
+	for i := len(c.traceIDs) - 1; i >= 0; i-- {
+		if c.traceIDs[i] == trace {
+			t = i
+			break
+		}
+	}
+	if t < 0 {
+		t = len(c.traceIDs)
+		c.traceIDs = append(c.traceIDs, trace)
+	}
+	return emittedKey{path: p, line: line, trace: t}
+}
+
+// note remembers f, emitted by run index as its finding seq, when the
+// first run emitted it and its rule asks run.joins.
+func (c *collector) note(index, seq int, f *Finding) {
+	if index != 0 || len(c.runs) < 2 || !slices.Contains(joinRules, f.Rule.ID) {
+		return
+	}
+	if c.firsts == nil {
+		c.firsts = map[string]*emittedKeys{}
+	}
+	e := c.firsts[f.Rule.ID]
+	if e == nil {
+		e = &emittedKeys{at: make([]int, len(c.runs))}
+		c.firsts[f.Rule.ID] = e
+	}
+	k := c.keyOf(f.Path, f.Trace, f.Line)
+	k.seq = seq
+	e.add(k)
+}
+
+// joinAhead is how far past the last key it found a run looks for the
+// next: a model can leave a file out that another reports.
+const joinAhead = 16
+
+// seenBefore reports whether the first run emitted a finding of rule id
+// on path p at trace's line, which merge then puts before any a later
+// run emits (the runs' findings are joined in the order of the runs):
+// the run of index asks. A later run's rule asks in the order the first
+// run's emitted them, so the answer is looked for a little ahead of
+// where the last was found; a key not there is answered no, which only
+// costs the finding built in full. The first run is answered no. With
+// yes comes the place of the first run's finding among its findings.
+func (c *collector) seenBefore(index int, id, p, trace string, line int) (int, bool) {
+	e := c.firsts[id]
+	if index == 0 || e == nil {
+		return 0, false
+	}
+	k := c.keyOf(p, trace, line)
+	from := e.at[index]
+	for i := from; i < e.n && i < from+joinAhead; i++ {
+		if x := e.key(i); x.path == k.path && x.line == k.line && x.trace == k.trace {
+			e.at[index] = i + 1
+			return x.seq, true
+		}
+	}
+	return 0, false
 }
 
 func (c *collector) emit(r *run, f *Finding) {
@@ -422,6 +612,9 @@ func (c *collector) spilledMerge(want []model.Persistence, sum *Summary) (*diskP
 		return final(&pk, pending)
 	}
 	err = c.sort.merge(func(k *key, rec []byte) error {
+		if k.run == 0 && k.seq < len(c.joined) {
+			rec[1] |= byte(c.joined[k.seq])
+		}
 		if pending != nil && pk.line == k.line && pk.rule.ID == k.rule.ID && pk.path == k.path && pk.trace == k.trace {
 			pending[1] |= rec[1]
 			return nil

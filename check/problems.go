@@ -121,8 +121,9 @@ type fileRules struct {
 	rules uint64 // bit ruleIndex[id]
 	sites map[int]*source.Location
 	// primary is the rule whose problem each rule's findings join, by
-	// rule index, once worked out.
-	primary map[int]int
+	// rule index, once worked out (primaries): shared by every file
+	// with the same rules.
+	primary []int8
 }
 
 // problemKey names a problem while Group builds them.
@@ -163,8 +164,16 @@ func Group(r *Result) (*Problems, error) {
 		}
 		fr.rules |= 1 << i
 	}
+	// Files with the same rules have the same primaries: a trace of
+	// many files has few sets of rules.
+	bySet := map[uint64][]int8{}
 	for _, fr := range files {
-		fr.primary = primaries(fr.rules)
+		prim, ok := bySet[fr.rules]
+		if !ok {
+			prim = primaries(fr.rules)
+			bySet[fr.rules] = prim
+		}
+		fr.primary = prim
 	}
 	unsynced := map[string]bool{}
 	for _, t := range r.Unsynced {
@@ -182,7 +191,7 @@ func Group(r *Result) (*Problems, error) {
 		}
 		fr := files[f.Path]
 		own := ruleIndex[f.Rule.ID]
-		prim := fr.primary[own]
+		prim := int(fr.primary[own])
 		k := problemKey{rule: prim, file: f.Path, state: f.StateIndex}
 		switch {
 		case unsynced[f.Trace] && slices.Contains(programRules, registry[prim].ID):
@@ -281,7 +290,7 @@ func (p *Problem) also(files map[string]*fileRules) []string {
 		for _, path := range p.Paths {
 			fr := files[path]
 			for id, words := range c.also {
-				if fr.rules&(1<<ruleIndex[id]) != 0 && fr.primary[ruleIndex[id]] == ruleIndex[p.Rule.ID] && !slices.Contains(out, words) {
+				if fr.rules&(1<<ruleIndex[id]) != 0 && int(fr.primary[ruleIndex[id]]) == ruleIndex[p.Rule.ID] && !slices.Contains(out, words) {
 					out = append(out, words)
 				}
 			}
@@ -311,30 +320,33 @@ func listPaths(ps []string, n int) string {
 }
 
 // primaries works out, for the rules found on one file, the rule whose
-// problem each one's findings join: the causes in order take the rules
-// they explain that no earlier cause took; a rule no cause took is its
-// own problem.
-func primaries(rules uint64) map[int]int {
-	out := map[int]int{}
+// problem each one's findings join, by rule index (-1 for a rule not
+// found): the causes in order take the rules they explain that no
+// earlier cause took; a rule no cause took is its own problem.
+func primaries(rules uint64) []int8 {
+	out := make([]int8, len(registry))
+	for i := range out {
+		out[i] = -1
+	}
 	for _, c := range causes {
 		ci := ruleIndex[c.rule]
 		if rules&(1<<ci) == 0 {
 			continue
 		}
-		if _, taken := out[ci]; taken {
+		if out[ci] >= 0 {
 			continue // a consequence of an earlier cause
 		}
-		out[ci] = ci
+		out[ci] = int8(ci)
 		for _, id := range c.explains {
 			ei := ruleIndex[id]
-			if _, taken := out[ei]; !taken && rules&(1<<ei) != 0 {
-				out[ei] = ci
+			if out[ei] < 0 && rules&(1<<ei) != 0 {
+				out[ei] = int8(ci)
 			}
 		}
 	}
 	for i := range registry {
-		if _, taken := out[i]; !taken && rules&(1<<i) != 0 {
-			out[i] = i
+		if out[i] < 0 && rules&(1<<i) != 0 {
+			out[i] = int8(i)
 		}
 	}
 	return out

@@ -33,24 +33,36 @@ func (dataNotSynced) Finish(r *run) {
 			continue
 		}
 		first, last := writes[0], writes[len(writes)-1]
-		var bytes int64
-		for _, w := range writes {
-			bytes += w.Len
-		}
 		p := ino.Name()
-		f := newFinding(DataNotSynced, p, last.Event(),
-			fmt.Sprintf("%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
-				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes")))
-		f.relate(first.Event(), "first unsynced write")
-		if last.Event().Line != first.Event().Line {
-			f.relate(last.Event(), "last unsynced write")
-		}
-		if ino.FailedSync() != nil {
-			f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
-		}
 		end := r.m.Last()
-		f.State = demonstrate(r.m, end, p)
-		r.emit(f)
+		// The crash state the findings below share, worked out when
+		// one of them needs it.
+		var state *State
+		stateKnown := false
+		stateOfFile := func() *State {
+			if !stateKnown {
+				state, stateKnown = demonstrate(r.m, end, p), true
+			}
+			return state
+		}
+		if !r.joins(DataNotSynced, p, last.Event()) {
+			var bytes int64
+			for _, w := range writes {
+				bytes += w.Len
+			}
+			f := r.newFinding(DataNotSynced, p, last.Event(), "")
+			r.message(f, "%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
+				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes"))
+			f.relate(first.Event(), "first unsynced write")
+			if last.Event().Line != first.Event().Line {
+				f.relate(last.Event(), "last unsynced write")
+			}
+			if ino.FailedSync() != nil {
+				f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
+			}
+			f.State = stateOfFile()
+			r.emit(f)
+		}
 
 		if ino.LastSync != nil && ino.LastSync.Seq < first.Event().Seq && ino.FailedSync() == nil {
 			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
@@ -58,7 +70,7 @@ func (dataNotSynced) Finish(r *run) {
 					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
 			g.relate(*ino.LastSync, "the sync came too early")
 			g.relate(first.Event(), "written after the sync")
-			g.State = f.State
+			g.State = stateOfFile()
 			r.emit(g)
 		}
 		if ino.SyncRange() != nil && ino.SyncRange().Seq > first.Event().Seq {
@@ -66,7 +78,7 @@ func (dataNotSynced) Finish(r *run) {
 				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
 					base(p), leaves(r.m, p)))
 			g.relate(first.Event(), "written").relate(*ino.SyncRange(), "sync_file_range: not a durability barrier")
-			g.State = f.State
+			g.State = stateOfFile()
 			r.emit(g)
 		}
 		var direct *model.DataOp
@@ -80,7 +92,7 @@ func (dataNotSynced) Finish(r *run) {
 				fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
 					base(p)))
 			g.relate(direct.Event(), "O_DIRECT write not followed by fdatasync")
-			g.State = f.State
+			g.State = stateOfFile()
 			r.emit(g)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -23,7 +24,25 @@ import (
 // first model's run, and read by every run (run.names). A path whose last
 // making a sync covered is pruned from it (see prune): a trace of a
 // million settled files keeps few paths in it.
-type nameNotSynced struct{}
+type nameNotSynced struct {
+	// notFollowedBy is what a related event says of each kind of entry
+	// op, made once.
+	notFollowedBy map[model.EntryKind]string
+}
+
+// notFollowed is what a finding says of an entry op of kind k not
+// followed by a directory fsync.
+func (s *nameNotSynced) notFollowed(k model.EntryKind) string {
+	w, ok := s.notFollowedBy[k]
+	if !ok {
+		if s.notFollowedBy == nil {
+			s.notFollowedBy = map[model.EntryKind]string{}
+		}
+		w = k.String() + " not followed by a directory fsync"
+		s.notFollowedBy[k] = w
+	}
+	return w
+}
 
 // nameHistory is what the program did to names, for litter.
 type nameHistory struct {
@@ -145,34 +164,43 @@ func (s *nameHistory) litter(p string, n *model.Name) bool {
 func (s *nameNotSynced) Finish(r *run) {
 	h := r.names
 	names := r.m.Names()
-	paths := make([]string, 0, len(names))
+	// Each path with its name, sorted by path: looked up again in the
+	// map, the names of a trace of many files missed the cache.
+	type named struct {
+		p string
+		n *model.Name
+	}
+	paths := make([]named, 0, len(names))
 	for p, n := range names {
 		if len(n.Ops) > 0 && canDiffer(n) && !h.litter(p, n) {
-			paths = append(paths, p)
+			paths = append(paths, named{p, n})
 		}
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		n := names[p]
+	slices.SortFunc(paths, func(a, b named) int { return strings.Compare(a.p, b.p) })
+	for _, x := range paths {
+		p, n := x.p, x.n
 		last := n.Ops[len(n.Ops)-1]
+		if r.joins(NameNotSynced, p, last.Event()) {
+			continue
+		}
 		dir := parentOf(p)
-		var msg string
+		var format string
 		switch {
 		case n.Durable == nil && n.Cache == nil:
-			msg = fmt.Sprintf("%s can be left behind after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+			format = "%s can be left behind after a crash: its %s is not durable until %s is fsynced"
 		case n.Durable == nil:
-			msg = fmt.Sprintf("%s can be missing after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+			format = "%s can be missing after a crash: its %s is not durable until %s is fsynced"
 		case n.Cache == nil:
-			msg = fmt.Sprintf("%s can come back after a crash: its %s is not durable until %s is fsynced", base(p), what(last), dir)
+			format = "%s can come back after a crash: its %s is not durable until %s is fsynced"
 		case n.Durable.Unsure:
-			msg = fmt.Sprintf("%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced", base(p), what(last), dir)
+			format = "%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced"
 		default:
-			msg = fmt.Sprintf("%s can name its old file again after a crash: the %s is not durable until %s is fsynced", base(p), what(last), dir)
+			format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced"
 		}
-		msg += "; open the directory and fsync it after the change"
-		f := newFinding(NameNotSynced, p, last.Event(), msg)
+		f := r.newFinding(NameNotSynced, p, last.Event(), "")
+		r.message(f, format+"; open the directory and fsync it after the change", base(p), what(last), dir)
 		for _, op := range n.Ops {
-			f.relate(op.Event(), op.Kind.String()+" not followed by a directory fsync")
+			f.relate(op.Event(), s.notFollowed(op.Kind))
 		}
 		f.State = demonstrateName(r.m, r.m.Last(), p, n)
 		r.emit(f)

@@ -3,8 +3,8 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -26,34 +26,42 @@ func Fingerprint(f *check.Finding, opt Options) string {
 
 // fingerprintSum is the fingerprint's bytes, before they are spelled in hex.
 func fingerprintSum(f *check.Finding, opt Options) [8]byte {
-	var b strings.Builder
-	b.WriteString(f.Rule.ID)
-	b.WriteByte(0)
-	b.WriteString("path:")
-	b.WriteString(opt.RelPath(f.Path))
-	b.WriteByte(0)
-	b.WriteString(shape(f))
+	// The bytes are put together on the stack when they fit: a finding's
+	// fingerprint is worked out for every finding of a report.
+	var room [256]byte
+	b := append(room[:0], f.Rule.ID...)
+	b = append(b, 0)
+	b = append(b, "path:"...)
+	b = append(b, opt.RelPath(f.Path)...)
+	b = append(b, 0)
+	b = appendShape(b, f)
 	if f.StateIndex > 0 {
 		// An explore finding is one rejected state: states of the same
 		// file and calls are told apart by their place in explore's
 		// deterministic order, which is the same on every machine.
-		fmt.Fprintf(&b, "\x00state:%d", f.StateIndex)
+		b = append(b, "\x00state:"...)
+		b = strconv.AppendInt(b, int64(f.StateIndex), 10)
 	}
-	sum := sha256.Sum256([]byte(b.String()))
+	sum := sha256.Sum256(b)
 	return [8]byte(sum[:8])
 }
 
-// shape is the sequence of syscalls that explain a finding, without their
-// arguments: "write,fsync,rename".
-func shape(f *check.Finding) string {
-	names := make([]string, 0, len(f.Related))
-	for _, r := range f.Related {
-		if n := len(names); n > 0 && names[n-1] == r.Syscall {
+// appendShape appends the sequence of syscalls that explain a finding,
+// without their arguments: "write,fsync,rename" (a syscall that repeats
+// the one before it is left out).
+func appendShape(b []byte, f *check.Finding) []byte {
+	last := ""
+	for i, r := range f.Related {
+		if i > 0 && r.Syscall == last {
 			continue
 		}
-		names = append(names, r.Syscall)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, r.Syscall...)
+		last = r.Syscall
 	}
-	return strings.Join(names, ",")
+	return b
 }
 
 // RelPath names a traced file relative to the first root that holds it,

@@ -63,15 +63,20 @@ func (o Options) problems(res *check.Result) (*check.Problems, error) {
 }
 
 // eachInProblems calls f with every finding in the order of the
-// problems, each problem's in report order, and the problem's place.
-func eachInProblems(res *check.Result, ps *check.Problems, f func(n int, x *check.Finding) error) error {
+// problems, each problem's in report order, the problem's place and the
+// finding's among its members. The finding is f's only until it returns.
+func eachInProblems(res *check.Result, ps *check.Problems, f func(n, k int, x *check.Finding) error) error {
+	// Each finding is read into the same Finding and State: f keeps
+	// nothing of it.
+	var reuse check.Finding
+	var st check.State
 	for n, p := range ps.List {
-		for _, i := range p.Members {
-			x, err := res.At(int(i))
+		for k, i := range p.Members {
+			x, err := res.AtReuse(int(i), &reuse, &st)
 			if err != nil {
 				return err
 			}
-			if err := f(n, x); err != nil {
+			if err := f(n, k, x); err != nil {
 				return err
 			}
 		}
@@ -99,25 +104,33 @@ func (o Options) wireProblem(p *check.Problem, id string, fps []string) wire.Pro
 	return wp
 }
 
-// memberPrints are the fingerprints of p's findings, its primary first.
-func memberPrints(res *check.Result, p *check.Problem, opt Options) ([]string, error) {
-	out := make([]string, 0, len(p.Members))
-	if p.Primary >= 0 {
-		f, err := res.At(p.Primary)
-		if err != nil {
+// memberSums are the fingerprints of p's findings (fingerprintSum), in
+// the order of p.Members.
+func memberSums(res *check.Result, p *check.Problem, opt Options) ([][8]byte, error) {
+	out := make([][8]byte, len(p.Members))
+	var f check.Finding // what a fingerprint reads of each, reused
+	for k, i := range p.Members {
+		if err := res.Brief(int(i), &f); err != nil {
 			return nil, err
 		}
-		out = append(out, Fingerprint(f, opt))
-	}
-	for _, i := range p.Members {
-		if int(i) == p.Primary {
-			continue
-		}
-		f, err := res.At(int(i))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Fingerprint(f, opt))
+		out[k] = fingerprintSum(&f, opt)
 	}
 	return out, nil
+}
+
+// memberPrints spells the fingerprints of p's findings, sums in the order
+// of p.Members, as a problem lists them: its primary first.
+func memberPrints(p *check.Problem, sums [][8]byte) []string {
+	out := make([]string, 0, len(p.Members))
+	for k, i := range p.Members {
+		if int(i) == p.Primary {
+			out = append(out, hex.EncodeToString(sums[k][:]))
+		}
+	}
+	for k, i := range p.Members {
+		if int(i) != p.Primary {
+			out = append(out, hex.EncodeToString(sums[k][:]))
+		}
+	}
+	return out
 }

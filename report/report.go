@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -231,20 +232,22 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 		sum.Models = []string{}
 	}
 	out := wire.NewReportWriter(w, wire.Version, opt.tool())
+	// Each finding's fingerprint is worked out once, for its problem's
+	// list, and kept (8 bytes) for the finding itself.
+	sums := make([][][8]byte, len(ps.List))
 	for n, p := range ps.List {
-		fps, err := memberPrints(res, p, opt)
-		if err != nil {
+		if sums[n], err = memberSums(res, p, opt); err != nil {
 			return err
 		}
-		wp := opt.wireProblem(p, ids[n], fps)
+		wp := opt.wireProblem(p, ids[n], memberPrints(p, sums[n]))
 		if err := out.Problem(&wp); err != nil {
 			return err
 		}
 	}
 	var fj wire.Finding
 	var st wire.State
-	err = eachInProblems(res, ps, func(n int, f *check.Finding) error {
-		opt.finding(f, &fj, &st)
+	err = eachInProblems(res, ps, func(n, k int, f *check.Finding) error {
+		opt.finding(f, sums[n][k], &fj, &st)
 		fj.Problem = ids[n]
 		return out.Finding(&fj)
 	})
@@ -254,12 +257,13 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 	return out.Close(&sum)
 }
 
-// finding fills fj with f as a report writes it; st holds its state.
-func (o Options) finding(f *check.Finding, fj *wire.Finding, st *wire.State) {
+// finding fills fj with f as a report writes it, sum its fingerprint
+// (fingerprintSum); st holds its state.
+func (o Options) finding(f *check.Finding, sum [8]byte, fj *wire.Finding, st *wire.State) {
 	*fj = wire.Finding{
 		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: name(f.Path), Trace: name(f.Trace),
 		Line: f.Line, PID: f.PID, Message: name(f.Message), Models: f.Models, Related: related(f.Related, fj.Related[:0]),
-		Fingerprint: Fingerprint(f, o), RelPath: name(o.RelPath(f.Path)), StateIndex: f.StateIndex,
+		Fingerprint: hex.EncodeToString(sum[:]), RelPath: name(o.RelPath(f.Path)), StateIndex: f.StateIndex,
 	}
 	if s := f.State; s != nil {
 		*st = wire.State{Line: s.Line, Path: name(s.Path), Outcome: s.Outcome, Persisted: name(s.Persisted), Words: name(s.Words)}

@@ -251,6 +251,21 @@ func (e *Encoder) reflect(v any) error {
 
 const hexDigits = "0123456789abcdef"
 
+// plainBytes tells, without html and with, the bytes appendString writes
+// as they are: ASCII but for control characters, quotes and backslashes
+// (and <, > and & with html). One look per byte, where the tests of each
+// byte were a fifth of writing a report.
+var plainBytes = func() (t [2][256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		if c == '"' || c == '\\' {
+			continue
+		}
+		t[0][c] = true
+		t[1][c] = c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s quoted as encoding/json quotes a string: quotes,
 // backslashes and control characters escaped (\b, \f, \n, \r and \t by
 // name), bytes that are not UTF-8 replaced by \ufffd, U+2028 and U+2029
@@ -259,13 +274,17 @@ const hexDigits = "0123456789abcdef"
 func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
+	plain := &plainBytes[0]
+	if html {
+		plain = &plainBytes[1]
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
