@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"weak"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
@@ -199,14 +198,13 @@ type Model struct {
 	// that differ from the one the models of Options.Shared share for
 	// their ID (own; the shared table holds the others), the index of
 	// their names and the names known absent (restindex.go), weak
-	// pointers to the retired Inodes that may still be held (weaks, swept
-	// at weakSweep), and the candidates for the next pass.
+	// pointers to the retired Inodes that may still be held (weaks), and
+	// the candidates for the next pass.
 	own         map[int32]*restInode
 	nretired    int
 	restIdx     restIndex
 	restAbsent  map[string]struct{}
-	weaks       map[int32]weak.Pointer[Inode]
-	weakSweep   int
+	weaks       weakTable
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
