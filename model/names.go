@@ -47,6 +47,10 @@ type EntryOp struct {
 // Event is the event that made the op.
 func (op *EntryOp) Event() Ref { return op.event.ref() }
 
+// seq is Event().Seq, without building the Ref: the syncs compare it
+// for every pending op.
+func (op *EntryOp) seq() int { return op.event.seq }
+
 // entryOne and entryTwo are an EntryOp allocated with room for its name
 // changes: a check of many new files keeps one create a file and model
 // until a directory sync, and the two in one allocation cost less than
@@ -350,6 +354,7 @@ func (m *Model) addEntryOp(op *EntryOp) {
 	for _, d := range op.Dirs {
 		m.pendingByDir[d] = append(m.pendingByDir[d], op)
 	}
+	m.byDirPeak = max(m.byDirPeak, len(m.pendingByDir))
 }
 
 // appendDir is append(dirs, d), but an op's first directory is a slice
@@ -391,20 +396,38 @@ func (m *Model) pending() []*EntryOp {
 		// The directories' lists drop theirs too: a commit of every
 		// directory (a journal's) leaves durable ops in the lists of
 		// directories never synced.
-		m.pendingByDir = map[string][]*EntryOp{}
-		for _, op := range keep {
-			for _, d := range op.Dirs {
-				m.pendingByDir[d] = append(m.pendingByDir[d], op)
+		if m.byDirPeak <= byDirInPlace {
+			// A map that never held more than a few directories is
+			// filtered in place: a new one at each directory fsync of a
+			// program that syncs after each file was an allocation a
+			// file, in every model.
+			for d, l := range m.pendingByDir {
+				if k := keepPending(l); len(k) == 0 {
+					delete(m.pendingByDir, d)
+				} else {
+					m.pendingByDir[d] = k
+				}
 			}
+		} else {
+			m.pendingByDir = map[string][]*EntryOp{}
+			for _, op := range keep {
+				for _, d := range op.Dirs {
+					m.pendingByDir[d] = append(m.pendingByDir[d], op)
+				}
+			}
+			m.byDirPeak = len(m.pendingByDir)
 		}
 	}
 	return m.pendingOps
 }
 
-// pendingInDir returns the pending entry ops that touch directory d, in
-// order, dropping the durable ones from its list.
-func (m *Model) pendingInDir(d string) []*EntryOp {
-	l := m.pendingByDir[d]
+// byDirInPlace is the most directories Model.pendingByDir has held since
+// it was made for pending to filter it in place: a Go map keeps the room
+// of its deleted entries, and a walk over it costs that room.
+const byDirInPlace = 64
+
+// keepPending drops the durable ops from l, in place.
+func keepPending(l []*EntryOp) []*EntryOp {
 	keep := l[:0]
 	for _, op := range l {
 		if !op.Durable {
@@ -412,6 +435,13 @@ func (m *Model) pendingInDir(d string) []*EntryOp {
 		}
 	}
 	clear(l[len(keep):])
+	return keep
+}
+
+// pendingInDir returns the pending entry ops that touch directory d, in
+// order, dropping the durable ones from its list.
+func (m *Model) pendingInDir(d string) []*EntryOp {
+	keep := keepPending(m.pendingByDir[d])
 	if len(keep) == 0 {
 		delete(m.pendingByDir, d)
 		return nil
@@ -433,7 +463,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	var out []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event().Seq > upTo {
+		if op.seq() > upTo {
 			continue
 		}
 		for _, d := range op.Dirs {
@@ -452,7 +482,7 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 	var marked []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event().Seq <= upTo && keep(op) {
+		if op.seq() <= upTo && keep(op) {
 			op.synced = 1<<len(op.Dirs) - 1
 			marked = append(marked, op)
 		}
@@ -519,7 +549,7 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 // in program order: dirs nil syncs every directory.
 func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	for _, op := range cands {
-		if op.Event().Seq > upTo {
+		if op.seq() > upTo {
 			continue
 		}
 		hit := false
