@@ -402,11 +402,7 @@ func (m *Model) pending() []*EntryOp {
 			// program that syncs after each file was an allocation a
 			// file, in every model.
 			for d, l := range m.pendingByDir {
-				if k := keepPending(l); len(k) == 0 {
-					delete(m.pendingByDir, d)
-				} else {
-					m.pendingByDir[d] = k
-				}
+				m.pendingByDir[d] = keepPending(l) // emptied, it stays (see pendingInDir)
 			}
 		} else {
 			m.pendingByDir = map[string][]*EntryOp{}
@@ -441,12 +437,27 @@ func keepPending(l []*EntryOp) []*EntryOp {
 // pendingInDir returns the pending entry ops that touch directory d, in
 // order, dropping the durable ones from its list.
 func (m *Model) pendingInDir(d string) []*EntryOp {
-	keep := keepPending(m.pendingByDir[d])
-	if len(keep) == 0 {
+	l, ok := m.pendingByDir[d]
+	if !ok {
+		return nil
+	}
+	keep := keepPending(l)
+	switch {
+	case len(keep) > 0:
+	case m.byDirPeak <= byDirInPlace:
+		// The emptied list stays, for the next op in d (a program that
+		// syncs its directory after each file it makes), rather than an
+		// allocation a file in every model; the map is let go once it
+		// holds too many (pending).
+		keep = keep[:0]
+	default:
 		delete(m.pendingByDir, d)
 		return nil
 	}
 	m.pendingByDir[d] = keep
+	if len(keep) == 0 {
+		return nil
+	}
 	return keep
 }
 
