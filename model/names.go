@@ -538,7 +538,7 @@ func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
 
 // persistEntriesIn is persistEntries that also returns the ops the sync
 // covered in some directory, durable or not yet (a rename between two
-// directories needs both synced).
+// directories needs both synced); none when dirs is nil.
 func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	if dirs == nil {
 		return m.persistOps(m.pending(), nil, upTo)
@@ -546,6 +546,14 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 	// Only the ops in the synced directories can change: they are the
 	// candidates, in program order.
 	var cands []*EntryOp
+	if len(dirs) == 1 {
+		// The directory's own list, not a copy: persistOps reads it
+		// before anything changes it.
+		for d := range dirs {
+			cands = m.pendingInDir(d)
+		}
+		return m.persistOps(cands, dirs, upTo)
+	}
 	for d := range dirs {
 		cands = append(cands, m.pendingInDir(d)...)
 	}
@@ -557,7 +565,8 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 }
 
 // persistOps is persistEntriesIn on the candidate ops cands, pending and
-// in program order: dirs nil syncs every directory.
+// in program order: dirs nil syncs every directory (and lists no covered
+// ops: no caller of such a sync asks for them).
 func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	for _, op := range cands {
 		if op.seq() > upTo {
@@ -570,7 +579,7 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 				hit = true
 			}
 		}
-		if hit {
+		if hit && dirs != nil {
 			covered = append(covered, op)
 		}
 		if op.synced == 1<<len(op.Dirs)-1 {
