@@ -402,7 +402,9 @@ func (m *Model) pending() []*EntryOp {
 			// program that syncs after each file was an allocation a
 			// file, in every model.
 			for d, l := range m.pendingByDir {
-				m.pendingByDir[d] = keepPending(l) // emptied, it stays (see pendingInDir)
+				if k := keepPending(l); len(k) < len(l) {
+					m.pendingByDir[d] = k // emptied, it stays (see pendingInDir)
+				}
 			}
 		} else {
 			m.pendingByDir = map[string][]*EntryOp{}
@@ -419,8 +421,10 @@ func (m *Model) pending() []*EntryOp {
 
 // byDirInPlace is the most directories Model.pendingByDir has held since
 // it was made for pending to filter it in place: a Go map keeps the room
-// of its deleted entries, and a walk over it costs that room.
-const byDirInPlace = 64
+// of its deleted entries, and a walk over it, at every directory fsync,
+// costs that room (the emptied lists that stay are let go at the first
+// walk past it).
+const byDirInPlace = 16
 
 // keepPending drops the durable ops from l, in place.
 func keepPending(l []*EntryOp) []*EntryOp {
