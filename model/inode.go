@@ -67,6 +67,9 @@ type DataOp struct {
 // Event is the event that made the op.
 func (op *DataOp) Event() Ref { return op.event.ref() }
 
+// seq is Event().Seq, without building the Ref.
+func (op *DataOp) seq() int { return op.event.seq }
+
 // setChunks records where the trace holds a write's bytes.
 func (op *DataOp) setChunks(cs []Chunk) {
 	if len(cs) == 1 && cs[0].Len == op.Len && op.setData(cs[0].Ref) {
@@ -267,6 +270,17 @@ func (n *Inode) pendingList() *opList {
 	}
 	l := n.ops()
 	return &l
+}
+
+// pendingOf is n.pendingList() in a list of the model's, kept for the
+// effect (valid during the observers' call only, as the Effect is)
+// rather than allocated at each sync; Apply lets it go.
+func (m *Model) pendingOf(n *Inode) *opList {
+	if len(n.pending) == 0 {
+		return nil
+	}
+	m.pendingBefore = n.ops()
+	return &m.pendingBefore
 }
 
 // Versions is how many data ops the inode has had: version 0 is what it

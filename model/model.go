@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"weak"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
@@ -178,6 +177,7 @@ type Model struct {
 	// pendingByDir lists the pending entry ops of each directory, in
 	// order (and durable ones, see pendingInDir).
 	pendingByDir  map[string][]*EntryOp
+	byDirPeak     int // the most directories pendingByDir held since it was made
 	durableInList int
 	nops          int // entry ops so far (EntryOp.order)
 	maps          map[string]*Inode
@@ -195,18 +195,19 @@ type Model struct {
 	// them: observers read an Effect only during the call.
 	eff   Effect
 	paths [3]string
+	// pendingBefore is what Effect.pendingBefore points at (pendingOf).
+	pendingBefore opList
 	// What retirement keeps (retire.go): the records of retired inodes
 	// that differ from the one the models of Options.Shared share for
 	// their ID (own; the shared table holds the others), the index of
 	// their names and the names known absent (restindex.go), weak
-	// pointers to the retired Inodes that may still be held (weaks, swept
-	// at weakSweep), and the candidates for the next pass.
+	// pointers to the retired Inodes that may still be held (weaks), and
+	// the candidates for the next pass.
 	own         map[int32]*restInode
 	nretired    int
 	restIdx     restIndex
 	restAbsent  map[string]struct{}
-	weaks       map[int32]weak.Pointer[Inode]
-	weakSweep   int
+	weaks       weakTable
 	candInodes  []*Inode
 	candNames   []*Name
 	retireEvery int
@@ -231,6 +232,9 @@ func New(opt Options) *Model {
 	if opt.Shared != nil {
 		procs.flags = &opt.Shared.flags
 		opt.Shared.flags.sharers++
+		if opt.Shared.flags.texts == nil {
+			opt.Shared.flags.texts = new(flagTexts)
+		}
 	}
 	if opt.Retire {
 		if opt.Shared == nil {
@@ -393,6 +397,9 @@ func (m *Model) Apply(ev *parser.Event) {
 	}
 	if eff.Kind != EffNone {
 		m.emit(ev, &eff)
+	}
+	if eff.pendingBefore != nil {
+		m.pendingBefore = opList{} // the blocks of the ops a sync dropped go
 	}
 	if m.opt.Retire {
 		m.maybeRetire()
@@ -880,7 +887,7 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	}
 	datasync := row.Effect == syscalls.Fdatasync
 	reach := m.syncReach(ino, datasync, *r)
-	eff.pendingBefore = ino.pendingList()
+	eff.pendingBefore = m.pendingOf(ino)
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
 	eff.Persisted = m.fileSyncRule(ino, datasync, reach, *r)
@@ -901,7 +908,7 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 	}
 	// Linux clears the dirty state after a writeback error: what was
 	// pending may be gone, and a later sync will not write it again.
-	eff.pendingBefore = ino.pendingList()
+	eff.pendingBefore = m.pendingOf(ino)
 	ops := ino.ops()
 	x.lost = ops.appendTo(x.lost)
 	ino.dropPending()
@@ -984,7 +991,7 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	if f, _ := m.procs.bits(ev, row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
-		eff.pendingBefore = ino.pendingList()
+		eff.pendingBefore = m.pendingOf(ino)
 		m.persist(ino, m.eventRef())
 		eff.Kind, eff.Inode = EffFileSync, ino
 	}

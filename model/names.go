@@ -47,6 +47,10 @@ type EntryOp struct {
 // Event is the event that made the op.
 func (op *EntryOp) Event() Ref { return op.event.ref() }
 
+// seq is Event().Seq, without building the Ref: the syncs compare it
+// for every pending op.
+func (op *EntryOp) seq() int { return op.event.seq }
+
 // entryOne and entryTwo are an EntryOp allocated with room for its name
 // changes: a check of many new files keeps one create a file and model
 // until a directory sync, and the two in one allocation cost less than
@@ -350,6 +354,7 @@ func (m *Model) addEntryOp(op *EntryOp) {
 	for _, d := range op.Dirs {
 		m.pendingByDir[d] = append(m.pendingByDir[d], op)
 	}
+	m.byDirPeak = max(m.byDirPeak, len(m.pendingByDir))
 }
 
 // appendDir is append(dirs, d), but an op's first directory is a slice
@@ -391,20 +396,38 @@ func (m *Model) pending() []*EntryOp {
 		// The directories' lists drop theirs too: a commit of every
 		// directory (a journal's) leaves durable ops in the lists of
 		// directories never synced.
-		m.pendingByDir = map[string][]*EntryOp{}
-		for _, op := range keep {
-			for _, d := range op.Dirs {
-				m.pendingByDir[d] = append(m.pendingByDir[d], op)
+		if m.byDirPeak <= byDirInPlace {
+			// A map that never held more than a few directories is
+			// filtered in place: a new one at each directory fsync of a
+			// program that syncs after each file was an allocation a
+			// file, in every model.
+			for d, l := range m.pendingByDir {
+				if k := keepPending(l); len(k) < len(l) {
+					m.pendingByDir[d] = k // emptied, it stays (see pendingInDir)
+				}
 			}
+		} else {
+			m.pendingByDir = map[string][]*EntryOp{}
+			for _, op := range keep {
+				for _, d := range op.Dirs {
+					m.pendingByDir[d] = append(m.pendingByDir[d], op)
+				}
+			}
+			m.byDirPeak = len(m.pendingByDir)
 		}
 	}
 	return m.pendingOps
 }
 
-// pendingInDir returns the pending entry ops that touch directory d, in
-// order, dropping the durable ones from its list.
-func (m *Model) pendingInDir(d string) []*EntryOp {
-	l := m.pendingByDir[d]
+// byDirInPlace is the most directories Model.pendingByDir has held since
+// it was made for pending to filter it in place: a Go map keeps the room
+// of its deleted entries, and a walk over it, at every directory fsync,
+// costs that room (the emptied lists that stay are let go at the first
+// walk past it).
+const byDirInPlace = 16
+
+// keepPending drops the durable ops from l, in place.
+func keepPending(l []*EntryOp) []*EntryOp {
 	keep := l[:0]
 	for _, op := range l {
 		if !op.Durable {
@@ -412,11 +435,33 @@ func (m *Model) pendingInDir(d string) []*EntryOp {
 		}
 	}
 	clear(l[len(keep):])
-	if len(keep) == 0 {
+	return keep
+}
+
+// pendingInDir returns the pending entry ops that touch directory d, in
+// order, dropping the durable ones from its list.
+func (m *Model) pendingInDir(d string) []*EntryOp {
+	l, ok := m.pendingByDir[d]
+	if !ok {
+		return nil
+	}
+	keep := keepPending(l)
+	switch {
+	case len(keep) > 0:
+	case m.byDirPeak <= byDirInPlace:
+		// The emptied list stays, for the next op in d (a program that
+		// syncs its directory after each file it makes), rather than an
+		// allocation a file in every model; the map is let go once it
+		// holds too many (pending).
+		keep = keep[:0]
+	default:
 		delete(m.pendingByDir, d)
 		return nil
 	}
 	m.pendingByDir[d] = keep
+	if len(keep) == 0 {
+		return nil
+	}
 	return keep
 }
 
@@ -433,7 +478,7 @@ func (m *Model) persistEntries(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 	var out []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event().Seq > upTo {
+		if op.seq() > upTo {
 			continue
 		}
 		for _, d := range op.Dirs {
@@ -452,7 +497,7 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 	var marked []*EntryOp
 	for _, op := range m.pending() {
-		if op.Event().Seq <= upTo && keep(op) {
+		if op.seq() <= upTo && keep(op) {
 			op.synced = 1<<len(op.Dirs) - 1
 			marked = append(marked, op)
 		}
@@ -497,7 +542,7 @@ func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
 
 // persistEntriesIn is persistEntries that also returns the ops the sync
 // covered in some directory, durable or not yet (a rename between two
-// directories needs both synced).
+// directories needs both synced); none when dirs is nil.
 func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	if dirs == nil {
 		return m.persistOps(m.pending(), nil, upTo)
@@ -505,6 +550,14 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 	// Only the ops in the synced directories can change: they are the
 	// candidates, in program order.
 	var cands []*EntryOp
+	if len(dirs) == 1 {
+		// The directory's own list, not a copy: persistOps reads it
+		// before anything changes it.
+		for d := range dirs {
+			cands = m.pendingInDir(d)
+		}
+		return m.persistOps(cands, dirs, upTo)
+	}
 	for d := range dirs {
 		cands = append(cands, m.pendingInDir(d)...)
 	}
@@ -516,10 +569,11 @@ func (m *Model) persistEntriesIn(dirs map[string]bool, upTo int) (done, covered 
 }
 
 // persistOps is persistEntriesIn on the candidate ops cands, pending and
-// in program order: dirs nil syncs every directory.
+// in program order: dirs nil syncs every directory (and lists no covered
+// ops: no caller of such a sync asks for them).
 func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (done, covered []*EntryOp) {
 	for _, op := range cands {
-		if op.Event().Seq > upTo {
+		if op.seq() > upTo {
 			continue
 		}
 		hit := false
@@ -529,7 +583,7 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 				hit = true
 			}
 		}
-		if hit {
+		if hit && dirs != nil {
 			covered = append(covered, op)
 		}
 		if op.synced == 1<<len(op.Dirs)-1 {

@@ -89,19 +89,19 @@ func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 		case grows(op):
 			return r.Seq
 		case !datasync, (op.Kind == DataTruncate || op.Kind == DataExtend) && op.Size != op.SizeBefore:
-			reach = max(reach, op.Event().Seq)
+			reach = max(reach, op.seq())
 		}
 	}
 	if ino.opRefs == 0 {
 		return reach
 	}
 	for _, op := range m.pending() {
-		if op.Event().Seq > r.Seq {
+		if op.seq() > r.Seq {
 			break
 		}
 		for _, c := range op.Changes {
 			if !datasync && (c.New == ino || c.Old == ino) || op.Kind == EntryCreate && c.New == ino {
-				reach = max(reach, op.Event().Seq)
+				reach = max(reach, op.seq())
 			}
 		}
 	}
@@ -142,13 +142,13 @@ func (m *Model) dirSyncRule(ino *Inode, dir map[string]bool, r Ref) (persisted, 
 		// xfs: up to the directory's last change, as for a file.
 		reach := -1
 		for _, op := range covered {
-			reach = max(reach, op.Event().Seq)
+			reach = max(reach, op.seq())
 		}
 		if ino.opRefs > 0 {
 			for _, op := range m.pending() {
 				for _, c := range op.Changes {
-					if op.Event().Seq <= r.Seq && (c.New == ino || c.Old == ino) {
-						reach = max(reach, op.Event().Seq)
+					if op.seq() <= r.Seq && (c.New == ino || c.Old == ino) {
+						reach = max(reach, op.seq())
 					}
 				}
 			}
@@ -181,6 +181,6 @@ func (m *Model) persistLogged(upTo int) []*EntryOp {
 			return false
 		}
 		x := op.Node()
-		return x != nil && !x.Dir && x.LastSync != nil && x.LastSync.Seq > m.lastCommit && x.LastSync.Seq < op.Event().Seq
+		return x != nil && !x.Dir && x.LastSync != nil && x.LastSync.Seq > m.lastCommit && x.LastSync.Seq < op.seq()
 	})
 }

@@ -118,6 +118,12 @@ type Procs struct {
 	// of an event is decoded once, not once a model.
 	flags    *flagMemo
 	ownFlags flagMemo
+	// lastPID is the pid Proc last answered, with lastProc its answer
+	// (nil: none): an event asks for its process several times (its
+	// paths, its fd, Apply), and most follow one of the same process.
+	// Any change to procs forgets it.
+	lastPID  int
+	lastProc *Process
 }
 
 // flagMemo is the flags read from one event's arguments, the event named
@@ -140,6 +146,46 @@ type flagMemo struct {
 	// array is kept from event to event.
 	pathsOK bool
 	paths   []string
+	// texts are the flag texts decoded lately, kept from event to event
+	// (see flagTexts).
+	texts *flagTexts
+}
+
+// flagTexts remembers the last few flag texts decoded, with their table
+// and architecture: a program passes the same few flags again and again
+// (O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC at every file it makes, F_SETFL and
+// its flags after every open in Go), and decoding one looks each name up
+// in a map. What a text decodes to depends on nothing else.
+type flagTexts struct {
+	e    [8]flagText
+	next int
+}
+
+type flagText struct {
+	t    *parser.FlagTable
+	a    parser.Arch
+	text string
+	v    uint64
+	ok   bool
+}
+
+// bits is v.Bits(t, a), remembered.
+func (c *flagTexts) bits(v *parser.Value, t *parser.FlagTable, a parser.Arch) (uint64, bool) {
+	if v.Kind == parser.ValNone {
+		return 0, false
+	}
+	if c == nil {
+		return t.Bits(v.Text, a)
+	}
+	for i := range c.e {
+		if e := &c.e[i]; e.t == t && e.a == a && e.text == v.Text {
+			return e.v, e.ok
+		}
+	}
+	bits, ok := t.Bits(v.Text, a)
+	c.e[c.next] = flagText{t: t, a: a, text: v.Text, v: bits, ok: ok}
+	c.next = (c.next + 1) % len(c.e)
+	return bits, ok
 }
 
 type flagArg struct {
@@ -152,7 +198,7 @@ type flagArg struct {
 // at makes the memo the event's, forgetting another's.
 func (f *flagMemo) at(ev *parser.Event) {
 	if ev != f.ev || ev.Seq != f.seq {
-		*f = flagMemo{ev: ev, seq: ev.Seq, sharers: f.sharers, paths: f.paths[:0]}
+		*f = flagMemo{ev: ev, seq: ev.Seq, sharers: f.sharers, paths: f.paths[:0], texts: f.texts}
 	}
 }
 
@@ -166,7 +212,7 @@ func (p *Procs) openFlags(ev *parser.Event) uint64 {
 func (f *flagMemo) openFlags(ev *parser.Event) uint64 {
 	f.at(ev)
 	if !f.open {
-		f.open, f.openV = true, openFlags(ev)
+		f.open, f.openV = true, openFlagsWith(ev, f.texts)
 	}
 	return f.openV
 }
@@ -180,7 +226,7 @@ func (p *Procs) bits(ev *parser.Event, i int, t *parser.FlagTable) (uint64, bool
 			return a.v, a.ok
 		}
 	}
-	v, ok := ev.Bits(i, t)
+	v, ok := f.texts.bits(ev.Arg(i), t, ev.Arch)
 	if f.n < len(f.args) {
 		f.args[f.n] = flagArg{i: i, t: t, v: v, ok: ok}
 		f.n++
@@ -194,7 +240,7 @@ func (p *Procs) bits(ev *parser.Event, i int, t *parser.FlagTable) (uint64, bool
 // kept for the next model applying the event (see appliedFlags).
 func (p *Procs) forgetFlags() {
 	if p.flags == &p.ownFlags {
-		p.ownFlags = flagMemo{}
+		p.ownFlags = flagMemo{texts: p.ownFlags.texts}
 	}
 }
 
@@ -203,14 +249,14 @@ func (p *Procs) forgetFlags() {
 func (p *Procs) appliedFlags(ev *parser.Event) {
 	f := p.flags
 	if f == &p.ownFlags {
-		p.ownFlags = flagMemo{}
+		p.ownFlags = flagMemo{texts: p.ownFlags.texts}
 		return
 	}
 	if f.ev != ev || f.seq != ev.Seq {
 		return // another event's memo, or none
 	}
 	if f.applied++; f.applied >= f.sharers {
-		*f = flagMemo{sharers: f.sharers, paths: f.paths[:0]}
+		*f = flagMemo{sharers: f.sharers, paths: f.paths[:0], texts: f.texts}
 	}
 }
 
@@ -230,6 +276,7 @@ func (p *Procs) SetInitialFDs(fds []InitialFD) { p.fds0 = fds }
 func NewProcs() *Procs {
 	p := &Procs{procs: map[int]*Process{}, rootAlias: -1}
 	p.flags = &p.ownFlags
+	p.ownFlags.texts = new(flagTexts)
 	return p
 }
 
@@ -250,11 +297,21 @@ func (p *Procs) newProc(pid int) *Process {
 		}
 	}
 	p.procs[pid] = pr
+	p.lastProc = nil
 	return pr
 }
 
 // Proc returns the process an event belongs to, creating it on first sight.
 func (p *Procs) Proc(pid int) *Process {
+	if pr := p.lastProc; pr != nil && pid == p.lastPID {
+		return pr
+	}
+	pr := p.proc(pid)
+	p.lastPID, p.lastProc = pid, pr
+	return pr
+}
+
+func (p *Procs) proc(pid int) *Process {
 	if pr, ok := p.procs[pid]; ok {
 		return pr
 	}
@@ -371,11 +428,23 @@ func annoPath(a string) string {
 // is clean when no element is empty, "." or "..", and it does not end in
 // '/' (but for "/" itself).
 func cleanAbs(p string) string {
-	if len(p) > 1 && p[len(p)-1] != '/' &&
-		!strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+	if len(p) > 1 && p[len(p)-1] != '/' && !slashSlashOrDot(p) {
 		return p
 	}
 	return path.Clean(p)
+}
+
+// slashSlashOrDot reports whether p holds "//" or "/.", in one pass over
+// p rather than one for each.
+func slashSlashOrDot(p string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '/' {
+			if c := p[i+1]; c == '/' || c == '.' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func kindOfAnno(a string) HandleKind {
@@ -388,15 +457,25 @@ func kindOfAnno(a string) HandleKind {
 // isPseudoPath reports paths on pseudo filesystems, never in scope.
 // /dev/shm holds regular files (on tmpfs, which the scope decides).
 func isPseudoPath(p string) bool {
-	if p == "/dev/shm" || strings.HasPrefix(p, "/dev/shm/") {
+	// Asked of every path an open or a stat names: the second byte turns
+	// away almost all of them.
+	if len(p) < 4 || p[0] != '/' {
 		return false
 	}
-	for _, pre := range []string{"/proc/", "/sys/", "/dev/"} {
-		if strings.HasPrefix(p, pre) || p == strings.TrimSuffix(pre, "/") {
-			return true
-		}
+	switch p[1] {
+	case 'p':
+		return isOrUnder(p, "/proc")
+	case 's':
+		return isOrUnder(p, "/sys")
+	case 'd':
+		return isOrUnder(p, "/dev") && !isOrUnder(p, "/dev/shm")
 	}
 	return false
+}
+
+// isOrUnder reports whether p is dir or a path below it.
+func isOrUnder(p, dir string) bool {
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
@@ -524,6 +603,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
 		delete(p.procs, ev.PID)
+		p.lastProc = nil
 		return nil
 	case parser.KindSyscall:
 	default:
@@ -716,7 +796,11 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 // openFlags returns the flags of an open call, wherever its form puts
 // them: a flags argument (open, openat), the flags of open_how (openat2),
 // or none, which is creat's O_CREAT|O_WRONLY|O_TRUNC.
-func openFlags(ev *parser.Event) uint64 {
+func openFlags(ev *parser.Event) uint64 { return openFlagsWith(ev, nil) }
+
+// openFlagsWith is openFlags, decoding the flags through c when it is not
+// nil.
+func openFlagsWith(ev *parser.Event, c *flagTexts) uint64 {
 	row := ev.Call.Row()
 	if row.Effect != syscalls.Open {
 		return 0
@@ -727,6 +811,10 @@ func openFlags(ev *parser.Event) uint64 {
 		return syscalls.O_CREAT | syscalls.O_WRONLY | syscalls.O_TRUNC
 	case row.Args[i].Kind == syscalls.ArgOpenHow:
 		flags, _ := ev.Arg(i).Field("flags").Bits(syscalls.OpenFlags, ev.Arch)
+		return flags
+	}
+	if c != nil {
+		flags, _ := c.bits(ev.Arg(i), syscalls.OpenFlags, ev.Arch)
 		return flags
 	}
 	flags, _ := ev.Bits(i, syscalls.OpenFlags)

@@ -87,3 +87,21 @@ func TestCleanAbs(t *testing.T) {
 		}
 	}
 }
+
+// TestPidReusedAfterExit: a pid that comes back after its process exited
+// is a new process, without the fds of the old one, even when the model
+// answered that pid last (Procs keeps its last answer). Under -f the new
+// process's first call can come before the clone that made it returns.
+func TestPidReusedAfterExit(t *testing.T) {
+	trace := `20 getpid() = 20
+10 openat(AT_FDCWD, "/w/a", O_RDONLY) = 3
+10 write(3, "x", 1) = 1
+10 +++ exited with 0 +++
+10 write(3, "x", 1) = 1
+20 clone(child_stack=NULL, flags=SIGCHLD) = 10
+`
+	got := pathsOf(trace, "write")
+	if len(got) != 2 || got[0] != "/w/a" || got[1] != "" {
+		t.Errorf("writes resolved to %q, want [/w/a \"\"]: the new process 10 holds no fd 3", got)
+	}
+}

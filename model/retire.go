@@ -511,32 +511,14 @@ var weakSweepMin = 1024
 // cost memory for the inodes still held rather than for every retired
 // one.
 func (m *Model) keepWeak(id int32, ino *Inode) {
-	if m.weaks == nil {
-		m.weaks = map[int32]weak.Pointer[Inode]{}
+	if m.weaks.set(id, weak.Make(ino)) {
+		m.weaks.sweep()
 	}
-	m.weaks[id] = weak.Make(ino)
-	if len(m.weaks) < max(weakSweepMin, m.weakSweep) {
-		return
-	}
-	held := 0
-	for _, w := range m.weaks {
-		if w.Value() != nil {
-			held++
-		}
-	}
-	// A new map: a Go map keeps the room of its deleted entries.
-	kept := make(map[int32]weak.Pointer[Inode], held)
-	for id, w := range m.weaks {
-		if w.Value() != nil {
-			kept[id] = w
-		}
-	}
-	m.weaks, m.weakSweep = kept, 2*len(kept)
 }
 
 // held returns retired inode id's Inode if something still holds it.
 func (m *Model) held(id int) *Inode {
-	if w, ok := m.weaks[int32(id)]; ok {
+	if w, ok := m.weaks.get(int32(id)); ok {
 		return w.Value()
 	}
 	return nil
@@ -609,7 +591,7 @@ func (m *Model) reviveID(id int) *Inode {
 		m.restDelete(path)
 	}
 	ino := m.held(id)
-	delete(m.weaks, int32(id))
+	m.weaks.clear(int32(id))
 	if ino == nil {
 		ino = r.rebuild(id, m.shared())
 	}
