@@ -119,10 +119,9 @@ func NewTimeline(opt Options, scope func(string) bool, maxStates int) *Timeline 
 // are most of what a timeline holds, and every path's are kept although
 // most readers look at a point's changed paths only. The points are the
 // same. All, Joint and Outcome of a path the point did not change work
-// the sets out again from the model (Crash): the sets a timeline keeps
-// where each event lists every path whose outcome set it changes among
-// the changed, fresher where it does not (a directory made durable two
-// levels or more above a path leaves the path's kept set as it was).
+// the sets out again from the model (Crash): the sets a timeline keeps,
+// as long as each step lists among the changed every path whose outcome
+// set its event changed (TestLeanTimelineEqualsFull holds it to that).
 // Call it before the first Step.
 func (t *Timeline) Lean() {
 	t.lean, t.current = true, nil
@@ -202,16 +201,28 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 			t.touched[p] = true
 		}
 	}
-	// A directory's change can change every name below it.
+	// A directory's change can change every name below it, however deep
+	// (a directory made durable: the names below can no longer go with
+	// it): below lists a directory's children on the way to the recorded
+	// paths, and the walk goes down through them.
+	isDirName := func(p string) bool {
+		n := t.m.names[p]
+		return n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir)
+	}
 	var dirs []string
 	for p := range t.touched {
-		if n := t.m.names[p]; n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir) {
+		if isDirName(p) {
 			dirs = append(dirs, p)
 		}
 	}
-	for _, d := range dirs {
+	for len(dirs) > 0 {
+		d := dirs[len(dirs)-1]
+		dirs = dirs[:len(dirs)-1]
 		for _, p := range t.joint.below[d] {
-			t.touched[p] = true
+			if !t.touched[p] {
+				t.touched[p] = true
+				dirs = append(dirs, p)
+			}
 		}
 	}
 	var changed []string
