@@ -36,7 +36,7 @@ type jointInc struct {
 	ops     map[*EntryOp]bool
 	order   []*EntryOp // ops in the order the model made them, and some since durable
 	newOps  []*EntryOp
-	varying map[string]bool
+	varying map[string]bool // the recorded paths that vary
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product
@@ -164,6 +164,9 @@ func (p *product) value() (count, seen int64) {
 func multisetProduct(m map[int64]int) int64 {
 	v := int64(1)
 	for f, n := range m {
+		if f == 1 {
+			continue // a factor of 1 many times over: a file with one state each
+		}
 		for ; n > 0 && v < 1<<62; n-- {
 			v = satMul(v, f)
 		}
@@ -337,6 +340,11 @@ func (j *jointInc) refresh(p string, r *jrec, stale func(string)) {
 		}
 	}
 	dur := j.durable(p)
+	if r.varying {
+		j.varying[p] = true
+	} else {
+		delete(j.varying, p)
+	}
 	r.hang = r.varying && r.opN == 0
 	r.hangIno, r.claims = nil, r.claims[:0]
 	if r.hang {
@@ -494,8 +502,8 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 	// joins one to another path: then every varying path is enumerated.
 	grouped := j.conflict == 0
 	var varying []string
-	for p, r := range j.recs {
-		if r.varying && !(grouped && r.hang) {
+	for p := range j.varying {
+		if !(grouped && j.recs[p].hang) {
 			varying = append(varying, p)
 		}
 	}
