@@ -34,6 +34,11 @@ type Replay struct {
 	// recycle reads the trace with parser.Options.Recycle: set by a view
 	// that is done with each event before it asks for the next (Timeline).
 	recycle bool
+	// lean runs the timeline lean (model.Timeline.Lean): set by a view
+	// that reads only the paths each point changed (the text and the
+	// JSON of changed paths, the HTML page); keepAll is the JSON of every
+	// path at every point, which reads them all.
+	lean, keepAll bool
 }
 
 // recycleStates says whether Timeline reads with parser.Options.Recycle;
@@ -99,6 +104,9 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 			max = 256
 		}
 		tl = model.NewTimeline(opt, scope.InScope, max)
+		if r.lean {
+			tl.Lean()
+		}
 		if !visit(nil, tl.Start(), true) {
 			return &Replayed{}, nil
 		}
@@ -145,7 +153,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 // draws well, and says where it stopped.
 func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error {
 	var eff report.Effects
-	r.Calls, r.Observe = true, eff.Observe
+	r.Calls, r.Observe, r.lean = true, eff.Observe, true
 	h := report.NewHTML(w, meta, res, report.HTMLLimits{})
 	done, err := r.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
 		if ev != nil && ok {
@@ -174,6 +182,9 @@ func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 	// parser may build the next one in the memory of the last.
 	rr := *r
 	rr.recycle = recycleStates
+	// One point in full (at) shows every path's outcome set as the
+	// timeline kept it.
+	rr.lean = !r.keepAll && at == 0
 	done, err := rr.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
 		switch {
 		case ev == nil:
@@ -214,7 +225,9 @@ func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptio
 	if json {
 		out = report.StatesJSON(w, sopt)
 	}
-	done, err := r.Timeline(out, sopt.At)
+	rr := *r
+	rr.keepAll = sopt.AllPaths
+	done, err := rr.Timeline(out, sopt.At)
 	if done == nil {
 		if sent.n > 0 {
 			w.Flush()

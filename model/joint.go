@@ -83,7 +83,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			continue
 		}
 		ino := durable(p)
-		if ino == nil || inodes0[ino.ID] || !m.reachableWith(p, paths, nil, durable) {
+		if ino == nil || inodes0[ino.ID] || !reachableWith(p, paths, nil, durable) {
 			continue
 		}
 		inodes0[ino.ID] = true
@@ -130,7 +130,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		inodes := map[int]bool{}
 		for _, p := range varying {
 			ino := names[p]
-			if ino == nil || !m.reachableWith(p, paths, names, durable) {
+			if ino == nil || !reachableWith(p, paths, names, durable) {
 				continue
 			}
 			// The same paths in the same order in every configuration of
@@ -168,10 +168,11 @@ func (m *Model) belowAny(p string, set func(string) bool) bool {
 	return false
 }
 
-// reachableWith reports whether every directory above p among paths is
-// there and a directory in a state: names gives the varying paths' inodes,
-// durable the others'.
-func (m *Model) reachableWith(p string, paths map[string]PathOutcomes, names map[string]*Inode, durable func(string) *Inode) bool {
+// reachableWith reports whether every directory above p among paths (the
+// keys: an outcome set or a timeline's record per path) is there and a
+// directory in a state: names gives the varying paths' inodes, durable the
+// others'.
+func reachableWith[V any](p string, paths map[string]V, names map[string]*Inode, durable func(string) *Inode) bool {
 	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
 		if _, ok := paths[q]; ok {
 			ino, varying := names[q]

@@ -8,7 +8,9 @@ import (
 // jointInc counts joint crash states (see jointCount, which it must equal)
 // at a cost that follows what an event changed, not the number of paths.
 //
-// Every path the timeline holds has a record: whether a pending entry op
+// Every path the timeline holds has a record, which keeps what the count
+// and the timeline read of the path's outcome set (not the set: its
+// states are most of a timeline's memory). The record says whether a pending entry op
 // in scope names it, whether it varies with the configuration of pending
 // ops (it is named by one, or lies below one that is), and what it
 // contributes to the product of content states in two configurations:
@@ -27,13 +29,14 @@ import (
 type jointInc struct {
 	m    *Model
 	recs map[string]*jrec
-	// below lists, for each directory, the recorded paths under it.
+	// below lists, for each directory, its children on the way to the
+	// recorded paths under it, each once (see link).
 	below map[string][]string
 	// ops are the pending entry ops with a change on a recorded path.
 	ops     map[*EntryOp]bool
 	order   []*EntryOp // ops in the order the model made them, and some since durable
 	newOps  []*EntryOp
-	varying map[string]bool
+	varying map[string]bool // the recorded paths that vary
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product
@@ -63,6 +66,49 @@ type jrec struct {
 	anchor   string // the nearest op-named directory above
 	hangIno  *Inode // the inode it holds when the dirs above are there
 	claims   []int  // inodes claimed as one of the others
+
+	// Of the path's latest outcome set: which outcomes it holds (the
+	// timeline compares them, for Point.Moved), whether its states were
+	// cut short, and how many of its states each inode holds.
+	outcomes outcomeSet
+	sampled  bool
+	seen     []inoSeen
+}
+
+// inoSeen is how many of a path's explored states name inode id.
+type inoSeen struct {
+	id int
+	n  int64
+}
+
+// note keeps what the record needs of the path's new outcome set.
+func (r *jrec) note(po PathOutcomes) {
+	r.outcomes = setOf(po.Outcomes)
+	r.sampled = !po.Exact
+	r.seen = r.seen[:0]
+	for _, s := range po.States {
+		if s.Inode == 0 {
+			continue
+		}
+		i := 0
+		for i < len(r.seen) && r.seen[i].id != s.Inode {
+			i++
+		}
+		if i == len(r.seen) {
+			r.seen = append(r.seen, inoSeen{id: s.Inode})
+		}
+		r.seen[i].n++
+	}
+}
+
+// seenOf is how many of the path's explored states name inode id.
+func (r *jrec) seenOf(id int) int64 {
+	for _, s := range r.seen {
+		if s.id == id {
+			return s.n
+		}
+	}
+	return 0
 }
 
 // product is a saturating product over inodes, each counted once
@@ -118,6 +164,9 @@ func (p *product) value() (count, seen int64) {
 func multisetProduct(m map[int64]int) int64 {
 	v := int64(1)
 	for f, n := range m {
+		if f == 1 {
+			continue // a factor of 1 many times over: a file with one state each
+		}
 		for ; n > 0 && v < 1<<62; n-- {
 			v = satMul(v, f)
 		}
@@ -148,16 +197,21 @@ func (j *jointInc) persisted(op *EntryOp) {
 }
 
 // update brings the records of the changed paths (and what depends on
-// them) up to date after a step; current holds every path's outcomes.
-func (j *jointInc) update(changed []string, current map[string]PathOutcomes) {
-	for _, p := range changed {
-		if j.recs[p] == nil {
-			j.recs[p] = &jrec{}
-			for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
-				j.below[q] = append(j.below[q], p)
-				p = q
+// them) up to date after a step; outs are the changed paths' new outcome
+// sets.
+func (j *jointInc) update(changed []string, outs []PathOutcomes) {
+	for i, p := range changed {
+		r := j.recs[p]
+		if r == nil {
+			// Already on the way to a recorded path: listed above.
+			linked := len(j.below[p]) > 0
+			r = &jrec{}
+			j.recs[p] = r
+			if !linked {
+				j.link(p)
 			}
 		}
+		r.note(outs[i])
 	}
 	for _, op := range j.newOps {
 		if op.Durable || j.ops[op] {
@@ -192,7 +246,7 @@ func (j *jointInc) update(changed []string, current map[string]PathOutcomes) {
 		delete(queued, p)
 		r := j.recs[p]
 		wasVarying, wasNone, wasAll, wasOps := r.varying, r.dirNone, r.dirAll, r.opN > 0
-		j.refresh(p, r, current[p], func(q string) {
+		j.refresh(p, r, func(q string) {
 			if !queued[q] {
 				queued[q] = true
 				queue = append(queue, q)
@@ -206,6 +260,21 @@ func (j *jointInc) update(changed []string, current map[string]PathOutcomes) {
 					queue = append(queue, q)
 				}
 			}
+		}
+	}
+}
+
+// link lists a new record p in below: each directory above it lists its
+// child on the way to p. A child is listed once: once one already was,
+// so were the directories above it.
+func (j *jointInc) link(p string) {
+	for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+		// q is listed above it when it is recorded, or on the way to a
+		// path that is.
+		listed := j.recs[q] != nil || len(j.below[q]) > 0
+		j.below[q] = append(j.below[q], c)
+		if listed {
+			return
 		}
 	}
 }
@@ -241,7 +310,7 @@ func (j *jointInc) durable(p string) *Inode {
 
 // refresh recomputes one record and its share of the products; an
 // ancestor whose record is out of date is handed to stale.
-func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string)) {
+func (j *jointInc) refresh(p string, r *jrec, stale func(string)) {
 	if r.recorded {
 		j.unrecord(r)
 	}
@@ -271,6 +340,11 @@ func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string
 		}
 	}
 	dur := j.durable(p)
+	if r.varying {
+		j.varying[p] = true
+	} else {
+		delete(j.varying, p)
+	}
 	r.hang = r.varying && r.opN == 0
 	r.hangIno, r.claims = nil, r.claims[:0]
 	if r.hang {
@@ -303,24 +377,20 @@ func (j *jointInc) refresh(p string, r *jrec, po PathOutcomes, stale func(string
 	if reachAll {
 		r.allIno = all
 	}
-	r.inexact = !po.Exact
-	j.record(r, po)
+	r.inexact = r.sampled
+	j.record(r)
 }
 
 func isDir(ino *Inode) bool { return ino != nil && ino.Dir }
 
-func (j *jointInc) factor(ino *Inode, po PathOutcomes) (count, seen int64) {
-	var n int64
-	for _, s := range po.States {
-		if s.Inode == ino.ID {
-			n++
-		}
-	}
-	n = max(n, 1)
+// factor is what inode ino, named by the path of record r, multiplies the
+// count and the explored states by.
+func (j *jointInc) factor(ino *Inode, r *jrec) (count, seen int64) {
+	n := max(r.seenOf(ino.ID), 1)
 	return max(j.m.contentCount(ino), n), n
 }
 
-func (j *jointInc) record(r *jrec, po PathOutcomes) {
+func (j *jointInc) record(r *jrec) {
 	r.recorded = true
 	if r.inexact {
 		j.inexact++
@@ -329,14 +399,14 @@ func (j *jointInc) record(r *jrec, po PathOutcomes) {
 		j.differ++
 	}
 	if ino := r.noneIno; ino != nil {
-		c, s := j.factor(ino, po)
+		c, s := j.factor(ino, r)
 		j.none.add(ino.ID, c, s)
 		if !r.varying {
 			j.static.add(ino.ID, c, s)
 		}
 	}
 	if ino := r.allIno; ino != nil {
-		c, s := j.factor(ino, po)
+		c, s := j.factor(ino, r)
 		j.all.add(ino.ID, c, s)
 	}
 	if ino := r.hangIno; ino != nil {
@@ -346,7 +416,7 @@ func (j *jointInc) record(r *jrec, po PathOutcomes) {
 			h = &p
 			j.hang[r.anchor] = h
 		}
-		c, s := j.factor(ino, po)
+		c, s := j.factor(ino, r)
 		h.add(ino.ID, c, s)
 		j.claim(ino.ID, 1, 0)
 	}
@@ -403,9 +473,10 @@ func (j *jointInc) unrecord(r *jrec) {
 	}
 }
 
-// count is jointCount(current), from the records.
-func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64, exact bool) {
-	if len(current) == 0 {
+// count is jointCount over every recorded path's outcome set, from the
+// records.
+func (j *jointInc) count() (total, explored int64, exact bool) {
+	if len(j.recs) == 0 {
 		return 1, 1, true
 	}
 	// The varying set, kept for the enumerations.
@@ -431,20 +502,20 @@ func (j *jointInc) count(current map[string]PathOutcomes) (total, explored int64
 	// joins one to another path: then every varying path is enumerated.
 	grouped := j.conflict == 0
 	var varying []string
-	for p, r := range j.recs {
-		if r.varying && !(grouped && r.hang) {
+	for p := range j.varying {
+		if !(grouped && j.recs[p].hang) {
 			varying = append(varying, p)
 		}
 	}
 	count0, seen0 := j.static.value()
 	if ordered {
-		t, e := j.enumerate(current, varying, prefixes(ops), grouped)
+		t, e := j.enumerate(varying, prefixes(ops), grouped)
 		return satMul(count0, t), min(satMul(seen0, e), satMul(count0, t)), exact
 	}
 	// Posix: every subset, group by group.
 	total, explored = count0, seen0
 	for _, g := range j.groups(varying, ops) {
-		t, e := j.enumerate(current, g.paths, subsets(g.ops), grouped)
+		t, e := j.enumerate(g.paths, subsets(g.ops), grouped)
 		total, explored = satMul(total, t), satMul(explored, e)
 	}
 	return total, min(explored, total), exact
@@ -560,7 +631,7 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 // enumerate sums, over the distinct name maps the configurations give the
 // paths, the content states of the inodes the paths then name, and the
 // explored ones; inodes the paths that do not vary hold are theirs.
-func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, configs [][]*EntryOp, grouped bool) (total, explored int64) {
+func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool) (total, explored int64) {
 	m := j.m
 	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
 	durable := j.durable
@@ -585,7 +656,7 @@ func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, co
 				continue
 			}
 			ino := names[p]
-			if ino == nil || !m.reachableWith(p, current, names, durable) {
+			if ino == nil || !reachableWith(p, j.recs, names, durable) {
 				continue
 			}
 			key.Write([]byte(p))
@@ -594,7 +665,7 @@ func (j *jointInc) enumerate(current map[string]PathOutcomes, paths []string, co
 				continue
 			}
 			inodes[ino.ID] = true
-			c, s := j.factor(ino, current[p])
+			c, s := j.factor(ino, j.recs[p])
 			count = satMul(count, c)
 			seen = satMul(seen, s)
 		}

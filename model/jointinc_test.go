@@ -17,30 +17,7 @@ import (
 // crash point of every fixture trace (with and without its listing), a
 // many-files trace and a trace of repeated saves, under every model.
 func TestJointIncrementalEqualsScratch(t *testing.T) {
-	inputs := fixtureInputs(t)
-	var files bytes.Buffer
-	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 300, PerDir: 40}); err != nil {
-		t.Fatal(err)
-	}
-	var saves strings.Builder
-	for i := 0; i < 300; i++ {
-		p := fmt.Sprintf("/data/app/f%d", i%7)
-		fmt.Fprintf(&saves, "openat(AT_FDCWD, \"%s.tmp\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\nwrite(3, \"save %d\\n\", 7) = 7\n", p, i%10)
-		if i%3 != 0 {
-			saves.WriteString("fsync(3) = 0\n")
-		}
-		fmt.Fprintf(&saves, "close(3) = 0\nrename(\"%s.tmp\", \"%s\") = 0\n", p, p)
-		if i%11 == 10 {
-			saves.WriteString("openat(AT_FDCWD, \"/data/app\", O_RDONLY|O_DIRECTORY) = 4\nfsync(4) = 0\nclose(4) = 0\n")
-		}
-	}
-	for name, text := range map[string]string{"files": files.String(), "saves": saves.String()} {
-		text := text
-		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
-			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
-		}, nil})
-	}
-	for _, in := range inputs {
+	for _, in := range timelineInputs(t) {
 		for _, p := range testModels() {
 			s, err := in.open()
 			if err != nil {
@@ -69,4 +46,34 @@ func TestJointIncrementalEqualsScratch(t *testing.T) {
 			s.Close()
 		}
 	}
+}
+
+// timelineInputs are the traces a timeline's tests replay: every fixture
+// trace (with and without its listing), a many-files trace and a trace of
+// repeated saves.
+func timelineInputs(t *testing.T) []traceInput {
+	inputs := fixtureInputs(t)
+	var files bytes.Buffer
+	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 300, PerDir: 40}); err != nil {
+		t.Fatal(err)
+	}
+	var saves strings.Builder
+	for i := 0; i < 300; i++ {
+		p := fmt.Sprintf("/data/app/f%d", i%7)
+		fmt.Fprintf(&saves, "openat(AT_FDCWD, \"%s.tmp\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\nwrite(3, \"save %d\\n\", 7) = 7\n", p, i%10)
+		if i%3 != 0 {
+			saves.WriteString("fsync(3) = 0\n")
+		}
+		fmt.Fprintf(&saves, "close(3) = 0\nrename(\"%s.tmp\", \"%s\") = 0\n", p, p)
+		if i%11 == 10 {
+			saves.WriteString("openat(AT_FDCWD, \"/data/app\", O_RDONLY|O_DIRECTORY) = 4\nfsync(4) = 0\nclose(4) = 0\n")
+		}
+	}
+	for name, text := range map[string]string{"files": files.String(), "saves": saves.String()} {
+		text := text
+		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
+			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil
+		}, nil})
+	}
+	return inputs
 }

@@ -103,7 +103,7 @@ func (m *Model) jointSpace(paths map[string]PathOutcomes) *JointSpace {
 			continue
 		}
 		ino := sp.durable(p)
-		if ino == nil || sp.staticI[ino.ID] || !m.reachableWith(p, paths, nil, sp.durable) {
+		if ino == nil || sp.staticI[ino.ID] || !reachableWith(p, paths, nil, sp.durable) {
 			continue
 		}
 		sp.staticI[ino.ID] = true
@@ -196,7 +196,7 @@ func (sp *JointSpace) configKey(names map[string]*Inode) (string, []jslot) {
 	seen := map[int]bool{}
 	for _, p := range sp.varying {
 		ino := names[p]
-		if ino == nil || !sp.m.reachableWith(p, sp.current, names, sp.durable) {
+		if ino == nil || !reachableWith(p, sp.current, names, sp.durable) {
 			continue
 		}
 		b.WriteString(p)
@@ -281,7 +281,7 @@ func (s *JointState) Name(p string) (*Inode, bool) {
 	if !ok {
 		ino = sp.durable(p)
 	}
-	return ino, sp.m.reachableWith(p, sp.current, s.names, sp.durable)
+	return ino, reachableWith(p, sp.current, s.names, sp.durable)
 }
 
 // Content returns the content state of inode id in the state: which of
@@ -684,7 +684,7 @@ func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, 
 		if !ok {
 			ino = sp.durable(p)
 		}
-		there := sp.m.reachableWith(p, sp.current, names, sp.durable)
+		there := reachableWith(p, sp.current, names, sp.durable)
 		if target.Outcome == Missing {
 			return !there || ino == nil
 		}

@@ -41,15 +41,20 @@ type Point struct {
 // All returns the outcome sets of every path in scope at this point. The
 // map is the timeline's own: read it, never change it, and only while
 // the point is the timeline's latest (before the next Step that returns
-// a point); asking a stale point is a programming error and panics.
+// a point); asking a stale point is a programming error and panics. A
+// lean timeline (Lean) works the map out when asked, once per point.
 func (pt Point) All() map[string]PathOutcomes {
 	if pt.tl == nil {
 		return map[string]PathOutcomes{} // before the first event
 	}
+	pt.latest("All")
+	return pt.tl.all(pt)
+}
+
+func (pt Point) latest(what string) {
 	if pt.tl.index != pt.Index {
-		panic(fmt.Sprintf("model: Point.All of crash point %d, but the timeline is at %d", pt.Index, pt.tl.index))
+		panic(fmt.Sprintf("model: Point.%s of crash point %d, but the timeline is at %d", what, pt.Index, pt.tl.index))
 	}
-	return pt.tl.current
 }
 
 // Outcome returns the outcome set of path p at the point: one of the
@@ -58,19 +63,33 @@ func (pt Point) Outcome(p string) (PathOutcomes, bool) {
 	if i, ok := slices.BinarySearch(pt.Changed, p); ok {
 		return pt.Outcomes[i], true
 	}
+	if t := pt.tl; t != nil && t.lean && t.again == nil {
+		// One path of a lean timeline: worked out alone.
+		pt.latest("Outcome")
+		if t.joint.recs[p] == nil {
+			return PathOutcomes{}, false
+		}
+		return t.m.Crash(p, t.max), true
+	}
 	po, ok := pt.All()[p]
 	return po, ok
 }
 
 // Timeline walks a trace crash point by crash point.
 type Timeline struct {
-	m       *Model
-	scope   func(string) bool
-	max     int
+	m     *Model
+	scope func(string) bool
+	max   int
+	// current is every path's outcome set, as its last change left it;
+	// nil when lean: then the joint count's records keep what a step
+	// reads of them, and again is All's map of the latest point, worked
+	// out when asked.
 	current map[string]PathOutcomes
+	lean    bool
+	again   map[string]PathOutcomes
 	touched map[string]bool
 	index   int
-	all     bool // the last event touched everything (sync)
+	syncAll bool // the last event touched everything (sync)
 	joint   *jointInc
 	// checkJoint makes every step also count from scratch and panic on a
 	// difference: for tests.
@@ -92,6 +111,38 @@ func NewTimeline(opt Options, scope func(string) bool, maxStates int) *Timeline 
 	t.m = New(opt)
 	t.joint = newJointInc(t.m)
 	return t
+}
+
+// Lean makes the timeline keep, of each path, only what a step reads of
+// its outcome set (which outcomes it holds, how many of its states each
+// inode holds), not the set: the states of the paths a long trace touches
+// are most of what a timeline holds, and every path's are kept although
+// most readers look at a point's changed paths only. The points are the
+// same. All, Joint and Outcome of a path the point did not change work
+// the sets out again from the model (Crash): the sets a timeline keeps,
+// as long as each step lists among the changed every path whose outcome
+// set its event changed (TestLeanTimelineEqualsFull holds it to that).
+// Call it before the first Step.
+func (t *Timeline) Lean() {
+	t.lean, t.current = true, nil
+}
+
+// all is All of pt, the latest point.
+func (t *Timeline) all(pt Point) map[string]PathOutcomes {
+	if !t.lean {
+		return t.current
+	}
+	if t.again == nil {
+		t.again = make(map[string]PathOutcomes, len(t.joint.recs))
+		for p := range t.joint.recs {
+			if i, ok := slices.BinarySearch(pt.Changed, p); ok {
+				t.again[p] = pt.Outcomes[i]
+			} else {
+				t.again[p] = t.m.Crash(p, t.max)
+			}
+		}
+	}
+	return t.again
 }
 
 // Model returns the model the timeline drives.
@@ -128,7 +179,7 @@ func (t *Timeline) affect(e *Effect) {
 			addInode(c.New)
 		}
 	case EffSyncAll:
-		t.all = true
+		t.syncAll = true
 	}
 	for _, op := range e.Persisted {
 		t.joint.persisted(op)
@@ -143,23 +194,35 @@ func (t *Timeline) affect(e *Effect) {
 // when the event changed nothing in scope.
 func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	t.touched = map[string]bool{}
-	t.all = false
+	t.syncAll = false
 	t.m.Apply(ev)
-	if t.all {
-		for p := range t.current {
+	if t.syncAll {
+		for p := range t.joint.recs {
 			t.touched[p] = true
 		}
 	}
-	// A directory's change can change every name below it.
+	// A directory's change can change every name below it, however deep
+	// (a directory made durable: the names below can no longer go with
+	// it): below lists a directory's children on the way to the recorded
+	// paths, and the walk goes down through them.
+	isDirName := func(p string) bool {
+		n := t.m.names[p]
+		return n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir)
+	}
 	var dirs []string
 	for p := range t.touched {
-		if n := t.m.names[p]; n != nil && (n.Cache != nil && n.Cache.Dir || n.Durable != nil && n.Durable.Dir) {
+		if isDirName(p) {
 			dirs = append(dirs, p)
 		}
 	}
-	for _, d := range dirs {
+	for len(dirs) > 0 {
+		d := dirs[len(dirs)-1]
+		dirs = dirs[:len(dirs)-1]
 		for _, p := range t.joint.below[d] {
-			t.touched[p] = true
+			if !t.touched[p] {
+				t.touched[p] = true
+				dirs = append(dirs, p)
+			}
 		}
 	}
 	var changed []string
@@ -173,21 +236,25 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	}
 	sort.Strings(changed)
 	t.index++
+	t.again = nil
 	r := refOf(ev)
 	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
 	for i, p := range changed {
 		po := t.m.Crash(p, t.max)
-		if old, ok := t.current[p]; !ok || !sameOutcomes(old.Outcomes, po.Outcomes) {
+		// The joint count's record of p says what p's outcomes were.
+		if r := t.joint.recs[p]; r == nil || r.outcomes != setOf(po.Outcomes) {
 			pt.Moved = append(pt.Moved, p)
 		}
-		t.current[p] = po
+		if !t.lean {
+			t.current[p] = po
+		}
 		pt.Outcomes[i] = po
 	}
-	pt.Paths = len(t.current)
-	t.joint.update(changed, t.current)
-	pt.States, pt.Explored, pt.Exact = t.joint.count(t.current)
+	t.joint.update(changed, pt.Outcomes)
+	pt.Paths = len(t.joint.recs)
+	pt.States, pt.Explored, pt.Exact = t.joint.count()
 	if t.checkJoint {
-		if s, e, x := t.m.jointCount(t.current); s != pt.States || e != pt.Explored || x != pt.Exact {
+		if s, e, x := t.m.jointCount(pt.All()); s != pt.States || e != pt.Explored || x != pt.Exact {
 			panic(fmt.Sprintf("model: joint count after line %d: incremental %d of %d (exact %v), from scratch %d of %d (exact %v)",
 				ev.Pos.Line, pt.Explored, pt.States, pt.Exact, e, s, x))
 		}
@@ -206,14 +273,15 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
-func sameOutcomes(a, b []Outcome) bool {
-	if len(a) != len(b) {
-		return false
+// outcomeSet is a set of outcomes: a bit per place in outcomesInOrder.
+// An outcome set's Outcomes list them in that order, each once, so that
+// two lists are the same when their sets are.
+type outcomeSet uint8
+
+func setOf(os []Outcome) outcomeSet {
+	var s outcomeSet
+	for _, o := range os {
+		s |= 1 << o.rank()
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return s
 }

@@ -1,0 +1,59 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestTimelineDirDurableDeepBelow: a directory whose entry becomes
+// durable changes the outcomes of every name below it, not only of its
+// children: /w/a/b/f can be missing until /w/a's entry is durable, and
+// the point after the fsync of /w lists it among the changed with the
+// outcomes a crash can now leave (not "missing" any more).
+func TestTimelineDirDurableDeepBelow(t *testing.T) {
+	text := `mkdir("/w/a", 0777) = 0
+mkdir("/w/a/b", 0777) = 0
+openat(AT_FDCWD, "/w/a/b/f", O_WRONLY|O_CREAT, 0666) = 3
+write(3, "x", 1) = 1
+fsync(3) = 0
+close(3) = 0
+openat(AT_FDCWD, "/w/a/b", O_RDONLY|O_DIRECTORY) = 4
+fsync(4) = 0
+close(4) = 0
+openat(AT_FDCWD, "/w/a", O_RDONLY|O_DIRECTORY) = 4
+fsync(4) = 0
+close(4) = 0
+openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 4
+fsync(4) = 0
+close(4) = 0
+`
+	s := parser.NewReader(strings.NewReader(text), "deep", parser.Options{})
+	tl := NewTimeline(Options{Persistence: Posix}, func(string) bool { return true }, 256)
+	var last Point
+	for {
+		ev, err := s.Next()
+		if err != nil {
+			break
+		}
+		if pt, ok := tl.Step(ev); ok {
+			last = pt
+		}
+	}
+	if last.Event == nil || last.Event.Line != 14 {
+		t.Fatalf("the last crash point is after %+v, want line 14 (the fsync of /w)", last.Event)
+	}
+	const f = "/w/a/b/f"
+	if _, ok := slices.BinarySearch(last.Changed, f); !ok {
+		t.Errorf("after the fsync of /w: changed %v, want %s among them", last.Changed, f)
+	}
+	po, _ := last.Outcome(f)
+	if want := tl.m.Crash(f, 256); !slices.Equal(po.Outcomes, want.Outcomes) {
+		t.Errorf("%s: %v, a crash now leaves %v", f, po.Outcomes, want.Outcomes)
+	}
+	if slices.Contains(po.Outcomes, Missing) {
+		t.Errorf("%s can still be missing: %v", f, po.Outcomes)
+	}
+}

@@ -1,0 +1,103 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestLeanTimelineEqualsFull: a lean timeline (Lean), which keeps no
+// path's outcome set and works them out again when asked, gives every
+// crash point as a timeline that keeps them all does: the changed paths,
+// their sets, the moved ones, the counts, every path's set (All, which
+// Joint reads), and a path the point did not change (Outcome), at every
+// point of every fixture trace under every model. A path whose
+// outcome set changed without the step listing it among the changed
+// would be kept stale by one and worked out again by the other.
+func TestLeanTimelineEqualsFull(t *testing.T) {
+	scope := func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }
+	for _, in := range timelineInputs(t) {
+		for _, p := range testModels() {
+			streams := make([]parser.Stream, 2)
+			for i := range streams {
+				s, err := in.open()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				streams[i] = s
+			}
+			full := NewTimeline(in.options(p), scope, 256)
+			lean := NewTimeline(in.options(p), scope, 256)
+			lean.Lean()
+			if err := sameTimelines(streams[0], streams[1], full, lean); err != nil {
+				t.Errorf("%s under %s: %v", in.name, p, err)
+			}
+		}
+	}
+}
+
+func sameTimelines(fs, ls parser.Stream, full, lean *Timeline) error {
+	for {
+		fe, ferr := fs.Next()
+		le, lerr := ls.Next()
+		if ferr != nil || lerr != nil {
+			// The fixtures of bad input end at an error.
+			if (ferr == nil) != (lerr == nil) {
+				return fmt.Errorf("the streams end apart: %v, %v", ferr, lerr)
+			}
+			return nil
+		}
+		fp, fok := full.Step(fe)
+		lp, lok := lean.Step(le)
+		if fok != lok {
+			return fmt.Errorf("line %d: a point %v and %v", fe.Pos.Line, fok, lok)
+		}
+		if !fok {
+			continue
+		}
+		if err := samePoint(fp, lp); err != nil {
+			return fmt.Errorf("line %d: %v", fe.Pos.Line, err)
+		}
+	}
+}
+
+func samePoint(f, l Point) error {
+	if f.Index != l.Index || *f.Event != *l.Event || f.Paths != l.Paths || f.States != l.States || f.Explored != l.Explored || f.Exact != l.Exact {
+		return fmt.Errorf("point %+v, lean %+v", f, l)
+	}
+	if !slices.Equal(f.Changed, l.Changed) || !slices.Equal(f.Moved, l.Moved) || !reflect.DeepEqual(f.Outcomes, l.Outcomes) {
+		return fmt.Errorf("changed %v moved %v, lean changed %v moved %v (or their outcomes differ)", f.Changed, f.Moved, l.Changed, l.Moved)
+	}
+	// A path the point did not change, alone, before All works them all out.
+	fa := f.All()
+	for q := range fa {
+		if _, changed := slices.BinarySearch(f.Changed, q); changed {
+			continue
+		}
+		fo, fok := f.Outcome(q)
+		lo, lok := l.Outcome(q)
+		if fok != lok || !reflect.DeepEqual(fo, lo) {
+			return fmt.Errorf("Outcome(%s) = %+v, lean %+v", q, fo, lo)
+		}
+		break
+	}
+	if _, ok := l.Outcome("/no/such/path"); ok {
+		return errors.New("lean Outcome of a path never touched")
+	}
+	la := l.All()
+	if len(fa) != len(la) {
+		return fmt.Errorf("All holds %d paths, lean %d", len(fa), len(la))
+	}
+	for q, fo := range fa {
+		if lo, ok := la[q]; !ok || !reflect.DeepEqual(fo, lo) {
+			return fmt.Errorf("%s: kept %+v, worked out again %+v", q, fo, lo)
+		}
+	}
+	return nil
+}
