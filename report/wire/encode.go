@@ -246,6 +246,9 @@ func (e *Encoder) reflect(v any) error {
 	}
 	e.value()
 	e.b = append(e.b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	// A document of many such values (states' points) streams out as
+	// one of objects does, rather than being held whole.
+	e.flushFull()
 	return nil
 }
 

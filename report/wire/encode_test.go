@@ -351,6 +351,24 @@ func TestEncoderStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Values of other types go through encoding/json (states' points):
+	// they stream out too, rather than being held to the end.
+	w = countWriter{}
+	e = NewEncoder(&w, Indented)
+	e.BeginArray()
+	point := struct {
+		Line  int      `json:"line"`
+		Paths []string `json:"paths"`
+	}{7, []string{"/w/config.json", "/w/config.json.tmp", "/w"}}
+	for range 2000 {
+		if err := e.Value(point); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.writes == 0 || len(e.b) >= 2*flushAt {
+		t.Errorf("after 2000 reflected values, %d writes, %d bytes held: want them written as they come", w.writes, len(e.b))
+	}
+
 	e = NewEncoder(failWriter{}, Indented)
 	for range 2000 {
 		e.Value(f)
