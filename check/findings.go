@@ -163,20 +163,31 @@ func (r *Result) Add(fs ...*Finding) {
 
 // At is finding i (0 <= i < Len).
 func (r *Result) At(i int) (*Finding, error) {
+	f, d, n, err := r.locate(i)
+	if d != nil {
+		return d.at(n)
+	}
+	return f, err
+}
+
+// locate finds finding i: the finding, when it is in memory, or else
+// the spilled part that holds it and its place there.
+func (r *Result) locate(i int) (*Finding, *diskPart, int, error) {
 	if i < len(r.findings) {
-		return r.findings[i], nil
+		return r.findings[i], nil, 0, nil
 	}
-	i -= len(r.findings)
+	n := i - len(r.findings)
 	for _, p := range r.parts {
-		if i < p.len() {
-			if p.disk != nil {
-				return p.disk.at(i)
-			}
-			return p.mem[i], nil
+		if n >= p.len() {
+			n -= p.len()
+			continue
 		}
-		i -= p.len()
+		if p.disk != nil {
+			return nil, p.disk, n, nil
+		}
+		return p.mem[n], nil, 0, nil
 	}
-	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
+	return nil, nil, 0, fmt.Errorf("check: finding %d of %d", i, r.Len())
 }
 
 // AtReuse is finding i (0 <= i < Len), as At gives it, but valid only
@@ -185,28 +196,18 @@ func (r *Result) At(i int) (*Finding, error) {
 // room of its Related) and its state into st. A report that writes each
 // finding as it reads it needs no Finding of its own for each.
 func (r *Result) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
-	if i < len(r.findings) {
-		return r.findings[i], nil
+	x, d, n, err := r.locate(i)
+	if d == nil {
+		return x, err
 	}
-	n := i - len(r.findings)
-	for _, p := range r.parts {
-		if n >= p.len() {
-			n -= p.len()
-			continue
-		}
-		if p.disk == nil {
-			return p.mem[n], nil
-		}
-		rec, err := p.disk.record(p.disk.offs[n])
-		if err != nil {
-			return nil, err
-		}
-		if err := p.disk.r.dec.decodeInto(rec, f, st); err != nil {
-			return nil, err
-		}
-		return f, nil
+	rec, err := d.record(d.offs[n])
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("check: finding %d of %d", i, r.Len())
+	if err := d.r.dec.decodeInto(rec, f, st); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // Brief fills f with finding i (0 <= i < Len) as far as what names it:
@@ -216,27 +217,19 @@ func (r *Result) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
 // fingerprints need no more, and a spilled finding is read without
 // building the rest.
 func (r *Result) Brief(i int, f *Finding) error {
-	if i >= len(r.findings) {
-		n := i - len(r.findings)
-		for _, p := range r.parts {
-			if n >= p.len() {
-				n -= p.len()
-				continue
-			}
-			if p.disk == nil {
-				brief(p.mem[n], f)
-				return nil
-			}
-			rec, err := p.disk.record(p.disk.offs[n])
-			if err != nil {
-				return err
-			}
-			return p.disk.r.dec.brief(rec, f)
-		}
-		return fmt.Errorf("check: finding %d of %d", i, r.Len())
+	x, d, n, err := r.locate(i)
+	switch {
+	case err != nil:
+		return err
+	case d == nil:
+		brief(x, f)
+		return nil
 	}
-	brief(r.findings[i], f)
-	return nil
+	rec, err := d.record(d.offs[n])
+	if err != nil {
+		return err
+	}
+	return d.r.dec.brief(rec, f)
 }
 
 // brief copies x into f as Result.Brief fills it.
