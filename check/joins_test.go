@@ -6,7 +6,6 @@ import (
 
 	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,15 +24,7 @@ func TestJoinsSameFindings(t *testing.T) {
 				run := func(early bool) []findingView {
 					defer func(was bool) { joinEarly = was }(joinEarly)
 					joinEarly = early
-					s, err := parser.Open(trace, parser.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer s.Close()
-					res, err := Run(s, Options{Models: models, SpillAt: at})
-					if err != nil {
-						t.Fatalf("%s: %v", trace, err)
-					}
+					res := runTrace(t, trace, models, at)
 					defer res.Close()
 					return viewOf(t, res)
 				}

@@ -80,18 +80,7 @@ func TestSpillSameFindings(t *testing.T) {
 	spilled := 0
 	for _, trace := range traces {
 		for _, models := range modelSets {
-			run := func(at int) *Result {
-				s, err := parser.Open(trace, parser.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				res, err := Run(s, Options{Models: models, SpillAt: at})
-				if err != nil {
-					t.Fatalf("%s: %v", trace, err)
-				}
-				return res
-			}
+			run := func(at int) *Result { return runTrace(t, trace, models, at) }
 			mem := run(0)
 			want := viewOf(t, mem)
 			for _, at := range []int{1, 3} {
@@ -345,4 +334,20 @@ func TestSpillBadRecord(t *testing.T) {
 			t.Errorf("%x: %d findings, last error %v: want the sequence to end with an error at the second", junk, n, err)
 		}
 	}
+}
+
+// runTrace checks trace under models, spilling findings past spillAt
+// (none when 0).
+func runTrace(t *testing.T, trace string, models []model.Persistence, spillAt int) *Result {
+	t.Helper()
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := Run(s, Options{Models: models, SpillAt: spillAt})
+	if err != nil {
+		t.Fatalf("%s: %v", trace, err)
+	}
+	return res
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,15 +18,7 @@ func TestSpillTexts(t *testing.T) {
 	traces := fixtures.Traces(t, "../fixtures/traces")
 	models := []model.Persistence{model.Posix, model.Ext4}
 	run := func(trace string, at int) []findingView {
-		s, err := parser.Open(trace, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		res, err := Run(s, Options{Models: models, SpillAt: at})
-		if err != nil {
-			t.Fatalf("%s: %v", trace, err)
-		}
+		res := runTrace(t, trace, models, at)
 		defer res.Close()
 		return viewOf(t, res)
 	}
@@ -60,15 +51,7 @@ func TestBrief(t *testing.T) {
 	seen := 0
 	for _, trace := range traces {
 		for _, at := range []int{0, 1} {
-			s, err := parser.Open(trace, parser.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(s, Options{Models: []model.Persistence{model.Posix, model.Ext4}, SpillAt: at})
-			s.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", trace, err)
-			}
+			res := runTrace(t, trace, []model.Persistence{model.Posix, model.Ext4}, at)
 			var got Finding
 			for i := range res.Len() {
 				f, err := res.At(i)
@@ -160,15 +143,7 @@ func TestAtReuse(t *testing.T) {
 	spilled := 0
 	for _, trace := range traces {
 		for _, at := range []int{0, 1} {
-			s, err := parser.Open(trace, parser.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(s, Options{Models: []model.Persistence{model.Posix, model.Ext4}, SpillAt: at})
-			s.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", trace, err)
-			}
+			res := runTrace(t, trace, []model.Persistence{model.Posix, model.Ext4}, at)
 			var reuse Finding
 			var st State
 			// Backwards too, so that a finding with fewer related
