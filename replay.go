@@ -182,9 +182,11 @@ func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 	// parser may build the next one in the memory of the last.
 	rr := *r
 	rr.recycle = recycleStates
-	// One point in full (at) shows every path's outcome set as the
-	// timeline kept it.
-	rr.lean = !r.keepAll && at == 0
+	// A lean timeline works out again, at the point --at asks for, the
+	// sets of the paths that point left as they were: the same sets, held
+	// to it by TestLeanTimelineEqualsFull. Only the JSON of every path at
+	// every point keeps them all.
+	rr.lean = !r.keepAll
 	done, err := rr.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
 		switch {
 		case ev == nil:
