@@ -24,11 +24,13 @@ type dataNotSynced struct{}
 func (dataNotSynced) Observe(*run, *model.Effect) {}
 
 func (dataNotSynced) Finish(r *run) {
+	// One slice for every file's writes: none of them outlives its turn.
+	var writes []model.DataOp
 	for _, ino := range r.m.Inodes() {
 		if ino.Dir || ino.Path == "" {
 			continue // a deleted file's data is litter; its name is the risk
 		}
-		writes := ino.PendingWrites()
+		writes = ino.AppendPendingWrites(writes[:0])
 		if len(writes) == 0 {
 			continue
 		}

@@ -292,8 +292,11 @@ func (n *Inode) Versions() int { return n.hist }
 func (n *Inode) DataPending() bool { return len(n.pending) > 0 || len(n.Lost()) > 0 }
 
 // PendingWrites lists the pending (and lost) writes, in order.
-func (n *Inode) PendingWrites() []DataOp {
-	var out []DataOp
+func (n *Inode) PendingWrites() []DataOp { return n.AppendPendingWrites(nil) }
+
+// AppendPendingWrites appends what PendingWrites returns to out: a caller
+// asking of every file reuses one slice.
+func (n *Inode) AppendPendingWrites(out []DataOp) []DataOp {
 	for _, op := range n.Lost() {
 		if op.Kind == DataWrite {
 			out = append(out, op)
