@@ -82,11 +82,7 @@ func (c *codec) appendMessage(b []byte, msg, p string) []byte {
 	name := base(p)
 	if strings.IndexByte(msg, 0) < 0 && strings.IndexByte(name, 0) < 0 {
 		c.scratch = appendTemplate(c.scratch[:0], msg, name)
-		id, ok := c.strID[string(c.scratch)]
-		if !ok && len(c.strs) < maxTexts {
-			id, ok = c.str(string(c.scratch)), true
-		}
-		if ok {
+		if id, ok := c.templateID(); ok {
 			return binary.AppendUvarint(b, 2*id+1)
 		}
 	}
@@ -110,16 +106,24 @@ func (c *codec) appendMessageBytes(b, msg []byte, p string) []byte {
 			c.scratch = append(c.scratch, 0)
 			rest = rest[i+len(name):]
 		}
-		id, ok := c.strID[string(c.scratch)]
-		if !ok && len(c.strs) < maxTexts {
-			id, ok = c.str(string(c.scratch)), true
-		}
-		if ok {
+		if id, ok := c.templateID(); ok {
 			return binary.AppendUvarint(b, 2*id+1)
 		}
 	}
 	b = binary.AppendUvarint(b, 2*uint64(len(msg)))
 	return append(b, msg...)
+}
+
+// templateID numbers the message template in c.scratch: its number in
+// the table, or a new one while the table has room.
+func (c *codec) templateID() (uint64, bool) {
+	if id, ok := c.strID[string(c.scratch)]; ok {
+		return id, true
+	}
+	if len(c.strs) < maxTexts {
+		return c.str(string(c.scratch)), true
+	}
+	return 0, false
 }
 
 // appendTemplate appends msg with each name in it replaced by a 0 byte.
