@@ -574,17 +574,6 @@ func orderedPrefix(mask, free, k int) bool {
 	return true
 }
 
-// newestBit is the index of the highest bit set in mask, or -1.
-func newestBit(mask int) int {
-	j := -1
-	for i := 0; mask>>i != 0; i++ {
-		if mask&(1<<i) != 0 {
-			j = i
-		}
-	}
-	return j
-}
-
 // BoundedStates is how many states of one file are explored at a crash
 // point once it has more than ExhaustiveOps pending data operations.
 const BoundedStates = 64

@@ -190,15 +190,6 @@ func (s *system) killAll(except ...int) []reap.Proc {
 	return reap.Kill(s.token, except...)
 }
 
-// leftovers lists the processes the oracle started that still run, but
-// not except.
-func (s *system) leftovers(except ...int) []reap.Proc {
-	if s.token == "" {
-		return nil
-	}
-	return reap.Holders(s.token, except...)
-}
-
 func (s *system) logf(format string, args ...any) {
 	if s.log != nil {
 		if s.start.IsZero() {
