@@ -120,10 +120,16 @@ func Run(ctx context.Context, cmd []string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The signals are crashsim's to pass on from before strace starts:
+	// registered only once it ran, a Ctrl-C in between killed crashsim
+	// (Go's default for SIGINT) with the program running on.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
 	if err := r.start(); err != nil {
 		return nil, err
 	}
-	r.supervise(ctx)
+	r.supervise(ctx, sigs)
 	return r.collect()
 }
 
@@ -252,7 +258,7 @@ func (r *session) start() error {
 // when ctx ends, kills what the command left once Options.Linger has
 // passed since its first process exited, and returns when strace has
 // exited and the keeper has ended what was left.
-func (r *session) supervise(ctx context.Context) {
+func (r *session) supervise(ctx context.Context, sigs <-chan os.Signal) {
 	strace := r.kept.Pid() // leads strace's process group
 	var (
 		ctxDone    = ctx.Done()
@@ -264,9 +270,6 @@ func (r *session) supervise(ctx context.Context) {
 		poll       = time.NewTicker(50 * time.Millisecond)
 	)
 	defer poll.Stop()
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
 	if r.sk != nil {
 		interrupts = r.sk.interrupts
 	}
