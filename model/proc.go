@@ -16,6 +16,10 @@ type Handle struct {
 	Offset int64
 	Kind   HandleKind
 	Node   *Inode // set by the durability model for regular files and directories
+	// nodes are the inodes of the models sharing the process model, by
+	// their place among them (see sharedprocs.go); Node is then the one
+	// of the model that last resolved the handle.
+	nodes [sharedProcsMax]*Inode
 	// anno is the -y annotation Path was last taken from, as the parser
 	// gave it: an fd argument carrying the same annotation again (the
 	// parser interns them, so the comparison is one pointer) names the
@@ -149,6 +153,13 @@ type flagMemo struct {
 	// texts are the flag texts decoded lately, kept from event to event
 	// (see flagTexts).
 	texts *flagTexts
+	// For the models sharing a process model (sharedprocs.go): whether
+	// the event's Procs.Apply is done, and the Handle it returned; the
+	// Handle whose offset the event moved, and its offset before.
+	procsDone bool
+	newH      *Handle
+	offH      *Handle
+	offPrev   int64
 }
 
 // flagTexts remembers the last few flag texts decoded, with their table
