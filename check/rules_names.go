@@ -442,7 +442,7 @@ type syncErrorIgnored struct {
 
 func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var ino *model.Inode
-	var how string
+	published := false
 	switch e.Kind {
 	case model.EffSyncFailed:
 		if n := e.Inode; n != nil && n.FailedSync() != nil && n.FailedSync().Seq == e.Ref.Seq {
@@ -453,10 +453,10 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 		}
 		return
 	case model.EffFileSync:
-		ino, how = e.Inode, "a later "+e.Ref.Syscall+" returned 0, which proves nothing about the lost pages"
+		ino = e.Inode
 	case model.EffEntry:
 		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryLink {
-			ino, how = e.Inode, "it was then published by "+e.Ref.Syscall
+			ino, published = e.Inode, true
 		}
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
@@ -470,6 +470,11 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	}
 	if ino == nil || ino.FailedSync() == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync().Seq {
 		return
+	}
+	// Worked out only here: every file sync passes above.
+	how := "a later " + e.Ref.Syscall + " returned 0, which proves nothing about the lost pages"
+	if published {
+		how = "it was then published by " + e.Ref.Syscall
 	}
 	s.report(r, ino, e.Ref, how)
 }
