@@ -110,6 +110,11 @@ type Options struct {
 	// Shared is what the models replaying one trace side by side (check's,
 	// one per persistence model) share; nil: nothing.
 	Shared *Shared
+	// PinsOnly says that Observe keeps no *Inode past the event that
+	// showed it but those it passes to Model.Pin: retirement then keeps
+	// its weak pointer only for those and the ones an fd holds
+	// (retire.go).
+	PinsOnly bool
 }
 
 // Shared is what the models of one check share: the *Ref of the event
@@ -224,6 +229,12 @@ type Model struct {
 	// among the models sharing it (sharedprocs.go).
 	sharedProcs bool
 	slot        int
+	// With Options.PinsOnly, the inodes the caller pinned, by ID, and
+	// those the fd tables held at the start of the retirement pass, or
+	// fdAll when it did not look (pins.go).
+	pins   map[int]struct{}
+	fdHeld map[*Inode]struct{}
+	fdAll  bool
 }
 
 // Exit is a process's end as the trace shows it.
