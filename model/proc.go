@@ -267,7 +267,8 @@ func (p *Procs) appliedFlags(ev *parser.Event) {
 		return // another event's memo, or none
 	}
 	if f.applied++; f.applied >= f.sharers {
-		*f = flagMemo{sharers: f.sharers, paths: f.paths[:0], texts: f.texts}
+		// No event's: the next event's at clears the rest, once.
+		f.ev, f.newH, f.offH = nil, nil, nil
 	}
 }
 
@@ -562,12 +563,14 @@ func (p *Procs) sharedPaths(out []string, ev *parser.Event) []string {
 		return p.appendPaths(out, ev)
 	}
 	f.at(ev)
-	if f.pathsOK {
-		return append(out, f.paths...)
+	if !f.pathsOK {
+		f.paths, f.pathsOK = p.appendPaths(f.paths[:0], ev), true
 	}
-	out = p.appendPaths(out, ev)
-	f.paths, f.pathsOK = append(f.paths[:0], out...), true
-	return out
+	// The memo's own slice, not a copy for each model: the paths are
+	// read only, and during the event only (a copy of the strings into
+	// each model's array was most of the call, with a write barrier for
+	// each string while the collector runs).
+	return f.paths
 }
 
 // appendPaths is Paths appending to out, so that a caller replaying every
