@@ -121,8 +121,9 @@ type Options struct {
 // they are applying, so that a file's last sync (and a sync of every
 // file) costs one Ref however many models and files point at it; the
 // records of retired files (retire.go), which are the same in every
-// model: a settled file keeps one record, not one a model; and what the
-// first model to apply an event decoded of it (flags, resolved paths).
+// model: a settled file keeps one record, not one a model; what the
+// first model to apply an event decoded of it (flags, resolved paths);
+// and the process model of the first four (sharedprocs.go).
 // The models sharing one must replay the same events, each once and in
 // the same order, with the same Cwd, FDs and Existed.
 type Shared struct {
