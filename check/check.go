@@ -380,7 +380,10 @@ type run struct {
 func (r *run) later(f func()) { r.deferred = append(r.deferred, f) }
 
 // observer is a rule's view of a model: Observe sees every effect, Finish
-// the final state.
+// the final state. An observer that keeps a *model.Inode past the event
+// (in a map, a closure for run.later) pins it first (r.m.Pin): Run's
+// models keep a retired inode the very same object only when pinned or
+// open (model.Options.PinsOnly).
 type observer interface {
 	Observe(r *run, e *model.Effect)
 	Finish(r *run)
@@ -488,7 +491,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

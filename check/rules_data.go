@@ -131,6 +131,7 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 			return
 		}
 		if _, ok := t.cut[e.Inode]; !ok {
+			r.m.Pin(e.Inode)
 			t.cut[e.Inode] = &cutFile{at: e.Ref}
 		}
 	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && !t.cut[e.Inode].wrote:
@@ -196,6 +197,7 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	u.seen[e.Inode] = true
+	r.m.Pin(e.Inode)
 	ino, at, off, n := e.Inode, e.Ref, op.Off, op.Len
 	r.later(func() {
 		p := ino.Name()
@@ -225,6 +227,7 @@ func (u *unmodeledWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	u.seen[e.Inode] = true
+	r.m.Pin(e.Inode)
 	ino, at, what := e.Inode, e.Ref, e.What
 	r.later(func() {
 		p := ino.Name()

@@ -330,6 +330,7 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	if first, last, ok := ino.PendingWriteEnds(); ok {
+		r.m.Pin(ino)
 		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event(), last.Event(), demonstrate(r.m, e.Ref, ino.Path)})
 	}
 }
@@ -395,6 +396,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		}
 		rel.relate(at, "directory fsync")
 		ino, related := ino, slices.Clip(rel.Related)
+		r.m.Pin(ino)
 		st := demonstrate(r.m, at, ino.Path)
 		r.later(func() {
 			p := ino.Name()
@@ -418,6 +420,7 @@ func (crossDirRename) Observe(r *run, e *model.Effect) {
 		return
 	}
 	from, at, ino := e.Entry.Changes[0].Path, e.Ref, e.Inode
+	r.m.Pin(ino)
 	r.later(func() {
 		to := ino.Name()
 		f := newFinding(CrossDirRename, to, at,
@@ -442,21 +445,22 @@ type syncErrorIgnored struct {
 
 func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	var ino *model.Inode
-	var how string
+	published := false
 	switch e.Kind {
 	case model.EffSyncFailed:
 		if n := e.Inode; n != nil && n.FailedSync() != nil && n.FailedSync().Seq == e.Ref.Seq {
 			i, found := slices.BinarySearchFunc(s.failed, n.ID, func(a *model.Inode, id int) int { return a.ID - id })
 			if !found {
+				r.m.Pin(n)
 				s.failed = slices.Insert(s.failed, i, n)
 			}
 		}
 		return
 	case model.EffFileSync:
-		ino, how = e.Inode, "a later "+e.Ref.Syscall+" returned 0, which proves nothing about the lost pages"
+		ino = e.Inode
 	case model.EffEntry:
 		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryLink {
-			ino, how = e.Inode, "it was then published by "+e.Ref.Syscall
+			ino, published = e.Inode, true
 		}
 	case model.EffExit:
 		if e.Exit.Signal == "" && e.Exit.Status == 0 {
@@ -471,11 +475,17 @@ func (s *syncErrorIgnored) Observe(r *run, e *model.Effect) {
 	if ino == nil || ino.FailedSync() == nil || s.seen[ino] || e.Ref.Seq <= ino.FailedSync().Seq {
 		return
 	}
+	// Worked out only here: every file sync passes above.
+	how := "a later " + e.Ref.Syscall + " returned 0, which proves nothing about the lost pages"
+	if published {
+		how = "it was then published by " + e.Ref.Syscall
+	}
 	s.report(r, ino, e.Ref, how)
 }
 
 func (s *syncErrorIgnored) report(r *run, ino *model.Inode, at model.Ref, how string) {
 	s.seen[ino] = true
+	r.m.Pin(ino)
 	failed := *ino.FailedSync()
 	st := demonstrate(r.m, at, ino.Path)
 	words := leaves(r.m, ino.Path)

@@ -38,7 +38,7 @@ type overwriteInPlace struct {
 }
 
 type durableAt struct {
-	ino *model.Inode
+	id  int // the inode's ID (0: none), which a retired inode keeps where it need not be the same object (model.Model.Pin)
 	seq int
 }
 
@@ -80,10 +80,10 @@ func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 
 // syncedNow notes that a sync made ino's data durable at seq.
 func (o *overwriteInPlace) syncedNow(ino *model.Inode, seq int) {
-	if o.synced[0].ino != ino {
+	if o.synced[0].id != ino.ID {
 		o.synced[1] = o.synced[0]
 	}
-	o.synced[0] = durableAt{ino, seq}
+	o.synced[0] = durableAt{ino.ID, seq}
 }
 
 // startOf is the seq of the barrier that opened ino's window.
@@ -101,7 +101,7 @@ func (o *overwriteInPlace) guarded(ino *model.Inode, start int) bool {
 		return true
 	}
 	for _, s := range o.synced {
-		if s.ino != nil && s.ino != ino && s.seq > start {
+		if s.id != 0 && s.id != ino.ID && s.seq > start {
 			return true
 		}
 	}
@@ -134,6 +134,7 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	w := o.open[ino]
 	if w == nil || w.start != start {
 		w = &window{start: start, first: e.Ref, guarded: o.guarded(ino, start)}
+		r.m.Pin(ino)
 		o.open[ino] = w
 	}
 	w.n++

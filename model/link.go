@@ -86,7 +86,7 @@ func (m *Model) fdHandle(pid, fd, line int) *Handle {
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
 	}
-	if h.Node = m.live(h.Node); h.Node == nil {
+	if m.loadNode(h) == nil {
 		return nil
 	}
 	return h

@@ -110,14 +110,20 @@ type Options struct {
 	// Shared is what the models replaying one trace side by side (check's,
 	// one per persistence model) share; nil: nothing.
 	Shared *Shared
+	// PinsOnly says that Observe keeps no *Inode past the event that
+	// showed it but those it passes to Model.Pin: retirement then keeps
+	// its weak pointer only for those and the ones an fd holds
+	// (retire.go).
+	PinsOnly bool
 }
 
 // Shared is what the models of one check share: the *Ref of the event
 // they are applying, so that a file's last sync (and a sync of every
 // file) costs one Ref however many models and files point at it; the
 // records of retired files (retire.go), which are the same in every
-// model: a settled file keeps one record, not one a model; and what the
-// first model to apply an event decoded of it (flags, resolved paths).
+// model: a settled file keeps one record, not one a model; what the
+// first model to apply an event decoded of it (flags, resolved paths);
+// and the process model of the first four (sharedprocs.go).
 // The models sharing one must replay the same events, each once and in
 // the same order, with the same Cwd, FDs and Existed.
 type Shared struct {
@@ -127,6 +133,10 @@ type Shared struct {
 	// oneName is the Names a model last gave a file on its first name
 	// (see oneName).
 	oneName []string
+	// procs is the process model the first procModels models share
+	// (sharedprocs.go).
+	procs      *Procs
+	procModels int
 }
 
 // eventRef returns a Ref of the event being applied that nothing will
@@ -215,6 +225,17 @@ type Model struct {
 	// parents are directories known as such because a path below them
 	// named a file, for an inode of theirs made later (see underDir).
 	parents map[string]bool
+
+	// sharedProcs: procs is the Shared's, and slot the model's place
+	// among the models sharing it (sharedprocs.go).
+	sharedProcs bool
+	slot        int
+	// With Options.PinsOnly, the inodes the caller pinned, by ID, and
+	// those the fd tables held at the start of the retirement pass, or
+	// fdAll when it did not look (pins.go).
+	pins   map[int]struct{}
+	fdHeld map[*Inode]struct{}
+	fdAll  bool
 }
 
 // Exit is a process's end as the trace shows it.
@@ -226,15 +247,20 @@ type Exit struct {
 
 // New returns an empty model.
 func New(opt Options) *Model {
-	procs := NewProcs()
-	procs.cwd0 = opt.Cwd
-	procs.fds0 = opt.FDs
-	if opt.Shared != nil {
-		procs.flags = &opt.Shared.flags
-		opt.Shared.flags.sharers++
-		if opt.Shared.flags.texts == nil {
-			opt.Shared.flags.texts = new(flagTexts)
+	var procs *Procs
+	sharedProcs, slot := false, 0
+	if s := opt.Shared; s != nil && s.procModels < sharedProcsMax {
+		// The process model of the models before it (sharedprocs.go).
+		if s.procs == nil {
+			s.procs = newProcs(opt)
 		}
+		procs, sharedProcs, slot = s.procs, true, s.procModels
+		s.procModels++
+	} else {
+		procs = newProcs(opt)
+	}
+	if opt.Shared != nil {
+		opt.Shared.flags.sharers++
 	}
 	if opt.Retire {
 		if opt.Shared == nil {
@@ -244,8 +270,22 @@ func New(opt Options) *Model {
 			opt.Shared.rest.names = newRestIndex()
 		}
 	}
-	return &Model{opt: opt, procs: procs, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
+	return &Model{opt: opt, procs: procs, sharedProcs: sharedProcs, slot: slot, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
 		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
+}
+
+// newProcs is the process model of a model with options opt.
+func newProcs(opt Options) *Procs {
+	procs := NewProcs()
+	procs.cwd0 = opt.Cwd
+	procs.fds0 = opt.FDs
+	if opt.Shared != nil {
+		procs.flags = &opt.Shared.flags
+		if opt.Shared.flags.texts == nil {
+			opt.Shared.flags.texts = new(flagTexts)
+		}
+	}
+	return procs
 }
 
 // Persistence returns the model's persistence model.
@@ -368,7 +408,7 @@ func (m *Model) Apply(ev *parser.Event) {
 			m.exits = append(m.exits, x)
 			at = &m.exits[len(m.exits)-1]
 		}
-		m.procs.Apply(ev, paths)
+		m.procsApply(ev, paths)
 		m.emit(ev, &Effect{Kind: EffExit, Exit: at})
 		m.procs.appliedFlags(ev)
 		return
@@ -384,16 +424,15 @@ func (m *Model) Apply(ev *parser.Event) {
 	if ev.OK() || ev.Failed() && ev.Call.Effect().IsSync() {
 		m.apply(ev, paths, &eff)
 	}
-	h := m.procs.Apply(ev, paths)
+	h := m.procsApply(ev, paths)
 	m.procs.appliedFlags(ev)
 	if eff.opened {
 		// The open's handle carries the inode the model resolved.
-		if h != nil {
-			h.Node = eff.openNode
-			eff.Handle = h
-		} else {
-			eff.Handle = &Handle{Node: eff.openNode, Flags: eff.openFlags}
+		if h == nil {
+			h = &Handle{Flags: eff.openFlags}
 		}
+		m.setNode(h, eff.openNode)
+		eff.Handle = h
 	}
 	if eff.Kind != EffNone {
 		m.emit(ev, &eff)
@@ -429,7 +468,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
 	}
-	h.Node = m.live(h.Node)
+	m.loadNode(h)
 	if h.Node == nil && h.Path != "" && !strings.Contains(h.Path, ":[") {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
@@ -442,7 +481,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 			ino = m.newInode(false, true)
 			ino.history().lastPath = h.Path
 		}
-		h.Node = ino
+		m.setNode(h, ino)
 		if ino.Dir {
 			h.Kind = HandleDir
 		}
@@ -467,7 +506,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case syscalls.ReadFD, syscalls.ReadAt:
 		if h := m.fileHandle(ev, row.FD()); h != nil {
 			if row.Effect == syscalls.ReadFD {
-				h.Offset += ev.Ret
+				m.procs.setOffset(h, m.procs.offset(h)+ev.Ret)
 			}
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any
@@ -475,16 +514,17 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.Seek:
 		if h := m.fileHandle(ev, row.FD()); h != nil {
-			h.Offset = ev.Ret
+			off := ev.Ret
 			if i := row.OffsetOut(); i >= 0 {
 				// _llseek returns 0 and puts the new offset in [N].
-				h.Offset = -1
+				off = -1
 				if a := ev.Arg(i); a.Kind == parser.ValArray && len(a.Elems) == 1 {
 					if o, ok := a.Elems[0].Int(); ok {
-						h.Offset = o
+						off = o
 					}
 				}
 			}
+			m.procs.setOffset(h, off)
 		}
 	case syscalls.CopyInto:
 		m.copyInto(ev, row, eff)
@@ -721,12 +761,12 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		positional = off >= 0
 	}
 	if !positional {
-		off = h.Offset
+		off = m.procs.offset(h)
 		if h.Flags&syscalls.O_APPEND != 0 {
 			off = ino.Size // -1 when unknown
 		}
 		if off >= 0 {
-			h.Offset = off + n
+			m.procs.setOffset(h, off+n)
 		}
 	}
 	op := DataOp{Kind: DataWrite, Off: off, Len: n, event: m.packRef(refOf(ev)), Direct: h.Flags&syscalls.O_DIRECT != 0}
@@ -812,7 +852,7 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	ino := h.Node
-	off := h.Offset
+	off := m.procs.offset(h)
 	explicit := false
 	if offArg >= 0 {
 		if a := ev.Arg(offArg); a.Kind == parser.ValArray && len(a.Elems) == 1 {
@@ -826,7 +866,7 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			off = ino.Size
 		}
 		if off >= 0 {
-			h.Offset = off + ev.Ret
+			m.procs.setOffset(h, off+ev.Ret)
 		}
 	}
 	sizeBefore := ino.Size
@@ -1015,8 +1055,8 @@ func (m *Model) underDir(p string) {
 func (m *Model) anyWritable(ev *parser.Event) *Handle {
 	pr := m.procs.Proc(ev.PID)
 	for _, e := range pr.files.fds {
-		if e.h.Node != nil && !e.h.Node.Dir && e.h.Flags&syscalls.O_ACCMODE != syscalls.O_RDONLY {
-			m.live(e.h.Node)
+		if n := m.node(e.h); n != nil && !n.Dir && e.h.Flags&syscalls.O_ACCMODE != syscalls.O_RDONLY {
+			m.loadNode(e.h)
 			return e.h
 		}
 	}

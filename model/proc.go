@@ -16,6 +16,10 @@ type Handle struct {
 	Offset int64
 	Kind   HandleKind
 	Node   *Inode // set by the durability model for regular files and directories
+	// nodes are the inodes of the models sharing the process model, by
+	// their place among them (see sharedprocs.go); Node is then the one
+	// of the model that last resolved the handle.
+	nodes [sharedProcsMax]*Inode
 	// anno is the -y annotation Path was last taken from, as the parser
 	// gave it: an fd argument carrying the same annotation again (the
 	// parser interns them, so the comparison is one pointer) names the
@@ -149,6 +153,13 @@ type flagMemo struct {
 	// texts are the flag texts decoded lately, kept from event to event
 	// (see flagTexts).
 	texts *flagTexts
+	// For the models sharing a process model (sharedprocs.go): whether
+	// the event's Procs.Apply is done, and the Handle it returned; the
+	// Handle whose offset the event moved, and its offset before.
+	procsDone bool
+	newH      *Handle
+	offH      *Handle
+	offPrev   int64
 }
 
 // flagTexts remembers the last few flag texts decoded, with their table
@@ -256,7 +267,8 @@ func (p *Procs) appliedFlags(ev *parser.Event) {
 		return // another event's memo, or none
 	}
 	if f.applied++; f.applied >= f.sharers {
-		*f = flagMemo{sharers: f.sharers, paths: f.paths[:0], texts: f.texts}
+		// No event's: the next event's at clears the rest, once.
+		f.ev, f.newH, f.offH = nil, nil, nil
 	}
 }
 
@@ -551,12 +563,14 @@ func (p *Procs) sharedPaths(out []string, ev *parser.Event) []string {
 		return p.appendPaths(out, ev)
 	}
 	f.at(ev)
-	if f.pathsOK {
-		return append(out, f.paths...)
+	if !f.pathsOK {
+		f.paths, f.pathsOK = p.appendPaths(f.paths[:0], ev), true
 	}
-	out = p.appendPaths(out, ev)
-	f.paths, f.pathsOK = append(f.paths[:0], out...), true
-	return out
+	// The memo's own slice, not a copy for each model: the paths are
+	// read only, and during the event only (a copy of the strings into
+	// each model's array was most of the call, with a write barrier for
+	// each string while the collector runs).
+	return f.paths
 }
 
 // appendPaths is Paths appending to out, so that a caller replaying every

@@ -357,6 +357,7 @@ func (m *Model) maybeRetire() {
 
 // retirePass retires the candidates that can be.
 func (m *Model) retirePass() {
+	m.heldByFD()
 	for i, ino := range m.candInodes {
 		m.candInodes[i] = nil
 		ino.queued = false
@@ -365,6 +366,7 @@ func (m *Model) retirePass() {
 		}
 	}
 	m.candInodes = m.candInodes[:0]
+	clear(m.fdHeld) // holding none of them till the next pass
 	for i, n := range m.candNames {
 		m.candNames[i] = nil
 		n.queued = false
@@ -470,7 +472,9 @@ func (m *Model) retireInode(ino *Inode) {
 		m.own[id] = rec
 	}
 	m.nretired++
-	m.keepWeak(id, ino)
+	if m.mayBeHeld(ino) {
+		m.keepWeak(id, ino)
+	}
 	for _, p := range ino.Names {
 		delete(m.names, p)
 		m.restPut(p, id)
