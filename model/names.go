@@ -49,7 +49,7 @@ func (op *EntryOp) Event() Ref { return op.event.ref() }
 
 // seq is Event().Seq, without building the Ref: the syncs compare it
 // for every pending op.
-func (op *EntryOp) seq() int { return op.event.seq }
+func (op *EntryOp) seq() int { return op.event.seqOf() }
 
 // entryOne and entryTwo are an EntryOp allocated with room for its name
 // changes: a check of many new files keeps one create a file and model

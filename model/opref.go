@@ -7,30 +7,35 @@ import (
 
 // opRef is a Ref as a pending data or entry operation keeps it: a check
 // of many unsynced files keeps one of each per file and model, and the
-// 64 bytes of a Ref were a third of them. The trace file and syscall
-// name, the same for a great many events, are one interned handle; the
-// process and the line that ends the call (most often the line itself)
-// fit in 32 bits each, else the handle holds them too.
+// 64 bytes of a Ref were a third of them. The trace file, syscall name,
+// process and the distance to the line that ends the call (most often
+// none), the same for a great many events, are one interned handle; the
+// event's place and line fit in 32 bits each, else (seq is wideRef) the
+// handle holds them too. At 16 bytes a pending write fits the 80-byte
+// size class and a create with its one name change the 112-byte one,
+// where a 32-byte opRef put them in the 96- and 128-byte classes.
 type opRef struct {
-	seq, line int
-	endDelta  int32 // EndLine - Line
-	pid       int32
+	seq, line uint32
 	key       unique.Handle[refKey]
 }
+
+// wideRef in opRef.seq says the handle holds the seq and line.
+const wideRef = math.MaxUint32
 
 // refKey is what opRef interns.
 type refKey struct {
 	file, syscall string
-	// wide: pid and endLine are the Ref's, which opRef could not hold.
-	wide         bool
-	pid, endLine int
+	pid, endDelta int // endDelta: EndLine - Line
+	// wide: seq and line are the Ref's, which opRef could not hold.
+	wide      bool
+	seq, line int
 }
 
 // refKeys remembers the last few handles a model made, so that a
 // program's writes do not each ask the process-wide table.
 type refKeys struct {
-	keys [4]refKey
-	hs   [4]unique.Handle[refKey]
+	keys [8]refKey
+	hs   [8]unique.Handle[refKey]
 	next int
 }
 
@@ -48,13 +53,12 @@ func (c *refKeys) handle(k refKey) unique.Handle[refKey] {
 
 // packRef makes r an opRef.
 func (m *Model) packRef(r Ref) opRef {
-	d := r.EndLine - r.Line
-	if d >= math.MinInt32 && d <= math.MaxInt32 && r.PID >= math.MinInt32 && r.PID <= math.MaxInt32 {
-		return opRef{seq: r.Seq, line: r.Line, endDelta: int32(d), pid: int32(r.PID),
-			key: m.refKeys.handle(refKey{file: r.File, syscall: r.Syscall})}
+	k := refKey{file: r.File, syscall: r.Syscall, pid: r.PID, endDelta: r.EndLine - r.Line}
+	if r.Seq >= 0 && r.Seq < wideRef && r.Line >= 0 && r.Line <= math.MaxUint32 {
+		return opRef{seq: uint32(r.Seq), line: uint32(r.Line), key: m.refKeys.handle(k)}
 	}
-	return opRef{seq: r.Seq, line: r.Line,
-		key: m.refKeys.handle(refKey{file: r.File, syscall: r.Syscall, wide: true, pid: r.PID, endLine: r.EndLine})}
+	k.wide, k.seq, k.line = true, r.Seq, r.Line
+	return opRef{seq: wideRef, key: m.refKeys.handle(k)}
 }
 
 // ref is the Ref r was made of.
@@ -63,8 +67,17 @@ func (r *opRef) ref() Ref {
 	if r.key != (unique.Handle[refKey]{}) {
 		k = r.key.Value()
 	}
+	seq, line := int(r.seq), int(r.line)
 	if k.wide {
-		return Ref{Seq: r.seq, File: k.file, Line: r.line, EndLine: k.endLine, PID: k.pid, Syscall: k.syscall}
+		seq, line = k.seq, k.line
 	}
-	return Ref{Seq: r.seq, File: k.file, Line: r.line, EndLine: r.line + int(r.endDelta), PID: int(r.pid), Syscall: k.syscall}
+	return Ref{Seq: seq, File: k.file, Line: line, EndLine: line + k.endDelta, PID: k.pid, Syscall: k.syscall}
+}
+
+// seqOf is ref().Seq, without building the Ref.
+func (r *opRef) seqOf() int {
+	if r.seq == wideRef {
+		return r.key.Value().seq
+	}
+	return int(r.seq)
 }

@@ -18,12 +18,21 @@ func TestOpRefRoundTrip(t *testing.T) {
 		{Seq: 7, File: "t", Line: 1, EndLine: math.MaxInt32 + 10, PID: 100, Syscall: "write"},
 		{Seq: 8, File: "t", Line: math.MaxInt32 + 10, EndLine: math.MaxInt32 + 10, PID: math.MaxInt32 + 1, Syscall: "write"},
 		{Seq: 9, File: "t", Line: 9, EndLine: 9, PID: math.MinInt32 - 1, Syscall: "write"},
+		// seq and line past 32 bits, or negative: the key holds them.
+		{Seq: math.MaxUint32, File: "t", Line: 9, EndLine: 9, PID: 100, Syscall: "write"},
+		{Seq: math.MaxUint32 + 7, File: "t", Line: 9, EndLine: 11, PID: 100, Syscall: "write"},
+		{Seq: 10, File: "t", Line: math.MaxUint32 + 1, EndLine: math.MaxUint32 + 1, PID: 100, Syscall: "write"},
+		{Seq: math.MaxUint32 - 1, File: "t", Line: math.MaxUint32, EndLine: math.MaxUint32, PID: 100, Syscall: "write"},
+		{Seq: -1, File: "t", Line: -2, EndLine: 3, PID: 100, Syscall: "write"},
 	}
 	for i := 0; i < 3; i++ { // again: the handles come from the model's cache
 		for _, r := range refs {
 			p := m.packRef(r)
 			if got := p.ref(); got != r {
 				t.Errorf("packRef(%+v).ref() = %+v", r, got)
+			}
+			if got := p.seqOf(); got != r.Seq {
+				t.Errorf("packRef(%+v).seqOf() = %d", r, got)
 			}
 		}
 	}
