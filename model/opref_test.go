@@ -41,3 +41,29 @@ func TestOpRefRoundTrip(t *testing.T) {
 		t.Errorf("zero opRef: %+v", got)
 	}
 }
+
+// TestOpRefTableBounded: the process-wide table of refKeys, which never
+// lets one go, grows with the trace files, syscalls and end-line
+// distances, not with the processes or events: a thousand processes
+// writing on a thousand lines add one key.
+func TestOpRefTableBounded(t *testing.T) {
+	m := New(Options{})
+	file := "bounded-" + t.Name()
+	before := refTableLen()
+	for i := range 1000 {
+		r := Ref{Seq: i, File: file, Line: 10 + i, EndLine: 10 + i, PID: 5000 + i, Syscall: "write"}
+		p := m.packRef(r)
+		if got := p.ref(); got != r {
+			t.Fatalf("packRef(%+v).ref() = %+v", r, got)
+		}
+	}
+	if grown := refTableLen() - before; grown != 1 {
+		t.Errorf("the table grew by %d keys, want 1", grown)
+	}
+}
+
+func refTableLen() int {
+	refTable.RLock()
+	defer refTable.RUnlock()
+	return len(refTable.keys)
+}
