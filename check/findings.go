@@ -432,11 +432,14 @@ func (e *emittedKeys) key(i int) *emittedKey { return &e.keys[i/keyBlock][i%keyB
 
 // emittedKey is what merge joins a rule's findings by, with the rule:
 // path, trace (its place in collector.traceIDs) and line.
+//
+// The first run of a check of many unsynced files notes two findings a
+// file: trace and seq in 32 bits each put a key in 32 bytes, not 40.
 type emittedKey struct {
 	path  string
 	line  int
-	trace int
-	seq   int // its place among the first run's findings; not part of the key
+	trace int32
+	seq   int32 // its place among the first run's findings; not part of the key
 }
 
 func (c *collector) keyOf(p, trace string, line int) emittedKey {
@@ -451,7 +454,7 @@ func (c *collector) keyOf(p, trace string, line int) emittedKey {
 		t = len(c.traceIDs)
 		c.traceIDs = append(c.traceIDs, trace)
 	}
-	return emittedKey{path: p, line: line, trace: t}
+	return emittedKey{path: p, line: line, trace: int32(t)}
 }
 
 // note remembers f, emitted by run index as its finding seq, when the
@@ -469,7 +472,7 @@ func (c *collector) note(index, seq int, f *Finding) {
 		c.firsts[f.Rule.ID] = e
 	}
 	k := c.keyOf(f.Path, f.Trace, f.Line)
-	k.seq = seq
+	k.seq = int32(seq)
 	e.add(k)
 }
 
@@ -495,7 +498,7 @@ func (c *collector) seenBefore(index int, id, p, trace string, line int) (int, b
 	for i := from; i < e.n && i < from+joinAhead; i++ {
 		if x := e.key(i); x.path == k.path && x.line == k.line && x.trace == k.trace {
 			e.at[index] = i + 1
-			return x.seq, true
+			return int(x.seq), true
 		}
 	}
 	return 0, false

@@ -416,7 +416,7 @@ func (dirSyncBeforeData) Finish(*run) {}
 type crossDirRename struct{}
 
 func (crossDirRename) Observe(r *run, e *model.Effect) {
-	if e.Kind != model.EffEntry || e.Entry.Kind != model.EntryRename || len(e.Entry.Dirs) < 2 {
+	if e.Kind != model.EffEntry || e.Entry.Kind != model.EntryRename || e.Entry.NumDirs() < 2 {
 		return
 	}
 	from, at, ino := e.Entry.Changes[0].Path, e.Ref, e.Inode

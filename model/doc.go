@@ -266,9 +266,9 @@
 // unmodeled change, a name history beyond its one name) behind one
 // pointer, its first block of pending DataOps itself, and a pending
 // DataOp or EntryOp keeps its event with the trace file and syscall name
-// interned (opref.go). The models of a check share a new file's
-// one-name Names array, and a model shares a directory's one-entry
-// Dirs among the entry operations in it.
+// interned with its process (opref.go). The models of a check share a
+// new file's one-name Names array, and an EntryOp keeps no list of its
+// directories: they follow from its changes' paths (EntryOp.Dirs).
 //
 // # Calls
 //

@@ -68,7 +68,7 @@ type DataOp struct {
 func (op *DataOp) Event() Ref { return op.event.ref() }
 
 // seq is Event().Seq, without building the Ref.
-func (op *DataOp) seq() int { return op.event.seq }
+func (op *DataOp) seq() int { return op.event.seqOf() }
 
 // setChunks records where the trace holds a write's bytes.
 func (op *DataOp) setChunks(cs []Chunk) {

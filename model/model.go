@@ -194,7 +194,6 @@ type Model struct {
 	last          Ref
 	lastRef       *Ref // last as eventRef gave it out, shared
 	refKeys       refKeys
-	dirSlices     map[string][]string // see appendDir
 	exits         []Exit
 	lastExit      Exit // the exit an effect shows, with Options.Retire
 	jointStamp    int  // see jointCount

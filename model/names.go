@@ -34,27 +34,65 @@ type NameChange struct {
 // EntryOp is one change to directory entries. It is atomic: a crash keeps
 // all its name changes or none. It is durable once every directory it
 // touched was synced after it (or the whole filesystem was).
+//
+// A check of many new files keeps one create a file and model until a
+// directory sync, so the op holds no more than it must: its directories
+// follow from its changes (see Dirs), and its place among the model's ops
+// fits in 32 bits, which puts a create with its one change in the 80-byte
+// size class (the 112-byte one with a slice of directories and an int).
 type EntryOp struct {
 	Kind    EntryKind
 	Durable bool
-	synced  uint8 // bit i: Dirs[i] was synced after the op (addEntryOp keeps at most 4)
+	synced  uint8 // bit i: directory i of dirs was synced after the op
+	ndirs   uint8 // how many directories the op changed entries in (dirs)
+	order   int32 // place among the model's entry ops, from 1
 	event   opRef // see Event
 	Changes []NameChange
-	Dirs    []string
-	order   int // place among the model's entry ops, from 1
 }
+
+// maxOpDirs is how many directories an op keeps: the first ones its
+// changes name.
+const maxOpDirs = 4
+
+// dirs returns the directories the op changed entries in: the parents of
+// its changes' paths, each once, in the order of the changes, at most
+// maxOpDirs. The moved descendants a directory rename adds to its changes
+// afterwards (moveChildren) add none: ndirs was counted before.
+func (op *EntryOp) dirs() (ds [maxOpDirs]string, n int) {
+	for _, c := range op.Changes {
+		if n == int(op.ndirs) {
+			break
+		}
+		d := parentDir(c.Path)
+		if !slices.Contains(ds[:n], d) {
+			ds[n] = d
+			n++
+		}
+	}
+	return ds, n
+}
+
+// Dirs lists the directories the op changed entries in, at most four: a
+// crash keeps the op once every one of them was synced after it.
+func (op *EntryOp) Dirs() []string {
+	ds, n := op.dirs()
+	return slices.Clone(ds[:n])
+}
+
+// NumDirs is len(Dirs()), without the copy.
+func (op *EntryOp) NumDirs() int { return int(op.ndirs) }
 
 // Event is the event that made the op.
 func (op *EntryOp) Event() Ref { return op.event.ref() }
 
 // seq is Event().Seq, without building the Ref: the syncs compare it
 // for every pending op.
-func (op *EntryOp) seq() int { return op.event.seq }
+func (op *EntryOp) seq() int { return op.event.seqOf() }
 
 // entryOne and entryTwo are an EntryOp allocated with room for its name
 // changes: a check of many new files keeps one create a file and model
 // until a directory sync, and the two in one allocation cost less than
-// apart. Its first directory comes from Model.dirsOf.
+// apart.
 type entryOne struct {
 	op      EntryOp
 	changes [1]NameChange
@@ -307,7 +345,7 @@ func (m *Model) detach(ino *Inode, p string) {
 // addEntryOp records an entry operation: applies it to the page cache and
 // queues it until a barrier makes it durable.
 func (m *Model) addEntryOp(op *EntryOp) {
-	var seen [4]string
+	var seen [maxOpDirs]string
 	nseen := 0
 	for _, c := range op.Changes {
 		n := m.name(c.Path)
@@ -316,16 +354,13 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		n.Cache = c.New
 		n.Ops = append(n.Ops, op)
 		d := parentDir(c.Path)
-		dup := false
-		for _, s := range seen[:nseen] {
-			dup = dup || s == d
-		}
-		if !dup && nseen < len(seen) {
+		if !slices.Contains(seen[:nseen], d) && nseen < len(seen) {
 			seen[nseen] = d
 			nseen++
-			op.Dirs = m.appendDir(op.Dirs, d)
 		}
 	}
+	op.ndirs = uint8(nseen)
+	dirs := seen[:nseen]
 	for _, c := range op.Changes {
 		if c.New != nil {
 			m.attach(c.New, c.Path)
@@ -338,7 +373,7 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		}
 	}
 	// A path with entries is a directory, however it was opened.
-	for _, d := range op.Dirs {
+	for _, d := range dirs {
 		if n := m.names[d]; n != nil && n.Cache != nil {
 			n.Cache.Dir = true
 		} else if id, retired, isDir := m.peekDir(d); retired && (isDir || id == 0) {
@@ -349,35 +384,13 @@ func (m *Model) addEntryOp(op *EntryOp) {
 		}
 	}
 	m.nops++
-	op.order = m.nops
+	op.order = int32(m.nops)
 	m.pendingOps = append(m.pendingOps, op)
-	for _, d := range op.Dirs {
+	for _, d := range dirs {
 		m.pendingByDir[d] = append(m.pendingByDir[d], op)
 	}
 	m.byDirPeak = max(m.byDirPeak, len(m.pendingByDir))
 }
-
-// appendDir is append(dirs, d), but an op's first directory is a slice
-// of one the model shares among the ops in that directory (programs
-// create many files in a few directories): nothing writes an op's Dirs
-// in place, and an append to it copies, its capacity being 1. The model
-// forgets the slices once it holds dirSlicesMax of them.
-func (m *Model) appendDir(dirs []string, d string) []string {
-	if len(dirs) > 0 {
-		return append(dirs, d)
-	}
-	if s, ok := m.dirSlices[d]; ok {
-		return s
-	}
-	if m.dirSlices == nil || len(m.dirSlices) >= dirSlicesMax {
-		m.dirSlices = map[string][]string{}
-	}
-	s := []string{d}
-	m.dirSlices[d] = s
-	return s
-}
-
-const dirSlicesMax = 4096
 
 // pending returns the pending entry ops in order, first dropping from
 // the list those made durable since (persistEntriesIn leaves them there
@@ -409,7 +422,8 @@ func (m *Model) pending() []*EntryOp {
 		} else {
 			m.pendingByDir = map[string][]*EntryOp{}
 			for _, op := range keep {
-				for _, d := range op.Dirs {
+				ds, k := op.dirs()
+				for _, d := range ds[:k] {
 					m.pendingByDir[d] = append(m.pendingByDir[d], op)
 				}
 			}
@@ -481,7 +495,8 @@ func (m *Model) pendingIn(dirs map[string]bool, upTo int) []*EntryOp {
 		if op.seq() > upTo {
 			continue
 		}
-		for _, d := range op.Dirs {
+		ds, k := op.dirs()
+		for _, d := range ds[:k] {
 			if dirs[d] {
 				out = append(out, op)
 				break
@@ -498,7 +513,7 @@ func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 	var marked []*EntryOp
 	for _, op := range m.pending() {
 		if op.seq() <= upTo && keep(op) {
-			op.synced = 1<<len(op.Dirs) - 1
+			op.synced = 1<<op.ndirs - 1
 			marked = append(marked, op)
 		}
 	}
@@ -577,16 +592,21 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 			continue
 		}
 		hit := false
-		for i, d := range op.Dirs {
-			if dirs == nil || dirs[d] {
-				op.synced |= 1 << i
-				hit = true
+		if dirs == nil {
+			op.synced, hit = 1<<op.ndirs-1, op.ndirs > 0
+		} else {
+			ds, k := op.dirs()
+			for i, d := range ds[:k] {
+				if dirs[d] {
+					op.synced |= 1 << i
+					hit = true
+				}
 			}
 		}
 		if hit && dirs != nil {
 			covered = append(covered, op)
 		}
-		if op.synced == 1<<len(op.Dirs)-1 {
+		if op.synced == 1<<op.ndirs-1 {
 			op.Durable = true
 			done = append(done, op)
 		}
