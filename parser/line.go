@@ -44,12 +44,15 @@ type lineParser struct {
 	extras []EventExtra // where extra takes EventExtras from
 	// valueExtras is where valueExtra takes ValueExtras from.
 	valueExtras []ValueExtra
-	elems       []Value  // compound's stack of elements
-	elemTmp     []*Value // where compound reads an element, by depth (elemAt)
-	file        string
-	line        int
-	off         int64 // file offset of text[0]
-	text        []byte
+	// elemStacks are compound's stacks of elements, one per nesting
+	// depth: an element is read in place on its depth's stack, which
+	// only a compound of that depth appends to (an element's own
+	// elements go on the next one's), so no append moves it under it.
+	elemStacks [][]Value
+	file       string
+	line       int
+	off        int64 // file offset of text[0]
+	text       []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int

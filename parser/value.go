@@ -173,13 +173,16 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 // compound reads {...} or [...] elements separated by commas; an element
 // "..." marks a cut.
 func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, depth int, data bool) (int, *Error) {
-	// The elements gather on a stack shared by every level of nesting;
-	// the value gets an exact copy when it closes.
-	base := len(l.elems)
-	defer func() { l.elems = l.elems[:base] }()
+	// The elements gather on a stack of this nesting depth's own (see
+	// elemStacks); the value gets an exact copy when it closes.
+	for len(l.elemStacks) <= depth {
+		l.elemStacks = append(l.elemStacks, nil)
+	}
+	base := len(l.elemStacks[depth])
+	defer func() { l.elemStacks[depth] = l.elemStacks[depth][:base] }()
 	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
-	if err == nil && v.Kind == kind && len(l.elems) > base && !l.skipping {
-		v.Elems = l.carve(l.elems[base:])
+	if err == nil && v.Kind == kind && len(l.elemStacks[depth]) > base && !l.skipping {
+		v.Elems = l.carve(l.elemStacks[depth][base:])
 	}
 	return j, err
 }
@@ -217,14 +220,15 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			}
 			i = k
 		} else {
-			// Not read in place on the stack of elements, which an
-			// element that is a struct or an array grows.
-			e := l.elemAt(depth)
-			j, err := l.value(e, i, depth+1, data)
+			// Read in place on this depth's stack: an element that is a
+			// struct or an array gathers its own elements on the next
+			// depth's, so no append moves this one while it is read.
+			s := append(l.elemStacks[depth], Value{})
+			l.elemStacks[depth] = s
+			j, err := l.value(&s[len(s)-1], i, depth+1, data)
 			if err != nil {
 				return 0, err
 			}
-			l.elems = append(l.elems, *e)
 			i = j
 		}
 		i = skipSpaces(b, i)
@@ -247,22 +251,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
 			*v = Value{Name: name}
-			l.elems = l.elems[:base]
+			l.elemStacks[depth] = l.elemStacks[depth][:base]
 			return l.term(v, start)
 		}
 	}
-}
-
-// elemAt returns a cleared Value for an element read at nesting depth
-// depth. One is kept per depth: a local Value whose address went down the
-// recursion of value and compound would be allocated on the heap.
-func (l *lineParser) elemAt(depth int) *Value {
-	for len(l.elemTmp) <= depth {
-		l.elemTmp = append(l.elemTmp, new(Value))
-	}
-	e := l.elemTmp[depth]
-	*e = Value{}
-	return e
 }
 
 func kindWord(k ValueKind) string {
