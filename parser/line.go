@@ -39,9 +39,15 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args   []Value      // argsAndReturn's buffer
-	slab   []Value      // where carve takes Values from
-	extras []EventExtra // where extra takes EventExtras from
+	// args is nil until a line has read an argument, and empty but not
+	// nil since: a call without arguments gets Args nil before that and
+	// empty after, as when the arguments gathered in a buffer here.
+	args []Value
+	// argSlab is where argsAndReturn reads the arguments in place (see
+	// argRoom), slab where carve takes the Values of Elems from.
+	argSlab []Value
+	slab    []Value
+	extras  []EventExtra // where extra takes EventExtras from
 	// valueExtras is where valueExtra takes ValueExtras from.
 	valueExtras []ValueExtra
 	// elemStacks are compound's stacks of elements, one per nesting
@@ -111,6 +117,50 @@ const maxDepth = 64
 // come from its own memory, eventMem); an event a consumer keeps holds its
 // slab's memory (about 40 KB) alive.
 const valueSlab = 256
+
+// minArgRoom is the room for arguments argRoom gives at least: the
+// arguments of nearly every call.
+const minArgRoom = 8
+
+// argRoom returns where the arguments of a line are read in place (empty,
+// with the room as its capacity): the memory of a recycled event, or else
+// a slab. Reading them there and not into a buffer saves copying each
+// one (a Value is 144 bytes) when the line is done. Nothing is handed
+// out until argsDone.
+func (l *lineParser) argRoom() []Value {
+	if m := l.mem; m != nil {
+		return m.argRoom()
+	}
+	if len(l.argSlab) < minArgRoom {
+		l.argSlab = make([]Value, valueSlab)
+	}
+	return l.argSlab[:0:len(l.argSlab)]
+}
+
+// argsDone hands out the first n of the arguments args read in the room
+// argRoom gave (failed: an error stopped the line): in place when they fit there, else (a line of more
+// arguments than the room, which append moved) as carve copies them. Its
+// capacity is its length, as carve's.
+func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
+	inPlace := cap(args) == cap(room)
+	if n == 0 {
+		if m := l.mem; m != nil && inPlace {
+			m.argsDone(args, 0, true, failed)
+		}
+		if l.args == nil {
+			return nil
+		}
+		return l.args[:0:0]
+	}
+	if m := l.mem; m != nil {
+		return m.argsDone(args, n, inPlace, failed)
+	}
+	if !inPlace {
+		return l.carve(args[:n])
+	}
+	l.argSlab = l.argSlab[n:]
+	return args[:n:n]
+}
 
 // carve returns a copy of v, carved from the memory of a recycled event,
 // or else from a slab (one allocation per valueSlab Values, not one per
@@ -707,12 +757,11 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 // argsAndReturn reads arguments up to ')' and the return value, or up to
 // "<unfinished ...>".
 func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
-	// The arguments are read into a buffer kept from line to line, and the
-	// event gets a copy of exactly their number: a Value is large, and
-	// room for a usual count (6) was most of what parsing allocated.
-	l.ev.Args = l.args[:0]
+	// The arguments are read in place where the event's Values are
+	// carved from (argRoom), and the event gets exactly their number.
+	room := l.argRoom()
+	l.ev.Args = room
 	kind, err := l.argsAndReturnInto(i)
-	l.args = l.ev.Args[:0]
 	args := l.ev.Args
 	if kind == lineCall && l.want != AllArgs {
 		// Positions skipped after the last one decoded are left out; an
@@ -723,10 +772,11 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 	}
 	if l.want == 0 {
 		// A call skipped whole has no Args, as when skipArgs passed it.
+		l.ev.Args = l.argsDone(room, l.ev.Args, 0, err != nil)
 		l.ev.Args = nil
 		return kind, err
 	}
-	l.ev.Args = l.carve(args)
+	l.ev.Args = l.argsDone(room, l.ev.Args, len(args), err != nil)
 	return kind, err
 }
 
@@ -763,6 +813,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		l.skipping = skip
 		n := len(ev.Args)
 		ev.Args = append(ev.Args, Value{})
+		if l.args == nil {
+			l.args = []Value{}
+		}
 		j, err := l.value(&ev.Args[n], i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
 		l.skipping = false
 		if err != nil {
