@@ -43,7 +43,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	}
 	var j int
 	var err *Error
-	if hasPrefix(b[i:], "/*") {
+	if b[i] == '/' && isCommentAt(b, i) {
 		// A comment in place of a value: strace 4.x printed getdents'
 		// buffer as "/* 92 entries */" where strace 5 and later print its
 		// address and then the comment.
@@ -78,7 +78,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
-	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
+	if k := skipSpaces(b, j); k < len(b) && b[k] == '=' && hasPrefix(b[k:], "=> ") {
 		out := new(Value)
 		e, err := l.value(out, skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
@@ -140,7 +140,7 @@ func isDelim(b []byte, k int) bool {
 	case '<':
 		return hasPrefix(b[k:], unfinishedText) || hasPrefix(b[k:], detachedText)
 	case '/':
-		return hasPrefix(b[k:], "/*")
+		return isCommentAt(b, k)
 	}
 	return false
 }
@@ -201,10 +201,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		if b[i] == closer {
 			return l.comment(v, i+1), nil
 		}
-		if hasPrefix(b[i:], "...") {
+		if b[i] == '.' && hasPrefix(b[i:], "...") {
 			v.More = true
 			i += 3
-		} else if hasPrefix(b[i:], "/*") {
+		} else if isCommentAt(b, i) {
 			// "[/* 26 vars */]": strace 4.x's execve environment, a
 			// comment in place of the elements.
 			k := commentEnd(b, i)
@@ -240,7 +240,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		case b[i] == ',':
 			i++
 		case b[i] == closer:
-		case hasPrefix(b[i:], "/*"):
+		case isCommentAt(b, i):
 			// "[... /* 3 entries */]" or a field comment.
 			k := commentEnd(b, i)
 			if k < 0 {
@@ -474,7 +474,7 @@ var smallNumbers = func() (t [100]string) {
 func (l *lineParser) comment(v *Value, i int) int {
 	b := l.text
 	k := skipSpaces(b, i)
-	if !hasPrefix(b[k:], "/*") {
+	if !isCommentAt(b, k) {
 		return i
 	}
 	j := commentEnd(b, k)
@@ -616,6 +616,13 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		l.annos[1], l.annos[0] = l.annos[0], a
 	}
 	return a, end, false, nil
+}
+
+// isCommentAt reports whether a comment opens at b[i] ("/*"), i >= 0: a
+// test of two bytes, where hasPrefix(b[i:], "/*") slices b first, on
+// every value.
+func isCommentAt(b []byte, i int) bool {
+	return i+1 < len(b) && b[i] == '/' && b[i+1] == '*'
 }
 
 // commentEnd returns the index just past the "*/" closing the comment that
