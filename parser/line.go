@@ -511,6 +511,27 @@ func atoi(b []byte) int {
 	return n
 }
 
+// clockTime reads the "HH:MM:SS" of -t and -tt at b[i]: two digits each,
+// with no digit and no ':' after the last. It returns the index past it
+// and its seconds as timestamp's loop sums them, or false for any other
+// shape, which that loop reads (byte by byte where digitRun would take
+// three runs of two digits, each a call: a few hundred instructions a
+// line).
+func clockTime(b []byte, i int) (int, int64, bool) {
+	if i+8 > len(b) || b[i+2] != ':' || b[i+5] != ':' {
+		return 0, 0, false
+	}
+	h0, h1, m0, m1, s0, s1 := b[i]-'0', b[i+1]-'0', b[i+3]-'0', b[i+4]-'0', b[i+6]-'0', b[i+7]-'0'
+	if h0 > 9 || h1 > 9 || m0 > 9 || m1 > 9 || s0 > 9 || s1 > 9 {
+		return 0, 0, false
+	}
+	if k := i + 8; k < len(b) && (isDigit(b[k]) || b[k] == ':') {
+		return 0, 0, false
+	}
+	h, m, s := int64(h0)*10+int64(h1), int64(m0)*10+int64(m1), int64(s0)*10+int64(s1)
+	return i + 8, (h*60+m)*60 + s, true
+}
+
 // timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
 // Each run of digits is read once, its value summed as it is scanned.
 func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
@@ -518,7 +539,12 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	start := i
 	var secs int64
 	tf := timeEpoch
-	for {
+	k, v, clock := clockTime(b, i)
+	if clock {
+		// -t, -tt: "HH:MM:SS", read as the loop below reads it.
+		secs, tf, i = v, timeClock, k
+	}
+	for !clock {
 		j, u := digitRun(b, i)
 		v := int64(u) // past 18 digits it is an error below
 		if j == i {
