@@ -378,7 +378,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	// strace 4.x printed its process messages into the trace without the
 	// "strace: " prefix, and every strace notes a change of personality
 	// as "[ Process PID=123 runs in 32 bit mode. ]".
-	if isProcessMsg(b[i:]) {
+	if i < len(b) && b[i] == 'P' && isProcessMsg(b[i:]) {
 		l.old = "a \"Process N attached\" line without \"strace: \""
 		return lineDiag, timeUnknown, nil
 	}
@@ -404,7 +404,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		i = l.relativeAfterClock(i)
 	}
 	i = l.bracketPrefixes(i)
-	if hasPrefix(b[i:], "[ Process PID=") {
+	if i < len(b) && b[i] == '[' && hasPrefix(b[i:], "[ Process PID=") {
 		// strace 5 and later print the personality line after the pid
 		// and the time, as a call's line.
 		l.personality(b[i:])
