@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestClockTime: clockTime reads what timestamp's loop of digit runs
 // reads, to the same index and the same seconds, or declines.
@@ -41,6 +44,46 @@ func TestClockTime(t *testing.T) {
 	for _, s := range []string{"12:34:56", "12:34:56.5", "07:08:09 "} {
 		if _, _, ok := clockTime([]byte(s), 0); !ok {
 			t.Errorf("%q: clockTime declines a plain clock time", s)
+		}
+	}
+}
+
+// TestParseDuration: parseDuration reads six digits after the dot (its
+// shortcut) as it reads any other number of them.
+func TestParseDuration(t *testing.T) {
+	// slow is parseDuration without the shortcut.
+	slow := func(b []byte) (time.Duration, bool) {
+		var secs, ns int64
+		dot := 0
+		for dot < len(b) && b[dot]-'0' <= 9 {
+			secs = secs*10 + int64(b[dot]-'0')
+			dot++
+		}
+		if dot == 0 || dot >= len(b)-1 || b[dot] != '.' {
+			return 0, false
+		}
+		frac := b[dot+1:]
+		for k, c := range frac {
+			if c-'0' > 9 {
+				return 0, false
+			}
+			if k < 9 {
+				ns = ns*10 + int64(c-'0')
+			}
+		}
+		if n := len(frac); n < 9 {
+			ns *= pow10[9-n]
+		}
+		return time.Duration(secs)*time.Second + time.Duration(ns), true
+	}
+	for _, s := range []string{
+		"0.000057", "12.345678", "0.999999", "0.000000", "123456789.000001",
+		"0.00005a", "0.a00057", "0.0000/7", "0.00005:", "0.00005 ", ".000057", "0.0000570", "0.00005", "1.123456789",
+	} {
+		gd, gok := parseDuration([]byte(s))
+		wd, wok := slow([]byte(s))
+		if gd != wd || gok != wok {
+			t.Errorf("%q: parseDuration %v, %v; want %v, %v", s, gd, gok, wd, wok)
 		}
 	}
 }

@@ -1109,6 +1109,15 @@ func parseDuration(b []byte) (time.Duration, bool) {
 		return 0, false
 	}
 	frac := b[dot+1:]
+	if len(frac) == 6 {
+		// Microseconds, as strace prints them: six digits at one look.
+		d0, d1, d2, d3, d4, d5 := frac[0]-'0', frac[1]-'0', frac[2]-'0', frac[3]-'0', frac[4]-'0', frac[5]-'0'
+		if d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 || d4 > 9 || d5 > 9 {
+			return 0, false
+		}
+		us := ((((int64(d0)*10+int64(d1))*10+int64(d2))*10+int64(d3))*10+int64(d4))*10 + int64(d5)
+		return time.Duration(secs)*time.Second + time.Duration(us*1000), true
+	}
 	for k, c := range frac {
 		if c-'0' > 9 {
 			return 0, false
