@@ -87,3 +87,38 @@ func TestParseDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochSecondsAndSixDigits: epochSeconds and sixDigits read what
+// timestamp's runs of digits read, to the same index and value, or
+// decline.
+func TestEpochSecondsAndSixDigits(t *testing.T) {
+	for _, s := range []string{
+		"1795000000.000002 ", "1000000000.5", "9999999999.", "0000000000.1", "1795000000.",
+		"179500000.000002", "17950000000.000002", "1795000000:00", "179500000a.0", "1795a00000.0",
+		"17950000/0.0", "1795000000", "12:34:56.123456", "1795000000 .1",
+	} {
+		b := []byte(s)
+		if k, v, ok := epochSeconds(b, 0); ok {
+			j, u := digitRun(b, 0)
+			if k != j || v != int64(u) || b[j] != '.' {
+				t.Errorf("%q: epochSeconds reads to %d, %d; the run to %d, %d", s, k, v, j, u)
+			}
+		} else if j, _ := digitRun(b, 0); j == 10 && len(b) > 10 && b[10] == '.' {
+			t.Errorf("%q: epochSeconds declines ten digits and a '.'", s)
+		}
+	}
+	for _, s := range []string{
+		"000002", "000002 ", "123456>", "999999", "12345", "1234567", "12345a", "1234567 ",
+		"/23456", ":23456", "000002.", "0000020",
+	} {
+		b := []byte(s)
+		j, u := digitRun(b, 0)
+		if k, v, ok := sixDigits(b, 0); ok {
+			if k != j || v != int64(u) || j != 6 {
+				t.Errorf("%q: sixDigits reads to %d, %d; the run to %d, %d", s, k, v, j, u)
+			}
+		} else if j == 6 {
+			t.Errorf("%q: sixDigits declines a run of six digits", s)
+		}
+	}
+}

@@ -532,6 +532,42 @@ func clockTime(b []byte, i int) (int, int64, bool) {
 	return i + 8, (h*60+m)*60 + s, true
 }
 
+// epochSeconds reads the seconds of -ttt at b[i]: ten digits and a '.'
+// after them (Unix time from 2001 to 2286). It returns the index of the
+// '.' and their value, or false for any other shape.
+func epochSeconds(b []byte, i int) (int, int64, bool) {
+	if i+11 > len(b) || b[i+10] != '.' {
+		return 0, 0, false
+	}
+	// The first eight at once, as digitRun reads them.
+	x := binary.LittleEndian.Uint64(b[i:])
+	lo := x - 0x3030303030303030
+	if (lo|(x+0x4646464646464646))&0x8080808080808080 != 0 {
+		return 0, 0, false
+	}
+	d := (lo & 0x0f0f0f0f0f0f0f0f) * (1 + 10<<8) >> 8
+	d = (d & 0x00ff00ff00ff00ff) * (1 + 100<<16) >> 16
+	d = (d & 0x0000ffff0000ffff) * (1 + 10000<<32) >> 32
+	d8, d9 := b[i+8]-'0', b[i+9]-'0'
+	if d8 > 9 || d9 > 9 {
+		return 0, 0, false
+	}
+	return i + 10, int64(d)*100 + int64(d8)*10 + int64(d9), true
+}
+
+// sixDigits reads a run of exactly six digits at b[i] (the microseconds
+// of -tt and -ttt): the index past it and its value, or false.
+func sixDigits(b []byte, i int) (int, int64, bool) {
+	if i+6 > len(b) || i+6 < len(b) && isDigit(b[i+6]) {
+		return 0, 0, false
+	}
+	d0, d1, d2, d3, d4, d5 := b[i]-'0', b[i+1]-'0', b[i+2]-'0', b[i+3]-'0', b[i+4]-'0', b[i+5]-'0'
+	if d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 || d4 > 9 || d5 > 9 {
+		return 0, 0, false
+	}
+	return i + 6, ((((int64(d0)*10+int64(d1))*10+int64(d2))*10+int64(d3))*10+int64(d4))*10 + int64(d5), true
+}
+
 // timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
 // Each run of digits is read once, its value summed as it is scanned.
 func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
@@ -539,12 +575,15 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	start := i
 	var secs int64
 	tf := timeEpoch
-	k, v, clock := clockTime(b, i)
-	if clock {
+	k, v, done := clockTime(b, i)
+	if done {
 		// -t, -tt: "HH:MM:SS", read as the loop below reads it.
 		secs, tf, i = v, timeClock, k
+	} else if k, v, done = epochSeconds(b, i); done {
+		// -ttt: ten digits of seconds and a '.', as the loop reads them.
+		secs, i = v, k
 	}
-	for !clock {
+	for !done {
 		j, u := digitRun(b, i)
 		v := int64(u) // past 18 digits it is an error below
 		if j == i {
@@ -565,22 +604,27 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var ns int64
 	if i < len(b) && b[i] == '.' {
 		i++
-		j, u := digitRun(b, i)
-		if j == i {
-			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
+		if k, us, ok := sixDigits(b, i); ok {
+			// Microseconds (-tt, -ttt), as the run below reads them.
+			ns, i = us*1000, k
+		} else {
+			j, u := digitRun(b, i)
+			if j == i {
+				return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
+			}
+			// Nanoseconds: the first nine digits, read again when there
+			// are more (the value of all of them may not fit).
+			switch n := j - i; {
+			case n < 9:
+				ns = int64(u) * pow10[9-n]
+			case n == 9:
+				ns = int64(u)
+			default:
+				_, u = digitRun(b[:i+9], i)
+				ns = int64(u)
+			}
+			i = j
 		}
-		// Nanoseconds: the first nine digits, read again when there are
-		// more (the value of all of them may not fit).
-		switch n := j - i; {
-		case n < 9:
-			ns = int64(u) * pow10[9-n]
-		case n == 9:
-			ns = int64(u)
-		default:
-			_, u = digitRun(b[:i+9], i)
-			ns = int64(u)
-		}
-		i = j
 	} else if tf == timeEpoch {
 		// A number without ':' or '.' here is not a timestamp.
 		return 0, 0, l.errorf(start, "expected a timestamp or a syscall name")
