@@ -39,17 +39,26 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
-	args   []Value      // argsAndReturn's buffer
-	slab   []Value      // where carve takes Values from
-	extras []EventExtra // where extra takes EventExtras from
+	// args is nil until a line has read an argument, and empty but not
+	// nil since: a call without arguments gets Args nil before that and
+	// empty after, as when the arguments gathered in a buffer here.
+	args []Value
+	// argSlab is where argsAndReturn reads the arguments in place (see
+	// argRoom), slab where carve takes the Values of Elems from.
+	argSlab []Value
+	slab    []Value
+	extras  []EventExtra // where extra takes EventExtras from
 	// valueExtras is where valueExtra takes ValueExtras from.
 	valueExtras []ValueExtra
-	elems       []Value  // compound's stack of elements
-	elemTmp     []*Value // where compound reads an element, by depth (elemAt)
-	file        string
-	line        int
-	off         int64 // file offset of text[0]
-	text        []byte
+	// elemStacks are compound's stacks of elements, one per nesting
+	// depth: an element is read in place on its depth's stack, which
+	// only a compound of that depth appends to (an element's own
+	// elements go on the next one's), so no append moves it under it.
+	elemStacks [][]Value
+	file       string
+	line       int
+	off        int64 // file offset of text[0]
+	text       []byte
 	// A line joined from two (see Reader.step) maps text[splitAt:] to the
 	// file offset off2.
 	splitAt int
@@ -108,6 +117,50 @@ const maxDepth = 64
 // come from its own memory, eventMem); an event a consumer keeps holds its
 // slab's memory (about 40 KB) alive.
 const valueSlab = 256
+
+// minArgRoom is the room for arguments argRoom gives at least: the
+// arguments of nearly every call.
+const minArgRoom = 8
+
+// argRoom returns where the arguments of a line are read in place (empty,
+// with the room as its capacity): the memory of a recycled event, or else
+// a slab. Reading them there and not into a buffer saves copying each
+// one (a Value is 144 bytes) when the line is done. Nothing is handed
+// out until argsDone.
+func (l *lineParser) argRoom() []Value {
+	if m := l.mem; m != nil {
+		return m.argRoom()
+	}
+	if len(l.argSlab) < minArgRoom {
+		l.argSlab = make([]Value, valueSlab)
+	}
+	return l.argSlab[:0:len(l.argSlab)]
+}
+
+// argsDone hands out the first n of the arguments args read in the room
+// argRoom gave (failed: an error stopped the line): in place when they fit there, else (a line of more
+// arguments than the room, which append moved) as carve copies them. Its
+// capacity is its length, as carve's.
+func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
+	inPlace := cap(args) == cap(room)
+	if n == 0 {
+		if m := l.mem; m != nil && inPlace {
+			m.argsDone(args, 0, true, failed)
+		}
+		if l.args == nil {
+			return nil
+		}
+		return l.args[:0:0]
+	}
+	if m := l.mem; m != nil {
+		return m.argsDone(args, n, inPlace, failed)
+	}
+	if !inPlace {
+		return l.carve(args[:n])
+	}
+	l.argSlab = l.argSlab[n:]
+	return args[:n:n]
+}
 
 // carve returns a copy of v, carved from the memory of a recycled event,
 // or else from a slab (one allocation per valueSlab Values, not one per
@@ -325,7 +378,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	// strace 4.x printed its process messages into the trace without the
 	// "strace: " prefix, and every strace notes a change of personality
 	// as "[ Process PID=123 runs in 32 bit mode. ]".
-	if isProcessMsg(b[i:]) {
+	if i < len(b) && b[i] == 'P' && isProcessMsg(b[i:]) {
 		l.old = "a \"Process N attached\" line without \"strace: \""
 		return lineDiag, timeUnknown, nil
 	}
@@ -351,7 +404,7 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		i = l.relativeAfterClock(i)
 	}
 	i = l.bracketPrefixes(i)
-	if hasPrefix(b[i:], "[ Process PID=") {
+	if i < len(b) && b[i] == '[' && hasPrefix(b[i:], "[ Process PID=") {
 		// strace 5 and later print the personality line after the pid
 		// and the time, as a call's line.
 		l.personality(b[i:])
@@ -458,6 +511,63 @@ func atoi(b []byte) int {
 	return n
 }
 
+// clockTime reads the "HH:MM:SS" of -t and -tt at b[i]: two digits each,
+// with no digit and no ':' after the last. It returns the index past it
+// and its seconds as timestamp's loop sums them, or false for any other
+// shape, which that loop reads (byte by byte where digitRun would take
+// three runs of two digits, each a call: a few hundred instructions a
+// line).
+func clockTime(b []byte, i int) (int, int64, bool) {
+	if i+8 > len(b) || b[i+2] != ':' || b[i+5] != ':' {
+		return 0, 0, false
+	}
+	h0, h1, m0, m1, s0, s1 := b[i]-'0', b[i+1]-'0', b[i+3]-'0', b[i+4]-'0', b[i+6]-'0', b[i+7]-'0'
+	if h0 > 9 || h1 > 9 || m0 > 9 || m1 > 9 || s0 > 9 || s1 > 9 {
+		return 0, 0, false
+	}
+	if k := i + 8; k < len(b) && (isDigit(b[k]) || b[k] == ':') {
+		return 0, 0, false
+	}
+	h, m, s := int64(h0)*10+int64(h1), int64(m0)*10+int64(m1), int64(s0)*10+int64(s1)
+	return i + 8, (h*60+m)*60 + s, true
+}
+
+// epochSeconds reads the seconds of -ttt at b[i]: ten digits and a '.'
+// after them (Unix time from 2001 to 2286). It returns the index of the
+// '.' and their value, or false for any other shape.
+func epochSeconds(b []byte, i int) (int, int64, bool) {
+	if i+11 > len(b) || b[i+10] != '.' {
+		return 0, 0, false
+	}
+	// The first eight at once, as digitRun reads them.
+	x := binary.LittleEndian.Uint64(b[i:])
+	lo := x - 0x3030303030303030
+	if (lo|(x+0x4646464646464646))&0x8080808080808080 != 0 {
+		return 0, 0, false
+	}
+	d := (lo & 0x0f0f0f0f0f0f0f0f) * (1 + 10<<8) >> 8
+	d = (d & 0x00ff00ff00ff00ff) * (1 + 100<<16) >> 16
+	d = (d & 0x0000ffff0000ffff) * (1 + 10000<<32) >> 32
+	d8, d9 := b[i+8]-'0', b[i+9]-'0'
+	if d8 > 9 || d9 > 9 {
+		return 0, 0, false
+	}
+	return i + 10, int64(d)*100 + int64(d8)*10 + int64(d9), true
+}
+
+// sixDigits reads a run of exactly six digits at b[i] (the microseconds
+// of -tt and -ttt): the index past it and its value, or false.
+func sixDigits(b []byte, i int) (int, int64, bool) {
+	if i+6 > len(b) || i+6 < len(b) && isDigit(b[i+6]) {
+		return 0, 0, false
+	}
+	d0, d1, d2, d3, d4, d5 := b[i]-'0', b[i+1]-'0', b[i+2]-'0', b[i+3]-'0', b[i+4]-'0', b[i+5]-'0'
+	if d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 || d4 > 9 || d5 > 9 {
+		return 0, 0, false
+	}
+	return i + 6, ((((int64(d0)*10+int64(d1))*10+int64(d2))*10+int64(d3))*10+int64(d4))*10 + int64(d5), true
+}
+
 // timestamp reads HH:MM:SS[.frac] or SECS.frac and stores nanoseconds.
 // Each run of digits is read once, its value summed as it is scanned.
 func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
@@ -465,7 +575,15 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	start := i
 	var secs int64
 	tf := timeEpoch
-	for {
+	k, v, done := clockTime(b, i)
+	if done {
+		// -t, -tt: "HH:MM:SS", read as the loop below reads it.
+		secs, tf, i = v, timeClock, k
+	} else if k, v, done = epochSeconds(b, i); done {
+		// -ttt: ten digits of seconds and a '.', as the loop reads them.
+		secs, i = v, k
+	}
+	for !done {
 		j, u := digitRun(b, i)
 		v := int64(u) // past 18 digits it is an error below
 		if j == i {
@@ -486,22 +604,27 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 	var ns int64
 	if i < len(b) && b[i] == '.' {
 		i++
-		j, u := digitRun(b, i)
-		if j == i {
-			return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
+		if k, us, ok := sixDigits(b, i); ok {
+			// Microseconds (-tt, -ttt), as the run below reads them.
+			ns, i = us*1000, k
+		} else {
+			j, u := digitRun(b, i)
+			if j == i {
+				return 0, 0, l.errorf(i, "expected digits after '.' in the timestamp")
+			}
+			// Nanoseconds: the first nine digits, read again when there
+			// are more (the value of all of them may not fit).
+			switch n := j - i; {
+			case n < 9:
+				ns = int64(u) * pow10[9-n]
+			case n == 9:
+				ns = int64(u)
+			default:
+				_, u = digitRun(b[:i+9], i)
+				ns = int64(u)
+			}
+			i = j
 		}
-		// Nanoseconds: the first nine digits, read again when there are
-		// more (the value of all of them may not fit).
-		switch n := j - i; {
-		case n < 9:
-			ns = int64(u) * pow10[9-n]
-		case n == 9:
-			ns = int64(u)
-		default:
-			_, u = digitRun(b[:i+9], i)
-			ns = int64(u)
-		}
-		i = j
 	} else if tf == timeEpoch {
 		// A number without ':' or '.' here is not a timestamp.
 		return 0, 0, l.errorf(start, "expected a timestamp or a syscall name")
@@ -704,12 +827,11 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 // argsAndReturn reads arguments up to ')' and the return value, or up to
 // "<unfinished ...>".
 func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
-	// The arguments are read into a buffer kept from line to line, and the
-	// event gets a copy of exactly their number: a Value is large, and
-	// room for a usual count (6) was most of what parsing allocated.
-	l.ev.Args = l.args[:0]
+	// The arguments are read in place where the event's Values are
+	// carved from (argRoom), and the event gets exactly their number.
+	room := l.argRoom()
+	l.ev.Args = room
 	kind, err := l.argsAndReturnInto(i)
-	l.args = l.ev.Args[:0]
 	args := l.ev.Args
 	if kind == lineCall && l.want != AllArgs {
 		// Positions skipped after the last one decoded are left out; an
@@ -720,10 +842,11 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 	}
 	if l.want == 0 {
 		// A call skipped whole has no Args, as when skipArgs passed it.
+		l.ev.Args = l.argsDone(room, l.ev.Args, 0, err != nil)
 		l.ev.Args = nil
 		return kind, err
 	}
-	l.ev.Args = l.carve(args)
+	l.ev.Args = l.argsDone(room, l.ev.Args, len(args), err != nil)
 	return kind, err
 }
 
@@ -760,6 +883,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		l.skipping = skip
 		n := len(ev.Args)
 		ev.Args = append(ev.Args, Value{})
+		if l.args == nil {
+			l.args = []Value{}
+		}
 		j, err := l.value(&ev.Args[n], i, 0, l.argIdx == l.dataArg && l.dataArg >= 0)
 		l.skipping = false
 		if err != nil {
@@ -1027,6 +1153,15 @@ func parseDuration(b []byte) (time.Duration, bool) {
 		return 0, false
 	}
 	frac := b[dot+1:]
+	if len(frac) == 6 {
+		// Microseconds, as strace prints them: six digits at one look.
+		d0, d1, d2, d3, d4, d5 := frac[0]-'0', frac[1]-'0', frac[2]-'0', frac[3]-'0', frac[4]-'0', frac[5]-'0'
+		if d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 || d4 > 9 || d5 > 9 {
+			return 0, false
+		}
+		us := ((((int64(d0)*10+int64(d1))*10+int64(d2))*10+int64(d3))*10+int64(d4))*10 + int64(d5)
+		return time.Duration(secs)*time.Second + time.Duration(us*1000), true
+	}
 	for k, c := range frac {
 		if c-'0' > 9 {
 			return 0, false

@@ -30,7 +30,7 @@ func (r *Reader) park() error {
 		// buffer, and gets them empty, not nil, once the buffer exists.
 		lp.args = []Value{}
 	}
-	lp.slab, lp.extras, lp.valueExtras, lp.elems, lp.elemTmp, lp.scratch = nil, nil, nil, nil, nil, nil
+	lp.argSlab, lp.slab, lp.extras, lp.valueExtras, lp.elemStacks, lp.scratch = nil, nil, nil, nil, nil, nil
 	lp.names, lp.internBytes, lp.calls, lp.annos = nil, 0, nil, [2]string{}
 	lp.text, lp.ev, lp.mem = nil, nil, nil
 

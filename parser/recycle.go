@@ -17,14 +17,21 @@ import (
 // EventExtra are carved from. It grows to what the largest line the event
 // served needed, and is kept with the event from one use to the next.
 type eventMem struct {
-	vals []Value // Args and Elems: vals[:used] are handed out
+	// vals are where Args are read in place (argRoom), and where a
+	// split call's joined Args are carved: vals[:used] are handed out.
+	vals []Value
 	used int
 	// vals[used:dirty] hold Values of a line before the last one the
 	// event served, cleared when it is reset.
-	dirty   int
-	vextras []ValueExtra // vextras[:vxUsed] are handed out
-	vxUsed  int
-	extra   EventExtra
+	dirty int
+	// evals are where Elems are carved from, used and cleared as vals:
+	// apart, so that the elements of an argument being read do not land
+	// in the room of the arguments after it.
+	evals         []Value
+	eused, edirty int
+	vextras       []ValueExtra // vextras[:vxUsed] are handed out
+	vxUsed        int
+	extra         EventExtra
 	// joined is the resumed half of a split call, whose Values the
 	// joined event's Args took (with their Elems, in joined's memory):
 	// it is reused with this event, never before.
@@ -56,21 +63,66 @@ const minMemValues = 8
 // does not make an event hold their room for ever.
 const maxMemValues = 256
 
-// carve is lineParser.carve for a recycled event.
+// carve is lineParser.carve for a recycled event, from its evals.
 func (m *eventMem) carve(v []Value) []Value {
 	m.use()
 	n := len(v)
 	if n == 0 || n > maxMemValues {
 		return slices.Clone(v)
 	}
-	if m.used+n > len(m.vals) {
+	if m.eused+n > len(m.evals) {
 		// The values carved so far stay where they are, in the old
 		// room, which goes when the event is next reset.
+		m.evals = make([]Value, min(max(2*len(m.evals), minMemValues, n), maxMemValues))
+		m.eused, m.edirty = 0, 0
+	}
+	out := m.evals[m.eused : m.eused+n : m.eused+n]
+	copy(out, v)
+	m.eused += n
+	m.edirty = max(m.edirty, m.eused)
+	return out
+}
+
+// argRoom is lineParser.argRoom for a recycled event: vals past what
+// they handed out, at least minArgRoom of them.
+func (m *eventMem) argRoom() []Value {
+	m.use()
+	if len(m.vals)-m.used < minArgRoom {
+		// As in carve, what was handed out stays in the old room.
+		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, minArgRoom), maxMemValues))
+		m.used, m.dirty = 0, 0
+	}
+	return m.vals[m.used:m.used:len(m.vals)]
+}
+
+// argsDone is lineParser.argsDone for a recycled event, n > 0 unless in
+// place. Arguments that
+// did not fit the room are copied into a larger one, so that the event
+// has it for its next lines.
+func (m *eventMem) argsDone(args []Value, n int, inPlace, failed bool) []Value {
+	if inPlace {
+		// The Values read past the n handed out are positions skipped
+		// after the last one kept, which hold nothing but their kind;
+		// but when an error stopped the line, the one it stopped in
+		// may hold strings: it is cleared with the rest when the event
+		// is reset.
+		if failed {
+			m.dirty = max(m.dirty, m.used+min(len(args)+1, cap(args)))
+		}
+		m.dirty = max(m.dirty, m.used+n)
+		out := args[:n:n]
+		m.used += n
+		return out
+	}
+	if n > maxMemValues {
+		return slices.Clone(args[:n])
+	}
+	if m.used+n > len(m.vals) {
 		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, n), maxMemValues))
 		m.used, m.dirty = 0, 0
 	}
 	out := m.vals[m.used : m.used+n : m.used+n]
-	copy(out, v)
+	copy(out, args[:n])
 	m.used += n
 	m.dirty = max(m.dirty, m.used)
 	return out
@@ -118,6 +170,9 @@ func (m *eventMem) reset() {
 	clear(m.vals[m.used:m.dirty])
 	m.dirty = m.used
 	m.used = 0
+	clear(m.evals[m.eused:m.edirty])
+	m.edirty = m.eused
+	m.eused = 0
 	clear(m.vextras[:m.vxUsed])
 	m.vxUsed = 0
 	stack := m.extra.Stack

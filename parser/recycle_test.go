@@ -222,8 +222,8 @@ func TestPoolResetsUsedMemory(t *testing.T) {
 		if again != ev || m2 != m {
 			t.Fatalf("%s: the pool handed out another event", name)
 		}
-		if m.used != 0 || m.vxUsed != 0 || m.joined != nil || m.extra.Comm != "" {
-			t.Errorf("%s: memory not reset: used %d, vxUsed %d, joined %p, comm %q", name, m.used, m.vxUsed, m.joined, m.extra.Comm)
+		if m.used != 0 || m.eused != 0 || m.vxUsed != 0 || m.joined != nil || m.extra.Comm != "" {
+			t.Errorf("%s: memory not reset: used %d, eused %d, vxUsed %d, joined %p, comm %q", name, m.used, m.eused, m.vxUsed, m.joined, m.extra.Comm)
 		}
 		if !reflect.DeepEqual(*again, Event{}) {
 			t.Errorf("%s: event not cleared: %+v", name, *again)

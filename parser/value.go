@@ -43,7 +43,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	}
 	var j int
 	var err *Error
-	if hasPrefix(b[i:], "/*") {
+	if b[i] == '/' && isCommentAt(b, i) {
 		// A comment in place of a value: strace 4.x printed getdents'
 		// buffer as "/* 92 entries */" where strace 5 and later print its
 		// address and then the comment.
@@ -78,7 +78,7 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 	// "ENTRY => EXIT": strace prints an argument the call changed twice
 	// (clone3's struct, with the child's tid filled in). The entry value is
 	// what the program asked for; the exit value is read past.
-	if k := skipSpaces(b, j); hasPrefix(b[k:], "=> ") {
+	if k := skipSpaces(b, j); k < len(b) && b[k] == '=' && hasPrefix(b[k:], "=> ") {
 		out := new(Value)
 		e, err := l.value(out, skipSpaces(b, k+3), depth+1, data)
 		if err != nil {
@@ -140,7 +140,7 @@ func isDelim(b []byte, k int) bool {
 	case '<':
 		return hasPrefix(b[k:], unfinishedText) || hasPrefix(b[k:], detachedText)
 	case '/':
-		return hasPrefix(b[k:], "/*")
+		return isCommentAt(b, k)
 	}
 	return false
 }
@@ -173,13 +173,16 @@ func (l *lineParser) stringValue(v *Value, i int, data bool) (int, *Error) {
 // compound reads {...} or [...] elements separated by commas; an element
 // "..." marks a cut.
 func (l *lineParser) compound(v *Value, i int, closer byte, kind ValueKind, depth int, data bool) (int, *Error) {
-	// The elements gather on a stack shared by every level of nesting;
-	// the value gets an exact copy when it closes.
-	base := len(l.elems)
-	defer func() { l.elems = l.elems[:base] }()
+	// The elements gather on a stack of this nesting depth's own (see
+	// elemStacks); the value gets an exact copy when it closes.
+	for len(l.elemStacks) <= depth {
+		l.elemStacks = append(l.elemStacks, nil)
+	}
+	base := len(l.elemStacks[depth])
+	defer func() { l.elemStacks[depth] = l.elemStacks[depth][:base] }()
 	j, err := l.compoundInto(v, i, closer, kind, depth, data, base)
-	if err == nil && v.Kind == kind && len(l.elems) > base && !l.skipping {
-		v.Elems = l.carve(l.elems[base:])
+	if err == nil && v.Kind == kind && len(l.elemStacks[depth]) > base && !l.skipping {
+		v.Elems = l.carve(l.elemStacks[depth][base:])
 	}
 	return j, err
 }
@@ -198,10 +201,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		if b[i] == closer {
 			return l.comment(v, i+1), nil
 		}
-		if hasPrefix(b[i:], "...") {
+		if b[i] == '.' && hasPrefix(b[i:], "...") {
 			v.More = true
 			i += 3
-		} else if hasPrefix(b[i:], "/*") {
+		} else if isCommentAt(b, i) {
 			// "[/* 26 vars */]": strace 4.x's execve environment, a
 			// comment in place of the elements.
 			k := commentEnd(b, i)
@@ -217,14 +220,15 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			}
 			i = k
 		} else {
-			// Not read in place on the stack of elements, which an
-			// element that is a struct or an array grows.
-			e := l.elemAt(depth)
-			j, err := l.value(e, i, depth+1, data)
+			// Read in place on this depth's stack: an element that is a
+			// struct or an array gathers its own elements on the next
+			// depth's, so no append moves this one while it is read.
+			s := append(l.elemStacks[depth], Value{})
+			l.elemStacks[depth] = s
+			j, err := l.value(&s[len(s)-1], i, depth+1, data)
 			if err != nil {
 				return 0, err
 			}
-			l.elems = append(l.elems, *e)
 			i = j
 		}
 		i = skipSpaces(b, i)
@@ -236,7 +240,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		case b[i] == ',':
 			i++
 		case b[i] == closer:
-		case hasPrefix(b[i:], "/*"):
+		case isCommentAt(b, i):
 			// "[... /* 3 entries */]" or a field comment.
 			k := commentEnd(b, i)
 			if k < 0 {
@@ -247,22 +251,10 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
 			*v = Value{Name: name}
-			l.elems = l.elems[:base]
+			l.elemStacks[depth] = l.elemStacks[depth][:base]
 			return l.term(v, start)
 		}
 	}
-}
-
-// elemAt returns a cleared Value for an element read at nesting depth
-// depth. One is kept per depth: a local Value whose address went down the
-// recursion of value and compound would be allocated on the heap.
-func (l *lineParser) elemAt(depth int) *Value {
-	for len(l.elemTmp) <= depth {
-		l.elemTmp = append(l.elemTmp, new(Value))
-	}
-	e := l.elemTmp[depth]
-	*e = Value{}
-	return e
 }
 
 func kindWord(k ValueKind) string {
@@ -482,7 +474,7 @@ var smallNumbers = func() (t [100]string) {
 func (l *lineParser) comment(v *Value, i int) int {
 	b := l.text
 	k := skipSpaces(b, i)
-	if !hasPrefix(b[k:], "/*") {
+	if !isCommentAt(b, k) {
 		return i
 	}
 	j := commentEnd(b, k)
@@ -624,6 +616,13 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 		l.annos[1], l.annos[0] = l.annos[0], a
 	}
 	return a, end, false, nil
+}
+
+// isCommentAt reports whether a comment opens at b[i] ("/*"), i >= 0: a
+// test of two bytes, where hasPrefix(b[i:], "/*") slices b first, on
+// every value.
+func isCommentAt(b []byte, i int) bool {
+	return i+1 < len(b) && b[i] == '/' && b[i+1] == '*'
 }
 
 // commentEnd returns the index just past the "*/" closing the comment that
