@@ -8,3 +8,7 @@ var (
 	retireModels = true
 	retireBatch  = 0
 )
+
+// auditPins turns on model.Options.AuditPins in Run's models: a test
+// sets it to find a rule that keeps an inode it did not pin.
+var auditPins = false

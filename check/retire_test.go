@@ -22,42 +22,11 @@ import (
 // under every persistence model, on every fixture trace (with its listing
 // when it has one), a many-files trace and a real-shaped one.
 func TestRetireSameFindings(t *testing.T) {
-	traces := fixtures.Traces(t, "../fixtures/traces")
-	type input struct {
-		name string
-		text []byte
-		opt  Options
-	}
-	var inputs []input
-	for _, tr := range traces {
-		b, err := os.ReadFile(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt := Options{}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
-			l := readListing(t, filepath.Join(filepath.Dir(tr), "initial.list"))
-			opt.Existed, opt.Cwd, opt.FDs = l.Existed, l.Cwd, l.FDs
-		}
-		inputs = append(inputs, input{tr, b, opt})
-	}
-	var files, real bytes.Buffer
-	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 2000, PerDir: 100}); err != nil {
-		t.Fatal(err)
-	}
-	ts, err := gentrace.LoadTemplates("../fixtures/traces", 32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gentrace.WriteReal(&real, ts, gentrace.RealOptions{Bytes: 4 << 20, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	inputs = append(inputs, input{"files", files.Bytes(), Options{}}, input{"real", real.Bytes(), Options{}})
-
+	inputs := retireInputs(t)
 	defer func(on bool, batch, prune int) {
 		retireModels, retireBatch, namePrune = on, batch, prune
 	}(retireModels, retireBatch, namePrune)
-	run := func(in input, retire bool) *Result {
+	run := func(in retireInput, retire bool) *Result {
 		retireModels, retireBatch, namePrune = retire, 1, math.MaxInt
 		if retire {
 			namePrune = 0
@@ -80,4 +49,46 @@ func TestRetireSameFindings(t *testing.T) {
 			t.Errorf("%s: findings differ (-keep +retire):\n%s", in.name, d)
 		}
 	}
+}
+
+// retireInput is a trace the retirement tests run: its name, text and
+// check options.
+type retireInput struct {
+	name string
+	text []byte
+	opt  Options
+}
+
+// retireInputs returns every fixture trace (with its listing when it has
+// one), a many-files trace and a real-shaped one.
+func retireInputs(t *testing.T) []retireInput {
+	t.Helper()
+	traces := fixtures.Traces(t, "../fixtures/traces")
+	var inputs []retireInput
+	for _, tr := range traces {
+		b, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(tr), "initial.list")); err == nil {
+			l := readListing(t, filepath.Join(filepath.Dir(tr), "initial.list"))
+			opt.Existed, opt.Cwd, opt.FDs = l.Existed, l.Cwd, l.FDs
+		}
+		inputs = append(inputs, retireInput{tr, b, opt})
+	}
+	var files, real bytes.Buffer
+	if _, err := gentrace.WriteFiles(&files, gentrace.FilesOptions{Files: 2000, PerDir: 100}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := gentrace.LoadTemplates("../fixtures/traces", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gentrace.WriteReal(&real, ts, gentrace.RealOptions{Bytes: 4 << 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, retireInput{"files", files.Bytes(), Options{}}, retireInput{"real", real.Bytes(), Options{}})
+
+	return inputs
 }

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"fmt"
+	"runtime"
+)
+
 // A retired inode keeps a weak pointer (keepWeak) so that, while
 // something outside the model's tables still holds the Inode, the same
 // object comes back. Making one cost most of a retirement (weak.Make adds
@@ -73,4 +78,51 @@ func (m *Model) mayBeHeld(ino *Inode) bool {
 	}
 	_, ok := m.pins[ino.ID]
 	return ok
+}
+
+// auditRetired keeps a weak pointer to retired inode ino, which nobody
+// pinned, for Options.AuditPins, and notes it for auditPass.
+func (m *Model) auditRetired(id int32, ino *Inode) {
+	m.unpinned = append(m.unpinned, id)
+	m.keepWeak(id, ino)
+}
+
+// auditPass panics when an inode the last retirement pass retired,
+// unpinned, is still held by something outside the model after a
+// collection: were it to come back, the model would rebuild it as
+// another object, which the holder could tell apart from its own (a map
+// keyed by *Inode misses).
+func (m *Model) auditPass() {
+	if len(m.unpinned) == 0 {
+		return
+	}
+	runtime.GC()
+	for _, id := range m.unpinned {
+		if ino := m.held(int(id)); ino != nil && !m.staleOpHolds(ino) {
+			panic(fmt.Sprintf("model: inode %d (%s), retired unpinned, is still held: the caller keeps it without Model.Pin", id, ino.LastPath()))
+		}
+		// As without the audit: rebuilt from its record if it comes back.
+		m.weaks.clear(id)
+	}
+	m.unpinned = m.unpinned[:0]
+}
+
+// staleOpHolds reports whether an entry op made durable but still in a
+// directory's list of pending ones (they leave it at its next look:
+// pendingInDir) names ino: the model reads no durable op's inodes, so the
+// reference is memory kept a while, not an object told apart.
+func (m *Model) staleOpHolds(ino *Inode) bool {
+	for _, ops := range m.pendingByDir {
+		for _, op := range ops {
+			if !op.Durable {
+				continue
+			}
+			for _, c := range op.Changes {
+				if c.Old == ino || c.New == ino {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

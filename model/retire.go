@@ -474,6 +474,8 @@ func (m *Model) retireInode(ino *Inode) {
 	m.nretired++
 	if m.mayBeHeld(ino) {
 		m.keepWeak(id, ino)
+	} else if m.opt.AuditPins {
+		m.auditRetired(id, ino)
 	}
 	for _, p := range ino.Names {
 		delete(m.names, p)
