@@ -2,6 +2,8 @@ package check
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,21 +45,58 @@ const truncateSyncTrace = `1 truncate("/data/f", 0) = 0
 1 close(3) = 0
 `
 
+// keptTraces make a rule keep an inode that then settles and retires
+// while the rule holds it (truncate-in-place, rename-before-sync,
+// cross-dir-rename: the audit fails on each with its Pin taken out); the
+// files that existed before are /data/f and /old/h.
+var keptTraces = map[string]string{
+	"truncate-sync": truncateSyncTrace,
+	// rename-before-sync keeps the file renamed with its data pending.
+	"rename-pending": `1 openat(AT_FDCWD, "/d/f.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+1 write(3, "x", 1) = 1
+1 rename("/d/f.tmp", "/d/f") = 0
+1 fsync(3) = 0
+1 close(3) = 0
+1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4
+1 fsync(4) = 0
+1 close(4) = 0
+1 getpid() = 1
+`,
+	// cross-dir-rename keeps the file it moved.
+	"cross-dir": `1 openat(AT_FDCWD, "/a/x", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+1 write(3, "x", 1) = 1
+1 fsync(3) = 0
+1 close(3) = 0
+1 rename("/a/x", "/b/x") = 0
+1 sync() = 0
+1 getpid() = 1
+`,
+}
+
 // TestRulesPinWhatTheyKeep: no rule keeps an inode past an event without
 // pinning it. With the models' audit on (model.Options.AuditPins), every
 // retired inode nobody pinned keeps a weak pointer, and a model panics
 // when one comes back while still held; files retire as soon as they can,
 // under every persistence model, on every fixture trace, a many-files
-// trace, a real-shaped one and truncateSyncTrace. Few of them make a rule
-// keep an inode that then retires: the fixtures pass with most Pin calls
-// taken out; truncateSyncTrace fails without truncate-in-place's.
+// trace, a real-shaped one and keptTraces. Few of the fixtures make a
+// rule keep an inode that then retires (they pass with most Pin calls
+// taken out); keptTraces do.
 func TestRulesPinWhatTheyKeep(t *testing.T) {
 	defer func(on bool, batch int, audit bool) {
 		retireModels, retireBatch, auditPins = on, batch, audit
 	}(retireModels, retireBatch, auditPins)
 	retireModels, retireBatch, auditPins = true, 1, true
-	existed := func(p string) (bool, bool) { return p == "/data/f", p == "/data/f" }
-	inputs := append(retireInputs(t), retireInput{"truncate-sync", []byte(truncateSyncTrace), Options{Existed: existed}})
+	existed := func(p string) (bool, bool) {
+		switch p {
+		case "/", "/a", "/b", "/d", "/data", "/data/f", "/old", "/old/h":
+			return true, true
+		}
+		return false, true
+	}
+	inputs := retireInputs(t)
+	for _, name := range slices.Sorted(maps.Keys(keptTraces)) {
+		inputs = append(inputs, retireInput{name, []byte(keptTraces[name]), Options{Existed: existed}})
+	}
 	for _, in := range inputs {
 		opt := in.opt
 		opt.Models = model.Persistences
