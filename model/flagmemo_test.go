@@ -15,7 +15,7 @@ import (
 func fdFlags(m *Model) string {
 	var out []string
 	for _, pid := range slices.Sorted(maps.Keys(m.procs.procs)) {
-		fds := m.procs.procs[pid].files.fds
+		fds := maps.Collect(m.procs.procs[pid].files.all)
 		for _, fd := range slices.Sorted(maps.Keys(fds)) {
 			out = append(out, fmt.Sprintf("%d:%d=%#x", pid, fd, fds[fd].h.Flags))
 		}

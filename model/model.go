@@ -1064,7 +1064,7 @@ func (m *Model) underDir(p string) {
 
 func (m *Model) anyWritable(ev *parser.Event) *Handle {
 	pr := m.procs.Proc(ev.PID)
-	for _, e := range pr.files.fds {
+	for _, e := range pr.files.all {
 		if n := m.node(e.h); n != nil && !n.Dir && e.h.Flags&syscalls.O_ACCMODE != syscalls.O_RDONLY {
 			m.loadNode(e.h)
 			return e.h

@@ -46,12 +46,12 @@ func (m *Model) heldByFD() {
 	m.fdAll = false
 	n := 0
 	for _, pr := range m.procs.procs {
-		if n += len(pr.files.fds); n > fdScanMax {
+		if n += pr.files.n; n > fdScanMax {
 			m.fdAll = true
 			clear(m.fdHeld)
 			return
 		}
-		for _, e := range pr.files.fds {
+		for _, e := range pr.files.all {
 			for _, h := range [2]*Handle{e.h, e.prevH} {
 				if h == nil {
 					continue

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
@@ -39,6 +41,7 @@ const (
 type fdEntry struct {
 	h       *Handle
 	cloexec bool
+	held    bool // in use (fdTable)
 	// line is the trace line where the call that assigned this fd number
 	// completed, and prevH the entry it replaced. Calls complete in the
 	// order strace prints their ends: a call that started before another
@@ -55,28 +58,103 @@ type fdEntry struct {
 
 // put assigns fd, remembering the entry it replaces.
 func (t *fdTable) put(fd int, e fdEntry) {
-	if old, ok := t.fds[fd]; ok {
+	if old, ok := t.get(fd); ok {
 		e.prevH, e.prevCloexec, e.prevLine = old.h, old.cloexec, old.line
 	}
-	t.fds[fd] = e
+	t.set(fd, e)
 }
 
 // at returns the entry fd had when a call that started at line began.
 func (t *fdTable) at(fd, line int) (fdEntry, bool) {
-	e, ok := t.fds[fd]
+	e, ok := t.get(fd)
 	if ok && e.line > line && e.prevH != nil {
 		return fdEntry{h: e.prevH, cloexec: e.prevCloexec, line: e.prevLine}, true
 	}
 	return e, ok
 }
 
-// fdTable is shared by threads (CLONE_FILES) and copied by fork.
-type fdTable struct{ fds map[int]fdEntry }
+// fdTable is shared by threads (CLONE_FILES) and copied by fork. The fd
+// numbers a program uses are small and dense, so those below lowFDs live
+// in a slice indexed by number (a lookup at every call that takes an fd
+// was a map access); any other number, in a map.
+type fdTable struct {
+	low  []fdEntry // low[fd] for 0 <= fd < lowFDs, held when in use
+	high map[int]fdEntry
+	n    int // fds in use, low and high
+}
+
+// lowFDs bounds the fd numbers kept in fdTable's slice: 48 bytes each up
+// to the highest in use, copied by a fork that does not share its table,
+// so a process whose highest fd is in the hundreds holds some 12 KB, not
+// the few hundred bytes of a map of its handful of fds.
+const lowFDs = 256
+
+func (t *fdTable) get(fd int) (fdEntry, bool) {
+	if uint(fd) < uint(len(t.low)) {
+		e := t.low[fd]
+		return e, e.held
+	}
+	if fd >= 0 && fd < lowFDs {
+		return fdEntry{}, false
+	}
+	e, ok := t.high[fd]
+	return e, ok
+}
+
+func (t *fdTable) set(fd int, e fdEntry) {
+	e.held = true
+	if fd >= 0 && fd < lowFDs {
+		if fd >= len(t.low) {
+			t.low = append(t.low, make([]fdEntry, fd+1-len(t.low))...)
+		}
+		if !t.low[fd].held {
+			t.n++
+		}
+		t.low[fd] = e
+		return
+	}
+	if t.high == nil {
+		t.high = map[int]fdEntry{}
+	}
+	if _, ok := t.high[fd]; !ok {
+		t.n++
+	}
+	t.high[fd] = e
+}
+
+func (t *fdTable) del(fd int) {
+	if fd >= 0 && fd < lowFDs {
+		if fd < len(t.low) && t.low[fd].held {
+			t.low[fd] = fdEntry{}
+			t.n--
+		}
+		return
+	}
+	if _, ok := t.high[fd]; ok {
+		delete(t.high, fd)
+		t.n--
+	}
+}
+
+// all yields every fd in use and its entry; the loop may set or delete
+// the fd it was given.
+func (t *fdTable) all(yield func(int, fdEntry) bool) {
+	for fd := range t.low {
+		if e := t.low[fd]; e.held && !yield(fd, e) {
+			return
+		}
+	}
+	for fd, e := range t.high {
+		if !yield(fd, e) {
+			return
+		}
+	}
+}
 
 func (t *fdTable) clone() *fdTable {
-	n := &fdTable{fds: make(map[int]fdEntry, len(t.fds))}
-	for k, v := range t.fds {
-		n.fds[k] = v
+	n := &fdTable{low: slices.Clone(t.low), n: t.n}
+	if len(t.high) > 0 {
+		n.high = maps.Clone(t.high)
 	}
 	return n
 }
@@ -301,11 +379,11 @@ func NewProcsIn(cwd string) *Procs {
 }
 
 func (p *Procs) newProc(pid int) *Process {
-	pr := &Process{PID: pid, files: &fdTable{fds: map[int]fdEntry{}}, fs: &fsInfo{}, attached: len(p.procs) == 0}
+	pr := &Process{PID: pid, files: &fdTable{}, fs: &fsInfo{}, attached: len(p.procs) == 0}
 	if pr.attached {
 		pr.fs.cwd = p.cwd0
 		for _, f := range p.fds0 {
-			pr.files.fds[f.FD] = fdEntry{h: &Handle{Path: f.Path, Flags: f.Flags, Offset: f.Offset}}
+			pr.files.set(f.FD, fdEntry{h: &Handle{Path: f.Path, Flags: f.Flags, Offset: f.Offset}})
 		}
 	}
 	p.procs[pid] = pr
@@ -383,7 +461,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
 			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno), anno: v.Anno}
-			pr.files.fds[int(fd)] = fdEntry{h: h}
+			pr.files.set(int(fd), fdEntry{h: h})
 			return h
 		}
 	}
@@ -395,7 +473,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		// does not name: remember it as unknown, so that dup of it
 		// carries "unknown" instead of leaving stale entries in place.
 		h := &Handle{}
-		pr.files.fds[int(fd)] = fdEntry{h: h}
+		pr.files.set(int(fd), fdEntry{h: h})
 		return h
 	}
 	return e.h
@@ -652,12 +730,12 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		return h
 	case syscalls.Close:
 		if fd, ok := ev.Arg(row.FD()).Int(); ok {
-			if e, ok := t.fds[int(fd)]; ok {
+			if e, ok := t.get(int(fd)); ok {
 				if e.line <= ev.Pos.Line {
-					delete(t.fds, int(fd))
+					t.del(int(fd))
 				} else {
 					e.prevH = nil // it closed the previous holder
-					t.fds[int(fd)] = e
+					t.set(int(fd), e)
 				}
 			}
 		}
@@ -666,13 +744,13 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		hi, _ := ev.Arg(1).Int()
 		flags, _ := p.bits(ev, row.Flags(), syscalls.CloseRangeFlags)
 		cloexecOnly := flags&syscalls.CLOSE_RANGE_CLOEXEC != 0
-		for fd, e := range t.fds {
+		for fd, e := range t.all {
 			if int64(fd) >= lo && (hi < 0 || uint64(fd) <= uint64(hi)) {
 				if cloexecOnly {
 					e.cloexec = true
-					t.fds[fd] = e
+					t.set(fd, e)
 				} else {
-					delete(t.fds, fd)
+					t.del(fd)
 				}
 			}
 		}
@@ -696,10 +774,10 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			}
 		case syscalls.F_SETFD:
 			if fd, ok := fdArg.Int(); ok {
-				if e, ok := t.fds[int(fd)]; ok {
+				if e, ok := t.get(int(fd)); ok {
 					bits, _ := p.bits(ev, arg, syscalls.FDFlags)
 					e.cloexec = bits&syscalls.FD_CLOEXEC != 0
-					t.fds[int(fd)] = e
+					t.set(int(fd), e)
 				}
 			}
 		case syscalls.F_SETFL:
@@ -741,9 +819,9 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	case syscalls.Fork:
 		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
 	case syscalls.Execve:
-		for fd, e := range t.fds {
+		for fd, e := range t.all {
 			if e.cloexec {
-				delete(t.fds, fd)
+				t.del(fd)
 			}
 		}
 	}
@@ -787,14 +865,14 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		return
 	}
 	child.attached = true
-	own := child.files.fds
+	own := child.files
 	if flags&syscalls.CLONE_FILES != 0 {
 		child.files = parent.files
 	} else {
 		child.files = parent.files.clone()
 	}
-	for fd, e := range own {
-		child.files.fds[fd] = e
+	for fd, e := range own.all {
+		child.files.set(fd, e)
 	}
 	cwd := child.fs.cwd
 	if flags&syscalls.CLONE_FS != 0 {
