@@ -217,13 +217,13 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 	names := r.m.Names()
 	var paths []string
 	for p, n := range names {
-		if !n.Unsure || n.UnsureAt == nil || n.Cache == nil || !n.Cache.Unsure {
+		if !n.Unsure || r.m.UnsureAt(n) == nil || n.Cache == nil || !n.Cache.Unsure {
 			continue
 		}
 		if _, changed := h.made[p]; changed {
 			continue // an entry op changed the name: the rule above asks about it, alike in every model
 		}
-		at := n.UnsureAt.Seq
+		at := r.m.UnsureAt(n).Seq
 		if h.dirSync[parentDirOf(p)] > at || h.syncedAt > at {
 			continue
 		}
@@ -232,11 +232,12 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 	sort.Strings(paths)
 	for _, p := range paths {
 		n := names[p]
-		f := newFinding(NameNotSynced, p, *n.UnsureAt,
+		at := *r.m.UnsureAt(n)
+		f := newFinding(NameNotSynced, p, at,
 			fmt.Sprintf("if %s did not exist before, its creation is not durable until %s is fsynced: a crash can leave it as it was before the run, that is missing; open the directory and fsync it after the create (the trace cannot tell whether %s existed: record with crashsim trace, or pass --initial-list)",
 				base(p), parentOf(p), base(p)))
 		f.Rule = f.Rule.lowered(Warning)
-		f.relate(*n.UnsureAt, "opened with O_CREAT: created, or opened an existing file")
+		f.relate(at, "opened with O_CREAT: created, or opened an existing file")
 		if po := r.m.Crash(p, 256); len(po.States) > 0 {
 			f.State = demonstrateFrom(r.m, r.m.Last(), p, po, []model.Outcome{model.Initial})
 		}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/crashsim/crashsim/parser"
 )
@@ -125,8 +126,10 @@ func (op *DataOp) Chunks() []Chunk {
 type Inode struct {
 	ID   int
 	Path string
-	// Names are the paths that name the inode now (hard links).
-	Names []string
+	// name1 is the inode's one name (see Names) while it has one and
+	// never had another: an array no one writes, which the models of a
+	// check share (Model.oneName). Else Names are inodeMore.names.
+	name1 *[1]string
 
 	Size        int64 // -1: unknown (a file from before the trace, never stat'ed)
 	DurableSize int64
@@ -159,8 +162,12 @@ type inodeMore struct {
 	named    bool
 	lastPath string
 	paths    []string
-	lost     []DataOp   // dropped by a failed sync: never durable, whatever follows
-	fullOps  [][]DataOp // the full blocks of pending ops before Inode.pending (opList)
+	// linked: names are the inode's Names, name1 is nil (a second name
+	// came, or the one name went).
+	linked  bool
+	names   []string
+	lost    []DataOp   // dropped by a failed sync: never durable, whatever follows
+	fullOps [][]DataOp // the full blocks of pending ops before Inode.pending (opList)
 	// failedSync is the first sync that failed on the inode, syncRange
 	// the last sync_file_range on it, unmodeled a change the trace cannot
 	// show (shared mmap, io_uring, reflink).
@@ -179,6 +186,29 @@ func (n *Inode) extra() *inodeMore {
 	return n.more
 }
 
+// A check of many unsynced files keeps one Inode a file and model: it
+// fits the 112-byte size class.
+var _ [112 - unsafe.Sizeof(Inode{})]struct{}
+
+// Names are the paths that name the inode now (hard links). The caller
+// must not change it.
+func (n *Inode) Names() []string {
+	if n.more != nil && n.more.linked {
+		return n.more.names
+	}
+	if n.name1 == nil {
+		return nil
+	}
+	return n.name1[:]
+}
+
+// setNames makes ns the inode's Names, kept in its inodeMore.
+func (n *Inode) setNames(ns []string) {
+	x := n.extra()
+	x.linked, x.names = true, ns
+	n.name1 = nil
+}
+
 // LastPath is the last name the inode had: its current one, or the one
 // it had when it was deleted.
 func (n *Inode) LastPath() string {
@@ -194,11 +224,12 @@ func (n *Inode) Paths() []string {
 	if n.more != nil && n.more.named {
 		return n.more.paths
 	}
-	if len(n.Names) == 0 {
+	ns := n.Names()
+	if len(ns) == 0 {
 		return nil
 	}
 	// One name, its only one: Names and Paths share its array.
-	return n.Names[:1:1]
+	return ns[:1:1]
 }
 
 // history returns the inode's inodeMore holding its LastPath and Paths,
@@ -216,7 +247,7 @@ func (n *Inode) history() *inodeMore {
 // setHistory makes last and paths the inode's LastPath and Paths, after
 // Path and Names are set.
 func (n *Inode) setHistory(last string, paths []string) {
-	if (n.more == nil || !n.more.named) && last == n.Path && len(n.Names) == 1 && n.Names[0] == last && len(paths) == 1 && paths[0] == last {
+	if ns := n.Names(); (n.more == nil || !n.more.named) && last == n.Path && len(ns) == 1 && ns[0] == last && len(paths) == 1 && paths[0] == last {
 		return // what Paths and LastPath derive
 	}
 	x := n.extra()
@@ -333,7 +364,7 @@ func (n *Inode) PendingWriteEnds() (first, last DataOp, ok bool) {
 
 // HasName reports whether p names the inode now.
 func (n *Inode) HasName(p string) bool {
-	for _, q := range n.Names {
+	for _, q := range n.Names() {
 		if q == p {
 			return true
 		}

@@ -1,6 +1,9 @@
 package model
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+	"math"
+)
 
 // Joint crash states. A crash state is one state of the whole tree, not a
 // path at a time: the entry operations that persisted decide at once which
@@ -42,6 +45,13 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		return n
 	}
 	// Marks on the names instead of maps: this runs at every crash point.
+	if m.jointStamp == math.MaxInt32 {
+		// The stamps start again: no name may keep one from before.
+		for _, n := range m.names {
+			n.touched = 0
+		}
+		m.jointStamp = 0
+	}
 	m.jointStamp++
 	stamp := m.jointStamp
 	var ops []*EntryOp

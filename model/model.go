@@ -135,9 +135,9 @@ type Shared struct {
 	ref   *Ref
 	rest  restShared
 	flags flagMemo
-	// oneName is the Names a model last gave a file on its first name
-	// (see oneName).
-	oneName []string
+	// oneName is the name array a model last gave a file on its first
+	// name (see oneName).
+	oneName *[1]string
 	// procs is the process model the first procModels models share
 	// (sharedprocs.go).
 	procs      *Procs
@@ -164,17 +164,17 @@ func (m *Model) eventRef() *Ref {
 	return r
 }
 
-// oneName returns []string{p} for a new file's Names (and Paths): the
+// oneName returns an array of p alone for a new file's Names (and Paths): the
 // one the model before it made for the same file, when the models of a
 // check apply the same event one after another. Nothing writes Names in
 // place at length 1 (detach of the one name writes nothing, attach of
 // another copies: the capacity is 1), so the models can share it.
-func (m *Model) oneName(p string) []string {
+func (m *Model) oneName(p string) *[1]string {
 	s := m.opt.Shared
-	if s != nil && len(s.oneName) == 1 && s.oneName[0] == p {
+	if s != nil && s.oneName != nil && s.oneName[0] == p {
 		return s.oneName
 	}
-	one := []string{p}
+	one := &[1]string{p}
 	if s != nil {
 		s.oneName = one
 	}
@@ -200,8 +200,11 @@ type Model struct {
 	lastRef       *Ref // last as eventRef gave it out, shared
 	refKeys       refKeys
 	exits         []Exit
-	lastExit      Exit // the exit an effect shows, with Options.Retire
-	jointStamp    int  // see jointCount
+	lastExit      Exit  // the exit an effect shows, with Options.Retire
+	jointStamp    int32 // see jointCount
+	// unsureAt holds Model.UnsureAt: the few names that were ever unsure
+	// (Name.wasUnsure), which never retire.
+	unsureAt map[*Name]*Ref
 	// lastCommit is the event of the last sync or syncfs, -1 before any:
 	// a transaction commit, which empties btrfs's log (persist.go).
 	lastCommit int

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // EntryKind says what an entry operation did to a directory.
@@ -151,15 +152,31 @@ type Name struct {
 	// it existed before (open with O_CREAT but not O_EXCL, a rename onto
 	// it) and there is no listing: the model takes what was there as an
 	// initial inode of unknown content, which may be no file at all.
-	// UnsureAt is the event that used it. A later fstat with a size, or
-	// a read that found data, settles it.
-	Unsure   bool
-	queued   bool // waits for a retirement pass (retire.go); here, it fills the padding after Unsure
-	UnsureAt *Ref
+	// Model.UnsureAt gives the event that used it. A later fstat with a
+	// size, or a read that found data, settles it.
+	Unsure bool
+	queued bool // waits for a retirement pass (retire.go)
+	// wasUnsure: the name was unsure at some point (Model.UnsureAt has
+	// the event), settled or not.
+	wasUnsure bool
+	// touched marks the name for one jointCount call.
+	touched int32
 	// Ops changed this name since it was last durable.
 	Ops []*EntryOp
-	// touched marks the name for one jointCount call.
-	touched int
+}
+
+// A check of many unsynced files keeps one Name a file and model: the
+// rare fields live outside it (Model.unsureAt), so that it fits the
+// 64-byte size class.
+var _ [64 - unsafe.Sizeof(Name{})]struct{}
+
+// UnsureAt is the event that made n unsure (see Name.Unsure), the last
+// one if several did, nil if none did. It stays after the name settles.
+func (m *Model) UnsureAt(n *Name) *Ref {
+	if !n.wasUnsure {
+		return nil
+	}
+	return m.unsureAt[n]
 }
 
 // unsure makes p's state before the trace an initial inode whose
@@ -168,7 +185,11 @@ func (m *Model) unsure(p string, at Ref) *Inode {
 	n := m.name(p)
 	ino := m.lookup(p, true)
 	ino.Unsure = true
-	n.Unsure, n.UnsureAt = true, &at
+	n.Unsure, n.wasUnsure = true, true
+	if m.unsureAt == nil {
+		m.unsureAt = map[*Name]*Ref{}
+	}
+	m.unsureAt[n] = &at
 	return ino
 }
 
@@ -196,7 +217,7 @@ func (m *Model) settle(ino *Inode) {
 	}
 	ino.Unsure = false
 	m.queueInode(ino)
-	for _, p := range ino.Names {
+	for _, p := range ino.Names() {
 		if n := m.names[p]; n != nil {
 			n.Unsure = false
 		}
@@ -291,14 +312,15 @@ func (m *Model) attach(ino *Inode, p string) {
 	if ino == nil || p == "" {
 		return
 	}
-	if len(ino.Names) == 0 && len(ino.Paths()) == 0 {
+	if len(ino.Names()) == 0 && len(ino.Paths()) == 0 {
 		// A new file's first name: Names and Paths share one array of one
 		// string (Inode.Paths), an allocation less for every file created,
 		// which the models of a check share too (oneName); LastPath is
 		// Path.
-		ino.Names, ino.Path = m.oneName(p), p
+		ino.name1, ino.Path = m.oneName(p), p
 		if x := ino.more; x != nil {
 			x.named, x.lastPath, x.paths = false, "", nil
+			x.linked, x.names = false, nil
 		}
 		return
 	}
@@ -307,7 +329,9 @@ func (m *Model) attach(ino *Inode, p string) {
 	}
 	x := ino.history()
 	if !ino.HasName(p) {
-		ino.Names = append(ino.Names, p)
+		// Never in place: a one-name array is shared.
+		ns := ino.Names()
+		ino.setNames(append(ns[:len(ns):len(ns)], p))
 	}
 	ino.Path = p
 	x.lastPath = p
@@ -320,24 +344,29 @@ func (m *Model) detach(ino *Inode, p string) {
 	if ino == nil {
 		return
 	}
-	if len(ino.Names) == 1 && ino.Names[0] == p {
+	ns := ino.Names()
+	if len(ns) == 1 && ns[0] == p {
 		// Its last name goes: LastPath and Paths no longer follow from
 		// Path and Names.
 		ino.history()
+		ino.setNames(nil)
+		ns = nil
 	}
-	for i, q := range ino.Names {
+	for i, q := range ns {
 		if q == p {
-			ino.Names = append(ino.Names[:i], ino.Names[i+1:]...)
+			// In place: more than one name are the inode's own array.
+			ns = append(ns[:i], ns[i+1:]...)
+			if len(ns) == 0 {
+				ns = nil
+			}
+			ino.setNames(ns)
 			break
 		}
 	}
-	if len(ino.Names) == 0 {
-		ino.Names = nil
-	}
 	if ino.Path == p {
 		ino.Path = ""
-		if len(ino.Names) > 0 {
-			ino.Path = ino.Names[0]
+		if len(ns) > 0 {
+			ino.Path = ns[0]
 		}
 	}
 }
@@ -527,7 +556,7 @@ func (m *Model) persistWhere(upTo int, keep func(*EntryOp) bool) []*EntryOp {
 // with the file or directory it syncs.
 func (m *Model) persistAncestors(ino *Inode, upTo int) []*EntryOp {
 	want := map[*EntryOp]bool{}
-	for _, p := range ino.Names {
+	for _, p := range ino.Names() {
 		// From the name itself up: a directory's own new name too.
 		for q := p; q != "." && q != "/"; q = parentDir(q) {
 			n := m.names[q]

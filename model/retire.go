@@ -387,7 +387,7 @@ func (m *Model) retirePass() {
 // restingName reports whether a name has nothing pending and nothing
 // unsettled, and names ino on both layers.
 func restingName(n *Name, ino *Inode) bool {
-	return n.Known && !n.Unsure && n.UnsureAt == nil && len(n.Ops) == 0 && n.Cache == ino && n.Durable == ino
+	return n.Known && !n.Unsure && !n.wasUnsure && len(n.Ops) == 0 && n.Cache == ino && n.Durable == ino
 }
 
 // canRetire reports whether ino has nothing pending (see the top of the
@@ -398,18 +398,18 @@ func (m *Model) canRetire(ino *Inode) bool {
 		return false
 	}
 	switch {
-	case len(ino.Names) == 0:
+	case len(ino.Names()) == 0:
 		if ino.Path != "" || len(ino.Paths()) > 0 && ino.Paths()[len(ino.Paths())-1] != ino.LastPath() {
 			return false
 		}
-	case len(ino.Names) == 1:
-		if ino.Path != ino.Names[0] || ino.LastPath() != ino.Path {
+	case len(ino.Names()) == 1:
+		if ino.Path != ino.Names()[0] || ino.LastPath() != ino.Path {
 			return false
 		}
 	default:
 		return false // hard links: rare, and kept whole
 	}
-	for _, p := range ino.Names {
+	for _, p := range ino.Names() {
 		if n := m.names[p]; n != nil {
 			if !restingName(n, ino) {
 				return false
@@ -440,7 +440,7 @@ func (m *Model) retireInode(ino *Inode) {
 		on  bool
 		bit restFlags
 	}{
-		{ino.Dir, restDir}, {ino.Initial, restInitial}, {len(ino.Names) == 1, restNamed},
+		{ino.Dir, restDir}, {ino.Initial, restInitial}, {len(ino.Names()) == 1, restNamed},
 		{ino.Written, restWritten}, {ino.Modified, restModified}, {ino.HadContent, restHadContent},
 		{ino.syncedEmpty(), restSyncedEmpty}, {more != nil, restHasMore},
 	} {
@@ -477,7 +477,7 @@ func (m *Model) retireInode(ino *Inode) {
 	} else if m.opt.AuditPins {
 		m.auditRetired(id, ino)
 	}
-	for _, p := range ino.Names {
+	for _, p := range ino.Names() {
 		delete(m.names, p)
 		m.restPut(p, id)
 	}
@@ -557,7 +557,7 @@ func (r *restInode) rebuildWith(id int, s *restShared, more *restMore) *Inode {
 		}
 	}
 	if r.flags&restNamed != 0 {
-		ino.Path, ino.Names = r.lastPath, []string{r.lastPath}
+		ino.Path, ino.name1 = r.lastPath, &[1]string{r.lastPath}
 	}
 	ino.setHistory(r.lastPath, paths)
 	return ino

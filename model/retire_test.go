@@ -71,7 +71,7 @@ type inodeView struct {
 }
 
 func viewOf(n *Inode) inodeView {
-	return inodeView{n.ID, n.Dir, n.Initial, n.Unsure, n.Path, n.LastPath(), n.Names, n.Paths(), n.Size, n.DurableSize,
+	return inodeView{n.ID, n.Dir, n.Initial, n.Unsure, n.Path, n.LastPath(), n.Names(), n.Paths(), n.Size, n.DurableSize,
 		n.Written, n.Modified, n.HadContent, n.LastSync, n.FailedSync(), n.SyncRange(), n.Unmodeled(),
 		n.Versions(), n.PendingWrites(), n.DataPending()}
 }
