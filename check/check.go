@@ -663,8 +663,8 @@ func countFiles(m *model.Model, opt *Options) int {
 	seed := maphash.MakeSeed()
 	hash := func(p string) uint64 { return nameHash(seed, p) }
 	var hashes []uint64
-	m.EachInode(func(ino *model.Inode) {
-		if p := ino.Name(); ino.Modified && !ino.Dir && opt.inScope(p) {
+	m.EachFile(func(p string, dir, modified bool) {
+		if modified && !dir && opt.inScope(p) {
 			hashes = append(hashes, hash(p))
 		}
 	})
@@ -690,8 +690,8 @@ func countFiles(m *model.Model, opt *Options) int {
 		return files
 	}
 	names := map[string]bool{}
-	m.EachInode(func(ino *model.Inode) {
-		if p := ino.Name(); ino.Modified && !ino.Dir && shared[hash(p)] && opt.inScope(p) {
+	m.EachFile(func(p string, dir, modified bool) {
+		if modified && !dir && shared[hash(p)] && opt.inScope(p) {
 			names[p] = true
 		}
 	})

@@ -163,6 +163,19 @@ func (pr *pair) finish() {
 	var want, got []inodeView
 	pr.keep.EachInode(func(n *Inode) { want = append(want, viewOf(n)) })
 	pr.ret.EachInode(func(n *Inode) { got = append(got, viewOf(n)) })
+	// EachFile reads the retiring model's records without rebuilding
+	// them: the same three facts as the inodes of the model that keeps
+	// everything.
+	type fileView struct {
+		name          string
+		dir, modified bool
+	}
+	var wantFiles, gotFiles []fileView
+	pr.keep.EachInode(func(n *Inode) { wantFiles = append(wantFiles, fileView{n.Name(), n.Dir, n.Modified}) })
+	pr.ret.EachFile(func(name string, dir, modified bool) { gotFiles = append(gotFiles, fileView{name, dir, modified}) })
+	if d := cmp.Diff(wantFiles, gotFiles, cmp.AllowUnexported(fileView{})); d != "" {
+		pr.t.Errorf("%s: EachFile differs at the end (-keep EachInode +retire EachFile):\n%s", pr.name, d)
+	}
 	if d := cmp.Diff(want, got, cmp.AllowUnexported(DataOp{}), cmp.Comparer(func(a, b opRef) bool { return a.ref() == b.ref() })); d != "" {
 		pr.t.Errorf("%s: inodes differ at the end (-keep +retire):\n%s", pr.name, d)
 	}
