@@ -14,13 +14,17 @@ import (
 // runs collide and wrap, and deletes shift entries back across them; and
 // again with a hash that gives every path of one length the same value,
 // so that whole runs hold paths of one hash that only their names tell
-// apart.
+// apart, in one part of the index and in several.
 func TestRestIndex(t *testing.T) {
 	t.Run("maphash", testRestIndex)
 	h := restHash
 	restHash = func(_ maphash.Seed, p string) uint64 { return uint64(len(p)) }
 	defer func() { restHash = h }()
 	t.Run("length", testRestIndex)
+	// The same collisions, spread over four parts of the index by the
+	// top bits.
+	restHash = func(_ maphash.Seed, p string) uint64 { return uint64(len(p)) | uint64(len(p)%4)<<(64-restPartBits) }
+	t.Run("length-parts", testRestIndex)
 }
 
 func testRestIndex(t *testing.T) {
