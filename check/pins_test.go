@@ -47,8 +47,9 @@ const truncateSyncTrace = `1 truncate("/data/f", 0) = 0
 
 // keptTraces make a rule keep an inode that then settles and retires
 // while the rule holds it (truncate-in-place, rename-before-sync,
-// cross-dir-rename: the audit fails on each with its Pin taken out); the
-// files that existed before are /data/f and /old/h.
+// cross-dir-rename, unaligned-write, overwrite-in-place: the audit fails
+// on each with its Pin taken out); the files that existed before are
+// /data/f and /old/h.
 var keptTraces = map[string]string{
 	"truncate-sync": truncateSyncTrace,
 	// rename-before-sync keeps the file renamed with its data pending.
@@ -60,6 +61,32 @@ var keptTraces = map[string]string{
 1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4
 1 fsync(4) = 0
 1 close(4) = 0
+1 getpid() = 1
+`,
+	// unaligned-write keeps the file it saw written in part of a page
+	// (a file that existed, of a size the trace does not show). The sync
+	// comes after the close: a file retired while an fd holds it keeps
+	// its weak pointer for the fd, which the audit does not question.
+	"unaligned-sync": `1 openat(AT_FDCWD, "/data/f", O_WRONLY) = 3
+1 pwrite64(3, "abcde", 5, 10) = 5
+1 close(3) = 0
+1 sync() = 0
+1 getpid() = 1
+`,
+	// overwrite-in-place keeps the file whose durable bytes two writes
+	// replaced, for the finding it makes at the end.
+	"overwrite-sync": `1 openat(AT_FDCWD, "/d/g", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+1 write(3, "hello", 5) = 5
+1 fsync(3) = 0
+1 close(3) = 0
+1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4
+1 fsync(4) = 0
+1 close(4) = 0
+1 openat(AT_FDCWD, "/d/g", O_WRONLY) = 3
+1 pwrite64(3, "HE", 2, 0) = 2
+1 pwrite64(3, "LL", 2, 2) = 2
+1 close(3) = 0
+1 sync() = 0
 1 getpid() = 1
 `,
 	// cross-dir-rename keeps the file it moved.
