@@ -387,7 +387,9 @@ func (m *Model) retirePass() {
 // restingName reports whether a name has nothing pending and nothing
 // unsettled, and names ino on both layers.
 func restingName(n *Name, ino *Inode) bool {
-	return n.Known && !n.Unsure && !n.wasUnsure && len(n.Ops) == 0 && n.Cache == ino && n.Durable == ino
+	// An unsure name was unsure (wasUnsure), and keeps the event in
+	// Model.unsureAt, which only a live name may.
+	return n.Known && !n.wasUnsure && len(n.Ops) == 0 && n.Cache == ino && n.Durable == ino
 }
 
 // canRetire reports whether ino has nothing pending (see the top of the
@@ -397,19 +399,20 @@ func (m *Model) canRetire(ino *Inode) bool {
 		len(ino.pending) > 0 || len(ino.Lost()) > 0 || ino.opRefs > 0 || ino.hist > 1<<31-1 || ino.Size != ino.DurableSize {
 		return false
 	}
+	names := ino.Names()
 	switch {
-	case len(ino.Names()) == 0:
+	case len(names) == 0:
 		if ino.Path != "" || len(ino.Paths()) > 0 && ino.Paths()[len(ino.Paths())-1] != ino.LastPath() {
 			return false
 		}
-	case len(ino.Names()) == 1:
-		if ino.Path != ino.Names()[0] || ino.LastPath() != ino.Path {
+	case len(names) == 1:
+		if ino.Path != names[0] || ino.LastPath() != ino.Path {
 			return false
 		}
 	default:
 		return false // hard links: rare, and kept whole
 	}
-	for _, p := range ino.Names() {
+	for _, p := range names {
 		if n := m.names[p]; n != nil {
 			if !restingName(n, ino) {
 				return false
@@ -566,22 +569,33 @@ func (r *restInode) rebuildWith(id int, s *restShared, more *restMore) *Inode {
 // materialize returns inode id as it is, retired or not, without bringing
 // it back: for a caller that only reads it, once.
 func (m *Model) materialize(id int) *Inode {
-	if ino := m.inodes.get(id); ino != nil {
+	ino, r, more := m.peekInode(id)
+	if ino != nil {
 		return ino
 	}
+	return r.rebuildWith(id, m.shared(), more)
+}
+
+// peekInode returns inode id when it is live or held; else (nil) a copy
+// of its record and the record's restMore, read from the temp file when
+// it is there, not brought back into the table: EachInode and EachFile
+// read every retired inode once.
+func (m *Model) peekInode(id int) (*Inode, restInode, *restMore) {
+	if ino := m.inodes.get(id); ino != nil {
+		return ino, restInode{}, nil
+	}
 	if ino := m.held(id); ino != nil {
-		return ino
+		return ino, restInode{}, nil
 	}
 	s := m.shared()
 	if m.own[int32(id)] == nil {
 		if w := s.spill.loc(int32(id)); w != 0 {
-			// Read, not brought back into the table: EachInode reads
-			// every retired inode once.
 			r, more, _ := s.spill.record(int32(id), w)
-			return r.rebuildWith(id, s, more)
+			return nil, r, more
 		}
 	}
-	return m.record(int32(id)).rebuild(id, s)
+	r := m.record(int32(id))
+	return nil, *r, s.moreOf(r)
 }
 
 // reviveID brings back retired inode id (a no-op for a live one) and
@@ -721,26 +735,13 @@ func (m *Model) EachInode(f func(*Inode)) {
 // an Inode: a settled file costs no allocation here.
 func (m *Model) EachFile(f func(name string, dir, modified bool)) {
 	for id := 1; id <= m.inodes.n; id++ {
-		ino := m.inodes.get(id)
-		if ino == nil {
-			ino = m.held(id)
-		}
+		ino, r, _ := m.peekInode(id)
 		if ino != nil {
 			f(ino.Name(), ino.Dir, ino.Modified)
 			continue
 		}
 		// A rebuilt inode's Path, else its LastPath, is the record's
 		// lastPath (rebuildWith).
-		if m.own[int32(id)] == nil {
-			s := m.shared()
-			if w := s.spill.loc(int32(id)); w != 0 {
-				// Read, not brought back into the table (materialize).
-				r, _, _ := s.spill.record(int32(id), w)
-				f(r.lastPath, r.flags&restDir != 0, r.flags&restModified != 0)
-				continue
-			}
-		}
-		r := m.record(int32(id))
 		f(r.lastPath, r.flags&restDir != 0, r.flags&restModified != 0)
 	}
 }
