@@ -27,7 +27,10 @@ import (
 //   - pipeline: model-positions through parser.Pipeline, with a consumer
 //     that does nothing: the cost of handing events over;
 //   - pipeline-recycle: the same with Options.Recycle (check), events
-//     built in the memory of those the consumer has passed.
+//     built in the memory of those the consumer has passed;
+//   - floor: the floor scanner (floor_test.go), which reads what the
+//     model needs of each line into one fixed record, building no Value
+//     and checking nothing else: the parser's floor in this design.
 func BenchmarkParseRealShaped(b *testing.B) {
 	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
 	if len(files) == 0 {
@@ -66,4 +69,32 @@ func BenchmarkParseRealShaped(b *testing.B) {
 	b.Run("pipeline-recycle", func(b *testing.B) {
 		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions, Recycle: true}, true)
 	})
+	b.Run("floor", func(b *testing.B) { benchFloor(b, name) })
+}
+
+// benchFloor reads trace name with the floor scanner b.N times.
+func benchFloor(b *testing.B, name string) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	fl := newFloorScanner()
+	events, sum := 0, int64(0)
+	for b.Loop() {
+		f, err := os.Open(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = fl.scan(f, func(ev *floorEvent) { events++; sum += ev.ret })
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+	if sum == 0 {
+		b.Fatal("the floor scanner read no return value")
+	}
 }
