@@ -90,6 +90,11 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	// own serves it.
 	opt := st.ModelOptions(r.Persistence)
 	opt.Observe = watch.ObserveEffect
+	// The watcher sees each event with the paths the model resolved,
+	// before the model applies it, as check's does, rather than
+	// resolving them again in a process model of its own (a sixth of
+	// the timeline's goroutine on a real trace).
+	opt.Resolved = watch.ObserveResolved
 	if r.Observe != nil {
 		opt.Observe = func(m *model.Model, e *model.Effect) {
 			r.Observe(m, e)
@@ -129,7 +134,6 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		}
 		out.Events++
 		out.LastLine = max(out.LastLine, ev.EndLine)
-		watch.Observe(ev)
 		if tl == nil {
 			m.Apply(ev)
 			continue
