@@ -3,6 +3,7 @@ module github.com/crashsim/crashsim
 go 1.26.0
 
 require (
+	github.com/KimMachineGun/automemlimit v1.0.2
 	github.com/alecthomas/kong v1.17.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/google/go-cmp v0.7.0
@@ -17,4 +18,7 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 )
 
-require golang.org/x/tools v0.26.0 // indirect
+require (
+	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

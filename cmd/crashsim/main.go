@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/alecthomas/kong"
 	"github.com/crashsim/crashsim"
 )
@@ -81,7 +82,25 @@ type cli struct {
 }
 
 func main() {
+	setMemoryLimit()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// memoryRatio is the share of the memory crashsim may have (its cgroup's
+// limit, else the machine's) that the collector aims to stay under.
+const memoryRatio = 0.8
+
+// setMemoryLimit tells the Go collector how much memory crashsim may
+// use. Left alone, it lets the heap grow to twice what is live before it
+// collects: a trace of millions of unsynced files, whose state is all
+// live, would be killed by the kernel at half the memory it needs. Near
+// the limit the collector runs more often instead (and never takes more
+// than half the CPU for it). A limit the user gave in GOMEMLIMIT stands,
+// and AUTOMEMLIMIT=off leaves the collector as Go sets it.
+func setMemoryLimit() {
+	// An error leaves the collector as it was: a limit is an aid, not a
+	// condition of running.
+	_, _ = memlimit.Set(memlimit.WithRatio(memoryRatio), memlimit.WithProvider(memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)))
 }
 
 // run parses args, runs the command and maps its error to an exit status.

@@ -15,7 +15,7 @@ import (
 // TestMain lets the test binary act as the crashsim command inside scripts.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"crashsim": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"crashsim": main,
 		// crashsim-status runs crashsim and says its exit status as the
 		// last line on stderr ("exit status 6"), then exits 0, so that a
 		// script can check the exact status.
