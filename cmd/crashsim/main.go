@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime/debug"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/alecthomas/kong"
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/doctor"
 )
 
 // Exit statuses, the stable interface CI scripts rely on.
@@ -90,17 +93,47 @@ func main() {
 // limit, else the machine's) that the collector aims to stay under.
 const memoryRatio = 0.8
 
+// memoryLimit is what setMemoryLimit set, for crashsim doctor.
+var memoryLimit doctor.MemoryLimit
+
 // setMemoryLimit tells the Go collector how much memory crashsim may
 // use. Left alone, it lets the heap grow to twice what is live before it
 // collects: a trace of millions of unsynced files, whose state is all
 // live, would be killed by the kernel at half the memory it needs. Near
 // the limit the collector runs more often instead (and never takes more
 // than half the CPU for it). A limit the user gave in GOMEMLIMIT stands,
-// and AUTOMEMLIMIT=off leaves the collector as Go sets it.
+// AUTOMEMLIMIT sets another share, and AUTOMEMLIMIT=off leaves the
+// collector as Go sets it.
 func setMemoryLimit() {
+	switch {
+	case os.Getenv("GOMEMLIMIT") != "":
+		memoryLimit = doctor.MemoryLimit{Limit: debug.SetMemoryLimit(-1), From: "GOMEMLIMIT"}
+		return
+	case os.Getenv("AUTOMEMLIMIT") == "off":
+		memoryLimit = doctor.MemoryLimit{From: "none: AUTOMEMLIMIT=off"}
+		return
+	}
+	of, from := int64(0), "the cgroup's limit"
+	if n, err := memlimit.FromCgroup(); err == nil && n < 1<<62 {
+		of = int64(n)
+	} else if n, err := memlimit.FromSystem(); err == nil && n < 1<<62 {
+		of, from = int64(n), "the machine's memory"
+	} else {
+		memoryLimit = doctor.MemoryLimit{From: "none: neither the cgroup's limit nor the machine's memory could be read"}
+		return
+	}
 	// An error leaves the collector as it was: a limit is an aid, not a
 	// condition of running.
-	_, _ = memlimit.Set(memlimit.WithRatio(memoryRatio), memlimit.WithProvider(memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)))
+	limit, err := memlimit.Set(memlimit.WithRatio(memoryRatio), memlimit.WithProvider(memlimit.Limit(uint64(of))))
+	switch {
+	case err != nil:
+		memoryLimit = doctor.MemoryLimit{From: "none: " + err.Error()}
+		return
+	case limit <= 0 || limit == math.MaxInt64:
+		memoryLimit = doctor.MemoryLimit{From: fmt.Sprintf("none: the limit came to %d bytes", limit)}
+		return
+	}
+	memoryLimit = doctor.MemoryLimit{Limit: limit, Of: of, From: from}
 }
 
 // run parses args, runs the command and maps its error to an exit status.

@@ -37,6 +37,17 @@ type Env struct {
 	Exists func(path string) bool
 	// Status is the text of /proc/self/status.
 	Status func() (string, error)
+	// Memory is the limit crashsim gave Go's collector, nil when
+	// nothing says (a test's machine leaves it out).
+	Memory func() MemoryLimit
+}
+
+// MemoryLimit is the heap limit crashsim set for Go's collector and where
+// it came from.
+type MemoryLimit struct {
+	Limit int64  // bytes; 0 when no limit is set
+	Of    int64  // the memory the limit is a share of, 0 when Source says
+	From  string // "the cgroup's limit", "the machine's memory", "GOMEMLIMIT", "AUTOMEMLIMIT=off"
 }
 
 // Check looks at the machine through env.
@@ -96,7 +107,33 @@ func Check(env Env) []Item {
 		}
 	}
 	add(browser)
+	if env.Memory != nil {
+		add(memoryItem(env.Memory()))
+	}
 	return items
+}
+
+// memoryItem says how much heap the collector aims to keep under.
+func memoryItem(m MemoryLimit) Item {
+	it := Item{Name: "a memory limit for Go's collector", Enables: "a trace whose state is mostly live (millions of unsynced files) gets the memory it needs instead of the kernel killing crashsim at half of it (docs/ci.md)",
+		Fix: "unset AUTOMEMLIMIT (crashsim then takes 80% of its cgroup's limit, else of the machine's memory), or set GOMEMLIMIT"}
+	switch {
+	case m.Limit <= 0:
+		it.Have = m.From
+	case m.Of > 0:
+		it.OK, it.Have = true, fmt.Sprintf("%s, %.0f%% of %s (%s)", gib(m.Limit), 100*float64(m.Limit)/float64(m.Of), m.From, gib(m.Of))
+	default:
+		it.OK, it.Have = true, fmt.Sprintf("%s, from %s", gib(m.Limit), m.From)
+	}
+	return it
+}
+
+// gib writes n bytes in GiB (MiB below one).
+func gib(n int64) string {
+	if n < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 // since marks it OK when the strace version is at least major.minor.

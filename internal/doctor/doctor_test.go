@@ -96,3 +96,30 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryItem: the limit crashsim set, with its share of what it came
+// from; no limit is a no with a way to get one.
+func TestMemoryItem(t *testing.T) {
+	for _, c := range []struct {
+		m    MemoryLimit
+		ok   bool
+		have string
+	}{
+		{MemoryLimit{Limit: 120 << 20, Of: 150 << 20, From: "the cgroup's limit"}, true, "120 MiB, 80% of the cgroup's limit (150 MiB)"},
+		{MemoryLimit{Limit: 6 << 30, Of: 8 << 30, From: "the machine's memory"}, true, "6.0 GiB, 75% of the machine's memory (8.0 GiB)"},
+		{MemoryLimit{Limit: 2 << 30, From: "GOMEMLIMIT"}, true, "2.0 GiB, from GOMEMLIMIT"},
+		{MemoryLimit{From: "none: AUTOMEMLIMIT=off"}, false, "none: AUTOMEMLIMIT=off"},
+	} {
+		env := machine(nil, nil, "0")
+		env.Memory = func() MemoryLimit { return c.m }
+		items := Check(env)
+		it := items[len(items)-1]
+		if it.Name != "a memory limit for Go's collector" || it.OK != c.ok || it.Have != c.have {
+			t.Errorf("%+v: got %q ok=%v have %q, want ok=%v have %q", c.m, it.Name, it.OK, it.Have, c.ok, c.have)
+		}
+		verdicts(t, items)
+	}
+	if items := Check(machine(nil, nil, "0")); items[len(items)-1].Name == "a memory limit for Go's collector" {
+		t.Error("a machine that says nothing of memory got a memory item")
+	}
+}
