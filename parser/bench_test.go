@@ -30,6 +30,11 @@ func BenchmarkParse(b *testing.B) {
 // BenchParse is benchParse, for the benchmarks in package parser_test.
 var BenchParse = benchParse
 
+// AnnotationEnd is annotationEnd, for the floor scanner of package
+// parser_test (floor_test.go), which finds a -y annotation's end as the
+// parser's own scan does.
+var AnnotationEnd = annotationEnd
+
 // benchParse reads trace name with opt (through Pipeline when pipe) b.N
 // times.
 func benchParse(b *testing.B, name string, opt Options, pipe ...bool) {

@@ -18,11 +18,7 @@ import (
 // number, -y path, string and st_size. A floor that skipped any of that
 // would flatter itself.
 func TestFloorScannerAgrees(t *testing.T) {
-	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
-	if len(files) == 0 {
-		t.Fatal("no fixture traces")
-	}
-	for _, name := range files {
+	for _, name := range realShapedFixtures(t) {
 		t.Run(filepath.Base(filepath.Dir(name)), func(t *testing.T) {
 			type rec struct {
 				floorEvent

@@ -296,34 +296,8 @@ func stringEnd(b []byte, i int) int {
 
 // annoEnd returns the index just past the -y annotation that opens at
 // b[i], nested -yy suffixes and "->" inside socket addresses included,
-// or -1.
-func annoEnd(b []byte, i int) int {
-	// The usual one: no '<', '\\' or "->" before the first '>'.
-	if k := bytes.IndexByte(b[i+1:], '>'); k > 0 {
-		in := b[i+1 : i+1+k]
-		if in[k-1] != '-' && bytes.IndexByte(in, '<') < 0 && bytes.IndexByte(in, '\\') < 0 {
-			return i + 2 + k
-		}
-	}
-	depth := 0
-	for k := i; k < len(b); k++ {
-		switch b[k] {
-		case '<':
-			depth++
-		case '>':
-			if b[k-1] == '-' && depth == 1 {
-				continue
-			}
-			depth--
-			if depth == 0 {
-				return k + 1
-			}
-		case '\\':
-			k++
-		}
-	}
-	return -1
-}
+// or -1: the parser's own scan.
+func annoEnd(b []byte, i int) int { return parser.AnnotationEnd(b, i) }
 
 // arg keeps what the model reads of one wanted argument t.
 func (f *floorScanner) arg(t []byte, a *floorArg) {

@@ -32,12 +32,8 @@ import (
 //     model needs of each line into one fixed record, building no Value
 //     and checking nothing else: the parser's floor in this design.
 func BenchmarkParseRealShaped(b *testing.B) {
-	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
-	if len(files) == 0 {
-		b.Fatal("no fixture traces")
-	}
 	var one bytes.Buffer
-	for _, f := range files {
+	for _, f := range realShapedFixtures(b) {
 		t, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)
@@ -97,4 +93,14 @@ func benchFloor(b *testing.B, name string) {
 	if sum == 0 {
 		b.Fatal("the floor scanner read no return value")
 	}
+}
+
+// realShapedFixtures are the committed -f -tt -T -y recordings the
+// real-shaped benchmark is made of.
+func realShapedFixtures(tb testing.TB) []string {
+	files, _ := filepath.Glob("../fixtures/traces/*/f-tt-T-y.strace")
+	if len(files) == 0 {
+		tb.Fatal("no fixture traces")
+	}
+	return files
 }
