@@ -1,7 +1,6 @@
 package model
 
 import (
-	"hash/fnv"
 	"slices"
 )
 
@@ -51,6 +50,38 @@ type jointInc struct {
 	conflict              int
 	differ                int // paths whose inode differs between none and all
 	inexact               int // paths whose outcome set is sampled
+	// scratch is the room count, groups and enumerate work in, kept from
+	// one count to the next: a timeline counts at every crash point, and
+	// making it anew each time was a third of the count's time on a
+	// trace of many files.
+	scratch jointScratch
+}
+
+// jointScratch is jointInc's working room. Nothing in it outlives the
+// count that fills it.
+type jointScratch struct {
+	varying []string
+	idx     map[string]int
+	parent  []int
+	byIno   map[int]int
+	at      map[int]int
+	groups  []jgroup
+	configs [][]*EntryOp
+	cfgOps  []*EntryOp
+	done    map[uint64]bool
+	names   map[string]*Inode
+	inodes  map[int]bool
+}
+
+// reuseMap returns m emptied, or a new map when m is nil or grew past a
+// few dozen entries (clearing walks a map's whole room, which a burst
+// would leave large for every count after).
+func reuseMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil || len(m) > 64 {
+		return map[K]V{}
+	}
+	clear(m)
+	return m
 }
 
 type jrec struct {
@@ -501,7 +532,8 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 	// Hanging paths enter through their directory, unless a hard link
 	// joins one to another path: then every varying path is enumerated.
 	grouped := j.conflict == 0
-	var varying []string
+	varying := j.scratch.varying[:0]
+	defer func() { j.scratch.varying = varying[:0] }()
 	for p := range j.varying {
 		if !(grouped && j.recs[p].hang) {
 			varying = append(varying, p)
@@ -515,7 +547,7 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 	// Posix: every subset, group by group.
 	total, explored = count0, seen0
 	for _, g := range j.groups(varying, ops) {
-		t, e := j.enumerate(g.paths, subsets(g.ops), grouped)
+		t, e := j.enumerate(g.paths, j.subsets(g.ops), grouped)
 		total, explored = satMul(total, t), satMul(explored, e)
 	}
 	return total, min(explored, total), exact
@@ -543,6 +575,31 @@ func subsets(ops []*EntryOp) [][]*EntryOp {
 	return out
 }
 
+// subsets is the package's subsets, in j's scratch room: the
+// configurations stay valid until the next call.
+func (j *jointInc) subsets(ops []*EntryOp) [][]*EntryOp {
+	sc := &j.scratch
+	n := 1 << len(ops)
+	out := sc.configs[:0]
+	// Every subset's ops side by side in one backing slice: len(ops) *
+	// 2^(len-1) in all.
+	back := sc.cfgOps[:0]
+	if need := len(ops) * n / 2; cap(back) < need {
+		back = make([]*EntryOp, 0, need)
+	}
+	for mask := 0; mask < n; mask++ {
+		start := len(back)
+		for i, op := range ops {
+			if mask&(1<<i) != 0 {
+				back = append(back, op)
+			}
+		}
+		out = append(out, back[start:len(back):len(back)])
+	}
+	sc.configs, sc.cfgOps = out, back
+	return out
+}
+
 type jgroup struct {
 	paths []string
 	ops   []*EntryOp
@@ -553,14 +610,17 @@ type jgroup struct {
 // varying directories above it, and an inode joins the paths that can
 // name it.
 func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
-	idx := make(map[string]int, len(varying))
+	sc := &j.scratch
+	idx := reuseMap(sc.idx)
+	sc.idx = idx
 	for i, p := range varying {
 		idx[p] = i
 	}
-	parent := make([]int, len(varying))
-	for i := range parent {
-		parent[i] = i
+	parent := sc.parent[:0]
+	for i := range varying {
+		parent = append(parent, i)
 	}
+	sc.parent = parent
 	var find func(int) int
 	find = func(i int) int {
 		for parent[i] != i {
@@ -570,7 +630,8 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 		return i
 	}
 	union := func(a, b int) { parent[find(a)] = find(b) }
-	byIno := map[int]int{}
+	byIno := reuseMap(sc.byIno)
+	sc.byIno = byIno
 	joinIno := func(ino *Inode, i int) {
 		if ino == nil {
 			return
@@ -604,15 +665,22 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 			}
 		}
 	}
-	at := map[int]int{}
-	var out []jgroup
+	at := reuseMap(sc.at)
+	sc.at = at
+	// The groups' slices are the last count's, emptied.
+	out := sc.groups[:0]
 	for i, p := range varying {
 		r := find(i)
 		g, ok := at[r]
 		if !ok {
 			g = len(out)
 			at[r] = g
-			out = append(out, jgroup{})
+			if g < cap(out) {
+				out = out[:g+1]
+				out[g].paths, out[g].ops = out[g].paths[:0], out[g].ops[:0]
+			} else {
+				out = append(out, jgroup{})
+			}
 		}
 		out[g].paths = append(out[g].paths, p)
 	}
@@ -625,6 +693,7 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 			}
 		}
 	}
+	sc.groups = out
 	return out
 }
 
@@ -635,8 +704,9 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 	m := j.m
 	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
 	durable := j.durable
-	done := map[uint64]bool{}
-	names := make(map[string]*Inode, len(paths))
+	sc := &j.scratch
+	done, names := reuseMap(sc.done), reuseMap(sc.names)
+	sc.done, sc.names = done, names
 	for _, cfg := range configs {
 		for _, p := range paths {
 			names[p] = durable(p)
@@ -648,9 +718,10 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 				}
 			}
 		}
-		key := fnv.New64a()
+		key := fnvKey(fnvOffset)
 		count, seen := int64(1), int64(1)
-		inodes := map[int]bool{}
+		inodes := reuseMap(sc.inodes)
+		sc.inodes = inodes
 		for _, p := range paths {
 			if r := j.recs[p]; grouped && r.hang {
 				continue
@@ -659,8 +730,7 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 			if ino == nil || !reachableWith(p, j.recs, names, durable) {
 				continue
 			}
-			key.Write([]byte(p))
-			key.Write([]byte{0, byte(ino.ID), byte(ino.ID >> 8), byte(ino.ID >> 16), byte(ino.ID >> 24)})
+			key = key.str(p).bytes(0, byte(ino.ID), byte(ino.ID>>8), byte(ino.ID>>16), byte(ino.ID>>24))
 			if inodes[ino.ID] || j.static.inodes[ino.ID] != nil {
 				continue
 			}
@@ -676,19 +746,42 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 			if !grouped || h == nil || !j.hangsIn(a, names) {
 				continue
 			}
-			key.Write([]byte(a))
-			key.Write([]byte{1})
+			key = key.str(a).bytes(1)
 			c, s := h.value()
 			count, seen = satMul(count, c), satMul(seen, s)
 		}
-		if done[key.Sum64()] {
+		if done[uint64(key)] {
 			continue
 		}
-		done[key.Sum64()] = true
+		done[uint64(key)] = true
 		total = satAdd(total, count)
 		explored = satAdd(explored, seen)
 	}
 	return total, explored
+}
+
+// fnvKey is a 64-bit FNV-1a hash as hash/fnv's New64a computes it,
+// without the allocation and the interface calls: enumerate keys every
+// configuration's name map with one.
+type fnvKey uint64
+
+const (
+	fnvOffset fnvKey = 14695981039346656037
+	fnvPrime  fnvKey = 1099511628211
+)
+
+func (h fnvKey) str(s string) fnvKey {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ fnvKey(s[i])) * fnvPrime
+	}
+	return h
+}
+
+func (h fnvKey) bytes(b ...byte) fnvKey {
+	for _, c := range b {
+		h = (h ^ fnvKey(c)) * fnvPrime
+	}
+	return h
 }
 
 // hangsIn reports whether op-named directory a, and every op-named
