@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -479,6 +480,50 @@ func Evaluated(asked []model.Persistence) []model.Persistence {
 	return out
 }
 
+// endGCPercent is the collector's percentage (GOGC) while a check works
+// out its findings at the end of the trace.
+const endGCPercent = 50
+
+// endGC counts the checks in their end (lowerGC), so that the first one
+// in keeps the percentage the process had and the last one out puts it
+// back, however their ends overlap.
+var endGC struct {
+	sync.Mutex
+	n       int
+	old     int
+	lowered bool
+}
+
+// lowerGC sets the collector's percentage to endGCPercent, unless it is
+// lower already or off (GOGC=off, or a caller's own setting), and returns
+// the function that puts it back. At the end of a trace a check holds
+// every pending file's state (all of it live) and makes its findings,
+// which are garbage as soon as they are written out: with the default
+// percentage the heap grew to twice what was live there, the peak of a
+// check of many unsynced files (200,000: some 390 MiB, where 50 keeps it
+// near 315, for the same CPU time: the collector runs beside a single
+// goroutine).
+func lowerGC() (restore func()) {
+	endGC.Lock()
+	defer endGC.Unlock()
+	if endGC.n == 0 {
+		endGC.old = debug.SetGCPercent(endGCPercent)
+		endGC.lowered = endGC.old > endGCPercent
+		if !endGC.lowered {
+			debug.SetGCPercent(endGC.old)
+		}
+	}
+	endGC.n++
+	return func() {
+		endGC.Lock()
+		defer endGC.Unlock()
+		endGC.n--
+		if endGC.n == 0 && endGC.lowered {
+			debug.SetGCPercent(endGC.old)
+		}
+	}
+}
+
 // Run checks a trace stream under the persistence models of Evaluated.
 func Run(stream parser.Stream, opt Options) (*Result, error) {
 	models := Evaluated(opt.Models)
@@ -531,6 +576,10 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			r.m.Apply(ev)
 		}
 	}
+	// The rest runs on this goroutine alone: the collector can work
+	// beside it, on a CPU the parsing goroutine has left, at no cost in
+	// time, and keep the heap nearer to what is live (see lowerGC).
+	defer lowerGC()()
 	for _, r := range runs {
 		stillModels.Store(r.m, &crashMemo{})
 		defer stillModels.Delete(r.m)
