@@ -143,11 +143,10 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 }
 
 // Watcher works out, event by event, what a trace could not show. It keeps
-// a few counters and one process model (to resolve paths), never the
-// events.
+// a few counters, never the events, and no process model: it sees each
+// event with the paths the model resolved (ObserveResolved).
 type Watcher struct {
-	opt   *Options
-	procs *model.Procs
+	opt *Options
 	// openFlags decodes an open's flags: model.OpenFlags, or, in a
 	// check, the models' shared memo of them (model.Shared.OpenFlags).
 	openFlags func(*parser.Event) uint64
@@ -240,9 +239,7 @@ func (s *pathSet) add(p string, at model.Ref) {
 
 // NewWatcher returns a watcher for a trace checked with opt.
 func NewWatcher(opt *Options) *Watcher {
-	procs := model.NewProcsIn(opt.Cwd)
-	procs.SetInitialFDs(opt.FDs)
-	return &Watcher{opt: opt, procs: procs, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
+	return &Watcher{opt: opt, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
 }
 
 // ref is where an event is, as model.Ref says it.
@@ -252,23 +249,9 @@ func ref(ev *parser.Event) model.Ref {
 
 var syncCalls = []string{"fsync", "fdatasync", "sync", "syncfs"}
 
-// Observe looks at one event. Call it for every event, in trace order.
-func (w *Watcher) Observe(ev *parser.Event) {
-	var paths []string
-	c := w.call(ev)
-	if c != nil && c.needsPaths {
-		// Reads, stats and the like move no file the watcher counts, and
-		// resolving their paths is most of its cost.
-		paths = w.procs.Paths(ev)
-	}
-	w.observe(ev, c, paths)
-	w.procs.Apply(ev, paths)
-}
-
-// ObserveResolved is Observe for a caller whose model already resolved
-// the event's paths (model.Options.Resolved), before applying it: the
-// watcher then keeps no process model of its own. Call it for every
-// event, in trace order, and never mix it with Observe.
+// ObserveResolved looks at one event with the paths the model resolved
+// for it (model.Options.Resolved: before the model applies it). Call it
+// for every event, in trace order.
 func (w *Watcher) ObserveResolved(ev *parser.Event, paths []string) {
 	w.observe(ev, w.call(ev), paths)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -48,8 +49,12 @@ func BenchmarkWatcher(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w := NewWatcher(opt)
+		// The paths a model would resolve, as its Resolved hands them over.
+		procs := model.NewProcsIn("")
 		for _, ev := range evs {
-			w.Observe(ev)
+			paths := procs.Paths(ev)
+			w.ObserveResolved(ev, paths)
+			procs.Apply(ev, paths)
 		}
 		if ws, _ := w.Finish(); len(ws) != 0 {
 			b.Fatalf("blind spots %v in a good trace", ws)
