@@ -113,12 +113,16 @@ func setMemoryLimit() {
 		memoryLimit = doctor.MemoryLimit{From: "none: AUTOMEMLIMIT=off"}
 		return
 	}
-	of, from := int64(0), "the cgroup's limit"
-	if n, err := memlimit.FromCgroup(); err == nil && n < 1<<62 {
-		of = int64(n)
-	} else if n, err := memlimit.FromSystem(); err == nil && n < 1<<62 {
+	// The smaller of the two: a cgroup may allow more than the machine
+	// has.
+	of, from := int64(0), ""
+	if n, err := memlimit.FromSystem(); err == nil && n > 0 && n < 1<<62 {
 		of, from = int64(n), "the machine's memory"
-	} else {
+	}
+	if n, err := memlimit.FromCgroup(); err == nil && n > 0 && n < 1<<62 && (of == 0 || int64(n) < of) {
+		of, from = int64(n), "the cgroup's limit"
+	}
+	if of == 0 {
 		memoryLimit = doctor.MemoryLimit{From: "none: neither the cgroup's limit nor the machine's memory could be read"}
 		return
 	}
