@@ -1,7 +1,6 @@
 package model
 
 import (
-	"hash/fnv"
 	"math"
 )
 
@@ -105,19 +104,9 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 	var configs [][]*EntryOp
 	switch {
 	case !ordered && len(ops) <= jointSubsetOps:
-		for mask := 0; mask < 1<<len(ops); mask++ {
-			var c []*EntryOp
-			for i, op := range ops {
-				if mask&(1<<i) != 0 {
-					c = append(c, op)
-				}
-			}
-			configs = append(configs, c)
-		}
+		configs, _ = subsetsInto(ops, nil, nil)
 	case ordered && len(ops) <= jointPrefixOps:
-		for j := 0; j <= len(ops); j++ {
-			configs = append(configs, ops[:j])
-		}
+		configs = prefixes(ops)
 	default:
 		configs = [][]*EntryOp{nil, ops}
 		exact = false
@@ -135,7 +124,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 				}
 			}
 		}
-		key := fnv.New64a()
+		key := fnvKey(fnvOffset)
 		count, seen := count0, seen0
 		inodes := map[int]bool{}
 		for _, p := range varying {
@@ -145,8 +134,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			}
 			// The same paths in the same order in every configuration of
 			// this call: equal name maps hash alike.
-			key.Write([]byte(p))
-			key.Write([]byte{0, byte(ino.ID), byte(ino.ID >> 8), byte(ino.ID >> 16), byte(ino.ID >> 24)})
+			key = key.str(p).bytes(0, byte(ino.ID), byte(ino.ID>>8), byte(ino.ID>>16), byte(ino.ID>>24))
 			if inodes[ino.ID] || inodes0[ino.ID] {
 				continue // a hard link: one content for both names
 			}
@@ -157,10 +145,10 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			count = satMul(count, max(m.contentCount(ino), n))
 			seen = satMul(seen, n)
 		}
-		if done[key.Sum64()] {
+		if done[uint64(key)] {
 			continue
 		}
-		done[key.Sum64()] = true
+		done[uint64(key)] = true
 		total = satAdd(total, count)
 		explored = satAdd(explored, seen)
 	}

@@ -561,30 +561,12 @@ func prefixes(ops []*EntryOp) [][]*EntryOp {
 	return out
 }
 
-func subsets(ops []*EntryOp) [][]*EntryOp {
-	out := make([][]*EntryOp, 0, 1<<len(ops))
-	for mask := 0; mask < 1<<len(ops); mask++ {
-		var c []*EntryOp
-		for i, op := range ops {
-			if mask&(1<<i) != 0 {
-				c = append(c, op)
-			}
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// subsets is the package's subsets, in j's scratch room: the
-// configurations stay valid until the next call.
-func (j *jointInc) subsets(ops []*EntryOp) [][]*EntryOp {
-	sc := &j.scratch
+// subsetsInto appends every subset of ops to configs, in the order of
+// the bit masks, each a slice of back (which it grows and returns): one
+// backing array for all of them, len(ops) * 2^(len-1) ops in all.
+func subsetsInto(ops []*EntryOp, configs [][]*EntryOp, back []*EntryOp) ([][]*EntryOp, []*EntryOp) {
 	n := 1 << len(ops)
-	out := sc.configs[:0]
-	// Every subset's ops side by side in one backing slice: len(ops) *
-	// 2^(len-1) in all.
-	back := sc.cfgOps[:0]
-	if need := len(ops) * n / 2; cap(back) < need {
+	if need := len(back) + len(ops)*n/2; cap(back) < need {
 		back = make([]*EntryOp, 0, need)
 	}
 	for mask := 0; mask < n; mask++ {
@@ -594,10 +576,17 @@ func (j *jointInc) subsets(ops []*EntryOp) [][]*EntryOp {
 				back = append(back, op)
 			}
 		}
-		out = append(out, back[start:len(back):len(back)])
+		configs = append(configs, back[start:len(back):len(back)])
 	}
-	sc.configs, sc.cfgOps = out, back
-	return out
+	return configs, back
+}
+
+// subsets is subsetsInto in j's scratch room: the configurations stay
+// valid until the next call.
+func (j *jointInc) subsets(ops []*EntryOp) [][]*EntryOp {
+	sc := &j.scratch
+	sc.configs, sc.cfgOps = subsetsInto(ops, sc.configs[:0], sc.cfgOps[:0])
+	return sc.configs
 }
 
 type jgroup struct {

@@ -154,10 +154,6 @@ func (t *Timeline) Start() Point {
 	return Point{Index: 0, States: 1, Explored: 1, Exact: true}
 }
 
-// maxKeptTouched is the most paths a step's touched map may have held
-// for the next step to clear it instead of making a new one.
-const maxKeptTouched = 64
-
 func (t *Timeline) affect(e *Effect) {
 	add := func(p string) {
 		if p != "" {
@@ -199,13 +195,8 @@ func (t *Timeline) affect(e *Effect) {
 func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	// Most steps touch a path or two: the map is cleared and kept rather
 	// than made anew (a map a step was 8% of the timeline's goroutine),
-	// unless a step touched many (a sync), whose room clearing would
-	// walk at every step after.
-	if t.touched == nil || len(t.touched) > maxKeptTouched {
-		t.touched = map[string]bool{}
-	} else {
-		clear(t.touched)
-	}
+	// unless a step touched many (a sync): see reuseMap.
+	t.touched = reuseMap(t.touched)
 	t.syncAll = false
 	t.m.Apply(ev)
 	if t.syncAll {

@@ -46,7 +46,7 @@ type Env struct {
 // it came from.
 type MemoryLimit struct {
 	Limit int64  // bytes; 0 when no limit is set
-	Of    int64  // the memory the limit is a share of, 0 when Source says
+	Of    int64  // the memory the limit is a share of; 0 when From names no share
 	From  string // "the cgroup's limit", "the machine's memory", "GOMEMLIMIT", "AUTOMEMLIMIT=off"
 }
 
