@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/crashsim/crashsim/internal/wordscan"
 )
 
 // Escape renders s, a path or an argument taken from a trace, so that it
@@ -39,7 +41,17 @@ func Quote(s string) string {
 }
 
 func needsEscape(s string, quoted bool) bool {
-	for i := 0; i < len(s); i++ {
+	for i, end := 0, 0; i < len(s); i++ {
+		if i >= end && i+8 <= len(s) {
+			// Eight plain ASCII bytes at once (most names are all
+			// plain); a word that is not goes to the byte loop whole.
+			x := wordscan.Word(s, i)
+			if !wordscan.HasHigh(x) && !wordscan.HasLess(x, 0x20) && !wordscan.Has(x, 0x7f) && !wordscan.Has(x, '\\') && !(quoted && wordscan.Has(x, '"')) {
+				i += 7 // and the loop's i++
+				continue
+			}
+			end = i + 8
+		}
 		c := s[i]
 		if c < 0x20 || c == 0x7f || c == '\\' || c >= utf8.RuneSelf || (quoted && c == '"') {
 			if c >= utf8.RuneSelf {

@@ -1,6 +1,10 @@
 package textesc
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
 
 func TestAdversarialEscape(t *testing.T) {
 	for _, tc := range []struct{ in, escaped, quoted string }{
@@ -46,4 +50,48 @@ func TestExcerpt(t *testing.T) {
 			t.Errorf("Excerpt(%q, %d) = %s, want %s", tc.s, tc.max, got, tc.want)
 		}
 	}
+}
+
+// needsEscapeBytes is needsEscape one byte at a time, as it was before
+// it read eight at once: the fuzz test holds the two to one answer.
+func needsEscapeBytes(s string, quoted bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f || c == '\\' || c >= utf8.RuneSelf || (quoted && c == '"') {
+			if c >= utf8.RuneSelf {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if r != utf8.RuneError && unicode.IsPrint(r) {
+					i += n - 1
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func FuzzNeedsEscape(f *testing.F) {
+	for _, s := range []string{
+		"", "plain", "/srv/bench/d0/f12345.json", "/srv/bench/d0/f12345.json\x7f", "\x1b/srv/bench/d0/f12345.json",
+		"/srv/bench/d0\\f12345.json", "/srv/bench/\"d0\"/f12345.json", "/srv/café/d0/f12345.json",
+		"/srv/bench/d0/f1234\xe2\x80\xae5.json", "/srv/bench/d0/f1234\xff5.json", "0123456\xc3\xa9abcdefgh",
+		"01234567\u202eabcdefgh\n",
+	} {
+		f.Add(s)
+	}
+	// Each byte or rune that matters at every place of two words.
+	const plain = "/srv/bench/d0/f12345.json"
+	for _, c := range []string{"\x00", "\x1f", "\x7f", "\\", "\"", "\xff", "\u202e", "é"} {
+		for i := 0; i < 16; i++ {
+			f.Add(plain[:i] + c + plain[i:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, quoted := range []bool{false, true} {
+			if got, want := needsEscape(s, quoted), needsEscapeBytes(s, quoted); got != want {
+				t.Errorf("needsEscape(%q, %v) = %v, want %v", s, quoted, got, want)
+			}
+		}
+	})
 }

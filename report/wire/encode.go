@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crashsim/crashsim/internal/wordscan"
 )
 
 // A report of a million findings once spent a fifth of its time in
@@ -269,6 +271,14 @@ var plainBytes = func() (t [2][256]bool) {
 	return t
 }()
 
+// plainWord reports whether the eight bytes of x are all plainBytes.
+func plainWord(x uint64, html bool) bool {
+	if wordscan.HasHigh(x) || wordscan.HasLess(x, 0x20) || wordscan.Has(x, '"') || wordscan.Has(x, '\\') {
+		return false
+	}
+	return !html || !wordscan.Has(x, '<') && !wordscan.Has(x, '>') && !wordscan.Has(x, '&')
+}
+
 // appendString appends s quoted as encoding/json quotes a string: quotes,
 // backslashes and control characters escaped (\b, \f, \n, \r and \t by
 // name), bytes that are not UTF-8 replaced by \ufffd, U+2028 and U+2029
@@ -281,7 +291,17 @@ func appendString(b []byte, s string, html bool) []byte {
 	if html {
 		plain = &plainBytes[1]
 	}
-	for i := 0; i < len(s); {
+	for i, end := 0, 0; i < len(s); {
+		if i >= end && i+8 <= len(s) {
+			// Eight plain bytes at once: paths and messages are long
+			// runs of them. A word that is not plain goes to the byte
+			// loop whole.
+			if plainWord(wordscan.Word(s, i), html) {
+				i += 8
+				continue
+			}
+			end = i + 8
+		}
 		c := s[i]
 		if plain[c] {
 			i++

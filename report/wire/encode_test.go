@@ -46,11 +46,24 @@ var stringSeeds = []string{
 	"", "plain", `quote " and \ backslash`, "<script>&amp;</script>", "tab\tnew\nline\rcr",
 	"\x00\x01\x07\b\f\x1f\x7f", "\u2028\u2029", "caf\xc3\xa9", "bad \xff\xfe utf-8", "cut \xe2\x82",
 	"\xed\xa0\x80 surrogate", "emoji \U0001F600", "/tmp/a b/c:[1]", "bidi \u202e gnp.exe",
+	// Long enough for appendString's eight bytes at a time, with what
+	// needs escaping at the edges of a word and inside one.
+	"/srv/bench/d0/f12345.json", "/srv/bench/d0/f12345.json\"", "\"srv/bench/d0/f12345.json",
+	"/srv/ben\\h/d0/f1<345.json", "0123456\n89abcdef\x7f", "01234567caf\xc3\xa9 et \xe2\x80\xa8 x",
+	"abcdefg\xff\xfeabcdefgh&ijklmnop>",
 }
 
 func FuzzString(f *testing.F) {
 	for _, s := range stringSeeds {
 		f.Add(s)
+	}
+	// Each byte or rune that matters at every place of two words
+	// (appendString reads eight bytes at once).
+	const plain = "/srv/bench/d0/f12345.json"
+	for _, c := range []string{"\x00", "\x1f", "\x7f", "\\", "\"", "<", ">", "&", "\xff", "\u2028", "é"} {
+		for i := 0; i < 16; i++ {
+			f.Add(plain[:i] + c + plain[i:])
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, html := range []bool{false, true} {
