@@ -43,13 +43,32 @@ func (d *diskPart) at(i int) (*Finding, error) {
 // record returns the record at off, valid until the next read.
 func (d *diskPart) record(off int64) ([]byte, error) {
 	if d.r == nil {
-		d.r = newReader(d.file, d.c, -1, d.file.size, 256<<10)
+		d.r = d.newReader()
 	}
-	rec, err := d.r.at(off)
+	return recordAt(d.r, off)
+}
+
+func (d *diskPart) newReader() *reader { return newReader(d.file, d.c, -1, d.file.size, 256<<10) }
+
+// recordAt is the record at off as r reads it, valid until r reads again.
+func recordAt(r *reader, off int64) ([]byte, error) {
+	rec, err := r.at(off)
 	if errors.Is(err, io.EOF) {
 		err = errRecord
 	}
 	return rec, err
+}
+
+// decodeAt reads the record at off with r into f and st (decodeInto).
+func decodeAt(r *reader, off int64, f *Finding, st *State) (*Finding, error) {
+	rec, err := recordAt(r, off)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.dec.decodeInto(rec, f, st); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // heads yields what Group asks of each finding (see decoder.head),
@@ -200,14 +219,41 @@ func (r *Result) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
 	if d == nil {
 		return x, err
 	}
-	rec, err := d.record(d.offs[n])
-	if err != nil {
-		return nil, err
+	if d.r == nil {
+		d.r = d.newReader()
 	}
-	if err := d.r.dec.decodeInto(rec, f, st); err != nil {
-		return nil, err
+	return decodeAt(d.r, d.offs[n], f, st)
+}
+
+// A Reading reads a result's findings as Result.AtReuse does, with
+// readers of its own: AtReuse of one Result must not run on two
+// goroutines at once, but each goroutine may read the result through a
+// Reading of its own (a report encoding its findings on several). The
+// result must not change (Add, Filter, Close) while a Reading is in use.
+type Reading struct {
+	r     *Result
+	disks map[*diskPart]*reader
+}
+
+// NewReading returns a Reading of r.
+func (r *Result) NewReading() *Reading { return &Reading{r: r} }
+
+// AtReuse is Result.AtReuse, valid until the Reading's next call with
+// the same f and st.
+func (x *Reading) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
+	y, d, n, err := x.r.locate(i)
+	if d == nil {
+		return y, err
 	}
-	return f, nil
+	rd := x.disks[d]
+	if rd == nil {
+		if x.disks == nil {
+			x.disks = map[*diskPart]*reader{}
+		}
+		rd = d.newReader()
+		x.disks[d] = rd
+	}
+	return decodeAt(rd, d.offs[n], f, st)
 }
 
 // Brief fills f with finding i (0 <= i < Len) as far as what names it:

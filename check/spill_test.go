@@ -12,6 +12,7 @@ import (
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // findingView is what a report can show of a finding.
@@ -350,4 +351,54 @@ func runTrace(t *testing.T, trace string, models []model.Persistence, spillAt in
 		t.Fatalf("%s: %v", trace, err)
 	}
 	return res
+}
+
+// Readings of one spilled result on several goroutines at once each give
+// every finding as Result.At does, in any order of reading.
+func TestReadingsAtOnce(t *testing.T) {
+	inTempDir(t)
+	spilled := 0
+	for _, trace := range fixtures.Traces(t, "../fixtures/traces") {
+		res := runTrace(t, trace, []model.Persistence{model.Posix, model.Ext4}, 2)
+		want := viewOf(t, res)
+		if res.Spilled() {
+			spilled++
+		}
+		errs := make(chan string, 4)
+		for g := range 4 {
+			go func() {
+				rd := res.NewReading()
+				var f Finding
+				var st State
+				var msg string
+				for k := range 3 * len(want) {
+					i := (k*(g+1) + g) % len(want) // each its own order, going back too
+					x, err := rd.AtReuse(i, &f, &st)
+					if err != nil {
+						msg = err.Error()
+						break
+					}
+					v := findingView{x.Rule.ID, x.Rule.Severity, x.Path, x.Trace, x.Line, x.PID, x.Seq, x.Message, x.Models, x.Related, x.State, x.StateIndex}
+					if v.State != nil {
+						s := *v.State
+						v.State = &s
+					}
+					if diff := cmp.Diff(want[i], v, cmpopts.EquateEmpty()); diff != "" {
+						msg = fmt.Sprintf("finding %d (-At +Reading):\n%s", i, diff)
+						break
+					}
+				}
+				errs <- msg
+			}()
+		}
+		for range 4 {
+			if msg := <-errs; msg != "" {
+				t.Errorf("%s: %s", trace, msg)
+			}
+		}
+		res.Close()
+	}
+	if spilled < 10 {
+		t.Errorf("only %d checks spilled", spilled)
+	}
 }

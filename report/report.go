@@ -244,14 +244,7 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 			return err
 		}
 	}
-	var fj wire.Finding
-	var st wire.State
-	err = eachInProblems(res, ps, func(n, k int, f *check.Finding) error {
-		opt.finding(f, sums[n][k], &fj, &st)
-		fj.Problem = ids[n]
-		return out.Finding(&fj)
-	})
-	if err != nil {
+	if err := writeFindings(out, res, ps, ids, sums, opt); err != nil {
 		return err
 	}
 	return out.Close(&sum)

@@ -52,6 +52,9 @@ type Encoder struct {
 	keyed  bool // a key was written: the next value is its member's
 	indent bool
 	html   bool
+	// hold: the Encoder keeps what it writes (a FindingBatch) and has no
+	// writer to hand it to.
+	hold bool
 }
 
 // NewEncoder returns an Encoder writing to w in style s.
@@ -74,7 +77,7 @@ func (e *Encoder) Err() error { return e.err }
 
 // flushFull writes the buffer once it holds enough: between two values.
 func (e *Encoder) flushFull() {
-	if len(e.b) >= flushAt {
+	if len(e.b) >= flushAt && !e.hold {
 		e.Flush()
 	}
 }

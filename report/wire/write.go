@@ -59,6 +59,40 @@ func (r *ReportWriter) Finding(f *Finding) error {
 	return r.e.err
 }
 
+// A FindingBatch holds findings encoded as ReportWriter.Finding writes
+// them after the first one, for a report that encodes batches of its
+// findings on several goroutines and writes them in order with
+// ReportWriter.Batch: the same bytes as one Finding after the other.
+type FindingBatch struct {
+	e Encoder
+}
+
+// NewBatch returns an empty batch of r's findings; r has written the
+// first finding with Finding. The batch is the caller's: it may fill it
+// on another goroutine than r's.
+func (r *ReportWriter) NewBatch() *FindingBatch {
+	return &FindingBatch{e: Encoder{depth: r.e.depth, indent: r.e.indent, html: r.e.html, hold: true}}
+}
+
+// Finding adds a finding to the batch.
+func (b *FindingBatch) Finding(f *Finding) { b.e.finding(f) }
+
+// Reset empties the batch, keeping its room.
+func (b *FindingBatch) Reset() { b.e.b = b.e.b[:0] }
+
+// Batch writes the findings of b after those written, as Finding would
+// have written each of them; b may be reset and filled again after.
+func (r *ReportWriter) Batch(b *FindingBatch) error {
+	if r.list != "findings" {
+		return errors.New("wire: a batch of findings before the first")
+	}
+	if len(b.e.b) == 0 || r.e.Flush() != nil {
+		return r.e.err
+	}
+	_, r.e.err = r.e.w.Write(b.e.b)
+	return r.e.err
+}
+
 // Close writes the summary and ends the document; findings is an array
 // even when there was none.
 func (r *ReportWriter) Close(s *Summary) error {

@@ -1,0 +1,163 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/gentrace"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// checkFileSet checks a trace of n files created and never synced,
+// spilling the findings past spillAt (none when 0).
+func checkFileSet(t *testing.T, n, spillAt int) *check.Result {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "files.strace")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gentrace.WriteFileSet(f, gentrace.FileSetOptions{Files: n, PerDir: 50, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := parser.Open(name, parser.Options{Recycle: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := check.Run(s, check.Options{SpillAt: spillAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	return res
+}
+
+// withBatches makes writeFindings encode in batches of size on two
+// goroutines from the first finding on, or (size 0) never.
+func withBatches(t *testing.T, size int) {
+	t.Helper()
+	oldSize, oldFrom, oldProcs := batchFindings, parallelFrom, runtime.GOMAXPROCS(2)
+	t.Cleanup(func() { batchFindings, parallelFrom = oldSize, oldFrom; runtime.GOMAXPROCS(oldProcs) })
+	if size == 0 {
+		parallelFrom = 1 << 62
+		return
+	}
+	batchFindings, parallelFrom = size, 1
+}
+
+// The findings of a JSON report encoded in batches on several goroutines
+// are the ones written one after the other, byte for byte, whether the
+// check kept its findings in memory or spilled them, and whatever the
+// batches' size (one finding, a few, more than a problem holds).
+func TestParallelFindingsSameBytes(t *testing.T) {
+	for _, spill := range []int{0, 300} {
+		res := checkFileSet(t, 1500, spill)
+		if res.Len() < 2000 || res.Spilled() != (spill > 0) {
+			t.Fatalf("spill at %d: %d findings, spilled %v", spill, res.Len(), res.Spilled())
+		}
+		opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}}
+		render := func(size int) []byte {
+			withBatches(t, size)
+			var buf bytes.Buffer
+			if err := JSON(&buf, res, opt); err != nil {
+				t.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+		want := render(0)
+		for _, size := range []int{1, 7, 256, 5000} {
+			if got := render(size); !bytes.Equal(got, want) {
+				t.Errorf("spill at %d, batches of %d: the report differs:\n%s", spill, size, firstLineDiff(string(want), string(got)))
+			}
+		}
+	}
+}
+
+// A writer that fails partway stops the batches: JSON returns its error
+// and no encoding goroutine is left waiting.
+func TestParallelFindingsWriteError(t *testing.T) {
+	res := checkFileSet(t, 600, 200)
+	withBatches(t, 5)
+	before := runtime.NumGoroutine()
+	for _, after := range []int{1 << 10, 64 << 10, 256 << 10} {
+		err := JSON(&cutWriter{left: after}, res, Options{})
+		if !errors.Is(err, errCut) {
+			t.Errorf("cut after %d bytes: %v, want the writer's error", after, err)
+		}
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the failed reports, %d before", n, before)
+	}
+}
+
+var errCut = errors.New("device full")
+
+// cutWriter takes left bytes, then fails.
+type cutWriter struct{ left int }
+
+func (w *cutWriter) Write(p []byte) (int, error) {
+	if len(p) > w.left {
+		n := w.left
+		w.left = 0
+		return n, errCut
+	}
+	w.left -= len(p)
+	return len(p), nil
+}
+
+// BenchmarkJSONManyFindings writes the JSON report of a check of 20,000
+// unsynced files (spilled, as a command's would be) with the findings
+// encoded one after the other and in batches.
+func BenchmarkJSONManyFindings(b *testing.B) {
+	name := filepath.Join(b.TempDir(), "files.strace")
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gentrace.WriteFileSet(f, gentrace.FileSetOptions{Files: 20000, Seed: 7}); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	s, err := parser.Open(name, parser.Options{Recycle: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := check.Run(s, check.Options{SpillAt: check.DefaultSpillAt})
+	s.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Close()
+	opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}}
+	for _, mode := range []string{"serial", "batches"} {
+		b.Run(mode, func(b *testing.B) {
+			oldFrom := parallelFrom
+			defer func() { parallelFrom = oldFrom }()
+			if mode == "serial" {
+				parallelFrom = 1 << 62
+			}
+			var size int64
+			for b.Loop() {
+				cw := &countingWriter{}
+				if err := JSON(cw, res, opt); err != nil {
+					b.Fatal(err)
+				}
+				size = cw.n
+			}
+			b.SetBytes(size)
+		})
+	}
+}
+
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
