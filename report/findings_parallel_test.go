@@ -114,10 +114,10 @@ func (w *cutWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// BenchmarkJSONManyFindings writes the JSON report of a check of 20,000
-// unsynced files (spilled, as a command's would be) with the findings
-// encoded one after the other and in batches.
-func BenchmarkJSONManyFindings(b *testing.B) {
+// BenchmarkReportManyFindings writes the reports of a check of 20,000
+// unsynced files (spilled, as a command's would be): JSON with the
+// findings encoded one after the other and in batches, and text.
+func BenchmarkReportManyFindings(b *testing.B) {
 	name := filepath.Join(b.TempDir(), "files.strace")
 	f, err := os.Create(name)
 	if err != nil {
@@ -138,17 +138,21 @@ func BenchmarkJSONManyFindings(b *testing.B) {
 	}
 	defer res.Close()
 	opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}}
-	for _, mode := range []string{"serial", "batches"} {
+	for _, mode := range []string{"json-serial", "json-batches", "text"} {
 		b.Run(mode, func(b *testing.B) {
 			oldFrom := parallelFrom
 			defer func() { parallelFrom = oldFrom }()
-			if mode == "serial" {
+			if mode == "json-serial" {
 				parallelFrom = 1 << 62
+			}
+			render := JSON
+			if mode == "text" {
+				render = Text
 			}
 			var size int64
 			for b.Loop() {
 				cw := &countingWriter{}
-				if err := JSON(cw, res, opt); err != nil {
+				if err := render(cw, res, opt); err != nil {
 					b.Fatal(err)
 				}
 				size = cw.n

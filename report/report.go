@@ -82,6 +82,11 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		}
 		return ""
 	}
+	// Each finding is read into the same Finding and State (a spilled
+	// one would otherwise be decoded into new ones): nothing of it is
+	// kept past its lines.
+	var reuse check.Finding
+	var st check.State
 	for _, p := range ps.List {
 		sev := cyan
 		switch p.Severity {
@@ -106,7 +111,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			if loc != nil {
 				fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)), "call", textesc.Escape(loc.Function))
 			}
-			f, err := res.At(p.Primary)
+			f, err := res.AtReuse(p.Primary, &reuse, &st)
 			if err != nil {
 				return err
 			}
@@ -124,7 +129,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 			if int(i) == p.Primary {
 				continue
 			}
-			f, err := res.At(int(i))
+			f, err := res.AtReuse(int(i), &reuse, &st)
 			if err != nil {
 				return err
 			}
