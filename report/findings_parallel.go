@@ -79,7 +79,7 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := batchEncoder{res: res, rd: res.NewReading(), ps: ps, ids: ids, sums: sums, opt: opt}
+			e := batchEncoder{rd: res.NewReading(), ps: ps, ids: ids, sums: sums, opt: opt}
 			for b := range todo {
 				b.err = e.encode(b)
 				close(b.done)
@@ -153,7 +153,6 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 // batchEncoder is one encoding goroutine's: its own reading of the
 // result and its own room for a finding.
 type batchEncoder struct {
-	res  *check.Result
 	rd   *check.Reading
 	ps   *check.Problems
 	ids  []string
