@@ -116,7 +116,7 @@ func (w *cutWriter) Write(p []byte) (int, error) {
 
 // BenchmarkReportManyFindings writes the reports of a check of 20,000
 // unsynced files (spilled, as a command's would be): JSON with the
-// findings encoded one after the other and in batches, and text.
+// findings encoded one after the other and in batches, text and SARIF.
 func BenchmarkReportManyFindings(b *testing.B) {
 	name := filepath.Join(b.TempDir(), "files.strace")
 	f, err := os.Create(name)
@@ -138,7 +138,7 @@ func BenchmarkReportManyFindings(b *testing.B) {
 	}
 	defer res.Close()
 	opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}}
-	for _, mode := range []string{"json-serial", "json-batches", "text"} {
+	for _, mode := range []string{"json-serial", "json-batches", "text", "sarif"} {
 		b.Run(mode, func(b *testing.B) {
 			oldFrom := parallelFrom
 			defer func() { parallelFrom = oldFrom }()
@@ -146,8 +146,11 @@ func BenchmarkReportManyFindings(b *testing.B) {
 				parallelFrom = 1 << 62
 			}
 			render := JSON
-			if mode == "text" {
+			switch mode {
+			case "text":
 				render = Text
+			case "sarif":
+				render = SARIF
 			}
 			var size int64
 			for b.Loop() {

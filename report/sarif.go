@@ -80,18 +80,23 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 	}
 	traceDirs := map[string]bool{}
 	arts := artifacts{opt: opt}
-	for f, err := range res.Findings() {
-		if err != nil {
+	// Only each finding's trace is needed here: Brief reads no more of a
+	// spilled one than what names it.
+	var brief check.Finding
+	for i := range res.Len() {
+		if err := res.Brief(i, &brief); err != nil {
 			return err
 		}
-		if arts.of(f.Trace).URIBaseID == traceBase {
-			traceDirs[filepath.Dir(f.Trace)] = true
+		if arts.of(brief.Trace).URIBaseID == traceBase {
+			traceDirs[filepath.Dir(brief.Trace)] = true
 		}
 	}
 	run := opt.sarifRun(res, traceDirs)
 	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
+	var reuse check.Finding
+	var st check.State
 	for n, p := range ps.List {
-		r, err := opt.sarifResult(res, p, ids[n], index, &arts)
+		r, err := opt.sarifResult(res, p, ids[n], index, &arts, &reuse, &st)
 		if err != nil {
 			return err
 		}
@@ -173,7 +178,10 @@ func (opt Options) sarifRun(res *check.Result, traceDirs map[string]bool) wire.S
 
 // sarifResult is the result of one problem: its primary's related
 // events, then one related location per consequence.
-func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, index map[string]int, arts *artifacts) (wire.SARIFResult, error) {
+//
+// Each finding is read into reuse and st (Result.AtReuse): what the
+// result keeps of one (its models, strings) is never in their room.
+func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, index map[string]int, arts *artifacts, reuse *check.Finding, st *check.State) (wire.SARIFResult, error) {
 	traceLoc := arts.of(p.Trace)
 	msg := name(opt.RelPath(p.Path) + ": " + p.Message)
 	if n := len(p.Paths) - 1; n > 0 {
@@ -206,7 +214,7 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 	}
 	addRule(p.Rule.ID)
 	if p.Primary >= 0 {
-		f, err := res.At(p.Primary)
+		f, err := res.AtReuse(p.Primary, reuse, st)
 		if err != nil {
 			return r, err
 		}
@@ -218,7 +226,7 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		if int(i) == p.Primary {
 			continue
 		}
-		f, err := res.At(int(i))
+		f, err := res.AtReuse(int(i), reuse, st)
 		if err != nil {
 			return r, err
 		}
