@@ -104,3 +104,15 @@ func realShapedFixtures(tb testing.TB) []string {
 	}
 	return files
 }
+
+// BenchmarkParseTrace parses the trace CRASHSIM_BENCH_TRACE names as
+// check does (the model's positions, events recycled, on a goroutine of
+// their own): to see what the parsing of a large trace costs alone,
+// beside a check of it. Skipped without the variable.
+func BenchmarkParseTrace(b *testing.B) {
+	name := os.Getenv("CRASHSIM_BENCH_TRACE")
+	if name == "" {
+		b.Skip("CRASHSIM_BENCH_TRACE names no trace")
+	}
+	parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions, Recycle: true}, true)
+}
