@@ -10,78 +10,97 @@ import (
 
 // A report of many findings (one of a check of 200,000 unsynced files
 // is 400 MB of JSON) was written on one goroutine after the check, while
-// the other CPU had nothing left to do. writeFindings encodes such a
-// report's findings in batches on several goroutines, each reading the
+// the other CPU had nothing left to do. inBatches makes a report's
+// findings into bytes in batches on several goroutines, each reading the
 // result through a check.Reading of its own, and writes the batches in
 // order: the same bytes as one finding after the other.
 
 var (
 	// batchFindings is how many findings a batch holds, parallelFrom how
-	// many a report needs for its findings to be encoded in batches at
-	// all; variables for the tests, which make them small.
+	// many a report needs for its findings to be made in batches at all;
+	// variables for the tests, which make them small.
 	batchFindings = 256
 	parallelFrom  = 4 * 256
-	// maxEncoders bounds the goroutines encoding batches.
+	// maxEncoders bounds the goroutines making batches.
 	maxEncoders = 4
 )
 
+// batchFunc appends to dst what a report writes for count findings in
+// report order, from the k-th of problem n (ps.List[n].Members[k]).
+type batchFunc func(dst []byte, n, k, count int) ([]byte, error)
+
 // findingBatch is a run of count findings in report order, from the k-th
-// of problem n; enc holds them once done is closed, or err says why not.
+// of problem n; out holds their bytes once done is closed, or err says
+// why not.
 type findingBatch struct {
 	n, k, count int
-	enc         *wire.FindingBatch
+	out         []byte
 	err         error
 	done        chan struct{}
 }
 
-// writeFindings writes res's findings with out in the order of the
-// problems (eachInProblems), each as opt.finding makes it; ids and sums
-// are the problems' ids and their findings' fingerprints.
-func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems, ids []string, sums [][][8]byte, opt Options) error {
-	var fj wire.Finding
-	var st wire.State
-	workers := min(runtime.GOMAXPROCS(0), maxEncoders)
-	if workers < 2 || res.Len() < parallelFrom {
-		return eachInProblems(res, ps, func(n, k int, f *check.Finding) error {
-			opt.finding(f, sums[n][k], &fj, &st)
-			fj.Problem = ids[n]
-			return out.Finding(&fj)
-		})
+// encoders is how many goroutines inBatches would use for a result of n
+// findings: 1 when it is small or the process has one CPU.
+func encoders(n int) int {
+	if n < parallelFrom {
+		return 1
 	}
-	// The first finding opens the array, as Finding writes it; the
-	// batches come after it.
-	n, k := 0, 0
-	for n < len(ps.List) && len(ps.List[n].Members) == 0 {
-		n++
+	return max(1, min(runtime.GOMAXPROCS(0), maxEncoders))
+}
+
+// inBatches writes the findings of ps's problems from the k-th of
+// problem n on: the bytes each worker (made by newWorker, one for each
+// goroutine) appends for them, in order, handed to write. With one
+// goroutine, one worker makes them all in one call.
+func inBatches(ps *check.Problems, n, k, goroutines int, newWorker func() batchFunc, write func([]byte) error) error {
+	// next moves n and k to the next finding, past problems done.
+	next := func() {
+		for n < len(ps.List) && k == len(ps.List[n].Members) {
+			n, k = n+1, 0
+		}
 	}
-	if n == len(ps.List) {
+	next()
+	if goroutines < 2 {
+		total := 0
+		for m := n; m < len(ps.List); m++ {
+			total += len(ps.List[m].Members)
+		}
+		if n < len(ps.List) {
+			total -= k
+		}
+		work := newWorker()
+		var buf []byte
+		// In pieces, so that a large report is not held whole.
+		for total > 0 {
+			c := min(total, batchFindings)
+			var err error
+			if buf, err = work(buf[:0], n, k, c); err != nil {
+				return err
+			}
+			if err := write(buf); err != nil {
+				return err
+			}
+			total -= c
+			for c > 0 {
+				take := min(c, len(ps.List[n].Members)-k)
+				c, k = c-take, k+take
+				next()
+			}
+		}
 		return nil
 	}
-	var reuse check.Finding
-	var rst check.State
-	f, err := res.AtReuse(int(ps.List[n].Members[0]), &reuse, &rst)
-	if err != nil {
-		return err
-	}
-	opt.finding(f, sums[n][0], &fj, &st)
-	fj.Problem = ids[n]
-	if err := out.Finding(&fj); err != nil {
-		return err
-	}
-	k = 1
-
 	todo := make(chan *findingBatch)
-	inOrder := make(chan *findingBatch, 2*workers)
-	free := make(chan *wire.FindingBatch, 3*workers)
+	inOrder := make(chan *findingBatch, 2*goroutines)
+	free := make(chan []byte, 3*goroutines)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	for range workers {
+	for range goroutines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := batchEncoder{rd: res.NewReading(), ps: ps, ids: ids, sums: sums, opt: opt}
+			work := newWorker()
 			for b := range todo {
-				b.err = e.encode(b)
+				b.out, b.err = work(b.out, b.n, b.k, b.count)
 				close(b.done)
 			}
 		}()
@@ -93,28 +112,18 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 		defer wg.Done()
 		defer close(inOrder)
 		defer close(todo)
-		for {
-			for n < len(ps.List) && k == len(ps.List[n].Members) {
-				n, k = n+1, 0
-			}
-			if n == len(ps.List) {
-				return
-			}
+		for n < len(ps.List) {
 			b := &findingBatch{n: n, k: k, done: make(chan struct{})}
 			select {
-			case b.enc = <-free:
-				b.enc.Reset()
+			case b.out = <-free:
 			default:
-				b.enc = out.NewBatch()
 			}
 			// Count the batch's findings, moving n and k past them.
 			for b.count < batchFindings && n < len(ps.List) {
 				take := min(batchFindings-b.count, len(ps.List[n].Members)-k)
 				b.count += take
 				k += take
-				for n < len(ps.List) && k == len(ps.List[n].Members) {
-					n, k = n+1, 0
-				}
+				next()
 			}
 			select {
 			case inOrder <- b:
@@ -128,21 +137,21 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 			}
 		}
 	}()
-	err = nil
+	var err error
 	for b := range inOrder {
 		if err != nil {
 			continue // drain, so that the cutting goroutine ends
 		}
 		<-b.done
 		if err = b.err; err == nil {
-			err = out.Batch(b.enc)
+			err = write(b.out)
 		}
 		if err != nil {
 			close(stop)
 			continue
 		}
 		select {
-		case free <- b.enc:
+		case free <- b.out[:0]:
 		default:
 		}
 	}
@@ -150,35 +159,88 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 	return err
 }
 
-// batchEncoder is one encoding goroutine's: its own reading of the
-// result and its own room for a finding.
-type batchEncoder struct {
+// writeFindings writes res's findings with out in the order of the
+// problems (eachInProblems), each as opt.finding makes it; ids and sums
+// are the problems' ids and their findings' fingerprints.
+func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems, ids []string, sums [][][8]byte, opt Options) error {
+	goroutines := encoders(res.Len())
+	if goroutines < 2 {
+		var fj wire.Finding
+		var st wire.State
+		return eachInProblems(res, ps, func(n, k int, f *check.Finding) error {
+			opt.finding(f, sums[n][k], &fj, &st)
+			fj.Problem = ids[n]
+			return out.Finding(&fj)
+		})
+	}
+	// The first finding opens the array, as Finding writes it; the
+	// batches come after it.
+	n := 0
+	for n < len(ps.List) && len(ps.List[n].Members) == 0 {
+		n++
+	}
+	if n == len(ps.List) {
+		return nil
+	}
+	first := &jsonFindings{rd: res.NewReading(), ps: ps, ids: ids, sums: sums, opt: opt}
+	fj, err := first.fill(n, 0)
+	if err != nil {
+		return err
+	}
+	if err := out.Finding(fj); err != nil {
+		return err
+	}
+	return inBatches(ps, n, 1, goroutines, func() batchFunc {
+		w := jsonWorker(res, ps, ids, sums, opt, out)
+		return w.batch
+	}, out.Findings)
+}
+
+// jsonFindings is one goroutine's making of JSON findings: its own
+// reading of the result, its own room for a finding and its own batch
+// (none for the first finding, which the writer writes itself).
+type jsonFindings struct {
 	rd   *check.Reading
 	ps   *check.Problems
 	ids  []string
 	sums [][][8]byte
 	opt  Options
+	enc  *wire.FindingBatch
 	f    check.Finding
 	st   check.State
 	fj   wire.Finding
 	wst  wire.State
 }
 
-// encode fills b.enc with b's findings.
-func (e *batchEncoder) encode(b *findingBatch) error {
-	n, k := b.n, b.k
-	for range b.count {
+func jsonWorker(res *check.Result, ps *check.Problems, ids []string, sums [][][8]byte, opt Options, out *wire.ReportWriter) *jsonFindings {
+	return &jsonFindings{rd: res.NewReading(), ps: ps, ids: ids, sums: sums, opt: opt, enc: out.NewBatch()}
+}
+
+// fill makes the k-th finding of problem n as the report writes it, in
+// the worker's room.
+func (e *jsonFindings) fill(n, k int) (*wire.Finding, error) {
+	f, err := e.rd.AtReuse(int(e.ps.List[n].Members[k]), &e.f, &e.st)
+	if err != nil {
+		return nil, err
+	}
+	e.opt.finding(f, e.sums[n][k], &e.fj, &e.wst)
+	e.fj.Problem = e.ids[n]
+	return &e.fj, nil
+}
+
+// batch is a batchFunc.
+func (e *jsonFindings) batch(dst []byte, n, k, count int) ([]byte, error) {
+	e.enc.Reset()
+	for range count {
 		for k == len(e.ps.List[n].Members) {
 			n, k = n+1, 0
 		}
-		f, err := e.rd.AtReuse(int(e.ps.List[n].Members[k]), &e.f, &e.st)
+		fj, err := e.fill(n, k)
 		if err != nil {
-			return err
+			return dst, err
 		}
-		e.opt.finding(f, e.sums[n][k], &e.fj, &e.wst)
-		e.fj.Problem = e.ids[n]
-		b.enc.Finding(&e.fj)
+		e.enc.Finding(fj)
 		k++
 	}
-	return nil
+	return append(dst, e.enc.Bytes()...), nil
 }

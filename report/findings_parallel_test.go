@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -54,44 +55,58 @@ func withBatches(t *testing.T, size int) {
 	batchFindings, parallelFrom = size, 1
 }
 
-// The findings of a JSON report encoded in batches on several goroutines
-// are the ones written one after the other, byte for byte, whether the
-// check kept its findings in memory or spilled them, and whatever the
-// batches' size (one finding, a few, more than a problem holds).
+// A report's findings made in batches on several goroutines are the
+// ones made one after the other, byte for byte: JSON, and text in color
+// and not, whether the check kept its findings in memory or spilled
+// them, and whatever the batches' size (one finding, a few, more than a
+// problem holds).
 func TestParallelFindingsSameBytes(t *testing.T) {
+	formats := []struct {
+		name   string
+		render func(io.Writer, *check.Result, Options) error
+		color  bool
+	}{{"json", JSON, false}, {"text", Text, false}, {"text in color", Text, true}}
 	for _, spill := range []int{0, 300} {
 		res := checkFileSet(t, 1500, spill)
 		if res.Len() < 2000 || res.Spilled() != (spill > 0) {
 			t.Fatalf("spill at %d: %d findings, spilled %v", spill, res.Len(), res.Spilled())
 		}
-		opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}}
-		render := func(size int) []byte {
-			withBatches(t, size)
-			var buf bytes.Buffer
-			if err := JSON(&buf, res, opt); err != nil {
-				t.Fatal(err)
+		for _, format := range formats {
+			opt := Options{Roots: []string{gentrace.FileSetRoot}, Models: []string{"posix"}, Color: format.color}
+			render := func(size int) []byte {
+				withBatches(t, size)
+				var buf bytes.Buffer
+				if err := format.render(&buf, res, opt); err != nil {
+					t.Fatal(err)
+				}
+				return buf.Bytes()
 			}
-			return buf.Bytes()
-		}
-		want := render(0)
-		for _, size := range []int{1, 7, 256, 5000} {
-			if got := render(size); !bytes.Equal(got, want) {
-				t.Errorf("spill at %d, batches of %d: the report differs:\n%s", spill, size, firstLineDiff(string(want), string(got)))
+			want := render(0)
+			for _, size := range []int{1, 7, 256, 5000} {
+				if got := render(size); !bytes.Equal(got, want) {
+					t.Errorf("%s, spill at %d, batches of %d: the report differs:\n%s", format.name, spill, size, firstLineDiff(string(want), string(got)))
+				}
 			}
 		}
 	}
 }
 
-// A writer that fails partway stops the batches: JSON returns its error
-// and no encoding goroutine is left waiting.
+// A writer that fails partway stops the batches: the report returns its
+// error and no goroutine making batches is left waiting.
 func TestParallelFindingsWriteError(t *testing.T) {
 	res := checkFileSet(t, 600, 200)
 	withBatches(t, 5)
 	before := runtime.NumGoroutine()
-	for _, after := range []int{1 << 10, 64 << 10, 256 << 10} {
-		err := JSON(&cutWriter{left: after}, res, Options{})
-		if !errors.Is(err, errCut) {
-			t.Errorf("cut after %d bytes: %v, want the writer's error", after, err)
+	for _, render := range []func(io.Writer, *check.Result, Options) error{JSON, Text} {
+		var whole bytes.Buffer
+		if err := render(&whole, res, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, after := range []int{1 << 10, whole.Len() / 4, whole.Len() * 3 / 4} {
+			err := render(&cutWriter{left: after}, res, Options{})
+			if !errors.Is(err, errCut) {
+				t.Errorf("cut after %d bytes: %v, want the writer's error", after, err)
+			}
 		}
 	}
 	if n := runtime.NumGoroutine(); n > before {

@@ -66,86 +66,22 @@ const (
 // a crash leaves (its source line first, when known); then a summary,
 // "N problems (M findings)".
 func Text(w io.Writer, res *check.Result, opt Options) error {
-	paint := func(code, s string) string {
-		if !opt.Color {
-			return s
-		}
-		return code + s + reset
-	}
+	paint := opt.paint
 	ps, err := opt.problems(res)
 	if err != nil {
 		return err
 	}
-	only := func(f *check.Finding) string {
-		if len(f.Models) > 0 && len(f.Models) < opt.AllModels {
-			return fmt.Sprintf("only under the %s model", strings.Join(f.Models, ", "))
-		}
-		return ""
-	}
-	// Each finding is read into the same Finding and State (a spilled
-	// one would otherwise be decoded into new ones): nothing of it is
-	// kept past its lines.
-	var reuse check.Finding
-	var st check.State
-	for _, p := range ps.List {
-		sev := cyan
-		switch p.Severity {
-		case check.Error:
-			sev = red
-		case check.Warning:
-			sev = yellow
-		}
-		// Every string from the trace (paths, and messages and
-		// descriptions that quote them) is escaped: one line each.
-		where := fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)
-		loc := p.Source
-		if loc != nil {
-			where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
-		}
-		path := textesc.Escape(p.Path)
-		if n := len(p.Paths) - 1; n > 0 {
-			path += fmt.Sprintf(" (and %s)", count(n, "other file", "other files"))
-		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", paint(bold, where), paint(sev, p.Rule.ID), path, textesc.Escape(p.Message))
-		if p.Primary >= 0 {
-			if loc != nil {
-				fmt.Fprintf(w, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)), "call", textesc.Escape(loc.Function))
-			}
-			f, err := res.AtReuse(p.Primary, &reuse, &st)
-			if err != nil {
-				return err
-			}
-			for _, r := range f.Related {
-				fmt.Fprintf(w, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
-			}
-			if s := f.State; s != nil {
-				fmt.Fprintf(w, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
-			}
-			if o := only(f); o != "" {
-				fmt.Fprintf(w, "    %s\n", o)
-			}
-		}
-		for _, i := range p.Members {
-			if int(i) == p.Primary {
-				continue
-			}
-			f, err := res.AtReuse(int(i), &reuse, &st)
-			if err != nil {
-				return err
-			}
-			what := textesc.Escape(f.Message)
-			if s := f.State; s != nil {
-				what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
-			}
-			if o := only(f); o != "" {
-				what += " (" + o + ")"
-			}
-			at := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
-			if loc := f.Source; loc != nil {
-				at = fmt.Sprintf("%s:%d %s", textesc.Escape(opt.relSource(loc.File)), loc.Line, at)
-			}
-			fmt.Fprintf(w, "    %s %s: %s\n", paint(dim, at), paint(sev, f.Rule.ID), what)
-		}
+	// The problems' blocks are made in batches, on several goroutines
+	// when there are many (inBatches).
+	err = inBatches(ps, 0, 0, encoders(res.Len()), func() batchFunc {
+		t := &textFindings{opt: opt, ps: ps, rd: res.NewReading()}
+		return t.batch
+	}, func(p []byte) error {
+		_, err := w.Write(p)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "%s: %s\n", paint(cyan, "note"), n.Message)
@@ -163,6 +99,128 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 		count(ps.Errors, "error", "errors"), count(ps.Warnings, "warning", "warnings"), count(ps.Infos, "info", "infos"), blind,
 		count(s.Files, "file", "files"), s.Events, strings.Join(opt.Models, ", "), leftWords(opt.Left))
 	return nil
+}
+
+// paint colors s with the terminal code when the report is in color.
+func (o Options) paint(code, s string) string {
+	if !o.Color {
+		return s
+	}
+	return code + s + reset
+}
+
+// textFindings makes the text of problems for one goroutine: its own
+// reading of the result, into one Finding and State (a spilled one would
+// otherwise be decoded into new ones): nothing of it is kept past its
+// lines.
+type textFindings struct {
+	opt   Options
+	ps    *check.Problems
+	rd    *check.Reading
+	reuse check.Finding
+	st    check.State
+}
+
+// batch is a batchFunc: a problem's block starts at its first finding.
+func (t *textFindings) batch(dst []byte, n, k, count int) ([]byte, error) {
+	var err error
+	for range count {
+		for k == len(t.ps.List[n].Members) {
+			n, k = n+1, 0
+		}
+		p := t.ps.List[n]
+		if k == 0 {
+			if dst, err = t.head(dst, p); err != nil {
+				return dst, err
+			}
+		}
+		if i := int(p.Members[k]); i != p.Primary {
+			if dst, err = t.member(dst, p, i); err != nil {
+				return dst, err
+			}
+		}
+		k++
+	}
+	return dst, nil
+}
+
+// severityColor is the color of a problem's severity.
+func severityColor(s check.Severity) string {
+	switch s {
+	case check.Error:
+		return red
+	case check.Warning:
+		return yellow
+	}
+	return cyan
+}
+
+// only says under which models alone a finding happens, "" when under
+// every one.
+func (o Options) only(f *check.Finding) string {
+	if len(f.Models) > 0 && len(f.Models) < o.AllModels {
+		return fmt.Sprintf("only under the %s model", strings.Join(f.Models, ", "))
+	}
+	return ""
+}
+
+// head appends a problem's first line and the events that explain its
+// primary finding. Every string from the trace (paths, and messages and
+// descriptions that quote them) is escaped: one line each.
+func (t *textFindings) head(dst []byte, p *check.Problem) ([]byte, error) {
+	opt, paint := t.opt, t.opt.paint
+	where := fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)
+	loc := p.Source
+	if loc != nil {
+		where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
+	}
+	path := textesc.Escape(p.Path)
+	if n := len(p.Paths) - 1; n > 0 {
+		path += fmt.Sprintf(" (and %s)", count(n, "other file", "other files"))
+	}
+	dst = fmt.Appendf(dst, "%s: %s: %s: %s\n", paint(bold, where), paint(severityColor(p.Severity), p.Rule.ID), path, textesc.Escape(p.Message))
+	if p.Primary < 0 {
+		return dst, nil
+	}
+	if loc != nil {
+		dst = fmt.Appendf(dst, "    %s %-10s in %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(p.Trace), p.Line)), "call", textesc.Escape(loc.Function))
+	}
+	f, err := t.rd.AtReuse(p.Primary, &t.reuse, &t.st)
+	if err != nil {
+		return dst, err
+	}
+	for _, r := range f.Related {
+		dst = fmt.Appendf(dst, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
+	}
+	if s := f.State; s != nil {
+		dst = fmt.Appendf(dst, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+	}
+	if o := opt.only(f); o != "" {
+		dst = fmt.Appendf(dst, "    %s\n", o)
+	}
+	return dst, nil
+}
+
+// member appends the line of finding i, one of p's consequences: what a
+// crash leaves, its source line first when known.
+func (t *textFindings) member(dst []byte, p *check.Problem, i int) ([]byte, error) {
+	opt, paint := t.opt, t.opt.paint
+	f, err := t.rd.AtReuse(i, &t.reuse, &t.st)
+	if err != nil {
+		return dst, err
+	}
+	what := textesc.Escape(f.Message)
+	if s := f.State; s != nil {
+		what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+	}
+	if o := opt.only(f); o != "" {
+		what += " (" + o + ")"
+	}
+	at := fmt.Sprintf("%s:%d", textesc.Escape(f.Trace), f.Line)
+	if loc := f.Source; loc != nil {
+		at = fmt.Sprintf("%s:%d %s", textesc.Escape(opt.relSource(loc.File)), loc.Line, at)
+	}
+	return fmt.Appendf(dst, "    %s %s: %s\n", paint(dim, at), paint(severityColor(p.Severity), f.Rule.ID), what), nil
 }
 
 func accepted(ws []check.BlindWarning) int {

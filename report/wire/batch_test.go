@@ -42,7 +42,7 @@ func TestFindingBatch(t *testing.T) {
 					for _, f := range fs[i:min(i+batch, len(fs))] {
 						b.Finding(f)
 					}
-					if err := w.Batch(b); err != nil {
+					if err := w.Findings(b.Bytes()); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -67,7 +67,7 @@ func TestFindingBatch(t *testing.T) {
 func TestBatchBeforeFirst(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewReportWriter(&buf, Version, Tool{Name: "crashsim"})
-	if err := w.Batch(w.NewBatch()); err == nil {
+	if err := w.Findings([]byte("{}")); err == nil {
 		t.Fatal("a batch before the first finding was written")
 	}
 }

@@ -62,7 +62,7 @@ func (r *ReportWriter) Finding(f *Finding) error {
 // A FindingBatch holds findings encoded as ReportWriter.Finding writes
 // them after the first one, for a report that encodes batches of its
 // findings on several goroutines and writes them in order with
-// ReportWriter.Batch: the same bytes as one Finding after the other.
+// ReportWriter.Findings: the same bytes as one Finding after the other.
 type FindingBatch struct {
 	e Encoder
 }
@@ -77,19 +77,24 @@ func (r *ReportWriter) NewBatch() *FindingBatch {
 // Finding adds a finding to the batch.
 func (b *FindingBatch) Finding(f *Finding) { b.e.finding(f) }
 
+// Bytes are the batch's findings, encoded; valid until the batch
+// changes.
+func (b *FindingBatch) Bytes() []byte { return b.e.b }
+
 // Reset empties the batch, keeping its room.
 func (b *FindingBatch) Reset() { b.e.b = b.e.b[:0] }
 
-// Batch writes the findings of b after those written, as Finding would
-// have written each of them; b may be reset and filled again after.
-func (r *ReportWriter) Batch(b *FindingBatch) error {
+// Findings writes findings a FindingBatch of r encoded (its Bytes, or
+// several batches' one after the other) after those written, as Finding
+// would have written each of them.
+func (r *ReportWriter) Findings(p []byte) error {
 	if r.list != "findings" {
 		return errors.New("wire: a batch of findings before the first")
 	}
-	if len(b.e.b) == 0 || r.e.Flush() != nil {
+	if len(p) == 0 || r.e.Flush() != nil {
 		return r.e.err
 	}
-	_, r.e.err = r.e.w.Write(b.e.b)
+	_, r.e.err = r.e.w.Write(p)
 	return r.e.err
 }
 
