@@ -86,7 +86,10 @@ type cli struct {
 
 func main() {
 	setMemoryLimit()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startProfile(os.Getenv(profileEnv), os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // memoryRatio is the share of the memory crashsim may have (its cgroup's

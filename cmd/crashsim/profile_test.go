@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// CRASHSIM_CPUPROFILE writes a profile pprof reads (gzip), and never
+// writes over a file that is there: the run goes on, with a warning.
+func TestStartProfile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "cpu.out")
+	var stderr bytes.Buffer
+	startProfile(name, &stderr)()
+	if stderr.Len() > 0 {
+		t.Fatalf("warning: %s", stderr.String())
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("the profile is %d bytes, not gzip: %q", len(b), b[:min(len(b), 8)])
+	}
+
+	mine := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(mine, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	startProfile(mine, &stderr)()
+	if got, _ := os.ReadFile(mine); string(got) != "keep me" {
+		t.Errorf("a file that was there became %q", got)
+	}
+	if !strings.Contains(stderr.String(), profileEnv) || !strings.Contains(stderr.String(), "exists") {
+		t.Errorf("no warning that names the variable and the file that exists: %q", stderr.String())
+	}
+	stderr.Reset()
+	startProfile("", &stderr)()
+	if stderr.Len() > 0 {
+		t.Errorf("a warning without a profile asked for: %q", stderr.String())
+	}
+}
