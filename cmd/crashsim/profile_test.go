@@ -9,7 +9,8 @@ import (
 )
 
 // CRASHSIM_CPUPROFILE writes a profile pprof reads (gzip), and never
-// writes over a file that is there: the run goes on, with a warning.
+// writes over a file that is there or through a symlink: the run goes
+// on, with a warning.
 func TestStartProfile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "cpu.out")
@@ -37,6 +38,20 @@ func TestStartProfile(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), profileEnv) || !strings.Contains(stderr.String(), "exists") {
 		t.Errorf("no warning that names the variable and the file that exists: %q", stderr.String())
+	}
+	// Nor through a symlink, even one that points nowhere yet.
+	target := filepath.Join(dir, "elsewhere")
+	link := filepath.Join(dir, "link.out")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	startProfile(link, &stderr)()
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Errorf("the profile went through a symlink to %s (%v)", target, err)
+	}
+	if !strings.Contains(stderr.String(), profileEnv) {
+		t.Errorf("no warning for a symlink: %q", stderr.String())
 	}
 	stderr.Reset()
 	startProfile("", &stderr)()
