@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 
@@ -17,22 +18,7 @@ import (
 // watcher, over events parsed beforehand as crashsim check parses them.
 func BenchmarkRunSettled(b *testing.B) {
 	const files = 20000
-	var buf bytes.Buffer
-	if _, err := gentrace.WriteFileSet(&buf, gentrace.FileSetOptions{Files: files, Seed: 1, Settled: true}); err != nil {
-		b.Fatal(err)
-	}
-	r := parser.NewReader(&buf, "settled.strace", parser.Options{DecodePositions: model.ArgPositions})
-	var evs []*parser.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
+	evs := settledEvents(b, files)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -45,4 +31,53 @@ func BenchmarkRunSettled(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/files, "ns/file")
+}
+
+// BenchmarkApplySettled is the models alone on the trace of
+// BenchmarkRunSettled, as Run makes them but with no rule or watcher
+// observing: posix alone, then posix and ext4 (what Run applies). The
+// difference is what a second model costs over one parse, the most one
+// page-cache model under both could save.
+func BenchmarkApplySettled(b *testing.B) {
+	const files = 20000
+	evs := settledEvents(b, files)
+	for _, models := range [][]model.Persistence{{model.Posix}, {model.Posix, model.Ext4}} {
+		b.Run(fmt.Sprint(models), func(b *testing.B) {
+			for b.Loop() {
+				shared := new(model.Shared)
+				var ms []*model.Model
+				for _, p := range models {
+					ms = append(ms, model.New(model.Options{Persistence: p, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true}))
+				}
+				for _, ev := range evs {
+					for _, m := range ms {
+						m.Apply(ev)
+					}
+				}
+				shared.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/files, "ns/file")
+		})
+	}
+}
+
+// settledEvents are the events of a files-settled trace of n files,
+// parsed beforehand as crashsim check parses them.
+func settledEvents(b *testing.B, n int) []*parser.Event {
+	var buf bytes.Buffer
+	if _, err := gentrace.WriteFileSet(&buf, gentrace.FileSetOptions{Files: n, Seed: 1, Settled: true}); err != nil {
+		b.Fatal(err)
+	}
+	r := parser.NewReader(&buf, "settled.strace", parser.Options{DecodePositions: model.ArgPositions})
+	var evs []*parser.Event
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
 }
