@@ -35,6 +35,10 @@ var BenchParse = benchParse
 // parser's own scan does.
 var AnnotationEnd = annotationEnd
 
+// StringEnd is scanString, for the floor scanner of package parser_test:
+// the end of the quoted string that opens at b[i], or -1.
+var StringEnd = scanString
+
 // benchParse reads trace name with opt (through Pipeline when pipe) b.N
 // times.
 func benchParse(b *testing.B, name string, opt Options, pipe ...bool) {

@@ -269,26 +269,11 @@ var argMark = func() (t [256]bool) {
 }()
 
 // stringEnd returns the index just past the string that opens at b[i]
-// (and the "..." strace prints after a cut one), or -1.
+// (the parser's own scan) and the "..." strace prints after a cut one,
+// or -1.
 func stringEnd(b []byte, i int) int {
-	k := i + 1
-	for {
-		q := bytes.IndexByte(b[k:], '"')
-		if q < 0 {
-			return -1
-		}
-		k += q
-		// An escaped quote has an odd run of backslashes before it.
-		bs := 0
-		for p := k - 1; p > i && b[p] == '\\'; p-- {
-			bs++
-		}
-		k++
-		if bs%2 == 0 {
-			break
-		}
-	}
-	if len(b)-k >= 3 && string(b[k:k+3]) == "..." {
+	k := parser.StringEnd(b, i)
+	if k >= 0 && len(b)-k >= 3 && string(b[k:k+3]) == "..." {
 		k += 3
 	}
 	return k
