@@ -1,6 +1,7 @@
 package report
 
 import (
+	"iter"
 	"runtime"
 	"sync"
 
@@ -48,43 +49,48 @@ func encoders(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), maxEncoders))
 }
 
-// inBatches writes the findings of ps's problems from the k-th of
-// problem n on: the bytes each worker (made by newWorker, one for each
-// goroutine) appends for them, in order, handed to write. With one
-// goroutine, one worker makes them all in one call.
-func inBatches(ps *check.Problems, n, k, goroutines int, newWorker func() batchFunc, write func([]byte) error) error {
-	// next moves n and k to the next finding, past problems done.
-	next := func() {
-		for n < len(ps.List) && k == len(ps.List[n].Members) {
-			n, k = n+1, 0
+// batchesFrom yields the batches of ps's findings from the k-th of
+// problem n on, in report order: at most batchFindings each.
+func batchesFrom(ps *check.Problems, n, k int) iter.Seq[findingBatch] {
+	return func(yield func(findingBatch) bool) {
+		// next moves n and k to the next finding, past problems done.
+		next := func() {
+			for n < len(ps.List) && k == len(ps.List[n].Members) {
+				n, k = n+1, 0
+			}
+		}
+		next()
+		for n < len(ps.List) {
+			b := findingBatch{n: n, k: k}
+			for b.count < batchFindings && n < len(ps.List) {
+				take := min(batchFindings-b.count, len(ps.List[n].Members)-k)
+				b.count += take
+				k += take
+				next()
+			}
+			if !yield(b) {
+				return
+			}
 		}
 	}
-	next()
+}
+
+// inBatches writes the findings of ps's problems from the k-th of
+// problem n on: the bytes each worker (made by newWorker, one for each
+// goroutine) appends for a batch of them (batchesFrom), handed to write
+// in order. With one goroutine, one worker makes them all, batch after
+// batch, so that a large report is not held whole.
+func inBatches(ps *check.Problems, n, k, goroutines int, newWorker func() batchFunc, write func([]byte) error) error {
 	if goroutines < 2 {
-		total := 0
-		for m := n; m < len(ps.List); m++ {
-			total += len(ps.List[m].Members)
-		}
-		if n < len(ps.List) {
-			total -= k
-		}
 		work := newWorker()
 		var buf []byte
-		// In pieces, so that a large report is not held whole.
-		for total > 0 {
-			c := min(total, batchFindings)
+		for b := range batchesFrom(ps, n, k) {
 			var err error
-			if buf, err = work(buf[:0], n, k, c); err != nil {
+			if buf, err = work(buf[:0], b.n, b.k, b.count); err != nil {
 				return err
 			}
 			if err := write(buf); err != nil {
 				return err
-			}
-			total -= c
-			for c > 0 {
-				take := min(c, len(ps.List[n].Members)-k)
-				c, k = c-take, k+take
-				next()
 			}
 		}
 		return nil
@@ -112,18 +118,12 @@ func inBatches(ps *check.Problems, n, k, goroutines int, newWorker func() batchF
 		defer wg.Done()
 		defer close(inOrder)
 		defer close(todo)
-		for n < len(ps.List) {
-			b := &findingBatch{n: n, k: k, done: make(chan struct{})}
+		for cut := range batchesFrom(ps, n, k) {
+			b := &cut
+			b.done = make(chan struct{})
 			select {
 			case b.out = <-free:
 			default:
-			}
-			// Count the batch's findings, moving n and k past them.
-			for b.count < batchFindings && n < len(ps.List) {
-				take := min(batchFindings-b.count, len(ps.List[n].Members)-k)
-				b.count += take
-				k += take
-				next()
 			}
 			select {
 			case inOrder <- b:
@@ -160,21 +160,10 @@ func inBatches(ps *check.Problems, n, k, goroutines int, newWorker func() batchF
 }
 
 // writeFindings writes res's findings with out in the order of the
-// problems (eachInProblems), each as opt.finding makes it; ids and sums
-// are the problems' ids and their findings' fingerprints.
+// problems, each as opt.finding makes it; ids and sums are the problems'
+// ids and their findings' fingerprints. The first opens the array, as
+// Finding writes it; the rest go in batches (inBatches).
 func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems, ids []string, sums [][][8]byte, opt Options) error {
-	goroutines := encoders(res.Len())
-	if goroutines < 2 {
-		var fj wire.Finding
-		var st wire.State
-		return eachInProblems(res, ps, func(n, k int, f *check.Finding) error {
-			opt.finding(f, sums[n][k], &fj, &st)
-			fj.Problem = ids[n]
-			return out.Finding(&fj)
-		})
-	}
-	// The first finding opens the array, as Finding writes it; the
-	// batches come after it.
 	n := 0
 	for n < len(ps.List) && len(ps.List[n].Members) == 0 {
 		n++
@@ -190,7 +179,7 @@ func writeFindings(out *wire.ReportWriter, res *check.Result, ps *check.Problems
 	if err := out.Finding(fj); err != nil {
 		return err
 	}
-	return inBatches(ps, n, 1, goroutines, func() batchFunc {
+	return inBatches(ps, n, 1, encoders(res.Len()), func() batchFunc {
 		w := jsonWorker(res, ps, ids, sums, opt, out)
 		return w.batch
 	}, out.Findings)

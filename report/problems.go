@@ -62,28 +62,6 @@ func (o Options) problems(res *check.Result) (*check.Problems, error) {
 	return check.Group(res)
 }
 
-// eachInProblems calls f with every finding in the order of the
-// problems, each problem's in report order, the problem's place and the
-// finding's among its members. The finding is f's only until it returns.
-func eachInProblems(res *check.Result, ps *check.Problems, f func(n, k int, x *check.Finding) error) error {
-	// Each finding is read into the same Finding and State: f keeps
-	// nothing of it.
-	var reuse check.Finding
-	var st check.State
-	for n, p := range ps.List {
-		for k, i := range p.Members {
-			x, err := res.AtReuse(int(i), &reuse, &st)
-			if err != nil {
-				return err
-			}
-			if err := f(n, k, x); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // wireProblem is p as a report writes it; fps are its findings'
 // fingerprints.
 func (o Options) wireProblem(p *check.Problem, id string, fps []string) wire.Problem {
