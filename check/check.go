@@ -105,7 +105,12 @@ func (s *State) Describe() string {
 
 // stateOf is the State of a crash state of path p at at.
 func stateOf(m *model.Model, at model.Ref, p string, s model.PathState) *State {
-	return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted, Words: m.StateWords(s)}
+	return stateWith(at, p, s, m.StateWords(s))
+}
+
+// stateWith is stateOf with the state's words given.
+func stateWith(at model.Ref, p string, s model.PathState, words string) *State {
+	return &State{Trace: at.File, Line: at.Line, Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted, Words: words}
 }
 
 // lossOrder is the order in which losing outcomes are preferred as the
@@ -151,20 +156,34 @@ func crashOf(m *model.Model, p string) model.PathOutcomes {
 // demonstrateFrom picks, from the crash states of p, the first whose
 // outcome comes first in order.
 func demonstrateFrom(m *model.Model, at model.Ref, p string, po model.PathOutcomes, order []model.Outcome) *State {
+	if s, ok := pickState(po, order); ok {
+		return stateOf(m, at, p, s)
+	}
+	return nil
+}
+
+// pickState is the first of po's states whose outcome comes first in
+// order, and false when none has an outcome there.
+func pickState(po model.PathOutcomes, order []model.Outcome) (model.PathState, bool) {
 	for _, want := range order {
 		for _, s := range po.States {
 			if s.Outcome == want {
-				return stateOf(m, at, p, s)
+				return s, true
 			}
 		}
 	}
-	return nil
+	return model.PathState{}, false
 }
 
 // leaves says in words what a crash now can leave at path p that loses
 // something, the same states demonstrate picks from: "empty or missing".
 func leaves(m *model.Model, p string) string {
-	w := model.LossWords(crashOf(m, p), lossOrder)
+	return leavesIn(crashOf(m, p))
+}
+
+// leavesIn is leaves, of the crash states po.
+func leavesIn(po model.PathOutcomes) string {
+	w := model.LossWords(po, lossOrder)
 	if w == "" {
 		return "different from what the program wrote"
 	}

@@ -23,81 +23,141 @@ type dataNotSynced struct{}
 
 func (dataNotSynced) Observe(*run, *model.Effect) {}
 
+// dataAhead is what dataNotSynced works out of a file's crash states
+// through the model's Still view, ahead of the finding (see ahead).
+type dataAhead struct {
+	words  string // leaves
+	state  *State // demonstrate
+	states []model.PathState
+}
+
+// prepare fills a with what a crash can leave at file ino's path, and
+// reports false where the view cannot say.
+func (a *dataAhead) prepare(st model.Still, end model.Ref, ino *model.Inode) bool {
+	a.words, a.state = "", nil
+	if ino.Dir || ino.Path == "" {
+		return true
+	}
+	if _, _, pending := ino.PendingWriteEnds(); !pending {
+		return true
+	}
+	p := ino.Name()
+	po, ok := st.CrashReuse(p, 256, a.states)
+	if !ok {
+		return false
+	}
+	a.states = po.States
+	a.words = leavesIn(po)
+	if s, found := pickState(po, lossOrder); found {
+		w, ok := st.StateWords(s)
+		if !ok {
+			return false
+		}
+		a.state = stateWith(end, p, s, w)
+	}
+	return true
+}
+
 func (dataNotSynced) Finish(r *run) {
 	// One slice for every file's writes: none of them outlives its turn.
 	var writes []model.DataOp
-	for _, ino := range r.m.Inodes() {
-		if ino.Dir || ino.Path == "" {
-			continue // a deleted file's data is litter; its name is the risk
-		}
-		writes = ino.AppendPendingWrites(writes[:0])
-		if len(writes) == 0 {
-			continue
-		}
-		first, last := writes[0], writes[len(writes)-1]
-		p := ino.Name()
-		end := r.m.Last()
-		// The crash state the findings below share, worked out when
-		// one of them needs it.
-		var state *State
-		stateKnown := false
-		stateOfFile := func() *State {
-			if !stateKnown {
-				state, stateKnown = demonstrate(r.m, end, p), true
-			}
-			return state
-		}
-		if !r.joins(DataNotSynced, p, last.Event()) {
-			var bytes int64
-			for _, w := range writes {
-				bytes += w.Len
-			}
-			f := r.newFinding(DataNotSynced, p, last.Event(), "")
-			r.message(f, "%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
-				base(p), leaves(r.m, p), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes"))
-			f.relate(first.Event(), "first unsynced write")
-			if last.Event().Line != first.Event().Line {
-				f.relate(last.Event(), "last unsynced write")
-			}
-			if ino.FailedSync() != nil {
-				f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
-			}
-			f.State = stateOfFile()
-			r.emit(f)
-		}
+	inodes := r.m.Inodes()
+	end := r.m.Last()
+	n := len(inodes)
+	if r.index > 0 {
+		// A later model's findings mostly join the first's (run.joins):
+		// asking ahead for their crash states would be work thrown away.
+		n = 0
+	}
+	st := r.m.Still()
+	ahead(n, func(i int, a *dataAhead) bool {
+		return a.prepare(st, end, inodes[i])
+	}, func(i int, a *dataAhead, ok bool) {
+		writes = dataNotSyncedAt(r, inodes[i], end, writes, a, ok)
+	})
+	for _, ino := range inodes[n:] {
+		writes = dataNotSyncedAt(r, ino, end, writes, nil, false)
+	}
+}
 
-		if ino.LastSync != nil && ino.LastSync.Seq < first.Event().Seq && ino.FailedSync() == nil {
-			g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-				fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
-					base(p), plural(len(writes), "write", "writes"), base(p), leaves(r.m, p)))
-			g.relate(*ino.LastSync, "the sync came too early")
-			g.relate(first.Event(), "written after the sync")
-			g.State = stateOfFile()
-			r.emit(g)
+// dataNotSyncedAt asks about one file, with a what ahead prepared when
+// known, and returns the room of its writes.
+func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.DataOp, a *dataAhead, known bool) []model.DataOp {
+	if ino.Dir || ino.Path == "" {
+		return writes // a deleted file's data is litter; its name is the risk
+	}
+	writes = ino.AppendPendingWrites(writes[:0])
+	if len(writes) == 0 {
+		return writes
+	}
+	first, last := writes[0], writes[len(writes)-1]
+	p := ino.Name()
+	// The crash state the findings below share, worked out when
+	// one of them needs it.
+	var state *State
+	stateKnown := false
+	stateOfFile := func() *State {
+		if !stateKnown {
+			state, stateKnown = demonstrate(r.m, end, p), true
 		}
-		if ino.SyncRange() != nil && ino.SyncRange().Seq > first.Event().Seq {
-			g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange(),
-				fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
-					base(p), leaves(r.m, p)))
-			g.relate(first.Event(), "written").relate(*ino.SyncRange(), "sync_file_range: not a durability barrier")
-			g.State = stateOfFile()
-			r.emit(g)
+		return state
+	}
+	leavesOf := func() string { return leaves(r.m, p) }
+	if known {
+		state, stateKnown = a.state, true
+		leavesOf = func() string { return a.words }
+	}
+	if !r.joins(DataNotSynced, p, last.Event()) {
+		var bytes int64
+		for _, w := range writes {
+			bytes += w.Len
 		}
-		var direct *model.DataOp
-		for i := range writes {
-			if writes[i].Direct {
-				direct = &writes[i]
-			}
+		f := r.newFinding(DataNotSynced, p, last.Event(), "")
+		r.message(f, "%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
+			base(p), leavesOf(), plural(len(writes), "write", "writes"), plural(int(bytes), "byte", "bytes"))
+		f.relate(first.Event(), "first unsynced write")
+		if last.Event().Line != first.Event().Line {
+			f.relate(last.Event(), "last unsynced write")
 		}
-		if direct != nil {
-			g := newFinding(DirectIONotFlushed, p, direct.Event(),
-				fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
-					base(p)))
-			g.relate(direct.Event(), "O_DIRECT write not followed by fdatasync")
-			g.State = stateOfFile()
-			r.emit(g)
+		if ino.FailedSync() != nil {
+			f.relate(*ino.FailedSync(), "this sync failed: the data it covered may be gone")
+		}
+		f.State = stateOfFile()
+		r.emit(f)
+	}
+
+	if ino.LastSync != nil && ino.LastSync.Seq < first.Event().Seq && ino.FailedSync() == nil {
+		g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
+			fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+				base(p), plural(len(writes), "write", "writes"), base(p), leavesOf()))
+		g.relate(*ino.LastSync, "the sync came too early")
+		g.relate(first.Event(), "written after the sync")
+		g.State = stateOfFile()
+		r.emit(g)
+	}
+	if ino.SyncRange() != nil && ino.SyncRange().Seq > first.Event().Seq {
+		g := newFinding(SyncFileRangeNotDurable, p, *ino.SyncRange(),
+			fmt.Sprintf("%s relies on sync_file_range, which writes no metadata and flushes no device cache: a crash can still leave it %s; use fdatasync or fsync",
+				base(p), leavesOf()))
+		g.relate(first.Event(), "written").relate(*ino.SyncRange(), "sync_file_range: not a durability barrier")
+		g.State = stateOfFile()
+		r.emit(g)
+	}
+	var direct *model.DataOp
+	for i := range writes {
+		if writes[i].Direct {
+			direct = &writes[i]
 		}
 	}
+	if direct != nil {
+		g := newFinding(DirectIONotFlushed, p, direct.Event(),
+			fmt.Sprintf("%s was written with O_DIRECT and never synced: the bytes passed the page cache but can still sit in the device's cache, so a crash can lose them; fdatasync after the writes, or open with O_DSYNC",
+				base(p)))
+		g.relate(direct.Event(), "O_DIRECT write not followed by fdatasync")
+		g.State = stateOfFile()
+		r.emit(g)
+	}
+	return writes
 }
 
 // truncateInPlace finds files that held data, were cut shorter and then

@@ -177,35 +177,59 @@ func (s *nameNotSynced) Finish(r *run) {
 		}
 	}
 	slices.SortFunc(paths, func(a, b named) int { return strings.Compare(a.p, b.p) })
-	for _, x := range paths {
-		p, n := x.p, x.n
-		last := n.Ops[len(n.Ops)-1]
-		if r.joins(NameNotSynced, p, last.Event()) {
-			continue
-		}
-		dir := parentOf(p)
-		var format string
-		switch {
-		case n.Durable == nil && n.Cache == nil:
-			format = "%s can be left behind after a crash: its %s is not durable until %s is fsynced"
-		case n.Durable == nil:
-			format = "%s can be missing after a crash: its %s is not durable until %s is fsynced"
-		case n.Cache == nil:
-			format = "%s can come back after a crash: its %s is not durable until %s is fsynced"
-		case n.Durable.Unsure:
-			format = "%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced"
-		default:
-			format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced"
-		}
-		f := r.newFinding(NameNotSynced, p, last.Event(), "")
-		r.message(f, format+"; open the directory and fsync it after the change", base(p), what(last), dir)
-		for _, op := range n.Ops {
-			f.relate(op.Event(), s.notFollowed(op.Kind))
-		}
-		f.State = demonstrateName(r.m, r.m.Last(), p, n)
-		r.emit(f)
+	k := len(paths)
+	if r.index > 0 {
+		k = 0 // as in dataNotSynced.Finish: a later model's findings mostly join
+	}
+	type nameAhead struct {
+		state *State
+		room  []model.PathState
+	}
+	st, end := r.m.Still(), r.m.Last()
+	ahead(k, func(i int, a *nameAhead) bool {
+		var ok bool
+		a.state, ok = demonstrateNameStill(st, end, paths[i].p, paths[i].n, &a.room)
+		return ok
+	}, func(i int, a *nameAhead, ok bool) {
+		s.nameNotSyncedAt(r, paths[i].p, paths[i].n, a.state, ok)
+	})
+	for _, x := range paths[k:] {
+		s.nameNotSyncedAt(r, x.p, x.n, nil, false)
 	}
 	s.unsureCreates(r)
+}
+
+// nameNotSyncedAt asks about one name, with the state that shows it
+// worked out ahead when known.
+func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *State, known bool) {
+	last := n.Ops[len(n.Ops)-1]
+	if r.joins(NameNotSynced, p, last.Event()) {
+		return
+	}
+	dir := parentOf(p)
+	var format string
+	switch {
+	case n.Durable == nil && n.Cache == nil:
+		format = "%s can be left behind after a crash: its %s is not durable until %s is fsynced"
+	case n.Durable == nil:
+		format = "%s can be missing after a crash: its %s is not durable until %s is fsynced"
+	case n.Cache == nil:
+		format = "%s can come back after a crash: its %s is not durable until %s is fsynced"
+	case n.Durable.Unsure:
+		format = "%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced"
+	default:
+		format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced"
+	}
+	f := r.newFinding(NameNotSynced, p, last.Event(), "")
+	r.message(f, format+"; open the directory and fsync it after the change", base(p), what(last), dir)
+	for _, op := range n.Ops {
+		f.relate(op.Event(), s.notFollowed(op.Kind))
+	}
+	if !known {
+		state = demonstrateName(r.m, r.m.Last(), p, n)
+	}
+	f.State = state
+	r.emit(f)
 }
 
 // unsureCreates reports the files the program opened with O_CREAT where
@@ -266,14 +290,37 @@ func canDiffer(n *model.Name) bool {
 // finding says: missing when the program sees it, present when the
 // program removed it.
 func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *State {
-	s, ok := m.CrashFirst(p, 256, func(s model.PathState) bool {
-		return n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
-			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID
-	})
+	s, ok := m.CrashFirst(p, 256, nameShows(n))
 	if ok {
 		return stateOf(m, at, p, s)
 	}
 	return demonstrate(m, at, p)
+}
+
+// nameShows says whether a crash state of name n shows what
+// name-not-synced says: see demonstrateName.
+func nameShows(n *model.Name) func(model.PathState) bool {
+	return func(s model.PathState) bool {
+		return n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
+			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID
+	}
+}
+
+// demonstrateNameStill is demonstrateName through the model's Still
+// view, with room for crash states; false where the view cannot say.
+func demonstrateNameStill(st model.Still, at model.Ref, p string, n *model.Name, room *[]model.PathState) (*State, bool) {
+	s, found, ok := st.CrashFirst(p, 256, nameShows(n))
+	if ok && !found {
+		var po model.PathOutcomes
+		po, ok = st.CrashReuse(p, 256, *room)
+		*room = po.States
+		s, found = pickState(po, lossOrder)
+	}
+	if !ok || !found {
+		return nil, ok
+	}
+	w, ok := st.StateWords(s)
+	return stateWith(at, p, s, w), ok
 }
 
 func what(op *model.EntryOp) string {

@@ -229,8 +229,13 @@ func (m *Model) CrashFirst(p string, maxStates int, want func(PathState) bool) (
 // state, in Crash's order, for which stop returns true, and what it
 // returns is then incomplete.
 func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
+	return m.crashName(m.nameOf(p), p, maxStates, stop, reuse)
+}
+
+// crashName is crash with p's Name looked up (nil: the trace never
+// named p). It changes nothing in the model (see Still).
+func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
 	res := PathOutcomes{Path: p, Exact: true}
-	n := m.nameOf(p)
 	if n == nil {
 		return res
 	}

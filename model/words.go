@@ -49,9 +49,13 @@ func PersistedWords(p string) string {
 // above that is missing, a file the trace cannot tell existed, a latest
 // version that is an empty file).
 func (m *Model) StateWords(s PathState) string {
+	return stateWords(s, m.Inode(s.Inode))
+}
+
+// stateWords is StateWords with the state's inode looked up (nil: none).
+func stateWords(s PathState, ino *Inode) string {
 	var b strings.Builder
 	b.WriteString(OutcomeWords(s.Outcome))
-	ino := m.Inode(s.Inode)
 	switch {
 	case s.Gone != "":
 		fmt.Fprintf(&b, " (its directory %s is missing)", s.Gone)

@@ -1,0 +1,65 @@
+package model
+
+// Still is a view of a model whose trace is read, for asking it about
+// many paths from several goroutines at once (a rule's Finish over a
+// trace of many files). Its answers are the model's own, and asking
+// changes nothing; where the model would have to bring a retired name or
+// inode back to answer (which changes it), Still says so instead (ok
+// false), and the caller asks the model itself once no goroutine uses
+// the view any more.
+//
+// A Still is safe for concurrent use as long as nothing else uses the
+// model (Apply, Crash and the rest change it, or may).
+type Still struct{ m *Model }
+
+// Still returns the model's read-only view.
+func (m *Model) Still() Still { return Still{m} }
+
+// name is nameOf without bringing anything back: the live Name of p, nil
+// when the trace never named p, and false when p is retired.
+func (s Still) name(p string) (*Name, bool) {
+	m := s.m
+	if n := m.names[p]; n != nil {
+		return n, true
+	}
+	if _, retired := m.restGet(p); retired {
+		return nil, false
+	}
+	return nil, true
+}
+
+// CrashReuse is Model.CrashReuse, or false.
+func (s Still) CrashReuse(p string, maxStates int, reuse []PathState) (PathOutcomes, bool) {
+	n, ok := s.name(p)
+	if !ok {
+		return PathOutcomes{}, false
+	}
+	return s.m.crashName(n, p, maxStates, nil, reuse[:0]), true
+}
+
+// CrashFirst is Model.CrashFirst, or false in ok.
+func (s Still) CrashFirst(p string, maxStates int, want func(PathState) bool) (st PathState, found, ok bool) {
+	n, ok := s.name(p)
+	if !ok {
+		return PathState{}, false, false
+	}
+	s.m.crashName(n, p, maxStates, func(ps PathState) bool {
+		if want(ps) {
+			st, found = ps, true
+		}
+		return found
+	}, nil)
+	return st, found, true
+}
+
+// StateWords is Model.StateWords, or false.
+func (s Still) StateWords(ps PathState) (string, bool) {
+	m := s.m
+	var ino *Inode
+	if ps.Inode >= 1 && ps.Inode <= m.inodes.n {
+		if ino = m.inodes.get(ps.Inode); ino == nil {
+			return "", false // retired
+		}
+	}
+	return stateWords(ps, ino), true
+}
