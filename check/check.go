@@ -117,6 +117,9 @@ func stateWith(at model.Ref, p string, s model.PathState, words string) *State {
 // demonstration: the plainest loss first.
 var lossOrder = []model.Outcome{model.Empty, model.Missing, model.Initial, model.Zeros, model.Torn, model.Earlier}
 
+// lossWords is model.LossWords in lossOrder.
+var lossWords = model.LossWordsFor(lossOrder)
+
 // demonstrate finds a crash state at the current crash point of m that
 // loses something at path p, or nil.
 func demonstrate(m *model.Model, at model.Ref, p string) *State {
@@ -183,7 +186,7 @@ func leaves(m *model.Model, p string) string {
 
 // leavesIn is leaves, of the crash states po.
 func leavesIn(po model.PathOutcomes) string {
-	w := model.LossWords(po, lossOrder)
+	w := lossWords(po)
 	if w == "" {
 		return "different from what the program wrote"
 	}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -34,6 +33,33 @@ func (o Outcome) rank() int {
 		}
 	}
 	return len(outcomesInOrder)
+}
+
+// outcomeSets holds every set of outcomes, in printing order, by the bits
+// of their ranks: the outcome sets crashes give share them. Each is
+// full to its capacity, so that an append copies it.
+var outcomeSets = func() (t [1 << len(outcomesInOrder)][]Outcome) {
+	for set := range t {
+		var os []Outcome
+		for i, o := range outcomesInOrder {
+			if set&(1<<i) != 0 {
+				os = append(os, o)
+			}
+		}
+		t[set] = os[:len(os):len(os)]
+	}
+	return t
+}()
+
+// setOfOutcomes is the bits of the ranks of os.
+func setOfOutcomes(os []Outcome) int {
+	set := 0
+	for _, o := range os {
+		if r := o.rank(); r < len(outcomesInOrder) {
+			set |= 1 << r
+		}
+	}
+	return set
 }
 
 // SortOutcomes orders outcomes the way they are printed.
@@ -132,7 +158,8 @@ func (s *PathState) Persists(i int, op DataOp) (bytes int64, sizeOnly bool) {
 
 // PathOutcomes is everything a crash can leave at one path.
 type PathOutcomes struct {
-	Path     string
+	Path string
+	// Outcomes is shared with other answers: it must not be changed.
 	Outcomes []Outcome
 	States   []PathState // the explored states, deduplicated
 	Total    int64       // how many states exist (saturating)
@@ -387,16 +414,12 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 		}
 	}()
 	// The outcome set, in printing order, without a map and a sort per
-	// call (a tenth of Crash on a trace of many files).
+	// call (a tenth of Crash on a trace of many files), nor a slice.
 	var set uint32
 	for _, s := range res.States {
 		set |= 1 << s.Outcome.rank()
 	}
-	for i, o := range outcomesInOrder {
-		if set&(1<<i) != 0 {
-			res.Outcomes = append(res.Outcomes, o)
-		}
-	}
+	res.Outcomes = outcomeSets[set&(1<<len(outcomesInOrder)-1)]
 	return res
 }
 
@@ -798,7 +821,7 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 		return PathState{}, false // within one page: whole or nothing
 	}
 	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event().Line, TornBytes: cut,
-		Persisted: fmt.Sprintf("line %d torn after %d bytes", op.Event().Line, cut), Outcome: Torn}
+		Persisted: "line " + strconv.Itoa(op.Event().Line) + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
 	return s, true
 }
 
@@ -820,5 +843,5 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 		return PathState{}, false
 	}
 	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
-		Persisted: fmt.Sprintf("size of line %d without its data", op.Event().Line), Outcome: o}, true
+		Persisted: "size of line " + strconv.Itoa(op.Event().Line) + " without its data", Outcome: o}, true
 }

@@ -114,3 +114,26 @@ func TestStillSameAsModel(t *testing.T) {
 		t.Errorf("Still answered %d paths and declined %d: the test needs both", given, declined)
 	}
 }
+
+// TestLossWordsFor: the table LossWordsFor makes says what LossWords
+// says, for every set of outcomes (with one no crash gives among them
+// too), in two orders.
+func TestLossWordsFor(t *testing.T) {
+	orders := [][]Outcome{{Empty, Missing, Initial, Zeros, Torn, Earlier}, {Torn, Latest, Missing}}
+	for _, order := range orders {
+		words := LossWordsFor(order)
+		for set := range 1 << len(outcomesInOrder) {
+			var os []Outcome
+			for i, o := range outcomesInOrder {
+				if set&(1<<i) != 0 {
+					os = append(os, o)
+				}
+			}
+			for _, po := range []PathOutcomes{{Outcomes: os}, {Outcomes: append(os, "sideways")}} {
+				if got, want := words(po), LossWords(po, order); got != want {
+					t.Errorf("order %v, outcomes %v: %q, LossWords says %q", order, po.Outcomes, got, want)
+				}
+			}
+		}
+	}
+}

@@ -91,6 +91,17 @@ func LossWords(po PathOutcomes, order []Outcome) string {
 	return orList(words)
 }
 
+// LossWordsFor is LossWords with its order fixed, worked out once for
+// every set of outcomes: what a crash can leave is then a lookup, not a
+// slice and a join for each file a rule asks about.
+func LossWordsFor(order []Outcome) func(PathOutcomes) string {
+	var table [len(outcomeSets)]string
+	for set := range table {
+		table[set] = LossWords(PathOutcomes{Outcomes: outcomeSets[set]}, order)
+	}
+	return func(po PathOutcomes) string { return table[setOfOutcomes(po.Outcomes)] }
+}
+
 // OutcomeChoice says outcomes as alternatives, each as OutcomeWords does:
 // "missing or as the program saw it then".
 func OutcomeChoice[O ~string](os []O) string {
