@@ -124,6 +124,35 @@ type fileRules struct {
 	// rule index, once worked out (primaries): shared by every file
 	// with the same rules.
 	primary []int8
+	// in lists the problems that name the file among their paths so
+	// far; inSet holds them too once they are many.
+	in    []int32
+	inSet map[int32]bool
+}
+
+// joins records that problem n names the file, and reports whether that
+// is new.
+func (fr *fileRules) joins(n int32) bool {
+	if fr.inSet != nil {
+		if fr.inSet[n] {
+			return false
+		}
+		fr.inSet[n] = true
+		return true
+	}
+	if slices.Contains(fr.in, n) {
+		return false
+	}
+	if fr.in = append(fr.in, n); len(fr.in) > 8 {
+		// A file in many problems (a log written from many places)
+		// would cost the square of them.
+		fr.inSet = map[int32]bool{}
+		for _, k := range fr.in {
+			fr.inSet[k] = true
+		}
+		fr.in = nil
+	}
+	return true
 }
 
 // problemKey names a problem while Group builds them.
@@ -146,6 +175,9 @@ type problemKey struct {
 // indices of its findings and its paths. No finding is held.
 func Group(r *Result) (*Problems, error) {
 	files := map[string]*fileRules{}
+	// Each finding's file, for the second pass: looked up again in a
+	// map of every file, a trace of many files missed the cache.
+	fileOf := make([]*fileRules, 0, r.Len())
 	for f, err := range r.heads() {
 		if err != nil {
 			return nil, err
@@ -155,6 +187,7 @@ func Group(r *Result) (*Problems, error) {
 			fr = &fileRules{}
 			files[f.Path] = fr
 		}
+		fileOf = append(fileOf, fr)
 		i := ruleIndex[f.Rule.ID]
 		if fr.rules&(1<<i) == 0 && f.Source != nil {
 			if fr.sites == nil {
@@ -181,7 +214,6 @@ func Group(r *Result) (*Problems, error) {
 	}
 	ps := &Problems{Of: make([]int32, 0, r.Len())}
 	byKey := map[problemKey]int32{}
-	var paths []map[string]bool
 	var program *Problem
 	programAt := false // the program-level problem's Source is a data-not-synced's
 	i := 0
@@ -189,7 +221,7 @@ func Group(r *Result) (*Problems, error) {
 		if err != nil {
 			return nil, err
 		}
-		fr := files[f.Path]
+		fr := fileOf[i]
 		own := ruleIndex[f.Rule.ID]
 		prim := int(fr.primary[own])
 		k := problemKey{rule: prim, file: f.Path, state: f.StateIndex}
@@ -210,15 +242,13 @@ func Group(r *Result) (*Problems, error) {
 				program = p
 			}
 			ps.List = append(ps.List, p)
-			paths = append(paths, map[string]bool{})
 		}
 		p := ps.List[n]
 		p.Members = append(p.Members, int32(i))
 		if f.Rule.Severity > p.Severity {
 			p.Severity = f.Rule.Severity
 		}
-		if !paths[n][f.Path] {
-			paths[n][f.Path] = true
+		if fr.joins(n) {
 			p.Paths = append(p.Paths, f.Path)
 		}
 		if p.Trace == "" {

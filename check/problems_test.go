@@ -205,3 +205,23 @@ func TestGroupRules(t *testing.T) {
 		})
 	}
 }
+
+// TestFileRulesJoins: a file joins each problem once, however many
+// problems it is in (past eight they are kept in a map) and in whatever
+// order its findings come.
+func TestFileRulesJoins(t *testing.T) {
+	for _, problems := range []int{1, 8, 9, 40} {
+		var fr fileRules
+		seen := map[int32]bool{}
+		for step := range 5 * problems {
+			n := int32(step * 7 % problems)
+			if got, want := fr.joins(n), !seen[n]; got != want {
+				t.Fatalf("%d problems, step %d: joins(%d) = %v, want %v", problems, step, n, got, want)
+			}
+			seen[n] = true
+		}
+		if len(seen) != problems {
+			t.Fatalf("%d problems: the steps reached %d", problems, len(seen))
+		}
+	}
+}
