@@ -245,6 +245,29 @@ func (x *Reading) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
 	if d == nil {
 		return y, err
 	}
+	return decodeAt(x.reader(d), d.offs[n], f, st)
+}
+
+// Brief is Result.Brief.
+func (x *Reading) Brief(i int, f *Finding) error {
+	y, d, n, err := x.r.locate(i)
+	switch {
+	case err != nil:
+		return err
+	case d == nil:
+		brief(y, f)
+		return nil
+	}
+	rd := x.reader(d)
+	rec, err := recordAt(rd, d.offs[n])
+	if err != nil {
+		return err
+	}
+	return rd.dec.brief(rec, f)
+}
+
+// reader is the Reading's reader of spilled part d.
+func (x *Reading) reader(d *diskPart) *reader {
 	rd := x.disks[d]
 	if rd == nil {
 		if x.disks == nil {
@@ -253,7 +276,7 @@ func (x *Reading) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
 		rd = d.newReader()
 		x.disks[d] = rd
 	}
-	return decodeAt(rd, d.offs[n], f, st)
+	return rd
 }
 
 // Brief fills f with finding i (0 <= i < Len) as far as what names it:

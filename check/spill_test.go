@@ -354,7 +354,8 @@ func runTrace(t *testing.T, trace string, models []model.Persistence, spillAt in
 }
 
 // Readings of one spilled result on several goroutines at once each give
-// every finding as Result.At does, in any order of reading.
+// every finding as Result.At does, and its brief as Result.Brief does,
+// in any order of reading.
 func TestReadingsAtOnce(t *testing.T) {
 	inTempDir(t)
 	spilled := 0
@@ -364,15 +365,29 @@ func TestReadingsAtOnce(t *testing.T) {
 		if res.Spilled() {
 			spilled++
 		}
+		briefs := make([]Finding, len(want))
+		for i := range briefs {
+			if err := res.Brief(i, &briefs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
 		errs := make(chan string, 4)
 		for g := range 4 {
 			go func() {
 				rd := res.NewReading()
-				var f Finding
+				var f, b Finding
 				var st State
 				var msg string
 				for k := range 3 * len(want) {
 					i := (k*(g+1) + g) % len(want) // each its own order, going back too
+					if err := rd.Brief(i, &b); err != nil {
+						msg = err.Error()
+						break
+					}
+					if diff := cmp.Diff(briefs[i], b, cmpopts.IgnoreUnexported(Finding{}, Rule{}), cmpopts.EquateEmpty()); diff != "" {
+						msg = fmt.Sprintf("finding %d (-Result.Brief +Reading.Brief):\n%s", i, diff)
+						break
+					}
 					x, err := rd.AtReuse(i, &f, &st)
 					if err != nil {
 						msg = err.Error()

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/report/wire"
@@ -86,12 +87,40 @@ func (o Options) wireProblem(p *check.Problem, id string, fps []string) wire.Pro
 // the order of p.Members.
 func memberSums(res *check.Result, p *check.Problem, opt Options) ([][8]byte, error) {
 	out := make([][8]byte, len(p.Members))
-	var f check.Finding // what a fingerprint reads of each, reused
-	for k, i := range p.Members {
-		if err := res.Brief(int(i), &f); err != nil {
+	g := encoders(len(p.Members))
+	if g == 1 {
+		var f check.Finding // what a fingerprint reads of each, reused
+		for k, i := range p.Members {
+			if err := res.Brief(int(i), &f); err != nil {
+				return nil, err
+			}
+			out[k] = fingerprintSum(&f, opt)
+		}
+		return out, nil
+	}
+	// Each goroutine sums a run of the members, reading the result
+	// through a Reading of its own (the program-level problem of a
+	// check of many unsynced files has them all).
+	errs := make([]error, g)
+	var wg sync.WaitGroup
+	for w := range g {
+		lo, hi := w*len(p.Members)/g, (w+1)*len(p.Members)/g
+		wg.Go(func() {
+			rd := res.NewReading()
+			var f check.Finding // what a fingerprint reads of each, reused
+			for k := lo; k < hi; k++ {
+				if errs[w] = rd.Brief(int(p.Members[k]), &f); errs[w] != nil {
+					return
+				}
+				out[k] = fingerprintSum(&f, opt)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
-		out[k] = fingerprintSum(&f, opt)
 	}
 	return out, nil
 }
