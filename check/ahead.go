@@ -2,6 +2,7 @@ package check
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -138,4 +139,34 @@ func ahead[T any](n int, prep func(i int, out *T) bool, use func(i int, out *T, 
 			send(c + window)
 		}
 	}
+}
+
+// sortFrom is how long a slice sortBig sorts in two halves at once; a
+// variable for the tests.
+var sortFrom = 1 << 14
+
+// sortBig is slices.SortFunc for a slice whose elements all differ (by
+// cmp): a long one is sorted in two halves on two goroutines, then
+// merged. Sorting the 200,000 names of a trace of many files was a
+// fifth of name-not-synced's time on the emitting goroutine.
+func sortBig[T any](s []T, cmp func(a, b T) int) {
+	if len(s) < sortFrom || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(s, cmp)
+		return
+	}
+	a, b := s[:len(s)/2], s[len(s)/2:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(a, cmp) })
+	slices.SortFunc(b, cmp)
+	wg.Wait()
+	merged := make([]T, 0, len(s))
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			merged, b = append(merged, b[0]), b[1:]
+		} else {
+			merged, a = append(merged, a[0]), a[1:]
+		}
+	}
+	merged = append(append(merged, a...), b...)
+	copy(s, merged)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -138,4 +139,31 @@ func TestAheadSameFindings(t *testing.T) {
 		t.Error("no file was prepared ahead: the test shows nothing")
 	}
 	t.Logf("%d files prepared ahead", prepared)
+}
+
+// TestSortBig: sortBig sorts as slices.SortFunc does, in two halves or
+// one, whatever the lengths of the halves.
+func TestSortBig(t *testing.T) {
+	defer func(n int) { sortFrom = n }(sortFrom)
+	for _, from := range []int{1, 1 << 62} {
+		sortFrom = from
+		for _, n := range []int{0, 1, 2, 3, 10, 1001} {
+			for _, order := range []func(i int) int{
+				func(i int) int { return (i*7919 + 13) % 10007 }, // scrambled
+				func(i int) int { return n - i },                 // the largest in the first half
+				func(i int) int { return i },                     // in the second
+			} {
+				s := make([]int, n)
+				for i := range s {
+					s[i] = order(i)
+				}
+				want := slices.Clone(s)
+				slices.Sort(want)
+				sortBig(s, func(a, b int) int { return a - b })
+				if !slices.Equal(s, want) {
+					t.Errorf("sortFrom %d, %d elements: %v, want %v", from, n, s, want)
+				}
+			}
+		}
+	}
 }

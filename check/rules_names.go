@@ -176,7 +176,7 @@ func (s *nameNotSynced) Finish(r *run) {
 			paths = append(paths, named{p, n})
 		}
 	}
-	slices.SortFunc(paths, func(a, b named) int { return strings.Compare(a.p, b.p) })
+	sortBig(paths, func(a, b named) int { return strings.Compare(a.p, b.p) })
 	k := len(paths)
 	if r.index > 0 {
 		k = 0 // as in dataNotSynced.Finish: a later model's findings mostly join
