@@ -26,6 +26,7 @@ func (dataNotSynced) Observe(*run, *model.Effect) {}
 // dataAhead is what dataNotSynced works out of a file's crash states
 // through the model's Still view, ahead of the finding (see ahead).
 type dataAhead struct {
+	ready  bool   // words and state are the file's
 	words  string // leaves
 	state  *State // demonstrate
 	states []model.PathState
@@ -34,7 +35,7 @@ type dataAhead struct {
 // prepare fills a with what a crash can leave at file ino's path, and
 // reports false where the view cannot say.
 func (a *dataAhead) prepare(st model.Still, end model.Ref, ino *model.Inode) bool {
-	a.words, a.state = "", nil
+	a.ready, a.words, a.state = false, "", nil
 	if ino.Dir || ino.Path == "" {
 		return true
 	}
@@ -55,6 +56,7 @@ func (a *dataAhead) prepare(st model.Still, end model.Ref, ino *model.Inode) boo
 		}
 		a.state = stateWith(end, p, s, w)
 	}
+	a.ready = true
 	return true
 }
 
@@ -80,8 +82,8 @@ func (dataNotSynced) Finish(r *run) {
 	}
 }
 
-// dataNotSyncedAt asks about one file, with a what ahead prepared when
-// known, and returns the room of its writes.
+// dataNotSyncedAt asks about one file, with what ahead prepared for it
+// when known, and returns the room of its writes.
 func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.DataOp, a *dataAhead, known bool) []model.DataOp {
 	if ino.Dir || ino.Path == "" {
 		return writes // a deleted file's data is litter; its name is the risk
@@ -103,7 +105,7 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 		return state
 	}
 	leavesOf := func() string { return leaves(r.m, p) }
-	if known {
+	if known && a.ready {
 		state, stateKnown = a.state, true
 		leavesOf = func() string { return a.words }
 	}

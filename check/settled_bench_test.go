@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/gentrace"
@@ -61,14 +62,50 @@ func BenchmarkApplySettled(b *testing.B) {
 	}
 }
 
+// BenchmarkRunUnsynced is check's modelling goroutine on a
+// files-unsynced trace (each file created and written, nothing synced:
+// two findings a file), findings spilled as a command spills them: the
+// rules' Finish is most of it. With its model asked ahead on the other
+// CPUs (as Run does), and alone.
+func BenchmarkRunUnsynced(b *testing.B) {
+	const files = 20000
+	evs := fileSetEvents(b, files, false)
+	for _, mode := range []struct {
+		name string
+		from int
+	}{{"ahead", aheadMin}, {"alone", math.MaxInt}} {
+		b.Run(mode.name, func(b *testing.B) {
+			defer func(n int) { aheadMin = n }(aheadMin)
+			aheadMin = mode.from
+			for b.Loop() {
+				res, err := Run(&sliceStream{evs: evs}, Options{LikelyVolatile: LikelyVolatile, SpillAt: DefaultSpillAt})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Summary.Errors < files {
+					b.Fatalf("%+v, want a finding for each of %d files", res.Summary, files)
+				}
+				res.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/files, "ns/file")
+		})
+	}
+}
+
 // settledEvents are the events of a files-settled trace of n files,
 // parsed beforehand as crashsim check parses them.
 func settledEvents(b *testing.B, n int) []*parser.Event {
+	return fileSetEvents(b, n, true)
+}
+
+// fileSetEvents are the events of a file-set trace of n files, settled
+// or not, parsed beforehand as crashsim check parses them.
+func fileSetEvents(b *testing.B, n int, settled bool) []*parser.Event {
 	var buf bytes.Buffer
-	if _, err := gentrace.WriteFileSet(&buf, gentrace.FileSetOptions{Files: n, Seed: 1, Settled: true}); err != nil {
+	if _, err := gentrace.WriteFileSet(&buf, gentrace.FileSetOptions{Files: n, Seed: 1, Settled: settled}); err != nil {
 		b.Fatal(err)
 	}
-	r := parser.NewReader(&buf, "settled.strace", parser.Options{DecodePositions: model.ArgPositions})
+	r := parser.NewReader(&buf, "fileset.strace", parser.Options{DecodePositions: model.ArgPositions})
 	var evs []*parser.Event
 	for {
 		ev, err := r.Next()
