@@ -249,22 +249,7 @@ func (x *Reading) AtReuse(i int, f *Finding, st *State) (*Finding, error) {
 }
 
 // Brief is Result.Brief.
-func (x *Reading) Brief(i int, f *Finding) error {
-	y, d, n, err := x.r.locate(i)
-	switch {
-	case err != nil:
-		return err
-	case d == nil:
-		brief(y, f)
-		return nil
-	}
-	rd := x.reader(d)
-	rec, err := recordAt(rd, d.offs[n])
-	if err != nil {
-		return err
-	}
-	return rd.dec.brief(rec, f)
-}
+func (x *Reading) Brief(i int, f *Finding) error { return x.r.briefWith(i, f, x.reader) }
 
 // reader is the Reading's reader of spilled part d.
 func (x *Reading) reader(d *diskPart) *reader {
@@ -286,6 +271,17 @@ func (x *Reading) reader(d *diskPart) *reader {
 // fingerprints need no more, and a spilled finding is read without
 // building the rest.
 func (r *Result) Brief(i int, f *Finding) error {
+	return r.briefWith(i, f, func(d *diskPart) *reader {
+		if d.r == nil {
+			d.r = d.newReader()
+		}
+		return d.r
+	})
+}
+
+// briefWith is Brief, reading a spilled part with the reader readerOf
+// gives for it.
+func (r *Result) briefWith(i int, f *Finding, readerOf func(*diskPart) *reader) error {
 	x, d, n, err := r.locate(i)
 	switch {
 	case err != nil:
@@ -294,11 +290,12 @@ func (r *Result) Brief(i int, f *Finding) error {
 		brief(x, f)
 		return nil
 	}
-	rec, err := d.record(d.offs[n])
+	rd := readerOf(d)
+	rec, err := recordAt(rd, d.offs[n])
 	if err != nil {
 		return err
 	}
-	return d.r.dec.brief(rec, f)
+	return rd.dec.brief(rec, f)
 }
 
 // brief copies x into f as Result.Brief fills it.
