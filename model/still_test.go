@@ -24,12 +24,12 @@ func TestStillSameAsModel(t *testing.T) {
 	}})
 	missing := func(s PathState) bool { return s.Outcome == Missing }
 	type answer struct {
-		po           PathOutcomes
-		first        PathState
-		found        bool
-		words        []string
-		crash, named bool // given, not declined
-		wordsOK      bool
+		po      PathOutcomes
+		first   PathState
+		found   bool
+		words   []string
+		crash   bool // given, not declined
+		wordsOK bool
 	}
 	given, declined := 0, 0
 	for _, in := range inputs {
