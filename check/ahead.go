@@ -141,6 +141,16 @@ func ahead[T any](n int, prep func(i int, out *T) bool, use func(i int, out *T, 
 	}
 }
 
+// keepRoom is the room a prep keeps in its out for the next item: what it
+// used, unless that was large (a file of many pending writes has up to
+// 256 crash states), which would be held in every out of the window.
+func keepRoom[S ~[]E, E any](used S) S {
+	if cap(used) > 64 {
+		return nil
+	}
+	return used
+}
+
 // sortFrom is how long a slice sortBig sorts in two halves at once; a
 // variable for the tests.
 var sortFrom = 1 << 14

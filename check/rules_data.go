@@ -47,7 +47,7 @@ func (a *dataAhead) prepare(st model.Still, end model.Ref, ino *model.Inode) boo
 	if !ok {
 		return false
 	}
-	a.states = po.States
+	a.states = keepRoom(po.States)
 	a.words = leavesIn(po)
 	if s, found := pickState(po, lossOrder); found {
 		w, ok := st.StateWords(s)

@@ -316,7 +316,7 @@ func demonstrateNameStill(st model.Still, at model.Ref, p string, n *model.Name,
 	if ok && !found {
 		var po model.PathOutcomes
 		po, ok = st.CrashReuse(p, 256, *room)
-		*room = po.States
+		*room = keepRoom(po.States)
 		s, found = pickState(po, lossOrder)
 	}
 	if !ok || !found {
