@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/crashsim/crashsim/internal/phases"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/source"
@@ -602,6 +603,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	// it, on the CPU the parsing goroutine has left, and keeps the heap
 	// nearer to what is live (see lowerGC).
 	defer lowerGC()()
+	phases.Mark("read the trace")
 	for _, r := range runs {
 		stillModels.Store(r.m, &crashMemo{})
 		defer stillModels.Delete(r.m)
@@ -610,6 +612,9 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 		for _, rule := range r.rules {
 			rule.Finish(r)
+			if phases.On() {
+				phases.Mark(fmt.Sprintf("%s's end under %s", strings.TrimPrefix(fmt.Sprintf("%T", rule), "*check."), r.p))
+			}
 		}
 		stillModels.Delete(r.m)
 	}
@@ -623,6 +628,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 		res.parts = []part{{disk: d}}
 	}
+	phases.Mark("merge the models' findings")
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
 	if !watch.Synced() && len(res.Warnings) == 0 {
@@ -637,6 +643,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		sort.Strings(res.Unsynced)
 	}
 	res.Summary.Files = countFiles(runs[0].m, &opt)
+	phases.Mark("blind spots and the count of files")
 	if err := shared.Err(); err != nil {
 		res.Close()
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/phases"
 	"github.com/crashsim/crashsim/internal/progress"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
@@ -149,9 +150,11 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config, opt.Run = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName, r.run
 	// The exit status, --fail-on and every renderer count problems: the
 	// findings are grouped once, after the filter.
+	phases.Mark("the report's options")
 	if opt.Problems, err = check.Group(res.Result); err != nil {
 		return err
 	}
+	phases.Mark("group the findings into problems")
 	code := exitOK
 	switch {
 	case opt.Problems.AtLeast(threshold):
@@ -174,6 +177,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if err != nil {
 		return err
 	}
+	phases.Mark("write the report")
 	return reportExit(code, res.Result)
 }
 

@@ -9,11 +9,13 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/alecthomas/kong"
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/internal/doctor"
+	"github.com/crashsim/crashsim/internal/phases"
 )
 
 // Exit statuses, the stable interface CI scripts rely on.
@@ -87,6 +89,9 @@ type cli struct {
 func main() {
 	setMemoryLimit()
 	stop := startProfile(os.Getenv(profileEnv), os.Stderr)
+	if os.Getenv(phases.Env) != "" {
+		phases.Start(os.Stderr, time.Millisecond)
+	}
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crashsim/crashsim/internal/phases"
 )
 
 // CRASHSIM_CPUPROFILE writes a profile pprof reads (gzip), and never
@@ -57,5 +59,29 @@ func TestStartProfile(t *testing.T) {
 	startProfile("", &stderr)()
 	if stderr.Len() > 0 {
 		t.Errorf("a warning without a profile asked for: %q", stderr.String())
+	}
+}
+
+// TestPhases: with the phase marks on, a check prints each of its
+// phases on the writer they were started with, in order, from reading
+// the trace to writing the report.
+func TestPhases(t *testing.T) {
+	var marks bytes.Buffer
+	phases.Start(&marks, 0)
+	defer phases.Stop()
+	var out bytes.Buffer
+	run([]string{"check", "--format", "json", "--fail-on", "never", "../../fixtures/traces/python-noflush/f.strace"}, &out, &bytes.Buffer{})
+	phases.Stop()
+	text := marks.String()
+	at := 0
+	for _, want := range []string{"read the trace", "dataNotSynced's end under posix", "nameNotSynced's end under ext4", "merge the models' findings", "group the findings into problems", "write the report"} {
+		i := strings.Index(text[at:], "crashsim: phase "+want)
+		if i < 0 {
+			t.Fatalf("no phase %q after byte %d of:\n%s", want, at, text)
+		}
+		at += i
+	}
+	if !strings.Contains(out.String(), "data-not-synced") {
+		t.Errorf("the check's report lacks its finding:\n%s", out.String())
 	}
 }

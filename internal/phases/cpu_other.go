@@ -1,0 +1,8 @@
+//go:build !unix
+
+package phases
+
+import "time"
+
+// processCPU is not known here: phases print 0 s of CPU.
+func processCPU() time.Duration { return 0 }
