@@ -144,7 +144,7 @@ func check(fd int, name string, o Origin) error {
 		}
 		return nil
 	}
-	return &NotFileError{Name: name, Kind: kind(modeOf(st.Mode))}
+	return &NotFileError{Name: name, Kind: kind(modeOf(uint32(st.Mode)))} // 16 bits on darwin
 }
 
 // linkTarget is where name leads when it is a symbolic link, else "".
