@@ -24,7 +24,8 @@ type dataNotSynced struct{}
 func (dataNotSynced) Observe(*run, *model.Effect) {}
 
 // dataAhead is what dataNotSynced works out of a file's crash states
-// through the model's Still view, ahead of the finding (see ahead).
+// ahead of its findings (see ahead): lossAt, asked of the model's Still
+// view.
 type dataAhead struct {
 	ready  bool   // words and state are the file's
 	words  string // leaves
@@ -42,19 +43,9 @@ func (a *dataAhead) prepare(st model.Still, end model.Ref, ino *model.Inode) boo
 	if _, _, pending := ino.PendingWriteEnds(); !pending {
 		return true
 	}
-	p := ino.Name()
-	po, ok := st.CrashReuse(p, 256, a.states)
-	if !ok {
+	var ok bool
+	if a.words, a.state, ok = lossAt(viewAsker{st, &a.states}, end, ino.Name()); !ok {
 		return false
-	}
-	a.states = keepRoom(po.States)
-	a.words = leavesIn(po)
-	if s, found := pickState(po, lossOrder); found {
-		w, ok := st.StateWords(s)
-		if !ok {
-			return false
-		}
-		a.state = stateWith(end, p, s, w)
 	}
 	a.ready = true
 	return true
@@ -94,21 +85,24 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 	}
 	first, last := writes[0], writes[len(writes)-1]
 	p := ino.Name()
-	// The crash state the findings below share, worked out when
-	// one of them needs it.
+	// What a crash can leave, in words, and the crash state the
+	// findings below share: prepared ahead, or worked out when one of
+	// them needs it.
+	var words string
 	var state *State
-	stateKnown := false
-	stateOfFile := func() *State {
-		if !stateKnown {
-			state, stateKnown = demonstrate(r.m, end, p), true
+	have := known && a.ready
+	if have {
+		words, state = a.words, a.state
+	}
+	loss := func() (string, *State) {
+		if !have {
+			words, state, _ = lossAt(modelAsker{r.m}, end, p)
+			have = true
 		}
-		return state
+		return words, state
 	}
-	leavesOf := func() string { return leaves(r.m, p) }
-	if known && a.ready {
-		state, stateKnown = a.state, true
-		leavesOf = func() string { return a.words }
-	}
+	leavesOf := func() string { w, _ := loss(); return w }
+	stateOfFile := func() *State { _, s := loss(); return s }
 	if !r.joins(DataNotSynced, p, last.Event()) {
 		var bytes int64
 		for _, w := range writes {

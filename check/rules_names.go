@@ -188,7 +188,7 @@ func (s *nameNotSynced) Finish(r *run) {
 	st, end := r.m.Still(), r.m.Last()
 	ahead(k, func(i int, a *nameAhead) bool {
 		var ok bool
-		a.state, ok = demonstrateNameStill(st, end, paths[i].p, paths[i].n, &a.room)
+		a.state, ok = demonstrateName(viewAsker{st, &a.room}, end, paths[i].p, paths[i].n)
 		return ok
 	}, func(i int, a *nameAhead, ok bool) {
 		s.nameNotSyncedAt(r, paths[i].p, paths[i].n, a.state, ok)
@@ -229,7 +229,7 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 		f.relate(op.Event(), s.notFollowed(op.Kind))
 	}
 	if !known {
-		state = demonstrateName(r.m, r.m.Last(), p, n)
+		state, _ = demonstrateName(modelAsker{r.m}, r.m.Last(), p, n)
 	}
 	f.State = state
 	r.emit(f)
@@ -291,13 +291,20 @@ func canDiffer(n *model.Name) bool {
 
 // demonstrateName is a crash state in which the name shows what the
 // finding says: missing when the program sees it, present when the
-// program removed it.
-func demonstrateName(m *model.Model, at model.Ref, p string, n *model.Name) *State {
-	s, ok := m.CrashFirst(p, 256, nameShows(n))
-	if ok {
-		return stateOf(m, at, p, s)
+// program removed it; else one that loses something (demonstrate).
+// false where a declined.
+func demonstrateName(a asker, at model.Ref, p string, n *model.Name) (*State, bool) {
+	s, found, ok := a.crashFirst(p, nameShows(n))
+	if ok && !found {
+		var po model.PathOutcomes
+		po, ok = a.crash(p)
+		s, found = pickState(po, lossOrder)
 	}
-	return demonstrate(m, at, p)
+	if !ok || !found {
+		return nil, ok
+	}
+	w, ok := a.words(s)
+	return stateWith(at, p, s, w), ok
 }
 
 // nameShows says whether a crash state of name n shows what
@@ -307,23 +314,6 @@ func nameShows(n *model.Name) func(model.PathState) bool {
 		return n.Cache != nil && s.Outcome == model.Missing || n.Cache == nil && s.Outcome != model.Missing ||
 			n.Cache != nil && s.Inode != 0 && s.Inode != n.Cache.ID
 	}
-}
-
-// demonstrateNameStill is demonstrateName through the model's Still
-// view, with room for crash states; false where the view cannot say.
-func demonstrateNameStill(st model.Still, at model.Ref, p string, n *model.Name, room *[]model.PathState) (*State, bool) {
-	s, found, ok := st.CrashFirst(p, 256, nameShows(n))
-	if ok && !found {
-		var po model.PathOutcomes
-		po, ok = st.CrashReuse(p, 256, *room)
-		*room = keepRoom(po.States)
-		s, found = pickState(po, lossOrder)
-	}
-	if !ok || !found {
-		return nil, ok
-	}
-	w, ok := st.StateWords(s)
-	return stateWith(at, p, s, w), ok
 }
 
 func what(op *model.EntryOp) string {
