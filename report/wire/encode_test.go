@@ -427,3 +427,49 @@ func BenchmarkFinding(b *testing.B) {
 		}
 	})
 }
+
+// keyAsJSON is the object {k: 1} as the Encoder writes it in style s.
+func keyAsJSON(t testing.TB, k string, s Style) string {
+	t.Helper()
+	var buf bytes.Buffer
+	e := NewEncoder(&buf, s)
+	e.BeginObject()
+	e.Key(k)
+	e.Int(1)
+	e.EndObject()
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestKeys holds Key to encoding/json for the keys the quick path writes
+// as they are and for keys it must hand to the general quoting: quotes,
+// backslashes, control bytes, the HTML bytes only some styles escape,
+// bytes past ASCII (valid or not), and a name longer than the quick path
+// takes.
+func TestKeys(t *testing.T) {
+	keys := []string{"", "rule", "state_index", "A_Z09", strings.Repeat("k", 32), strings.Repeat("k", 33),
+		`a"b`, `a\b`, "a\nb", "a\x00", "<script>", "a&b", "a b", "a-b", "é", "\xff", "a\u2028b"}
+	for _, k := range keys {
+		for _, s := range []Style{Indented, Compact, IndentedEscaped} {
+			if got, want := keyAsJSON(t, k, s), encodeRef(t, map[string]int{k: 1}, 0, s); got != want {
+				t.Errorf("key %q, style %d: got %s, encoding/json %s", k, s, got, want)
+			}
+		}
+	}
+}
+
+// FuzzKey: any key is written as encoding/json writes it, in every style.
+func FuzzKey(f *testing.F) {
+	for _, k := range []string{"rule", "a\"b", "<x>", "\xff", "state_index"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		for _, s := range []Style{Indented, Compact, IndentedEscaped} {
+			if got, want := keyAsJSON(t, k, s), encodeRef(t, map[string]int{k: 1}, 0, s); got != want {
+				t.Errorf("key %q, style %d: got %s, encoding/json %s", k, s, got, want)
+			}
+		}
+	})
+}
