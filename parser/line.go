@@ -750,7 +750,10 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	ev.Name, ev.Call = c.name, c.call
 	set := l.argSet(c.set)
 	if set == 0 {
-		if kind, err, ok := l.skipArgs(j + 1); ok {
+		// An unfinished half is read value by value even so: it keeps a
+		// place for each argument it printed (argsAndReturn), so that its
+		// resumed half's arguments are numbered as in a full reading.
+		if kind, err, ok := l.skipArgs(j + 1); ok && kind != lineUnfinished {
 			return kind, err
 		}
 	}
@@ -840,7 +843,7 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 			args = args[:len(args)-1]
 		}
 	}
-	if l.want == 0 {
+	if l.want == 0 && kind != lineUnfinished {
 		// A call skipped whole has no Args, as when skipArgs passed it.
 		l.ev.Args = l.argsDone(room, l.ev.Args, 0, err != nil)
 		l.ev.Args = nil

@@ -501,6 +501,19 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		} else {
 			start.Args = append(start.Args, ev.Args...)
 		}
+		// The places an unfinished half kept for its arguments that no
+		// position asked for are left out after the last one decoded, as
+		// for a call on one line: none at all for a call skipped whole.
+		args := start.Args
+		for len(args) > 0 && args[len(args)-1].Kind == ValSkipped {
+			args = args[:len(args)-1]
+		}
+		if len(args) < len(start.Args) {
+			if len(args) == 0 {
+				args = nil
+			}
+			start.Args = args
+		}
 		start.EndLine = r.line
 		start.Ret, start.RetKnown, start.Errno = ev.Ret, ev.RetKnown, ev.Errno
 		start.RetAnno, start.RetDeleted, start.Injected = ev.RetAnno, ev.RetDeleted, ev.Injected
