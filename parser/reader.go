@@ -332,8 +332,9 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 		return false, &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 	}
 	// The last line of a trace without its newline is read in full
-	// (lineParser.mayskip), and a summary table by summaryLine.
-	if quick && held == nil && nl && !r.summary {
+	// (lineParser.mayskip), and a summary table by summaryLine; so is a
+	// line right after one a call was cut short on (see stepLine).
+	if quick && held == nil && cut == nil && nl && !r.summary {
 		r.lp.ev, r.lp.mem = &r.skipped, nil
 		if ok, resumed, pid, name := r.lp.quickCall(text); ok {
 			if resumed {
@@ -378,7 +379,12 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 	lp := &r.lp
 	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
 	lp.splitAt = len(text) + 1
-	lp.mayskip = nl
+	// Skipping a call's arguments reads them as the full reading does only
+	// where the full reading accepts them (skipArgs is no validator). A
+	// line the full reading rejects may yet be the rest of the call the
+	// line before cut short (continuation): read right after such a line,
+	// it is read in full, so that every reading takes it the same way.
+	lp.mayskip = nl && prev == nil
 	kind, tf, perr := lp.parse()
 	for perr != nil && lp.eolErr {
 		// A diagnostic ("strace: Process 6 attached", or the bare "Process
@@ -404,11 +410,11 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.clearEvent(ev)
 		lp.text = text
 		lp.splitAt, lp.off2 = cut, off2
-		lp.mayskip = nl
+		lp.mayskip = nl && prev == nil
 		kind, tf, perr = lp.parse()
 	}
 	if perr != nil && prev != nil && !lp.eolErr {
-		if k, tf2, ok := r.continuation(prev, ev, text, off, nl); ok {
+		if k, tf2, ok := r.continuation(prev, ev, text, off); ok {
 			kind, tf, perr = k, tf2, nil
 		}
 	}
@@ -551,7 +557,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 // mapped to where they are in the file. It reports false, with ev as it
 // was, when even so the line does not parse: the caller reports the
 // line's first error.
-func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (lineKind, timeFormat, bool) {
+func (r *Reader) continuation(cut, ev *Event, text []byte, off int64) (lineKind, timeFormat, bool) {
 	if r.pending[cut.PID] != cut {
 		return 0, 0, false
 	}
@@ -562,7 +568,7 @@ func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (
 	r.clearEvent(ev)
 	lp.text, lp.ev = joined, ev
 	lp.off, lp.splitAt, lp.off2 = off, len(prefix), off
-	lp.mayskip = nl
+	lp.mayskip = false // read in full, as stepLine reads a line after a cut
 	kind, tf, err := lp.parse()
 	if err != nil || kind != lineResumed || ev.PID != cut.PID {
 		*ev, r.lp = saved, savedLP
