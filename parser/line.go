@@ -87,6 +87,12 @@ type lineParser struct {
 	// decode says (the last line of a trace when it has no newline).
 	decode  func(name string) ArgSet
 	mayskip bool
+	// scan is false for a line whose calls skipArgs may not pass whole:
+	// it is no validator, and a line right after a call cut short must
+	// be rejected where the full reading rejects it (Reader.stepLine).
+	// Their positions are still read value by value, which rejects what
+	// the full reading rejects.
+	scan bool
 	// want is the set of positions decoded on this line; while skipping
 	// is set, value reads past a position without keeping anything of it
 	// (intern returns "" and nothing is allocated).
@@ -749,7 +755,7 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	c := l.callName(name)
 	ev.Name, ev.Call = c.name, c.call
 	set := l.argSet(c.set)
-	if set == 0 {
+	if set == 0 && l.scan {
 		// An unfinished half is read value by value even so: it keeps a
 		// place for each argument it printed (argsAndReturn), so that its
 		// resumed half's arguments are numbered as in a full reading.
@@ -812,7 +818,7 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	}
 	kind, err, skipped := lineKind(0), (*Error)(nil), false
 	set := l.argSet(c.set)
-	if set == 0 {
+	if set == 0 && l.scan {
 		kind, err, skipped = l.skipArgs(k)
 	}
 	if !skipped {

@@ -78,8 +78,9 @@ func skipDiff(trace []byte) string {
 }
 
 // quickAgrees checks one line: when quickCall passes it, the full reading
-// with no argument decoded must complete it as one call with a known
-// return value and nothing to note.
+// with no argument decoded, as the reader reads a line that follows no
+// call cut short, must complete it as one call with a known return value
+// and nothing to note.
 func quickAgrees(line []byte) string {
 	var q lineParser
 	q.ev = &Event{}
@@ -87,7 +88,7 @@ func quickAgrees(line []byte) string {
 	if !ok {
 		return ""
 	}
-	lp := lineParser{file: "trace", line: 1, names: map[string]string{}, mayskip: true}
+	lp := lineParser{file: "trace", line: 1, names: map[string]string{}, mayskip: true, scan: true}
 	lp.decode = func(string) ArgSet { return 0 }
 	lp.text, lp.ev, lp.splitAt = line, &Event{Dur: -1}, len(line)+1
 	kind, _, err := lp.parse()

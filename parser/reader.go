@@ -379,12 +379,14 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 	lp := &r.lp
 	lp.line, lp.off, lp.text, lp.ev = startLine, off, text, ev
 	lp.splitAt = len(text) + 1
-	// Skipping a call's arguments reads them as the full reading does only
-	// where the full reading accepts them (skipArgs is no validator). A
-	// line the full reading rejects may yet be the rest of the call the
-	// line before cut short (continuation): read right after such a line,
-	// it is read in full, so that every reading takes it the same way.
-	lp.mayskip = nl && prev == nil
+	// Passing a call's arguments whole (skipArgs) reads them as the full
+	// reading does only where the full reading accepts them: it is no
+	// validator. A line the full reading rejects may yet be the rest of
+	// the call the line before cut short (continuation), so right after
+	// such a line the arguments are read value by value, which rejects
+	// what the full reading rejects, and every reading takes the line the
+	// same way.
+	lp.mayskip, lp.scan = nl, prev == nil
 	kind, tf, perr := lp.parse()
 	for perr != nil && lp.eolErr {
 		// A diagnostic ("strace: Process 6 attached", or the bare "Process
@@ -410,11 +412,11 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.clearEvent(ev)
 		lp.text = text
 		lp.splitAt, lp.off2 = cut, off2
-		lp.mayskip = nl && prev == nil
+		lp.mayskip, lp.scan = nl, prev == nil
 		kind, tf, perr = lp.parse()
 	}
 	if perr != nil && prev != nil && !lp.eolErr {
-		if k, tf2, ok := r.continuation(prev, ev, text, off); ok {
+		if k, tf2, ok := r.continuation(prev, ev, text, off, nl); ok {
 			kind, tf, perr = k, tf2, nil
 		}
 	}
@@ -557,7 +559,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 // mapped to where they are in the file. It reports false, with ev as it
 // was, when even so the line does not parse: the caller reports the
 // line's first error.
-func (r *Reader) continuation(cut, ev *Event, text []byte, off int64) (lineKind, timeFormat, bool) {
+func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (lineKind, timeFormat, bool) {
 	if r.pending[cut.PID] != cut {
 		return 0, 0, false
 	}
@@ -568,7 +570,7 @@ func (r *Reader) continuation(cut, ev *Event, text []byte, off int64) (lineKind,
 	r.clearEvent(ev)
 	lp.text, lp.ev = joined, ev
 	lp.off, lp.splitAt, lp.off2 = off, len(prefix), off
-	lp.mayskip = false // read in full, as stepLine reads a line after a cut
+	lp.mayskip, lp.scan = nl, false // value by value, as stepLine reads a line after a cut
 	kind, tf, err := lp.parse()
 	if err != nil || kind != lineResumed || ev.PID != cut.PID {
 		*ev, r.lp = saved, savedLP
