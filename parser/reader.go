@@ -332,8 +332,9 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 		return false, &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 	}
 	// The last line of a trace without its newline is read in full
-	// (lineParser.mayskip), and a summary table by summaryLine; so is a
-	// line right after one a call was cut short on (see stepLine).
+	// (lineParser.mayskip), a summary table by summaryLine, and a line
+	// right after one a call was cut short on by stepLine, value by value
+	// (lineParser.scan): the quick lane scans as skipArgs does.
 	if quick && held == nil && cut == nil && nl && !r.summary {
 		r.lp.ev, r.lp.mem = &r.skipped, nil
 		if ok, resumed, pid, name := r.lp.quickCall(text); ok {
