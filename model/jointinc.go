@@ -276,6 +276,18 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 		queue = queue[1:]
 		delete(queued, p)
 		r := j.recs[p]
+		if r == nil {
+			// A directory on the way to recorded paths, with none of its
+			// own (link): it has nothing to recompute, but the names
+			// below it see the change above it.
+			for _, q := range j.below[p] {
+				if !queued[q] {
+					queued[q] = true
+					queue = append(queue, q)
+				}
+			}
+			continue
+		}
 		wasVarying, wasNone, wasAll, wasOps := r.varying, r.dirNone, r.dirAll, r.opN > 0
 		j.refresh(p, r, func(q string) {
 			if !queued[q] {
