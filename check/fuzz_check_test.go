@@ -2,8 +2,6 @@ package check
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,17 +71,9 @@ func FuzzCheck(f *testing.F) {
 		if len(trace) > fuzzCheckMax {
 			return
 		}
-		r := parser.NewReader(bytes.NewReader(trace), "fuzz.strace", parser.Options{DecodePositions: model.ArgPositions})
-		var evs []*parser.Event
-		for {
-			ev, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return // check stops at a line it cannot read
-			}
-			evs = append(evs, ev)
+		evs, err := eventsOf(parser.NewReader(bytes.NewReader(trace), "fuzz.strace", parser.Options{DecodePositions: model.ArgPositions}))
+		if err != nil {
+			return // check stops at a line it cannot read
 		}
 		res, err := Run(&sliceStream{evs: evs}, Options{Models: model.Persistences})
 		if err != nil {

@@ -1,9 +1,7 @@
 package check
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -210,18 +208,11 @@ func readEventsFrom(t testing.TB, trace string) []*parser.Event {
 	if trace == "" {
 		return nil
 	}
-	r := parser.NewReader(strings.NewReader(trace), "random.strace", parser.Options{})
-	var evs []*parser.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			t.Fatalf("%v\n%s", err, trace)
-		}
-		evs = append(evs, ev)
+	evs, err := eventsOf(parser.NewReader(strings.NewReader(trace), "random.strace", parser.Options{}))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, trace)
 	}
+	return evs
 }
 
 var randomOpts = Options{Roots: []string{"/w"}}

@@ -131,14 +131,23 @@ func readAll(t testing.TB, name string) []*parser.Event {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	evs, err := eventsOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// eventsOf reads every event of s, up to its end or its first error.
+func eventsOf(s interface{ Next() (*parser.Event, error) }) ([]*parser.Event, error) {
 	var evs []*parser.Event
 	for {
 		ev, err := s.Next()
 		if errors.Is(err, io.EOF) {
-			return evs
+			return evs, nil
 		}
 		if err != nil {
-			t.Fatal(err)
+			return evs, err
 		}
 		evs = append(evs, ev)
 	}

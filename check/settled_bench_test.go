@@ -2,9 +2,7 @@ package check
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"testing"
 
@@ -105,16 +103,9 @@ func fileSetEvents(b *testing.B, n int, settled bool) []*parser.Event {
 	if _, err := gentrace.WriteFileSet(&buf, gentrace.FileSetOptions{Files: n, Seed: 1, Settled: settled}); err != nil {
 		b.Fatal(err)
 	}
-	r := parser.NewReader(&buf, "fileset.strace", parser.Options{DecodePositions: model.ArgPositions})
-	var evs []*parser.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		evs = append(evs, ev)
+	evs, err := eventsOf(parser.NewReader(&buf, "fileset.strace", parser.Options{DecodePositions: model.ArgPositions}))
+	if err != nil {
+		b.Fatal(err)
 	}
+	return evs
 }
