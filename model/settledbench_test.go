@@ -39,8 +39,8 @@ func BenchmarkSettledFiles(b *testing.B) {
 	for b.Loop() {
 		shared := new(model.Shared)
 		ms := []*model.Model{
-			model.New(model.Options{Persistence: model.Posix, Retire: true, Shared: shared}),
-			model.New(model.Options{Persistence: model.Ext4, Retire: true, Shared: shared}),
+			model.New(model.Options{Persistence: model.Posix, Retire: true, Shared: shared, PinsOnly: true}),
+			model.New(model.Options{Persistence: model.Ext4, Retire: true, Shared: shared, PinsOnly: true}),
 		}
 		for _, ev := range evs {
 			for _, m := range ms {

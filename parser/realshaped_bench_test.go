@@ -105,14 +105,22 @@ func realShapedFixtures(tb testing.TB) []string {
 	return files
 }
 
-// BenchmarkParseTrace parses the trace CRASHSIM_BENCH_TRACE names as
-// check does (the model's positions, events recycled, on a goroutine of
-// their own): to see what the parsing of a large trace costs alone,
-// beside a check of it. Skipped without the variable.
+// BenchmarkParseTrace reads the trace CRASHSIM_BENCH_TRACE names two
+// ways: as check parses it (check: the model's positions, events
+// recycled, on a goroutine of their own), and with the floor scanner
+// (floor). Beside a check of the same trace it says what the parsing costs
+// alone and how far that is from the least a reader of its lines can do:
+//
+//	CRASHSIM_BENCH_TRACE=big.strace go test ./parser -run '^$' -bench ParseTrace -benchtime 2x
+//
+// Skipped without the variable.
 func BenchmarkParseTrace(b *testing.B) {
 	name := os.Getenv("CRASHSIM_BENCH_TRACE")
 	if name == "" {
 		b.Skip("CRASHSIM_BENCH_TRACE names no trace")
 	}
-	parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions, Recycle: true}, true)
+	b.Run("check", func(b *testing.B) {
+		parser.BenchParse(b, name, parser.Options{DecodePositions: model.ArgPositions, Recycle: true}, true)
+	})
+	b.Run("floor", func(b *testing.B) { benchFloor(b, name) })
 }
