@@ -40,7 +40,11 @@
 //     set skips the whole call with a byte scan (skipArgs), which hands
 //     anything it cannot read exactly back to the walk. A line that does
 //     not read is read again in full, so it gives the same file:line:column
-//     error whatever was asked. Skipped arguments are gone for good: a
+//     error whatever was asked. The scan looks only at the brackets,
+//     strings, comments and annotations of the arguments it passes: an
+//     argument list that breaks strace's grammar otherwise ("f(,)", which
+//     no strace prints) reads when the call is skipped and not in full,
+//     where the error is the walk's. Skipped arguments are gone for good: a
 //     caller that prints a call must decode all of it (package model
 //     narrows only calls that never change the model, so no crash point
 //     prints them).
