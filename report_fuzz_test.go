@@ -7,12 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/crashsim/crashsim"
-	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -42,7 +41,7 @@ func FuzzReport(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(modelLines(b, reportFuzzMax))
+		f.Add(fixtures.ModelLines(b, reportFuzzMax))
 	}
 	f.Add([]byte("1 openat(AT_FDCWD, \"/w/\\x00\\xff\\\"<b>\", O_WRONLY|O_CREAT, 0644) = 3</w/\\x00\\xff\\\"<b>>\n1 write(3, \"\\xe2\\x80\\xae\", 3) = 3\n"))
 	f.Fuzz(func(t *testing.T, trace []byte) {
@@ -126,28 +125,4 @@ func validJSON(t *testing.T, what string, b []byte) {
 	if !json.Valid(b) {
 		t.Fatalf("the %s is not valid JSON:\n%s", what, b)
 	}
-}
-
-// modelLines are the lines of trace b that call something the model
-// applies, up to max bytes: seeds the fuzzer can grow from without the
-// loader's reads and maps around them.
-func modelLines(b []byte, max int) []byte {
-	var keep bytes.Buffer
-	for _, line := range strings.SplitAfter(string(b), "\n") {
-		name, _, ok := strings.Cut(line, "(")
-		if !ok {
-			continue
-		}
-		if i := strings.LastIndexByte(name, ' '); i >= 0 {
-			name = name[i+1:]
-		}
-		if syscalls.Lookup(name).Effect() == syscalls.None {
-			continue
-		}
-		if keep.Len()+len(line) > max {
-			break
-		}
-		keep.WriteString(line)
-	}
-	return keep.Bytes()
 }

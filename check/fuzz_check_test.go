@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -35,24 +34,7 @@ func fuzzCheckSeeds(tb testing.TB) [][]byte {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		var keep bytes.Buffer
-		for _, line := range strings.SplitAfter(string(b), "\n") {
-			name, _, ok := strings.Cut(line, "(")
-			if !ok {
-				continue
-			}
-			if i := strings.LastIndexByte(name, ' '); i >= 0 {
-				name = name[i+1:]
-			}
-			if syscalls.Lookup(name).Effect() == syscalls.None {
-				continue
-			}
-			if keep.Len()+len(line) > fuzzCheckMax {
-				break
-			}
-			keep.WriteString(line)
-		}
-		seeds = append(seeds, keep.Bytes())
+		seeds = append(seeds, fixtures.ModelLines(b, fuzzCheckMax))
 	}
 	return seeds
 }
