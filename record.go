@@ -126,6 +126,10 @@ func (r *Recording) Close() error {
 	return os.RemoveAll(filepath.Dir(r.Snapshot))
 }
 
+// copyTree is explore.CopyTree; a variable so that a test can make the
+// copy fail.
+var copyTree = explore.CopyTree
+
 // snapshot copies dir into a new temp directory, refusing one too large
 // to copy into every state.
 func snapshot(dir string) (string, error) {
@@ -137,8 +141,9 @@ func snapshot(dir string) (string, error) {
 		return "", &InputError{err}
 	}
 	snap := filepath.Join(work, "initial")
-	if err := os.Mkdir(snap, 0o755); err == nil {
-		err = explore.CopyTree(dir, snap)
+	err = os.Mkdir(snap, 0o755)
+	if err == nil {
+		err = copyTree(dir, snap)
 	}
 	if err != nil {
 		os.RemoveAll(work)

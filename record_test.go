@@ -107,3 +107,24 @@ func TestRecordingNotes(t *testing.T) {
 		t.Errorf("exit 0: %v", err)
 	}
 }
+
+// TestSnapshotCopyFails: a copy of the start directory that fails is an
+// error, and leaves no temp directory behind; explore must not run
+// against half a snapshot.
+func TestSnapshotCopyFails(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	src := t.TempDir()
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("a"), 0o644)
+	failed := errors.New("disk full")
+	defer func(f func(string, string) error) { copyTree = f }(copyTree)
+	copyTree = func(string, string) error { return failed }
+	snap, err := snapshot(src)
+	var ie *InputError
+	if !errors.As(err, &ie) || !errors.Is(err, failed) {
+		t.Fatalf("snapshot = %q, %v; want an InputError wrapping %v", snap, err, failed)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
