@@ -714,6 +714,28 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 
 const unfinishedText = "<unfinished ...>"
 
+// ptraceText opens the mark strace 4 and 5 print in place of
+// unfinishedText when the tracee vanished inside the call (killed by
+// SIGKILL or the OOM killer): "write(3, "..."..., 34 <ptrace(SYSCALL):No
+// such process>". The call is cut short as by unfinishedText; its
+// "resumed" half, "= ?", may follow, or the process's end.
+const ptraceText = "<ptrace(SYSCALL):"
+
+// unfinishedMark returns the length of the mark at b[i] that cuts a call
+// short (unfinishedText, or ptraceText up to its '>'), 0 when none is
+// there.
+func unfinishedMark(b []byte, i int) int {
+	switch {
+	case hasPrefix(b[i:], unfinishedText):
+		return len(unfinishedText)
+	case hasPrefix(b[i:], ptraceText):
+		if k := bytes.IndexByte(b[i+len(ptraceText):], '>'); k >= 0 {
+			return len(ptraceText) + k + 1
+		}
+	}
+	return 0
+}
+
 // syscallName returns the end of the syscall name at b[i]: a C name, or
 // "???" for a call strace could not name (the tracee was going away).
 func (l *lineParser) syscallName(i int) int {
@@ -875,8 +897,8 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			// Neither mark below: the commonest case, tested first.
 		} else if hasPrefix(b[i:], detachedText) {
 			return l.detached(i)
-		} else if hasPrefix(b[i:], unfinishedText) {
-			k := skipSpaces(b, i+len(unfinishedText))
+		} else if m := unfinishedMark(b, i); m > 0 {
+			k := skipSpaces(b, i+m)
 			if k >= len(b) {
 				return lineUnfinished, nil
 			}
@@ -886,7 +908,7 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 				i = k
 				break
 			}
-			return 0, l.errorf(k, "unexpected text after \"<unfinished ...>\"")
+			return 0, l.errorf(k, "unexpected text after %q", b[i:i+m])
 		}
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
@@ -917,7 +939,7 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			i = j + 1
 		case b[j] == ')':
 			i = j
-		case hasPrefix(b[j:], unfinishedText):
+		case unfinishedMark(b, j) > 0:
 			i = j
 		case hasPrefix(b[j:], detachedText):
 			return l.detached(j)

@@ -78,6 +78,10 @@ func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 				continue
 			}
 		case '<':
+			if shiftAt(b, i) {
+				i += 2 // a shift in a value, as term reads it
+				continue
+			}
 			if depth > 0 {
 				return 0, 0, false
 			}
@@ -96,8 +100,8 @@ func (l *lineParser) scanArgs(i int) (end int, kind lineKind, ok bool) {
 				}
 				i = e
 				continue
-			case hasPrefix(b[i:], unfinishedText):
-				k := skipSpaces(b, i+len(unfinishedText))
+			case unfinishedMark(b, i) > 0:
+				k := skipSpaces(b, i+unfinishedMark(b, i))
 				if k >= len(b) {
 					return 0, lineUnfinished, true
 				}

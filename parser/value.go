@@ -138,7 +138,7 @@ func isDelim(b []byte, k int) bool {
 	case ',', ')', ']', '}':
 		return true
 	case '<':
-		return hasPrefix(b[k:], unfinishedText) || hasPrefix(b[k:], detachedText)
+		return unfinishedMark(b, k) > 0 || hasPrefix(b[k:], detachedText)
 	case '/':
 		return isCommentAt(b, k)
 	}
@@ -303,6 +303,12 @@ scan:
 				break scan
 			}
 		case '<':
+			if shiftAt(b, i) {
+				// "B38400<<IBSHIFT", "1<<CAP_WAKE_ALARM": a shift in
+				// the value's text, never an annotation.
+				i += 2
+				continue
+			}
 			if depth == 0 && i > start && b[i-1] != ' ' {
 				a, k, del, err := l.annotation(i)
 				if err != nil {
@@ -315,7 +321,7 @@ scan:
 				i = k
 				continue
 			}
-			if depth == 0 && (hasPrefix(b[i:], unfinishedText) || hasPrefix(b[i:], detachedText)) {
+			if depth == 0 && (unfinishedMark(b, i) > 0 || hasPrefix(b[i:], detachedText)) {
 				break scan
 			}
 		case '/':
@@ -435,6 +441,9 @@ func (l *lineParser) plainTermFrom(v *Value, i, from int) int {
 	var anno string
 	var hasAnno, deleted bool
 	if b[k] == '<' {
+		if shiftAt(b, k) {
+			return 0 // a shift, which term reads as part of the text
+		}
 		a, e, del, err := l.annotation(k)
 		if err != nil {
 			return 0
@@ -533,6 +542,14 @@ var identByte = func() (t [256]bool) {
 // termClass marks the bytes term must look at; it passes over every other
 // byte in a tight loop.
 var termClass = [256]bool{'"': true, '(': true, '[': true, '{': true, ')': true, ']': true, '}': true, ',': true, '<': true, '/': true}
+
+// shiftAt reports whether b[i] == '<' starts "<<", which strace prints
+// in a value for a bit shift ("B38400<<IBSHIFT" in termios flags,
+// "1<<CAP_WAKE_ALARM" in capability sets): a -y annotation holds a path
+// or a "type:[inode]" name, and never starts with '<'.
+func shiftAt(b []byte, i int) bool {
+	return i+1 < len(b) && b[i+1] == '<'
+}
 
 // annotation reads a -y/-yy annotation "<...>" at b[i] == '<' and returns
 // it decoded, the index past it (and past a "(deleted)" after it), and
