@@ -54,6 +54,9 @@ var formCases = []struct {
 	// must agree.
 	pointer []int
 }{
+	{"a tracee killed inside a call", "strace 4.x",
+		"9 writev(4, [{iov_base=\"ab\", iov_len=2}], 1 <ptrace(SYSCALL):No such process>\n9 <... writev resumed>) = ?\n9 +++ killed by SIGKILL +++\n",
+		"9 writev(4, [{iov_base=\"ab\", iov_len=2}], 1 <unfinished ...>\n9 <... writev resumed> <unfinished ...>) = ?\n9 +++ killed by SIGKILL +++\n", nil},
 	{"execve environment as a comment", "strace 4.x (before 4.12)",
 		`execve("/usr/bin/git", ["git", "add", "."], [/* 26 vars */]) = 0` + "\n",
 		`execve("/usr/bin/git", ["git", "add", "."], 0x7ffd2b1e4c58 /* 26 vars */) = 0` + "\n", []int{2}},
