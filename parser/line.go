@@ -714,7 +714,7 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 
 const unfinishedText = "<unfinished ...>"
 
-// ptraceText opens the mark strace 4 and 5 print in place of
+// ptraceText opens the mark strace 4.x prints in place of
 // unfinishedText when the tracee vanished inside the call (killed by
 // SIGKILL or the OOM killer): "write(3, "..."..., 34 <ptrace(SYSCALL):No
 // such process>". The call is cut short as by unfinishedText; its

@@ -213,7 +213,7 @@ func TestGrammar(t *testing.T) {
 			[]summary{
 				{Line: 1, End: 1, Name: "ioctl", Args: "1</dev/pts/0>, TCGETS2, {c_iflag=ICRNL|IXON, c_cflag=B38400|B38400<<IBSHIFT|CS8|CREAD, c_lflag=ISIG, ...}", Ret: "0"},
 				{Line: 2, End: 2, PID: 7, Name: "capget", Args: "{version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=0, permitted=0, inheritable=1<<CAP_WAKE_ALARM}", Ret: "0"}}},
-		{"a tracee gone inside a call (strace 4 and 5)", "[pid 9] writev(45<UNIX:[6532160]>, [{iov_base=\"\\x04\", iov_len=1}], 1 <ptrace(SYSCALL):No such process>\n[pid 9] <... writev resumed>) = ?\n[pid 8] mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0 <ptrace(SYSCALL):No such process>\n[pid 8] +++ killed by SIGKILL +++\n",
+		{"a tracee gone inside a call (strace 4.x)", "[pid 9] writev(45<UNIX:[6532160]>, [{iov_base=\"\\x04\", iov_len=1}], 1 <ptrace(SYSCALL):No such process>\n[pid 9] <... writev resumed>) = ?\n[pid 8] mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0 <ptrace(SYSCALL):No such process>\n[pid 8] +++ killed by SIGKILL +++\n",
 			[]summary{
 				{Line: 1, End: 2, PID: 9, Name: "writev", Args: "45<UNIX:[6532160]>, [{iov_base=<data>, iov_len=1}], 1", Ret: "?"},
 				{Line: 3, End: 4, PID: 8, Name: "mmap", Args: "NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0", Ret: "?"},
