@@ -331,7 +331,7 @@ func (p *Problem) also(files map[string]*fileRules) []string {
 
 // programMessage says what a program that never syncs risks.
 func programMessage(p *Problem) string {
-	return fmt.Sprintf("the program never calls fsync, fdatasync or sync: a crash can lose or undo what it wrote to %s (%s); sync each file after its last write and each directory after its names change",
+	return fmt.Sprintf("the program never calls fsync, fdatasync or sync: a crash can lose or undo what it changed in %s (%s); sync each file after its last write and each directory after its names change",
 		plural(len(p.Paths), "file", "files"), listPaths(p.Paths, 5))
 }
 
