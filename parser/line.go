@@ -392,6 +392,9 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		l.personality(b[i:])
 		return lineDiag, timeUnknown, nil
 	}
+	if isDumpLine(b) {
+		return lineDiag, timeUnknown, nil
+	}
 	var err *Error
 	if i, err = l.pidPrefix(i); err != nil {
 		return 0, 0, err
@@ -437,6 +440,32 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		return k, tf, err
 	}
 	return 0, 0, l.errorf(i, "expected a syscall name, a signal (---) or an exit (+++), found %q", snippet(b[i:]))
+}
+
+// isDumpLine reports whether b is a line of the hex dump -e write=FD
+// and -e read=FD print after the call's line: " | 00000  68 65 ...  he.. |"
+// for each 16 bytes, and " * 3 bytes in buffer 0" before each buffer of
+// a vector. The calls' lines hold what the model needs; the dumps are
+// passed over as strace's other messages are.
+func isDumpLine(b []byte) bool {
+	switch {
+	case hasPrefix(b, " | "):
+		k := 3
+		for k < len(b) && k < 8 {
+			if _, ok := hexVal(b[k]); !ok {
+				break
+			}
+			k++
+		}
+		return k == 8 && hasPrefix(b[k:], "  ")
+	case hasPrefix(b, " * "):
+		k := 3
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		return k > 3 && hasPrefix(b[k:], " bytes in buffer ")
+	}
+	return false
 }
 
 // maxSyscallName bounds a syscall name: strace's longest, and its
@@ -1068,6 +1097,17 @@ func (l *lineParser) ret(i int) *Error {
 	if i >= len(b) {
 		l.eolErr = true
 		return l.errorf(i, "expected '=' and the return value of %s", ev.Name)
+	}
+	if b[i] == '(' && hasPrefix(b[i:], "(mask [") {
+		// strace 4.x: "sigreturn() (mask [INT TERM]) = 0", the signal
+		// mask the call restored, between the arguments and '='.
+		if k := bytes.Index(b[i:], []byte("])")); k > 0 {
+			i = skipSpaces(b, i+k+2)
+		}
+		if i >= len(b) {
+			l.eolErr = true
+			return l.errorf(i, "expected '=' and the return value of %s", ev.Name)
+		}
 	}
 	if b[i] != '=' {
 		return l.errorf(i, "expected '=' and the return value of %s, found %q", ev.Name, snippet(b[i:]))

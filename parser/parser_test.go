@@ -218,6 +218,15 @@ func TestGrammar(t *testing.T) {
 				{Line: 1, End: 2, PID: 9, Name: "writev", Args: "45<UNIX:[6532160]>, [{iov_base=<data>, iov_len=1}], 1", Ret: "?"},
 				{Line: 3, End: 4, PID: 8, Name: "mmap", Args: "NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0", Ret: "?"},
 				{Line: 4, End: 4, PID: 8, Name: "+++killed SIGKILL"}}},
+		{"-e write= hex dumps are passed over", "write(3, \"hi\\n\", 3) = 3\n | 00000  68 69 0a                                         hi.              |\nwritev(3, [{iov_base=\"ab\", iov_len=2}, {iov_base=\"c\", iov_len=1}], 2) = 3\n * 2 bytes in buffer 0\n | 00000  61 62                                            ab               |\n * 1 bytes in buffer 1\n | 00000  63                                               c                |\nclose(3) = 0\n",
+			[]summary{
+				{Line: 1, End: 1, Name: "write", Args: "3, <data>, 3", Ret: "3"},
+				{Line: 3, End: 3, Name: "writev", Args: "3, [{iov_base=<data>, iov_len=2}, {iov_base=<data>, iov_len=1}], 2", Ret: "3"},
+				{Line: 8, End: 8, Name: "close", Args: "3", Ret: "0"}}},
+		{"strace 4.x sigreturn with the mask it restored", "sigreturn() (mask [])     = 0\n7 sigreturn() (mask [INT TERM]) = 8\n",
+			[]summary{
+				{Line: 1, End: 1, Name: "sigreturn", Ret: "0"},
+				{Line: 2, End: 2, PID: 7, Name: "sigreturn", Ret: "8"}}},
 		{"CRLF line ends", "close(3) = 0\r\n",
 			[]summary{{Line: 1, End: 1, Name: "close", Args: "3", Ret: "0"}}},
 	}
