@@ -111,10 +111,39 @@ func mixedOutputHint(text []byte, msg string) string {
 			return "this write to the program's stdout or stderr is cut by its own output: " + fix
 		}
 	}
+	if bytes.HasPrefix(call, []byte("write(")) && strings.Contains(msg, "line ended inside the arguments of") && outputAfterCount(call) {
+		// Another fd: a copy of the terminal's (dup, F_DUPFD), which
+		// the line itself cannot show.
+		return "this write is cut by the program's own output, printed right after its byte count: " + fix
+	}
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && bytes.IndexAny(call, "(") < 0 {
 		return "this line is not strace output (a shell prompt, or a program's own output?): " + fix + ", and cut off what is not the trace"
 	}
 	return ""
+}
+
+// outputAfterCount reports whether call, the line of a write cut short,
+// goes on right after the byte count with text that is no part of a call:
+// `write(23, "Hello"..., 34Hello, world`, the program's output landing
+// where strace was about to print ") = 34".
+func outputAfterCount(call []byte) bool {
+	q := bytes.IndexByte(call, '"')
+	if q < 0 {
+		return false
+	}
+	e := scanString(call, q)
+	if e < 0 {
+		return false
+	}
+	rest, ok := bytes.CutPrefix(bytes.TrimPrefix(call[e:], []byte("...")), []byte(", "))
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(rest) && isDigit(rest[k]) {
+		k++
+	}
+	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
 }
 
 // skipPrefixes skips what strace puts before a call's name: "[pid N] ",
