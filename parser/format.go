@@ -94,6 +94,11 @@ func (e *Event) FormatRet() string {
 		b.WriteByte(' ')
 		b.WriteString(e.Errno)
 	}
+	if e.Injected {
+		// strace -e inject: the failure is the tracer's, not the
+		// system's.
+		b.WriteString(" (INJECTED)")
+	}
 	return b.String()
 }
 

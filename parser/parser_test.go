@@ -184,7 +184,7 @@ func TestGrammar(t *testing.T) {
 		{"ERESTARTSYS", "read(0, 0x7ffd, 10) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)\n",
 			[]summary{{Line: 1, End: 1, Name: "read", Args: "0, 0x7ffd, 10", Ret: "? ERESTARTSYS", Extra: "(To be restarted if SA_RESTART is set)"}}},
 		{"errno with text, injected", "fsync(3) = -1 EIO (Input/output error) (INJECTED)\n",
-			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3", Ret: "-1 EIO", Extra: "(Input/output error) (INJECTED)"}}},
+			[]summary{{Line: 1, End: 1, Name: "fsync", Args: "3", Ret: "-1 EIO (INJECTED)", Extra: "(Input/output error) (INJECTED)"}}},
 		{"numeric errno", "ioctl(3, 0x1234) = -1 (errno 512)\n",
 			[]summary{{Line: 1, End: 1, Name: "ioctl", Args: "3, 0x1234", Ret: "-1 errno 512"}}},
 		{"decoded return extras", "fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)\n",
