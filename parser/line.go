@@ -392,9 +392,6 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		l.personality(b[i:])
 		return lineDiag, timeUnknown, nil
 	}
-	if isDumpLine(b) {
-		return lineDiag, timeUnknown, nil
-	}
 	var err *Error
 	if i, err = l.pidPrefix(i); err != nil {
 		return 0, 0, err
@@ -438,6 +435,11 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 	case isNameByte(b[i]) && !isDigit(b[i]), hasPrefix(b[i:], "???("):
 		k, err := l.call(i)
 		return k, tf, err
+	}
+	if isDumpLine(b) {
+		// Looked for only here, where every line strace starts with a
+		// call or a mark has been taken: not on the way of every line.
+		return lineDiag, tf, nil
 	}
 	return 0, 0, l.errorf(i, "expected a syscall name, a signal (---) or an exit (+++), found %q", snippet(b[i:]))
 }
