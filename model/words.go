@@ -65,7 +65,12 @@ func stateWords(s PathState, ino *Inode) string {
 	case s.Outcome == Latest && ino != nil && !ino.Dir && ino.Size == 0:
 		b.WriteString(": empty")
 	}
-	if s.Inode != 0 && (ino == nil || !ino.Dir) {
+	// What persisted says nothing more of a file left as it was or gone
+	// when none of its writes did: "as it was before the run (none of
+	// its pending writes persisted)" read as if a file the program only
+	// created had been written.
+	quiet := s.Persisted == "none" && (s.Outcome == Initial || s.Outcome == Missing)
+	if s.Inode != 0 && (ino == nil || !ino.Dir) && !quiet {
 		fmt.Fprintf(&b, " (%s persisted)", PersistedWords(s.Persisted))
 	}
 	return b.String()
