@@ -99,6 +99,7 @@ func (c *Check) Run() (*Result, error) {
 		if err != nil {
 			return nil, inputError(err)
 		}
+		namedWarnings(res.Warnings, t)
 		total.marks = append(total.marks, tap.marks...)
 		if c.Recording != nil {
 			c.Recording(t, res.Recording)
@@ -114,6 +115,16 @@ func (c *Check) Run() (*Result, error) {
 	}
 	ok = true
 	return total, nil
+}
+
+// namedWarnings names trace in the blind spots that name no file: those
+// of a trace with no event at all.
+func namedWarnings(ws []check.BlindWarning, trace string) {
+	for i := range ws {
+		if ws[i].Trace == "" {
+			ws[i].Trace = trace
+		}
+	}
 }
 
 // recycleCheck says whether Run reads its traces with

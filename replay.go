@@ -148,6 +148,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		}
 	}
 	out.Warnings, out.Notes = watch.Finish()
+	namedWarnings(out.Warnings, trace)
 	markAccepted(out.Warnings, r.AcceptBlind)
 	return out, nil
 }

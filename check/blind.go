@@ -28,6 +28,7 @@ const (
 	BlindIOUring            = "blind-io-uring"
 	BlindSharedMmap         = "blind-shared-mmap"
 	BlindUnknownArch        = "blind-unknown-arch"
+	BlindNoCalls            = "blind-no-calls"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -48,6 +49,7 @@ var blindSpots = []BlindSpot{
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
+	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
@@ -153,6 +155,7 @@ type Watcher struct {
 
 	syscalls, ok, failed int
 	first                model.Ref
+	anyEvent             model.Ref // the first event of any kind (a signal, an exit)
 
 	exitCalls int
 	exitLine  model.Ref // first "+++ exited" line
@@ -296,6 +299,9 @@ func (w *Watcher) call(ev *parser.Event) *watchCall {
 }
 
 func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
+	if w.anyEvent.Line == 0 {
+		w.anyEvent = ref(ev)
+	}
 	if ev.PID != 0 && w.firstPID == 0 {
 		w.firstPID = ev.PID
 	}
@@ -542,6 +548,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	add := func(id string, at model.Ref, msg string) {
 		b, _ := LookupBlind(id)
 		out = append(out, BlindWarning{ID: id, Message: msg, Trace: at.File, Line: at.Line, Fix: b.Fix})
+	}
+	if w.syscalls == 0 {
+		// strace that could not trace (ptrace refused in a container), or
+		// an attach (-p) to a program that did nothing while watched:
+		// "clean" would be said of nothing. Trace is left for the caller,
+		// who knows the file's name, when not even a signal came.
+		add(BlindNoCalls, w.anyEvent, "the trace holds not one system call: there is nothing of the program to judge; strace's own lines in it (\"strace: ...\") may say why it traced nothing")
 	}
 	if w.rawCall != "" {
 		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))

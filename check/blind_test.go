@@ -62,6 +62,8 @@ func TestBlindSpots(t *testing.T) {
 	}{
 		{name: "raw arguments", trace: "blind-raw-args",
 			opt: Options{Roots: []string{dir("blind-raw-args")}}, blind: []string{BlindRawArgs}, findings: []string{}},
+		{name: "no calls (-e trace=none)", trace: "blind-no-calls",
+			opt: Options{Roots: []string{dir("blind-no-calls")}}, blind: []string{BlindNoCalls}, findings: []string{}},
 		{name: "failed only (-Z)", trace: "blind-failed-only",
 			opt: Options{Roots: []string{dir("blind-failed-only")}}, blind: []string{BlindFailedOnly}, findings: []string{}},
 		{name: "successful only (-z)", trace: "blind-successful-only",
