@@ -730,14 +730,18 @@ func (m *Model) EachInode(f func(*Inode)) {
 }
 
 // EachFile calls f, in the order of EachInode, with what a count of the
-// files reads of each inode: its Name, Dir and Modified. A retired
+// files reads of each inode: its Name, Dir and whether the trace changed
+// it: Modified, or Unsure with a name (an open with O_CREAT may have
+// created it, and a check judges that creation). A retired
 // inode's are read from its record, which EachInode would rebuild into
 // an Inode: a settled file costs no allocation here.
 func (m *Model) EachFile(f func(name string, dir, modified bool)) {
 	for id := 1; id <= m.inodes.n; id++ {
 		ino, r, _ := m.peekInode(id)
 		if ino != nil {
-			f(ino.Name(), ino.Dir, ino.Modified)
+			name := ino.Name()
+			// Unsure inodes are never retired (retirable).
+			f(name, ino.Dir, ino.Modified || ino.Unsure && name != "")
 			continue
 		}
 		// A rebuilt inode's Path, else its LastPath, is the record's
