@@ -116,6 +116,12 @@ func mixedOutputHint(text []byte, msg string) string {
 		// the line itself cannot show.
 		return "this write is cut by the program's own output, printed right after its byte count: " + fix
 	}
+	if strings.Contains(msg, "line ended inside the arguments of") && proseAfterArgs(call) {
+		// A child's or the program's message on the terminal, printed
+		// while strace was in the middle of a call (wait4 waiting for
+		// the child that wrote it).
+		return "this call is cut by the program's own output (or a child's): " + fix
+	}
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && bytes.IndexAny(call, "(") < 0 {
 		return "this line is not strace output (a shell prompt, or a program's own output?): " + fix + ", and cut off what is not the trace"
 	}
@@ -144,6 +150,37 @@ func outputAfterCount(call []byte) bool {
 		k++
 	}
 	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
+}
+
+// proseAfterArgs reports whether the last argument of call, a line cut
+// short, reads as words rather than a value strace prints: `wait4(-1,
+// mkdir: cannot create directory '/run/user/0': Permission denied`. A
+// value with spaces in it has quotes, brackets, "=" or a comment.
+func proseAfterArgs(call []byte) bool {
+	k := bytes.LastIndex(call, []byte(", "))
+	if k < 0 {
+		if k = bytes.IndexByte(call, '('); k < 0 {
+			return false
+		}
+		k--
+	}
+	last := bytes.TrimSpace(call[k+2:])
+	if bytes.ContainsAny(last, "\"=[]{}()<>") || bytes.Contains(last, []byte("/*")) {
+		return false
+	}
+	words := 0
+	for _, w := range bytes.Fields(last) {
+		n := 0
+		for _, c := range w {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				n++
+			}
+		}
+		if n >= 3 {
+			words++
+		}
+	}
+	return words >= 3
 }
 
 // skipPrefixes skips what strace puts before a call's name: "[pid N] ",
