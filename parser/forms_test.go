@@ -54,6 +54,9 @@ var formCases = []struct {
 	// must agree.
 	pointer []int
 }{
+	{"SELinux contexts (--secontext)", "strace 6.x --secontext",
+		"5 [unconfined_t] openat(AT_FDCWD, \"/d/a\" [user_home_t], O_WRONLY|O_CREAT, 0644) = 3</d/a> [user_home_t]\n5 [unconfined_t] write(3 [user_home_t:s0], \"x\", 1) = 1\n5 [unconfined_t] rename(\"/d/a\" [a_t!!b_t], \"/d/b\" [c_t]) = 0\n",
+		"5 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0644) = 3</d/a>\n5 write(3, \"x\", 1) = 1\n5 rename(\"/d/a\", \"/d/b\") = 0\n", nil},
 	{"a tracee killed inside a call", "strace 4.x",
 		"9 writev(4, [{iov_base=\"ab\", iov_len=2}], 1 <ptrace(SYSCALL):No such process>\n9 <... writev resumed>) = ?\n9 +++ killed by SIGKILL +++\n",
 		"9 writev(4, [{iov_base=\"ab\", iov_len=2}], 1 <unfinished ...>\n9 <... writev resumed> <unfinished ...>) = ?\n9 +++ killed by SIGKILL +++\n", nil},

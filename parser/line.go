@@ -1045,13 +1045,65 @@ func (l *lineParser) bracketPrefixes(i int) int {
 		case allDigits(in) || string(in) == "?":
 		case bytes.IndexByte(in, ' ') < 0:
 			// --secontext: "[unconfined_t]", or in full
-			// "[unconfined_u:unconfined_r:unconfined_t:s0]".
+			// "[unconfined_u:unconfined_r:unconfined_t:s0]". The
+			// option also puts a context after paths and fds.
+			blankContexts(b, i+e+1)
 		default:
 			return i
 		}
 		i = skipSpaces(b, i+e+1)
 	}
 	return i
+}
+
+// blankContexts overwrites with spaces the SELinux contexts that
+// --secontext prints after a path, an fd and a returned fd, from b[i] to
+// the end of the line: `"/etc/hosts" [etc_t]`, `3</etc/hosts> [etc_t]`,
+// `= 3 [etc_t]`, or with a mismatch `[etc_t!!tmp_t]`. Each is an
+// attribute of the value before it, which the readings then see followed
+// by spaces. The bytes keep their places, so that columns and the
+// offsets of written data hold. It runs only on a line whose process
+// context showed the option: no other strace output puts " [" after a
+// value there.
+func blankContexts(b []byte, i int) {
+	for i < len(b) {
+		switch {
+		case b[i] == '"':
+			e := scanString(b, i)
+			if e < 0 {
+				return
+			}
+			i = e
+			continue
+		case b[i] == ' ' && i+1 < len(b) && b[i+1] == '[':
+			if e := contextEnd(b, i+1); e > 0 {
+				for k := i; k < e; k++ {
+					b[k] = ' '
+				}
+				i = e
+				continue
+			}
+		}
+		i++
+	}
+}
+
+// contextEnd returns the index just past the ']' of a context starting at
+// b[i] ('['), or -1: a context is one word, which strace prints with
+// brackets and '!' escaped.
+func contextEnd(b []byte, i int) int {
+	for k := i + 1; k < len(b); k++ {
+		switch b[k] {
+		case ']':
+			if k == i+1 {
+				return -1
+			}
+			return k + 1
+		case ' ', '\t', '[', '"', '{', '}', '(', ')', '<', '>':
+			return -1
+		}
+	}
+	return -1
 }
 
 func allHexOrUnknown(b []byte) bool {
