@@ -111,6 +111,19 @@ type EventExtra struct {
 	// puts its signal in Event.Name and "(core dumped)" in
 	// Event.CoreDumped).
 	Status int
+	// FormerPID is, on a KindSuperseded line, the thread whose execve
+	// took over the process ("+++ superseded by execve in pid N +++"):
+	// the call it started goes on under the process's pid. 0 when the
+	// line did not say.
+	FormerPID int
+}
+
+// FormerPID is the thread a KindSuperseded line names (see EventExtra).
+func (e *Event) FormerPID() int {
+	if e.Extra == nil {
+		return 0
+	}
+	return e.Extra.FormerPID
 }
 
 // Comm is the -Y command name, "" when the line had none.

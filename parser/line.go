@@ -738,6 +738,13 @@ func (l *lineParser) exit(i int) (lineKind, *Error) {
 		return lineKilled, nil
 	case hasPrefix(rest, "superseded by execve"):
 		l.ev.Kind = KindSuperseded
+		if n, ok := bytes.CutPrefix(rest[len("superseded by execve"):], []byte(" in pid ")); ok {
+			pid, err := strconv.Atoi(string(n))
+			if err != nil || pid <= 0 {
+				return 0, l.errorf(i+len("superseded by execve in pid "), "expected the pid of the thread that called execve")
+			}
+			l.extra(l.ev).FormerPID = pid
+		}
 		return lineSuperseded, nil
 	}
 	return 0, l.errorf(i, "expected \"exited with N\", \"killed by SIG\" or \"superseded by execve\" after \"+++\"")
@@ -763,9 +770,26 @@ func unfinishedMark(b []byte, i int) int {
 		if k := bytes.IndexByte(b[i+len(ptraceText):], '>'); k >= 0 {
 			return len(ptraceText) + k + 1
 		}
+	case hasPrefix(b[i:], pidChangedText):
+		// A thread's execve, cut where the thread took the leader's pid:
+		// "+++ superseded by execve in pid N +++" and "<... execve
+		// resumed>" follow under that pid.
+		k := i + len(pidChangedText)
+		n := k
+		for n < len(b) && isDigit(b[n]) {
+			n++
+		}
+		if n > k && hasPrefix(b[n:], " ...>") {
+			return n + len(" ...>") - i
+		}
 	}
 	return 0
 }
+
+// pidChangedText opens the mark strace prints in place of unfinishedText
+// when the call's thread took another pid (execve in a thread other than
+// the leader): "<pid changed to 200 ...>".
+const pidChangedText = "<pid changed to "
 
 // syscallName returns the end of the syscall name at b[i]: a C name, or
 // "???" for a call strace could not name (the tracee was going away).

@@ -460,7 +460,21 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 	r.setTime(ev, tf)
 	var done *Event // the event this line completed, which a -k stack follows
 	switch kind {
-	case lineCall, lineSignal, lineSuperseded:
+	case lineSuperseded:
+		// A thread other than the leader called execve: the kernel gave
+		// it the leader's pid, so the call it started ("N execve(...
+		// <unfinished ...>") ends under that pid ("<... execve
+		// resumed>"), after this line.
+		if n := ev.FormerPID(); n != 0 && n != ev.PID {
+			if start := r.pending[n]; start != nil && r.pending[ev.PID] == nil {
+				delete(r.pending, n)
+				start.PID = ev.PID
+				r.pending[ev.PID] = start
+			}
+		}
+		r.ready = append(r.ready, ev)
+		done = ev
+	case lineCall, lineSignal:
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineExit, lineKilled:

@@ -26,7 +26,9 @@ type EventJSON struct {
 	Path2   *string  `json:"path2,omitempty"`
 	Status  *int     `json:"status,omitempty"`
 	Signal  string   `json:"signal,omitempty"`
-	Stack   []string `json:"stack,omitempty"` // strace -k frames, innermost first
+	// FormerPID is the thread whose execve superseded the process.
+	FormerPID int      `json:"former_pid,omitempty"`
+	Stack     []string `json:"stack,omitempty"` // strace -k frames, innermost first
 }
 
 // EventRecord is an event as `events --format json` prints it; paths are
@@ -70,6 +72,8 @@ func EventRecord(ev *parser.Event, paths []string, preview func(parser.DataRef) 
 		j.Status = &s
 	case parser.KindKilled:
 		j.Signal = ev.Name
+	case parser.KindSuperseded:
+		j.FormerPID = ev.FormerPID()
 	}
 	return j
 }
@@ -96,7 +100,11 @@ func EventText(w io.Writer, ev *parser.Event, paths []string, preview func(parse
 	case parser.KindKilled:
 		fmt.Fprintf(w, "%s+++ killed by %s +++\n", prefix, ev.Name)
 	case parser.KindSuperseded:
-		fmt.Fprintf(w, "%s+++ superseded by execve +++\n", prefix)
+		if n := ev.FormerPID(); n != 0 {
+			fmt.Fprintf(w, "%s+++ superseded by execve in pid %d +++\n", prefix, n)
+		} else {
+			fmt.Fprintf(w, "%s+++ superseded by execve +++\n", prefix)
+		}
 	}
 }
 
