@@ -686,6 +686,13 @@ func (l *lineParser) signal(i int) *Error {
 	if hasPrefix(b[i:], "stopped by ") {
 		i += len("stopped by ")
 	}
+	if hasPrefix(b[i:], "{si_signo=") {
+		// strace 4.7 to 4.9 named the signal only inside its siginfo:
+		// "--- {si_signo=SIGSEGV, si_code=SEGV_MAPERR, ...} (Segmentation
+		// fault) ---".
+		i += len("{si_signo=")
+		l.old = "a signal line without the signal's name before its siginfo"
+	}
 	j := i
 	for j < len(b) && nameByte[b[j]] {
 		j++
