@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"bytes"
-	"fmt"
-)
+import "fmt"
 
 // A call strace cuts in two with -f may be cut inside an argument, not
 // only between two: a decoder that prints part of a struct as the call
@@ -182,11 +179,22 @@ func (l *lineParser) unjoin() {
 }
 
 // noteCut keeps what the first half of pid's call, just read, left open
-// (lp.openArg), or forgets what an earlier call of pid's left.
+// (lp.openArg), or forgets what an earlier call of pid's left. An
+// argument that ended before the mark is kept only when it is a struct or
+// an array, whose exit value the resumed half may bring ("=> {...}"):
+// most calls left unfinished end after a plain value (futex's NULL), and
+// keep nothing.
 func (r *Reader) noteCut(pid int) {
 	r.dropCut(pid)
 	lp := &r.lp
 	if lp.openArg < 0 {
+		return
+	}
+	start, end := lp.openStart, lp.openEnd
+	for end > start && lp.text[end-1] == ' ' {
+		end--
+	}
+	if len(lp.closers) == 0 && (end == start || lp.text[end-1] != '}' && lp.text[end-1] != ']') {
 		return
 	}
 	var c *openCut
@@ -194,10 +202,6 @@ func (r *Reader) noteCut(pid int) {
 		c, r.freeCuts = r.freeCuts[n-1], r.freeCuts[:n-1]
 	} else {
 		c = new(openCut)
-	}
-	start, end := lp.openStart, lp.openEnd
-	for end > start && lp.text[end-1] == ' ' {
-		end--
 	}
 	c.arg = lp.openArg
 	c.text = append(c.text[:0], lp.text[start:end]...)
@@ -219,8 +223,19 @@ func (r *Reader) noteCut(pid int) {
 	}
 }
 
+// liveCut is what pid's pending call left open, nil for nothing.
+func (r *Reader) liveCut(pid int) *openCut {
+	if len(r.cuts) == 0 {
+		return nil
+	}
+	return r.cuts[pid]
+}
+
 // dropCut forgets what pid's pending call left open, if anything.
 func (r *Reader) dropCut(pid int) {
+	if len(r.cuts) == 0 {
+		return
+	}
 	c := r.cuts[pid]
 	if c == nil {
 		return
@@ -232,20 +247,11 @@ func (r *Reader) dropCut(pid int) {
 	r.freeCuts = append(r.freeCuts, c)
 }
 
-// mayJoin reports whether the resumed half on line text may be read
-// joined to what its first half left open, which the quick lane does not
-// do: some pending call is cut inside brackets, or the line brings an
-// exit value ("<... clone3 resumed> => {...").
-func (r *Reader) mayJoin(text []byte) bool {
-	if r.bracketCuts > 0 {
-		return true
-	}
-	if len(r.cuts) == 0 {
-		return false
-	}
-	k := bytes.Index(text, []byte(" resumed>"))
-	return k >= 0 && arrowAt(text, k+len(" resumed>"))
-}
+// mayJoin reports whether a resumed half may be read joined to what its
+// first half left open, which the quick lane does not do: some pending
+// call is cut inside brackets. (quickCall passes no resumed half that
+// brings an exit value, "<... clone3 resumed> => {...".)
+func (r *Reader) mayJoin() bool { return r.bracketCuts > 0 }
 
 // joinedElsewhere is the error for a resumed half read joined to what
 // the first half of another process's call left open: the reader placed

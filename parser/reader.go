@@ -106,8 +106,8 @@ type Reader struct {
 	evidence *syscalls.Evidence
 	pending  map[int]*Event // unfinished calls by pid
 	// cuts are what the pending calls left open, by the same pids (see
-	// openCut); bracketCuts counts those inside brackets, and freeCuts
-	// are openCuts to fill again.
+	// openCut and noteCut); bracketCuts counts those inside brackets, and
+	// freeCuts are openCuts to fill again.
 	cuts        map[int]*openCut
 	bracketCuts int
 	freeCuts    []*openCut
@@ -222,12 +222,12 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	rd.lp.pool = opt.pool
 	rd.lp.resumeArgs = func(pid int, name string) (int, *openCut) {
 		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
-			return len(ev.Args), rd.cuts[pid]
+			return len(ev.Args), rd.liveCut(pid)
 		}
 		if rd.pid == 0 {
 			p := rd.pids.owner(pid)
 			if ev := rd.pending[p]; ev != nil && ev.Name == name {
-				return len(ev.Args), rd.cuts[p]
+				return len(ev.Args), rd.liveCut(p)
 			}
 		}
 		return -1, nil
@@ -350,7 +350,7 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 					pid = r.pid
 				}
 				start := r.pending[pid]
-				if start == nil || start.Name != string(name) || r.mayJoin(text) {
+				if start == nil || start.Name != string(name) || r.mayJoin() {
 					// Warned of in full by stepLine, or read joined
 					// to what its first half left open there.
 					return false, r.stepLine(held, cut, text, off, nl)
@@ -505,7 +505,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.cut = ev
 	case lineResumed:
 		start := r.pending[ev.PID]
-		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.cuts[ev.PID] != j) {
+		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.liveCut(ev.PID) != j) {
 			return joinedElsewhere(ev, j)
 		}
 		if start == nil || start.Name != ev.Name {
