@@ -5,7 +5,8 @@
 // timestamps, -T durations, -y/-yy fd annotations, -X raw/abbrev/verbose,
 // -x/-xx escapes, -s truncation, -Y command names, and calls that strace
 // split into "<unfinished ...>" and "<... NAME resumed>" halves, which the
-// Reader joins back into one Event.
+// Reader joins back into one Event, even when the cut is inside an
+// argument (see openCut).
 //
 // Terms:
 //

@@ -55,6 +55,13 @@ func printable(s string) string {
 // errorf builds an *Error at a column of the line being parsed.
 func (l *lineParser) errorf(col int, format string, args ...any) *Error {
 	text := l.text
+	if l.joinLen > 0 {
+		// Reading a resumed half joined to its first half's text: the
+		// column on the resumed half's own line, where the joined text
+		// starts for the first half's part.
+		text = l.joinLine
+		col = max(col-l.joinLen, 0) + l.joinAt
+	}
 	if len(text) > 4096 {
 		text = text[:4096]
 	}

@@ -49,8 +49,15 @@ func loadSeedTraces(fatal func(...any)) [][]byte {
 // table tests: whole pieces of up to maxTrace bytes, cut at line ends, from
 // the start and the middle of each trace (whole), or single lines.
 func seedLines(f *testing.F, whole bool) {
+	var forms [][2]string
 	for _, tc := range formCases {
-		for _, in := range []string{tc.old, tc.new} {
+		forms = append(forms, [2]string{tc.old, tc.new})
+	}
+	for _, tc := range cutCases {
+		forms = append(forms, [2]string{tc.cut, tc.whole})
+	}
+	for _, tc := range forms {
+		for _, in := range tc {
 			if whole {
 				f.Add(piece([]byte(in), 0, maxTrace))
 				continue

@@ -79,8 +79,27 @@ type lineParser struct {
 	argIdx  int
 
 	// resumeArgs tells how many arguments the first half of a pid's
-	// unfinished call of that name printed (-1 when none is pending).
-	resumeArgs func(pid int, name string) int
+	// unfinished call of that name printed (-1 when none is pending), and
+	// what it left open (see openCut), if anything.
+	resumeArgs func(pid int, name string) (int, *openCut)
+
+	// A line that ends its call unfinished right after an argument (not
+	// after a comma) leaves openArg its position and text[openStart:openEnd]
+	// its text, and closers the brackets it ends inside, innermost first
+	// (see openCut); openArg is -1 when it ends after a comma or with no
+	// argument. Set only for a line read as lineUnfinished.
+	openArg, openStart, openEnd int
+	closers                     []byte
+	// A resumed half read joined to what its first half left open
+	// (joinCut) has text the joined text: text[:joinLen] the first half's
+	// (joined.text), text[joinLen:] joinLine[joinAt:]. joined stays set
+	// after the line, for the Reader; nil when the half was not joined.
+	joined   *openCut
+	joinLen  int
+	joinAt   int
+	joinLine []byte
+	joinBuf  []byte
+	stack    []byte // closesCut's
 
 	// decode says which argument positions of a call are decoded (nil:
 	// all); mayskip is false for a line that is decoded in full whatever
@@ -223,6 +242,12 @@ func (l *lineParser) extra(ev *Event) *EventExtra {
 
 // fileOff maps an index in text to its offset in the trace file.
 func (l *lineParser) fileOff(i int) int64 {
+	if l.joinLen > 0 {
+		if i < l.joinLen {
+			return l.joined.fileOff(i)
+		}
+		i += l.joinAt - l.joinLen
+	}
 	if i >= l.splitAt {
 		return l.off2 + int64(i-l.splitAt)
 	}
@@ -891,30 +916,62 @@ func (l *lineParser) resumed(i int) (lineKind, *Error) {
 	// Continue numbering after the first half's arguments, so a resumed
 	// read's buffer is still known as data.
 	l.argIdx = -1
+	var cut *openCut
 	if l.resumeArgs != nil {
-		l.argIdx = l.resumeArgs(ev.PID, ev.Name)
+		l.argIdx, cut = l.resumeArgs(ev.PID, ev.Name)
 	}
+	l.joined = nil
 	k := j + len(" resumed>")
+	p := skipSpaces(b, k)
+	never := false // the half of a call cut inside brackets that never returned
+	switch {
+	case cut == nil:
+	case len(cut.closers) > 0 && p < len(b) && b[p] == ')':
+		// "<... ioctl resumed>) = ?" (strace 4.x, the tracee gone): the
+		// open brackets stay open, and the call has no result.
+		never = true
+	case len(cut.closers) > 0 || arrowAt(b, k):
+		if len(cut.closers) > 0 {
+			if err := l.closesCut(cut, ev.Name, k); err != nil {
+				return 0, err
+			}
+		}
+		l.joinCut(cut, k)
+		l.argIdx, k = cut.arg, 0
+	}
 	// The first half may have ended after a value: "<... clone resumed>,
 	// child_tidptr=...".
-	if p := skipSpaces(b, k); p < len(b) && b[p] == ',' {
+	if l.joined == nil && p < len(b) && b[p] == ',' {
 		k = p + 1
 	}
-	kind, err, skipped := lineKind(0), (*Error)(nil), false
-	set := l.argSet(c.set)
-	if set == 0 && l.scan {
-		kind, err, skipped = l.skipArgs(k)
+	at := k // where the resumed half's arguments start on its own line
+	if l.joined != nil {
+		at = j + len(" resumed>")
 	}
-	if !skipped {
-		kind, err = l.argsAndReturnSet(k, set)
-	}
+	kind, err := l.resumedArgs(k, c.set)
+	l.unjoin()
 	if err != nil {
 		return 0, err
 	}
 	if kind == lineUnfinished {
-		return 0, l.errorf(k, "a resumed call cannot be unfinished again without \") = ?\"")
+		return 0, l.errorf(at, "a resumed call cannot be unfinished again without \") = ?\"")
+	}
+	if never && ev.RetKnown {
+		return 0, l.errorf(p, "expected %q: the resumed half of %s ends the call inside what its first half (line %d) left open (%q), with a result", cut.closers[len(cut.closers)-1], ev.Name, cut.line, openers(cut.closers))
 	}
 	return lineResumed, nil
+}
+
+// resumedArgs reads the arguments and the return value of a resumed
+// half from text[k], decoding the positions in decoded (see argSet).
+func (l *lineParser) resumedArgs(k int, decoded ArgSet) (lineKind, *Error) {
+	set := l.argSet(decoded)
+	if set == 0 && l.scan {
+		if kind, err, skipped := l.skipArgs(k); skipped {
+			return kind, err
+		}
+	}
+	return l.argsAndReturnSet(k, set)
 }
 
 // argsAndReturn reads arguments up to ')' and the return value, or up to
@@ -924,6 +981,7 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 	// carved from (argRoom), and the event gets exactly their number.
 	room := l.argRoom()
 	l.ev.Args = room
+	l.closers = l.closers[:0]
 	kind, err := l.argsAndReturnInto(i)
 	args := l.ev.Args
 	if kind == lineCall && l.want != AllArgs {
@@ -946,6 +1004,9 @@ func (l *lineParser) argsAndReturn(i int) (lineKind, *Error) {
 func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 	b := l.text
 	ev := l.ev
+	// The argument the line ended right after, when a mark cut it short
+	// there (openArg), and where it starts.
+	open, openStart := -1, 0
 	for {
 		i = skipSpaces(b, i)
 		if i >= len(b) {
@@ -962,6 +1023,7 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		} else if m := unfinishedMark(b, i); m > 0 {
 			k := skipSpaces(b, i+m)
 			if k >= len(b) {
+				l.openArg, l.openStart, l.openEnd = open, openStart, i
 				return lineUnfinished, nil
 			}
 			// "<... read resumed> <unfinished ...>) = ?": resumed only to
@@ -1002,6 +1064,7 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		case b[j] == ')':
 			i = j
 		case unfinishedMark(b, j) > 0:
+			open, openStart = n, i
 			i = j
 		case hasPrefix(b[j:], detachedText):
 			return l.detached(j)

@@ -31,6 +31,8 @@ func (r *Reader) park() error {
 		lp.args = []Value{}
 	}
 	lp.argSlab, lp.slab, lp.extras, lp.valueExtras, lp.elemStacks, lp.scratch = nil, nil, nil, nil, nil, nil
+	lp.joinBuf, lp.stack, lp.closers, lp.joined = nil, nil, nil, nil
+	r.freeCuts = nil
 	lp.names, lp.internBytes, lp.calls, lp.annos = nil, 0, nil, [2]string{}
 	lp.text, lp.ev, lp.mem = nil, nil, nil
 

@@ -69,6 +69,10 @@ func (l *lineParser) quickCall(b []byte) (ok, resumed bool, pid int, name []byte
 		start = j + len(" resumed>")
 		if p := skipSpaces(b, start); p < len(b) && b[p] == ',' {
 			start = p + 1
+		} else if hasPrefix(b[p:], "=>") {
+			// The exit value of the argument its first half ended
+			// with, read joined to it (openCut).
+			return
 		}
 	// "Process 12 attached" and "strace: ..." are no calls: neither has
 	// '(' after its first word.

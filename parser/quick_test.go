@@ -221,6 +221,7 @@ func TestQuickCallTakesTheUsualLines(t *testing.T) {
 		{`10006 1795000000.020342 <... read resumed>"", 1) = 0`, true},
 		{`10006 1795000000.020342 <... clone resumed>, child_tidptr=0x7f) = 10007`, true},
 		{`10006 1795000000.020342 <... read resumed> <unfinished ...>) = ?`, false},
+		{`10006 1795000000.020342 <... clone3 resumed> => {parent_tid=[10007]}, 88) = 10007`, false},
 		{`10006 1795000000.020342 <... ??? resumed>) = 0`, false},
 		{`[pid 10006] close(3) = 0`, false},
 		{`10006<python3> close(3) = 0`, false},

@@ -105,10 +105,16 @@ type Reader struct {
 	// members of an -ff set share one.
 	evidence *syscalls.Evidence
 	pending  map[int]*Event // unfinished calls by pid
-	ready    []*Event       // events completed, from ready[head]
-	head     int
-	seq      int
-	eof      bool
+	// cuts are what the pending calls left open, by the same pids (see
+	// openCut and noteCut); bracketCuts counts those inside brackets, and
+	// freeCuts are openCuts to fill again.
+	cuts        map[int]*openCut
+	bracketCuts int
+	freeCuts    []*openCut
+	ready       []*Event // events completed, from ready[head]
+	head        int
+	seq         int
+	eof         bool
 
 	tf       timeFormat
 	relTotal int64 // -r: running sum of deltas
@@ -214,16 +220,17 @@ func newReaderSize(r io.Reader, name string, opt Options, size int) *Reader {
 	}
 	rd.lp.names = map[string]string{}
 	rd.lp.pool = opt.pool
-	rd.lp.resumeArgs = func(pid int, name string) int {
+	rd.lp.resumeArgs = func(pid int, name string) (int, *openCut) {
 		if ev := rd.pending[pid]; ev != nil && ev.Name == name {
-			return len(ev.Args)
+			return len(ev.Args), rd.liveCut(pid)
 		}
 		if rd.pid == 0 {
-			if ev := rd.pending[rd.pids.owner(pid)]; ev != nil && ev.Name == name {
-				return len(ev.Args)
+			p := rd.pids.owner(pid)
+			if ev := rd.pending[p]; ev != nil && ev.Name == name {
+				return len(ev.Args), rd.liveCut(p)
 			}
 		}
-		return -1
+		return -1, nil
 	}
 	return rd
 }
@@ -343,11 +350,13 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 					pid = r.pid
 				}
 				start := r.pending[pid]
-				if start == nil || start.Name != string(name) {
-					// Warned of in full by stepLine.
+				if start == nil || start.Name != string(name) || r.mayJoin() {
+					// Warned of in full by stepLine, or read joined
+					// to what its first half left open there.
 					return false, r.stepLine(held, cut, text, off, nl)
 				}
 				delete(r.pending, pid)
+				r.dropCut(pid)
 				r.drop(start, true)
 			}
 			if r.pid == 0 && !r.pids.main && !r.pids.prefixed {
@@ -506,9 +515,13 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			r.ready = append(r.ready, old)
 		}
 		r.pending[ev.PID] = ev
+		r.noteCut(ev.PID)
 		r.cut = ev
 	case lineResumed:
 		start := r.pending[ev.PID]
+		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.liveCut(ev.PID) != j) {
+			return joinedElsewhere(ev, j)
+		}
 		if start == nil || start.Name != ev.Name {
 			r.warn(ev.Pos, fmt.Sprintf("%s resumed but its start is not in the trace: only the resumed half is known", ev.Name))
 			r.ready = append(r.ready, ev)
@@ -516,6 +529,12 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			break
 		}
 		delete(r.pending, ev.PID)
+		r.dropCut(ev.PID)
+		if j := lp.joined; j != nil {
+			// The resumed half's first argument is the one the first
+			// half left open, read again whole from the joined text.
+			start.Args = start.Args[:min(j.arg, len(start.Args))]
+		}
 		if m := r.opt.pool.memOf(start); m != nil && r.lp.mem != nil {
 			// The resumed half's Values (and their Elems, in its own
 			// memory) join the start's: the half is reused with it.
@@ -531,7 +550,8 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		for len(args) > 0 && args[len(args)-1].Kind == ValSkipped {
 			args = args[:len(args)-1]
 		}
-		if len(args) < len(start.Args) {
+		if len(args) < len(start.Args) || lp.joined != nil && len(args) == 0 {
+			// (Joined, none at all only for a call skipped whole.)
 			if len(args) == 0 {
 				args = nil
 			}
@@ -636,6 +656,7 @@ func (r *Reader) flushPending(pid, line int) *Event {
 		if pid < 0 || p == pid {
 			evs = append(evs, ev)
 			delete(r.pending, p)
+			r.dropCut(p)
 		}
 	}
 	sort.Slice(evs, func(i, j int) bool { return evs[i].Pos.Line < evs[j].Pos.Line })

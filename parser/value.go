@@ -204,6 +204,9 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		if b[i] == '.' && hasPrefix(b[i:], "...") {
 			v.More = true
 			i += 3
+		} else if b[i] == '<' && cutMark(b, i) {
+			// "{a=1, <unfinished ...>": cut short here (see openCut).
+			return l.cutInside(v, i, closer), nil
 		} else if isCommentAt(b, i) {
 			// "[/* 26 vars */]": strace 4.x's execve environment, a
 			// comment in place of the elements.
@@ -247,6 +250,9 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 				return 0, l.errorf(i, "unterminated comment: expected \"*/\"")
 			}
 			i = k
+		case b[i] == '<' && cutMark(b, i):
+			// "{a=1 <unfinished ...>": cut short after an element.
+			return l.cutInside(v, i, closer), nil
 		default:
 			// Space-separated sets such as [INT TERM]: keep as text.
 			name := v.Name
