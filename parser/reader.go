@@ -479,6 +479,11 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 				delete(r.pending, n)
 				start.PID = ev.PID
 				r.pending[ev.PID] = start
+				if c := r.liveCut(n); c != nil && r.liveCut(ev.PID) == nil {
+					// What the call left open moves with it.
+					delete(r.cuts, n)
+					r.cuts[ev.PID] = c
+				}
 			}
 		}
 		r.ready = append(r.ready, ev)
