@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a problem with the trace itself, at a position in it.
@@ -25,18 +26,30 @@ func (e *Error) Detail() string {
 	b.WriteString("\n\t")
 	text, col := e.Text, e.Pos.Col
 	// Keep long lines readable: show a window around the column.
+	// The cuts fall between characters, and the caret counts the
+	// characters before it, not the bytes: a line of box drawing (three
+	// bytes a character) showed a broken character at the cut and a
+	// caret far to the right.
 	const window = 100
 	if col > window {
-		cut := col - window/2
-		text = "..." + text[min(cut, len(text)):]
+		cut := min(col-window/2, len(text))
+		for cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut++
+		}
+		text = "..." + text[cut:]
 		col = col - cut + 3
 	}
 	if len(text) > 2*window {
-		text = text[:2*window] + "..."
+		end := 2 * window
+		for end > 0 && !utf8.RuneStart(text[end]) {
+			end--
+		}
+		text = text[:end] + "..."
 	}
 	b.WriteString(printable(text))
 	b.WriteString("\n\t")
-	b.WriteString(strings.Repeat(" ", max(col-1, 0)))
+	before := text[:min(max(col-1, 0), len(text))]
+	b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(before)+max(col-1-len(text), 0)))
 	b.WriteString("^")
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -411,6 +412,26 @@ func TestErrorDetailShowsCaret(t *testing.T) {
 	want := "t:3:7: expected ')'\n\tclose(3 x\n\t      ^"
 	if got := e.Detail(); got != want {
 		t.Errorf("Detail:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A line of multi-byte characters is cut between characters, and the
+// caret stands under the character the column points at.
+func TestErrorDetailMultibyte(t *testing.T) {
+	line := "write(2, \"x\"..., 9" + strings.Repeat("─", 120) + "!"
+	col := len(line) // the '!'
+	e := &Error{Pos: Pos{File: "t", Line: 2, Col: col}, Msg: "m", Text: line}
+	got := e.Detail()
+	parts := strings.Split(got, "\n\t")
+	if len(parts) != 3 {
+		t.Fatalf("Detail has %d parts: %q", len(parts), got)
+	}
+	shown, caret := parts[1], parts[2]
+	if !utf8.ValidString(shown) || strings.ContainsRune(shown, utf8.RuneError) {
+		t.Errorf("the shown line has a broken character: %q", shown)
+	}
+	if k := utf8.RuneCountInString(caret) - 1; k < 0 || []rune(shown)[k] != '!' {
+		t.Errorf("the caret points at rune %d of %q, not at the '!'", k, shown)
 	}
 }
 
