@@ -106,12 +106,15 @@ func foreignHint(text []byte, line int) string {
 func mixedOutputHint(text []byte, msg string) string {
 	const fix = "strace wrote its trace where the program writes its output (the terminal, without -o), so the program's output is mixed into the trace; record with strace -o FILE"
 	call := skipPrefixes(bytes.TrimSpace(text))
+	// The output may end the line, or hold what reads as more arguments
+	// ("127I0725 22:30:35 ...] text").
+	cutArgs := strings.Contains(msg, "line ended inside the arguments of") || strings.HasPrefix(msg, "expected ',' or ')' after argument")
 	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,"} {
-		if bytes.HasPrefix(call, []byte(w)) && strings.Contains(msg, "line ended inside the arguments of") {
+		if bytes.HasPrefix(call, []byte(w)) && cutArgs {
 			return "this write to the program's stdout or stderr is cut by its own output: " + fix
 		}
 	}
-	if bytes.HasPrefix(call, []byte("write(")) && strings.Contains(msg, "line ended inside the arguments of") && outputAfterCount(call) {
+	if bytes.HasPrefix(call, []byte("write(")) && cutArgs && outputAfterCount(call) {
 		// Another fd: a copy of the terminal's (dup, F_DUPFD), which
 		// the line itself cannot show.
 		return "this write is cut by the program's own output, printed right after its byte count: " + fix
@@ -122,7 +125,7 @@ func mixedOutputHint(text []byte, msg string) string {
 		// the child that wrote it).
 		return "this call is cut by the program's own output (or a child's): " + fix
 	}
-	if strings.HasPrefix(msg, "expected '(' after syscall name") && bytes.IndexAny(call, "(") < 0 {
+	if strings.HasPrefix(msg, "expected '(' after syscall name") && (bytes.IndexAny(call, "(") < 0 || namedMessage(call)) {
 		return "this line is not strace output (a shell prompt, or a program's own output?): " + fix + ", and cut off what is not the trace"
 	}
 	return ""
@@ -150,6 +153,17 @@ func outputAfterCount(call []byte) bool {
 		k++
 	}
 	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
+}
+
+// namedMessage reports whether line starts as a program's message does,
+// a word and a colon: "ERROR: Could not find a version (from versions:
+// none)", which has a '(' further on.
+func namedMessage(line []byte) bool {
+	k := 0
+	for k < len(line) && nameByte[line[k]] {
+		k++
+	}
+	return k > 0 && hasPrefix(line[k:], ": ")
 }
 
 // proseAfterArgs reports whether the last argument of call, a line cut
