@@ -180,7 +180,11 @@ type Watcher struct {
 	raw     model.Ref
 	rawCall string
 
-	forks    map[int]model.Ref // child pid -> the call that returned it
+	forks map[int]model.Ref // child pid -> the call that returned it
+	// woke is the first futex call that woke a waiter (woken of them):
+	// in a trace of one pid, a thread the trace does not show.
+	woke     model.Ref
+	woken    int64
 	pids     map[int]bool
 	firstPID int // the first pid a line names: the traced command's
 
@@ -329,6 +333,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.ok++
 	case ev.Failed():
 		w.failed++
+	}
+	if ev.Call == 0 && ev.RetKnown && ev.Ret > 0 && w.woke.Line == 0 && ev.Name == "futex" {
+		// A futex call that woke someone: FUTEX_WAIT returns 0, the
+		// wakes and requeues the number of waiters they woke.
+		w.woke, w.woken = ref(ev), ev.Ret
 	}
 	row := ev.Call.Row()
 	switch row.Effect {
@@ -600,6 +609,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 		}
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
+	}
+	if w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
+		// Threads made before the trace began (strace -p without -f
+		// attaches to one thread) return no fork in it.
+		add(BlindUnfollowedChildren, w.woke, fmt.Sprintf("futex woke %s the trace never shows (first here), and every line is one thread's: recorded without -f, or attached (-p) to one thread of a program with more, so what the other threads wrote, synced and renamed is missing", plural(int(w.woken), "waiting thread", "waiting threads")))
 	}
 	if r := w.relative; r.n > 0 {
 		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), shown(strings.Join(w.rootsGiven(), ", ")), isAre(r.n)))

@@ -292,6 +292,22 @@ exit_group(0) = ?
 300 exit_group(0) = ?
 300 +++ exited with 0 +++
 `, nil},
+		// strace -p attaches to one thread: threads made before it
+		// show in no fork, but a futex wake that woke one does.
+		{"attached to one thread, a futex wake wakes another", `dup(2) = 5
+futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 1
+close(5) = 0
+`, []string{BlindUnfollowedChildren}},
+		{"one thread, a futex wake with no waiter", `futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 0
+futex(0x55d0c1a4, FUTEX_WAIT_PRIVATE, 0, NULL) = -1 EAGAIN (Resource temporarily unavailable)
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
+		{"-f, the woken thread in the trace", `300 futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 1
+301 <... futex resumed>) = 0
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, nil},
 		{"-f, one child followed, one not", `300 clone(child_stack=NULL, flags=SIGCHLD) = 301
 300 clone(child_stack=NULL, flags=SIGCHLD) = 302
 301 exit_group(0) = ?
