@@ -78,6 +78,9 @@ type lineParser struct {
 	dataArg int
 	argIdx  int
 
+	// unreadable is set by a line of a call strace could not read
+	// ("????("), which the reader warns of.
+	unreadable bool
 	// resumeArgs tells how many arguments the first half of a pid's
 	// unfinished call of that name printed (-1 when none is pending), and
 	// what it left open (see openCut), if anything.
@@ -435,6 +438,15 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		i = l.relativeAfterClock(i)
 	}
 	i = l.bracketPrefixes(i)
+	if i < len(b) && (b[i] == '?' && hasPrefix(b[i:], "????(") || b[i] == '<' && hasPrefix(b[i:], "<... ???? resumed>")) {
+		// strace 4.x, when it could not read the call of a process
+		// going away: "????( <unavailable>)= ? <unavailable>", even
+		// "????(= ? <unavailable>". Nothing of the call is known; the
+		// reader warns that it is left out.
+		l.unreadable = true
+		l.old = "a call strace could not read (\"????(\")"
+		return lineDiag, tf, nil
+	}
 	if i < len(b) && b[i] == '[' && hasPrefix(b[i:], "[ Process PID=") {
 		// strace 5 and later print the personality line after the pid
 		// and the time, as a call's line.

@@ -515,3 +515,16 @@ func TestFFSet(t *testing.T) {
 		t.Errorf("untimed -ff set: %v", err)
 	}
 }
+
+// strace 4.x prints "????(" for a call of a dying process it could not
+// read, in three shapes: each is left out with a warning, and the lines
+// around them read as ever.
+func TestUnreadableCall(t *testing.T) {
+	evs, warns, _ := parseText(t, "16820 close(3) = 0\n16820 ????( <unavailable>)= ? <unavailable>\n16820 ????(= ? <unavailable>\n16820 <... ???? resumed> ) = ? <unavailable>\n16820 +++ exited with 0 +++\n")
+	if len(evs) != 2 || evs[0].Name != "close" || evs[1].Kind != KindExit {
+		t.Errorf("got %d events, want close and the exit", len(evs))
+	}
+	if len(warns) != 3 || !strings.Contains(warns[0], "could not read this call") {
+		t.Errorf("warnings %q, want one for each ???? line", warns)
+	}
+}

@@ -447,6 +447,10 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.explain(perr)
 	}
 	if kind == lineDiag {
+		if lp.unreadable {
+			lp.unreadable = false
+			r.warn(Pos{File: r.name, Line: startLine, Col: 1}, "strace could not read this call of a process going away (\"????\"): what it did, if anything, is not in the trace")
+		}
 		r.drop(ev, false)
 		if lp.mode != nil {
 			r.evidence.Personality(string(lp.mode))
