@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,20 +39,10 @@ func TestThreadExec(t *testing.T) {
 	if !strings.Contains(string(text), "superseded by execve in pid") {
 		t.Skipf("the execve ran on the main thread this time (no superseded line):\n%s", tail(string(text)))
 	}
-	var warnings []string
-	r := NewReader(strings.NewReader(string(text)), "t.strace", Options{Warn: func(p Pos, msg string) {
-		warnings = append(warnings, p.String()+": "+msg)
-	}})
+	evs, warnings, _ := parseText(t, string(text))
 	var execs []*Event
 	leader := 0
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range evs {
 		if leader == 0 {
 			leader = ev.PID
 		}
@@ -62,8 +50,7 @@ func TestThreadExec(t *testing.T) {
 			t.Errorf("line %d: superseded names the thread %d", ev.Pos.Line, ev.FormerPID())
 		}
 		if ev.Kind == KindSyscall && ev.Name == "execve" {
-			c := *ev
-			execs = append(execs, &c)
+			execs = append(execs, ev)
 		}
 	}
 	if len(warnings) > 0 {
