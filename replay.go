@@ -112,11 +112,13 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		if r.lean {
 			tl.Lean()
 		}
+		watch.UseProcs(tl.Model().Procs())
 		if !visit(nil, tl.Start(), true) {
 			return &Replayed{}, nil
 		}
 	} else {
 		m = model.New(opt)
+		watch.UseProcs(m.Procs())
 	}
 	stream, err := r.openRecycled(trace, what, st.Arch, r.recycle)
 	if err != nil {

@@ -29,6 +29,7 @@ const (
 	BlindSharedMmap         = "blind-shared-mmap"
 	BlindUnknownArch        = "blind-unknown-arch"
 	BlindNoCalls            = "blind-no-calls"
+	BlindUnknownFD          = "blind-unknown-fd"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -50,6 +51,7 @@ var blindSpots = []BlindSpot{
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
+	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
@@ -177,6 +179,15 @@ type Watcher struct {
 	blindWrites int
 	blindWrite  model.Ref
 
+	// procs is the process model of the model whose paths the watcher
+	// sees (UseProcs): it tells an fd the trace never opened and cannot
+	// name. unnamed counts the changes made through such fds, the first
+	// at unnamedAt.
+	procs     *model.Procs
+	unnamed   int
+	unnamedAt model.Ref
+	unnamedFD int64
+
 	raw     model.Ref
 	rawCall string
 
@@ -248,6 +259,10 @@ func (s *pathSet) add(p string, at model.Ref) {
 func NewWatcher(opt *Options) *Watcher {
 	return &Watcher{opt: opt, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
 }
+
+// UseProcs gives the watcher the process model that resolves the paths
+// ObserveResolved gets, to tell fds the trace never opened.
+func (w *Watcher) UseProcs(p *model.Procs) { w.procs = p }
 
 // ref is where an event is, as model.Ref says it.
 func ref(ev *parser.Event) model.Ref {
@@ -388,6 +403,18 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if !ev.OK() {
 		return
+	}
+	if c.changing && w.procs != nil {
+		if i := row.FD(); i >= 0 {
+			if fd, ok := ev.Arg(i).Int(); ok && fd >= 3 && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
+				// Standard input, output and error are left out: a
+				// terminal, almost always, in every trace.
+				if w.unnamed == 0 {
+					w.unnamedAt, w.unnamedFD = ref(ev), fd
+				}
+				w.unnamed++
+			}
+		}
 	}
 	switch row.Effect {
 	case syscalls.Open:
@@ -564,6 +591,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// "clean" would be said of nothing. Trace is left for the caller,
 		// who knows the file's name, when not even a signal came.
 		add(BlindNoCalls, w.anyEvent, "the trace holds not one system call: there is nothing of the program to judge; strace's own lines in it (\"strace: ...\") may say why it traced nothing")
+	} else if w.ok == 0 && w.failed == 0 {
+		// Calls, but none that returned: an attach (-p) to threads that
+		// each sat in one call until strace stopped ("restart_syscall(<...
+		// resuming interrupted ...> <unfinished ...>"), or a trace cut off.
+		what := fmt.Sprintf("not one of the trace's %d calls returned (each was still running when the trace ends, or never returns, as exit_group)", w.syscalls)
+		if w.syscalls == 1 {
+			what = "the trace's one call did not return (it was still running when the trace ends, or never returns, as exit_group)"
+		}
+		add(BlindNoCalls, w.first, what+": there is nothing of the program to judge")
 	}
 	if w.rawCall != "" {
 		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))
@@ -571,6 +607,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	if w.syscalls > 0 && w.ok == 0 && w.failed > 0 {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
+	// filterWrites: writes to fds never opened are put down to a filter
+	// (below), and not said again as blind-unknown-fd.
+	filterWrites := false
 	if w.opens > 0 && w.closes == 0 {
 		missing := "close"
 		var absent []string
@@ -587,12 +626,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// Files opened for writing and synced, and not one write to any
 		// fd, not even the terminal: the filter left the writes out.
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
-	} else if w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0 {
+	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+	}
+	if w.unnamed > 0 && !filterWrites {
+		more := ""
+		if w.unnamed > 1 {
+			more = fmt.Sprintf(" (%d changes through such fds in all)", w.unnamed)
+		}
+		add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
 	}
 	var lost []int
 	for pid := range w.forks {

@@ -64,6 +64,10 @@ func TestBlindSpots(t *testing.T) {
 			opt: Options{Roots: []string{dir("blind-raw-args")}}, blind: []string{BlindRawArgs}, findings: []string{}},
 		{name: "no calls (-e trace=none)", trace: "blind-no-calls",
 			opt: Options{Roots: []string{dir("blind-no-calls")}}, blind: []string{BlindNoCalls}, findings: []string{}},
+		// fd 3 is the shell's, opened before strace started the program,
+		// and without -y the trace never names its file.
+		{name: "inherited fd (no -y)", trace: "blind-unknown-fd",
+			opt: Options{Roots: []string{dir("blind-unknown-fd")}}, blind: []string{BlindUnknownFD}, findings: []string{}},
 		{name: "failed only (-Z)", trace: "blind-failed-only",
 			opt: Options{Roots: []string{dir("blind-failed-only")}}, blind: []string{BlindFailedOnly}, findings: []string{}},
 		{name: "successful only (-z)", trace: "blind-successful-only",

@@ -574,6 +574,9 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 			mo.Resolved = watch.ObserveResolved
 		}
 		r.m = model.New(mo)
+		if i == 0 {
+			watch.UseProcs(r.m.Procs())
+		}
 		runs[i] = r
 	}
 	res := &Result{Models: models}

@@ -17,7 +17,11 @@ type Handle struct {
 	Flags  uint64 // open flags (O_APPEND, O_DIRECT, O_SYNC, ...)
 	Offset int64
 	Kind   HandleKind
-	Node   *Inode // set by the durability model for regular files and directories
+	// unnamed: an fd the trace never opened and never named (inherited
+	// from before the trace, or opened before an attach, and printed
+	// without -y), whose file no finding can name (see Procs.Unnamed).
+	unnamed bool
+	Node    *Inode // set by the durability model for regular files and directories
 	// nodes are the inodes of the models sharing the process model, by
 	// their place among them (see sharedprocs.go); Node is then the one
 	// of the model that last resolved the handle.
@@ -472,11 +476,26 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		// An fd inherited from before the trace, whose file the trace
 		// does not name: remember it as unknown, so that dup of it
 		// carries "unknown" instead of leaving stale entries in place.
-		h := &Handle{}
+		h := &Handle{unnamed: true}
 		pr.files.set(int(fd), fdEntry{h: h})
 		return h
 	}
 	return e.h
+}
+
+// Unnamed reports whether argument v of an event of process pid at line
+// is an fd the trace never opened and cannot name: one inherited from
+// before the trace or opened before an attach, printed without a -y
+// path. A change made through it reaches a file the model cannot see.
+// Ask after the model resolved the event's paths (Options.Resolved), so
+// that an fd first met in this event is in the table.
+func (p *Procs) Unnamed(pid int, v *parser.Value, line int) bool {
+	fd, ok := fdNumber(v)
+	if !ok || fd < 0 {
+		return false
+	}
+	e, ok := p.Proc(pid).files.at(int(fd), line)
+	return ok && e.h != nil && e.h.unnamed && e.h.Path == ""
 }
 
 // fdNumber is v.Int() with a quick answer for what fd arguments

@@ -39,6 +39,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"check", fx + "blind-no-calls/trace.strace"}, exitBlind},
 		{[]string{"states", fx + "blind-no-calls/trace.strace"}, exitBlind},
 		{[]string{"check", "--accept-blind", "blind-no-calls", fx + "blind-no-calls/trace.strace"}, exitOK},
+		{[]string{"check", fx + "blind-unknown-fd/trace.strace"}, exitBlind},
+		{[]string{"states", fx + "blind-unknown-fd/trace.strace"}, exitBlind},
 		{[]string{"check", fx + "blind-failed-only/trace.strace"}, exitBlind},
 		{[]string{"check", "--fail-on", "never", fx + "blind-failed-only/trace.strace"}, exitBlind},
 		{[]string{"check", "--accept-blind", "blind-failed-only", fx + "blind-failed-only/trace.strace"}, exitOK},
