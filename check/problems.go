@@ -216,6 +216,10 @@ func Group(r *Result) (*Problems, error) {
 	byKey := map[problemKey]int32{}
 	var program *Problem
 	programAt := false // the program-level problem's Source is a data-not-synced's
+	// programData: a data-not-synced finding is among the program-level
+	// problem's, which then goes by that rule; else by its first finding's
+	// (a program that only renames never left data unsynced).
+	programData := false
 	i := 0
 	for f, err := range r.heads() {
 		if err != nil {
@@ -245,6 +249,9 @@ func Group(r *Result) (*Problems, error) {
 		}
 		p := ps.List[n]
 		p.Members = append(p.Members, int32(i))
+		if p.Program && registry[prim].ID == DataNotSynced {
+			programData = true
+		}
 		if f.Rule.Severity > p.Severity {
 			p.Severity = f.Rule.Severity
 		}
@@ -278,9 +285,14 @@ func Group(r *Result) (*Problems, error) {
 		}
 		p.Fix = p.Rule.Fix
 		if p.Program {
-			p.Rule = registry[ruleIndex[DataNotSynced]]
-			p.Message = programMessage(p)
+			if programData {
+				p.Rule = registry[ruleIndex[DataNotSynced]]
+			}
+			p.Message = programMessage(p, programData)
 			p.Fix = "Sync what must survive a crash: fsync (or fdatasync) each file after its last write and before it is renamed into place, and fsync the directory after creating, renaming or removing a name in it. " + p.Rule.Fix
+			if !programData {
+				p.Fix = "Sync what must survive a crash. " + p.Rule.Fix
+			}
 		} else {
 			for _, also := range p.also(files) {
 				p.Message += "; " + also
@@ -329,10 +341,15 @@ func (p *Problem) also(files map[string]*fileRules) []string {
 	return out
 }
 
-// programMessage says what a program that never syncs risks.
-func programMessage(p *Problem) string {
-	return fmt.Sprintf("the program never calls fsync, fdatasync or sync: a crash can lose or undo what it changed in %s (%s); sync each file after its last write and each directory after its names change",
-		plural(len(p.Paths), "file", "files"), listPaths(p.Paths, 5))
+// programMessage says what a program that never syncs risks; data says
+// whether it left data unsynced, or only names.
+func programMessage(p *Problem, data bool) string {
+	fix := "sync each file after its last write and each directory after its names change"
+	if !data {
+		fix = "fsync each directory after its names change"
+	}
+	return fmt.Sprintf("the program never calls fsync, fdatasync or sync: a crash can lose or undo what it changed in %s (%s); %s",
+		plural(len(p.Paths), "file", "files"), listPaths(p.Paths, 5), fix)
 }
 
 // listPaths names the first n paths by their base name, and how many

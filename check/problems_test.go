@@ -176,6 +176,11 @@ func TestGroupRules(t *testing.T) {
 			f(TruncateInPlace, "c", 1, nil),
 			f(DataNotSynced, "a", 2, nil), f(NameNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil), f(NameNotSynced, "d", 4, nil),
 		}, true, []want{{DataNotSynced, 4, 3}, {TruncateInPlace, 1, 1}}},
+		// Names only, no data: the problem goes by the names' rule, not
+		// by a data-not-synced no finding in it has.
+		{"a program that never syncs and only renames", []*Finding{
+			f(NameNotSynced, "new", 1, nil), f(NameNotSynced, "old", 1, nil),
+		}, true, []want{{NameNotSynced, 2, 2}}},
 		{"a program that syncs something", []*Finding{
 			f(DataNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil),
 		}, false, []want{{DataNotSynced, 1, 1}, {RenameBeforeSync, 1, 1}}},
