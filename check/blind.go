@@ -30,6 +30,7 @@ const (
 	BlindUnknownArch        = "blind-unknown-arch"
 	BlindNoCalls            = "blind-no-calls"
 	BlindUnknownFD          = "blind-unknown-fd"
+	BlindCutShort           = "blind-cut-short"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -52,6 +53,7 @@ var blindSpots = []BlindSpot{
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
 	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
+	{BlindCutShort, "what the program did after the trace ends, when it ends before any process exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
@@ -162,6 +164,11 @@ type Watcher struct {
 	exitCalls int
 	exitLine  model.Ref // first "+++ exited" line
 	exits     int
+	killed    int // "+++ killed by ... +++" lines
+	// last is where the last event is: a trace that ends before any
+	// process exited was cut off there.
+	lastFile string
+	lastLine int
 
 	closes int
 	syncs  map[string]bool
@@ -328,12 +335,16 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
 	}
+	w.lastFile, w.lastLine = ev.Pos.File, max(ev.EndLine, ev.Pos.Line)
 	switch ev.Kind {
 	case parser.KindExit:
 		if w.exits == 0 {
 			w.exitLine = ref(ev)
 		}
 		w.exits++
+		return
+	case parser.KindKilled:
+		w.killed++
 		return
 	case parser.KindSyscall:
 	default:
@@ -600,6 +611,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			what = "the trace's one call did not return (it was still running when the trace ends, or never returns, as exit_group)"
 		}
 		add(BlindNoCalls, w.first, what+": there is nothing of the program to judge")
+	}
+	if w.ok+w.failed > 0 && w.exits == 0 && w.killed == 0 && w.exitCalls == 0 {
+		// Not one process ended: no "+++ exited"/"+++ killed" line and no
+		// exit or exit_group call (strace prints the call even with -qq,
+		// which drops the lines). A recording runs until its program
+		// exits; this one was cut off.
+		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before any process in it exited (no exit_group, no \"+++ exited\" line): it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine))
 	}
 	if w.rawCall != "" {
 		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))

@@ -68,6 +68,11 @@ func TestBlindSpots(t *testing.T) {
 		// and without -y the trace never names its file.
 		{name: "inherited fd (no -y)", trace: "blind-unknown-fd",
 			opt: Options{Roots: []string{dir("blind-unknown-fd")}}, blind: []string{BlindUnknownFD}, findings: []string{}},
+		// strace -p stopped while the program ran on: its save is in the
+		// trace, its exit is not.
+		{name: "cut short (strace -p stopped)", trace: "blind-cut-short",
+			opt: Options{Roots: []string{dir("blind-cut-short")}}, blind: []string{BlindCutShort},
+			findings: []string{"data-not-synced " + dir("blind-cut-short") + "/state.txt", "name-not-synced " + dir("blind-cut-short") + "/state.txt"}},
 		{name: "failed only (-Z)", trace: "blind-failed-only",
 			opt: Options{Roots: []string{dir("blind-failed-only")}}, blind: []string{BlindFailedOnly}, findings: []string{}},
 		{name: "successful only (-z)", trace: "blind-successful-only",
@@ -301,7 +306,7 @@ exit_group(0) = ?
 		{"attached to one thread, a futex wake wakes another", `dup(2) = 5
 futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 1
 close(5) = 0
-`, []string{BlindUnfollowedChildren}},
+`, []string{BlindCutShort, BlindUnfollowedChildren}},
 		{"one thread, a futex wake with no waiter", `futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 0
 futex(0x55d0c1a4, FUTEX_WAIT_PRIVATE, 0, NULL) = -1 EAGAIN (Resource temporarily unavailable)
 exit_group(0) = ?
@@ -384,19 +389,27 @@ func TestNoDataInline(t *testing.T) {
 		{"whole bytes", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
 write(3</d/f>, "abc", 3) = 3
 close(3</d/f>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
 `, nil},
 		{"raw write", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
 write(3</d/f>, 0x55d0c0ffee00, 3) = 3
 close(3</d/f>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
 `, []string{BlindNoData}},
 		{"iovecs cut short", `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 3</d/f>
 writev(3</d/f>, [{iov_base="ab", iov_len=2}, ...], 3) = 4
 close(3</d/f>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
 `, []string{BlindNoData}},
 		{"outside the roots", `openat(AT_FDCWD</d>, "/e/f", O_WRONLY|O_CREAT, 0644) = 3</e/f>
 write(3</e/f>, ""..., 3) = 3
 openat(AT_FDCWD</d>, "/d/g", O_WRONLY|O_CREAT, 0644) = 4</d/g>
 close(3</e/f>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
 `, nil},
 	}
 	for _, tc := range tests {

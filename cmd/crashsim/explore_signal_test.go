@@ -66,7 +66,7 @@ func exploreEnds(t *testing.T, bin string, prefix []string, end string) {
 		}
 	}
 	trace := filepath.Join(dir, "t.strace")
-	tr := fmt.Sprintf("openat(AT_FDCWD, %q, O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\nwrite(3, \"x\", 1) = 1\nclose(3) = 0\n", root+"/f")
+	tr := fmt.Sprintf("openat(AT_FDCWD, %q, O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\nwrite(3, \"x\", 1) = 1\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n", root+"/f")
 	if err := os.WriteFile(trace, []byte(tr), 0o644); err != nil {
 		t.Fatal(err)
 	}

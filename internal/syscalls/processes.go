@@ -20,6 +20,7 @@ var processRows = []Row{
 		Args: args(argDirfd("dirfd"), argPath("pathname"), argOther("argv"), argOther("envp"), argFlags("flags", AtFlags))},
 	{Name: "exit", Effect: Exit, Arches: AllArches, Traced: true, Why: "process end", Args: args(argOther("status"))},
 	{Name: "exit_group", Effect: Exit, Arches: AllArches, Traced: true, Why: "process end", Args: args(argOther("status"))},
+	{Name: "_exit", Effect: Exit, Arches: none, Why: "not traced: exit under the name some strace 4.x builds print", Args: args(argOther("status"))},
 
 	{Name: "arch_prctl", Arches: x86, Why: "not traced: read only for its name, which only x86 has", Args: args(argOther("code"), argOther("addr"))},
 	{Name: "set_thread_area", Arches: x86, Why: "not traced: read only for its name, which only x86 has", Args: args(argOther("u_info"))},
