@@ -186,7 +186,7 @@ var zeroValue Value
 type ValueKind uint8
 
 const (
-	ValNone   ValueKind = iota // missing
+	ValNone   ValueKind = iota // missing: not printed, or an element printed empty ("{SIG_DFL, , {...}}", strace 4.x)
 	ValNumber                  // 42, -1, 0x7f, 0644
 	ValString                  // "..." (see Value.Str and Value.Data)
 	ValIdent                   // NULL, AT_FDCWD, O_RDONLY|O_CREAT, SEEK_SET, and other symbolic text

@@ -230,7 +230,19 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			l.elemStacks[depth] = s
 			j, err := l.value(&s[len(s)-1], i, depth+1, data)
 			if err != nil {
-				return 0, err
+				if !emptyElement(b, start, i) {
+					return 0, err
+				}
+				// Some strace 4.x builds on ARM print an element of a
+				// struct as nothing at all: "{SIG_DFL, , {...}}".
+				// Nothing was printed, so the element is the zero Value,
+				// ValNone, and the comma after it is read below as after
+				// any other. It is found here, where value failed on it,
+				// and not tested for before value: an element nearly
+				// always holds something, and this way an element that
+				// reads is tested for nothing more than before.
+				s[len(s)-1] = Value{}
+				j = i
 			}
 			i = j
 		}
@@ -261,6 +273,23 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 			return l.term(v, start)
 		}
 	}
+}
+
+// emptyElement reports whether the element of the struct or array opening
+// at b[start] that should start at b[i] is empty: a comma stands there,
+// and only spaces stand between it and the comma that ended the element
+// before. A first element that is empty ("{, a}") is not one: no strace
+// is known to print it, and it stays an error, as does an empty argument
+// outside brackets ("write(3, , 5)").
+func emptyElement(b []byte, start, i int) bool {
+	if i >= len(b) || b[i] != ',' {
+		return false
+	}
+	k := i - 1
+	for k > start && b[k] == ' ' {
+		k--
+	}
+	return k > start && b[k] == ','
 }
 
 func kindWord(k ValueKind) string {
