@@ -303,6 +303,24 @@ func TestCutLastLineWithNewline(t *testing.T) {
 	}
 }
 
+// TestCutAfterEquals: a last line that stops right after '=' (with or
+// without its newline, with or without a space after it) is cut short
+// like any other: a warning, not a refusal. A public excerpt ending in
+// `open("/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = ` was refused for it.
+// The same line before the last one is still an error.
+func TestCutAfterEquals(t *testing.T) {
+	for _, end := range []string{"=\n", "= \n", "=", "= "} {
+		evs, warns, _ := parseText(t, "close(3) = 0\nfsync(4) "+end)
+		if len(evs) != 1 || len(warns) != 1 || !strings.Contains(warns[0], "cut short") {
+			t.Errorf("%q: %d events, warnings %q; want 1 event and a cut-short warning", end, len(evs), warns)
+		}
+	}
+	_, _, err := readEvents(strings.NewReader("fsync(4) =\nclose(3) = 0\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), "expected the return value of fsync") {
+		t.Errorf("a line cut after '=' before the last: error %v", err)
+	}
+}
+
 // TestOldTraceReads reads a whole trace in the shapes of strace 4.x
 // (written for this test after the logs of that era): every line is an
 // event or a skipped message, and nothing warns.

@@ -1278,6 +1278,10 @@ func (l *lineParser) ret(i int) *Error {
 		ev.Dur = dur
 	}
 	if i >= end {
+		// A line that stops right after '=' is cut there: the last line
+		// of a trace whose recording stopped reads like any other cut
+		// short (a warning), not as a line strace never prints.
+		l.eolErr = i >= len(b)
 		return l.errorf(i, "expected the return value of %s after '='", ev.Name)
 	}
 	if b[i] == '?' {
