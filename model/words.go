@@ -70,6 +70,10 @@ func stateWords(s PathState, ino *Inode) string {
 	// its pending writes persisted)" read as if a file the program only
 	// created had been written.
 	quiet := s.Persisted == "none" && (s.Outcome == Initial || s.Outcome == Missing)
+	// Nor of a file with no write pending: "none" and "all" of nothing
+	// read as if there had been some (a temp file synced, then renamed,
+	// left behind by a crash).
+	quiet = quiet || ino != nil && !ino.DataPending() && (s.Persisted == "none" || s.Persisted == "all")
 	if s.Inode != 0 && (ino == nil || !ino.Dir) && !quiet {
 		fmt.Fprintf(&b, " (%s persisted)", PersistedWords(s.Persisted))
 	}
