@@ -51,8 +51,11 @@
 //     trace named one (a -k stack, a Python mark), else the file. The
 //     same rule at one call site on several files (a loop saving each)
 //     is one problem with several paths; without call sites, each file's
-//     problem is its own. Findings of the same rule on one file are one
-//     problem. Explore's rejected states are a problem each.
+//     problem is its own, but for name-not-synced, whose place is then
+//     the trace line of the change: the two names of one rename (the old
+//     one can come back, the new one be missing) are one problem. Findings
+//     of the same rule on one file are one problem. Explore's rejected
+//     states are a problem each.
 //   - A program that never asked for durability (no sync call of any
 //     kind, no O_SYNC write: Result.Unsynced, only for a trace without
 //     blind spots) has one program-level problem, first, that says so and

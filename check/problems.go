@@ -155,6 +155,10 @@ func (fr *fileRules) joins(n int32) bool {
 	return true
 }
 
+// traceSite marks a problem key's file as a trace's, not a source file's
+// (see Group).
+const traceSite = "\x00trace:"
+
 // problemKey names a problem while Group builds them.
 type problemKey struct {
 	program bool
@@ -189,11 +193,19 @@ func Group(r *Result) (*Problems, error) {
 		}
 		fileOf = append(fileOf, fr)
 		i := ruleIndex[f.Rule.ID]
-		if fr.rules&(1<<i) == 0 && f.Source != nil {
+		site := f.Source
+		if site == nil && f.Rule.ID == NameNotSynced {
+			// Without a call site, a name's problem is where the trace
+			// changed it: the two names of one rename (the old one can
+			// come back, the new one be missing) are one mistake, one
+			// missing directory fsync.
+			site = &source.Location{File: traceSite + f.Trace, Line: f.Line}
+		}
+		if fr.rules&(1<<i) == 0 && site != nil {
 			if fr.sites == nil {
 				fr.sites = map[int]*source.Location{}
 			}
-			fr.sites[i] = f.Source
+			fr.sites[i] = site
 		}
 		fr.rules |= 1 << i
 	}

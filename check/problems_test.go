@@ -181,6 +181,12 @@ func TestGroupRules(t *testing.T) {
 		{"a program that never syncs and only renames", []*Finding{
 			f(NameNotSynced, "new", 1, nil), f(NameNotSynced, "old", 1, nil),
 		}, true, []want{{NameNotSynced, 2, 2}}},
+		// One rename, no directory fsync: the name that can come back
+		// and the name that can be missing are one problem, at the
+		// rename's line, not one per name.
+		{"the two names of one rename", []*Finding{
+			f(NameNotSynced, "a", 5, nil), f(NameNotSynced, "a.tmp", 5, nil), f(NameNotSynced, "b", 9, nil),
+		}, false, []want{{NameNotSynced, 2, 2}, {NameNotSynced, 1, 1}}},
 		{"a program that syncs something", []*Finding{
 			f(DataNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil),
 		}, false, []want{{DataNotSynced, 1, 1}, {RenameBeforeSync, 1, 1}}},
