@@ -120,6 +120,10 @@ var ruleIndex = func() map[string]int {
 type fileRules struct {
 	rules uint64 // bit ruleIndex[id]
 	sites map[int]*source.Location
+	// nameTrace and nameLine are where the first name-not-synced finding
+	// on the file is, the place of its problem when no call site is.
+	nameTrace string
+	nameLine  int
 	// primary is the rule whose problem each rule's findings join, by
 	// rule index, once worked out (primaries): shared by every file
 	// with the same rules.
@@ -155,16 +159,13 @@ func (fr *fileRules) joins(n int32) bool {
 	return true
 }
 
-// traceSite marks a problem key's file as a trace's, not a source file's
-// (see Group).
-const traceSite = "\x00trace:"
-
 // problemKey names a problem while Group builds them.
 type problemKey struct {
 	program bool
 	rule    int
 	file    string // call site file, or the traced path
 	line    int    // call site line; 0 for a path
+	inTrace bool   // file and line are a trace's (name-not-synced without a call site)
 	state   int    // explore's rejected state
 }
 
@@ -193,19 +194,14 @@ func Group(r *Result) (*Problems, error) {
 		}
 		fileOf = append(fileOf, fr)
 		i := ruleIndex[f.Rule.ID]
-		site := f.Source
-		if site == nil && f.Rule.ID == NameNotSynced {
-			// Without a call site, a name's problem is where the trace
-			// changed it: the two names of one rename (the old one can
-			// come back, the new one be missing) are one mistake, one
-			// missing directory fsync.
-			site = &source.Location{File: traceSite + f.Trace, Line: f.Line}
-		}
-		if fr.rules&(1<<i) == 0 && site != nil {
+		if fr.rules&(1<<i) == 0 && f.Source != nil {
 			if fr.sites == nil {
 				fr.sites = map[int]*source.Location{}
 			}
-			fr.sites[i] = site
+			fr.sites[i] = f.Source
+		}
+		if fr.rules&(1<<i) == 0 && f.Rule.ID == NameNotSynced {
+			fr.nameTrace, fr.nameLine = f.Trace, f.Line
 		}
 		fr.rules |= 1 << i
 	}
@@ -248,6 +244,12 @@ func Group(r *Result) (*Problems, error) {
 			k.file, k.line = f.Source.File, f.Source.Line
 		case fr.sites[prim] != nil:
 			k.file, k.line = fr.sites[prim].File, fr.sites[prim].Line
+		case registry[prim].ID == NameNotSynced && fr.nameLine > 0:
+			// Without a call site, a name's problem is where the trace
+			// changed it: the two names of one rename (the old one can
+			// come back, the new one be missing) are one mistake, one
+			// missing directory fsync.
+			k.file, k.line, k.inTrace = fr.nameTrace, fr.nameLine, true
 		}
 		n, ok := byKey[k]
 		if !ok {
