@@ -64,6 +64,16 @@ func isProcessMsg(t []byte) bool {
 // than the shapes this parser knows.
 func (r *Reader) explain(e *Error) *Error {
 	text := r.lp.text
+	if hint := pastedHint(text); hint != "" {
+		if k := elisionAt(text); k >= 0 {
+			// Not "after the line prefix" ("[...]" reads as one): the
+			// mark itself is what no strace prints.
+			e.Msg = fmt.Sprintf("expected a syscall name, a signal (---) or an exit (+++), found %q", snippet(bytes.TrimSpace(text)))
+			e.Pos.Col = k + 1
+		}
+		e.Msg += "; " + hint
+		return e
+	}
 	if hint := foreignHint(text, e.Pos.Line); hint != "" {
 		e.Msg += "; " + hint
 		return e
@@ -85,6 +95,10 @@ func (r *Reader) explain(e *Error) *Error {
 func foreignHint(text []byte, line int) string {
 	t := bytes.TrimSpace(text)
 	switch {
+	case enterExitMark(skipPrefixes(t)):
+		return uRootHint
+	case trussReturn(t) >= 0, trussError(t):
+		return trussHint
 	case bytes.Contains(t, []byte("+++ exited (status ")), bytes.Contains(t, []byte("<no return ...>")),
 		bytes.HasPrefix(skipPID(t), []byte("SYS_")):
 		return "this looks like an ltrace log (library calls): crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
@@ -98,6 +112,121 @@ func foreignHint(text []byte, line int) string {
 		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
 	}
 	return ""
+}
+
+const (
+	trussHint = "this looks like FreeBSD truss output, which crashsim does not read; record on Linux with strace -f -o FILE CMD"
+	uRootHint = "this looks like the output of u-root's strace (an E or X before each call, for its entry and its exit), another tool's format, which crashsim does not read; record with strace -f -ttt -y -xx -o FILE CMD"
+)
+
+// foreignLines is how many lines at the start of a trace foreignLine
+// looks at.
+const foreignLines = 16
+
+// foreignLine refuses a line of another tool's format that reads as strace
+// output: FreeBSD truss prints a call much as strace does (no space after
+// its commas, "\M^X" in its strings), and its lines read as strace's, but
+// it follows the return value with the same value in hex ("= 16384
+// (0x4000)"), which gives it away. Only the first lines of a trace are
+// looked at (Reader.step), every reading of them alike and before any of
+// them reads the line; a truss log shows the form on nearly every line.
+func (r *Reader) foreignLine(text []byte) *Error {
+	k := trussReturn(text)
+	if k < 0 || enterExitMark(skipPrefixes(bytes.TrimSpace(text))) {
+		// u-root's lines fail to parse, and explain names them.
+		return nil
+	}
+	ret := bytes.TrimRight(text[bytes.LastIndex(text[:k], []byte("= ")):], " \t\r")
+	return &Error{
+		Pos:  Pos{File: r.name, Line: r.line, Col: k + 1},
+		Msg:  fmt.Sprintf("the return value is followed by the same value in hex (%q), which strace never prints; ", snippet(ret)) + trussHint,
+		Text: string(text[:min(len(text), 4096)]),
+	}
+}
+
+// trussReturn finds where a line ends as FreeBSD truss ends a call that
+// returned: ") = 16384 (0x4000)", the value in decimal, then in hex. It
+// returns the index of the '(' before "0x", or -1. strace prints a return
+// value in one base, and what it puts after it in parentheses has words
+// in it ("(flags O_RDWR|O_LARGEFILE)", "(No such file or directory)").
+func trussReturn(b []byte) int {
+	e := len(b)
+	for e > 0 && asciiSpace(b[e-1]) {
+		e--
+	}
+	if e < 8 || b[e-1] != ')' {
+		return -1
+	}
+	k := bytes.LastIndex(b[:e], []byte(" (0x"))
+	if k < 0 || e-1-(k+4) < 1 || e-1-(k+4) > 16 {
+		return -1
+	}
+	var hex uint64
+	for _, c := range b[k+4 : e-1] {
+		v, ok := hexVal(c)
+		if !ok {
+			return -1
+		}
+		hex = hex<<4 | uint64(v)
+	}
+	j := k
+	for j > 0 && isDigit(b[j-1]) {
+		j--
+	}
+	if j == k || k-j > 19 {
+		return -1
+	}
+	var dec uint64
+	for _, c := range b[j:k] {
+		dec = dec*10 + uint64(c-'0')
+	}
+	if j > 0 && b[j-1] == '-' {
+		dec = -dec
+		j--
+		if hex != dec && hex == uint64(uint32(dec)) {
+			dec = hex // a 32-bit truss
+		}
+	}
+	if hex != dec || j < 4 || string(b[j-2:j]) != "= " || b[j-3] != ' ' && b[j-3] != '\t' {
+		return -1
+	}
+	// The call before: its name and '(' first, its ')' before the '='.
+	p := j - 3
+	for p > 0 && (b[p-1] == ' ' || b[p-1] == '\t') {
+		p--
+	}
+	if p == 0 || b[p-1] != ')' || bytes.IndexByte(b[:p], '(') < 0 {
+		return -1
+	}
+	return k + 1
+}
+
+// trussError matches how truss ends a call that failed: "ERR#2 'No such
+// file or directory'".
+func trussError(t []byte) bool {
+	k := bytes.Index(t, []byte(" ERR#"))
+	if k < 0 {
+		return false
+	}
+	n := k + 5
+	for n < len(t) && isDigit(t[n]) {
+		n++
+	}
+	return n > k+5 && hasPrefix(t[n:], " '") && bytes.HasSuffix(t, []byte("'"))
+}
+
+// enterExitMark reports whether call starts as u-root's strace prints a
+// call, with an E or an X for its entry or its exit before the name: "X
+// newfstatat(...)".
+func enterExitMark(call []byte) bool {
+	if len(call) < 4 || call[0] != 'E' && call[0] != 'X' || call[1] != ' ' {
+		return false
+	}
+	k := 2
+	for k < len(call) && nameByte[call[k]] {
+		k++
+	}
+	return k > 2 && k < len(call) && call[k] == '('
 }
 
 // mixedOutputHint recognises a trace that strace wrote to the terminal the

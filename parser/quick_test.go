@@ -180,6 +180,12 @@ var skipCases = []string{
 	"1.5 close(3] = 0\n",
 	"1.5 f(x<y) = 0\n",
 	"1.5 f(x=<y>) = 0\n",
+	// Another tool's lines, and lines pasted with a trace: refused alike.
+	"fsync(3) = 0 (0x0)\n",
+	"1.5 close(3) = 0\nrename(\"a\",\"b\") = 0 (0x0)\n",
+	"1.5 close(3) = 0\n[...]\n",
+	"1.5 close(3) = 0\n```",
+	"1.5 close(3) = 0\nt.log:9:1.6 close(4) = 0",
 	"",
 	"\n\n",
 }

@@ -338,6 +338,11 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 	if k := bytes.IndexByte(text, 0); k >= 0 {
 		return false, &Error{Pos: Pos{File: r.name, Line: r.line, Col: k + 1}, Msg: "NUL byte in the line: this is not an strace text log (a binary file?)"}
 	}
+	if r.line <= foreignLines {
+		if err := r.foreignLine(text); err != nil {
+			return false, err
+		}
+	}
 	// The last line of a trace without its newline is read in full
 	// (lineParser.mayskip), a summary table by summaryLine, and a line
 	// right after one a call was cut short on by stepLine, value by value
@@ -438,7 +443,9 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		// The last line of a trace whose recording was stopped (strace -p
 		// interrupted, a killed strace) ends inside a call, with or
 		// without its newline.
-		if !nl || lp.eolErr && r.atEOF() {
+		// A line copied along with the trace is refused with its hint,
+		// wherever it stands.
+		if (!nl || lp.eolErr && r.atEOF()) && pastedHint(text) == "" {
 			r.warn(Pos{File: r.name, Line: r.line, Col: perr.Pos.Col}, "the last line is cut short (the trace was still being written, or strace was stopped?): ignored: "+perr.Msg)
 			r.eof = true
 			r.drop(ev, false)
