@@ -255,7 +255,7 @@ func mixedOutputHint(text []byte, msg string) string {
 		return "this call is cut by the program's own output (or a child's): " + fix
 	}
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && (bytes.IndexAny(call, "(") < 0 || namedMessage(call)) {
-		return "this line is not strace output (a shell prompt, or a program's own output?): " + fix + ", and cut off what is not the trace"
+		return "this line is not strace output (a shell prompt, a program's own output, or text copied along with the trace?): " + fix + ", and cut off what is not the trace"
 	}
 	return ""
 }
