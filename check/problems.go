@@ -224,9 +224,10 @@ func Group(r *Result) (*Problems, error) {
 	byKey := map[problemKey]int32{}
 	var program *Problem
 	programAt := false // the program-level problem's Source is a data-not-synced's
-	// programData: a data-not-synced finding is among the program-level
-	// problem's, which then goes by that rule; else by its first finding's
-	// (a program that only renames never left data unsynced).
+	// programData: the program-level problem holds a finding whose own
+	// problem would not be name-not-synced; it then goes by
+	// data-not-synced, else (a program that only created, renamed or
+	// removed names) by name-not-synced.
 	programData := false
 	i := 0
 	for f, err := range r.heads() {
@@ -263,7 +264,7 @@ func Group(r *Result) (*Problems, error) {
 		}
 		p := ps.List[n]
 		p.Members = append(p.Members, int32(i))
-		if p.Program && registry[prim].ID == DataNotSynced {
+		if p.Program && registry[prim].ID != NameNotSynced {
 			programData = true
 		}
 		if f.Rule.Severity > p.Severity {
@@ -299,6 +300,7 @@ func Group(r *Result) (*Problems, error) {
 		}
 		p.Fix = p.Rule.Fix
 		if p.Program {
+			p.Rule = registry[ruleIndex[NameNotSynced]]
 			if programData {
 				p.Rule = registry[ruleIndex[DataNotSynced]]
 			}

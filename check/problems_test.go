@@ -181,6 +181,11 @@ func TestGroupRules(t *testing.T) {
 		{"a program that never syncs and only renames", []*Finding{
 			f(NameNotSynced, "new", 1, nil), f(NameNotSynced, "old", 1, nil),
 		}, true, []want{{NameNotSynced, 2, 2}}},
+		// A rename that published unsynced data is about data: the
+		// program-level problem goes by data-not-synced, as before.
+		{"a program that never syncs, names first, a rename of data", []*Finding{
+			f(NameNotSynced, "d", 1, nil), f(RenameBeforeSync, "b", 3, nil),
+		}, true, []want{{DataNotSynced, 2, 2}}},
 		// One rename, no directory fsync: the name that can come back
 		// and the name that can be missing are one problem, at the
 		// rename's line, not one per name.
