@@ -53,7 +53,7 @@ var blindSpots = []BlindSpot{
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
 	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
-	{BlindCutShort, "what the program did after the trace ends, when it ends before any process exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
+	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
@@ -165,6 +165,9 @@ type Watcher struct {
 	exitLine  model.Ref // first "+++ exited" line
 	exits     int
 	killed    int // "+++ killed by ... +++" lines
+	// firstEnded: the traced command's process (firstPID, or every line's
+	// in a trace without pids) exited, was killed or called exit_group.
+	firstEnded bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -342,9 +345,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.exitLine = ref(ev)
 		}
 		w.exits++
+		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
 		return
 	case parser.KindKilled:
 		w.killed++
+		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
 		return
 	case parser.KindSyscall:
 	default:
@@ -369,6 +374,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Exit:
 		w.exitCalls++
+		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 	case syscalls.Open:
@@ -612,12 +618,17 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindNoCalls, w.first, what+": there is nothing of the program to judge")
 	}
-	if w.ok+w.failed > 0 && w.exits == 0 && w.killed == 0 && w.exitCalls == 0 {
-		// Not one process ended: no "+++ exited"/"+++ killed" line and no
-		// exit or exit_group call (strace prints the call even with -qq,
-		// which drops the lines). A recording runs until its program
-		// exits; this one was cut off.
-		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before any process in it exited (no exit_group, no \"+++ exited\" line): it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine))
+	if w.ok+w.failed > 0 && !w.firstEnded {
+		// The traced command never ended: no "+++ exited"/"+++ killed"
+		// line of its process and no exit or exit_group call by it
+		// (strace prints the call even with -qq, which drops the lines).
+		// A recording runs until its program exits, whatever children
+		// and threads ended before; this one was cut off.
+		who := "before any process in it exited (no exit_group, no \"+++ exited\" line)"
+		if w.firstPID != 0 {
+			who = fmt.Sprintf("before the traced command, pid %d, exited (no exit_group of it, no \"+++ exited\" line for it)", w.firstPID)
+		}
+		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
 	}
 	if w.rawCall != "" {
 		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))

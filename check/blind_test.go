@@ -303,6 +303,14 @@ exit_group(0) = ?
 `, nil},
 		// strace -p attaches to one thread: threads made before it
 		// show in no fork, but a futex wake that woke one does.
+		// A child that exited does not make the trace whole: the
+		// command's own process never ends in it.
+		{"-f, a child exited, the command cut off", `500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD) = 501
+501 exit_group(0) = ?
+501 +++ exited with 0 +++
+500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=501, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+500 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 3
+`, []string{BlindCutShort}},
 		{"attached to one thread, a futex wake wakes another", `dup(2) = 5
 futex(0x55d0c1a0, FUTEX_WAKE_PRIVATE, 1) = 1
 close(5) = 0
