@@ -202,6 +202,10 @@ type Watcher struct {
 	rawCall string
 
 	forks map[int]model.Ref // child pid -> the call that returned it
+	// sigchld is the first SIGCHLD naming each child (si_pid): a child no
+	// line belongs to was not followed, or a filter left its calls out,
+	// even when the fork that made it is not in the trace either.
+	sigchld map[int]model.Ref
 	// woke is the first futex call that woke a waiter (woken of them):
 	// in a trace of one pid, a thread the trace does not show.
 	woke     model.Ref
@@ -350,6 +354,16 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case parser.KindKilled:
 		w.killed++
 		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
+		return
+	case parser.KindSignal:
+		if pid := ev.ChildPID(); pid > 0 && ev.Name == "SIGCHLD" {
+			if _, ok := w.sigchld[pid]; !ok {
+				if w.sigchld == nil {
+					w.sigchld = map[int]model.Ref{}
+				}
+				w.sigchld[pid] = ref(ev)
+			}
+		}
 		return
 	case parser.KindSyscall:
 	default:
@@ -675,6 +689,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			lost = append(lost, pid)
 		}
 	}
+	var signalled []int // lost children only a SIGCHLD names
+	for pid := range w.sigchld {
+		if _, forked := w.forks[pid]; !forked && !w.pids[pid] {
+			signalled = append(signalled, pid)
+		}
+	}
 	if len(lost) > 0 && len(lost) > w.unexplained() {
 		sort.Ints(lost)
 		at := w.forks[lost[0]]
@@ -684,6 +704,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 		}
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
+	} else if len(signalled) > 0 && len(signalled) > w.unexplained() {
+		sort.Ints(signalled)
+		at := w.sigchld[signalled[0]]
+		for _, pid := range signalled {
+			if r := w.sigchld[pid]; r.Seq < at.Seq {
+				at = r
+			}
+		}
+		add(BlindUnfollowedChildren, at, fmt.Sprintf("SIGCHLD names %s the trace never shows (first pid %d, here), and no call in it made them: recorded without -f, with a -e trace= filter that leaves out fork and the children's calls, or attached (strace -p) after they started, so what the children wrote, synced and renamed is missing", plural(len(signalled), "child", "children"), signalled[0]))
 	}
 	if w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
 		// Threads made before the trace began (strace -p without -f

@@ -303,6 +303,21 @@ exit_group(0) = ?
 `, nil},
 		// strace -p attaches to one thread: threads made before it
 		// show in no fork, but a futex wake that woke one does.
+		// A filter that left out clone and the child's calls: only the
+		// SIGCHLD says there was a child.
+		{"a filter hid the child, its SIGCHLD did not", `500 execve("/usr/bin/redis", ["redis"], 0x7ffd /* 3 vars */) = 0
+500 openat(AT_FDCWD, "/data/dump.rdb", O_RDONLY) = 3
+500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=501, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+500 exit_group(0) = ?
+500 +++ exited with 0 +++
+`, []string{BlindUnfollowedChildren}},
+		{"-f, the signalled child in the trace", `500 clone(child_stack=NULL, flags=SIGCHLD) = 501
+501 exit_group(0) = ?
+501 +++ exited with 0 +++
+500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=501, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+500 exit_group(0) = ?
+500 +++ exited with 0 +++
+`, nil},
 		// A child that exited does not make the trace whole: the
 		// command's own process never ends in it.
 		{"-f, a child exited, the command cut off", `500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD) = 501

@@ -116,6 +116,17 @@ type EventExtra struct {
 	// the call it started goes on under the process's pid. 0 when the
 	// line did not say.
 	FormerPID int
+	// ChildPID is, on a SIGCHLD line, the child whose state changed (the
+	// siginfo's si_pid); 0 when the line did not say.
+	ChildPID int
+}
+
+// ChildPID is the child a SIGCHLD line names (see EventExtra).
+func (e *Event) ChildPID() int {
+	if e.Extra == nil {
+		return 0
+	}
+	return e.Extra.ChildPID
 }
 
 // FormerPID is the thread a KindSuperseded line names (see EventExtra).

@@ -739,6 +739,20 @@ func (l *lineParser) signal(i int) *Error {
 	}
 	l.ev.Kind = KindSignal
 	l.ev.Name = l.intern(b[i:j])
+	if l.ev.Name == "SIGCHLD" {
+		// Which child: a pid no other line names is a child the trace
+		// does not show (check's blind-unfollowed-children).
+		if k := bytes.Index(b[j:], []byte("si_pid=")); k >= 0 {
+			n, m := 0, j+k+len("si_pid=")
+			for m < len(b) && isDigit(b[m]) && n < 1<<30 {
+				n = n*10 + int(b[m]-'0')
+				m++
+			}
+			if n > 0 {
+				l.extra(l.ev).ChildPID = n
+			}
+		}
+	}
 	if hasPrefix(b[j:], " (") {
 		// strace 4.x: "--- SIGCHLD (Child exited) @ 0 (0) ---".
 		l.old = "an old signal line (--- SIG (text) ---)"

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -526,5 +527,22 @@ func TestUnreadableCall(t *testing.T) {
 	}
 	if len(warns) != 3 || !strings.Contains(warns[0], "could not read this call") {
 		t.Errorf("warnings %q, want one for each ???? line", warns)
+	}
+}
+
+// TestSigchldChildPID: a SIGCHLD line names the child in its siginfo,
+// which check uses to tell a child the trace never shows; other signals,
+// and a SIGCHLD without si_pid (strace 4.x's "--- SIGCHLD (Child exited)
+// @ 0 (0) ---"), name none.
+func TestSigchldChildPID(t *testing.T) {
+	evs, _, _ := parseText(t, "500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=30110, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n"+
+		"500 --- SIGINT {si_signo=SIGINT, si_code=SI_USER, si_pid=77, si_uid=0} ---\n"+
+		"--- SIGCHLD (Child exited) @ 0 (0) ---\n")
+	var got []int
+	for _, ev := range evs {
+		got = append(got, ev.ChildPID())
+	}
+	if want := []int{30110, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("child pids %v, want %v", got, want)
 	}
 }
