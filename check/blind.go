@@ -165,9 +165,13 @@ type Watcher struct {
 	exitLine  model.Ref // first "+++ exited" line
 	exits     int
 	killed    int // "+++ killed by ... +++" lines
-	// firstEnded: the traced command's process (firstPID, or every line's
-	// in a trace without pids) exited, was killed or called exit_group.
+	// firstEnded: the traced command's process (cmdPID: the first line's
+	// pid, 0 for lines without one, which the parser also gives the
+	// command's later lines in an strace -f to a terminal) exited, was
+	// killed or called exit_group.
 	firstEnded bool
+	cmdPID     int
+	cmdSet     bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -338,6 +342,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if ev.PID != 0 && w.firstPID == 0 {
 		w.firstPID = ev.PID
 	}
+	if !w.cmdSet {
+		w.cmdPID, w.cmdSet = ev.PID, true
+	}
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
@@ -349,11 +356,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.exitLine = ref(ev)
 		}
 		w.exits++
-		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
+		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
 		return
 	case parser.KindKilled:
 		w.killed++
-		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
+		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
 		return
 	case parser.KindSignal:
 		if pid := ev.ChildPID(); pid > 0 && ev.Name == "SIGCHLD" {
@@ -388,7 +395,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Exit:
 		w.exitCalls++
-		w.firstEnded = w.firstEnded || ev.PID == w.firstPID
+		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 	case syscalls.Open:
@@ -639,8 +646,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// A recording runs until its program exits, whatever children
 		// and threads ended before; this one was cut off.
 		who := "before any process in it exited (no exit_group, no \"+++ exited\" line)"
-		if w.firstPID != 0 {
-			who = fmt.Sprintf("before the traced command, pid %d, exited (no exit_group of it, no \"+++ exited\" line for it)", w.firstPID)
+		if w.cmdPID != 0 {
+			who = fmt.Sprintf("before the traced command, pid %d, exited (no exit_group of it, no \"+++ exited\" line for it)", w.cmdPID)
+		} else if len(w.pids) > 1 {
+			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
 		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
 	}

@@ -318,6 +318,22 @@ exit_group(0) = ?
 500 exit_group(0) = ?
 500 +++ exited with 0 +++
 `, nil},
+		// strace -f to a terminal: the command's lines have no pid until
+		// it has a child. Whole, then cut before the command ends.
+		{"-f to a terminal, whole", `execve("/bin/x", ["x"], 0x7ffd /* 3 vars */) = 0
+clone(child_stack=NULL, flags=SIGCHLD) = 501
+[pid   501] exit_group(0) = ?
+[pid   501] +++ exited with 0 +++
+[pid   500] close(3) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
+		{"-f to a terminal, cut after a child exited", `execve("/bin/x", ["x"], 0x7ffd /* 3 vars */) = 0
+clone(child_stack=NULL, flags=SIGCHLD) = 501
+[pid   501] exit_group(0) = ?
+[pid   501] +++ exited with 0 +++
+[pid   500] close(3) = 0
+`, []string{BlindCutShort}},
 		// A child that exited does not make the trace whole: the
 		// command's own process never ends in it.
 		{"-f, a child exited, the command cut off", `500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD) = 501
