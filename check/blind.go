@@ -193,6 +193,12 @@ type Watcher struct {
 	blindWrites int
 	blindWrite  model.Ref
 
+	// kindNames are the first names of calls, kinds how many (it stops
+	// at three): a whole trace of many calls of one or two kinds was
+	// filtered.
+	kindNames [3]string
+	kinds     int
+
 	// procs is the process model of the model whose paths the watcher
 	// sees (UseProcs): it tells an fd the trace never opened and cannot
 	// name. unnamed counts the changes made through such fds, the first
@@ -247,6 +253,10 @@ type Watcher struct {
 	noDataPath string
 	noDataPart bool
 }
+
+// minFilteredCalls is how many calls of at most two kinds make a trace
+// look filtered.
+const minFilteredCalls = 20
 
 // pathSet counts distinct paths and keeps the first with where it was
 // seen. Past maxPaths it stops telling them apart and counts changes.
@@ -380,6 +390,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.first = ref(ev)
 	}
 	w.syscalls++
+	if w.kinds < len(w.kindNames) && !slices.Contains(w.kindNames[:w.kinds], ev.Name) {
+		w.kindNames[w.kinds] = ev.Name
+		w.kinds++
+	}
 	switch {
 	case ev.OK():
 		w.ok++
@@ -680,6 +694,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
+	} else if w.kinds <= 2 && w.syscalls >= minFilteredCalls && w.firstEnded {
+		// Any program makes several kinds of call from its start to its
+		// exit (a static one that only writes still shows execve, write
+		// and exit_group): one or two kinds over many calls of a whole
+		// run is what a filter leaves. (A window of a running program,
+		// cut short, is said as that.)
+		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all %s: a program makes many kinds of call, so it looks recorded with a syscall filter (-e trace=...) that leaves out the others, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls, strings.Join(w.kindNames[:w.kinds], " or ")))
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {

@@ -398,6 +398,32 @@ func TestWritesOnlyInline(t *testing.T) {
 	}
 }
 
+// TestFewKindsInline: a whole run whose many calls are of one or two
+// kinds was recorded with a filter (a public -e trace=openat trace of
+// 4,026 opens and nothing else checked clean); a static program that only
+// writes still shows three kinds, and a window cut short is said as that.
+func TestFewKindsInline(t *testing.T) {
+	run := func(name, trace string) []string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blind, _, _ := blindRun(t, p, Options{})
+		return blind
+	}
+	opens := strings.Repeat("openat(AT_FDCWD, \"/usr/lib/x.so\", O_RDONLY|O_CLOEXEC) = 3\n", 25)
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("opens.strace", opens+"+++ exited with 0 +++\n")); diff != "" {
+		t.Errorf("opens only: blind spots (-want +got):\n%s", diff)
+	}
+	writes := "execve(\"/bin/yes\", [\"yes\"], 0x7ffd /* 3 vars */) = 0\n" + strings.Repeat("write(1, \"y\\n\", 2) = 2\n", 25) + "exit_group(0) = ?\n+++ exited with 0 +++\n"
+	if got := run("writes.strace", writes); len(got) != 0 {
+		t.Errorf("a static program that only writes: blind spots %v, want none", got)
+	}
+	if diff := cmp.Diff([]string{BlindCutShort}, run("window.strace", opens)); diff != "" {
+		t.Errorf("a window of opens: blind spots (-want +got):\n%s", diff)
+	}
+}
+
 // io_uring moves file operations out of the trace's sight: a trace that
 // set one up is never a quiet clean, even with nothing in scope.
 func TestIOUringIsBlind(t *testing.T) {

@@ -16,7 +16,8 @@ func TestProgress(t *testing.T) {
 	// Large enough for several reads, so that the bar shows before the end.
 	trace := filepath.Join(t.TempDir(), "big.strace")
 	line := "1234 write(1, \"x\", 1) = 1\n"
-	if err := os.WriteFile(trace, []byte(strings.Repeat(line, 8<<20/len(line))+"1234 exit_group(0) = ?\n1234 +++ exited with 0 +++\n"), 0o644); err != nil {
+	start := "1234 execve(\"/bin/yes\", [\"yes\"], 0x7ffd /* 3 vars */) = 0\n"
+	if err := os.WriteFile(trace, []byte(start+strings.Repeat(line, 8<<20/len(line))+"1234 exit_group(0) = ?\n1234 +++ exited with 0 +++\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runCLI(t, "--progress", "check", trace)
