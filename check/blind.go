@@ -726,22 +726,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 	}
 	if len(lost) > 0 && len(lost) > w.unexplained() {
-		sort.Ints(lost)
-		at := w.forks[lost[0]]
-		for _, pid := range lost {
-			if r := w.forks[pid]; r.Seq < at.Seq {
-				at = r
-			}
-		}
+		at := earliest(lost, w.forks)
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
 	} else if len(signalled) > 0 && len(signalled) > w.unexplained() {
-		sort.Ints(signalled)
-		at := w.sigchld[signalled[0]]
-		for _, pid := range signalled {
-			if r := w.sigchld[pid]; r.Seq < at.Seq {
-				at = r
-			}
-		}
+		at := earliest(signalled, w.sigchld)
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("SIGCHLD names %s the trace never shows (first pid %d, here), and no call in it made them: recorded without -f, with a -e trace= filter that leaves out fork and the children's calls, or attached (strace -p) after they started, so what the children wrote, synced and renamed is missing", plural(len(signalled), "child", "children"), signalled[0]))
 	}
 	if w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
@@ -776,6 +764,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindNoData, w.noData, fmt.Sprintf("the trace %s this %s wrote to %s, so no crash state with them can be built", how, w.noDataCall, shown(w.noDataPath)))
 	}
 	return out, w.notes()
+}
+
+// earliest sorts pids and returns the first event in the trace that named
+// one of them (refs holds one for each).
+func earliest(pids []int, refs map[int]model.Ref) model.Ref {
+	sort.Ints(pids)
+	at := refs[pids[0]]
+	for _, pid := range pids {
+		if r := refs[pid]; r.Seq < at.Seq {
+			at = r
+		}
+	}
+	return at
 }
 
 // shown is a path as a message shows it: quoted when it holds control

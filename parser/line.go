@@ -743,13 +743,13 @@ func (l *lineParser) signal(i int) *Error {
 		// Which child: a pid no other line names is a child the trace
 		// does not show (check's blind-unfollowed-children).
 		if k := bytes.Index(b[j:], []byte("si_pid=")); k >= 0 {
-			n, m := 0, j+k+len("si_pid=")
-			for m < len(b) && isDigit(b[m]) && n < 1<<30 {
-				n = n*10 + int(b[m]-'0')
+			start := j + k + len("si_pid=")
+			m := start
+			for m < len(b) && isDigit(b[m]) {
 				m++
 			}
-			if n > 0 {
-				l.extra(l.ev).ChildPID = n
+			if n, ok := parseInt(b[start:m]); ok && n > 0 && n < 1<<31 {
+				l.extra(l.ev).ChildPID = int(n)
 			}
 		}
 	}
