@@ -25,7 +25,8 @@ import (
 //   - a call the table does not have needs nothing.
 //
 // Those of the first two kinds never change the model (they yield no
-// Effect), so no crash point prints them with their arguments.
+// Effect, or EffRead, which changes nothing), so no crash point prints
+// them with their arguments.
 var positions = func() []parser.ArgSet {
 	calls := syscalls.Calls()
 	out := make([]parser.ArgSet, len(calls)+1)

@@ -351,6 +351,10 @@ const (
 	EffSyncFileRange            // sync_file_range: nothing made durable
 	EffUnmodeled                // a change the trace cannot show (Inode)
 	EffExit                     // a process exit (Exit)
+	// EffRead: a read that returned data from a regular file (Inode,
+	// Handle). It changes nothing; rules that ask where a file's bytes
+	// went (remove-before-sync) follow it.
+	EffRead
 )
 
 // Effect describes what one event did to the model. Rules read it, then
@@ -523,6 +527,9 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			}
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any
+			}
+			if ev.Ret > 0 && !h.Node.Dir && ev.OK() {
+				eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
 			}
 		}
 	case syscalls.Seek:

@@ -498,6 +498,26 @@ func (p *Procs) Unnamed(pid int, v *parser.Value, line int) bool {
 	return ok && e.h != nil && e.h.unnamed && e.h.Path == ""
 }
 
+// Owner returns a key that is the same for every thread of the process
+// pid belongs to (those that share its fd table), and different for
+// another process: rules that follow one program's reads and writes
+// key by it. It is nil for a pid the model does not know (or no longer:
+// it exited).
+func (p *Procs) Owner(pid int) any {
+	if pr := p.procs[pid]; pr != nil {
+		return pr.files
+	}
+	return nil
+}
+
+// EachOwner calls f with the Owner key of each live process, once per
+// thread: a key it is not called with belongs to processes that are gone.
+func (p *Procs) EachOwner(f func(any)) {
+	for _, pr := range p.procs {
+		f(pr.files)
+	}
+}
+
 // fdNumber is v.Int() with a quick answer for what fd arguments
 // almost always are, a few decimal digits or -1 (mmap's), read without
 // a copy of the text.
