@@ -24,7 +24,8 @@ import (
 //     handle), not the call that went on as if it had not;
 //   - name-not-synced: the last change of the name (the directory fsync
 //     goes after it); dir-sync-before-data: the directory fsync (the
-//     file's fsync goes before it); truncate-in-place: the truncation;
+//     file's fsync goes before it); remove-before-sync: the removal
+//     (the copy's fsync goes before it); truncate-in-place: the truncation;
 //     sync-file-range-not-durable: the sync_file_range; overwrite-in-place,
 //     unmodeled-write and the rest: the call the finding names.
 

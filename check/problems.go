@@ -82,7 +82,7 @@ type cause struct {
 // dataRules are the findings that say a file's data is not durable
 // when something relies on it: what any missing or misplaced file sync
 // leaves.
-var dataRules = []string{DataNotSynced, RenameBeforeSync, DirSyncBeforeData}
+var dataRules = []string{DataNotSynced, RenameBeforeSync, RemoveBeforeSync, DirSyncBeforeData}
 
 var causes = []cause{
 	// The sync was made and failed: handling the error is the change.
@@ -95,7 +95,7 @@ var causes = []cause{
 	{rule: DirectIONotFlushed, explains: dataRules},
 	// The file was never synced: syncing it, and then its directory,
 	// is the one change; the name findings go with the data ones.
-	{rule: DataNotSynced, explains: []string{RenameBeforeSync, DirSyncBeforeData, NameNotSynced},
+	{rule: DataNotSynced, explains: []string{RenameBeforeSync, RemoveBeforeSync, DirSyncBeforeData, NameNotSynced},
 		also: map[string]string{NameNotSynced: "then fsync the directory that holds its name"}},
 	// The file was synced, but only after it was published: moving the
 	// sync before the rename also makes the directory fsync safe.
@@ -104,7 +104,7 @@ var causes = []cause{
 
 // programRules are the primaries a program that never syncs has for
 // lack of any sync: they join its program-level problem.
-var programRules = []string{DataNotSynced, RenameBeforeSync, NameNotSynced, DirSyncBeforeData}
+var programRules = []string{DataNotSynced, RenameBeforeSync, RemoveBeforeSync, NameNotSynced, DirSyncBeforeData}
 
 // ruleIndex is each rule's place in the registry.
 var ruleIndex = func() map[string]int {

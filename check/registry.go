@@ -97,6 +97,7 @@ var (
 	dataDetector      = &detector{func() observer { return &dataNotSynced{} }}
 	namesDetector     = &detector{func() observer { return &nameNotSynced{} }}
 	renameDetector    = &detector{func() observer { return &renameBeforeSync{} }}
+	removeDetector    = &detector{func() observer { return &removeBeforeSync{} }}
 	dirSyncDetector   = &detector{func() observer { return &dirSyncBeforeData{} }}
 	truncateDetector  = &detector{func() observer { return &truncateInPlace{} }}
 	overwriteDetector = &detector{func() observer { return &overwriteInPlace{} }}
@@ -147,6 +148,7 @@ const (
 	NameNotSynced           = "name-not-synced"
 	FsyncBeforeWrite        = "fsync-before-write"
 	RenameBeforeSync        = "rename-before-sync"
+	RemoveBeforeSync        = "remove-before-sync"
 	DirSyncBeforeData       = "dir-sync-before-data"
 	TruncateInPlace         = "truncate-in-place"
 	OverwriteInPlace        = "overwrite-in-place"
@@ -280,6 +282,40 @@ var registry = []*Rule{
 		Good:     atomicSave,
 		Seed:     "an atomic save (write, fsync, rename, directory fsync) with the fsync left out: sed -i and git's default config skip it",
 		detector: renameDetector,
+	},
+	{
+		ID:       RemoveBeforeSync,
+		Title:    "File removed before the copy made from it is durable",
+		Severity: Error,
+		Doc: "A program read a file, wrote what it made of it to another file, and removed the first one while " +
+			"the new file's bytes were still only in the page cache. The removal is a change to a directory, and " +
+			"it can reach the disk before the new file's data does. A crash in between can leave the old file " +
+			"gone and the new one empty or partial: the data is in neither. gzip, xz and bzip2 without a sync " +
+			"option do this when they replace a file with its compressed copy, and so does a move between file " +
+			"systems (copy, then unlink), or a journal deleted before the writes it was replayed into are synced. " +
+			"Only a file whose content was durable counts: it existed before the run, or its data and its name " +
+			"were synced.",
+		Fix: "fsync the new file after its last write and before removing the old one (gzip --synchronous does), " +
+			"then fsync the directory so that the removal is durable too.",
+		Bad: trace(
+			`openat(AT_FDCWD, "events.log", O_RDONLY) = 3`,
+			`read(3, "..."..., 65536) = 4096`,
+			`openat(AT_FDCWD, "events.log.gz", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
+			`write(4, "..."..., 1024) = 1024`,
+			`unlink("events.log") = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "events.log", O_RDONLY) = 3`,
+			`read(3, "..."..., 65536) = 4096`,
+			`openat(AT_FDCWD, "events.log.gz", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
+			`write(4, "..."..., 1024) = 1024`,
+			`fsync(4) = 0`,
+			`unlink("events.log") = 0`,
+			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+		),
+		Seed:     "gzip replacing a file with its compressed copy: without --synchronous nothing is synced before the unlink",
+		detector: removeDetector,
 	},
 	{
 		ID:       DirSyncBeforeData,

@@ -21,6 +21,7 @@ var wantRules = []struct {
 	{"name-not-synced", Error},
 	{"fsync-before-write", Error},
 	{"rename-before-sync", Error},
+	{"remove-before-sync", Error},
 	{"dir-sync-before-data", Error},
 	{"truncate-in-place", Warning},
 	{"overwrite-in-place", Warning},
@@ -67,7 +68,7 @@ func TestLookup(t *testing.T) {
 func TestIDConstants(t *testing.T) {
 	for _, id := range []string{
 		DataNotSynced, NameNotSynced, FsyncBeforeWrite, RenameBeforeSync,
-		DirSyncBeforeData, TruncateInPlace, SyncFileRangeNotDurable,
+		RemoveBeforeSync, DirSyncBeforeData, TruncateInPlace, SyncFileRangeNotDurable,
 		DirectIONotFlushed, FsyncErrorIgnored, CrossDirRename,
 		UnalignedWrite, UnmodeledWrite, CheckerFailed,
 	} {

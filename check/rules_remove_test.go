@@ -1,0 +1,139 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestRemoveBeforeSync: a file read, then removed while the file written
+// from it after the read still has its bytes in the page cache, is
+// remove-before-sync on the written file, under every model; the same
+// steps with the copy synced before the removal, or with nothing durable
+// to lose, or with the reading and the removing done by different
+// processes, are not.
+func TestRemoveBeforeSync(t *testing.T) {
+	const (
+		openIn   = `1 openat(AT_FDCWD, "/w/in", O_RDONLY) = 3`
+		readIn   = `1 read(3, "abcdef", 65536) = 6`
+		readNone = `1 read(3, "", 65536) = 0`
+		closeIn  = `1 close(3) = 0`
+		openOut  = `1 openat(AT_FDCWD, "/w/out", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`
+		writeOut = `1 write(4, "ABCDEF", 6) = 6`
+		syncOut  = `1 fsync(4) = 0`
+		closeOut = `1 close(4) = 0`
+		unlinkIn = `1 unlink("/w/in") = 0`
+		openDir  = `1 openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 5`
+		syncDir  = `1 fsync(5) = 0`
+		// in made by the run itself: created, written, synced or not.
+		makeIn  = `1 openat(AT_FDCWD, "/w/in", O_WRONLY|O_CREAT|O_EXCL, 0600) = 6`
+		writeIn = `1 write(6, "abcdef", 6) = 6`
+		syncIn  = `1 fsync(6) = 0`
+		closeMk = `1 close(6) = 0`
+		linkIn  = `1 link("/w/in", "/w/in.keep") = 0`
+		// a second copy the process syncs.
+		makeIn2  = `1 openat(AT_FDCWD, "/w/table", O_WRONLY|O_CREAT|O_EXCL, 0600) = 8`
+		writeIn2 = `1 write(8, "abcdef", 6) = 6`
+		syncIn2  = `1 fdatasync(8) = 0`
+		// another process reads and writes; the first one removes.
+		openIn2   = `2 openat(AT_FDCWD, "/w/in", O_RDONLY) = 3`
+		readIn2   = `2 read(3, "abcdef", 65536) = 6`
+		openOut2  = `2 openat(AT_FDCWD, "/w/out", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`
+		writeOut2 = `2 write(4, "ABCDEF", 6) = 6`
+		exit2     = `2 +++ exited with 0 +++`
+		unlinkIn2 = `2 unlink("/w/in") = 0`
+		// another file, read first.
+		openConf = `1 openat(AT_FDCWD, "/w/conf", O_RDONLY) = 7`
+		readConf = `1 read(7, "x", 10) = 1`
+	)
+	copied := []string{openIn, readIn, openOut, writeOut, closeOut, closeIn}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		// want is where remove-before-sync is found: "all" models,
+		// "none", or "strong" ones (ext4 and xfs, not posix, where a file
+		// fsync makes no name durable).
+		want string
+	}{
+		{"copy never synced, original removed", append(slices.Clone(copied), unlinkIn), "all"},
+		{"copy synced after the removal", append(slices.Clone(copied), unlinkIn, openDir, syncOut, syncDir), "all"},
+		{"another copy synced before the removal", []string{openIn, readIn, openOut, writeOut, makeIn2, writeIn2, syncIn2, unlinkIn}, "none"},
+		{"another file synced before the read", []string{makeIn2, writeIn2, syncIn2, openIn, readIn, openOut, writeOut, unlinkIn}, "all"},
+		{"copy synced before the removal", []string{openIn, readIn, openOut, writeOut, syncOut, closeOut, closeIn, unlinkIn, openDir, syncDir}, "none"},
+		{"nothing read from the original", []string{openIn, readNone, openOut, writeOut, closeOut, closeIn, unlinkIn}, "none"},
+		{"copy written before the read", []string{openConf, readConf, openOut, writeOut, openIn, readIn, closeIn, unlinkIn}, "none"},
+		{"the original never read", []string{openConf, readConf, openOut, writeOut, closeOut, unlinkIn}, "none"},
+		{"original made by the run, not synced", append([]string{makeIn, writeIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "none"},
+		{"original made by the run, its directory not synced", append([]string{makeIn, writeIn, syncIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "strong"},
+		{"original made by the run, synced with its directory", append([]string{makeIn, writeIn, syncIn, closeMk, openDir, syncDir}, append(slices.Clone(copied), unlinkIn)...), "all"},
+		{"original keeps another name", append(slices.Clone(copied), linkIn, unlinkIn), "none"},
+		{"read and written by another process", []string{openIn2, readIn2, openOut2, writeOut2, unlinkIn}, "none"},
+		{"another process exited", []string{openIn, readIn, openOut, writeOut, exit2, unlinkIn}, "all"},
+		{"the reading process exited, its pid used again", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn2}, "none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			for _, m := range []model.Persistence{model.Posix, model.Ext4, model.Xfs} {
+				res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}),
+					Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) {
+						return p == "/w" || p == "/w/conf" || p == "/w/in" && tc.lines[0] != makeIn, true
+					}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := false
+				for f, err := range res.Findings() {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f.Rule.ID != RemoveBeforeSync {
+						continue
+					}
+					got = true
+					if f.Path != "/w/out" || !strings.Contains(f.Message, "in was removed while out") {
+						t.Errorf("%s: %s: %s", m, f.Path, f.Message)
+					}
+					if f.State == nil {
+						t.Errorf("%s: no crash state", m)
+					}
+				}
+				if want := tc.want == "all" || tc.want == "strong" && m != model.Posix; got != want {
+					t.Errorf("%s: remove-before-sync %v, want %v", m, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestRemoveBeforeSyncForgetsProcesses: the reads of a process that
+// exited are let go, so that a build's thousands of short processes do
+// not each leave their reads behind.
+func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
+	rs := &removeBeforeSync{}
+	r := &run{}
+	r.m = model.New(model.Options{Observe: func(m *model.Model, e *model.Effect) { rs.Observe(r, e) }})
+	var text strings.Builder
+	const n = 2000
+	for pid := 2; pid < n+2; pid++ {
+		fmt.Fprintf(&text, "%d openat(AT_FDCWD, \"/w/in\", O_RDONLY) = 3\n%d read(3, \"x\", 1) = 1\n%d +++ exited with 0 +++\n", pid, pid, pid)
+	}
+	rd := parser.NewReader(strings.NewReader(text.String()), "t.strace", parser.Options{})
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.m.Apply(ev)
+	}
+	if len(rs.owners) == 0 || len(rs.owners) > 200 {
+		t.Errorf("%d processes read and exited, %d kept", n, len(rs.owners))
+	}
+}
