@@ -611,7 +611,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case syscalls.Msync:
 		m.msync(ev, row, eff)
 	case syscalls.Ioctl:
-		if req := ev.Arg(row.Flags()).Text; strings.HasPrefix(req, "FICLONE") || strings.HasPrefix(req, "FIDEDUPERANGE") {
+		if req, ok := reflinkRequest(ev.Arg(row.Flags())); ok {
 			if h := m.fileHandle(ev, row.FD()); h != nil {
 				m.unmodeled(ev, h.Node, "the file's data was changed by "+req+" (reflink), which a trace does not show", eff)
 			}
@@ -623,6 +623,31 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case syscalls.Stat:
 		m.stat(ev, row, paths, eff)
 	}
+}
+
+// reflinkRequests are the ioctls that make a file share another's
+// blocks, by number: the same on amd64, arm64 and 386.
+var reflinkRequests = map[int64]string{
+	0x40049409: "FICLONE",
+	0x4020940d: "FICLONERANGE",
+	0xc0189436: "FIDEDUPERANGE",
+}
+
+// reflinkRequest reports whether an ioctl's request argument is one of
+// reflinkRequests, and which. strace prints the name btrfs gave the same
+// number first ("BTRFS_IOC_CLONE or FICLONE"), the number with the names
+// in a comment under -X verbose, and the number alone under -X raw.
+func reflinkRequest(v *parser.Value) (string, bool) {
+	if n, ok := v.Int(); ok {
+		name, ok := reflinkRequests[n]
+		return name, ok
+	}
+	for _, name := range strings.Split(v.Text, " or ") {
+		if name == "FICLONE" || name == "FICLONERANGE" || name == "FIDEDUPERANGE" {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // removesDir reports whether an unlinkat removes a directory
