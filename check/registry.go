@@ -384,6 +384,7 @@ var registry = []*Rule{
 			"and switch to them with one small write after a sync (copy-on-write).",
 		Bad: trace(
 			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`,
 			`pwrite64(3, "..."..., 4096, 0) = 4096`,
 			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
 			`fdatasync(3) = 0`,
@@ -393,6 +394,7 @@ var registry = []*Rule{
 			`write(4, "..."..., 8192) = 8192`,
 			`fdatasync(4) = 0`,
 			`openat(AT_FDCWD, "data.db", O_RDWR|O_CLOEXEC) = 3`,
+			`fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`,
 			`pwrite64(3, "..."..., 4096, 0) = 4096`,
 			`pwrite64(3, "..."..., 4096, 8192) = 4096`,
 			`fdatasync(3) = 0`,

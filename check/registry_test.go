@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/crashsim/crashsim/parser"
 )
 
 // wantRules are the rules in the order crashsim rules lists them, with
@@ -86,7 +88,7 @@ const (
 	maxTitle        = 72
 	maxDoc          = 700
 	maxFix          = 400
-	maxExampleLines = 8
+	maxExampleLines = 10
 )
 
 func TestRuleText(t *testing.T) {
@@ -238,6 +240,39 @@ func TestDetectors(t *testing.T) {
 		// Observers without state take no room, and may share an address.
 		if reflect.TypeOf(a[i]).Elem().Size() > 0 && a[i] == b[i] {
 			t.Errorf("observer %d (%T) is shared between two runs", i, a[i])
+		}
+	}
+}
+
+// TestRuleExamples: what crashsim explain shows is true of crashsim.
+// Each rule's Bad example, checked as a trace, has a finding of the rule,
+// and its Good example has none (it may have another rule's: a temp
+// file's name left to a crash, say). checker-failed is explore's, and
+// has no trace that shows it.
+func TestRuleExamples(t *testing.T) {
+	for _, r := range Rules() {
+		if r.detector == nil {
+			continue
+		}
+		for _, ex := range []struct {
+			name, text string
+			want       bool
+		}{{"Bad", r.Bad, true}, {"Good", r.Good, false}} {
+			res, err := Run(parser.NewReader(strings.NewReader(ex.text+"\n"), "example.strace", parser.Options{}), Options{})
+			if err != nil {
+				t.Errorf("%s: %s: %v", r.ID, ex.name, err)
+				continue
+			}
+			got := false
+			for f, err := range res.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = got || f.Rule.ID == r.ID
+			}
+			if got != ex.want {
+				t.Errorf("%s: %s example has a finding of the rule: %v, want %v", r.ID, ex.name, got, ex.want)
+			}
 		}
 	}
 }
