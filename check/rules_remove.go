@@ -119,7 +119,7 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		o.reads[o.nr] = readMark{e.Inode.ID, e.Ref}
 		o.nr = (o.nr + 1) % ownerRing
 	case model.EffWrite:
-		if e.Inode == nil || e.Data == nil || e.Data.Kind != model.DataWrite {
+		if len(rs.owners) == 0 || e.Inode == nil || e.Data == nil || e.Data.Kind != model.DataWrite {
 			return
 		}
 		o := rs.owner(r, e.Ref.PID, false)
@@ -134,7 +134,7 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		o.writes[o.nw] = e.Inode.ID
 		o.nw = (o.nw + 1) % ownerRing
 	case model.EffFileSync:
-		if e.HadPending() {
+		if len(rs.owners) > 0 && e.HadPending() {
 			if o := rs.owner(r, e.Ref.PID, false); o != nil {
 				o.synced = e.Ref.Seq
 			}
