@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -113,5 +115,29 @@ func TestFilesShape(t *testing.T) {
 	}
 	if len(finals) != n {
 		t.Errorf("%d distinct final names, want %d", len(finals), n)
+	}
+}
+
+// TestTemplateShortPid: strace -f pads a pid of fewer than five digits
+// with spaces ("4955  1796418254.151113 ..."); a recording with one loads
+// as a template like any other, with the pid's and the timestamp's text
+// taken out.
+func TestTemplateShortPid(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "short"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := "4955  1796418254.151113 openat(AT_FDCWD, \"x\", O_RDONLY) = 3\n" +
+		"4955  1796418254.151502 close(3)      = 0\n" +
+		"4955  1796418254.151600 +++ exited with 0 +++\n"
+	if err := os.WriteFile(filepath.Join(dir, "short", "f-ttt-y-xx.strace"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := gentrace.LoadTemplates(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || len(ts[0].Lines) != 3 || ts[0].Pids != 1 {
+		t.Fatalf("templates %+v", ts)
 	}
 }

@@ -94,7 +94,8 @@ func loadTemplate(name, root string, strsize int) (*Template, error) {
 		if _, ok := pids[pid]; !ok {
 			pids[pid] = len(pids)
 		}
-		rest := line[sp+1:]
+		// strace pads a pid shorter than five digits with spaces.
+		rest := bytes.TrimLeft(line[sp+1:], " ")
 		sp = bytes.IndexByte(rest, ' ')
 		if sp <= 0 {
 			return nil, fmt.Errorf("%s:%d: no timestamp", name, len(raw)+1)
