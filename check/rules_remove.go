@@ -7,44 +7,53 @@ import (
 )
 
 // removeBeforeSync finds a file removed while what a program made of it
-// is not yet durable: the program read F, wrote G, and removed F before
+// is not yet durable: a process read F, wrote G, and F was removed before
 // G's bytes reached the disk (gzip without --synchronous, mv between
-// file systems, a journal deleted before the writes it replayed were
-// synced). The removal is a directory change that can persist before
-// G's data does, so a crash can leave F gone and G empty: the data in
-// neither place.
+// file systems, `cp a b && rm a`, a journal deleted before the writes it
+// replayed were synced). The removal is a directory change that can
+// persist before G's data does, so a crash can leave F gone and G empty:
+// the data in neither place.
 //
 // The question asked of the model at each removal of a file's last name:
-// did the same process read that file (a read that returned data), and
-// does a file it wrote after that read still have writes pending that
-// came after it? Only a file whose content was durable counts (it
-// existed before the run or its data and name were synced): removing
-// one that a crash could lose anyway loses nothing new. A process that
-// synced written data between the read and the removal made a durable
-// copy: LevelDB replays its log into a table it syncs, then deletes the
-// log while its own debug LOG is still unsynced, and that is no loss.
+// did some process read that file (a read that returned data, or a copy
+// in the kernel from it), and does a file that process wrote after that
+// read still have writes pending that came after it? The removing
+// process may be another one (the shell's rm after cp). Only a file
+// whose content was durable counts (it existed before the run or its
+// data and name were synced): removing one that a crash could lose
+// anyway loses nothing new. A process that synced written data between
+// the read and the removal made a durable copy: LevelDB replays its log
+// into a table it syncs, then deletes the log while its own debug LOG is
+// still unsynced, and that is no loss.
 //
-// Each process keeps a few of its latest reads and writes (ownerRing
-// entries each), so memory stays bounded however long the trace; a
-// process that reads more files than that between reading F and
-// removing it is not followed that far.
+// Memory stays bounded however long the trace: each process keeps its
+// last few reads (ownerRing), each file read keeps the first few files
+// written from it, and only the files read most recently (maxSources)
+// are kept; the processes gone are dropped from time to time.
 type removeBeforeSync struct {
 	owners map[any]*removeOwner
 	// pruneAt is the size of owners at which those of processes gone
 	// are dropped (a build runs thousands of short processes).
 	pruneAt int
+	// sources are, by the ID of a file read, the files written after
+	// that read by the process that read it; order is their keys, oldest
+	// first, to drop the oldest past maxSources.
+	sources map[int]*readCopies
+	order   []int
 	hits    []removeHit
 }
 
-// ownerRing is how many reads and how many written files a process
-// keeps.
+// ownerRing is how many reads a process keeps, and how many written
+// files a file read keeps.
 const ownerRing = 4
 
+// maxSources is how many files read, with what was written from them,
+// a check keeps at most.
+const maxSources = 1024
+
 type removeOwner struct {
-	reads   [ownerRing]readMark
-	writes  [ownerRing]int // IDs of the files written after a read
-	nr, nw  int            // the next slot of each ring
-	anyRead bool
+	reads [ownerRing]readMark
+	nr    int // the next slot of reads
 	// synced is the event of the process's last sync that made written
 	// data durable, -1 before any: a program that synced what it wrote
 	// after reading F has made its durable copy, and the files it left
@@ -55,6 +64,20 @@ type removeOwner struct {
 type readMark struct {
 	id int // the inode's ID; 0 is an empty slot
 	at model.Ref
+}
+
+// readCopies is what was written from one file read.
+type readCopies struct {
+	copies [ownerRing]copyMark
+	n      int
+}
+
+// copyMark is a file written after a read of the source: by which
+// process, after which read.
+type copyMark struct {
+	id    int
+	owner *removeOwner
+	read  model.Ref
 }
 
 type removeHit struct {
@@ -86,7 +109,7 @@ func (rs *removeBeforeSync) owner(r *run, pid int, make bool) *removeOwner {
 
 // prune drops the processes that are gone, and sets the next size to
 // prune at to twice what is left, so that pruning costs a constant per
-// process.
+// process. What they wrote stays in sources (cp exits before rm runs).
 func (rs *removeBeforeSync) prune(r *run) {
 	live := make(map[any]bool, len(rs.owners))
 	r.m.Procs().EachOwner(func(k any) {
@@ -105,34 +128,17 @@ func (rs *removeBeforeSync) prune(r *run) {
 func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 	switch e.Kind {
 	case model.EffRead:
-		o := rs.owner(r, e.Ref.PID, true)
-		if o == nil {
-			return
-		}
-		o.anyRead = true
-		for i := range o.reads {
-			if o.reads[i].id == e.Inode.ID {
-				o.reads[i].at = e.Ref
-				return
-			}
-		}
-		o.reads[o.nr] = readMark{e.Inode.ID, e.Ref}
-		o.nr = (o.nr + 1) % ownerRing
+		rs.read(r, e.Inode, e.Ref)
 	case model.EffWrite:
+		if e.Source != nil {
+			rs.read(r, e.Source, e.Ref)
+		}
 		if len(rs.owners) == 0 || e.Inode == nil || e.Data == nil || e.Data.Kind != model.DataWrite {
 			return
 		}
-		o := rs.owner(r, e.Ref.PID, false)
-		if o == nil || !o.anyRead {
-			return
+		if o := rs.owner(r, e.Ref.PID, false); o != nil {
+			rs.wrote(o, e.Inode.ID)
 		}
-		for _, id := range o.writes {
-			if id == e.Inode.ID {
-				return
-			}
-		}
-		o.writes[o.nw] = e.Inode.ID
-		o.nw = (o.nw + 1) % ownerRing
 	case model.EffFileSync:
 		if len(rs.owners) > 0 && e.HadPending() {
 			if o := rs.owner(r, e.Ref.PID, false); o != nil {
@@ -140,47 +146,107 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 			}
 		}
 	case model.EffEntry:
-		if e.Entry.Kind == model.EntryUnlink && len(rs.owners) > 0 {
+		if e.Entry.Kind == model.EntryUnlink && len(rs.sources) > 0 {
 			rs.removed(r, e)
 		}
 	}
 }
 
-// removed looks at an unlink: for each file it took the last name of,
-// whether the process read it and wrote a file that is still pending.
-func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
-	o := rs.owner(r, e.Ref.PID, false)
+// read notes that the event at read the data of f.
+func (rs *removeBeforeSync) read(r *run, f *model.Inode, at model.Ref) {
+	o := rs.owner(r, at.PID, true)
 	if o == nil {
 		return
 	}
+	for i := range o.reads {
+		if o.reads[i].id == f.ID {
+			o.reads[i].at = at
+			return
+		}
+	}
+	o.reads[o.nr] = readMark{f.ID, at}
+	o.nr = (o.nr + 1) % ownerRing
+}
+
+// wrote notes file id, written by o, as a copy of each file o read
+// before.
+func (rs *removeBeforeSync) wrote(o *removeOwner, id int) {
+	for _, rd := range o.reads {
+		if rd.id == 0 || rd.id == id {
+			continue
+		}
+		s := rs.sources[rd.id]
+		if s == nil {
+			rs.makeRoom()
+			s = &readCopies{}
+			rs.sources[rd.id] = s
+			rs.order = append(rs.order, rd.id)
+		}
+		known := false
+		for i := range s.n {
+			if c := &s.copies[i]; c.id == id && c.owner == o {
+				c.read, known = rd.at, true
+			}
+		}
+		if !known && s.n < ownerRing {
+			s.copies[s.n] = copyMark{id, o, rd.at}
+			s.n++
+		}
+	}
+}
+
+// makeRoom drops the oldest files read while maxSources are kept, and
+// the keys of those removed since from order, once they are as many as
+// the files kept.
+func (rs *removeBeforeSync) makeRoom() {
+	if rs.sources == nil {
+		rs.sources = map[int]*readCopies{}
+	}
+	for len(rs.sources) >= maxSources {
+		delete(rs.sources, rs.order[0])
+		rs.order = rs.order[1:]
+	}
+	if len(rs.order) >= 2*maxSources {
+		kept := make([]int, 0, len(rs.sources))
+		for _, id := range rs.order {
+			if _, ok := rs.sources[id]; ok {
+				kept = append(kept, id)
+			}
+		}
+		rs.order = kept
+	}
+}
+
+// removed looks at an unlink: for each file it took the last name of,
+// whether a process read it and wrote a file that is still pending.
+func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 	for _, c := range e.Entry.Changes {
 		f := c.Old
-		if f == nil || c.New != nil || f.Dir || len(f.Names()) > 0 || f.DataPending() {
+		if f == nil || c.New != nil || f.Dir || len(f.Names()) > 0 {
 			continue
 		}
-		var read *readMark
-		for i := range o.reads {
-			if o.reads[i].id == f.ID {
-				read = &o.reads[i]
-			}
-		}
-		if read == nil || o.synced > read.at.Seq || !rs.heldDurable(r, f, c.Path) {
+		s := rs.sources[f.ID]
+		if s == nil {
 			continue
 		}
-		for _, id := range o.writes {
-			if id == 0 || id == f.ID {
+		delete(rs.sources, f.ID) // a name of a file gone is never removed again
+		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
+			continue
+		}
+		for _, cp := range s.copies[:s.n] {
+			if cp.owner.synced > cp.read.Seq {
 				continue
 			}
-			g := r.m.Inode(id)
+			g := r.m.Inode(cp.id)
 			if g == nil || g.Dir || len(g.Names()) == 0 {
 				continue
 			}
 			first, last, ok := g.PendingWriteEnds()
-			if !ok || last.Event().Seq < read.at.Seq {
+			if !ok || last.Event().Seq < cp.read.Seq {
 				continue
 			}
 			r.m.Pin(g)
-			rs.hits = append(rs.hits, removeHit{ino: g, removed: c.Path, read: read.at, at: e.Ref,
+			rs.hits = append(rs.hits, removeHit{ino: g, removed: c.Path, read: cp.read, at: e.Ref,
 				first: first.Event(), last: last.Event(), state: demonstrate(r.m, e.Ref, g.Name())})
 		}
 	}
@@ -201,7 +267,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 	for _, h := range rs.hits {
 		p, gone := h.ino.Name(), base(h.removed)
 		f := newFinding(RemoveBeforeSync, p, h.at,
-			fmt.Sprintf("%s was removed while %s, written after the program read %s, was only in the page cache: a crash can leave %s gone and %s empty or partial, the data in neither; fsync %s before removing %s",
+			fmt.Sprintf("%s was removed while %s, written after %s was read, was only in the page cache: a crash can leave %s gone and %s empty or partial, the data in neither; fsync %s before removing %s",
 				gone, base(p), gone, gone, base(p), base(p), gone))
 		f.relate(h.read, "reads "+gone)
 		f.relate(h.first, "written, not yet durable")

@@ -11,12 +11,12 @@ import (
 	"github.com/crashsim/crashsim/parser"
 )
 
-// TestRemoveBeforeSync: a file read, then removed while the file written
-// from it after the read still has its bytes in the page cache, is
-// remove-before-sync on the written file, under every model; the same
-// steps with the copy synced before the removal, or with nothing durable
-// to lose, or with the reading and the removing done by different
-// processes, are not.
+// TestRemoveBeforeSync: a file read, then removed (by the process that
+// read it or another) while the file that process wrote after the read
+// still has its bytes in the page cache, is remove-before-sync on the
+// written file, under every model; the same steps with the copy synced
+// before the removal, or with nothing durable to lose, or with the
+// reading and the writing done by different processes, are not.
 func TestRemoveBeforeSync(t *testing.T) {
 	const (
 		openIn   = `1 openat(AT_FDCWD, "/w/in", O_RDONLY) = 3`
@@ -46,6 +46,8 @@ func TestRemoveBeforeSync(t *testing.T) {
 		openOut2  = `2 openat(AT_FDCWD, "/w/out", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`
 		writeOut2 = `2 write(4, "ABCDEF", 6) = 6`
 		exit2     = `2 +++ exited with 0 +++`
+		copyIn2   = `2 copy_file_range(3, NULL, 4, NULL, 9223372035781033984, 0) = 6`
+		syncOut2  = `2 fsync(4) = 0`
 		unlinkIn2 = `2 unlink("/w/in") = 0`
 		// another file, read first.
 		openConf = `1 openat(AT_FDCWD, "/w/conf", O_RDONLY) = 7`
@@ -72,9 +74,12 @@ func TestRemoveBeforeSync(t *testing.T) {
 		{"original made by the run, its directory not synced", append([]string{makeIn, writeIn, syncIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "strong"},
 		{"original made by the run, synced with its directory", append([]string{makeIn, writeIn, syncIn, closeMk, openDir, syncDir}, append(slices.Clone(copied), unlinkIn)...), "all"},
 		{"original keeps another name", append(slices.Clone(copied), linkIn, unlinkIn), "none"},
-		{"read and written by another process", []string{openIn2, readIn2, openOut2, writeOut2, unlinkIn}, "none"},
+		{"read and written by another process, removed by the first (cp a b && rm a)", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn}, "all"},
+		{"copied in the kernel by another process", []string{openIn2, openOut2, copyIn2, exit2, unlinkIn}, "all"},
+		{"copied in the kernel and synced", []string{openIn2, openOut2, copyIn2, syncOut2, exit2, unlinkIn}, "none"},
+		{"read by one process, written by another", []string{openIn2, readIn2, exit2, openOut, writeOut, unlinkIn}, "none"},
 		{"another process exited", []string{openIn, readIn, openOut, writeOut, exit2, unlinkIn}, "all"},
-		{"the reading process exited, its pid used again", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn2}, "none"},
+		{"read, written and removed by a process that exited, its pid used again", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn2}, "all"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
@@ -112,15 +117,23 @@ func TestRemoveBeforeSync(t *testing.T) {
 
 // TestRemoveBeforeSyncForgetsProcesses: the reads of a process that
 // exited are let go, so that a build's thousands of short processes do
-// not each leave their reads behind.
+// not each leave their reads behind, and of the files read with a file
+// written after them only the latest maxSources are kept.
 func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
 	rs := &removeBeforeSync{}
 	r := &run{}
 	r.m = model.New(model.Options{Observe: func(m *model.Model, e *model.Effect) { rs.Observe(r, e) }})
 	var text strings.Builder
-	const n = 2000
+	const n = 3000
+	removed := 0
 	for pid := 2; pid < n+2; pid++ {
-		fmt.Fprintf(&text, "%d openat(AT_FDCWD, \"/w/in\", O_RDONLY) = 3\n%d read(3, \"x\", 1) = 1\n%d +++ exited with 0 +++\n", pid, pid, pid)
+		fmt.Fprintf(&text, "%d openat(AT_FDCWD, \"/w/in%d\", O_RDONLY) = 3\n%d read(3, \"x\", 1) = 1\n", pid, pid, pid)
+		fmt.Fprintf(&text, "%d openat(AT_FDCWD, \"/w/out%d\", O_WRONLY|O_CREAT, 0644) = 4\n%d write(4, \"x\", 1) = 1\n", pid, pid, pid)
+		if pid%3 != 0 {
+			removed++
+			fmt.Fprintf(&text, "%d unlink(\"/w/in%d\") = 0\n", pid, pid)
+		}
+		fmt.Fprintf(&text, "%d +++ exited with 0 +++\n", pid)
 	}
 	rd := parser.NewReader(strings.NewReader(text.String()), "t.strace", parser.Options{})
 	for {
@@ -135,5 +148,11 @@ func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
 	}
 	if len(rs.owners) == 0 || len(rs.owners) > 200 {
 		t.Errorf("%d processes read and exited, %d kept", n, len(rs.owners))
+	}
+	if len(rs.sources) == 0 || len(rs.sources) > maxSources || len(rs.order) > 2*maxSources {
+		t.Errorf("%d files read and copied: %d kept, %d in order", n, len(rs.sources), len(rs.order))
+	}
+	if len(rs.hits) != removed {
+		t.Errorf("%d originals removed, %d found", removed, len(rs.hits))
 	}
 }

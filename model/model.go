@@ -372,8 +372,12 @@ type Effect struct {
 	// the program made durable as far as this directory goes.
 	Covered []*EntryOp
 	Handle  *Handle
-	Exit    *Exit
-	What    string // unmodeled: what happened
+	// Source is, for a copy in the kernel (copy_file_range, sendfile,
+	// splice), the file the bytes came from, when it is a file the model
+	// knows: the copy read it.
+	Source *Inode
+	Exit   *Exit
+	What   string // unmodeled: what happened
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -922,6 +926,11 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev))}
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
+	if i := row.Pos(syscalls.ArgFDOther); i >= 0 {
+		if src := m.fileHandle(ev, i); src != nil && !src.Node.Dir {
+			eff.Source = src.Node
+		}
+	}
 }
 
 func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
