@@ -54,6 +54,10 @@ const maxSources = 1024
 type removeOwner struct {
 	reads [ownerRing]readMark
 	nr    int // the next slot of reads
+	// gen counts the process's reads; wrote is the last file written and
+	// wroteGen the count then: a program that read its input and then
+	// writes a great many times to one file notes the copy once.
+	gen, wrote, wroteGen int
 	// synced is the event of the process's last sync that made written
 	// data durable, -1 before any: a program that synced what it wrote
 	// after reading F has made its durable copy, and the files it left
@@ -158,6 +162,7 @@ func (rs *removeBeforeSync) read(r *run, f *model.Inode, at model.Ref) {
 	if o == nil {
 		return
 	}
+	o.gen++
 	for i := range o.reads {
 		if o.reads[i].id == f.ID {
 			o.reads[i].at = at
@@ -171,6 +176,10 @@ func (rs *removeBeforeSync) read(r *run, f *model.Inode, at model.Ref) {
 // wrote notes file id, written by o, as a copy of each file o read
 // before.
 func (rs *removeBeforeSync) wrote(o *removeOwner, id int) {
+	if o.wrote == id && o.wroteGen == o.gen {
+		return
+	}
+	o.wrote, o.wroteGen = id, o.gen
 	for _, rd := range o.reads {
 		if rd.id == 0 || rd.id == id {
 			continue

@@ -69,6 +69,7 @@ func TestRemoveBeforeSync(t *testing.T) {
 		{"copy synced before the removal", []string{openIn, readIn, openOut, writeOut, syncOut, closeOut, closeIn, unlinkIn, openDir, syncDir}, "none"},
 		{"nothing read from the original", []string{openIn, readNone, openOut, writeOut, closeOut, closeIn, unlinkIn}, "none"},
 		{"copy written before the read", []string{openConf, readConf, openOut, writeOut, openIn, readIn, closeIn, unlinkIn}, "none"},
+		{"copy written before the read and after it", []string{openConf, readConf, openOut, writeOut, openIn, readIn, writeOut, closeIn, unlinkIn}, "all"},
 		{"the original never read", []string{openConf, readConf, openOut, writeOut, closeOut, unlinkIn}, "none"},
 		{"original made by the run, not synced", append([]string{makeIn, writeIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "none"},
 		{"original made by the run, its directory not synced", append([]string{makeIn, writeIn, syncIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "strong"},
