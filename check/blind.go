@@ -687,7 +687,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if len(absent) == len(syncCalls) {
 			missing = "close, nor any fsync, fdatasync, sync or syncfs"
 		}
-		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
+		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, remove-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
 	} else if w.opens > 0 && w.writes == 0 && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
 		// Files opened for writing and synced, and not one write to any
 		// fd, not even the terminal: the filter left the writes out.
