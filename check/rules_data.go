@@ -81,6 +81,7 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 	}
 	writes = ino.AppendPendingWrites(writes[:0])
 	if len(writes) == 0 {
+		truncatedNotSynced(r, ino, end)
 		return writes
 	}
 	first, last := writes[0], writes[len(writes)-1]
@@ -154,6 +155,28 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 		r.emit(g)
 	}
 	return writes
+}
+
+// truncatedNotSynced is data-not-synced for a file that was cut shorter
+// and not written after: a crash can undo the cut (a log emptied after
+// it was copied comes back whole, a queue emptied after it was processed
+// comes back to be processed again).
+func truncatedNotSynced(r *run, ino *model.Inode, end model.Ref) {
+	cut, ok := ino.PendingTruncate()
+	if !ok || !ino.HadContent {
+		return
+	}
+	p := ino.Name()
+	if r.joins(DataNotSynced, p, cut.Event()) {
+		return
+	}
+	words, state, _ := lossAt(modelAsker{r.m}, end, p)
+	f := r.newFinding(DataNotSynced, p, cut.Event(), "")
+	r.message(f, "%s can be %s after a crash: its truncation to %s was never made durable; fsync (or fdatasync) the file after truncating it",
+		base(p), words, plural(int(cut.Size), "byte", "bytes"))
+	f.relate(cut.Event(), "truncated, not yet durable")
+	f.State = state
+	r.emit(f)
 }
 
 // truncateInPlace finds files that held data, were cut shorter and then

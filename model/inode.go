@@ -362,6 +362,18 @@ func (n *Inode) PendingWriteEnds() (first, last DataOp, ok bool) {
 	return *ops.at(i), *ops.at(j), true
 }
 
+// PendingTruncate returns the last pending truncation that shrank the
+// file, and false when there is none: a crash can undo it.
+func (n *Inode) PendingTruncate() (DataOp, bool) {
+	ops := n.maybeOps()
+	for j := ops.len() - 1; j >= 0; j-- {
+		if op := ops.at(j); op.Kind == DataTruncate && (op.SizeBefore < 0 || op.Size < op.SizeBefore) {
+			return *op, true
+		}
+	}
+	return DataOp{}, false
+}
+
 // HasName reports whether p names the inode now.
 func (n *Inode) HasName(p string) bool {
 	for _, q := range n.Names() {
