@@ -287,13 +287,13 @@ var registry = []*Rule{
 		ID:       RemoveBeforeSync,
 		Title:    "File removed before the copy made from it is durable",
 		Severity: Error,
-		Doc: "A program read a file and wrote what it made of it to another, and the first file was removed, by " +
-			"that program or another (cp a b && rm a), while the new file's bytes were only in the page cache. " +
-			"The removal is a change to a directory, and it can reach the disk before the new file's data does: " +
-			"a crash can leave the old file gone and the new one empty, the data in neither. gzip, xz and bzip2 " +
-			"without a sync option do this, as do a move between file systems and a journal deleted before its " +
-			"replay is synced. Only a file whose content was durable counts: it existed before the run, or its " +
-			"data and name were synced.",
+		Doc: "A program read a file and wrote what it made of it to another, and the first file was removed or " +
+			"emptied, by that program or another (cp a b && rm a), while the new file's bytes were only in the " +
+			"page cache. The removal can reach the disk before the new file's data does: a crash can leave the " +
+			"old file gone and the new one empty, the data in neither. gzip, xz and bzip2 without a sync option " +
+			"do this, as do a move between file systems, logrotate's copytruncate and a journal deleted before " +
+			"its replay is synced. Only a file whose content was durable counts: it existed before the run, or " +
+			"its data and name were synced.",
 		Fix: "fsync the new file after its last write and before removing the old one (gzip --synchronous does), " +
 			"then fsync the directory so that the removal is durable too.",
 		Bad: trace(

@@ -41,6 +41,9 @@ type removeBeforeSync struct {
 	sources map[int]*readCopies
 	order   []int
 	hits    []removeHit
+	// truncs are the hits of truncations not dropped, by the ID of the
+	// file emptied (removeHit.truncated): indices into hits.
+	truncs map[int][]int
 }
 
 // ownerRing is how many reads a process keeps, and how many written
@@ -86,10 +89,16 @@ type copyMark struct {
 
 type removeHit struct {
 	ino         *model.Inode // the file still pending
-	removed     string       // the path removed
+	removed     string       // the path removed or emptied
 	read, at    model.Ref    // the read of the removed file, the removal
 	first, last model.Ref    // the pending writes' ends
 	state       *State
+	// For a truncation: the file emptied and the process that emptied
+	// it. If that process writes the file again, it rewrites it in place
+	// (truncate-in-place's mistake), and the hit is dropped.
+	truncated int
+	by        any
+	dropped   bool
 }
 
 func (rs *removeBeforeSync) owner(r *run, pid int, make bool) *removeOwner {
@@ -137,6 +146,9 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		if e.Source != nil {
 			rs.read(r, e.Source, e.Ref)
 		}
+		if len(rs.truncs) > 0 && e.Inode != nil {
+			rs.rewritten(r, e)
+		}
 		if len(rs.owners) == 0 || e.Inode == nil || e.Data == nil || e.Data.Kind != model.DataWrite {
 			return
 		}
@@ -152,6 +164,11 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 	case model.EffEntry:
 		if e.Entry.Kind == model.EntryUnlink && len(rs.sources) > 0 {
 			rs.removed(r, e)
+		}
+	case model.EffTruncate:
+		if len(rs.sources) > 0 && e.Data != nil && e.Inode != nil && e.Data.Size >= 0 &&
+			(e.Data.SizeBefore < 0 || e.Data.Size < e.Data.SizeBefore) {
+			rs.emptied(r, e)
 		}
 	}
 }
@@ -242,22 +259,76 @@ func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 			continue
 		}
-		for _, cp := range s.copies[:s.n] {
-			if cp.owner.synced > cp.read.Seq {
-				continue
-			}
-			g := r.m.Inode(cp.id)
-			if g == nil || g.Dir || len(g.Names()) == 0 {
-				continue
-			}
-			first, last, ok := g.PendingWriteEnds()
-			if !ok || last.Event().Seq < cp.read.Seq {
-				continue
-			}
-			r.m.Pin(g)
-			rs.hits = append(rs.hits, removeHit{ino: g, removed: c.Path, read: cp.read, at: e.Ref,
-				first: first.Event(), last: last.Event(), state: demonstrate(r.m, e.Ref, g.Name())})
+		rs.copiesLost(r, s, c.Path, e.Ref, removeHit{})
+	}
+}
+
+// emptied looks at a truncation that shrank a file (logrotate's
+// copytruncate: cp log log.1, then empty log): whether a process read
+// it and wrote a file that is still pending.
+func (rs *removeBeforeSync) emptied(r *run, e *model.Effect) {
+	f := e.Inode
+	s := rs.sources[f.ID]
+	if s == nil || f.Dir {
+		return
+	}
+	delete(rs.sources, f.ID) // what was read from it is gone
+	_, _, writes := f.PendingWriteEnds()
+	if writes || len(f.Lost()) > 0 || !f.Initial && f.DurableSize <= e.Data.Size || !rs.heldDurable(r, f, f.Name()) {
+		return
+	}
+	rs.copiesLost(r, s, f.Name(), e.Ref, removeHit{truncated: f.ID, by: r.m.Procs().Owner(e.Ref.PID)})
+}
+
+// rewritten drops the truncation hits of the file e wrote when the
+// process that emptied it writes it: a rewrite in place, not a copy
+// taken and its original emptied.
+func (rs *removeBeforeSync) rewritten(r *run, e *model.Effect) {
+	is, ok := rs.truncs[e.Inode.ID]
+	if !ok {
+		return
+	}
+	by := r.m.Procs().Owner(e.Ref.PID)
+	kept := is[:0]
+	for _, i := range is {
+		if h := &rs.hits[i]; h.by == by {
+			h.dropped = true
+		} else {
+			kept = append(kept, i)
 		}
+	}
+	if len(kept) == 0 {
+		delete(rs.truncs, e.Inode.ID)
+	} else {
+		rs.truncs[e.Inode.ID] = kept
+	}
+}
+
+// copiesLost adds a hit for each file written from s (the copies of the
+// file named p) whose writes after the read are still pending at at.
+func (rs *removeBeforeSync) copiesLost(r *run, s *readCopies, p string, at model.Ref, h removeHit) {
+	for _, cp := range s.copies[:s.n] {
+		if cp.owner.synced > cp.read.Seq {
+			continue
+		}
+		g := r.m.Inode(cp.id)
+		if g == nil || g.Dir || len(g.Names()) == 0 {
+			continue
+		}
+		first, last, ok := g.PendingWriteEnds()
+		if !ok || last.Event().Seq < cp.read.Seq {
+			continue
+		}
+		r.m.Pin(g)
+		h.ino, h.removed, h.read, h.at = g, p, cp.read, at
+		h.first, h.last, h.state = first.Event(), last.Event(), demonstrate(r.m, at, g.Name())
+		if h.truncated != 0 {
+			if rs.truncs == nil {
+				rs.truncs = map[int][]int{}
+			}
+			rs.truncs[h.truncated] = append(rs.truncs[h.truncated], len(rs.hits))
+		}
+		rs.hits = append(rs.hits, h)
 	}
 }
 
@@ -274,16 +345,23 @@ func (rs *removeBeforeSync) heldDurable(r *run, f *model.Inode, p string) bool {
 
 func (rs *removeBeforeSync) Finish(r *run) {
 	for _, h := range rs.hits {
+		if h.dropped {
+			continue
+		}
 		p, gone := h.ino.Name(), base(h.removed)
+		removed, left, removing, removes := "removed", "gone", "removing", " removes "
+		if h.truncated != 0 {
+			removed, left, removing, removes = "emptied by a truncation", "emptied", "truncating", " truncates "
+		}
 		f := newFinding(RemoveBeforeSync, p, h.at,
-			fmt.Sprintf("%s was removed while %s, written after %s was read, was only in the page cache: a crash can leave %s gone and %s empty or partial, the data in neither; fsync %s before removing %s",
-				gone, base(p), gone, gone, base(p), base(p), gone))
+			fmt.Sprintf("%s was %s while %s, written after %s was read, was only in the page cache: a crash can leave %s %s and %s empty or partial, the data in neither; fsync %s before %s %s",
+				gone, removed, base(p), gone, gone, left, base(p), base(p), removing, gone))
 		f.relate(h.read, "reads "+gone)
 		f.relate(h.first, "written, not yet durable")
 		if h.last.Line != h.first.Line {
 			f.relate(h.last, "written, not yet durable")
 		}
-		f.relate(h.at, h.at.Syscall+" removes "+gone)
+		f.relate(h.at, h.at.Syscall+removes+gone)
 		f.State = h.state
 		r.emit(f)
 	}
