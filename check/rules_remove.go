@@ -14,7 +14,8 @@ import (
 // persist before G's data does, so a crash can leave F gone and G empty:
 // the data in neither place.
 //
-// The question asked of the model at each removal of a file's last name:
+// The question asked of the model at each removal of a file's last name,
+// and at each truncation that shrinks a file (logrotate's copytruncate):
 // did some process read that file (a read that returned data, or a copy
 // in the kernel from it), and does a file that process wrote after that
 // read still have writes pending that came after it? The removing
