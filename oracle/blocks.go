@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/blocklog"
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/tracer"
@@ -86,7 +87,11 @@ func (r *runner) blockStates(ctx context.Context, targets []target, enum report.
 	obs := make([]*pointObs, 0, len(targets))
 	for _, t := range targets {
 		o := byIndex[t.index]
-		if !o.reached {
+		switch {
+		case o.reached:
+		case unstoppable(t.syscall):
+			o.note = notAfterCopy
+		default:
 			o.note = "not reached in the logged run: when the program stopped after this call, the trace already held a later point (another thread ran on)"
 		}
 		obs = append(obs, o)
@@ -103,7 +108,9 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	names := map[string]bool{}
 	for _, t := range targets {
 		obs[t.index] = &pointObs{target: t}
-		names[t.syscall] = true
+		if !unstoppable(t.syscall) {
+			names[t.syscall] = true
+		}
 	}
 	if _, err := r.sys.run(ctx, "cp", "--sparse=always", r.initImg, r.runImg); err != nil {
 		return nil, err
@@ -143,6 +150,11 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 	var trace []byte
 	deadline := time.Now().Add(r.opt.Timeout)
 	for {
+		// Stops can come one after another without end; an interrupt
+		// must still end the run (and the deferred kill its program).
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		b, _ := os.ReadFile(out)
 		if end, pid, ok := parser.NthStop(b, handled); ok {
 			handled++
@@ -205,6 +217,24 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 			return nil, fmt.Errorf("the program ran longer than %v without reaching a crash point", r.opt.Timeout)
 		}
 	}
+}
+
+// notAfterCopy is the note of a crash point after a copy in the kernel
+// that no later stop observed: the logged run does not stop at the copy
+// itself, so its state is seen only at the next stop of any call (an
+// open, say) before the next crash point.
+const notAfterCopy = "not reached in the logged run: a copy in the kernel cannot be stopped right after it (the stop, sent as it starts, interrupts it before it copies anything, and each restart is stopped again), and no other stop came before the next crash point"
+
+// unstoppable reports whether a syscall is one the logged run does not
+// stop after. strace sends the injected SIGSTOP as the call starts;
+// copy_file_range, sendfile and splice see it pending, copy nothing and
+// return to be restarted, and with every call stopped (when=1+) each
+// restart is stopped again: the run never ended. The state after such a
+// call is observed at the next stop (pointIndex names the last crash
+// point the trace passed), which sees the same files when it comes
+// before the next crash point.
+func unstoppable(name string) bool {
+	return syscalls.Lookup(name).Effect() == syscalls.CopyInto
 }
 
 // startOutside starts strace as start does, in the work directory, but

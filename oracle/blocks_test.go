@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crashsim/crashsim/blocklog"
 	"github.com/crashsim/crashsim/model"
@@ -73,6 +74,43 @@ func TestBlocksCancelledLeavesNothing(t *testing.T) {
 		checkClean(t, before)
 		if err == nil {
 			t.Errorf("cancelled at %q: the run succeeded", word)
+		}
+	}
+}
+
+// A copy in the kernel under --blocks: strace's SIGSTOP, sent as the call
+// starts, made copy_file_range return to be restarted, and each restart
+// was stopped again, so the run of cp never ended (and, stops coming
+// without end, an interrupt was never looked at). The run now ends, every
+// point is reached (the copy's at the next stop, rm's first open) and
+// sound. The deadline turns a return of the old loop into a failure
+// rather than a hang of the test binary.
+func TestBlocksCopyInTheKernel(t *testing.T) {
+	needsBlocks(t)
+	before := ours(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := RunBlocks(ctx, BlockOptions{Options: Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix},
+		Setup: "seq 1 20000 > data.txt",
+		Cmd:   []string{"sh", "-c", "cp data.txt data.old && rm data.txt"},
+	}})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		var out strings.Builder
+		report.OracleText(&out, r)
+		copied := false
+		for _, p := range r.Points {
+			copied = copied || p.Syscall == "copy_file_range"
+		}
+		if !copied {
+			t.Skip("cp on this machine copies with read and write, not copy_file_range")
+		}
+		if r.Summary.Reached != r.Summary.Points || !r.Summary.Sound {
+			t.Errorf("%s: %+v: want every point reached and sound\n%s", r.Model, r.Summary, out.String())
 		}
 	}
 }
