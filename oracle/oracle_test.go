@@ -278,3 +278,39 @@ os.close(d)
 func TestNoFlushRenameOverIsSound(t *testing.T) {
 	soundOnExt4(t, noFlushSave)
 }
+
+// A copy in the kernel cannot be stopped right after it (the stop, sent
+// as the call starts, interrupts it and the call is made again, past the
+// count strace stops at): the point is not observed, and its note says
+// so rather than that the program ended before it.
+func TestSnapshotCopyInTheKernel(t *testing.T) {
+	needsLoop(t)
+	before := ours(t)
+	res, err := Run(context.Background(), Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix},
+		Setup: "seq 1 20000 > data.txt",
+		Cmd:   []string{"sh", "-c", "cp data.txt data.old && rm data.txt"},
+	})
+	checkClean(t, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		copied := false
+		for _, p := range r.Points {
+			if p.Syscall != "copy_file_range" {
+				continue
+			}
+			copied = true
+			if p.Reached || !strings.Contains(p.Note, "a copy in the kernel cannot be stopped") {
+				t.Errorf("%s: point %d: reached %v, note %q", r.Model, p.Index, p.Reached, p.Note)
+			}
+		}
+		if !copied {
+			t.Skip("cp on this machine copies with read and write, not copy_file_range")
+		}
+		if !r.Summary.Sound {
+			t.Errorf("%s: not sound: %+v", r.Model, r.Summary)
+		}
+	}
+}
