@@ -88,8 +88,15 @@ func TestArgPositions(t *testing.T) {
 // returns the model.
 func replayText(t *testing.T, text string, opt parser.Options) *Model {
 	t.Helper()
+	return replayTextWith(t, text, opt, Options{})
+}
+
+// replayTextWith is replayText with the model's own options (an
+// observer, say).
+func replayTextWith(t *testing.T, text string, opt parser.Options, mo Options) *Model {
+	t.Helper()
 	r := parser.NewReader(strings.NewReader(text), "t", opt)
-	m := New(Options{})
+	m := New(mo)
 	for {
 		ev, err := r.Next()
 		if errors.Is(err, io.EOF) {

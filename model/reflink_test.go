@@ -33,19 +33,11 @@ func TestReflink(t *testing.T) {
 		text := `1 openat(AT_FDCWD, "/w/copy.img", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4` + "\n" +
 			`1 ioctl(4, ` + tc.req + `, 3) = 0` + "\n"
 		var got string
-		m := New(Options{Observe: func(_ *Model, e *Effect) {
+		replayTextWith(t, text, parser.Options{}, Options{Observe: func(_ *Model, e *Effect) {
 			if e.Kind == EffUnmodeled {
 				got = e.What
 			}
 		}})
-		r := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
-		for {
-			ev, err := r.Next()
-			if err != nil {
-				break
-			}
-			m.Apply(ev)
-		}
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, " "+tc.want+" ") {
 			t.Errorf("ioctl(4, %s, 3): unmodeled %q, want the change by %q", tc.req, got, tc.want)
 		}

@@ -223,7 +223,11 @@ func (r *runner) observeBlocks(ctx context.Context, targets []target, srvp **blo
 // that no later stop observed: the logged run does not stop at the copy
 // itself, so its state is seen only at the next stop of any call (an
 // open, say) before the next crash point.
-const notAfterCopy = "not reached in the logged run: a copy in the kernel cannot be stopped right after it (the stop, sent as it starts, interrupts it before it copies anything, and each restart is stopped again), and no other stop came before the next crash point"
+const notAfterCopy = "not reached in the logged run: " + copyUnstoppable + ", and each restart is stopped again), and no other stop came before the next crash point"
+
+// copyUnstoppable says why no run stops right after a copy in the kernel
+// (unstoppable); the notes of both kinds of run finish it.
+const copyUnstoppable = "a copy in the kernel cannot be stopped right after it (the stop, sent as it starts, interrupts it before it copies anything"
 
 // unstoppable reports whether a syscall is one the logged run does not
 // stop after. strace sends the injected SIGSTOP as the call starts;

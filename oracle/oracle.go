@@ -421,7 +421,7 @@ wait:
 			tr.once.Do(func() { tr.err = err })
 			o.note = fmt.Sprintf("not reached: the program ended before the %s call %d of its tracee", t.syscall, t.n)
 			if unstoppable(t.syscall) {
-				o.note = "not reached: a copy in the kernel cannot be stopped right after it (the stop, sent as it starts, interrupts it before it copies anything, and the call is made again)"
+				o.note = "not reached: " + copyUnstoppable + ", and the call is made again)"
 			}
 			break wait
 		case <-ctx.Done():
