@@ -559,7 +559,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

@@ -134,7 +134,7 @@ func TestRemoveBeforeSync(t *testing.T) {
 func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
 	rs := &removeBeforeSync{}
 	r := &run{}
-	r.m = model.New(model.Options{Observe: func(m *model.Model, e *model.Effect) { rs.Observe(r, e) }})
+	r.m = model.New(model.Options{Reads: true, Observe: func(m *model.Model, e *model.Effect) { rs.Observe(r, e) }})
 	var text strings.Builder
 	const n = 3000
 	removed := 0

@@ -31,7 +31,7 @@ func TestNarrowedCallsChangeNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := New(Options{Existed: in.listing.Existed, Observe: func(_ *Model, e *Effect) {
+		m := New(Options{Existed: in.listing.Existed, Reads: true, Observe: func(_ *Model, e *Effect) {
 			if e.Kind != EffExit && e.Kind != EffRead && positions[e.Event.Call] != parser.AllArgs {
 				t.Errorf("%s: %s changed the model, but ArgPositions decodes only some of its arguments", e.Event.Pos, e.Event.Name)
 			}

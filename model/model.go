@@ -80,6 +80,9 @@ type Options struct {
 	Existed func(path string) (existed, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
+	// Reads asks for EffRead effects too: reads change nothing, and only
+	// a caller that follows where a file's bytes went wants them.
+	Reads bool
 	// Resolved is called for every event before the model applies it,
 	// with the paths it acts on as Procs.Paths resolves them (valid only
 	// during the call): a caller that needs them uses this model's process
@@ -352,8 +355,8 @@ const (
 	EffUnmodeled                // a change the trace cannot show (Inode)
 	EffExit                     // a process exit (Exit)
 	// EffRead: a read that returned data from a regular file (Inode,
-	// Handle). It changes nothing; rules that ask where a file's bytes
-	// went (remove-before-sync) follow it.
+	// Handle), with Options.Reads. It changes nothing; rules that ask
+	// where a file's bytes went (remove-before-sync) follow it.
 	EffRead
 )
 
@@ -532,7 +535,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any
 			}
-			if ev.Ret > 0 && !h.Node.Dir && ev.OK() {
+			if m.opt.Reads && ev.Ret > 0 && !h.Node.Dir && ev.OK() {
 				eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
 			}
 		}
