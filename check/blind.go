@@ -44,7 +44,7 @@ var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
 	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
-	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
+	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check or states --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
@@ -192,6 +192,22 @@ type Watcher struct {
 	anyOpens    int
 	blindWrites int
 	blindWrite  model.Ref
+
+	// reads counts the calls that read a file's data (read, pread64,
+	// readv, copy_file_range, sendfile, splice: none in a trace whose
+	// filter left them out). dropped is the first removal of the last
+	// name of a file in scope that existed before the trace and was
+	// opened for reading, or the first truncation that shrank one, and
+	// droppedPath its path: what remove-before-sync asks about, and
+	// cannot answer without the reads.
+	reads       int
+	dropped     model.Ref
+	droppedPath string
+	droppedHow  string // "removed" or "cut shorter"
+	// readOpen holds the paths in scope opened for reading, while the
+	// trace has shown no read (nil after the first): a copy reads its
+	// source through such an open.
+	readOpen map[string]bool
 
 	// kindNames are the first names of calls, kinds how many (it stops
 	// at three): a whole trace of many calls of one or two kinds was
@@ -422,8 +438,13 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 			w.blindWrites++
 		}
+	case syscalls.ReadFD, syscalls.ReadAt:
+		w.reads++
+		w.readOpen = nil
 	case syscalls.CopyInto:
 		w.writes++
+		w.reads++
+		w.readOpen = nil
 	case syscalls.Msync:
 		w.writes++
 		w.barrier = true
@@ -471,7 +492,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Open:
 		const writing = syscalls.O_WRONLY | syscalls.O_RDWR | syscalls.O_CREAT | syscalls.O_TRUNC
-		if w.openFlags(ev)&writing == 0 {
+		flags := w.openFlags(ev)
+		if w.reads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
+			if w.readOpen == nil {
+				w.readOpen = map[string]bool{}
+			}
+			w.readOpen[paths[0]] = true
+		}
+		if flags&writing == 0 {
 			return
 		}
 		if len(paths) > 0 && isPseudo(paths[0]) {
@@ -578,8 +606,34 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 			w.mapped, w.mappedPath = e.Ref, p
 		}
 	}
+	if w.dropped.Line == 0 && len(w.readOpen) > 0 {
+		w.observeDrop(e)
+	}
 	if w.opt.NeedData {
 		w.observeData(e)
+	}
+}
+
+// observeDrop notes the first removal of the last name of a file in scope
+// that existed before the trace and was opened for reading, or the first
+// truncation that shrank one.
+func (w *Watcher) observeDrop(e *model.Effect) {
+	switch e.Kind {
+	case model.EffEntry:
+		if e.Entry.Kind != model.EntryUnlink {
+			return
+		}
+		for _, c := range e.Entry.Changes {
+			if f := c.Old; f != nil && c.New == nil && !f.Dir && f.Initial && len(f.Names()) == 0 && w.readOpen[c.Path] {
+				w.dropped, w.droppedPath, w.droppedHow = e.Ref, c.Path, "removed"
+				return
+			}
+		}
+	case model.EffTruncate:
+		if f := e.Inode; f != nil && !f.Dir && f.Initial && e.Data != nil && e.Data.Size >= 0 &&
+			(e.Data.SizeBefore < 0 || e.Data.Size < e.Data.SizeBefore) && w.readOpen[f.Name()] {
+			w.dropped, w.droppedPath, w.droppedHow = e.Ref, f.Name(), "cut shorter"
+		}
 	}
 }
 
@@ -694,6 +748,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
+	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
+		// Every program reads (the dynamic loader reads each library's
+		// header; Go's runtime reads a file of /sys): a trace with opens
+		// and not one read was filtered.
+		add(BlindSyscallFilter, w.dropped, fmt.Sprintf("%s was opened for reading and is %s here, but the trace has not one read, pread64, readv, copy_file_range, sendfile or splice: it looks recorded with a syscall filter (-e trace=...) that leaves out reads, so whether the program had copied its data into a file not yet synced when it lost it (remove-before-sync) cannot be seen", w.droppedPath, w.droppedHow))
 	} else if w.kinds <= 2 && w.syscalls >= minFilteredCalls && w.firstEnded {
 		// Any program makes several kinds of call from its start to its
 		// exit (a static one that only writes still shows execve, write
