@@ -21,8 +21,8 @@ import (
 // read still have writes pending that came after it? The removing
 // process may be another one (the shell's rm after cp). Only a file
 // whose content was durable counts (it existed before the run or its
-// data and name were synced): removing one that a crash could lose
-// anyway loses nothing new. A process that synced written data between
+// data and name were synced, and it is not on tmpfs): removing one that
+// a crash could lose anyway loses nothing new. A process that synced written data between
 // the read and the removal made a durable copy: LevelDB replays its log
 // into a table it syncs, then deletes the log while its own debug LOG is
 // still unsynced, and that is no loss.
@@ -335,8 +335,14 @@ func (rs *removeBeforeSync) copiesLost(r *run, s *readCopies, p string, at model
 
 // heldDurable reports whether the removed file f, named p until now, had
 // durable content: it existed before the trace, or its name was durable
-// (its data is: the caller checked).
+// (its data is: the caller checked), and it is not on a volatile
+// filesystem.
 func (rs *removeBeforeSync) heldDurable(r *run, f *model.Inode, p string) bool {
+	if r.opt != nil {
+		if _, _, volatile := r.opt.volatileAt(p); volatile {
+			return false // on tmpfs (mv from /dev/shm): a crash loses it anyway
+		}
+	}
 	if f.Initial {
 		return true
 	}

@@ -127,6 +127,41 @@ func TestRemoveBeforeSync(t *testing.T) {
 	}
 }
 
+// TestRemoveBeforeSyncVolatile: mv from /dev/shm (tmpfs) to a disk copies
+// and unlinks; the original could not survive a crash anyway, so its
+// removal loses nothing the copy's unsynced bytes did not.
+func TestRemoveBeforeSyncVolatile(t *testing.T) {
+	text := strings.Join([]string{
+		`1 openat(AT_FDCWD, "/dev/shm/in", O_RDONLY) = 3`,
+		`1 read(3, "abcdef", 65536) = 6`,
+		`1 openat(AT_FDCWD, "/w/out", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
+		`1 write(4, "abcdef", 6) = 6`,
+		`1 close(4) = 0`,
+		`1 close(3) = 0`,
+		`1 unlink("/dev/shm/in") = 0`,
+	}, "\n") + "\n"
+	for _, tc := range []struct {
+		volatile []string
+		want     bool
+	}{{LikelyVolatile, false}, {nil, true}} {
+		res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}),
+			Options{LikelyVolatile: tc.volatile, Existed: func(p string) (bool, bool) { return p != "/w/out", true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for f, err := range res.Findings() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = got || f.Rule.ID == RemoveBeforeSync
+		}
+		if got != tc.want {
+			t.Errorf("volatile directories %v: remove-before-sync %v, want %v", tc.volatile, got, tc.want)
+		}
+	}
+}
+
 // TestRemoveBeforeSyncForgetsProcesses: the reads of a process that
 // exited are let go, so that a build's thousands of short processes do
 // not each leave their reads behind, and of the files read with a file
