@@ -22,10 +22,10 @@ import (
 // process may be another one (the shell's rm after cp). Only a file
 // whose content was durable counts (it existed before the run or its
 // data and name were synced, and it is not on tmpfs): removing one that
-// a crash could lose anyway loses nothing new. A process that synced written data between
-// the read and the removal made a durable copy: LevelDB replays its log
-// into a table it syncs, then deletes the log while its own debug LOG is
-// still unsynced, and that is no loss.
+// a crash could lose anyway loses nothing new. A process that synced
+// written data between the read and the removal made a durable copy:
+// LevelDB replays its log into a table it syncs, then deletes the log
+// while its own debug LOG is still unsynced, and that is no loss.
 //
 // Memory stays bounded however long the trace: each process keeps its
 // last few reads (ownerRing), each file read keeps the first few files

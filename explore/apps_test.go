@@ -304,6 +304,9 @@ func TestAppsMercurial(t *testing.T) {
 		}
 		return true
 	}
+	// Before the journal is opened nothing in the store has changed: no
+	// state reported before that line may be rejected.
+	first := lineOf(t, a.trace(), "openat", "/.hg/store/journal")
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 		res := a.exploreWith(t, p, func(o *Options) {
 			o.Scope, o.MaxJoint, o.Samples = scope, 8, 2
@@ -311,9 +314,6 @@ func TestAppsMercurial(t *testing.T) {
 		if len(rejections(res, 0, "index 00changelog is corrupted")) == 0 {
 			t.Errorf("%s: want a state rejected with \"index 00changelog is corrupted\": %s", p, verdict(res))
 		}
-		// Before the journal is opened nothing in the store has changed:
-		// no state reported before that line may be rejected.
-		first := lineOf(t, a.trace(), "openat", "/.hg/store/journal")
 		for _, f := range rejections(res, 0, "") {
 			if f.Line < first {
 				t.Errorf("%s: a state before the journal opens (line %d) rejected at line %d: %s", p, first, f.Line, f.Message)
