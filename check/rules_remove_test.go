@@ -96,22 +96,11 @@ func TestRemoveBeforeSync(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
 			for _, m := range []model.Persistence{model.Posix, model.Ext4, model.Xfs} {
-				res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}),
-					Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) {
-						return p == "/w" || p == "/w/conf" || p == "/w/in" && tc.lines[0] != makeIn, true
-					}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := false
-				for f, err := range res.Findings() {
-					if err != nil {
-						t.Fatal(err)
-					}
-					if f.Rule.ID != RemoveBeforeSync {
-						continue
-					}
-					got = true
+				found := removeFindings(t, text, Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) {
+					return p == "/w" || p == "/w/conf" || p == "/w/in" && tc.lines[0] != makeIn, true
+				}})
+				got := len(found) > 0
+				for _, f := range found {
 					if f.Path != "/w/out" || !strings.Contains(f.Message, "in was removed while out") && !strings.Contains(f.Message, "in was emptied by a truncation while out") {
 						t.Errorf("%s: %s: %s", m, f.Path, f.Message)
 					}
@@ -125,6 +114,26 @@ func TestRemoveBeforeSync(t *testing.T) {
 			}
 		})
 	}
+}
+
+// removeFindings checks the trace text with opt and returns its
+// remove-before-sync findings.
+func removeFindings(t *testing.T, text string, opt Options) []*Finding {
+	t.Helper()
+	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*Finding
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Rule.ID == RemoveBeforeSync {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // TestRemoveBeforeSyncVolatile: mv from /dev/shm (tmpfs) to a disk copies
@@ -144,20 +153,9 @@ func TestRemoveBeforeSyncVolatile(t *testing.T) {
 		volatile []string
 		want     bool
 	}{{LikelyVolatile, false}, {nil, true}} {
-		res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}),
-			Options{LikelyVolatile: tc.volatile, Existed: func(p string) (bool, bool) { return p != "/w/out", true }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := false
-		for f, err := range res.Findings() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = got || f.Rule.ID == RemoveBeforeSync
-		}
-		if got != tc.want {
-			t.Errorf("volatile directories %v: remove-before-sync %v, want %v", tc.volatile, got, tc.want)
+		found := removeFindings(t, text, Options{LikelyVolatile: tc.volatile, Existed: func(p string) (bool, bool) { return p != "/w/out", true }})
+		if got := len(found) > 0; got != tc.want {
+			t.Errorf("volatile directories %v: remove-before-sync %v, want %v", tc.volatile, len(found) > 0, tc.want)
 		}
 	}
 }
