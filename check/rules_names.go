@@ -405,6 +405,12 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	// durable for it (the create of a temp name and the rename, say).
 	ops := map[*model.Inode][]*model.EntryOp{}
 	firsts := map[*model.Inode]model.Ref{}
+	// durable is the name the fsync made durable for each file: the
+	// newest covered change that gave it one. It is the name the finding
+	// gives, not the file's last one: a name it gets later, after its data
+	// was synced (dpkg's updates/tmp.i renamed to 0000), was never
+	// durable with the data missing.
+	durable := map[*model.Inode]string{}
 	var order []*model.Inode
 	// The ops the fsync wrote in this directory, even if another
 	// directory still has to be synced: posix lets such a rename persist
@@ -425,6 +431,7 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 				order = append(order, ino)
 			}
 			ops[ino] = append(ops[ino], op)
+			durable[ino] = c.Path
 		}
 	}
 	for _, ino := range order {
@@ -436,11 +443,10 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 			rel.relate(op.Event(), op.Kind.String()+" made durable")
 		}
 		rel.relate(at, "directory fsync")
-		ino, related := ino, slices.Clip(rel.Related)
+		ino, related, p := ino, slices.Clip(rel.Related), durable[ino]
 		r.m.Pin(ino)
-		st := demonstrate(r.m, at, ino.Path)
+		st := demonstrate(r.m, at, p)
 		r.later(func() {
-			p := ino.Name()
 			f := newFinding(DirSyncBeforeData, p, at,
 				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
 					base(p), base(p)))
