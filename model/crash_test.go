@@ -201,6 +201,19 @@ func TestPersistenceDifferences(t *testing.T) {
 		{"an fsync of a rewrite in place commits the names made before the rewrite",
 			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(3</d/a>) = 0\n",
 			"/d/b", "missing latest", "latest", "latest", "missing latest"},
+		// dpkg: writeback started by sync_file_range may have its new
+		// size logged by any commit after it, and an fsync then commits
+		// nothing new: what came after the start is not sure, what came
+		// before it is.
+		{"an fsync of a growing file whose writeback a sync_file_range started does not commit what came after it",
+			"openat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nwrite(4</d/b>, \"x\", 1) = 1\nsync_file_range(4</d/b>, 0, 0, SYNC_FILE_RANGE_WRITE) = 0\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(4</d/b>) = 0\n",
+			"/d/c", "missing latest", "missing latest", "missing latest", "missing latest"},
+		{"an fsync of a growing file whose writeback a sync_file_range started commits what came before it",
+			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nwrite(4</d/b>, \"x\", 1) = 1\nsync_file_range(4</d/b>, 0, 0, SYNC_FILE_RANGE_WRITE) = 0\nfsync(4</d/b>) = 0\n",
+			"/d/a", "missing latest", "latest", "latest", "missing latest"},
+		{"an fsync of a file grown after its sync_file_range commits up to itself",
+			"openat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nwrite(4</d/b>, \"x\", 1) = 1\nsync_file_range(4</d/b>, 0, 0, SYNC_FILE_RANGE_WRITE) = 0\nwrite(4</d/b>, \"y\", 1) = 1\nopenat(AT_FDCWD</d>, \"c\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5</d/c>\nfsync(4</d/b>) = 0\n",
+			"/d/c", "missing latest", "latest", "latest", "missing latest"},
 		// git-commit-fsync: on btrfs the rename of a file already in the
 		// log rides on the next log sync, whichever file it is for.
 		{"btrfs: the rename of a file synced before it is durable with the next fsync of any file",

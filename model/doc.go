@@ -48,7 +48,10 @@
 //     happens now or happened before on its own (every 5 s on a default
 //     mount). The changes are a write (its mtime; a write that grows the
 //     file is logged by the sync's own writeback, so the sync commits up
-//     to itself), a truncation and an entry operation naming the file.
+//     to itself, unless a sync_file_range started that writeback before:
+//     then any commit since may have logged it, and only what came before
+//     the sync_file_range is sure: writeback-started, below), a
+//     truncation and an entry operation naming the file.
 //     An fsync with nothing new commits nothing (fsync-clean), and one
 //     of a file whose last change was committed already leaves later
 //     names pending (fsync-old-change, below).
@@ -138,9 +141,10 @@
 // first fsync of a file read in since the mount). Two limits remain: the
 // time stamps a write changes move in clock ticks, so a write in the same
 // tick as the file's previous change does not change the inode again;
-// and writeback that starts on its own (after 30 s) can log a growing
-// write's size before the sync does. Either makes "the file's last
-// change" earlier than the model takes it.
+// and writeback that starts on its own (after 30 s), which the trace does
+// not show as it shows a sync_file_range, can log a growing write's size
+// before the sync does. Either makes "the file's last change" earlier than
+// the model takes it.
 //
 // # What oracle --blocks settled
 //
@@ -200,6 +204,20 @@
 //     (the ops persist in program order, so the model cannot keep the
 //     later one durable alone: it overstates the risk to that write,
 //     never to the others).
+//   - writeback-started: does the fsync of a file that grew commit what
+//     came after the write, when a sync_file_range started its writeback
+//     before? Not on ext4. dpkg unpacks each file, starts its writeback
+//     with sync_file_range, and later fsyncs each and renames it into
+//     place: crashsim oracle --blocks on dpkg -i found a.txt still missing
+//     after the fsync of b.txt.dpkg-new that followed a.txt's rename (5
+//     mismatches: the fsync of a.txt.dpkg-new had committed b's new size,
+//     so b's fsync had nothing to commit). probe.py writeback-started is
+//     that sequence on its own: 2 mismatches on ext4 for the model that
+//     took the growing write as logged by the sync; xfs made the rename
+//     durable, btrfs did not (its log tree never carries other names).
+//     Rule, under ext4 and xfs: a write that grew the file and was
+//     followed by a sync_file_range counts as a change at that
+//     sync_file_range, not at the sync.
 //   - git-commit-fsync (and git-commit-fsync-rename, objects renamed
 //     rather than linked): git -c core.fsync=all fsyncs each object, the
 //     index and the ref before linking or renaming it into place, and

@@ -73,6 +73,11 @@ func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*Ent
 //
 //   - a write that grows the file: the sync's own writeback sets the new
 //     size, so the sync itself commits, up to r (fsync and fdatasync);
+//     but when a sync_file_range came after the write, writeback started
+//     there, and any commit since may have logged the size already: then
+//     only what came before that sync_file_range is sure (dpkg unpacks
+//     a.txt and b.txt, starts their writeback, fsyncs a.txt, renames it
+//     into place, fsyncs b.txt: on ext4 the rename was still missing);
 //   - a truncation or fallocate that changed the size, at its call;
 //   - for fsync, any other write (its mtime) and any entry operation that
 //     names the inode; for fdatasync, the inode's creation.
@@ -83,9 +88,15 @@ func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*Ent
 func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 	reach := -1
 	ops := ino.ops()
+	started := -1 // the last sync_file_range of the file, which started its writeback
+	if sr := ino.SyncRange(); sr != nil && sr.Seq < r.Seq {
+		started = sr.Seq
+	}
 	for i := range ops.len() {
 		op := ops.at(i)
 		switch {
+		case grows(op) && started > op.seq():
+			reach = max(reach, started)
 		case grows(op):
 			return r.Seq
 		case !datasync, (op.Kind == DataTruncate || op.Kind == DataExtend) && op.Size != op.SizeBefore:
