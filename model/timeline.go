@@ -51,6 +51,22 @@ func (pt Point) All() map[string]PathOutcomes {
 	return pt.tl.all(pt)
 }
 
+// InitialPath returns the first name of inode id, when the inode existed
+// before the trace ("" otherwise): the name whose content before the run
+// an Initial outcome stands for at a path the trace linked to it later
+// (dpkg's link of status to status-old).
+func (pt Point) InitialPath(id int) string {
+	if pt.tl == nil {
+		return ""
+	}
+	if ino := pt.tl.m.Inode(id); ino != nil && ino.Initial {
+		if ps := ino.Paths(); len(ps) > 0 {
+			return ps[0]
+		}
+	}
+	return ""
+}
+
 func (pt Point) latest(what string) {
 	if pt.tl.index != pt.Index {
 		panic(fmt.Sprintf("model: Point.%s of crash point %d, but the timeline is at %d", what, pt.Index, pt.tl.index))

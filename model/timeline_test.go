@@ -57,3 +57,39 @@ close(4) = 0
 		t.Errorf("%s can still be missing: %v", f, po.Outcomes)
 	}
 }
+
+// TestInitialPath: a link the trace makes to a file that existed names
+// the file's first path, for the oracle to compare an "as it was before
+// the run" outcome at the new name with; a file the trace made has none.
+func TestInitialPath(t *testing.T) {
+	text := "link(\"/d/status\", \"/d/status-old\") = 0\n" +
+		"openat(AT_FDCWD, \"/d/new\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n" +
+		"link(\"/d/new\", \"/d/new-old\") = 0\n"
+	tl := NewTimeline(Options{Existed: func(p string) (bool, bool) { return p == "/d" || p == "/d/status", true }},
+		func(string) bool { return true }, 1<<10)
+	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
+	var last Point
+	for {
+		ev, err := rd.Next()
+		if err != nil {
+			break
+		}
+		if pt, ok := tl.Step(ev); ok {
+			last = pt
+		}
+	}
+	got := map[string]string{}
+	for p, po := range last.All() {
+		for _, st := range po.States {
+			if st.Outcome == Initial || st.Outcome == Latest {
+				got[p] = last.InitialPath(st.Inode)
+			}
+		}
+	}
+	if got["/d/status-old"] != "/d/status" {
+		t.Errorf("status-old: initial path %q, want /d/status", got["/d/status-old"])
+	}
+	if got["/d/new-old"] != "" {
+		t.Errorf("new-old: initial path %q, want none", got["/d/new-old"])
+	}
+}

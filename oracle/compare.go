@@ -207,10 +207,27 @@ func (r *runner) views(p model.Persistence, obs []*pointObs) (map[int]*pointView
 		case o.stoppedAt != o.index:
 			pv.note = fmt.Sprintf("stopped at crash point %d (line %d: %s) instead", last.Index, lastEv.Pos.Line, r.shortCall(lastEv))
 		}
+		var linked map[string][]string
 		if last != nil {
 			for path, po := range last.All() {
-				if rel, ok := strings.CutPrefix(path, r.work+"/"); ok && len(po.Outcomes) > 0 {
-					pv.pred[rel] = po.Outcomes
+				rel, ok := strings.CutPrefix(path, r.work+"/")
+				if !ok || len(po.Outcomes) == 0 {
+					continue
+				}
+				pv.pred[rel] = po.Outcomes
+				if _, before := r.initial[rel]; before {
+					continue
+				}
+				for _, st := range po.States {
+					if st.Outcome != model.Initial {
+						continue
+					}
+					if q, ok := strings.CutPrefix(last.InitialPath(st.Inode), r.work+"/"); ok && q != rel {
+						if linked == nil {
+							linked = map[string][]string{}
+						}
+						linked[rel] = append(linked[rel], q)
+					}
 				}
 			}
 		}
@@ -221,7 +238,7 @@ func (r *runner) views(p model.Persistence, obs []*pointObs) (map[int]*pointView
 		for k := range earlier {
 			own[k] = true
 		}
-		pv.h = history{initial: r.initial, latest: o.live, earlier: own}
+		pv.h = history{initial: r.initial, latest: o.live, earlier: own, linked: linked}
 		views[o.index] = pv
 		for _, e := range o.live {
 			if e.Kind != "dir" {

@@ -230,13 +230,19 @@ func TestClassify(t *testing.T) {
 		initial: Tree{"a": f("old"), "d": {Kind: "dir"}},
 		latest:  Tree{"a": f("new"), "d": {Kind: "dir"}, "e": f("")},
 		earlier: map[string]bool{key(f("mid")): true},
+		// a.old is a link the trace made to a, which held "old" before
+		// the run: that content there is a's initial one (dpkg's
+		// status-old); a.bak's link is to a path that held other bytes.
+		linked: map[string][]string{"a.old": {"a"}, "a.bak": {"e"}},
 	}
-	obs := Tree{"a": f("mid"), "d": {Kind: "dir"}, "e": f(""), "z": {Kind: "file", Size: 4, Sum: "0000", Zeros: true}, "t": f("xx")}
+	obs := Tree{"a": f("mid"), "d": {Kind: "dir"}, "e": f(""), "z": {Kind: "file", Size: 4, Sum: "0000", Zeros: true}, "t": f("xx"),
+		"a.old": f("old"), "a.bak": f("old"), "a.new": f("old")}
 	for _, c := range []struct {
 		path string
 		want string
 	}{
 		{"a", "earlier"}, {"d", "initial latest"}, {"e", "latest empty"}, {"z", "zeros"}, {"t", "torn"}, {"gone", "missing"},
+		{"a.old", "initial"}, {"a.bak", "torn"}, {"a.new", "torn"},
 	} {
 		got := strings.Join(strs(classify(c.path, obs, h)), " ")
 		if got != c.want {

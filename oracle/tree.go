@@ -117,6 +117,10 @@ type history struct {
 	initial Tree
 	latest  Tree
 	earlier map[string]bool // kind+sum of every entry seen live at an earlier point
+	// linked are, for a path the model predicts an initial file at
+	// though the path held nothing before the run (a link the trace
+	// made to a file that existed), the paths that file had before.
+	linked map[string][]string
 }
 
 func key(e Entry) string { return e.Kind + ":" + e.Sum }
@@ -144,6 +148,13 @@ func classify(rel string, obs Tree, h history) []model.Outcome {
 	}
 	if inInit && same(e, init) {
 		out = append(out, model.Initial)
+	} else {
+		for _, q := range h.linked[rel] {
+			if was, ok := h.initial[q]; ok && same(e, was) {
+				out = append(out, model.Initial)
+				break
+			}
+		}
 	}
 	if h.earlier[key(e)] {
 		out = append(out, model.Earlier)
