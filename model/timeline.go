@@ -67,6 +67,17 @@ func (pt Point) InitialPath(id int) string {
 	return ""
 }
 
+// Unmodeled reports whether inode id was changed in a way the trace
+// cannot show (a shared writable mapping, io_uring, a reflink): what a
+// crash leaves of it is beyond the model.
+func (pt Point) Unmodeled(id int) bool {
+	if pt.tl == nil {
+		return false
+	}
+	ino := pt.tl.m.Inode(id)
+	return ino != nil && ino.Unmodeled() != nil
+}
+
 func (pt Point) latest(what string) {
 	if pt.tl.index != pt.Index {
 		panic(fmt.Sprintf("model: Point.%s of crash point %d, but the timeline is at %d", what, pt.Index, pt.tl.index))

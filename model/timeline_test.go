@@ -93,3 +93,37 @@ func TestInitialPath(t *testing.T) {
 		t.Errorf("new-old: initial path %q, want none", got["/d/new-old"])
 	}
 }
+
+// TestPointUnmodeled: a file mapped shared and writable is changed out of
+// the trace's sight, which the oracle asks of a point; a file written with
+// write is not.
+func TestPointUnmodeled(t *testing.T) {
+	text := "openat(AT_FDCWD, \"/d/lock\", O_RDWR|O_CREAT, 0644) = 3\n" +
+		"ftruncate(3, 8192) = 0\n" +
+		"mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n" +
+		"openat(AT_FDCWD, \"/d/data\", O_WRONLY|O_CREAT, 0644) = 4\n" +
+		"write(4, \"x\", 1) = 1\n"
+	tl := NewTimeline(Options{Existed: func(p string) (bool, bool) { return p == "/d", true }}, func(string) bool { return true }, 1<<10)
+	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
+	var last Point
+	for {
+		ev, err := rd.Next()
+		if err != nil {
+			break
+		}
+		if pt, ok := tl.Step(ev); ok {
+			last = pt
+		}
+	}
+	got := map[string]bool{}
+	for p, po := range last.All() {
+		for _, st := range po.States {
+			if st.Outcome != Missing {
+				got[p] = got[p] || last.Unmodeled(st.Inode)
+			}
+		}
+	}
+	if !got["/d/lock"] || got["/d/data"] {
+		t.Errorf("unmodeled: lock %v, data %v; want true, false", got["/d/lock"], got["/d/data"])
+	}
+}

@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,6 +48,9 @@ type replayed struct {
 type view struct {
 	pred map[string][]model.Outcome
 	h    history
+	// blind are the paths whose file was changed out of the trace's
+	// sight (see blind): any content fits, and precision leaves them out.
+	blind map[string]bool
 }
 
 // want is the predicted set of q, and whether the model tracks q; paths
@@ -146,7 +150,7 @@ func (r *runner) compare(p model.Persistence, source string, obs []*pointObs, tr
 				path.Produced = append(path.Produced, string(x))
 			}
 		}
-		if tracked {
+		if tracked && !views[k.point].blind[k.path] {
 			res.Summary.Predicted += len(w)
 			res.Summary.Produced += len(path.Produced)
 		}
@@ -215,6 +219,17 @@ func (r *runner) views(p model.Persistence, obs []*pointObs) (map[int]*pointView
 					continue
 				}
 				pv.pred[rel] = po.Outcomes
+				if blind(last, po) {
+					// Changed through a shared mapping (or io_uring):
+					// the model claims nothing about what is on disk,
+					// and check says so (blind-shared-mmap).
+					pv.pred[rel] = blindOutcomes(po.Outcomes)
+					if pv.blind == nil {
+						pv.blind = map[string]bool{}
+					}
+					pv.blind[rel] = true
+					continue
+				}
 				if _, before := r.initial[rel]; before {
 					continue
 				}
@@ -247,6 +262,29 @@ func (r *runner) views(p model.Persistence, obs []*pointObs) (map[int]*pointView
 		}
 	}
 	return views, nil
+}
+
+// blind reports whether some file the model has at the path was changed
+// in a way the trace cannot show.
+func blind(pt *model.Point, po model.PathOutcomes) bool {
+	for _, st := range po.States {
+		if st.Outcome != model.Missing && pt.Unmodeled(st.Inode) {
+			return true
+		}
+	}
+	return false
+}
+
+// blindOutcomes is the prediction at a path whose file the model cannot
+// follow: the outcomes it has, and any content.
+func blindOutcomes(have []model.Outcome) []model.Outcome {
+	out := slices.Clone(have)
+	for _, o := range []model.Outcome{model.Initial, model.Latest, model.Earlier, model.Empty, model.Zeros, model.Torn} {
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // classifyPoint classifies every path of every state of one reached

@@ -313,3 +313,12 @@ func TestSnapshotCopyInTheKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestBlindOutcomes: a path the model cannot follow fits any content, and
+// keeps what the model predicted (missing among it).
+func TestBlindOutcomes(t *testing.T) {
+	got := strings.Join(strs(blindOutcomes([]model.Outcome{model.Missing, model.Latest})), " ")
+	if want := "missing latest initial earlier empty zeros torn"; got != want {
+		t.Errorf("blindOutcomes = %s, want %s", got, want)
+	}
+}
