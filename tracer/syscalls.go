@@ -9,10 +9,12 @@ import "github.com/crashsim/crashsim/internal/syscalls"
 // costs a context switch to strace. stat and friends, the usual bulk of a
 // program's calls, are not in it.
 //
-// Pipes, sockets, eventfds and memfds are not traced at birth: -y
-// annotates every fd argument with what it is (pipe:[N], socket:[N]), so a
-// write or a dup of one is recognised without its creation. pread64 and
-// preadv are not traced: they move no offset.
+// Pipes, sockets, eventfds and memfds are traced at birth: crashsim trace
+// records without -y, so a write to one (a Go program's netpoll wakeup, a
+// pipe to a child) is known for no file only by the call that made it,
+// and would otherwise be a write to an fd the trace cannot name
+// (blind-unknown-fd). pread64 and preadv are not traced: they move no
+// offset.
 var defaultSyscalls = func() []*syscalls.Row {
 	var out []*syscalls.Row
 	for _, r := range syscalls.Rows() {
