@@ -217,18 +217,7 @@ func TestJointStateAcrossFiles(t *testing.T) {
 	}, "\n") + "\n"
 	for _, p := range []Persistence{Posix, Ext4} {
 		existed := func(p string) (bool, bool) { return p == "/d", true } // only the directory
-		tl := NewTimeline(Options{Persistence: p, Existed: existed}, func(string) bool { return true }, 256)
-		r := parser.NewReader(strings.NewReader(text), "t", parser.Options{})
-		var last Point
-		for {
-			ev, err := r.Next()
-			if err != nil {
-				break
-			}
-			if pt, ok := tl.Step(ev); ok {
-				last = pt
-			}
-		}
+		_, last := replayToLast(t, text, Options{Persistence: p, Existed: existed}, 256)
 		found := false
 		for s := range last.Joint().All {
 			obj, ref := s.Path("/d/obj"), s.Path("/d/ref")

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -30,18 +32,7 @@ openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 4
 fsync(4) = 0
 close(4) = 0
 `
-	s := parser.NewReader(strings.NewReader(text), "deep", parser.Options{})
-	tl := NewTimeline(Options{Persistence: Posix}, func(string) bool { return true }, 256)
-	var last Point
-	for {
-		ev, err := s.Next()
-		if err != nil {
-			break
-		}
-		if pt, ok := tl.Step(ev); ok {
-			last = pt
-		}
-	}
+	tl, last := replayToLast(t, text, Options{Persistence: Posix}, 256)
 	if last.Event == nil || last.Event.Line != 14 {
 		t.Fatalf("the last crash point is after %+v, want line 14 (the fsync of /w)", last.Event)
 	}
@@ -65,19 +56,7 @@ func TestInitialPath(t *testing.T) {
 	text := "link(\"/d/status\", \"/d/status-old\") = 0\n" +
 		"openat(AT_FDCWD, \"/d/new\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n" +
 		"link(\"/d/new\", \"/d/new-old\") = 0\n"
-	tl := NewTimeline(Options{Existed: func(p string) (bool, bool) { return p == "/d" || p == "/d/status", true }},
-		func(string) bool { return true }, 1<<10)
-	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
-	var last Point
-	for {
-		ev, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if pt, ok := tl.Step(ev); ok {
-			last = pt
-		}
-	}
+	_, last := replayToLast(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/d" || p == "/d/status", true }}, 1<<10)
 	got := map[string]string{}
 	for p, po := range last.All() {
 		for _, st := range po.States {
@@ -103,18 +82,7 @@ func TestPointUnmodeled(t *testing.T) {
 		"mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n" +
 		"openat(AT_FDCWD, \"/d/data\", O_WRONLY|O_CREAT, 0644) = 4\n" +
 		"write(4, \"x\", 1) = 1\n"
-	tl := NewTimeline(Options{Existed: func(p string) (bool, bool) { return p == "/d", true }}, func(string) bool { return true }, 1<<10)
-	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
-	var last Point
-	for {
-		ev, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if pt, ok := tl.Step(ev); ok {
-			last = pt
-		}
-	}
+	_, last := replayToLast(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/d", true }}, 1<<10)
 	got := map[string]bool{}
 	for p, po := range last.All() {
 		for _, st := range po.States {
@@ -125,5 +93,26 @@ func TestPointUnmodeled(t *testing.T) {
 	}
 	if !got["/d/lock"] || got["/d/data"] {
 		t.Errorf("unmodeled: lock %v, data %v; want true, false", got["/d/lock"], got["/d/data"])
+	}
+}
+
+// replayToLast replays the trace text on a timeline under opt, every path
+// in scope, and returns it with its last crash point.
+func replayToLast(t *testing.T, text string, opt Options, pathStates int) (*Timeline, Point) {
+	t.Helper()
+	tl := NewTimeline(opt, func(string) bool { return true }, pathStates)
+	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
+	var last Point
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return tl, last
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pt, ok := tl.Step(ev); ok {
+			last = pt
+		}
 	}
 }

@@ -90,11 +90,7 @@ func TestBlocksCopyInTheKernel(t *testing.T) {
 	before := ours(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := RunBlocks(ctx, BlockOptions{Options: Options{
-		FS: "ext4", Models: []model.Persistence{model.Posix},
-		Setup: "seq 1 20000 > data.txt",
-		Cmd:   []string{"sh", "-c", "cp data.txt data.old && rm data.txt"},
-	}})
+	res, err := RunBlocks(ctx, BlockOptions{Options: kernelCopy()})
 	checkClean(t, before)
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +102,16 @@ func TestBlocksCopyInTheKernel(t *testing.T) {
 		if r.Summary.Reached != r.Summary.Points || !r.Summary.Sound {
 			t.Errorf("%s: %+v: want every point reached and sound\n%s", r.Model, r.Summary, out.String())
 		}
+	}
+}
+
+// kernelCopy is a run of cp, which copies in the kernel (copy_file_range)
+// where the filesystem lets it, and an rm of the original.
+func kernelCopy() Options {
+	return Options{
+		FS: "ext4", Models: []model.Persistence{model.Posix},
+		Setup: "seq 1 20000 > data.txt",
+		Cmd:   []string{"sh", "-c", "cp data.txt data.old && rm data.txt"},
 	}
 }
 

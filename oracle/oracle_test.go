@@ -292,11 +292,7 @@ func TestNoFlushRenameOverIsSound(t *testing.T) {
 func TestSnapshotCopyInTheKernel(t *testing.T) {
 	needsLoop(t)
 	before := ours(t)
-	res, err := Run(context.Background(), Options{
-		FS: "ext4", Models: []model.Persistence{model.Posix},
-		Setup: "seq 1 20000 > data.txt",
-		Cmd:   []string{"sh", "-c", "cp data.txt data.old && rm data.txt"},
-	})
+	res, err := Run(context.Background(), kernelCopy())
 	checkClean(t, before)
 	if err != nil {
 		t.Fatal(err)
