@@ -1,6 +1,9 @@
 package parser
 
-import "errors"
+import (
+	"errors"
+	"unsafe"
+)
 
 // pipelineBatch is how many events the parsing goroutine gathers before it
 // hands them over: one channel operation per batch, not per event. A
@@ -160,6 +163,7 @@ func (p *pipeline) Next() (*Event, error) {
 	for {
 		for p.pos < len(p.cur.items) {
 			it := p.cur.items[p.pos]
+			p.prefetch()
 			p.pos++
 			if it.ev != nil {
 				return it.ev, nil
@@ -189,6 +193,27 @@ func (p *pipeline) Next() (*Event, error) {
 			}
 		}
 		p.cur, p.pos = <-p.batches, 0
+	}
+}
+
+// prefetch asks the CPU for the events the caller is about to read, a
+// few ahead of the one Next hands out: the parsing goroutine wrote them
+// on the other CPU, so each one's first read would otherwise wait for its
+// cache lines to cross over (on a consumer-bound check of a million
+// settled files, a tenth of its wall time). Four events ahead, the
+// lines of the event itself (some three lines long, not aligned to one); two
+// ahead, by when those have come, the first four lines of its arguments.
+func (p *pipeline) prefetch() {
+	items := p.cur.items
+	if k := p.pos + 4; k < len(items) {
+		if e := items[k].ev; e != nil {
+			prefetch4(unsafe.Pointer(e))
+		}
+	}
+	if k := p.pos + 2; k < len(items) {
+		if e := items[k].ev; e != nil && len(e.Args) > 0 {
+			prefetch4(unsafe.Pointer(&e.Args[0]))
+		}
 	}
 }
 
