@@ -13,7 +13,11 @@
 //  2. For each crash point the program runs again in a fresh copy of the
 //     initial image, under strace with -e inject=S:signal=SIGSTOP:when=N:
 //     the N-th call of S completes and the tracee is then stopped (strace
-//     prints "--- stopped by SIGSTOP ---"). While it is frozen, the loop
+//     prints "--- SIGSTOP {...} ---" as the signal is delivered, then
+//     "--- stopped by SIGSTOP ---" for that thread and for every other
+//     thread of its process, which stop with it: parser.NthStop counts
+//     only the first kind of thread, so that one stop of a threaded
+//     program is one stop, continued once). While it is frozen, the loop
 //     device's backing file is copied (cp --sparse=always): that copy is
 //     what a power cut at this moment leaves on the device, every write the
 //     filesystem submitted and nothing still in the page cache. The live

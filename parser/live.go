@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
@@ -23,30 +22,67 @@ const stopLine = "--- stopped by SIGSTOP ---"
 const TerminalInterrupt = "--- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL"
 
 // NthStop finds the n-th (from 0) complete line of b that says a tracee
-// stopped for SIGSTOP, and returns the offset just past that line and the
-// pid it starts with (ok false when there is no such line yet, or it has
-// no pid: a trace recorded without -f).
+// stopped for a SIGSTOP delivered to it, and returns the offset just past
+// that line and the pid it starts with (ok false when there is no such
+// line yet, or it has no pid: a trace recorded without -f).
+//
+// A stop counts only where the same pid's line before it is the SIGSTOP
+// being delivered ("--- SIGSTOP {...} ---"): the thread that made the
+// call strace stopped. The other threads of its process stop with it, and
+// strace prints "stopped by SIGSTOP" for each of them too, with nothing
+// delivered to them. Counted, each such line was one more stop, and
+// continuing it sent a SIGCONT that let the program run on from its next
+// stop before the caller had looked at it (a git gc, whose pack-objects
+// runs two threads, drifted a stop further each time).
 func NthStop(b []byte, n int) (end, pid int, ok bool) {
-	off := 0
-	for i := 0; ; i++ {
-		j := bytes.Index(b[off:], []byte(stopLine))
-		if j < 0 {
-			return 0, 0, false
-		}
-		start := bytes.LastIndexByte(b[:off+j], '\n') + 1
-		nl := bytes.IndexByte(b[off+j:], '\n')
+	delivered := map[int]bool{} // pids whose last line was a SIGSTOP delivered to them
+	found := 0
+	for off := 0; off < len(b); {
+		nl := bytes.IndexByte(b[off:], '\n')
 		if nl < 0 {
-			return 0, 0, false // the line is not complete yet
+			return 0, 0, false // the last line is not complete yet
 		}
-		off += j + nl + 1
-		if i == n {
-			f := strings.Fields(string(b[start:off]))
-			if len(f) > 0 {
-				pid, _ = strconv.Atoi(f[0])
-			}
-			return off, pid, pid > 0
+		line := b[off : off+nl]
+		off += nl + 1
+		p := linePID(line)
+		if p <= 0 {
+			continue // no pid (no -f), or a line of a -k stack
 		}
+		if !bytes.Contains(line, []byte(stopLine)) {
+			delivered[p] = bytes.Contains(line, []byte(stopDelivered))
+			continue
+		}
+		if !delivered[p] {
+			continue // another thread of a process that stopped
+		}
+		delivered[p] = false
+		if found == n {
+			return off, p, true
+		}
+		found++
 	}
+	return 0, 0, false
+}
+
+// stopDelivered begins the line strace prints as it delivers a SIGSTOP.
+const stopDelivered = "--- SIGSTOP {"
+
+// linePID reads the pid a line of a -f trace starts with, 0 when it
+// starts with none.
+func linePID(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	p, digits := 0, 0
+	for ; i < len(line) && line[i] >= '0' && line[i] <= '9' && digits < 10; i++ {
+		p = p*10 + int(line[i]-'0')
+		digits++
+	}
+	if digits == 0 || i < len(line) && line[i] != ' ' {
+		return 0
+	}
+	return p
 }
 
 // FirstCall returns the first line of b that is a call (not a signal, an

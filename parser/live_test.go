@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,22 +11,27 @@ import (
 // stops, the second line not complete yet.
 const liveTrace = `100 1.0 openat(AT_FDCWD, "f", O_WRONLY|O_CREAT, 0644) = 3
 100 1.1 write(3, "a", 1) = 1
+100 1.15 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
 100 1.2 --- stopped by SIGSTOP ---
 101 1.3 pwrite64(3, "b", 1, 4) = 1
 101 1.4 writev(3, [{iov_base="c", iov_len=1}], 1) = 1
 101 1.5 <... write resumed>) = 1
 101 1.6 fsync(3) = 0
+101 1.65 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
 101 1.7 --- stopped by SIGSTOP ---
+102 1.75 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
 102 1.8 --- stopped by SIGS`
 
 func TestNthStop(t *testing.T) {
 	b := []byte(liveTrace)
+	first := strings.Index(liveTrace, "101 1.3")
+	second := strings.Index(liveTrace, "102 1.75")
 	for _, c := range []struct {
 		n, end, pid int
 		ok          bool
 	}{
-		{0, len("100 1.0 openat(AT_FDCWD, \"f\", O_WRONLY|O_CREAT, 0644) = 3\n100 1.1 write(3, \"a\", 1) = 1\n100 1.2 --- stopped by SIGSTOP ---\n"), 100, true},
-		{1, len(liveTrace) - len("102 1.8 --- stopped by SIGS"), 101, true},
+		{0, first, 100, true},
+		{1, second, 101, true},
 		{2, 0, 0, false}, // not complete
 	} {
 		end, pid, ok := NthStop(b, c.n)
@@ -33,8 +39,58 @@ func TestNthStop(t *testing.T) {
 			t.Errorf("NthStop(%d) = %d, %d, %v; want %d, %d, %v", c.n, end, pid, ok, c.end, c.pid, c.ok)
 		}
 	}
-	if _, _, ok := NthStop([]byte("--- stopped by SIGSTOP ---\n"), 0); ok {
+	if _, _, ok := NthStop([]byte("--- SIGSTOP {si_signo=SIGSTOP} ---\n--- stopped by SIGSTOP ---\n"), 0); ok {
 		t.Error("a stop line without a pid was taken")
+	}
+}
+
+// In a process of two threads, strace prints a stop for each when one of
+// them is stopped: only the thread the SIGSTOP was delivered to stopped
+// at a call. A caller that took the other line for a stop of its own
+// continued the program from its next stop before it had looked at it.
+func TestNthStopThreads(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		trace string
+		want  []int // the pids of the stops, in order
+	}{
+		{"the calling thread's line first", `200 1.0 futex(0x1, FUTEX_WAIT, 0, NULL <unfinished ...>
+201 1.1 openat(AT_FDCWD, "a", O_RDONLY) = 3
+201 1.2 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+201 1.3 --- stopped by SIGSTOP ---
+200 1.4 --- stopped by SIGSTOP ---
+201 1.5 --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER} ---
+201 1.6 openat(AT_FDCWD, "b", O_RDONLY) = 4
+201 1.7 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+201 1.8 --- stopped by SIGSTOP ---
+200 1.9 --- stopped by SIGSTOP ---
+`, []int{201, 201}},
+		{"the other thread's line first", `201 1.1 write(3, "x", 1) = 1
+201 1.2 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+200 1.3 --- stopped by SIGSTOP ---
+201 1.4 --- stopped by SIGSTOP ---
+200 1.5 write(4, "y", 1) = 1
+200 1.6 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+201 1.7 --- stopped by SIGSTOP ---
+200 1.8 --- stopped by SIGSTOP ---
+`, []int{201, 200}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []int
+			for n := 0; ; n++ {
+				end, pid, ok := NthStop([]byte(c.trace), n)
+				if !ok {
+					break
+				}
+				if line := c.trace[strings.LastIndex(c.trace[:end-1], "\n")+1 : end]; !strings.Contains(line, "stopped by") {
+					t.Errorf("stop %d ends after %q, not a stop line", n, line)
+				}
+				got = append(got, pid)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("stops (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
