@@ -86,10 +86,14 @@ func linePID(line []byte) int {
 }
 
 // FirstCall returns the first line of b that is a call (not a signal, an
-// exit or a blank line), cut to 100 bytes, or "".
+// exit or a blank line), cut to 100 bytes, or "". A call a signal
+// interrupted before it did anything (it returned ERESTARTSYS or one of
+// its kin, to be made again) is not one: the parent of a process the
+// oracle stops gets a SIGCHLD, and its wait or read shows such a return
+// after every stop of its child.
 func FirstCall(b []byte) string {
 	for _, l := range strings.Split(string(b), "\n") {
-		if l == "" || strings.Contains(l, "--- ") || strings.Contains(l, "+++ ") {
+		if l == "" || strings.Contains(l, "--- ") || strings.Contains(l, "+++ ") || restarted(l) {
 			continue
 		}
 		if len(l) > 100 {
@@ -98,6 +102,13 @@ func FirstCall(b []byte) string {
 		return l
 	}
 	return ""
+}
+
+// restarted reports whether a call line returned one of the kernel's
+// "to be restarted" codes: the call was cut short by a signal before it
+// took effect.
+func restarted(l string) bool {
+	return strings.Contains(l, "= -1 ERESTART") || strings.Contains(l, "= ? ERESTART")
 }
 
 // WriteCalls returns the lines of b that write data at an fd (the

@@ -98,6 +98,16 @@ func TestFirstCall(t *testing.T) {
 	if got := FirstCall([]byte("\n100 --- SIGCHLD {si_signo=SIGCHLD} ---\n100 +++ exited with 0 +++\n101 fsync(3) = 0\n102 close(3) = 0\n")); got != "101 fsync(3) = 0" {
 		t.Errorf("FirstCall = %q", got)
 	}
+	restarts := "200 <... read resumed>) = -1 ERESTARTSYS (To be restarted if SA_RESTART is set)\n" +
+		"200 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_STOPPED, si_pid=201} ---\n" +
+		"200 read(3, 0x7ffd, 4096) = -1 ERESTARTSYS (Unknown error 512)\n" +
+		"200 wait4(-1, 0x7ffd, 0, NULL) = ? ERESTARTNOHAND (To be restarted if no handler)\n"
+	if got := FirstCall([]byte(restarts)); got != "" {
+		t.Errorf("FirstCall of interrupted calls only = %q, want none", got)
+	}
+	if got := FirstCall([]byte(restarts + "200 unlink(\"x\") = 0\n")); got != `200 unlink("x") = 0` {
+		t.Errorf("FirstCall after interrupted calls = %q", got)
+	}
 	if got := FirstCall([]byte("100 --- stopped by SIGSTOP ---\n")); got != "" {
 		t.Errorf("FirstCall of signals only = %q, want none", got)
 	}
