@@ -44,12 +44,12 @@ func NthStop(b []byte, n int) (end, pid int, ok bool) {
 		}
 		line := b[off : off+nl]
 		off += nl + 1
-		p := linePID(line)
+		p, rest := linePID(line)
 		if p <= 0 {
 			continue // no pid (no -f), or a line of a -k stack
 		}
-		if !bytes.Contains(line, []byte(stopLine)) {
-			delivered[p] = bytes.Contains(line, []byte(stopDelivered))
+		if !bytes.HasPrefix(rest, []byte(stopLine)) {
+			delivered[p] = bytes.HasPrefix(rest, []byte(stopDelivered))
 			continue
 		}
 		if !delivered[p] {
@@ -67,22 +67,30 @@ func NthStop(b []byte, n int) (end, pid int, ok bool) {
 // stopDelivered begins the line strace prints as it delivers a SIGSTOP.
 const stopDelivered = "--- SIGSTOP {"
 
-// linePID reads the pid a line of a -f trace starts with, 0 when it
-// starts with none.
-func linePID(line []byte) int {
-	i := 0
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
+// linePID reads the pid a line of a -f trace starts with (0 when it
+// starts with none) and returns it with the rest of the line past it and
+// past a timestamp (-t, -tt, -ttt, -r): what strace printed for the call
+// or the signal.
+func linePID(line []byte) (int, []byte) {
+	i := skipSpaces(line, 0)
 	p, digits := 0, 0
 	for ; i < len(line) && line[i] >= '0' && line[i] <= '9' && digits < 10; i++ {
 		p = p*10 + int(line[i]-'0')
 		digits++
 	}
 	if digits == 0 || i < len(line) && line[i] != ' ' {
-		return 0
+		return 0, nil
 	}
-	return p
+	i = skipSpaces(line, i)
+	// A timestamp: digits with '.' or ':' between them, then a space.
+	j := i
+	for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == '.' || line[j] == ':') {
+		j++
+	}
+	if j > i && j < len(line) && line[j] == ' ' {
+		i = skipSpaces(line, j)
+	}
+	return p, line[i:]
 }
 
 // FirstCall returns the first line of b that is a call (not a signal, an

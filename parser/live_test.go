@@ -74,6 +74,18 @@ func TestNthStopThreads(t *testing.T) {
 201 1.7 --- stopped by SIGSTOP ---
 200 1.8 --- stopped by SIGSTOP ---
 `, []int{201, 200}},
+		{"-tt times, and a string that reads like a delivery", `300 12:00:00.000001 write(1, "--- SIGSTOP {", 13) = 13
+301 12:00:00.000002 --- stopped by SIGSTOP ---
+300 12:00:00.000003 --- stopped by SIGSTOP ---
+300 12:00:00.000004 fsync(3) = 0
+300 12:00:00.000005 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+300 12:00:00.000006 --- stopped by SIGSTOP ---
+`, []int{300}},
+		{"no timestamps", `400 fsync(3) = 0
+401 --- stopped by SIGSTOP ---
+400 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_KERNEL} ---
+400 --- stopped by SIGSTOP ---
+`, []int{400}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got []int

@@ -201,8 +201,8 @@ func (p *pipeline) Next() (*Event, error) {
 // on the other CPU, so each one's first read would otherwise wait for its
 // cache lines to cross over (on a consumer-bound check of a million
 // settled files, a tenth of its wall time). Four events ahead, the
-// lines of the event itself (some three lines long, not aligned to one); two
-// ahead, by when those have come, the first four lines of its arguments.
+// lines of the event itself (about three, not aligned to one); two ahead,
+// by when those have come, the first four lines of its arguments.
 func (p *pipeline) prefetch() {
 	items := p.cur.items
 	if k := p.pos + 4; k < len(items) {
