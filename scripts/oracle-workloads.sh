@@ -51,8 +51,12 @@ workload() {
 	git-commit-fsync) SETUP=$git_setup; CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync commit -q -m msg) ;;
 	git-commit-fsync-rename) SETUP=$git_setup
 		CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync -c core.createObject=rename commit -q -m msg) ;;
+	# git gc repacks with pack-objects, which runs two threads: the
+	# oracle must stop and continue it once per crash point.
+	git-gc) SETUP="$git_setup && git commit -q -m second && for i in 1 2 3; do echo \$i > f\$i && git add f\$i && git commit -q -m c\$i; done"
+		CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync gc -q) ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
 
-ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink overwrite-scatter lsm-manifest fsync-clean fsync-old-change dsync-range writeback-started git-commit-fsync git-commit-fsync-rename"
+ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink overwrite-scatter lsm-manifest fsync-clean fsync-old-change dsync-range writeback-started git-commit-fsync git-commit-fsync-rename git-gc"
