@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,7 +32,12 @@ type Options struct {
 	// Setup is a shell command (sh -c) run untraced in the work directory
 	// before the initial image is kept: the files CMD expects.
 	Setup string
-	Env   []string // environment of Setup and Cmd; nil is crashsim's
+	// User, when set, runs Cmd as that user (strace -u): for a program
+	// that refuses to run as root, such as PostgreSQL's server. The work
+	// directory is the user's; Setup still runs as root and must give the
+	// user the files it makes that Cmd writes.
+	User string
+	Env  []string // environment of Setup and Cmd; nil is crashsim's
 	// Timeout bounds each run of the program (0: 30 s). Keep runs well
 	// under 30 s anyway: older dirty pages are written back by the kernel.
 	Timeout   time.Duration
@@ -78,6 +84,8 @@ type runner struct {
 	runImg  string
 	strace  string
 	version tracer.Version
+	uid     int // Options.User's, when set
+	gid     int
 	listing *model.Listing
 	initial Tree
 	// initialBytes holds the small files of the initial tree, to rebuild
@@ -105,6 +113,18 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 		opt.MaxStates = 1 << 16
 	}
 	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
+	if opt.User != "" {
+		u, err := user.Lookup(opt.User)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: --user: %w", err)
+		}
+		if r.uid, err = strconv.Atoi(u.Uid); err != nil {
+			return nil, fmt.Errorf("oracle: --user %s: uid %q", opt.User, u.Uid)
+		}
+		if r.gid, err = strconv.Atoi(u.Gid); err != nil {
+			return nil, fmt.Errorf("oracle: --user %s: gid %q", opt.User, u.Gid)
+		}
+	}
 	if r.opt.SizeMB == 0 {
 		r.opt.SizeMB = r.spec.sizeMB
 	}
@@ -137,6 +157,13 @@ func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err erro
 	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
 	if err != nil {
 		return nil, err
+	}
+	if opt.User != "" {
+		// The user must reach the work directory (live/work) through it;
+		// it cannot list it, and the images in it are root's, 0600.
+		if err := os.Chmod(r.dir, 0o711); err != nil {
+			return nil, err
+		}
 	}
 	// Stopped last, once everything is undone (see system.guard).
 	dirs := []string{"live", "crash", "traces"}
@@ -266,6 +293,11 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	if err := os.Mkdir(r.work, 0o755); err != nil {
 		return err
+	}
+	if r.opt.User != "" {
+		if err := os.Chown(r.work, r.uid, r.gid); err != nil {
+			return err
+		}
 	}
 	if err := r.runSetup(ctx); err != nil {
 		return err

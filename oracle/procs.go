@@ -39,6 +39,9 @@ type traced struct {
 // extra options (the inject) in front.
 func (r *runner) start(out string, extra ...string) (*traced, error) {
 	args := append([]string{}, extra...)
+	if r.opt.User != "" {
+		args = append(args, "-u", r.opt.User) // strace stays root
+	}
 	for _, a := range tracer.Args(r.version, out, r.opt.Cmd) {
 		// strace 6.1 does not inject into a tracee it follows with
 		// --seccomp-bpf (the call runs, no signal comes): every run goes

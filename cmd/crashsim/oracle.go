@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"os/user"
 	"syscall"
 	"time"
 
@@ -19,6 +20,7 @@ type oracleCmd struct {
 	Model   []string      `enum:"posix,ext4,xfs,btrfs" default:"posix" sep:"," help:"Persistence model(s) to compare with: posix, ext4, xfs, btrfs, or several as posix,ext4 (one report each; the runs are shared)."`
 	Format  string        `enum:"text,json" default:"text" help:"Output format: text, or json (one document per model)."`
 	Setup   string        `placeholder:"CMD" help:"Shell command run (untraced, with sh -c) in the work directory before the initial image is kept: the files CMD expects."`
+	User    string        `placeholder:"NAME" help:"Run CMD as user NAME (strace -u), for a program that refuses to run as root (PostgreSQL's server). The work directory is NAME's; --setup still runs as root."`
 	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`
 	Keep    bool          `help:"Keep the temporary directory (images, traces); its path is printed on stderr."`
 	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"partial" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
@@ -54,7 +56,12 @@ func (c *oracleCmd) Run(g *Globals) error {
 	// leave mounts behind.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	opt := oracle.Options{FS: c.FS, SizeMB: c.SizeMB, Models: models, Cmd: args, Setup: c.Setup, Timeout: c.Timeout, Keep: c.Keep}
+	if c.User != "" {
+		if _, err := user.Lookup(c.User); err != nil {
+			return withCode(exitUsage, fmt.Errorf("--user: %w", err))
+		}
+	}
+	opt := oracle.Options{FS: c.FS, SizeMB: c.SizeMB, Models: models, Cmd: args, Setup: c.Setup, User: c.User, Timeout: c.Timeout, Keep: c.Keep}
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
 		opt.Output = g.stderr
