@@ -227,6 +227,12 @@ func TestPersistenceDifferences(t *testing.T) {
 		{"rewrites in place persist in any subset",
 			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0\npwrite64(3</d/a>, \"x\", 1, 8192) = 1\npwrite64(3</d/a>, \"y\", 1, 0) = 1\n",
 			"/d/a", "initial earlier latest torn", "initial earlier latest torn", "initial earlier latest torn", "initial earlier latest torn"},
+		// overwrite-extend (PostgreSQL's postmaster.pid): a rewrite from
+		// offset 0 that goes past the old end, within one page; its bytes
+		// below the old end can land without the new size.
+		{"a rewrite past the old end can keep its bytes below it without the new size",
+			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=93, ...}) = 0\npwrite64(3</d/a>, \"0123456789\"..., 102, 0) = 102\nfsync(3</d/a>) = 0\npwrite64(3</d/a>, \"abcdefghij\"..., 110, 0) = 110\n",
+			"/d/a", "earlier latest torn zeros", "earlier latest torn zeros", "earlier latest torn", "earlier latest torn"},
 		{"appends persist in order on the filesystems",
 			"openat(AT_FDCWD</d>, \"a\", O_RDWR) = 3</d/a>\nfstat(3</d/a>, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0\npwrite64(3</d/a>, \"x\", 1, 16384) = 1\npwrite64(3</d/a>, \"y\", 1, 16385) = 1\n",
 			"/d/a", "initial earlier latest torn zeros", "initial earlier latest zeros", "initial earlier latest", "initial earlier latest"},
