@@ -86,6 +86,9 @@ type runner struct {
 	version tracer.Version
 	uid     int // Options.User's, when set
 	gid     int
+	// ranOn: the logged run had crash points past its last mark (see
+	// noteRanOn).
+	ranOn   bool
 	listing *model.Listing
 	initial Tree
 	// initialBytes holds the small files of the initial tree, to rebuild
