@@ -218,6 +218,16 @@
 //     Rule, under ext4 and xfs: a write that grew the file and was
 //     followed by a sync_file_range counts as a change at that
 //     sync_file_range, not at the sync.
+//   - overwrite-extend: can a write that rewrites bytes below the file's
+//     end and goes past it, within one page, leave its bytes below the
+//     old end without the new size? Yes, on ext4 and xfs. PostgreSQL
+//     rewrites postmaster.pid from offset 0 with a longer text, and
+//     crashsim oracle --blocks --user postgres found it, during the fsync
+//     that followed, with its old size and new bytes (torn), which no
+//     model predicted: a write within one page was whole or nothing.
+//     probe.py overwrite-extend is that rewrite alone: 1 mismatch on ext4
+//     and on xfs, none on btrfs. Rule, in every model: such a write can
+//     be cut at the old end (btrfs admits it too, one state too many).
 //   - git-commit-fsync (and git-commit-fsync-rename, objects renamed
 //     rather than linked): git -c core.fsync=all fsyncs each object, the
 //     index and the ref before linking or renaming it into place, and
