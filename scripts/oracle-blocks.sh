@@ -38,7 +38,7 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 				[ $kind = blocks ] && flag=--blocks
 				echo "oracle $flag: $w on $fs" >&2
 				rc=0
-				"$BIN/crashsim" oracle $flag --fs "$fs" --model posix,ext4,xfs,btrfs --format json --setup "$SETUP" -- "${CMD[@]}" \
+				"$BIN/crashsim" oracle $flag --fs "$fs" --model posix,ext4,xfs,btrfs --format json --setup "$SETUP" ${RUNAS:+--user "$RUNAS"} ${SIZE_MB:+--size-mb "$SIZE_MB"} -- "${CMD[@]}" \
 					>"$OUT/$fs-$w.$kind.json" 2>"$OUT/$fs-$w.$kind.err" || rc=$?
 				if [ $rc -gt 1 ]; then
 					echo "  failed (exit $rc): $(tail -n 1 "$OUT/$fs-$w.$kind.err")" >&2

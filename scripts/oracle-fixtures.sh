@@ -26,7 +26,7 @@ for fs in $FS; do
 		echo "oracle: $w on $fs" >&2
 		rc=0
 		# posix, and the model of the filesystem itself.
-		"$BIN/crashsim" oracle --fs "$fs" --model "posix,$fs" --format json --setup "$SETUP" -- "${CMD[@]}" \
+		"$BIN/crashsim" oracle --fs "$fs" --model "posix,$fs" --format json --setup "$SETUP" ${RUNAS:+--user "$RUNAS"} ${SIZE_MB:+--size-mb "$SIZE_MB"} -- "${CMD[@]}" \
 			>"$OUT/$fs-$w.json" 2>"$OUT/$fs-$w.err" || rc=$?
 		if [ $rc -gt 1 ]; then
 			echo "  failed (exit $rc): $(tail -n 1 "$OUT/$fs-$w.err")" >&2

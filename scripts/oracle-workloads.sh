@@ -21,9 +21,28 @@ export HOME=$OUT/home LANG=C.UTF-8 TZ=UTC PYTHONDONTWRITEBYTECODE=1 GIT_CONFIG_N
 
 git_setup="git init -q -b main . && git config user.name Fixture && git config user.email fixture@example.invalid && printf 'hello\n' > README && git add README && git commit -q -m first && printf 'hello again\n' >> README && git add README"
 
-# workload NAME: sets SETUP and CMD (an array).
+# PostgreSQL 15 (apt-get install postgresql), run as its own user: a
+# cluster with 1 MB WAL segments and a table (setup, as root), then a
+# start, an insert and a fast stop (a shutdown checkpoint). Its socket
+# lives in $OUT/pgsock. Not in ALL: a plain run starts the server once
+# per crash point (115 of them); run it by name.
+PGBIN=/usr/lib/postgresql/15/bin
+pg_psql="$PGBIN/psql -h $OUT/pgsock -p 5498 -U postgres -X -q -d postgres"
+pg_setup="mkdir -p $OUT/pgsock && chown postgres: $OUT/pgsock && mkdir pgdata && chown postgres: pgdata && chmod 700 pgdata \
+ && runuser -u postgres -- $PGBIN/initdb -D pgdata -A trust -U postgres -E UTF8 --locale=C --wal-segsize=1 --no-instructions >/dev/null \
+ && printf \"listen_addresses = ''\\nunix_socket_directories = '$OUT/pgsock'\\nport = 5498\\nautovacuum = off\\ntrack_counts = off\\nmin_wal_size = 2MB\\nmax_wal_size = 4MB\\n\" >> pgdata/postgresql.conf \
+ && runuser -u postgres -- $PGBIN/pg_ctl -D pgdata -w -l $OUT/pgsock/setup.log start >/dev/null \
+ && runuser -u postgres -- $pg_psql -c 'CREATE TABLE t(x int)' -c 'INSERT INTO t VALUES (1)' \
+ && runuser -u postgres -- $PGBIN/pg_ctl -D pgdata -w stop >/dev/null"
+pg_run="$PGBIN/pg_ctl -D pgdata -w -l $OUT/pgsock/run.log start >/dev/null && $pg_psql -c 'INSERT INTO t VALUES (2)' && $PGBIN/pg_ctl -D pgdata -w -m fast stop >/dev/null"
+
+# workload NAME: sets SETUP, CMD (an array), RUNAS (the user CMD runs
+# as, or empty for root) and SIZE_MB (the image's size, or empty for the
+# filesystem's default).
 workload() {
 	SETUP=":"
+	RUNAS=""
+	SIZE_MB=""
 	case $1 in
 	python-flush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" flush) ;;
 	python-noflush) SETUP="printf 'version=1\nreplicas=1\n' > config.txt"; CMD=($PY "$BIN/save.py" noflush) ;;
@@ -55,6 +74,7 @@ workload() {
 	# oracle must stop and continue it once per crash point.
 	git-gc) SETUP="$git_setup && git commit -q -m second && for i in 1 2 3; do echo \$i > f\$i && git add f\$i && git commit -q -m c\$i; done"
 		CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync gc -q) ;;
+	postgres-insert) SETUP=$pg_setup; RUNAS=postgres; SIZE_MB=320; CMD=(/bin/sh -c "$pg_run") ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
