@@ -19,7 +19,7 @@ func (s *system) guardBlocks(dir string, keep bool) {
 	if keep {
 		remove = ""
 	}
-	mounts := []string{filepath.Join(dir, "live"), filepath.Join(dir, "crash")}
+	mounts := []string{filepath.Join(dir, "live"), crashMountPoint(dir)}
 	wd, err := reap.StartFUSEWatchdog(s.token, mounts, []string{filepath.Join(dir, "fuse")}, dir, remove, s.group)
 	if err != nil {
 		s.logf("no watchdog (%v): if crashsim is killed, its mounts, loop devices and FUSE mount stay", err)

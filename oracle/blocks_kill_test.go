@@ -68,7 +68,7 @@ func TestBlocksKilledLeavesNothing(t *testing.T) {
 				"CRASHSIM_BLOCKS_KILL_HELPER="+stage, "CRASHSIM_BLOCKS_KILL_MARK="+dir)
 			stop := ""
 			if stage == "replay" {
-				stop = "/crash ("
+				stop = "/crash/mnt ("
 			}
 			h.Env = append(h.Env, "CRASHSIM_BLOCKS_KILL_STOP="+stop)
 			stderr, err := h.StderrPipe()
@@ -124,7 +124,7 @@ func TestBlocksKilledLeavesNothing(t *testing.T) {
 			if stage == "run" {
 				want = append(want, "fuse.crashsim", "/live ", "/fuse/image")
 			} else {
-				want = append(want, "/crash ", "/states/state-")
+				want = append(want, "/crash/mnt ", "/states/state-")
 			}
 			for _, w := range want {
 				if !strings.Contains(before, w) {

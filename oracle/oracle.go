@@ -138,6 +138,11 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 	return r, nil
 }
 
+// crashMountPoint is where a crash copy is mounted in the temporary
+// directory dir: below crash/, which is root's alone, since the copy's
+// root directory, once mounted, lets anyone in.
+func crashMountPoint(dir string) string { return filepath.Join(dir, "crash", "mnt") }
+
 // Run runs the oracle: it makes the initial image, learns the crash
 // points from a first run of the program, observes the crash states at
 // each (one snapshot per point, or with opt.Blocks every state the block
@@ -162,19 +167,23 @@ func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err erro
 		return nil, err
 	}
 	if opt.User != "" {
-		// The user must reach the work directory (live/work) through it;
-		// it cannot list it, and the images in it are root's, 0600.
+		// The user must reach the work directory (live/work) through it,
+		// by its absolute path too (PostgreSQL's server makes its data
+		// directory's path absolute): it may pass, not list. Everything
+		// else in it is root's alone: the images and lists 0600, the
+		// other directories 0700, a crash copy mounted one level below
+		// one (crashMountPoint).
 		if err := os.Chmod(r.dir, 0o711); err != nil {
 			return nil, err
 		}
 	}
 	// Stopped last, once everything is undone (see system.guard).
-	dirs := []string{"live", "crash", "traces"}
+	dirs := []string{"live", "crash", filepath.Join("crash", "mnt"), "traces"}
 	if opt.Blocks != nil {
 		r.sys.guardBlocks(r.dir, opt.Keep)
 		dirs = append(dirs, "fuse", "states")
 	} else {
-		r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), filepath.Join(r.dir, "crash"))
+		r.sys.guard(r.dir, opt.Keep, filepath.Join(r.dir, "live"), crashMountPoint(r.dir))
 	}
 	defer r.sys.unguard()
 	if !opt.Keep {
@@ -194,12 +203,16 @@ func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err erro
 		}
 	}()
 	r.live = filepath.Join(r.dir, "live")
-	r.crashMP = filepath.Join(r.dir, "crash")
+	r.crashMP = crashMountPoint(r.dir)
 	r.work = filepath.Join(r.live, "work")
 	r.initImg = filepath.Join(r.dir, "initial.img")
 	r.runImg = filepath.Join(r.dir, "run.img")
 	for _, d := range dirs {
-		if err := os.Mkdir(filepath.Join(r.dir, d), 0o755); err != nil {
+		mode := os.FileMode(0o700)
+		if d == "live" {
+			mode = 0o711 // the mount point of the work directory's filesystem
+		}
+		if err := os.Mkdir(filepath.Join(r.dir, d), mode); err != nil {
 			return nil, err
 		}
 	}
@@ -272,7 +285,7 @@ func (r *runner) snapshots(ctx context.Context, targets []target, trees map[stri
 
 // prepare makes the initial image: mkfs, the work directory, Setup.
 func (r *runner) prepare(ctx context.Context) error {
-	f, err := os.Create(r.initImg)
+	f, err := os.OpenFile(r.initImg, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -309,7 +322,7 @@ func (r *runner) prepare(ctx context.Context) error {
 	if err := model.WriteInitial(&lst, r.work); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(r.dir, "initial.list"), lst.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.dir, "initial.list"), lst.Bytes(), 0o600); err != nil {
 		return err
 	}
 	if r.listing, err = model.ReadInitial(bytes.NewReader(lst.Bytes()), "initial.list"); err != nil {
