@@ -72,25 +72,21 @@ const stopDelivered = "--- SIGSTOP {"
 // past a timestamp (-t, -tt, -ttt, -r): what strace printed for the call
 // or the signal.
 func linePID(line []byte) (int, []byte) {
-	i := skipSpaces(line, 0)
-	p, digits := 0, 0
-	for ; i < len(line) && line[i] >= '0' && line[i] <= '9' && digits < 10; i++ {
-		p = p*10 + int(line[i]-'0')
-		digits++
-	}
-	if digits == 0 || i < len(line) && line[i] != ' ' {
+	start := skipSpaces(line, 0)
+	i, p := digitRun(line, start)
+	if i == start || i-start > 10 || i < len(line) && line[i] != ' ' {
 		return 0, nil
 	}
 	i = skipSpaces(line, i)
 	// A timestamp: digits with '.' or ':' between them, then a space.
 	j := i
-	for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == '.' || line[j] == ':') {
+	for j < len(line) && (isDigit(line[j]) || line[j] == '.' || line[j] == ':') {
 		j++
 	}
 	if j > i && j < len(line) && line[j] == ' ' {
 		i = skipSpaces(line, j)
 	}
-	return p, line[i:]
+	return int(p), line[i:]
 }
 
 // FirstCall returns the first line of b that is a call (not a signal, an
