@@ -117,15 +117,9 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 	}
 	r := &runner{opt: opt, spec: filesystems[opt.FS], sys: &system{log: opt.Log}}
 	if opt.User != "" {
-		u, err := user.Lookup(opt.User)
-		if err != nil {
-			return nil, fmt.Errorf("oracle: --user: %w", err)
-		}
-		if r.uid, err = strconv.Atoi(u.Uid); err != nil {
-			return nil, fmt.Errorf("oracle: --user %s: uid %q", opt.User, u.Uid)
-		}
-		if r.gid, err = strconv.Atoi(u.Gid); err != nil {
-			return nil, fmt.Errorf("oracle: --user %s: gid %q", opt.User, u.Gid)
+		var err error
+		if r.uid, r.gid, err = UserIDs(opt.User); err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
 		}
 	}
 	if r.opt.SizeMB == 0 {
@@ -136,6 +130,22 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// UserIDs returns the uid and gid of user name, for Options.User: an
+// error names the user the system does not know.
+func UserIDs(name string) (uid, gid int, err error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--user: %w", err)
+	}
+	if uid, err = strconv.Atoi(u.Uid); err != nil {
+		return 0, 0, fmt.Errorf("--user %s: uid %q", name, u.Uid)
+	}
+	if gid, err = strconv.Atoi(u.Gid); err != nil {
+		return 0, 0, fmt.Errorf("--user %s: gid %q", name, u.Gid)
+	}
+	return uid, gid, nil
 }
 
 // crashMountPoint is where a crash copy is mounted in the temporary

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"os/user"
 	"syscall"
 	"time"
 
@@ -57,8 +56,8 @@ func (c *oracleCmd) Run(g *Globals) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if c.User != "" {
-		if _, err := user.Lookup(c.User); err != nil {
-			return withCode(exitUsage, fmt.Errorf("--user: %w", err))
+		if _, _, err := oracle.UserIDs(c.User); err != nil {
+			return withCode(exitUsage, err)
 		}
 	}
 	opt := oracle.Options{FS: c.FS, SizeMB: c.SizeMB, Models: models, Cmd: args, Setup: c.Setup, User: c.User, Timeout: c.Timeout, Keep: c.Keep}
