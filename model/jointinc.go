@@ -161,7 +161,17 @@ func newProduct() product {
 
 func (p *product) add(id int, count, seen int64) {
 	if pi := p.inodes[id]; pi != nil {
+		// Another path names it (a hard link). Its states changed with
+		// this path's: its factor is the latest record's, not the one
+		// the first path brought when the inode had fewer states.
 		pi.refs++
+		if pi.count != count || pi.seen != seen {
+			dec(p.count, pi.count)
+			dec(p.seen, pi.seen)
+			pi.count, pi.seen = count, seen
+			p.count[count]++
+			p.seen[seen]++
+		}
 		return
 	}
 	p.inodes[id] = &pino{refs: 1, count: count, seen: seen}

@@ -81,3 +81,27 @@ func timelineInputs(t *testing.T) []traceInput {
 	}
 	return inputs
 }
+
+// A file with two names, both durable, appended to: the count takes the
+// inode's states once, as they are after the append. It took them as
+// they were when the second name came (one state), though both names'
+// outcomes changed.
+func TestJointCountHardLinkGrows(t *testing.T) {
+	text := strings.Join([]string{
+		`openat(AT_FDCWD, "/j/f0", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3`,
+		`write(3, "one\n", 4) = 4`,
+		`fsync(3) = 0`,
+		`link("/j/f0", "/j/h0") = 0`,
+		`openat(AT_FDCWD, "/j", O_RDONLY|O_DIRECTORY) = 4`,
+		`fsync(4) = 0`,
+		`openat(AT_FDCWD, "/j/journal", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 5`,
+		`write(3, "more", 4) = 4`,
+	}, "\n") + "\n"
+	tl, last := replayToLast(t, text, Options{Persistence: Posix, Existed: func(p string) (bool, bool) { return p == "/j", true }}, 256)
+	s, e, x := tl.m.jointCount(last.All())
+	// The journal there or not, times f0's three states (none, all, its
+	// size without its data).
+	if last.States != 6 || s != 6 || e != last.Explored || x != last.Exact {
+		t.Errorf("incremental %d of %d (exact %v), from scratch %d of %d (exact %v); want 6 states", last.Explored, last.States, last.Exact, e, s, x)
+	}
+}
