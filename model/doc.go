@@ -132,6 +132,19 @@
 //     writeback outside an fsync goes in offset order as on the others,
 //     and a transaction commit can take some of them.
 //
+// On all three, a change of a file's size is metadata committed in order
+// with the names (sizeorder.go): ext4 sets the size on disk when writeback
+// allocates the blocks, in the running transaction; xfs logs it when the
+// write's I/O completes; btrfs with the transaction, its log tree keeping
+// the logged size of a file it logs again for a name. Each commit comes
+// at or after the call that changed the size and holds every entry
+// operation made before that call. So a joint state in which an entry
+// operation did not persist holds no size change made after it: a
+// revlog's append is not on disk while the journal created before it is
+// missing. The bytes of a rewrite in place change no size and land
+// whenever writeback runs. Each path's outcomes are the same as without
+// the rule; only their combinations are fewer.
+//
 // All three are at least as strong as posix in every state (the
 // refinement property tests check it). What the runs did not show is
 // left to posix: no rule claims btrfs's rename-over writeback or xfs's

@@ -84,7 +84,41 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		}
 		return nil
 	}
-	count0, seen0 := int64(1), int64(1)
+	ordered := m.opt.Persistence.ordered()
+	// Under the ordered models a configuration's cut leaves out the
+	// states that put on disk a size change made at or after it
+	// (sizeorder.go): the factor of inode ino at p in a configuration cut
+	// at cut. More than jointCutPaths paths whose states the earliest cut
+	// leaves out: the count is that of "all persisted" alone, a lower
+	// bound.
+	cut0 := noCut
+	if ordered && len(ops) > 0 {
+		cut0 = ops[0].seq()
+	}
+	sized := 0
+	if cut0 != noCut {
+		sized = m.sizedPaths(paths, cut0)
+	}
+	factorAt := func(p string, ino *Inode, cut int) (int64, int64) {
+		n := max(seenStates(p, ino.ID), 1)
+		if cut != noCut {
+			var all, out int64
+			for _, s := range paths[p].States {
+				if s.Inode == ino.ID {
+					all++
+					if sizeSeq(ino, s) >= cut {
+						out++
+					}
+				}
+			}
+			if out > 0 {
+				v := max(all-out, 1)
+				return v, v
+			}
+		}
+		return max(m.contentCount(ino), n), n
+	}
+	var static []string // one path of each inode no configuration changes
 	inodes0 := map[int]bool{}
 	for p := range paths {
 		if touched(p) || ntouched > 0 && m.belowAny(p, touched) {
@@ -96,11 +130,8 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			continue
 		}
 		inodes0[ino.ID] = true
-		n := max(seenStates(p, ino.ID), 1)
-		count0 = satMul(count0, max(m.contentCount(ino), n))
-		seen0 = satMul(seen0, n)
+		static = append(static, p)
 	}
-	ordered := m.opt.Persistence.ordered()
 	var configs [][]*EntryOp
 	switch {
 	case !ordered && len(ops) <= jointSubsetOps:
@@ -111,9 +142,17 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		configs = [][]*EntryOp{nil, ops}
 		exact = false
 	}
-	done := map[uint64]bool{}
+	if sized > jointCutPaths {
+		configs = [][]*EntryOp{ops}
+		exact = false
+	}
+	done := map[uint64][2]int64{}
 	names := make(map[string]*Inode, len(varying))
 	for _, cfg := range configs {
+		cut := noCut
+		if ordered && len(cfg) < len(ops) {
+			cut = ops[len(cfg)].seq()
+		}
 		for _, p := range varying {
 			names[p] = durable(p)
 		}
@@ -125,7 +164,11 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			}
 		}
 		key := fnvKey(fnvOffset)
-		count, seen := count0, seen0
+		count, seen := int64(1), int64(1)
+		for _, p := range static {
+			c, s := factorAt(p, durable(p), cut)
+			count, seen = satMul(count, c), satMul(seen, s)
+		}
 		inodes := map[int]bool{}
 		for _, p := range varying {
 			ino := names[p]
@@ -141,16 +184,16 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 			inodes[ino.ID] = true
 			// The torn and size-only states explored come on top of the
 			// subsets counted: never count fewer than were seen.
-			n := max(seenStates(p, ino.ID), 1)
-			count = satMul(count, max(m.contentCount(ino), n))
-			seen = satMul(seen, n)
+			c, s := factorAt(p, ino, cut)
+			count, seen = satMul(count, c), satMul(seen, s)
 		}
-		if done[uint64(key)] {
-			continue
-		}
-		done[uint64(key)] = true
-		total = satAdd(total, count)
-		explored = satAdd(explored, seen)
+		// A tree of names counts as its last configuration: the widest
+		// cut, which leaves out fewest.
+		done[uint64(key)] = [2]int64{count, seen}
+	}
+	for _, v := range done {
+		total = satAdd(total, v[0])
+		explored = satAdd(explored, v[1])
 	}
 	return total, min(explored, total), exact
 }

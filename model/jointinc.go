@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"slices"
 )
 
@@ -50,11 +51,74 @@ type jointInc struct {
 	conflict              int
 	differ                int // paths whose inode differs between none and all
 	inexact               int // paths whose outcome set is sampled
+	// sized lists, in no order, the records whose explored states put a
+	// size change on disk (jrec.maxSeq), with its Seq: under the ordered
+	// models a configuration's cut can leave such a state out (see
+	// sizeorder.go). count drops the entries it finds before every cut
+	// to come.
+	sized []sizedRec
 	// scratch is the room count, groups and enumerate work in, kept from
 	// one count to the next: a timeline counts at every crash point, and
 	// making it anew each time was a third of the count's time on a
 	// trace of many files.
 	scratch jointScratch
+}
+
+type sizedRec struct {
+	path string
+	r    *jrec
+}
+
+// setSized lists record r of path p in sized, or takes it off, as its
+// maxSeq says.
+func (j *jointInc) setSized(p string, r *jrec) {
+	switch {
+	case r.maxSeq >= 0 && r.sized == 0:
+		j.sized = append(j.sized, sizedRec{p, r})
+		r.sized = len(j.sized)
+	case r.maxSeq < 0 && r.sized > 0:
+		j.unsize(r)
+	}
+}
+
+func (j *jointInc) unsize(r *jrec) {
+	i, last := r.sized-1, len(j.sized)-1
+	j.sized[i] = j.sized[last]
+	j.sized[i].r.sized = i + 1
+	j.sized[last] = sizedRec{}
+	j.sized = j.sized[:last]
+	r.sized = 0
+}
+
+// jointCutPaths bounds the paths whose states a configuration's cut can
+// leave out that a count takes into account. Past it the count is a
+// lower bound: the states of the configuration in which every pending op
+// persisted, which no cut constrains (that many files of changed sizes
+// make more states than anyone enumerates).
+const jointCutPaths = 64
+
+// cutPaths lists the records of paths whose explored states put on disk
+// a size change made at or after cut, the earliest cut of the count:
+// false when there are more than jointCutPaths. It takes off sized the
+// records whose newest size change comes before cut, which no later cut
+// constrains (the pending ops leave in program order, and new ones come
+// after the old).
+func (j *jointInc) cutPaths(cut int) ([]sizedRec, bool) {
+	out := j.scratch.cands[:0]
+	defer func() { j.scratch.cands = out[:0] }()
+	for i := 0; i < len(j.sized); {
+		e := j.sized[i]
+		if e.r.maxSeq < cut {
+			j.unsize(e.r)
+			continue
+		}
+		if len(out) == jointCutPaths {
+			return nil, false
+		}
+		out = append(out, e)
+		i++
+	}
+	return out, true
 }
 
 // jointScratch is jointInc's working room. Nothing in it outlives the
@@ -68,9 +132,11 @@ type jointScratch struct {
 	groups  []jgroup
 	configs [][]*EntryOp
 	cfgOps  []*EntryOp
-	done    map[uint64]bool
+	done    map[uint64][2]int64
 	names   map[string]*Inode
 	inodes  map[int]bool
+	newest  []int
+	cands   []sizedRec // cutPaths's: valid until the next count
 }
 
 // reuseMap returns m emptied, or a new map when m is nil or grew past a
@@ -104,19 +170,29 @@ type jrec struct {
 	outcomes outcomeSet
 	sampled  bool
 	seen     []inoSeen
+	seqs     []int32 // see inoSeen
+	maxSeq   int     // the newest sizeSeq among seqs, -1 when none
+	sized    int     // 1 + the index of its entry in jointInc.sized; 0: none
 }
 
-// inoSeen is how many of a path's explored states name inode id.
+// inoSeen is how many of a path's explored states name inode id; under
+// the ordered models, the record's seqs[lo:hi] are the sizeSeq of those
+// of them that put a size change on disk, in order (see sizeorder.go).
 type inoSeen struct {
-	id int
-	n  int64
+	id     int
+	n      int64
+	lo, hi int32
 }
 
-// note keeps what the record needs of the path's new outcome set.
-func (r *jrec) note(po PathOutcomes) {
+// note keeps what the record needs of the path's new outcome set; m is
+// the model under the ordered models, else nil, and buf room for
+// sizeSeqs.
+func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 	r.outcomes = setOf(po.Outcomes)
 	r.sampled = !po.Exact
 	r.seen = r.seen[:0]
+	r.seqs = r.seqs[:0]
+	r.maxSeq = -1
 	for _, s := range po.States {
 		if s.Inode == 0 {
 			continue
@@ -130,6 +206,54 @@ func (r *jrec) note(po PathOutcomes) {
 		}
 		r.seen[i].n++
 	}
+	if m == nil {
+		return
+	}
+	for i := range r.seen {
+		e := &r.seen[i]
+		e.lo = int32(len(r.seqs))
+		// A retired inode has no pending op: none of its states changes
+		// a size.
+		if ino := m.inodes.get(e.id); ino != nil && !ino.Dir {
+			sizeSeqs(ino, po.States, buf, func(_, seq int) {
+				if seq >= 0 {
+					// Past 2^31 events a Seq counts as the newest: a
+					// cut then leaves out no more than it should.
+					r.seqs = append(r.seqs, int32(min(seq, math.MaxInt32)))
+				}
+			})
+		}
+		e.hi = int32(len(r.seqs))
+		run := r.seqs[e.lo:e.hi]
+		slices.Sort(run)
+		if len(run) > 0 {
+			r.maxSeq = max(r.maxSeq, int(run[len(run)-1]))
+		}
+	}
+	if cap(r.seqs) > 2*len(r.seqs)+8 {
+		r.seqs = slices.Clip(r.seqs)
+	}
+}
+
+// seenAt is what inode id, named by the path, multiplies the count and
+// the explored states by in a configuration cut at cut, and whether the
+// cut leaves out one of its explored states (else: what factor says).
+// Those it leaves out put a size change made at or after the cut on disk;
+// the count keeps at least the state with none of them.
+func (r *jrec) seenAt(id, cut int) (n int64, cuts bool) {
+	for _, e := range r.seen {
+		if e.id != id {
+			continue
+		}
+		run := r.seqs[e.lo:e.hi]
+		k := len(run)
+		if k == 0 || int(run[k-1]) < cut {
+			return e.n, false
+		}
+		first, _ := slices.BinarySearch(run, int32(min(cut, math.MaxInt32)))
+		return max(e.n-int64(k-first), 1), true
+	}
+	return 0, false
 }
 
 // seenOf is how many of the path's explored states name inode id.
@@ -177,6 +301,25 @@ func (p *product) add(id int, count, seen int64) {
 	p.inodes[id] = &pino{refs: 1, count: count, seen: seen}
 	p.count[count]++
 	p.seen[seen]++
+}
+
+// take takes inode id out of the product whatever the paths that name
+// it, for restore to put back.
+func (p *product) take(id int) (pino, bool) {
+	pi := p.inodes[id]
+	if pi == nil {
+		return pino{}, false
+	}
+	delete(p.inodes, id)
+	dec(p.count, pi.count)
+	dec(p.seen, pi.seen)
+	return *pi, true
+}
+
+func (p *product) restore(id int, pi pino) {
+	p.inodes[id] = &pi
+	p.count[pi.count]++
+	p.seen[pi.seen]++
 }
 
 func (p *product) remove(id int) {
@@ -246,13 +389,18 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 		if r == nil {
 			// Already on the way to a recorded path: listed above.
 			linked := len(j.below[p]) > 0
-			r = &jrec{}
+			r = &jrec{maxSeq: -1}
 			j.recs[p] = r
 			if !linked {
 				j.link(p)
 			}
 		}
-		r.note(outs[i])
+		var om *Model
+		if j.m.opt.Persistence.ordered() {
+			om = j.m
+		}
+		r.note(outs[i], om, &j.scratch.newest)
+		j.setSized(p, r)
 	}
 	for _, op := range j.newOps {
 		if op.Durable || j.ops[op] {
@@ -539,11 +687,31 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 	if len(j.order) > 2*k+64 {
 		j.prune()
 	}
+	// Under the ordered models, the records whose states a configuration
+	// can leave out: none when every op persisted, a few (or past the
+	// bound, the lower bound of that configuration alone).
+	var cands []sizedRec
+	cut0 := noCut
+	if ordered && k > 0 {
+		for _, op := range j.order {
+			if j.ops[op] {
+				cut0 = op.seq()
+				break
+			}
+		}
+		var ok bool
+		if cands, ok = j.cutPaths(cut0); !ok {
+			total, explored = j.all.value()
+			return total, min(explored, total), false
+		}
+	}
 	if !ordered && k > jointSubsetOps || ordered && k > jointPrefixOps {
-		total, explored = j.none.value()
+		// "None persisted" and "all persisted"; when they name the same
+		// inodes, one tree, counted at the wider cut.
+		total, explored = j.all.value()
 		if j.differ > 0 {
-			t, e := j.all.value()
-			total, explored = satAdd(total, t), satAdd(explored, e)
+			n, e := j.cutValue(&j.none, cands, func(r *jrec) *Inode { return r.noneIno }, cut0)
+			total, explored = satAdd(total, n), satAdd(explored, e)
 		}
 		return total, min(explored, total), false
 	}
@@ -561,18 +729,102 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 			varying = append(varying, p)
 		}
 	}
-	count0, seen0 := j.static.value()
 	if ordered {
-		t, e := j.enumerate(varying, prefixes(ops), grouped)
+		cuts := make([]int, len(ops)+1)
+		for i, op := range ops {
+			cuts[i] = op.seq()
+		}
+		cuts[len(ops)] = noCut
+		cc := j.takeCut(cands, grouped)
+		count0, seen0 := j.static.value()
+		t, e := j.enumerate(varying, prefixes(ops), grouped, cuts, cc)
+		putBack(cc)
 		return satMul(count0, t), min(satMul(seen0, e), satMul(count0, t)), exact
 	}
 	// Posix: every subset, group by group.
+	count0, seen0 := j.static.value()
 	total, explored = count0, seen0
 	for _, g := range j.groups(varying, ops) {
-		t, e := j.enumerate(g.paths, j.subsets(g.ops), grouped)
+		t, e := j.enumerate(g.paths, j.subsets(g.ops), grouped, nil, nil)
 		total, explored = satMul(total, t), satMul(explored, e)
 	}
 	return total, min(explored, total), exact
+}
+
+// cutRec is a record whose states a cut can leave out, its inode taken
+// out of the product (static, or a hanging directory's) that holds it, to
+// be multiplied back configuration by configuration. Paths that name one
+// inode (hard links) share its states: it is taken once.
+type cutRec struct {
+	r      *jrec
+	ino    *Inode
+	anchor string   // the hanging directory; "" for a static path
+	p      *product // where it was taken from
+	pi     pino     // what it was there
+}
+
+// takeCut takes the inodes of the static and hanging records among
+// cands out of their products.
+func (j *jointInc) takeCut(cands []sizedRec, grouped bool) []cutRec {
+	var out []cutRec
+	for _, c := range cands {
+		r := c.r
+		x := cutRec{r: r}
+		switch {
+		case !r.varying && r.noneIno != nil:
+			x.ino, x.p = r.noneIno, &j.static
+		case grouped && r.hang && r.hangIno != nil:
+			x.ino, x.anchor, x.p = r.hangIno, r.anchor, j.hang[r.anchor]
+		default:
+			continue
+		}
+		var ok bool
+		if x.pi, ok = x.p.take(x.ino.ID); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func putBack(cc []cutRec) {
+	for _, c := range cc {
+		c.p.restore(c.ino.ID, c.pi)
+	}
+}
+
+// cutValue is product p's value with the inodes inoOf gives the records
+// of cands counted as a configuration cut at cut admits them.
+func (j *jointInc) cutValue(p *product, cands []sizedRec, inoOf func(*jrec) *Inode, cut int) (count, seen int64) {
+	var cc []cutRec
+	for _, c := range cands {
+		ino := inoOf(c.r)
+		if ino == nil {
+			continue
+		}
+		if _, cuts := c.r.seenAt(ino.ID, cut); !cuts {
+			continue
+		}
+		if pi, ok := p.take(ino.ID); ok {
+			cc = append(cc, cutRec{r: c.r, ino: ino, p: p, pi: pi})
+		}
+	}
+	count, seen = p.value()
+	putBack(cc)
+	for _, c := range cc {
+		n, _ := c.r.seenAt(c.ino.ID, cut)
+		count, seen = satMul(count, n), satMul(seen, n)
+	}
+	return count, seen
+}
+
+// factorAt is factor in a configuration cut at cut.
+func (j *jointInc) factorAt(ino *Inode, r *jrec, cut int) (count, seen int64) {
+	if cut != noCut {
+		if n, cuts := r.seenAt(ino.ID, cut); cuts {
+			return n, n
+		}
+	}
+	return j.factor(ino, r)
 }
 
 func prefixes(ops []*EntryOp) [][]*EntryOp {
@@ -710,15 +962,22 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 
 // enumerate sums, over the distinct name maps the configurations give the
 // paths, the content states of the inodes the paths then name, and the
-// explored ones; inodes the paths that do not vary hold are theirs.
-func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool) (total, explored int64) {
+// explored ones; inodes the paths that do not vary hold are theirs. Under
+// the ordered models, cuts are the configurations' cuts and cc the
+// records taken out of their products (takeCut), and a name map counts
+// as its last configuration: the widest cut, which leaves out fewest.
+func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool, cuts []int, cc []cutRec) (total, explored int64) {
 	m := j.m
 	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
 	durable := j.durable
 	sc := &j.scratch
 	done, names := reuseMap(sc.done), reuseMap(sc.names)
 	sc.done, sc.names = done, names
-	for _, cfg := range configs {
+	for ci, cfg := range configs {
+		cut := noCut
+		if cuts != nil {
+			cut = cuts[ci]
+		}
 		for _, p := range paths {
 			names[p] = durable(p)
 		}
@@ -742,11 +1001,11 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 				continue
 			}
 			key = key.str(p).bytes(0, byte(ino.ID), byte(ino.ID>>8), byte(ino.ID>>16), byte(ino.ID>>24))
-			if inodes[ino.ID] || j.static.inodes[ino.ID] != nil {
+			if inodes[ino.ID] || j.static.inodes[ino.ID] != nil || staticCut(cc, ino.ID) {
 				continue
 			}
 			inodes[ino.ID] = true
-			c, s := j.factor(ino, j.recs[p])
+			c, s := j.factorAt(ino, j.recs[p], cut)
 			count = satMul(count, c)
 			seen = satMul(seen, s)
 		}
@@ -760,15 +1019,36 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool)
 			key = key.str(a).bytes(1)
 			c, s := h.value()
 			count, seen = satMul(count, c), satMul(seen, s)
+			for _, x := range cc {
+				if x.anchor == a {
+					c, s := j.factorAt(x.ino, x.r, cut)
+					count, seen = satMul(count, c), satMul(seen, s)
+				}
+			}
 		}
-		if done[uint64(key)] {
-			continue
+		for _, x := range cc {
+			if x.anchor == "" {
+				c, s := j.factorAt(x.ino, x.r, cut)
+				count, seen = satMul(count, c), satMul(seen, s)
+			}
 		}
-		done[uint64(key)] = true
-		total = satAdd(total, count)
-		explored = satAdd(explored, seen)
+		done[uint64(key)] = [2]int64{count, seen}
+	}
+	for _, v := range done {
+		total = satAdd(total, v[0])
+		explored = satAdd(explored, v[1])
 	}
 	return total, explored
+}
+
+// staticCut reports whether inode id is a static one takeCut took out.
+func staticCut(cc []cutRec, id int) bool {
+	for _, x := range cc {
+		if x.anchor == "" && x.ino.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // fnvKey is a 64-bit FNV-1a hash as hash/fnv's New64a computes it,

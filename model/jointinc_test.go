@@ -73,7 +73,7 @@ func timelineInputs(t *testing.T) []traceInput {
 	// directory on the way to it (/w/c/a, on the way to /w/c/a/a):
 	// FuzzRefinement found the count failing there.
 	waypoint := "1 mkdir(\"/w/a/a\", 0777) = 0\n1 rmdir(\"/w/a/a/a\") = 0\n1 rmdir(\"/w/a/a\") = 0\n1 rename(\"/w/a\", \"/w/c\") = 0\n"
-	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint} {
+	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint, "journaled": journaledTrace()} {
 		text := text
 		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +128,11 @@ func (m *Model) jointSpace(paths map[string]PathOutcomes) *JointSpace {
 		sp.configs = [][]bool{sp.prefixConfig(0), sp.prefixConfig(k)}
 		sp.exact = false
 	}
+	if k > 0 && m.opt.Persistence.ordered() && m.sizedPaths(paths, sp.ops[0].seq()) > jointCutPaths {
+		// As jointCount: "all persisted" alone.
+		sp.configs = [][]bool{sp.prefixConfig(k)}
+		sp.exact = false
+	}
 	return sp
 }
 
@@ -166,7 +172,10 @@ func (sp *JointSpace) Paths() []string { return sp.paths }
 
 // Exact reports whether All yields every joint state the model admits
 // (the count of them is exact).
-func (sp *JointSpace) Exact() bool { return sp.exact }
+func (sp *JointSpace) Exact() bool {
+	// A saturated count is a bound, as the timeline's is.
+	return sp.exact && sp.Count() < 1<<62
+}
 
 // names gives the varying paths the inodes a configuration leaves them.
 func (sp *JointSpace) namesOf(cfg []bool) map[string]*Inode {
@@ -212,23 +221,97 @@ func (sp *JointSpace) configKey(names map[string]*Inode) (string, []jslot) {
 	return b.String(), slots
 }
 
-// All yields every joint state, in a fixed order: configurations in
-// order, and within one the content states of its inodes (the static
-// ones first, in path order) as a mixed-radix count. When Exact, their
-// number is the point's States.
-func (sp *JointSpace) All(yield func(*JointState) bool) {
-	done := map[string]bool{}
+// jgroupCfgs is the configurations that give one tree of names, in
+// order, and the inodes of that tree with their content states.
+type jgroupCfgs struct {
+	cfgs  [][]bool
+	names []map[string]*Inode
+	cuts  []int
+	slots []jslot
+	seqs  [][]int // per slot and state: its sizeSeq
+}
+
+// trees groups the configurations by the tree of names they give, in the
+// order each tree first comes. A slot keeps the content states the
+// group's widest cut admits (every one, but under the ordered models),
+// and at least the one with no pending data op on disk.
+func (sp *JointSpace) trees() []jgroupCfgs {
+	at := map[string]int{}
+	var out []jgroupCfgs
 	for _, cfg := range sp.configs {
 		names := sp.namesOf(cfg)
 		key, slots := sp.configKey(names)
-		if done[key] {
-			continue
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, jgroupCfgs{slots: append(append([]jslot(nil), sp.static...), slots...)})
 		}
-		done[key] = true
-		slots = append(append([]jslot(nil), sp.static...), slots...)
+		g := &out[i]
+		g.cfgs = append(g.cfgs, cfg)
+		g.names = append(g.names, names)
+		g.cuts = append(g.cuts, sp.cutSeq(cfg))
+	}
+	for i := range out {
+		g := &out[i]
+		widest := slices.Max(g.cuts)
+		g.seqs = make([][]int, len(g.slots))
+		for k, sl := range g.slots {
+			if widest != noCut {
+				sl.states = sp.admitted(sl.states, sl.ino, widest)
+				g.slots[k] = sl
+			}
+			seqs := make([]int, len(sl.states))
+			for n, st := range sl.states {
+				seqs[n] = -1
+				if widest != noCut {
+					seqs[n] = sizeSeq(sl.ino, st)
+				}
+			}
+			g.seqs[k] = seqs
+		}
+	}
+	return out
+}
+
+// admitted is the states of ino among states that a configuration cut at
+// cut admits, or the state with none of its pending data ops on disk
+// when none is.
+func (sp *JointSpace) admitted(states []PathState, ino *Inode, cut int) []PathState {
+	if cut == noCut {
+		return states
+	}
+	var out []PathState
+	for _, st := range states {
+		if admits(ino, st, cut) {
+			out = append(out, st)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, sp.m.contentPrefix(ino, 0))
+	}
+	return out
+}
+
+// All yields every joint state, in a fixed order: trees of names in the
+// order their first configuration comes, and within one the content
+// states of its inodes (the static ones first, in path order) as a
+// mixed-radix count, each with the first configuration of the tree that
+// admits it. When Exact, their number is the point's States.
+func (sp *JointSpace) All(yield func(*JointState) bool) {
+	for _, g := range sp.trees() {
+		slots := g.slots
 		digit := make([]int, len(slots))
 		for {
-			s := &JointState{sp: sp, persist: cfg, names: names, content: make(map[int]PathState, len(slots))}
+			newest := -1
+			for i := range slots {
+				newest = max(newest, g.seqs[i][digit[i]])
+			}
+			c := 0
+			for c < len(g.cfgs)-1 && g.cuts[c] <= newest {
+				c++
+			}
+			s := &JointState{sp: sp, persist: g.cfgs[c], names: g.names[c], content: make(map[int]PathState, len(slots))}
 			for i, sl := range slots {
 				s.content[sl.ino.ID] = sl.states[digit[i]]
 			}
@@ -252,19 +335,9 @@ func (sp *JointSpace) All(yield func(*JointState) bool) {
 // Count is how many states All yields.
 func (sp *JointSpace) Count() int64 {
 	var total int64
-	n0 := int64(1)
-	for _, sl := range sp.static {
-		n0 = satMul(n0, int64(len(sl.states)))
-	}
-	done := map[string]bool{}
-	for _, cfg := range sp.configs {
-		key, slots := sp.configKey(sp.namesOf(cfg))
-		if done[key] {
-			continue
-		}
-		done[key] = true
-		n := n0
-		for _, sl := range slots {
+	for _, g := range sp.trees() {
+		n := int64(1)
+		for _, sl := range g.slots {
 			n = satMul(n, int64(len(sl.states)))
 		}
 		total = satAdd(total, n)
@@ -613,7 +686,8 @@ func (sp *JointSpace) Prefix(n int) *JointState {
 // Drop is the state in which pending operation k (an index into Pending)
 // did not persist and every other did, as far as the model allows: under
 // the ordered models a later entry operation cannot persist without an
-// earlier one, nor a later write of a file without an earlier one, so
+// earlier one, nor a later write of a file without an earlier one, nor a
+// size change made after a dropped entry operation (sizeorder.go), so
 // those are lost with it.
 func (sp *JointSpace) Drop(k int) *JointState {
 	po := sp.Pending()[k]
@@ -628,9 +702,10 @@ func (sp *JointSpace) Drop(k int) *JointState {
 			}
 		}
 	}
+	cut := sp.cutSeq(cfg)
 	return sp.build(cfg, func(ino *Inode, _ string) PathState {
 		if po.Entry != nil || ino != po.Inode {
-			return sp.m.contentAll(ino)
+			return sp.m.contentBefore(ino, cut)
 		}
 		cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
 		if ordered || po.Index == cl.ops.len()-1 {
@@ -677,9 +752,9 @@ func (sp *JointSpace) Torn(k int) (*JointState, bool) {
 // With is a state in which path p holds target (one of its outcome
 // states at the point): with every other operation on disk where the
 // model allows it (most), or none (least). False when no configuration
-// of the entry operations gives p target's inode.
+// of the entry operations gives p target's inode and admits target.
 func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, bool) {
-	want := func(names map[string]*Inode) bool {
+	want := func(cfg []bool, names map[string]*Inode) bool {
 		ino, ok := names[p]
 		if !ok {
 			ino = sp.durable(p)
@@ -688,7 +763,7 @@ func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, 
 		if target.Outcome == Missing {
 			return !there || ino == nil
 		}
-		return there && ino != nil && ino.ID == target.Inode
+		return there && ino != nil && ino.ID == target.Inode && admits(ino, target, sp.cutSeq(cfg))
 	}
 	if sp.m == nil {
 		return nil, false
@@ -697,12 +772,13 @@ func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, 
 	if !ok {
 		return nil, false
 	}
+	cut := sp.cutSeq(cfg)
 	return sp.build(cfg, func(ino *Inode, _ string) PathState {
 		if ino.ID == target.Inode {
 			return target
 		}
 		if most {
-			return sp.m.contentAll(ino)
+			return sp.m.contentBefore(ino, cut)
 		}
 		return sp.m.contentPrefix(ino, 0)
 	}), true
@@ -714,7 +790,7 @@ func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, 
 // that change p or a directory above it matter, and nearest flips the
 // fewest of them (the newest 10 at most); under the ordered models it
 // takes the longest (or shortest) prefix.
-func (sp *JointSpace) nearest(p string, want func(map[string]*Inode) bool, most bool) ([]bool, bool) {
+func (sp *JointSpace) nearest(p string, want func([]bool, map[string]*Inode) bool, most bool) ([]bool, bool) {
 	k := len(sp.ops)
 	if sp.m.opt.Persistence.ordered() {
 		for n := range k + 1 {
@@ -723,7 +799,7 @@ func (sp *JointSpace) nearest(p string, want func(map[string]*Inode) bool, most 
 				j = k - n
 			}
 			cfg := sp.prefixConfig(j)
-			if want(sp.namesOf(cfg)) {
+			if want(cfg, sp.namesOf(cfg)) {
 				return cfg, true
 			}
 		}
@@ -754,7 +830,7 @@ func (sp *JointSpace) nearest(p string, want func(map[string]*Inode) bool, most 
 				cfg[i] = !cfg[i]
 			}
 		}
-		if want(sp.namesOf(cfg)) {
+		if want(cfg, sp.namesOf(cfg)) {
 			return cfg, true
 		}
 	}
@@ -771,7 +847,8 @@ func popcount(x int) int {
 
 // Sample is a state drawn at random: each entry operation persisted or
 // not (posix) or a random prefix of them (ordered), and each inode one of
-// the content states its path's outcomes hold.
+// the content states its path's outcomes hold that the configuration
+// admits.
 func (sp *JointSpace) Sample(r *rand.Rand) *JointState {
 	k := len(sp.ops)
 	var cfg []bool
@@ -783,8 +860,9 @@ func (sp *JointSpace) Sample(r *rand.Rand) *JointState {
 			cfg[i] = r.IntN(2) == 1
 		}
 	}
+	cut := sp.cutSeq(cfg)
 	return sp.build(cfg, func(ino *Inode, p string) PathState {
-		st := sp.statesOf(p, ino)
+		st := sp.admitted(sp.statesOf(p, ino), ino, cut)
 		return st[r.IntN(len(st))]
 	})
 }

@@ -49,6 +49,7 @@ func jointInputs(t *testing.T) []traceInput {
 		}
 	}
 	gen["saves"] = saves.String()
+	gen["journaled"] = journaledTrace()
 	gen["tree"] = strings.Join([]string{
 		`mkdir("/d/a", 0755) = 0`,
 		`mkdir("/d/a/b", 0755) = 0`,

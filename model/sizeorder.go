@@ -1,0 +1,168 @@
+package model
+
+import (
+	"math"
+	"slices"
+)
+
+// The journal's order of size changes and entry operations.
+//
+// Under the ordered models a file's size is journaled metadata, as the
+// names are: ext4 (data=ordered, delayed allocation) sets the size on
+// disk when writeback allocates the blocks, xfs logs it when the write's
+// I/O completes, btrfs commits it with its transaction. Each of them does
+// so in a commit made at or after the call that changed the size, and
+// that commit holds every entry operation the program made before the
+// call. So a crash state in which an entry operation did not persist
+// holds no size change made after it: a revlog's append cannot reach the
+// disk while the journal created before it is missing. The data of a
+// rewrite in place, which changes no size, reaches the disk on its own,
+// whenever writeback runs.
+//
+// The joint states take the pending entry operations as a prefix under
+// the ordered models; cutSeq is where a configuration's prefix ends, and
+// a content state is admitted with it when the newest size change it puts
+// on disk (sizeSeq) comes before that.
+
+// noCut is the cut of a configuration in which every entry operation
+// persisted, or of any configuration under posix.
+const noCut = math.MaxInt
+
+// changesSize reports whether data op op is known to change the file's
+// size. An op whose sizes the trace does not show counts as none: a
+// constraint the model cannot be sure of is not applied.
+func changesSize(op *DataOp) bool {
+	return op.Size >= 0 && op.SizeBefore >= 0 && op.Size != op.SizeBefore
+}
+
+// sizeSeq is the program position (event Seq) of the newest size change
+// content state cs of ino puts on disk, -1 when it puts none.
+func sizeSeq(ino *Inode, cs PathState) int {
+	if ino == nil || ino.Dir {
+		return -1
+	}
+	ops := ino.maybeOps()
+	newest := -1
+	for i := range ops.len() {
+		if s := persistedSize(ops.at(i), i, &cs); s > newest {
+			newest = s
+		}
+	}
+	return newest
+}
+
+// persistedSize is the Seq of pending op i (op) when content state cs
+// puts a change of the size it made on disk, else -1.
+func persistedSize(op *DataOp, i int, cs *PathState) int {
+	bytes, sizeOnly := cs.Persists(i, *op)
+	changed := sizeOnly
+	if !changed && bytes > 0 {
+		if bytes < op.Len && op.Kind == DataWrite {
+			// Torn: the part on disk changes the size when it reaches
+			// past the old end.
+			changed = op.Off >= 0 && op.SizeBefore >= 0 && op.Off+bytes > op.SizeBefore
+		} else {
+			changed = changesSize(op)
+		}
+	}
+	if changed {
+		return op.seq()
+	}
+	return -1
+}
+
+// sizeSeqs gives sizeSeq for each of states that is a content state of
+// ino (by its index in states), in O(ops + states) for the states a
+// prefix describes (all of them but omissions and subsets): the timeline
+// asks at every step. buf is room it may keep.
+func sizeSeqs(ino *Inode, states []PathState, buf *[]int, yield func(k, seq int)) {
+	if ino == nil || ino.Dir {
+		return
+	}
+	ops := ino.maybeOps()
+	// newest[j]: the newest size change among the first j ops.
+	var newest []int
+	for k := range states {
+		cs := &states[k]
+		if cs.Inode != ino.ID {
+			continue
+		}
+		switch cs.Kind {
+		case StatePrefix, StateTorn, StateSizeOnly:
+		default:
+			yield(k, sizeSeq(ino, *cs))
+			continue
+		}
+		if newest == nil {
+			newest = slices.Grow((*buf)[:0], ops.len()+1)[:ops.len()+1]
+			*buf = newest
+			newest[0] = -1
+			for i := range ops.len() {
+				newest[i+1] = newest[i]
+				if op := ops.at(i); changesSize(op) {
+					newest[i+1] = max(newest[i], op.seq())
+				}
+			}
+		}
+		j := min(cs.J, ops.len())
+		s := newest[j]
+		if cs.Kind != StatePrefix && j < ops.len() {
+			s = max(s, persistedSize(ops.at(j), j, cs))
+		}
+		yield(k, s)
+	}
+}
+
+// cutSeq is the program position from which configuration cfg of the
+// space persisted no entry operation: the Seq of the first of its ops
+// that did not persist, under the ordered models; noCut when all did, or
+// under posix.
+func (sp *JointSpace) cutSeq(cfg []bool) int {
+	if sp.m == nil || !sp.m.opt.Persistence.ordered() {
+		return noCut
+	}
+	for i, ok := range cfg {
+		if !ok {
+			return sp.ops[i].seq()
+		}
+	}
+	return noCut
+}
+
+// admits reports whether content state cs of ino can be on disk in a
+// configuration cut at cut.
+func admits(ino *Inode, cs PathState, cut int) bool {
+	return cut == noCut || sizeSeq(ino, cs) < cut
+}
+
+// contentBefore is ino's content with as many of its pending data ops on
+// disk as a configuration cut at cut allows: all of them (contentAll)
+// unless one changes the size at or after the cut, then the prefix before
+// the first that does.
+func (m *Model) contentBefore(ino *Inode, cut int) PathState {
+	if cut == noCut || ino.Dir {
+		return m.contentAll(ino)
+	}
+	ops := ino.maybeOps()
+	for i := range ops.len() {
+		if op := ops.at(i); op.seq() >= cut && changesSize(op) {
+			return m.contentPrefix(ino, i)
+		}
+	}
+	return m.contentAll(ino)
+}
+
+// sizedPaths counts the paths whose states a configuration cut at cut
+// leaves out some of.
+func (m *Model) sizedPaths(paths map[string]PathOutcomes, cut int) int {
+	n := 0
+	for _, po := range paths {
+		for _, s := range po.States {
+			if s.Inode != 0 && sizeSeq(m.Inode(s.Inode), s) >= cut {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
