@@ -127,6 +127,9 @@ func (r *runner) compare(p model.Persistence, source string, obs []*pointObs, tr
 				pt.Note = note
 			}
 			r.classifyPoint(&pt, o, views, trees, tally)
+			if views[o.index].joint != nil {
+				res.Summary.Joint++
+			}
 			for _, st := range o.states {
 				if st.tree != "" {
 					distinct[st.tree] = true
@@ -178,10 +181,12 @@ func (r *runner) compare(p model.Persistence, source string, obs []*pointObs, tr
 	return res, nil
 }
 
-// pointView is a view with what predicting it noted.
+// pointView is a view with what predicting it noted, and the model's
+// joint states there (nil: judged path by path only).
 type pointView struct {
 	view
-	note string
+	note  string
+	joint *jointView
 }
 
 // views predicts every reached point under p. Point 0 is before the
@@ -254,6 +259,7 @@ func (r *runner) views(p model.Persistence, obs []*pointObs) (map[int]*pointView
 			own[k] = true
 		}
 		pv.h = history{initial: r.initial, latest: o.live, earlier: own, linked: linked}
+		pv.joint = r.jointOf(last, pv.pred, pv.blind)
 		views[o.index] = pv
 		for _, e := range o.live {
 			if e.Kind != "dir" {
@@ -333,12 +339,21 @@ func (r *runner) classifyPoint(pt *report.OraclePoint, o *pointObs, views map[in
 		}
 		done[dk] = true
 		t := trees[st.tree]
+		fits := true
 		for _, q := range sorted {
 			if m, ok := r.classifyState(q, t, st, o.index, views, tally); !ok {
 				m.State, m.Image = st.desc, st.image
 				pt.Sound = false
 				pt.Mismatches = append(pt.Mismatches, m)
+				fits = false
 			}
+		}
+		if !fits {
+			continue
+		}
+		if ok, words := r.jointFits(t, st.cands, views); !ok {
+			pt.Sound = false
+			pt.Mismatches = append(pt.Mismatches, report.OracleMismatch{Joint: words, State: st.desc, Image: st.image, Size: -1})
 		}
 	}
 	pt.Distinct, pt.DistinctAt, pt.DistinctDuring = len(at)+len(during)-overlap(at, during), len(at), len(during)

@@ -53,6 +53,14 @@
 // does not track must be as they were (initial, or missing when they did
 // not exist).
 //
+// A state whose paths each fit is then judged whole (joint.go): some one
+// joint crash state of the model at the point must give every path an
+// outcome its content matches (a rename on disk with the file it
+// publishes; under the ordered models an append only with the names made
+// before it). Else it is a mismatch of the paths together. A point whose
+// joint states are more than 4096, or counted only as a bound, is judged
+// path by path only; the summary counts the points judged whole.
+//
 // # Filesystems
 //
 // ext4 and btrfs are mounted with commit=600 and xfs as is, all with

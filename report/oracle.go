@@ -105,6 +105,10 @@ type OracleMismatch struct {
 	Size      int64    `json:"size"`            // -1 when missing
 	State     string   `json:"state,omitempty"` // block replay: which writes in flight it kept
 	Image     string   `json:"image,omitempty"` // the image, when kept
+	// Joint is set, and Path empty, when each path of the state is
+	// predicted but no crash state of the model has them together: what
+	// the paths whose outcome varies held.
+	Joint string `json:"joint,omitempty"`
 }
 
 // OracleSummary counts a result.
@@ -116,6 +120,9 @@ type OracleSummary struct {
 	Distinct    int `json:"distinct"` // distinct trees of the work directory, over the run
 	Unmountable int `json:"unmountable"`
 	Mismatches  int `json:"mismatches"` // mismatched paths and unmountable states
+	// Joint: reached points whose states were judged as a whole too (the
+	// model's joint states there counted exactly, at most 4096).
+	Joint int `json:"joint"`
 	// Precision: of the outcomes predicted for the tracked paths at the
 	// points reached (Predicted), how many some state showed (Produced).
 	Predicted int     `json:"predicted"`
@@ -161,16 +168,16 @@ func OracleText(w io.Writer, r *OracleResult) error {
 	}
 	s := r.Summary
 	if !blocks {
-		_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d observed (%d distinct states), %d mismatches; %d of %d predicted outcomes observed\n",
-			s.Points, s.Reached, s.Distinct, s.Mismatches, s.Produced, s.Predicted)
+		_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d observed (%d distinct states), %d mismatches; %d points judged whole, not only path by path; %d of %d predicted outcomes observed\n",
+			s.Points, s.Reached, s.Distinct, s.Mismatches, s.Joint, s.Produced, s.Predicted)
 		return err
 	}
 	verdict := "sound"
 	if !s.Sound {
 		verdict = "NOT sound"
 	}
-	_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d reached; %d states replayed (%d images mounted, %d distinct trees over the points); %d mismatches, %d unmountable: %s; precision %d/%d predicted outcomes produced (%.0f%%); replay %.1f s, %.1f states/s\n",
-		s.Points, s.Reached, s.States, s.Mounted, sum, s.Mismatches, s.Unmountable, verdict, s.Produced, s.Predicted, 100*s.Precision, s.ReplaySeconds, s.StatesPerSecond)
+	_, err := fmt.Fprintf(w, "\nsummary: %d crash points, %d reached; %d states replayed (%d images mounted, %d distinct trees over the points); %d mismatches, %d unmountable: %s; %d points judged whole, not only path by path; precision %d/%d predicted outcomes produced (%.0f%%); replay %.1f s, %.1f states/s\n",
+		s.Points, s.Reached, s.States, s.Mounted, sum, s.Mismatches, s.Unmountable, verdict, s.Joint, s.Produced, s.Predicted, 100*s.Precision, s.ReplaySeconds, s.StatesPerSecond)
 	return err
 }
 
@@ -246,6 +253,17 @@ func oraclePointText(w io.Writer, r *OracleResult, p *OraclePoint, blocks bool) 
 // predict, in the words every report uses for outcomes.
 func mismatchWords(modelName string, m OracleMismatch) string {
 	var b strings.Builder
+	if m.Path == "" {
+		// A joint mismatch.
+		fmt.Fprintf(&b, "together: %s; each is predicted, but no crash state of the %s model leaves them so", textesc.Escape(m.Joint), modelName)
+		if m.State != "" {
+			fmt.Fprintf(&b, " (the state with %s)", textesc.Escape(m.State))
+		}
+		if m.Image != "" {
+			fmt.Fprintf(&b, " (image %s)", textesc.Escape(m.Image))
+		}
+		return b.String()
+	}
 	b.WriteString(textesc.Escape(m.Path))
 	b.WriteString(": ")
 	b.WriteString(model.OutcomeWords(model.Outcome(m.Observed)))

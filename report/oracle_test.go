@@ -50,7 +50,7 @@ func TestOracleText(t *testing.T) {
 	}
 	snap := &OracleResult{Command: []string{"./save"}, FS: "xfs", Model: "xfs", Source: OracleSnapshot,
 		Points:  []OraclePoint{{Index: 1, Line: 5, Call: "write(3, ..., 21) = 21", Note: "not reached: the program ended first"}, point},
-		Summary: OracleSummary{Points: 2, Reached: 1, States: 1, Distinct: 1, Mismatches: 1, Predicted: 4, Produced: 1}}
+		Summary: OracleSummary{Points: 2, Reached: 1, States: 1, Distinct: 1, Mismatches: 1, Joint: 1, Predicted: 4, Produced: 1}}
 	want := `oracle: ./save on xfs, xfs model
 
 point 1 after line 5: write(3, ..., 21) = 21  [not observed]
@@ -61,7 +61,7 @@ point 2 after line 7: rename("a.tmp", "a") = 0  [MISMATCH]
   a.tmp  observed missing  predicted {missing | earlier}  sound
   MISMATCH a: torn (some of its new data on disk, some not), 21 bytes; the xfs model predicts as it was before the run or as the program saw it then
 
-summary: 2 crash points, 1 observed (1 distinct states), 1 mismatches; 1 of 4 predicted outcomes observed
+summary: 2 crash points, 1 observed (1 distinct states), 1 mismatches; 1 points judged whole, not only path by path; 1 of 4 predicted outcomes observed
 `
 	point.Sound = false
 	snap.Points[1].Sound = false
@@ -80,7 +80,8 @@ summary: 2 crash points, 1 observed (1 distinct states), 1 mismatches; 1 of 4 pr
 	p.States, p.Distinct, p.DistinctAt, p.DistinctDuring = 3, 2, 1, 1
 	p.Paths = map[string]*OraclePath{"a": {Observed: []string{"torn"}, During: []string{"initial", "torn"}, Predicted: []string{"initial", "latest"}, Produced: []string{"initial"}}}
 	p.Mismatches = []OracleMismatch{{Path: "a", Observed: "torn", Predicted: []string{"initial", "latest"}, Size: 21, State: "in flight kept: #2"},
-		{Path: "b", Observed: "latest", Predicted: []string{"missing"}, Untracked: true, Size: 3, State: "all 2 in flight"}}
+		{Path: "b", Observed: "latest", Predicted: []string{"missing"}, Untracked: true, Size: 3, State: "all 2 in flight"},
+		{Joint: "a.tmp missing, log latest", Size: -1, State: "in flight kept: #1"}}
 	want = `oracle --blocks: ./save on xfs, xfs model (exhaustive up to 6 in flight, else 24 samples, seed 1)
 
 point 2 after line 7: rename("a.tmp", "a") = 0  [MISMATCH]
@@ -89,8 +90,9 @@ point 2 after line 7: rename("a.tmp", "a") = 0  [MISMATCH]
   a  observed {torn} during {initial | torn} predicted {initial | latest} produced {initial}
   MISMATCH a: torn (some of its new data on disk, some not), 21 bytes, in the state with in flight kept: #2; the xfs model predicts as it was before the run or as the program saw it then
   MISMATCH b: as the program saw it then, 3 bytes, in the state with all 2 in flight; the xfs model does not track it, so it must be missing
+  MISMATCH together: a.tmp missing, log latest; each is predicted, but no crash state of the xfs model leaves them so (the state with in flight kept: #1)
 
-summary: 1 crash points, 1 reached; 3 states replayed (2 images mounted, 2 distinct trees over the points); 1 mismatches, 0 unmountable: NOT sound; precision 1/4 predicted outcomes produced (25%); replay 2.0 s, 1.5 states/s
+summary: 1 crash points, 1 reached; 3 states replayed (2 images mounted, 2 distinct trees over the points); 1 mismatches, 0 unmountable: NOT sound; 0 points judged whole, not only path by path; precision 1/4 predicted outcomes produced (25%); replay 2.0 s, 1.5 states/s
 `
 	b.Reset()
 	OracleText(&b, blocks)
