@@ -142,8 +142,12 @@
 // operation did not persist holds no size change made after it: a
 // revlog's append is not on disk while the journal created before it is
 // missing. The bytes of a rewrite in place change no size and land
-// whenever writeback runs. Each path's outcomes are the same as without
-// the rule; only their combinations are fewer.
+// whenever writeback runs. The joint states (states, explore, the
+// oracle's whole-state judgement) apply the rule; each path's outcome set
+// alone (Crash, check's findings) does not, and can hold an outcome only
+// an excluded combination gives (a file's append at the name a rename
+// made before the append took away): one outcome too many, never too
+// few.
 //
 // All three are at least as strong as posix in every state (the
 // refinement property tests check it). What the runs did not show is
