@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -22,22 +23,55 @@ func TestRandomTracesJointCount(t *testing.T) {
 	for seed := range n {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		trace := genTrace(rng.Intn, 4+rng.Intn(24))
-		evs := readEventsFrom(t, trace)
-		for _, p := range model.Persistences {
-			tl := model.NewTimeline(model.Options{Persistence: p, Existed: func(q string) (bool, bool) { return q == "/w", true }}, func(string) bool { return true }, 256)
-			for _, ev := range evs {
-				pt, ok := tl.Step(ev)
-				if !ok || !pt.Exact || pt.States > 2000 {
-					continue
-				}
-				var got int64
-				for range pt.Joint().All {
-					got++
-				}
-				if got != pt.States {
-					t.Fatalf("seed %d under %s, line %d: %d joint states enumerated, %d counted\n%s", seed, p, ev.Pos.Line, got, pt.States, trace)
-				}
+		if err := jointCountErr(t, trace); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, trace)
+		}
+	}
+}
+
+// FuzzJointCount is TestRandomTracesJointCount on traces the fuzzer's
+// bytes choose: go test ./check -fuzz FuzzJointCount.
+func FuzzJointCount(f *testing.F) {
+	f.Add([]byte{1, 3, 7, 8, 1, 3, 9, 11, 4, 4})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 120 {
+			return
+		}
+		i := 0
+		next := func(n int) int {
+			if i >= len(b) {
+				return 0
+			}
+			i++
+			return int(b[i-1]) % n
+		}
+		trace := genTrace(next, len(b)/2)
+		if err := jointCountErr(t, trace); err != nil {
+			t.Fatalf("%v\n%s", err, trace)
+		}
+	})
+}
+
+// jointCountErr replays trace under every model and compares, at every
+// crash point whose count is exact and at most 2000, the joint states
+// enumerated with the count.
+func jointCountErr(t testing.TB, trace string) error {
+	evs := readEventsFrom(t, trace)
+	for _, p := range model.Persistences {
+		tl := model.NewTimeline(model.Options{Persistence: p, Existed: func(q string) (bool, bool) { return q == "/w", true }}, func(string) bool { return true }, 256)
+		for _, ev := range evs {
+			pt, ok := tl.Step(ev)
+			if !ok || !pt.Exact || pt.States > 2000 {
+				continue
+			}
+			var got int64
+			for range pt.Joint().All {
+				got++
+			}
+			if got != pt.States {
+				return fmt.Errorf("under %s, line %d: %d joint states enumerated, %d counted", p, ev.Pos.Line, got, pt.States)
 			}
 		}
 	}
+	return nil
 }
