@@ -136,7 +136,10 @@
 // with the names (sizeorder.go): ext4 sets the size on disk when writeback
 // allocates the blocks, in the running transaction; xfs logs it when the
 // write's I/O completes; btrfs with the transaction, its log tree keeping
-// the logged size of a file it logs again for a name. Each commit comes
+// the logged size of a file it logs again for a name (relog-size: a file
+// synced, renamed, appended to and written back, then another file's
+// fsync; btrfs kept its old size while a file made before the append was
+// missing). Each commit comes
 // at or after the call that changed the size and holds every entry
 // operation made before that call. So a joint state in which an entry
 // operation did not persist holds no size change made after it: a
