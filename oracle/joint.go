@@ -58,8 +58,9 @@ func (r *runner) jointOf(last *model.Point, pred map[string][]model.Outcome, bli
 
 // jointFits reports whether tree t, a state that can be a crash at cands,
 // is one joint state of the model at one of them; true too where no
-// joint view was made. When it is not, it says what each path of the
-// first candidate's view holds (the outcomes its content matches).
+// joint view was made. When it is not, it says what the paths of the
+// point's own view hold (the outcomes their content matches) that vary
+// there or fit there only at another candidate.
 func (r *runner) jointFits(t Tree, cands []int, views map[int]*pointView) (bool, string) {
 	words := ""
 	for ci := len(cands) - 1; ci >= 0; ci-- {
@@ -85,9 +86,11 @@ func (r *runner) jointFits(t Tree, cands []int, views map[int]*pointView) (bool,
 			}
 		}
 		if words == "" {
+			// The paths whose outcome varies at this point, and those
+			// whose content fits it only at another candidate.
 			var parts []string
 			for i, q := range jv.paths {
-				if len(v.pred[q]) > 1 {
+				if _, fits := pick(m[i], v.pred[q]); len(v.pred[q]) > 1 || !fits {
 					parts = append(parts, q+" "+model.OutcomeList(m[i]))
 				}
 			}

@@ -76,3 +76,28 @@ func TestJointFits(t *testing.T) {
 		}
 	}
 }
+
+// The words of a mismatch of the paths together name, at the point's own
+// view, the paths whose outcome varies there and those that fit only at
+// the other candidate (a state during the call: the point before, or
+// this one).
+func TestJointFitsWords(t *testing.T) {
+	f := func(s string) Entry { return Entry{Kind: "file", Size: int64(len(s)), Sum: s} }
+	h := history{initial: Tree{}, latest: Tree{"a": f("a"), "b": f("b")}, earlier: map[string]bool{}}
+	paths := []string{"a", "b"}
+	L, M := model.Latest, model.Missing
+	views := map[int]*pointView{
+		1: {view: view{pred: map[string][]model.Outcome{"a": {M, L}, "b": {M}}, h: h},
+			joint: &jointView{paths: paths, rows: [][]model.Outcome{{M, M}, {L, M}}}},
+		2: {view: view{pred: map[string][]model.Outcome{"a": {L}, "b": {M, L}}, h: h},
+			joint: &jointView{paths: paths, rows: [][]model.Outcome{{L, M}, {L, L}}}},
+	}
+	r := &runner{}
+	ok, words := r.jointFits(Tree{"b": f("b")}, []int{1, 2}, views)
+	if ok || words != "a missing, b latest" {
+		t.Errorf("jointFits = %v %q, want false \"a missing, b latest\"", ok, words)
+	}
+	if ok, _ := r.jointFits(Tree{"a": f("a"), "b": f("b")}, []int{1, 2}, views); !ok {
+		t.Errorf("a and b as the program saw them does not fit, though point 2 has it")
+	}
+}
