@@ -75,6 +75,16 @@ workload() {
 	git-gc) SETUP="$git_setup && git commit -q -m second && for i in 1 2 3; do echo \$i > f\$i && git add f\$i && git commit -q -m c\$i; done"
 		CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync gc -q) ;;
 	postgres-insert) SETUP=$pg_setup; RUNAS=postgres; SIZE_MB=320; CMD=(/bin/sh -c "$pg_run") ;;
+	# The applications of fixtures/apps, as their RECORD runs them (not
+	# in ALL; run by name).
+	sqlite3-wal) SETUP="sqlite3 test.db 'PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES(1);'"
+		CMD=(/usr/bin/sqlite3 test.db "PRAGMA synchronous=FULL; INSERT INTO t VALUES(2); SELECT 'committed';") ;;
+	lmdb-load) SETUP="mkdir db && for i in \$(seq 1 50); do printf 'key%03d\nvalue%03d\n' \$i \$i; done > first.txt && for i in \$(seq 51 300); do printf 'key%03d\nvalue%03d\n' \$i \$i; done > second.txt && mdb_load -T -f first.txt db"
+		CMD=(/usr/bin/mdb_load -T -f second.txt db) ;;
+	gdbm-store) SETUP="printf 'store k01 v01\nstore k02 v02\nstore k03 v03\n' | gdbmtool -N -q -n -m db.gdbm >/dev/null"
+		CMD=(/bin/sh -c 'for i in 04 05 06; do gdbmtool -N -q -s -m db.gdbm store k$i v$i; done') ;;
+	redis-aof) SETUP="mkdir -p $OUT/rsock && printf 'port 0\nunixsocket $OUT/rsock/r.sock\nunixsocketperm 700\ndir ./\ndaemonize no\nsave \"\"\nappendonly yes\nappendfsync always\nlogfile \"\"\n' > redis.conf"
+		CMD=(/bin/sh -c "redis-server ./redis.conf & i=0; until redis-cli -s $OUT/rsock/r.sock ping >/dev/null 2>&1; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.1; done; for k in 1 2 3; do redis-cli -s $OUT/rsock/r.sock set k\$k v\$k >/dev/null || exit 1; done; redis-cli -s $OUT/rsock/r.sock shutdown >/dev/null; wait") ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
