@@ -186,6 +186,14 @@ func TestPersistenceDifferences(t *testing.T) {
 		{"an fdatasync of a new file that grows makes its name durable on ext4, xfs and btrfs",
 			"openat(AT_FDCWD</d>, \"a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/a>\nwrite(3</d/a>, \"x\", 1) = 1\nfdatasync(3</d/a>) = 0\n",
 			"/d/a", "missing latest", "latest", "latest", "latest"},
+		// fdatasync-rename: btrfs logs the rename of the file it
+		// fdatasyncs, not the create made before it.
+		{"an fdatasync makes the file's rename durable on btrfs, not an earlier create",
+			"openat(AT_FDCWD</d>, \"e\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/e>\nrename(\"/d/a\", \"/d/b\") = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_APPEND) = 3</d/b>\nwrite(3</d/b>, \"x\", 1) = 1\nfdatasync(3</d/b>) = 0\n",
+			"/d/b", "initial latest", "latest", "latest", "latest"},
+		{"an fdatasync on btrfs leaves an earlier create of another file pending",
+			"openat(AT_FDCWD</d>, \"e\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/e>\nrename(\"/d/a\", \"/d/b\") = 0\nopenat(AT_FDCWD</d>, \"b\", O_WRONLY|O_APPEND) = 3</d/b>\nwrite(3</d/b>, \"x\", 1) = 1\nfdatasync(3</d/b>) = 0\n",
+			"/d/e", "missing latest", "latest", "latest", "missing latest"},
 		{"an fdatasync of a rewrite in place commits nothing",
 			"openat(AT_FDCWD</d>, \"b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</d/b>\nopenat(AT_FDCWD</d>, \"a\", O_WRONLY) = 3</d/a>\npwrite64(3</d/a>, \"x\", 1, 0) = 1\nfdatasync(3</d/a>) = 0\n",
 			"/d/b", "missing latest", "missing latest", "missing latest", "missing latest"},

@@ -119,12 +119,13 @@
 //   - An fsync writes the file to the log tree with its names and the new
 //     directories above it, not the other pending entry operations
 //     (btrfs_log_inode_parent): f0.bin and new survive as on xfs. An
-//     fdatasync counts for the file's own names only while its creation
-//     is pending: btrfs logs a file made in the running transaction with
-//     its names and new parents whatever the sync (redis-aof: Redis
-//     makes temp-appendonly.aof.manifest and fdatasyncs it; it was there,
+//     fdatasync does the same: redis-aof (Redis makes
+//     temp-appendonly.aof.manifest and fdatasyncs it; it was there,
 //     latest, while appendonly.aof.1.incr.aof, created before it, was
-//     missing, which the prefix order of pending names cannot give).
+//     missing) and fdatasync-rename (b.dat, renamed from a file synced
+//     before and fdatasynced, was there while early.txt, created before
+//     the rename, was missing). The prefix order of pending names gives
+//     neither.
 //   - The log tree also holds the name changes of files logged earlier in
 //     the same transaction, and any fsync or fdatasync that writes the log
 //     makes them durable (git-commit-fsync, below).

@@ -37,48 +37,28 @@ func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*Ent
 		// entry operation up to the file's last change.
 		return m.persistEntries(nil, reach)
 	case Btrfs:
-		var done []*EntryOp
-		if !datasync || m.createPending(ino) {
-			// The file goes to the log tree with its names and the new
-			// directories above it, not the other pending entry
-			// operations. An fdatasync does so for a file whose
-			// creation is not durable yet: btrfs logs a file made in the
-			// running transaction with its names and new parents
-			// whatever the sync (redis-aof: the temporary manifest, made
-			// and fdatasynced, was there while the AOF file created
-			// before it was missing).
-			done = m.persistWhere(r.Seq, func(op *EntryOp) bool {
-				for _, c := range op.Changes {
-					if c.New == ino || c.Old == ino {
-						return true
-					}
+		// The file goes to the log tree with its names and the new
+		// directories above it, not the other pending entry operations,
+		// whether the sync is an fsync or an fdatasync (redis-aof: the
+		// temporary manifest, made and fdatasynced, was there while the
+		// AOF file created before it was missing; fdatasync-rename: a
+		// file renamed and fdatasynced was there under its new name
+		// while a file created before the rename was missing).
+		done := m.persistWhere(r.Seq, func(op *EntryOp) bool {
+			for _, c := range op.Changes {
+				if c.New == ino || c.Old == ino {
+					return true
 				}
-				return false
-			})
-			done = append(done, m.persistAncestors(ino, r.Seq)...)
-		}
+			}
+			return false
+		})
+		done = append(done, m.persistAncestors(ino, r.Seq)...)
 		if reach >= 0 {
 			done = append(done, m.persistLogged(r.Seq)...)
 		}
 		return done
 	}
 	return nil
-}
-
-// createPending reports whether the entry operation that created ino (an
-// open with O_CREAT, a mknod) is still pending.
-func (m *Model) createPending(ino *Inode) bool {
-	for _, op := range m.pending() {
-		if op.Kind != EntryCreate {
-			continue
-		}
-		for _, c := range op.Changes {
-			if c.New == ino {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // commitReach is how far an fsync (datasync: fdatasync) of ino at r makes
