@@ -34,18 +34,10 @@ func TestRandomTracesJointCount(t *testing.T) {
 func FuzzJointCount(f *testing.F) {
 	f.Add([]byte{1, 3, 7, 8, 1, 3, 9, 11, 4, 4})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) > 120 {
+		trace, ok := traceOfBytes(b)
+		if !ok {
 			return
 		}
-		i := 0
-		next := func(n int) int {
-			if i >= len(b) {
-				return 0
-			}
-			i++
-			return int(b[i-1]) % n
-		}
-		trace := genTrace(next, len(b)/2)
 		if err := jointCountErr(t, trace); err != nil {
 			t.Fatalf("%v\n%s", err, trace)
 		}
