@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"math/rand"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
@@ -16,17 +15,11 @@ import (
 // enumeration to the same journal order of sizes and names
 // (model/sizeorder.go), on traces no one wrote by hand.
 func TestRandomTracesJointCount(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	for seed := range n {
-		rng := rand.New(rand.NewSource(int64(seed)))
-		trace := genTrace(rng.Intn, 4+rng.Intn(24))
+	seededTraces(200, 40, 24, func(seed int, trace string) {
 		if err := jointCountErr(t, trace); err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, trace)
 		}
-	}
+	})
 }
 
 // FuzzJointCount is TestRandomTracesJointCount on traces the fuzzer's

@@ -245,13 +245,19 @@ func checkRandom(t testing.TB, trace string) {
 
 // TestRandomTracesRefinePosix is the bounded version of FuzzRefinement.
 func TestRandomTracesRefinePosix(t *testing.T) {
-	n := 300
+	seededTraces(300, 50, 20, func(_ int, trace string) { checkRandom(t, trace) })
+}
+
+// seededTraces calls f with genTrace's traces of seeds 0 to n-1 (short
+// with -short), each of 4 steps plus up to extra-1 more, the seed
+// choosing.
+func seededTraces(n, short, extra int, f func(seed int, trace string)) {
 	if testing.Short() {
-		n = 50
+		n = short
 	}
 	for seed := range n {
 		rng := rand.New(rand.NewSource(int64(seed)))
-		checkRandom(t, genTrace(rng.Intn, 4+rng.Intn(20)))
+		f(seed, genTrace(rng.Intn, 4+rng.Intn(extra)))
 	}
 }
 
