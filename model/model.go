@@ -987,7 +987,7 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	eff.pendingBefore = m.pendingOf(ino)
 	m.persist(ino, r)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	eff.Persisted = m.fileSyncRule(ino, datasync, reach, *r)
+	eff.Persisted = m.fileSyncRule(ino, reach, *r)
 }
 
 // pathOf is the directory path a directory handle names.

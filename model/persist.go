@@ -23,11 +23,11 @@ func (m *Model) syncReach(ino *Inode, datasync bool, r Ref) int {
 	return -1
 }
 
-// fileSyncRule applies the model's rule for a successful fsync (datasync:
-// fdatasync) of the file ino at r, which logs up to reach (syncReach),
-// and returns the entry operations it made durable besides posix's
-// (none).
-func (m *Model) fileSyncRule(ino *Inode, datasync bool, reach int, r Ref) []*EntryOp {
+// fileSyncRule applies the model's rule for a successful fsync or
+// fdatasync of the file ino at r, which logs up to reach (syncReach: where
+// the two differ), and returns the entry operations it made durable
+// besides posix's (none).
+func (m *Model) fileSyncRule(ino *Inode, reach int, r Ref) []*EntryOp {
 	switch m.opt.Persistence {
 	case Ext4, Xfs:
 		if reach < 0 {
