@@ -384,6 +384,11 @@ func (j *jointInc) persisted(op *EntryOp) {
 // them) up to date after a step; outs are the changed paths' new outcome
 // sets.
 func (j *jointInc) update(changed []string, outs []PathOutcomes) {
+	// The model for the records' sizeSeqs: the ordered models only.
+	var om *Model
+	if j.m.opt.Persistence.ordered() {
+		om = j.m
+	}
 	for i, p := range changed {
 		r := j.recs[p]
 		if r == nil {
@@ -394,10 +399,6 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 			if !linked {
 				j.link(p)
 			}
-		}
-		var om *Model
-		if j.m.opt.Persistence.ordered() {
-			om = j.m
 		}
 		r.note(outs[i], om, &j.scratch.newest)
 		j.setSized(p, r)
