@@ -252,23 +252,35 @@ func (sp *JointSpace) trees() []jgroupCfgs {
 		g.names = append(g.names, names)
 		g.cuts = append(g.cuts, sp.cutSeq(cfg))
 	}
+	var buf []int
 	for i := range out {
 		g := &out[i]
 		widest := slices.Max(g.cuts)
 		g.seqs = make([][]int, len(g.slots))
 		for k, sl := range g.slots {
-			if widest != noCut {
-				sl.states = sp.admitted(sl.states, sl.ino, widest)
-				g.slots[k] = sl
-			}
 			seqs := make([]int, len(sl.states))
-			for n, st := range sl.states {
+			for n := range seqs {
 				seqs[n] = -1
-				if widest != noCut {
-					seqs[n] = sizeSeq(sl.ino, st)
+			}
+			if widest == noCut {
+				g.seqs[k] = seqs
+				continue
+			}
+			// Each state's sizeSeq once (in O(ops + states)); those the
+			// widest cut admits stay.
+			sizeSeqs(sl.ino, sl.states, &buf, func(n, seq int) { seqs[n] = seq })
+			var states []PathState
+			var kept []int
+			for n, st := range sl.states {
+				if seqs[n] < widest {
+					states, kept = append(states, st), append(kept, seqs[n])
 				}
 			}
-			g.seqs[k] = seqs
+			if len(states) == 0 {
+				states, kept = []PathState{sp.m.contentPrefix(sl.ino, 0)}, []int{-1}
+			}
+			sl.states = states
+			g.slots[k], g.seqs[k] = sl, kept
 		}
 	}
 	return out

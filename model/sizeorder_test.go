@@ -140,3 +140,34 @@ func journaledTrace() string {
 	}
 	return b.String()
 }
+
+// sizeSeqs, which the joint count and the enumeration both take a state's
+// newest size change from, gives what sizeSeq gives state by state (its
+// prefix table is a shortcut, not another rule), at every crash point of
+// the joint inputs under every model.
+func TestSizeSeqsAgree(t *testing.T) {
+	checked := 0
+	eachPoint(t, func(name string, p Persistence, pt Point) {
+		var buf []int
+		for path, po := range pt.All() {
+			seen := map[int]bool{}
+			for _, s := range po.States {
+				ino := pt.tl.m.Inode(s.Inode)
+				if s.Inode == 0 || seen[s.Inode] || ino == nil {
+					continue
+				}
+				seen[s.Inode] = true
+				sizeSeqs(ino, po.States, &buf, func(k, seq int) {
+					checked++
+					if want := sizeSeq(ino, po.States[k]); seq != want {
+						t.Fatalf("%s under %s, line %d, %s: state %q: sizeSeqs %d, sizeSeq %d", name, p, pt.Event.Line, path, po.States[k].Persisted, seq, want)
+					}
+				})
+			}
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no state checked")
+	}
+	t.Logf("%d states", checked)
+}
