@@ -339,9 +339,10 @@ func (r *runner) classifyPoint(pt *report.OraclePoint, o *pointObs, views map[in
 		}
 		done[dk] = true
 		t := trees[st.tree]
+		match := matchIn(t, views)
 		fits := true
 		for _, q := range sorted {
-			if m, ok := r.classifyState(q, t, st, o.index, views, tally); !ok {
+			if m, ok := r.classifyState(q, t, st, o.index, views, tally, match); !ok {
 				m.State, m.Image = st.desc, st.image
 				pt.Sound = false
 				pt.Mismatches = append(pt.Mismatches, m)
@@ -351,7 +352,7 @@ func (r *runner) classifyPoint(pt *report.OraclePoint, o *pointObs, views map[in
 		if !fits {
 			continue
 		}
-		if ok, words := r.jointFits(t, st.cands, views); !ok {
+		if ok, words := r.jointFits(st.cands, views, match); !ok {
 			pt.Sound = false
 			pt.Mismatches = append(pt.Mismatches, report.OracleMismatch{Joint: words, State: st.desc, Image: st.image, Size: -1})
 		}
@@ -362,7 +363,7 @@ func (r *runner) classifyPoint(pt *report.OraclePoint, o *pointObs, views map[in
 // classifyState names the outcome of path q in tree t, a state of point
 // index that can be a crash at st.cands, records it in tally, and reports
 // whether it fits; when it does not, the mismatch says what it was.
-func (r *runner) classifyState(q string, t Tree, st replayed, index int, views map[int]*pointView, tally tallies) (report.OracleMismatch, bool) {
+func (r *runner) classifyState(q string, t Tree, st replayed, index int, views map[int]*pointView, tally tallies, match func(c int, q string) []model.Outcome) (report.OracleMismatch, bool) {
 	var got model.Outcome
 	var matches, union []model.Outcome
 	fits, tracked := false, false
@@ -375,7 +376,7 @@ func (r *runner) classifyState(q string, t Tree, st replayed, index int, views m
 		}
 		w, tr := v.want(q, r.initial)
 		tracked = tracked || tr
-		m := classify(q, t, v.h)
+		m := match(c, q)
 		for _, x := range m {
 			if has(w, x) {
 				tally.of(c, q).produced[x] = true
@@ -405,6 +406,26 @@ func (r *runner) classifyState(q string, t Tree, st replayed, index int, views m
 		size = e.Size
 	}
 	return report.OracleMismatch{Path: q, Observed: string(got), Matches: strs(matches), Predicted: strs(union), Untracked: !tracked, Size: size}, false
+}
+
+// matchIn returns what path q of tree t matches under candidate point
+// c's history (classify), each answer kept: the path-by-path and the
+// whole-state comparisons ask the same of every path.
+func matchIn(t Tree, views map[int]*pointView) func(c int, q string) []model.Outcome {
+	type key struct {
+		c int
+		q string
+	}
+	memo := map[key][]model.Outcome{}
+	return func(c int, q string) []model.Outcome {
+		k := key{c, q}
+		m, ok := memo[k]
+		if !ok {
+			m = classify(q, t, views[c].h)
+			memo[k] = m
+		}
+		return m
+	}
 }
 
 func overlap(a, b map[string]bool) int {

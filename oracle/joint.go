@@ -56,12 +56,13 @@ func (r *runner) jointOf(last *model.Point, pred map[string][]model.Outcome, bli
 	return jv
 }
 
-// jointFits reports whether tree t, a state that can be a crash at cands,
-// is one joint state of the model at one of them; true too where no
-// joint view was made. When it is not, it says what the paths of the
-// point's own view hold (the outcomes their content matches) that vary
-// there or fit there only at another candidate.
-func (r *runner) jointFits(t Tree, cands []int, views map[int]*pointView) (bool, string) {
+// jointFits reports whether a state that can be a crash at cands (match
+// says what its paths match: matchIn) is one joint state of the model at
+// one of them; true too where no joint view was made. When it is not, it
+// says what the paths of the point's own view hold (the outcomes their
+// content matches) that vary there or fit there only at another
+// candidate.
+func (r *runner) jointFits(cands []int, views map[int]*pointView, match func(c int, q string) []model.Outcome) (bool, string) {
 	words := ""
 	for ci := len(cands) - 1; ci >= 0; ci-- {
 		v := views[cands[ci]]
@@ -71,7 +72,7 @@ func (r *runner) jointFits(t Tree, cands []int, views map[int]*pointView) (bool,
 		jv := v.joint
 		m := make([][]model.Outcome, len(jv.paths))
 		for i, q := range jv.paths {
-			m[i] = classify(q, t, v.h)
+			m[i] = match(cands[ci], q)
 		}
 		for _, row := range jv.rows {
 			ok := true

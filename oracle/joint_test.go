@@ -67,7 +67,8 @@ func TestJointFits(t *testing.T) {
 		if pv.joint == nil {
 			t.Fatalf("under %s: no joint view (%d states, exact %v)", c.p, last.States, last.Exact)
 		}
-		got, words := r.jointFits(c.tree, []int{1}, map[int]*pointView{1: pv})
+		views := map[int]*pointView{1: pv}
+		got, words := r.jointFits([]int{1}, views, matchIn(c.tree, views))
 		if got != c.fits {
 			t.Errorf("under %s, %v: jointFits %v (%s), want %v", c.p, c.tree, got, words, c.fits)
 		}
@@ -93,11 +94,11 @@ func TestJointFitsWords(t *testing.T) {
 			joint: &jointView{paths: paths, rows: [][]model.Outcome{{L, M}, {L, L}}}},
 	}
 	r := &runner{}
-	ok, words := r.jointFits(Tree{"b": f("b")}, []int{1, 2}, views)
+	ok, words := r.jointFits([]int{1, 2}, views, matchIn(Tree{"b": f("b")}, views))
 	if ok || words != "a missing, b latest" {
 		t.Errorf("jointFits = %v %q, want false \"a missing, b latest\"", ok, words)
 	}
-	if ok, _ := r.jointFits(Tree{"a": f("a"), "b": f("b")}, []int{1, 2}, views); !ok {
+	if ok, _ := r.jointFits([]int{1, 2}, views, matchIn(Tree{"a": f("a"), "b": f("b")}, views)); !ok {
 		t.Errorf("a and b as the program saw them does not fit, though point 2 has it")
 	}
 }
