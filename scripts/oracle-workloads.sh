@@ -16,7 +16,7 @@ cp "$REPO"/fixtures/programs/*.py "$BIN/"
 
 # The same environment for every run, so that reruns are deterministic
 # (git's commit dates above all).
-export HOME=$OUT/home LANG=C.UTF-8 TZ=UTC PYTHONDONTWRITEBYTECODE=1 GIT_CONFIG_NOSYSTEM=1 \
+export HOME=$OUT/home LANG=C.UTF-8 TZ=UTC PYTHONDONTWRITEBYTECODE=1 GIT_CONFIG_NOSYSTEM=1 HGRCPATH=/dev/null HGPLAIN=1 \
 	GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 
 git_setup="git init -q -b main . && git config user.name Fixture && git config user.email fixture@example.invalid && printf 'hello\n' > README && git add README && git commit -q -m first && printf 'hello again\n' >> README && git add README"
@@ -85,6 +85,13 @@ workload() {
 		CMD=(/bin/sh -c 'for i in 04 05 06; do gdbmtool -N -q -s -m db.gdbm store k$i v$i; done') ;;
 	redis-aof) SETUP="mkdir -p $OUT/rsock && printf 'port 0\nunixsocket $OUT/rsock/r.sock\nunixsocketperm 700\ndir ./\ndaemonize no\nsave \"\"\nappendonly yes\nappendfsync always\nlogfile \"\"\n' > redis.conf"
 		CMD=(/bin/sh -c "redis-server ./redis.conf & i=0; until redis-cli -s $OUT/rsock/r.sock ping >/dev/null 2>&1; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.1; done; for k in 1 2 3; do redis-cli -s $OUT/rsock/r.sock set k\$k v\$k >/dev/null || exit 1; done; redis-cli -s $OUT/rsock/r.sock shutdown >/dev/null; wait") ;;
+	hg-commit) SETUP="hg init . && printf 'hello\\n' > README && hg add -q README && hg commit -q -u Fixture -d '2026-01-01 00:00 +0000' -m first && printf 'hello again\\n' >> README"
+		CMD=(/usr/bin/hg commit -q -u Fixture -d '2026-01-01 00:00 +0000' -m second) ;;
+	leveldb-open) SETUP="$PY $BIN/leveldb_put.py 1 50 >/dev/null"; CMD=($PY "$BIN/leveldb_put.py" 51 60) ;;
+	sqlite3-full) SETUP="sqlite3 test.db 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'"
+		CMD=(/usr/bin/sqlite3 test.db "PRAGMA synchronous=FULL; PRAGMA journal_mode=DELETE; INSERT INTO t VALUES(2); SELECT 'committed';") ;;
+	dpkg-install) SETUP="mkdir -p pkg/DEBIAN pkg/usr/share/demo var/lib/dpkg/info var/lib/dpkg/updates var/lib/dpkg/triggers && printf 'Package: crashdemo\\nVersion: 1.0\\nArchitecture: all\\nMaintainer: Fixture <fixture@example.invalid>\\nDescription: a package of two files\\n' > pkg/DEBIAN/control && seq 1 500 > pkg/usr/share/demo/a.txt && seq 501 900 > pkg/usr/share/demo/b.txt && dpkg-deb --root-owner-group -Zxz --build pkg demo.deb >/dev/null"
+		CMD=(/bin/sh -c 'exec /usr/bin/dpkg --refuse-unsafe-io --root="$PWD" --log=/dev/null -i demo.deb >/dev/null') ;;
 	*) echo "unknown workload $1" >&2; exit 2 ;;
 	esac
 }
