@@ -172,7 +172,7 @@ func (s *nameNotSynced) Finish(r *run) {
 	}
 	paths := make([]named, 0, len(names))
 	for p, n := range names {
-		if len(n.Ops) > 0 && canDiffer(n) && !h.litter(p, n) {
+		if len(n.Ops) > 0 && canDiffer(n) && !h.litter(p, n) && !goneWithDir(r.m, p, n) {
 			paths = append(paths, named{p, n})
 		}
 	}
@@ -270,6 +270,15 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 		}
 		r.emit(f)
 	}
+}
+
+// goneWithDir reports whether name n at p, which the program removed,
+// went with a directory above it whose removal is durable: its own
+// removal not being durable leaves nothing, as no crash brings the
+// directory back (rm -rf of a directory, then an fsync of its parent).
+// A name the program sees never has such a directory.
+func goneWithDir(m *model.Model, p string, n *model.Name) bool {
+	return n.Cache == nil && m.GoneAbove(p) != ""
 }
 
 // canDiffer reports whether some crash state can give the name another

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -167,6 +168,18 @@ type PathOutcomes struct {
 	// Ancestor is the nearest directory above the path that a crash can
 	// leave missing (see PathState.Gone), or "".
 	Ancestor string
+	// leftOut are the content states the journal's order of sizes and
+	// names left out (see pathCuts): no configuration that names their
+	// inode at the path admits them. The joint counts take them as the
+	// states a configuration's cut leaves out, as they do the explored
+	// states their own cut leaves out.
+	leftOut []cutState
+}
+
+// cutState is a content state of inode ino left out of a path's states:
+// seq is the sizeSeq that left it out.
+type cutState struct {
+	ino, seq int
 }
 
 // ExhaustiveOps is how many pending data operations of one file are
@@ -214,8 +227,9 @@ type stateKey struct {
 }
 
 type crashRoom struct {
-	states []PathState
-	seen   map[stateKey]bool
+	states  []PathState
+	leftOut []cutState
+	seen    map[stateKey]bool
 }
 
 var crashScratch = sync.Pool{New: func() any { return &crashRoom{seen: map[stateKey]bool{}} }}
@@ -277,6 +291,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	clear(sc.seen)
 	seen := sc.seen
 	res.States = sc.states[:0]
+	leftOut := sc.leftOut[:0]
 	stopped := false
 	add := func(s PathState) bool {
 		key := stateKey{s.Inode, s.Outcome, s.Persisted}
@@ -354,7 +369,23 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 		}
 		done = append(done, doneIno{id, c})
 	}
-	for _, c := range cands {
+	// Under the ordered models the name shows candidate i only in a
+	// configuration that left the next candidate's entry operation out:
+	// one cut at that operation at the widest, which admits no size
+	// change made at or after it (sizeorder.go), and in which the
+	// directories above are there. cuts has each candidate's widest cut
+	// when one of them constrains an inode.
+	var aboveRoom [4]*Name
+	var above []*Name
+	if m.opt.Persistence.ordered() {
+		above = aboveRoom[:0]
+	}
+	vanishing, gone, above := m.ancestors(p, n.Cache != nil, above)
+	if gone != "" {
+		cands = cands[:0]
+	}
+	cuts := m.candidateCuts(above, len(cands), func(i int) (*Inode, *EntryOp) { return cands[i].ino, cands[i].op })
+	for i, c := range cands {
 		if stopped {
 			break
 		}
@@ -363,11 +394,41 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 			r := c.op.Event()
 			ref = &r
 		}
+		if cuts != nil && cuts.cut[i] == unreachable {
+			continue // a directory above is missing wherever the name shows it
+		}
 		if c.ino == nil {
 			if !seen[stateKey{0, Missing, "none"}] {
 				total = satAdd(total, 1) // the name missing is one state, however reached
 			}
 			add(PathState{Outcome: Missing, Name: ref, Persisted: "none"})
+			continue
+		}
+		if cuts != nil {
+			if d := cuts.of(c.ino); !d.enumerated {
+				d.enumerated = true
+				d.all, d.complete = m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, func(s PathState) bool {
+					seq := sizeSeq(c.ino, s)
+					if seq >= d.widest {
+						// No configuration naming this inode admits it.
+						if key := (stateKey{s.Inode, s.Outcome, s.Persisted}); !seen[key] {
+							seen[key] = true
+							leftOut = append(leftOut, cutState{s.Inode, seq})
+						}
+						return true
+					}
+					s.Name = ref
+					had := len(res.States)
+					ok := add(s)
+					if len(res.States) > had {
+						d.seqs = append(d.seqs, seq)
+					}
+					return ok
+				})
+			}
+			cnt, exact := cuts.count(i, c.ino)
+			total = satAdd(total, cnt)
+			res.Exact = res.Exact && exact
 			continue
 		}
 		if d, ok := doneOf(c.ino.ID); ok {
@@ -386,12 +447,16 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	// A name lives in its directory: when a directory above it can be
 	// missing after the crash, so can the name, whatever its own entry
 	// operations did.
+	sc.leftOut = leftOut[:0]
+	if len(leftOut) > 0 {
+		res.leftOut = slices.Clone(leftOut)
+	}
 	if stopped {
 		// The caller took the state it wanted; the states stay scratch.
 		sc.states, res.States = res.States[:0], nil
 		return res
 	}
-	if q := m.vanishingAncestor(p); q != "" && !seen[stateKey{0, Missing, "none"}] {
+	if q := cmp.Or(gone, vanishing); q != "" && !seen[stateKey{0, Missing, "none"}] {
 		res.Ancestor = q
 		if add(PathState{Outcome: Missing, Persisted: "none", Gone: q}) {
 			total = satAdd(total, 1)

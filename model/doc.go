@@ -152,11 +152,15 @@
 // revlog's append is not on disk while the journal created before it is
 // missing. The bytes of a rewrite in place change no size and land
 // whenever writeback runs. The joint states (states, explore, the
-// oracle's whole-state judgement) apply the rule; each path's outcome set
-// alone (Crash, check's findings) does not, and can hold an outcome only
-// an excluded combination gives (a file's append at the name a rename
-// made before the append took away): one outcome too many, never too
-// few.
+// oracle's whole-state judgement) apply the rule, and so does each path's
+// own set (Crash, check's findings): a name shows an inode only in
+// configurations that left the name's next entry operation out, so it
+// shows none of the inode's size changes made at or after that operation
+// (a file's append at the name a rename made before the append took
+// away). A path's own states are exactly its part of the joint states:
+// the random-trace tests of check hold every model to that, the
+// directories above a name included (one removed for good leaves nothing
+// below it, in any model).
 //
 // All three are at least as strong as posix in every state (the
 // refinement property tests check it). What the runs did not show is

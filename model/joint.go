@@ -111,6 +111,14 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 					}
 				}
 			}
+			for _, s := range paths[p].leftOut {
+				if s.ino == ino.ID {
+					all++
+					if s.seq >= cut {
+						out++
+					}
+				}
+			}
 			if out > 0 {
 				v := max(all-out, 1)
 				return v, v

@@ -194,17 +194,12 @@ func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 	r.seqs = r.seqs[:0]
 	r.maxSeq = -1
 	for _, s := range po.States {
-		if s.Inode == 0 {
-			continue
+		if s.Inode != 0 {
+			r.countSeen(s.Inode)
 		}
-		i := 0
-		for i < len(r.seen) && r.seen[i].id != s.Inode {
-			i++
-		}
-		if i == len(r.seen) {
-			r.seen = append(r.seen, inoSeen{id: s.Inode})
-		}
-		r.seen[i].n++
+	}
+	for _, s := range po.leftOut {
+		r.countSeen(s.ino)
 	}
 	if m == nil {
 		return
@@ -222,6 +217,11 @@ func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 					r.seqs = append(r.seqs, int32(min(seq, math.MaxInt32)))
 				}
 			})
+			for _, s := range po.leftOut {
+				if s.ino == e.id {
+					r.seqs = append(r.seqs, int32(min(s.seq, math.MaxInt32)))
+				}
+			}
 		}
 		e.hi = int32(len(r.seqs))
 		run := r.seqs[e.lo:e.hi]
@@ -233,6 +233,18 @@ func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 	if cap(r.seqs) > 2*len(r.seqs)+8 {
 		r.seqs = slices.Clip(r.seqs)
 	}
+}
+
+// countSeen counts one more state of inode id among the path's.
+func (r *jrec) countSeen(id int) {
+	i := 0
+	for i < len(r.seen) && r.seen[i].id != id {
+		i++
+	}
+	if i == len(r.seen) {
+		r.seen = append(r.seen, inoSeen{id: id})
+	}
+	r.seen[i].n++
 }
 
 // seenAt is what inode id, named by the path, multiplies the count and

@@ -230,7 +230,7 @@ func (n *Name) Pending() bool { return n.Cache != n.Durable }
 
 // parentDir is path.Dir for a clean path, which every path of the model
 // is. It looks at the last element only: path.Dir cleans the whole path
-// again, and the walks up a path's ancestors (vanishingAncestor, the joint
+// again, and the walks up a path's ancestors (ancestors, the joint
 // counter) call it once per element, which made a deep path cost the
 // square of its length at every step.
 func parentDir(p string) string {
@@ -721,21 +721,69 @@ func (m *Model) renameTree(op *EntryOp, from, to string) {
 	}
 }
 
-// vanishingAncestor returns the nearest directory above p that a crash
-// can leave missing or as another inode than the program sees (made,
-// renamed or removed in the trace and not yet durable), or "". Below such
-// a directory every name can be missing too.
-func (m *Model) vanishingAncestor(p string) string {
+// GoneAbove returns the nearest directory above p that no crash leaves
+// there (see ancestors), or "": below it p is missing in every crash
+// state, whatever p's own pending entry operations are.
+func (m *Model) GoneAbove(p string) string {
+	_, gone, _ := m.ancestors(p, false, nil)
+	return gone
+}
+
+// ancestors walks the directories above p. vanishing is the nearest
+// one that a crash can leave missing or as another inode than the
+// program sees (made, renamed or removed in the trace and not yet
+// durable), or "": below it every name can be missing too. gone is the
+// nearest one that no crash leaves there: missing on disk, or another
+// file than a directory, and no pending entry operation makes it one (a
+// directory made and removed, whose removal is durable), or "": below it
+// every name is missing, whatever its own entry operations did, as in
+// every joint state (reachableWith). When above is not nil, the names of
+// the directories above p with pending entry operations are appended to
+// it, nearest first. present says that p names a file in the page cache:
+// then no directory above it is gone (each is the one the program sees,
+// or could be), and without above the walk ends at the first vanishing
+// one.
+func (m *Model) ancestors(p string, present bool, above []*Name) (vanishing, gone string, _ []*Name) {
 	for q := parentDir(p); q != p && q != "." && q != "/"; q = parentDir(q) {
 		n := m.names[q]
+		p = q
 		if n == nil {
-			p = q
 			continue
 		}
 		if n.Durable != n.Cache || len(n.Ops) > 0 {
-			return q
+			if vanishing == "" {
+				vanishing = q
+			}
+			if above != nil && len(n.Ops) > 0 {
+				above = append(above, n)
+			}
+			switch {
+			case !present && !n.canBeDir():
+				return vanishing, q, above
+			case present && above == nil:
+				return vanishing, "", above
+			}
+			continue
 		}
-		p = q
+		if !present && (n.Durable == nil || !n.Durable.Dir) {
+			return vanishing, q, above
+		}
 	}
-	return ""
+	return vanishing, "", above
+}
+
+// canBeDir reports whether some crash state can give the name a
+// directory: its durable inode, or one a pending entry operation gave it.
+func (n *Name) canBeDir() bool {
+	if n.Durable != nil && n.Durable.Dir || len(n.Ops) == 0 {
+		return true // no pending operation: as the program sees it
+	}
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path == n.Path && c.New != nil && c.New.Dir {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -166,3 +166,165 @@ func (m *Model) sizedPaths(paths map[string]PathOutcomes, cut int) int {
 	}
 	return n
 }
+
+// pathCuts is what the per-path states of one name (Model.crashName)
+// need of the journal's order: under the ordered models the name shows
+// candidate i (its durable inode, then each pending entry operation's)
+// only in a configuration that left candidate i+1's operation out, so
+// cut at it at the widest. A content state of an inode is a state of the
+// path when the widest cut among the candidates naming that inode
+// admits it, and candidate i counts the states its own cut admits. The
+// joint states apply the same rule with each configuration's own cut
+// (JointSpace.trees), so that every state of the path is one of theirs.
+type pathCuts struct {
+	cut  []int // per candidate
+	inos []cutIno
+}
+
+// cutIno is one inode's part of a pathCuts.
+type cutIno struct {
+	id                   int
+	widest               int   // the widest cut of the candidates naming it
+	enumerated, complete bool  // its states were enumerated; all of them
+	all                  int64 // how many content states it has, no cut applied
+	seqs                 []int // the sizeSeq of each state enumerated and admitted
+}
+
+// unreachable is the cut of a candidate that no configuration shows:
+// in each one that would, a directory above the name is missing.
+const unreachable = -1
+
+// candidateCuts returns the cuts of a name's n candidates (at gives
+// candidate i's inode, nil for none, and entry operation, nil for the
+// durable one; above are the directories above the name with pending
+// entry operations, nearest first), or nil when no cut can leave out a
+// state: under posix, or when only the last candidate names a file and
+// the directories above are there wherever the name shows a candidate.
+func (m *Model) candidateCuts(above []*Name, n int, at func(i int) (*Inode, *EntryOp)) *pathCuts {
+	if !m.opt.Persistence.ordered() || n == 0 || n < 2 && len(above) == 0 {
+		return nil
+	}
+	sized := false // a candidate before the last names a file
+	for i := range n - 1 {
+		if ino, _ := at(i); ino != nil && !ino.Dir {
+			sized = true
+			break
+		}
+	}
+	if !sized && len(above) == 0 {
+		return nil
+	}
+	// Most names below a new directory are there in every configuration
+	// that shows them: no cut but the next candidate's, and no pathCuts.
+	var cutRoom [4]int
+	cuts := cutRoom[:0]
+	narrowed := false
+	for i := range n {
+		lo, hi := -1, noCut
+		if _, op := at(i); op != nil {
+			lo = op.seq()
+		}
+		if i+1 < n {
+			_, next := at(i + 1)
+			hi = next.seq()
+		}
+		c := widestThere(above, lo, hi)
+		narrowed = narrowed || c != hi
+		cuts = append(cuts, c)
+	}
+	if !sized && !narrowed {
+		return nil
+	}
+	pc := &pathCuts{cut: slices.Clone(cuts)}
+	for i, c := range pc.cut {
+		ino, _ := at(i)
+		if ino == nil || c == unreachable {
+			continue
+		}
+		d := pc.of(ino)
+		d.widest = max(d.widest, c)
+	}
+	return pc
+}
+
+// widestThere is the widest cut in (lo, hi] of a configuration (the
+// pending entry operations before the cut persisted, none after) in which
+// each of the directories above is a directory, or unreachable. Their
+// operations split the range; each part is tried, the widest first.
+func widestThere(above []*Name, lo, hi int) int {
+	if len(above) == 0 {
+		return hi
+	}
+	var bounds [8]int
+	ends := append(bounds[:0], hi)
+	for _, a := range above {
+		for _, op := range a.Ops {
+			if s := op.seq(); s > lo && s < hi {
+				ends = append(ends, s)
+			}
+		}
+	}
+	slices.Sort(ends)
+	for k := len(ends) - 1; k >= 0; k-- {
+		e := ends[k]
+		if k > 0 && ends[k-1] == e {
+			continue
+		}
+		there := true
+		for _, a := range above {
+			if ino := a.at(e); ino == nil || !ino.Dir {
+				there = false
+				break
+			}
+		}
+		if there {
+			return e
+		}
+	}
+	return unreachable
+}
+
+// at is the inode the name gives in the configuration cut at cut (its
+// pending entry operations before cut persisted, the others not).
+func (n *Name) at(cut int) *Inode {
+	ino := n.Durable
+	for _, op := range n.Ops {
+		if op.seq() >= cut {
+			break
+		}
+		for _, c := range op.Changes {
+			if c.Path == n.Path {
+				ino = c.New
+			}
+		}
+	}
+	return ino
+}
+
+// of is inode ino's part, made on first use.
+func (pc *pathCuts) of(ino *Inode) *cutIno {
+	for k := range pc.inos {
+		if pc.inos[k].id == ino.ID {
+			return &pc.inos[k]
+		}
+	}
+	pc.inos = append(pc.inos, cutIno{id: ino.ID, widest: -1})
+	return &pc.inos[len(pc.inos)-1]
+}
+
+// count is how many states candidate i, which names ino (enumerated),
+// gives the path, and whether that is exact rather than a lower bound.
+func (pc *pathCuts) count(i int, ino *Inode) (int64, bool) {
+	d := pc.of(ino)
+	cut := pc.cut[i]
+	if cut == noCut {
+		return d.all, d.complete
+	}
+	var n int64
+	for _, s := range d.seqs {
+		if s < cut {
+			n++
+		}
+	}
+	return max(n, 1), d.complete
+}
