@@ -3,6 +3,12 @@
 # It builds crashsim and the Go fixture program into $OUT/bin, fixes the
 # environment, and defines workload NAME (sets SETUP and CMD) and ALL.
 
+# Without OUT the lines below would build into /bin and empty nothing
+# useful: refuse, rather than write beside the system's files.
+case ${OUT:-} in
+/?*) ;;
+*) echo "oracle-workloads.sh: set OUT to an absolute directory of its own before sourcing it" >&2; exit 2 ;;
+esac
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$OUT/bin
 FS=${FS:-"ext4 xfs btrfs"}
