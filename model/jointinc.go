@@ -402,16 +402,7 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 		om = j.m
 	}
 	for i, p := range changed {
-		r := j.recs[p]
-		if r == nil {
-			// Already on the way to a recorded path: listed above.
-			linked := len(j.below[p]) > 0
-			r = &jrec{maxSeq: -1}
-			j.recs[p] = r
-			if !linked {
-				j.link(p)
-			}
-		}
+		r := j.enlist(p)
 		r.note(outs[i], om, &j.scratch.newest)
 		j.setSized(p, r)
 	}
@@ -481,6 +472,22 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 // link lists a new record p in below: each directory above it lists its
 // child on the way to p. A child is listed once: once one already was,
 // so were the directories above it.
+// enlist returns path p's record, made and linked below the directories
+// above it when p has none yet.
+func (j *jointInc) enlist(p string) *jrec {
+	r := j.recs[p]
+	if r == nil {
+		// Already on the way to a recorded path: listed above.
+		linked := len(j.below[p]) > 0
+		r = &jrec{maxSeq: -1}
+		j.recs[p] = r
+		if !linked {
+			j.link(p)
+		}
+	}
+	return r
+}
+
 func (j *jointInc) link(p string) {
 	for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
 		// q is listed above it when it is recorded, or on the way to a

@@ -113,11 +113,13 @@ type Timeline struct {
 	// out when asked.
 	current map[string]PathOutcomes
 	lean    bool
-	again   map[string]PathOutcomes
-	touched map[string]bool
-	index   int
-	syncAll bool // the last event touched everything (sync)
-	joint   *jointInc
+	// pointsOnly: Step finds the points and nothing of them (PointsOnly).
+	pointsOnly bool
+	again      map[string]PathOutcomes
+	touched    map[string]bool
+	index      int
+	syncAll    bool // the last event touched everything (sync)
+	joint      *jointInc
 	// checkJoint makes every step also count from scratch and panic on a
 	// difference: for tests.
 	checkJoint bool
@@ -170,6 +172,17 @@ func (t *Timeline) all(pt Point) map[string]PathOutcomes {
 		}
 	}
 	return t.again
+}
+
+// PointsOnly makes the timeline find its crash points and work out
+// nothing of them: each Step that makes a point returns it with its
+// Index, Event, Call and Changed, the same as a full timeline's, but no
+// outcome sets and no count (States 0, Exact false); its All, Joint and
+// Outcome must not be called. For a caller that asks only which point an
+// event is (the oracle, placing a stopped program), at the cost of the
+// model alone. Call it before the first Step.
+func (t *Timeline) PointsOnly() {
+	t.pointsOnly, t.lean, t.current = true, true, nil
 }
 
 // Model returns the model the timeline drives.
@@ -268,6 +281,15 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	t.index++
 	t.again = nil
 	r := refOf(ev)
+	if t.pointsOnly {
+		// What the next steps read of this one: which paths are
+		// recorded, and the directories on the way to them.
+		for _, p := range changed {
+			t.joint.enlist(p)
+		}
+		t.joint.newOps = t.joint.newOps[:0]
+		return Point{Index: t.index, Event: &r, Call: ev, Changed: changed, tl: t}, true
+	}
 	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
 	for i, p := range changed {
 		po := t.m.Crash(p, t.max)

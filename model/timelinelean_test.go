@@ -101,3 +101,55 @@ func samePoint(f, l Point) error {
 	}
 	return nil
 }
+
+// TestPointsOnlyTimelineEqualsFull: a timeline that only finds its
+// points (PointsOnly, which the oracle uses to place a stopped program)
+// finds the same points as a full one, at the same events, with the same
+// changed paths, on every fixture trace under every model.
+func TestPointsOnlyTimelineEqualsFull(t *testing.T) {
+	scope := func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }
+	for _, in := range timelineInputs(t) {
+		for _, p := range testModels() {
+			streams := make([]parser.Stream, 2)
+			for i := range streams {
+				s, err := in.open()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				streams[i] = s
+			}
+			full := NewTimeline(in.options(p), scope, 256)
+			points := NewTimeline(in.options(p), scope, 256)
+			points.PointsOnly()
+			if err := samePoints(streams[0], streams[1], full, points); err != nil {
+				t.Errorf("%s under %s: %v", in.name, p, err)
+			}
+		}
+	}
+}
+
+func samePoints(fs, ps parser.Stream, full, points *Timeline) error {
+	for {
+		fe, ferr := fs.Next()
+		pe, perr := ps.Next()
+		if ferr != nil || perr != nil {
+			// The fixtures of bad input end at an error.
+			if (ferr == nil) != (perr == nil) {
+				return fmt.Errorf("the streams end apart: %v, %v", ferr, perr)
+			}
+			return nil
+		}
+		fp, fok := full.Step(fe)
+		pp, pok := points.Step(pe)
+		if fok != pok {
+			return fmt.Errorf("line %d: a point %v and %v", fe.Pos.Line, fok, pok)
+		}
+		if !fok {
+			continue
+		}
+		if fp.Index != pp.Index || *fp.Event != *pp.Event || !slices.Equal(fp.Changed, pp.Changed) {
+			return fmt.Errorf("line %d: point %d changing %v, points-only %d changing %v", fe.Pos.Line, fp.Index, fp.Changed, pp.Index, pp.Changed)
+		}
+	}
+}

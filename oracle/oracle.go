@@ -413,6 +413,12 @@ func (r *runner) learn(ctx context.Context) ([]target, error) {
 // replay reads a trace through a Timeline of p, calling f with every event
 // and the crash point after it (nil when it changed nothing in scope).
 func (r *runner) replay(trace string, p model.Persistence, f func(*parser.Event, *model.Point)) error {
+	return r.replayWith(trace, p, false, f)
+}
+
+// replayWith is replay; with pointsOnly the points are found and nothing
+// of them worked out (model.Timeline.PointsOnly).
+func (r *runner) replayWith(trace string, p model.Persistence, pointsOnly bool, f func(*parser.Event, *model.Point)) error {
 	st, err := parser.Open(trace, parser.Options{})
 	if err != nil {
 		return err
@@ -420,6 +426,9 @@ func (r *runner) replay(trace string, p model.Persistence, f func(*parser.Event,
 	defer st.Close()
 	prefix := r.work + "/"
 	tl := model.NewTimeline(model.Options{Persistence: p, Existed: r.listing.Existed}, func(s string) bool { return strings.HasPrefix(s, prefix) }, r.opt.MaxStates)
+	if pointsOnly {
+		tl.PointsOnly()
+	}
 	for {
 		ev, err := st.Next()
 		if errors.Is(err, io.EOF) {
@@ -550,7 +559,9 @@ func (r *runner) pointIndex(b []byte) (int, error) {
 		return 0, err
 	}
 	idx := 0
-	err := r.replay(probe, r.opt.Models[0], func(_ *parser.Event, pt *model.Point) {
+	// Only where the points are: this runs at every stop, over the whole
+	// trace so far.
+	err := r.replayWith(probe, r.opt.Models[0], true, func(_ *parser.Event, pt *model.Point) {
 		if pt != nil {
 			idx = pt.Index
 		}
