@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
@@ -15,7 +16,9 @@ import (
 // enumeration to the same journal order of sizes and names
 // (model/sizeorder.go), on traces no one wrote by hand. There too, each
 // path's own crash states (what check and states say of it) are the
-// path's part of the joint states: none more, none fewer.
+// path's part of the joint states: none more, none fewer; and the
+// states explore draws (Prefix, Drop, Torn, With, Sample) are among
+// them, With finding one for each state of each path.
 func TestRandomTracesJointCount(t *testing.T) {
 	seededTraces(200, 40, 24, func(seed int, trace string) {
 		if err := jointCountErr(t, trace); err != nil {
@@ -56,9 +59,11 @@ func jointCountErr(t testing.TB, trace string) error {
 			for _, q := range sp.Paths() {
 				parts[q] = map[stateID]bool{}
 			}
+			trees := map[[32]byte]bool{}
 			var got int64
 			for s := range sp.All {
 				got++
+				trees[s.TreeKey()] = true
 				for _, q := range sp.Paths() {
 					parts[q][idOf(s.Path(q))] = true
 				}
@@ -67,10 +72,65 @@ func jointCountErr(t testing.TB, trace string) error {
 				return fmt.Errorf("under %s, line %d: %d joint states enumerated, %d counted", p, ev.Pos.Line, got, pt.States)
 			}
 			for _, q := range sp.Paths() {
-				if err := sameStates(tl.Model().Crash(q, 4096), parts[q]); err != nil {
+				po := tl.Model().Crash(q, 4096)
+				if err := sameStates(po, parts[q]); err != nil {
+					return fmt.Errorf("under %s, line %d, %s: %v", p, ev.Pos.Line, q, err)
+				}
+				if err := withEach(sp, q, po, trees); err != nil {
 					return fmt.Errorf("under %s, line %d, %s: %v", p, ev.Pos.Line, q, err)
 				}
 			}
+			if err := familiesAmong(sp, trees, uint64(ev.Pos.Line)); err != nil {
+				return fmt.Errorf("under %s, line %d: %v", p, ev.Pos.Line, err)
+			}
+		}
+	}
+	return nil
+}
+
+// withEach asks With for each state of path q, the most and the least
+// persisted: each must be found, hold q as asked and leave a tree one of
+// the joint states leaves (trees, by TreeKey).
+func withEach(sp *model.JointSpace, q string, po model.PathOutcomes, trees map[[32]byte]bool) error {
+	for _, ps := range po.States {
+		for _, most := range []bool{true, false} {
+			s, ok := sp.With(q, ps, most)
+			if !ok {
+				return fmt.Errorf("With(%s %s, most %v): no such state", ps.Outcome, ps.Persisted, most)
+			}
+			if got := s.Path(q); idOf(got) != idOf(ps) {
+				return fmt.Errorf("With(%s %s, most %v) holds %s %s", ps.Outcome, ps.Persisted, most, got.Outcome, got.Persisted)
+			}
+			if !trees[s.TreeKey()] {
+				return fmt.Errorf("With(%s %s, most %v) is no joint state: %s", ps.Outcome, ps.Persisted, most, s.Key())
+			}
+		}
+	}
+	return nil
+}
+
+// familiesAmong builds every Prefix, Drop and Torn state and a few
+// samples (seeded by seed): each must leave a tree one of the joint
+// states leaves (trees).
+func familiesAmong(sp *model.JointSpace, trees map[[32]byte]bool, seed uint64) error {
+	fam := map[string]*model.JointState{}
+	n := len(sp.Pending())
+	for k := range n + 1 {
+		fam[fmt.Sprintf("Prefix(%d)", k)] = sp.Prefix(k)
+	}
+	for k := range n {
+		fam[fmt.Sprintf("Drop(%d)", k)] = sp.Drop(k)
+		if s, ok := sp.Torn(k); ok {
+			fam[fmt.Sprintf("Torn(%d)", k)] = s
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	for i := range 4 {
+		fam[fmt.Sprintf("Sample #%d", i)] = sp.Sample(r)
+	}
+	for name, s := range fam {
+		if !trees[s.TreeKey()] {
+			return fmt.Errorf("%s is no joint state: %s", name, s.Key())
 		}
 	}
 	return nil
