@@ -240,9 +240,9 @@ var registry = []*Rule{
 			"which reaches the disk separately from the file it names: fsync of a file makes its data durable, " +
 			"not its name. After a crash a new file can be missing, a renamed file can be back under its old " +
 			"name, and a deleted file can reappear. A new directory takes the names in it along until its own " +
-			"parent is fsynced; a file deleted with its directory, whose removal was then made durable " +
-			"(rm -rf, then an fsync of the parent), cannot reappear, and is no finding. Where the trace " +
-			"cannot tell whether open(O_CREAT) created the file, the finding is a warning that says so.",
+			"parent is fsynced; a file deleted with its directory cannot reappear once that removal is " +
+			"durable. Where the trace cannot tell whether open(O_CREAT) created the file, the finding is " +
+			"a warning that says so.",
 		Fix: "After the create, rename, link or unlink, open the directory that holds the name and fsync it: " +
 			"d, _ := os.Open(dir); d.Sync() in Go; fd = os.open(dir, os.O_RDONLY); os.fsync(fd) in Python. " +
 			"After a rename between two directories, fsync both.",
