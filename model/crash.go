@@ -18,8 +18,8 @@ const (
 	Latest  Outcome = "latest"  // the page-cache content at the crash point
 	Earlier Outcome = "earlier" // an older version written in the trace
 	Empty   Outcome = "empty"   // an empty file
-	Torn    Outcome = "torn"    // some but not all pending writes
-	Zeros   Outcome = "zeros"   // the size persisted, the data did not: zeros read back
+	Torn    Outcome = "torn"    // some but not all pending writes; or a size without its data after bytes that are there
+	Zeros   Outcome = "zeros"   // the size persisted, the data did not: a file of zeros
 )
 
 // outcomesInOrder are the outcomes in the order outcome sets are printed in.
@@ -920,6 +920,12 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 		o = Torn
 	case op.SizeBefore < 0 || op.Size <= op.SizeBefore:
 		return PathState{}, false
+	case op.SizeBefore > 0:
+		// Its old bytes, then zeros: torn, as crashsim oracle names
+		// what it reads back (a multi-threaded Go program on ext4 left
+		// one 1024-byte write's size without its data after the one
+		// before it). Zeros is a file of zeros.
+		o = Torn
 	}
 	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
 		Persisted: "size of line " + strconv.Itoa(op.Event().Line) + " without its data", Outcome: o}, true

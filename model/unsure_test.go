@@ -44,7 +44,7 @@ func TestUnknownPriorExistence(t *testing.T) {
 			`1 openat(AT_FDCWD</w>, "/w/log", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3</w/log>
 1 fstat(3</w/log>, {st_mode=S_IFREG|0644, st_size=118, ...}) = 0
 1 write(3</w/log>, "entry 2\n", 8) = 8
-`, "/w/log", "initial latest zeros", false},
+`, "/w/log", "initial latest torn", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
