@@ -20,6 +20,14 @@ import (
 // outcome set changed without the step listing it among the changed
 // would be kept stale by one and worked out again by the other.
 func TestLeanTimelineEqualsFull(t *testing.T) {
+	againstFull(t, (*Timeline).Lean, sameTimelines)
+}
+
+// againstFull replays every fixture trace under every model through a
+// full timeline and one that set makes otherwise, each from a stream of
+// its own, and reports what same finds between them.
+func againstFull(t *testing.T, set func(*Timeline), same func(fs, os parser.Stream, full, other *Timeline) error) {
+	t.Helper()
 	scope := func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }
 	for _, in := range timelineInputs(t) {
 		for _, p := range testModels() {
@@ -33,9 +41,9 @@ func TestLeanTimelineEqualsFull(t *testing.T) {
 				streams[i] = s
 			}
 			full := NewTimeline(in.options(p), scope, 256)
-			lean := NewTimeline(in.options(p), scope, 256)
-			lean.Lean()
-			if err := sameTimelines(streams[0], streams[1], full, lean); err != nil {
+			other := NewTimeline(in.options(p), scope, 256)
+			set(other)
+			if err := same(streams[0], streams[1], full, other); err != nil {
 				t.Errorf("%s under %s: %v", in.name, p, err)
 			}
 		}
@@ -107,26 +115,7 @@ func samePoint(f, l Point) error {
 // finds the same points as a full one, at the same events, with the same
 // changed paths, on every fixture trace under every model.
 func TestPointsOnlyTimelineEqualsFull(t *testing.T) {
-	scope := func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }
-	for _, in := range timelineInputs(t) {
-		for _, p := range testModels() {
-			streams := make([]parser.Stream, 2)
-			for i := range streams {
-				s, err := in.open()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				streams[i] = s
-			}
-			full := NewTimeline(in.options(p), scope, 256)
-			points := NewTimeline(in.options(p), scope, 256)
-			points.PointsOnly()
-			if err := samePoints(streams[0], streams[1], full, points); err != nil {
-				t.Errorf("%s under %s: %v", in.name, p, err)
-			}
-		}
-	}
+	againstFull(t, (*Timeline).PointsOnly, samePoints)
 }
 
 func samePoints(fs, ps parser.Stream, full, points *Timeline) error {
