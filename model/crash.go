@@ -163,8 +163,13 @@ type PathOutcomes struct {
 	// Outcomes is shared with other answers: it must not be changed.
 	Outcomes []Outcome
 	States   []PathState // the explored states, deduplicated
-	Total    int64       // how many states exist (saturating)
-	Exact    bool        // Total is exact (else a lower bound)
+	// Total is how many ways the path's states come about (saturating):
+	// a state counts once for each entry operation that can leave the
+	// name on its inode, so a file renamed back and forth counts more
+	// than the distinct States. Exact says Total is exact, else a lower
+	// bound.
+	Total int64
+	Exact bool
 	// Ancestor is the nearest directory above the path that a crash can
 	// leave missing (see PathState.Gone), or "".
 	Ancestor string
