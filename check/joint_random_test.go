@@ -165,3 +165,57 @@ func sameStates(po model.PathOutcomes, part map[stateID]bool) error {
 	}
 	return nil
 }
+
+// TestRandomTracesJointRefinement: on the same random traces, wherever
+// both counts are exact and small, every joint crash state of ext4, xfs
+// and btrfs leaves a tree that a joint state of posix leaves too: the
+// filesystems' models only take states away from posix's, as a whole
+// and not only path by path (the refinement tests).
+func TestRandomTracesJointRefinement(t *testing.T) {
+	seededTraces(300, 40, 24, func(seed int, trace string) {
+		if err := jointRefinementErr(t, trace); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, trace)
+		}
+	})
+}
+
+// jointRefinementErr replays trace under every model side by side and
+// compares, at every event that is a crash point under posix, each
+// other model's joint states with posix's.
+func jointRefinementErr(t testing.TB, trace string) error {
+	evs := readEventsFrom(t, trace)
+	tls := make([]*model.Timeline, len(model.Persistences))
+	for i, p := range model.Persistences {
+		tls[i] = model.NewTimeline(model.Options{Persistence: p, Existed: func(q string) (bool, bool) { return q == "/w", true }}, func(string) bool { return true }, 256)
+	}
+	pts := make([]model.Point, len(tls))
+	oks := make([]bool, len(tls))
+	for _, ev := range evs {
+		posixAt := -1
+		for i, tl := range tls {
+			pts[i], oks[i] = tl.Step(ev)
+			if model.Persistences[i] == model.Posix {
+				posixAt = i
+			}
+		}
+		small := func(i int) bool { return oks[i] && pts[i].Exact && pts[i].States <= 3000 }
+		if !small(posixAt) {
+			continue
+		}
+		posix := map[[32]byte]bool{}
+		for s := range pts[posixAt].Joint().All {
+			posix[s.TreeKey()] = true
+		}
+		for i, p := range model.Persistences {
+			if i == posixAt || !small(i) {
+				continue
+			}
+			for s := range pts[i].Joint().All {
+				if !posix[s.TreeKey()] {
+					return fmt.Errorf("under %s, line %d: a crash state posix does not have: %s", p, ev.Pos.Line, s.Key())
+				}
+			}
+		}
+	}
+	return nil
+}
