@@ -27,8 +27,9 @@ func TestRandomTracesJointCount(t *testing.T) {
 	})
 }
 
-// FuzzJointCount is TestRandomTracesJointCount on traces the fuzzer's
-// bytes choose: go test ./check -fuzz FuzzJointCount.
+// FuzzJointCount is TestRandomTracesJointCount and
+// TestRandomTracesJointRefinement on traces the fuzzer's bytes choose:
+// go test ./check -fuzz FuzzJointCount.
 func FuzzJointCount(f *testing.F) {
 	f.Add([]byte{1, 3, 7, 8, 1, 3, 9, 11, 4, 4})
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -37,6 +38,9 @@ func FuzzJointCount(f *testing.F) {
 			return
 		}
 		if err := jointCountErr(t, trace); err != nil {
+			t.Fatalf("%v\n%s", err, trace)
+		}
+		if err := jointRefinementErr(t, trace); err != nil {
 			t.Fatalf("%v\n%s", err, trace)
 		}
 	})
