@@ -153,18 +153,31 @@ func (m *Model) contentBefore(ino *Inode, cut int) PathState {
 }
 
 // sizedPaths counts the paths whose states a configuration cut at cut
-// leaves out some of.
+// leaves out some of: of their explored states, or of those the path's
+// own cuts left out already (PathOutcomes.leftOut), which the counts
+// subtract at each cut as well, as jointInc's sized list holds them.
 func (m *Model) sizedPaths(paths map[string]PathOutcomes, cut int) int {
 	n := 0
 	for _, po := range paths {
-		for _, s := range po.States {
-			if s.Inode != 0 && sizeSeq(m.Inode(s.Inode), s) >= cut {
-				n++
-				break
-			}
+		if sizedPath(m, po, cut) {
+			n++
 		}
 	}
 	return n
+}
+
+func sizedPath(m *Model, po PathOutcomes, cut int) bool {
+	for _, s := range po.leftOut {
+		if s.seq >= cut {
+			return true
+		}
+	}
+	for _, s := range po.States {
+		if s.Inode != 0 && sizeSeq(m.Inode(s.Inode), s) >= cut {
+			return true
+		}
+	}
+	return false
 }
 
 // pathCuts is what the per-path states of one name (Model.crashName)
