@@ -20,13 +20,14 @@ import (
 // outcome set changed without the step listing it among the changed
 // would be kept stale by one and worked out again by the other.
 func TestLeanTimelineEqualsFull(t *testing.T) {
-	againstFull(t, (*Timeline).Lean, sameTimelines)
+	againstFull(t, (*Timeline).Lean, samePoint)
 }
 
 // againstFull replays every fixture trace under every model through a
 // full timeline and one that set makes otherwise, each from a stream of
-// its own, and reports what same finds between them.
-func againstFull(t *testing.T, set func(*Timeline), same func(fs, os parser.Stream, full, other *Timeline) error) {
+// its own, and reports what same finds between their points
+// (sameSteps).
+func againstFull(t *testing.T, set func(*Timeline), same func(f, o Point) error) {
 	t.Helper()
 	scope := func(p string) bool { return !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") }
 	for _, in := range timelineInputs(t) {
@@ -43,33 +44,36 @@ func againstFull(t *testing.T, set func(*Timeline), same func(fs, os parser.Stre
 			full := NewTimeline(in.options(p), scope, 256)
 			other := NewTimeline(in.options(p), scope, 256)
 			set(other)
-			if err := same(streams[0], streams[1], full, other); err != nil {
+			if err := sameSteps(streams[0], streams[1], full, other, same); err != nil {
 				t.Errorf("%s under %s: %v", in.name, p, err)
 			}
 		}
 	}
 }
 
-func sameTimelines(fs, ls parser.Stream, full, lean *Timeline) error {
+// sameSteps steps full and other through their streams, event by event,
+// and compares each pair of points with same: both timelines must make a
+// point at the same events.
+func sameSteps(fs, os parser.Stream, full, other *Timeline, same func(f, o Point) error) error {
 	for {
 		fe, ferr := fs.Next()
-		le, lerr := ls.Next()
-		if ferr != nil || lerr != nil {
+		oe, oerr := os.Next()
+		if ferr != nil || oerr != nil {
 			// The fixtures of bad input end at an error.
-			if (ferr == nil) != (lerr == nil) {
-				return fmt.Errorf("the streams end apart: %v, %v", ferr, lerr)
+			if (ferr == nil) != (oerr == nil) {
+				return fmt.Errorf("the streams end apart: %v, %v", ferr, oerr)
 			}
 			return nil
 		}
 		fp, fok := full.Step(fe)
-		lp, lok := lean.Step(le)
-		if fok != lok {
-			return fmt.Errorf("line %d: a point %v and %v", fe.Pos.Line, fok, lok)
+		op, ook := other.Step(oe)
+		if fok != ook {
+			return fmt.Errorf("line %d: a point %v and %v", fe.Pos.Line, fok, ook)
 		}
 		if !fok {
 			continue
 		}
-		if err := samePoint(fp, lp); err != nil {
+		if err := same(fp, op); err != nil {
 			return fmt.Errorf("line %d: %v", fe.Pos.Line, err)
 		}
 	}
@@ -118,27 +122,10 @@ func TestPointsOnlyTimelineEqualsFull(t *testing.T) {
 	againstFull(t, (*Timeline).PointsOnly, samePoints)
 }
 
-func samePoints(fs, ps parser.Stream, full, points *Timeline) error {
-	for {
-		fe, ferr := fs.Next()
-		pe, perr := ps.Next()
-		if ferr != nil || perr != nil {
-			// The fixtures of bad input end at an error.
-			if (ferr == nil) != (perr == nil) {
-				return fmt.Errorf("the streams end apart: %v, %v", ferr, perr)
-			}
-			return nil
-		}
-		fp, fok := full.Step(fe)
-		pp, pok := points.Step(pe)
-		if fok != pok {
-			return fmt.Errorf("line %d: a point %v and %v", fe.Pos.Line, fok, pok)
-		}
-		if !fok {
-			continue
-		}
-		if fp.Index != pp.Index || *fp.Event != *pp.Event || !slices.Equal(fp.Changed, pp.Changed) {
-			return fmt.Errorf("line %d: point %d changing %v, points-only %d changing %v", fe.Pos.Line, fp.Index, fp.Changed, pp.Index, pp.Changed)
-		}
+// samePoints compares what a points-only timeline says of a point.
+func samePoints(f, p Point) error {
+	if f.Index != p.Index || *f.Event != *p.Event || !slices.Equal(f.Changed, p.Changed) {
+		return fmt.Errorf("point %d changing %v, points-only %d changing %v", f.Index, f.Changed, p.Index, p.Changed)
 	}
+	return nil
 }
