@@ -479,9 +479,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
-			if fd, ok := ev.Arg(i).Int(); ok && fd >= 3 && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
-				// Standard input, output and error are left out: a
-				// terminal, almost always, in every trace.
+			if fd, ok := ev.Arg(i).Int(); ok && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
 				if w.unnamed == 0 {
 					w.unnamedAt, w.unnamedFD = ref(ev), fd
 				}

@@ -68,6 +68,10 @@ func TestBlindSpots(t *testing.T) {
 		// and without -y the trace never names its file.
 		{name: "inherited fd (no -y)", trace: "blind-unknown-fd",
 			opt: Options{Roots: []string{dir("blind-unknown-fd")}}, blind: []string{BlindUnknownFD}, findings: []string{}},
+		// Writes through a dup of standard error and through fd 3, a pipe
+		// an fstat shows, none named without -y: none reaches a file.
+		{name: "dup of stderr, inherited pipe (no -y)", trace: "blind-unknown-fd-perror",
+			opt: Options{Roots: []string{dir("blind-unknown-fd-perror")}}, blind: nil, findings: []string{}},
 		// strace -p stopped while the program ran on: its save is in the
 		// trace, its exit is not.
 		{name: "cut short (strace -p stopped)", trace: "blind-cut-short",

@@ -751,6 +751,8 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 	if byFD >= 0 {
 		if h := m.fileHandle(ev, byFD); h != nil {
 			ino = h.Node
+		} else {
+			m.statUnnamed(ev, byFD)
 		}
 	} else if len(paths) > 0 && paths[0] != "" && !isPseudoPath(paths[0]) {
 		if m.restingSized(paths[0]) {
@@ -780,6 +782,30 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 			}
 			if strings.Contains(a.Field("st_mode").Text, "S_IFDIR") || strings.Contains(a.Field("stx_mode").Text, "S_IFDIR") {
 				ino.Dir = true
+			}
+		}
+	}
+}
+
+// statUnnamed learns from a stat of fd argument i whose file the trace
+// cannot name whether it is a file at all: a terminal, pipe or socket
+// (perror writes to a dup of standard error after an fstat of it) is out
+// of scope, and writes through it are no blind spot (Procs.Unnamed).
+func (m *Model) statUnnamed(ev *parser.Event, i int) {
+	h := m.procs.FDHandle(m.procs.Proc(ev.PID), ev.Arg(i), ev.Pos.Line)
+	if h == nil || !h.unnamed || h.Path != "" {
+		return
+	}
+	for j := range ev.Args {
+		a := &ev.Args[j]
+		mode := a.Field("st_mode").Text
+		if mode == "" {
+			mode = a.Field("stx_mode").Text
+		}
+		for _, t := range [...]string{"S_IFCHR", "S_IFIFO", "S_IFSOCK"} {
+			if strings.HasPrefix(mode, t) {
+				h.Kind = HandlePseudo
+				return
 			}
 		}
 	}

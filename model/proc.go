@@ -21,7 +21,11 @@ type Handle struct {
 	// from before the trace, or opened before an attach, and printed
 	// without -y), whose file no finding can name (see Procs.Unnamed).
 	unnamed bool
-	Node    *Inode // set by the durability model for regular files and directories
+	// std: an unnamed handle first seen as fd 0, 1 or 2, standard input,
+	// output and error, a terminal almost always. A dup of it (perror
+	// writes through one) is the same terminal, not a blind spot.
+	std  bool
+	Node *Inode // set by the durability model for regular files and directories
 	// nodes are the inodes of the models sharing the process model, by
 	// their place among them (see sharedprocs.go); Node is then the one
 	// of the model that last resolved the handle.
@@ -476,7 +480,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		// An fd inherited from before the trace, whose file the trace
 		// does not name: remember it as unknown, so that dup of it
 		// carries "unknown" instead of leaving stale entries in place.
-		h := &Handle{unnamed: true}
+		h := &Handle{unnamed: true, std: fd <= 2}
 		pr.files.set(int(fd), fdEntry{h: h})
 		return h
 	}
@@ -487,15 +491,18 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 // is an fd the trace never opened and cannot name: one inherited from
 // before the trace or opened before an attach, printed without a -y
 // path. A change made through it reaches a file the model cannot see.
-// Ask after the model resolved the event's paths (Options.Resolved), so
-// that an fd first met in this event is in the table.
+// Standard input, output and error and their dups are left out (a
+// terminal, almost always, in every trace), and so is an fd a stat
+// showed to be no file (Model.statUnnamed). Ask after the model resolved
+// the event's paths (Options.Resolved), so that an fd first met in this
+// event is in the table.
 func (p *Procs) Unnamed(pid int, v *parser.Value, line int) bool {
 	fd, ok := fdNumber(v)
 	if !ok || fd < 0 {
 		return false
 	}
 	e, ok := p.Proc(pid).files.at(int(fd), line)
-	return ok && e.h != nil && e.h.unnamed && e.h.Path == ""
+	return ok && e.h != nil && e.h.unnamed && !e.h.std && e.h.Kind != HandlePseudo && e.h.Path == ""
 }
 
 // Owner returns a key that is the same for every thread of the process
