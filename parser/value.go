@@ -39,6 +39,13 @@ func (l *lineParser) value(v *Value, i, depth int, data bool) (int, *Error) {
 				l.eolErr = true
 				return 0, l.errorf(i, "expected a value after %s", textesc.Excerpt(v.Name+"=", maxNameShown))
 			}
+			if depth > 0 && (b[i] == ',' || b[i] == '}') {
+				// A field printed with nothing after its '=': strace 6
+				// prints a termios flag set with no flag on so
+				// ("{c_iflag=, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|, ...}"
+				// after tcsetattr of raw mode). The field is ValNone.
+				return i, nil
+			}
 		}
 	}
 	var j int
