@@ -31,6 +31,7 @@ const (
 	BlindNoCalls            = "blind-no-calls"
 	BlindUnknownFD          = "blind-unknown-fd"
 	BlindCutShort           = "blind-cut-short"
+	BlindUnnamedCall        = "blind-unnamed-call"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -54,6 +55,7 @@ var blindSpots = []BlindSpot{
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
 	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
 	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
+	{BlindUnnamedCall, "what a call did that strace printed by its number (syscall_316, syscall_0x13c), not knowing it, with its arguments as bare numbers: a rename, write, open or other change the verdict needs", "record with a newer strace (strace -V says which one recorded): one older than the kernel prints the calls added since by number"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 }
 
@@ -226,6 +228,15 @@ type Watcher struct {
 
 	raw     model.Ref
 	rawCall string
+
+	// unnamedCall is the first successful call strace printed by its
+	// number that stands for one whose effect a verdict needs
+	// (syscalls.ByNumber), unnamedCallName that call, unnamedCallArch
+	// the architecture it was read with; unnamedCalls counts them.
+	unnamedCall     model.Ref
+	unnamedCallName string
+	unnamedCallArch syscalls.Arch
+	unnamedCalls    int
 
 	forks map[int]model.Ref // child pid -> the call that returned it
 	// sigchld is the first SIGCHLD naming each child (si_pid): a child no
@@ -415,6 +426,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.ok++
 	case ev.Failed():
 		w.failed++
+	}
+	if ev.Call == 0 && !ev.Failed() {
+		if c, _, ok := syscalls.ByNumber(ev.Name, ev.Arch); ok {
+			if w.unnamedCalls == 0 {
+				w.unnamedCall, w.unnamedCallName, w.unnamedCallArch = ref(ev), c.Name(), ev.Arch
+			}
+			w.unnamedCalls++
+		}
 	}
 	if ev.Call == 0 && ev.RetKnown && ev.Ret > 0 && w.woke.Line == 0 && ev.Name == "futex" {
 		// A futex call that woke someone: FUTEX_WAIT returns 0, the
@@ -718,6 +737,17 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
 		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+	}
+	if w.unnamedCalls > 0 {
+		on := "on " + w.unnamedCallArch.String()
+		if w.unnamedCallArch == syscalls.Unknown {
+			on = "on amd64 (the trace does not say which machine recorded it)"
+		}
+		more := ""
+		if w.unnamedCalls > 1 {
+			more = fmt.Sprintf(" (%d such calls in all)", w.unnamedCalls)
+		}
+		add(BlindUnnamedCall, w.unnamedCall, fmt.Sprintf("strace printed %s by its number, not knowing the call, which %s is %s%s: its arguments are bare numbers, so what it changed cannot be seen, and any loss can hide there", w.unnamedCall.Syscall, on, w.unnamedCallName, more))
 	}
 	if w.rawCall != "" {
 		add(BlindRawArgs, w.raw, fmt.Sprintf("%s has numbers where paths belong (recorded with -e raw=): crashsim cannot tell which files the trace changes, so any loss can hide here", w.rawCall))

@@ -494,6 +494,37 @@ func TestIOUringIsBlind(t *testing.T) {
 	}
 }
 
+// A strace older than the kernel prints a call it does not know by its
+// number, with bare numbers for arguments: renameat2 (316 on amd64) as
+// strace 4.x printed it hides a rename. A number that stands for no call
+// a verdict needs (seccomp, 317), or one that failed, is no blind spot.
+func TestUnnamedCallIsBlind(t *testing.T) {
+	dir := t.TempDir()
+	run := func(name, calls string) []string {
+		p := filepath.Join(dir, name)
+		text := "execve(\"./save\", [\"./save\"], [/* 20 vars */]) = 0\n" + calls + "exit_group(0) = ?\n+++ exited with 0 +++\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blind, _, _ := blindRun(t, p, Options{})
+		return blind
+	}
+	for _, tc := range []struct {
+		name, calls string
+		want        []string
+	}{
+		{"renameat2, strace 4.x", "syscall_316(0xffffffffffffff9c, 0x4005e4, 0xffffffffffffff9c, 0x4005f0, 0x1, 0) = 0\n", []string{BlindUnnamedCall}},
+		{"openat2, hex", "syscall_0x1b5(0xffffff9c, 0x7ffd10, 0x7ffd20, 0x18) = 3\nclose(3) = 0\n", []string{BlindUnnamedCall}},
+		{"seccomp", "syscall_317(0x1, 0, 0x7ffd10) = 0\n", nil},
+		{"renameat2 that failed", "syscall_316(0xffffffffffffff9c, 0x4005e4, 0xffffffffffffff9c, 0x4005f0, 0x1, 0) = -1 EEXIST (File exists)\n", nil},
+		{"renameat2 by name", "renameat2(AT_FDCWD, \"a\", AT_FDCWD, \"b\", RENAME_NOREPLACE) = 0\n", nil},
+	} {
+		if diff := cmp.Diff(tc.want, run(strings.ReplaceAll(tc.name, " ", "_")+".strace", tc.calls)); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
 func TestNoDataInline(t *testing.T) {
 	tests := []struct {
 		name, trace string

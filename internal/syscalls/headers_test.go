@@ -54,7 +54,7 @@ func TestTablesMatchKernelHeaders(t *testing.T) {
 		if _, err := os.Stat(hs.dir); err != nil {
 			t.Skipf("no %s: apt-get install linux-libc-dev linux-libc-dev-i386-cross linux-libc-dev-arm64-cross", hs.dir)
 		}
-		vals, err := preprocess(cc, hs.flags, names)
+		vals, err := preprocess(cc, hs.flags, headerFiles, names)
 		if err != nil {
 			t.Fatalf("%s: %v", hs.arch, err)
 		}
@@ -84,12 +84,61 @@ func TestTablesMatchKernelHeaders(t *testing.T) {
 	}
 }
 
+// TestNumbersMatchKernelHeaders reads the number of every call whose
+// effect a verdict needs out of asm/unistd.h of amd64, i386 and arm64,
+// and compares the number tables with it both ways: each number there is
+// the call's, and each such call the architecture has is there.
+func TestNumbersMatchKernelHeaders(t *testing.T) {
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc is not installed: it reads the kernel headers")
+	}
+	var names []string
+	for _, c := range Calls() {
+		if c.Effect().NeedsEffect() {
+			names = append(names, "__NR_"+c.Name())
+		}
+	}
+	for _, hs := range headerSets {
+		if _, err := os.Stat(hs.dir); err != nil {
+			t.Skipf("no %s: apt-get install linux-libc-dev linux-libc-dev-i386-cross linux-libc-dev-arm64-cross", hs.dir)
+		}
+		vals, err := preprocess(cc, hs.flags, []string{"asm/unistd.h"}, names)
+		if err != nil {
+			t.Fatalf("%s: %v", hs.arch, err)
+		}
+		for _, n := range names {
+			name := strings.TrimPrefix(n, "__NR_")
+			nr, defined := vals[n]
+			if !defined {
+				for k, v := range numbers[hs.arch] {
+					if v == name {
+						t.Errorf("%s: %s is number %d in the table, but the headers do not define it", hs.arch, name, k)
+					}
+				}
+				continue
+			}
+			if got := numbers[hs.arch][nr]; got != name {
+				t.Errorf("%s: %s is number %d in the headers, the table has %q there", hs.arch, name, nr, got)
+			}
+			for _, form := range []string{fmt.Sprintf("syscall_%d", nr), fmt.Sprintf("syscall_%#x", nr)} {
+				if c, _, ok := ByNumber(form, hs.arch); !ok || c.Name() != name {
+					t.Errorf("%s: ByNumber(%q) = %v, %v; want %s", hs.arch, form, c.Name(), ok, name)
+				}
+			}
+		}
+		if len(vals) < 20 {
+			t.Errorf("%s: only %d numbers found in the headers", hs.arch, len(vals))
+		}
+	}
+}
+
 // preprocess expands each name with the C preprocessor after including
-// headerFiles, and evaluates what it expands to. A name that expands to
+// headers, and evaluates what it expands to. A name that expands to
 // itself is not defined.
-func preprocess(cc string, flags, names []string) (map[string]uint64, error) {
+func preprocess(cc string, flags, headers, names []string) (map[string]uint64, error) {
 	var src bytes.Buffer
-	for _, h := range headerFiles {
+	for _, h := range headers {
 		fmt.Fprintf(&src, "#include <%s>\n", h)
 	}
 	for _, n := range names {
