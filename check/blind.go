@@ -194,6 +194,10 @@ type Watcher struct {
 	anyOpens    int
 	blindWrites int
 	blindWrite  model.Ref
+	// okOpens counts the opens that returned an fd, the first at
+	// firstOpen: opened and never read nor closed is a filter's work.
+	okOpens   int
+	firstOpen model.Ref
 
 	// reads counts the calls that read a file's data (read, pread64,
 	// readv, copy_file_range, sendfile, splice: none in a trace whose
@@ -284,6 +288,11 @@ type Watcher struct {
 // minFilteredCalls is how many calls of at most two kinds make a trace
 // look filtered.
 const minFilteredCalls = 20
+
+// minFilteredOpens is how many opens, with not one read nor close in a
+// whole run, make a trace filtered: one or two could be a program that
+// exits holding them.
+const minFilteredOpens = 3
 
 // pathSet counts distinct paths and keeps the first with where it was
 // seen. Past maxPaths it stops telling them apart and counts changes.
@@ -449,6 +458,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.closes++
 	case syscalls.Open:
 		w.anyOpens++
+		if ev.OK() {
+			if w.okOpens == 0 {
+				w.firstOpen = ref(ev)
+			}
+			w.okOpens++
+		}
 	case syscalls.WriteFD, syscalls.WriteAt:
 		w.writes++
 		if fd, ok := ev.Arg(row.FD()).Int(); ok && fd >= 3 && ev.OK() && len(paths) == 0 {
@@ -788,6 +803,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// run is what a filter leaves. (A window of a running program,
 		// cut short, is said as that.)
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all %s: a program makes many kinds of call, so it looks recorded with a syscall filter (-e trace=...) that leaves out the others, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls, strings.Join(w.kindNames[:w.kinds], " or ")))
+	} else if w.okOpens >= minFilteredOpens && w.reads == 0 && w.closes == 0 && w.firstEnded {
+		// A program reads or closes what it opens (the dynamic loader
+		// reads each library's header and closes it): a whole run with
+		// opens and not one read nor close was filtered (-e trace=%file
+		// keeps opens, stats and execve only).
+		add(BlindSyscallFilter, w.firstOpen, fmt.Sprintf("%d opens returned an fd (first here), and the trace has not one read nor close: it looks recorded with a syscall filter (-e trace=..., as %%file) that leaves out what the program did with its files, its writes and syncs among them; what a crash loses there cannot be seen", w.okOpens))
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {

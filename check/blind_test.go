@@ -116,6 +116,10 @@ func TestBlindSpots(t *testing.T) {
 		// copy does not show, and the check is clean but blind.
 		{name: "syscall filter without reads", trace: "blind-syscall-filter-reads",
 			opt: Options{Roots: []string{dir("blind-syscall-filter-reads")}}, blind: []string{BlindSyscallFilter}, findings: []string{}},
+		// -e trace=%file: opens and stats, not one read nor close. The
+		// program only read its config, and the trace cannot show that.
+		{name: "syscall filter %file", trace: "blind-syscall-filter-file",
+			opt: Options{Roots: []string{dir("blind-syscall-filter-file")}}, blind: []string{BlindSyscallFilter}, findings: []string{}},
 		{name: "no -f, a child ran cp", trace: "blind-unfollowed-children",
 			opt: Options{Roots: []string{dir("blind-unfollowed-children")}}, blind: []string{BlindUnfollowedChildren}, findings: []string{}},
 		{name: "relative paths, absolute root", trace: "blind-unknown-cwd",
