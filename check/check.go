@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -102,6 +103,19 @@ func (s *State) Describe() string {
 		return s.Words
 	}
 	return model.OutcomeWords(model.Outcome(s.Outcome)) + " (" + model.PersistedWords(s.Persisted) + " persisted)"
+}
+
+// Sentence is the state as the reports say it: "a crash right after
+// line N can leave PATH WORDS", each of path and words passed through esc
+// (the text report escapes them, SARIF need not). from is the trace of
+// the finding the state belongs to: a state in another file of a -ff set
+// names its file ("right after strace.out.28390:595").
+func (s *State) Sentence(from string, esc func(string) string) string {
+	at := "line " + strconv.Itoa(s.Line)
+	if s.Trace != "" && s.Trace != from {
+		at = esc(s.Trace) + ":" + strconv.Itoa(s.Line)
+	}
+	return "a crash right after " + at + " can leave " + esc(s.Path) + " " + esc(s.Describe())
 }
 
 // stateOf is the State of a crash state of path p at at.

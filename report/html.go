@@ -188,7 +188,7 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 			break
 		}
 		hf := HTMLFinding{Rule: f.Rule.ID, Title: f.Rule.Title, Severity: f.Rule.Severity.String(), Path: f.Path,
-			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: related(f.Related, nil)}
+			Line: f.Line, Seq: f.Seq, PID: f.PID, Message: f.Message, Fix: f.Rule.Fix, Models: f.Models, Related: related(f.Related, f.Trace, nil)}
 		if s := f.State; s != nil {
 			hf.State = &wire.State{Line: s.Line, Path: s.Path, Outcome: s.Outcome, Persisted: s.Persisted, Words: s.Words}
 		}

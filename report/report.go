@@ -193,7 +193,7 @@ func (t *textFindings) head(dst []byte, p *check.Problem) ([]byte, error) {
 		dst = fmt.Appendf(dst, "    %s %-10s %s\n", paint(dim, fmt.Sprintf("%s:%d", textesc.Escape(r.Trace), r.Line)), textesc.Escape(r.Syscall), textesc.Escape(r.What))
 	}
 	if s := f.State; s != nil {
-		dst = fmt.Appendf(dst, "    state: a crash right after line %d can leave %s %s\n", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+		dst = fmt.Appendf(dst, "    state: %s\n", s.Sentence(f.Trace, textesc.Escape))
 	}
 	if o := opt.only(f); o != "" {
 		dst = fmt.Appendf(dst, "    %s\n", o)
@@ -211,7 +211,7 @@ func (t *textFindings) member(dst []byte, p *check.Problem, i int) ([]byte, erro
 	}
 	what := textesc.Escape(f.Message)
 	if s := f.State; s != nil {
-		what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, textesc.Escape(s.Path), textesc.Escape(s.Describe()))
+		what = s.Sentence(f.Trace, textesc.Escape)
 	}
 	if o := opt.only(f); o != "" {
 		what += " (" + o + ")"
@@ -318,11 +318,11 @@ func JSON(w io.Writer, res *check.Result, opt Options) error {
 func (o Options) finding(f *check.Finding, sum [8]byte, fj *wire.Finding, st *wire.State) {
 	*fj = wire.Finding{
 		Rule: f.Rule.ID, Severity: f.Rule.Severity.String(), Path: name(f.Path), Trace: name(f.Trace),
-		Line: f.Line, PID: f.PID, Message: name(f.Message), Models: f.Models, Related: related(f.Related, fj.Related[:0]),
+		Line: f.Line, PID: f.PID, Message: name(f.Message), Models: f.Models, Related: related(f.Related, f.Trace, fj.Related[:0]),
 		Fingerprint: hex.EncodeToString(sum[:]), RelPath: name(o.RelPath(f.Path)), StateIndex: f.StateIndex,
 	}
 	if s := f.State; s != nil {
-		*st = wire.State{Line: s.Line, Path: name(s.Path), Outcome: s.Outcome, Persisted: name(s.Persisted), Words: name(s.Words)}
+		*st = wire.State{Line: s.Line, Path: name(s.Path), Outcome: s.Outcome, Persisted: name(s.Persisted), Words: name(s.Words), Trace: otherTrace(s.Trace, f.Trace)}
 		fj.State = st
 	}
 	if loc := f.Source; loc != nil {
@@ -330,16 +330,25 @@ func (o Options) finding(f *check.Finding, sum [8]byte, fj *wire.Finding, st *wi
 	}
 }
 
-// related appends the events that explain a finding to buf: an array,
-// empty when there are none.
-func related(rs []check.Related, buf []wire.Related) []wire.Related {
+// related appends the events that explain a finding in trace to buf: an
+// array, empty when there are none.
+func related(rs []check.Related, trace string, buf []wire.Related) []wire.Related {
 	if buf == nil {
 		buf = make([]wire.Related, 0, len(rs))
 	}
 	for _, r := range rs {
-		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: name(r.Syscall), What: name(r.What)})
+		buf = append(buf, wire.Related{Line: r.Line, PID: r.PID, Syscall: name(r.Syscall), What: name(r.What), Trace: otherTrace(r.Trace, trace)})
 	}
 	return buf
+}
+
+// otherTrace is the name of trace t, as the JSON report writes it, when
+// it is not the finding's (of): another file of a -ff set; "" otherwise.
+func otherTrace(t, of string) string {
+	if t == "" || t == of {
+		return ""
+	}
+	return name(t)
 }
 
 // wireWarnings are blind spots as reports write them: an array, empty

@@ -237,7 +237,7 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		addRule(f.Rule.ID)
 		what := f.Message
 		if s := f.State; s != nil {
-			what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, s.Path, s.Describe())
+			what = s.Sentence(f.Trace, func(s string) string { return s })
 		}
 		id := len(r.RelatedLocations) + 1
 		r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{

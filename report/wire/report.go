@@ -93,12 +93,15 @@ type Finding struct {
 }
 
 // Related is an event that explains a finding: the write, the fsync, the
-// rename. It is in the finding's trace.
+// rename. It is in the finding's trace, or in Trace when that is set.
 type Related struct {
 	Line    int    `json:"line"`
 	PID     int    `json:"pid"`
 	Syscall string `json:"syscall"`
 	What    string `json:"what"` // its part in the finding: "first unsynced write"
+	// Trace is the file the event is in when it is not the finding's:
+	// another file of a -ff set.
+	Trace string `json:"trace,omitempty"`
 }
 
 // State is a crash state that shows a finding's loss: what a crash right
@@ -109,6 +112,9 @@ type State struct {
 	Outcome   string `json:"outcome"`         // missing, initial, latest, earlier, empty, torn or zeros
 	Persisted string `json:"persisted"`       // which pending operations reached the disk
 	Words     string `json:"words,omitempty"` // the state in words: what follows "a crash can leave PATH"
+	// Trace is the file Line is in when it is not the finding's: another
+	// file of a -ff set.
+	Trace string `json:"trace,omitempty"`
 }
 
 // Source is a call site in the program's own code.

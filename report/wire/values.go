@@ -173,6 +173,9 @@ func (e *Encoder) related(r *Related) {
 	e.IntField("pid", r.PID)
 	e.StringField("syscall", r.Syscall)
 	e.StringField("what", r.What)
+	if r.Trace != "" {
+		e.StringField("trace", r.Trace)
+	}
 	e.EndObject()
 }
 
@@ -184,6 +187,9 @@ func (e *Encoder) state(s *State) {
 	e.StringField("persisted", s.Persisted)
 	if s.Words != "" {
 		e.StringField("words", s.Words)
+	}
+	if s.Trace != "" {
+		e.StringField("trace", s.Trace)
 	}
 	e.EndObject()
 }
