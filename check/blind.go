@@ -174,6 +174,10 @@ type Watcher struct {
 	firstEnded bool
 	cmdPID     int
 	cmdSet     bool
+	// cmdExec: the first event is an execve, as in a trace strace started
+	// the command for; otherwise (strace -p, an excerpt) cmdPID is only
+	// the first process the trace shows.
+	cmdExec bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -390,6 +394,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if !w.cmdSet {
 		w.cmdPID, w.cmdSet = ev.PID, true
+		w.cmdExec = ev.Kind == parser.KindSyscall && ev.Call.Row().Effect == syscalls.Execve
 	}
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
@@ -746,8 +751,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// A recording runs until its program exits, whatever children
 		// and threads ended before; this one was cut off.
 		who := "before any process in it exited (no exit_group, no \"+++ exited\" line)"
-		if w.cmdPID != 0 {
+		if w.cmdPID != 0 && w.cmdExec {
 			who = fmt.Sprintf("before the traced command, pid %d, exited (no exit_group of it, no \"+++ exited\" line for it)", w.cmdPID)
+		} else if w.cmdPID != 0 {
+			// No execve first: attached with -p, or an excerpt. The
+			// first process shown stands for the command.
+			who = fmt.Sprintf("before its first process, pid %d, exited (no exit_group of it, no \"+++ exited\" line for it)", w.cmdPID)
 		} else if len(w.pids) > 1 {
 			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
