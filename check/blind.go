@@ -821,7 +821,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
-		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
+		if !w.cmdExec {
+			// No execve first: an excerpt cut from a longer log can
+			// look the same, its exit_group line left out.
+			how = "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group, or is an excerpt of a longer trace (it does not start with an execve)"
+		}
+		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	}
 	if w.unnamed > 0 && !filterWrites {
 		more := ""
