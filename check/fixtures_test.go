@@ -31,6 +31,36 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
+// TestPrintingFlagsAgree: strace flags that change only how calls are
+// printed leave the findings as they are. A case may hold, beside its
+// f-ttt-y-xx.strace, recordings with -X raw (numbers for flags and
+// modes, AT_FDCWD as -100, annotated under -y) and -e verbose=none (a
+// stat's buffer as an address): each must give the case's want. Both
+// once lost findings: a stat of /tmp whose mode did not say S_IFDIR made
+// everything below it gone, and -100</dir> was not taken for the cwd.
+func TestPrintingFlagsAgree(t *testing.T) {
+	n := 0
+	for _, w := range fixtureWants(t) {
+		dir := filepath.Dir(w)
+		for _, set := range []string{"f-y-Xraw", "f-y-noverbose"} {
+			tr := filepath.Join(dir, set+".strace")
+			if _, err := os.Stat(tr); err != nil {
+				continue
+			}
+			n++
+			name := filepath.Base(dir)
+			t.Run(name+"/"+set, func(t *testing.T) {
+				if diff := cmp.Diff(readWant(t, w), checkFixture(t, tr, name)); diff != "" {
+					t.Errorf("findings (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d recordings with printing flags, want at least 4 (fixtures/record.sh sed-i sqlite3-delete)", n)
+	}
+}
+
 // fixtureWants lists the want file of every fixture case: the traces of
 // small programs (fixtures/traces) and of real applications
 // (fixtures/apps). Each case directory holds f-ttt-y-xx.strace and

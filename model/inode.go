@@ -138,6 +138,9 @@ type Inode struct {
 	hist        int      // data ops so far (see DataOp.Hist)
 	more        *inodeMore
 
+	// Dir: known to be a directory (mkdir, O_DIRECTORY, a stat's mode,
+	// entries made in it). An inode from before the trace may be one
+	// without the trace saying so: see mayBeDir.
 	Dir     bool
 	Initial bool // existed before the trace
 	// Unsure: an initial inode whose existence the trace does not settle
@@ -505,3 +508,11 @@ func (t *inodeTable) each(f func(*Inode)) {
 		}
 	}
 }
+
+// mayBeDir reports whether the inode can be a directory: known to be one,
+// or one from before the trace that nothing showed to be a file (a stat
+// the trace printed without its mode, as -e verbose=none and -X raw do,
+// still found a path that had names below it). Whether a name below it is
+// reachable asks this, not Dir: a directory taken for a file made every
+// name below it gone, and its findings with it.
+func (ino *Inode) mayBeDir() bool { return ino.Dir || ino.Initial && !ino.Written }

@@ -228,7 +228,7 @@ func reachableWith[V any](p string, paths map[string]V, names map[string]*Inode,
 			if !varying {
 				ino = durable(q)
 			}
-			if ino == nil || !ino.Dir {
+			if ino == nil || !ino.mayBeDir() {
 				return false
 			}
 		}

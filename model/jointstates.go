@@ -451,7 +451,7 @@ func (s *JointState) gone(p string) string {
 		if !ok {
 			ino = s.sp.durable(q)
 		}
-		if ino == nil || !ino.Dir {
+		if ino == nil || !ino.mayBeDir() {
 			out = q
 		}
 	}

@@ -780,11 +780,46 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 			if n > 0 {
 				ino.HadContent = true
 			}
-			if strings.Contains(a.Field("st_mode").Text, "S_IFDIR") || strings.Contains(a.Field("stx_mode").Text, "S_IFDIR") {
+			if modeIsDir(a.Field("st_mode").Text) || modeIsDir(a.Field("stx_mode").Text) {
 				ino.Dir = true
 			}
 		}
 	}
+}
+
+// File types of a stat's mode (S_IFMT bits).
+const (
+	modeDir  = 0o040000
+	modeChr  = 0o020000
+	modeFifo = 0o010000
+	modeSock = 0o140000
+)
+
+var modeNames = [...]struct {
+	name string
+	bits uint64
+}{{"S_IFDIR", modeDir}, {"S_IFCHR", modeChr}, {"S_IFIFO", modeFifo}, {"S_IFSOCK", modeSock}, {"S_IFREG", 0o100000}, {"S_IFLNK", 0o120000}, {"S_IFBLK", 0o060000}}
+
+// modeType is the file type of a stat's mode as strace printed it:
+// S_IFDIR|0755, or with -X raw the number 040755. ok is false when the
+// text says none (a stat printed as an address, or not printed).
+func modeType(mode string) (bits uint64, ok bool) {
+	for _, m := range modeNames {
+		if strings.Contains(mode, m.name) {
+			return m.bits, true
+		}
+	}
+	if len(mode) < 2 || mode[0] != '0' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(mode[1:], 8, 32) // strace prints a raw mode in octal
+	return v & 0o170000, err == nil
+}
+
+// modeIsDir reports whether a stat's mode is a directory's.
+func modeIsDir(mode string) bool {
+	t, ok := modeType(mode)
+	return ok && t == modeDir
 }
 
 // statUnnamed learns from a stat of fd argument i whose file the trace
@@ -802,11 +837,9 @@ func (m *Model) statUnnamed(ev *parser.Event, i int) {
 		if mode == "" {
 			mode = a.Field("stx_mode").Text
 		}
-		for _, t := range [...]string{"S_IFCHR", "S_IFIFO", "S_IFSOCK"} {
-			if strings.HasPrefix(mode, t) {
-				h.Kind = HandlePseudo
-				return
-			}
+		if t, ok := modeType(mode); ok && (t == modeChr || t == modeFifo || t == modeSock) {
+			h.Kind = HandlePseudo
+			return
 		}
 	}
 }
@@ -1132,6 +1165,13 @@ func (m *Model) underDir(p string) {
 	m.parents[d] = true
 	if n := m.names[d]; n != nil && n.Cache != nil {
 		n.Cache.Dir = true
+	} else if id, retired, isDir := m.peekDir(d); retired && id != 0 && !isDir {
+		// Retired before the trace showed it a directory (a stat of it
+		// printed without its mode): bring it back to say so, as the
+		// live model would have.
+		if ino := m.lookup(d, true); ino != nil {
+			ino.Dir = true
+		}
 	}
 }
 

@@ -765,7 +765,7 @@ func (m *Model) ancestors(p string, present bool, above []*Name) (vanishing, gon
 			}
 			continue
 		}
-		if !present && (n.Durable == nil || !n.Durable.Dir) {
+		if !present && (n.Durable == nil || !n.Durable.mayBeDir()) {
 			return vanishing, q, above
 		}
 	}
@@ -775,12 +775,12 @@ func (m *Model) ancestors(p string, present bool, above []*Name) (vanishing, gon
 // canBeDir reports whether some crash state can give the name a
 // directory: its durable inode, or one a pending entry operation gave it.
 func (n *Name) canBeDir() bool {
-	if n.Durable != nil && n.Durable.Dir || len(n.Ops) == 0 {
+	if n.Durable != nil && n.Durable.mayBeDir() || len(n.Ops) == 0 {
 		return true // no pending operation: as the program sees it
 	}
 	for _, op := range n.Ops {
 		for _, c := range op.Changes {
-			if c.Path == n.Path && c.New != nil && c.New.Dir {
+			if c.Path == n.Path && c.New != nil && c.New.mayBeDir() {
 				return true
 			}
 		}

@@ -614,9 +614,14 @@ func isOrUnder(p, dir string) bool {
 	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
+// isCwdFD reports whether a dirfd argument is AT_FDCWD: by name, or as
+// -X raw prints it, -100 (its value on every architecture), annotated
+// with the cwd under -y ("-100</srv/app>") like the name is.
+func isCwdFD(v *parser.Value) bool { return v.Text == "AT_FDCWD" || v.Text == "-100" }
+
 // cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
 func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
-	if dirfd != nil && dirfd.HasAnno && (pr.fs.anno == "" || dirfd.Anno != pr.fs.anno) && dirfd.Text == "AT_FDCWD" {
+	if dirfd != nil && dirfd.HasAnno && (pr.fs.anno == "" || dirfd.Anno != pr.fs.anno) && isCwdFD(dirfd) {
 		pr.fs.cwd, pr.fs.anno = annoPath(dirfd.Anno), dirfd.Anno
 	}
 	if pr.fs.cwd == "" && !pr.attached {
@@ -654,15 +659,12 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string 
 		// cwd from it, or a later mkdir("d"), which strace prints with no
 		// dirfd to annotate, stays relative (a dynamic loader's opens of
 		// absolute library paths come first in every trace).
-		if dirfd != nil && dirfd.Text == "AT_FDCWD" {
+		if dirfd != nil && isCwdFD(dirfd) {
 			p.cwd(pr, dirfd)
 		}
 		return cleanAbs(name.Str)
 	}
-	if dirfd == nil || dirfd.Text == "AT_FDCWD" {
-		return p.join(p.cwd(pr, dirfd), name.Str)
-	}
-	if n, ok := dirfd.Int(); ok && n == -100 { // -X raw AT_FDCWD
+	if dirfd == nil || isCwdFD(dirfd) {
 		return p.join(p.cwd(pr, dirfd), name.Str)
 	}
 	h := p.FDHandle(pr, dirfd, line)

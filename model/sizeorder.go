@@ -285,7 +285,7 @@ func widestThere(above []*Name, lo, hi int) int {
 		}
 		there := true
 		for _, a := range above {
-			if ino := a.at(e); ino == nil || !ino.Dir {
+			if ino := a.at(e); ino == nil || !ino.mayBeDir() {
 				there = false
 				break
 			}

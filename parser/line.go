@@ -39,6 +39,9 @@ const (
 // lineParser parses one physical line. It is reused for every line of a
 // file; nothing in it outlives the line but the Event it fills.
 type lineParser struct {
+	// wholeSeconds: a clock timestamp had no fraction (-t), which cannot
+	// order the calls of an -ff set's processes within a second.
+	wholeSeconds bool
 	// args is nil until a line has read an argument, and empty but not
 	// nil since: a call without arguments gets Args nil before that and
 	// empty after, as when the arguments gathered in a buffer here.
@@ -676,6 +679,9 @@ func (l *lineParser) timestamp(i int) (int, timeFormat, *Error) {
 		break
 	}
 	var ns int64
+	if tf == timeClock && (i >= len(b) || b[i] != '.') {
+		l.wholeSeconds = true // -t: an -ff set cannot be ordered by it
+	}
 	if i < len(b) && b[i] == '.' {
 		i++
 		if k, us, ok := sixDigits(b, i); ok {

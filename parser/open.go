@@ -250,6 +250,9 @@ func (s *ffSet) pull(i int) error {
 	if r.tf == timeRelative && len(s.ms) > 1 {
 		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has relative timestamps (-r), which cannot order calls across processes: record with -ttt", s.prefix)}
 	}
+	if r.lp.wholeSeconds && len(s.ms) > 1 {
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has timestamps in whole seconds (-t), which cannot order the calls its processes make within a second: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, filepath.Base(s.prefix))}
+	}
 	m.head = ev
 	heap.Push(&s.h, i)
 	return nil
