@@ -442,7 +442,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.failed++
 	}
 	if ev.Call == 0 && !ev.Failed() {
-		if c, _, ok := syscalls.ByNumber(ev.Name, ev.Arch); ok {
+		if c, ok := syscalls.ByNumber(ev.Name, ev.Arch); ok {
 			if w.unnamedCalls == 0 {
 				w.unnamedCall, w.unnamedCallName, w.unnamedCallArch = ref(ev), c.Name(), ev.Arch
 			}

@@ -122,7 +122,7 @@ func TestNumbersMatchKernelHeaders(t *testing.T) {
 				t.Errorf("%s: %s is number %d in the headers, the table has %q there", hs.arch, name, nr, got)
 			}
 			for _, form := range []string{fmt.Sprintf("syscall_%d", nr), fmt.Sprintf("syscall_%#x", nr)} {
-				if c, _, ok := ByNumber(form, hs.arch); !ok || c.Name() != name {
+				if c, ok := ByNumber(form, hs.arch); !ok || c.Name() != name {
 					t.Errorf("%s: ByNumber(%q) = %v, %v; want %s", hs.arch, form, c.Name(), ok, name)
 				}
 			}

@@ -59,10 +59,10 @@ func (e Effect) NeedsEffect() bool {
 // know ("syscall_316", "syscall_0x13c"), stands for on arch (read as
 // amd64 when Unknown), when it is one whose effect a verdict needs; ok is
 // false for any other name or number.
-func ByNumber(name string, arch Arch) (c Call, nr uint64, ok bool) {
+func ByNumber(name string, arch Arch) (Call, bool) {
 	digits, found := strings.CutPrefix(name, "syscall_")
 	if !found || digits == "" {
-		return 0, 0, false
+		return 0, false
 	}
 	base := 10
 	if hex, isHex := strings.CutPrefix(digits, "0x"); isHex {
@@ -70,14 +70,14 @@ func ByNumber(name string, arch Arch) (c Call, nr uint64, ok bool) {
 	}
 	nr, err := strconv.ParseUint(digits, base, 64)
 	if err != nil {
-		return 0, 0, false
+		return 0, false
 	}
 	if arch == Unknown || arch >= numArches {
 		arch = AMD64
 	}
 	n, known := numbers[arch][nr]
 	if !known {
-		return 0, nr, false
+		return 0, false
 	}
-	return Lookup(n), nr, true
+	return Lookup(n), true
 }
