@@ -178,6 +178,11 @@ type Watcher struct {
 	// the command for; otherwise (strace -p, an excerpt) cmdPID is only
 	// the first process the trace shows.
 	cmdExec bool
+	// execSeen: some execve is in the trace. loaderAt is the first open
+	// of /etc/ld.so.cache before any: the dynamic loader starting a
+	// program whose execve the trace lacks.
+	execSeen bool
+	loaderAt model.Ref
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -461,6 +466,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
+	case syscalls.Execve:
+		w.execSeen = true
 	case syscalls.Open:
 		w.anyOpens++
 		if ev.OK() {
@@ -534,6 +541,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Open:
 		const writing = syscalls.O_WRONLY | syscalls.O_RDWR | syscalls.O_CREAT | syscalls.O_TRUNC
+		if !w.execSeen && w.loaderAt.Line == 0 && len(paths) > 0 && paths[0] == "/etc/ld.so.cache" {
+			w.loaderAt = ref(ev)
+		}
 		flags := w.openFlags(ev)
 		if w.reads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
 			if w.readOpen == nil {
@@ -823,6 +833,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// opens and not one read nor close was filtered (-e trace=%file
 		// keeps opens, stats and execve only).
 		add(BlindSyscallFilter, w.firstOpen, fmt.Sprintf("%d opens returned an fd (first here), and the trace has not one read nor close: it looks recorded with a syscall filter (-e trace=..., as %%file) that leaves out what the program did with its files, its writes and syncs among them; what a crash loses there cannot be seen", w.okOpens))
+	} else if w.loaderAt.Line > 0 && !w.execSeen {
+		// The loader's first open is a program starting: strace -p
+		// cannot attach that early, so its execve was filtered out,
+		// and with it the other calls that name a file (-e trace=%desc
+		// keeps the calls on fds only).
+		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {

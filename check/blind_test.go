@@ -120,6 +120,11 @@ func TestBlindSpots(t *testing.T) {
 		// program only read its config, and the trace cannot show that.
 		{name: "syscall filter %file", trace: "blind-syscall-filter-file",
 			opt: Options{Roots: []string{dir("blind-syscall-filter-file")}}, blind: []string{BlindSyscallFilter}, findings: []string{}},
+		// -e trace=%desc: no execve, no rename; the loader's first open
+		// shows a program starting, so a filter dropped its execve.
+		{name: "syscall filter %desc", trace: "blind-syscall-filter-desc",
+			opt:   Options{Roots: []string{dir("blind-syscall-filter-desc")}, Cwd: dir("blind-syscall-filter-desc")},
+			blind: []string{BlindSyscallFilter}},
 		{name: "no -f, a child ran cp", trace: "blind-unfollowed-children",
 			opt: Options{Roots: []string{dir("blind-unfollowed-children")}}, blind: []string{BlindUnfollowedChildren}, findings: []string{}},
 		{name: "relative paths, absolute root", trace: "blind-unknown-cwd",
