@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,12 +91,18 @@ func runTrace(t testing.TB, trace string, opt Options) *Result {
 
 func predict(t testing.TB, trace, root string) []*check.Finding {
 	t.Helper()
+	return predictWith(t, trace, filepath.Join(filepath.Dir(trace), "initial.list"), root)
+}
+
+// predictWith is predict with the listing of what existed before at list.
+func predictWith(t testing.TB, trace, list, root string) []*check.Finding {
+	t.Helper()
 	s, err := parser.Open(trace, parser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	in, err := os.Open(filepath.Join(filepath.Dir(trace), "initial.list"))
+	in, err := os.Open(list)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,5 +418,54 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(work); len(ents) != 0 {
 		t.Errorf("left in the work directory: %v", ents)
+	}
+}
+
+// TestFFSetNamesItsFiles: explore of an -ff set (one file per process)
+// says what explore of the same program recorded with -f says. Its line
+// numbers restart in every file, so each event is named in its own file,
+// crash points are ordered by when their calls completed, not by line,
+// and a state keeps the rules that predict it. (Explore named every event
+// after the set's prefix, a file that does not exist, compared lines of
+// different files, and so left out "the same files at N crash points"
+// and "predicted by" for crash points in a child's file.)
+func TestFFSetNamesItsFiles(t *testing.T) {
+	f := fixture{"shell-mv", nil}
+	const checker = `test -s final.txt`
+	// Both recorded without -y: f.strace with -f, the set with -ff -ttt.
+	list := filepath.Join("..", "fixtures", "traces", f.name, "initial.list")
+	run := func(trace string) *Result {
+		return runTrace(t, trace, Options{
+			Trace: trace, Root: f.root(), Initial: writeTree(t, nil), Checker: checker,
+			Timeout: 20 * time.Second, WorkDir: t.TempDir(), Predict: predictWith(t, trace, list, f.root()),
+		})
+	}
+	one := run(filepath.Join("..", "fixtures", "traces", f.name, "f.strace"))
+	res := run(filepath.Join("..", "fixtures", "traces", f.name, "ff-ttt", "trace"))
+	if len(one.Findings) == 0 || len(res.Findings) != len(one.Findings) {
+		t.Fatalf("%d findings of the -ff set, %d of the -f trace; want the same, and some", len(res.Findings), len(one.Findings))
+	}
+	shape := func(msg string) string {
+		// Line numbers differ between the recordings; files are named
+		// only in the set.
+		return regexp.MustCompile(`(\S*trace\.[0-9]+:)?[0-9]+`).ReplaceAllString(msg, "N")
+	}
+	for i, g := range res.Findings {
+		w := one.Findings[i]
+		if shape(g.Message) != shape(w.Message) {
+			t.Errorf("finding %d:\n -ff: %s\n  -f: %s", i, g.Message, w.Message)
+		}
+		names := []string{g.Trace}
+		for _, r := range g.Related {
+			names = append(names, r.Trace)
+		}
+		if g.State != nil {
+			names = append(names, g.State.Trace)
+		}
+		for _, n := range names {
+			if _, err := os.Stat(n); err != nil {
+				t.Errorf("finding %d names trace %q: %v", i, n, err)
+			}
+		}
 	}
 }

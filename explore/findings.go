@@ -3,9 +3,11 @@ package explore
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/model"
 )
 
 // Output shown in a finding: the first lines of what the checker printed.
@@ -31,6 +33,15 @@ func (e *explorer) findings() {
 		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}, StateIndex: s.index}
 		if s.event != nil {
 			f.PID, f.Seq = s.event.PID, s.event.Seq
+			f.Trace = e.traceOf(*s.event)
+		}
+		// at names an event's line as the message says it: with its file
+		// when that is not the finding's (another file of a -ff set).
+		at := func(r model.Ref) string {
+			if t := e.traceOf(r); t != f.Trace {
+				return t + ":" + strconv.Itoa(r.Line)
+			}
+			return "line " + strconv.Itoa(r.Line)
 		}
 		var msg strings.Builder
 		switch {
@@ -56,10 +67,10 @@ func (e *explorer) findings() {
 				fmt.Fprintf(&msg, "%s %s", relOrPath(e.opt.Root, o.path), o.words)
 			}
 			msg.WriteString("; the other files as the program saw them")
-			f.State = &check.State{Trace: e.opt.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: d.words}
+			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: d.words}
 		}
 		if s.event != nil && s.line > 0 {
-			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
+			f.Related = append(f.Related, check.Related{Trace: f.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
 		}
 		for i, l := range s.lost {
 			if i == shownLost {
@@ -73,7 +84,7 @@ func (e *explorer) findings() {
 			case l.SizeOnly:
 				what = "only the size it gave the file on disk"
 			}
-			f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: l.Event.Line, PID: l.Event.PID, Syscall: l.Event.Syscall, What: what})
+			f.Related = append(f.Related, check.Related{Trace: e.traceOf(l.Event), Line: l.Event.Line, PID: l.Event.PID, Syscall: l.Event.Syscall, What: what})
 		}
 		if t := s.tree; t != nil && s.line > 0 {
 			switch {
@@ -82,11 +93,11 @@ func (e *explorer) findings() {
 				if t.points > 1 {
 					fmt.Fprintf(&msg, ", and at %d crash points since", t.points-1)
 				}
-			case t.first.Line < s.line:
-				f.Related = append(f.Related, check.Related{Trace: e.opt.Trace, Line: t.first.Line, PID: t.first.PID, Syscall: t.first.Syscall,
+			case s.event != nil && t.first.Seq < s.event.Seq:
+				f.Related = append(f.Related, check.Related{Trace: e.traceOf(t.first), Line: t.first.Line, PID: t.first.PID, Syscall: t.first.Syscall,
 					What: "a crash right after this leaves the same files first"})
 				if t.points > 2 {
-					fmt.Fprintf(&msg, "; the same files at %d crash points from line %d on", t.points, t.first.Line)
+					fmt.Fprintf(&msg, "; the same files at %d crash points from %s on", t.points, at(t.first))
 				}
 			}
 		}
@@ -120,13 +131,32 @@ func (e *explorer) predicted(s *state) []string {
 	seen := map[string]bool{}
 	var ids []string
 	for _, f := range e.opt.Predict {
-		if f.Rule.ID == check.CheckerFailed || !names[f.Path] || f.Line > s.line || seen[f.Rule.ID] {
+		if f.Rule.ID == check.CheckerFailed || !names[f.Path] || after(f, s) || seen[f.Rule.ID] {
 			continue
 		}
 		seen[f.Rule.ID] = true
 		ids = append(ids, f.Rule.ID)
 	}
 	return ids
+}
+
+// after reports whether check's finding f comes after state s's crash
+// point: by the order events complete (Seq), which holds across the
+// files of a -ff set, where line numbers do not.
+func after(f *check.Finding, s *state) bool {
+	if s.event == nil {
+		return f.Line > s.line
+	}
+	return f.Seq > s.event.Seq
+}
+
+// traceOf is the trace file of event r: its own in a -ff set, the trace
+// explore was given otherwise.
+func (e *explorer) traceOf(r model.Ref) string {
+	if r.File != "" {
+		return r.File
+	}
+	return e.opt.Trace
 }
 
 // trimOutput keeps the last lines of a checker's output, on one line,
