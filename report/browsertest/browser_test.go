@@ -34,8 +34,8 @@ import (
 
 // The browser tests open HTML reports in headless Chromium and check what
 // a user sees against the JSON reports of the same trace. Screenshots are
-// written to $CRASHSIM_HTML_OUT (default: $TMPDIR/crashsim-html-test);
-// -update-screenshot also writes docs/html-report.png, the picture in
+// kept in $CRASHSIM_HTML_OUT when it is set (otherwise in each test's own
+// temp directory, removed after it); -update-screenshot also writes docs/html-report.png, the picture in
 // docs/states.md (see TestHTMLScreenshot).
 var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/html-report.png from the report of testdata/html-python-stack")
 
@@ -282,13 +282,15 @@ type findingsDoc struct {
 	} `json:"findings"`
 }
 
-// outDir is where the reports and screenshots are kept for a person (or a
-// CI artifact step) to look at: $CRASHSIM_HTML_OUT, or crashsim-html-test
-// in the temp directory, overwritten by each run.
+// outDir is where the reports and screenshots are written: kept in
+// $CRASHSIM_HTML_OUT for a person (or a CI artifact step) to look at, or
+// else in the test's own temp directory, removed after it. A fixed
+// default shared by every run left a directory behind in $TMPDIR, and two
+// runs on one machine wrote over each other's files.
 func outDir(t *testing.T) string {
 	d := os.Getenv("CRASHSIM_HTML_OUT")
 	if d == "" {
-		d = filepath.Join(os.TempDir(), "crashsim-html-test")
+		return t.TempDir()
 	}
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		t.Fatal(err)
