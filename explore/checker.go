@@ -23,10 +23,21 @@ func (e *explorer) check(ctx context.Context, s *state, w *worker) error {
 	// Whatever the checker starts carries a token: should crashsim and
 	// the runner be killed, the watchdog finds it by that.
 	token := checkerToken()
+	// The files the two lines are in: the trace, or in an -ff set each
+	// line's own process's file.
+	crashTrace, firstTrace := e.opt.Trace, e.opt.Trace
+	if s.event != nil {
+		crashTrace = e.traceOf(*s.event)
+	}
+	if s.tree != nil && s.tree.first.Line > 0 {
+		firstTrace = e.traceOf(s.tree.first)
+	}
 	env := reap.Env(append(os.Environ(),
 		"CRASHSIM_STATE_DIR="+s.dir,
 		"CRASHSIM_CRASH_LINE="+strconv.Itoa(s.line),
+		"CRASHSIM_CRASH_TRACE="+crashTrace,
 		"CRASHSIM_FIRST_LINE="+strconv.Itoa(s.first),
+		"CRASHSIM_FIRST_TRACE="+firstTrace,
 		"CRASHSIM_MODEL="+e.opt.Persistence.String(),
 	), token)
 	argv := []string{"sh", "-c", e.opt.Checker}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -431,7 +432,11 @@ func TestInterruptStopsCleanly(t *testing.T) {
 // and "predicted by" for crash points in a child's file.)
 func TestFFSetNamesItsFiles(t *testing.T) {
 	f := fixture{"shell-mv", nil}
-	const checker = `test -s final.txt`
+	logDir := t.TempDir()
+	t.Setenv(WritableEnv, logDir) // as root, the checker may write only there and in its state
+	log := filepath.Join(logDir, "log")
+	// The checker also notes where the crash and first lines are.
+	checker := `echo "$CRASHSIM_CRASH_TRACE $CRASHSIM_CRASH_LINE $CRASHSIM_FIRST_TRACE $CRASHSIM_FIRST_LINE" >>` + log + `; test -s final.txt`
 	// Both recorded without -y: f.strace with -f, the set with -ff -ttt.
 	list := filepath.Join("..", "fixtures", "traces", f.name, "initial.list")
 	run := func(trace string) *Result {
@@ -441,7 +446,37 @@ func TestFFSetNamesItsFiles(t *testing.T) {
 		})
 	}
 	one := run(filepath.Join("..", "fixtures", "traces", f.name, "f.strace"))
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
 	res := run(filepath.Join("..", "fixtures", "traces", f.name, "ff-ttt", "trace"))
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var crashTrace, firstTrace string
+		var crashLine, firstLine int
+		if _, err := fmt.Sscan(l, &crashTrace, &crashLine, &firstTrace, &firstLine); err != nil {
+			t.Fatalf("checker log line %q: %v", l, err)
+		}
+		for _, at := range []struct {
+			trace string
+			line  int
+		}{{crashTrace, crashLine}, {firstTrace, firstLine}} {
+			if at.line == 0 {
+				continue // before the first event: no file of its own
+			}
+			files[at.trace] = true
+			if _, err := os.Stat(at.trace); err != nil {
+				t.Errorf("the checker was told line %d of %q: %v", at.line, at.trace, err)
+			}
+		}
+	}
+	if len(files) == 0 {
+		t.Error("the checker was told no line of the set")
+	}
 	if len(one.Findings) == 0 || len(res.Findings) != len(one.Findings) {
 		t.Fatalf("%d findings of the -ff set, %d of the -f trace; want the same, and some", len(res.Findings), len(one.Findings))
 	}
