@@ -1,9 +1,7 @@
 package model_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -53,18 +51,7 @@ func parseTrace(tb testing.TB, trace string) []*parser.Event {
 // readEvents reads the events of trace, naming it name: data references
 // point into a file of that name, if one holds the same text.
 func readEvents(tb testing.TB, trace, name string) []*parser.Event {
-	r := parser.NewReader(strings.NewReader(trace), name, parser.Options{})
-	var evs []*parser.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
+	return model.TraceEvents(tb, trace, name)
 }
 
 // renamedBackAndForth is a trace that writes a new file n times, never

@@ -2,8 +2,11 @@ package model
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/internal/fixtures"
@@ -57,3 +60,25 @@ func testModels() []Persistence {
 	}
 	return Persistences
 }
+
+// traceEvents parses trace, a test's strace text named name, into its
+// events; a line that does not parse fails the test.
+func traceEvents(tb testing.TB, trace, name string) []*parser.Event {
+	tb.Helper()
+	r := parser.NewReader(strings.NewReader(trace), name, parser.Options{})
+	var evs []*parser.Event
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+// TraceEvents is traceEvents for the package's external tests
+// (package model_test), which cannot call an unexported helper.
+var TraceEvents = traceEvents

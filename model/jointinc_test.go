@@ -127,7 +127,6 @@ func TestJointCountLeftOutPastTheBound(t *testing.T) {
 		fmt.Fprintf(&b, "1 unlink(\"/w/g%d\") = 0\n", i)
 		fmt.Fprintf(&b, "1 write(%d</w/g%d (deleted)>, \"cd\", 2) = 2\n", 10+i, i)
 	}
-	r := parser.NewReader(strings.NewReader(b.String()), "leftout", parser.Options{})
 	tl := NewTimeline(Options{Persistence: Ext4, Existed: func(q string) (bool, bool) { return q == "/w", true }}, func(string) bool { return true }, 256)
 	tl.checkJoint = true
 	defer func() {
@@ -136,14 +135,7 @@ func TestJointCountLeftOutPastTheBound(t *testing.T) {
 		}
 	}()
 	left := false
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range traceEvents(t, b.String(), "leftout") {
 		if pt, ok := tl.Step(ev); ok {
 			po, _ := pt.Outcome("/w/f0")
 			left = len(po.leftOut) > 0

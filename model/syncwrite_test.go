@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/parser"
@@ -28,15 +27,7 @@ func TestSyncWriteCoversItsRange(t *testing.T) {
 		{"fsync after it all", "10 pwrite64(3, \"a\", 1, 0) = 1\n10 pwrite64(4, \"b\", 1, 8192) = 1\n10 fsync(3) = 0\n", false},
 	} {
 		for _, p := range Persistences {
-			m := New(Options{Persistence: p})
-			r := parser.NewReader(strings.NewReader(head+c.lines), "t", parser.Options{})
-			for {
-				ev, err := r.Next()
-				if err != nil {
-					break
-				}
-				m.Apply(ev)
-			}
+			m := replayTextWith(t, head+c.lines, parser.Options{}, Options{Persistence: p})
 			n := m.nameOf("/d/f")
 			if n == nil || n.Cache == nil {
 				t.Fatalf("%s under %s: no file /d/f", c.name, p)

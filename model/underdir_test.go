@@ -29,19 +29,11 @@ func TestParentOpenedWithoutODirectory(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var kinds []EffectKind
-			m := New(Options{Existed: existed, Observe: func(_ *Model, e *Effect) {
+			replayTextWith(t, trace, parser.Options{}, Options{Existed: existed, Observe: func(_ *Model, e *Effect) {
 				if e.Event != nil && e.Event.Name == "fsync" {
 					kinds = append(kinds, e.Kind)
 				}
 			}})
-			r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
-			for {
-				ev, err := r.Next()
-				if err != nil {
-					break
-				}
-				m.Apply(ev)
-			}
 			if len(kinds) != 1 || kinds[0] != EffDirSync {
 				t.Errorf("fsync effects %v, want one directory sync (%v)", kinds, EffDirSync)
 			}
