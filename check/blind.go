@@ -47,7 +47,7 @@ var blindSpots = []BlindSpot{
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
 	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
-	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check or states --cwd DIR (the directory the program started in)"},
+	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},

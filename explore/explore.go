@@ -26,6 +26,12 @@ type Options struct {
 	// Existed tells the model what existed before the trace; nil asks the
 	// snapshot (when there is one).
 	Existed func(path string) (existed, known bool)
+	// Cwd and FDs are where the traced program started and the files it
+	// started with open (model.Options), when a listing or the caller
+	// knows them: a trace recorded without -y needs Cwd to resolve its
+	// relative paths.
+	Cwd     string
+	FDs     []model.InitialFD
 	Checker string        // shell command, run with sh -c in each state
 	Jobs    int           // checkers run at once; 0 is runtime.NumCPU()
 	Timeout time.Duration // per checker run; 0 is 10s

@@ -27,6 +27,7 @@ type exploreCmd struct {
 	checkFlags
 	Checker    string        `required:"" placeholder:"CMD" help:"Shell command that accepts a state (exit 0) or rejects it; run with sh -c in each state directory."`
 	Initial    string        `placeholder:"DIR" help:"The root's files as they were before the trace (a copy). Default: none, so every state starts empty."`
+	Cwd        string        `placeholder:"DIR" help:"The directory the traced program started in, for relative paths in a trace recorded without -y (and without a listing that says it)."`
 	Jobs       int           `short:"j" placeholder:"N" help:"Checkers run at once. Default: the number of CPUs."`
 	MaxStates  int           `name:"max-states" default:"10000" placeholder:"N" help:"Run the checker on at most N distinct states (0: no bound); the report says how many were left out."`
 	MaxJoint   int           `name:"max-joint" default:"256" help:"Build every joint crash state of a crash point while the model admits at most this many there; past that, build at most as many from families instead: the states check's findings predict, prefixes of the pending operations, each one dropped, each write torn, then --samples random ones. The report says which points were sampled."`
@@ -66,6 +67,9 @@ func (c *exploreCmd) Run(g *Globals) error {
 
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
+		if c.Cwd != "" {
+			return withCode(exitUsage, errors.New("--cwd is for a trace: with -- PROGRAM, the program starts in the current directory"))
+		}
 		return c.program(ctx, g, e, args[1:])
 	}
 	if len(args) > 1 && strings.HasPrefix(args[1], "-") {
@@ -85,7 +89,7 @@ func (c *exploreCmd) Run(g *Globals) error {
 		return err
 	}
 	e.Inputs = g.inputs(args[0])
-	e.Inputs.Listing = c.InitialList
+	e.Inputs.Listing, e.Inputs.Cwd = c.InitialList, c.Cwd
 	return c.explore(ctx, g, e)
 }
 
