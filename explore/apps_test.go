@@ -669,10 +669,10 @@ func buildBboltProg(t *testing.T, a app) string {
 	t.Helper()
 	src := filepath.Join(a.dir(), "prog")
 	env := append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=readonly -buildvcs=false")
-	dl := exec.Command("go", "mod", "download", "go.etcd.io/bbolt")
+	dl := exec.Command("go", "mod", "download")
 	dl.Dir, dl.Env = src, env
 	if out, err := dl.CombinedOutput(); err != nil {
-		t.Skipf("go.etcd.io/bbolt is not in the module cache and cannot be downloaded (%v): %s", err, bytes.TrimSpace(out))
+		t.Skipf("the modules of %s (go.etcd.io/bbolt) are not in the module cache and cannot be downloaded (%v): %s", src, err, bytes.TrimSpace(out))
 	}
 	prog := filepath.Join(t.TempDir(), "bbolt-put")
 	build := exec.Command("go", "build", "-o", prog, ".")
