@@ -2,7 +2,9 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -502,5 +504,76 @@ func TestFFSetNamesItsFiles(t *testing.T) {
 				t.Errorf("finding %d names trace %q: %v", i, n, err)
 			}
 		}
+	}
+}
+
+// TestCrashLineAfterSplitCalls: under -f strace splits a call that another
+// thread's lines interrupt, and events complete in an order their first
+// lines do not follow. The bbolt-put recording (a Go program, several
+// threads) has such calls right after pwrites that change the database.
+// The crash line a checker is told must be where the last event before
+// the crash completes: at or after every line that completed before it,
+// so never before the first crash line of its tree. (It was the last
+// event's first line, and a nanosleep that began at line 297 and ended at
+// 300 put the state after the pwrite of line 298 "right after line 297".)
+func TestCrashLineAfterSplitCalls(t *testing.T) {
+	const root = "/tmp/crashsim-fixtures/bbolt-put"
+	trace := filepath.Join("..", "fixtures", "apps", "bbolt-put", "f-ttt-y-xx.strace")
+	list := filepath.Join("..", "fixtures", "apps", "bbolt-put", "initial.list")
+	logDir := t.TempDir()
+	t.Setenv(WritableEnv, logDir)
+	log := filepath.Join(logDir, "log")
+	res := runTrace(t, trace, Options{
+		Trace: trace, Root: root, Initial: writeTree(t, nil), EveryLine: true,
+		Checker: `echo "$CRASHSIM_FIRST_LINE $CRASHSIM_CRASH_LINE" >>` + log,
+		Timeout: 20 * time.Second, WorkDir: t.TempDir(), Predict: predictWith(t, trace, list, root),
+	})
+	// The lines that complete an event: a whole call's, or the resumed
+	// half of a split one.
+	ends := map[int]bool{}
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	split := 0
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends[ev.EndLine] = true
+		if ev.EndLine != ev.Pos.Line {
+			split++
+		}
+	}
+	if split == 0 {
+		t.Fatal("the recording has no split call: it no longer tests this")
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var first, crash int
+		if _, err := fmt.Sscan(l, &first, &crash); err != nil {
+			t.Fatalf("checker log line %q: %v", l, err)
+		}
+		n++
+		if crash < first {
+			t.Errorf("told to check a state a crash right after line %d leaves, first left right after line %d", crash, first)
+		}
+		for _, at := range []int{first, crash} {
+			if at != 0 && !ends[at] {
+				t.Errorf("crash line %d completes no event", at)
+			}
+		}
+	}
+	if n == 0 || n != res.Checked {
+		t.Fatalf("%d checker runs logged, %d states checked", n, res.Checked)
 	}
 }

@@ -70,7 +70,7 @@ func (e *explorer) findings() {
 			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: d.words}
 		}
 		if s.event != nil && s.line > 0 {
-			f.Related = append(f.Related, check.Related{Trace: f.Trace, Line: s.line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
+			f.Related = append(f.Related, check.Related{Trace: f.Trace, Line: s.event.Line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})
 		}
 		for i, l := range s.lost {
 			if i == shownLost {
