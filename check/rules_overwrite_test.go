@@ -72,3 +72,37 @@ func TestOverwriteInPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestStateLineCompletesSplitCall: a state a crash right after an event
+// leaves is at the line that completes it. Here the second overwrite is
+// split by another thread's call: the crash after it comes after line 6,
+// where it returns, not line 4, where it starts (line 5's call completed
+// before it).
+func TestStateLineCompletesSplitCall(t *testing.T) {
+	text := `1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3
+1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0
+1 pwrite64(3, "aaaa", 4, 0) = 4
+1 pwrite64(3, "cccc", 4, 8192 <unfinished ...>
+2 getpid() = 1
+1 <... pwrite64 resumed>) = 4
+1 fsync(3) = 0
+`
+	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
+	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range res.findings {
+		if f.Rule.ID != OverwriteInPlace {
+			continue
+		}
+		n++
+		if f.State == nil || f.State.Line != 6 {
+			t.Errorf("the overwrite's state is %+v, want a crash right after line 6", f.State)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d overwrite-in-place findings, want 1", n)
+	}
+}
