@@ -17,9 +17,7 @@ package explore
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -145,46 +143,32 @@ func predictApp(t *testing.T, a app, l *model.Listing) []*check.Finding {
 // first is a directory fd (openat).
 func lineOf(t *testing.T, trace, syscall, suffix string) int {
 	t.Helper()
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			t.Fatalf("%s: no %s of ...%s", trace, syscall, suffix)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Name == syscall && ev.OK() && (strings.HasSuffix(ev.Arg(0).Str, suffix) || strings.HasSuffix(ev.Arg(1).Str, suffix)) {
-			return ev.Pos.Line
-		}
-	}
+	return firstLine(t, trace, syscall, "of ..."+suffix, func(ev *parser.Event) bool {
+		return strings.HasSuffix(ev.Arg(0).Str, suffix) || strings.HasSuffix(ev.Arg(1).Str, suffix)
+	})
 }
 
 // lineOfFD returns the line of the first successful call named syscall
 // whose first argument is an fd whose -y path ends in suffix.
 func lineOfFD(t *testing.T, trace, syscall, suffix string) int {
 	t.Helper()
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
+	return firstLine(t, trace, syscall, "on an fd of ..."+suffix, func(ev *parser.Event) bool {
+		return ev.Arg(0).HasAnno && strings.HasSuffix(ev.Arg(0).Anno, suffix)
+	})
+}
+
+// firstLine returns the line of the first successful call named syscall
+// that match accepts; what says what was looked for when none is.
+func firstLine(t *testing.T, trace, syscall, what string, match func(*parser.Event) bool) int {
+	t.Helper()
+	line := 0
+	if !eachEvent(t, trace, func(ev *parser.Event) bool {
+		line = ev.Pos.Line
+		return ev.Name == syscall && ev.OK() && match(ev)
+	}) {
+		t.Fatalf("%s: no %s %s", trace, syscall, what)
 	}
-	defer s.Close()
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			t.Fatalf("%s: no %s on an fd of ...%s", trace, syscall, suffix)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Name == syscall && ev.OK() && ev.Arg(0).HasAnno && strings.HasSuffix(ev.Arg(0).Anno, suffix) {
-			return ev.Pos.Line
-		}
-	}
+	return line
 }
 
 // rejections lists the checker-failed findings at or after line whose

@@ -78,6 +78,29 @@ func exploreFixture(t testing.TB, f fixture, checker string, tweak func(*Options
 	return res
 }
 
+// eachEvent reads trace's events in order and calls f on each until f
+// returns true; it returns whether f did.
+func eachEvent(t testing.TB, trace string, f func(ev *parser.Event) (stop bool)) bool {
+	t.Helper()
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f(ev) {
+			return true
+		}
+	}
+}
+
 func runTrace(t testing.TB, trace string, opt Options) *Result {
 	t.Helper()
 	s, err := parser.Open(trace, parser.Options{})
@@ -531,25 +554,14 @@ func TestCrashLineAfterSplitCalls(t *testing.T) {
 	// The lines that complete an event: a whole call's, or the resumed
 	// half of a split one.
 	ends := map[int]bool{}
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	split := 0
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEvent(t, trace, func(ev *parser.Event) bool {
 		ends[ev.EndLine] = true
 		if ev.EndLine != ev.Pos.Line {
 			split++
 		}
-	}
+		return false
+	})
 	if split == 0 {
 		t.Fatal("the recording has no split call: it no longer tests this")
 	}

@@ -1,8 +1,6 @@
 package explore
 
 import (
-	"errors"
-	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -49,21 +47,12 @@ if [ "$CRASHSIM_CRASH_LINE" -ge ` + strconv.Itoa(unlink) + ` ] && [ "$n" != 2 ];
 // unlinkLine is the line of the trace that unlinks a name ending in base.
 func unlinkLine(t *testing.T, trace, base string) int {
 	t.Helper()
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
+	line := 0
+	if !eachEvent(t, trace, func(ev *parser.Event) bool {
+		line = ev.Pos.Line
+		return ev.Name == "unlink" && strings.HasSuffix(ev.Arg(0).Str, "/"+base)
+	}) {
+		t.Fatalf("%s: no unlink of %s", trace, base)
 	}
-	defer s.Close()
-	for {
-		ev, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			t.Fatalf("%s: no unlink of %s", trace, base)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Name == "unlink" && strings.HasSuffix(ev.Arg(0).Str, "/"+base) {
-			return ev.Pos.Line
-		}
-	}
+	return line
 }
