@@ -42,8 +42,9 @@
 //     crash point that can leave the tree, with CRASHSIM_CRASH_LINE the
 //     end of that point's span (the latest crash that leaves it: the most
 //     demanding line for a checker that knows when data is durable) and
-//     CRASHSIM_FIRST_LINE the first crash point's line that leaves it,
-//     CRASHSIM_CRASH_TRACE and CRASHSIM_FIRST_TRACE the trace files those
+//     CRASHSIM_FIRST_LINE the first crash point's line that leaves it
+//     (each the line that completes its event: a split call's resumed
+//     half), CRASHSIM_CRASH_TRACE and CRASHSIM_FIRST_TRACE the trace files those
 //     lines are in (each process's own in an -ff set).
 //     EveryLine checks a tree once per crash point that leaves it instead.
 //   - The checker is a shell command run with `sh -c` in the state
