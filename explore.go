@@ -79,7 +79,7 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Cwd, opt.FDs = st.Cwd, st.FDs
+	opt.Cwd, opt.FDs, opt.NameFiles = st.Cwd, st.FDs, st.Set
 	if opt.Initial == "" {
 		// Without a snapshot the listing still tells created files from
 		// replaced ones; a replaced file's old bytes are then unknown.

@@ -102,12 +102,15 @@ type Start struct {
 	// recorded it (the listing's "scope" lines): the scope of a check
 	// that is given none.
 	Roots []string
+	// Set: the trace is the PREFIX of an strace -ff set, whose files
+	// number their lines each from 1 (model.Options.NameFiles).
+	Set bool
 }
 
 // Start reads what is known of where a trace begins: its listing (see
 // Inputs.Listing) and Cwd.
 func (in *Inputs) Start(trace string) (Start, error) {
-	var st Start
+	st := Start{Set: parser.IsSet(trace)}
 	l, err := in.listing(trace)
 	if err != nil {
 		return st, err
@@ -134,7 +137,7 @@ func (in *Inputs) Start(trace string) (Start, error) {
 // ModelOptions are the options of the page-cache model that replays a
 // trace under persistence model p, from what its Start says.
 func (st Start) ModelOptions(p model.Persistence) model.Options {
-	return model.Options{Persistence: p, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs}
+	return model.Options{Persistence: p, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs, NameFiles: st.Set}
 }
 
 // Procs is the process model a trace starts from: the start directory

@@ -286,6 +286,9 @@ type Options struct {
 	Cwd string
 	// FDs are the files it was started with open (see model.Options.FDs).
 	FDs []model.InitialFD
+	// NameFiles says the trace is an strace -ff set: states name a line
+	// with its file (see model.Options.NameFiles).
+	NameFiles bool
 	// Mounts are the filesystems of the machine the trace was recorded
 	// on, when known (crashsim trace reads them): paths on tmpfs or ramfs
 	// are out of scope, with a note.
@@ -573,7 +576,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.rules {
 				rule.Observe(r, e)
 			}

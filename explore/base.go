@@ -272,7 +272,7 @@ func tracePaths(opt Options) (func(rel string) bool, error) {
 	if existed == nil {
 		existed = ExistedIn(opt.Root, opt.Initial)
 	}
-	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed, Cwd: opt.Cwd, FDs: opt.FDs})
+	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles})
 	for {
 		ev, err := s.Next()
 		if errors.Is(err, io.EOF) {

@@ -30,11 +30,13 @@ type Options struct {
 	// started with open (model.Options), when a listing or the caller
 	// knows them: a trace recorded without -y needs Cwd to resolve its
 	// relative paths.
-	Cwd     string
-	FDs     []model.InitialFD
-	Checker string        // shell command, run with sh -c in each state
-	Jobs    int           // checkers run at once; 0 is runtime.NumCPU()
-	Timeout time.Duration // per checker run; 0 is 10s
+	Cwd string
+	FDs []model.InitialFD
+	// NameFiles: the trace is an strace -ff set (model.Options.NameFiles).
+	NameFiles bool
+	Checker   string        // shell command, run with sh -c in each state
+	Jobs      int           // checkers run at once; 0 is runtime.NumCPU()
+	Timeout   time.Duration // per checker run; 0 is 10s
 	// MaxStates bounds the checker runs; 0 is no bound.
 	MaxStates int
 	// MaxJoint bounds the joint states built at one crash point: a point

@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -522,7 +523,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	}
 	ops := ino.maybeOps()
 	k := ops.len()
-	cl := classifier{ino: ino, ops: ops, current: current}
+	cl := classifier{ino: ino, ops: ops, current: current, files: m.opt.NameFiles}
 	minPrefix := 0
 	ordered := m.opt.Persistence.ordered() // a shorter file, never holes
 	// ext4's auto_da_alloc starts writeback of a file renamed over another
@@ -681,6 +682,17 @@ type classifier struct {
 	ino     *Inode
 	ops     maybeOps
 	current bool
+	files   bool // Options.NameFiles
+}
+
+// lineWord names the line of event r in a state's words: "line 17", or
+// in an -ff set (Options.NameFiles) with the base name of its file, which
+// the set's files differ by ("trace.4242:17").
+func (c *classifier) lineWord(r Ref) string {
+	if c.files && r.File != "" {
+		return filepath.Base(r.File) + ":" + strconv.Itoa(r.Line)
+	}
+	return "line " + strconv.Itoa(r.Line)
 }
 
 // writeBesides reports whether some op other than ops[i] is a write; it
@@ -825,7 +837,7 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = "up to line " + strconv.Itoa(c.ops.at(j-1).Event().Line)
+		s.Persisted = "up to " + c.lineWord(c.ops.at(j-1).Event())
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -836,7 +848,7 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but line " + strconv.Itoa(c.ops.at(i).Event().Line)}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but " + c.lineWord(c.ops.at(i).Event())}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -905,7 +917,7 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 		cut = op.SizeBefore - op.Off // below the old end, not the new size
 	}
 	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event().Line, TornBytes: cut,
-		Persisted: "line " + strconv.Itoa(op.Event().Line) + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
+		Persisted: c.lineWord(op.Event()) + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
 	return s, true
 }
 
@@ -933,5 +945,5 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 		o = Torn
 	}
 	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
-		Persisted: "size of line " + strconv.Itoa(op.Event().Line) + " without its data", Outcome: o}, true
+		Persisted: "size of " + c.lineWord(op.Event()) + " without its data", Outcome: o}, true
 }

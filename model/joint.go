@@ -257,6 +257,6 @@ func (m *Model) contentCount(ino *Inode) int64 {
 	if ino.Dir {
 		return 1
 	}
-	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
+	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true, files: m.opt.NameFiles}
 	return cl.count(m.opt.Persistence.ordered(), 0)
 }

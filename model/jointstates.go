@@ -560,7 +560,7 @@ func (m *Model) contentAll(ino *Inode) PathState {
 	if ino.Dir {
 		return PathState{Outcome: Latest, Inode: ino.ID, Persisted: "all"}
 	}
-	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
+	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true, files: m.opt.NameFiles}
 	return cl.prefix(cl.ops.len())
 }
 
@@ -572,7 +572,7 @@ func (m *Model) classify(ino *Inode, current bool, cs PathState) PathState {
 		m.contentStates(ino, current, nil, 1, func(s PathState) bool { out = s; return false })
 		return out
 	}
-	cl := classifier{ino: ino, ops: ino.maybeOps(), current: current}
+	cl := classifier{ino: ino, ops: ino.maybeOps(), current: current, files: m.opt.NameFiles}
 	switch cs.Kind {
 	case StateOmit:
 		return cl.omit(cs.J)
@@ -675,7 +675,7 @@ func (m *Model) contentPrefix(ino *Inode, j int) PathState {
 	if ino.Dir {
 		return m.contentAll(ino)
 	}
-	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
+	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true, files: m.opt.NameFiles}
 	return cl.prefix(min(j, cl.ops.len()))
 }
 
@@ -719,7 +719,7 @@ func (sp *JointSpace) Drop(k int) *JointState {
 		if po.Entry != nil || ino != po.Inode {
 			return sp.m.contentBefore(ino, cut)
 		}
-		cl := classifier{ino: ino, ops: ino.maybeOps(), current: true}
+		cl := classifier{ino: ino, ops: ino.maybeOps(), current: true, files: sp.m.opt.NameFiles}
 		if ordered || po.Index == cl.ops.len()-1 {
 			return cl.prefix(po.Index)
 		}
@@ -734,7 +734,7 @@ func (sp *JointSpace) Tearable(k int) bool {
 	if po.Entry != nil {
 		return false
 	}
-	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true}
+	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true, files: sp.m.opt.NameFiles}
 	_, ok := cl.tornAt(po.Index)
 	return ok
 }
@@ -748,7 +748,7 @@ func (sp *JointSpace) Torn(k int) (*JointState, bool) {
 	if po.Entry != nil {
 		return nil, false
 	}
-	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true}
+	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true, files: sp.m.opt.NameFiles}
 	torn, ok := cl.tornAt(po.Index)
 	if !ok {
 		return nil, false

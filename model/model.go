@@ -95,6 +95,11 @@ type Options struct {
 	// FDs are the files the traced command was started with open, for
 	// traces recorded without -y (see Listing.FDs).
 	FDs []InitialFD
+	// NameFiles says the trace is an strace -ff set, each process in a
+	// file of its own whose lines are numbered from 1: the words of a
+	// state name an event's line with its file's base name ("up to
+	// trace.4242:17"), which "line 17" alone would not say.
+	NameFiles bool
 	// Durable is called when data operations of an inode become durable,
 	// in program order, before they leave the model: a caller that needs
 	// the bytes on disk (explore) applies them to its durable copy of the

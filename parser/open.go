@@ -39,6 +39,16 @@ func Open(path string, opt Options) (Stream, error) {
 	return openSet(path, members, opt)
 }
 
+// IsSet reports whether Open reads path as the PREFIX of an strace -ff
+// set: no file of that name, and PREFIX.PID files.
+func IsSet(path string) bool {
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	ms, err := ffMembers(path)
+	return err == nil && len(ms) > 0
+}
+
 type ffMember struct {
 	path string
 	pid  int
