@@ -791,6 +791,68 @@ func TestAppsVim(t *testing.T) {
 	}
 }
 
+// TestAppsVimNoWritebackup: the same save by a user whose vimrc says "set
+// nobackup nowritebackup" (vim does the same, by default, for a file under
+// /tmp). With no backup to make, vim first fsyncs its swap file, which
+// holds the buffer's text (so that vim -r can recover it), then opens
+// notes.txt, truncates it, writes the text in place and fsyncs it. The
+// checker is vim-save's.
+//
+// What explore finds: under ext4 and posix, between the truncation and the
+// fsync, notes.txt empty, 6609 zero bytes or the new text's first page
+// alone, the old text gone with no backup; after the fsync nothing (the
+// name never changes), so the save holds once :wq returns. Under ext4 the
+// swap file's fsync commits its name too, and vim -r recovers the new
+// text from it in every rejected state; under posix its name was never
+// synced, and some states have no swap file to recover from.
+//
+// Confirmed by hand: the snapshot with the swap file as the trace's writes
+// up to its fsync leave it, and notes.txt empty, 6609 zero bytes or the
+// first 4096 bytes of the trace's write, checked at the write's line, gives
+// those three messages, each with "vim -r notes.txt recovers the new text
+// from .notes.txt.swp"; without the swap file, the message has no such
+// note; the trace's whole write at notes.txt is accepted after the exit.
+func TestAppsVimNoWritebackup(t *testing.T) {
+	a := app{"vim-nowritebackup", []string{"cmp", "vim"}}
+	a.skipUnless(t)
+	trunc := lineOfFD(t, a.trace(), "ftruncate", "/notes.txt")
+	fsync := lineOfFD(t, a.trace(), "fsync", "/notes.txt")
+	const (
+		empty   = "notes.txt is empty after a crash at line"
+		zeros   = "notes.txt is 6609 zero bytes after a crash at line"
+		short   = "notes.txt holds neither the old text nor the new (4096 bytes: the new text cut short)"
+		recover = "vim -r notes.txt recovers the new text from .notes.txt.swp"
+	)
+	for _, p := range []model.Persistence{model.Ext4, model.Posix} {
+		res := a.explore(t, p)
+		if res.Checked == 0 {
+			t.Fatalf("%s: the checker ran on no state: %s", p, verdict(res))
+		}
+		for _, want := range []string{empty, zeros, short} {
+			if len(rejections(res, trunc, want)) == 0 {
+				t.Errorf("%s: want a state after the truncation (line %d) rejected with %q: %s", p, trunc, want, verdict(res))
+			}
+		}
+		noSwap := 0
+		for _, f := range rejections(res, 0, "") {
+			switch {
+			case !containsAny(f.Message, empty, zeros, short):
+				t.Errorf("%s: unexpected rejection at line %d: %s", p, f.Line, f.Message)
+			case f.Line < trunc || f.Line >= fsync:
+				t.Errorf("%s: a state outside the truncation (line %d) to the fsync (line %d) rejected at line %d: %s", p, trunc, fsync, f.Line, f.Message)
+			case !strings.Contains(f.Message, recover):
+				noSwap++
+				if p == model.Ext4 {
+					t.Errorf("%s: the swap file, fsynced before the truncation, does not give the new text back at line %d: %s", p, f.Line, f.Message)
+				}
+			}
+		}
+		if p == model.Posix && noSwap == 0 {
+			t.Errorf("%s: want a state with no swap file to recover from (its name never synced): %s", p, verdict(res))
+		}
+	}
+}
+
 // containsAny reports whether s contains one of subs.
 func containsAny(s string, subs ...string) bool {
 	for _, sub := range subs {
