@@ -696,10 +696,12 @@ func savedLines(t *testing.T, a app) []int {
 // backupcopy=auto, vim renames notes.txt to notes.txt~, creates a new
 // notes.txt, truncates it, writes the text in one call (6609 bytes: two
 // pages), fsyncs it ('fsync' is on), then unlinks notes.txt~ and exits.
-// It never fsyncs the directory. What vim promises: :wq returns once the
-// file is written and fsynced; the backup exists so that a write that
-// fails leaves the old text in notes.txt~. The checker wants notes.txt
-// whole, old or new, at every crash, and new once vim has exited.
+// It never fsyncs the directory, and writes only the swap file's first
+// block (no text: vim -r has nothing to recover here, and no message
+// offers it). What vim promises: :wq returns once the file is written and
+// fsynced; the backup exists so that a write that fails leaves the old
+// text in notes.txt~. The checker wants notes.txt whole, old or new, at
+// every crash, and new once vim has exited.
 //
 // What explore finds (a state is checked at the last crash point that can
 // leave it, CRASHSIM_CRASH_LINE):
