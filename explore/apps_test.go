@@ -719,10 +719,12 @@ func savedLines(t *testing.T, a app) []int {
 //     The data can be wrong only before the fsync.
 //
 // The posix model also builds, before the fsync, notes.txt empty with no
-// notes.txt~ at all (the create persisted, the rename that freed its name
-// did not, and the old file is gone): a state that needs the rename's
-// removal of notes.txt without its notes.txt~, which the model's atomic
-// renames exclude. The test neither requires nor forbids it.
+// notes.txt~ at all: the create persisted and the rename did not, and the
+// old file is named by nothing. Under posix the entry operations of
+// different names persist in any subset, and each name shows the last of
+// its own that did (a directory whose entries sit in several blocks,
+// written back without a journal); the ordered models exclude it. The
+// test neither requires nor forbids it.
 //
 // Confirmed by hand: the snapshot with notes.txt renamed to notes.txt~,
 // and then an empty notes.txt, 6609 zero bytes, or the first 4096 bytes of
