@@ -46,8 +46,8 @@ func ExploreSummary(res *explore.Result) string {
 	b.WriteString(")")
 	if res.Sampled > 0 {
 		f := res.Families
-		fmt.Fprintf(&b, "\ncrashsim: sampled points built %d predicted, %d prefix, %d drop, %d torn and %d random states (seed %d)",
-			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Random, res.Seed)
+		fmt.Fprintf(&b, "\ncrashsim: sampled points built %d predicted, %d prefix, %d drop, %d torn, %d size-only and %d random states (seed %d)",
+			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Size, f.Random, res.Seed)
 	}
 	return b.String()
 }

@@ -711,8 +711,9 @@ func savedLines(t *testing.T, a app) []int {
 //     each time notes.txt~ holds the old text, from which the user can get
 //     it back by hand. The fsync commits the rename and the create with
 //     it: no state after it is rejected, and vim's exit is durable;
-//   - under posix, the same before the exit (the zero-filled file is not
-//     among the states sampled there), and after it notes.txt can still
+//   - under posix, the same before the exit (the zero-filled file at a
+//     sampled crash point, from the family of each write's size without
+//     its data), and after it notes.txt can still
 //     hold the old text, or be missing (the rename durable, the create
 //     not), with notes.txt~ holding the old text or, when its unlink
 //     persisted, with nothing left at all: no directory fsync orders them.
@@ -755,7 +756,7 @@ func TestAppsVim(t *testing.T) {
 		after  []string // and after it
 	}{
 		{model.Ext4, []string{missing, empty, zeros, short}, nil},
-		{model.Posix, []string{missing, empty, short}, []string{lost, missing}},
+		{model.Posix, []string{missing, empty, zeros, short}, []string{lost, missing}},
 	} {
 		res := a.explore(t, tc.p)
 		if res.Checked == 0 {

@@ -168,10 +168,11 @@ const (
 	FamilyPrefix                       // a prefix of the pending operations persisted
 	FamilyDrop                         // one pending operation dropped, the rest persisted
 	FamilyTorn                         // one pending write torn
+	FamilySize                         // one pending write's size on disk without its data
 	FamilyRandom                       // drawn at random (Options.Seed)
 )
 
-var familyNames = []string{"predicted", "prefix", "drop", "torn", "random"}
+var familyNames = []string{"predicted", "prefix", "drop", "torn", "size", "random"}
 
 // Names lists the families in the set, in order.
 func (f Family) Names() []string {
@@ -186,7 +187,7 @@ func (f Family) Names() []string {
 
 // FamilyCounts counts states by family.
 type FamilyCounts struct {
-	Predicted, Prefix, Drop, Torn, Random int
+	Predicted, Prefix, Drop, Torn, Size, Random int
 }
 
 func (c *FamilyCounts) add(f Family) {
@@ -199,6 +200,8 @@ func (c *FamilyCounts) add(f Family) {
 		c.Drop++
 	case FamilyTorn:
 		c.Torn++
+	case FamilySize:
+		c.Size++
 	case FamilyRandom:
 		c.Random++
 	}

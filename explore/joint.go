@@ -265,6 +265,21 @@ func (g *pointGen) initial() []*cand {
 			out = g.add(out, js, FamilyTorn, "")
 		}
 	}
+	// A write's size without its data: zeros where its bytes should be
+	// (an append whose length reached the disk first), where the model
+	// allows it.
+	var sized []*model.JointState
+	for k := range n {
+		if js, ok := g.sp.SizeOnly(k); ok {
+			sized = append(sized, js)
+		}
+	}
+	for _, i := range spread(len(sized), share) {
+		if !room() {
+			break
+		}
+		out = g.add(out, sized[i], FamilySize, "")
+	}
 	if e.opt.Samples > 0 {
 		r := rand.New(rand.NewPCG(e.opt.Seed, uint64(g.point)))
 		for drawn, tries := 0, 0; drawn < e.opt.Samples && tries < 4*e.opt.Samples && room(); tries++ {

@@ -501,6 +501,15 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
+// sizeWithoutData reports whether a write to ino can reach the disk as
+// its size without its data (zeros where its bytes should be): always
+// under posix and ext4 (which can commit the new size of an unwritten
+// extent before the data lands), and under the other ordered models once
+// writeback of the file started without waiting for it.
+func (m *Model) sizeWithoutData(ino *Inode) bool {
+	return !m.opt.Persistence.ordered() || m.opt.Persistence == Ext4 || ino.writeback()
+}
+
 // contentStates enumerates the contents inode ino can have after a crash,
 // calling add for each until it returns false, and returns how many states
 // exist and whether that count is exact. current says whether ino is what
@@ -536,8 +545,9 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	// allocates unwritten extents and the journal can commit the new size
 	// before the data lands. crashsim oracle --blocks replayed exactly
 	// that on a naive save (size 10, extent unwritten: zeros), so under
-	// ext4 any unsynced write can come back as zeros.
-	startedWriteback := ino.writeback() || m.opt.Persistence == Ext4
+	// ext4 any unsynced write can come back as zeros (sizeWithoutData,
+	// which posix always allows).
+	sizeOnly := m.sizeWithoutData(ino)
 	if k > ExhaustiveOps {
 		maxStates = min(maxStates, BoundedStates)
 	}
@@ -591,7 +601,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 			break
 		}
 	}
-	if !ordered || startedWriteback {
+	if sizeOnly {
 		for j := k - 1; j >= max(0, k-look); j-- {
 			if s, ok := cl.sizeOnly(j); ok {
 				if !emit(s) {
@@ -615,7 +625,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		if s, ok := cl.tornAt(j); ok && !emit(s) {
 			return total, false
 		}
-		if !ordered || startedWriteback {
+		if sizeOnly {
 			if s, ok := cl.sizeOnly(j); ok && !emit(s) {
 				return total, false
 			}

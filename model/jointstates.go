@@ -761,6 +761,29 @@ func (sp *JointSpace) Torn(k int) (*JointState, bool) {
 	}), true
 }
 
+// SizeOnly is the state in which pending write k (an index into Pending)
+// gave its file the size it wrote without its bytes, with the writes of
+// its file before it on disk and those after it not, and every other
+// operation on disk; false when k is no write, or the model keeps this
+// file's data and size together (Model.sizeWithoutData).
+func (sp *JointSpace) SizeOnly(k int) (*JointState, bool) {
+	po := sp.Pending()[k]
+	if po.Entry != nil || !sp.m.sizeWithoutData(po.Inode) {
+		return nil, false
+	}
+	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true, files: sp.m.opt.NameFiles}
+	size, ok := cl.sizeOnly(po.Index)
+	if !ok {
+		return nil, false
+	}
+	return sp.build(sp.prefixConfig(len(sp.ops)), func(ino *Inode, _ string) PathState {
+		if ino == po.Inode {
+			return size
+		}
+		return sp.m.contentAll(ino)
+	}), true
+}
+
 // With is a state in which path p holds target (one of its outcome
 // states at the point): with every other operation on disk where the
 // model allows it (most), or none (least). False when no configuration

@@ -100,7 +100,7 @@ func eachPoint(t *testing.T, f func(name string, p Persistence, pt Point)) {
 // exact, the joint states enumerated are exactly that many, each one
 // different (by key), and every state of the families is one of them.
 func TestJointStatesMatchCount(t *testing.T) {
-	points, enumerated := 0, 0
+	points, enumerated, sized := 0, 0, 0
 	eachPoint(t, func(name string, p Persistence, pt Point) {
 		sp := pt.Joint()
 		if pt.Exact != sp.Exact() {
@@ -148,6 +148,10 @@ func TestJointStatesMatchCount(t *testing.T) {
 			if s, ok := sp.Torn(k); ok {
 				fam = append(fam, s)
 			}
+			if s, ok := sp.SizeOnly(k); ok {
+				fam = append(fam, s)
+				sized++
+			}
 		}
 		for _, path := range sp.Paths() {
 			po, _ := pt.Outcome(path)
@@ -175,10 +179,10 @@ func TestJointStatesMatchCount(t *testing.T) {
 			}
 		}
 	})
-	if points < 200 || enumerated < 200 {
-		t.Errorf("only %d exact points, %d enumerated", points, enumerated)
+	if points < 200 || enumerated < 200 || sized < 50 {
+		t.Errorf("only %d exact points, %d enumerated, %d size-only states", points, enumerated, sized)
 	}
-	t.Logf("%d exact points, %d enumerated", points, enumerated)
+	t.Logf("%d exact points, %d enumerated, %d size-only states", points, enumerated, sized)
 }
 
 // TestJointStatesOrder: two enumerations of the same point yield the same

@@ -42,6 +42,7 @@ type ExploreFamilies struct {
 	Prefix    int `json:"prefix"`
 	Drop      int `json:"drop"`
 	Torn      int `json:"torn"`
+	Size      int `json:"size"`
 	Random    int `json:"random"`
 }
 
@@ -117,6 +118,7 @@ func (e *Encoder) explore(x *Explore) {
 	e.IntField("prefix", f.Prefix)
 	e.IntField("drop", f.Drop)
 	e.IntField("torn", f.Torn)
+	e.IntField("size", f.Size)
 	e.IntField("random", f.Random)
 	e.EndObject()
 	e.IntField("maxJoint", x.MaxJoint)

@@ -589,7 +589,7 @@ func (s *Summary) check() error {
 			{"explore.checked", int64(x.Checked)}, {"explore.rejected", int64(x.Rejected)}, {"explore.notChecked", int64(x.NotChecked)},
 			{"explore.families.predicted", int64(x.Families.Predicted)}, {"explore.families.prefix", int64(x.Families.Prefix)},
 			{"explore.families.drop", int64(x.Families.Drop)}, {"explore.families.torn", int64(x.Families.Torn)},
-			{"explore.families.random", int64(x.Families.Random)}, {"explore.maxJoint", int64(x.MaxJoint)}, {"explore.samples", int64(x.Samples)},
+			{"explore.families.size", int64(x.Families.Size)}, {"explore.families.random", int64(x.Families.Random)}, {"explore.maxJoint", int64(x.MaxJoint)}, {"explore.samples", int64(x.Samples)},
 		}...)
 		for i, p := range x.CrashPoints {
 			for _, v := range []int64{int64(p.Line), p.Admitted, int64(p.Built), int64(p.New), int64(p.Checked)} {
