@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -18,8 +19,11 @@ import (
 // PointJSON is one crash point in `states --format json`; its field
 // names are a stable interface.
 type PointJSON struct {
-	Index    int                 `json:"index"`
-	Line     int                 `json:"line"`
+	Index int `json:"index"`
+	Line  int `json:"line"`
+	// Trace is the file Line is in when that is not the trace given: a
+	// process's own file of an -ff set.
+	Trace    string              `json:"trace,omitempty"`
 	Syscall  *string             `json:"syscall"`
 	States   int64               `json:"states"`
 	Exact    bool                `json:"exact"`
@@ -82,7 +86,7 @@ func StatesText(w io.Writer, opt StatesOptions) PointWriter {
 // StatesJSON renders a timeline as one JSON document (`crashsim states
 // --format json`), written point by point.
 func StatesJSON(w io.Writer, opt StatesOptions) PointWriter {
-	return &jsonPoints{e: wire.NewEncoder(w, wire.Compact), model: opt.Model, at: opt.At, all: opt.AllPaths}
+	return &jsonPoints{e: wire.NewEncoder(w, wire.Compact), model: opt.Model, at: opt.At, all: opt.AllPaths, trace: opt.Trace}
 }
 
 // textPoints writes a timeline: one block per crash point where some
@@ -93,7 +97,7 @@ type textPoints struct {
 	trace  string
 	roots  []string
 	at     int
-	quiet  []int // lines of points since the last block where nothing moved
+	quiet  []model.Ref // the events of points since the last block where nothing moved
 	blocks int
 }
 
@@ -109,12 +113,12 @@ func (t *textPoints) Point(pt model.Point) {
 		return
 	}
 	if len(pt.Moved) == 0 && t.at == 0 {
-		t.quiet = append(t.quiet, pt.Event.Line)
+		t.quiet = append(t.quiet, *pt.Event)
 		return
 	}
 	t.fold()
 	t.blocks++
-	fmt.Fprintf(t.w, "\nafter line %d: %s\n", pt.Event.Line, pt.Call.Brief(80, nil))
+	fmt.Fprintf(t.w, "\nafter %s: %s\n", t.line(*pt.Event), pt.Call.Brief(80, nil))
 	// One crash point in full (--at): every path, with its states. Else
 	// the paths whose outcomes changed here; the others are as above.
 	var paths []string
@@ -144,7 +148,7 @@ func (t *textPoints) Point(pt model.Point) {
 		fmt.Fprintf(t.w, "  %s %-*s  %s\n", mark, width, textesc.Escape(t.rel(p)), model.OutcomeList(po.Outcomes))
 		if t.at != 0 {
 			for _, s := range po.States {
-				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, nameNote(s))
+				fmt.Fprintf(t.w, "        %-8s persisted: %s%s\n", s.Outcome, s.Persisted, t.nameNote(s))
 			}
 		}
 	}
@@ -170,12 +174,25 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func nameNote(s model.PathState) string {
+// named reports whether event r is in a file other than the trace's
+// name: a process's own file of an -ff set, whose lines need its name.
+func (t *textPoints) named(r model.Ref) bool { return r.File != "" && r.File != t.trace }
+
+// line names event r's line: "line 12", or in an -ff set "trace.4242:12"
+// (the base name of its file, as a state's words name it).
+func (t *textPoints) line(r model.Ref) string {
+	if t.named(r) {
+		return textesc.Escape(filepath.Base(r.File)) + ":" + strconv.Itoa(r.Line)
+	}
+	return "line " + strconv.Itoa(r.Line)
+}
+
+func (t *textPoints) nameNote(s model.PathState) string {
 	switch {
 	case s.Gone != "":
 		return fmt.Sprintf("; its directory %s is missing", s.Gone)
 	case s.Name != nil:
-		return fmt.Sprintf("; name as line %d left it", s.Name.Line)
+		return fmt.Sprintf("; name as %s left it", t.line(*s.Name))
 	}
 	return ""
 }
@@ -183,9 +200,11 @@ func nameNote(s model.PathState) string {
 func (t *textPoints) fold() {
 	switch n := len(t.quiet); {
 	case n == 1:
-		fmt.Fprintf(t.w, "\nafter line %d: no outcome changes\n", t.quiet[0])
+		fmt.Fprintf(t.w, "\nafter %s: no outcome changes\n", t.line(t.quiet[0]))
+	case n > 1 && (t.named(t.quiet[0]) || t.named(t.quiet[n-1])):
+		fmt.Fprintf(t.w, "\nafter %s to %s: no outcome changes (%d crash points)\n", t.line(t.quiet[0]), t.line(t.quiet[n-1]), n)
 	case n > 1:
-		fmt.Fprintf(t.w, "\nafter lines %d-%d: no outcome changes (%d crash points)\n", t.quiet[0], t.quiet[n-1], n)
+		fmt.Fprintf(t.w, "\nafter lines %d-%d: no outcome changes (%d crash points)\n", t.quiet[0].Line, t.quiet[n-1].Line, n)
 	}
 	t.quiet = t.quiet[:0]
 }
@@ -217,6 +236,7 @@ func (t *textPoints) rel(p string) string {
 type jsonPoints struct {
 	e     *wire.Encoder
 	model string
+	trace string
 	at    int
 	all   bool
 	n     int
@@ -243,6 +263,9 @@ func (j *jsonPoints) Point(pt model.Point) {
 	pj := PointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: map[string][]string{}, Detail: []DetailJSON{}}
 	if pt.Event != nil {
 		pj.Line = pt.Event.Line
+		if f := pt.Event.File; f != "" && f != j.trace {
+			pj.Trace = f
+		}
 		name := pt.Event.Syscall
 		pj.Syscall = &name
 	}
