@@ -189,8 +189,13 @@ type truncateInPlace struct {
 // wrote it again after, and the crash state that shows the loss.
 type cutFile struct {
 	at    model.Ref
+	size  int64 // the size the truncation left
 	wrote bool
-	state *State
+	// appended: the first write after the cut went at or past the size
+	// it left, a log cut back to its last good record and then appended
+	// to (etcd's WAL): what the cut kept is not rewritten.
+	appended bool
+	state    *State
 }
 
 // cutLoss is what a crash between the truncation and the end of the
@@ -211,7 +216,7 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 		}
 		if _, ok := t.cut[e.Inode]; !ok {
 			r.m.Pin(e.Inode)
-			t.cut[e.Inode] = &cutFile{at: e.Ref}
+			t.cut[e.Inode] = &cutFile{at: e.Ref, size: e.Data.Size}
 		}
 	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && !t.cut[e.Inode].wrote:
 		// Right after the first write of the rewrite the cut file can be
@@ -219,6 +224,10 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 		// file is what the program sees, no loss yet).
 		c := t.cut[e.Inode]
 		c.wrote = true
+		if c.size > 0 && e.Data.Off >= c.size {
+			c.appended = true
+			return
+		}
 		c.state = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
 	}
 }
@@ -233,7 +242,7 @@ func (t *truncateInPlace) Finish(r *run) {
 	slices.SortFunc(inos, func(a, b *model.Inode) int { return a.ID - b.ID })
 	for _, ino := range inos {
 		c := t.cut[ino]
-		if ino.Path == "" || !c.wrote {
+		if ino.Path == "" || !c.wrote || c.appended {
 			continue
 		}
 		p := ino.Name()
