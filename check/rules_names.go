@@ -220,6 +220,10 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 		format = "%s can come back after a crash: its %s is not durable until %s is fsynced" + dirSyncFix
 	case n.Durable.Unsure:
 		format = "%s can name its old file again after a crash, or be missing if it did not exist before: the %s is not durable until %s is fsynced" + dirSyncFix
+	case removedBetween(n, p):
+		// Moved away (vim's backup) or unlinked, then made again: a crash
+		// can keep the removal and not what came after.
+		format = "%s can name its old file again after a crash, or be missing: the %s is not durable until %s is fsynced" + dirSyncFix
 	default:
 		format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced" + dirSyncFix
 	}
@@ -233,6 +237,19 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 	}
 	f.State = state
 	r.emit(f)
+}
+
+// removedBetween reports whether a pending entry operation of name n
+// (path p) removed it on its own, before a later one gave it a file.
+func removedBetween(n *model.Name, p string) bool {
+	for _, op := range n.Ops[:len(n.Ops)-1] {
+		for _, c := range op.Changes {
+			if c.Path == p && c.New == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unsureCreates reports the files the program opened with O_CREAT where

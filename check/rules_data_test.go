@@ -1,0 +1,49 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestTruncateInPlace pins when truncate-in-place fires: a file that held
+// data cut shorter and written again, unless what it kept is left alone
+// and the writes go after it (a log cut back to its last good record,
+// then appended to: etcd's WAL).
+func TestTruncateInPlace(t *testing.T) {
+	const (
+		open  = `1 openat(AT_FDCWD, "/w/wal", O_RDWR) = 3`
+		stat  = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		fsync = `1 fdatasync(3) = 0`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		fires bool
+	}{
+		{"O_TRUNC, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_TRUNC) = 3`, `1 write(3, "new", 3) = 3`, fsync}, true},
+		{"cut to 0, then written", []string{open, stat, `1 ftruncate(3, 0) = 0`, `1 pwrite64(3, "new", 3, 0) = 3`, fsync}, true},
+		{"cut to 776, then rewritten below it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 pwrite64(3, "hdr", 3, 0) = 3`, fsync}, true},
+		{"cut to 776, then appended at it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 fallocate(3, 0, 0, 64000) = 0`, `1 pwrite64(3, "rec", 3, 776) = 3`, fsync}, false},
+		{"cut to 776, then appended past it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 pwrite64(3, "rec", 3, 4096) = 3`, fsync}, false},
+		{"cut, never written", []string{open, stat, `1 ftruncate(3, 776) = 0`, fsync}, false},
+	}
+	existed := func(p string) (bool, bool) { return p == "/w/wal", true }
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fired := false
+			for _, f := range res.findings {
+				fired = fired || f.Rule.ID == TruncateInPlace
+			}
+			if fired != tc.fires {
+				t.Errorf("truncate-in-place fired %v, want %v", fired, tc.fires)
+			}
+		})
+	}
+}

@@ -1,0 +1,39 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestNameMovedAwayThenMade: a file moved aside (vim's backup) and made
+// again under its name can come back old or be missing after a crash
+// until the directory is synced, and name-not-synced says both.
+func TestNameMovedAwayThenMade(t *testing.T) {
+	text := `1 rename("/w/notes.txt", "/w/notes.txt~") = 0
+1 openat(AT_FDCWD, "/w/notes.txt", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+1 write(3, "new", 3) = 3
+1 fsync(3) = 0
+1 close(3) = 0
+1 unlink("/w/notes.txt~") = 0
+`
+	existed := func(p string) (bool, bool) { return p == "/w/notes.txt" || p == "/w", true }
+	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range res.findings {
+		if f.Rule.ID != NameNotSynced || f.Path != "/w/notes.txt" {
+			continue
+		}
+		n++
+		if !strings.Contains(f.Message, "notes.txt can name its old file again after a crash, or be missing:") {
+			t.Errorf("message %q, want it to say notes.txt can be old or missing", f.Message)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d name-not-synced findings of /w/notes.txt, want 1", n)
+	}
+}
