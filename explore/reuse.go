@@ -63,7 +63,7 @@ func recordOf(rel, p string, known map[fileKey][32]byte) (record, error) {
 }
 
 // recordFor makes the record of an entry: a directory ('d'), a symlink
-// ('l') to target, or a file ('f') of size bytes whose sha256 is sum.
+// ('l') to target, or a file ('f') of size bytes whose contentHash is sum.
 func recordFor(rel string, kind byte, size int64, sum []byte, target string) record {
 	b := make([]byte, 0, len(rel)+len(target)+56)
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(rel)))

@@ -89,7 +89,7 @@ func CopyTree(src, dst string) error {
 // hashTree hashes a directory tree: names, kinds, file bytes and symlink
 // targets, in sorted order. Two states with the same hash look the same to
 // any checker that reads names and contents. A file is hashed by the
-// sha256 of its bytes, which known gives without reading for the inodes it
+// sum of its bytes (contentHash), which known gives without reading for the inodes it
 // holds (the base's files, linked into every state).
 func hashTree(dir string, known map[fileKey][32]byte) ([32]byte, error) {
 	recs, err := walkRecords(dir, ".", known, nil)
