@@ -3,8 +3,6 @@ package check
 import (
 	"strings"
 	"testing"
-
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestDirSyncBeforeDataNamesTheDurableName: dir-sync-before-data names
@@ -35,10 +33,7 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
-			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
 			n := 0
 			for f, err := range res.Findings() {
 				if err != nil {

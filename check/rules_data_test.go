@@ -33,10 +33,7 @@ func TestTruncateInPlace(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
-			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runText(t, text, Options{Existed: existed})
 			fired := false
 			for _, f := range res.findings {
 				fired = fired || f.Rule.ID == TruncateInPlace
@@ -46,4 +43,14 @@ func TestTruncateInPlace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runText checks trace text, as a file t.strace holds it, with opt.
+func runText(t testing.TB, text string, opt Options) *Result {
+	t.Helper()
+	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

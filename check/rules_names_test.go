@@ -3,8 +3,6 @@ package check
 import (
 	"strings"
 	"testing"
-
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestNameMovedAwayThenMade: a file moved aside (vim's backup) and made
@@ -19,10 +17,7 @@ func TestNameMovedAwayThenMade(t *testing.T) {
 1 unlink("/w/notes.txt~") = 0
 `
 	existed := func(p string) (bool, bool) { return p == "/w/notes.txt" || p == "/w", true }
-	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runText(t, text, Options{Existed: existed})
 	n := 0
 	for _, f := range res.findings {
 		if f.Rule.ID != NameNotSynced || f.Path != "/w/notes.txt" {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,10 +47,7 @@ func TestOverwriteInPlace(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
-			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runText(t, text, Options{Existed: existed})
 			var got []string
 			for _, f := range res.findings {
 				if f.Rule.ID == OverwriteInPlace {
@@ -88,10 +84,7 @@ func TestStateLineCompletesSplitCall(t *testing.T) {
 1 fsync(3) = 0
 `
 	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
-	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: existed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runText(t, text, Options{Existed: existed})
 	n := 0
 	for _, f := range res.findings {
 		if f.Rule.ID != OverwriteInPlace {

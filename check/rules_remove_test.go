@@ -120,10 +120,7 @@ func TestRemoveBeforeSync(t *testing.T) {
 // remove-before-sync findings.
 func removeFindings(t *testing.T, text string, opt Options) []*Finding {
 	t.Helper()
-	res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runText(t, text, opt)
 	var out []*Finding
 	for f, err := range res.Findings() {
 		if err != nil {

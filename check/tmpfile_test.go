@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestTmpfileLink: a file made unnamed (O_TMPFILE) and named by linkat,
@@ -45,10 +43,7 @@ func TestTmpfileLink(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
-			res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}), Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
 			var got []string
 			for f, err := range res.Findings() {
 				if err != nil {

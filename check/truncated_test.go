@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestTruncatedNotSynced: a file that held data, cut shorter and not
@@ -39,11 +38,7 @@ func TestTruncatedNotSynced(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"
 			for _, m := range []model.Persistence{model.Posix, model.Ext4} {
-				res, err := Run(parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{}),
-					Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/q", p != "/w/u" }})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := runText(t, text, Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/q", p != "/w/u" }})
 				got := ""
 				for f, err := range res.Findings() {
 					if err != nil {
