@@ -753,12 +753,18 @@ func (sp *JointSpace) Torn(k int) (*JointState, bool) {
 	if !ok {
 		return nil, false
 	}
-	return sp.build(sp.prefixConfig(len(sp.ops)), func(ino *Inode, _ string) PathState {
-		if ino == po.Inode {
-			return torn
+	return sp.allBut(po.Inode, torn), true
+}
+
+// allBut is the state in which every operation is on disk but the data
+// of inode ino, which holds s.
+func (sp *JointSpace) allBut(ino *Inode, s PathState) *JointState {
+	return sp.build(sp.prefixConfig(len(sp.ops)), func(i *Inode, _ string) PathState {
+		if i == ino {
+			return s
 		}
-		return sp.m.contentAll(ino)
-	}), true
+		return sp.m.contentAll(i)
+	})
 }
 
 // SizeOnly is the state in which pending write k (an index into Pending)
@@ -776,12 +782,7 @@ func (sp *JointSpace) SizeOnly(k int) (*JointState, bool) {
 	if !ok {
 		return nil, false
 	}
-	return sp.build(sp.prefixConfig(len(sp.ops)), func(ino *Inode, _ string) PathState {
-		if ino == po.Inode {
-			return size
-		}
-		return sp.m.contentAll(ino)
-	}), true
+	return sp.allBut(po.Inode, size), true
 }
 
 // With is a state in which path p holds target (one of its outcome
