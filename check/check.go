@@ -125,7 +125,7 @@ func stateOf(m *model.Model, at model.Ref, p string, s model.PathState) *State {
 
 // stateWith is stateOf with the state's words given.
 func stateWith(at model.Ref, p string, s model.PathState, words string) *State {
-	return &State{Trace: at.File, Line: max(at.Line, at.EndLine), Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted, Words: words}
+	return &State{Trace: at.File, Line: at.Completed(), Path: p, Outcome: string(s.Outcome), Persisted: s.Persisted, Words: words}
 }
 
 // lossOrder is the order in which losing outcomes are preferred as the

@@ -231,7 +231,7 @@ type state struct {
 	index int // the tree's (or, with EveryLine, the pair's) place
 	dir   string
 	point int
-	line  int // the crash line: where the last event before the next point after its last point completes (crashLine)
+	line  int // the crash line: where the last event before the next point after its last point completes (Ref.Completed)
 	first int // the crash line of the first crash point that leaves the same tree
 	event *model.Ref
 	tree  *tree
@@ -709,7 +709,7 @@ func (e *explorer) keep(c *cand, t *tree, index int) error {
 // hold keeps the state just built for its checker, which starts when the
 // crash point's span ends.
 func (e *explorer) hold(c *cand, t *tree, index int) error {
-	s := &state{index: index, dir: e.spare, point: c.point, first: crashLine(t.first), tree: t}
+	s := &state{index: index, dir: e.spare, point: c.point, first: t.first.Completed(), tree: t}
 	e.describe(s, c)
 	e.spare = "" // the checker's now
 	if !e.opt.CopyStates && !e.opt.Keep {
@@ -727,21 +727,13 @@ func (e *explorer) hold(c *cand, t *tree, index int) error {
 	return nil
 }
 
-// crashLine is the line a crash right after event r comes after: the
-// line that completes it. Under -f a call strace split ("<unfinished
-// ...>", then "<... resumed>") completes after the lines between, which
-// may hold whole calls of other threads: its first line would put the
-// crash before calls that completed earlier. In the order events
-// complete, this line only grows.
-func crashLine(r model.Ref) int { return max(r.Line, r.EndLine) }
-
 // launchWaiting hands the states held at crash point i to the workers,
 // now that the last event before the next point (last) is known: the
 // latest moment a crash leaves them.
 func (e *explorer) launchWaiting(i int, last model.Ref) error {
 	for k, s := range e.waiting {
 		r := last
-		s.line, s.event = crashLine(last), &r
+		s.line, s.event = last.Completed(), &r
 		e.mu.Lock()
 		e.states = append(e.states, s)
 		e.mu.Unlock()

@@ -18,6 +18,12 @@ type Ref struct {
 	Syscall string
 }
 
+// Completed is the line that completes the event, where a crash right
+// after it comes: the resumed half of a call strace split over two lines
+// (under -f, other threads' lines between), else its only line. In the
+// order events complete it only grows; Line need not.
+func (r Ref) Completed() int { return max(r.Line, r.EndLine) }
+
 func refOf(ev *parser.Event) Ref {
 	return Ref{Seq: ev.Seq, File: ev.Pos.File, Line: ev.Pos.Line, EndLine: ev.EndLine, PID: ev.PID, Syscall: ev.Name}
 }
