@@ -268,17 +268,19 @@ func (g *pointGen) initial() []*cand {
 	// A write's size without its data: zeros where its bytes should be
 	// (an append whose length reached the disk first), where the model
 	// allows it.
-	var sized []*model.JointState
+	var sizable []int
 	for k := range n {
-		if js, ok := g.sp.SizeOnly(k); ok {
-			sized = append(sized, js)
+		if g.sp.Sizable(k) {
+			sizable = append(sizable, k)
 		}
 	}
-	for _, i := range spread(len(sized), share) {
+	for _, i := range spread(len(sizable), share) {
 		if !room() {
 			break
 		}
-		out = g.add(out, sized[i], FamilySize, "")
+		if js, ok := g.sp.SizeOnly(sizable[i]); ok {
+			out = g.add(out, js, FamilySize, "")
+		}
 	}
 	if e.opt.Samples > 0 {
 		r := rand.New(rand.NewPCG(e.opt.Seed, uint64(g.point)))

@@ -767,22 +767,35 @@ func (sp *JointSpace) allBut(ino *Inode, s PathState) *JointState {
 	})
 }
 
+// Sizable reports whether pending operation k (an index into Pending) is
+// a write whose size can reach the disk without its data (see SizeOnly).
+func (sp *JointSpace) Sizable(k int) bool {
+	_, ok := sp.sizeOnlyOf(k)
+	return ok
+}
+
+// sizeOnlyOf is pending operation k's content with its size on disk and
+// not its data, and whether there is one.
+func (sp *JointSpace) sizeOnlyOf(k int) (PathState, bool) {
+	po := sp.Pending()[k]
+	if po.Entry != nil || !sp.m.sizeWithoutData(po.Inode) {
+		return PathState{}, false
+	}
+	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true, files: sp.m.opt.NameFiles}
+	return cl.sizeOnly(po.Index)
+}
+
 // SizeOnly is the state in which pending write k (an index into Pending)
 // gave its file the size it wrote without its bytes, with the writes of
 // its file before it on disk and those after it not, and every other
 // operation on disk; false when k is no write, or the model keeps this
 // file's data and size together (Model.sizeWithoutData).
 func (sp *JointSpace) SizeOnly(k int) (*JointState, bool) {
-	po := sp.Pending()[k]
-	if po.Entry != nil || !sp.m.sizeWithoutData(po.Inode) {
-		return nil, false
-	}
-	cl := classifier{ino: po.Inode, ops: po.Inode.maybeOps(), current: true, files: sp.m.opt.NameFiles}
-	size, ok := cl.sizeOnly(po.Index)
+	size, ok := sp.sizeOnlyOf(k)
 	if !ok {
 		return nil, false
 	}
-	return sp.allBut(po.Inode, size), true
+	return sp.allBut(sp.Pending()[k].Inode, size), true
 }
 
 // With is a state in which path p holds target (one of its outcome
