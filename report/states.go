@@ -176,7 +176,11 @@ func plural(n int, one, many string) string {
 
 // named reports whether event r is in a file other than the trace's
 // name: a process's own file of an -ff set, whose lines need its name.
-func (t *textPoints) named(r model.Ref) bool { return r.File != "" && r.File != t.trace }
+func (t *textPoints) named(r model.Ref) bool { return otherFile(r, t.trace) }
+
+// otherFile reports whether event r is in a file other than trace, the
+// name the trace was given by.
+func otherFile(r model.Ref, trace string) bool { return r.File != "" && r.File != trace }
 
 // line names event r's line: "line 12", or in an -ff set "trace.4242:12"
 // (the base name of its file, as a state's words name it).
@@ -263,8 +267,8 @@ func (j *jsonPoints) Point(pt model.Point) {
 	pj := PointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: map[string][]string{}, Detail: []DetailJSON{}}
 	if pt.Event != nil {
 		pj.Line = pt.Event.Line
-		if f := pt.Event.File; f != "" && f != j.trace {
-			pj.Trace = f
+		if otherFile(*pt.Event, j.trace) {
+			pj.Trace = pt.Event.File
 		}
 		name := pt.Event.Syscall
 		pj.Syscall = &name
