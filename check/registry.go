@@ -353,9 +353,9 @@ var registry = []*Rule{
 			"under the same name. From the truncate until the new bytes are durable, a crash can leave the file " +
 			"empty or with only part of the new content, and the old version is already gone. An fsync at the " +
 			"end shortens that window but cannot close it. It is a warning, not an error, because some files " +
-			"(logs, caches) can be rebuilt after a crash. A file cut back to a size it keeps and then only " +
-			"written from there on (a log trimmed to its last good record, then appended to) is not rewritten: " +
-			"what it kept stays as it was.",
+			"(logs, caches) can be rebuilt after a crash. A preallocated log cut back to its last good record, " +
+			"given its space again (fallocate) and then appended to after what it kept is not rewritten: " +
+			"the cut tail was space the program had set aside, not data.",
 		Fix: "Replace the file instead of rewriting it: write the new content to a temp file in the same " +
 			"directory, fsync it, rename it over the old name, then fsync the directory. Readers then see the " +
 			"whole old version or the whole new one.",

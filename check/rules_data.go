@@ -191,11 +191,14 @@ type cutFile struct {
 	at    model.Ref
 	size  int64 // the size the truncation left
 	wrote bool
-	// appended: the first write after the cut went at or past the size
-	// it left, a log cut back to its last good record and then appended
-	// to (etcd's WAL): what the cut kept is not rewritten.
-	appended bool
-	state    *State
+	// regrown: before any write the file was given back more than the
+	// cut left (fallocate, or a truncation up), space made again for a
+	// log; appended: the first write then went at or past the size the
+	// cut left. Both: a preallocated log cut back to its last good record
+	// and appended to (etcd's WAL), whose cut tail the program treats as
+	// free space, not a file it rewrites.
+	regrown, appended bool
+	state             *State
 }
 
 // cutLoss is what a crash between the truncation and the end of the
@@ -206,7 +209,9 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
 		t.cut = map[*model.Inode]*cutFile{}
 	}
-	switch {
+	switch c := t.cut[e.Inode]; {
+	case e.Kind == model.EffTruncate && c != nil && !c.wrote && e.Data.Size > c.size:
+		c.regrown = true
 	case e.Kind == model.EffTruncate && e.Data.Kind == model.DataTruncate && e.Inode.HadContent:
 		// A truncation to the size the file has, or more, cuts nothing
 		// (SQLite sets a database's size after a checkpoint); one from an
@@ -218,13 +223,12 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 			r.m.Pin(e.Inode)
 			t.cut[e.Inode] = &cutFile{at: e.Ref, size: e.Data.Size}
 		}
-	case e.Kind == model.EffWrite && t.cut[e.Inode] != nil && !t.cut[e.Inode].wrote:
+	case e.Kind == model.EffWrite && c != nil && !c.wrote:
 		// Right after the first write of the rewrite the cut file can be
 		// on disk empty (right after the truncation itself, the empty
 		// file is what the program sees, no loss yet).
-		c := t.cut[e.Inode]
 		c.wrote = true
-		if c.size > 0 && e.Data.Off >= c.size {
+		if c.regrown && c.size > 0 && e.Data.Off >= c.size {
 			c.appended = true
 			return
 		}

@@ -8,9 +8,9 @@ import (
 )
 
 // TestTruncateInPlace pins when truncate-in-place fires: a file that held
-// data cut shorter and written again, unless what it kept is left alone
-// and the writes go after it (a log cut back to its last good record,
-// then appended to: etcd's WAL).
+// data cut shorter and written again, unless it was given its space back
+// before any write and the writes go after what it kept (a preallocated
+// log cut back to its last good record, then appended to: etcd's WAL).
 func TestTruncateInPlace(t *testing.T) {
 	const (
 		open  = `1 openat(AT_FDCWD, "/w/wal", O_RDWR) = 3`
@@ -25,8 +25,11 @@ func TestTruncateInPlace(t *testing.T) {
 		{"O_TRUNC, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_TRUNC) = 3`, `1 write(3, "new", 3) = 3`, fsync}, true},
 		{"cut to 0, then written", []string{open, stat, `1 ftruncate(3, 0) = 0`, `1 pwrite64(3, "new", 3, 0) = 3`, fsync}, true},
 		{"cut to 776, then rewritten below it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 pwrite64(3, "hdr", 3, 0) = 3`, fsync}, true},
-		{"cut to 776, then appended at it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 fallocate(3, 0, 0, 64000) = 0`, `1 pwrite64(3, "rec", 3, 776) = 3`, fsync}, false},
-		{"cut to 776, then appended past it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 pwrite64(3, "rec", 3, 4096) = 3`, fsync}, false},
+		{"cut to 776, space made again, then appended at it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 fallocate(3, 0, 0, 64000) = 0`, `1 pwrite64(3, "rec", 3, 776) = 3`, fsync}, false},
+		{"cut to 776, grown again, then appended past it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 ftruncate(3, 16384) = 0`, `1 pwrite64(3, "rec", 3, 4096) = 3`, fsync}, false},
+		// A kept header and a new body after it: the old body is gone.
+		{"cut to 100, then written after it", []string{open, stat, `1 ftruncate(3, 100) = 0`, `1 pwrite64(3, "body", 4, 100) = 4`, fsync}, true},
+		{"cut to 776, space made again, then rewritten below it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 fallocate(3, 0, 0, 64000) = 0`, `1 pwrite64(3, "hdr", 3, 0) = 3`, fsync}, true},
 		{"cut, never written", []string{open, stat, `1 ftruncate(3, 776) = 0`, fsync}, false},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/wal", true }
