@@ -25,3 +25,18 @@ func TestProcessCPU(t *testing.T) {
 		t.Errorf("CPU time went back from %v to %v (%d)", a, b, x)
 	}
 }
+
+// TestPeakRSS: the peak grows past memory the process touched.
+func TestPeakRSS(t *testing.T) {
+	before := peakRSS()
+	if before <= 0 {
+		t.Fatalf("peak RSS %d", before)
+	}
+	b := make([]byte, before+64<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	if after := peakRSS(); after < int64(len(b)) {
+		t.Errorf("peak RSS %d after touching %d bytes", after, len(b))
+	}
+}

@@ -4,7 +4,9 @@
 // under each model, the findings merged, grouped, reported), its wall
 // time and the CPU time the whole process spent in it. A CPU time near
 // twice the wall time says both CPUs were busy; near the wall time, one
-// goroutine bounded the phase. Off, a mark costs one atomic load.
+// goroutine bounded the phase; and the peak resident memory of the
+// process so far, which says in which phase a peak was reached. Off, a
+// mark costs one atomic load.
 package phases
 
 import (
@@ -27,6 +29,7 @@ var (
 	least time.Duration
 	// The clocks, variables for the tests.
 	clock = processCPU
+	peak  = peakRSS
 	now   = time.Now
 )
 
@@ -68,5 +71,5 @@ func Mark(name string) {
 	if t.Sub(since) < least {
 		return
 	}
-	fmt.Fprintf(out, "crashsim: phase %-40s %8.3f s wall %8.3f s CPU\n", name, t.Sub(since).Seconds(), (c - cpu).Seconds())
+	fmt.Fprintf(out, "crashsim: phase %-40s %8.3f s wall %8.3f s CPU %6d MB peak\n", name, t.Sub(since).Seconds(), (c - cpu).Seconds(), peak()/1e6)
 }

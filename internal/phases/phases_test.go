@@ -12,23 +12,25 @@ import (
 // Stop.
 func TestMarks(t *testing.T) {
 	wall, proc := time.Unix(1000, 0), time.Duration(0)
-	defer func(n func() time.Time, c func() time.Duration) { now, clock = n, c }(now, clock)
+	rss := int64(0)
+	defer func(n func() time.Time, c func() time.Duration, p func() int64) { now, clock, peak = n, c, p }(now, clock, peak)
 	now = func() time.Time { return wall }
 	clock = func() time.Duration { return proc }
+	peak = func() int64 { return rss }
 	var buf bytes.Buffer
 	Mark("before start")
 	Start(&buf, time.Millisecond)
-	wall, proc = wall.Add(2*time.Second), proc+3*time.Second
+	wall, proc, rss = wall.Add(2*time.Second), proc+3*time.Second, 300e6
 	Mark("read")
 	wall, proc = wall.Add(500*time.Microsecond), proc+time.Millisecond
 	Mark("nothing to do")
-	wall, proc = wall.Add(1500*time.Millisecond), proc+1500*time.Millisecond
+	wall, proc, rss = wall.Add(1500*time.Millisecond), proc+1500*time.Millisecond, 1234567890
 	Mark("report")
 	Stop()
 	wall = wall.Add(time.Second)
 	Mark("after stop")
-	want := "crashsim: phase read                                        2.000 s wall    3.000 s CPU\n" +
-		"crashsim: phase report                                      1.500 s wall    1.500 s CPU\n"
+	want := "crashsim: phase read                                        2.000 s wall    3.000 s CPU    300 MB peak\n" +
+		"crashsim: phase report                                      1.500 s wall    1.500 s CPU   1234 MB peak\n"
 	if buf.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
 	}
