@@ -45,7 +45,7 @@ var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
 	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
-	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup and fcntl (crashsim trace chooses one)"},
+	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup, fcntl and exit_group (crashsim trace chooses one)"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
@@ -841,7 +841,22 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
 	}
 	// A filter without exit_group also hides it: say the filter only.
-	if filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter; !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
+	filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
+	if !filtered && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
+		// A process that ends by itself calls exit_group (or its last
+		// thread exit), and strace prints the call even with -qq: a
+		// process exited and no call in the trace is one. Failed calls
+		// are shown, so it is no -z: a -e trace= list left exit_group
+		// out, and what else it left out the trace cannot say.
+		// -e trace=%desc on a static binary (no loader open, no execve)
+		// is one, and it hides every rename, unlink and mkdir (which
+		// take no fd); so is a list written by hand.
+		who := "the program"
+		if w.exitLine.PID != 0 {
+			who = fmt.Sprintf("pid %d", w.exitLine.PID)
+		}
+		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files; what a crash loses there cannot be seen", who))
+	} else if !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
 		if !w.cmdExec {
 			// No execve first: an excerpt cut from a longer log can
