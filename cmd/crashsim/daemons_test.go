@@ -20,9 +20,12 @@ import (
 // pids, never a pattern matched against every process of the machine.
 
 // daemonScript records its pid and becomes the copy of sleep. It uses no
-// external command: the daemons run with env -i (no PATH).
+// external command: the daemons run with env -i (no PATH). It appends: an
+// explore with two workers can run the checker that starts it twice
+// before the script kills explore, and each copy must be gone (a truncating
+// write let two copies write over each other: "301\n5").
 const daemonScript = `#!/bin/sh
-echo $$ > "${0%/*}/pids/${0##*/}"
+echo $$ >> "${0%/*}/pids/${0##*/}"
 exec "${0%/*}/bin/${0##*/}" "$@"
 `
 
@@ -69,15 +72,21 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			ts.Fatalf("daemon %s never started: %v", name, err)
 		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		ts.Check(err)
+		pids := strings.Fields(string(b))
+		if len(pids) == 0 {
+			ts.Fatalf("daemon %s wrote no pid", name)
+		}
 		exe, script := filepath.Join(work, "bin", name), filepath.Join(work, name)
 		deadline := time.Now().Add(15 * time.Second)
-		for runs(pid, exe, script) {
-			if time.Now().After(deadline) {
-				ts.Fatalf("daemon %s (pid %d) still runs", name, pid)
+		for _, p := range pids {
+			pid, err := strconv.Atoi(p)
+			ts.Check(err)
+			for runs(pid, exe, script) {
+				if time.Now().After(deadline) {
+					ts.Fatalf("daemon %s (pid %d) still runs", name, pid)
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 }
