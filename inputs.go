@@ -105,12 +105,19 @@ type Start struct {
 	// Set: the trace is the PREFIX of an strace -ff set, whose files
 	// number their lines each from 1 (model.Options.NameFiles).
 	Set bool
+	// SetPrefix and SetOthers: the trace is one file of an -ff set, the
+	// other files of the set lie beside it (parser.SetOf).
+	SetPrefix string
+	SetOthers []string
 }
 
 // Start reads what is known of where a trace begins: its listing (see
 // Inputs.Listing) and Cwd.
 func (in *Inputs) Start(trace string) (Start, error) {
 	st := Start{Set: parser.IsSet(trace)}
+	if !st.Set {
+		st.SetPrefix, st.SetOthers = parser.SetOf(trace)
+	}
 	l, err := in.listing(trace)
 	if err != nil {
 		return st, err

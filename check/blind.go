@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,6 +33,7 @@ const (
 	BlindUnknownFD          = "blind-unknown-fd"
 	BlindCutShort           = "blind-cut-short"
 	BlindUnnamedCall        = "blind-unnamed-call"
+	BlindPartialSet         = "blind-partial-set"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -49,6 +51,7 @@ var blindSpots = []BlindSpot{
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
+	{BlindPartialSet, "what the other processes of an strace -ff recording did, when one file of the set is given: their writes, syncs and renames", "give the set's prefix (crashsim check PREFIX reads every PREFIX.PID file in order; the set needs -tt or -ttt), or record with -f into one file"},
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
@@ -777,6 +780,20 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
 	}
+	// A file of an -ff set has no pid column (its events are pid 0): a
+	// numbered trace that has one is a whole recording of its own.
+	partial := w.opt.SetPrefix != "" && len(w.opt.SetOthers) > 0 && len(w.pids) == 1 && w.pids[0]
+	if o := w.opt; partial {
+		at := w.anyEvent
+		if at.Line == 0 {
+			at = model.Ref{File: w.lastFile, Line: 1}
+		}
+		others := fmt.Sprintf("%s beside it, %s", plural(len(o.SetOthers), "other file", "other files"), filepath.Base(o.SetOthers[0]))
+		if len(o.SetOthers) > 1 {
+			others += " the first"
+		}
+		add(BlindPartialSet, at, fmt.Sprintf("this file is one of the strace -ff set %s (%s): it holds one process of the recording, and what the others wrote, synced and renamed is not in it", o.SetPrefix, others))
+	}
 	if w.unnamedCalls > 0 {
 		on := "on " + w.unnamedCallArch.String()
 		if w.unnamedCallArch == syscalls.Unknown {
@@ -841,7 +858,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
 	}
 	// A filter without exit_group also hides it: say the filter only.
-	filtered := len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
+	// In a file of an -ff set, a thread ends when another's exit_group
+	// ends the process: that file has none (the set's other files say
+	// more, as the warning above does).
+	filtered := partial || len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
 	if !filtered && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
@@ -851,11 +871,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// -e trace=%desc on a static binary (no loader open, no execve)
 		// is one, and it hides every rename, unlink and mkdir (which
 		// take no fd); so is a list written by hand.
-		who := "the program"
+		who, or := "the program", ""
 		if w.exitLine.PID != 0 {
 			who = fmt.Sprintf("pid %d", w.exitLine.PID)
+		} else {
+			// No pid column: one thread traced without -f ends so too,
+			// when another thread's exit_group ends the process.
+			or = ", or it shows one thread of a process whose other threads were not traced (no -f)"
 		}
-		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files; what a crash loses there cannot be seen", who))
+		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files%s; what a crash loses there cannot be seen", who, or))
 	} else if !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
 		if !w.cmdExec {
@@ -884,14 +908,17 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			signalled = append(signalled, pid)
 		}
 	}
-	if len(lost) > 0 && len(lost) > w.unexplained() {
+	if partial {
+		// The children are in the set's other files, which the warning
+		// above names: not lost by a recording without -f.
+	} else if len(lost) > 0 && len(lost) > w.unexplained() {
 		at := earliest(lost, w.forks)
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
 	} else if len(signalled) > 0 && len(signalled) > w.unexplained() {
 		at := earliest(signalled, w.sigchld)
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("SIGCHLD names %s the trace never shows (first pid %d, here), and no call in it made them: recorded without -f, with a -e trace= filter that leaves out fork and the children's calls, or attached (strace -p) after they started, so what the children wrote, synced and renamed is missing", plural(len(signalled), "child", "children"), signalled[0]))
 	}
-	if w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
+	if !partial && w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
 		// Threads made before the trace began (strace -p without -f
 		// attaches to one thread) return no fork in it.
 		add(BlindUnfollowedChildren, w.woke, fmt.Sprintf("futex woke %s the trace never shows (first here), and every line is one thread's: recorded without -f, or attached (-p) to one thread of a program with more, so what the other threads wrote, synced and renamed is missing", plural(int(w.woken), "waiting thread", "waiting threads")))

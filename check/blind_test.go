@@ -3,6 +3,7 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -620,5 +621,51 @@ func TestRootBelowDevShm(t *testing.T) {
 	_, _, findings := blindRun(t, trace, Options{Roots: []string{"/dev/shm/x"}, Mounts: []Mount{{"/", "ext4"}, {"/dev/shm", "tmpfs"}, {"/dev/shm/x", "ext4"}}})
 	if diff := cmp.Diff([]string{"data-not-synced /dev/shm/x/a", "name-not-synced /dev/shm/x/a"}, findings); diff != "" {
 		t.Errorf("ext4 at /dev/shm/x: findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestPartialSet: one file of an -ff set (Options.SetPrefix and
+// SetOthers, which crashsim sets from parser.SetOf) holds one process of
+// the recording. A Go program's thread that changed nothing checked clean;
+// the main thread's file said the threads were lost to a recording
+// without -f. Both now say what the file is, and only that. A numbered
+// trace with a pid column is a whole recording: no warning.
+func TestPartialSet(t *testing.T) {
+	set := fx + "go-atomic/ff-ttt/trace"
+	members, _ := filepath.Glob(set + ".*")
+	if len(members) != 4 {
+		t.Fatalf("go-atomic's -ff set has %d files, want 4", len(members))
+	}
+	sort.Strings(members)
+	others := func(m string) []string {
+		var out []string
+		for _, o := range members {
+			if o != m {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	for _, m := range []string{members[0], members[3]} {
+		blind, _, findings := blindRun(t, m, Options{SetPrefix: set, SetOthers: others(m)})
+		if diff := cmp.Diff([]string{BlindPartialSet}, blind); diff != "" || len(findings) != 0 {
+			t.Errorf("%s: blind spots (-want +got):\n%s\nfindings %v", m, diff, findings)
+		}
+		blind, _, _ = blindRun(t, m, Options{})
+		if slices.Contains(blind, BlindPartialSet) {
+			t.Errorf("%s: %v without SetPrefix", m, blind)
+		}
+	}
+	trace := filepath.Join(t.TempDir(), "run.1")
+	lines := "7 openat(AT_FDCWD</d>, \"/d/a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</d/a>\n" +
+		"7 write(3</d/a>, \"x\", 1) = 1\n7 fsync(3</d/a>) = 0\n7 close(3</d/a>) = 0\n" +
+		"7 openat(AT_FDCWD</d>, \"/nope\", O_RDONLY) = -1 ENOENT (No such file or directory)\n" +
+		"7 exit_group(0) = ?\n7 +++ exited with 0 +++\n"
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blind, _, _ := blindRun(t, trace, Options{SetPrefix: strings.TrimSuffix(trace, ".1"), SetOthers: []string{strings.TrimSuffix(trace, "1") + "2"}})
+	if slices.Contains(blind, BlindPartialSet) {
+		t.Errorf("a trace with a pid column: %v", blind)
 	}
 }

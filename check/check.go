@@ -289,6 +289,11 @@ type Options struct {
 	// NameFiles says the trace is an strace -ff set: states name a line
 	// with its file (see model.Options.NameFiles).
 	NameFiles bool
+	// SetPrefix and SetOthers say that the trace is one file of an strace
+	// -ff set, the set's PREFIX and its other files: the watcher says
+	// that what they hold is not seen (blind-partial-set).
+	SetPrefix string
+	SetOthers []string
 	// Mounts are the filesystems of the machine the trace was recorded
 	// on, when known (crashsim trace reads them): paths on tmpfs or ramfs
 	// are out of scope, with a note.

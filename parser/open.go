@@ -49,6 +49,35 @@ func IsSet(path string) bool {
 	return err == nil && len(ms) > 0
 }
 
+// SetOf says whether path is one file of an strace -ff set: its name is
+// PREFIX.PID and other PREFIX.PID files lie beside it. It returns the
+// prefix and the others' names, in pid order; "" and nil otherwise.
+// Given one such file, a check sees one process of the recording: what
+// the others did is not in it.
+func SetOf(path string) (prefix string, others []string) {
+	dot := strings.LastIndexByte(path, '.')
+	if dot <= 0 || strings.ContainsRune(path[dot:], filepath.Separator) {
+		return "", nil
+	}
+	if pid, err := strconv.Atoi(path[dot+1:]); err != nil || pid <= 0 || path[dot+1] == '+' {
+		return "", nil
+	}
+	prefix = path[:dot]
+	ms, err := ffMembers(prefix)
+	if err != nil {
+		return "", nil
+	}
+	for _, m := range ms {
+		if filepath.Clean(m.path) != filepath.Clean(path) {
+			others = append(others, m.path)
+		}
+	}
+	if len(others) == 0 {
+		return "", nil
+	}
+	return prefix, others
+}
+
 type ffMember struct {
 	path string
 	pid  int

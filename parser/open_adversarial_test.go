@@ -3,6 +3,7 @@ package parser
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,6 +42,43 @@ func TestAdversarialTraceNotFile(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// TestSetOf: a file named PREFIX.PID with other PREFIX.PID files beside it
+// is one file of an -ff set; alone, or named otherwise, it is a trace.
+func TestSetOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"t.100", "t.101", "t.102", "t.x", "u.5", "v.log", "w.+7", "w.8"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(n string) string { return filepath.Join(dir, n) }
+	for _, tc := range []struct {
+		path, prefix string
+		others       []string
+	}{
+		{"t.101", "t", []string{"t.100", "t.102"}},
+		{"t.100", "t", []string{"t.101", "t.102"}},
+		{"t.x", "", nil},
+		{"u.5", "", nil},   // alone: a trace of its own
+		{"v.log", "", nil}, // not a pid
+		{"w.+7", "", nil},  // not as strace names a member
+		{"t", "", nil},     // the prefix itself (parser.IsSet)
+	} {
+		prefix, others := SetOf(at(tc.path))
+		var want []string
+		for _, o := range tc.others {
+			want = append(want, at(o))
+		}
+		wantPrefix := ""
+		if tc.prefix != "" {
+			wantPrefix = at(tc.prefix)
+		}
+		if prefix != wantPrefix || !slices.Equal(others, want) {
+			t.Errorf("SetOf(%s) = %q, %q; want %q, %q", tc.path, prefix, others, wantPrefix, want)
 		}
 	}
 }
