@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/crashsim/crashsim/parser"
@@ -410,6 +411,43 @@ func (m *Model) persist(n *Inode, r *Ref) {
 		m.opt.Durable(n, ops.slice())
 	}
 	n.persistData(r)
+	m.queueInode(n)
+}
+
+// persistUpTo is persist for a sync that covers the data ops up to event
+// upTo (syncCut): those that completed after it, while the sync ran, stay
+// pending, and the durable size is the file's before the first of them.
+func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
+	ops := n.ops()
+	k := ops.len()
+	for k > 0 && ops.at(k-1).seq() > upTo {
+		k--
+	}
+	if k == ops.len() {
+		m.persist(n, r)
+		return
+	}
+	all := ops.slice()
+	if m.opt.Durable != nil && k > 0 {
+		m.opt.Durable(n, all[:k])
+	}
+	rest := slices.Clone(all[k:])
+	durable := n.DurableSize
+	if k > 0 {
+		durable = all[k-1].Size
+		if b := rest[0].SizeBefore; b >= 0 {
+			durable = b
+		}
+	}
+	n.dropPending()
+	if n.more != nil {
+		n.more.writeback = false
+	}
+	for _, op := range rest {
+		n.appendOp(op)
+	}
+	n.DurableSize = durable
+	n.LastSync = r
 	m.queueInode(n)
 }
 

@@ -1038,20 +1038,36 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	r := m.eventRef()
+	cut := syncCut(ev, r)
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
 		dir := map[string]bool{m.pathOf(ino, h): true}
-		persisted, covered := m.dirSyncRule(ino, dir, *r)
+		persisted, covered := m.dirSyncRule(ino, dir, cut)
 		ino.LastSync = r
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return
 	}
 	datasync := row.Effect == syscalls.Fdatasync
-	reach := m.syncReach(ino, datasync, *r)
+	reach := m.syncReach(ino, datasync, cut)
 	eff.pendingBefore = m.pendingOf(ino)
-	m.persist(ino, r)
+	m.persistUpTo(ino, r, cut.Seq)
 	eff.Kind, eff.Inode = EffFileSync, ino
-	eff.Persisted = m.fileSyncRule(ino, reach, *r)
+	eff.Persisted = m.fileSyncRule(ino, reach, cut)
+}
+
+// syncCut is the sync at r as its rules see it: r, or, for a call that
+// other threads' calls completed beside (parser.Event.Overlap), r with
+// Seq the last event that completed before it began. A sync makes sure
+// only of what it found done when it was called: a write or a rename
+// that completed while it ran may have missed it (ext4's commit, or the
+// writeback of the range, may have started before), so it stays pending
+// after, where a crash can keep it or lose it.
+func syncCut(ev *parser.Event, r *Ref) Ref {
+	cut := *r
+	if ev.Overlap > 0 {
+		cut.Seq = r.Seq - ev.Overlap - 1
+	}
+	return cut
 }
 
 // pathOf is the directory path a directory handle names.
@@ -1078,13 +1094,14 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	r := m.eventRef()
+	cut := syncCut(ev, r).Seq
 	m.inodes.each(func(ino *Inode) {
 		if len(ino.pending) > 0 {
-			m.persist(ino, r)
+			m.persistUpTo(ino, r, cut)
 		}
 	})
-	eff.Persisted = m.persistEntries(nil, r.Seq)
-	m.lastCommit = r.Seq
+	eff.Persisted = m.persistEntries(nil, cut)
+	m.lastCommit = cut
 	eff.Kind = EffSyncAll
 }
 

@@ -95,6 +95,9 @@ func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 	}
 	for i := range ops.len() {
 		op := ops.at(i)
+		if op.seq() > r.Seq {
+			break // completed while the sync ran (syncCut)
+		}
 		switch {
 		case grows(op) && started > op.seq():
 			reach = max(reach, started)

@@ -82,7 +82,9 @@ func uncutViews(evs []Event, trace []byte) []uncutView {
 	var out []uncutView
 	for _, ev := range evs {
 		var raw []string
-		ev.Pos.Line, ev.EndLine = 0, 0
+		// Where the halves are, and the calls that completed between
+		// them (Overlap), are the cut's own.
+		ev.Pos.Line, ev.EndLine, ev.Overlap = 0, 0, 0
 		ev.Args = rawData(ev.Args, trace, &raw)
 		out = append(out, uncutView{ev, raw})
 	}
@@ -298,5 +300,34 @@ func TestCutInsideAnArgumentErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOverlapCountsCallsBetweenHalves: a call cut in two is numbered
+// where it completes, and Overlap counts the events that completed
+// between its halves (those just before it); a call on one line has 0.
+func TestOverlapCountsCallsBetweenHalves(t *testing.T) {
+	in := "100 write(3, \"a\", 1) = 1\n" +
+		"100 fsync(3 <unfinished ...>\n" +
+		"101 write(4, \"b\", 1) = 1\n" +
+		"102 close(5 <unfinished ...>\n" +
+		"101 write(4, \"c\", 1) = 1\n" +
+		"100 <... fsync resumed>) = 0\n" +
+		"102 <... close resumed>) = 0\n" +
+		"100 exit_group(0) = ?\n"
+	evs, _, err := readEvents(strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"write 1": 0, "write 3": 0, "write 5": 0, "fsync 2": 2, "close 4": 2, "exit_group 8": 0}
+	got := map[string]int{}
+	for i, ev := range evs {
+		if ev.Seq != i {
+			t.Errorf("event %d has Seq %d", i, ev.Seq)
+		}
+		got[fmt.Sprintf("%s %d", ev.Name, ev.Pos.Line)] = ev.Overlap
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Overlap by call and first line (-want +got):\n%s", diff)
 	}
 }

@@ -62,6 +62,14 @@ type Event struct {
 	// call strace split, or Pos.Line for a whole one.
 	EndLine int
 	Seq     int // 0, 1, 2, ... in the order events complete in the trace
+	// Overlap is how many events completed while the call ran, between
+	// its first line and the one that completes it: the Overlap events
+	// just before it in Seq order. 0 for a call on one line. A sync
+	// covers only what completed before it began (the models read it),
+	// and a call another thread's lines cut in two may have run beside
+	// some of theirs. In an -ff set, whose files hold one process each
+	// and are merged by time, it is 0.
+	Overlap int
 
 	PID int // 0 when the trace has no pid column (a single process)
 

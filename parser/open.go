@@ -317,6 +317,7 @@ func (s *ffSet) Next() (*Event, error) {
 	}
 	ev.Seq = s.seq
 	s.seq++
+	ev.Overlap = 0 // counted in its own file, whose neighbours the merge moved
 	return ev, nil
 }
 

@@ -275,6 +275,10 @@ func (r *Reader) next(skip bool) (*Event, error) {
 			}
 			ev.Seq = r.seq
 			r.seq++
+			if ev.Overlap < 0 {
+				// Parked at the start: -1 - the events completed then.
+				ev.Overlap = ev.Seq - (-1 - ev.Overlap)
+			}
 			ev.Arch = r.opt.Arch
 			if ev.Arch == syscalls.Unknown {
 				ev.Arch = r.evidence.Arch()
@@ -531,6 +535,10 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			r.ready = append(r.ready, old)
 		}
 		r.pending[ev.PID] = ev
+		// The events completed before the call began, numbered or
+		// waiting in ready: Overlap counts from there when it is
+		// numbered (next).
+		ev.Overlap = -1 - (r.seq + len(r.ready) - r.head)
 		r.noteCut(ev.PID)
 		r.cut = ev
 	case lineResumed:

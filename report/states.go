@@ -118,7 +118,7 @@ func (t *textPoints) Point(pt model.Point) {
 	}
 	t.fold()
 	t.blocks++
-	fmt.Fprintf(t.w, "\nafter %s: %s\n", t.line(*pt.Event), pt.Call.Brief(80, nil))
+	fmt.Fprintf(t.w, "\nafter %s: %s\n", t.completed(*pt.Event), pt.Call.Brief(80, nil))
 	// One crash point in full (--at): every path, with its states. Else
 	// the paths whose outcomes changed here; the others are as above.
 	var paths []string
@@ -189,6 +189,19 @@ func (t *textPoints) line(r model.Ref) string {
 		return textesc.Escape(filepath.Base(r.File)) + ":" + strconv.Itoa(r.Line)
 	}
 	return "line " + strconv.Itoa(r.Line)
+}
+
+// completed names the line where event r completed, which a crash point
+// comes after: for a call other threads' lines cut in two, the line of
+// its resumed half, with the line it began on ("line 25 (begun on line
+// 11)").
+func (t *textPoints) completed(r model.Ref) string {
+	if c := r.Completed(); c != r.Line {
+		end := r
+		end.Line = c
+		return t.line(end) + " (begun on " + t.line(r) + ")"
+	}
+	return t.line(r)
 }
 
 func (t *textPoints) nameNote(s model.PathState) string {
