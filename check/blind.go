@@ -295,6 +295,9 @@ type Watcher struct {
 	noDataCall string
 	noDataPath string
 	noDataPart bool
+	// noDataCopy: the bytes were copied in the kernel (sendfile,
+	// copy_file_range, splice), which no recording shows.
+	noDataCopy bool
 }
 
 // minFilteredCalls is how many calls of at most two kinds make a trace
@@ -707,6 +710,7 @@ func (w *Watcher) observeData(e *model.Effect) {
 			// A chunk without a string is also the rest of an iovec array
 			// strace cut short (see model.DataOp.Chunks).
 			w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, c.Ref.Valid()
+			w.noDataCopy = syscalls.Lookup(e.Ref.Syscall).Row().Effect == syscalls.CopyInto
 			return
 		}
 	}
@@ -942,7 +946,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindUnknownArch, w.archGuess, fmt.Sprintf("%s has %s printed as a number (%s) whose bits mean different things on amd64 and arm64 (O_DIRECT, O_DIRECTORY, O_NOFOLLOW and O_LARGEFILE move): %s; findings about its file may be false", w.archGuess.Syscall, w.archTable.Name(), w.archFlags, what))
 	}
-	if w.noDataCall != "" {
+	if w.noDataCall != "" && w.noDataCopy {
+		// No flag helps: strace prints a copy's length, never its bytes.
+		add(BlindNoData, w.noData, fmt.Sprintf("%s copied bytes into %s in the kernel, and strace shows a copy's length, never its bytes, so no crash state with them can be built", w.noDataCall, shown(w.noDataPath)))
+		out[len(out)-1].Fix = "no strace flag shows them: explore a build of the program that copies with read and write (Python's shutil.copyfile uses sendfile, shutil.copyfileobj does not), or check the file by other means"
+	} else if w.noDataCall != "" {
 		how := "does not show the bytes"
 		if w.noDataPart {
 			how = "holds only part of the bytes (strace -s cut them)"
