@@ -263,9 +263,23 @@ func (t *truncateInPlace) Finish(r *run) {
 // from before the trace, which the kernel must read before it can write.
 type unalignedWrite struct {
 	seen map[*model.Inode]bool
+	// cut holds, by inode ID, how much of a file from before the trace a
+	// truncation left (O_TRUNC: none): past it, the pages hold only what
+	// the trace wrote, which the page cache has and the kernel need not
+	// read. IDs, not inodes: nothing is pinned for it.
+	cut map[int]int64
 }
 
 func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
+	if e.Data != nil && e.Data.Kind == model.DataTruncate && e.Inode != nil && e.Inode.Initial {
+		if c, ok := u.cut[e.Inode.ID]; !ok || e.Data.Size < c {
+			if u.cut == nil {
+				u.cut = map[int]int64{}
+			}
+			u.cut[e.Inode.ID] = e.Data.Size
+		}
+		return
+	}
 	if e.Kind != model.EffWrite || e.Data == nil || e.Data.Kind != model.DataWrite || u.seen[e.Inode] {
 		return
 	}
@@ -276,13 +290,20 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 	if op.Off < 0 || !e.Inode.Initial || e.Inode.Unsure || op.SizeBefore == 0 {
 		return
 	}
+	old := op.SizeBefore // bytes of the file from before the trace: at most these
+	if c, ok := u.cut[e.Inode.ID]; ok && (old < 0 || c < old) {
+		old = c
+	}
+	if old == 0 {
+		return
+	}
 	const page = 4096
 	if op.Off%page == 0 && op.Len%page == 0 {
 		return
 	}
 	firstPage := op.Off / page * page
 	lastPage := (op.Off + op.Len - 1) / page * page
-	existing := func(start int64) bool { return op.SizeBefore < 0 || start < op.SizeBefore }
+	existing := func(start int64) bool { return old < 0 || start < old }
 	partialFirst := op.Off%page != 0 && existing(firstPage)
 	partialLast := (op.Off+op.Len)%page != 0 && existing(lastPage)
 	if !partialFirst && !partialLast {

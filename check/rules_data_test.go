@@ -57,3 +57,32 @@ func runText(t testing.TB, text string, opt Options) *Result {
 	}
 	return res
 }
+
+// TestUnalignedWriteAfterTruncation: unaligned-write is about pages that
+// hold data from before the trace, which the kernel reads before a write
+// covers part of them. After O_TRUNC (or a truncation) only the bytes the
+// cut kept are such data: a file rewritten in two pieces from offset 0 has
+// its second piece land in a page the first one wrote, which is in the
+// page cache already. Written in place past what a cut kept, it fires.
+func TestUnalignedWriteAfterTruncation(t *testing.T) {
+	b := strings.Repeat("b", 100)
+	for _, c := range []struct {
+		name, lines string
+		want        bool
+	}{
+		{"O_TRUNC, then two writes", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY|O_TRUNC) = 3\n10 write(3, \"aaaaaaaaaaaaaaaaaa\", 18) = 18\n10 write(3, \"" + b + "\", 100) = 100\n", false},
+		{"no truncation: the old page", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", true},
+		{"cut to 50, written at 18", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 ftruncate(3, 50) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", true},
+		{"cut to 0, written at 18", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 ftruncate(3, 0) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", false},
+	} {
+		existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
+		res := runText(t, c.lines+"10 exit_group(0) = ?\n", Options{Existed: existed})
+		got := false
+		for _, f := range res.findings {
+			got = got || f.Rule.ID == UnalignedWrite
+		}
+		if got != c.want {
+			t.Errorf("%s: unaligned-write %v, want %v", c.name, got, c.want)
+		}
+	}
+}
