@@ -36,8 +36,11 @@ import (
 //     at the same time may have read the change. --copy-states
 //     (Options.CopyStates) gives every state private copies of all files.
 //
-// The files keep their modes: making the base read-only would not stop
-// root, and would change what a checker sees. An overlay mount would
+// The base is not made read-only: that would not stop root, and would
+// change what a checker sees. Nor does it keep the snapshot's modes or
+// owners: files are 0644 and directories 0755, owned by crashsim, so that
+// a jailed checker (another user) can read every state, and the trace's
+// chmod calls are not modelled. An overlay mount would
 // protect the base even from root, but needs root, a mount namespace and
 // an unmount on every way out; reflinks need a filesystem that has them
 // (the default work directory is tmpfs).
