@@ -126,7 +126,10 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 		return nil, nil, &InputError{fmt.Errorf("%s: %w", trace, err)}
 	}
 	out.Summary.Events = res.Events
-	out.Summary.Files = res.Files
+	// The files as check counts them, by the name a user knows (a file
+	// and the temp name it was renamed from are one): explore's own count
+	// is of every path a state held.
+	out.Summary.Files = predicted.Summary.Files
 	out.Add(res.Findings...)
 	return out, res, nil
 }
