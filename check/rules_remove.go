@@ -316,8 +316,11 @@ func (rs *removeBeforeSync) copiesLost(r *run, s *readCopies, p string, at model
 		if g == nil || g.Dir || len(g.Names()) == 0 {
 			continue
 		}
-		first, last, ok := g.PendingWriteEnds()
-		if !ok || last.Event().Seq < cp.read.Seq {
+		// The copy is what was written after the read: a write before
+		// it holds none of the file read (and named as the first
+		// pending one, it read as if it did).
+		first, last, ok := g.PendingWriteEndsAfter(cp.read.Seq)
+		if !ok {
 			continue
 		}
 		r.m.Pin(g)

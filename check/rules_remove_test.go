@@ -198,3 +198,36 @@ func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
 		t.Errorf("%d originals removed, %d found", removed, len(rs.hits))
 	}
 }
+
+// TestRemoveBeforeSyncNamesWritesAfterTheRead: the copy is what was
+// written after the read; a pending write of the same file before it
+// holds none of the file read, and the finding names the first write
+// after the read as the first pending one (RocksDB's info log, written
+// before it read back its OPTIONS file, was named as written from it).
+func TestRemoveBeforeSyncNamesWritesAfterTheRead(t *testing.T) {
+	lines := strings.Join([]string{
+		`1 openat(AT_FDCWD, "/w/out", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
+		`1 write(4, "early", 5) = 5`,
+		`1 openat(AT_FDCWD, "/w/in", O_RDONLY) = 3`,
+		`1 read(3, "abcdef", 65536) = 6`,
+		`1 write(4, "ABCDEF", 6) = 6`,
+		`1 unlink("/w/in") = 0`,
+		`1 exit_group(0) = ?`,
+	}, "\n") + "\n"
+	existed := func(p string) (bool, bool) { return p == "/w/in" || p == "/w", true }
+	res := runText(t, lines, Options{Existed: existed})
+	var got []string
+	for _, f := range res.findings {
+		if f.Rule.ID != RemoveBeforeSync {
+			continue
+		}
+		for _, r := range f.Related {
+			if r.What == "written, not yet durable" {
+				got = append(got, fmt.Sprint(r.Line))
+			}
+		}
+	}
+	if !slices.Equal(got, []string{"5"}) {
+		t.Errorf("pending writes named at lines %q, want [5] (the write after the read)", got)
+	}
+}

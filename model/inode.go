@@ -356,10 +356,16 @@ func (n *Inode) AppendPendingWrites(out []DataOp) []DataOp {
 // false when there is none. Unlike PendingWrites it copies nothing and looks
 // in from both ends, so rules may ask it at every rename.
 func (n *Inode) PendingWriteEnds() (first, last DataOp, ok bool) {
+	return n.PendingWriteEndsAfter(-1)
+}
+
+// PendingWriteEndsAfter is PendingWriteEnds of the pending writes made
+// at or after event seq (a copy in the kernel reads and writes in one).
+func (n *Inode) PendingWriteEndsAfter(seq int) (first, last DataOp, ok bool) {
 	ops := n.maybeOps()
 	k := ops.len()
 	i := 0
-	for i < k && ops.at(i).Kind != DataWrite {
+	for i < k && (ops.at(i).Kind != DataWrite || ops.at(i).seq() < seq) {
 		i++
 	}
 	if i == k {
