@@ -88,6 +88,19 @@ func (s *nameHistory) observe(e *model.Effect) {
 				s.made[c.Path] = -1
 			}
 		}
+		if len(e.Carried) > 0 {
+			// A directory renamed with names made in it and never synced:
+			// the rename made them at the new path, as litter there if
+			// removed before its directory is synced.
+			to := e.Entry.Changes[1].Path + "/"
+			for _, op := range e.Carried {
+				for _, c := range op.Changes {
+					if c.New != nil && !c.New.Initial && strings.HasPrefix(c.Path, to) {
+						s.made[c.Path] = e.Ref.Seq
+					}
+				}
+			}
+		}
 		if len(s.made) >= s.pruneAt {
 			s.prune()
 		}

@@ -130,7 +130,8 @@
 //     the same transaction, and any fsync or fdatasync that writes the log
 //     makes them durable (git-commit-fsync, below).
 //   - A directory fsync logs the directory's entries and its own new name
-//     (makedirs-fsync: d kept after fsync(d)).
+//     (makedirs-fsync: d kept after fsync(d)), not the entries of a new
+//     directory in it, whether made there or renamed into it.
 //   - Unsynced data comes back as a shorter file, never zeros: the
 //     on-disk size follows completed ordered extents (python-noflush:
 //     config.txt empty, as on xfs). Rewrites in place persist in any
@@ -296,10 +297,22 @@
 // costs what its event changed; jointCount, from scratch, is the
 // reference a test holds it to.
 //
-// Known simplifications: the names below a renamed directory are tracked
-// by path, so a name created in it before the rename becomes durable with
-// the rename even if its own creation was not synced; an inode's durable
-// data is a prefix of its history except for what a failed sync lost.
+// Names are tracked by path, so a directory rename moves the names below
+// it: those durable in the directory become changes of the rename. An
+// entry made in the directory and not synced there is the directory's,
+// not the rename's: its entry operation also changes the new path, stays
+// pending when the rename is durable, and a sync of the directory at its
+// new path makes it durable (renameTree). So d.tmp made, f created in it,
+// d.tmp renamed to d and only the parent fsynced leaves d/f missing or
+// there under posix, as when d is made with its own name; btrfs, which
+// logs the parent's entries and not those of the new directory, alike;
+// ext4 and xfs commit the create with the rename, as it came first.
+//
+// Known simplifications: a name durable in a renamed directory and
+// changed since (a file renamed over it) goes with the rename whole, its
+// change durable with the rename, and so does a name whose new path had
+// a history of its own after the change; an inode's durable data is a
+// prefix of its history except for what a failed sync lost.
 //
 // # Retirement
 //

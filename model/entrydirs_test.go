@@ -11,8 +11,10 @@ import (
 // TestEntryOpDirs: an entry op's directories are its changes' parents,
 // each once, in order: one for a create, two for a rename between
 // directories, and for a directory rename only the two of the rename
-// itself, not those of the moved names under it (which moveChildren adds
-// to its changes after the directories were counted). A directory sync
+// itself, not those of the moved names under it (which renameTree adds
+// to its changes after the directories were counted). A create in the
+// renamed directory, not yet durable, moves with it: its directory is the
+// new path (/b/e), as the directory inode is the same. A directory sync
 // then makes durable exactly the ops whose directories are all synced.
 func TestEntryOpDirs(t *testing.T) {
 	m := replayText(t, `mkdir("/a", 0755) = 0
@@ -30,7 +32,7 @@ rename("/a/d", "/b/e") = 0
 			t.Errorf("%s: NumDirs %d, Dirs %q", op.Kind, op.NumDirs(), op.Dirs())
 		}
 	}
-	want := [][]string{{"/"}, {"/"}, {"/a"}, {"/a/d"}, {"/a"}, {"/a", "/b"}, {"/a", "/b"}}
+	want := [][]string{{"/"}, {"/"}, {"/a"}, {"/b/e"}, {"/a"}, {"/a", "/b"}, {"/a", "/b"}}
 	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
 		t.Fatalf("dirs %q, want %q", got, want)
 	}
@@ -40,13 +42,13 @@ rename("/a/d", "/b/e") = 0
 	}
 
 	// Syncing /a covers the ops in /a alone; syncing /b then finishes
-	// the renames, and the ops in / and /a/d stay pending.
+	// the renames, and the ops in / and /b/e (ex /a/d) stay pending.
 	m.persistEntries(map[string]bool{"/a": true}, 1<<30)
 	var kinds []string
 	for _, op := range m.PendingEntries() {
 		kinds = append(kinds, op.Kind.String()+":"+op.Changes[0].Path)
 	}
-	wantKinds := []string{"mkdir:/a", "mkdir:/b", "create:/a/d/f", "rename:/a/x", "rename:/a/d"}
+	wantKinds := []string{"mkdir:/a", "mkdir:/b", "create:/b/e/f", "rename:/a/x", "rename:/a/d"}
 	if !slices.Equal(kinds, wantKinds) {
 		t.Fatalf("after syncing /a, pending %q, want %q", kinds, wantKinds)
 	}
@@ -55,7 +57,7 @@ rename("/a/d", "/b/e") = 0
 	for _, op := range m.PendingEntries() {
 		kinds = append(kinds, op.Kind.String()+":"+op.Changes[0].Path)
 	}
-	if wantKinds = []string{"mkdir:/a", "mkdir:/b", "create:/a/d/f"}; !slices.Equal(kinds, wantKinds) {
+	if wantKinds = []string{"mkdir:/a", "mkdir:/b", "create:/b/e/f"}; !slices.Equal(kinds, wantKinds) {
 		t.Fatalf("after syncing /b, pending %q, want %q", kinds, wantKinds)
 	}
 }

@@ -33,10 +33,13 @@ type jointInc struct {
 	// recorded paths under it, each once (see link).
 	below map[string][]string
 	// ops are the pending entry ops with a change on a recorded path.
-	ops     map[*EntryOp]bool
-	order   []*EntryOp // ops in the order the model made them, and some since durable
-	newOps  []*EntryOp
-	varying map[string]bool // the recorded paths that vary
+	ops    map[*EntryOp]bool
+	order  []*EntryOp // ops in the order the model made them, and some since durable
+	newOps []*EntryOp
+	// carriedOps are ops made earlier that a directory rename gave
+	// changes at new paths (Effect.Carried), with those paths.
+	carriedOps []carriedOp
+	varying    map[string]bool // the recorded paths that vary
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product
@@ -380,6 +383,16 @@ func newJointInc(m *Model) *jointInc {
 // durable.
 func (j *jointInc) entry(op *EntryOp) { j.newOps = append(j.newOps, op) }
 
+type carriedOp struct {
+	op    *EntryOp
+	paths []string
+}
+
+// carried notes that op, made earlier, now changes paths too.
+func (j *jointInc) carried(op *EntryOp, paths []string) {
+	j.carriedOps = append(j.carriedOps, carriedOp{op, paths})
+}
+
 func (j *jointInc) persisted(op *EntryOp) {
 	if !j.ops[op] {
 		return
@@ -406,6 +419,40 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 		r.note(outs[i], om, &j.scratch.newest)
 		j.setSized(p, r)
 	}
+	for _, co := range j.carriedOps {
+		op := co.op
+		switch {
+		case op.Durable:
+		case j.ops[op]:
+			for _, p := range co.paths {
+				if r := j.recs[p]; r != nil {
+					r.opN++
+				}
+			}
+		default:
+			// Not on a recorded path before: in the model's order, as
+			// the prefix enumeration reads it.
+			hit := false
+			for _, c := range op.Changes {
+				if j.recs[c.Path] != nil {
+					hit = true
+				}
+			}
+			if !hit {
+				continue
+			}
+			j.ops[op] = true
+			i, _ := slices.BinarySearchFunc(j.order, op, func(a, b *EntryOp) int { return int(a.order) - int(b.order) })
+			j.order = slices.Insert(j.order, i, op)
+			for _, c := range op.Changes {
+				if r := j.recs[c.Path]; r != nil {
+					r.opN++
+				}
+			}
+		}
+	}
+	clear(j.carriedOps)
+	j.carriedOps = j.carriedOps[:0]
 	for _, op := range j.newOps {
 		if op.Durable || j.ops[op] {
 			continue

@@ -73,7 +73,32 @@ func timelineInputs(t *testing.T) []traceInput {
 	// directory on the way to it (/w/c/a, on the way to /w/c/a/a):
 	// FuzzRefinement found the count failing there.
 	waypoint := "1 mkdir(\"/w/a/a\", 0777) = 0\n1 rmdir(\"/w/a/a/a\") = 0\n1 rmdir(\"/w/a/a\") = 0\n1 rename(\"/w/a\", \"/w/c\") = 0\n"
-	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint, "journaled": journaledTrace()} {
+	// Directories renamed into place with names made in them and not
+	// synced, which stay pending apart from the rename (renameTree): a
+	// nested directory, a rename within, a file moved in from outside, a
+	// lock taken and released twice under one name.
+	dirren := dirRenameTrace + `10 mkdir("/r/t", 0755) = 0
+10 mkdir("/r/t/s", 0755) = 0
+10 openat(AT_FDCWD, "/r/t/s/g", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+10 write(3, "gg", 2) = 2
+10 close(3) = 0
+10 rename("/r/t/s/g", "/r/t/s/h") = 0
+10 openat(AT_FDCWD, "/r/x", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+10 close(3) = 0
+10 rename("/r/x", "/r/t/x") = 0
+10 rename("/r/t", "/r/u") = 0
+10 openat(AT_FDCWD, "/r/u/s", O_RDONLY|O_DIRECTORY) = 4
+10 fsync(4) = 0
+10 close(4) = 0
+10 unlink("/r/d/f") = 0
+10 rmdir("/r/d") = 0
+10 mkdir("/r/d.tmp", 0755) = 0
+10 openat(AT_FDCWD, "/r/d.tmp/f", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+10 close(3) = 0
+10 rename("/r/d.tmp", "/r/d") = 0
+10 rename("/r/u", "/r/v") = 0
+`
+	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint, "journaled": journaledTrace(), "dirrename": dirren} {
 		text := text
 		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil

@@ -379,6 +379,11 @@ type Effect struct {
 	// durable or not yet (a rename between directories needs both): what
 	// the program made durable as far as this directory goes.
 	Covered []*EntryOp
+	// Carried are, for a directory rename, the pending entry ops made in
+	// the directory that moved with it: each changes the names at the new
+	// paths too now (see renameTree), and stays pending until the
+	// directory is synced.
+	Carried []*EntryOp
 	Handle  *Handle
 	// Source is, for a copy in the kernel (copy_file_range, sendfile,
 	// splice), the file the bytes came from, when it is a file the model
@@ -1134,7 +1139,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	}
 	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
 	if src.Dir {
-		m.renameTree(op, from, to)
+		eff.Carried = m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.pending) > 0 {
 		src.extra().writeback = true // auto_da_alloc: started, not waited for

@@ -653,6 +653,9 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 				}
 			}
 			n := m.nameOf(c.Path)
+			if n == nil {
+				continue
+			}
 			m.queueName(n)
 			// Ops before this one on the name are durable too now.
 			k := 0
@@ -675,11 +678,19 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 }
 
 // renameTree moves every name below a renamed directory. Each moved name
-// becomes two name changes of the rename itself, so that one crash state
-// keeps both or neither: the old path loses the inode and the new path
-// gains it. Until the rename is durable, the old path keeps what the disk
-// had there.
-func (m *Model) renameTree(op *EntryOp, from, to string) {
+// that is durable where it is becomes two name changes of the rename
+// itself, so that one crash state keeps both or neither: the old path
+// loses the inode and the new path gains it. Until the rename is durable,
+// the old path keeps what the disk had there.
+//
+// A name whose entry in the directory is not durable yet (made in it since
+// it was last synced) moves with the directory too, but its entry
+// operations are the directory's, not the rename's: a crash can keep the
+// rename without them (posix: the directory comes back without the entries
+// nobody synced). Those pending ops are carried (carryOps): each also
+// changes the new path, and is covered by a sync of the directory at its
+// new path, as the directory inode is the same. renameTree returns them.
+func (m *Model) renameTree(op *EntryOp, from, to string) []*EntryOp {
 	prefix := from + "/"
 	m.reviveBelow(prefix)
 	var moved []string
@@ -689,9 +700,11 @@ func (m *Model) renameTree(op *EntryOp, from, to string) {
 		}
 	}
 	sort.Strings(moved)
+	newPath := func(p string) string { return to + "/" + strings.TrimPrefix(p, prefix) }
+	carry, carried := m.carryable(moved, prefix, newPath)
 	for _, p := range moved {
 		n := m.names[p]
-		np := to + "/" + strings.TrimPrefix(p, prefix)
+		np := newPath(p)
 		ino := n.Cache
 		dst := m.name(np)
 		dst.Known = true
@@ -709,6 +722,17 @@ func (m *Model) renameTree(op *EntryOp, from, to string) {
 		if ino == nil && n.Durable == nil && dst.Durable == nil {
 			continue // a name gone on both layers: nothing moves
 		}
+		if carry[p] {
+			// The rename takes the name from the old path; the new path
+			// gets it from the carried ops, which the rename does not
+			// make durable.
+			op.Changes = append(op.Changes, NameChange{Path: p, Old: ino})
+			if ino != nil {
+				ino.opRefs++
+			}
+			n.Ops = append(n.Ops, op)
+			continue
+		}
 		op.Changes = append(op.Changes, NameChange{Path: p, Old: ino}, NameChange{Path: np, Old: old, New: ino})
 		if ino != nil {
 			ino.opRefs += 2
@@ -719,6 +743,161 @@ func (m *Model) renameTree(op *EntryOp, from, to string) {
 		n.Ops = append(n.Ops, op)
 		dst.Ops = append(dst.Ops, op)
 	}
+	for _, x := range carried {
+		m.carryOp(x, prefix, to, carry, newPath)
+	}
+	return carried
+}
+
+// carryable decides which moved names (paths below prefix, sorted) keep
+// their pending entry operations apart from the rename (see renameTree),
+// and lists those ops in program order. A name qualifies when it is not
+// durable at its old path (its entry in the directory is all pending), its
+// new path names nothing on either layer and had no change after the
+// first of those ops (the new path's ops stay in program order), and every
+// op concerned can carry all its changes below prefix (so that the op's
+// directories, which follow from its changes, move as a whole). Any other
+// moved name is the rename's, as a name durable in the directory is: the
+// rename brings it to the new path.
+func (m *Model) carryable(moved []string, prefix string, newPath func(string) string) (map[string]bool, []*EntryOp) {
+	carry := map[string]bool{}
+	for _, p := range moved {
+		n := m.names[p]
+		if len(n.Ops) == 0 || n.Durable != nil {
+			continue
+		}
+		first := n.Ops[0].order
+		dst := m.names[newPath(p)]
+		if dst != nil && (dst.Durable != nil || dst.Cache != nil || len(dst.Ops) > 0 && dst.Ops[len(dst.Ops)-1].order > first) {
+			continue
+		}
+		carry[p] = true
+	}
+	// An op with a change below prefix at a name not carried, or whose
+	// directories would not stay distinct, cannot be carried: neither can
+	// any of its names. Repeat until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for _, p := range moved {
+			if !carry[p] {
+				continue
+			}
+			for _, x := range m.names[p].Ops {
+				if !m.canCarry(x, prefix, carry, newPath) {
+					for _, c := range x.Changes {
+						if carry[c.Path] {
+							delete(carry, c.Path)
+							changed = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var ops []*EntryOp
+	seen := map[*EntryOp]bool{}
+	for _, p := range moved {
+		if !carry[p] {
+			continue
+		}
+		for _, x := range m.names[p].Ops {
+			if !seen[x] {
+				seen[x] = true
+				ops = append(ops, x)
+			}
+		}
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].order < ops[j].order })
+	return carry, ops
+}
+
+// canCarry reports whether op x can carry its changes below prefix: each
+// at a name carried, and its directories distinct once moved.
+func (m *Model) canCarry(x *EntryOp, prefix string, carry map[string]bool, newPath func(string) string) bool {
+	if x.Durable {
+		return false
+	}
+	for _, c := range x.Changes {
+		if strings.HasPrefix(c.Path, prefix) && !carry[c.Path] {
+			return false
+		}
+	}
+	ds, k := x.dirs()
+	var nd [maxOpDirs]string
+	for i, d := range ds[:k] {
+		if strings.HasPrefix(d+"/", prefix) {
+			d = parentDir(newPath(d + "/x"))
+		}
+		if slices.Contains(nd[:i], d) {
+			return false
+		}
+		nd[i] = d
+	}
+	return true
+}
+
+// carryOp gives the pending op x, made below the renamed directory (from,
+// prefix from+"/"), the same change at the new path of each of its
+// changes there, and moves it to the directories' new paths: a sync of
+// the directory at its new path covers it, as Dirs says. Its changes are
+// put in an order that makes Dirs the moved directories in the order of
+// the old ones, so that the op's synced bits keep their meaning.
+func (m *Model) carryOp(x *EntryOp, prefix, to string, carry map[string]bool, newPath func(string) string) {
+	oldDirs, k := x.dirs()
+	var newDirs [maxOpDirs]string
+	for i, d := range oldDirs[:k] {
+		if strings.HasPrefix(d+"/", prefix) {
+			d = parentDir(newPath(d + "/x"))
+		}
+		newDirs[i] = d
+	}
+	all := make([]NameChange, 0, 2*len(x.Changes))
+	for _, c := range x.Changes {
+		if !carry[c.Path] {
+			continue
+		}
+		nc := NameChange{Path: newPath(c.Path), Old: c.Old, New: c.New}
+		all = append(all, nc)
+		for _, ino := range [2]*Inode{nc.Old, nc.New} {
+			if ino != nil {
+				ino.opRefs++
+			}
+		}
+		if dst := m.name(nc.Path); !slices.Contains(dst.Ops, x) {
+			dst.Ops = append(dst.Ops, x)
+		}
+	}
+	all = append(all, x.Changes...)
+	front := make([]NameChange, 0, len(all))
+	used := make([]bool, len(all))
+	for _, d := range newDirs[:k] {
+		for i, c := range all {
+			if !used[i] && parentDir(c.Path) == d {
+				used[i] = true
+				front = append(front, c)
+				break
+			}
+		}
+	}
+	for i, c := range all {
+		if !used[i] {
+			front = append(front, c)
+		}
+	}
+	x.Changes = front
+	for i, d := range oldDirs[:k] {
+		if newDirs[i] == d {
+			continue
+		}
+		l := m.pendingByDir[d]
+		if j := slices.Index(l, x); j >= 0 {
+			m.pendingByDir[d] = slices.Delete(l, j, j+1)
+		}
+		nl := m.pendingByDir[newDirs[i]]
+		j, _ := slices.BinarySearchFunc(nl, x, func(a, b *EntryOp) int { return int(a.order) - int(b.order) })
+		m.pendingByDir[newDirs[i]] = slices.Insert(nl, j, x)
+	}
+	m.byDirPeak = max(m.byDirPeak, len(m.pendingByDir))
 }
 
 // GoneAbove returns the nearest directory above p that no crash leaves

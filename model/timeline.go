@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/crashsim/crashsim/parser"
 )
@@ -218,6 +219,22 @@ func (t *Timeline) affect(e *Effect) {
 			addInode(c.Old)
 			addInode(c.New)
 		}
+		if len(e.Carried) > 0 {
+			// The ops made in a renamed directory now change the names
+			// at its new path too.
+			to := e.Entry.Changes[1].Path + "/"
+			for _, op := range e.Carried {
+				var paths []string
+				for _, c := range op.Changes {
+					if strings.HasPrefix(c.Path, to) {
+						add(c.Path)
+						addInode(c.New)
+						paths = append(paths, c.Path)
+					}
+				}
+				t.joint.carried(op, paths)
+			}
+		}
 	case EffSyncAll:
 		t.syncAll = true
 	}
@@ -288,6 +305,7 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 			t.joint.enlist(p)
 		}
 		t.joint.newOps = t.joint.newOps[:0]
+		t.joint.carriedOps = t.joint.carriedOps[:0]
 		return Point{Index: t.index, Event: &r, Call: ev, Changed: changed, tl: t}, true
 	}
 	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
