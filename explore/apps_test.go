@@ -1042,3 +1042,86 @@ func resticSavedLine(t *testing.T, a app) int {
 	n, _ := strconv.Atoi(string(m[1]))
 	return n
 }
+
+// TestAppsBorg: borg create (BorgBackup 1.2, Debian's borgbackup) stores
+// archive a2 in a repository that holds a1. A repository is a log of
+// segment files, and borg commits a transaction by writing a segment
+// that holds only a commit tag; the index, hints and integrity files are
+// rebuilt from the segments when they are older than the last commit.
+// borg fdatasyncs every segment and fsyncs its directory before it
+// writes the next, then writes the index files as .tmp files, fsyncs
+// them, renames them into place and fsyncs repo/ (COMMIT_LINE in
+// durable.env, the end of the commit). The checker (borg check, list and
+// extract, run in one Python process) requires a1, a2 from COMMIT_LINE
+// on, and each file's text in each archive.
+//
+// What explore finds: every state accepted, under posix (433 states, 136
+// distinct, explored whole) and ext4 (111, 41 distinct). The states
+// before the commit tag's segment is on disk hold a1 only (borg check
+// ignores a segment after the last commit tag, torn or zeros); the ones
+// after it hold a2 whether or not the index files made it (borg replays
+// the segments after the last index).
+//
+// The cache (home/.cache) is left out: borg copies its files into
+// txn.active with sendfile, whose bytes no trace shows, so explore
+// refuses to build any state (blind-no-data). Built by hand, the posix
+// state it would find after the cache's commit (txn.active back, its
+// copies empty: never synced) passes the checker, but the next borg
+// create rolls the cache back from txn.active and fails ("config does not
+// look like a Borg cache"), and so does every borg list after it, until
+// the cache is deleted: no archive is lost. The repository's lock files
+// are left out too: the checker breaks a lock it finds (borg break-lock).
+//
+// Explored whole, posix takes about two minutes on two CPUs and ext4
+// half a minute: the test checks one distinct state in ten under posix
+// (at most 8 states a crash point, 2 random) and one in five under ext4,
+// states after the commit among them.
+func TestAppsBorg(t *testing.T) {
+	a := app{"borg-create", []string{"/usr/bin/borg", "/usr/bin/python3"}}
+	a.skipUnless(t)
+	r := a.root()
+	scope := func(p string) bool {
+		return !strings.HasPrefix(p, r+"/home/.cache/") && !strings.HasPrefix(p, r+"/repo/lock.")
+	}
+	commit := durableLine(t, a, "COMMIT_LINE")
+	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+		res := a.exploreWith(t, p, func(o *Options) {
+			o.Scope = scope
+			o.Shards, o.Shard = 5, 1
+			if p == model.Posix {
+				o.MaxJoint, o.Samples, o.Shards = 8, 2, 10
+			}
+		})
+		t.Logf("%s: %s", p, verdict(res))
+		requireClean(t, res)
+		// States after the commit were checked: the checker's demand
+		// that a2 be there was put to the test.
+		checked := 0
+		for _, ps := range res.PointStats {
+			if ps.Line >= commit {
+				checked += ps.Checked
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no state checked at or after line %d, where borg's commit ended: %s", p, commit, verdict(res))
+		}
+	}
+}
+
+// durableLine reads NAME=LINE from the case's durable.env.
+func durableLine(t *testing.T, a app, name string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(a.dir(), "durable.env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `=([0-9]+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("%s: no %s in durable.env", a.name, name)
+	}
+	n, err := strconv.Atoi(string(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
