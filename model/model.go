@@ -861,9 +861,18 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 			ino.HadContent = true
 		}
 	}
+	ino.Modified = true
+	if size >= 0 && size == ino.Size && size == ino.DurableSize && !ino.DataPending() {
+		// The file has this size already, in the page cache and on disk,
+		// with nothing pending: the truncation changes no byte and no
+		// size, so it is no pending change and gives no new version
+		// (RocksDB cuts a synced MANIFEST to its own size on close). One
+		// to the size the program sees while writes are still pending
+		// stays an op: it sets the size on disk when it persists.
+		return
+	}
 	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
 	ino.Size = size
-	ino.Modified = true
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
 }
 

@@ -85,7 +85,10 @@ func (m *Model) fileSyncRule(ino *Inode, reach int, r Ref) []*EntryOp {
 //
 // Anything else is not counted: an fdatasync of a rewrite in place or a
 // second fsync with nothing new makes no entry operation durable
-// (lsm-manifest, fsync-clean).
+// (lsm-manifest, fsync-clean). A truncation to the size a file with
+// nothing pending has already is no op (Model.truncate), so an fsync
+// after it counts no change for it, though ext4 logs the mtime an
+// ftruncate sets: the sync then claims less than ext4 does, never more.
 func (m *Model) commitReach(ino *Inode, datasync bool, r Ref) int {
 	reach := -1
 	ops := ino.ops()
