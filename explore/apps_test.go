@@ -925,7 +925,7 @@ func TestAppsEtcd(t *testing.T) {
 	scope := func(p string) bool {
 		return !(strings.HasPrefix(p, tmp) && strings.HasSuffix(p, ".tmp"))
 	}
-	acked := etcdAckLines(t, a)
+	acked := keyLines(t, a, "k03", "k04", "k05")
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 		res := a.exploreWith(t, p, func(o *Options) {
 			o.Scope = scope
@@ -950,9 +950,11 @@ func TestAppsEtcd(t *testing.T) {
 	}
 }
 
-// etcdAckLines reads K03_LINE.. from etcd-put's durable.env: the lines
-// where etcd replied to each put, by key.
-func etcdAckLines(t *testing.T, a app) map[string]int {
+// keyLines reads the KNN_LINE=L lines of a case's durable.env: the line
+// where the program told its user each key was saved (etcd's reply to a
+// put, ldb's "OK"), by key ("k03"). It fails unless they are the keys
+// want names.
+func keyLines(t *testing.T, a app, want ...string) map[string]int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(a.dir(), "durable.env"))
 	if err != nil {
@@ -963,8 +965,13 @@ func etcdAckLines(t *testing.T, a app) map[string]int {
 		n, _ := strconv.Atoi(string(m[2]))
 		out["k"+string(m[1])] = n
 	}
-	if len(out) != 3 {
-		t.Fatalf("%s: want K03_LINE, K04_LINE and K05_LINE, got %v", a.name, out)
+	var got []string
+	for k := range out {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: durable.env names keys %v, want %v", a.name, got, want)
 	}
 	return out
 }
@@ -1158,7 +1165,7 @@ func TestAppsRocksDB(t *testing.T) {
 	a.skipUnless(t)
 	db := a.root() + "/db/"
 	scope := func(p string) bool { return !strings.HasPrefix(p, db+"LOG") }
-	saved := rocksdbSavedLines(t, a)
+	saved := keyLines(t, a, "k04", "k05", "k06")
 	// The renames over CURRENT and the directory fsync after each: what a
 	// run's open makes durable is durable from the fsync on.
 	var renames, dirSyncs []int
@@ -1207,24 +1214,4 @@ func TestAppsRocksDB(t *testing.T) {
 			}
 		}
 	}
-}
-
-// rocksdbSavedLines reads K04_LINE, K05_LINE and K06_LINE from
-// rocksdb-put's durable.env: the lines of ldb's "OK" for the puts and of
-// the shell's "loaded k06", by key.
-func rocksdbSavedLines(t *testing.T, a app) map[string]int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(a.dir(), "durable.env"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^K(\d+)_LINE=(\d+)$`).FindAllSubmatch(b, -1) {
-		n, _ := strconv.Atoi(string(m[2]))
-		out["k"+string(m[1])] = n
-	}
-	if len(out) != 3 {
-		t.Fatalf("%s: want K04_LINE, K05_LINE and K06_LINE, got %v", a.name, out)
-	}
-	return out
 }

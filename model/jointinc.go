@@ -405,6 +405,27 @@ func (j *jointInc) persisted(op *EntryOp) {
 	}
 }
 
+// onRecorded reports whether op changes a path that has a record.
+func (j *jointInc) onRecorded(op *EntryOp) bool {
+	for _, c := range op.Changes {
+		if j.recs[c.Path] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// enlistOp counts op among the pending ops (placed in j.order by the
+// caller) and in each record of a path it changes.
+func (j *jointInc) enlistOp(op *EntryOp) {
+	j.ops[op] = true
+	for _, c := range op.Changes {
+		if r := j.recs[c.Path]; r != nil {
+			r.opN++
+		}
+	}
+}
+
 // update brings the records of the changed paths (and what depends on
 // them) up to date after a step; outs are the changed paths' new outcome
 // sets.
@@ -429,50 +450,22 @@ func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 					r.opN++
 				}
 			}
-		default:
+		case j.onRecorded(op):
 			// Not on a recorded path before: in the model's order, as
 			// the prefix enumeration reads it.
-			hit := false
-			for _, c := range op.Changes {
-				if j.recs[c.Path] != nil {
-					hit = true
-				}
-			}
-			if !hit {
-				continue
-			}
-			j.ops[op] = true
 			i, _ := slices.BinarySearchFunc(j.order, op, func(a, b *EntryOp) int { return int(a.order) - int(b.order) })
 			j.order = slices.Insert(j.order, i, op)
-			for _, c := range op.Changes {
-				if r := j.recs[c.Path]; r != nil {
-					r.opN++
-				}
-			}
+			j.enlistOp(op)
 		}
 	}
 	clear(j.carriedOps)
 	j.carriedOps = j.carriedOps[:0]
 	for _, op := range j.newOps {
-		if op.Durable || j.ops[op] {
+		if op.Durable || j.ops[op] || !j.onRecorded(op) {
 			continue
 		}
-		hit := false
-		for _, c := range op.Changes {
-			if j.recs[c.Path] != nil {
-				hit = true
-			}
-		}
-		if !hit {
-			continue
-		}
-		j.ops[op] = true
 		j.order = append(j.order, op)
-		for _, c := range op.Changes {
-			if r := j.recs[c.Path]; r != nil {
-				r.opN++
-			}
-		}
+		j.enlistOp(op)
 	}
 	j.newOps = j.newOps[:0]
 	queue := append([]string(nil), changed...)
