@@ -251,37 +251,28 @@ func (g *pointGen) initial() []*cand {
 		}
 		out = g.add(out, g.sp.Drop(k), FamilyDrop, "")
 	}
-	var tearable []int
-	for k := range n {
-		if g.sp.Tearable(k) {
-			tearable = append(tearable, k)
+	// One state per pending op that can take the form, spread over them:
+	// each write torn, and each write's size without its data (zeros
+	// where its bytes should be: an append whose length reached the disk
+	// first), where the model allows it.
+	each := func(can func(int) bool, build func(int) (*model.JointState, bool), fam Family) {
+		var ks []int
+		for k := range n {
+			if can(k) {
+				ks = append(ks, k)
+			}
+		}
+		for _, i := range spread(len(ks), share) {
+			if !room() {
+				break
+			}
+			if js, ok := build(ks[i]); ok {
+				out = g.add(out, js, fam, "")
+			}
 		}
 	}
-	for _, i := range spread(len(tearable), share) {
-		if !room() {
-			break
-		}
-		if js, ok := g.sp.Torn(tearable[i]); ok {
-			out = g.add(out, js, FamilyTorn, "")
-		}
-	}
-	// A write's size without its data: zeros where its bytes should be
-	// (an append whose length reached the disk first), where the model
-	// allows it.
-	var sizable []int
-	for k := range n {
-		if g.sp.Sizable(k) {
-			sizable = append(sizable, k)
-		}
-	}
-	for _, i := range spread(len(sizable), share) {
-		if !room() {
-			break
-		}
-		if js, ok := g.sp.SizeOnly(sizable[i]); ok {
-			out = g.add(out, js, FamilySize, "")
-		}
-	}
+	each(g.sp.Tearable, g.sp.Torn, FamilyTorn)
+	each(g.sp.Sizable, g.sp.SizeOnly, FamilySize)
 	if e.opt.Samples > 0 {
 		r := rand.New(rand.NewPCG(e.opt.Seed, uint64(g.point)))
 		for drawn, tries := 0, 0; drawn < e.opt.Samples && tries < 4*e.opt.Samples && room(); tries++ {
