@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
@@ -56,6 +60,9 @@ type Replayed struct {
 	// scope on purpose.
 	Warnings []check.BlindWarning
 	Notes    []check.Note
+	// AtFiles are the files of an -ff set whose line Timeline's --at
+	// matched, when it matched in more than one.
+	AtFiles []string
 }
 
 // Run replays the trace. visit sees the crash point before the first
@@ -178,12 +185,60 @@ func (r Replay) HTML(w io.Writer, meta report.HTMLMeta, res *check.Result) error
 	return h.Close()
 }
 
+// At names the event whose crash point `crashsim states --at` shows: the
+// one that ends on Line, in File when it is set. File tells the files of
+// an strace -ff set apart, each of which has its own line numbers; it is
+// what states prints before the line ("trace.14083" of
+// "trace.14083:180"), or the file's path.
+type At struct {
+	File string
+	Line int
+}
+
+// ParseAt reads --at's value: LINE, or FILE:LINE as states prints a line
+// of an -ff set's file.
+func ParseAt(s string) (At, error) {
+	file, num := "", s
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		file, num = s[:i], s[i+1:]
+		if file == "" {
+			return At{}, usageErrorf("--at %s: no file before the colon: give LINE, or FILE:LINE as states prints it (trace.14083:180)", s)
+		}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return At{}, usageErrorf("--at %s: %q is not a line number: give LINE, or FILE:LINE as states prints it (trace.14083:180)", s, num)
+	}
+	return At{File: file, Line: n}, nil
+}
+
+func (a At) String() string {
+	if a.File != "" {
+		return a.File + ":" + strconv.Itoa(a.Line)
+	}
+	return strconv.Itoa(a.Line)
+}
+
+// inFile reports whether a trace file, as events name it, is the one a
+// names: the same path, or the same base name (as states prints it).
+func (a At) inFile(file string) bool {
+	return a.File == "" || file == a.File || filepath.Base(file) == filepath.Base(a.File)
+}
+
 // Timeline replays the trace into out (report.StatesText,
-// report.StatesJSON): every crash point, or with at above 0 only the one
-// after the event that ends on line at. A line no crash point follows is
-// a UsageError. The blind spots are out's too (End).
-func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
-	found := false
+// report.StatesJSON): every crash point, or with at.Line above 0 only the
+// one after the event that ends on that line (of at.File). A line no
+// crash point follows is a UsageError. The blind spots are out's too
+// (End). In an -ff set, whose files each count their own lines, a line
+// without a file may match an event in several of them: each one's point
+// is shown, and Replayed.AtFiles names the files.
+func (r *Replay) Timeline(out report.PointWriter, at At) (*Replayed, error) {
+	found := map[string]bool{}
+	var order []string
+	quiet := false // an event ends on the line but changes nothing in scope
+	// The files of the trace and the last line of each, for the error
+	// that says --at is past the end of its file.
+	last := map[string]int{}
 	// Each crash point is written before the next event is read, and
 	// neither the timeline's model nor the watcher keeps an event: the
 	// parser may build the next one in the memory of the last.
@@ -195,16 +250,25 @@ func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 	// every point keeps them all.
 	rr.lean = !r.keepAll
 	done, err := rr.Run(func(ev *parser.Event, pt model.Point, ok bool) bool {
+		if ev != nil && at.Line > 0 {
+			last[ev.Pos.File] = max(last[ev.Pos.File], ev.EndLine)
+		}
 		switch {
 		case ev == nil:
 			out.Begin()
-			if at == 0 {
+			if at.Line == 0 {
 				out.Point(pt)
 			}
 		case !ok:
+			quiet = quiet || at.Line > 0 && (ev.Pos.Line == at.Line || ev.EndLine == at.Line) && at.inFile(ev.Pos.File)
 			out.Skip(ev)
-		case at == 0 || ev.Pos.Line == at || ev.EndLine == at:
-			found = true
+		case at.Line == 0:
+			out.Point(pt)
+		case (ev.Pos.Line == at.Line || ev.EndLine == at.Line) && at.inFile(ev.Pos.File):
+			if !found[ev.Pos.File] {
+				found[ev.Pos.File] = true
+				order = append(order, ev.Pos.File)
+			}
 			out.Point(pt)
 		}
 		return true
@@ -213,13 +277,44 @@ func (r *Replay) Timeline(out report.PointWriter, at int) (*Replayed, error) {
 		return nil, err
 	}
 	out.End(done.Warnings, done.Notes)
-	if at > 0 && !found {
-		if at > done.LastLine {
-			return done, usageErrorf("--at %d: past the end of the trace (its last event ends on line %d)", at, done.LastLine)
+	if at.Line == 0 || len(order) > 0 {
+		if len(order) > 1 {
+			done.AtFiles = order
 		}
-		return done, usageErrorf("--at %d: no call crashsim models ends on that line, so no crash point follows it", at)
+		return done, nil
 	}
-	return done, nil
+	files, end := 0, 0
+	for f, l := range last {
+		if at.inFile(f) {
+			files++
+			end = max(end, l)
+		}
+	}
+	switch {
+	case at.File != "" && files == 0:
+		return done, usageErrorf("--at %s: the trace has no file %s (states names each file of an -ff set before its lines, as in %s)", at, at.File, someFile(last))
+	case at.Line > end && at.File != "":
+		return done, usageErrorf("--at %s: past the end of %s (its last event ends on line %d)", at, at.File, end)
+	case at.Line > end:
+		return done, usageErrorf("--at %s: past the end of the trace (its last event ends on line %d)", at, end)
+	case quiet:
+		return done, usageErrorf("--at %s: the event that ends on that line changes no path in scope, so no crash point follows it", at)
+	}
+	return done, usageErrorf("--at %s: no call crashsim models ends on that line, so no crash point follows it", at)
+}
+
+// someFile names one of the trace's files as states prints it, with a
+// line, for an example.
+func someFile(last map[string]int) string {
+	names := make([]string, 0, len(last))
+	for f := range last {
+		names = append(names, f)
+	}
+	if len(names) == 0 {
+		return "trace.14083:180"
+	}
+	sort.Strings(names)
+	return filepath.Base(names[0]) + ":" + strconv.Itoa(max(last[names[0]], 1))
 }
 
 // WriteTimeline writes the timeline (Timeline) to stdout as text or, with
@@ -236,7 +331,7 @@ func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptio
 	}
 	rr := *r
 	rr.keepAll = sopt.AllPaths
-	done, err := rr.Timeline(out, sopt.At)
+	done, err := rr.Timeline(out, At{File: sopt.AtFile, Line: sopt.At})
 	if done == nil {
 		if sent.n > 0 {
 			w.Flush()
@@ -244,8 +339,13 @@ func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptio
 		}
 		return nil, err
 	}
-	if ferr := w.Flush(); ferr != nil || err != nil {
-		return nil, errors.Join(ferr, err)
+	if err != nil {
+		// --at named no crash point: the error alone, not a timeline
+		// that shows none before it.
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
 	}
 	return done, nil
 }

@@ -72,6 +72,10 @@ type StatesOptions struct {
 	Model string   // the persistence model's name
 	Roots []string // paths are shown relative to the first root holding them
 	At    int      // only the crash point after this line, with every state
+	// AtFile is the file of an -ff set whose line At is (its path or base
+	// name), "" for the line in any file. The replay picks the point by
+	// it; the point is rendered the same way.
+	AtFile string
 	// AllPaths makes the JSON view list every path at every point, not
 	// only the paths each event changed.
 	AllPaths bool
@@ -230,9 +234,6 @@ func (t *textPoints) End(_ []check.BlindWarning, notes []check.Note) {
 	t.fold()
 	for _, n := range notes {
 		fmt.Fprintf(t.w, "\nnote: %s\n", n.Message)
-	}
-	if t.blocks == 0 && t.at != 0 {
-		fmt.Fprintf(t.w, "\nno crash point after line %d: the event there changes nothing in scope\n", t.at)
 	}
 }
 

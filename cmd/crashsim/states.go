@@ -2,6 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/model"
@@ -12,7 +15,7 @@ type statesCmd struct {
 	Model       string   `enum:"posix,ext4,xfs,btrfs" default:"posix" help:"Persistence model: posix (the weakest promise), ext4 (data=ordered), xfs or btrfs."`
 	Root        []string `placeholder:"DIR" help:"Only paths below DIR (repeatable). Default: every path but /proc, /sys, /dev, /run and /dev/shm (a root below /run puts it back)."`
 	Ignore      []string `placeholder:"GLOB" help:"Leave out paths matching GLOB (repeatable): ** crosses directories; matched against the whole path, the path relative to its root (or the start directory), and a GLOB without / against the base name."`
-	At          int      `placeholder:"LINE" help:"Show only the crash point after the event on trace line LINE, with every state explored."`
+	At          string   `placeholder:"[FILE:]LINE" help:"Show only the crash point after the event that ends on trace line LINE, with every state explored. In an strace -ff set, whose files each number their own lines, FILE:LINE picks one file's line as the timeline prints it (trace.14083:180)."`
 	MaxStates   int      `name:"max-states" default:"65536" help:"Explore at most this many states per path and crash point (files with more than 16 pending operations are sampled: prefixes, one operation omitted, torn writes)."`
 	Format      string   `enum:"text,json,html" default:"text" help:"Output format: text (a timeline), json, or html (one self-contained page; give -o FILE)."`
 	Output      string   `short:"o" placeholder:"FILE" help:"Write the html report to FILE (atomically) instead of stdout."`
@@ -47,10 +50,23 @@ func (c *statesCmd) Run(g *Globals) error {
 	if c.Output != "" {
 		return withCode(exitUsage, errors.New("-o is for --format html; text and json go to stdout"))
 	}
-	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: c.At, AllPaths: c.AllPaths}
+	var at crashsim.At
+	if c.At != "" {
+		if at, err = crashsim.ParseAt(c.At); err != nil {
+			return err
+		}
+	}
+	sopt := report.StatesOptions{Trace: c.Trace, Model: p.String(), Roots: c.Root, At: at.Line, AtFile: at.File, AllPaths: c.AllPaths}
 	done, err := rp.WriteTimeline(g.stdout, g.stderr, sopt, c.Format == "json")
 	if err != nil {
 		return err
+	}
+	if len(done.AtFiles) > 1 {
+		names := make([]string, len(done.AtFiles))
+		for i, f := range done.AtFiles {
+			names[i] = filepath.Base(f)
+		}
+		fmt.Fprintf(g.stderr, "crashsim: --at %d matched line %d of %d files of the -ff set (%s), each with its own point above; --at %s:%d shows one\n", at.Line, at.Line, len(names), strings.Join(names, ", "), names[0], at.Line)
 	}
 	report.BlindSpots(g.stderr, done.Warnings)
 	return blindExit(done.Warnings)
