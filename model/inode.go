@@ -55,7 +55,7 @@ type DataOp struct {
 	// many files one per file and model), so the common write in one
 	// piece keeps its place inline in the padding after Kind and Direct
 	// and in dataOff, without an allocation or a copy of the trace's file
-	// name: dataOK says it is there, dataLen is its length. iovs holds
+	// name: dataOK says it is there, dataLen is its length. more holds
 	// the pieces of any other.
 	dataOK, dataTruncated bool
 	dataLen               uint32
@@ -69,7 +69,46 @@ type DataOp struct {
 	Hist    int
 	event   opRef // see Event
 	dataOff int64
-	iovs    *[]Chunk
+	// more holds what few ops have: the pieces of a write not in one
+	// piece (see Chunks), where a copy's bytes came from (see Copy).
+	more *opMore
+}
+
+// A check of a million unsynced files keeps one DataOp a file and model:
+// what few ops have stays behind DataOp.more.
+var _ [80 - unsafe.Sizeof(DataOp{})]struct{}
+
+// opMore is what few data ops have.
+type opMore struct {
+	chunks []Chunk
+	copied bool // from is set
+	from   CopySource
+}
+
+// CopySource says where a copy made in the kernel (copy_file_range,
+// sendfile) read the bytes it wrote, which the trace never shows.
+type CopySource struct {
+	// Path is the source file's name when the copy read it.
+	Path string
+	// Off is where in the source the copy began to read, -1 when unknown;
+	// it read the op's Len bytes from there.
+	Off int64
+	// Unchanged says the source is a file from before the trace that the
+	// trace had not changed when the copy completed (no write,
+	// truncation, copy into it, rename, link or unlink, nothing the model
+	// cannot follow) and whose existence the trace settles: the bytes
+	// copied are those the file held before the trace, at Off.
+	Unchanged bool
+}
+
+// Copy returns where the bytes of a copy made in the kernel came from,
+// nil for any other op, and for a copy whose source the trace cannot
+// name (a pipe, a socket, an fd it never opened).
+func (op *DataOp) Copy() *CopySource {
+	if op.more == nil || !op.more.copied {
+		return nil
+	}
+	return &op.more.from
 }
 
 // Event is the event that made the op.
@@ -83,9 +122,9 @@ func (op *DataOp) setChunks(cs []Chunk) {
 	if len(cs) == 1 && cs[0].Len == op.Len && op.setData(cs[0].Ref) {
 		return
 	}
-	op.iovs = nil
+	op.more = nil
 	if cs != nil {
-		op.iovs = &cs
+		op.more = &opMore{chunks: cs}
 	}
 }
 
@@ -108,8 +147,8 @@ func (op *DataOp) setData(r parser.DataRef) bool {
 // Chunks lists where the trace holds the bytes of a write, in order, their
 // lengths adding up to Len; nil for other ops.
 func (op *DataOp) Chunks() []Chunk {
-	if op.iovs != nil {
-		return *op.iovs
+	if op.more != nil && op.more.chunks != nil {
+		return op.more.chunks
 	}
 	if op.Kind != DataWrite {
 		return nil

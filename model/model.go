@@ -905,7 +905,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	data := row.Data()
 	if row.Args[data].Kind == syscalls.ArgData {
 		if r := ev.Arg(data).Data; !op.setData(r) {
-			op.iovs = &[]Chunk{{Ref: r, Len: n}}
+			op.more = &opMore{chunks: []Chunk{{Ref: r, Len: n}}}
 		}
 	} else {
 		var chunks []Chunk
@@ -982,13 +982,20 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	ino := h.Node
+	// The source first: whether the trace had changed it is asked before
+	// this copy changes anything (it may copy a file into itself).
+	var from *opMore
+	if i := row.Pos(syscalls.ArgFDOther); i >= 0 {
+		if src := m.fileHandle(ev, i); src != nil && !src.Node.Dir {
+			eff.Source = src.Node
+			from = m.copySource(ev, row, src, src != h)
+		}
+	}
 	off := m.procs.offset(h)
 	explicit := false
 	if offArg >= 0 {
-		if a := ev.Arg(offArg); a.Kind == parser.ValArray && len(a.Elems) == 1 {
-			if o, ok := a.Elems[0].Int(); ok {
-				off, explicit = o, true
-			}
+		if o, ok := offsetPtr(ev.Arg(offArg)); ok {
+			off, explicit = o, true
 		}
 	}
 	if !explicit {
@@ -1003,15 +1010,46 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+ev.Ret)
 	}
-	// The trace never shows the bytes copied: one chunk with no reference.
-	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev))}
+	// The trace never shows the bytes copied: one chunk with no
+	// reference, and where they came from (see DataOp.Copy).
+	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev)), more: from}
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
-	if i := row.Pos(syscalls.ArgFDOther); i >= 0 {
-		if src := m.fileHandle(ev, i); src != nil && !src.Node.Dir {
-			eff.Source = src.Node
+}
+
+// copySource says where a copy through the fd src read its bytes: the
+// file, whether the trace had changed it, and the offset, which is the
+// call's own ([N] after the source fd) or else src's, which the copy
+// then moves past what it copied (when move says src is not also the
+// fd the copy writes through, whose offset the caller moves).
+func (m *Model) copySource(ev *parser.Event, row *syscalls.Row, src *Handle, move bool) *opMore {
+	n := src.Node
+	from := &opMore{copied: true, from: CopySource{Path: n.Name(), Off: -1}}
+	if from.from.Path == "" {
+		from.from.Path = src.Path
+	}
+	from.from.Unchanged = n.Initial && !n.Unsure && !n.Written && !n.Modified && n.Unmodeled() == nil
+	if i := row.SourceOffsetPtr(); i >= 0 {
+		if o, ok := offsetPtr(ev.Arg(i)); ok {
+			from.from.Off = o
+			return from
 		}
 	}
+	off := m.procs.offset(src)
+	from.from.Off = off
+	if off >= 0 && move {
+		m.procs.setOffset(src, off+ev.Ret)
+	}
+	return from
+}
+
+// offsetPtr reads an offset pointer strace printed as [N] (for sendfile,
+// [N] => [M]: N is where the call began), reporting false for NULL.
+func offsetPtr(a *parser.Value) (int64, bool) {
+	if a.Kind == parser.ValArray && len(a.Elems) == 1 {
+		return a.Elems[0].Int()
+	}
+	return 0, false
 }
 
 func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {

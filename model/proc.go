@@ -241,11 +241,14 @@ type flagMemo struct {
 	texts *flagTexts
 	// For the models sharing a process model (sharedprocs.go): whether
 	// the event's Procs.Apply is done, and the Handle it returned; the
-	// Handle whose offset the event moved, and its offset before.
+	// Handles whose offsets the event moved (a copy moves two), and
+	// their offsets before.
 	procsDone bool
 	newH      *Handle
 	offH      *Handle
 	offPrev   int64
+	offH2     *Handle
+	offPrev2  int64
 }
 
 // flagTexts remembers the last few flag texts decoded, with their table
@@ -354,7 +357,7 @@ func (p *Procs) appliedFlags(ev *parser.Event) {
 	}
 	if f.applied++; f.applied >= f.sharers {
 		// No event's: the next event's at clears the rest, once.
-		f.ev, f.newH, f.offH = nil, nil, nil
+		f.ev, f.newH, f.offH, f.offH2 = nil, nil, nil, nil
 	}
 }
 

@@ -71,17 +71,25 @@ func (m *Model) procsApply(ev *parser.Event, paths []string) *Handle {
 
 // offset is h's offset as it was before the event being applied.
 func (p *Procs) offset(h *Handle) int64 {
-	if f := p.flags; f.offH == h {
+	switch f := p.flags; h {
+	case f.offH:
 		return f.offPrev
+	case f.offH2:
+		return f.offPrev2
 	}
 	return h.Offset
 }
 
 // setOffset moves h's offset to off, keeping what it was for the models
-// after this one (see offset).
+// after this one (see offset). An event moves at most two offsets: a
+// copy's, of the fd it writes and of the fd it reads.
 func (p *Procs) setOffset(h *Handle, off int64) {
-	if f := p.flags; f != &p.ownFlags && f.offH != h {
-		f.offH, f.offPrev = h, h.Offset
+	if f := p.flags; f != &p.ownFlags && f.offH != h && f.offH2 != h {
+		if f.offH == nil {
+			f.offH, f.offPrev = h, h.Offset
+		} else {
+			f.offH2, f.offPrev2 = h, h.Offset
+		}
 	}
 	h.Offset = off
 }

@@ -217,6 +217,17 @@ func (r *Row) Offset() int { return int(r.offset) }
 // or -1 (sendfile's offset belongs to the file it reads).
 func (r *Row) OffsetPtr() int { return int(r.offPtr) }
 
+// SourceOffsetPtr is the position of the offset pointer that goes with
+// the other fd, the one a copy reads (copy_file_range's off_in,
+// sendfile's offset), or -1.
+func (r *Row) SourceOffsetPtr() int {
+	i := r.Pos(ArgFDOther)
+	if i >= 0 && i+1 < len(r.Args) && r.Args[i+1].Kind == ArgOffsetPtr {
+		return i + 1
+	}
+	return -1
+}
+
 // OffsetOut is the position where the call puts the new offset, or -1.
 func (r *Row) OffsetOut() int { return int(r.offOut) }
 
