@@ -296,8 +296,10 @@ type Watcher struct {
 	noDataPath string
 	noDataPart bool
 	// noDataCopy: the bytes were copied in the kernel (sendfile,
-	// copy_file_range, splice), which no recording shows.
+	// copy_file_range, splice), which no recording shows, and from a
+	// source whose bytes are not the snapshot's: noDataFrom says why.
 	noDataCopy bool
+	noDataFrom string
 }
 
 // minFilteredCalls is how many calls of at most two kinds make a trace
@@ -705,15 +707,40 @@ func (w *Watcher) observeData(e *model.Effect) {
 	if !w.opt.inScope(p) {
 		return
 	}
+	if c := e.Data.Copy(); c != nil && c.Unchanged && c.Off >= 0 && c.Path != "" && w.opt.underRoots(c.Path) {
+		// A copy in the kernel from a file below the root that the trace
+		// had not changed: its bytes are the initial snapshot's, which
+		// explore reads (and says so, naming the line, when the snapshot
+		// lacks them).
+		return
+	}
 	for _, c := range e.Data.Chunks() {
 		if !c.Ref.Valid() || c.Ref.Truncated {
 			// A chunk without a string is also the rest of an iovec array
 			// strace cut short (see model.DataOp.Chunks).
 			w.noData, w.noDataCall, w.noDataPath, w.noDataPart = e.Ref, e.Ref.Syscall, p, c.Ref.Valid()
 			w.noDataCopy = syscalls.Lookup(e.Ref.Syscall).Row().Effect == syscalls.CopyInto
+			if w.noDataCopy {
+				w.noDataFrom = copyFrom(e.Data.Copy())
+			}
 			return
 		}
 	}
+}
+
+// copyFrom says why the bytes of a copy made in the kernel from c (nil:
+// from something the model cannot name) cannot be taken from the initial
+// snapshot, for blind-no-data.
+func copyFrom(c *model.CopySource) string {
+	switch {
+	case c == nil || c.Path == "":
+		return " from a pipe or a file the trace cannot name"
+	case !c.Unchanged:
+		return fmt.Sprintf(" from %s, which the trace had changed before (or cannot tell whether it existed before)", shown(c.Path))
+	case c.Off < 0:
+		return fmt.Sprintf(" from %s at an offset the trace does not show", shown(c.Path))
+	}
+	return fmt.Sprintf(" from %s, outside the root", shown(c.Path))
 }
 
 // Synced reports whether the program asked for durability at least
@@ -948,8 +975,8 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if w.noDataCall != "" && w.noDataCopy {
 		// No flag helps: strace prints a copy's length, never its bytes.
-		add(BlindNoData, w.noData, fmt.Sprintf("%s copied bytes into %s in the kernel, and strace shows a copy's length, never its bytes, so no crash state with them can be built", w.noDataCall, shown(w.noDataPath)))
-		out[len(out)-1].Fix = "no strace flag shows them: explore a build of the program that copies with read and write (Python's shutil.copyfile uses sendfile, shutil.copyfileobj does not), or check the file by other means"
+		add(BlindNoData, w.noData, fmt.Sprintf("%s copied bytes into %s in the kernel%s, and strace shows a copy's length, never its bytes, so no crash state with them can be built", w.noDataCall, shown(w.noDataPath), w.noDataFrom))
+		out[len(out)-1].Fix = "no strace flag shows them, and explore takes a copy's bytes from the initial snapshot only for a source below the root that the trace had not changed: explore a build of the program that copies with read and write (Python's shutil.copyfile uses sendfile, shutil.copyfileobj does not), or check the file by other means"
 	} else if w.noDataCall != "" {
 		how := "does not show the bytes"
 		if w.noDataPart {

@@ -566,6 +566,42 @@ close(3</d/f>) = 0
 exit_group(0) = ?
 +++ exited with 0 +++
 `, []string{BlindNoData}},
+		// A copy in the kernel shows no bytes; those of a file below the
+		// root the trace had not changed are the initial snapshot's.
+		{"copy of an unchanged file", `openat(AT_FDCWD</d>, "/d/src", O_RDONLY) = 3</d/src>
+openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 4</d/f>
+copy_file_range(3</d/src>, NULL, 4</d/f>, NULL, 9223372035781033984, 0) = 100
+sendfile(4</d/f>, 3</d/src>, [0] => [10], 10) = 10
+close(4</d/f>) = 0
+close(3</d/src>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
+		{"copy of a file written first", `openat(AT_FDCWD</d>, "/d/src", O_RDWR) = 3</d/src>
+write(3</d/src>, "abc", 3) = 3
+openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 4</d/f>
+copy_file_range(3</d/src>, [0], 4</d/f>, NULL, 100, 0) = 100
+close(4</d/f>) = 0
+close(3</d/src>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindNoData}},
+		{"copy of a file outside the roots", `openat(AT_FDCWD</d>, "/e/src", O_RDONLY) = 3</e/src>
+openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 4</d/f>
+sendfile(4</d/f>, 3</e/src>, NULL, 100) = 100
+close(4</d/f>) = 0
+close(3</e/src>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindNoData}},
+		{"copy from a pipe", `pipe2([3<pipe:[1]>, 5<pipe:[1]>], 0) = 0
+openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT, 0644) = 4</d/f>
+splice(3<pipe:[1]>, NULL, 4</d/f>, NULL, 100, 0) = 100
+close(4</d/f>) = 0
+close(3<pipe:[1]>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindNoData}},
 		{"outside the roots", `openat(AT_FDCWD</d>, "/e/f", O_WRONLY|O_CREAT, 0644) = 3</e/f>
 write(3</e/f>, ""..., 3) = 3
 openat(AT_FDCWD</d>, "/d/g", O_WRONLY|O_CREAT, 0644) = 4</d/g>

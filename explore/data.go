@@ -1,9 +1,12 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
@@ -14,11 +17,17 @@ type DataError struct {
 	Line    int
 	Syscall string
 	Partial bool // strace -s cut the string; else the trace never shows the bytes
+	// Copied says, for a copy made in the kernel, why its bytes could
+	// not be taken from the initial snapshot either.
+	Copied string
 }
 
 func (e *DataError) Error() string {
 	if e.Partial {
 		return fmt.Sprintf("line %d: the trace holds only part of this write (strace -s): record with a larger -s, or let explore run the program (crashsim explore --checker CMD -- PROGRAM records every byte; crashsim trace records none)", e.Line)
+	}
+	if e.Copied != "" {
+		return fmt.Sprintf("line %d: the trace does not show the bytes this %s wrote, and %s, so no state with them can be built", e.Line, e.Syscall, e.Copied)
 	}
 	return fmt.Sprintf("line %d: the trace does not show the bytes this %s wrote, so no state with them can be built", e.Line, e.Syscall)
 }
@@ -68,6 +77,11 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 		return nil
 	}
 	w := io.NewOffsetWriter(f, off)
+	if src := op.Copy(); src != nil {
+		// A copy made in the kernel: the bytes are the source's, when it
+		// held what it held before the trace; a torn copy, the first ones.
+		return data.copyFrom(w, op, src, bytes)
+	}
 	left := bytes
 	for _, c := range op.Chunks() {
 		if left <= 0 {
@@ -103,10 +117,20 @@ func wholeBytes(op model.DataOp) int64 {
 
 // dataCache keeps decoded write data in memory: the same write is applied
 // to many states, and decoding -xx text costs more than copying bytes.
+// The bytes of copies made in the kernel it reads from the initial
+// snapshot, the directory initial standing for root, and keeps them too.
 type dataCache struct {
-	r    *parser.DataReader
-	m    map[parser.DataRef][]byte
-	size int64
+	r             *parser.DataReader
+	m             map[parser.DataRef][]byte
+	copies        map[copyKey][]byte
+	size          int64
+	root, initial string
+}
+
+// copyKey names the bytes a copy read from its source.
+type copyKey struct {
+	path   string
+	off, n int64
 }
 
 // Bounds of the cache: strings larger than cacheString are decoded each
@@ -116,8 +140,8 @@ const (
 	cacheTotal  = 64 << 20
 )
 
-func newDataCache() *dataCache {
-	return &dataCache{r: parser.NewDataReader(), m: map[parser.DataRef][]byte{}}
+func newDataCache(root, initial string) *dataCache {
+	return &dataCache{r: parser.NewDataReader(), m: map[parser.DataRef][]byte{}, copies: map[copyKey][]byte{}, root: root, initial: initial}
 }
 
 func (d *dataCache) close() error { return d.r.Close() }
@@ -141,4 +165,114 @@ func (d *dataCache) copy(w io.Writer, ref parser.DataRef, limit int64) (int64, e
 	}
 	n, err := w.Write(b)
 	return int64(n), err
+}
+
+// copyFrom writes to w the first limit bytes op, a copy made in the
+// kernel, copied from src: the initial snapshot's bytes of the source
+// file, which the copy read before anything in the trace changed them.
+// Else, or when the snapshot lacks them, it says so in a DataError.
+func (d *dataCache) copyFrom(w io.Writer, op model.DataOp, src *model.CopySource, limit int64) error {
+	ev := op.Event()
+	fail := func(why string, args ...any) error {
+		return &DataError{Line: ev.Line, Syscall: ev.Syscall, Copied: fmt.Sprintf(why, args...)}
+	}
+	switch {
+	case !src.Unchanged:
+		return fail("the trace had changed %s, which it copied them from, before the copy (or cannot tell whether it existed before), so they are not the initial snapshot's", src.Path)
+	case src.Off < 0:
+		return fail("the trace does not show where in %s the copy began to read", src.Path)
+	}
+	rel, ok := relPath(d.root, src.Path)
+	if !ok || rel == "." {
+		return fail("%s, which it copied them from, lies outside the root, which is all the initial snapshot holds", src.Path)
+	}
+	if d.initial == "" {
+		return fail("no initial snapshot was given to take them from (it copied them from %s: pass --initial DIR with the files as they were before the run)", src.Path)
+	}
+	key := copyKey{src.Path, src.Off, op.Len}
+	b, ok := d.copies[key]
+	if !ok {
+		var err error
+		if b, err = readSnapshot(filepath.Join(d.initial, rel), src.Off, op.Len, op.Len <= cacheString && d.size < cacheTotal); err != nil {
+			if _, short := err.(*shortSnapshot); short || os.IsNotExist(err) || err == errNotFile {
+				return fail("the initial snapshot does not hold %s, which it copied them from, as a file of at least %d bytes (%v)", src.Path, src.Off+op.Len, err)
+			}
+			return fmt.Errorf("line %d: %s: %w", ev.Line, src.Path, err)
+		}
+		if b != nil {
+			d.copies[key] = b
+			d.size += int64(len(b))
+		}
+	}
+	if b == nil {
+		// Too large to keep: read again from the snapshot.
+		return copySnapshot(w, filepath.Join(d.initial, rel), src.Off, min(limit, op.Len))
+	}
+	_, err := w.Write(b[:min(int64(len(b)), limit)])
+	return err
+}
+
+// shortSnapshot says a snapshot file ends before the bytes a copy read.
+type shortSnapshot struct{ size int64 }
+
+func (e *shortSnapshot) Error() string { return fmt.Sprintf("it holds %d", e.size) }
+
+var errNotFile = errors.New("not a regular file")
+
+// openSnapshot opens a file of the initial snapshot for reading, never
+// through a symlink at its name, and checks that it holds n bytes at off.
+func openSnapshot(p string, off, n int64) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, errNotFile
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errNotFile
+	}
+	if fi.Size() < off+n {
+		f.Close()
+		return nil, &shortSnapshot{fi.Size()}
+	}
+	return f, nil
+}
+
+// readSnapshot returns the n bytes at off of the snapshot file p, or,
+// when keep is false, nil once it knows the file holds them.
+func readSnapshot(p string, off, n int64, keep bool) ([]byte, error) {
+	f, err := openSnapshot(p, off, n)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !keep {
+		return nil, nil
+	}
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// copySnapshot writes the n bytes at off of the snapshot file p to w.
+func copySnapshot(w io.Writer, p string, off, n int64) error {
+	f, err := openSnapshot(p, off, n)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	got, err := io.Copy(w, io.NewSectionReader(f, off, n))
+	if err == nil && got < n {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }

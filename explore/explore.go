@@ -319,7 +319,7 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		return nil, err
 	}
 	defer b.close()
-	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(), trees: map[[32]byte]*tree{},
+	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(opt.Root, opt.Initial), trees: map[[32]byte]*tree{},
 		files: map[string]bool{}, start: start, predict: map[int][]*check.Finding{}}
 	e.res.Seed = opt.Seed
 	for _, f := range opt.Predict {
