@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -142,5 +144,69 @@ func TestCopyWithoutSnapshotBytes(t *testing.T) {
 				t.Errorf("got error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestRealCopySaves explores saves recorded from real programs that copy
+// in the kernel (testdata/copies, recorded by its record.sh): coreutils'
+// cp over an existing file (copy_file_range), and Python's
+// shutil.copyfile into a temp name (sendfile) renamed over it. Neither
+// syncs anything. The checker compares the config with the staged one
+// and the old one: every state is built now, the copy's bytes from the
+// snapshot (a state holds the whole new config), and those where the
+// copy's data was lost (empty, torn at a page, zeros) are rejected.
+func TestRealCopySaves(t *testing.T) {
+	var staged, old strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintln(&staged, i)
+		if i <= 1000 {
+			fmt.Fprintln(&old, i)
+		}
+	}
+	const checker = "cmp -s app.conf staged.conf || cmp -s app.conf app.conf.orig"
+	for _, c := range []string{"cp-over", "shutil-replace"} {
+		for _, p := range []model.Persistence{model.Posix, model.Ext4} {
+			t.Run(c+"/"+p.String(), func(t *testing.T) {
+				dir := filepath.Join("testdata", "copies", c)
+				trace, root := filepath.Join(dir, "trace.strace"), "/tmp/crashsim-copies/"+c
+				initial := writeTree(t, map[string]string{"staged.conf": staged.String(), "app.conf": old.String(), "app.conf.orig": old.String()})
+				before := lstatString(root)
+				res := runTrace(t, trace, Options{
+					Trace: trace, Root: root, Initial: initial, Persistence: p, Checker: checker, Keep: true,
+					Timeout: 20 * time.Second, WorkDir: t.TempDir(), Predict: predictWith(t, trace, filepath.Join(dir, "initial.list"), root),
+				})
+				if after := lstatString(root); after != before {
+					t.Errorf("%s changed during the exploration: %s, then %s", root, before, after)
+				}
+				t.Logf("%d states built, %d distinct, checked %d, rejected %d:%s", res.Candidates, res.Distinct, res.Checked, res.Failed, describe(res))
+				if res.Checked < 4 || res.Failed == 0 {
+					t.Fatalf("checked %d states, rejected %d", res.Checked, res.Failed)
+				}
+				lost := map[string]bool{}
+				for _, f := range res.Findings {
+					if f.Rule.ID != check.CheckerFailed || f.State == nil || f.State.Path != root+"/app.conf" {
+						t.Errorf("unexpected finding %s %s: %s", f.Rule.ID, f.Path, f.Message)
+						continue
+					}
+					lost[f.State.Outcome] = true
+				}
+				for _, o := range []string{"empty", "torn", "zeros"} {
+					if !lost[o] {
+						t.Errorf("no rejected state with app.conf %s (rejected: %v)", o, lost)
+					}
+				}
+				// The copy's bytes were built: some state holds the new
+				// config whole (the checker accepts it).
+				states, _ := filepath.Glob(filepath.Join(res.WorkDir, "states", "*"))
+				whole := false
+				for _, d := range states {
+					b, err := os.ReadFile(filepath.Join(d, "app.conf"))
+					whole = whole || err == nil && string(b) == staged.String()
+				}
+				if !whole {
+					t.Errorf("no state of %d holds app.conf as the copy left it", len(states))
+				}
+			})
+		}
 	}
 }
