@@ -55,3 +55,4 @@ record cp-over "/usr/bin/cp staged.conf app.conf"
 # Python's shutil.copyfile into a temp name (with sendfile), then
 # os.replace over app.conf. Nothing is synced.
 record shutil-replace "/usr/bin/python3 -c 'import os, shutil; shutil.copyfile(\"staged.conf\", \"app.conf.tmp\"); os.replace(\"app.conf.tmp\", \"app.conf\")'"
+rmdir "$ROOT" 2>/dev/null || true
