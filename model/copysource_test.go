@@ -45,6 +45,12 @@ func TestCopySource(t *testing.T) {
 		// A pipe: nothing the model can name.
 		`pipe2([7, 8], 0) = 0`,
 		`splice(7, NULL, 4, NULL, 3, 0) = 3`,
+		// sendfile into a socket copies into no file, but moves the
+		// source fd's offset all the same: the write after it lands at 5.
+		`socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 9`,
+		`openat(AT_FDCWD, "/t/rw.bin", O_RDWR) = 10`,
+		`sendfile(9, 10, NULL, 5) = 5`,
+		`write(10, "X", 1) = 1`,
 	}, "\n") + "\n"
 	name := filepath.Join(t.TempDir(), "c.strace")
 	if err := os.WriteFile(name, []byte(trace), 0o644); err != nil {
@@ -87,6 +93,7 @@ func TestCopySource(t *testing.T) {
 			`copy_file_range@186: /t/old.bin at 0 unchanged=false`,
 			`copy_file_range@190: /t/moved.bin at 0 unchanged=false`,
 			`splice@194: no source`,
+			`write@5: no source`,
 		}
 		for i, p := range model.Persistences {
 			if d := cmp.Diff(want, got[i]); d != "" {

@@ -976,21 +976,30 @@ func syncedWithRange(ino *Inode, off, n int64) bool {
 }
 
 func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
-	offArg := row.OffsetPtr()
-	h := m.fileHandle(ev, row.FD())
-	if h == nil || h.Node.Dir || ev.Ret <= 0 {
+	if ev.Ret <= 0 {
 		return
 	}
-	ino := h.Node
+	offArg := row.OffsetPtr()
+	h := m.fileHandle(ev, row.FD())
+	if h != nil && h.Node.Dir {
+		h = nil
+	}
 	// The source first: whether the trace had changed it is asked before
-	// this copy changes anything (it may copy a file into itself).
+	// this copy changes anything (it may copy a file into itself), and its
+	// offset moves whatever the copy wrote into (sendfile to a socket).
 	var from *opMore
 	if i := row.Pos(syscalls.ArgFDOther); i >= 0 {
 		if src := m.fileHandle(ev, i); src != nil && !src.Node.Dir {
-			eff.Source = src.Node
 			from = m.copySource(ev, row, src, src != h)
+			if h != nil {
+				eff.Source = src.Node
+			}
 		}
 	}
+	if h == nil {
+		return
+	}
+	ino := h.Node
 	off := m.procs.offset(h)
 	explicit := false
 	if offArg >= 0 {
