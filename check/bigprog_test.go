@@ -1,0 +1,215 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The traces below are cut from recordings of Chromium (headless shell)
+// and of a JVM saving files from a thread pool, made with strace 6.1, and
+// cut to the lines that show each problem; paths are made up. Each test
+// names the bug it shows and is skipped until that bug is fixed.
+
+// bigRun writes trace to a file and checks it under opt.
+func bigRun(t *testing.T, trace string, opt Options) (blind, findings []string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blind, _, findings = blindRun(t, p, opt)
+	return blind, findings
+}
+
+// A forked child's first calls can come before its parent's clone
+// returns (strace -f prints them as they happen). Chromium's launcher
+// clears FD_CLOEXEC on one end of a socketpair and dup2s it onto fd 3
+// (the zygote's IPC channel) in that window, or touches it there and
+// dup2s it just after. The model then takes the fd, which the child's
+// table does not hold yet, for one inherited from before the trace, and
+// when the clone returns that placeholder overrides the parent's entry
+// for the same fd (attachChild keeps "what the child opened itself").
+// Every write the child makes on fd 3 is then blind-unknown-fd; when the
+// parent's fd is a file in scope, the child's writes to it are lost to
+// the model and its data-not-synced finding is missing.
+//
+// Seen in: strace -f (no -y) of chromium-headless-shell (line 10772 of
+// a 6.6 MB trace, 47 writes), and in crashsim trace's own recording,
+// which has no -y (9 writes).
+//
+// Fix (model/proc.go): an fd looked up in a process that is not yet
+// attached should not become an entry of its own; keep it as "from the
+// parent, not yet known" and resolve it, and every dup of it, against
+// the parent's table when the clone returns, or let attachChild drop the
+// child's placeholder entries in favour of the parent's.
+func TestChildDupBeforeCloneReturns(t *testing.T) {
+	t.Skip("bug: a child's fd used before its parent's clone returns overrides the parent's entry (model.Procs.attachChild); see the comment")
+	const (
+		start = "100 execve(\"/usr/bin/browser\", [\"browser\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+		clone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+		back  = "100 <... clone resumed>, child_tidptr=0x7faadf1b8150) = 101\n"
+		end   = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, c := range []struct {
+		name, trace string
+		findings    []string
+	}{
+		{"socket dup2ed onto fd 3 before the clone returns", start +
+			"100 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12, 13]) = 0\n" + clone +
+			"101 fcntl(13, F_SETFD, 0) = 0\n" +
+			"101 dup2(13, 3) = 3\n" +
+			"101 close(13) = 0\n" +
+			"101 execve(\"/usr/bin/browser\", [\"browser\", \"--type=zygote\"], 0x7ffc /* 3 vars */) = 0\n" + back +
+			"101 write(3, \"\\1\\0\\0\\0\", 4) = 4\n" +
+			"100 read(12, \"\\1\\0\\0\\0\", 4) = 4\n" + end, nil},
+		{"socket touched before the clone returns, dup2ed after", start +
+			"100 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [14, 15]) = 0\n" + clone +
+			"101 fcntl(15, F_GETFD) = 0x1 (flags FD_CLOEXEC)\n" +
+			"101 fcntl(15, F_SETFD, 0) = 0\n" + back +
+			"101 dup2(15, 3) = 3\n" +
+			"101 write(3, \"\\0\\0\\0\\0\", 4) = 4\n" +
+			"100 read(14, \"\\0\\0\\0\\0\", 4) = 4\n" +
+			"100 close(14) = 0\n" + end, nil},
+		{"file dup2ed onto fd 3 before the clone returns", start +
+			"100 openat(AT_FDCWD, \"/data/out.log\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 13\n" + clone +
+			"101 dup2(13, 3) = 3\n" +
+			"101 close(13) = 0\n" + back +
+			"101 write(3, \"hello\\n\", 6) = 6\n" +
+			"100 close(13) = 0\n" + end, []string{"data-not-synced /data/out.log", "name-not-synced /data/out.log"}},
+	} {
+		blind, findings := bigRun(t, c.trace, Options{Roots: []string{"/data"}})
+		if len(blind) > 0 {
+			t.Errorf("%s: blind spots %v, want none", c.name, blind)
+		}
+		if diff := cmp.Diff(c.findings, findings); diff != "" {
+			t.Errorf("%s: findings (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// Eight JVM threads each save one file the careful way (write,
+// FileChannel.force, Files.move ATOMIC_MOVE, force of the directory).
+// One thread's directory fsync completes while another thread's temp
+// file is written but its own fsync has not returned (or not begun):
+// crashsim reports dir-sync-before-data, an error, on that temp file,
+// and tells the program to "fsync the file before the directory", which
+// it did. The crash state is real (the temp name durable, its data not
+// yet), but it is no mistake of the program: it loses only a temp name
+// that the save would rename away, and no order of calls within one save
+// can avoid it. In the recordings of java Save.java: 1 to 6 such errors
+// per run, depending on the interleaving.
+//
+// Fix (check, dir-sync-before-data): do not blame a directory fsync for
+// a file whose writer is another thread or process and whose own sync,
+// begun before or after it, covers the same writes before the file is
+// renamed, linked or closed; or report it as the temp file's (info)
+// rather than as an error with a fix the program already applies.
+func TestConcurrentSavesDirSync(t *testing.T) {
+	t.Skip("bug: dir-sync-before-data blames one thread's directory fsync for another thread's temp file in flight; see the comment")
+	const trace = `100 execve("/usr/bin/java", ["java", "Save.java", "data"], 0x7ffc /* 3 vars */) = 0
+100 mkdir("data", 0777) = 0
+100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f6dc0dfe910, parent_tid=0x7f6dc0dfe910, exit_signal=0, stack=0x7f6dc0bfe000, stack_size=0x1ffb00, tls=0x7f6dc0dfe640} => {parent_tid=[101]}, 88) = 101
+100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f6dc0bfd910, parent_tid=0x7f6dc0bfd910, exit_signal=0, stack=0x7f6dc09fd000, stack_size=0x1ffb00, tls=0x7f6dc0bfd640} => {parent_tid=[102]}, 88) = 102
+101 openat(AT_FDCWD, "data/rec7.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4
+101 write(4, "{\"n\": 7}\n", 9) = 9
+101 fsync(4 <unfinished ...>
+102 openat(AT_FDCWD, "data/rec6.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 5
+102 write(5, "{\"n\": 6}\n", 9) = 9
+102 fsync(5) = 0
+102 close(5) = 0
+102 rename("data/rec6.json.tmp", "data/rec6.json") = 0
+102 openat(AT_FDCWD, "data", O_RDONLY) = 7
+102 fsync(7 <unfinished ...>
+102 <... fsync resumed>) = 0
+101 <... fsync resumed>) = 0
+102 close(7) = 0
+101 close(4) = 0
+101 rename("data/rec7.json.tmp", "data/rec7.json") = 0
+101 openat(AT_FDCWD, "data", O_RDONLY) = 6
+101 fsync(6) = 0
+101 close(6) = 0
+102 exit(0) = ?
+102 +++ exited with 0 +++
+101 exit(0) = ?
+101 +++ exited with 0 +++
+100 exit_group(0) = ?
+100 +++ exited with 0 +++
+`
+	_, findings := bigRun(t, trace, Options{Roots: []string{"/srv/app"}, Cwd: "/srv/app"})
+	// The directory data itself is made and never synced in its parent:
+	// that finding is right.
+	want := []string{"name-not-synced /srv/app/data"}
+	if diff := cmp.Diff(want, findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// Chromium keeps its SQLite databases (Cookies, DIPS, QuotaManager, ...)
+// in journal_mode=TRUNCATE: each transaction writes the rollback journal,
+// fdatasyncs it, writes the database, fdatasyncs it, and commits by
+// ftruncate(journal, 0) and an fdatasync of the journal. The next
+// transaction writes the journal again. truncate-in-place warns on each
+// such journal ("write a temp file, fsync it and rename it over
+// Cookies-journal"), but the emptied journal is the state the program
+// committed, made durable before the rewrite begins: a crash during the
+// rewrite leaves an empty or torn journal that SQLite does not treat as
+// hot (its header is written last, after a sync), and the database is
+// not touched until the journal is synced. No data is lost and the
+// advice does not apply to a journal. Seen on Cookies-journal,
+// DIPS-journal, QuotaManager-journal, Shared Dictionary/db-journal and
+// declarative_performance_observer.db-journal in every recording.
+//
+// Fix (check, truncate-in-place): leave out a file whose truncation was
+// made durable (fsync or fdatasync of it, or a sync) before the first
+// write of the rewrite: the program committed the cut as a state of its
+// own, so nothing it still needed is lost.
+func TestSQLiteTruncateJournal(t *testing.T) {
+	t.Skip("bug: truncate-in-place warns on SQLite's journal_mode=TRUNCATE journal, whose synced truncation is its commit; see the comment")
+	const trace = `300 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell"], 0x7ffc /* 3 vars */) = 0
+300 mkdir("/srv/profile/Default", 0700) = 0
+300 openat(AT_FDCWD, "/srv/profile/Default/Cookies", O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600) = 19
+300 pread64(19, "", 100, 0) = 0
+300 openat(AT_FDCWD, "/srv/profile/Default/Cookies-journal", O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600) = 20
+300 pwrite64(20, "\0\0\0\0\0\0\0\0\0\0\0\0\263\244DK\0\0\0\0\0\0\2\0\0\0\20\0\0\0\0\0"..., 512, 0) = 512
+300 fdatasync(20) = 0
+300 openat(AT_FDCWD, "/srv/profile/Default", O_RDONLY|O_CLOEXEC) = 21
+300 fdatasync(21) = 0
+300 close(21) = 0
+300 pwrite64(20, "\331\325\5\371 \241c\327\0\0\0\0", 12, 0) = 12
+300 fdatasync(20) = 0
+300 ftruncate(19, 12288) = 0
+300 pwrite64(19, "SQLite format 3\0\20\0\1\1\0@  \0\0\0\1\0\0\0\3"..., 4096, 0) = 4096
+300 pwrite64(19, "\r\0\0\0\3\17\302\0\17\356\17\340\17\302\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"..., 4096, 4096) = 4096
+300 pwrite64(19, "\n\0\0\0\3\17\311\0\17\311\17\361\17\345\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"..., 4096, 8192) = 4096
+300 fdatasync(19) = 0
+300 ftruncate(20, 0) = 0
+300 fdatasync(20) = 0
+300 close(20) = 0
+300 openat(AT_FDCWD, "/srv/profile/Default/Cookies-journal", O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600) = 20
+300 pwrite64(20, "\0\0\0\0\0\0\0\0\0\0\0\0gQ5\364\0\0\0\3\0\0\2\0\0\0\20\0\0\0\0\0"..., 512, 0) = 512
+300 pwrite64(20, "\0\0\0\1", 4, 512) = 4
+300 pwrite64(20, "SQLite format 3\0\20\0\1\1\0@  \0\0\0\1\0\0\0\3"..., 4096, 516) = 4096
+300 pwrite64(20, "gQ5\364", 4, 4612) = 4
+300 fdatasync(20) = 0
+300 pwrite64(20, "\331\325\5\371 \241c\327\0\0\0\1", 12, 0) = 12
+300 fdatasync(20) = 0
+300 ftruncate(19, 16384) = 0
+300 pwrite64(19, "SQLite format 3\0\20\0\1\1\0@  \0\0\0\2\0\0\0\4"..., 4096, 0) = 4096
+300 pwrite64(19, "\r\0\0\0\0\20\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"..., 4096, 12288) = 4096
+300 fdatasync(19) = 0
+300 ftruncate(20, 0) = 0
+300 fdatasync(20) = 0
+300 close(20) = 0
+300 close(19) = 0
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`
+	_, findings := bigRun(t, trace, Options{Roots: []string{"/srv/profile"}})
+	if slices.Contains(findings, "truncate-in-place /srv/profile/Default/Cookies-journal") {
+		t.Errorf("findings %v: truncate-in-place on a journal whose synced truncation is SQLite's commit", findings)
+	}
+}
