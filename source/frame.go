@@ -71,6 +71,27 @@ func ParseFrame(s string) (Frame, error) {
 	return f, nil
 }
 
+// unwindError reports whether a stack line is not a frame but strace's
+// note that it could not unwind further: with libunwind it ends such a
+// stack with " > unexpected_backtracing_error [0xADDR]" (or
+// "backtracing_error"), as it does for most calls of a binary built
+// without frame information (a release Chromium).
+func unwindError(s string) bool {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "> ")
+	if br := strings.LastIndex(t, " [0x"); br >= 0 && strings.HasSuffix(t, "]") {
+		t = t[:br]
+	}
+	if !strings.HasSuffix(t, "_error") {
+		return false
+	}
+	for _, r := range t {
+		if r != '_' && (r < 'a' || r > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // systemDirs hold libraries the system installed: never the user's code.
 var systemDirs = []string{"/lib/", "/lib32/", "/lib64/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/"}
 
@@ -85,7 +106,10 @@ func systemModule(m string) bool {
 	base := m[strings.LastIndex(m, "/")+1:]
 	// An interpreter's own C code is machinery too: for Python the user's
 	// line comes from crashsim's shim (see PythonShim), not from frames.
+	// The kernel's own mappings have no file: strace -k names the vDSO
+	// "[vdso]" (and "linux-vdso.so.1" under some unwinders).
 	return strings.HasPrefix(base, "ld-linux") || strings.HasPrefix(base, "libc.so") || base == "linux-vdso.so.1" ||
+		strings.HasPrefix(m, "[") ||
 		strings.HasPrefix(base, "python") || strings.HasPrefix(base, "libpython")
 }
 

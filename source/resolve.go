@@ -63,6 +63,12 @@ func (r *Resolver) Locate(stack []string) (Location, bool, error) {
 	for i, s := range stack {
 		f, err := ParseFrame(s)
 		if err != nil {
+			if unwindError(s) {
+				// strace could not unwind past the frames above, all of
+				// them the system's: no frame of the program's own is
+				// known, which is no error in the stack.
+				return Location{}, false, nil
+			}
 			return Location{}, false, err
 		}
 		if systemModule(f.Module) {

@@ -294,3 +294,40 @@ func TestInlinedCall(t *testing.T) {
 		t.Errorf("Locate = %s:%d in %s, want main.go:%d in main.save\nstack:\n%s", loc.File, loc.Line, loc.Function, want, strings.Join(stack, "\n"))
 	}
 }
+
+// TestUnwindErrorFrame: strace -k ends a stack it could not unwind with
+// a note in place of a frame. Under a release Chromium 9,887 of the
+// stacks of a run end so (strace 6.1 with libunwind); check warned
+// "no source line ... expected "(SYMBOL+0xOFF)" after the module" for
+// each finding whose stack did, 33 times in one run. Such a stack has
+// no frame of the program's own: no location, and no error.
+func TestUnwindErrorFrame(t *testing.T) {
+	// Cut from strace -f -k -y of chromium-headless-shell (a write of
+	// LevelDB's LOG, in a thread of the browser process).
+	stack := []string{
+		" > /usr/lib/x86_64-linux-gnu/libc.so.6(__write+0x4f) [0xfc4ff]",
+		" > /usr/lib/chromium/chromium-headless-shell(v8::base::OS::GetLastError()+0x81eba) [0x748782a]",
+		" > /usr/lib/x86_64-linux-gnu/libc.so.6(pthread_condattr_setpshared+0x515) [0x891f5]",
+		" > unexpected_backtracing_error [0x12f80005c0b0]",
+	}
+	loc, ok, err := NewResolver().Locate(stack)
+	if err != nil || ok {
+		t.Errorf("Locate = %v, %v, %v; want no location and no error", loc, ok, err)
+	}
+	for _, s := range []string{" > unexpected_backtracing_error [0xffffffff]", "> backtracing_error [0x2]", "unexpected_backtracing_error"} {
+		if !unwindError(s) {
+			t.Errorf("unwindError(%q) = false, want true", s)
+		}
+	}
+	for _, s := range []string{" > /tmp/save(main+0x1) [0x1169]", " > my_error [0x1]x", " > /tmp/io_error() [0x1]", ""} {
+		if unwindError(s) {
+			t.Errorf("unwindError(%q) = true, want false", s)
+		}
+	}
+	// The vDSO as strace's libunwind names it is the kernel's, not the
+	// program's: passed over like libc, not opened as a file.
+	loc, ok, err = NewResolver().Locate([]string{" > [vdso]() [0xc01]", " > unexpected_backtracing_error [0x7]"})
+	if err != nil || ok {
+		t.Errorf("Locate past [vdso] = %v, %v, %v; want no location and no error", loc, ok, err)
+	}
+}
