@@ -213,3 +213,43 @@ func TestSQLiteTruncateJournal(t *testing.T) {
 		t.Errorf("findings %v: truncate-in-place on a journal whose synced truncation is SQLite's commit", findings)
 	}
 }
+
+// Chromium's browser process sends shared memory to its renderers and
+// GPU process as memfds over a socket (SCM_RIGHTS). Under -y the
+// receiver's fd is named by its annotation alone, which the kernel gives
+// as "/memfd:shared-memory-region" (strace 6.1 prints "(deleted)" after
+// the ">"); the model takes that for a regular file in the root
+// directory (model/proc.go kindOfAnno: any annotation starting with "/"
+// that is not under /proc, /sys or /dev). Without --root (check's
+// default scope) the mapping is then a false blind-shared-mmap, and a
+// write to the memfd a false data-not-synced error on a file
+// "/memfd:shared-memory-region" that no disk holds. A memfd the process
+// made itself (memfd_create in the trace) is rightly left out. Seen as
+// the first blind spot of one process's file of an strace -ff -ttt -y
+// -s 65536 -xx set of chromium-headless-shell checked alone; in the
+// whole set the true blind-shared-mmap of GPUCache/index comes first and
+// hides it, as only the first line of each blind spot is said.
+//
+// Fix (model/proc.go isPseudoPath or kindOfAnno): take an annotation
+// that starts with "/memfd:" (a memfd, hugetlb ones too) for a pseudo
+// file, as "anon_inode:" and "socket:" are; "/SYSV" names of SysV shared
+// memory segments ("/SYSV00000000 (deleted)") are the same kind.
+func TestReceivedMemfdIsNoFile(t *testing.T) {
+	t.Skip("bug: a memfd received over a socket is taken for the file /memfd:NAME (model kindOfAnno); see the comment")
+	const trace = `200 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell", "--type=renderer"], 0x7ffc /* 3 vars */) = 0
+200 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12</socket:[22556991]>, 13</socket:[22556992]>]) = 0
+200 recvmsg(12</socket:[22556991]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="\20\0\1\0\270\0\0\0cN\374\265\21\0\0\0\30\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"..., iov_len=4096}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[18</memfd:shared-memory-region>(deleted)]}], msg_controllen=24, msg_flags=0}, MSG_DONTWAIT) = 184
+200 fcntl(18</memfd:shared-memory-region>(deleted), F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)
+200 mmap(NULL, 2097152, PROT_READ|PROT_WRITE, MAP_SHARED, 18</memfd:shared-memory-region>(deleted), 0) = 0x7fa0051e8000
+200 pwrite64(18</memfd:shared-memory-region>(deleted), "\1\2\3\4", 4, 0) = 4
+200 close(18</memfd:shared-memory-region>(deleted)) = 0
+200 close(12</socket:[22556991]>) = 0
+200 close(13</socket:[22556992]>) = 0
+200 exit_group(0) = ?
+200 +++ exited with 0 +++
+`
+	blind, findings := bigRun(t, trace, Options{})
+	if len(blind) > 0 || len(findings) > 0 {
+		t.Errorf("blind spots %v, findings %v; want none: a memfd is no file on disk", blind, findings)
+	}
+}
