@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -891,6 +892,11 @@ func (c *classifier) subset(mask int) PathState {
 	j := len(idx)
 	if mask == 1<<j-1 {
 		return c.prefix(j)
+	}
+	if k := c.ops.len(); j == k-1 {
+		// Every op but one, not the newest (that is a prefix): the state
+		// omit names, so that the two are one state, not two.
+		return c.omit(bits.TrailingZeros(uint(^mask)))
 	}
 	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(c.ops.len())}
 	sizesOnly := true
