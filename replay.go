@@ -41,8 +41,10 @@ type Replay struct {
 	// lean runs the timeline lean (model.Timeline.Lean): set by a view
 	// that reads only the paths each point changed (the text and the
 	// JSON of changed paths, the HTML page); keepAll is the JSON of every
-	// path at every point, which reads them all.
-	lean, keepAll bool
+	// path at every point, which reads them all. summary runs it
+	// summarized (model.Timeline.Summarize): set by the text timeline,
+	// which prints of each changed path its outcome set and the count.
+	lean, keepAll, summary bool
 }
 
 // recycleStates says whether Timeline reads with parser.Options.Recycle;
@@ -118,6 +120,9 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		tl = model.NewTimeline(opt, scope.InScope, max)
 		if r.lean {
 			tl.Lean()
+		}
+		if r.summary {
+			tl.Summarize()
 		}
 		watch.UseProcs(tl.Model().Procs())
 		if !visit(nil, tl.Start(), true) {
@@ -331,6 +336,7 @@ func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptio
 	}
 	rr := *r
 	rr.keepAll = sopt.AllPaths
+	rr.summary = !json
 	done, err := rr.Timeline(out, At{File: sopt.AtFile, Line: sopt.At})
 	if done == nil {
 		if sent.n > 0 {

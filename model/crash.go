@@ -181,6 +181,16 @@ type PathOutcomes struct {
 	// states a configuration's cut leaves out, as they do the explored
 	// states their own cut leaves out.
 	leftOut []cutState
+	// summed are the states the answer counts without listing them, by
+	// inode (a summary's: see Model.crashSummary). States lists the
+	// others; Outcomes and Total hold them all.
+	summed []inoCount
+}
+
+// inoCount is how many of a path's states name inode id.
+type inoCount struct {
+	id int
+	n  int64
 }
 
 // cutState is a content state of inode ino left out of a path's states:
@@ -277,12 +287,23 @@ func (m *Model) CrashFirst(p string, maxStates int, want func(PathState) bool) (
 // state, in Crash's order, for which stop returns true, and what it
 // returns is then incomplete.
 func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
-	return m.crashName(m.nameOf(p), p, maxStates, stop, reuse)
+	return m.crashName(m.nameOf(p), p, maxStates, stop, reuse, false)
+}
+
+// crashSummary is Crash for a reader that wants of each path its outcome
+// set and how many states each inode gives it, not every state: the
+// subsets of a file's pending ops that posix enumerates one by one (up to
+// 2^ExhaustiveOps of them at each point where a file with many unsynced
+// writes is written again) are counted, not listed (PathOutcomes.summed).
+// The outcome set, the count and its exactness are Crash's.
+func (m *Model) crashSummary(p string, maxStates int) PathOutcomes {
+	return m.crashName(m.nameOf(p), p, maxStates, nil, nil, true)
 }
 
 // crashName is crash with p's Name looked up (nil: the trace never
-// named p). It changes nothing in the model (see Still).
-func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
+// named p). It changes nothing in the model (see Still). summary asks
+// for crashSummary's answer.
+func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState) bool, reuse []PathState, summary bool) PathOutcomes {
 	res := PathOutcomes{Path: p, Exact: true}
 	if n == nil {
 		return res
@@ -300,12 +321,15 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	res.States = sc.states[:0]
 	leftOut := sc.leftOut[:0]
 	stopped := false
+	// The states counted, not listed (summary), and their outcomes.
+	var sumN int64
+	var sumSet uint32
 	add := func(s PathState) bool {
 		key := stateKey{s.Inode, s.Outcome, s.Persisted}
 		if seen[key] {
 			return true
 		}
-		if len(res.States) >= maxStates {
+		if int64(len(res.States))+sumN >= int64(maxStates) {
 			res.Exact = false
 			return false
 		}
@@ -316,6 +340,20 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 			return false
 		}
 		return true
+	}
+	// A state counted, not listed: one that no other can equal (see
+	// contentStates), so no key is needed to tell it apart.
+	var sum func(Outcome) bool
+	if summary && stop == nil {
+		sum = func(o Outcome) bool {
+			if int64(len(res.States))+sumN >= int64(maxStates) {
+				res.Exact = false
+				return false
+			}
+			sumN++
+			sumSet |= 1 << o.rank()
+			return true
+		}
 	}
 	// The inodes the name can point to: as last durable, or as any pending
 	// entry operation left it (posix: any subset persists, and the last
@@ -414,7 +452,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 		if cuts != nil {
 			if d := cuts.of(c.ino); !d.enumerated {
 				d.enumerated = true
-				d.all, d.complete = m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, func(s PathState) bool {
+				d.all, d.complete = m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, nil, func(s PathState) bool {
 					seq := sizeSeq(c.ino, s)
 					if seq >= d.widest {
 						// No configuration naming this inode admits it.
@@ -443,10 +481,14 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 			res.Exact = res.Exact && d.exact
 			continue
 		}
-		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, func(s PathState) bool {
+		before := sumN
+		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, sum, func(s PathState) bool {
 			s.Name = ref
 			return add(s)
 		})
+		if sumN > before {
+			res.summed = append(res.summed, inoCount{c.ino.ID, sumN - before})
+		}
 		setDone(c.ino.ID, counted{cnt, exact})
 		total = satAdd(total, cnt)
 		res.Exact = res.Exact && exact
@@ -471,7 +513,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	}
 	// The space counted is every subset of pending ops plus the torn and
 	// size-only variants explored; never report fewer than were seen.
-	res.Total = max(total, int64(len(res.States)))
+	res.Total = max(total, int64(len(res.States))+sumN)
 	states := res.States
 	res.States = nil
 	if len(states) > 0 && len(states) <= cap(reuse) {
@@ -487,7 +529,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	}()
 	// The outcome set, in printing order, without a map and a sort per
 	// call (a tenth of Crash on a trace of many files), nor a slice.
-	var set uint32
+	set := sumSet
 	for _, s := range res.States {
 		set |= 1 << s.Outcome.rank()
 	}
@@ -516,7 +558,7 @@ func (m *Model) sizeWithoutData(ino *Inode) bool {
 // exist and whether that count is exact. current says whether ino is what
 // the path names in the page cache (so that "all persisted" is latest).
 // via is the entry operation that made the path name ino, if any.
-func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, add func(PathState) bool) (int64, bool) {
+func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, sum func(Outcome) bool, add func(PathState) bool) (int64, bool) {
 	if ino.Dir {
 		// A directory's content is its entries, which are the names'
 		// states: here only which directory the path names.
@@ -657,12 +699,58 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	if k > ExhaustiveOps {
 		return total, false
 	}
+	// With sum, the subsets no state above stands for (all but prefixes
+	// and every op but one) are counted, not listed: each is a state of
+	// its own (its words name its mask), so the count is the same, and
+	// building the words of up to 2^16 of them at every point was most of
+	// a states run on a program that keeps many files unsynced.
+	var so subsetOutcomes
+	if sum != nil {
+		so = cl.subsetOutcomes()
+	}
 	for mask := 0; mask < 1<<k; mask++ {
+		if sum != nil && mask&(mask+1) != 0 && bits.OnesCount(uint(mask)) != k-1 {
+			if n >= maxStates {
+				return total, false
+			}
+			n++
+			if !sum(so.of(mask)) {
+				return total, false
+			}
+			continue
+		}
 		if !emit(cl.subset(mask)) {
 			return total, false
 		}
 	}
 	return total, true
+}
+
+// subsetOutcomes classifies the subsets of a file's pending ops as
+// classifier.subset does, without building their states: which ops are
+// writes, and the size after each.
+type subsetOutcomes struct {
+	c      *classifier
+	writes int
+	sizes  [ExhaustiveOps]int64
+}
+
+func (c *classifier) subsetOutcomes() subsetOutcomes {
+	so := subsetOutcomes{c: c}
+	for k := range c.ops.len() {
+		op := c.ops.at(k)
+		so.sizes[k] = op.Size
+		if op.Kind == DataWrite {
+			so.writes |= 1 << k
+		}
+	}
+	return so
+}
+
+// of is the outcome of the subset mask that is neither a prefix nor every
+// op but one: classifier.subset(mask).Outcome.
+func (so subsetOutcomes) of(mask int) Outcome {
+	return so.c.mixedOutcome(so.sizes[bits.Len(uint(mask))-1], mask&so.writes == 0)
 }
 
 // orderedPrefix reports whether the ops of mask outside free are a prefix

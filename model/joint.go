@@ -41,6 +41,11 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 				n++
 			}
 		}
+		for _, c := range paths[p].summed {
+			if c.id == id {
+				n += c.n
+			}
+		}
 		return n
 	}
 	// Marks on the names instead of maps: this runs at every crash point.

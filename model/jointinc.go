@@ -198,11 +198,14 @@ func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 	r.maxSeq = -1
 	for _, s := range po.States {
 		if s.Inode != 0 {
-			r.countSeen(s.Inode)
+			r.countSeen(s.Inode, 1)
 		}
 	}
 	for _, s := range po.leftOut {
-		r.countSeen(s.ino)
+		r.countSeen(s.ino, 1)
+	}
+	for _, c := range po.summed {
+		r.countSeen(c.id, c.n)
 	}
 	if m == nil {
 		return
@@ -238,8 +241,8 @@ func (r *jrec) note(po PathOutcomes, m *Model, buf *[]int) {
 	}
 }
 
-// countSeen counts one more state of inode id among the path's.
-func (r *jrec) countSeen(id int) {
+// countSeen counts n more states of inode id among the path's.
+func (r *jrec) countSeen(id int, n int64) {
 	i := 0
 	for i < len(r.seen) && r.seen[i].id != id {
 		i++
@@ -247,7 +250,7 @@ func (r *jrec) countSeen(id int) {
 	if i == len(r.seen) {
 		r.seen = append(r.seen, inoSeen{id: id})
 	}
-	r.seen[i].n++
+	r.seen[i].n += n
 }
 
 // seenAt is what inode id, named by the path, multiplies the count and

@@ -98,7 +98,7 @@ func timelineInputs(t *testing.T) []traceInput {
 10 rename("/r/d.tmp", "/r/d") = 0
 10 rename("/r/u", "/r/v") = 0
 `
-	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint, "journaled": journaledTrace(), "dirrename": dirren} {
+	for name, text := range map[string]string{"files": files.String(), "saves": saves.String(), "waypoint": waypoint, "journaled": journaledTrace(), "dirrename": dirren, "manywrites": manyWritesTrace()} {
 		text := text
 		inputs = append(inputs, traceInput{name, func() (parser.Stream, error) {
 			return parser.NewReader(strings.NewReader(text), name, parser.Options{}), nil

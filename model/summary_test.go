@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +62,104 @@ func TestSubsetsListedOnce(t *testing.T) {
 		}
 		if sets != 1<<k {
 			t.Errorf("%d writes: %d subsets of the writes listed, want %d", k, sets, 1<<k)
+		}
+	}
+}
+
+// manyWritesTrace keeps several files with many unsynced writes each,
+// written in turn, as a program with many open logs does (Chromium kept
+// some 35): up to 2^16 subsets of one file's writes at a point, which a
+// summary counts without listing. One file is renamed over another while
+// both have writes pending (two inodes at one name), one gets a second
+// name, one is truncated and rewritten, one is fsynced halfway.
+func manyWritesTrace() string {
+	var b strings.Builder
+	b.WriteString("mkdir(\"/m\", 0755) = 0\n")
+	for f := range 5 {
+		fmt.Fprintf(&b, "openat(AT_FDCWD, \"/m/f%d\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = %d\n", f, 3+f)
+	}
+	for i := range 17 {
+		for f := range 5 {
+			if i >= 4+3*f {
+				continue // files stop at 4, 7, 10, 13 and 16 writes
+			}
+			fmt.Fprintf(&b, "write(%d, \"w%d\", 2) = 2\n", 3+f, i)
+		}
+		switch i {
+		case 3:
+			b.WriteString("link(\"/m/f1\", \"/m/g1\") = 0\n")
+		case 5:
+			b.WriteString("rename(\"/m/f0\", \"/m/f2\") = 0\n")
+		case 8:
+			b.WriteString("fsync(6) = 0\n")
+		case 9:
+			b.WriteString("ftruncate(7, 3) = 0\nwrite(7, \"again\", 5) = 5\n")
+		}
+	}
+	b.WriteString("openat(AT_FDCWD, \"/m\", O_RDONLY|O_DIRECTORY) = 9\nfsync(9) = 0\n")
+	return b.String()
+}
+
+// TestSummaryTimelineEqualsFull: a summarized timeline (Summarize), whose
+// changed paths list only some of their states, gives every point as a
+// full one does: the changed and moved paths, their outcome sets, the
+// counts and their exactness, and every path in full from All, at every
+// point of every fixture trace under every model, and on files with up to
+// 16 writes pending (manyWritesTrace), with a budget of 256 states a path
+// that cuts the enumeration short.
+func TestSummaryTimelineEqualsFull(t *testing.T) {
+	againstFull(t, (*Timeline).Summarize, func(f, s Point) error {
+		if f.Index != s.Index || *f.Event != *s.Event || f.Paths != s.Paths || f.States != s.States || f.Explored != s.Explored || f.Exact != s.Exact {
+			return fmt.Errorf("point %d: %d of %d states (exact %v), summarized %d of %d (exact %v)", f.Index, f.Explored, f.States, f.Exact, s.Explored, s.States, s.Exact)
+		}
+		if !slices.Equal(f.Changed, s.Changed) || !slices.Equal(f.Moved, s.Moved) {
+			return fmt.Errorf("changed %v moved %v, summarized changed %v moved %v", f.Changed, f.Moved, s.Changed, s.Moved)
+		}
+		for i, fo := range f.Outcomes {
+			so := s.Outcomes[i]
+			if !slices.Equal(fo.Outcomes, so.Outcomes) || fo.Total != so.Total || fo.Exact != so.Exact || fo.Ancestor != so.Ancestor {
+				return fmt.Errorf("%s: %v (%d, exact %v), summarized %v (%d, exact %v)", fo.Path, fo.Outcomes, fo.Total, fo.Exact, so.Outcomes, so.Total, so.Exact)
+			}
+			listed := int64(len(so.States))
+			for _, c := range so.summed {
+				listed += c.n
+			}
+			if listed != int64(len(fo.States)) {
+				return fmt.Errorf("%s: %d states, summarized %d listed and counted", fo.Path, len(fo.States), listed)
+			}
+		}
+		fa, sa := f.All(), s.All()
+		if len(fa) != len(sa) {
+			return fmt.Errorf("All holds %d paths, summarized %d", len(fa), len(sa))
+		}
+		for q, fo := range fa {
+			if so, ok := sa[q]; !ok || !reflect.DeepEqual(fo, so) {
+				return fmt.Errorf("All()[%s] = %+v, summarized %+v", q, fo, so)
+			}
+		}
+		return nil
+	})
+}
+
+// TestSummaryCountsSubsets: the states a summary counts for a file with
+// k unsynced writes are the subsets Crash lists, at the budget's edge
+// too.
+func TestSummaryCountsSubsets(t *testing.T) {
+	for _, k := range []int{3, 8, 12} {
+		m := replayText(t, writesTrace(k), parser.Options{})
+		for _, max := range []int{1 << 16, 300, 40} {
+			full := m.Crash("/w/f", max)
+			sum := m.crashSummary("/w/f", max)
+			var counted int64
+			for _, c := range sum.summed {
+				counted += c.n
+			}
+			if k >= 8 && max == 1<<16 && counted == 0 {
+				t.Errorf("%d writes: nothing summed", k)
+			}
+			if got := int64(len(sum.States)) + counted; got != int64(len(full.States)) || sum.Total != full.Total || sum.Exact != full.Exact || !slices.Equal(sum.Outcomes, full.Outcomes) {
+				t.Errorf("%d writes, budget %d: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", k, max, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
+			}
 		}
 	}
 }

@@ -114,6 +114,8 @@ type Timeline struct {
 	// out when asked.
 	current map[string]PathOutcomes
 	lean    bool
+	// summary: the changed paths' answers are crashSummary's (Summarize).
+	summary bool
 	// pointsOnly: Step finds the points and nothing of them (PointsOnly).
 	pointsOnly bool
 	again      map[string]PathOutcomes
@@ -157,6 +159,19 @@ func (t *Timeline) Lean() {
 	t.lean, t.current = true, nil
 }
 
+// Summarize makes the timeline lean (Lean) and answers each step's
+// changed paths as Model.crashSummary does: their outcome sets and every
+// count are the same, but the States of a changed path's answer (in
+// Point.Outcomes, and from Point.Outcome) list only some of its states,
+// not each subset of a file's pending writes posix enumerates. For a
+// reader of outcome sets and counts (states' text timeline): All still
+// works every path out in full, for the one point shown state by state
+// (--at). Call it before the first Step.
+func (t *Timeline) Summarize() {
+	t.Lean()
+	t.summary = true
+}
+
 // all is All of pt, the latest point.
 func (t *Timeline) all(pt Point) map[string]PathOutcomes {
 	if !t.lean {
@@ -165,7 +180,7 @@ func (t *Timeline) all(pt Point) map[string]PathOutcomes {
 	if t.again == nil {
 		t.again = make(map[string]PathOutcomes, len(t.joint.recs))
 		for p := range t.joint.recs {
-			if i, ok := slices.BinarySearch(pt.Changed, p); ok {
+			if i, ok := slices.BinarySearch(pt.Changed, p); ok && !t.summary {
 				t.again[p] = pt.Outcomes[i]
 			} else {
 				t.again[p] = t.m.Crash(p, t.max)
@@ -310,7 +325,12 @@ func (t *Timeline) Step(ev *parser.Event) (Point, bool) {
 	}
 	pt := Point{Index: t.index, Event: &r, Call: ev, Changed: changed, Outcomes: make([]PathOutcomes, len(changed)), tl: t}
 	for i, p := range changed {
-		po := t.m.Crash(p, t.max)
+		var po PathOutcomes
+		if t.summary {
+			po = t.m.crashSummary(p, t.max)
+		} else {
+			po = t.m.Crash(p, t.max)
+		}
 		// The joint count's record of p says what p's outcomes were.
 		if r := t.joint.recs[p]; r == nil || r.outcomes != setOf(po.Outcomes) {
 			pt.Moved = append(pt.Moved, p)
