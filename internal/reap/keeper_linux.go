@@ -35,6 +35,9 @@ type keeperSpec struct {
 	Path string
 	Args []string
 	Attr Attr
+	// FD is the keeper's end of its socket to crashsim: above every fd
+	// the command inherits (see placeFiles).
+	FD int
 }
 
 // keeperMsg is what a keeper says: the command's pid once it runs, its
@@ -61,7 +64,8 @@ type keeperMsg struct {
 //
 // The command gets the keeper's standard input, output and error, its
 // working directory and its environment: set them on Cmd, as for the
-// command itself.
+// command itself. It also gets every fd crashsim's caller gave crashsim
+// (Inherited), at the same numbers, and no fd of crashsim's own.
 type Kept struct {
 	Cmd *exec.Cmd // the keeper process
 	// Group, when set before Start, is the cgroup the keeper starts in:
@@ -90,10 +94,6 @@ func (k *Kept) Start() error {
 	if err != nil {
 		return err
 	}
-	spec, err := json.Marshal(k.spec)
-	if err != nil {
-		return err
-	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return &os.SyscallError{Syscall: "socketpair", Err: err}
@@ -107,8 +107,21 @@ func (k *Kept) Start() error {
 	if env == nil {
 		env = os.Environ()
 	}
+	// The command gets every fd crashsim's caller gave it, at the same
+	// numbers; the socket goes above them, and the keeper learns where.
+	at, release, err := placeFiles(c, true, theirs)
+	if err != nil {
+		k.conn.Close()
+		return err
+	}
+	defer release()
+	k.spec.FD = at[0]
+	spec, err := json.Marshal(k.spec)
+	if err != nil {
+		k.conn.Close()
+		return err
+	}
 	c.Env = append(withoutVar(env, keeperEnv), keeperEnv+"="+string(spec))
-	c.ExtraFiles = []*os.File{theirs} // fd 3
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -231,16 +244,20 @@ func withoutVar(env []string, name string) []string {
 // keeper is the keeper process. It never returns.
 func keeper(arg string) {
 	ignoreSignals()
+	var spec keeperSpec
+	if err := json.Unmarshal([]byte(arg), &spec); err != nil || spec.FD < 3 {
+		os.Exit(1) // no socket to say why on: crashsim sees it close
+	}
 	// The socket is the keeper's alone: the command must not hold it open.
-	syscall.CloseOnExec(3)
-	conn := os.NewFile(3, "crashsim")
+	// Every other fd the keeper got is the caller's, for the command.
+	syscall.CloseOnExec(spec.FD)
+	conn := os.NewFile(uintptr(spec.FD), "crashsim")
 	enc := json.NewEncoder(conn)
 	fail := func(err error) {
 		_ = enc.Encode(keeperMsg{Err: err.Error()})
 		os.Exit(1)
 	}
-	var spec keeperSpec
-	if err := json.Unmarshal([]byte(arg), &spec); err != nil || len(spec.Args) == 0 {
+	if len(spec.Args) == 0 {
 		fail(fmt.Errorf("keeper: bad spec %q", arg))
 	}
 	if err := SetSubreaper(); err != nil {
@@ -250,7 +267,9 @@ func keeper(arg string) {
 	// parent-death signal is tied to it, and it lives as long as the
 	// keeper does.
 	pid, err := syscall.ForkExec(spec.Path, spec.Args, &syscall.ProcAttr{
-		Env:   withoutVar(os.Environ(), keeperEnv),
+		Env: withoutVar(os.Environ(), keeperEnv),
+		// 0, 1 and 2; the caller's other fds, which are not
+		// close-on-exec, go with them at their numbers.
 		Files: []uintptr{0, 1, 2},
 		Sys: &syscall.SysProcAttr{Setpgid: spec.Attr.Setpgid || spec.Attr.Foreground,
 			Foreground: spec.Attr.Foreground, Ctty: 0, Pdeathsig: syscall.SIGKILL},

@@ -26,6 +26,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(fdsEnv) != "" {
+		os.Exit(fdsHelper())
+	}
 	if cmd := os.Getenv(crashsimEnv); cmd != "" {
 		k := Keep("/bin/sh", []string{"sh", "-c", cmd}, Attr{Setpgid: true})
 		var wd *Watchdog

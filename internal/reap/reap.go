@@ -257,7 +257,15 @@ func startWatchdog(pgid int, token string, extra []string, groups []*Group) (*Wa
 	}
 	c := exec.Command(exe)
 	c.Env = append(append(os.Environ(), fmt.Sprintf("%s=%d %s", watchdogEnv, pgid, token)), extra...)
-	c.ExtraFiles = []*os.File{r} // fd 3
+	// The pipe is its fd 3; it holds none of the caller's fds, which
+	// would keep a pipe of the caller's open while it lives on.
+	_, release, err := placeFiles(c, false, r)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	defer release()
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := c.Start(); err != nil {
 		r.Close()
