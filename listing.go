@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/internal/replacefile"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
 )
 
 // MaxListed bounds the entries a listing holds: a directory larger than
@@ -109,32 +111,55 @@ func InheritedFiles(std ...any) []model.InitialFD {
 		if !ok {
 			continue
 		}
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			continue
+		if fd, ok := openFile(i, int(f.Fd())); ok {
+			fds = append(fds, fd)
 		}
-		n := strconv.Itoa(int(f.Fd()))
-		p, err := os.Readlink("/proc/self/fd/" + n)
-		if err != nil || !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
-			continue
-		}
-		info, err := os.ReadFile("/proc/self/fdinfo/" + n)
-		if err != nil {
-			continue
-		}
-		fd := model.InitialFD{FD: i, Path: p}
-		for _, line := range strings.Split(string(info), "\n") {
-			k, v, _ := strings.Cut(line, ":")
-			v = strings.TrimSpace(v)
-			switch k {
-			case "pos":
-				fd.Offset, _ = strconv.ParseInt(v, 10, 64)
-			case "flags":
-				fd.Flags, _ = strconv.ParseUint(v, 8, 64)
-			}
-		}
-		fds = append(fds, fd)
 	}
 	return fds
+}
+
+// PassedFiles is InheritedFiles for the fds above 2 that crashsim's
+// caller gave it (`crashsim trace -- prog 3>>app.log`): package tracer
+// passes each on to the program at its number, so the program writes
+// app.log through fd 3.
+func PassedFiles() []model.InitialFD {
+	var fds []model.InitialFD
+	for _, n := range reap.Inherited() {
+		if fd, ok := openFile(n, n); ok {
+			fds = append(fds, fd)
+		}
+	}
+	return fds
+}
+
+// openFile says where and how crashsim's fd n, the program's fd as, is
+// open, when it is a regular file with a name.
+func openFile(as, n int) (model.InitialFD, bool) {
+	var st unix.Stat_t
+	if err := unix.Fstat(n, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return model.InitialFD{}, false
+	}
+	num := strconv.Itoa(n)
+	p, err := os.Readlink("/proc/self/fd/" + num)
+	if err != nil || !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
+		return model.InitialFD{}, false
+	}
+	info, err := os.ReadFile("/proc/self/fdinfo/" + num)
+	if err != nil {
+		return model.InitialFD{}, false
+	}
+	fd := model.InitialFD{FD: as, Path: p}
+	for _, line := range strings.Split(string(info), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		v = strings.TrimSpace(v)
+		switch k {
+		case "pos":
+			fd.Offset, _ = strconv.ParseInt(v, 10, 64)
+		case "flags":
+			fd.Flags, _ = strconv.ParseUint(v, 8, 64)
+		}
+	}
+	return fd, true
 }
 
 // CountEntries counts the entries below root (root included), giving up

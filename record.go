@@ -241,7 +241,7 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 	// auto_da_alloc). A listing left from an earlier run goes now, so
 	// that it cannot be read as this run's if crashsim dies.
 	if !r.NoListing {
-		l := TakeListing(rec.Roots, start, InheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr), MaxListed)
+		l := TakeListing(rec.Roots, start, append(InheritedFiles(opt.Stdin, opt.Stdout, opt.Stderr), PassedFiles()...), MaxListed)
 		rec.Listing = &l
 		if err := os.Remove(opt.Out + ".initial"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			rec.Warnings = append(rec.Warnings, fmt.Errorf("cannot remove the listing of an earlier run: %w", err))
