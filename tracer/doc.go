@@ -74,7 +74,9 @@
 // file every few milliseconds (see sink). strace writes a line at a time,
 // and small appends to a file cost several microseconds each on ext4 while
 // the tracee waits; into a pipe they cost about one. strace marks its
-// output close-on-exec, so the traced program gets no extra fd.
+// output close-on-exec, so the traced program gets no extra fd. It gets
+// every fd crashsim's caller gave crashsim at the same number, 3 and up
+// too (see package reap), as under strace alone.
 //
 // # Signals and cleanup
 //

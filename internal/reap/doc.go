@@ -35,6 +35,18 @@
 //     the tree only when the keeper is gone; one that cleared its
 //     environment is not found this way.
 //
+// # File descriptors
+//
+// The command a keeper starts gets every fd crashsim's caller gave
+// crashsim at the same number (Inherited: the fds open at crashsim's
+// start that are not close-on-exec), not only 0, 1 and 2: a program run
+// as `prog 3>>log`, or given a pipe on fds 3 and 4 or a socket by systemd,
+// works as it does alone. The keeper's socket sits above them, its number
+// in the keeper's spec, and is close-on-exec in the keeper; everything
+// else of crashsim's is close-on-exec. The watchdog gets its pipe at fd 3
+// and none of the caller's fds; explore's checker runners mark all but
+// their standard fds close-on-exec, so that checkers get none either.
+//
 // # The watchdog
 //
 // A parent-death signal reaches only a direct child, and strace 6.1 does
