@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Inherited file descriptors. A program run under crashsim must see the fds it would see run alone:
-// 0, 1 and 2, and every other fd its caller gave it (`prog 3>>log`, a
-// --remote-debugging-pipe on fds 3 and 4, systemd's LISTEN_FDS from fd 3),
-// at the same numbers. crashsim passes them on unchanged, and puts its
+// Inherited file descriptors. A program run under crashsim must see the
+// fds it would see run alone: 0, 1 and 2, and every other fd its caller
+// gave it (`prog 3>>log`, a --remote-debugging-pipe on fds 3 and 4,
+// systemd's LISTEN_FDS from fd 3), at the same numbers. crashsim passes them on unchanged, and puts its
 // own helper fds (a keeper's socket) above them, telling the helper their
 // numbers in its environment.
 //
