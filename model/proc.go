@@ -185,6 +185,101 @@ type Process struct {
 	// that created it returned (strace prints the child's first calls
 	// first); it inherits its parent's fds when the clone returns.
 	attached bool
+	// early is what the process did to its fd table while not attached,
+	// in order, replayed onto its parent's table when the clone returns
+	// (see earlyOp); earlyLost is set once there was too much of it to
+	// keep.
+	early     []earlyOp
+	earlyLost bool
+}
+
+// An earlyOp is one change a process not yet attached made to its fd
+// table. Under strace -f a child's first calls can be printed before its
+// parent's fork or clone returns, and until it does the model does not
+// know the table the child started with: a forked child's launcher code
+// (posix_spawn's file actions, a zygote's socket put on fd 3) dup2s,
+// closes and marks fds it inherited in that window. The child's own table
+// holds what the window showed, for the calls in it; when the clone
+// returns, the window's changes are applied in order to the table the
+// child really started with (a copy of its parent's, or the parent's
+// itself under CLONE_FILES), so that an fd it only used there is the
+// parent's entry, not a stand-in that hides it.
+type earlyOp struct {
+	kind earlyKind
+	// fd is the fd changed; hi the last of a close_range, or the
+	// cloexec-only flag (1) of one in lo.
+	fd, hi int
+	// line is the trace line of the call: an entry assigned later (by
+	// a thread sharing the table) is not the one the call meant.
+	line int
+	// e is the entry made (earlySet), the stand-in Handle of an fd first
+	// used (earlyInherit), or the new close-on-exec flag (earlyCloexec).
+	e fdEntry
+}
+
+type earlyKind uint8
+
+const (
+	// earlyInherit: an fd the child used without making it, so one it
+	// started with: the parent's entry when the parent holds the same
+	// file at that number, else the stand-in e.h the window used.
+	earlyInherit    earlyKind = iota
+	earlySet                  // an fd made (open, dup, pipe, socket, ...)
+	earlyDel                  // close
+	earlyCloexec              // F_SETFD
+	earlyCloseRange           // close_range
+	earlyExec                 // execve: close-on-exec fds close
+)
+
+// earlyOpsMax bounds the changes kept for a process not attached: a
+// child's window is a few calls, but a thread whose clone the trace does
+// not show (attached with -p) stays unattached for good. Past it the
+// child's own entries win over its parent's, as they would without the
+// record.
+const earlyOpsMax = 512
+
+// noteEarly records a change to the fd table of pr while it is not
+// attached.
+func (pr *Process) noteEarly(op earlyOp) {
+	if pr.attached || pr.earlyLost {
+		return
+	}
+	if len(pr.early) >= earlyOpsMax {
+		pr.early, pr.earlyLost = nil, true
+		return
+	}
+	pr.early = append(pr.early, op)
+}
+
+// pruneEarly forgets the record's Handles that no fd of pr holds any
+// more: a Handle keeps its inode, which the model retires once no fd
+// table holds it (Model.heldByFD), and a process whose clone the trace
+// never shows would keep every file it ever opened. An fd made with a
+// Handle since dropped is closed by the time the clone returns, so it
+// is a close there (it took the place of the parent's entry); an fd only
+// used and then dropped needs nothing (what dropped it is in the record).
+func (pr *Process) pruneEarly() {
+	if len(pr.early) == 0 {
+		return
+	}
+	held := make(map[*Handle]struct{}, pr.files.n)
+	for _, e := range pr.files.all {
+		held[e.h] = struct{}{}
+	}
+	ops := pr.early[:0]
+	for _, op := range pr.early {
+		if op.e.h != nil {
+			if _, ok := held[op.e.h]; !ok {
+				if op.kind != earlySet {
+					continue
+				}
+				op = earlyOp{kind: earlyDel, fd: op.fd, line: op.line}
+			}
+		}
+		ops = append(ops, op)
+	}
+	clear(pr.early[len(ops):])
+	pr.early = ops
 }
 
 // Procs models processes, fd tables and cwds so that file arguments can be
@@ -473,6 +568,12 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 			// strace, it read /proc/PID/fd.
 			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno), anno: v.Anno}
 			pr.files.set(int(fd), fdEntry{h: h})
+			if !pr.attached {
+				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
+				if ok {
+					pr.pruneEarly()
+				}
+			}
 			return h
 		}
 	}
@@ -485,6 +586,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		// carries "unknown" instead of leaving stale entries in place.
 		h := &Handle{unnamed: true, std: fd <= 2}
 		pr.files.set(int(fd), fdEntry{h: h})
+		pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
 		return h
 	}
 	return e.h
@@ -777,10 +879,11 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
 		}
-		t.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.EndLine})
+		pr.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.EndLine})
 		return h
 	case syscalls.Close:
 		if fd, ok := ev.Arg(row.FD()).Int(); ok {
+			pr.noteEarly(earlyOp{kind: earlyDel, fd: int(fd), line: ev.Pos.Line})
 			if e, ok := t.get(int(fd)); ok {
 				if e.line <= ev.Pos.Line {
 					t.del(int(fd))
@@ -794,17 +897,13 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		lo, _ := ev.Arg(0).Int()
 		hi, _ := ev.Arg(1).Int()
 		flags, _ := p.bits(ev, row.Flags(), syscalls.CloseRangeFlags)
-		cloexecOnly := flags&syscalls.CLOSE_RANGE_CLOEXEC != 0
-		for fd, e := range t.all {
-			if int64(fd) >= lo && (hi < 0 || uint64(fd) <= uint64(hi)) {
-				if cloexecOnly {
-					e.cloexec = true
-					t.set(fd, e)
-				} else {
-					t.del(fd)
-				}
-			}
+		op := earlyOp{kind: earlyCloseRange, line: ev.Pos.Line, e: fdEntry{cloexec: flags&syscalls.CLOSE_RANGE_CLOEXEC != 0}}
+		op.fd, op.hi = int(min(max(lo, 0), 1<<31-1)), 1<<31-1
+		if hi >= 0 && hi < 1<<31-1 {
+			op.hi = int(hi) // ~0U is printed as 4294967295 or -1
 		}
+		pr.noteEarly(op)
+		t.apply(&op, false)
 	case syscalls.Dup:
 		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil {
 			cloexec := false
@@ -812,7 +911,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				flags, _ := p.bits(ev, i, syscalls.OpenFlags)
 				cloexec = flags&syscalls.O_CLOEXEC != 0
 			}
-			t.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
+			pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
 		}
 	case syscalls.Fcntl:
 		fdArg := ev.Arg(row.FD())
@@ -821,22 +920,19 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		switch cmd {
 		case syscalls.F_DUPFD, syscalls.F_DUPFD_CLOEXEC:
 			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
-				t.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == syscalls.F_DUPFD_CLOEXEC, line: ev.EndLine})
+				pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == syscalls.F_DUPFD_CLOEXEC, line: ev.EndLine})
 			}
 		case syscalls.F_SETFD:
 			if fd, ok := fdArg.Int(); ok {
-				if e, ok := t.get(int(fd)); ok {
-					bits, _ := p.bits(ev, arg, syscalls.FDFlags)
-					e.cloexec = bits&syscalls.FD_CLOEXEC != 0
-					t.set(int(fd), e)
-				}
+				bits, _ := p.bits(ev, arg, syscalls.FDFlags)
+				op := earlyOp{kind: earlyCloexec, fd: int(fd), line: ev.Pos.Line, e: fdEntry{cloexec: bits&syscalls.FD_CLOEXEC != 0}}
+				pr.noteEarly(op)
+				t.apply(&op, false)
 			}
 		case syscalls.F_SETFL:
 			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
 				bits, _ := p.bits(ev, arg, syscalls.OpenFlags)
-				// F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME, O_NONBLOCK.
-				const settable = syscalls.O_APPEND | syscalls.O_ASYNC | syscalls.O_DIRECT | syscalls.O_NOATIME | syscalls.O_NONBLOCK
-				h.Flags = h.Flags&^settable | bits&settable
+				h.Flags = h.Flags&^setflFlags | bits&setflFlags
 			}
 		}
 	case syscalls.Pipe:
@@ -845,7 +941,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		cloexec := strings.Contains(ev.Arg(1).Text, "CLOEXEC")
 		for i := range arr.Elems {
 			if fd, ok := arr.Elems[i].Int(); ok {
-				t.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.EndLine})
+				pr.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.EndLine})
 			}
 		}
 	case syscalls.BPF:
@@ -854,7 +950,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 		fallthrough
 	case syscalls.NewFD, syscalls.IOUringSetup:
-		t.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
+		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
 	case syscalls.Chdir:
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
@@ -870,14 +966,21 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	case syscalls.Fork:
 		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
 	case syscalls.Execve:
-		for fd, e := range t.all {
-			if e.cloexec {
-				t.del(fd)
-			}
+		op := earlyOp{kind: earlyExec, line: ev.Pos.Line}
+		pr.noteEarly(op)
+		t.apply(&op, false)
+	}
+	if !pr.attached {
+		switch row.Effect {
+		case syscalls.Close, syscalls.CloseRange, syscalls.Dup, syscalls.Execve:
+			pr.pruneEarly()
 		}
 	}
 	return nil
 }
+
+// setflFlags are the flags F_SETFL changes.
+const setflFlags = syscalls.O_APPEND | syscalls.O_ASYNC | syscalls.O_DIRECT | syscalls.O_NOATIME | syscalls.O_NONBLOCK
 
 // cloneFlags returns the flags of a fork, vfork, clone or clone3 event
 // (none for fork and vfork).
@@ -906,7 +1009,8 @@ func cloneFlags(ev *parser.Event, row *syscalls.Row) uint64 {
 
 // attachChild gives a new process its parent's fd table and cwd: shared
 // with CLONE_FILES / CLONE_FS, copied otherwise. A child that already made
-// calls keeps what it opened itself.
+// calls has what it did to its fds then applied on top (see earlyOp): it
+// keeps what it opened itself, and an fd it only used is its parent's.
 func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	child, seen := p.procs[pid]
 	if !seen {
@@ -916,14 +1020,21 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		return
 	}
 	child.attached = true
-	own := child.files
-	if flags&syscalls.CLONE_FILES != 0 {
+	own, early, lost := child.files, child.early, child.earlyLost
+	child.early, child.earlyLost = nil, false
+	shared := flags&syscalls.CLONE_FILES != 0
+	if shared {
 		child.files = parent.files
 	} else {
 		child.files = parent.files.clone()
 	}
-	for fd, e := range own.all {
-		child.files.set(fd, e)
+	if lost {
+		// Too much to replay: what the child's table held wins.
+		for fd, e := range own.all {
+			child.files.set(fd, e)
+		}
+	} else {
+		child.files.replay(early, shared)
 	}
 	cwd := child.fs.cwd
 	if flags&syscalls.CLONE_FS != 0 {
@@ -934,6 +1045,126 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	if cwd != "" {
 		child.fs.set(cwd)
 	}
+}
+
+// put assigns fd in pr's table, noted while pr is not attached.
+func (pr *Process) put(fd int, e fdEntry) {
+	pr.files.put(fd, e)
+	pr.noteEarly(earlyOp{kind: earlySet, fd: fd, line: e.line, e: e})
+}
+
+// replay applies to t, the table a child started with, the changes the
+// child made before it was attached (see earlyOp), in order. guarded: t
+// is shared with threads that may have changed it since (CLONE_FILES), so
+// an entry assigned after a change's line is not the one it meant; a
+// copied table holds only entries older than any of the child's calls.
+func (t *fdTable) replay(ops []earlyOp, guarded bool) {
+	var as map[*Handle]*Handle // a stand-in, and the handle it was
+	for i := range ops {
+		op := &ops[i]
+		switch op.kind {
+		case earlyInherit:
+			s := op.e.h
+			e, ok := t.get(op.fd)
+			if ok && guarded && e.line > op.line {
+				// Assigned since: the child used the holder before.
+				if e.prevH != nil && e.prevLine <= op.line && e.prevH.takes(s) {
+					as = setAs(as, s, e.prevH)
+				}
+				continue
+			}
+			if ok && e.h.takes(s) {
+				as = setAs(as, s, e.h)
+				continue
+			}
+			// Not an fd it started with (received over a socket, or the
+			// table lost track), or strace names another file than the
+			// table's: the stand-in, as the child's calls saw it.
+			t.set(op.fd, fdEntry{h: s})
+		case earlySet:
+			if h := as[op.e.h]; h != nil {
+				o := *op
+				o.e.h = h
+				t.apply(&o, guarded)
+				continue
+			}
+			t.apply(op, guarded)
+		default:
+			t.apply(op, guarded)
+		}
+	}
+}
+
+func setAs(as map[*Handle]*Handle, s, h *Handle) map[*Handle]*Handle {
+	if as == nil {
+		as = map[*Handle]*Handle{}
+	}
+	as[s] = h
+	return as
+}
+
+// apply makes a change other than earlyInherit to the table. guarded:
+// leave an entry assigned after the change's line alone (see replay).
+func (t *fdTable) apply(op *earlyOp, guarded bool) {
+	newer := func(e fdEntry) bool { return guarded && e.line > op.line }
+	switch op.kind {
+	case earlySet:
+		if e, ok := t.get(op.fd); ok && newer(e) {
+			return
+		}
+		// set, not put: the child's calls come in order, and none to
+		// come can mean the entry this one replaces.
+		t.set(op.fd, op.e)
+	case earlyDel:
+		if e, ok := t.get(op.fd); ok && !newer(e) {
+			t.del(op.fd)
+		}
+	case earlyCloexec:
+		if e, ok := t.get(op.fd); ok && !newer(e) {
+			e.cloexec = op.e.cloexec
+			t.set(op.fd, e)
+		}
+	case earlyCloseRange:
+		for fd, e := range t.all {
+			if fd >= op.fd && fd <= op.hi && !newer(e) {
+				if op.e.cloexec {
+					e.cloexec = true
+					t.set(fd, e)
+				} else {
+					t.del(fd)
+				}
+			}
+		}
+	case earlyExec:
+		for fd, e := range t.all {
+			if e.cloexec && !newer(e) {
+				t.del(fd)
+			}
+		}
+	}
+}
+
+// takes reports whether h, the entry a child's table started with at an
+// fd, is the file the stand-in s was made for when the child used that fd
+// before it was attached, and gives h what s learnt: its name under -y,
+// its F_SETFL flags. s names no file (no -y), or the same file, or one h
+// did not know the name of, or h's under a name it was renamed to.
+func (h *Handle) takes(s *Handle) bool {
+	switch {
+	case s.Path == "" || s.Path == h.Path:
+	case h.Path == "":
+		h.Path, h.anno = s.Path, s.anno
+		if h.Kind == HandleFile {
+			h.Kind = s.Kind
+		}
+	case h.Node != nil && h.Node.HasName(s.Path):
+	default:
+		return false
+	}
+	if s.Flags&setflFlags != 0 {
+		h.Flags = h.Flags&^setflFlags | s.Flags&setflFlags
+	}
+	return true
 }
 
 // openFlags returns the flags of an open call, wherever its form puts

@@ -1,0 +1,217 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crashsim/crashsim/parser"
+)
+
+// fdsAfter replays trace through a process model and returns the fd
+// table of each pid in pids at the end: each fd's file (its path, or
+// "?" for one the model cannot name), with " cloexec" when it is set.
+// Handles that are one open file description show the same "#N" tag.
+func fdsAfter(t *testing.T, trace string, pids ...int) map[int]map[int]string {
+	t.Helper()
+	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		p.Apply(ev, p.Paths(ev))
+	}
+	tags := map[*Handle]int{}
+	out := map[int]map[int]string{}
+	for _, pid := range pids {
+		pr := p.procs[pid]
+		if pr == nil {
+			t.Fatalf("no process %d", pid)
+		}
+		m := map[int]string{}
+		for fd, e := range pr.files.all {
+			if _, ok := tags[e.h]; !ok {
+				tags[e.h] = len(tags) + 1
+			}
+			name := e.h.Path
+			if name == "" {
+				name = "?"
+			}
+			s := fmt.Sprintf("%s #%d", name, tags[e.h])
+			if e.cloexec {
+				s += " cloexec"
+			}
+			m[fd] = s
+		}
+		out[pid] = m
+	}
+	return out
+}
+
+const (
+	earlyStart = "100 execve(\"/usr/bin/app\", [\"app\"], 0x7ffc /* 3 vars */) = 0\n"
+	earlyClone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+	earlyBack  = "100 <... clone resumed>, child_tidptr=0x7f) = 101\n"
+)
+
+// TestChildEarlyFDs: a child's calls printed before its parent's clone
+// returns change the table it started with, a copy of its parent's, in
+// order: an fd it only used is its parent's entry (the same open file
+// description), an fd it opened is its own, what it closed is gone, and
+// its execve closes its parent's close-on-exec fds too.
+func TestChildEarlyFDs(t *testing.T) {
+	for _, c := range []struct {
+		name, trace string
+		want        map[int]string // the child's table
+	}{
+		{"used, dup2ed and closed", earlyStart +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT|O_CLOEXEC, 0600) = 5\n" +
+			"100 openat(AT_FDCWD, \"/d/b\", O_WRONLY|O_CREAT, 0600) = 6\n" + earlyClone +
+			"101 fcntl(5, F_SETFD, 0) = 0\n" +
+			"101 dup2(5, 3) = 3\n" +
+			"101 close(5) = 0\n" + earlyBack,
+			map[int]string{3: "/d/a #1", 6: "/d/b #2"}},
+		{"its own open keeps its number", earlyStart +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n" +
+			"100 close(5) = 0\n" + earlyClone +
+			"101 openat(AT_FDCWD, \"/d/c\", O_RDONLY) = 5\n" +
+			"101 dup2(5, 0) = 0\n" + earlyBack,
+			map[int]string{0: "/d/c #1", 5: "/d/c #1"}},
+		{"its own open over one of its parent's", earlyStart +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
+			"101 close(5) = 0\n" +
+			"101 openat(AT_FDCWD, \"/d/c\", O_RDONLY) = 5\n" + earlyBack,
+			map[int]string{5: "/d/c #1"}},
+		{"execve closes the parent's close-on-exec fds", earlyStart +
+			"100 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12, 13]) = 0\n" +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 7\n" + earlyClone +
+			"101 fcntl(13, F_GETFD) = 0x1 (flags FD_CLOEXEC)\n" +
+			"101 execve(\"/usr/bin/helper\", [\"helper\"], 0x7ffc /* 3 vars */) = 0\n" + earlyBack,
+			map[int]string{7: "/d/a #1"}},
+		{"close_range", earlyStart +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 3\n" +
+			"100 openat(AT_FDCWD, \"/d/b\", O_WRONLY|O_CREAT, 0600) = 4\n" +
+			"100 openat(AT_FDCWD, \"/d/c\", O_WRONLY|O_CREAT, 0600) = 9\n" + earlyClone +
+			"101 close_range(4, 4294967295, 0) = 0\n" + earlyBack,
+			map[int]string{3: "/d/a #1"}},
+		{"an fd the parent does not hold stays unknown", earlyStart + earlyClone +
+			"101 dup2(8, 1) = 1\n" + earlyBack,
+			map[int]string{1: "? #1", 8: "? #1"}},
+		{"an fd received after closing the parent's number is not the parent's", earlyStart +
+			"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
+			"101 close(5) = 0\n" +
+			"101 recvmsg(4, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"x\", iov_len=1}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[5]}], msg_controllen=24, msg_flags=0}, 0) = 1\n" +
+			"101 dup2(5, 6) = 6\n" + earlyBack,
+			map[int]string{5: "? #1", 6: "? #1"}},
+		{"-y: the same file is the parent's entry", earlyStart +
+			"100 openat(AT_FDCWD</work>, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5</d/a>\n" + earlyClone +
+			"101 dup2(5</d/a>, 3</d/a>) = 3</d/a>\n" + earlyBack,
+			map[int]string{3: "/d/a #1", 5: "/d/a #1"}},
+		{"-y: strace names another file than the parent's entry", earlyStart +
+			"100 openat(AT_FDCWD</work>, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5</d/a>\n" + earlyClone +
+			"101 fcntl(5</d/z>, F_GETFL) = 0x8001 (flags O_WRONLY|O_LARGEFILE)\n" + earlyBack,
+			map[int]string{5: "/d/z #1"}},
+	} {
+		got := fdsAfter(t, c.trace, 101)[101]
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: child's fds (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestChildEarlyFDsShared: the handle a child inherits is its parent's
+// own (offset and flags are the open file description's), and an
+// F_SETFL made before the clone returned reaches it.
+func TestChildEarlyFDsShared(t *testing.T) {
+	trace := earlyStart +
+		"100 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
+		"101 fcntl(5, F_SETFL, O_WRONLY|O_APPEND) = 0\n" + earlyBack +
+		"101 write(5, \"x\", 1) = 1\n"
+	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		p.Apply(ev, p.Paths(ev))
+	}
+	pe, _ := p.procs[100].files.get(5)
+	ce, _ := p.procs[101].files.get(5)
+	if pe.h != ce.h {
+		t.Fatalf("child's fd 5 is %+v, not its parent's %+v", ce.h, pe.h)
+	}
+	if ce.h.Flags&(1<<10) == 0 { // O_APPEND
+		t.Errorf("flags %#o: the child's F_SETFL O_APPEND was lost", ce.h.Flags)
+	}
+}
+
+// TestThreadEarlyFDs: a thread (CLONE_FILES) shares its parent's table,
+// so what it did before its clone returned is done to the parent's; a
+// change another thread made to the table after the thread's call is
+// not undone by it.
+func TestThreadEarlyFDs(t *testing.T) {
+	const flags = "flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM"
+	trace := earlyStart +
+		"100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0} => {parent_tid=[102]}, 88) = 102\n" +
+		"100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n" +
+		"100 openat(AT_FDCWD, \"/d/b\", O_WRONLY|O_CREAT, 0600) = 6\n" +
+		"100 clone(child_stack=0x7f, " + flags + " <unfinished ...>\n" +
+		"101 dup2(5, 7) = 7\n" +
+		"101 close(6) = 0\n" +
+		"102 openat(AT_FDCWD, \"/d/c\", O_WRONLY|O_CREAT, 0600) = 6\n" +
+		"100 <... clone resumed>, parent_tid=[101], tls=0x7f, child_tidptr=0x7f) = 101\n"
+	got := fdsAfter(t, trace, 100, 101, 102)
+	want := map[int]string{5: "/d/a #1", 6: "/d/c #2", 7: "/d/a #1"}
+	for _, pid := range []int{100, 101, 102} {
+		if diff := cmp.Diff(want, got[pid]); diff != "" {
+			t.Errorf("pid %d's fds (-want +got):\n%s", pid, diff)
+		}
+	}
+}
+
+// TestChildEarlyFDsBounded: a process whose clone the trace never shows
+// (attached with -p) is never attached; what it does to its fds is not
+// kept past earlyOpsMax, and should its clone come after all, its own
+// table's entries win, as they did before the record was kept.
+func TestChildEarlyFDsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(earlyStart)
+	b.WriteString("100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 3\n")
+	b.WriteString(earlyClone)
+	for range earlyOpsMax {
+		b.WriteString("101 openat(AT_FDCWD, \"/d/b\", O_RDONLY) = 4\n101 close(4) = 0\n")
+	}
+	b.WriteString("101 dup2(3, 5) = 5\n")
+	b.WriteString(earlyBack)
+	r := parser.NewReader(strings.NewReader(b.String()), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	most := 0
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		p.Apply(ev, p.Paths(ev))
+		if pr := p.procs[101]; pr != nil {
+			most = max(most, len(pr.early))
+		}
+	}
+	if most > earlyOpsMax {
+		t.Errorf("%d changes kept, want at most %d", most, earlyOpsMax)
+	}
+	pr := p.procs[101]
+	if !pr.attached || pr.early != nil || pr.earlyLost {
+		t.Errorf("after the clone returned: attached %v, %d changes kept, lost %v", pr.attached, len(pr.early), pr.earlyLost)
+	}
+	fds := slices.Sorted(maps.Keys(maps.Collect(pr.files.all)))
+	if !slices.Equal(fds, []int{3, 5}) {
+		t.Errorf("child's fds %v, want [3 5]", fds)
+	}
+}
