@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,7 +319,6 @@ func TestSQLiteTruncateJournal(t *testing.T) {
 // file, as "anon_inode:" and "socket:" are; "/SYSV" names of SysV shared
 // memory segments ("/SYSV00000000 (deleted)") are the same kind.
 func TestReceivedMemfdIsNoFile(t *testing.T) {
-	t.Skip("bug: a memfd received over a socket is taken for the file /memfd:NAME (model kindOfAnno); see the comment")
 	const trace = `200 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell", "--type=renderer"], 0x7ffc /* 3 vars */) = 0
 200 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12</socket:[22556991]>, 13</socket:[22556992]>]) = 0
 200 recvmsg(12</socket:[22556991]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="\20\0\1\0\270\0\0\0cN\374\265\21\0\0\0\30\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"..., iov_len=4096}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[18</memfd:shared-memory-region>(deleted)]}], msg_controllen=24, msg_flags=0}, MSG_DONTWAIT) = 184
@@ -334,5 +334,52 @@ func TestReceivedMemfdIsNoFile(t *testing.T) {
 	blind, findings := bigRun(t, trace, Options{})
 	if len(blind) > 0 || len(findings) > 0 {
 		t.Errorf("blind spots %v, findings %v; want none: a memfd is no file on disk", blind, findings)
+	}
+}
+
+// TestAnonFilesVerdicts: an annotation is taken for a file on no
+// filesystem only as the kernel prints one; a file passed over a socket
+// that is on disk is still judged.
+func TestAnonFilesVerdicts(t *testing.T) {
+	const (
+		start = `200 execve("/usr/bin/app", ["app"], 0x7ffc /* 3 vars */) = 0
+200 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12</socket:[22556991]>, 13</socket:[22556992]>]) = 0
+`
+		recv = `200 recvmsg(12</socket:[22556991]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="\20\0\1\0", iov_len=4096}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[18%s]}], msg_controllen=24, msg_flags=0}, MSG_DONTWAIT) = 4
+`
+		end = `200 close(12</socket:[22556991]>) = 0
+200 close(13</socket:[22556992]>) = 0
+200 exit_group(0) = ?
+200 +++ exited with 0 +++
+`
+	)
+	write := func(anno string) string {
+		return fmt.Sprintf(recv, anno) +
+			fmt.Sprintf("200 pwrite64(18%s, \"\\1\\2\\3\\4\", 4, 0) = 4\n200 close(18%s) = 0\n", anno, anno)
+	}
+	for _, c := range []struct {
+		name, trace string
+		findings    []string
+	}{
+		{"a memfd, as older strace prints it", start + write("</memfd:shared-memory-region (deleted)>") + end, nil},
+		{"a memfd opened again through /proc", start + fmt.Sprintf(recv, "</memfd:jit-cache>(deleted)") +
+			"200 openat(AT_FDCWD, \"/proc/self/fd/18\", O_RDWR|O_CLOEXEC) = 19</memfd:jit-cache>(deleted)\n" +
+			"200 write(19</memfd:jit-cache>(deleted), \"\\1\\2\", 2) = 2\n" +
+			"200 close(19</memfd:jit-cache>(deleted)) = 0\n" + end, nil},
+		{"a dma-buf", start + write("</dmabuf:>") + end, nil},
+		{"a file on disk passed over a socket", start + write("</srv/data/shared.db>") + end,
+			[]string{"data-not-synced /srv/data/shared.db", "unaligned-write /srv/data/shared.db"}},
+		{"a file in /dev/shm passed over a socket", start + write("</dev/shm/ring>") + end,
+			[]string{"data-not-synced /dev/shm/ring", "unaligned-write /dev/shm/ring"}},
+		{"a file named like a memfd that is not deleted", start + write("</memfd:notes>") + end,
+			[]string{"data-not-synced /memfd:notes", "unaligned-write /memfd:notes"}},
+	} {
+		blind, findings := bigRun(t, c.trace, Options{})
+		if len(blind) > 0 {
+			t.Errorf("%s: blind spots %v, want none", c.name, blind)
+		}
+		if diff := cmp.Diff(c.findings, findings); diff != "" {
+			t.Errorf("%s: findings (-want +got):\n%s", c.name, diff)
+		}
 	}
 }

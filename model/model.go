@@ -691,7 +691,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
 		p = annoPath(ev.RetAnno)
 	}
-	if p == "" || isPseudoPath(p) || strings.Contains(p, ":[") {
+	if p == "" || isPseudoPath(p) || strings.Contains(p, ":[") || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
 		return
 	}
 	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {

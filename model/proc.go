@@ -560,13 +560,15 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 			if !v.Deleted {
 				e.h.Path, e.h.anno = anno, v.Anno
 				if e.h.Kind == HandleFile {
-					e.h.Kind = kindOfAnno(v.Anno)
+					e.h.Kind = kindOfAnno(v.Anno, false)
 				}
+			} else if e.h.Path == "" && e.h.Kind == HandleFile && isAnonAnno(v.Anno, true) {
+				e.h.Kind = HandlePseudo // an fd the table knew nothing of, on no filesystem
 			}
 		default:
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno), anno: v.Anno}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno}
 			pr.files.set(int(fd), fdEntry{h: h})
 			if !pr.attached {
 				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
@@ -688,11 +690,56 @@ func slashSlashOrDot(p string) bool {
 	return false
 }
 
-func kindOfAnno(a string) HandleKind {
-	if !strings.HasPrefix(a, "/") || isPseudoPath(a) {
+// kindOfAnno is the kind of file a -y annotation names, deleted when
+// strace marked it "(deleted)".
+func kindOfAnno(a string, deleted bool) HandleKind {
+	if !strings.HasPrefix(a, "/") || isPseudoPath(a) || isAnonAnno(a, deleted) {
 		return HandlePseudo
 	}
 	return HandleFile
+}
+
+// isAnonAnno reports whether a -y annotation names a file that is on no
+// mounted filesystem, though it reads like a file in "/". The kernel
+// gives such a file's /proc/PID/fd link as a path from the root of the
+// internal mount it lives on, and as the file was never linked into a
+// directory, it adds " (deleted)" (strace prints "(deleted)" after the
+// annotation, or older ones inside it):
+//
+//	/memfd:NAME (deleted)      memfd_create, hugetlb ones too
+//	/SYSV0000162e (deleted)    a SysV shared memory segment (shmget), by its key
+//
+// A dma-buf names itself "/dmabuf:NAME", with no marker. Other files of
+// no filesystem strace prints without a leading "/" ("anon_inode:[...]",
+// "socket:[N]", "pipe:[N]"), and /dev/shm holds real files on tmpfs. An
+// fd received over a socket is known by its annotation alone: without
+// this, a memfd another process sent would be taken for a file in "/".
+// The names are only told apart as the kernel prints them: a path a
+// program gives is a path, whatever it reads like.
+func isAnonAnno(a string, deleted bool) bool {
+	if len(a) < 6 || a[0] != '/' {
+		return false
+	}
+	switch a[1] {
+	case 'm':
+		return deleted && strings.HasPrefix(a, "/memfd:")
+	case 'S':
+		return deleted && len(a) == len("/SYSV")+8 && strings.HasPrefix(a, "/SYSV") && isHex(a[len("/SYSV"):])
+	case 'd':
+		return strings.HasPrefix(a, "/dmabuf:")
+	}
+	return false
+}
+
+// isHex reports whether s is lower-case hexadecimal digits, as the
+// kernel prints a SysV key.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // isPseudoPath reports paths on pseudo filesystems, never in scope.
@@ -876,7 +923,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if flags&syscalls.O_DIRECTORY != 0 && flags&syscalls.O_TMPFILE != syscalls.O_TMPFILE {
 			h.Kind = HandleDir
 		}
-		if isPseudoPath(h.Path) {
+		if isPseudoPath(h.Path) || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
 			h.Kind = HandlePseudo
 		}
 		pr.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.EndLine})
