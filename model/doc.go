@@ -7,6 +7,14 @@
 //   - A Process has an fd table (shared by threads with CLONE_FILES) and a
 //     cwd (shared with CLONE_FS). An fd names a Handle, the open file
 //     description that dup and fork share, with its offset and flags.
+//     Under strace -f a child's first calls can come before its parent's
+//     clone returns: until it does, the child's table holds what those
+//     calls showed, and a record of what they did to it (fds used, made,
+//     closed, marked close-on-exec, an execve) is then replayed in order
+//     onto the table the child started with, so that an fd it only used
+//     is its parent's Handle. An fd whose -y name is a file of no
+//     filesystem (/memfd:NAME, /SYSVkey, /dmabuf:NAME) is a pseudo file,
+//     as a socket or pipe is.
 //   - An Inode is a file or directory; a rename moves a name, never the
 //     inode. Its data and size exist twice: in the page cache and on disk.
 //     Its data operations (DataOp) are numbered in program order; version h
