@@ -206,14 +206,15 @@ type Process struct {
 // parent's entry, not a stand-in that hides it.
 type earlyOp struct {
 	kind earlyKind
-	// fd is the fd changed; hi the last of a close_range, or the
-	// cloexec-only flag (1) of one in lo.
+	// fd is the fd changed, or the first of a close_range and hi its
+	// last.
 	fd, hi int
 	// line is the trace line of the call: an entry assigned later (by
 	// a thread sharing the table) is not the one the call meant.
 	line int
 	// e is the entry made (earlySet), the stand-in Handle of an fd first
-	// used (earlyInherit), or the new close-on-exec flag (earlyCloexec).
+	// used (earlyInherit), or the new close-on-exec flag (earlyCloexec;
+	// for earlyCloseRange, set when it only marks the fds).
 	e fdEntry
 }
 
