@@ -193,7 +193,6 @@ func TestChildEarlyFDsVerdicts(t *testing.T) {
 // renamed, linked or closed; or report it as the temp file's (info)
 // rather than as an error with a fix the program already applies.
 func TestConcurrentSavesDirSync(t *testing.T) {
-	t.Skip("bug: dir-sync-before-data blames one thread's directory fsync for another thread's temp file in flight; see the comment")
 	const trace = `100 execve("/usr/bin/java", ["java", "Save.java", "data"], 0x7ffc /* 3 vars */) = 0
 100 mkdir("data", 0777) = 0
 100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f6dc0dfe910, parent_tid=0x7f6dc0dfe910, exit_signal=0, stack=0x7f6dc0bfe000, stack_size=0x1ffb00, tls=0x7f6dc0dfe640} => {parent_tid=[101]}, 88) = 101

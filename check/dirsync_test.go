@@ -1,16 +1,20 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestDirSyncBeforeDataNamesTheDurableName: dir-sync-before-data names
-// the name the directory fsync made durable. dpkg pads updates/tmp.i,
-// syncs the directory, and only later writes the record, syncs it and
-// renames it to updates/0000: the finding is about tmp.i, and 0000 was
-// never durable with its data missing. When the fsync covers the rename
-// itself (a temp file renamed unsynced), the name is the new one.
+// the name the directory fsync made durable. A file padded as tmp.i, its
+// directory synced, then renamed to 0000 before its data was: the finding
+// is about tmp.i, and 0000 was never durable by that fsync. When the
+// fsync covers the rename itself (a temp file renamed unsynced), the name
+// is the new one. dpkg's order (pad tmp.i, sync the directory, write the
+// record, sync the file, only then rename it to 0000) gives up tmp.i
+// after its data was durable: no crash state shows 0000 without its
+// data, and none is reported (TestDirSyncBeforeDataNameGivenUp).
 func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 	const (
 		dir     = `1 openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 3`
@@ -28,7 +32,7 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 		lines    []string
 		wantPath string
 	}{
-		{"synced before a later rename (dpkg)", []string{dir, create, pad, dsync, record, trunc, fsync, closeF, renameI, dsync}, "/w/tmp.i"},
+		{"renamed before its data was synced", []string{dir, create, pad, dsync, record, trunc, renameI, fsync, closeF, dsync}, "/w/tmp.i"},
 		{"renamed unsynced, then the directory synced", []string{dir, create, pad, closeF, renameI, dsync}, "/w/0000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +57,70 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 			}
 			if n != 1 {
 				t.Errorf("%d dir-sync-before-data findings, want 1", n)
+			}
+		})
+	}
+}
+
+// TestDirSyncBeforeDataNameGivenUp: a directory fsync that makes a name
+// durable while its file's data is pending is reported when a crash can
+// show that name, kept by the program, without the data: the name is
+// still the file's when the data is synced or the trace ends. A temp name
+// given up (renamed away, unlinked) only after the data was synced is
+// not: the crash states that show it empty show a name the program never
+// relied on, and the later name was made after the data was durable.
+// Which thread's fsync it was does not matter, and a temp name given up
+// while its data is still pending is reported as before.
+func TestDirSyncBeforeDataNameGivenUp(t *testing.T) {
+	const (
+		dir     = `1 openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 3`
+		dsync   = `1 fsync(3) = 0`
+		create  = `1 openat(AT_FDCWD, "/w/f.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4`
+		createF = `1 openat(AT_FDCWD, "/w/f", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4`
+		write   = `1 write(4, "data\n", 5) = 5`
+		fsync   = `1 fsync(4) = 0`
+		closeF  = `1 close(4) = 0`
+		rename  = `1 rename("/w/f.tmp", "/w/f") = 0`
+		unlink  = `1 unlink("/w/f.tmp") = 0`
+		sync    = `1 sync() = 0`
+	)
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []string // the paths of the dir-sync-before-data findings
+	}{
+		// A correct save whose temp name a directory fsync (another
+		// save's, say) made durable before the file's own fsync returned.
+		{"temp name synced, then renamed", []string{dir, create, write, dsync, fsync, closeF, rename, dsync}, nil},
+		{"temp name synced by sync(), then renamed", []string{dir, create, write, dsync, sync, closeF, rename, dsync}, nil},
+		{"temp name synced, then unlinked", []string{dir, create, write, dsync, fsync, closeF, unlink, dsync}, nil},
+		// The classic mistakes: the rename made durable, the data not yet.
+		{"rename, directory fsync, then the file's fsync", []string{dir, create, write, rename, dsync, fsync, closeF}, []string{"/w/f"}},
+		{"rename, directory fsync, the file never synced", []string{dir, create, write, closeF, rename, dsync}, []string{"/w/f"}},
+		// A name the program keeps: a crash can show f empty.
+		{"create, directory fsync, then the file's fsync", []string{dir, createF, write, dsync, fsync, closeF}, []string{"/w/f"}},
+		{"create, directory fsync, never synced", []string{dir, createF, write, closeF, dsync}, []string{"/w/f"}},
+		// Given up while the data is pending: still at risk.
+		{"temp name renamed before its data was synced", []string{dir, create, write, dsync, rename, fsync, closeF, dsync}, []string{"/w/f.tmp"}},
+		// Synced, then written again and renamed with that write pending:
+		// the fsync covered what was pending at the directory fsync, and
+		// the new write is rename-before-sync's.
+		{"temp name synced, written again, renamed", []string{dir, create, write, dsync, fsync, write, rename, fsync, closeF, dsync}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
+			var got []string
+			for f, err := range res.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Rule.ID == DirSyncBeforeData {
+					got = append(got, f.Path)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("dir-sync-before-data on %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -432,10 +432,36 @@ func (rb *renameBeforeSync) Finish(r *run) {
 }
 
 // dirSyncBeforeData finds directory fsyncs that made a name durable while
-// the file it names still had its data only in the page cache.
-type dirSyncBeforeData struct{}
+// the file it names still had its data only in the page cache, and the
+// file kept that name until its data was durable (or to the end): then a
+// crash can show the name the program keeps with its data missing.
+//
+// A name the file gives up only after that data was made durable (a temp
+// name a save renames away once its fsync returned) is not reported: the
+// crash states that show it empty show a name the program never relied
+// on, and every name it gets later was made after the data was durable.
+// A JVM thread pool saving one file a thread meets that case when one
+// thread's directory fsync returns while another thread's temp file is
+// written and its fsync still running.
+type dirSyncBeforeData struct {
+	// watch holds, by file, the findings not yet emitted that a later
+	// rename or unlink of the durable name can still clear.
+	watch map[*model.Inode][]*dirSyncHit
+}
 
-func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
+// dirSyncHit is one file a directory fsync made a name durable for while
+// its data was pending.
+type dirSyncHit struct {
+	name    string // the name the fsync made durable
+	seq     int    // the directory fsync's event
+	cleared bool   // the file gave the name up after the data was durable
+}
+
+func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
+	if e.Kind == model.EffEntry {
+		d.gaveUp(e.Entry)
+		return
+	}
 	if e.Kind != model.EffDirSync {
 		return
 	}
@@ -485,7 +511,15 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		ino, related, p := ino, slices.Clip(rel.Related), durable[ino]
 		r.m.Pin(ino)
 		st := demonstrate(r.m, at, p)
+		h := &dirSyncHit{name: p, seq: at.Seq}
+		if d.watch == nil {
+			d.watch = map[*model.Inode][]*dirSyncHit{}
+		}
+		d.watch[ino] = append(d.watch[ino], h)
 		r.later(func() {
+			if h.cleared {
+				return
+			}
 			f := newFinding(DirSyncBeforeData, p, at,
 				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
 					base(p), base(p)))
@@ -496,7 +530,43 @@ func (dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 	}
 }
 
-func (dirSyncBeforeData) Finish(*run) {}
+// gaveUp settles the watched findings of the files op takes a durable
+// name from: cleared when none of the writes that were pending at the
+// directory fsync still is (a sync of the file, or of everything, made
+// them durable before the name went), kept otherwise (the data is still
+// at risk, under the new name or none). Either way the name no longer
+// names the file, and no later op can change the verdict.
+func (d *dirSyncBeforeData) gaveUp(op *model.EntryOp) {
+	if len(d.watch) == 0 || op == nil {
+		return
+	}
+	for _, c := range op.Changes {
+		ino := c.Old
+		if ino == nil || ino == c.New {
+			continue
+		}
+		hits := d.watch[ino]
+		if len(hits) == 0 {
+			continue
+		}
+		first, _, pending := ino.PendingWriteEnds()
+		kept := hits[:0]
+		for _, h := range hits {
+			if h.name != c.Path {
+				kept = append(kept, h)
+				continue
+			}
+			h.cleared = !pending || first.Event().Seq > h.seq
+		}
+		if len(kept) == 0 {
+			delete(d.watch, ino)
+		} else {
+			d.watch[ino] = kept
+		}
+	}
+}
+
+func (*dirSyncBeforeData) Finish(*run) {}
 
 // crossDirRename warns about renames between directories.
 type crossDirRename struct{}
