@@ -251,7 +251,6 @@ func TestConcurrentSavesDirSync(t *testing.T) {
 // write of the rewrite: the program committed the cut as a state of its
 // own, so nothing it still needed is lost.
 func TestSQLiteTruncateJournal(t *testing.T) {
-	t.Skip("bug: truncate-in-place warns on SQLite's journal_mode=TRUNCATE journal, whose synced truncation is its commit; see the comment")
 	const trace = `300 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell"], 0x7ffc /* 3 vars */) = 0
 300 mkdir("/srv/profile/Default", 0700) = 0
 300 openat(AT_FDCWD, "/srv/profile/Default/Cookies", O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600) = 19

@@ -180,7 +180,8 @@ func truncatedNotSynced(r *run, ino *model.Inode, end model.Ref) {
 }
 
 // truncateInPlace finds files that held data, were cut shorter and then
-// rewritten under the same name.
+// rewritten under the same name before the cut was durable: a crash can
+// then leave neither the old content nor the new.
 type truncateInPlace struct {
 	cut map[*model.Inode]*cutFile
 }
@@ -224,6 +225,17 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 			t.cut[e.Inode] = &cutFile{at: e.Ref, size: e.Data.Size}
 		}
 	case e.Kind == model.EffWrite && c != nil && !c.wrote:
+		// A cut made durable before this first write (an fsync or
+		// fdatasync of the file, or a sync) is a state the program
+		// committed on its own: the crash states from here on start from
+		// it, and none holds what the cut took away. SQLite's
+		// journal_mode=TRUNCATE commits a transaction so, and its next
+		// one writes the journal again. The cut is forgotten, and a later
+		// one of the same file is asked about afresh.
+		if cut, ok := e.Inode.PendingTruncate(); !ok || cut.Event().Seq < c.at.Seq {
+			delete(t.cut, e.Inode)
+			return
+		}
 		// Right after the first write of the rewrite the cut file can be
 		// on disk empty (right after the truncation itself, the empty
 		// file is what the program sees, no loss yet).

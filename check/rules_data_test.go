@@ -31,6 +31,18 @@ func TestTruncateInPlace(t *testing.T) {
 		{"cut to 100, then written after it", []string{open, stat, `1 ftruncate(3, 100) = 0`, `1 pwrite64(3, "body", 4, 100) = 4`, fsync}, true},
 		{"cut to 776, space made again, then rewritten below it", []string{open, stat, `1 ftruncate(3, 776) = 0`, `1 fallocate(3, 0, 0, 64000) = 0`, `1 pwrite64(3, "hdr", 3, 0) = 3`, fsync}, true},
 		{"cut, never written", []string{open, stat, `1 ftruncate(3, 776) = 0`, fsync}, false},
+		// A cut made durable on its own before the rewrite is a state the
+		// program committed (SQLite's journal_mode=TRUNCATE): a crash from
+		// there on starts from it and cannot bring back what it removed.
+		{"cut to 0, synced, then written", []string{open, stat, `1 ftruncate(3, 0) = 0`, fsync, `1 pwrite64(3, "new", 3, 0) = 3`, fsync}, false},
+		{"cut to 0, sync(), then written", []string{open, stat, `1 ftruncate(3, 0) = 0`, `1 sync() = 0`, `1 pwrite64(3, "new", 3, 0) = 3`, fsync}, false},
+		{"O_TRUNC, synced, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_TRUNC) = 3`, fsync, `1 write(3, "new", 3) = 3`, fsync}, false},
+		// Synced with the rewrite, or by a sync that came after its first
+		// write: the rewrite began while the cut was pending.
+		{"cut, written, synced together", []string{open, stat, `1 ftruncate(3, 0) = 0`, `1 pwrite64(3, "new", 3, 0) = 3`, fsync, `1 pwrite64(3, "more", 4, 3) = 4`, fsync}, true},
+		// A cut committed on its own, then one that is rewritten before
+		// it is durable: the second is asked about afresh.
+		{"cut synced and rewritten, then cut and rewritten unsynced", []string{open, stat, `1 ftruncate(3, 0) = 0`, fsync, `1 pwrite64(3, "new", 3, 0) = 3`, fsync, `1 ftruncate(3, 0) = 0`, `1 pwrite64(3, "newer", 5, 0) = 5`, fsync}, true},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/wal", true }
 	for _, tc := range tests {
@@ -56,6 +68,45 @@ func runText(t testing.TB, text string, opt Options) *Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestTruncateInPlaceUnsureFile: a file opened with O_CREAT and no
+// listing may or may not have existed before the trace, but once the
+// trace wrote it, it holds what it wrote: cut and rewritten before the
+// cut is durable, it is truncate-in-place whether or not the trace shows
+// its directory made (it was found only then: the model did not count
+// the trace's own writes as content of such a file).
+func TestTruncateInPlaceUnsureFile(t *testing.T) {
+	const body = `1 openat(AT_FDCWD, "/w/d/state", O_RDWR|O_CREAT, 0600) = 3
+1 pwrite64(3, "old state\n", 10, 0) = 10
+1 fdatasync(3) = 0
+1 ftruncate(3, 0) = 0
+`
+	const rewrite = `1 pwrite64(3, "new state\n", 10, 0) = 10
+1 fdatasync(3) = 0
+1 close(3) = 0
+1 exit_group(0) = ?
+1 +++ exited with 0 +++
+`
+	for _, c := range []struct {
+		name, text string
+		fires      bool
+	}{
+		{"directory made in the trace", `1 mkdir("/w/d", 0700) = 0` + "\n" + body + rewrite, true},
+		{"directory from before", body + rewrite, true},
+		{"directory from before, cut synced first", body + "1 fdatasync(3) = 0\n" + rewrite, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runText(t, c.text, Options{})
+			fired := false
+			for _, f := range res.findings {
+				fired = fired || f.Rule.ID == TruncateInPlace
+			}
+			if fired != c.fires {
+				t.Errorf("truncate-in-place fired %v, want %v", fired, c.fires)
+			}
+		})
+	}
 }
 
 // TestUnalignedWriteAfterTruncation: unaligned-write is about pages that

@@ -855,8 +855,11 @@ func (m *Model) statUnnamed(ev *parser.Event, i int) {
 }
 
 func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) {
-	if ino.Size != 0 && !ino.Unsure && (ino.Initial || ino.DurableSize > 0 || ino.Written) {
-		// Shrinking a file that held data: what it had is at risk.
+	if ino.Size != 0 && (ino.Written || !ino.Unsure && (ino.Initial || ino.DurableSize > 0)) {
+		// Shrinking a file that held data: what it had is at risk. An
+		// unsure file (opened O_CREAT, no listing) may have held nothing
+		// before the trace, but once the trace wrote it, it holds what
+		// the trace wrote, whether it existed before or not.
 		if ino.Size > 0 || ino.Size < 0 && ino.Initial {
 			ino.HadContent = true
 		}
