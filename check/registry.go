@@ -324,7 +324,10 @@ var registry = []*Rule{
 		Doc: "A directory was fsynced while a file it names still had data only in the page cache. A directory " +
 			"fsync makes the directory's entries durable, names pointing at files, not the data of those files. " +
 			"So the name survives a crash and the contents may not: on ext4 with delayed allocation the data " +
-			"has no place on disk yet, and after a power cut the file comes back under its name with zero length.",
+			"has no place on disk yet, and after a power cut the file comes back under its name with zero length. " +
+			"A temp name the program gives up (renames away or unlinks) only after the file's own fsync made that " +
+			"data durable is not reported: no crash can show the name it keeps without its data (a thread's " +
+			"directory fsync that lands while another thread's temp file is still being synced, say).",
 		Fix: "fsync each file after its last write and before fsyncing its directory: write, fsync(file), " +
 			"then fsync(dir). The directory fsync is for the name only; the order matters.",
 		Bad: trace(
@@ -355,7 +358,10 @@ var registry = []*Rule{
 			"end shortens that window but cannot close it. It is a warning, not an error, because some files " +
 			"(logs, caches) can be rebuilt after a crash. A preallocated log cut back to its last good record, " +
 			"given its space again (fallocate) and then appended to after what it kept is not rewritten: " +
-			"the cut tail was space the program had set aside, not data.",
+			"the cut tail was space the program had set aside, not data. Nor is a file whose cut was made durable " +
+			"on its own (fsync, fdatasync or sync) before the rewrite began: the program committed the cut file as " +
+			"a state, and no crash after that can bring back what it removed (SQLite's journal_mode=TRUNCATE " +
+			"commits a transaction by truncating its journal and syncing it).",
 		Fix: "Replace the file instead of rewriting it: write the new content to a temp file in the same " +
 			"directory, fsync it, rename it over the old name, then fsync the directory. Readers then see the " +
 			"whole old version or the whole new one.",
