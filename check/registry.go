@@ -352,16 +352,13 @@ var registry = []*Rule{
 		ID:       TruncateInPlace,
 		Title:    "File truncated and rewritten in place instead of replaced",
 		Severity: Warning,
-		Doc: "A file that had content was truncated, by O_TRUNC on open or by ftruncate, and then rewritten " +
-			"under the same name. From the truncate until the new bytes are durable, a crash can leave the file " +
-			"empty or with only part of the new content, and the old version is already gone. An fsync at the " +
-			"end shortens that window but cannot close it. It is a warning, not an error, because some files " +
-			"(logs, caches) can be rebuilt after a crash. A preallocated log cut back to its last good record, " +
-			"given its space again (fallocate) and then appended to after what it kept is not rewritten: " +
-			"the cut tail was space the program had set aside, not data. Nor is a file whose cut was made durable " +
-			"on its own (fsync, fdatasync or sync) before the rewrite began: the program committed the cut file as " +
-			"a state, and no crash after that can bring back what it removed (SQLite's journal_mode=TRUNCATE " +
-			"commits a transaction by truncating its journal and syncing it).",
+		Doc: "A file that had content was truncated, by O_TRUNC on open or by ftruncate, and rewritten under the " +
+			"same name before the truncation was durable. Until the new bytes are durable, a crash can leave the " +
+			"file empty or with only part of the new content, and the old version is already gone; an fsync at " +
+			"the end shortens that window but cannot close it. It is a warning: some files (logs, caches) can be " +
+			"rebuilt. Not reported: a preallocated log cut back to its last good record, given its space again " +
+			"(fallocate) and appended to after what it kept; a cut synced on its own before the rewrite, a state " +
+			"the program committed (SQLite's journal_mode=TRUNCATE).",
 		Fix: "Replace the file instead of rewriting it: write the new content to a temp file in the same " +
 			"directory, fsync it, rename it over the old name, then fsync the directory. Readers then see the " +
 			"whole old version or the whole new one.",
