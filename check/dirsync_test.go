@@ -125,3 +125,45 @@ func TestDirSyncBeforeDataNameGivenUp(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentSavesDirSyncStillReported: the thread-pool save of
+// TestConcurrentSavesDirSync with the mistake put back. Thread 101
+// renames its temp file before its fsync has run: the other thread's
+// directory fsync made rec7.json.tmp durable while its data was pending,
+// and the file gives that name up with the data still pending, so the
+// finding stays, whichever thread synced the directory.
+func TestConcurrentSavesDirSyncStillReported(t *testing.T) {
+	const trace = `100 mkdir("/srv/app/data", 0777) = 0
+101 openat(AT_FDCWD, "/srv/app/data/rec7.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4
+101 write(4, "{\"n\": 7}\n", 9) = 9
+102 openat(AT_FDCWD, "/srv/app/data/rec6.json.tmp", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 5
+102 write(5, "{\"n\": 6}\n", 9) = 9
+102 fsync(5) = 0
+102 close(5) = 0
+102 rename("/srv/app/data/rec6.json.tmp", "/srv/app/data/rec6.json") = 0
+102 openat(AT_FDCWD, "/srv/app/data", O_RDONLY) = 7
+102 fsync(7) = 0
+102 close(7) = 0
+101 rename("/srv/app/data/rec7.json.tmp", "/srv/app/data/rec7.json") = 0
+101 fsync(4) = 0
+101 close(4) = 0
+101 openat(AT_FDCWD, "/srv/app/data", O_RDONLY) = 6
+101 fsync(6) = 0
+101 close(6) = 0
+`
+	res := runText(t, trace, Options{Roots: []string{"/srv/app"}})
+	var got []string
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Rule.ID == DirSyncBeforeData || f.Rule.ID == RenameBeforeSync {
+			got = append(got, f.Rule.ID+" "+f.Path)
+		}
+	}
+	slices.Sort(got)
+	want := []string{"dir-sync-before-data /srv/app/data/rec7.json.tmp", "rename-before-sync /srv/app/data/rec7.json"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
