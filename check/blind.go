@@ -533,12 +533,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
-			if fd, ok := ev.Arg(i).Int(); ok && fd >= 3 && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
-				// Standard input, output and error are left out, whatever
-				// the table holds for them: a terminal or a pipe almost
-				// always, and a child's dup2 onto one can come before the
-				// fork that made the child, from an fd the child's table
-				// does not know yet.
+			if fd, ok := ev.Arg(i).Int(); ok && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
+				// Standard input, output and error as the program got
+				// them are left out (a terminal or a pipe almost always:
+				// the model marks them), but not an fd the program put
+				// there: a shell's `echo x >&3` dup2s an inherited fd 3
+				// onto 1 and writes to the file through fd 1.
 				if w.unnamed == 0 {
 					w.unnamedAt, w.unnamedFD = ref(ev), fd
 				}

@@ -705,3 +705,29 @@ func TestPartialSet(t *testing.T) {
 		t.Errorf("a trace with a pid column: %v", blind)
 	}
 }
+
+// An fd the trace never opened, moved onto standard output, is no
+// standard output: `sh -c 'echo x >&3' 3>>log` recorded without -y dup2s
+// fd 3 onto 1 and writes the file through fd 1. That checked clean with
+// exit 0, the write left out as if to a terminal. Standard output as the
+// program got it, and an fd the trace opened moved onto it, are no blind
+// spot.
+func TestUnknownFDMovedOntoStdout(t *testing.T) {
+	const start = "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"echo x >&3\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+	const end = "100 read(0, \"\", 10) = 0\n100 getpid() = 100\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	for _, c := range []struct {
+		name, body string
+		blind      []string
+	}{
+		{"inherited fd 3 onto 1", "100 fcntl(1, F_DUPFD, 10) = 11\n100 dup2(3, 1) = 1\n100 write(1, \"x\\n\", 2) = 2\n100 dup2(11, 1) = 1\n", []string{BlindUnknownFD}},
+		{"inherited fd 3 onto 2 with dup3", "100 dup3(3, 2, 0) = 2\n100 write(2, \"x\\n\", 2) = 2\n", []string{BlindUnknownFD}},
+		{"standard output as given", "100 write(1, \"x\\n\", 2) = 2\n100 write(2, \"y\\n\", 2) = 2\n", nil},
+		{"a dup of standard output", "100 fcntl(1, F_DUPFD, 10) = 11\n100 write(11, \"x\\n\", 2) = 2\n100 close(11) = 0\n", nil},
+		{"an opened file onto 1", "100 openat(AT_FDCWD, \"/w/log\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 dup2(3, 1) = 1\n100 close(3) = 0\n100 write(1, \"x\\n\", 2) = 2\n100 fsync(1) = 0\n", nil},
+	} {
+		blind, _ := bigRun(t, start+c.body+end, Options{Roots: []string{"/w"}})
+		if diff := cmp.Diff(c.blind, blind); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
