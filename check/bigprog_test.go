@@ -13,7 +13,7 @@ import (
 // The traces below are cut from recordings of Chromium (headless shell)
 // and of a JVM saving files from a thread pool, made with strace 6.1, and
 // cut to the lines that show each problem; paths are made up. Each test
-// names the bug it shows and is skipped until that bug is fixed.
+// names the bug it showed and how it was fixed.
 
 // bigRun writes trace to a file and checks it under opt.
 func bigRun(t *testing.T, trace string, opt Options) (blind, findings []string) {
@@ -42,11 +42,10 @@ func bigRun(t *testing.T, trace string, opt Options) (blind, findings []string) 
 // a 6.6 MB trace, 47 writes), and in crashsim trace's own recording,
 // which has no -y (9 writes).
 //
-// Fix (model/proc.go): an fd looked up in a process that is not yet
-// attached should not become an entry of its own; keep it as "from the
-// parent, not yet known" and resolve it, and every dup of it, against
-// the parent's table when the clone returns, or let attachChild drop the
-// child's placeholder entries in favour of the parent's.
+// Fixed (model/proc.go): a process not yet attached records what it did
+// to its fd table, and when the clone returns the record is replayed on
+// the table it really started with, so a stand-in for an fd the parent
+// holds becomes the parent's (model/earlyfds_test.go has the cases).
 func TestChildDupBeforeCloneReturns(t *testing.T) {
 	const (
 		start = "100 execve(\"/usr/bin/browser\", [\"browser\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
@@ -187,11 +186,11 @@ func TestChildEarlyFDsVerdicts(t *testing.T) {
 // can avoid it. In the recordings of java Save.java: 1 to 6 such errors
 // per run, depending on the interleaving.
 //
-// Fix (check, dir-sync-before-data): do not blame a directory fsync for
-// a file whose writer is another thread or process and whose own sync,
-// begun before or after it, covers the same writes before the file is
-// renamed, linked or closed; or report it as the temp file's (info)
-// rather than as an error with a fix the program already applies.
+// Fixed (check, dir-sync-before-data): the rule reports a name made
+// durable before its data only when the program keeps the name, or gives
+// it up while some of that data is still pending; a temp name renamed
+// away once its data was synced loses nothing, whichever thread's
+// directory fsync came first.
 func TestConcurrentSavesDirSync(t *testing.T) {
 	const trace = `100 execve("/usr/bin/java", ["java", "Save.java", "data"], 0x7ffc /* 3 vars */) = 0
 100 mkdir("data", 0777) = 0
@@ -246,10 +245,9 @@ func TestConcurrentSavesDirSync(t *testing.T) {
 // DIPS-journal, QuotaManager-journal, Shared Dictionary/db-journal and
 // declarative_performance_observer.db-journal in every recording.
 //
-// Fix (check, truncate-in-place): leave out a file whose truncation was
-// made durable (fsync or fdatasync of it, or a sync) before the first
-// write of the rewrite: the program committed the cut as a state of its
-// own, so nothing it still needed is lost.
+// Fixed (check, truncate-in-place): a cut made durable (fsync or
+// fdatasync of the file, or a sync) before the rewrite's first write is
+// a state the program committed on its own, and the rule leaves it out.
 func TestSQLiteTruncateJournal(t *testing.T) {
 	const trace = `300 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell"], 0x7ffc /* 3 vars */) = 0
 300 mkdir("/srv/profile/Default", 0700) = 0
@@ -312,10 +310,9 @@ func TestSQLiteTruncateJournal(t *testing.T) {
 // whole set the true blind-shared-mmap of GPUCache/index comes first and
 // hides it, as only the first line of each blind spot is said.
 //
-// Fix (model/proc.go isPseudoPath or kindOfAnno): take an annotation
-// that starts with "/memfd:" (a memfd, hugetlb ones too) for a pseudo
-// file, as "anon_inode:" and "socket:" are; "/SYSV" names of SysV shared
-// memory segments ("/SYSV00000000 (deleted)") are the same kind.
+// Fixed (model, kindOfAnno): a -y name "/memfd:NAME" or "/SYSV" and a
+// key, marked deleted, and "/dmabuf:NAME" are files on no filesystem,
+// pseudo files as "anon_inode:" and "socket:" are.
 func TestReceivedMemfdIsNoFile(t *testing.T) {
 	const trace = `200 execve("/usr/lib/chromium/chromium-headless-shell", ["chromium-headless-shell", "--type=renderer"], 0x7ffc /* 3 vars */) = 0
 200 socketpair(AF_UNIX, SOCK_SEQPACKET|SOCK_CLOEXEC, 0, [12</socket:[22556991]>, 13</socket:[22556992]>]) = 0
