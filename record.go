@@ -136,6 +136,14 @@ func snapshot(dir string) (string, error) {
 	if n, ok := CountEntries(dir, MaxListed); !ok {
 		return "", usageErrorf("%s holds more than %d entries (%d seen): too large to copy into every state; run in a smaller directory", dir, MaxListed, n)
 	}
+	tmp := os.TempDir()
+	if r, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = r
+	}
+	if within(tmp, dir) {
+		// The snapshot would be copied into itself, over and over.
+		return "", usageErrorf("the temp directory %s (TMPDIR) is inside %s, which explore copies as the files before the run: set TMPDIR to a directory outside it", tmp, dir)
+	}
 	work, err := os.MkdirTemp("", "crashsim-explore-run-")
 	if err != nil {
 		return "", &InputError{err}
