@@ -187,6 +187,20 @@ type PathOutcomes struct {
 	summed []inoCount
 }
 
+// Unlisted is how many of the path's states the answer counts without
+// listing them in States: in a summarized timeline's answer
+// (Timeline.Summarize), the subsets of a file's pending operations that
+// posix enumerates one by one, each a state of its own; Outcomes and
+// Total take them in. It is 0 for Crash's answer, which lists every
+// state it explored.
+func (po PathOutcomes) Unlisted() int64 {
+	var n int64
+	for _, c := range po.summed {
+		n += c.n
+	}
+	return n
+}
+
 // inoCount is how many of a path's states name inode id.
 type inoCount struct {
 	id int
