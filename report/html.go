@@ -89,6 +89,11 @@ type HTMLPoint struct {
 	Exact    bool                `json:"x"`
 	Outcomes map[int][]string    `json:"o"`
 	Detail   map[int][]HTMLState `json:"d,omitempty"`
+	// Unlisted is, of a lane in Detail, how many more states it has
+	// than Detail lists (model.PathOutcomes.Unlisted): the subsets of a
+	// file's pending writes a summarized timeline counts, each a state
+	// of its own. Lanes with none are left out.
+	Unlisted map[int]int64 `json:"m,omitempty"`
 }
 
 // HTMLState is one explored crash state of a lane at a crash point.
@@ -335,6 +340,12 @@ func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 			ss = append(ss, hs)
 		}
 		e.Point.Detail[id] = ss
+		if n := po.Unlisted(); n > 0 {
+			if e.Point.Unlisted == nil {
+				e.Point.Unlisted = map[int]int64{}
+			}
+			e.Point.Unlisted[id] = n
+		}
 	}
 	if h.events > 0 {
 		h.e.Raw(",")

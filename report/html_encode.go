@@ -69,6 +69,17 @@ func writeEvent(e *wire.Encoder, ev *HTMLEvent) {
 		}
 		e.EndObject()
 	}
+	if len(p.Unlisted) > 0 {
+		e.Key("m")
+		e.BeginObject()
+		for _, id := range ev.Lanes {
+			if n, ok := p.Unlisted[id]; ok {
+				e.Key(strconv.Itoa(id))
+				e.Int64(n)
+			}
+		}
+		e.EndObject()
+	}
 	e.EndObject()
 	e.EndObject()
 }

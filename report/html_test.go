@@ -18,7 +18,8 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	events := []HTMLEvent{
 		{Seq: 3, Line: 4, Syscall: "write", Kind: "write", Lanes: []int{0}, Len: 21, Call: "write(3<" + hostile + ">, ..., 21) = 21",
 			Point: HTMLPoint{Index: 1, States: 4, Explored: 4, Exact: true, Outcomes: map[int][]string{0: {"missing", "latest"}},
-				Detail: map[int][]HTMLState{0: {{Outcome: "torn", Persisted: "line 4 torn after 4096 bytes", Torn: 4, TornBytes: 4096, Applied: []int{2, 3}, Name: 1, Version: 2, SizeOnly: 9}}}}},
+				Detail:   map[int][]HTMLState{0: {{Outcome: "torn", Persisted: "line 4 torn after 4096 bytes", Torn: 4, TornBytes: 4096, Applied: []int{2, 3}, Name: 1, Version: 2, SizeOnly: 9}}},
+				Unlisted: map[int]int64{0: 65470}}},
 		{Seq: 0, Line: 1, PID: 77, Syscall: "rename", Kind: "rename", Lanes: []int{2, 1}, From: 3, To: 2, Off: -1, Direct: true, Sync: true, Failed: true, Call: "",
 			Point: HTMLPoint{Index: 2, Outcomes: map[int][]string{1: {"latest"}, 2: {}}}},
 	}
