@@ -479,7 +479,7 @@
       const ids = e.n.filter((id) => e.pt.d[id]);
       const wid = want ? lanes.findIndex((l) => l.path === want.path) : -1;
       if (wid >= 0 && !ids.includes(wid) && detailAt(col, wid)) ids.unshift(wid);
-      for (const id of ids) box.appendChild(picture(col, id, e.n.includes(id) ? e.pt.d[id] : detailAt(col, id), want && want.path === lanes[id].path ? want : null));
+      for (const id of ids) box.appendChild(picture(col, id, e.n.includes(id) ? e.pt.d[id] : detailAt(col, id), e.n.includes(id) ? unlisted(e.pt, id) : unlistedAt(col, id), want && want.path === lanes[id].path ? want : null));
     } else if (e) {
       box.appendChild(el("p", { class: "muted" }, "The states of this point are not kept in the report (only the first " + D.folded.detailKept + " crash points keep them); crashsim states --at " + e.l + " lists them."));
     }
@@ -499,6 +499,21 @@
     return null;
   }
 
+  // unlisted is how many states of lane id point pt counts without
+  // listing them (the subsets of a file's pending writes a summarized
+  // timeline leaves out of its list); unlistedAt is that of the last
+  // event up to crash point col that changed the lane.
+  function unlisted(pt, id) {
+    return (pt.m && pt.m[id]) || 0;
+  }
+  function unlistedAt(col, id) {
+    for (let i = col - 1; i >= 0; i--) {
+      const pt = EV[i].pt;
+      if (pt.o[id]) return unlisted(pt, id);
+    }
+    return 0;
+  }
+
   // stateLabel names a state in its picture's list: its outcome, and when
   // another state there has the same outcome (two torn writes, two
   // earlier versions), what persisted and which version, so that no two
@@ -511,7 +526,7 @@
     return labels.map((l) => { seen[l] = (seen[l] || 0) + 1; return seen[l] > 1 ? l + " #" + seen[l] : l; });
   }
 
-  function picture(col, id, states, want) {
+  function picture(col, id, states, more, want) {
     const wrap = el("div", { class: "picture", "data-path": lanes[id].path });
     wrap.appendChild(el("h3", {}, "One crash state of " + lanes[id].path));
     const choices = el("div", { class: "choices", role: "radiogroup" });
@@ -533,6 +548,9 @@
       lab.appendChild(document.createTextNode(" " + vis(labels[i])));
       choices.appendChild(lab);
     });
+    // The states the list leaves out, said at its end (inside the list's
+    // box, so that the words of the state drawn still follow it).
+    if (more > 0) choices.appendChild(el("p", { class: "muted unlisted" }, "and " + more.toLocaleString("en-US") + " more " + (more === 1 ? "subset" : "subsets") + " of the pending writes, " + (more === 1 ? "a state" : "each a state") + " of its own (not listed here; crashsim states --at " + EV[col - 1].l + " lists them)"));
     wrap.appendChild(choices);
     wrap.appendChild(body);
     // The lane's writes up to this point, following renames (a file
