@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -128,16 +127,7 @@ func TestSummaryTimelineEqualsFull(t *testing.T) {
 				return fmt.Errorf("%s: %d states, summarized %d listed and counted", fo.Path, len(fo.States), listed)
 			}
 		}
-		fa, sa := f.All(), s.All()
-		if len(fa) != len(sa) {
-			return fmt.Errorf("All holds %d paths, summarized %d", len(fa), len(sa))
-		}
-		for q, fo := range fa {
-			if so, ok := sa[q]; !ok || !reflect.DeepEqual(fo, so) {
-				return fmt.Errorf("All()[%s] = %+v, summarized %+v", q, fo, so)
-			}
-		}
-		return nil
+		return sameAll(f.All(), s.All(), "summarized")
 	})
 }
 

@@ -102,13 +102,18 @@ func samePoint(f, l Point) error {
 	if _, ok := l.Outcome("/no/such/path"); ok {
 		return errors.New("lean Outcome of a path never touched")
 	}
-	la := l.All()
-	if len(fa) != len(la) {
-		return fmt.Errorf("All holds %d paths, lean %d", len(fa), len(la))
+	return sameAll(fa, l.All(), "lean")
+}
+
+// sameAll compares every path's outcome set, as a full timeline's All
+// holds it, with what another timeline's All works out (other names it).
+func sameAll(fa, oa map[string]PathOutcomes, other string) error {
+	if len(fa) != len(oa) {
+		return fmt.Errorf("All holds %d paths, %s %d", len(fa), other, len(oa))
 	}
 	for q, fo := range fa {
-		if lo, ok := la[q]; !ok || !reflect.DeepEqual(fo, lo) {
-			return fmt.Errorf("%s: kept %+v, worked out again %+v", q, fo, lo)
+		if oo, ok := oa[q]; !ok || !reflect.DeepEqual(fo, oo) {
+			return fmt.Errorf("%s: kept %+v, %s %+v", q, fo, other, oo)
 		}
 	}
 	return nil
