@@ -35,7 +35,7 @@ func RootChanged(root string, ch []string) string {
 func ExploreSummary(res *explore.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "crashsim: explored %d crash points (%d exhaustively, %d sampled): the model admits %s crash states; %d built, %d distinct; the checker ran on %d and rejected %d",
-		res.Points, res.Exhaustive, res.Sampled, admitted(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
+		res.Points, res.Exhaustive, res.Sampled, report.StateCount(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
 	if res.Skipped > 0 {
 		fmt.Fprintf(&b, "; %d more distinct states not checked (--max-states)", res.Skipped)
 	}
@@ -50,13 +50,6 @@ func ExploreSummary(res *explore.Result) string {
 			f.Predicted, f.Prefix, f.Drop, f.Torn, f.Size, f.Random, res.Seed)
 	}
 	return b.String()
-}
-
-func admitted(n int64, exact bool) string {
-	if exact {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("at least %d", n)
 }
 
 // shownPoints is how many sampled crash points are listed on stderr
@@ -84,7 +77,7 @@ func ExplorePoints(w io.Writer, res *explore.Result, all bool) {
 		if p.Line == 0 {
 			at = "before the first event"
 		}
-		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, admitted(p.Admitted, p.Exact), how, p.New, p.Checked)
+		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, report.StateCount(p.Admitted, p.Exact), how, p.New, p.Checked)
 	}
 }
 

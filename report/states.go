@@ -159,13 +159,17 @@ func (t *textPoints) Point(pt model.Point) {
 	if n := pt.Paths - len(paths); n > 0 {
 		fmt.Fprintf(t.w, "    and %d other %s, unchanged\n", n, plural(n, "path", "paths"))
 	}
-	fmt.Fprintf(t.w, "  (%s of %s states explored)\n", bound(pt.Explored, true), bound(pt.States, pt.Exact))
+	fmt.Fprintf(t.w, "  (%s of %s states explored)\n", StateCount(pt.Explored, true), StateCount(pt.States, pt.Exact))
 }
 
-// bound prints a state count: one that only bounds the true number, or
-// that reached the counter's ceiling (2^62), says "at least".
-func bound(n int64, exact bool) string {
-	if !exact || n >= 1<<62 {
+// StateCount prints a count of crash states for a person: a count that
+// only bounds the true number says "at least", and one that reached the
+// counters' ceiling of 2^62 says so rather than print its 19 digits.
+func StateCount(n int64, exact bool) string {
+	switch {
+	case n >= 1<<62:
+		return "at least 2^62"
+	case !exact:
 		return fmt.Sprintf("at least %d", n)
 	}
 	return fmt.Sprint(n)
