@@ -66,7 +66,7 @@ func TestHTMLUnlistedStates(t *testing.T) {
 	if more < 1<<k-100 {
 		t.Errorf("after the last write: %d listed of %d states; want most of them counted, not listed", last.Listed, last.States)
 	}
-	want := fmt.Sprintf("and %s more subsets of the pending writes, each a state of its own", commas(more))
+	want := fmt.Sprintf("and %s more subsets of the file's pending changes, each a state of its own", commas(more))
 	if !strings.HasPrefix(last.More[0], want) {
 		t.Errorf("after the last write: %q, want it to begin %q", last.More[0], want)
 	}

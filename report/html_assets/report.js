@@ -550,7 +550,7 @@
     });
     // The states the list leaves out, said at its end (inside the list's
     // box, so that the words of the state drawn still follow it).
-    if (more > 0) choices.appendChild(el("p", { class: "muted unlisted" }, "and " + more.toLocaleString("en-US") + " more " + (more === 1 ? "subset" : "subsets") + " of the pending writes, " + (more === 1 ? "a state" : "each a state") + " of its own (not listed here; crashsim states --at " + EV[col - 1].l + " lists them)"));
+    if (more > 0) choices.appendChild(el("p", { class: "muted unlisted" }, "and " + more.toLocaleString("en-US") + " more " + (more === 1 ? "subset" : "subsets") + " of the file's pending changes, " + (more === 1 ? "a state" : "each a state") + " of its own (not listed here; crashsim states --at " + EV[col - 1].l + " lists them)"));
     wrap.appendChild(choices);
     wrap.appendChild(body);
     // The lane's writes up to this point, following renames (a file
