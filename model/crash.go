@@ -723,7 +723,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 		so = cl.subsetOutcomes()
 	}
 	for mask := 0; mask < 1<<k; mask++ {
-		if sum != nil && mask&(mask+1) != 0 && bits.OnesCount(uint(mask)) != k-1 {
+		if sum != nil && ownState(mask, k) {
 			if n >= maxStates {
 				return total, false
 			}
@@ -761,8 +761,8 @@ func (c *classifier) subsetOutcomes() subsetOutcomes {
 	return so
 }
 
-// of is the outcome of the subset mask that is neither a prefix nor every
-// op but one: classifier.subset(mask).Outcome.
+// of is the outcome of a subset that is a state of its own (ownState):
+// ops missing between others leave a hole, which mixedOutcome names.
 func (so subsetOutcomes) of(mask int) Outcome {
 	return so.c.mixedOutcome(so.sizes[bits.Len(uint(mask))-1], mask&so.writes == 0)
 }
@@ -984,29 +984,32 @@ func (c *classifier) mixedOutcome(size int64, sizesOnly bool) Outcome {
 }
 
 func (c *classifier) subset(mask int) PathState {
-	var buf [ExhaustiveOps]int
-	idx := buf[:0]
-	for k := range c.ops.len() {
-		if mask&(1<<k) != 0 {
-			idx = append(idx, k)
+	k := c.ops.len()
+	if !ownState(mask, k) {
+		if mask&(mask+1) == 0 {
+			return c.prefix(bits.OnesCount(uint(mask)))
 		}
-	}
-	j := len(idx)
-	if mask == 1<<j-1 {
-		return c.prefix(j)
-	}
-	if k := c.ops.len(); j == k-1 {
 		// Every op but one, not the newest (that is a prefix): the state
 		// omit names, so that the two are one state, not two.
 		return c.omit(bits.TrailingZeros(uint(^mask)))
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(c.ops.len())}
-	sizesOnly := true
-	for _, k := range idx {
-		sizesOnly = sizesOnly && c.ops.at(k).Kind != DataWrite
+	var buf [ExhaustiveOps]int
+	idx := buf[:0]
+	for i := range k {
+		if mask&(1<<i) != 0 {
+			idx = append(idx, i)
+		}
 	}
-	s.Outcome = c.mixedOutcome(c.ops.at(idx[len(idx)-1]).Size, sizesOnly)
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(k)}
+	s.Outcome = c.subsetOutcomes().of(mask)
 	return s
+}
+
+// ownState reports whether the subset mask of a file's k pending ops is a
+// state of its own kind: neither a prefix (prefix's) nor every op but one
+// (omit's), which subset returns as those.
+func ownState(mask, k int) bool {
+	return mask&(mask+1) != 0 && bits.OnesCount(uint(mask)) != k-1
 }
 
 // tornAt persists ops before j whole and write j in part, cut at its first
