@@ -99,6 +99,18 @@ type Note struct {
 // NoteVolatile is the ID of notes about volatile filesystems.
 const NoteVolatile = "volatile-filesystem"
 
+// lineOf names a trace line as the text report does: FILE:LINE, or
+// "line N" for a trace without a name.
+func lineOf(at model.Ref) string {
+	if at.File == "" {
+		return fmt.Sprintf("line %d", at.Line)
+	}
+	return fmt.Sprintf("%s:%d", at.File, at.Line)
+}
+
+// NoteFaked is the ID of the note about calls strace answered itself.
+const NoteFaked = "injected-success"
+
 // Mount is one mounted filesystem, as /proc/self/mountinfo lists it.
 type Mount struct {
 	Dir    string
@@ -164,7 +176,11 @@ type Watcher struct {
 
 	syscalls, ok, failed int
 	first                model.Ref
-	anyEvent             model.Ref // the first event of any kind (a signal, an exit)
+	// faked counts the calls strace answered with a success itself (-e
+	// inject=CALL:retval=N), which the kernel never ran (Event.Faked).
+	faked      int
+	firstFaked model.Ref
+	anyEvent   model.Ref // the first event of any kind (a signal, an exit)
 
 	exitCalls int
 	exitLine  model.Ref // first "+++ exited" line
@@ -453,6 +469,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.ok++
 	case ev.Failed():
 		w.failed++
+	case ev.Faked():
+		if w.faked == 0 {
+			w.firstFaked = ref(ev)
+		}
+		w.faked++
 	}
 	if ev.Call == 0 && !ev.Failed() {
 		if c, ok := syscalls.ByNumber(ev.Name, ev.Arch); ok {
@@ -1080,6 +1101,17 @@ func (w *Watcher) notes() []Note {
 			msg += ")"
 		}
 		out = append(out, Note{ID: NoteVolatile, Message: msg, Trace: v.at.File, Line: v.at.Line})
+	}
+	if w.faked > 0 {
+		// Not a blind spot: the trace says plainly that these calls did
+		// nothing, and the model takes them so. The note is there because
+		// the program's own view differs: it was told they succeeded.
+		them := "them"
+		if w.faked == 1 {
+			them = "it"
+		}
+		msg := fmt.Sprintf("strace answered %s itself with a success (-e inject=...:retval=), first %s at %s: the kernel never ran %s, so crashsim takes %s as not made (a faked fsync made nothing durable, a faked write wrote nothing)", plural(w.faked, "call", "calls"), w.firstFaked.Syscall, lineOf(w.firstFaked), them, them)
+		out = append(out, Note{ID: NoteFaked, Message: msg, Trace: w.firstFaked.File, Line: w.firstFaked.Line})
 	}
 	return out
 }

@@ -188,8 +188,20 @@ func (e *Event) Status() int {
 // Failed reports whether the call returned an error.
 func (e *Event) Failed() bool { return e.Errno != "" }
 
-// OK reports whether the call is known to have succeeded.
-func (e *Event) OK() bool { return e.Kind == KindSyscall && e.RetKnown && e.Errno == "" }
+// OK reports whether the call is known to have succeeded. A call strace
+// answered itself (-e inject=CALL:retval=N prints "= N (INJECTED)") is
+// not: strace gave the kernel an invalid call number in its place, so it
+// did nothing, whatever the program was told. An injected error is a
+// failure like any other (Failed), which is what the program saw.
+func (e *Event) OK() bool {
+	return e.Kind == KindSyscall && e.RetKnown && e.Errno == "" && !e.Injected
+}
+
+// Faked reports whether strace answered the call itself with a success
+// (see OK): the program was told it succeeded, and the kernel never ran it.
+func (e *Event) Faked() bool {
+	return e.Kind == KindSyscall && e.RetKnown && e.Errno == "" && e.Injected
+}
 
 // Arg returns argument i, or a zero Value when the call printed fewer.
 func (e *Event) Arg(i int) *Value {

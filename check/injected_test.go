@@ -1,0 +1,83 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
+)
+
+// strace -e inject=CALL:retval=N answers a call itself: it gives the
+// kernel an invalid call number in its place and prints "= N (INJECTED)".
+// The lines below are shaped after strace 6.1's, recorded with
+//
+//	strace -f -o t -e inject=fsync:retval=0 python3 -c 'import os; f = os.open("/w/d.txt", os.O_WRONLY|os.O_CREAT, 0o644); os.write(f, b"x"); os.fsync(f)'
+//
+// A faked fsync made nothing durable, and a faked write put nothing in
+// the page cache; an injected error is a failure the program saw, as a
+// real one.
+func TestInjectedCalls(t *testing.T) {
+	const start = "100 execve(\"/usr/bin/python3\", [\"python3\"], 0x7ffc408087f8 /* 3 vars */) = 0\n" +
+		"100 openat(AT_FDCWD, \"/w/d.txt\", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 3\n" +
+		"100 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 4\n"
+	const end = "100 close(3) = 0\n100 fsync(4) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	for _, c := range []struct {
+		name, body string
+		findings   []string
+		notes      []string
+	}{
+		{"fsync done", "100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0\n", nil, nil},
+		{"fsync faked", "100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0 (INJECTED)\n", []string{"data-not-synced /w/d.txt", "dir-sync-before-data /w/d.txt"}, []string{NoteFaked}},
+		{"fdatasync faked", "100 write(3, \"x\", 1) = 1\n100 fdatasync(3) = 0 (INJECTED)\n", []string{"data-not-synced /w/d.txt", "dir-sync-before-data /w/d.txt"}, []string{NoteFaked}},
+		// The write never ran: there is nothing to lose, and the fsync
+		// after it is the program's own.
+		{"write faked", "100 write(3, \"x\", 1) = 1 (INJECTED)\n100 fsync(3) = 0\n", nil, []string{NoteFaked}},
+		// A faked close leaves the fd open: the fsync through it after
+		// is real.
+		{"close faked", "100 write(3, \"x\", 1) = 1\n100 close(3) = 0 (INJECTED)\n100 fsync(3) = 0\n", nil, []string{NoteFaked}},
+		{"fsync failed by injection, error ignored", "100 write(3, \"x\", 1) = 1\n100 fsync(3) = -1 EIO (Input/output error) (INJECTED)\n", []string{"data-not-synced /w/d.txt", "dir-sync-before-data /w/d.txt", "fsync-error-ignored /w/d.txt"}, nil},
+	} {
+		p := filepath.Join(t.TempDir(), "t.strace")
+		if err := os.WriteFile(p, []byte(start+c.body+end), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, notes, findings := blindRun(t, p, Options{Roots: []string{"/w"}})
+		if diff := cmp.Diff(c.findings, findings); diff != "" {
+			t.Errorf("%s: findings (-want +got):\n%s", c.name, diff)
+		}
+		if diff := cmp.Diff(c.notes, notes); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// The note names the first faked call and where it is, so that a user
+// can find the -e inject= the recording was made with.
+func TestInjectedNoteSaysWhere(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.strace")
+	trace := "100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n" +
+		"100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0 (INJECTED)\n100 fsync(3) = 0 (INJECTED)\n" +
+		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := parser.Open(p, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := Run(s, Options{Roots: []string{"/w"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notes) != 1 {
+		t.Fatalf("notes: %+v", res.Notes)
+	}
+	n := res.Notes[0]
+	if n.Trace != p || n.Line != 3 || !strings.Contains(n.Message, "2 calls") || !strings.Contains(n.Message, "first fsync at "+p+":3") {
+		t.Errorf("note %+v: want 2 calls, first fsync at %s:3", n, p)
+	}
+}
