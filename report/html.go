@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -56,8 +57,13 @@ type HTMLLane struct {
 // HTMLEvent is one event that changed what a crash could leave in scope,
 // with the crash point right after it.
 type HTMLEvent struct {
-	Seq     int    `json:"q"`
-	Line    int    `json:"l"`
+	Seq  int `json:"q"`
+	Line int `json:"l"`
+	// File is the base name of the trace file the line is in, for the
+	// members of an -ff set (whose files each count their own lines), so
+	// that the page can name the line as `states --at` takes it
+	// (trace.16300:16); "" for a trace of one file.
+	File    string `json:"f,omitempty"`
 	PID     int    `json:"p,omitempty"`
 	Syscall string `json:"s"`
 	// Kind is the mark drawn: write, trunc, fsync, dirsync, syncall,
@@ -161,6 +167,9 @@ type HTML struct {
 	points   int
 	detail   int
 	err      error
+	// trace is the base name of the trace the page is of (of an -ff
+	// set's prefix).
+	trace string
 }
 
 // NewHTML writes the page's head, the findings and the opening of the
@@ -173,7 +182,7 @@ func NewHTML(w io.Writer, meta HTMLMeta, res *check.Result, lim HTMLLimits) *HTM
 	if lim.Detail == 0 {
 		lim.Detail = 20000
 	}
-	h := &HTML{e: wire.NewEncoder(w, wire.Compact), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}}
+	h := &HTML{e: wire.NewEncoder(w, wire.Compact), lim: lim, lanes: map[string]int{}, laneList: []HTMLLane{}, trace: filepath.Base(meta.Trace)}
 	e := h.e
 	title := "crashsim " + meta.Command + ": " + meta.Trace
 	e.Raw(fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
@@ -278,6 +287,9 @@ func (h *HTML) Fold(line int) { h.foldLine = line }
 func (h *HTML) Event(ev *parser.Event, eff *Effects, pt model.Point) {
 	h.points++
 	e := HTMLEvent{Seq: ev.Seq, Line: ev.Pos.Line, PID: ev.PID, Syscall: ev.Name, Failed: ev.Failed(), Lanes: []int{}}
+	if f := filepath.Base(ev.Pos.File); ev.Pos.File != "" && f != h.trace {
+		e.File = f
+	}
 	e.Call = ev.Brief(120, nil)
 	e.Kind = markKind(eff)
 	for _, p := range pt.Changed {

@@ -16,6 +16,9 @@ func writeEvent(e *wire.Encoder, ev *HTMLEvent) {
 	e.BeginObject()
 	e.IntField("q", ev.Seq)
 	e.IntField("l", ev.Line)
+	if ev.File != "" {
+		e.StringField("f", ev.File)
+	}
 	optInt(e, "p", int64(ev.PID))
 	e.StringField("s", ev.Syscall)
 	e.StringField("k", ev.Kind)

@@ -16,7 +16,7 @@ import (
 func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	hostile := "/tmp/a</script><!--\u2028\u2029\"\\\x01\xff&>é.txt"
 	events := []HTMLEvent{
-		{Seq: 3, Line: 4, Syscall: "write", Kind: "write", Lanes: []int{0}, Len: 21, Call: "write(3<" + hostile + ">, ..., 21) = 21",
+		{Seq: 3, Line: 4, File: "trace.77" + hostile, Syscall: "write", Kind: "write", Lanes: []int{0}, Len: 21, Call: "write(3<" + hostile + ">, ..., 21) = 21",
 			Point: HTMLPoint{Index: 1, States: 4, Explored: 4, Exact: true, Outcomes: map[int][]string{0: {"missing", "latest"}},
 				Detail:   map[int][]HTMLState{0: {{Outcome: "torn", Persisted: "line 4 torn after 4096 bytes", Torn: 4, TornBytes: 4096, Applied: []int{2, 3}, Name: 1, Version: 2, SizeOnly: 9}}},
 				Unlisted: map[int]int64{0: 65470}}},

@@ -88,3 +88,54 @@ func commas(n int) string {
 	}
 	return s
 }
+
+// TestHTMLUnlistedAtFile: in an -ff set every file numbers its own lines,
+// and `states --at LINE` matches that line in each of them. The page of
+// such a set names the line it tells the reader to ask about with its
+// file, as --at takes it (trace.101:14), and so does the heading of the
+// crash point.
+func TestHTMLUnlistedAtFile(t *testing.T) {
+	const k = 12
+	b := newBrowser(t)
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "set")
+	parent := "1700000000.000001 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD) = 101\n" +
+		"1700000009.000000 wait4(101, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101\n" +
+		"1700000009.000001 exit_group(0) = ?\n1700000009.000002 +++ exited with 0 +++\n"
+	var child strings.Builder
+	child.WriteString("1700000001.000000 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1700000001.000001 fsync(3) = 0\n")
+	for i := range k {
+		fmt.Fprintf(&child, "1700000002.%06d pwrite64(3, \"abcd\", 4, %d) = 4\n", i, 4*i)
+	}
+	child.WriteString("1700000003.000000 exit_group(0) = ?\n1700000003.000001 +++ exited with 0 +++\n")
+	for name, text := range map[string]string{prefix + ".100": parent, prefix + ".101": child.String()} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := filepath.Join(dir, "set.html")
+	crashsimOut(t, "states", "--format", "html", "-o", page, prefix)
+	b.open(t, page)
+	var got struct{ More []string }
+	var heading string
+	var col int
+	b.eval(t, `JSON.parse(document.getElementById("crashsim-data").textContent).events.findIndex(e => e.l === 14) + 1`, &col)
+	if col <= 0 {
+		t.Fatal("no event on line 14 of the child's file")
+	}
+	b.click(t, fmt.Sprintf(`#timeline .gap[data-col="%d"]`, col))
+	b.eval(t, `({More: [...document.querySelectorAll("#point .unlisted")].map(e => e.textContent)})`, &got)
+	b.eval(t, `document.querySelector("#point strong").textContent`, &heading)
+	if len(got.More) != 1 || !strings.Contains(got.More[0], "crashsim states --at set.101:14 lists them") {
+		t.Errorf("the line under the listed states: %q; want it to name set.101:14", got.More)
+	}
+	if !strings.HasPrefix(heading, "A crash right after trace line set.101:14 (pid 101)") {
+		t.Errorf("heading %q; want it to name set.101:14", heading)
+	}
+	// And --at takes the line as the page gives it.
+	out := string(crashsimOut(t, "states", "--at", "set.101:14", prefix))
+	if !strings.Contains(out, "after set.101:14: pwrite64(3, ") {
+		t.Errorf("states --at set.101:14:\n%s", out)
+	}
+	b.checkClean(t)
+}

@@ -26,6 +26,11 @@
       return n < 0x100 ? "\\x" + n.toString(16).padStart(2, "0") : "\\u" + n.toString(16).padStart(4, "0");
     });
   }
+  // atArg names an event's line as crashsim states --at takes it: in an
+  // -ff set, whose files each count their own lines, with its file.
+  function atArg(e) {
+    return e.f ? vis(e.f) + ":" + e.l : String(e.l);
+  }
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
@@ -433,7 +438,7 @@
     const e = col > 0 ? EV[col - 1] : null;
     const h = el("p");
     if (e) {
-      h.appendChild(el("strong", {}, "A crash right after trace line " + e.l + (e.p ? " (pid " + e.p + ")" : "") + ": "));
+      h.appendChild(el("strong", {}, "A crash right after trace line " + atArg(e) + (e.p ? " (pid " + e.p + ")" : "") + ": "));
       h.appendChild(el("code", { class: "call" }, e.c));
       box.setAttribute("data-line", String(e.l));
       const pt = e.pt;
@@ -481,7 +486,7 @@
       if (wid >= 0 && !ids.includes(wid) && detailAt(col, wid)) ids.unshift(wid);
       for (const id of ids) box.appendChild(picture(col, id, e.n.includes(id) ? e.pt.d[id] : detailAt(col, id), e.n.includes(id) ? unlisted(e.pt, id) : unlistedAt(col, id), want && want.path === lanes[id].path ? want : null));
     } else if (e) {
-      box.appendChild(el("p", { class: "muted" }, "The states of this point are not kept in the report (only the first " + D.folded.detailKept + " crash points keep them); crashsim states --at " + e.l + " lists them."));
+      box.appendChild(el("p", { class: "muted" }, "The states of this point are not kept in the report (only the first " + D.folded.detailKept + " crash points keep them); crashsim states --at " + atArg(e) + " lists them."));
     }
   }
 
@@ -550,7 +555,7 @@
     });
     // The states the list leaves out, said at its end (inside the list's
     // box, so that the words of the state drawn still follow it).
-    if (more > 0) choices.appendChild(el("p", { class: "muted unlisted" }, "and " + more.toLocaleString("en-US") + " more " + (more === 1 ? "subset" : "subsets") + " of the file's pending changes, " + (more === 1 ? "a state" : "each a state") + " of its own (not listed here; crashsim states --at " + EV[col - 1].l + " lists them)"));
+    if (more > 0) choices.appendChild(el("p", { class: "muted unlisted" }, "and " + more.toLocaleString("en-US") + " more " + (more === 1 ? "subset" : "subsets") + " of the file's pending changes, " + (more === 1 ? "a state" : "each a state") + " of its own (not listed here; crashsim states --at " + atArg(EV[col - 1]) + " lists them)"));
     wrap.appendChild(choices);
     wrap.appendChild(body);
     // The lane's writes up to this point, following renames (a file
