@@ -159,13 +159,21 @@ func annotationEnd(b []byte, i int) int {
 	if k := plainAnnotation(b, i); k > 0 {
 		return k + 1
 	}
-	depth := 0
+	depth, brackets := 0, 0
 	for k := i; k < len(b); k++ {
 		switch b[k] {
 		case '<':
 			depth++
+		case '[':
+			brackets++
+		case ']':
+			brackets--
 		case '>':
-			if b[k-1] == '-' && depth == 1 && k-1 > i {
+			// "->" joins a socket's two ends inside its brackets
+			// ("<TCP:[1.2.3.4:5->6.7.8.9:10]>"); outside them the '>'
+			// closes, even after a path that ends in '-' (the backups
+			// shadow-utils keeps, "</etc/passwd->").
+			if b[k-1] == '-' && brackets > 0 {
 				continue
 			}
 			depth--

@@ -621,24 +621,7 @@ func (l *lineParser) annotation(i int) (string, int, bool, *Error) {
 	k := plainAnnotation(b, i)
 	plain := k != 0
 	if !plain {
-		depth := 0
-		for k = i; k < len(b); k++ {
-			switch b[k] {
-			case '<':
-				depth++
-			case '>':
-				if b[k-1] == '-' && depth == 1 && k-1 > i {
-					continue // "->" inside a socket annotation
-				}
-				depth--
-			case '\\':
-				k++ // an escaped byte never closes
-			}
-			if depth == 0 {
-				break
-			}
-		}
-		if depth != 0 || k >= len(b) {
+		if k = annotationEnd(b, i) - 1; k < 0 {
 			l.eolErr = true
 			return "", 0, false, l.errorf(i, "unterminated fd annotation: expected '>'")
 		}
