@@ -108,6 +108,13 @@ func lineOf(at model.Ref) string {
 	return fmt.Sprintf("%s:%d", at.File, at.Line)
 }
 
+// NoteFailed is the ID of the note that the traced command failed.
+const NoteFailed = "command-failed"
+
+// stopSignals are the signals that stop a program on request, which
+// NoteFailed does not count as a failure.
+var stopSignals = []string{"SIGTERM", "SIGINT", "SIGHUP"}
+
 // NoteFaked is the ID of the note about calls strace answered itself.
 const NoteFaked = "injected-success"
 
@@ -176,6 +183,10 @@ type Watcher struct {
 
 	syscalls, ok, failed int
 	first                model.Ref
+	// cmdFailed is where the traced command's process exited with a
+	// status other than 0 or was killed, and cmdHow says which.
+	cmdFailed model.Ref
+	cmdHow    string
 	// faked counts the calls strace answered with a success itself (-e
 	// inject=CALL:retval=N), which the kernel never ran (Event.Faked).
 	faked      int
@@ -437,10 +448,19 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 		w.exits++
 		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
+		if ev.PID == w.cmdPID && ev.Status() != 0 && w.cmdFailed.Line == 0 {
+			w.cmdFailed, w.cmdHow = ref(ev), fmt.Sprintf("exited with status %d", ev.Status())
+		}
 		return
 	case parser.KindKilled:
 		w.killed++
 		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
+		// SIGTERM, SIGINT and SIGHUP are how a server is stopped when
+		// its recording ends (timeout, Ctrl-C), and many die of them
+		// after a clean shutdown: no failure to speak of.
+		if ev.PID == w.cmdPID && w.cmdFailed.Line == 0 && !slices.Contains(stopSignals, ev.Name) {
+			w.cmdFailed, w.cmdHow = ref(ev), "was killed by "+ev.Name
+		}
 		return
 	case parser.KindSignal:
 		if pid := ev.ChildPID(); pid > 0 && ev.Name == "SIGCHLD" {
@@ -1101,6 +1121,12 @@ func (w *Watcher) notes() []Note {
 			msg += ")"
 		}
 		out = append(out, Note{ID: NoteVolatile, Message: msg, Trace: v.at.File, Line: v.at.Line})
+	}
+	if w.cmdFailed.Line > 0 {
+		// Not a blind spot either: the trace shows the whole run. But a
+		// clean verdict on a run that stopped early says little of the
+		// save the user meant to check.
+		out = append(out, Note{ID: NoteFailed, Message: fmt.Sprintf("the traced command %s at %s: a run that failed may have stopped before the save you meant to check, and the verdict covers only what it did", w.cmdHow, lineOf(w.cmdFailed)), Trace: w.cmdFailed.File, Line: w.cmdFailed.Line})
 	}
 	if w.faked > 0 {
 		// Not a blind spot: the trace says plainly that these calls did

@@ -81,3 +81,53 @@ func TestInjectedNoteSaysWhere(t *testing.T) {
 		t.Errorf("note %+v: want 2 calls, first fsync at %s:3", n, p)
 	}
 }
+
+// A clean verdict on a run that failed says little of the save the user
+// meant to check: the traced command's exit status or fatal signal is a
+// note. A child's failure is not the command's; the signals that stop a
+// server when its recording ends are no failure.
+func TestCommandFailedNote(t *testing.T) {
+	const save = "100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0\n100 close(3) = 0\n"
+	for _, c := range []struct {
+		name, end string
+		notes     []string
+		words     string
+	}{
+		{"exit 0", "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", nil, ""},
+		{"exit 2", "100 exit_group(2) = ?\n100 +++ exited with 2 +++\n", []string{NoteFailed}, "the traced command exited with status 2 at "},
+		{"SIGKILL", "100 +++ killed by SIGKILL +++\n", []string{NoteFailed}, "the traced command was killed by SIGKILL at "},
+		{"SIGSEGV with a core", "100 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---\n100 +++ killed by SIGSEGV (core dumped) +++\n", []string{NoteFailed}, "was killed by SIGSEGV at "},
+		{"SIGTERM stops it", "100 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=1, si_uid=0} ---\n100 +++ killed by SIGTERM +++\n", nil, ""},
+		{"a child fails", "100 clone(child_stack=NULL, flags=SIGCHLD) = 101\n101 exit_group(1) = ?\n101 +++ exited with 1 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", nil, ""},
+	} {
+		p := filepath.Join(t.TempDir(), "t.strace")
+		if err := os.WriteFile(p, []byte(save+c.end), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := parser.Open(p, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(s, Options{Roots: []string{"/w"}})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, n := range res.Notes {
+			ids = append(ids, n.ID)
+			if c.words != "" && !strings.Contains(n.Message, c.words) {
+				t.Errorf("%s: note %q; want it to say %q", c.name, n.Message, c.words)
+			}
+			if n.Line == 0 || n.Trace != p {
+				t.Errorf("%s: note %+v names no line", c.name, n)
+			}
+		}
+		if diff := cmp.Diff(c.notes, ids); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", c.name, diff)
+		}
+		if len(res.Warnings) > 0 {
+			t.Errorf("%s: blind spots %v", c.name, res.Warnings)
+		}
+	}
+}
