@@ -133,12 +133,16 @@ func TestGrammar(t *testing.T) {
 		// the '>' after such a path closes it; "->" joins a socket's ends
 		// only inside its brackets, nested ones of IPv6 too.
 		{"paths that end in '-'", `openat(AT_FDCWD</tmp>, "/etc/passwd-", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 8</etc/passwd->` + "\nfsync(8</etc/passwd->) = 0\n" +
-			`write(6<TCPv6:[[::1]:443->[::1]:5555]>, "x", 1) = 1` + "\n" + `fchown(9</a/b-<char 1:3>>, 0, 0) = 0` + "\n",
+			`write(6<TCPv6:[[::1]:443->[::1]:5555]>, "x", 1) = 1` + "\n" + `fchown(9</a/b-<char 1:3>>, 0, 0) = 0` + "\n" +
+			`openat(AT_FDCWD</w>, "[a-", O_RDONLY) = 3</w/[a->` + "\n" + `openat(AT_FDCWD</w>, "x->y", O_RDONLY) = 4</w/x-\76y>` + "\n",
 			[]summary{
 				{Line: 1, End: 1, Name: "openat", Args: `AT_FDCWD</tmp>, "/etc/passwd-", O_WRONLY|O_CREAT|O_TRUNC, 0666`, Ret: "8", Anno: "/etc/passwd-"},
 				{Line: 2, End: 2, Name: "fsync", Args: "8</etc/passwd->", Ret: "0"},
 				{Line: 3, End: 3, Name: "write", Args: "6<TCPv6:[[::1]:443->[::1]:5555]>, <data>, 1", Ret: "1"},
-				{Line: 4, End: 4, Name: "fchown", Args: "9</a/b->, 0, 0", Ret: "0"}}},
+				{Line: 4, End: 4, Name: "fchown", Args: "9</a/b->, 0, 0", Ret: "0"},
+				// strace escapes a path's '<' and '>', not its brackets.
+				{Line: 5, End: 5, Name: "openat", Args: `AT_FDCWD</w>, "[a-", O_RDONLY`, Ret: "3", Anno: "/w/[a-"},
+				{Line: 6, End: 6, Name: "openat", Args: `AT_FDCWD</w>, "x->y", O_RDONLY`, Ret: "4", Anno: "/w/x->y"}}},
 		{"-X raw", `openat(-100, "a", 0x241, 0644) = 3` + "\n",
 			[]summary{{Line: 1, End: 1, Name: "openat", Args: `-100, "a", 0x241, 0644`, Ret: "3"}}},
 		{"-X verbose", `openat(-100 /* AT_FDCWD */, "a", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644) = 3` + "\n",

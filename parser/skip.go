@@ -159,6 +159,10 @@ func annotationEnd(b []byte, i int) int {
 	if k := plainAnnotation(b, i); k > 0 {
 		return k + 1
 	}
+	// A path (always absolute under -y) escapes its own '<' and '>'
+	// but not its brackets ("</tmp/[a->"): only a socket's annotation,
+	// which starts with its protocol, has an arrow.
+	path := i+1 < len(b) && b[i+1] == '/'
 	depth, brackets := 0, 0
 	for k := i; k < len(b); k++ {
 		switch b[k] {
@@ -170,10 +174,10 @@ func annotationEnd(b []byte, i int) int {
 			brackets--
 		case '>':
 			// "->" joins a socket's two ends inside its brackets
-			// ("<TCP:[1.2.3.4:5->6.7.8.9:10]>"); outside them the '>'
+			// ("<TCP:[1.2.3.4:5->6.7.8.9:10]>"); anywhere else the '>'
 			// closes, even after a path that ends in '-' (the backups
 			// shadow-utils keeps, "</etc/passwd->").
-			if b[k-1] == '-' && brackets > 0 {
+			if b[k-1] == '-' && brackets > 0 && !path {
 				continue
 			}
 			depth--
