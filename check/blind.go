@@ -135,7 +135,7 @@ var LikelyVolatile = []string{"/run", "/dev/shm"}
 // under reports whether p is dir or below it.
 func under(p, dir string) bool {
 	// p below dir is dir, then '/': dir+"/" built a string at every call
-	// (isPseudo asks three times for each path an event changes).
+	// (the watcher asks it of paths an event changes).
 	return p == dir || dir == "/" && strings.HasPrefix(p, "/") ||
 		len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
@@ -603,7 +603,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if flags&writing == 0 {
 			return
 		}
-		if len(paths) > 0 && isPseudo(paths[0]) {
+		if len(paths) > 0 && model.PseudoFile(paths[0]) {
 			return
 		}
 		if w.opens == 0 {
@@ -648,22 +648,13 @@ func (w *Watcher) guessedArch(ev *parser.Event, row *syscalls.Row, pos []int) {
 	}
 }
 
-func isPseudo(p string) bool {
-	for _, pre := range []string{"/proc", "/sys", "/dev"} {
-		if under(p, pre) && !under(p, "/dev/shm") {
-			return true
-		}
-	}
-	// pipe:[12], socket:[34], anon_inode:[eventfd], and anon_inode:inotify.
-	return strings.Contains(p, ":[") || strings.HasPrefix(p, "anon_inode:")
-}
 
 // changed counts a path an event changed: below the roots, elsewhere, on a
 // volatile filesystem, or relative to a directory the trace does not name.
 func (w *Watcher) changed(ev *parser.Event, p string) {
 	o := w.opt
 	switch {
-	case p == "" || isPseudo(p) || o.ignored(p):
+	case p == "" || model.PseudoFile(p) || o.ignored(p):
 	case !strings.HasPrefix(p, "/"):
 		if len(o.Roots) > 0 && !o.underRoots(p) {
 			w.relative.add(p, ref(ev))

@@ -316,7 +316,7 @@ type Options struct {
 func (o *Options) InScope(p string) bool { return o.inScope(p) }
 
 func (o *Options) inScope(p string) bool {
-	if p == "" || isPseudo(p) || o.ignored(p) {
+	if p == "" || model.PseudoFile(p) || o.ignored(p) {
 		return false
 	}
 	if _, _, v := o.volatileAt(p); v {

@@ -131,3 +131,34 @@ func TestCommandFailedNote(t *testing.T) {
 		}
 	}
 }
+
+// strace names a pipe "pipe:[12]" and a socket "TCP:[1.2.3.4:5->6.7.8.9:10]",
+// never with a leading '/': a file a program named /w/log:[1] is a file,
+// whose unsynced write is a finding, and a pipe written is none.
+func TestBracketNamesAreFiles(t *testing.T) {
+	trace := "100 openat(AT_FDCWD</w>, \"/w/log:[1]\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</w/log:[1]>\n" +
+		"100 write(3</w/log:[1]>, \"x\", 1) = 1\n" +
+		"100 openat(AT_FDCWD</w>, \"pipe:[2]\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4</w/pipe:[2]>\n" +
+		"100 write(4</w/pipe:[2]>, \"x\", 1) = 1\n" +
+		"100 pipe2([5<pipe:[77]>, 6<pipe:[77]>], 0) = 0\n100 write(6<pipe:[77]>, \"x\", 1) = 1\n" +
+		"100 socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 7<TCP:[78]>\n100 write(7<TCP:[1.2.3.4:5->6.7.8.9:10]>, \"x\", 1) = 1\n" +
+		"100 close(3</w/log:[1]>) = 0\n100 close(4</w/pipe:[2]>) = 0\n100 close(6<pipe:[77]>) = 0\n" +
+		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	p := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blind, _, findings := blindRun(t, p, Options{Roots: []string{"/w"}})
+	var data []string
+	for _, f := range findings {
+		if strings.HasPrefix(f, "data-not-synced ") {
+			data = append(data, f)
+		}
+	}
+	if diff := cmp.Diff([]string{"data-not-synced /w/log:[1]", "data-not-synced /w/pipe:[2]"}, data); diff != "" {
+		t.Errorf("data-not-synced (-want +got):\n%s", diff)
+	}
+	if len(blind) > 0 {
+		t.Errorf("blind spots %v", blind)
+	}
+}

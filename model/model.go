@@ -503,7 +503,7 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 		return nil
 	}
 	m.loadNode(h)
-	if h.Node == nil && h.Path != "" && !strings.Contains(h.Path, ":[") {
+	if h.Node == nil && h.Path != "" && !isPseudoName(h.Path) {
 		if isPseudoPath(h.Path) {
 			h.Kind = HandlePseudo
 			return nil
@@ -691,7 +691,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
 		p = annoPath(ev.RetAnno)
 	}
-	if p == "" || isPseudoPath(p) || strings.Contains(p, ":[") || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
+	if p == "" || PseudoFile(p) || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
 		return
 	}
 	if flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {

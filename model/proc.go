@@ -762,6 +762,23 @@ func isPseudoPath(p string) bool {
 	return false
 }
 
+// isPseudoName reports whether p is the name strace gives a file of no
+// directory, as a -y annotation prints it: "pipe:[12]", "socket:[34]",
+// "TCP:[1.2.3.4:5->6.7.8.9:10]", "anon_inode:[eventfd]",
+// "anon_inode:inotify". Such a name never starts with '/', so a file a
+// program named "/srv/data:[1]" is a file.
+func isPseudoName(p string) bool {
+	if p == "" || p[0] == '/' {
+		return false
+	}
+	return strings.HasPrefix(p, "anon_inode:") || p[len(p)-1] == ']' && strings.Contains(p, ":[")
+}
+
+// PseudoFile reports whether p names no file a crash can change: a path
+// below /proc, /sys or /dev (but /dev/shm), or a pipe's, socket's or
+// other such file's name as -y prints it.
+func PseudoFile(p string) bool { return isPseudoPath(p) || isPseudoName(p) }
+
 // isOrUnder reports whether p is dir or a path below it.
 func isOrUnder(p, dir string) bool {
 	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
