@@ -239,7 +239,11 @@
 //     write for an fsync of the whole file). Linux syncs the range written
 //     (vfs_fsync_range) and the metadata. Rule, in every model: such a
 //     write makes the file's pending ops durable only when every earlier
-//     one lies within the pages it wrote; otherwise they all stay pending
+//     one lies within the pages it wrote, or is a truncation to at most
+//     where the write starts (dd oflag=sync, O_TRUNC then writes from 0:
+//     sound on ext4, xfs and btrfs under --blocks; a growth past the
+//     write left pending let the write's page reach disk before the new
+//     size, mid-call, on ext4 and xfs); otherwise they all stay pending
 //     (the ops persist in program order, so the model cannot keep the
 //     later one durable alone: it overstates the risk to that write,
 //     never to the others).

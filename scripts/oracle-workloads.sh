@@ -78,7 +78,7 @@ workload() {
 		CMD=($PY "$BIN/probe.py" "$1") ;;
 	fsync-clean) SETUP="mkdir sub"; CMD=($PY "$BIN/probe.py" "$1") ;;
 	fsync-old-change) SETUP="head -c 32768 /dev/zero | tr '\\0' o > db.bin && printf 'x\\n' > other.txt"; CMD=($PY "$BIN/probe.py" "$1") ;;
-	dsync-range) SETUP="head -c 16384 /dev/zero | tr '\\0' o > db.bin"; CMD=($PY "$BIN/probe.py" "$1") ;;
+	dsync-range | dsync-trunc | dsync-grow) SETUP="head -c 16384 /dev/zero | tr '\\0' o > db.bin"; CMD=($PY "$BIN/probe.py" "$1") ;;
 	writeback-started | overwrite-extend | relog-size | fdatasync-rename | fdatasync-rename-inplace | fdatasync-rename-only) CMD=($PY "$BIN/probe.py" "$1") ;;
 	git-commit-fsync) SETUP=$git_setup; CMD=(/usr/bin/git -c core.fsync=all -c core.fsyncMethod=fsync commit -q -m msg) ;;
 	git-commit-fsync-rename) SETUP=$git_setup
@@ -109,4 +109,4 @@ workload() {
 	esac
 }
 
-ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink overwrite-scatter lsm-manifest fsync-clean fsync-old-change dsync-range writeback-started git-commit-fsync git-commit-fsync-rename git-gc overwrite-extend relog-size fdatasync-rename fdatasync-rename-inplace fdatasync-rename-only"
+ALL="python-flush python-noflush json-save json-save-existing dirsync-file-only dirsync-file-then-dir dirsync-dir-only dirsync-rename go-atomic sed-i sqlite3-delete git-commit makedirs-fsync mkdirp-sync mkdirp-nosync dir-rename-over append-log grow link-unlink overwrite-scatter lsm-manifest fsync-clean fsync-old-change dsync-range dsync-trunc dsync-grow writeback-started git-commit-fsync git-commit-fsync-rename git-gc overwrite-extend relog-size fdatasync-rename fdatasync-rename-inplace fdatasync-rename-only"
