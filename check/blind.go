@@ -191,7 +191,10 @@ type Watcher struct {
 	// inject=CALL:retval=N), which the kernel never ran (Event.Faked).
 	faked      int
 	firstFaked model.Ref
-	anyEvent   model.Ref // the first event of any kind (a signal, an exit)
+	// fdSizes counts the successful size changes through an fd
+	// (ftruncate, fallocate).
+	fdSizes  int
+	anyEvent model.Ref // the first event of any kind (a signal, an exit)
 
 	exitCalls int
 	exitLine  model.Ref // first "+++ exited" line
@@ -533,6 +536,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 			w.blindWrites++
 		}
+	case syscalls.Truncate, syscalls.Fallocate:
+		if ev.OK() && row.FD() >= 0 {
+			w.fdSizes++
+		}
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
 		w.readOpen = nil
@@ -647,7 +654,6 @@ func (w *Watcher) guessedArch(ev *parser.Event, row *syscalls.Row, pos []int) {
 		}
 	}
 }
-
 
 // changed counts a path an event changed: below the roots, elsewhere, on a
 // volatile filesystem, or relative to a directory the trace does not name.
@@ -889,9 +895,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			missing = "close, nor any fsync, fdatasync, sync or syncfs"
 		}
 		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, remove-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
-	} else if w.opens > 0 && w.writes == 0 && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
+	} else if w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
 		// Files opened for writing and synced, and not one write to any
 		// fd, not even the terminal: the filter left the writes out.
+		// Unless the program changed its files through their fds by
+		// other calls (fallocate, ftruncate): a filter that kept those
+		// kept writes too (they are all of %desc), and a program that
+		// only reserves or cuts space, and prints nothing, writes none
+		// (util-linux's fallocate).
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))

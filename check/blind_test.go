@@ -731,3 +731,28 @@ func TestUnknownFDMovedOntoStdout(t *testing.T) {
 		}
 	}
 }
+
+// A program that only reserves space and syncs, and prints nothing
+// (util-linux's fallocate -l), makes no write at all: that is no sign of
+// a filter that left writes out, as the same trace without the fallocate
+// is.
+func TestFallocateOnlyIsNoFilter(t *testing.T) {
+	const start = "100 execve(\"/usr/bin/fallocate\", [\"fallocate\", \"-l\", \"1M\", \"/w/fa\"], 0x7ffc408087f8 /* 3 vars */) = 0\n" +
+		"100 brk(NULL) = 0x55d5c3a6b000\n" +
+		"100 openat(AT_FDCWD, \"/w/fa\", O_WRONLY|O_CREAT, 0644) = 3\n"
+	const end = "100 fsync(3) = 0\n100 close(3) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	for _, c := range []struct {
+		name, body string
+		blind      []string
+	}{
+		{"fallocate", "100 fallocate(3, 0, 0, 1048576) = 0\n", nil},
+		{"ftruncate", "100 ftruncate(3, 1048576) = 0\n", nil},
+		{"a fallocate that failed", "100 fallocate(3, 0, 0, 1048576) = -1 EOPNOTSUPP (Operation not supported)\n", []string{BlindSyscallFilter}},
+		{"nothing between the open and the fsync", "", []string{BlindSyscallFilter}},
+	} {
+		blind, _ := bigRun(t, start+c.body+end, Options{Roots: []string{"/w"}})
+		if diff := cmp.Diff(c.blind, blind); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
