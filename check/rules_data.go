@@ -124,9 +124,16 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 	}
 
 	if ino.LastSync != nil && ino.LastSync.Seq < first.Event().Seq && ino.FailedSync() == nil {
+		// "Covered nothing" only when it did: a sync that made earlier
+		// writes durable covered those (a buffer flushed in part before
+		// the fsync, or a program that writes again after its sync).
+		before := "was synced before its data was written: the sync covered nothing"
+		if ino.SyncedWrite() {
+			before = "was synced, then written again: the sync covered only what was written before it"
+		}
 		g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-			fmt.Sprintf("%s was synced before its data was written: the sync covered nothing, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
-				base(p), plural(len(writes), "write", "writes"), base(p), leavesOf()))
+			fmt.Sprintf("%s %s, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
+				base(p), before, plural(len(writes), "write", "writes"), base(p), leavesOf()))
 		g.relate(*ino.LastSync, "the sync came too early")
 		g.relate(first.Event(), "written after the sync")
 		g.State = stateOfFile()

@@ -200,7 +200,10 @@ type Inode struct {
 	// of pending entry operations that name it (Old or New): while one
 	// does, a crash can show it, and it is not retired.
 	retired, queued bool
-	opRefs          int32
+	// syncedWrite: a sync made some write of the trace to it durable
+	// (see SyncedWrite).
+	syncedWrite bool
+	opRefs      int32
 }
 
 // inodeMore holds what few inodes have.
@@ -476,6 +479,12 @@ func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
 	if m.opt.Durable != nil && k > 0 {
 		m.opt.Durable(n, all[:k])
 	}
+	for i := range all[:k] {
+		if all[i].Kind == DataWrite {
+			n.syncedWrite = true
+			break
+		}
+	}
 	rest := slices.Clone(all[k:])
 	durable := n.DurableSize
 	if k > 0 {
@@ -497,6 +506,13 @@ func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
 }
 
 func (n *Inode) persistData(r *Ref) {
+	ops := n.ops()
+	for i := range ops.len() {
+		if ops.at(i).Kind == DataWrite {
+			n.syncedWrite = true
+			break
+		}
+	}
 	n.dropPending() // a file written once must not keep its ops' blocks
 	if n.more != nil {
 		n.more.writeback = false
@@ -504,6 +520,11 @@ func (n *Inode) persistData(r *Ref) {
 	n.DurableSize = n.Size
 	n.LastSync = r
 }
+
+// SyncedWrite reports whether a sync in the trace made one of its writes
+// durable: a sync before its unsynced writes then covered some data, and
+// not nothing (Python's missing flush before fsync).
+func (n *Inode) SyncedWrite() bool { return n.syncedWrite }
 
 // inodeBlock is how many inodes (and retired records, retire.go) a block
 // of the tables by ID holds.
