@@ -86,14 +86,14 @@ func TestArgPositions(t *testing.T) {
 
 // replayText replays a trace given as text with the model's options and
 // returns the model.
-func replayText(t *testing.T, text string, opt parser.Options) *Model {
+func replayText(t testing.TB, text string, opt parser.Options) *Model {
 	t.Helper()
 	return replayTextWith(t, text, opt, Options{})
 }
 
 // replayTextWith is replayText with the model's own options (an
 // observer, say).
-func replayTextWith(t *testing.T, text string, opt parser.Options, mo Options) *Model {
+func replayTextWith(t testing.TB, text string, opt parser.Options, mo Options) *Model {
 	t.Helper()
 	r := parser.NewReader(strings.NewReader(text), "t", opt)
 	m := New(mo)

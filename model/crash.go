@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"path/filepath"
 	"slices"
@@ -357,16 +358,15 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	}
 	// A state counted, not listed: one that no other can equal (see
 	// contentStates), so no key is needed to tell it apart.
-	var sum func(Outcome) bool
+	var sum *stateCount
 	if summary && stop == nil {
-		sum = func(o Outcome) bool {
-			if int64(len(res.States))+sumN >= int64(maxStates) {
-				res.Exact = false
-				return false
-			}
-			sumN++
-			sumSet |= 1 << o.rank()
-			return true
+		sum = &stateCount{
+			room: func() int64 { return int64(maxStates) - int64(len(res.States)) - sumN },
+			add: func(n int64, set uint32) {
+				sumN += n
+				sumSet |= set
+			},
+			over: func() { res.Exact = false },
 		}
 	}
 	// The inodes the name can point to: as last durable, or as any pending
@@ -572,7 +572,7 @@ func (m *Model) sizeWithoutData(ino *Inode) bool {
 // exist and whether that count is exact. current says whether ino is what
 // the path names in the page cache (so that "all persisted" is latest).
 // via is the entry operation that made the path name ino, if any.
-func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, sum func(Outcome) bool, add func(PathState) bool) (int64, bool) {
+func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, sum *stateCount, add func(PathState) bool) (int64, bool) {
 	if ino.Dir {
 		// A directory's content is its entries, which are the names'
 		// states: here only which directory the path names.
@@ -713,31 +713,137 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	if k > ExhaustiveOps {
 		return total, false
 	}
-	// With sum, the subsets no state above stands for (all but prefixes
-	// and every op but one) are counted, not listed: each is a state of
-	// its own (its words name its mask), so the count is the same, and
-	// building the words of up to 2^16 of them at every point was most of
-	// a states run on a program that keeps many files unsynced.
-	var so subsetOutcomes
 	if sum != nil {
-		so = cl.subsetOutcomes()
+		return total, m.countSubsets(&cl, k, maxStates, &n, sum, emit)
 	}
 	for mask := 0; mask < 1<<k; mask++ {
-		if sum != nil && ownState(mask, k) {
-			if n >= maxStates {
-				return total, false
-			}
-			n++
-			if !sum(so.of(mask)) {
-				return total, false
-			}
-			continue
-		}
 		if !emit(cl.subset(mask)) {
 			return total, false
 		}
 	}
 	return total, true
+}
+
+// stateCount is how contentStates hands over the states it counts
+// without listing them: room is how many more the caller takes (none
+// when it is zero or less), add counts n more whose outcomes are the
+// ranks set in set, and over says that one more was offered than room
+// allowed, which makes the caller's answer inexact.
+type stateCount struct {
+	room func() int64
+	add  func(n int64, set uint32)
+	over func()
+}
+
+// countSubsets ends contentStates' posix enumeration for a summary: it
+// goes through the subsets of the k (at most ExhaustiveOps) pending ops
+// in the order of their masks, as the listing does, with n states
+// emitted so far. The few subsets no state above stands for (prefixes,
+// every op but one) are emitted; the others, each a state of its own
+// (its words name its mask), are counted a run of masks at a time, not
+// one by one: a program that keeps a file with a dozen or more writes
+// unsynced at every commit (SQLite's WAL between its fsyncs) made
+// 2^16 calls at each such point, most of a states run. It stops where
+// the mask-by-mask walk would have stopped: at the first mask past the
+// budget of maxStates emitted or counted (*n so far, which emit counts
+// too), or past what sum takes, and reports whether it went through
+// every subset.
+func (m *Model) countSubsets(cl *classifier, k, maxStates int, n *int, sum *stateCount, emit func(PathState) bool) bool {
+	so := cl.subsetOutcomes()
+	var room [2*(ExhaustiveOps+1) + 1]int
+	stops := nonOwnMasks(k, room[:0])
+	mask := 0
+	for _, q := range stops {
+		if c := q - mask; c > 0 {
+			// masks mask..q-1 are states of their own: each takes one
+			// of the budget, then one of what sum takes.
+			budget, taken := int64(maxStates-*n), max(sum.room(), 0)
+			if cnt := int64(c); budget < cnt || taken < cnt {
+				if part := min(budget, taken); part > 0 {
+					sum.add(part, so.outcomesIn(mask, mask+int(part)))
+				}
+				if taken < budget {
+					sum.over()
+				}
+				return false
+			}
+			sum.add(int64(c), so.outcomesIn(mask, q))
+			*n += c
+		}
+		if q == 1<<k {
+			break
+		}
+		if !emit(cl.subset(q)) {
+			return false
+		}
+		mask = q + 1
+	}
+	return true
+}
+
+// nonOwnMasks appends to buf, in increasing order and once each, the
+// masks of k ops that are not states of their own (ownState): the
+// prefixes and the sets of every op but one, then 1<<k, an end mark.
+func nonOwnMasks(k int, buf []int) []int {
+	all := 1<<k - 1
+	for j := 0; j <= k; j++ {
+		buf = append(buf, 1<<j-1)
+	}
+	for j := range k {
+		buf = append(buf, all&^(1<<j))
+	}
+	buf = append(buf, 1<<k)
+	slices.Sort(buf)
+	return slices.Compact(buf)
+}
+
+// outcomesIn is the set (bits of rank) of the outcomes of masks lo to
+// hi-1, all states of their own, lo at least 1: a mask's outcome is
+// decided by its highest op's size and whether it holds a write
+// (subsetOutcomes.of), so each run of masks with one highest bit asks
+// only whether it holds a mask without writes and one with.
+func (so subsetOutcomes) outcomesIn(lo, hi int) uint32 {
+	var set uint32
+	for lo < hi {
+		h := bits.Len(uint(lo)) - 1
+		end := min(hi, 1<<(h+1))
+		size := so.sizes[h]
+		if firstWithout(lo, so.writes) < end {
+			set |= 1 << so.c.mixedOutcome(size, true).rank()
+		}
+		if firstWith(lo, so.writes) < end {
+			set |= 1 << so.c.mixedOutcome(size, false).rank()
+		}
+		lo = end
+	}
+	return set
+}
+
+// firstWithout is the least mask at or above lo that has no bit of w.
+func firstWithout(lo, w int) int {
+	for lo&w != 0 {
+		// Every mask from lo up to lo with the bits below b set keeps
+		// bit b of w: skip past them.
+		b := bits.Len(uint(lo&w)) - 1
+		lo = (lo | (1<<b - 1)) + 1
+	}
+	return lo
+}
+
+// firstWith is the least mask at or above lo that has a bit of w (a mask
+// past every other when w is 0).
+func firstWith(lo, w int) int {
+	if lo&w != 0 {
+		return lo
+	}
+	best := math.MaxInt
+	for r := w; r != 0; r &= r - 1 {
+		b := bits.TrailingZeros(uint(r))
+		// lo has no bit b: the least mask above it with bit b keeps lo's
+		// higher bits and clears the lower ones.
+		best = min(best, (lo|1<<b)&^(1<<b-1))
+	}
+	return best
 }
 
 // subsetOutcomes classifies the subsets of a file's pending ops as

@@ -153,3 +153,126 @@ func TestSummaryCountsSubsets(t *testing.T) {
 		}
 	}
 }
+
+// mixedOpsTrace is a file created and synced empty, then changed by k
+// unsynced ops chosen by the bits of pick (two bits an op): a write at a
+// growing offset, a truncation to nothing, a truncation that grows the
+// file, a write at offset 0. The subsets of such ops end empty, as
+// zeros or torn, by the size their newest op left and whether they hold
+// a write.
+func mixedOpsTrace(k int, pick uint64) string {
+	var b strings.Builder
+	b.WriteString("openat(AT_FDCWD</w>, \"/w/f\", O_RDWR|O_CREAT|O_EXCL, 0644) = 3</w/f>\nfsync(3</w/f>) = 0\n")
+	for i := range k {
+		switch pick >> (2 * i) & 3 {
+		case 0:
+			fmt.Fprintf(&b, "pwrite64(3</w/f>, \"abcd\", 4, %d) = 4\n", 4*i)
+		case 1:
+			b.WriteString("ftruncate(3</w/f>, 0) = 0\n")
+		case 2:
+			fmt.Fprintf(&b, "ftruncate(3</w/f>, %d) = 0\n", 8192+4*i)
+		case 3:
+			b.WriteString("pwrite64(3</w/f>, \"zz\", 2, 0) = 2\n")
+		}
+	}
+	return b.String()
+}
+
+// TestSummaryCountsMixedSubsets: the subsets a summary counts run by run
+// of masks (countSubsets) give the count, outcome set and exactness that
+// listing them one by one gives, whichever op a subset ends with, and
+// wherever a budget stops the walk: in the middle of a run, on a prefix
+// or every op but one, or before the subsets begin.
+func TestSummaryCountsMixedSubsets(t *testing.T) {
+	rnd := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 {
+		rnd ^= rnd << 13
+		rnd ^= rnd >> 7
+		rnd ^= rnd << 17
+		return rnd
+	}
+	type tc struct {
+		k    int
+		pick uint64
+	}
+	var cases []tc
+	// Every choice of up to 4 ops, with every budget up to past the
+	// count; then some of up to 10 and 16.
+	for k := 1; k <= 4; k++ {
+		for pick := range uint64(1) << (2 * k) {
+			cases = append(cases, tc{k, pick})
+		}
+	}
+	for k := 5; k <= 10; k++ {
+		cases = append(cases, tc{k, 0}, tc{k, 0x5555555555555555}, tc{k, 0xaaaaaaaaaaaaaaaa})
+		for range 6 {
+			cases = append(cases, tc{k, next()})
+		}
+	}
+	cases = append(cases, tc{16, next()}, tc{16, 0xaaaaaaaaaaaaaaaa})
+	for _, c := range cases {
+		m := replayText(t, mixedOpsTrace(c.k, c.pick), parser.Options{})
+		budgets := []int{1 << 16, 1<<c.k + 3, 1 << (c.k - 1), 1<<c.k/3 + 1, 40, 9, 5, 2, 1}
+		if c.k <= 4 {
+			budgets = budgets[:1]
+			for b := 1; b <= 1<<c.k+2*c.k+6; b++ {
+				budgets = append(budgets, b)
+			}
+		}
+		if c.k == 16 {
+			budgets = []int{1 << 16, 40000, 3}
+		}
+		for _, max := range budgets {
+			full := m.Crash("/w/f", max)
+			sum := m.crashSummary("/w/f", max)
+			var counted int64
+			for _, s := range sum.summed {
+				counted += s.n
+			}
+			if got := int64(len(sum.States)) + counted; got != int64(len(full.States)) || sum.Total != full.Total || sum.Exact != full.Exact || !slices.Equal(sum.Outcomes, full.Outcomes) {
+				t.Errorf("%d ops %#x, budget %d: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", c.k, c.pick&(1<<(2*c.k)-1), max, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
+			}
+		}
+	}
+}
+
+// TestFirstMaskWithAndWithout: the least mask at or above lo with no bit
+// of w, and with one, found by skipping, are those a walk finds.
+func TestFirstMaskWithAndWithout(t *testing.T) {
+	for w := range 64 {
+		for lo := range 128 {
+			without, with := -1, -1
+			for m := lo; m < 1<<8 && (without < 0 || with < 0); m++ {
+				if m&w == 0 && without < 0 {
+					without = m
+				}
+				if m&w != 0 && with < 0 {
+					with = m
+				}
+			}
+			if got := firstWithout(lo, w); got != without {
+				t.Errorf("firstWithout(%#b, %#b) = %#b, want %#b", lo, w, got, without)
+			}
+			if got := firstWith(lo, w); with >= 0 && got != with || with < 0 && got < 1<<8 {
+				t.Errorf("firstWith(%#b, %#b) = %#b, want %#b", lo, w, got, with)
+			}
+		}
+	}
+}
+
+// BenchmarkSummaryPendingWrites: a summary's answer for a file with k
+// unsynced writes, which states asks at each crash point after each
+// write (SQLite's WAL gets a dozen or more between two fsyncs). Its
+// subsets were counted one mask at a time: 2^k steps a point.
+func BenchmarkSummaryPendingWrites(b *testing.B) {
+	for _, k := range []int{8, 12, 16} {
+		b.Run(fmt.Sprint(k), func(b *testing.B) {
+			m := replayText(b, writesTrace(k), parser.Options{})
+			for b.Loop() {
+				if po := m.crashSummary("/w/f", 1<<16); po.Total < 1<<k {
+					b.Fatalf("%d states counted, want at least %d", po.Total, 1<<k)
+				}
+			}
+		})
+	}
+}
