@@ -276,3 +276,22 @@ func BenchmarkSummaryPendingWrites(b *testing.B) {
 		})
 	}
 }
+
+// TestNonOwnMasksAreNotOwnStates: the summary's list of the masks that
+// are not states of their own (nonOwnMasks) is exactly the masks
+// ownState turns away, for every k the enumeration takes.
+func TestNonOwnMasksAreNotOwnStates(t *testing.T) {
+	for k := 0; k <= ExhaustiveOps; k++ {
+		var want []int
+		for mask := 0; mask < 1<<k; mask++ {
+			if !ownState(mask, k) {
+				want = append(want, mask)
+			}
+		}
+		want = append(want, 1<<k)
+		got := nonOwnMasks(k, nil)
+		if !slices.Equal(got, want) {
+			t.Errorf("k=%d: nonOwnMasks %v, want %v", k, got, want)
+		}
+	}
+}
