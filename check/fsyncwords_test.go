@@ -1,12 +1,8 @@
 package check
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crashsim/crashsim/parser"
 )
 
 // fsync-before-write says the sync "covered nothing" only when no write
@@ -23,19 +19,7 @@ func TestFsyncBeforeWriteWords(t *testing.T) {
 		{"a write before the sync", "100 write(3, \"v1\", 2) = 2\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "a was synced, then written again: the sync covered only what was written before it,"},
 		{"a write synced by an earlier sync", "100 write(3, \"v1\", 2) = 2\n100 fdatasync(3) = 0\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "the sync covered only what was written before it,"},
 	} {
-		p := filepath.Join(t.TempDir(), "t.strace")
-		if err := os.WriteFile(p, []byte(open+c.body+end), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, err := parser.Open(p, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Run(s, Options{Roots: []string{"/w"}})
-		s.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := checkText(t, open+c.body+end, Options{Roots: []string{"/w"}})
 		found := false
 		for _, f := range res.findings {
 			if f.Rule.ID == FsyncBeforeWrite {

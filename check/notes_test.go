@@ -57,22 +57,10 @@ func TestInjectedCalls(t *testing.T) {
 // The note names the first faked call and where it is, so that a user
 // can find the -e inject= the recording was made with.
 func TestInjectedNoteSaysWhere(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "t.strace")
 	trace := "100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n" +
 		"100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0 (INJECTED)\n100 fsync(3) = 0 (INJECTED)\n" +
 		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
-	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := parser.Open(p, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := Run(s, Options{Roots: []string{"/w"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, p := checkText(t, trace, Options{Roots: []string{"/w"}})
 	if len(res.Notes) != 1 {
 		t.Fatalf("notes: %+v", res.Notes)
 	}
@@ -100,19 +88,7 @@ func TestCommandFailedNote(t *testing.T) {
 		{"SIGTERM stops it", "100 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=1, si_uid=0} ---\n100 +++ killed by SIGTERM +++\n", nil, ""},
 		{"a child fails", "100 clone(child_stack=NULL, flags=SIGCHLD) = 101\n101 exit_group(1) = ?\n101 +++ exited with 1 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", nil, ""},
 	} {
-		p := filepath.Join(t.TempDir(), "t.strace")
-		if err := os.WriteFile(p, []byte(save+c.end), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, err := parser.Open(p, parser.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Run(s, Options{Roots: []string{"/w"}})
-		s.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, p := checkText(t, save+c.end, Options{Roots: []string{"/w"}})
 		var ids []string
 		for _, n := range res.Notes {
 			ids = append(ids, n.ID)
@@ -161,4 +137,24 @@ func TestBracketNamesAreFiles(t *testing.T) {
 	if len(blind) > 0 {
 		t.Errorf("blind spots %v", blind)
 	}
+}
+
+// checkText writes trace to a file of its own and checks it: the result,
+// and the file's path (which findings and notes name).
+func checkText(t *testing.T, trace string, opt Options) (*Result, string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := parser.Open(p, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := Run(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, p
 }
