@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,15 +15,7 @@ import (
 // findings ("rule path"), each sorted.
 func blindRun(t *testing.T, trace string, opt Options) (blind, notes, findings []string) {
 	t.Helper()
-	s, err := parser.Open(trace, parser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := Run(s, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := checkFile(t, trace, opt)
 	for _, w := range res.Warnings {
 		if w.Line <= 0 || w.Trace == "" || w.Fix == "" || w.Message == "" {
 			t.Errorf("%s: warning %+v lacks a trace line, a message or a fix", trace, w)

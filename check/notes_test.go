@@ -147,7 +147,13 @@ func checkText(t *testing.T, trace string, opt Options) (*Result, string) {
 	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := parser.Open(p, parser.Options{})
+	return checkFile(t, p, opt), p
+}
+
+// checkFile checks the trace at path.
+func checkFile(t *testing.T, path string, opt Options) *Result {
+	t.Helper()
+	s, err := parser.Open(path, parser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,5 +162,5 @@ func checkText(t *testing.T, trace string, opt Options) (*Result, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, p
+	return res
 }
