@@ -110,3 +110,50 @@ func BenchmarkCrashRenamedBackAndForth(b *testing.B) {
 		}
 	}
 }
+
+// pendingRenames is the shape of a server that keeps its data in a
+// subdirectory it made in a directory it never fsyncs (Redis's
+// appendonlydir): the mkdir, r temp files created there and renamed into
+// the subdirectory stay pending for the whole run, while a log in the
+// subdirectory is appended to and fdatasynced n times. Every crash point
+// then enumerates the subsets of those pending ops.
+func pendingRenames(tb testing.TB, r, n int) []*parser.Event {
+	var t strings.Builder
+	t.WriteString(`100 mkdir("/w/d", 0755) = 0` + "\n")
+	for i := range r {
+		fmt.Fprintf(&t, "100 openat(AT_FDCWD, \"/w/t%d\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 6\n", i)
+		t.WriteString(`100 write(6, ""..., 100) = 100` + "\n" + "100 fsync(6) = 0\n100 close(6) = 0\n")
+		fmt.Fprintf(&t, "100 rename(\"/w/t%d\", \"/w/d/b%d\") = 0\n", i, i)
+	}
+	t.WriteString(`100 openat(AT_FDCWD, "/w/d/log", O_WRONLY|O_CREAT|O_APPEND, 0644) = 7` + "\n")
+	for range n {
+		t.WriteString(`100 write(7, ""..., 300) = 300` + "\n" + "100 fdatasync(7) = 0\n")
+	}
+	return parseTrace(tb, t.String())
+}
+
+// BenchmarkTimelinePendingRenames: the summarized timeline (what states
+// prints) of pendingRenames with 4 and 5 renames, whose joint count
+// enumerates hundreds of subsets of the pending ops at each of the 2000
+// crash points of the log.
+func BenchmarkTimelinePendingRenames(b *testing.B) {
+	for _, r := range []int{4, 5} {
+		b.Run(fmt.Sprintf("renames=%d", r), func(b *testing.B) {
+			evs := pendingRenames(b, r, 1000)
+			b.ReportAllocs()
+			for b.Loop() {
+				tl := model.NewTimeline(model.Options{Persistence: model.Posix}, func(string) bool { return true }, 256)
+				tl.Summarize()
+				points := 0
+				for _, ev := range evs {
+					if _, ok := tl.Step(ev); ok {
+						points++
+					}
+				}
+				if points < 2000 {
+					b.Fatalf("%d crash points, want at least 2000", points)
+				}
+			}
+		})
+	}
+}

@@ -136,8 +136,8 @@ type jointScratch struct {
 	configs [][]*EntryOp
 	cfgOps  []*EntryOp
 	done    map[uint64][2]int64
-	names   map[string]*Inode
-	inodes  map[int]bool
+	seenIno map[int]int // enumerate's: the configuration that counted an inode, 1 + its index
+	plan    enumPlan
 	newest  []int
 	cands   []sizedRec // cutPaths's: valid until the next count
 }
@@ -1030,63 +1030,76 @@ func (j *jointInc) groups(varying []string, ops []*EntryOp) []jgroup {
 // records taken out of their products (takeCut), and a name map counts
 // as its last configuration: the widest cut, which leaves out fewest.
 func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool, cuts []int, cc []cutRec) (total, explored int64) {
-	m := j.m
-	touched := func(p string) bool { r := j.recs[p]; return r != nil && r.opN > 0 }
-	durable := j.durable
+	// Everything but the names a configuration gives is the same in
+	// every configuration of the call: what is read of the records, the
+	// directories above each path, the changes each op makes and the
+	// factors of the inodes are looked up once, and a configuration is a
+	// pass over slices indexed by path. Looking them up again in maps,
+	// configuration by configuration, was most of a states run on a
+	// program that keeps a few renames in an unsynced directory pending
+	// for its whole run (up to 2^jointSubsetOps configurations at every
+	// crash point).
 	sc := &j.scratch
-	done, names := reuseMap(sc.done), reuseMap(sc.names)
-	sc.done, sc.names = done, names
+	pl := j.plan(paths, grouped, cc)
+	done, seenIno := reuseMap(sc.done), reuseMap(sc.seenIno)
+	sc.done, sc.seenIno = done, seenIno
+	names := pl.names
 	for ci, cfg := range configs {
 		cut := noCut
 		if cuts != nil {
 			cut = cuts[ci]
 		}
-		for _, p := range paths {
-			names[p] = durable(p)
+		for i := range pl.paths {
+			names[i] = pl.paths[i].dur
 		}
 		for _, op := range cfg {
-			for _, c := range op.Changes {
-				if _, ok := names[c.Path]; ok && touched(c.Path) && opOn(m.names[c.Path], op) {
-					names[c.Path] = c.New
-				}
+			for _, ch := range pl.changesOf(j, op) {
+				names[ch.i] = ch.ino
 			}
 		}
 		key := fnvKey(fnvOffset)
 		count, seen := int64(1), int64(1)
-		inodes := reuseMap(sc.inodes)
-		sc.inodes = inodes
-		for _, p := range paths {
-			if r := j.recs[p]; grouped && r.hang {
+		stamp := ci + 1
+		for i := range pl.paths {
+			e := &pl.paths[i]
+			if e.skip {
 				continue
 			}
-			ino := names[p]
-			if ino == nil || !reachableWith(p, j.recs, names, durable) {
+			ino := names[i]
+			if ino == nil || !pl.reachable(e) {
 				continue
 			}
-			key = key.str(p).bytes(0, byte(ino.ID), byte(ino.ID>>8), byte(ino.ID>>16), byte(ino.ID>>24))
-			if inodes[ino.ID] || j.static.inodes[ino.ID] != nil || staticCut(cc, ino.ID) {
+			// The same paths in the same order in every configuration of
+			// this call: equal name maps hash alike.
+			key = key.bytes(0, byte(i), byte(i>>8), byte(i>>16), byte(i>>24),
+				byte(ino.ID), byte(ino.ID>>8), byte(ino.ID>>16), byte(ino.ID>>24))
+			if seenIno[ino.ID] == stamp {
 				continue
 			}
-			inodes[ino.ID] = true
-			c, s := j.factorAt(ino, j.recs[p], cut)
+			f := e.factorOf(j, ino, cc)
+			if f.static {
+				continue
+			}
+			seenIno[ino.ID] = stamp
+			c, s := f.count, f.seen
+			if cut != noCut {
+				c, s = j.factorAt(ino, e.rec, cut)
+			}
 			count = satMul(count, c)
 			seen = satMul(seen, s)
 		}
 		// The paths hanging below an op-named directory are there when it
 		// and the op-named directories above it are.
-		for _, a := range paths {
-			h := j.hang[a]
-			if !grouped || h == nil || !j.hangsIn(a, names) {
+		for hi := range pl.hangs {
+			h := &pl.hangs[hi]
+			if !pl.hangsIn(h) {
 				continue
 			}
-			key = key.str(a).bytes(1)
-			c, s := h.value()
-			count, seen = satMul(count, c), satMul(seen, s)
-			for _, x := range cc {
-				if x.anchor == a {
-					c, s := j.factorAt(x.ino, x.r, cut)
-					count, seen = satMul(count, c), satMul(seen, s)
-				}
+			key = key.bytes(1, byte(h.i), byte(h.i>>8), byte(h.i>>16), byte(h.i>>24))
+			count, seen = satMul(count, h.count), satMul(seen, h.seen)
+			for _, x := range h.cc {
+				c, s := j.factorAt(x.ino, x.r, cut)
+				count, seen = satMul(count, c), satMul(seen, s)
 			}
 		}
 		for _, x := range cc {
@@ -1102,6 +1115,183 @@ func (j *jointInc) enumerate(paths []string, configs [][]*EntryOp, grouped bool,
 		explored = satAdd(explored, v[1])
 	}
 	return total, explored
+}
+
+// enumPlan is what enumerate reads of the records for one call, by the
+// index of a path in the call's paths; names is the name map of the
+// configuration at hand.
+type enumPlan struct {
+	paths []enumPath
+	names []*Inode
+	idx   map[string]int
+	// ops: the changes each op makes on the call's paths, by op (see
+	// changesOf); chg holds them all.
+	ops   map[*EntryOp][2]int
+	chg   []enumChange
+	hangs []enumHang
+	up    []int // the enumPaths' up and hangUp, back to back
+}
+
+type enumPath struct {
+	rec  *jrec
+	dur  *Inode
+	skip bool // a hanging path, entering through its directory
+	// up: the indices of the recorded directories above it among the
+	// call's paths; upOK: those outside them are directories as
+	// durable.
+	up   []int
+	upOK bool
+	// The factors of the inodes it named in the call, each the first
+	// time: few per path.
+	fs []enumFactor
+}
+
+type enumFactor struct {
+	id          int
+	static      bool // the inode is a static path's (or taken out as one)
+	count, seen int64
+}
+
+type enumChange struct {
+	i   int
+	ino *Inode
+}
+
+// enumHang is an op-named directory among the call's paths with paths
+// hanging below it: their product, the records cut out of it, and the
+// op-named directories above it (up; bad: one outside the call's paths,
+// which no configuration of the call makes a directory).
+type enumHang struct {
+	i           int
+	count, seen int64
+	cc          []cutRec
+	up          []int
+	bad         bool
+}
+
+// plan fills the scratch plan for paths.
+func (j *jointInc) plan(paths []string, grouped bool, cc []cutRec) *enumPlan {
+	pl := &j.scratch.plan
+	pl.idx = reuseMap(pl.idx)
+	for i, p := range paths {
+		pl.idx[p] = i
+	}
+	if cap(pl.paths) < len(paths) {
+		pl.paths = make([]enumPath, len(paths))
+		pl.names = make([]*Inode, len(paths))
+	}
+	pl.paths, pl.names = pl.paths[:len(paths)], pl.names[:len(paths)]
+	pl.ops = reuseMap(pl.ops)
+	pl.chg, pl.hangs, pl.up = pl.chg[:0], pl.hangs[:0], pl.up[:0]
+	for i, p := range paths {
+		r := j.recs[p]
+		e := &pl.paths[i]
+		*e = enumPath{rec: r, dur: j.durable(p), skip: grouped && r.hang, upOK: true, fs: e.fs[:0]}
+		start := len(pl.up)
+		for q, c := parentDir(p), p; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+			if j.recs[q] == nil {
+				continue
+			}
+			if k, ok := pl.idx[q]; ok {
+				pl.up = append(pl.up, k)
+			} else if ino := j.durable(q); ino == nil || !ino.mayBeDir() {
+				e.upOK = false
+			}
+		}
+		e.up = pl.up[start:len(pl.up):len(pl.up)]
+	}
+	if grouped {
+		for i, a := range paths {
+			h := j.hang[a]
+			if h == nil {
+				continue
+			}
+			eh := enumHang{i: i}
+			eh.count, eh.seen = h.value()
+			for _, x := range cc {
+				if x.anchor == a {
+					eh.cc = append(eh.cc, x)
+				}
+			}
+			start := len(pl.up)
+			for q, c := parentDir(a), a; q != c && q != "." && q != "/"; q, c = parentDir(q), q {
+				if r := j.recs[q]; r != nil && r.opN > 0 {
+					if k, ok := pl.idx[q]; ok {
+						pl.up = append(pl.up, k)
+					} else {
+						eh.bad = true
+					}
+				}
+			}
+			eh.up = pl.up[start:len(pl.up):len(pl.up)]
+			pl.hangs = append(pl.hangs, eh)
+		}
+	}
+	return pl
+}
+
+// changesOf lists the changes op makes on the plan's paths that the
+// configurations apply: on a path with a pending op of its own, where op
+// is still one of the name's.
+func (pl *enumPlan) changesOf(j *jointInc, op *EntryOp) []enumChange {
+	if se, ok := pl.ops[op]; ok {
+		return pl.chg[se[0]:se[1]]
+	}
+	start := len(pl.chg)
+	for _, c := range op.Changes {
+		i, ok := pl.idx[c.Path]
+		if !ok {
+			continue
+		}
+		if r := j.recs[c.Path]; r != nil && r.opN > 0 && opOn(j.m.names[c.Path], op) {
+			pl.chg = append(pl.chg, enumChange{i, c.New})
+		}
+	}
+	pl.ops[op] = [2]int{start, len(pl.chg)}
+	return pl.chg[start:len(pl.chg)]
+}
+
+// reachable is reachableWith for path e in the configuration at hand.
+func (pl *enumPlan) reachable(e *enumPath) bool {
+	if !e.upOK {
+		return false
+	}
+	for _, k := range e.up {
+		if ino := pl.names[k]; ino == nil || !ino.mayBeDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// hangsIn is jointInc.hangsIn for h in the configuration at hand.
+func (pl *enumPlan) hangsIn(h *enumHang) bool {
+	if !isDir(pl.names[h.i]) || h.bad {
+		return false
+	}
+	for _, k := range h.up {
+		if !isDir(pl.names[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// factorOf is the factor inode ino brings at path e with no cut, and
+// whether it is a static path's inode instead, which the configurations
+// leave to the static product.
+func (e *enumPath) factorOf(j *jointInc, ino *Inode, cc []cutRec) enumFactor {
+	for _, f := range e.fs {
+		if f.id == ino.ID {
+			return f
+		}
+	}
+	f := enumFactor{id: ino.ID, static: j.static.inodes[ino.ID] != nil || staticCut(cc, ino.ID)}
+	if !f.static {
+		f.count, f.seen = j.factor(ino, e.rec)
+	}
+	e.fs = append(e.fs, f)
+	return f
 }
 
 // staticCut reports whether inode id is a static one takeCut took out.

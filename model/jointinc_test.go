@@ -170,3 +170,50 @@ func TestJointCountLeftOutPastTheBound(t *testing.T) {
 		t.Fatal("/w/f0 left no state out: the trace no longer tests what it is for")
 	}
 }
+
+// TestJointCountPendingRenames: on a trace whose every crash point
+// enumerates the subsets of pending renames into a directory that is
+// itself pending (the shape of pendingRenames in bench_test.go), with a
+// file hanging below that directory, the incremental count equals
+// the count from scratch at every point, and it is exact.
+func TestJointCountPendingRenames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("1 mkdir(\"/w/d\", 0755) = 0\n")
+	// A file whose name is durable in /w/d, which is not in /w, with an
+	// unsynced write: it hangs below /w/d with states of its own.
+	b.WriteString("1 openat(AT_FDCWD, \"/w/d/keep\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 5\n1 write(5, \"k\", 1) = 1\n1 fsync(5) = 0\n1 write(5, \"more\", 4) = 4\n1 close(5) = 0\n")
+	b.WriteString("1 openat(AT_FDCWD, \"/w/d\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0\n1 close(5) = 0\n")
+	for i := range 4 {
+		fmt.Fprintf(&b, "1 openat(AT_FDCWD, \"/w/t%d\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 6\n1 write(6, \"ab\", 2) = 2\n1 fsync(6) = 0\n1 close(6) = 0\n", i)
+		fmt.Fprintf(&b, "1 rename(\"/w/t%d\", \"/w/d/b%d\") = 0\n", i, i)
+	}
+	b.WriteString("1 link(\"/w/d/b0\", \"/w/d/c0\") = 0\n")
+	b.WriteString("1 openat(AT_FDCWD, \"/w/d/log\", O_WRONLY|O_CREAT|O_APPEND, 0644) = 7\n")
+	for range 20 {
+		b.WriteString("1 write(7, \"xyz\", 3) = 3\n1 fdatasync(7) = 0\n")
+	}
+	for _, p := range testModels() {
+		tl := NewTimeline(Options{Persistence: p, Existed: func(q string) (bool, bool) { return q == "/w", true }}, func(string) bool { return true }, 256)
+		tl.Summarize()
+		tl.checkJoint = true
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("under %s: %v", p, r)
+				}
+			}()
+			n := 0
+			for _, ev := range traceEvents(t, b.String(), "pendingrenames") {
+				if pt, ok := tl.Step(ev); ok {
+					n++
+					if p == Posix && pt.States <= 1 {
+						t.Errorf("under posix after line %d: %d joint states, want more", ev.Pos.Line, pt.States)
+					}
+				}
+			}
+			if n < 40 {
+				t.Errorf("under %s: %d crash points, want at least 40", p, n)
+			}
+		}()
+	}
+}
