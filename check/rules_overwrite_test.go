@@ -99,3 +99,49 @@ func TestStateLineCompletesSplitCall(t *testing.T) {
 		t.Fatalf("%d overwrite-in-place findings, want 1", n)
 	}
 }
+
+// TestOverwriteWindowEndsWhereTheSyncBegan: a sync covers only the
+// writes that completed before it began (model.syncCut), so the window it
+// ends holds those alone. Here thread 2's fdatasync begins on line 6 and
+// returns on line 8; thread 1's third overwrite (line 7) begins after the
+// sync began: it stays pending (data-not-synced names it) and belongs to
+// the next window, not to the two overwrites "before the fdatasync at line
+// 6". Cut from a MariaDB recording (InnoDB's page flushes during OPTIMIZE
+// TABLE, under strace -f), names changed.
+func TestOverwriteWindowEndsWhereTheSyncBegan(t *testing.T) {
+	t.Skip("bug: overwrite-in-place counts in the window a sync ends every write that completed before the sync " +
+		"returned, while the model covers only those that completed before it began: the finding says 3 writes " +
+		"and names line 7 \"last overwrite before the sync\"; fix: give model.Effect the sync's cut (the Seq of " +
+		"the last event it covers, syncCut) and have the window keep its overwrites' refs, closing with those at " +
+		"or before the cut and opening the next window with the rest")
+	text := `1 clone(child_stack=0x7f0000000000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 2
+1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3
+1 fstat(3, {st_mode=S_IFREG|0644, st_size=65536, ...}) = 0
+1 pwrite64(3, "a", 1, 0) = 1
+1 pwrite64(3, "b", 1, 8192) = 1
+2 fdatasync(3 <unfinished ...>
+1 pwrite64(3, "c", 1, 16384) = 1
+2 <... fdatasync resumed>) = 0
+1 close(3) = 0
+`
+	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
+	res := runText(t, text, Options{Existed: existed})
+	n := 0
+	for _, f := range res.findings {
+		if f.Rule.ID != OverwriteInPlace {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(f.Message, "data.db: 2 writes overwrote") {
+			t.Errorf("message %q, want the 2 writes that completed before the sync began", f.Message)
+		}
+		for _, r := range f.Related {
+			if r.Line == 7 {
+				t.Errorf("line 7 named as %q: it began after the sync began", r.What)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d overwrite-in-place findings, want 1", n)
+	}
+}
