@@ -157,3 +157,32 @@ func BenchmarkTimelinePendingRenames(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTimelineManyPendingWrites: the summarized timeline of a file
+// rewritten in place 4,000 times before one fdatasync, as a database
+// flushes pages or a server rewrites its log: past 16 pending writes,
+// every crash point builds the file's 64 bounded states with their words.
+func BenchmarkTimelineManyPendingWrites(b *testing.B) {
+	var t strings.Builder
+	t.WriteString(`100 openat(AT_FDCWD, "/w/data.db", O_RDWR|O_CREAT, 0644) = 5` + "\n")
+	t.WriteString(`100 pwrite64(5, ""..., 65536, 0) = 65536` + "\n" + "100 fdatasync(5) = 0\n")
+	for i := range 4000 {
+		fmt.Fprintf(&t, "100 pwrite64(5, \"\"..., 8192, %d) = 8192\n", (i%8)*8192)
+	}
+	t.WriteString("100 fdatasync(5) = 0\n")
+	evs := parseTrace(b, t.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		tl := model.NewTimeline(model.Options{Persistence: model.Posix}, func(string) bool { return true }, 256)
+		tl.Summarize()
+		points := 0
+		for _, ev := range evs {
+			if _, ok := tl.Step(ev); ok {
+				points++
+			}
+		}
+		if points < 4000 {
+			b.Fatalf("%d crash points, want at least 4000", points)
+		}
+	}
+}

@@ -902,6 +902,10 @@ type classifier struct {
 	ops     maybeOps
 	current bool
 	files   bool // Options.NameFiles
+	// words are the last two ops opWord named, wordNext the one to
+	// replace next.
+	words    [2]opWordMemo
+	wordNext int
 }
 
 // lineWord names the line of event r in a state's words: "line 17", or
@@ -912,6 +916,33 @@ func (c *classifier) lineWord(r Ref) string {
 		return filepath.Base(r.File) + ":" + strconv.Itoa(r.Line)
 	}
 	return "line " + strconv.Itoa(r.Line)
+}
+
+// opWord is lineWord of the event of pending op j, and that event's line.
+// contentStates names each op in up to four states in a row (a prefix
+// that ends with it, then it omitted, torn and as its size alone): the
+// last two ops named are kept, so that each op's event is decoded and
+// its words built once, not four times, at each crash point of a file
+// with many pending writes.
+func (c *classifier) opWord(j int) (word string, line int) {
+	for i := range c.words {
+		if w := &c.words[i]; w.j == j+1 {
+			return w.word, w.line
+		}
+	}
+	r := c.ops.at(j).Event()
+	w := &c.words[c.wordNext]
+	c.wordNext ^= 1
+	*w = opWordMemo{j: j + 1, word: c.lineWord(r), line: r.Line}
+	return w.word, w.line
+}
+
+// opWordMemo is an op's words for opWord: j is 1 + the op's index, 0 for
+// none.
+type opWordMemo struct {
+	j    int
+	word string
+	line int
 }
 
 // writeBesides reports whether some op other than ops[i] is a write; it
@@ -1056,7 +1087,8 @@ func (c *classifier) prefix(j int) PathState {
 	case j == c.ops.len():
 		s.Persisted = "all"
 	default:
-		s.Persisted = "up to " + c.lineWord(c.ops.at(j-1).Event())
+		w, _ := c.opWord(j - 1)
+		s.Persisted = "up to " + w
 	}
 	if h, ok := c.isVersion(j); ok {
 		s.Outcome, s.Version = c.version(h)
@@ -1067,7 +1099,8 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but " + c.lineWord(c.ops.at(i).Event())}
+	w, _ := c.opWord(i)
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but " + w}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -1143,8 +1176,9 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 		}
 		cut = op.SizeBefore - op.Off // below the old end, not the new size
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: op.Event().Line, TornBytes: cut,
-		Persisted: c.lineWord(op.Event()) + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
+	w, line := c.opWord(j)
+	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: line, TornBytes: cut,
+		Persisted: w + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
 	return s, true
 }
 
@@ -1171,6 +1205,7 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 		// before it). Zeros is a file of zeros.
 		o = Torn
 	}
-	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: op.Event().Line,
-		Persisted: "size of " + c.lineWord(op.Event()) + " without its data", Outcome: o}, true
+	w, line := c.opWord(j)
+	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: line,
+		Persisted: "size of " + w + " without its data", Outcome: o}, true
 }
