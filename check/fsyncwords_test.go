@@ -19,7 +19,7 @@ func TestFsyncBeforeWriteWords(t *testing.T) {
 		{"a write before the sync", "100 write(3, \"v1\", 2) = 2\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "a was synced, then written again: the sync covered only what was written before it,"},
 		{"a write synced by an earlier sync", "100 write(3, \"v1\", 2) = 2\n100 fdatasync(3) = 0\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "the sync covered only what was written before it,"},
 	} {
-		res, _ := checkText(t, open+c.body+end, Options{Roots: []string{"/w"}})
+		res := runText(t, open+c.body+end, Options{Roots: []string{"/w"}})
 		found := false
 		for _, f := range res.findings {
 			if f.Rule.ID == FsyncBeforeWrite {

@@ -60,7 +60,7 @@ func TestInjectedNoteSaysWhere(t *testing.T) {
 	trace := "100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n" +
 		"100 write(3, \"x\", 1) = 1\n100 fsync(3) = 0 (INJECTED)\n100 fsync(3) = 0 (INJECTED)\n" +
 		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
-	res, p := checkText(t, trace, Options{Roots: []string{"/w"}})
+	res, p := runText(t, trace, Options{Roots: []string{"/w"}}), "t.strace"
 	if len(res.Notes) != 1 {
 		t.Fatalf("notes: %+v", res.Notes)
 	}
@@ -88,7 +88,7 @@ func TestCommandFailedNote(t *testing.T) {
 		{"SIGTERM stops it", "100 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=1, si_uid=0} ---\n100 +++ killed by SIGTERM +++\n", nil, ""},
 		{"a child fails", "100 clone(child_stack=NULL, flags=SIGCHLD) = 101\n101 exit_group(1) = ?\n101 +++ exited with 1 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", nil, ""},
 	} {
-		res, p := checkText(t, save+c.end, Options{Roots: []string{"/w"}})
+		res, p := runText(t, save+c.end, Options{Roots: []string{"/w"}}), "t.strace"
 		var ids []string
 		for _, n := range res.Notes {
 			ids = append(ids, n.ID)
@@ -137,17 +137,6 @@ func TestBracketNamesAreFiles(t *testing.T) {
 	if len(blind) > 0 {
 		t.Errorf("blind spots %v", blind)
 	}
-}
-
-// checkText writes trace to a file of its own and checks it: the result,
-// and the file's path (which findings and notes name).
-func checkText(t *testing.T, trace string, opt Options) (*Result, string) {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "t.strace")
-	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return checkFile(t, p, opt), p
 }
 
 // checkFile checks the trace at path.
