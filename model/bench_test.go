@@ -139,21 +139,7 @@ func pendingRenames(tb testing.TB, r, n int) []*parser.Event {
 func BenchmarkTimelinePendingRenames(b *testing.B) {
 	for _, r := range []int{4, 5} {
 		b.Run(fmt.Sprintf("renames=%d", r), func(b *testing.B) {
-			evs := pendingRenames(b, r, 1000)
-			b.ReportAllocs()
-			for b.Loop() {
-				tl := model.NewTimeline(model.Options{Persistence: model.Posix}, func(string) bool { return true }, 256)
-				tl.Summarize()
-				points := 0
-				for _, ev := range evs {
-					if _, ok := tl.Step(ev); ok {
-						points++
-					}
-				}
-				if points < 2000 {
-					b.Fatalf("%d crash points, want at least 2000", points)
-				}
-			}
+			benchSummary(b, pendingRenames(b, r, 1000), 2000)
 		})
 	}
 }
@@ -170,7 +156,13 @@ func BenchmarkTimelineManyPendingWrites(b *testing.B) {
 		fmt.Fprintf(&t, "100 pwrite64(5, \"\"..., 8192, %d) = 8192\n", (i%8)*8192)
 	}
 	t.WriteString("100 fdatasync(5) = 0\n")
-	evs := parseTrace(b, t.String())
+	benchSummary(b, parseTrace(b, t.String()), 4000)
+}
+
+// benchSummary replays evs through a summarized posix timeline (what
+// states prints) per round, and fails unless it gives at least
+// minPoints crash points.
+func benchSummary(b *testing.B, evs []*parser.Event, minPoints int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tl := model.NewTimeline(model.Options{Persistence: model.Posix}, func(string) bool { return true }, 256)
@@ -181,8 +173,8 @@ func BenchmarkTimelineManyPendingWrites(b *testing.B) {
 				points++
 			}
 		}
-		if points < 4000 {
-			b.Fatalf("%d crash points, want at least 4000", points)
+		if points < minPoints {
+			b.Fatalf("%d crash points, want at least %d", points, minPoints)
 		}
 	}
 }
