@@ -83,21 +83,28 @@ func TestStateLineCompletesSplitCall(t *testing.T) {
 1 <... pwrite64 resumed>) = 4
 1 fsync(3) = 0
 `
+	f := dataDBOverwrite(t, text)
+	if f.State == nil || f.State.Line != 6 {
+		t.Errorf("the overwrite's state is %+v, want a crash right after line 6", f.State)
+	}
+}
+
+// dataDBOverwrite checks text, where /w/data.db existed before the trace,
+// and returns its one overwrite-in-place finding.
+func dataDBOverwrite(t *testing.T, text string) *Finding {
+	t.Helper()
 	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
 	res := runText(t, text, Options{Existed: existed})
-	n := 0
+	var found []*Finding
 	for _, f := range res.findings {
-		if f.Rule.ID != OverwriteInPlace {
-			continue
-		}
-		n++
-		if f.State == nil || f.State.Line != 6 {
-			t.Errorf("the overwrite's state is %+v, want a crash right after line 6", f.State)
+		if f.Rule.ID == OverwriteInPlace {
+			found = append(found, f)
 		}
 	}
-	if n != 1 {
-		t.Fatalf("%d overwrite-in-place findings, want 1", n)
+	if len(found) != 1 {
+		t.Fatalf("%d overwrite-in-place findings, want 1", len(found))
 	}
+	return found[0]
 }
 
 // TestOverwriteWindowEndsWhereTheSyncBegan: a sync covers only the
@@ -124,24 +131,13 @@ func TestOverwriteWindowEndsWhereTheSyncBegan(t *testing.T) {
 2 <... fdatasync resumed>) = 0
 1 close(3) = 0
 `
-	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
-	res := runText(t, text, Options{Existed: existed})
-	n := 0
-	for _, f := range res.findings {
-		if f.Rule.ID != OverwriteInPlace {
-			continue
-		}
-		n++
-		if !strings.HasPrefix(f.Message, "data.db: 2 writes overwrote") {
-			t.Errorf("message %q, want the 2 writes that completed before the sync began", f.Message)
-		}
-		for _, r := range f.Related {
-			if r.Line == 7 {
-				t.Errorf("line 7 named as %q: it began after the sync began", r.What)
-			}
-		}
+	f := dataDBOverwrite(t, text)
+	if !strings.HasPrefix(f.Message, "data.db: 2 writes overwrote") {
+		t.Errorf("message %q, want the 2 writes that completed before the sync began", f.Message)
 	}
-	if n != 1 {
-		t.Fatalf("%d overwrite-in-place findings, want 1", n)
+	for _, r := range f.Related {
+		if r.Line == 7 {
+			t.Errorf("line 7 named as %q: it began after the sync began", r.What)
+		}
 	}
 }

@@ -18,15 +18,7 @@ import (
 // Handles that are one open file description show the same "#N" tag.
 func fdsAfter(t *testing.T, trace string, pids ...int) map[int]map[int]string {
 	t.Helper()
-	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
-	p := NewProcsIn("/work")
-	for {
-		ev, err := r.Next()
-		if err != nil {
-			break
-		}
-		p.Apply(ev, p.Paths(ev))
-	}
+	p := replayProcs(trace)
 	tags := map[*Handle]int{}
 	out := map[int]map[int]string{}
 	for _, pid := range pids {
@@ -133,15 +125,7 @@ func TestChildEarlyFDsShared(t *testing.T) {
 		"100 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
 		"101 fcntl(5, F_SETFL, O_WRONLY|O_APPEND) = 0\n" + earlyBack +
 		"101 write(5, \"x\", 1) = 1\n"
-	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
-	p := NewProcsIn("/work")
-	for {
-		ev, err := r.Next()
-		if err != nil {
-			break
-		}
-		p.Apply(ev, p.Paths(ev))
-	}
+	p := replayProcs(trace)
 	pe, _ := p.procs[100].files.get(5)
 	ce, _ := p.procs[101].files.get(5)
 	if pe.h != ce.h {
@@ -213,5 +197,18 @@ func TestChildEarlyFDsBounded(t *testing.T) {
 	fds := slices.Sorted(maps.Keys(maps.Collect(pr.files.all)))
 	if !slices.Equal(fds, []int{3, 5}) {
 		t.Errorf("child's fds %v, want [3 5]", fds)
+	}
+}
+
+// replayProcs replays trace through a process model whose cwd is /work.
+func replayProcs(trace string) *Procs {
+	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			return p
+		}
+		p.Apply(ev, p.Paths(ev))
 	}
 }

@@ -479,12 +479,7 @@ func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
 	if m.opt.Durable != nil && k > 0 {
 		m.opt.Durable(n, all[:k])
 	}
-	for i := range all[:k] {
-		if all[i].Kind == DataWrite {
-			n.syncedWrite = true
-			break
-		}
-	}
+	n.noteSyncedWrite(&ops, k)
 	rest := slices.Clone(all[k:])
 	durable := n.DurableSize
 	if k > 0 {
@@ -507,18 +502,21 @@ func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
 
 func (n *Inode) persistData(r *Ref) {
 	ops := n.ops()
-	for i := range ops.len() {
-		if ops.at(i).Kind == DataWrite {
-			n.syncedWrite = true
-			break
-		}
-	}
+	n.noteSyncedWrite(&ops, ops.len())
 	n.dropPending() // a file written once must not keep its ops' blocks
 	if n.more != nil {
 		n.more.writeback = false
 	}
 	n.DurableSize = n.Size
 	n.LastSync = r
+}
+
+// noteSyncedWrite sets syncedWrite when one of the first k of ops, which
+// a sync makes durable, is a write; once set, it looks no more.
+func (n *Inode) noteSyncedWrite(ops *opList, k int) {
+	for i := 0; i < k && !n.syncedWrite; i++ {
+		n.syncedWrite = ops.at(i).Kind == DataWrite
+	}
 }
 
 // SyncedWrite reports whether a sync in the trace made one of its writes
