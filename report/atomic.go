@@ -22,9 +22,10 @@ func WriteFileAtomic(name string, write func(*os.File) error) error {
 // (WriteFileAtomic) or, when name is "", to stdout; either way buffered.
 // render is told to colour it when it goes to stdout and color is set (a
 // terminal that wants colour). render's own error comes back as it is.
+// The buffer is outputBuffer bytes.
 func Output(stdout io.Writer, color bool, name string, render func(w io.Writer, color bool) error) error {
 	if name == "" {
-		bw := bufio.NewWriter(stdout)
+		bw := bufio.NewWriterSize(stdout, outputBuffer)
 		if err := render(bw, color); err != nil {
 			return err
 		}
@@ -32,7 +33,7 @@ func Output(stdout io.Writer, color bool, name string, render func(w io.Writer, 
 	}
 	var renderErr error
 	err := WriteFileAtomic(name, func(file *os.File) error {
-		bw := bufio.NewWriter(file)
+		bw := bufio.NewWriterSize(file, outputBuffer)
 		if renderErr = render(bw, false); renderErr != nil {
 			return renderErr
 		}
@@ -53,3 +54,9 @@ type WriteError struct{ Err error }
 
 func (e *WriteError) Error() string { return e.Err.Error() }
 func (e *WriteError) Unwrap() error { return e.Err }
+
+// outputBuffer is how much of a report is written at a time. A check of a
+// million unsynced files writes 2 GB of JSON: with bufio's 4 KiB that was
+// half a million write calls, against eight thousand at 256 KiB, and
+// about a second more of CPU time (user and system) for the same bytes.
+const outputBuffer = 256 << 10
