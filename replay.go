@@ -45,8 +45,9 @@ type Replay struct {
 	// summarized (model.Timeline.Summarize): set by the text timeline,
 	// which prints of each changed path its outcome set and the count,
 	// and by the HTML page, which lists the states a summary lists and
-	// counts the others.
-	lean, keepAll, summary bool
+	// counts the others. counts: summarized without the states' words
+	// (model.Timeline.Counts), for the text timeline.
+	lean, keepAll, summary, counts bool
 }
 
 // recycleStates says whether Timeline reads with parser.Options.Recycle;
@@ -123,7 +124,10 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		if r.lean {
 			tl.Lean()
 		}
-		if r.summary {
+		switch {
+		case r.counts:
+			tl.Counts()
+		case r.summary:
 			tl.Summarize()
 		}
 		watch.UseProcs(tl.Model().Procs())
@@ -342,7 +346,7 @@ func (r *Replay) WriteTimeline(stdout, stderr io.Writer, sopt report.StatesOptio
 	}
 	rr := *r
 	rr.keepAll = sopt.AllPaths
-	rr.summary = !json
+	rr.summary, rr.counts = !json, !json
 	done, err := rr.Timeline(out, At{File: sopt.AtFile, Line: sopt.At})
 	if done == nil {
 		if sent.n > 0 {

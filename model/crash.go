@@ -252,10 +252,30 @@ func (o maybeOps) at(i int) *DataOp {
 	return o.pending.at(i - len(o.lost))
 }
 
+// stateKey tells a path's states apart: by their words (Persisted), or
+// when they have none by which ops persisted (kind, j, mask): see keyOf.
 type stateKey struct {
 	inode     int
 	outcome   Outcome
 	persisted string
+	kind      StateKind
+	j         int
+	mask      uint32
+}
+
+// missingKey is the key of the state in which the path is missing.
+var missingKey = stateKey{outcome: Missing, persisted: "none"}
+
+// keyOf is s's key: by its words, or, when there are none (words false:
+// crashSummary without them), by which ops persisted. The two tell the
+// same states apart because each pending op of an inode has an event of
+// its own (a call makes one data op), so no two share the line their
+// words name.
+func keyOf(s *PathState, words bool) stateKey {
+	if !words {
+		return stateKey{s.Inode, s.Outcome, s.Persisted, s.Kind, s.J, s.Mask}
+	}
+	return stateKey{inode: s.Inode, outcome: s.Outcome, persisted: s.Persisted}
 }
 
 type crashRoom struct {
@@ -302,7 +322,7 @@ func (m *Model) CrashFirst(p string, maxStates int, want func(PathState) bool) (
 // state, in Crash's order, for which stop returns true, and what it
 // returns is then incomplete.
 func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse []PathState) PathOutcomes {
-	return m.crashName(m.nameOf(p), p, maxStates, stop, reuse, false)
+	return m.crashName(m.nameOf(p), p, maxStates, stop, reuse, listStates)
 }
 
 // crashSummary is Crash for a reader that wants of each path its outcome
@@ -310,15 +330,33 @@ func (m *Model) crash(p string, maxStates int, stop func(PathState) bool, reuse 
 // subsets of a file's pending ops that posix enumerates one by one (up to
 // 2^ExhaustiveOps of them at each point where a file with many unsynced
 // writes is written again) are counted, not listed (PathOutcomes.summed).
-// The outcome set, the count and its exactness are Crash's.
-func (m *Model) crashSummary(p string, maxStates int) PathOutcomes {
-	return m.crashName(m.nameOf(p), p, maxStates, nil, nil, true)
+// The outcome set, the count and its exactness are Crash's. words says
+// whether the states it lists say in words which pending ops persisted
+// (Persisted, Applied, Torn, SizeOnly): without them they say it only as
+// Kind, J and Mask do, for a reader of outcome sets and counts alone.
+func (m *Model) crashSummary(p string, maxStates int, words bool) PathOutcomes {
+	mode := summarize
+	if !words {
+		mode = countStates
+	}
+	return m.crashName(m.nameOf(p), p, maxStates, nil, nil, mode)
 }
 
+// crashMode is what crashName is asked for: every state (Crash), a
+// summary (crashSummary), or a summary without words.
+type crashMode uint8
+
+const (
+	listStates crashMode = iota
+	summarize
+	countStates
+)
+
 // crashName is crash with p's Name looked up (nil: the trace never
-// named p). It changes nothing in the model (see Still). summary asks
-// for crashSummary's answer.
-func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState) bool, reuse []PathState, summary bool) PathOutcomes {
+// named p). It changes nothing in the model (see Still). mode says which
+// answer it gives.
+func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState) bool, reuse []PathState, mode crashMode) PathOutcomes {
+	summary, words := mode != listStates, mode != countStates
 	res := PathOutcomes{Path: p, Exact: true}
 	if n == nil {
 		return res
@@ -340,7 +378,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	var sumN int64
 	var sumSet uint32
 	add := func(s PathState) bool {
-		key := stateKey{s.Inode, s.Outcome, s.Persisted}
+		key := keyOf(&s, words)
 		if seen[key] {
 			return true
 		}
@@ -457,7 +495,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 			continue // a directory above is missing wherever the name shows it
 		}
 		if c.ino == nil {
-			if !seen[stateKey{0, Missing, "none"}] {
+			if !seen[missingKey] {
 				total = satAdd(total, 1) // the name missing is one state, however reached
 			}
 			add(PathState{Outcome: Missing, Name: ref, Persisted: "none"})
@@ -466,11 +504,11 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 		if cuts != nil {
 			if d := cuts.of(c.ino); !d.enumerated {
 				d.enumerated = true
-				d.all, d.complete = m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, nil, func(s PathState) bool {
+				d.all, d.complete = m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, nil, words, func(s PathState) bool {
 					seq := sizeSeq(c.ino, s)
 					if seq >= d.widest {
 						// No configuration naming this inode admits it.
-						if key := (stateKey{s.Inode, s.Outcome, s.Persisted}); !seen[key] {
+						if key := keyOf(&s, words); !seen[key] {
 							seen[key] = true
 							leftOut = append(leftOut, cutState{s.Inode, seq})
 						}
@@ -496,7 +534,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 			continue
 		}
 		before := sumN
-		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, sum, func(s PathState) bool {
+		cnt, exact := m.contentStates(c.ino, c.ino == n.Cache, c.op, maxStates, sum, words, func(s PathState) bool {
 			s.Name = ref
 			return add(s)
 		})
@@ -519,7 +557,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 		sc.states, res.States = res.States[:0], nil
 		return res
 	}
-	if q := cmp.Or(gone, vanishing); q != "" && !seen[stateKey{0, Missing, "none"}] {
+	if q := cmp.Or(gone, vanishing); q != "" && !seen[missingKey] {
 		res.Ancestor = q
 		if add(PathState{Outcome: Missing, Persisted: "none", Gone: q}) {
 			total = satAdd(total, 1)
@@ -571,8 +609,9 @@ func (m *Model) sizeWithoutData(ino *Inode) bool {
 // calling add for each until it returns false, and returns how many states
 // exist and whether that count is exact. current says whether ino is what
 // the path names in the page cache (so that "all persisted" is latest).
-// via is the entry operation that made the path name ino, if any.
-func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, sum *stateCount, add func(PathState) bool) (int64, bool) {
+// via is the entry operation that made the path name ino, if any. words
+// false leaves out the words of the states (see crashSummary).
+func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates int, sum *stateCount, words bool, add func(PathState) bool) (int64, bool) {
 	if ino.Dir {
 		// A directory's content is its entries, which are the names'
 		// states: here only which directory the path names.
@@ -589,7 +628,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	}
 	ops := ino.maybeOps()
 	k := ops.len()
-	cl := classifier{ino: ino, ops: ops, current: current, files: m.opt.NameFiles}
+	cl := classifier{ino: ino, ops: ops, current: current, files: m.opt.NameFiles, noWords: !words}
 	minPrefix := 0
 	ordered := m.opt.Persistence.ordered() // a shorter file, never holes
 	// ext4's auto_da_alloc starts writeback of a file renamed over another
@@ -902,6 +941,9 @@ type classifier struct {
 	ops     maybeOps
 	current bool
 	files   bool // Options.NameFiles
+	// noWords: the states say which ops persisted only by Kind, J and
+	// Mask (contentStates without words).
+	noWords bool
 	// words are the last two ops opWord named, wordNext the one to
 	// replace next.
 	words    [2]opWordMemo
@@ -1086,6 +1128,7 @@ func (c *classifier) prefix(j int) PathState {
 		s.Persisted = "none"
 	case j == c.ops.len():
 		s.Persisted = "all"
+	case c.noWords:
 	default:
 		w, _ := c.opWord(j - 1)
 		s.Persisted = "up to " + w
@@ -1099,8 +1142,11 @@ func (c *classifier) prefix(j int) PathState {
 }
 
 func (c *classifier) omit(i int) PathState {
-	w, _ := c.opWord(i)
-	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i, Persisted: "all but " + w}
+	s := PathState{Inode: c.ino.ID, Kind: StateOmit, J: i}
+	if !c.noWords {
+		w, _ := c.opWord(i)
+		s.Persisted = "all but " + w
+	}
 	last := c.ops.len() - 1
 	if i == last {
 		last--
@@ -1132,6 +1178,10 @@ func (c *classifier) subset(mask int) PathState {
 		// omit names, so that the two are one state, not two.
 		return c.omit(bits.TrailingZeros(uint(^mask)))
 	}
+	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Outcome: c.subsetOutcomes().of(mask)}
+	if c.noWords {
+		return s
+	}
 	var buf [ExhaustiveOps]int
 	idx := buf[:0]
 	for i := range k {
@@ -1139,8 +1189,7 @@ func (c *classifier) subset(mask int) PathState {
 			idx = append(idx, i)
 		}
 	}
-	s := PathState{Inode: c.ino.ID, Kind: StateSubset, Mask: uint32(mask), Applied: c.lines(idx), Persisted: "subset 0x" + strconv.FormatInt(int64(mask), 16) + " of " + strconv.Itoa(k)}
-	s.Outcome = c.subsetOutcomes().of(mask)
+	s.Applied, s.Persisted = c.lines(idx), "subset 0x"+strconv.FormatInt(int64(mask), 16)+" of "+strconv.Itoa(k)
 	return s
 }
 
@@ -1176,9 +1225,11 @@ func (c *classifier) tornAt(j int) (PathState, bool) {
 		}
 		cut = op.SizeBefore - op.Off // below the old end, not the new size
 	}
-	w, line := c.opWord(j)
-	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, Torn: line, TornBytes: cut,
-		Persisted: w + " torn after " + strconv.FormatInt(cut, 10) + " bytes", Outcome: Torn}
+	s := PathState{Inode: c.ino.ID, Kind: StateTorn, J: j, TornBytes: cut, Outcome: Torn}
+	if !c.noWords {
+		w, line := c.opWord(j)
+		s.Torn, s.Persisted = line, w+" torn after "+strconv.FormatInt(cut, 10)+" bytes"
+	}
 	return s, true
 }
 
@@ -1205,7 +1256,10 @@ func (c *classifier) sizeOnly(j int) (PathState, bool) {
 		// before it). Zeros is a file of zeros.
 		o = Torn
 	}
-	w, line := c.opWord(j)
-	return PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, SizeOnly: line,
-		Persisted: "size of " + w + " without its data", Outcome: o}, true
+	s := PathState{Inode: c.ino.ID, Kind: StateSizeOnly, J: j, Outcome: o}
+	if !c.noWords {
+		w, line := c.opWord(j)
+		s.SizeOnly, s.Persisted = line, "size of "+w+" without its data"
+	}
+	return s, true
 }

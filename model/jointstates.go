@@ -569,7 +569,7 @@ func (m *Model) contentAll(ino *Inode) PathState {
 func (m *Model) classify(ino *Inode, current bool, cs PathState) PathState {
 	if ino.Dir {
 		var out PathState
-		m.contentStates(ino, current, nil, 1, nil, func(s PathState) bool { out = s; return false })
+		m.contentStates(ino, current, nil, 1, nil, true, func(s PathState) bool { out = s; return false })
 		return out
 	}
 	cl := classifier{ino: ino, ops: ino.maybeOps(), current: current, files: m.opt.NameFiles}

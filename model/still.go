@@ -34,7 +34,7 @@ func (s Still) CrashReuse(p string, maxStates int, reuse []PathState) (PathOutco
 	if !ok {
 		return PathOutcomes{}, false
 	}
-	return s.m.crashName(n, p, maxStates, nil, reuse[:0], false), true
+	return s.m.crashName(n, p, maxStates, nil, reuse[:0], listStates), true
 }
 
 // CrashFirst is Model.CrashFirst, or false in ok.
@@ -48,7 +48,7 @@ func (s Still) CrashFirst(p string, maxStates int, want func(PathState) bool) (s
 			st, found = ps, true
 		}
 		return found
-	}, nil, false)
+	}, nil, listStates)
 	return st, found, true
 }
 

@@ -107,28 +107,39 @@ func manyWritesTrace() string {
 // 16 writes pending (manyWritesTrace), with a budget of 256 states a path
 // that cuts the enumeration short.
 func TestSummaryTimelineEqualsFull(t *testing.T) {
-	againstFull(t, (*Timeline).Summarize, func(f, s Point) error {
-		if f.Index != s.Index || *f.Event != *s.Event || f.Paths != s.Paths || f.States != s.States || f.Explored != s.Explored || f.Exact != s.Exact {
-			return fmt.Errorf("point %d: %d of %d states (exact %v), summarized %d of %d (exact %v)", f.Index, f.Explored, f.States, f.Exact, s.Explored, s.States, s.Exact)
+	againstFull(t, (*Timeline).Summarize, sameSummary)
+}
+
+// TestCountsTimelineEqualsFull: the same of a timeline summarized without
+// words (Counts), whose states tell themselves apart by which ops
+// persisted, not by their words.
+func TestCountsTimelineEqualsFull(t *testing.T) {
+	againstFull(t, (*Timeline).Counts, sameSummary)
+}
+
+// sameSummary compares a point of a summarized timeline, s, with the
+// same point of a full one, f.
+func sameSummary(f, s Point) error {
+	if f.Index != s.Index || *f.Event != *s.Event || f.Paths != s.Paths || f.States != s.States || f.Explored != s.Explored || f.Exact != s.Exact {
+		return fmt.Errorf("point %d: %d of %d states (exact %v), summarized %d of %d (exact %v)", f.Index, f.Explored, f.States, f.Exact, s.Explored, s.States, s.Exact)
+	}
+	if !slices.Equal(f.Changed, s.Changed) || !slices.Equal(f.Moved, s.Moved) {
+		return fmt.Errorf("changed %v moved %v, summarized changed %v moved %v", f.Changed, f.Moved, s.Changed, s.Moved)
+	}
+	for i, fo := range f.Outcomes {
+		so := s.Outcomes[i]
+		if !slices.Equal(fo.Outcomes, so.Outcomes) || fo.Total != so.Total || fo.Exact != so.Exact || fo.Ancestor != so.Ancestor {
+			return fmt.Errorf("%s: %v (%d, exact %v), summarized %v (%d, exact %v)", fo.Path, fo.Outcomes, fo.Total, fo.Exact, so.Outcomes, so.Total, so.Exact)
 		}
-		if !slices.Equal(f.Changed, s.Changed) || !slices.Equal(f.Moved, s.Moved) {
-			return fmt.Errorf("changed %v moved %v, summarized changed %v moved %v", f.Changed, f.Moved, s.Changed, s.Moved)
+		listed := int64(len(so.States))
+		for _, c := range so.summed {
+			listed += c.n
 		}
-		for i, fo := range f.Outcomes {
-			so := s.Outcomes[i]
-			if !slices.Equal(fo.Outcomes, so.Outcomes) || fo.Total != so.Total || fo.Exact != so.Exact || fo.Ancestor != so.Ancestor {
-				return fmt.Errorf("%s: %v (%d, exact %v), summarized %v (%d, exact %v)", fo.Path, fo.Outcomes, fo.Total, fo.Exact, so.Outcomes, so.Total, so.Exact)
-			}
-			listed := int64(len(so.States))
-			for _, c := range so.summed {
-				listed += c.n
-			}
-			if listed != int64(len(fo.States)) {
-				return fmt.Errorf("%s: %d states, summarized %d listed and counted", fo.Path, len(fo.States), listed)
-			}
+		if listed != int64(len(fo.States)) {
+			return fmt.Errorf("%s: %d states, summarized %d listed and counted", fo.Path, len(fo.States), listed)
 		}
-		return sameAll(f.All(), s.All(), "summarized")
-	})
+	}
+	return sameAll(f.All(), s.All(), "summarized")
 }
 
 // TestSummaryCountsSubsets: the states a summary counts for a file with
@@ -137,9 +148,13 @@ func TestSummaryTimelineEqualsFull(t *testing.T) {
 func TestSummaryCountsSubsets(t *testing.T) {
 	for _, k := range []int{3, 8, 12} {
 		m := replayText(t, writesTrace(k), parser.Options{})
-		for _, max := range []int{1 << 16, 300, 40} {
+		for _, c := range []struct {
+			max   int
+			words bool
+		}{{1 << 16, true}, {300, true}, {40, true}, {1 << 16, false}, {300, false}, {40, false}} {
+			max := c.max
 			full := m.Crash("/w/f", max)
-			sum := m.crashSummary("/w/f", max)
+			sum := m.crashSummary("/w/f", max, c.words)
 			var counted int64
 			for _, c := range sum.summed {
 				counted += c.n
@@ -148,7 +163,7 @@ func TestSummaryCountsSubsets(t *testing.T) {
 				t.Errorf("%d writes: nothing summed", k)
 			}
 			if got := int64(len(sum.States)) + counted; got != int64(len(full.States)) || sum.Total != full.Total || sum.Exact != full.Exact || !slices.Equal(sum.Outcomes, full.Outcomes) {
-				t.Errorf("%d writes, budget %d: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", k, max, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
+				t.Errorf("%d writes, budget %d, words %v: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", k, max, c.words, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
 			}
 		}
 	}
@@ -224,13 +239,15 @@ func TestSummaryCountsMixedSubsets(t *testing.T) {
 		}
 		for _, max := range budgets {
 			full := m.Crash("/w/f", max)
-			sum := m.crashSummary("/w/f", max)
-			var counted int64
-			for _, s := range sum.summed {
-				counted += s.n
-			}
-			if got := int64(len(sum.States)) + counted; got != int64(len(full.States)) || sum.Total != full.Total || sum.Exact != full.Exact || !slices.Equal(sum.Outcomes, full.Outcomes) {
-				t.Errorf("%d ops %#x, budget %d: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", c.k, c.pick&(1<<(2*c.k)-1), max, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
+			for _, words := range []bool{true, false} {
+				sum := m.crashSummary("/w/f", max, words)
+				var counted int64
+				for _, s := range sum.summed {
+					counted += s.n
+				}
+				if got := int64(len(sum.States)) + counted; got != int64(len(full.States)) || sum.Total != full.Total || sum.Exact != full.Exact || !slices.Equal(sum.Outcomes, full.Outcomes) {
+					t.Errorf("%d ops %#x, budget %d, words %v: %d states (total %d, exact %v, %v), summary %d (total %d, exact %v, %v)", c.k, c.pick&(1<<(2*c.k)-1), max, words, len(full.States), full.Total, full.Exact, full.Outcomes, got, sum.Total, sum.Exact, sum.Outcomes)
+				}
 			}
 		}
 	}
@@ -269,7 +286,7 @@ func BenchmarkSummaryPendingWrites(b *testing.B) {
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			m := replayText(b, writesTrace(k), parser.Options{})
 			for b.Loop() {
-				if po := m.crashSummary("/w/f", 1<<16); po.Total < 1<<k {
+				if po := m.crashSummary("/w/f", 1<<16, false); po.Total < 1<<k {
 					b.Fatalf("%d states counted, want at least %d", po.Total, 1<<k)
 				}
 			}

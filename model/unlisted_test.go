@@ -17,7 +17,7 @@ func TestUnlisted(t *testing.T) {
 	}{{2, false}, {12, true}} {
 		m := replayText(t, writesTrace(tc.k), parser.Options{})
 		full := m.Crash("/w/f", 1<<16)
-		sum := m.crashSummary("/w/f", 1<<16)
+		sum := m.crashSummary("/w/f", 1<<16, true)
 		if n := full.Unlisted(); n != 0 {
 			t.Errorf("%d writes: Crash leaves %d states unlisted", tc.k, n)
 		}
