@@ -1039,6 +1039,10 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 	// The argument the line ended right after, when a mark cut it short
 	// there (openArg), and where it starts.
 	open, openStart := -1, 0
+	// scanRest: the arguments from here on may be passed whole (see
+	// below); cleared once scanArgs has said no, so that a line it does
+	// not take is scanned once, not once per argument.
+	scanRest := l.scan && l.want != AllArgs && l.want != 0
 	for {
 		i = skipSpaces(b, i)
 		if i >= len(b) {
@@ -1065,6 +1069,21 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 				break
 			}
 			return 0, l.errorf(k, "unexpected text after %q", b[i:i+m])
+		}
+		if scanRest && l.argIdx >= 0 && l.want>>min(l.argIdx, 63) == 0 {
+			// No position from here on is decoded, and those skipped
+			// after the last one kept are left out of Args: pass them
+			// whole, as skipArgs passes a call decoded not at all (a
+			// read's data buffer, getdents' entries, a stat's flags),
+			// not value by value. An unfinished half is read on value
+			// by value: it keeps a place for each argument.
+			scanRest = false
+			if end, kind, ok := l.scanArgs(i); ok && kind == lineCall {
+				if end < 0 {
+					return lineCall, nil // detached
+				}
+				return lineCall, l.ret(end)
+			}
 		}
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
