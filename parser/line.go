@@ -157,7 +157,11 @@ const minArgRoom = 8
 // with the room as its capacity): the memory of a recycled event, or else
 // a slab. Reading them there and not into a buffer saves copying each
 // one (a Value is 144 bytes) when the line is done. Nothing is handed
-// out until argsDone.
+// out until argsDone. A slab's room is zero past what the lines before
+// handed out (argsDone clears what they read and did not), so that
+// argsAndReturnInto need not clear each Value again before reading into
+// it; a recycled event's is not (eventMem.reset leaves the Values of the
+// last line it served).
 func (l *lineParser) argRoom() []Value {
 	if m := l.mem; m != nil {
 		return m.argRoom()
@@ -174,6 +178,9 @@ func (l *lineParser) argRoom() []Value {
 // capacity is its length, as carve's.
 func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
 	inPlace := cap(args) == cap(room)
+	if l.mem == nil {
+		l.tidySlab(args, n, inPlace, failed)
+	}
 	if n == 0 {
 		if m := l.mem; m != nil && inPlace {
 			m.argsDone(args, 0, true, failed)
@@ -191,6 +198,23 @@ func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
 	}
 	l.argSlab = l.argSlab[n:]
 	return args[:n:n]
+}
+
+// tidySlab keeps the rest of the argument slab zero (see argRoom) once
+// a line has read args in it and hands out the first n: the Values read
+// past those (positions skipped after the last one kept, and the one an
+// error stopped in) are cleared. A room the line outgrew (append moved
+// its arguments) was written to its end: the slab is dropped.
+func (l *lineParser) tidySlab(args []Value, n int, inPlace, failed bool) {
+	if !inPlace {
+		l.argSlab = nil
+		return
+	}
+	end := len(args)
+	if failed && end < cap(args) {
+		end++
+	}
+	clear(args[n:end])
 }
 
 // carve returns a copy of v, carved from the memory of a recycled event,
@@ -1088,7 +1112,14 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 		skip := l.want != AllArgs && l.argIdx >= 0 && !l.want.Has(l.argIdx)
 		l.skipping = skip
 		n := len(ev.Args)
-		ev.Args = append(ev.Args, Value{})
+		if l.mem == nil && n < cap(ev.Args) {
+			// A slab's room is zero already (argRoom): clearing the
+			// Value again cost some 5% while the collector ran (a
+			// write barrier for each of its pointers).
+			ev.Args = ev.Args[:n+1]
+		} else {
+			ev.Args = append(ev.Args, Value{})
+		}
 		if l.args == nil {
 			l.args = []Value{}
 		}
