@@ -161,7 +161,7 @@ const minArgRoom = 8
 // handed out (argsDone clears what they read and did not), so that
 // argsAndReturnInto need not clear each Value again before reading into
 // it; a recycled event's is not (eventMem.reset leaves the Values of the
-// last line it served).
+// lines it served).
 func (l *lineParser) argRoom() []Value {
 	if m := l.mem; m != nil {
 		return m.argRoom()
@@ -183,7 +183,7 @@ func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
 	}
 	if n == 0 {
 		if m := l.mem; m != nil && inPlace {
-			m.argsDone(args, 0, true, failed)
+			m.argsDone(args, 0, true)
 		}
 		if l.args == nil {
 			return nil
@@ -191,7 +191,7 @@ func (l *lineParser) argsDone(room, args []Value, n int, failed bool) []Value {
 		return l.args[:0:0]
 	}
 	if m := l.mem; m != nil {
-		return m.argsDone(args, n, inPlace, failed)
+		return m.argsDone(args, n, inPlace)
 	}
 	if !inPlace {
 		return l.carve(args[:n])

@@ -21,17 +21,14 @@ type eventMem struct {
 	// split call's joined Args are carved: vals[:used] are handed out.
 	vals []Value
 	used int
-	// vals[used:dirty] hold Values of a line before the last one the
-	// event served, cleared when it is reset.
-	dirty int
-	// evals are where Elems are carved from, used and cleared as vals:
-	// apart, so that the elements of an argument being read do not land
-	// in the room of the arguments after it.
-	evals         []Value
-	eused, edirty int
-	vextras       []ValueExtra // vextras[:vxUsed] are handed out
-	vxUsed        int
-	extra         EventExtra
+	// evals are where Elems are carved from, used as vals: apart, so
+	// that the elements of an argument being read do not land in the
+	// room of the arguments after it.
+	evals   []Value
+	eused   int
+	vextras []ValueExtra // vextras[:vxUsed] are handed out
+	vxUsed  int
+	extra   EventExtra
 	// joined is the resumed half of a split call, whose Values the
 	// joined event's Args took (with their Elems, in joined's memory):
 	// it is reused with this event, never before.
@@ -74,12 +71,11 @@ func (m *eventMem) carve(v []Value) []Value {
 		// The values carved so far stay where they are, in the old
 		// room, which goes when the event is next reset.
 		m.evals = make([]Value, min(max(2*len(m.evals), minMemValues, n), maxMemValues))
-		m.eused, m.edirty = 0, 0
+		m.eused = 0
 	}
 	out := m.evals[m.eused : m.eused+n : m.eused+n]
 	copy(out, v)
 	m.eused += n
-	m.edirty = max(m.edirty, m.eused)
 	return out
 }
 
@@ -90,7 +86,7 @@ func (m *eventMem) argRoom() []Value {
 	if len(m.vals)-m.used < minArgRoom {
 		// As in carve, what was handed out stays in the old room.
 		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, minArgRoom), maxMemValues))
-		m.used, m.dirty = 0, 0
+		m.used = 0
 	}
 	return m.vals[m.used:m.used:len(m.vals)]
 }
@@ -99,17 +95,8 @@ func (m *eventMem) argRoom() []Value {
 // place. Arguments that
 // did not fit the room are copied into a larger one, so that the event
 // has it for its next lines.
-func (m *eventMem) argsDone(args []Value, n int, inPlace, failed bool) []Value {
+func (m *eventMem) argsDone(args []Value, n int, inPlace bool) []Value {
 	if inPlace {
-		// The Values read past the n handed out are positions skipped
-		// after the last one kept, which hold nothing but their kind;
-		// but when an error stopped the line, the one it stopped in
-		// may hold strings: it is cleared with the rest when the event
-		// is reset.
-		if failed {
-			m.dirty = max(m.dirty, m.used+min(len(args)+1, cap(args)))
-		}
-		m.dirty = max(m.dirty, m.used+n)
 		out := args[:n:n]
 		m.used += n
 		return out
@@ -119,12 +106,11 @@ func (m *eventMem) argsDone(args []Value, n int, inPlace, failed bool) []Value {
 	}
 	if m.used+n > len(m.vals) {
 		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, n), maxMemValues))
-		m.used, m.dirty = 0, 0
+		m.used = 0
 	}
 	out := m.vals[m.used : m.used+n : m.used+n]
 	copy(out, args[:n])
 	m.used += n
-	m.dirty = max(m.dirty, m.used)
 	return out
 }
 
@@ -138,13 +124,12 @@ func (m *eventMem) join(a, b []Value) []Value {
 	}
 	if m.used+n > len(m.vals) {
 		m.vals = make([]Value, min(max(2*len(m.vals), minMemValues, n), maxMemValues))
-		m.used, m.dirty = 0, 0
+		m.used = 0
 	}
 	out := m.vals[m.used : m.used+n : m.used+n]
 	copy(out, a)
 	copy(out[len(a):], b)
 	m.used += n
-	m.dirty = max(m.dirty, m.used)
 	return out
 }
 
@@ -160,18 +145,17 @@ func (m *eventMem) valueExtra() *ValueExtra {
 	return x
 }
 
-// reset forgets what m handed out and keeps its room. The Values of the
-// line the event served last are not cleared: the next line's overwrite
-// them, and clearing them cost as much again (the memory has left the
-// cache since), some 4% of reading a real trace. Those of earlier lines,
-// past the last line's, are, so that a pooled event keeps alive only
-// the strings of the line it last served.
+// reset forgets what m handed out and keeps its room. The Values it
+// handed out are not cleared: the next lines overwrite them (a line
+// clears each Value it reads into, and carve copies whole ones), and
+// clearing them cost as much again (the memory has left the cache
+// since): some 4% of reading a real trace for the last line's Values,
+// as much again for those of the lines before it past the last line's,
+// which were cleared until then. A pooled event so keeps alive the
+// strings of the Values its rooms hold, up to maxMemValues in each: as
+// many as one line alone may leave there.
 func (m *eventMem) reset() {
-	clear(m.vals[m.used:m.dirty])
-	m.dirty = m.used
 	m.used = 0
-	clear(m.evals[m.eused:m.edirty])
-	m.edirty = m.eused
 	m.eused = 0
 	clear(m.vextras[:m.vxUsed])
 	m.vxUsed = 0
