@@ -62,6 +62,9 @@ func noCall(string) bool { return false }
 // evenArgs keeps arguments 0, 2 and 4 of every call.
 func evenArgs(string) ArgSet { return ArgPositions(0, 2, 4) }
 
+// firstArg keeps argument 0 of every call.
+func firstArg(string) ArgSet { return ArgPositions(0) }
+
 // samePositions reports how a reading that decoded only the positions set
 // keeps differs from a full one: outside Args not at all; in Args, every
 // position kept must equal the full reading's, every other one must be
@@ -125,15 +128,19 @@ func TestDecodeArgsSkipsOnly(t *testing.T) {
 				t.Errorf("%s: events (-full +skipped):\n%s", name, diff)
 			}
 		}
-		part, pw, perr := readPositions(bytes.NewReader(b), evenArgs)
-		if (ferr == nil) != (perr == nil) || ferr != nil && ferr.Error() != perr.Error() {
-			t.Errorf("%s: errors %v and %v", name, ferr, perr)
-		}
-		if diff := cmp.Diff(fw, pw); diff != "" {
-			t.Errorf("%s: warnings (-full +positions):\n%s", name, diff)
-		}
-		if diff := samePositions(full, part, evenArgs); diff != "" {
-			t.Errorf("%s: %s", name, diff)
+		// evenArgs, and firstArg, which passes every call's arguments
+		// after the first whole (argsAndReturnInto's scanRest).
+		for _, set := range []func(string) ArgSet{evenArgs, firstArg} {
+			part, pw, perr := readPositions(bytes.NewReader(b), set)
+			if (ferr == nil) != (perr == nil) || ferr != nil && ferr.Error() != perr.Error() {
+				t.Errorf("%s: errors %v and %v", name, ferr, perr)
+			}
+			if diff := cmp.Diff(fw, pw); diff != "" {
+				t.Errorf("%s: warnings (-full +positions):\n%s", name, diff)
+			}
+			if diff := samePositions(full, part, set); diff != "" {
+				t.Errorf("%s: %s", name, diff)
+			}
 		}
 		if len(full) == 0 {
 			t.Errorf("%s: no events", name)
