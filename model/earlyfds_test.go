@@ -117,6 +117,33 @@ func TestChildEarlyFDs(t *testing.T) {
 	}
 }
 
+// TestGrandchildEarlyFDs: a child that forks before its own clone
+// returned gives its child a copy of its table as the window showed it;
+// once the child is attached, the grandchild's fd the child had from its
+// parent is the parent's entry too, not the stand-in (bash's command
+// substitution on a busy machine: the subshell dup2s the pipe onto fd 1,
+// and the program it runs writes there after the subshell's clone
+// returned).
+func TestGrandchildEarlyFDs(t *testing.T) {
+	trace := earlyStart +
+		"100 openat(AT_FDCWD, \"/d/out\", O_WRONLY|O_CREAT, 0600) = 3\n" +
+		"100 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_CREAT, 0600) = 4\n" + earlyClone +
+		"101 dup2(4, 1) = 1\n" +
+		"101 close(4) = 0\n" +
+		"101 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 102\n" +
+		"102 write(1, \"x\", 1) = 1\n" + earlyBack +
+		"102 write(1, \"y\", 1) = 1\n"
+	got := fdsAfter(t, trace, 100, 101, 102)
+	want := map[int]map[int]string{
+		100: {3: "/d/out #1", 4: "/d/log #2"},
+		101: {1: "/d/log #2", 3: "/d/out #1"},
+		102: {1: "/d/log #2"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fd tables (-want +got):\n%s", diff)
+	}
+}
+
 // TestChildEarlyFDsShared: the handle a child inherits is its parent's
 // own (offset and flags are the open file description's), and an
 // F_SETFL made before the clone returned reaches it.

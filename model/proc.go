@@ -1098,8 +1098,8 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		for fd, e := range own.all {
 			child.files.set(fd, e)
 		}
-	} else {
-		child.files.replay(early, shared)
+	} else if as := child.files.replay(early, shared); len(as) > 0 {
+		p.resolveStandIns(child.files, as)
 	}
 	cwd := child.fs.cwd
 	if flags&syscalls.CLONE_FS != 0 {
@@ -1118,12 +1118,45 @@ func (pr *Process) put(fd int, e fdEntry) {
 	pr.noteEarly(earlyOp{kind: earlySet, fd: fd, line: e.line, e: e})
 }
 
+// resolveStandIns puts, in every table but t (the one just replayed),
+// the parent's handle where a stand-in of as was: a child that forks
+// before its own clone returned gives its children copies of its table
+// with the stand-ins of the fds it inherited, and they keep them after
+// it is attached. (bash's command substitution: the subshell dup2s the
+// pipe its parent made onto fd 1, and a program it runs writes there;
+// on a busy machine strace printed the subshell's calls, and its child's,
+// before the subshell's clone returned, and the write was taken for one
+// to an fd the trace never opened.) Only the stand-ins a replay found to
+// be the parent's are in as, and no table but t's copies holds one.
+func (p *Procs) resolveStandIns(t *fdTable, as map[*Handle]*Handle) {
+	for _, q := range p.procs {
+		if q.files == t {
+			continue
+		}
+		for fd, e := range q.files.all {
+			h, prev := as[e.h], as[e.prevH]
+			if h == nil && prev == nil {
+				continue
+			}
+			if h != nil {
+				e.h = h
+			}
+			if prev != nil {
+				e.prevH = prev
+			}
+			q.files.set(fd, e)
+		}
+	}
+}
+
 // replay applies to t, the table a child started with, the changes the
-// child made before it was attached (see earlyOp), in order. guarded: t
-// is shared with threads that may have changed it since (CLONE_FILES), so
+// child made before it was attached (see earlyOp), in order, and returns
+// the stand-ins of the fds the child used without making them that were
+// its parent's entries, each with the parent's handle. guarded: t is
+// shared with threads that may have changed it since (CLONE_FILES), so
 // an entry assigned after a change's line is not the one it meant; a
 // copied table holds only entries older than any of the child's calls.
-func (t *fdTable) replay(ops []earlyOp, guarded bool) {
+func (t *fdTable) replay(ops []earlyOp, guarded bool) map[*Handle]*Handle {
 	var as map[*Handle]*Handle // a stand-in, and the handle it was
 	for i := range ops {
 		op := &ops[i]
@@ -1158,6 +1191,7 @@ func (t *fdTable) replay(ops []earlyOp, guarded bool) {
 			t.apply(op, guarded)
 		}
 	}
+	return as
 }
 
 func setAs(as map[*Handle]*Handle, s, h *Handle) map[*Handle]*Handle {
