@@ -262,6 +262,10 @@ type jsonPoints struct {
 	at    int
 	all   bool
 	n     int
+	// pj and moved are reused from point to point: a database's trace
+	// has a point at every page it writes.
+	pj    PointJSON
+	moved []string
 }
 
 func (j *jsonPoints) Begin() {
@@ -282,7 +286,11 @@ func (j *jsonPoints) End(ws []check.BlindWarning, ns []check.Note) {
 }
 
 func (j *jsonPoints) Point(pt model.Point) {
-	pj := PointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: map[string][]string{}, Detail: []DetailJSON{}}
+	if j.pj.Paths == nil {
+		j.pj.Paths, j.pj.Detail, j.moved = map[string][]string{}, []DetailJSON{}, []string{}
+	}
+	clear(j.pj.Paths)
+	pj := PointJSON{Index: pt.Index, States: pt.States, Exact: pt.Exact, Explored: pt.Explored, Paths: j.pj.Paths, Detail: j.pj.Detail[:0]}
 	if pt.Event != nil {
 		pj.Line = pt.Event.Line
 		if otherFile(*pt.Event, j.trace) {
@@ -313,6 +321,7 @@ func (j *jsonPoints) Point(pt model.Point) {
 			pj.Detail = append(pj.Detail, d)
 		}
 	}
+	j.pj.Detail = pj.Detail
 	if j.n > 0 {
 		j.e.Raw(",")
 	}
@@ -321,7 +330,8 @@ func (j *jsonPoints) Point(pt model.Point) {
 	if j.all {
 		writePoint(j.e, &pj, nil)
 	} else {
-		writePoint(j.e, &pj, &PointChangesJSON{Moved: append([]string{}, pt.Moved...), Unchanged: pt.Paths - len(pt.Changed)})
+		j.moved = append(j.moved[:0], pt.Moved...)
+		writePoint(j.e, &pj, &PointChangesJSON{Moved: j.moved, Unchanged: pt.Paths - len(pt.Changed)})
 	}
 }
 
