@@ -5,13 +5,16 @@
 // time and the CPU time the whole process spent in it. A CPU time near
 // twice the wall time says both CPUs were busy; near the wall time, one
 // goroutine bounded the phase; and the peak resident memory of the
-// process so far, which says in which phase a peak was reached. Off, a
-// mark costs one atomic load.
+// process so far, which says in which phase a peak was reached; and the
+// heap the last collection found live, which tells memory the program
+// holds from memory the collector has not yet reclaimed or returned.
+// Off, a mark costs one atomic load.
 package phases
 
 import (
 	"fmt"
 	"io"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +33,7 @@ var (
 	// The clocks, variables for the tests.
 	clock = processCPU
 	peak  = peakRSS
+	live  = liveHeap
 	now   = time.Now
 )
 
@@ -71,5 +75,16 @@ func Mark(name string) {
 	if t.Sub(since) < least {
 		return
 	}
-	fmt.Fprintf(out, "crashsim: phase %-40s %8.3f s wall %8.3f s CPU %6d MB peak\n", name, t.Sub(since).Seconds(), (c - cpu).Seconds(), peak()/1e6)
+	fmt.Fprintf(out, "crashsim: phase %-40s %8.3f s wall %8.3f s CPU %6d MB peak %6d MB live\n", name, t.Sub(since).Seconds(), (c - cpu).Seconds(), peak()/1e6, live()/1e6)
+}
+
+// liveHeap is the heap, in bytes, that the last collection found
+// reachable (0 before the first).
+func liveHeap() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }
