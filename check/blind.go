@@ -262,6 +262,13 @@ type Watcher struct {
 	// filtered.
 	kindNames [3]string
 	kinds     int
+	// nonProcess counts the calls that are not of a process's life
+	// (execve, fork, clone, wait, exit): a run of such calls alone was
+	// recorded with a filter that keeps only them (-e
+	// trace=execve,exit_group, %process), however many kinds they are.
+	nonProcess int
+	// execs counts the execve calls that succeeded: programs run.
+	execs int
 
 	// procs is the process model of the model whose paths the watcher
 	// sees (UseProcs): it tells an fd the trace never opened and cannot
@@ -335,6 +342,21 @@ type Watcher struct {
 // minFilteredCalls is how many calls of at most two kinds make a trace
 // look filtered.
 const minFilteredCalls = 20
+
+// processCall reports whether a call is of a process's life only: it
+// starts, forks, waits for or ends a process, and touches no file (an
+// execve reads one, which changes nothing).
+func processCall(name string, e syscalls.Effect) bool {
+	switch e {
+	case syscalls.Execve, syscalls.Fork, syscalls.Exit:
+		return true
+	}
+	switch name {
+	case "wait4", "waitid", "waitpid":
+		return true
+	}
+	return false
+}
 
 // minFilteredOpens is how many opens, with not one read nor close in a
 // whole run, make a trace filtered: one or two could be a program that
@@ -512,6 +534,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.woke, w.woken = ref(ev), ev.Ret
 	}
 	row := ev.Call.Row()
+	if !processCall(ev.Name, row.Effect) {
+		w.nonProcess++
+	}
 	switch row.Effect {
 	case syscalls.Exit:
 		w.exitCalls++
@@ -520,6 +545,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.closes++
 	case syscalls.Execve:
 		w.execSeen = true
+		if ev.OK() {
+			w.execs++
+		}
 	case syscalls.Open:
 		w.anyOpens++
 		if ev.OK() {
@@ -918,6 +946,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// run is what a filter leaves. (A window of a running program,
 		// cut short, is said as that.)
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all %s: a program makes many kinds of call, so it looks recorded with a syscall filter (-e trace=...) that leaves out the others, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls, strings.Join(w.kindNames[:w.kinds], " or ")))
+	} else if w.nonProcess == 0 && (w.syscalls >= minFilteredCalls || w.execs >= 2) && w.firstEnded {
+		// Every program opens, reads, maps or writes something between
+		// its execve and its exit (the dynamic loader alone does; a
+		// static program that does nothing shows execve and exit_group
+		// only): a run of many calls, or of two programs, whose calls
+		// only start, fork, wait for and end processes was recorded
+		// with a filter that keeps those (a build profiler's -e
+		// trace=execve,execveat,exit,exit_group), however many kinds it
+		// keeps.
+		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls all start, fork, wait for or end processes (execve, clone, wait4, exit_group, ...): a program also opens, reads and writes files, so it looks recorded with a syscall filter (-e trace=execve,exit_group or %%process) that leaves out every call on files, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls))
 	} else if w.okOpens >= minFilteredOpens && w.reads == 0 && w.closes == 0 && w.firstEnded {
 		// A program reads or closes what it opens (the dynamic loader
 		// reads each library's header and closes it): a whole run with

@@ -481,6 +481,36 @@ func TestFewKindsInline(t *testing.T) {
 	}
 }
 
+// TestProcessOnlyInline: a run recorded with a filter that keeps only
+// the calls of processes' lives (a build profiler records with
+// -e trace=execve,execveat,exit,exit_group) shows no file at all, in
+// more kinds than two; it is no clean run. A static program that does
+// nothing shows two such calls and is left alone.
+func TestProcessOnlyInline(t *testing.T) {
+	run := func(name, trace string) []string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blind, _, _ := blindRun(t, p, Options{})
+		return blind
+	}
+	build := "300 execve(\"/opt/bin/make\", [\"make\"], 0x7ffe0010 /* 9 vars */) = 0\n" +
+		"300 execve(\"/usr/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0020 /* 9 vars */) = -1 ENOENT (No such file or directory)\n" +
+		"301 execve(\"/usr/local/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0030 /* 9 vars */) = 0\n" +
+		"302 exit(0) = ?\n302 +++ exited with 0 +++\n" +
+		"301 exit_group(0) = ?\n301 +++ exited with 0 +++\n" +
+		"300 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=301, si_uid=1000, si_status=0, si_utime=0, si_stime=0} ---\n" +
+		"300 exit_group(0) = ?\n300 +++ exited with 0 +++\n"
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("build.strace", build)); diff != "" {
+		t.Errorf("process calls only: blind spots (-want +got):\n%s", diff)
+	}
+	static := "execve(\"/bin/true\", [\"true\"], 0x7ffe0010 /* 9 vars */) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+	if got := run("true.strace", static); len(got) != 0 {
+		t.Errorf("a static program that does nothing: blind spots %v, want none", got)
+	}
+}
+
 // io_uring moves file operations out of the trace's sight: a trace that
 // set one up is never a quiet clean, even with nothing in scope.
 func TestIOUringIsBlind(t *testing.T) {
