@@ -539,8 +539,8 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.write(ev, row, eff)
 	case syscalls.ReadFD, syscalls.ReadAt:
 		if h := m.fileHandle(ev, row.FD()); h != nil {
-			if row.Effect == syscalls.ReadFD {
-				m.procs.setOffset(h, m.procs.offset(h)+ev.Ret)
+			if off := m.procs.offset(h); row.Effect == syscalls.ReadFD && off >= 0 {
+				m.procs.setOffset(h, off+ev.Ret)
 			}
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any

@@ -15,7 +15,7 @@ import (
 type Handle struct {
 	Path   string // absolute when the trace tells, else relative to an unknown cwd; "" when unknown
 	Flags  uint64 // open flags (O_APPEND, O_DIRECT, O_SYNC, ...)
-	Offset int64
+	Offset int64  // -1 when unknown (an fd opened before the trace)
 	Kind   HandleKind
 	// unnamed: an fd the trace never opened and never named (inherited
 	// from before the trace, or opened before an attach, and printed
@@ -569,7 +569,10 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		default:
 			// The fd predates the trace or the table lost track: believe
 			// strace, it read /proc/PID/fd.
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno}
+			// Opened before the trace, or by a parent before its clone
+			// returned: where its offset stood the trace has not shown
+			// (a log a daemon has written for hours is far past 0).
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1}
 			pr.files.set(int(fd), fdEntry{h: h})
 			if !pr.attached {
 				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
@@ -587,7 +590,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 		// An fd inherited from before the trace, whose file the trace
 		// does not name: remember it as unknown, so that dup of it
 		// carries "unknown" instead of leaving stale entries in place.
-		h := &Handle{unnamed: true, std: fd <= 2}
+		h := &Handle{unnamed: true, std: fd <= 2, Offset: -1} // as above
 		pr.files.set(int(fd), fdEntry{h: h})
 		pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
 		return h
