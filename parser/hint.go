@@ -238,7 +238,8 @@ func mixedOutputHint(text []byte, msg string) string {
 	// The output may end the line, or hold what reads as more arguments
 	// ("127I0725 22:30:35 ...] text").
 	cutArgs := strings.Contains(msg, "line ended inside the arguments of") || strings.HasPrefix(msg, "expected ',' or ')' after argument")
-	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,"} {
+	// -y names the fd's file after its number: "write(1</dev/pts/0>,".
+	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,", "write(1<", "write(2<", "writev(1<", "writev(2<"} {
 		if bytes.HasPrefix(call, []byte(w)) && cutArgs {
 			return "this write to the program's stdout or stderr is cut by its own output: " + fix
 		}
@@ -263,7 +264,8 @@ func mixedOutputHint(text []byte, msg string) string {
 // outputAfterCount reports whether call, the line of a write cut short,
 // goes on right after the byte count with text that is no part of a call:
 // `write(23, "Hello"..., 34Hello, world`, the program's output landing
-// where strace was about to print ") = 34".
+// where strace was about to print ") = 34"; or ends at the count of bytes
+// that begin with a newline, which the program's output put there.
 func outputAfterCount(call []byte) bool {
 	q := bytes.IndexByte(call, '"')
 	if q < 0 {
@@ -280,6 +282,12 @@ func outputAfterCount(call []byte) bool {
 	k := 0
 	for k < len(rest) && isDigit(rest[k]) {
 		k++
+	}
+	if k > 0 && k == len(rest) {
+		// The line ends at the count: output that began with a newline
+		// (the bytes written start with one), the rest of it and ") =
+		// N" on lines of their own.
+		return bytes.HasPrefix(call[q:], []byte(`"\n`))
 	}
 	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
 }
