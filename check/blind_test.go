@@ -276,6 +276,14 @@ func TestScopeVolatile(t *testing.T) {
 		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "ramfs"}}}, "/tmp/a", false},
 		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "tmpfs"}}}, "/tmpx/a", true},
 		{Options{Mounts: []Mount{{"/", "ext4"}, {"/tmp", "tmpfs"}}}, "/run/a", true},
+		// /var/run and /var/lock are links into /run: a pid file written
+		// there is on tmpfs, whether the mounts are known or assumed.
+		{Options{LikelyVolatile: LikelyVolatile}, "/var/run/daemon.pid", false},
+		{Options{LikelyVolatile: LikelyVolatile}, "/var/lock/LCK..ttyS0", false},
+		{Options{Mounts: []Mount{{"/", "ext4"}, {"/run", "tmpfs"}}}, "/var/run/daemon.pid", false},
+		{Options{LikelyVolatile: LikelyVolatile, Roots: []string{"/var/run/app"}}, "/var/run/app/state", true},
+		{Options{LikelyVolatile: LikelyVolatile}, "/var/runner/x", true},
+		{Options{LikelyVolatile: LikelyVolatile}, "/var/lib/app/state", true},
 	}
 	for _, tc := range tests {
 		if got := tc.opt.InScope(tc.path); got != tc.want {
