@@ -489,6 +489,43 @@ func TestStderrFormFixture(t *testing.T) {
 	}
 }
 
+// TestStderrFormQuiet: strace -f -q (or attached with -p) to its stderr
+// announces no child, and once the command's fork returned on a line with
+// no pid, the command's next lines carry its number: those lines are the
+// command's (pid 0), so its wait4, started on a prefixed line and resumed
+// on one without a pid when it is alone again, is one call. A pid first
+// seen while a fork is under way is left as it is: it may be the child.
+func TestStderrFormQuiet(t *testing.T) {
+	const text = "read(0, \"q\", 1) = 1\n" +
+		"clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f10) = 611\n" +
+		"[pid   600] close(5) = 0\n" +
+		"[pid   611] close(6) = 0\n" +
+		"[pid   600] wait4(-1,  <unfinished ...>\n" +
+		"[pid   611] exit_group(0) = ?\n" +
+		"[pid   611] +++ exited with 0 +++\n" +
+		"<... wait4 resumed> [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 611\n" +
+		"clone( <unfinished ...>\n" +
+		"[pid   612] close(6) = 0\n" +
+		"[pid   600] <... clone resumed> child_stack=NULL, flags=SIGCHLD) = 612\n" +
+		"[pid   612] exit_group(0) = ?\n" +
+		"[pid   612] +++ exited with 0 +++\n" +
+		"exit_group(0) = ?\n" +
+		"+++ exited with 0 +++\n"
+	evs, warns, _ := parseText(t, text)
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+	want := map[int]int{1: 0, 2: 0, 3: 0, 4: 611, 6: 611, 10: 612, 11: 0, 14: 0}
+	for _, ev := range evs {
+		if p, ok := want[ev.Pos.Line]; ok && ev.PID != p {
+			t.Errorf("line %d (%s): pid %d, want %d", ev.Pos.Line, ev.Name, ev.PID, p)
+		}
+		if ev.Name == "wait4" && (ev.PID != 0 || ev.Ret != 611) {
+			t.Errorf("line %d: wait4 of pid %d returning %d, want the command's (0), returning 611", ev.Pos.Line, ev.PID, ev.Ret)
+		}
+	}
+}
+
 // TestRecordedStackOfCallCutByExit reads a real trace of the case above
 // (testdata/kstack/RECORD says how it was recorded; crashsim trace
 // --stack warned on it line by line before): no warning, and the cut

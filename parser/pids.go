@@ -20,8 +20,10 @@ import (
 // are given 0 too. Its number is known when a prefixed line resumes the
 // call a line without a pid left unfinished, or when a pid neither
 // announced by "Process N attached" nor returned by a fork is seen in a
-// trace that announces its children. (With -q it does not, and a pid that
-// is new may be a child whose fork has not returned yet: left as it is.)
+// trace that announces its children, or (with -q, which announces none)
+// after the command's own fork returned while no fork is under way: a
+// pid that is new while one is may be a child whose fork has not
+// returned yet, and is left as it is.
 type pidTrack struct {
 	prefixed  bool         // a line had a pid
 	main      bool         // lines without a pid came first: pid 0 is the command
@@ -36,6 +38,11 @@ type pidTrack struct {
 	// low bits: a line of one of them needs neither map, as a trace
 	// switches between a few processes line by line.
 	hot [8]int
+	// mainForked: a fork of the command returned on a line without a
+	// pid. strace prefixes lines once it traces a second process, the
+	// command's child: a pid then new, neither a child nor born of a
+	// fork still under way, is the command's own.
+	mainForked bool
 }
 
 // placePID sets the pid of a parsed line of a trace that is not one file
@@ -63,7 +70,7 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 			ev.PID = 0
 		} else if ev.PID != t.last && t.hot[ev.PID&7] != ev.PID && !t.seen[ev.PID] {
 			t.seen[ev.PID] = true
-			if t.main && !t.mainDone && t.mainPID == 0 && !t.children[ev.PID] && (t.announced || r.resumesMain(ev, kind)) {
+			if t.main && !t.mainDone && t.mainPID == 0 && !t.children[ev.PID] && (t.announced || r.resumesMain(ev, kind) || t.mainForked && !r.forkPending()) {
 				t.mainPID, ev.PID = ev.PID, 0
 			}
 		}
@@ -90,6 +97,9 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 	case lineCall, lineResumed:
 		if ev.Call.Effect() == syscalls.Fork && ev.RetKnown && ev.Ret > 0 {
 			t.child(int(ev.Ret))
+			if ev.PID == 0 {
+				t.mainForked = true
+			}
 		}
 	}
 }
@@ -102,6 +112,18 @@ func (r *Reader) resumesMain(ev *Event, kind lineKind) bool {
 	}
 	start := r.pending[0]
 	return start != nil && start.Name == ev.Name
+}
+
+// forkPending reports whether a call that makes a process is unfinished
+// in some process: its child can show before it returns, under a pid no
+// fork has returned yet.
+func (r *Reader) forkPending() bool {
+	for _, ev := range r.pending {
+		if ev != nil && ev.Call.Effect() == syscalls.Fork {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *pidTrack) child(pid int) {
