@@ -27,6 +27,7 @@ const (
 	BlindRootUnmatched      = "blind-root-unmatched"
 	BlindNoData             = "blind-no-data"
 	BlindIOUring            = "blind-io-uring"
+	BlindLinuxAIO           = "blind-linux-aio"
 	BlindSharedMmap         = "blind-shared-mmap"
 	BlindUnknownArch        = "blind-unknown-arch"
 	BlindNoCalls            = "blind-no-calls"
@@ -53,6 +54,7 @@ var blindSpots = []BlindSpot{
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
 	{BlindPartialSet, "what the other processes of an strace -ff recording did, when one file of the set is given: their writes, syncs and renames", "give the set's prefix (crashsim check PREFIX reads every PREFIX.PID file in order; the set needs -tt or -ttt), or record with -f into one file"},
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
+	{BlindLinuxAIO, "the writes and fsyncs submitted with io_submit (Linux AIO, as libaio and InnoDB use it): strace prints them when they are queued, but they happen when the kernel completes them, and crashsim does not model them", "no strace flag helps: check the program with its synchronous I/O (InnoDB: innodb_use_native_aio=OFF)"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
@@ -330,6 +332,7 @@ type Watcher struct {
 	volFS     string
 
 	uring model.Ref // the first io_uring_setup that succeeded
+	aio   model.Ref // the first io_submit that queued an operation
 
 	mapped     model.Ref // the first shared writable mapping of a file in scope
 	mappedPath string
@@ -603,6 +606,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.IOUringSetup:
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
+		}
+	case syscalls.None:
+		if ev.Name == "io_submit" && ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
+			w.aio = ref(ev)
 		}
 	case syscalls.Fork:
 		if ev.OK() && ev.Ret > 0 {
@@ -1062,6 +1069,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if w.uring.Syscall != "" {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
+	}
+	if w.aio.Syscall != "" {
+		add(BlindLinuxAIO, w.aio, "the program queued file operations with io_submit (Linux AIO): their writes and fsyncs happen when the kernel completes them, which crashsim does not model, so a loss there cannot be seen")
 	}
 	if w.mappedPath != "" {
 		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", shown(w.mappedPath)))

@@ -541,6 +541,35 @@ func TestIOUringIsBlind(t *testing.T) {
 	}
 }
 
+// Linux AIO: io_submit queues writes and fsyncs that the kernel completes
+// later and the model does not follow. A database that writes its pages
+// that way and never calls fsync itself is no clean run; an io_submit
+// that queued nothing (or failed) is no blind spot.
+func TestLinuxAIOIsBlind(t *testing.T) {
+	dir := t.TempDir()
+	run := func(name, calls string) []string {
+		p := filepath.Join(dir, name)
+		text := "execve(\"/usr/sbin/dbd\", [\"dbd\"], 0x7ffd /* 9 vars */) = 0\n" +
+			"io_setup(64, [0x7f2200001000]) = 0\n" +
+			"openat(AT_FDCWD, \"/srv/db/pages\", O_RDWR|O_DIRECT) = 5\n" + calls +
+			"close(5) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blind, _, _ := blindRun(t, p, Options{Existed: func(string) (bool, bool) { return true, true }})
+		return blind
+	}
+	queued := "io_submit(0x7f2200001000, 1, [{aio_data=0x10, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=5, aio_buf=\"\\x01\\x02\"..., aio_nbytes=8192, aio_offset=16384}]) = 1\n" +
+		"io_getevents(0x7f2200001000, 1, 64, [{data=0x10, obj=0x7ffd1000, res=8192, res2=0}], NULL) = 1\n"
+	if diff := cmp.Diff([]string{BlindLinuxAIO}, run("aio.strace", queued)); diff != "" {
+		t.Errorf("blind spots (-want +got):\n%s", diff)
+	}
+	failed := "io_submit(0x7f2200001000, 1, 0x7ffd2000) = -1 EINVAL (Invalid argument)\n"
+	if blind := run("failed.strace", failed); len(blind) != 0 {
+		t.Errorf("a failed io_submit: blind spots %v, want none", blind)
+	}
+}
+
 // A strace older than the kernel prints a call it does not know by its
 // number, with bare numbers for arguments: renameat2 (316 on amd64) as
 // strace 4.x printed it hides a rename. A number that stands for no call
