@@ -14,7 +14,9 @@ import (
 func TestMarks(t *testing.T) {
 	wall, proc := time.Unix(1000, 0), time.Duration(0)
 	rss, heap := int64(0), int64(0)
-	defer func(n func() time.Time, c func() time.Duration, p, l func() int64) { now, clock, peak, live = n, c, p, l }(now, clock, peak, live)
+	defer func(n func() time.Time, c func() time.Duration, p, l func() int64) {
+		now, clock, peak, live = n, c, p, l
+	}(now, clock, peak, live)
 	live = func() int64 { return heap }
 	now = func() time.Time { return wall }
 	clock = func() time.Duration { return proc }
