@@ -368,13 +368,9 @@ const minFilteredCalls = 20
 // processCall reports whether a call is of a process's life only: it
 // starts, forks, waits for or ends a process, and touches no file (an
 // execve reads one, which changes nothing).
-func processCall(name string, e syscalls.Effect) bool {
+func processCall(e syscalls.Effect) bool {
 	switch e {
-	case syscalls.Execve, syscalls.Fork, syscalls.Exit:
-		return true
-	}
-	switch name {
-	case "wait4", "waitid", "waitpid":
+	case syscalls.Execve, syscalls.Fork, syscalls.Exit, syscalls.Wait:
 		return true
 	}
 	return false
@@ -556,7 +552,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.woke, w.woken = ref(ev), ev.Ret
 	}
 	row := ev.Call.Row()
-	if !processCall(ev.Name, row.Effect) {
+	if !processCall(row.Effect) {
 		w.nonProcess++
 	}
 	switch row.Effect {
@@ -607,8 +603,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
 		}
-	case syscalls.None:
-		if ev.Name == "io_submit" && ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
+	case syscalls.AIOSubmit:
+		if ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
 			w.aio = ref(ev)
 		}
 	case syscalls.Fork:

@@ -15,6 +15,6 @@ var ioUringRows = []Row{
 	// writes and fsyncs io_submit queues, but they happen when the
 	// kernel completes them, which the model does not follow: a blind
 	// spot too, blind-linux-aio.
-	{Name: "io_submit", Arches: AllArches, Traced: true, Optional: true, Why: "Linux AIO writes and fsyncs are not modelled",
+	{Name: "io_submit", Effect: AIOSubmit, Arches: AllArches, Traced: true, Optional: true, Why: "Linux AIO writes and fsyncs are not modelled",
 		Args: args(argOther("ctx_id"), argOther("nr"), argOther("iocbpp"))},
 }

@@ -21,6 +21,12 @@ var processRows = []Row{
 	{Name: "exit", Effect: Exit, Arches: AllArches, Traced: true, Why: "process end", Args: args(argOther("status"))},
 	{Name: "exit_group", Effect: Exit, Arches: AllArches, Traced: true, Why: "process end", Args: args(argOther("status"))},
 	{Name: "_exit", Effect: Exit, Arches: none, Why: "not traced: exit under the name some strace 4.x builds print", Args: args(argOther("status"))},
+	// A wait changes nothing on disk; the blind-spot watcher counts it
+	// among the calls of a process's life (a recording that holds only
+	// those was filtered).
+	{Name: "wait4", Effect: Wait, Arches: AllArches, Why: "not traced: a process's life", Args: args(argOther("pid"), argOther("wstatus"), argOther("options"), argOther("rusage"))},
+	{Name: "waitid", Effect: Wait, Arches: AllArches, Why: "not traced: a process's life", Args: args(argOther("idtype"), argOther("id"), argOther("infop"), argOther("options"), argOther("rusage"))},
+	{Name: "waitpid", Effect: Wait, Arches: none, Why: "not traced: a process's life (i386)", Args: args(argOther("pid"), argOther("wstatus"), argOther("options"))},
 
 	{Name: "arch_prctl", Arches: x86, Why: "not traced: read only for its name, which only x86 has", Args: args(argOther("code"), argOther("addr"))},
 	{Name: "set_thread_area", Arches: x86, Why: "not traced: read only for its name, which only x86 has", Args: args(argOther("u_info"))},

@@ -24,6 +24,7 @@ const (
 	Fork       // fork, vfork, clone, clone3: a new process or thread; CLONE_FILES, CLONE_FS share
 	Execve     // O_CLOEXEC fds close
 	Exit       // exit, exit_group: the process ends (the exit line says how)
+	Wait       // wait4, waitid, waitpid: a process's life, nothing on disk
 
 	// Data and offsets.
 	ReadFD   // read at the fd offset, moving it
@@ -58,17 +59,18 @@ const (
 	Ioctl        // FICLONE, FICLONERANGE, FIDEDUPERANGE change data
 	IOUringSetup // an io_uring: its writes never reach the trace
 	IOUringEnter
+	AIOSubmit // io_submit: Linux AIO writes and fsyncs, done when the kernel completes them
 
 	numEffects
 )
 
 var effectNames = [numEffects]string{
 	"none", "open", "close", "close_range", "dup", "fcntl", "pipe", "new-fd", "bpf",
-	"chdir", "fchdir", "getcwd", "fork", "execve", "exit",
+	"chdir", "fchdir", "getcwd", "fork", "execve", "exit", "wait",
 	"read", "read-at-offset", "seek", "write", "write-at-offset", "copy-into", "truncate", "fallocate",
 	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "stat",
 	"fsync", "fdatasync", "sync", "syncfs", "sync_file_range", "msync",
-	"mmap", "ioctl", "io_uring_setup", "io_uring_enter",
+	"mmap", "ioctl", "io_uring_setup", "io_uring_enter", "io_submit",
 }
 
 func (e Effect) String() string {
