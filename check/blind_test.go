@@ -463,19 +463,24 @@ func TestNoReadsInline(t *testing.T) {
 	}
 }
 
+// blindOfText writes trace to a file called name and returns the blind
+// spots check finds in it.
+func blindOfText(t *testing.T, name, trace string) []string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blind, _, _ := blindRun(t, p, Options{})
+	return blind
+}
+
 // TestFewKindsInline: a whole run whose many calls are of one or two
 // kinds was recorded with a filter (a public -e trace=openat trace of
 // 4,026 opens and nothing else checked clean); a static program that only
 // writes still shows three kinds, and a window cut short is said as that.
 func TestFewKindsInline(t *testing.T) {
-	run := func(name, trace string) []string {
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		blind, _, _ := blindRun(t, p, Options{})
-		return blind
-	}
+	run := func(name, trace string) []string { return blindOfText(t, name, trace) }
 	opens := strings.Repeat("openat(AT_FDCWD, \"/usr/lib/x.so\", O_RDONLY|O_CLOEXEC) = 3\n", 25)
 	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("opens.strace", opens+"+++ exited with 0 +++\n")); diff != "" {
 		t.Errorf("opens only: blind spots (-want +got):\n%s", diff)
@@ -495,14 +500,7 @@ func TestFewKindsInline(t *testing.T) {
 // more kinds than two; it is no clean run. A static program that does
 // nothing shows two such calls and is left alone.
 func TestProcessOnlyInline(t *testing.T) {
-	run := func(name, trace string) []string {
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		blind, _, _ := blindRun(t, p, Options{})
-		return blind
-	}
+	run := func(name, trace string) []string { return blindOfText(t, name, trace) }
 	build := "300 execve(\"/opt/bin/make\", [\"make\"], 0x7ffe0010 /* 9 vars */) = 0\n" +
 		"300 execve(\"/usr/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0020 /* 9 vars */) = -1 ENOENT (No such file or directory)\n" +
 		"301 execve(\"/usr/local/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0030 /* 9 vars */) = 0\n" +
