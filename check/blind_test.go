@@ -507,6 +507,7 @@ func TestProcessOnlyInline(t *testing.T) {
 		"302 exit(0) = ?\n302 +++ exited with 0 +++\n" +
 		"301 exit_group(0) = ?\n301 +++ exited with 0 +++\n" +
 		"300 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=301, si_uid=1000, si_status=0, si_utime=0, si_stime=0} ---\n" +
+		"300 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 301\n" +
 		"300 exit_group(0) = ?\n300 +++ exited with 0 +++\n"
 	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("build.strace", build)); diff != "" {
 		t.Errorf("process calls only: blind spots (-want +got):\n%s", diff)
