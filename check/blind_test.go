@@ -464,14 +464,14 @@ func TestNoReadsInline(t *testing.T) {
 }
 
 // blindOfText writes trace to a file called name and returns the blind
-// spots check finds in it.
-func blindOfText(t *testing.T, name, trace string) []string {
+// spots check finds in it under opt.
+func blindOfText(t *testing.T, name, trace string, opt Options) []string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	blind, _, _ := blindRun(t, p, Options{})
+	blind, _, _ := blindRun(t, p, opt)
 	return blind
 }
 
@@ -480,7 +480,7 @@ func blindOfText(t *testing.T, name, trace string) []string {
 // 4,026 opens and nothing else checked clean); a static program that only
 // writes still shows three kinds, and a window cut short is said as that.
 func TestFewKindsInline(t *testing.T) {
-	run := func(name, trace string) []string { return blindOfText(t, name, trace) }
+	run := func(name, trace string) []string { return blindOfText(t, name, trace, Options{}) }
 	opens := strings.Repeat("openat(AT_FDCWD, \"/usr/lib/x.so\", O_RDONLY|O_CLOEXEC) = 3\n", 25)
 	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("opens.strace", opens+"+++ exited with 0 +++\n")); diff != "" {
 		t.Errorf("opens only: blind spots (-want +got):\n%s", diff)
@@ -500,7 +500,7 @@ func TestFewKindsInline(t *testing.T) {
 // more kinds than two; it is no clean run. A static program that does
 // nothing shows two such calls and is left alone.
 func TestProcessOnlyInline(t *testing.T) {
-	run := func(name, trace string) []string { return blindOfText(t, name, trace) }
+	run := func(name, trace string) []string { return blindOfText(t, name, trace, Options{}) }
 	build := "300 execve(\"/opt/bin/make\", [\"make\"], 0x7ffe0010 /* 9 vars */) = 0\n" +
 		"300 execve(\"/usr/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0020 /* 9 vars */) = -1 ENOENT (No such file or directory)\n" +
 		"301 execve(\"/usr/local/bin/cc\", [\"cc\", \"-c\", \"a.c\"], 0x7ffe0030 /* 9 vars */) = 0\n" +
@@ -521,21 +521,12 @@ func TestProcessOnlyInline(t *testing.T) {
 // io_uring moves file operations out of the trace's sight: a trace that
 // set one up is never a quiet clean, even with nothing in scope.
 func TestIOUringIsBlind(t *testing.T) {
-	dir := t.TempDir()
-	trace := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	ring := trace("ring.strace", "io_uring_setup(8, {flags=0, sq_thread_cpu=0, sq_thread_idle=0, sq_entries=8, cq_entries=16}) = 3\nio_uring_enter(3, 1, 1, IORING_ENTER_GETEVENTS, NULL, 8) = 1\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n")
-	blind, _, _ := blindRun(t, ring, Options{})
-	if diff := cmp.Diff([]string{BlindIOUring}, blind); diff != "" {
+	ring := "io_uring_setup(8, {flags=0, sq_thread_cpu=0, sq_thread_idle=0, sq_entries=8, cq_entries=16}) = 3\nio_uring_enter(3, 1, 1, IORING_ENTER_GETEVENTS, NULL, 8) = 1\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+	if diff := cmp.Diff([]string{BlindIOUring}, blindOfText(t, "ring.strace", ring, Options{})); diff != "" {
 		t.Errorf("blind spots (-want +got):\n%s", diff)
 	}
-	failed := trace("nosys.strace", "io_uring_setup(8, 0x7ffd0000) = -1 ENOSYS (Function not implemented)\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n")
-	if blind, _, _ := blindRun(t, failed, Options{}); len(blind) != 0 {
+	failed := "io_uring_setup(8, 0x7ffd0000) = -1 ENOSYS (Function not implemented)\nclose(3) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+	if blind := blindOfText(t, "nosys.strace", failed, Options{}); len(blind) != 0 {
 		t.Errorf("a failed io_uring_setup: blind spots %v, want none", blind)
 	}
 }
@@ -545,18 +536,12 @@ func TestIOUringIsBlind(t *testing.T) {
 // that way and never calls fsync itself is no clean run; an io_submit
 // that queued nothing (or failed) is no blind spot.
 func TestLinuxAIOIsBlind(t *testing.T) {
-	dir := t.TempDir()
 	run := func(name, calls string) []string {
-		p := filepath.Join(dir, name)
 		text := "execve(\"/usr/sbin/dbd\", [\"dbd\"], 0x7ffd /* 9 vars */) = 0\n" +
 			"io_setup(64, [0x7f2200001000]) = 0\n" +
 			"openat(AT_FDCWD, \"/srv/db/pages\", O_RDWR|O_DIRECT) = 5\n" + calls +
 			"close(5) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		blind, _, _ := blindRun(t, p, Options{Existed: func(string) (bool, bool) { return true, true }})
-		return blind
+		return blindOfText(t, name, text, Options{Existed: func(string) (bool, bool) { return true, true }})
 	}
 	queued := "io_submit(0x7f2200001000, 1, [{aio_data=0x10, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=5, aio_buf=\"\\x01\\x02\"..., aio_nbytes=8192, aio_offset=16384}]) = 1\n" +
 		"io_getevents(0x7f2200001000, 1, 64, [{data=0x10, obj=0x7ffd1000, res=8192, res2=0}], NULL) = 1\n"
