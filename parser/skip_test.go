@@ -101,6 +101,18 @@ func samePositions(full, part []Event, set func(string) ArgSet) string {
 	return ""
 }
 
+// sameEnds fails t unless a partial reading of trace name (what) ended
+// with the error and gave the warnings the full reading did.
+func sameEnds[W any](t *testing.T, name, what string, ferr, err error, fw, w W) {
+	t.Helper()
+	if (ferr == nil) != (err == nil) || ferr != nil && ferr.Error() != err.Error() {
+		t.Errorf("%s: errors %v and %v", name, ferr, err)
+	}
+	if diff := cmp.Diff(fw, w); diff != "" {
+		t.Errorf("%s: warnings (-full +%s):\n%s", name, what, diff)
+	}
+}
+
 // TestDecodeArgsSkipsOnly: on every committed trace, reading without
 // arguments gives the same events, warnings and errors, but for Args.
 func TestDecodeArgsSkipsOnly(t *testing.T) {
@@ -118,12 +130,7 @@ func TestDecodeArgsSkipsOnly(t *testing.T) {
 		full, fw, ferr := readEvents(bytes.NewReader(b), nil)
 		for _, keep := range []func(string) bool{noCall, keepSome} {
 			skipped, sw, serr := readEvents(bytes.NewReader(b), keep)
-			if (ferr == nil) != (serr == nil) || ferr != nil && ferr.Error() != serr.Error() {
-				t.Errorf("%s: errors %v and %v", name, ferr, serr)
-			}
-			if diff := cmp.Diff(fw, sw); diff != "" {
-				t.Errorf("%s: warnings (-full +skipped):\n%s", name, diff)
-			}
+			sameEnds(t, name, "skipped", ferr, serr, fw, sw)
 			if diff := sameWithoutArgs(full, skipped, keep); diff != "" {
 				t.Errorf("%s: events (-full +skipped):\n%s", name, diff)
 			}
@@ -132,12 +139,7 @@ func TestDecodeArgsSkipsOnly(t *testing.T) {
 		// after the first whole (argsAndReturnInto's scanRest).
 		for _, set := range []func(string) ArgSet{evenArgs, firstArg} {
 			part, pw, perr := readPositions(bytes.NewReader(b), set)
-			if (ferr == nil) != (perr == nil) || ferr != nil && ferr.Error() != perr.Error() {
-				t.Errorf("%s: errors %v and %v", name, ferr, perr)
-			}
-			if diff := cmp.Diff(fw, pw); diff != "" {
-				t.Errorf("%s: warnings (-full +positions):\n%s", name, diff)
-			}
+			sameEnds(t, name, "positions", ferr, perr, fw, pw)
 			if diff := samePositions(full, part, set); diff != "" {
 				t.Errorf("%s: %s", name, diff)
 			}
