@@ -298,8 +298,9 @@ func TestAppsGitFsyncAll(t *testing.T) {
 //
 // The caches, the undo files (hg rollback's) and last-message.txt are left
 // out, as Mercurial rebuilds the caches and verify reads none of them; and
-// each crash point builds at most 8 states: the checker runs four Python
-// programs, and this keeps the test under a minute.
+// each crash point builds at most 8 states: the checker runs hg recover,
+// verify, status and log (in one Python process), about half a second of
+// CPU a state here.
 func TestAppsMercurial(t *testing.T) {
 	a := app{"hg-commit", []string{"hg"}}
 	a.skipUnless(t)
