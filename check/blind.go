@@ -631,7 +631,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
-			if fd, ok := ev.Arg(i).Int(); ok && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Pos.Line) {
+			if fd, ok := ev.Arg(i).Int(); ok && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()) {
 				// Standard input, output and error as the program got
 				// them are left out (a terminal or a pipe almost always:
 				// the model marks them), but not an fd the program put

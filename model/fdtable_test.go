@@ -43,7 +43,7 @@ func TestFDTableAsMap(t *testing.T) {
 		fd := fds[r.IntN(len(fds))]
 		switch r.IntN(5) {
 		case 0, 1:
-			e := fdEntry{h: handles[r.IntN(len(handles))], cloexec: r.IntN(2) == 0, line: step}
+			e := fdEntry{h: handles[r.IntN(len(handles))], cloexec: r.IntN(2) == 0, line: int64(step)}
 			tab.set(fd, e)
 			e.held = true
 			want[fd] = e

@@ -38,7 +38,7 @@ func (m *Model) linkSource(ev *parser.Event, row *syscalls.Row, p string) *Inode
 			return nil
 		case flags&syscalls.AT_SYMLINK_FOLLOW != 0:
 			if pid, fd, ok := procFD(p, ev.PID); ok {
-				if h := m.fdHandle(pid, fd, ev.Pos.Line); h != nil {
+				if h := m.fdHandle(pid, fd, ev.Began()); h != nil {
 					return h.Node
 				}
 			}
@@ -81,7 +81,7 @@ func procFD(p string, pid int) (owner, fd int, ok bool) {
 
 // fdHandle is the handle of fd in process pid at line, with its inode,
 // when the model knows it.
-func (m *Model) fdHandle(pid, fd, line int) *Handle {
+func (m *Model) fdHandle(pid, fd int, line int64) *Handle {
 	h := m.procs.handleAt(m.procs.Proc(pid), fd, line)
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
@@ -93,7 +93,7 @@ func (m *Model) fdHandle(pid, fd, line int) *Handle {
 }
 
 // handleAt is the handle of fd in pr as of line, nil when it has none.
-func (p *Procs) handleAt(pr *Process, fd, line int) *Handle {
+func (p *Procs) handleAt(pr *Process, fd int, line int64) *Handle {
 	if e, ok := pr.files.at(fd, line); ok {
 		return e.h
 	}

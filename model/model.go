@@ -498,7 +498,7 @@ func (m *Model) observe(e *Effect) {
 // the inode by path when the handle came from before the trace.
 func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 	pr := m.procs.Proc(ev.PID)
-	h := m.procs.FDHandle(pr, ev.Arg(i), ev.Pos.Line)
+	h := m.procs.FDHandle(pr, ev.Arg(i), ev.Began())
 	if h == nil || h.Kind == HandlePseudo {
 		return nil
 	}
@@ -837,7 +837,7 @@ func modeIsDir(mode string) bool {
 // (perror writes to a dup of standard error after an fstat of it) is out
 // of scope, and writes through it are no blind spot (Procs.Unnamed).
 func (m *Model) statUnnamed(ev *parser.Event, i int) {
-	h := m.procs.FDHandle(m.procs.Proc(ev.PID), ev.Arg(i), ev.Pos.Line)
+	h := m.procs.FDHandle(m.procs.Proc(ev.PID), ev.Arg(i), ev.Began())
 	if h == nil || !h.unnamed || h.Path != "" {
 		return
 	}

@@ -55,13 +55,13 @@ type fdEntry struct {
 	// order strace prints their ends: a call that started before another
 	// thread's open returned the same number meant the previous holder
 	// (the kernel could not hand out the number until it was free).
-	line int
+	line int64
 	// prevH, prevCloexec and prevLine are the entry this one replaced
 	// (prevH nil when none): only one is kept, so it lives inline rather
 	// than as an allocation at every reuse of an fd number.
 	prevH       *Handle
 	prevCloexec bool
-	prevLine    int
+	prevLine    int64
 }
 
 // put assigns fd, remembering the entry it replaces.
@@ -73,7 +73,7 @@ func (t *fdTable) put(fd int, e fdEntry) {
 }
 
 // at returns the entry fd had when a call that started at line began.
-func (t *fdTable) at(fd, line int) (fdEntry, bool) {
+func (t *fdTable) at(fd int, line int64) (fdEntry, bool) {
 	e, ok := t.get(fd)
 	if ok && e.line > line && e.prevH != nil {
 		return fdEntry{h: e.prevH, cloexec: e.prevCloexec, line: e.prevLine}, true
@@ -209,9 +209,9 @@ type earlyOp struct {
 	// fd is the fd changed, or the first of a close_range and hi its
 	// last.
 	fd, hi int
-	// line is the trace line of the call: an entry assigned later (by
-	// a thread sharing the table) is not the one the call meant.
-	line int
+	// line is where the call began (Event.Began): an entry assigned
+	// later (by a thread sharing the table) is not the one the call meant.
+	line int64
 	// e is the entry made (earlySet), the stand-in Handle of an fd first
 	// used (earlyInherit), or the new close-on-exec flag (earlyCloexec;
 	// for earlyCloseRange, set when it only marks the fds).
@@ -541,7 +541,7 @@ func clean(dir, name string) string {
 
 // FDHandle returns the handle an fd argument refers to, creating one from
 // the -y annotation when the fd was opened before the trace began.
-func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
+func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 	fd, ok := fdNumber(v)
 	if !ok {
 		return nil
@@ -607,7 +607,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int) *Handle {
 // showed to be no file (Model.statUnnamed). Ask after the model resolved
 // the event's paths (Options.Resolved), so that an fd first met in this
 // event is in the table.
-func (p *Procs) Unnamed(pid int, v *parser.Value, line int) bool {
+func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
 	fd, ok := fdNumber(v)
 	if !ok || fd < 0 {
 		return false
@@ -823,7 +823,7 @@ func (p *Procs) commonCwd() string {
 }
 
 // atPath resolves a (dirfd, path) pair; dirfd may be nil (cwd).
-func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int) string {
+func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int64) string {
 	if !name.HasStr {
 		return ""
 	}
@@ -884,7 +884,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	}
 	pr := p.Proc(ev.PID)
 	if i := s.FD(); i >= 0 {
-		if h := p.FDHandle(pr, ev.Arg(i), ev.Pos.Line); h != nil && h.Path != "" {
+		if h := p.FDHandle(pr, ev.Arg(i), ev.Began()); h != nil && h.Path != "" {
 			out = append(out, h.Path)
 		}
 	}
@@ -893,7 +893,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 		if j := s.Dirfd(); j >= 0 {
 			d = ev.Arg(j)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Pos.Line))
+		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Began()))
 		if s.RetFD && out[len(out)-1] == "" && ev.RetAnno != "" {
 			out[len(out)-1] = annoPath(ev.RetAnno)
 		}
@@ -903,7 +903,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 		if j := s.Dirfd2(); j >= 0 {
 			d = ev.Arg(j)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Pos.Line))
+		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Began()))
 	}
 	return out
 }
@@ -947,13 +947,20 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		if isPseudoPath(h.Path) || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
 			h.Kind = HandlePseudo
 		}
-		pr.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.EndLine})
+		pr.put(int(ev.Ret), fdEntry{h: h, cloexec: flags&syscalls.O_CLOEXEC != 0, line: ev.Ended()})
 		return h
 	case syscalls.Close:
 		if fd, ok := ev.Arg(row.FD()).Int(); ok {
-			pr.noteEarly(earlyOp{kind: earlyDel, fd: int(fd), line: ev.Pos.Line})
+			pr.noteEarly(earlyOp{kind: earlyDel, fd: int(fd), line: ev.Began()})
 			if e, ok := t.get(int(fd)); ok {
-				if e.line <= ev.Pos.Line {
+				// A close that began before the open of this entry ended
+				// closed the previous holder: the kernel hands out a number
+				// only once it is free. Under -f that holder may be one the
+				// table never knew (an fd from before the trace). In an -ff
+				// set Ended is only a bound (the opener's next call), and a
+				// close in between with no holder before closed this entry,
+				// after the open ended.
+				if e.line <= ev.Began() || e.prevH == nil && ev.Done != 0 {
 					t.del(int(fd))
 				} else {
 					e.prevH = nil // it closed the previous holder
@@ -965,7 +972,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		lo, _ := ev.Arg(0).Int()
 		hi, _ := ev.Arg(1).Int()
 		flags, _ := p.bits(ev, row.Flags(), syscalls.CloseRangeFlags)
-		op := earlyOp{kind: earlyCloseRange, line: ev.Pos.Line, e: fdEntry{cloexec: flags&syscalls.CLOSE_RANGE_CLOEXEC != 0}}
+		op := earlyOp{kind: earlyCloseRange, line: ev.Began(), e: fdEntry{cloexec: flags&syscalls.CLOSE_RANGE_CLOEXEC != 0}}
 		op.fd, op.hi = int(min(max(lo, 0), 1<<31-1)), 1<<31-1
 		if hi >= 0 && hi < 1<<31-1 {
 			op.hi = int(hi) // ~0U is printed as 4294967295 or -1
@@ -973,13 +980,13 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		pr.noteEarly(op)
 		t.apply(&op, false)
 	case syscalls.Dup:
-		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil {
+		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Began()); h != nil {
 			cloexec := false
 			if i := row.Flags(); i >= 0 {
 				flags, _ := p.bits(ev, i, syscalls.OpenFlags)
 				cloexec = flags&syscalls.O_CLOEXEC != 0
 			}
-			pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.EndLine})
+			pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cloexec, line: ev.Ended()})
 		}
 	case syscalls.Fcntl:
 		fdArg := ev.Arg(row.FD())
@@ -987,18 +994,18 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		arg := row.PosOf(syscalls.OpenFlags)
 		switch cmd {
 		case syscalls.F_DUPFD, syscalls.F_DUPFD_CLOEXEC:
-			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
-				pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == syscalls.F_DUPFD_CLOEXEC, line: ev.EndLine})
+			if h := p.FDHandle(pr, fdArg, ev.Began()); h != nil {
+				pr.put(int(ev.Ret), fdEntry{h: h, cloexec: cmd == syscalls.F_DUPFD_CLOEXEC, line: ev.Ended()})
 			}
 		case syscalls.F_SETFD:
 			if fd, ok := fdArg.Int(); ok {
 				bits, _ := p.bits(ev, arg, syscalls.FDFlags)
-				op := earlyOp{kind: earlyCloexec, fd: int(fd), line: ev.Pos.Line, e: fdEntry{cloexec: bits&syscalls.FD_CLOEXEC != 0}}
+				op := earlyOp{kind: earlyCloexec, fd: int(fd), line: ev.Began(), e: fdEntry{cloexec: bits&syscalls.FD_CLOEXEC != 0}}
 				pr.noteEarly(op)
 				t.apply(&op, false)
 			}
 		case syscalls.F_SETFL:
-			if h := p.FDHandle(pr, fdArg, ev.Pos.Line); h != nil {
+			if h := p.FDHandle(pr, fdArg, ev.Began()); h != nil {
 				bits, _ := p.bits(ev, arg, syscalls.OpenFlags)
 				h.Flags = h.Flags&^setflFlags | bits&setflFlags
 			}
@@ -1009,7 +1016,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		cloexec := strings.Contains(ev.Arg(1).Text, "CLOEXEC")
 		for i := range arr.Elems {
 			if fd, ok := arr.Elems[i].Int(); ok {
-				pr.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.EndLine})
+				pr.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.Ended()})
 			}
 		}
 	case syscalls.BPF:
@@ -1018,13 +1025,13 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 		fallthrough
 	case syscalls.NewFD, syscalls.IOUringSetup:
-		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.EndLine})
+		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.Ended()})
 	case syscalls.Chdir:
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
 		}
 	case syscalls.Fchdir:
-		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Pos.Line); h != nil && h.Path != "" {
+		if h := p.FDHandle(pr, ev.Arg(row.FD()), ev.Began()); h != nil && h.Path != "" {
 			pr.fs.set(h.Path)
 		}
 	case syscalls.Getcwd:
@@ -1034,7 +1041,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	case syscalls.Fork:
 		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
 	case syscalls.Execve:
-		op := earlyOp{kind: earlyExec, line: ev.Pos.Line}
+		op := earlyOp{kind: earlyExec, line: ev.Began()}
 		pr.noteEarly(op)
 		t.apply(&op, false)
 	}

@@ -78,6 +78,12 @@ type Event struct {
 	// false when the line carried none.
 	Time int64
 	Dur  time.Duration // -T time spent in the call; -1 when not printed
+	// Done is, for an event of an -ff set of several files, when the call
+	// had surely completed, on Time's clock: its process's next Time (a
+	// thread makes one call at a time), or Time+Dur when -T printed less;
+	// math.MaxInt64 for a file's last call without -T. 0 in one trace
+	// file, whose lines say where a call completed (EndLine). See Began.
+	Done int64
 
 	Name string // syscall name ("openat", "syscall_0x3e7"); signal name for KindSignal
 	// Args are the call's arguments; nil for a call that Options.DecodeArgs
@@ -187,6 +193,29 @@ func (e *Event) Status() int {
 
 // Failed reports whether the call returned an error.
 func (e *Event) Failed() bool { return e.Errno != "" }
+
+// Began and Ended order the call against the calls of other threads, as
+// keys comparable within one trace: the call began before any call whose
+// Ended is greater than its Began, and surely after any whose Ended is at
+// most its Began. In one trace file they are the lines strace printed the
+// call's start and its end at (a call another thread's lines cut in two
+// spans both). In an -ff set, each of whose files is one thread, they are
+// times: when the call began (Time), and when it had surely ended (Done);
+// its own file's lines would say nothing of another file's.
+func (e *Event) Began() int64 {
+	if e.Done != 0 {
+		return e.Time
+	}
+	return int64(e.Pos.Line)
+}
+
+// Ended: see Began.
+func (e *Event) Ended() int64 {
+	if e.Done != 0 {
+		return e.Done
+	}
+	return int64(e.EndLine)
+}
 
 // OK reports whether the call is known to have succeeded. A call strace
 // answered itself (-e inject=CALL:retval=N prints "= N (INJECTED)") is

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -35,6 +36,7 @@ func mergeAllOpen(t *testing.T, prefix string) []*Event {
 			t.Fatal(err)
 		}
 		r.pid = m.pid
+		first := len(all)
 		for {
 			ev, err := r.Next()
 			if err == io.EOF {
@@ -46,6 +48,21 @@ func mergeAllOpen(t *testing.T, prefix string) []*Event {
 			all = append(all, item{ev, k})
 		}
 		r.Close()
+		if len(members) > 1 {
+			// Each call ended by its thread's next one, or by Time+Dur
+			// (-T) when sooner (see Event.Began).
+			for i := first; i < len(all); i++ {
+				ev := all[i].ev
+				ev.Done = math.MaxInt64
+				if i+1 < len(all) {
+					ev.Done = all[i+1].ev.Time
+				}
+				if ev.Dur >= 0 {
+					ev.Done = min(ev.Done, ev.Time+int64(ev.Dur))
+				}
+				ev.Done = max(ev.Done, ev.Time, 1)
+			}
+		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -314,6 +315,18 @@ func (s *ffSet) Next() (*Event, error) {
 	ev := s.ms[i].head
 	if err := s.pull(i); err != nil {
 		return nil, err
+	}
+	if len(s.ms) > 1 {
+		// The call ended before its thread's next one began; the lines of
+		// its own file cannot order it against another file's (see Began).
+		ev.Done = math.MaxInt64
+		if next := s.ms[i].head; next != nil {
+			ev.Done = next.Time
+		}
+		if ev.Dur >= 0 && ev.Time+int64(ev.Dur) < ev.Done {
+			ev.Done = ev.Time + int64(ev.Dur)
+		}
+		ev.Done = max(ev.Done, ev.Time, 1)
 	}
 	ev.Seq = s.seq
 	s.seq++
