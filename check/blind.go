@@ -448,7 +448,7 @@ var watchCalls = func() []watchCall {
 		r := c.Row()
 		e := r.Effect
 		w := watchCall{changing: e.Changes(), pathArgs: r.PathArgs()}
-		w.needsPaths = w.changing || e == syscalls.Open || e == syscalls.Chdir
+		w.needsPaths = w.changing || e == syscalls.Open || e == syscalls.Chdir || e == syscalls.Chroot
 		for i, a := range r.Args {
 			if a.Table != nil && a.Table.Varies() {
 				w.archFlags = append(w.archFlags, i)

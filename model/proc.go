@@ -167,10 +167,14 @@ func (t *fdTable) clone() *fdTable {
 	return n
 }
 
-// fsInfo holds the cwd, shared by threads (CLONE_FS). anno is the
-// AT_FDCWD annotation cwd was last taken from ("" when it came from
-// elsewhere), so that the same annotation again is not cleaned again.
-type fsInfo struct{ cwd, anno string }
+// fsInfo holds the cwd and the root, shared by threads (CLONE_FS). anno
+// is the AT_FDCWD annotation cwd was last taken from ("" when it came
+// from elsewhere), so that the same annotation again is not cleaned
+// again. root is the directory chroot made "/" of the process, in the
+// trace's own terms ("" for "/"): absolute names start there. The cwd and
+// -y's annotations name directories from the real root, as strace reads
+// them in /proc.
+type fsInfo struct{ cwd, anno, root string }
 
 // set changes the cwd to dir, learnt from something other than an
 // annotation.
@@ -835,6 +839,12 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int64) strin
 		if dirfd != nil && isCwdFD(dirfd) {
 			p.cwd(pr, dirfd)
 		}
+		if pr.fs.root != "" {
+			// Below the root a chroot set (ldconfig -r, useradd -R): a
+			// root the trace placed relative to an unknown cwd leaves the
+			// name relative too, which is said (blind-unknown-cwd).
+			return p.join(pr.fs.root, name.Str[1:])
+		}
 		return cleanAbs(name.Str)
 	}
 	if dirfd == nil || isCwdFD(dirfd) {
@@ -1036,7 +1046,20 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 	case syscalls.Getcwd:
 		if a := ev.Arg(row.Pos(syscalls.ArgBuf)); a.HasStr && strings.HasPrefix(a.Str, "/") {
-			pr.fs.set(path.Clean(a.Str))
+			// getcwd answers from the process's root.
+			if pr.fs.root != "" {
+				pr.fs.set(p.join(pr.fs.root, a.Str[1:]))
+			} else {
+				pr.fs.set(path.Clean(a.Str))
+			}
+		}
+	case syscalls.Chroot:
+		// The cwd stays where it was (programs chdir("/") next).
+		if len(paths) > 0 && paths[0] != "" {
+			pr.fs.root = paths[0]
+			if pr.fs.root == "/" {
+				pr.fs.root = ""
+			}
 		}
 	case syscalls.Fork:
 		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
@@ -1111,14 +1134,17 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	} else if as := child.files.replay(early, shared); len(as) > 0 {
 		p.resolveStandIns(child.files, as)
 	}
-	cwd := child.fs.cwd
+	cwd, root := child.fs.cwd, child.fs.root
 	if flags&syscalls.CLONE_FS != 0 {
 		child.fs = parent.fs
 	} else {
-		child.fs = &fsInfo{cwd: parent.fs.cwd}
+		child.fs = &fsInfo{cwd: parent.fs.cwd, root: parent.fs.root}
 	}
 	if cwd != "" {
 		child.fs.set(cwd)
+	}
+	if root != "" {
+		child.fs.root = root
 	}
 }
 

@@ -30,6 +30,8 @@ var dirRows = []Row{
 		Args: args(argDirfd("dirfd"), argPath("pathname"), argMode("mode"), argOther("dev"))},
 
 	{Name: "chdir", Effect: Chdir, Arches: AllArches, Traced: true, Why: "cwd", Args: args(argPath("path"))},
+	{Name: "chroot", Effect: Chroot, Arches: AllArches, Traced: true, Why: "the root absolute paths start from (ldconfig -r, useradd -R)",
+		Args: args(argPath("path"))},
 	{Name: "fchdir", Effect: Fchdir, Arches: AllArches, Traced: true, Why: "cwd", Args: args(argFD("fd"))},
 	{Name: "getcwd", Effect: Getcwd, Arches: AllArches, Why: "not traced: -y names the cwd with every AT_FDCWD, and crashsim trace writes where the command started",
 		Args: args(argBuf("buf"), argSize("size"))},

@@ -21,6 +21,7 @@ const (
 	Chdir      // the cwd, by path
 	Fchdir     // the cwd, by fd
 	Getcwd     // tells the cwd
+	Chroot     // the root that absolute paths start from, by path
 	Fork       // fork, vfork, clone, clone3: a new process or thread; CLONE_FILES, CLONE_FS share
 	Execve     // O_CLOEXEC fds close
 	Exit       // exit, exit_group: the process ends (the exit line says how)
@@ -66,7 +67,7 @@ const (
 
 var effectNames = [numEffects]string{
 	"none", "open", "close", "close_range", "dup", "fcntl", "pipe", "new-fd", "bpf",
-	"chdir", "fchdir", "getcwd", "fork", "execve", "exit", "wait",
+	"chdir", "fchdir", "getcwd", "chroot", "fork", "execve", "exit", "wait",
 	"read", "read-at-offset", "seek", "write", "write-at-offset", "copy-into", "truncate", "fallocate",
 	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "stat",
 	"fsync", "fdatasync", "sync", "syncfs", "sync_file_range", "msync",
