@@ -213,6 +213,8 @@ type Model struct {
 	// unsureAt holds Model.UnsureAt: the few names that were ever unsure
 	// (Name.wasUnsure), which never retire.
 	unsureAt map[*Name]*Ref
+	// missing is what failed stats and opens said (see noteMissing).
+	missing missingPaths
 	// lastCommit is the event of the last sync or syncfs, -1 before any:
 	// a transaction commit, which empties btrfs's log (persist.go).
 	lastCommit int
@@ -457,6 +459,8 @@ func (m *Model) Apply(ev *parser.Event) {
 	var eff Effect
 	if ev.OK() || ev.Failed() && ev.Call.Effect().IsSync() {
 		m.apply(ev, paths, &eff)
+	} else if ev.Errno == "ENOENT" && len(paths) > 0 {
+		m.noteMissing(ev, paths[0])
 	}
 	h := m.procsApply(ev, paths)
 	m.procs.appliedFlags(ev)
@@ -607,6 +611,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			kind := EntryUnlink
 			if row.Effect == syscalls.Rmdir || removesDir(ev, row) {
 				kind = EntryRmdir
+				m.missing.forget()
 				if old != nil {
 					old.Dir = true
 				}
@@ -720,8 +725,9 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 				m.lookup(p, false)
 				created = true
 			}
-		} else if m.newDir(parentDir(p)) {
-			// In a directory made in the trace: nothing was there.
+		} else if m.newDir(parentDir(p)) || m.missing.has(p) {
+			// In a directory made in the trace, or a name a stat or open
+			// found missing: nothing was there.
 			m.lookup(p, false)
 			created = true
 		} else {
@@ -1195,7 +1201,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	}
 	src := m.lookup(from, true)
 	var dst *Inode
-	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && flags&(syscalls.RENAME_EXCHANGE|syscalls.RENAME_NOREPLACE) == 0 {
+	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && !m.missing.has(to) && flags&(syscalls.RENAME_EXCHANGE|syscalls.RENAME_NOREPLACE) == 0 {
 		// The trace cannot tell whether the rename replaced a file.
 		dst = m.unsure(to, refOf(ev))
 	} else {
@@ -1210,6 +1216,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	}
 	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
 	if src.Dir {
+		m.missing.forget()
 		eff.Carried = m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.pending) > 0 {

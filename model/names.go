@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strings"
 	"unsafe"
+
+	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // EntryKind says what an entry operation did to a directory.
@@ -965,4 +968,67 @@ func (n *Name) canBeDir() bool {
 		}
 	}
 	return false
+}
+
+// missingMax bounds the paths Model.missing remembers: a program looks
+// for a file just before it creates one, while the loader, an
+// interpreter's imports and a compiler's include path look for
+// thousands that no one creates.
+const missingMax = 256
+
+// missingPaths are paths a failed stat, access or open (ENOENT) showed
+// absent before the trace named them: nothing was there before the trace
+// began either, which an open with O_CREAT (ld.gold's output: stat, then
+// open O_RDWR|O_CREAT|O_TRUNC) or a rename onto the name does not say.
+// The most recent missingMax are kept. Once the trace moves or removes a
+// directory, a name below its old place (or below the one moved there)
+// may have been there before the trace: what was noted is forgotten, and
+// nothing is noted after (moved).
+type missingPaths struct {
+	set   map[string]struct{}
+	order []string // ring of the paths in set, oldest at next
+	next  int
+	moved bool
+}
+
+func (s *missingPaths) forget() { *s = missingPaths{moved: true} }
+
+func (s *missingPaths) has(p string) bool {
+	_, ok := s.set[p]
+	return ok
+}
+
+func (s *missingPaths) add(p string) {
+	if s.moved || s.has(p) {
+		return
+	}
+	if s.set == nil {
+		s.set = make(map[string]struct{}, missingMax)
+	}
+	if len(s.order) < missingMax {
+		s.order = append(s.order, p)
+	} else {
+		delete(s.set, s.order[s.next])
+		s.order[s.next] = p
+		s.next = (s.next + 1) % missingMax
+	}
+	s.set[p] = struct{}{}
+}
+
+// noteMissing learns from a stat or open that failed with ENOENT that p
+// did not exist before the trace, unless the trace named p already (then
+// its state says more than the failure).
+func (m *Model) noteMissing(ev *parser.Event, p string) {
+	switch ev.Call.Effect() {
+	case syscalls.Stat, syscalls.Open:
+	default:
+		return
+	}
+	if p == "" || PseudoFile(p) {
+		return
+	}
+	if _, _, _, named := m.peek(p); named {
+		return
+	}
+	m.missing.add(p)
 }
