@@ -88,6 +88,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			if err := os.WriteFile(mi, []byte("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"), 0o644); err != nil {
 				return err
 			}
+			// It lies beside $WORK, which testscript removes: without
+			// this each run left a go-test-script* directory of them in
+			// the temp dir.
+			env.Defer(func() { os.Remove(mi) })
 			env.Setenv("CRASHSIM_MOUNTINFO", mi)
 			// Scripts that build a Go program share the build cache.
 			if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
