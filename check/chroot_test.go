@@ -61,6 +61,15 @@ func TestChrootPaths(t *testing.T) {
 		if len(blind) != 0 || len(findings) != 0 {
 			t.Errorf("%s, directory synced after the rename: blind spots %v, findings %v, want none", name, blind, findings)
 		}
+		// "/.." is the new root itself, as "/" is.
+		dotdot := strings.Replace(save(y, false), `rename("/etc/app.conf.tmp", "/etc/app.conf")`, `rename("/../etc/app.conf.tmp", "/etc/../../etc/app.conf")`, 1)
+		blind, _, findings = blindRun(t, writeTrace(t, dotdot), opt)
+		if len(blind) != 0 {
+			t.Errorf("%s, the rename's names climbing above the root: blind spots %v, want none", name, blind)
+		}
+		if diff := cmp.Diff(want, findings); diff != "" {
+			t.Errorf("%s, the rename's names climbing above the root: findings (-want +got):\n%s", name, diff)
+		}
 	}
 }
 

@@ -843,7 +843,8 @@ func (p *Procs) atPath(pr *Process, dirfd, name *parser.Value, line int64) strin
 			// Below the root a chroot set (ldconfig -r, useradd -R): a
 			// root the trace placed relative to an unknown cwd leaves the
 			// name relative too, which is said (blind-unknown-cwd).
-			return p.join(pr.fs.root, name.Str[1:])
+			// "/.." is "/" there too: cleaned before the join.
+			return p.join(pr.fs.root, cleanAbs(name.Str)[1:])
 		}
 		return cleanAbs(name.Str)
 	}
