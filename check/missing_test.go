@@ -44,6 +44,13 @@ func TestMissingBeforeCreate(t *testing.T) {
 100 fsync(4) = 0
 100 close(4) = 0
 ` + create, Warning},
+		{"a name the trace never stat'ed moved in its place", `100 newfstatat(AT_FDCWD, "/data/p", 0x7ffd2b105690, 0) = -1 ENOENT (No such file or directory)
+100 rename("/data", "/data.old") = 0
+100 rename("/data.new", "/data") = 0
+100 openat(AT_FDCWD, "/", O_RDONLY|O_DIRECTORY) = 4
+100 fsync(4) = 0
+100 close(4) = 0
+` + create, Warning},
 		{"failed for another reason", `100 newfstatat(AT_FDCWD, "/data/p", 0x7ffd2b105690, 0) = -1 EACCES (Permission denied)` + "\n" + create, Warning},
 	} {
 		t.Run(c.name, func(t *testing.T) {

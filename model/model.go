@@ -1215,8 +1215,12 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 		return
 	}
 	op := m.entry(ev, EntryRename, []NameChange{{Path: from, Old: src}, {Path: to, Old: dst, New: src}}, eff)
-	if src.Dir {
+	if src.mayBeDir() {
+		// A directory moved, or a file from before the trace that may be
+		// one: a name below either place may have been there before.
 		m.missing.forget()
+	}
+	if src.Dir {
 		eff.Carried = m.renameTree(op, from, to)
 	}
 	if m.opt.Persistence == Ext4 && dst != nil && !src.Dir && len(src.pending) > 0 {
