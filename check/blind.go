@@ -48,7 +48,7 @@ var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
 	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
-	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup, fcntl and exit_group (crashsim trace chooses one)"},
+	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace= (and -e status=), or with one that keeps read, close, fsync, fdatasync, sync, syncfs, dup, fcntl and exit_group (crashsim trace chooses one)"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
@@ -1013,7 +1013,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			// when another thread's exit_group ends the process.
 			or = ", or it shows one thread of a process whose other threads were not traced (no -f)"
 		}
-		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files%s; what a crash loses there cannot be seen", who, or))
+		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files%s; or with -e status= without unfinished (exit_group never returns, so only that status shows it), which also hides a call the process died in; what a crash loses there cannot be seen", who, or))
 	} else if !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
 		if !w.cmdExec {

@@ -798,3 +798,36 @@ func TestFallocateOnlyIsNoFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusFilterSaid: strace -e status=successful,failed leaves out the
+// calls that never returned, exit_group among them. The run reads as
+// filtered (no process called exit_group), and the warning and its fix
+// name -e status= beside -e trace=, since the user may have used either.
+func TestStatusFilterSaid(t *testing.T) {
+	trace := `100 execve("/usr/bin/prog", ["prog"], 0x7ffd /* 3 vars */) = 0
+100 openat(AT_FDCWD, "/etc/prog.conf", O_RDONLY) = -1 ENOENT (No such file or directory)
+100 openat(AT_FDCWD, "/data/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+100 write(3, "x", 1) = 1
+100 fsync(3) = 0
+100 close(3) = 0
+100 +++ exited with 0 +++
+`
+	p := filepath.Join(t.TempDir(), "status.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := checkFile(t, p, Options{})
+	var said []string
+	for _, w := range res.Warnings {
+		said = append(said, w.ID)
+		if w.ID != BlindSyscallFilter {
+			continue
+		}
+		if !strings.Contains(w.Message, "-e status=") || !strings.Contains(w.Fix, "-e status=") {
+			t.Errorf("the warning does not name -e status=:\n%s\nfix: %s", w.Message, w.Fix)
+		}
+	}
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, said); diff != "" {
+		t.Errorf("blind spots (-want +got):\n%s", diff)
+	}
+}
