@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,12 +58,34 @@ func TestThreadExec(t *testing.T) {
 		t.Errorf("warnings: %s", strings.Join(warnings, "; "))
 	}
 	if len(execs) != 2 {
-		t.Fatalf("%d execve events, want 2 (the program's start and its exec)", len(execs))
+		// Seen once in CI and not again in 100 runs: say what strace
+		// wrote, so that the next failure can be read.
+		var at []string
+		for _, ev := range execs {
+			at = append(at, fmt.Sprintf("line %d-%d pid %d", ev.Pos.Line, ev.EndLine, ev.PID))
+		}
+		t.Fatalf("%d execve events (%s), want 2 (the program's start and its exec); the trace's execve, exit and superseded lines:\n%s",
+			len(execs), strings.Join(at, ", "), linesWith(string(text), "execve", "+++", "exit"))
 	}
 	x := execs[1]
 	if x.PID != leader || !x.OK() || x.EndLine == x.Pos.Line || len(x.Args) != 3 {
 		t.Errorf("the thread's execve: pid %d (leader %d), ok %v, lines %d-%d, %d args; want the leader's pid, a success over two lines, 3 args", x.PID, leader, x.OK(), x.Pos.Line, x.EndLine, len(x.Args))
 	}
+}
+
+// linesWith returns the lines of s that contain any of words, each with
+// its line number.
+func linesWith(s string, words ...string) string {
+	var out []string
+	for i, l := range strings.Split(s, "\n") {
+		for _, w := range words {
+			if strings.Contains(l, w) {
+				out = append(out, fmt.Sprintf("%d: %s", i+1, l))
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func tail(s string) string {
