@@ -622,20 +622,18 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.rename(ev, row, paths, eff)
 	case syscalls.Link:
 		m.link(ev, row, paths, eff)
-	case syscalls.Mknod:
-		// A fifo, socket or device node (mkfifo, cp -a of one), or a
-		// regular file (mode S_IFREG or no type): a new name on a new
-		// inode, empty.
-		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
-			m.lookup(p, false)
-			ino := m.newInode(false, false)
-			m.entry(ev, EntryCreate, []NameChange{{Path: p, New: ino}}, eff)
+	case syscalls.Symlink, syscalls.Mknod:
+		// A new name on a new inode: a symlink, or what mknod makes (a
+		// fifo from mkfifo or cp -a, a socket, a device node, or an
+		// empty regular file with mode S_IFREG or no type).
+		kind := EntrySymlink
+		if row.Effect == syscalls.Mknod {
+			kind = EntryCreate
 		}
-	case syscalls.Symlink:
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			m.entry(ev, EntrySymlink, []NameChange{{Path: p, New: ino}}, eff)
+			m.entry(ev, kind, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
 		m.mmap(ev, row, eff)
