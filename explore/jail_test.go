@@ -247,3 +247,45 @@ func TestJailWorkDirInDevShm(t *testing.T) {
 		t.Errorf("the writable directory in /dev/shm got %q from %d states", b, res.Checked)
 	}
 }
+
+// TestOpenToExecAboveChildFiles starts a program through the fd
+// openToExec gives, with more child files than the lowest free fd: each
+// a socket, which a lower fd would name in the child (EACCES from
+// execve, the starter's failure seen once in several CI runs).
+func TestOpenToExecAboveChildFiles(t *testing.T) {
+	exe, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1) here")
+	}
+	low, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(low)
+	socks, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(socks[0])
+	defer unix.Close(socks[1])
+	files := make([]uintptr, max(low, socks[1])+8)
+	for i := range files {
+		files[i] = uintptr(socks[1])
+	}
+	fd, err := openToExec(exe, len(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if fd < len(files) {
+		t.Errorf("fd %d, want %d or more", fd, len(files))
+	}
+	pid, err := syscall.ForkExec("/proc/self/fd/"+fmt.Sprint(fd), []string{exe}, &syscall.ProcAttr{Files: files})
+	if err != nil {
+		t.Fatalf("execute through fd %d: %v", fd, err)
+	}
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || ws.ExitStatus() != 0 {
+		t.Errorf("true ended %v (%v)", ws, err)
+	}
+}

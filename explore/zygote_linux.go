@@ -149,7 +149,7 @@ func startZygote(uid int, group *reap.Group) (*zygote, error) {
 	// Executed through an fd: the starter's user may not enter the
 	// directories on the way to crashsim's binary (it needs only the
 	// right to execute the file itself).
-	bin, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
+	bin, err := openToExec(exe, len(attr.Files))
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -166,6 +166,20 @@ func startZygote(uid int, group *reap.Group) (*zygote, error) {
 		return nil, fmt.Errorf("open its user namespace: %w", err)
 	}
 	return z, nil
+}
+
+// openToExec opens exe (O_PATH) to be executed as /proc/self/fd/N by a
+// child started with files fds: at an N of files or more. The child
+// places its files at fds 0 to files-1 before it executes, so a lower N
+// (free when exe was opened because another goroutine had just closed
+// it) would name one of them, and executing a socket fails with EACCES.
+func openToExec(exe string, files int) (int, error) {
+	fd, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil || fd >= files {
+		return fd, err
+	}
+	defer unix.Close(fd)
+	return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, files)
 }
 
 // zygoteParentGone is the starter's parent-death signal.
