@@ -490,7 +490,12 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		// <unfinished ...>") ends under that pid ("<... execve
 		// resumed>"), after this line.
 		if n := ev.FormerPID(); n != 0 && n != ev.PID {
-			if start := r.pending[n]; start != nil && r.pending[ev.PID] == nil {
+			if start := r.pending[n]; start != nil {
+				// The leader's own call, when strace had printed its
+				// start, never ends in the trace: execve killed the
+				// leader thread (it has no exit line), and its pid is
+				// the caller's from here on.
+				r.flushPending(ev.PID, r.line)
 				delete(r.pending, n)
 				start.PID = ev.PID
 				r.pending[ev.PID] = start
