@@ -220,6 +220,11 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 		return
 	}
 	dir := parentOf(p)
+	if d, ok := otherDirLeft(last, p); ok {
+		// A rename between two directories whose one here was synced:
+		// the one the crash still waits for is the other.
+		dir = dirWords(d)
+	}
 	// Constants all, joined when compiled: a format made per name was a
 	// fifth of what name-not-synced allocated.
 	const dirSyncFix = "; open the directory and fsync it after the change"
@@ -367,12 +372,26 @@ func what(op *model.EntryOp) string {
 	return op.Kind.String()
 }
 
-func parentOf(p string) string {
-	d := base(parentDirOf(p))
+func parentOf(p string) string { return dirWords(parentDirOf(p)) }
+
+// dirWords names directory d in a message: "the directory NAME".
+func dirWords(d string) string {
+	d = base(d)
 	if d == "." || d == "/" {
 		return "its directory"
 	}
 	return "the directory " + d
+}
+
+// otherDirLeft returns the directory op still needs synced when that is
+// not p's own: a rename into p's directory, which was fsynced, from one
+// that was not.
+func otherDirLeft(op *model.EntryOp, p string) (string, bool) {
+	left := op.UnsyncedDirs()
+	if len(left) == 0 || slices.Contains(left, parentDirOf(p)) {
+		return "", false
+	}
+	return left[0], true
 }
 
 func parentDirOf(p string) string {

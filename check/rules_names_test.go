@@ -32,3 +32,41 @@ func TestNameMovedAwayThenMade(t *testing.T) {
 		t.Fatalf("%d name-not-synced findings of /w/notes.txt, want 1", n)
 	}
 }
+
+// TestNameRenameIntoSyncedDir: FSFS renames a revision from
+// txn-protorevs into revs/0 and fsyncs revs/0 only. The rename still
+// waits for txn-protorevs, and name-not-synced must name that one, not
+// revs/0, which the program did fsync.
+func TestNameRenameIntoSyncedDir(t *testing.T) {
+	text := `1 openat(AT_FDCWD, "/r/protorevs/0-0.rev", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+1 write(3, "rev", 3) = 3
+1 fdatasync(3) = 0
+1 close(3) = 0
+1 rename("/r/protorevs/0-0.rev", "/r/revs/1") = 0
+1 openat(AT_FDCWD, "/r/revs", O_RDONLY|O_CLOEXEC) = 3
+1 fdatasync(3) = 0
+1 close(3) = 0
+1 exit_group(0) = ?
+1 +++ exited with 0 +++
+`
+	existed := func(p string) (bool, bool) {
+		return p == "/r" || p == "/r/protorevs" || p == "/r/revs", true
+	}
+	res := runText(t, text, Options{Existed: existed})
+	n := 0
+	for _, f := range res.findings {
+		if f.Rule.ID != NameNotSynced {
+			continue
+		}
+		n++
+		if strings.Contains(f.Message, "directory revs ") {
+			t.Errorf("%s: message %q names revs, which was fsynced after the rename", f.Path, f.Message)
+		}
+		if !strings.Contains(f.Message, "directory protorevs is fsynced") {
+			t.Errorf("%s: message %q, want it to name protorevs, the directory left to sync", f.Path, f.Message)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no name-not-synced finding: the rename's source directory was never synced")
+	}
+}

@@ -83,6 +83,20 @@ func (op *EntryOp) Dirs() []string {
 	return slices.Clone(ds[:n])
 }
 
+// UnsyncedDirs lists the directories of Dirs not synced since the op:
+// the ones a crash still waits for before it keeps the op (of a rename
+// between two directories, the one left to sync when the other was).
+func (op *EntryOp) UnsyncedDirs() []string {
+	ds, n := op.dirs()
+	var out []string
+	for i, d := range ds[:n] {
+		if op.synced&(1<<i) == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // NumDirs is len(Dirs()), without the copy.
 func (op *EntryOp) NumDirs() int { return int(op.ndirs) }
 
