@@ -24,17 +24,46 @@ import (
 // writes made durable by a sync (a rollback journal, a write-ahead log),
 // or a write durable on return to any file, this one included (a commit
 // record such as LMDB's meta page, written O_DSYNC, at the start of the
-// window). A program that writes such a record first can repair or
-// ignore a torn update; one that does not cannot, which is the mistake.
+// window), or a copy kept in the file itself: the barrier that opened the
+// window made durable writes of the file, elsewhere than the window's
+// overwrites go and at least as many bytes as they write (InnoDB's
+// doublewrite buffer in ibdata1: the pages are written there, synced, and
+// only then over their places). A program that writes such a record
+// first can repair or ignore a torn update; one that does not cannot,
+// which is the mistake.
 type overwriteInPlace struct {
 	open map[*model.Inode]*window
 	seen map[*model.Inode]bool
+	// since is, of each file written since its last barrier, the span
+	// and bytes of those writes; kept is what the file's last sync that
+	// had pending data made durable of it, which a window opened at that
+	// sync may use as its copy.
+	since map[int]span // by inode ID: the model may retire an inode
+	kept  map[int]span
 	// The last data made durable by a sync, on two different inodes (a
 	// window of one inode asks about the other), and the last write
 	// durable on return, on any inode.
 	synced      [2]durableAt
 	durableSeq  int
 	durableSeen bool
+}
+
+// span is the writes of a file between two of its barriers: the range
+// from the first byte any wrote to the last, how many bytes they wrote
+// in all, and (in kept) the seq of the sync that made them durable.
+type span struct {
+	lo, hi, bytes int64
+	seq           int
+}
+
+func (s span) add(off, n int64) span {
+	if s.bytes == 0 {
+		s.lo, s.hi = off, off+n
+	} else {
+		s.lo, s.hi = min(s.lo, off), max(s.hi, off+n)
+	}
+	s.bytes += n
+	return s
 }
 
 type durableAt struct {
@@ -51,12 +80,28 @@ type window struct {
 	last    model.Ref
 	guarded bool
 	state   *State // a crash state right after the second overwrite
+	// copy is what the barrier that opened the window made durable of
+	// the file (none: bytes 0); overBytes how many bytes the window's
+	// overwrites wrote, and hitCopy whether one of them wrote into the
+	// copy's span. A copy as large, apart from them, guards the window.
+	copy      span
+	overBytes int64
+	hitCopy   bool
+}
+
+// copied reports whether the window's overwrites have a durable copy in
+// the file: written and synced at its opening barrier, no smaller than
+// the overwrites and in another part of the file.
+func (w *window) copied() bool {
+	return w.copy.bytes > 0 && w.copy.bytes >= w.overBytes && !w.hitCopy
 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 	if o.open == nil {
 		o.open = map[*model.Inode]*window{}
 		o.seen = map[*model.Inode]bool{}
+		o.since = map[int]span{}
+		o.kept = map[int]span{}
 	}
 	switch e.Kind {
 	case model.EffWrite:
@@ -68,13 +113,20 @@ func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 		o.closeLater(r, e.Inode, e.Ref)
 		if e.HadPending() {
 			o.syncedNow(e.Inode, e.Ref.Seq)
+			if s, ok := o.since[e.Inode.ID]; ok {
+				s.seq = e.Ref.Seq
+				o.kept[e.Inode.ID] = s
+			}
 		}
+		delete(o.since, e.Inode.ID)
 	case model.EffSyncAll:
 		// Every file's data is durable: every window closes, and none
 		// that opens at this barrier is guarded by it.
 		for _, ino := range o.opened() {
 			o.closeLater(r, ino, e.Ref)
 		}
+		clear(o.since)
+		clear(o.kept)
 	}
 }
 
@@ -118,7 +170,14 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		// barrier for this file, and data made durable for every other.
 		o.closeLater(r, ino, e.Ref)
 		o.durableSeq, o.durableSeen = e.Ref.Seq, true
+		delete(o.since, ino.ID)
 		return
+	}
+	if d.Off >= 0 && !ino.Dir && (ino.LastSync != nil || d.Off < d.SizeBefore) {
+		// Only a file synced before, or a write over data it holds, can
+		// be a copy a window uses: a check of many new files, each
+		// written once, keeps nothing here.
+		o.since[ino.ID] = o.since[ino.ID].add(d.Off, d.Len)
 	}
 	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || d.SizeBefore <= 0 {
 		return
@@ -134,10 +193,15 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	w := o.open[ino]
 	if w == nil || w.start != start {
 		w = &window{start: start, first: e.Ref, guarded: o.guarded(ino, start)}
+		if k, ok := o.kept[ino.ID]; ok && k.seq == start {
+			w.copy = k
+		}
 		r.m.Pin(ino)
 		o.open[ino] = w
 	}
 	w.n++
+	w.overBytes += d.Len
+	w.hitCopy = w.hitCopy || d.Off < w.copy.hi && w.copy.lo < d.Off+d.Len
 	w.last = e.Ref
 	if w.n == 2 && !w.guarded {
 		// A crash right after the second overwrite can keep one and not
@@ -157,7 +221,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		return nil
 	}
 	delete(o.open, ino)
-	if w.n < 2 || w.guarded || o.seen[ino] {
+	if w.n < 2 || w.guarded || w.copied() || o.seen[ino] {
 		return nil
 	}
 	o.seen[ino] = true

@@ -41,6 +41,10 @@ func TestOverwriteInPlace(t *testing.T) {
 		{"appends past the end", []string{open, stat, `1 pwrite64(3, "dddd", 4, 16384) = 4`, `1 pwrite64(3, "eeee", 4, 16388) = 4`, fsync}, false},
 		{"truncated first", []string{`1 openat(AT_FDCWD, "/w/data.db", O_RDWR|O_TRUNC) = 3`, stat, write0, write2, fsync}, false},
 		{"size unknown", []string{open, write0, write2, fsync}, false},
+		{"the pages copied elsewhere in the file and synced first (InnoDB's doublewrite)", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, write2, fsync}, false},
+		{"a copy smaller than the overwrites", []string{open, stat, `1 pwrite64(3, "aaaa", 4, 12288) = 4`, fsync, write0, write2, fsync}, true},
+		{"a copy where an overwrite goes", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 8190) = 8`, fsync, write0, write2, fsync}, true},
+		{"a copy synced before the file's last sync", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, fsync, write0, write2, fsync}, true},
 		{"sync() is no journal", []string{jopen, jwrite, open, stat, `1 sync() = 0`, write0, write2, `1 sync() = 0`}, true},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
