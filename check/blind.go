@@ -332,7 +332,11 @@ type Watcher struct {
 	volFS     string
 
 	uring model.Ref // the first io_uring_setup that succeeded
-	aio   model.Ref // the first io_submit that queued an operation
+	// ringFD is the first call on an fd -y names anon_inode:[io_uring]
+	// (the mmap of its rings, its close): a ring whose io_uring_setup a
+	// filter (-e trace=!io_uring_setup) left out.
+	ringFD model.Ref
+	aio    model.Ref // the first io_submit that queued an operation
 
 	mapped     model.Ref // the first shared writable mapping of a file in scope
 	mappedPath string
@@ -468,6 +472,19 @@ func (w *Watcher) call(ev *parser.Event) *watchCall {
 	return &watchCalls[ev.Call]
 }
 
+// ringAnno is how strace -y names an io_uring's fd.
+const ringAnno = "anon_inode:[io_uring]"
+
+// ringUse notes a call on an io_uring's fd, by its -y name.
+func (w *Watcher) ringUse(ev *parser.Event, row *syscalls.Row) {
+	if w.ringFD.Syscall != "" || row.FD() < 0 {
+		return
+	}
+	if a := ev.Arg(row.FD()); a != nil && a.HasAnno && a.Anno == ringAnno {
+		w.ringFD = ref(ev)
+	}
+}
+
 func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if w.anyEvent.Line == 0 {
 		w.anyEvent = ref(ev)
@@ -561,6 +578,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
+		w.ringUse(ev, row)
 	case syscalls.Execve:
 		w.execSeen = true
 		if ev.OK() {
@@ -603,6 +621,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
 		}
+	case syscalls.Mmap:
+		w.ringUse(ev, row)
 	case syscalls.AIOSubmit:
 		if ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
 			w.aio = ref(ev)
@@ -1065,6 +1085,8 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	if w.uring.Syscall != "" {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
+	} else if w.ringFD.Syscall != "" {
+		add(BlindIOUring, w.ringFD, fmt.Sprintf("the program used an io_uring (its fd, here in %s, is %s) whose io_uring_setup the trace does not show, a syscall filter having left it out: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen", w.ringFD.Syscall, ringAnno))
 	}
 	if w.aio.Syscall != "" {
 		add(BlindLinuxAIO, w.aio, "the program queued file operations with io_submit (Linux AIO): their writes and fsyncs happen when the kernel completes them, which crashsim does not model, so a loss there cannot be seen")

@@ -531,6 +531,35 @@ func TestIOUringIsBlind(t *testing.T) {
 	}
 }
 
+// TestIOUringFilteredSetup: MariaDB recorded with
+// -e trace=!io_uring_setup,io_uring_enter,io_uring_register shows no
+// io_uring call, but -y still names the ring's fd where its rings are
+// mapped and where it is closed. That trace is as blind as one with the
+// setup in it; without the fd's name (no -y) nothing tells.
+func TestIOUringFilteredSetup(t *testing.T) {
+	body := `1 openat(AT_FDCWD</w>, "/w/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</w/f>
+1 write(3</w/f>, "x", 1) = 1
+1 fsync(3</w/f>) = 0
+1 close(3</w/f>) = 0
+1 openat(AT_FDCWD</w>, "/w", O_RDONLY|O_DIRECTORY) = 3</w>
+1 fsync(3</w>) = 0
+1 close(3</w>) = 0
+`
+	end := "1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	mapped := "1 mmap(NULL, 73792, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_POPULATE, 9<anon_inode:[io_uring]>, 0) = 0x7f999fe22000\n" + body + end
+	if diff := cmp.Diff([]string{BlindIOUring}, blindOfText(t, "mapped.strace", mapped, Options{})); diff != "" {
+		t.Errorf("rings mapped: blind spots (-want +got):\n%s", diff)
+	}
+	closed := body + "1 close(9<anon_inode:[io_uring]>) = 0\n" + end
+	if diff := cmp.Diff([]string{BlindIOUring}, blindOfText(t, "closed.strace", closed, Options{})); diff != "" {
+		t.Errorf("ring closed: blind spots (-want +got):\n%s", diff)
+	}
+	other := body + "1 close(9<anon_inode:[eventfd]>) = 0\n" + end
+	if blind := blindOfText(t, "eventfd.strace", other, Options{}); len(blind) != 0 {
+		t.Errorf("an eventfd closed: blind spots %v, want none", blind)
+	}
+}
+
 // Linux AIO: io_submit queues writes and fsyncs that the kernel completes
 // later and the model does not follow. A database that writes its pages
 // that way and never calls fsync itself is no clean run; an io_submit
