@@ -237,6 +237,15 @@ type Watcher struct {
 	// program whose execve the trace lacks.
 	execSeen bool
 	loaderAt model.Ref
+	// ldCache is the first open of /etc/ld.so.cache that succeeded, and
+	// preload whether the trace names /etc/ld.so.preload: glibc's
+	// loader asks for it (access, R_OK) before it opens the cache, and
+	// the call fails unless the file exists.
+	ldCache model.Ref
+	preload bool
+	// accessSeen: the trace shows some access, faccessat or faccessat2
+	// call, so a filter did not leave that kind out.
+	accessSeen bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -472,6 +481,9 @@ func (w *Watcher) call(ev *parser.Event) *watchCall {
 	return &watchCalls[ev.Call]
 }
 
+// ldPreload is the file glibc's dynamic loader asks for on every start.
+const ldPreload = "/etc/ld.so.preload"
+
 // ringAnno is how strace -y names an io_uring's fd.
 const ringAnno = "anon_inode:[io_uring]"
 
@@ -567,6 +579,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		// A futex call that woke someone: FUTEX_WAIT returns 0, the
 		// wakes and requeues the number of waiters they woke.
 		w.woke, w.woken = ref(ev), ev.Ret
+	}
+	if ev.Name == "access" || ev.Name == "faccessat" || ev.Name == "faccessat2" {
+		w.accessSeen = true
+		for i := range 2 {
+			if a := ev.Arg(i); a != nil && a.HasStr && a.Str == ldPreload {
+				w.preload = true
+			}
+		}
 	}
 	row := ev.Call.Row()
 	if !processCall(row.Effect) {
@@ -669,6 +689,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		const writing = syscalls.O_WRONLY | syscalls.O_RDWR | syscalls.O_CREAT | syscalls.O_TRUNC
 		if !w.execSeen && w.loaderAt.Line == 0 && len(paths) > 0 && paths[0] == "/etc/ld.so.cache" {
 			w.loaderAt = ref(ev)
+		}
+		if w.ldCache.Line == 0 && ev.OK() && len(paths) > 0 && paths[0] == "/etc/ld.so.cache" {
+			w.ldCache = ref(ev)
+		}
+		if len(paths) > 0 && paths[0] == ldPreload {
+			w.preload = true
 		}
 		flags := w.openFlags(ev)
 		if w.reads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
@@ -1042,6 +1068,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			how = "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group, or is an excerpt of a longer trace (it does not start with an execve)"
 		}
 		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+	} else if !filtered && w.failed == 0 && w.ldCache.Line > 0 && !w.preload && w.accessSeen {
+		// exit_group shows (-e status=!failed keeps it: it never
+		// returns), but not the loader's access of /etc/ld.so.preload,
+		// made before the ld.so.cache open and failing (ENOENT) unless
+		// the file exists: the failed calls were left out. Only where
+		// the trace shows access calls at all: a -e trace= list without
+		// them (crashsim trace's own) hides that call too.
+		add(BlindSuccessfulOnly, w.ldCache, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here, is not seen asking for /etc/ld.so.preload first, a call that fails unless that file exists: it looks recorded with -e status= without failed (as -e status=!failed), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	}
 	if w.unnamed > 0 && !filterWrites {
 		more := ""

@@ -560,6 +560,39 @@ func TestIOUringFilteredSetup(t *testing.T) {
 	}
 }
 
+// TestStatusNotFailed: strace -e status=!failed keeps exit_group (it
+// never returns) and drops every failed call, a failed fsync among them.
+// A dynamically linked program's loader asks for /etc/ld.so.preload
+// before it opens /etc/ld.so.cache, and that access fails unless the
+// file exists: a trace that opens the cache, shows no such access and
+// no failed call left the failures out.
+func TestStatusNotFailed(t *testing.T) {
+	const (
+		exec    = "1 execve(\"/usr/bin/prog\", [\"prog\"], 0x7ffd0000 /* 3 vars */) = 0\n"
+		access  = "1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
+		present = "1 access(\"/etc/ld.so.preload\", R_OK) = 0\n1 openat(AT_FDCWD, \"/etc/ld.so.preload\", O_RDONLY|O_CLOEXEC) = 3\n1 close(3) = 0\n"
+		rest    = "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n1 close(3) = 0\n1 access(\"/w\", W_OK) = 0\n" +
+			"1 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n1 write(3, \"x\", 1) = 1\n1 fsync(3) = 0\n1 close(3) = 0\n" +
+			"1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 3\n1 fsync(3) = 0\n1 close(3) = 0\n" +
+			"1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	if diff := cmp.Diff([]string{BlindSuccessfulOnly}, blindOfText(t, "nofailed.strace", exec+rest, Options{})); diff != "" {
+		t.Errorf("no failed call, no preload access: blind spots (-want +got):\n%s", diff)
+	}
+	if blind := blindOfText(t, "full.strace", exec+access+rest, Options{}); len(blind) != 0 {
+		t.Errorf("the loader's failed access shown: blind spots %v, want none", blind)
+	}
+	if blind := blindOfText(t, "preload.strace", exec+present+rest, Options{}); len(blind) != 0 {
+		t.Errorf("an /etc/ld.so.preload that exists: blind spots %v, want none", blind)
+	}
+	// crashsim trace's own -e trace= list leaves access out, and so do
+	// others: no access call at all says nothing of failed ones.
+	noAccess := strings.Replace(rest, "1 access(\"/w\", W_OK) = 0\n", "", 1)
+	if blind := blindOfText(t, "noaccess.strace", exec+noAccess, Options{}); len(blind) != 0 {
+		t.Errorf("no access call traced at all: blind spots %v, want none", blind)
+	}
+}
+
 // Linux AIO: io_submit queues writes and fsyncs that the kernel completes
 // later and the model does not follow. A database that writes its pages
 // that way and never calls fsync itself is no clean run; an io_submit
