@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/crashsim/crashsim/internal/textesc"
 )
 
@@ -84,6 +85,9 @@ type lineParser struct {
 	// unreadable is set by a line of a call strace could not read
 	// ("????("), which the reader warns of.
 	unreadable bool
+	// unbalanced is set by a call read without its arguments, which do
+	// not read while its result does (unbalancedArgs); the reader warns.
+	unbalanced bool
 	// resumeArgs tells how many arguments the first half of a pid's
 	// unfinished call of that name printed (-1 when none is pending), and
 	// what it left open (see openCut), if anything.
@@ -930,7 +934,42 @@ func (l *lineParser) call(i int) (lineKind, *Error) {
 	}
 	l.dataArg = ev.Call.Row().Data()
 	l.argIdx = 0
-	return l.argsAndReturnSet(j+1, set)
+	kind, err := l.argsAndReturnSet(j+1, set)
+	if err != nil && l.eolErr && ev.Call.Effect() == syscalls.None && !hasPrefix(name, "syscall_") {
+		if k, ok := l.unbalancedArgs(j + 1); ok {
+			return k, nil
+		}
+	}
+	return kind, err
+}
+
+// unbalancedArgs reads a line that ends inside its arguments, a bracket
+// left open, and yet with what reads as their end, ") = RET", for a call
+// the model reads nothing of but its result (syscalls.None: sigaction,
+// futex, ...). Some strace 4.x builds print a struct they could not
+// finish without its closing brace: Android's, on arm, as in
+// "sigaction(SIGTERM, {SIG_DFL, , {0x8c40, [], SA_RESTART}, 0) = 0".
+// The call keeps its result and no arguments; the reader warns
+// (unbalanced). A line cut short, or cut by a program's output, has no
+// such end and keeps its error.
+func (l *lineParser) unbalancedArgs(start int) (lineKind, bool) {
+	b := l.text
+	for k := len(b) - 1; k >= start; k-- {
+		if b[k] != ')' {
+			continue
+		}
+		if m := skipSpaces(b, k+1); m >= len(b) || b[m] != '=' {
+			continue
+		}
+		l.eolErr = false
+		if l.ret(k+1) == nil {
+			l.ev.Args = nil
+			l.unbalanced = true
+			return lineCall, true
+		}
+	}
+	l.eolErr = true
+	return 0, false
 }
 
 // argSet is the set of argument positions of a call to decode on this

@@ -443,6 +443,12 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.sawOld(lp.old, startLine)
 		lp.old = ""
 	}
+	if lp.unbalanced {
+		lp.unbalanced = false
+		if perr == nil {
+			r.warn(Pos{File: r.name, Line: startLine, Col: ev.Pos.Col}, "the arguments of "+ev.Name+" do not read (strace printed a bracket it never closed, as some strace 4.x builds do), but its result does: read without its arguments, which crashsim does not need for this call")
+		}
+	}
 	if perr != nil {
 		// The last line of a trace whose recording was stopped (strace -p
 		// interrupted, a killed strace) ends inside a call, with or
