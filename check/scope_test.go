@@ -58,6 +58,8 @@ func TestInScope(t *testing.T) {
 		{"/sys/kernel/x", nil, false},
 		{"/dev/null", nil, false},
 		{"/devices/x", nil, true},
+		{"/acct/uid/1000/tasks", nil, false}, // Android's cgroup mount
+		{"/acctx/a", nil, true},
 		{"/w/a.txt", []string{"/w"}, true},
 		{"/w", []string{"/w/"}, true},
 		{"/wx/a.txt", []string{"/w"}, false},

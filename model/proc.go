@@ -752,6 +752,8 @@ func isHex(s string) bool {
 
 // isPseudoPath reports paths on pseudo filesystems, never in scope.
 // /dev/shm holds regular files (on tmpfs, which the scope decides).
+// Android mounts a cgroup at /acct: a process joins one by writing its
+// pid to /acct/uid/N/tasks, which changes nothing on disk.
 func isPseudoPath(p string) bool {
 	// Asked of every path an open or a stat names: the second byte turns
 	// away almost all of them.
@@ -759,6 +761,8 @@ func isPseudoPath(p string) bool {
 		return false
 	}
 	switch p[1] {
+	case 'a':
+		return isOrUnder(p, "/acct")
 	case 'p':
 		return isOrUnder(p, "/proc")
 	case 's':
@@ -782,8 +786,8 @@ func isPseudoName(p string) bool {
 }
 
 // PseudoFile reports whether p names no file a crash can change: a path
-// below /proc, /sys or /dev (but /dev/shm), or a pipe's, socket's or
-// other such file's name as -y prints it.
+// below /proc, /sys, /dev (but /dev/shm) or Android's /acct, or a pipe's,
+// socket's or other such file's name as -y prints it.
 func PseudoFile(p string) bool { return isPseudoPath(p) || isPseudoName(p) }
 
 // isOrUnder reports whether p is dir or a path below it.
