@@ -44,7 +44,7 @@ func TestThreadExec(t *testing.T) {
 	}
 	evs, warnings, _ := parseText(t, string(text))
 	var execs []*Event
-	leader := 0
+	leader, killed := 0, 0
 	for _, ev := range evs {
 		if leader == 0 {
 			leader = ev.PID
@@ -53,6 +53,15 @@ func TestThreadExec(t *testing.T) {
 			t.Errorf("line %d: superseded names the thread %d", ev.Pos.Line, ev.FormerPID())
 		}
 		if ev.Kind == KindSyscall && ev.Name == "execve" {
+			if !ev.RetKnown && ev.PID != leader {
+				// On a loaded machine a second thread can be inside
+				// execve (same arguments) when the first one's
+				// succeeds: the kernel kills it, and strace shows its
+				// call cut short and its thread exiting. A call that
+				// never returned, under its own pid.
+				killed++
+				continue
+			}
 			execs = append(execs, ev)
 		}
 	}
@@ -60,14 +69,12 @@ func TestThreadExec(t *testing.T) {
 		t.Errorf("warnings: %s", strings.Join(warnings, "; "))
 	}
 	if len(execs) != 2 {
-		// Seen once in CI and not again in 100 runs: say what strace
-		// wrote, so that the next failure can be read.
 		var at []string
 		for _, ev := range execs {
 			at = append(at, fmt.Sprintf("line %d-%d pid %d", ev.Pos.Line, ev.EndLine, ev.PID))
 		}
-		t.Fatalf("%d execve events (%s), want 2 (the program's start and its exec); the trace's execve, exit and superseded lines:\n%s",
-			len(execs), strings.Join(at, ", "), linesWith(string(text), "execve", "+++", "exit"))
+		t.Fatalf("%d execve events that returned (%s; %d more never returned), want 2 (the program's start and its exec); the trace's execve, exit and superseded lines:\n%s",
+			len(execs), strings.Join(at, ", "), killed, linesWith(string(text), "execve", "+++", "exit"))
 	}
 	x := execs[1]
 	if x.PID != leader || !x.OK() || x.EndLine == x.Pos.Line || len(x.Args) != 3 {
@@ -108,6 +115,40 @@ func TestThreadExecLeaderInCall(t *testing.T) {
 		"3-5 100 futex args=4 ok=false",
 		"4-6 100 execve args=3 ok=true",
 		"7-7 100 exit_group args=1 ok=false",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("syscall events (-want +got):\n%s", diff)
+	}
+}
+
+// TestThreadExecTwoThreads: two threads inside execve at once (as a
+// loaded machine showed TestThreadExec once). The first one's succeeds
+// and takes the leader's pid; the kernel kills the other, whose call
+// never returns and whose thread exits.
+func TestThreadExecTwoThreads(t *testing.T) {
+	evs, warnings, _ := parseText(t, `100 execve("./prog", ["./prog"], 0x7ffd0000 /* 1 var */) = 0
+102 execve("/bin/true", ["true"], 0x10 /* 0 vars */ <unfinished ...>
+101 execve("/bin/true", ["true"], 0x10 /* 0 vars */ <unfinished ...>
+101 +++ exited with 0 +++
+100 +++ superseded by execve in pid 102 +++
+100 <... execve resumed>) = 0
+100 exit_group(0) = ?
+100 +++ exited with 0 +++
+`)
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %s", strings.Join(warnings, "; "))
+	}
+	var got []string
+	for _, ev := range evs {
+		if ev.Kind == KindSyscall {
+			got = append(got, fmt.Sprintf("%d-%d %d %s args=%d returned=%v ok=%v", ev.Pos.Line, ev.EndLine, ev.PID, ev.Name, len(ev.Args), ev.RetKnown, ev.OK()))
+		}
+	}
+	want := []string{
+		"1-1 100 execve args=3 returned=true ok=true",
+		"3-4 101 execve args=3 returned=false ok=false",
+		"2-6 100 execve args=3 returned=true ok=true",
+		"7-7 100 exit_group args=1 returned=false ok=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("syscall events (-want +got):\n%s", diff)
