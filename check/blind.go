@@ -580,14 +580,6 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		// wakes and requeues the number of waiters they woke.
 		w.woke, w.woken = ref(ev), ev.Ret
 	}
-	if ev.Name == "access" || ev.Name == "faccessat" || ev.Name == "faccessat2" {
-		w.accessSeen = true
-		for i := range 2 {
-			if a := ev.Arg(i); a != nil && a.HasStr && a.Str == ldPreload {
-				w.preload = true
-			}
-		}
-	}
 	row := ev.Call.Row()
 	if !processCall(row.Effect) {
 		w.nonProcess++
@@ -643,6 +635,17 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 	case syscalls.Mmap:
 		w.ringUse(ev, row)
+	case syscalls.Stat:
+		// Failed ones too: the loader's access of ld.so.preload fails
+		// unless the file exists.
+		if ev.Name == "access" || ev.Name == "faccessat" || ev.Name == "faccessat2" {
+			w.accessSeen = true
+			for i := range 2 {
+				if a := ev.Arg(i); a != nil && a.HasStr && a.Str == ldPreload {
+					w.preload = true
+				}
+			}
+		}
 	case syscalls.AIOSubmit:
 		if ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
 			w.aio = ref(ev)
