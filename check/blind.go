@@ -246,6 +246,17 @@ type Watcher struct {
 	// accessSeen: the trace shows some access, faccessat or faccessat2
 	// call, so a filter did not leave that kind out.
 	accessSeen bool
+	// statSeen: the trace shows a call of the stat kind (stat,
+	// newfstatat, access, readlink, ...), which crashsim trace's own
+	// list leaves out and strace's %file and %desc classes keep.
+	statSeen bool
+	// aioLib is the first open of libaio's shared object that succeeded,
+	// and unclassed whether the trace shows a call in none of strace's
+	// classes (set_tid_address, set_robust_list, futex, ..., which every
+	// glibc program makes; io_submit is one): a class filter (-e
+	// trace=%file,%desc,%process) leaves all of them out, io_submit too.
+	aioLib    model.Ref
+	unclassed bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -484,6 +495,21 @@ func (w *Watcher) call(ev *parser.Event) *watchCall {
 // ldPreload is the file glibc's dynamic loader asks for on every start.
 const ldPreload = "/etc/ld.so.preload"
 
+// aioObject is in the path of libaio's shared object wherever it is
+// installed (libaio.so.1, libaio.so.1t64, libaio.so.1.0.2).
+const aioObject = "/libaio.so."
+
+// unclassedCalls are calls that strace puts in none of its classes
+// (%file, %desc, %process, %memory, ...) and that glibc makes in every
+// program or thread: a trace without one of them was recorded with a
+// filter that leaves out every call of no class, io_submit among them.
+var unclassedCalls = map[string]bool{
+	"set_tid_address": true, "set_robust_list": true, "rseq": true,
+	"futex": true, "prlimit64": true, "getrandom": true,
+	"sched_getaffinity": true, "sched_yield": true,
+	"io_getevents": true, "io_pgetevents": true,
+}
+
 // ringAnno is how strace -y names an io_uring's fd.
 const ringAnno = "anon_inode:[io_uring]"
 
@@ -575,6 +601,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.unnamedCalls++
 		}
 	}
+	if ev.Call == 0 && !w.unclassed && unclassedCalls[ev.Name] {
+		w.unclassed = true
+	}
 	if ev.Call == 0 && ev.RetKnown && ev.Ret > 0 && w.woke.Line == 0 && ev.Name == "futex" {
 		// A futex call that woke someone: FUTEX_WAIT returns 0, the
 		// wakes and requeues the number of waiters they woke.
@@ -628,6 +657,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.barrier = true
 	case syscalls.Fsync, syscalls.Fdatasync, syscalls.Sync, syscalls.Syncfs:
 		w.syncs[ev.Name] = true
+		w.unclassed = w.unclassed || ev.Name == "sync" // in no class, as io_submit
 		w.barrier = true
 	case syscalls.IOUringSetup:
 		if ev.OK() && w.uring.Syscall == "" {
@@ -636,6 +666,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Mmap:
 		w.ringUse(ev, row)
 	case syscalls.Stat:
+		w.statSeen = true
 		// Failed ones too: the loader's access of ld.so.preload fails
 		// unless the file exists.
 		if ev.Name == "access" || ev.Name == "faccessat" || ev.Name == "faccessat2" {
@@ -647,6 +678,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 		}
 	case syscalls.AIOSubmit:
+		w.unclassed = true
 		if ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
 			w.aio = ref(ev)
 		}
@@ -698,6 +730,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 		if len(paths) > 0 && paths[0] == ldPreload {
 			w.preload = true
+		}
+		if w.aioLib.Line == 0 && ev.OK() && len(paths) > 0 && strings.Contains(paths[0], aioObject) {
+			w.aioLib = ref(ev)
 		}
 		flags := w.openFlags(ev)
 		if w.reads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
@@ -1039,6 +1074,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// and with it the other calls that name a file (-e trace=%desc
 		// keeps the calls on fds only).
 		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
+	} else if w.aioLib.Line > 0 && !w.unclassed && w.statSeen {
+		// libaio loaded, and not one call of no strace class: a class
+		// filter (-e trace=%file,%desc,%process) hid them all, and with
+		// them the io_submit calls that would say the program queued
+		// writes and fsyncs (blind-linux-aio). Not crashsim trace's own
+		// list, which keeps io_submit: that one has no stat calls.
+		add(BlindSyscallFilter, w.aioLib, "the program loaded libaio here, the library of Linux asynchronous I/O, but the trace has no io_submit and not one of the calls that strace puts in no class (set_tid_address, set_robust_list, futex, ...), which every program makes: it looks recorded with a class filter (-e trace=%file,%desc,...) that leaves them out, so writes and fsyncs queued with io_submit, which crashsim does not model either, cannot be seen")
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	// In a file of an -ff set, a thread ends when another's exit_group

@@ -616,6 +616,45 @@ func TestLinuxAIOIsBlind(t *testing.T) {
 	}
 }
 
+// Linux AIO under a class filter: -e trace=%file,%desc,%process keeps
+// the opens, reads and fsyncs but not io_submit, which strace puts in no
+// class, so a database's page writes vanish and nothing says AIO. What
+// still shows is the loader opening libaio, and the absence of every
+// call of no class (set_robust_list, futex, ...) that glibc always makes.
+func TestLinuxAIOFilteredOut(t *testing.T) {
+	const (
+		exec = "1 execve(\"/usr/sbin/dbd\", [\"dbd\"], 0x7ffd /* 9 vars */) = 0\n" +
+			"1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n" +
+			"1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n1 close(3) = 0\n"
+		lib   = "1 openat(AT_FDCWD, \"/lib/x86_64-linux-gnu/libaio.so.1t64\", O_RDONLY|O_CLOEXEC) = 3\n1 read(3, \"\\177ELF\", 4) = 4\n1 close(3) = 0\n"
+		glibc = "1 set_tid_address(0x7f22000010d0) = 1\n1 set_robust_list(0x7f22000010e0, 24) = 0\n"
+		stat  = "1 newfstatat(AT_FDCWD, \"/srv/db\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0\n"
+		rest  = "1 openat(AT_FDCWD, \"/srv/db/pages\", O_RDWR|O_CREAT, 0644) = 5\n1 pwrite64(5, \"x\", 1, 0) = 1\n1 fdatasync(5) = 0\n1 close(5) = 0\n" +
+			"1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	run := func(name, text string) []string {
+		return blindOfText(t, name, text, Options{Existed: func(string) (bool, bool) { return true, true }})
+	}
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, run("classes.strace", exec+lib+stat+rest)); diff != "" {
+		t.Errorf("libaio loaded under a class filter: blind spots (-want +got):\n%s", diff)
+	}
+	if blind := run("full.strace", exec+lib+glibc+stat+rest); len(blind) != 0 {
+		t.Errorf("libaio loaded, calls of no class shown: blind spots %v, want none", blind)
+	}
+	if blind := run("sync.strace", exec+lib+stat+strings.Replace(rest, "fdatasync(5)", "sync()", 1)); len(blind) != 0 {
+		t.Errorf("libaio loaded, sync (of no class) shown: blind spots %v, want none", blind)
+	}
+	// crashsim trace's own list keeps io_submit and leaves out the stat
+	// calls: no io_submit there means none was made.
+	noAccess := strings.Replace(exec, "1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n", "", 1)
+	if blind := run("crashsim.strace", noAccess+lib+rest); len(blind) != 0 {
+		t.Errorf("libaio loaded, no stat call traced: blind spots %v, want none", blind)
+	}
+	if blind := run("nolib.strace", exec+stat+rest); len(blind) != 0 {
+		t.Errorf("no libaio: blind spots %v, want none", blind)
+	}
+}
+
 // A strace older than the kernel prints a call it does not know by its
 // number, with bare numbers for arguments: renameat2 (316 on amd64) as
 // strace 4.x printed it hides a rename. A number that stands for no call
