@@ -228,6 +228,12 @@ type Watcher struct {
 	firstEnded bool
 	cmdPID     int
 	cmdSet     bool
+	// cmdAt is where cmdPID's event starts. A call the first line begins
+	// (<unfinished ...>) comes as an event only at its resumed line,
+	// after the calls others ended in between: the earliest start seen
+	// names the command, and ended keeps who exited until it is known.
+	cmdAt model.Ref
+	ended map[int]bool
 	// cmdExec: the first event is an execve, as in a trace strace started
 	// the command for; otherwise (strace -p, an excerpt) cmdPID is only
 	// the first process the trace shows.
@@ -530,9 +536,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if ev.PID != 0 && w.firstPID == 0 {
 		w.firstPID = ev.PID
 	}
-	if !w.cmdSet {
-		w.cmdPID, w.cmdSet = ev.PID, true
-		w.cmdExec = ev.Kind == parser.KindSyscall && ev.Call.Row().Effect == syscalls.Execve
+	if !w.cmdSet || ev.Pos.Line < w.cmdAt.Line && ev.Pos.File == w.cmdAt.File {
+		w.command(ev)
 	}
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
@@ -545,14 +550,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.exitLine = ref(ev)
 		}
 		w.exits++
-		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
+		w.end(ev.PID)
 		if ev.PID == w.cmdPID && ev.Status() != 0 && w.cmdFailed.Line == 0 {
 			w.cmdFailed, w.cmdHow = ref(ev), fmt.Sprintf("exited with status %d", ev.Status())
 		}
 		return
 	case parser.KindKilled:
 		w.killed++
-		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
+		w.end(ev.PID)
 		// SIGTERM, SIGINT and SIGHUP are how a server is stopped when
 		// its recording ends (timeout, Ctrl-C), and many die of them
 		// after a clean shutdown: no failure to speak of.
@@ -616,7 +621,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Exit:
 		w.exitCalls++
-		w.firstEnded = w.firstEnded || ev.PID == w.cmdPID
+		w.end(ev.PID)
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 		w.ringUse(ev, row)
@@ -759,6 +764,29 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	for _, p := range paths {
 		w.changed(ev, p)
 	}
+}
+
+// command takes ev's process for the traced command's: the first event,
+// or one that starts on an earlier line than the one taken before.
+func (w *Watcher) command(ev *parser.Event) {
+	w.cmdPID, w.cmdSet, w.cmdAt = ev.PID, true, ref(ev)
+	if ev.PID != 0 {
+		w.firstPID = ev.PID
+	}
+	w.cmdExec = ev.Kind == parser.KindSyscall && ev.Call.Row().Effect == syscalls.Execve
+	w.firstEnded = w.ended[ev.PID]
+	if w.cmdFailed.Line > 0 && w.cmdFailed.PID != ev.PID {
+		w.cmdFailed, w.cmdHow = model.Ref{}, ""
+	}
+}
+
+// end notes that a process exited, was killed or called exit_group.
+func (w *Watcher) end(pid int) {
+	if w.ended == nil {
+		w.ended = map[int]bool{}
+	}
+	w.ended[pid] = true
+	w.firstEnded = w.firstEnded || pid == w.cmdPID
 }
 
 // misread reports whether the flags guessedArch noted mean something else

@@ -932,3 +932,38 @@ func TestStatusFilterSaid(t *testing.T) {
 		t.Errorf("blind spots (-want +got):\n%s", diff)
 	}
 }
+
+// TestCutShortNamesFirstLine: a trace that starts inside a call (strace
+// -p to a waiting thread, an excerpt) gets that call as an event only at
+// its resumed line, after the calls other threads ended in between. The
+// process the warning names is the first line's, and the other thread's
+// exit does not end it.
+func TestCutShortNamesFirstLine(t *testing.T) {
+	trace := `700 futex(0x7f10, FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME, 702, NULL, FUTEX_BITSET_MATCH_ANY <unfinished ...>
+702 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 3
+702 close(3) = 0
+702 exit(0) = ?
+702 +++ exited with 0 +++
+700 <... futex resumed>) = 0
+700 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 3
+`
+	p := filepath.Join(t.TempDir(), "window.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := checkFile(t, p, Options{})
+	var msgs []string
+	for _, w := range res.Warnings {
+		if w.ID == BlindCutShort {
+			msgs = append(msgs, w.Message)
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "pid 700,") {
+		t.Errorf("blind-cut-short messages %q, want one naming pid 700", msgs)
+	}
+	// The first line's process ends: the trace is whole.
+	whole := trace + "700 exit_group(0) = ?\n700 +++ exited with 0 +++\n"
+	if blind := blindOfText(t, "whole.strace", whole, Options{}); slices.Contains(blind, BlindCutShort) {
+		t.Errorf("the first line's process exited: blind spots %v, want no %s", blind, BlindCutShort)
+	}
+}
