@@ -203,7 +203,14 @@ type Inode struct {
 	// syncedWrite: a sync made some write of the trace to it durable
 	// (see SyncedWrite).
 	syncedWrite bool
-	opRefs      int32
+	// sizeLoose: Size is not what a stat of the file shows, or may not
+	// be: a write at an offset the trace does not give (an fd from
+	// before the trace) left it a lower bound; a symlink's is not its
+	// target's, which a stat that follows it shows; a revived inode's
+	// record does not say. A stat's size is compared with Size only
+	// where it is exact (see Model.sizeSeen).
+	sizeLoose bool
+	opRefs    int32
 }
 
 // inodeMore holds what few inodes have.

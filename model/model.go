@@ -365,6 +365,11 @@ const (
 	// Handle), with Options.Reads. It changes nothing; rules that ask
 	// where a file's bytes went (remove-before-sync) follow it.
 	EffRead
+	// EffSizeSeen: a stat showed a size of a regular file the trace
+	// changed (Inode) other than the model's (SizeSeen against
+	// Inode.Size): a change the trace does not show, or one made by a
+	// call still running, whose line comes later. It changes nothing.
+	EffSizeSeen
 )
 
 // Effect describes what one event did to the model. Rules read it, then
@@ -393,6 +398,8 @@ type Effect struct {
 	Source *Inode
 	Exit   *Exit
 	What   string // unmodeled: what happened
+	// SizeSeen is, for EffSizeSeen, the size the stat showed.
+	SizeSeen int64
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -633,6 +640,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
+			ino.sizeLoose = kind == EntrySymlink
 			m.entry(ev, kind, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -783,7 +791,13 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 		}
 		ino = m.lookup(paths[0], true)
 	}
-	if ino == nil || ino.Size >= 0 {
+	if ino == nil {
+		return
+	}
+	if ino.Size >= 0 {
+		if ino.Modified && !ino.Dir && !ino.sizeLoose && ino.Unmodeled() == nil {
+			m.sizeSeen(ev, ino, eff)
+		}
 		return
 	}
 	for i := range ev.Args {
@@ -810,18 +824,48 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 	}
 }
 
+// sizeSeen compares the size a stat shows of a regular file the trace
+// changed with the size the model gave it, and says so (EffSizeSeen) when
+// they differ: a change the trace does not show, or one still being made
+// by a call that ends on a later line.
+func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
+	if ev.Overlap > 0 || ev.Done != 0 {
+		// Calls completed while this one ran (it was split), or an -ff
+		// set merged by time: whether it saw a write of theirs cannot
+		// be told.
+		return
+	}
+	for i := range ev.Args {
+		a := &ev.Args[i]
+		size, mode := a.Field("st_size"), a.Field("st_mode")
+		if size.Kind == parser.ValNone {
+			size, mode = a.Field("stx_size"), a.Field("stx_mode")
+		}
+		n, ok := size.Int()
+		if !ok {
+			continue
+		}
+		if t, known := modeType(mode.Text); !known || t != modeReg || n == ino.Size {
+			return
+		}
+		eff.Kind, eff.Inode, eff.SizeSeen = EffSizeSeen, ino, n
+		return
+	}
+}
+
 // File types of a stat's mode (S_IFMT bits).
 const (
 	modeDir  = 0o040000
 	modeChr  = 0o020000
 	modeFifo = 0o010000
 	modeSock = 0o140000
+	modeReg  = 0o100000
 )
 
 var modeNames = [...]struct {
 	name string
 	bits uint64
-}{{"S_IFDIR", modeDir}, {"S_IFCHR", modeChr}, {"S_IFIFO", modeFifo}, {"S_IFSOCK", modeSock}, {"S_IFREG", 0o100000}, {"S_IFLNK", 0o120000}, {"S_IFBLK", 0o060000}}
+}{{"S_IFDIR", modeDir}, {"S_IFCHR", modeChr}, {"S_IFIFO", modeFifo}, {"S_IFSOCK", modeSock}, {"S_IFREG", modeReg}, {"S_IFLNK", 0o120000}, {"S_IFBLK", 0o060000}}
 
 // modeType is the file type of a stat's mode as strace printed it:
 // S_IFDIR|0755, or with -X raw the number 040755. ok is false when the
@@ -942,6 +986,8 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	op.SizeBefore = ino.Size
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+n)
+	} else if off < 0 {
+		ino.sizeLoose = true
 	}
 	op.Size = ino.Size
 	ino.Written, ino.Modified = true, true
@@ -1046,6 +1092,8 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	sizeBefore := ino.Size
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+ev.Ret)
+	} else if off < 0 {
+		ino.sizeLoose = true
 	}
 	// The trace never shows the bytes copied: one chunk with no
 	// reference, and where they came from (see DataOp.Copy).

@@ -546,6 +546,7 @@ func (r *restInode) rebuildWith(id int, s *restShared, more *restMore) *Inode {
 		Written: r.flags&restWritten != 0, Modified: r.flags&restModified != 0,
 		LastSync:   r.lastSync(s, more),
 		HadContent: r.flags&restHadContent != 0, hist: int(r.hist),
+		sizeLoose: true, // the record does not say whether Size is exact
 	}
 	if r.flags&restSyncedEmpty != 0 {
 		ino.extra().syncedEmpty = true
