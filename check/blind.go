@@ -377,6 +377,12 @@ type Watcher struct {
 
 	mapped     model.Ref // the first shared writable mapping of a file in scope
 	mappedPath string
+	// mappedID is that file's inode, and mappedNow the name a later
+	// rename or link gave it (localedef maps a temp file, then renames
+	// it over the archive): the name the user knows it by.
+	mappedID  int
+	mappedNow string
+	movedAt   model.Ref
 
 	// archGuess is the first call with flags printed as a number that
 	// means different things on different architectures, read while the
@@ -878,7 +884,13 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	}
 	if e.Kind == model.EffUnmodeled && e.Event != nil && e.Event.Call.Effect() == syscalls.Mmap && w.mappedPath == "" && e.Inode != nil {
 		if p := e.Inode.Name(); w.opt.inScope(p) {
-			w.mapped, w.mappedPath = e.Ref, p
+			w.mapped, w.mappedPath, w.mappedID = e.Ref, p, e.Inode.ID
+		}
+	} else if e.Kind == model.EffEntry && w.mappedID != 0 {
+		for _, c := range e.Entry.Changes {
+			if c.New != nil && c.New.ID == w.mappedID && c.Path != "" {
+				w.mappedNow, w.movedAt = c.Path, e.Ref
+			}
 		}
 	}
 	if w.dropped.Line == 0 && len(w.readOpen) > 0 {
@@ -1249,7 +1261,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindLinuxAIO, w.aio, "the program queued file operations with io_submit (Linux AIO): their writes and fsyncs happen when the kernel completes them, which crashsim does not model, so a loss there cannot be seen")
 	}
 	if w.mappedPath != "" {
-		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", shown(w.mappedPath)))
+		what := shown(w.mappedPath)
+		if w.mappedNow != "" && w.mappedNow != w.mappedPath {
+			at := lineOf(w.movedAt)
+			if w.movedAt.File == w.mapped.File {
+				at = fmt.Sprintf("line %d", w.movedAt.Line)
+			}
+			what = fmt.Sprintf("%s, named %s from %s on,", what, shown(w.mappedNow), at)
+		}
+		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", what))
 	}
 	if w.archFlags != "" && w.misread() {
 		what := "the trace does not show which machine recorded it, so it was read as amd64's"

@@ -1008,3 +1008,37 @@ func TestUnseenChange(t *testing.T) {
 		t.Errorf("writes to an fd the trace cannot name: blind spots (-want +got):\n%s", diff)
 	}
 }
+
+// TestSharedMmapNamesFinalName: localedef maps a temp file shared and
+// writable, fills it through the mapping, then renames it over the
+// archive. The warning names the temp file it saw mapped and the name
+// the file has after, the one the user knows.
+func TestSharedMmapNamesFinalName(t *testing.T) {
+	trace := `1 openat(AT_FDCWD, "/w/archive.Xy12", O_RDWR|O_CREAT|O_EXCL, 0644) = 3
+1 ftruncate(3, 8192) = 0
+1 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000
+1 msync(0x7f0000000000, 8192, MS_SYNC) = 0
+1 fsync(3) = 0
+1 close(3) = 0
+1 rename("/w/archive.Xy12", "/w/archive") = 0
+1 openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 4
+1 fsync(4) = 0
+1 close(4) = 0
+1 exit_group(0) = ?
+1 +++ exited with 0 +++
+`
+	p := filepath.Join(t.TempDir(), "localedef.strace")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := checkFile(t, p, Options{Existed: func(string) (bool, bool) { return false, true }})
+	var msgs []string
+	for _, w := range res.Warnings {
+		if w.ID == BlindSharedMmap {
+			msgs = append(msgs, w.Message)
+		}
+	}
+	if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "/w/archive.Xy12, named /w/archive from line 7 on, is mapped") {
+		t.Errorf("blind-shared-mmap messages %q, want one naming /w/archive.Xy12 and /w/archive from line 7", msgs)
+	}
+}
