@@ -11,7 +11,7 @@ type fileStats = report.FileStats
 
 type statsCmd struct {
 	Format string   `enum:"text,json" default:"text" help:"Output format: text (a table) or json."`
-	Root   []string `placeholder:"DIR" help:"Only files below DIR are counted (repeatable). Default: every file but /proc, /sys, /dev, pipes and sockets."`
+	Root   []string `placeholder:"DIR" help:"Only files below DIR are counted (repeatable). Default: every file but /proc, /sys, /dev, /acct, pipes and sockets."`
 	Trace  string   `arg:"" help:"strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)."`
 }
 
