@@ -254,3 +254,63 @@ func TestAdversarialFFSetManyMembers(t *testing.T) {
 		t.Errorf("(-all open +merged) %s", diff)
 	}
 }
+
+// TestFFSetThreadExecve: a thread's execve in an -ff set starts in the
+// thread's file, marked "<pid changed to L ...>", and ends in the
+// leader's, after "+++ superseded by execve in pid N +++" (strace 6.1,
+// a C program whose second thread calls execv). The set reads it as one
+// call of the leader's, at its resumed line, with the arguments of its
+// start and no warning.
+func TestFFSetThreadExecve(t *testing.T) {
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "tr")
+	leader := `1796550482.957431 execve("./t", ["./t"], 0x7ffe4201c250 /* 39 vars */) = 0
+1796550482.960000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f0, parent_tid=0x7f0, exit_signal=0, stack=0x7f0, stack_size=0x7fff00, tls=0x7f0} => {parent_tid=[2740]}, 88) = 2740
+1796550482.964692 pause()               = ?
+1796550482.965887 +++ superseded by execve in pid 2740 +++
+1796550482.966031 <... execve resumed>) = 0
+1796550482.974390 exit_group(0) = ?
+1796550482.974400 +++ exited with 0 +++
+`
+	thread := `1796550482.962000 set_robust_list(0x7f0, 24) = 0
+1796550482.964796 execve("/bin/sh", ["/bin/sh", "-c", "echo x > out2"], 0x7fffdf3b90d8 /* 39 vars */ <pid changed to 2739 ...>
+`
+	for name, text := range map[string]string{"tr.2739": leader, "tr.2740": thread} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var warnings []string
+	s, err := Open(prefix, Options{Warn: func(p Pos, msg string) { warnings = append(warnings, fmt.Sprintf("%s:%d: %s", filepath.Base(p.File), p.Line, msg)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var execs []string
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Name == "execve" {
+			var argv []string
+			for _, a := range ev.Arg(1).Elems {
+				argv = append(argv, a.Str)
+			}
+			execs = append(execs, fmt.Sprintf("%s:%d pid %d %s %q = %d", filepath.Base(ev.Pos.File), ev.Pos.Line, ev.PID, ev.Arg(0).Str, argv, ev.Ret))
+		}
+	}
+	want := []string{
+		`tr.2739:1 pid 2739 ./t ["./t"] = 0`,
+		`tr.2739:5 pid 2739 /bin/sh ["/bin/sh" "-c" "echo x > out2"] = 0`,
+	}
+	if diff := cmp.Diff(want, execs); diff != "" {
+		t.Errorf("execve events (-want +got):\n%s", diff)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %q", warnings)
+	}
+}

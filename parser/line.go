@@ -878,6 +878,19 @@ func unfinishedMark(b []byte, i int) int {
 	return 0
 }
 
+// pidChangedTo returns the pid in a line's "<pid changed to L ...>" mark.
+func pidChangedTo(text []byte) (int, bool) {
+	i := bytes.Index(text, []byte(pidChangedText))
+	if i < 0 {
+		return 0, false
+	}
+	n, k := 0, i+len(pidChangedText)
+	for ; k < len(text) && isDigit(text[k]) && n < 1<<30; k++ {
+		n = n*10 + int(text[k]-'0')
+	}
+	return n, n > 0 && hasPrefix(text[k:], " ...>")
+}
+
 // pidChangedText opens the mark strace prints in place of unfinishedText
 // when the call's thread took another pid (execve in a thread other than
 // the leader): "<pid changed to 200 ...>".

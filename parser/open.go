@@ -136,6 +136,9 @@ type ffSet struct {
 	evidence *syscalls.Evidence
 	seq      int
 	primed   bool
+	// handoff holds a thread's execve started in the thread's file, by
+	// the pid it took, for the leader's file to end (Reader.handoff).
+	handoff map[int]*Event
 }
 
 // ffState is one member of a set as the merge reads it.
@@ -204,6 +207,12 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		r.pid = m.pid
 		r.lp.cache = s.cache
 		r.evidence = s.evidence
+		if len(s.ms) > 1 {
+			if s.handoff == nil {
+				s.handoff = map[int]*Event{}
+			}
+			r.handoff = s.handoff
+		}
 		m.r = r
 	} else {
 		f, err := inputfile.Open(m.path, inputfile.Found)

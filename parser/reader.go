@@ -105,6 +105,10 @@ type Reader struct {
 	// members of an -ff set share one.
 	evidence *syscalls.Evidence
 	pending  map[int]*Event // unfinished calls by pid
+	// handoff is, in a reader of an -ff set's member, the set's own
+	// (ffSet.handoff): a thread's execve started in its file ("<pid
+	// changed to L ...>") by the pid L it took, until L's file resumes it.
+	handoff map[int]*Event
 	// cuts are what the pending calls left open, by the same pids (see
 	// openCut and noteCut); bracketCuts counts those inside brackets, and
 	// freeCuts are openCuts to fill again.
@@ -540,6 +544,15 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			return r.readStack(&gone)
 		}
 	case lineUnfinished:
+		if l, ok := pidChangedTo(text); ok && r.handoff != nil && l != ev.PID {
+			// A thread's execve in an -ff set: the kernel gave the thread
+			// the leader's pid, and the call ends in the leader's file
+			// ("+++ superseded by execve in pid N +++", then "<... execve
+			// resumed>"), which joins this start there.
+			r.handoff[l] = detach(ev)
+			r.drop(ev, false)
+			return nil
+		}
 		if old := r.pending[ev.PID]; old != nil {
 			r.warn(ev.Pos, fmt.Sprintf("%s started before %s (line %d) finished: the earlier call is taken as never returning", ev.Name, old.Name, old.Pos.Line))
 			old.EndLine = r.line
@@ -554,6 +567,15 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.cut = ev
 	case lineResumed:
 		start := r.pending[ev.PID]
+		if h := r.handoffOf(start, ev); h != nil {
+			// The start another member's file handed over: the joined
+			// call is this file's, at this line, with the start's
+			// arguments and time.
+			delete(r.handoff, ev.PID)
+			h.PID, h.Pos = ev.PID, ev.Pos
+			start = h
+			r.pending[ev.PID] = h
+		}
 		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.liveCut(ev.PID) != j) {
 			return joinedElsewhere(ev, j)
 		}
@@ -612,6 +634,18 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			r.unsure[done.PID] = true
 		}
 		return r.readStack(done)
+	}
+	return nil
+}
+
+// handoffOf returns the start of ev, a resumed execve, that another
+// member of the set handed over, when its own file has none.
+func (r *Reader) handoffOf(start, ev *Event) *Event {
+	if start != nil || r.handoff == nil {
+		return nil
+	}
+	if h := r.handoff[ev.PID]; h != nil && h.Name == ev.Name {
+		return h
 	}
 	return nil
 }
