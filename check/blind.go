@@ -13,10 +13,12 @@ import (
 	"github.com/crashsim/crashsim/parser"
 )
 
-// A blind spot is something the recording could not show, worked out from
-// the trace itself: a verdict of "clean" on such a trace would be a guess.
-// Each has a stable ID, like a rule, and a fix: the strace or crashsim flag
-// that lets the next recording or check see it.
+// A blind spot is something a verdict needs that crashsim could not see: a
+// verdict of "clean" with one would be a guess. Most are what the recording
+// could not show, worked out from the trace itself; one (see Exploration) is
+// what explore left unchecked by its own bound. Each has a stable ID, like
+// a rule, and a fix: the strace or crashsim flag that lets the next
+// recording, check or exploration see it.
 const (
 	BlindRawArgs            = "blind-raw-args"
 	BlindFailedOnly         = "blind-failed-only"
@@ -36,6 +38,7 @@ const (
 	BlindUnnamedCall        = "blind-unnamed-call"
 	BlindPartialSet         = "blind-partial-set"
 	BlindUnseenChange       = "blind-unseen-change"
+	BlindStatesUnchecked    = "blind-states-unchecked"
 )
 
 // BlindSpot describes one kind of blind spot.
@@ -44,6 +47,11 @@ type BlindSpot struct {
 	Hides string // what a trace with it cannot show
 	Fix   string // the flag that fixes it
 }
+
+// Exploration reports whether explore raises the blind spot from its own
+// bound, rather than any command from what the recording lacks: a better
+// recording does not fix it.
+func (b BlindSpot) Exploration() bool { return b.ID == BlindStatesUnchecked }
 
 var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
@@ -64,6 +72,7 @@ var blindSpots = []BlindSpot{
 	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
 	{BlindUnnamedCall, "what a call did that strace printed by its number (syscall_316, syscall_0x13c), not knowing it, with its arguments as bare numbers: a rename, write, open or other change the verdict needs", "record with a newer strace (strace -V says which one recorded): one older than the kernel prints the calls added since by number"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
+	{BlindStatesUnchecked, "the checker's verdict on the distinct crash states past explore's --max-states bound: explore built and counted them but never ran the checker on them, and any of them could be a state the program cannot recover from", "explore again with a larger --max-states N, or --max-states 0 for no bound (the summary says how many distinct states there are)"},
 }
 
 // BlindSpots lists every kind of blind spot.

@@ -79,8 +79,13 @@ func Explain(w io.Writer, r *check.Rule) error {
 // ExplainBlind writes what a blind spot hides and what fixes it.
 func ExplainBlind(w io.Writer, b check.BlindSpot) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s (blind spot): the recording cannot show %s\n\n", b.ID, b.Hides)
-	wrap(bw, "A blind spot is about the trace, not the program: crashsim works it out from the trace itself and says it on stderr with the line where it was first seen. With no finding at or above --fail-on, check, states, explore and trace exit 6 instead of 0; --accept-blind "+b.ID+" accepts it.", "  ", explainWidth)
+	if b.Exploration() {
+		fmt.Fprintf(bw, "%s (blind spot): the exploration did not show %s\n\n", b.ID, b.Hides)
+		wrap(bw, "This blind spot is about how far explore went, not about the recording or the program: explore says it on stderr, after its summary, when its bound left states unchecked. With no finding at or above --fail-on, explore exits 6 instead of 0; --accept-blind "+b.ID+" accepts it.", "  ", explainWidth)
+	} else {
+		fmt.Fprintf(bw, "%s (blind spot): the recording cannot show %s\n\n", b.ID, b.Hides)
+		wrap(bw, "A blind spot is about the trace, not the program: crashsim works it out from the trace itself and says it on stderr with the line where it was first seen. With no finding at or above --fail-on, check, states, explore and trace exit 6 instead of 0; --accept-blind "+b.ID+" accepts it.", "  ", explainWidth)
+	}
 	fmt.Fprintf(bw, "\nFix:\n")
 	wrap(bw, b.Fix+".", "  ", explainWidth)
 	return bw.Flush()
@@ -134,8 +139,20 @@ func RulesMarkdown(w io.Writer, rules []*check.Rule, blind []check.BlindSpot) er
 	fmt.Fprint(bw, "\n# Blind spots\n\n")
 	fmt.Fprint(bw, "A blind spot is about the recording, not the program: the trace cannot show what a verdict needs. crashsim works each out from the trace itself, says it with the trace line where it was first seen, and exits 6 instead of 0 when nothing else failed; `--accept-blind ID` accepts a known one.\n\n")
 	fmt.Fprint(bw, "| blind spot | the recording cannot show | fix |\n|---|---|---|\n")
+	var explored []check.BlindSpot
 	for _, b := range blind {
+		if b.Exploration() {
+			explored = append(explored, b)
+			continue
+		}
 		fmt.Fprintf(bw, "| `%s` | %s | %s |\n", b.ID, cell(b.Hides), cell(b.Fix))
+	}
+	if len(explored) > 0 {
+		fmt.Fprint(bw, "\nThese are about how far `crashsim explore` went, not about the recording: explore says them after its summary, and exits 6 instead of 0 as for the others.\n\n")
+		fmt.Fprint(bw, "| blind spot | the exploration did not show | fix |\n|---|---|---|\n")
+		for _, b := range explored {
+			fmt.Fprintf(bw, "| `%s` | %s | %s |\n", b.ID, cell(b.Hides), cell(b.Fix))
+		}
 	}
 	return bw.Flush()
 }

@@ -33,6 +33,14 @@ func TestExplain(t *testing.T) {
 	if !strings.HasPrefix(b.String(), "blind-raw-args (blind spot): the recording cannot show ") || !strings.Contains(b.String(), "--accept-blind blind-raw-args accepts it.") {
 		t.Errorf("blind spot page:\n%s", b.String())
 	}
+	// explore's own bound is no failing of the recording: the page says so.
+	b.Reset()
+	blind, _ = check.LookupBlind(check.BlindStatesUnchecked)
+	ExplainBlind(&b, blind)
+	if out := b.String(); !strings.HasPrefix(out, "blind-states-unchecked (blind spot): the exploration did not show ") || strings.Contains(out, "recording cannot show") ||
+		!strings.Contains(out, "--accept-blind blind-states-unchecked accepts it.") || !strings.Contains(out, "--max-states 0") {
+		t.Errorf("blind spot page:\n%s", out)
+	}
 }
 
 func TestRulesJSON(t *testing.T) {
