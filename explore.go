@@ -131,6 +131,10 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	// is of every path a state held.
 	out.Summary.Files = predicted.Summary.Files
 	out.Add(res.Findings...)
+	if w, ok := statesUnchecked(res, opt.MaxStates, opt.EveryLine, trace); ok {
+		out.Warnings = append(out.Warnings, w)
+		markAccepted(out.Warnings, e.AcceptBlind)
+	}
 	return out, res, nil
 }
 

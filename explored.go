@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -79,6 +80,46 @@ func ExplorePoints(w io.Writer, res *explore.Result, all bool) {
 		}
 		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, report.StateCount(p.Admitted, p.Exact), how, p.New, p.Checked)
 	}
+}
+
+// statesUnchecked is blind spot blind-states-unchecked when maxStates
+// (--max-states) left distinct states of res unchecked: the summary's
+// count alone let a run exit 0 that had not checked them.
+//
+// The per-point bound (--max-joint) is no blind spot. Past it explore
+// builds states on purpose, in an order: those check's findings predict
+// (check's rules look at every crash point, whatever explore builds), prefixes of
+// the pending operations, each one dropped, each write torn, each write's
+// size without its data, then seeded samples, and the report says which
+// points were sampled and how many states each admits and had built. No
+// bound makes such a point exhaustive (it can admit more than 2^62 states),
+// so as a blind spot it would fail nearly every exploration of a real
+// program until accepted out of habit, and exit 6 would stop meaning
+// anything. --max-states instead cuts off distinct states already built,
+// in the order they were found, with no regard for what they hold, and 0
+// lifts it: a run that hit it was not checked as asked.
+func statesUnchecked(res *explore.Result, maxStates int, everyLine bool, trace string) (check.BlindWarning, bool) {
+	if res.Skipped == 0 {
+		return check.BlindWarning{}, false
+	}
+	b, _ := check.LookupBlind(check.BlindStatesUnchecked)
+	left := fmt.Sprintf("the other %d were not checked, and any of them could be", res.Skipped)
+	if res.Skipped == 1 {
+		left = "the other was not checked, and it could be"
+	}
+	msg := fmt.Sprintf("--max-states %d let the checker run on %d of the %d distinct crash states explore built: %s a state the program cannot recover from",
+		maxStates, maxStates, res.Distinct, left)
+	if everyLine {
+		// Skipped counts checks of a state at a crash line, past the
+		// first maxStates of them.
+		left = fmt.Sprintf("the other %d were not made, and any of them could have met", res.Skipped)
+		if res.Skipped == 1 {
+			left = "the other was not made, and it could have met"
+		}
+		msg = fmt.Sprintf("--max-states %d let the checker run on %d of the %d checks --every-line asks for (each distinct crash state at every crash line that can leave it): %s a state the program cannot recover from",
+			maxStates, maxStates, maxStates+res.Skipped, left)
+	}
+	return check.BlindWarning{ID: b.ID, Message: msg, Trace: trace, Fix: b.Fix}, true
 }
 
 // ExploreReport is the report's account of the exploration.

@@ -97,8 +97,10 @@
 //     suppressed (by a [[suppress]] of the config), baseline (in the
 //     baseline).
 //   - warnings: an array of the blind spots, what the trace could not
-//     show: id (blind-...), message, trace, line, fix (the flag that
-//     fixes it), and accepted: true when --accept-blind accepted it.
+//     show (or, blind-states-unchecked, the states explore's --max-states
+//     left unchecked): id (blind-...), message, trace, line (0: none),
+//     fix (the flag that fixes it), and accepted: true when
+//     --accept-blind accepted it.
 //   - notes: an array of what was left out of scope on purpose: id,
 //     message, and trace and line when it is about one line.
 //   - shard: "I/N" in the report of shard I of explore --shard I/N,

@@ -140,7 +140,8 @@ type Summary struct {
 	Counts
 	Models []string `json:"models"` // the models the findings were reported under
 	Left   Left     `json:"left"`
-	// Warnings are the blind spots: what the trace could not show.
+	// Warnings are the blind spots: what the trace could not show, or
+	// what explore left unchecked (blind-states-unchecked).
 	Warnings []Warning `json:"warnings"`
 	// Notes say what was left out of scope on purpose.
 	Notes []Note `json:"notes"`
