@@ -17,8 +17,9 @@ Exit status (every command):
   4    iobench: O_DIRECT refused by the filesystem
   5    the traced program failed (trace, explore); findings are still printed
   6    a blind spot and nothing at or above --fail-on: the recording hides what
-       a verdict needs (check, states, explore, trace; --accept-blind ID
-       accepts a known one)
+       a verdict needs (check, states, explore, trace), or explore left
+       distinct states unchecked (--max-states); --accept-blind ID accepts a
+       known one
   130  interrupted by Ctrl-C or SIGTERM (explore, oracle, iobench)
 `
 
