@@ -1148,7 +1148,14 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	n, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	switch {
 	case mode&(syscalls.FALLOC_FL_PUNCH_HOLE|syscalls.FALLOC_FL_ZERO_RANGE) != 0:
-		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: ino.Size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
+		size := ino.Size
+		if mode&syscalls.FALLOC_FL_KEEP_SIZE == 0 && size >= 0 && off+n > size {
+			// fallocate(2): a zeroed range past the end grows the file
+			// unless FALLOC_FL_KEEP_SIZE (which a punched hole needs).
+			size = off + n
+		}
+		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
+		ino.Size = size
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
 	case mode&(syscalls.FALLOC_FL_COLLAPSE_RANGE|syscalls.FALLOC_FL_INSERT_RANGE) != 0:

@@ -34,6 +34,12 @@ func TestSizeSeen(t *testing.T) {
 			"1 newfstatat(AT_FDCWD, \"/w/f\",  <unfinished ...>\n" +
 			"2 pwrite64(3</w/f>, \"abc\", 3, 0) = 3\n" +
 			"1 <... newfstatat resumed>{st_mode=S_IFREG|0644, st_size=0, ...}, 0) = 0\n", nil},
+		{"a range zeroed past the end, the size kept", made +
+			"1 fallocate(3, FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE, 0, 4096) = 0\n" +
+			"1 fstat(3, {st_mode=S_IFREG|0644, st_size=0, ...}) = 0\n", nil},
+		{"a range zeroed past the end grows the file", made +
+			"1 fallocate(3, FALLOC_FL_ZERO_RANGE, 0, 4096) = 0\n" +
+			"1 fstat(3, {st_mode=S_IFREG|0644, st_size=4096, ...}) = 0\n", nil},
 		{"not a regular file", "1 mkdir(\"/w/d\", 0755) = 0\n" +
 			"1 stat(\"/w/d\", {st_mode=S_IFDIR|0755, st_size=4096, ...}) = 0\n", nil},
 	}

@@ -107,13 +107,15 @@ func apply(c []byte, op model.DataOp, data *parser.DataReader) ([]byte, bool) {
 		resize(op.Size)
 	case model.DataZero:
 		end := op.Off + op.Len
-		if op.Off < 0 || end > maxVersionBytes {
-			return nil, false
+		if op.Off < 0 || end > maxVersionBytes || op.Size < 0 {
+			return nil, false // (a size the trace did not know: grown or not)
 		}
-		if int64(len(c)) < end {
-			resize(end)
+		if op.Size > int64(len(c)) {
+			resize(op.Size) // zeroed past the end, without FALLOC_FL_KEEP_SIZE
 		}
-		clear(c[op.Off:end])
+		// With FALLOC_FL_KEEP_SIZE, what lies past the end stays outside
+		// the file.
+		clear(c[min(op.Off, int64(len(c))):min(end, int64(len(c)))])
 	case model.DataWrite:
 		off := op.Off
 		if off < 0 {
