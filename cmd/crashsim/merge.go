@@ -17,7 +17,7 @@ type mergeCmd struct {
 func (c *mergeCmd) Help() string {
 	return `Reads the report of each shard of one explore run (all JSON or all SARIF) and writes the report the run would have written unsharded: findings in the order of their states, counts summed. A report that is not a shard, a shard missing or given twice, or shards of different runs are refused.
 
-Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run.`
+Exit status: 0 nothing at or above --fail-on and no blind spot, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run, 6 no such finding but a blind spot the shards report and do not accept (as each shard exits).`
 }
 
 func (c *mergeCmd) Run(g *Globals) error {
@@ -45,6 +45,11 @@ func (c *mergeCmd) Run(g *Globals) error {
 	counts := check.Summary{Errors: merged.Errors, Warnings: merged.Warnings, Infos: merged.Infos}
 	if counts.AtLeast(threshold) {
 		return withCode(exitFindings, nil)
+	}
+	if merged.Blind > 0 {
+		// As each shard exits: a run that could not see everything is
+		// no clean run, merged or not.
+		return withCode(exitBlind, nil)
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ type Merged struct {
 	// Errors, Warnings and Infos count the merged findings by severity
 	// (a SARIF result's level note is info).
 	Errors, Warnings, Infos int
+	// Blind counts the blind spots a shard reports and does not accept
+	// (each shard reports the run's own): the most of any shard.
+	Blind int
 }
 
 // Merge joins the reports of every shard of one explore --shard run, all
@@ -65,10 +68,46 @@ func Merge(w io.Writer, shards []Shard) (*Merged, error) {
 		}
 		scans[k] = sc
 	}
+	var m *Merged
+	var err error
 	if scans[0].format == "sarif" {
-		return mergeSARIF(w, shards, scans)
+		m, err = mergeSARIF(w, shards, scans)
+	} else {
+		m, err = mergeJSON(w, shards, scans)
 	}
-	return mergeJSON(w, shards, scans)
+	if m != nil {
+		for _, sc := range scans {
+			m.Blind = max(m.Blind, sc.blind())
+		}
+	}
+	return m, err
+}
+
+// blind counts the blind spots a shard reports and does not accept: in
+// JSON, its summary's warnings not accepted; in SARIF, the notifications
+// of a blind spot at level warning (an accepted one is a note).
+func (sc *scan) blind() int {
+	n := 0
+	if r := sc.doc.Report; r != nil {
+		for _, w := range r.Summary.Warnings {
+			if !w.Accepted {
+				n++
+			}
+		}
+		return n
+	}
+	if l := sc.doc.Log; l != nil {
+		for _, run := range l.Runs {
+			for _, inv := range run.Invocations {
+				for _, note := range inv.Notifications {
+					if strings.HasPrefix(note.Descriptor.ID, "blind-") && note.Level == "warning" {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
 }
 
 // scan is what the first pass learnt of a shard.
