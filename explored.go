@@ -32,13 +32,24 @@ func RootChanged(root string, ch []string) string {
 		entries, report.QuotePaths([]string{root})[0], strings.Join(report.QuotePaths(append([]string(nil), shown...)), ", "))
 }
 
-// ExploreSummary says what was explored, beside the report.
-func ExploreSummary(res *explore.Result) string {
+// ExploreSummary says what was explored, beside the report; everyLine
+// is explore.Options.EveryLine, under which --max-states counts checks of
+// a state at a crash line rather than distinct states.
+func ExploreSummary(res *explore.Result, everyLine bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "crashsim: explored %d crash points (%d exhaustively, %d sampled): the model admits %s crash states; %d built, %d distinct; the checker ran on %d and rejected %d",
 		res.Points, res.Exhaustive, res.Sampled, report.StateCount(res.Admitted, res.AdmittedExact), res.Candidates, res.Distinct, res.Checked, res.Failed)
 	if res.Skipped > 0 {
-		fmt.Fprintf(&b, "; %d more distinct states not checked (--max-states)", res.Skipped)
+		what := fmt.Sprintf("%d more distinct states not checked", res.Skipped)
+		switch {
+		case everyLine && res.Skipped == 1:
+			what = "1 more check of a state at a crash line not made"
+		case everyLine:
+			what = fmt.Sprintf("%d more checks of a state at a crash line not made", res.Skipped)
+		case res.Skipped == 1:
+			what = "1 more distinct state not checked"
+		}
+		fmt.Fprintf(&b, "; %s (--max-states)", what)
 	}
 	fmt.Fprintf(&b, " (%.1fs", res.Wall.Seconds())
 	if res.Checked > 0 && res.Wall > 0 {

@@ -204,7 +204,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore
 	if res.Unconfined != "" {
 		g.warn(errors.New(res.Unconfined))
 	}
-	fmt.Fprintln(g.stderr, crashsim.ExploreSummary(res))
+	fmt.Fprintln(g.stderr, crashsim.ExploreSummary(res, opt.EveryLine))
 	crashsim.ExplorePoints(g.stderr, res, g.Verbose)
 	if res.WorkDir != "" {
 		fmt.Fprintf(g.stderr, "crashsim: state directories kept in %s\n", filepath.Join(res.WorkDir, "states"))
