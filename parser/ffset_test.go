@@ -281,7 +281,9 @@ func TestFFSetThreadExecve(t *testing.T) {
 		}
 	}
 	var warnings []string
-	s, err := Open(prefix, Options{Warn: func(p Pos, msg string) { warnings = append(warnings, fmt.Sprintf("%s:%d: %s", filepath.Base(p.File), p.Line, msg)) }})
+	s, err := Open(prefix, Options{Warn: func(p Pos, msg string) {
+		warnings = append(warnings, fmt.Sprintf("%s:%d: %s", filepath.Base(p.File), p.Line, msg))
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
