@@ -837,18 +837,24 @@ func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
 	}
 	for i := range ev.Args {
 		a := &ev.Args[i]
-		size, mode := a.Field("st_size"), a.Field("st_mode")
+		size, x := a.Field("st_size"), false
 		if size.Kind == parser.ValNone {
-			size, mode = a.Field("stx_size"), a.Field("stx_mode")
+			size, x = a.Field("stx_size"), true
 		}
 		n, ok := size.Int()
 		if !ok {
 			continue
 		}
-		if t, known := modeType(mode.Text); !known || t != modeReg || n == ino.Size {
-			return
+		if n == ino.Size {
+			return // the common case, asked first: the mode is read only past it
 		}
-		eff.Kind, eff.Inode, eff.SizeSeen = EffSizeSeen, ino, n
+		mode := a.Field("st_mode")
+		if x {
+			mode = a.Field("stx_mode")
+		}
+		if t, known := modeType(mode.Text); known && t == modeReg {
+			eff.Kind, eff.Inode, eff.SizeSeen = EffSizeSeen, ino, n
+		}
 		return
 	}
 }
