@@ -31,14 +31,34 @@ func TestMain(m *testing.M) {
 // Conditions: [exec:strace] for scripts that need strace, [root] for
 // scripts that need root, [fuse] for those that need /dev/fuse. FIXTURES names the repository's fixtures/ folder.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, scriptParams(t, "testdata/script"))
+	runScripts(t, "testdata/script")
 }
 
 // TestAdversarialScripts runs testdata/adversarial/*.txtar: issue 14's
 // attacks and accidents, each one guarded (go test ./... -run Adversarial
 // runs them with the packages' own adversarial tests).
 func TestAdversarialScripts(t *testing.T) {
-	testscript.Run(t, scriptParams(t, "testdata/adversarial"))
+	runScripts(t, "testdata/adversarial")
+}
+
+// runScripts runs the scripts of dir. testscript makes a go-test-script*
+// directory in $GOTMPDIR (the temp dir by default) to hold their work
+// directories, and removes it once every script of dir has run: under
+// -run, never, and each run left an empty one behind. It is made in this
+// test's own temp dir instead, which the test removes. $GOTMPDIR is read
+// only as testscript.Run starts, before any script runs (they are
+// parallel subtests, which wait for this function to return).
+func runScripts(t *testing.T, dir string) {
+	old, had := os.LookupEnv("GOTMPDIR")
+	os.Setenv("GOTMPDIR", t.TempDir())
+	defer func() {
+		if had {
+			os.Setenv("GOTMPDIR", old)
+		} else {
+			os.Unsetenv("GOTMPDIR")
+		}
+	}()
+	testscript.Run(t, scriptParams(t, dir))
 }
 
 // shortGuard is the guard line of a script that -short leaves out: it
