@@ -463,6 +463,23 @@ func TestNoReadsInline(t *testing.T) {
 	}
 }
 
+// blindMessages writes trace to a file called name and returns the
+// messages of the blind spots of kind id that check finds in it under opt.
+func blindMessages(t *testing.T, name, trace string, opt Options, id string) []string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, w := range checkFile(t, p, opt).Warnings {
+		if w.ID == id {
+			msgs = append(msgs, w.Message)
+		}
+	}
+	return msgs
+}
+
 // blindOfText writes trace to a file called name and returns the blind
 // spots check finds in it under opt.
 func blindOfText(t *testing.T, name, trace string, opt Options) []string {
@@ -947,17 +964,7 @@ func TestCutShortNamesFirstLine(t *testing.T) {
 700 <... futex resumed>) = 0
 700 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 3
 `
-	p := filepath.Join(t.TempDir(), "window.strace")
-	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := checkFile(t, p, Options{})
-	var msgs []string
-	for _, w := range res.Warnings {
-		if w.ID == BlindCutShort {
-			msgs = append(msgs, w.Message)
-		}
-	}
+	msgs := blindMessages(t, "window.strace", trace, Options{}, BlindCutShort)
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "pid 700,") {
 		t.Errorf("blind-cut-short messages %q, want one naming pid 700", msgs)
 	}
@@ -1027,17 +1034,7 @@ func TestSharedMmapNamesFinalName(t *testing.T) {
 1 exit_group(0) = ?
 1 +++ exited with 0 +++
 `
-	p := filepath.Join(t.TempDir(), "localedef.strace")
-	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := checkFile(t, p, Options{Existed: func(string) (bool, bool) { return false, true }})
-	var msgs []string
-	for _, w := range res.Warnings {
-		if w.ID == BlindSharedMmap {
-			msgs = append(msgs, w.Message)
-		}
-	}
+	msgs := blindMessages(t, "localedef.strace", trace, Options{Existed: func(string) (bool, bool) { return false, true }}, BlindSharedMmap)
 	if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "/w/archive.Xy12, named /w/archive from line 7 on, is mapped") {
 		t.Errorf("blind-shared-mmap messages %q, want one naming /w/archive.Xy12 and /w/archive from line 7", msgs)
 	}

@@ -79,9 +79,9 @@ func mergeAllOpen(t *testing.T, prefix string) []*Event {
 	return evs
 }
 
-func readSet(t *testing.T, prefix string, each func(n int)) []*Event {
+func readSet(t *testing.T, prefix string, opt Options, each func(n int)) []*Event {
 	t.Helper()
-	s, err := Open(prefix, Options{})
+	s, err := Open(prefix, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestFFSetSameAsAllOpen(t *testing.T) {
 		for _, room := range []int{64, 2, 1} {
 			t.Run(fmt.Sprintf("%s/open=%d", filepath.Base(filepath.Dir(filepath.Dir(prefix))), room), func(t *testing.T) {
 				withMaxOpen(t, room)
-				got := readSet(t, prefix, nil)
+				got := readSet(t, prefix, Options{}, nil)
 				// The members share what they show of the machine's
 				// architecture, which reading them one by one does not:
 				// the stamps are compared between the merges.
@@ -281,22 +281,11 @@ func TestFFSetThreadExecve(t *testing.T) {
 		}
 	}
 	var warnings []string
-	s, err := Open(prefix, Options{Warn: func(p Pos, msg string) {
+	evs := readSet(t, prefix, Options{Warn: func(p Pos, msg string) {
 		warnings = append(warnings, fmt.Sprintf("%s:%d: %s", filepath.Base(p.File), p.Line, msg))
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	}}, nil)
 	var execs []string
-	for {
-		ev, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range evs {
 		if ev.Name == "execve" {
 			var argv []string
 			for _, a := range ev.Arg(1).Elems {
