@@ -866,29 +866,37 @@ func unfinishedMark(b []byte, i int) int {
 		// A thread's execve, cut where the thread took the leader's pid:
 		// "+++ superseded by execve in pid N +++" and "<... execve
 		// resumed>" follow under that pid.
-		k := i + len(pidChangedText)
-		n := k
-		for n < len(b) && isDigit(b[n]) {
-			n++
-		}
-		if n > k && hasPrefix(b[n:], " ...>") {
-			return n + len(" ...>") - i
-		}
+		_, n := pidChangedAt(b, i)
+		return n
 	}
 	return 0
 }
 
-// pidChangedTo returns the pid in a line's "<pid changed to L ...>" mark.
+// pidChangedAt reads a "<pid changed to L ...>" mark at b[i]: the pid L
+// and the mark's length, 0 and 0 when none is there.
+func pidChangedAt(b []byte, i int) (pid, n int) {
+	if !hasPrefix(b[i:], pidChangedText) {
+		return 0, 0
+	}
+	k := i + len(pidChangedText)
+	for ; k < len(b) && isDigit(b[k]) && pid < 1<<30; k++ {
+		pid = pid*10 + int(b[k]-'0')
+	}
+	if k == i+len(pidChangedText) || !hasPrefix(b[k:], " ...>") {
+		return 0, 0
+	}
+	return pid, k + len(" ...>") - i
+}
+
+// pidChangedTo returns the pid in the "<pid changed to L ...>" mark that
+// ends an unfinished line.
 func pidChangedTo(text []byte) (int, bool) {
-	i := bytes.Index(text, []byte(pidChangedText))
+	i := bytes.LastIndex(text, []byte(pidChangedText))
 	if i < 0 {
 		return 0, false
 	}
-	n, k := 0, i+len(pidChangedText)
-	for ; k < len(text) && isDigit(text[k]) && n < 1<<30; k++ {
-		n = n*10 + int(text[k]-'0')
-	}
-	return n, n > 0 && hasPrefix(text[k:], " ...>")
+	pid, n := pidChangedAt(text, i)
+	return pid, n > 0
 }
 
 // pidChangedText opens the mark strace prints in place of unfinishedText

@@ -544,7 +544,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			return r.readStack(&gone)
 		}
 	case lineUnfinished:
-		if l, ok := pidChangedTo(text); ok && r.handoff != nil && l != ev.PID {
+		if l, ok := r.handedOff(text); ok && l != ev.PID {
 			// A thread's execve in an -ff set: the kernel gave the thread
 			// the leader's pid, and the call ends in the leader's file
 			// ("+++ superseded by execve in pid N +++", then "<... execve
@@ -636,6 +636,16 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.readStack(done)
 	}
 	return nil
+}
+
+// handedOff returns the pid an unfinished line's call went to ("<pid
+// changed to L ...>"), for a member of an -ff set only: a single trace
+// joins the halves in its own pending calls.
+func (r *Reader) handedOff(text []byte) (int, bool) {
+	if r.handoff == nil {
+		return 0, false
+	}
+	return pidChangedTo(text)
 }
 
 // handoffOf returns the start of ev, a resumed execve, that another
