@@ -802,11 +802,7 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 	}
 	for i := range ev.Args {
 		a := &ev.Args[i]
-		size := a.Field("st_size")
-		if size.Kind == parser.ValNone {
-			size = a.Field("stx_size")
-		}
-		if n, ok := size.Int(); ok {
+		if n, ok := statSize(a); ok {
 			if n > 0 {
 				m.settle(ino) // it held data before the program wrote any
 			}
@@ -817,11 +813,28 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 			if n > 0 {
 				ino.HadContent = true
 			}
-			if modeIsDir(a.Field("st_mode").Text) || modeIsDir(a.Field("stx_mode").Text) {
+			if modeIsDir(statMode(a).Text) {
 				ino.Dir = true
 			}
 		}
 	}
+}
+
+// statSize returns the size in a stat's or statx's buffer a, if it is one.
+func statSize(a *parser.Value) (int64, bool) {
+	size := a.Field("st_size")
+	if size.Kind == parser.ValNone {
+		size = a.Field("stx_size")
+	}
+	return size.Int()
+}
+
+// statMode returns the mode in a stat's or statx's buffer a.
+func statMode(a *parser.Value) *parser.Value {
+	if mode := a.Field("st_mode"); mode.Kind != parser.ValNone {
+		return mode
+	}
+	return a.Field("stx_mode")
 }
 
 // sizeSeen compares the size a stat shows of a regular file the trace
@@ -837,22 +850,14 @@ func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
 	}
 	for i := range ev.Args {
 		a := &ev.Args[i]
-		size, x := a.Field("st_size"), false
-		if size.Kind == parser.ValNone {
-			size, x = a.Field("stx_size"), true
-		}
-		n, ok := size.Int()
+		n, ok := statSize(a)
 		if !ok {
 			continue
 		}
 		if n == ino.Size {
 			return // the common case, asked first: the mode is read only past it
 		}
-		mode := a.Field("st_mode")
-		if x {
-			mode = a.Field("stx_mode")
-		}
-		if t, known := modeType(mode.Text); known && t == modeReg {
+		if t, known := modeType(statMode(a).Text); known && t == modeReg {
 			eff.Kind, eff.Inode, eff.SizeSeen = EffSizeSeen, ino, n
 		}
 		return
@@ -905,12 +910,7 @@ func (m *Model) statUnnamed(ev *parser.Event, i int) {
 		return
 	}
 	for j := range ev.Args {
-		a := &ev.Args[j]
-		mode := a.Field("st_mode").Text
-		if mode == "" {
-			mode = a.Field("stx_mode").Text
-		}
-		if t, ok := modeType(mode); ok && (t == modeChr || t == modeFifo || t == modeSock) {
+		if t, ok := modeType(statMode(&ev.Args[j]).Text); ok && (t == modeChr || t == modeFifo || t == modeSock) {
 			h.Kind = HandlePseudo
 			return
 		}
