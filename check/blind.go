@@ -242,9 +242,8 @@ type Watcher struct {
 	// cmdAt is where cmdPID's event starts. A call the first line begins
 	// (<unfinished ...>) comes as an event only at its resumed line,
 	// after the calls others ended in between: the earliest start seen
-	// names the command, and ended keeps who exited until it is known.
+	// names the command.
 	cmdAt model.Ref
-	ended map[int]bool
 	// cmdExec: the first event is an execve, as in a trace strace started
 	// the command for; otherwise (strace -p, an excerpt) cmdPID is only
 	// the first process the trace shows.
@@ -804,7 +803,9 @@ func (w *Watcher) command(ev *parser.Event) {
 		w.firstPID = ev.PID
 	}
 	w.cmdExec = ev.Kind == parser.KindSyscall && ev.Call.Row().Effect == syscalls.Execve
-	w.firstEnded = w.ended[ev.PID]
+	// Not ended: a process's exit comes after the call that ends its
+	// first line (the reader delivers a call left open at an exit first).
+	w.firstEnded = false
 	if w.cmdFailed.Line > 0 && w.cmdFailed.PID != ev.PID {
 		w.cmdFailed, w.cmdHow = model.Ref{}, ""
 	}
@@ -812,10 +813,6 @@ func (w *Watcher) command(ev *parser.Event) {
 
 // end notes that a process exited, was killed or called exit_group.
 func (w *Watcher) end(pid int) {
-	if w.ended == nil {
-		w.ended = map[int]bool{}
-	}
-	w.ended[pid] = true
 	w.firstEnded = w.firstEnded || pid == w.cmdPID
 }
 
