@@ -64,7 +64,7 @@ var blindSpots = []BlindSpot{
 	{BlindPartialSet, "what the other processes of an strace -ff recording did, when one file of the set is given: their writes, syncs and renames", "give the set's prefix (crashsim check PREFIX reads every PREFIX.PID file in order; the set needs -tt or -ttt), or record with -f into one file"},
 	{BlindIOUring, "the reads, writes, fsyncs and renames submitted through io_uring: strace shows io_uring_enter, never the operations in the ring", "no strace flag shows them: check the program with io_uring turned off (most libraries and runtimes have a switch)"},
 	{BlindLinuxAIO, "the writes and fsyncs submitted with io_submit (Linux AIO, as libaio and InnoDB use it): strace prints them when they are queued, but they happen when the kernel completes them, and crashsim does not model them", "no strace flag helps: check the program with its synchronous I/O (InnoDB: innodb_use_native_aio=OFF)"},
-	{BlindUnseenChange, "a change to a file that a stat in the trace shows (the file is longer or shorter than the trace's calls left it) but no call in the trace made: a write a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program", "record with strace -f and without -e trace= and -e status= filters (strace -f -o TRACE CMD); if another program writes the file at the same time, stop it while recording"},
+	{BlindUnseenChange, "a change to a file that a stat, a read or an lseek to its end in the trace shows (the file is longer or shorter than the trace's calls left it) but no call in the trace made: a write a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program", "record with strace -f and without -e trace= and -e status= filters (strace -f -o TRACE CMD); if another program writes the file at the same time, stop it while recording"},
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
@@ -374,10 +374,11 @@ type Watcher struct {
 	ringFD model.Ref
 	aio    model.Ref // the first io_submit that queued an operation
 
-	// unseen are stats that showed a size of a file in scope that the
-	// trace's calls do not give it (model.EffSizeSeen), at most
-	// maxUnseen; one is dropped when a call on the file that began
-	// before the stat ended comes after it (it ran beside the stat).
+	// unseen are stats, reads and seeks that showed a size of a file in
+	// scope that the trace's calls do not give it (model.EffSizeSeen,
+	// Effect.SizeAtLeast), at most maxUnseen; one is dropped when a call
+	// on the file that began before it ended comes after it (it ran
+	// beside it).
 	unseen []unseenSize
 	// statPath is the path the last stat event named, as the model
 	// resolved it.
@@ -902,7 +903,7 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	if w.dropped.Line == 0 && len(w.readOpen) > 0 {
 		w.observeDrop(e)
 	}
-	if e.Kind == model.EffSizeSeen || len(w.unseen) > 0 {
+	if e.Kind == model.EffSizeSeen || e.SizeAtLeast || len(w.unseen) > 0 {
 		w.observeSize(e)
 	}
 	if w.opt.NeedData {
@@ -910,27 +911,33 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	}
 }
 
-// unseenSize is a stat that showed a size the model does not explain.
+// unseenSize is a stat, read or seek that showed a size the model does
+// not explain.
 type unseenSize struct {
 	at          model.Ref
-	ended       int64 // the stat's Ended: a call that began before ran beside it
+	ended       int64 // the call's Ended: a call that began before ran beside it
 	inode       int
 	path        string
 	seen, model int64
+	atLeast     bool // a read: bytes up to seen were there
 }
 
 const maxUnseen = 4
 
-// observeSize keeps a stat's surprising size, and drops one that a call
-// running beside the stat explains.
+// observeSize keeps a surprising size, and drops one that a call running
+// beside the call that showed it explains.
 func (w *Watcher) observeSize(e *model.Effect) {
-	if e.Kind == model.EffSizeSeen {
-		p := w.statPath
+	if e.Kind == model.EffSizeSeen || e.SizeAtLeast {
+		p := ""
+		if e.Event.Call.Effect() == syscalls.Stat {
+			p = w.statPath
+		}
 		if p == "" {
-			p = e.Inode.Name() // a stat of an fd
+			p = e.Inode.Name() // a stat of an fd, a read, a seek
 		}
 		if len(w.unseen) < maxUnseen && w.opt.inScope(p) {
-			w.unseen = append(w.unseen, unseenSize{at: e.Ref, ended: e.Event.Ended(), inode: e.Inode.ID, path: p, seen: e.SizeSeen, model: e.Inode.Size})
+			w.unseen = append(w.unseen, unseenSize{at: e.Ref, ended: e.Event.Ended(), inode: e.Inode.ID, path: p,
+				seen: e.SizeSeen, model: e.Inode.Size, atLeast: e.SizeAtLeast})
 		}
 		return
 	}
@@ -1300,7 +1307,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// not followed or an fd the trace cannot name each make a file's
 		// size differ, and one cause is one problem.
 		u := w.unseen[0]
-		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s shows %s at %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shown(u.path), plural(int(u.seen), "byte", "bytes"), plural(int(u.model), "byte", "bytes")))
+		shows := fmt.Sprintf("shows %s at %s", shown(u.path), plural(int(u.seen), "byte", "bytes"))
+		if u.atLeast {
+			shows = fmt.Sprintf("returns bytes of %s up to byte %d", shown(u.path), u.seen)
+		}
+		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shows, plural(int(u.model), "byte", "bytes")))
 	}
 	return out, w.notes()
 }

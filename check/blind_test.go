@@ -1016,6 +1016,58 @@ func TestUnseenChange(t *testing.T) {
 	}
 }
 
+// TestUnseenChangeReadSeek: a read that returns bytes past the size the
+// trace's calls give a file, or an lseek to its end that lands elsewhere,
+// shows a change no line shows as a stat does (a program that appends to
+// its log, then reads it back, with its writes filtered out). Reads up to
+// the size, a short read, reads at an offset the trace does not give and
+// a seek from the start show nothing.
+func TestUnseenChangeReadSeek(t *testing.T) {
+	const (
+		open = "1 execve(\"/usr/bin/app\", [\"app\"], 0x7ffd /* 3 vars */) = 0\n" +
+			"1 openat(AT_FDCWD, \"/w/log\", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3\n1 write(3, \"abc\", 3) = 3\n"
+		end = "1 fsync(3) = 0\n1 close(3) = 0\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	opt := Options{Existed: func(string) (bool, bool) { return false, true }}
+	for _, c := range []struct {
+		name, calls string
+		want        []string
+		message     string
+	}{
+		{"read past", "1 lseek(3, 0, SEEK_SET) = 0\n1 read(3, \"abcdefgh\", 4096) = 8\n", []string{BlindUnseenChange},
+			"this read returns bytes of /w/log up to byte 8, but the calls in the trace leave it at 3 bytes"},
+		{"pread past", "1 pread64(3, \"de\", 2, 3) = 2\n", []string{BlindUnseenChange},
+			"this pread64 returns bytes of /w/log up to byte 5, but the calls in the trace leave it at 3 bytes"},
+		{"seek end", "1 lseek(3, 0, SEEK_END) = 8\n", []string{BlindUnseenChange},
+			"this lseek shows /w/log at 8 bytes, but the calls in the trace leave it at 3 bytes"},
+		{"seek end before", "1 lseek(3, -2, SEEK_END) = 1\n", nil, ""},
+		{"read all", "1 lseek(3, 0, SEEK_SET) = 0\n1 read(3, \"abc\", 4096) = 3\n1 read(3, \"\", 4096) = 0\n", nil, ""},
+		{"read part", "1 pread64(3, \"b\", 1, 1) = 1\n", nil, ""},
+		{"seek set far", "1 lseek(3, 100, SEEK_SET) = 100\n", nil, ""},
+		{"read after shown write", "1 write(3, \"defgh\", 5) = 5\n1 lseek(3, 0, SEEK_SET) = 0\n1 read(3, \"abcdefgh\", 4096) = 8\n", nil, ""},
+	} {
+		trace := open + c.calls + end
+		if diff := cmp.Diff(c.want, blindOfText(t, "readseek.strace", trace, opt)); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+			continue
+		}
+		if c.message != "" {
+			msgs := blindMessages(t, "readseek.strace", trace, opt, BlindUnseenChange)
+			if len(msgs) != 1 || !strings.HasPrefix(msgs[0], c.message) {
+				t.Errorf("%s: messages %q, want one starting %q", c.name, msgs, c.message)
+			}
+		}
+	}
+	// A fifo the trace made has no size: what a read takes from it came
+	// from its writer.
+	fifo := "1 execve(\"/usr/bin/app\", [\"app\"], 0x7ffd /* 3 vars */) = 0\n" +
+		"1 mknodat(AT_FDCWD, \"/w/pipe\", S_IFIFO|0600) = 0\n1 openat(AT_FDCWD, \"/w/pipe\", O_RDWR) = 3\n" +
+		"1 read(3, \"hello\", 4096) = 5\n1 close(3) = 0\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	if blind := blindOfText(t, "fifo.strace", fifo, opt); slices.Contains(blind, BlindUnseenChange) {
+		t.Errorf("a read from a fifo the trace made: blind spots %v, want no %s", blind, BlindUnseenChange)
+	}
+}
+
 // TestSharedMmapNamesFinalName: localedef maps a temp file shared and
 // writable, fills it through the mapping, then renames it over the
 // archive. The warning names the temp file it saw mapped and the name

@@ -17,10 +17,13 @@ import (
 //     names a file (its fd, or its dirfd and path, or both pairs of a
 //     rename), whatever the call then does: events and findings name
 //     the file;
-//   - a call of class None, a read (the offset moves by the return value,
-//     never by the buffer or the count) and a seek (the new offset is the
-//     return value, or _llseek's result) need nothing more; a stat needs
-//     its buffer (st_size, st_mode), not its flags or statx's mask;
+//   - a call of class None and a read (the offset moves by the return
+//     value, never by the buffer or the count) need nothing more, but a
+//     read at an offset its offset (the bytes it returned show how long
+//     the file is at least); a seek needs its offset and whence (the new
+//     offset is the return value, or _llseek's result, and one from the
+//     end shows the file's size); a stat needs its buffer (st_size,
+//     st_mode), not its flags or statx's mask;
 //   - every other class reads every argument;
 //   - a call the table does not have needs nothing.
 //
@@ -39,10 +42,15 @@ var positions = func() []parser.ArgSet {
 func readPositions(r *syscalls.Row) parser.ArgSet {
 	files := parser.ArgPositions(r.FD(), r.Dirfd(), r.Path(), r.Dirfd2(), r.Path2())
 	switch r.Effect {
-	case syscalls.None, syscalls.ReadFD, syscalls.ReadAt:
+	case syscalls.None, syscalls.ReadFD:
 		return files
+	case syscalls.ReadAt:
+		return files | parser.ArgPositions(r.Offset())
 	case syscalls.Seek:
-		return files | parser.ArgPositions(r.OffsetOut())
+		if r.OffsetOut() >= 0 {
+			return files | parser.ArgPositions(r.OffsetOut()) // _llseek: its end is not read (seekEnd)
+		}
+		return files | parser.ArgPositions(r.Offset(), r.Pos(syscalls.ArgWhence))
 	case syscalls.Stat:
 		return files | parser.ArgPositions(r.Stat())
 	}

@@ -398,8 +398,12 @@ type Effect struct {
 	Source *Inode
 	Exit   *Exit
 	What   string // unmodeled: what happened
-	// SizeSeen is, for EffSizeSeen, the size the stat showed.
-	SizeSeen int64
+	// SizeSeen is, for EffSizeSeen, the size a stat or an lseek to the
+	// end showed, or with SizeAtLeast the end of the bytes a read
+	// returned, past the model's size. A read keeps its Kind EffRead
+	// (with Options.Reads) and sets SizeSeen and SizeAtLeast only.
+	SizeSeen    int64
+	SizeAtLeast bool
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -550,11 +554,21 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.write(ev, row, eff)
 	case syscalls.ReadFD, syscalls.ReadAt:
 		if h := m.fileHandle(ev, row.FD()); h != nil {
-			if off := m.procs.offset(h); row.Effect == syscalls.ReadFD && off >= 0 {
+			off := m.procs.offset(h)
+			if row.Effect == syscalls.ReadAt {
+				off = -1
+				if o, ok := ev.Arg(row.Offset()).Int(); ok {
+					off = o
+				}
+			} else if off >= 0 {
 				m.procs.setOffset(h, off+ev.Ret)
 			}
 			if ev.Ret > 0 && !h.Node.Written {
 				m.settle(h.Node) // it held data before the program wrote any
+			}
+			if ev.Ret > 0 && off >= 0 && ev.OK() {
+				// Bytes up to off+Ret were there: a file at least that long.
+				m.sizeShown(ev, h.Node, off+ev.Ret, true, eff)
 			}
 			if m.opt.Reads && ev.Ret > 0 && !h.Node.Dir && ev.OK() {
 				eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
@@ -562,6 +576,9 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.Seek:
 		if h := m.fileHandle(ev, row.FD()); h != nil {
+			if end, ok := seekEnd(ev, row); ok {
+				m.sizeShown(ev, h.Node, end, false, eff)
+			}
 			off := ev.Ret
 			if i := row.OffsetOut(); i >= 0 {
 				// _llseek returns 0 and puts the new offset in [N].
@@ -640,7 +657,10 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			ino.sizeLoose = kind == EntrySymlink
+			// A symlink's size is not its target's, which a stat shows;
+			// a fifo, socket or device node has no size a read or a
+			// seek shows.
+			ino.sizeLoose = kind == EntrySymlink || !mknodRegular(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
 			m.entry(ev, kind, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -795,7 +815,7 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 		return
 	}
 	if ino.Size >= 0 {
-		if ino.Modified && !ino.Dir && !ino.sizeLoose && ino.Unmodeled() == nil {
+		if sizeExact(ino) {
 			m.sizeSeen(ev, ino, eff)
 		}
 		return
@@ -862,6 +882,48 @@ func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
 		}
 		return
 	}
+}
+
+// mknodRegular reports whether mknod's mode makes a regular file: type
+// S_IFREG or none (printed as permission bits alone, or as an octal
+// number with no type bits).
+func mknodRegular(mode string) bool {
+	t, known := modeType(mode)
+	return !known || t == modeReg || t == 0
+}
+
+// sizeExact reports whether the model's size of ino is the one the file
+// has, as far as the trace's calls go: a file the trace changed, whose
+// every change the model could follow (see Inode.sizeLoose).
+func sizeExact(ino *Inode) bool {
+	return ino.Size >= 0 && ino.Modified && !ino.Dir && !ino.sizeLoose && ino.Unmodeled() == nil
+}
+
+// sizeShown is sizeSeen for what a read or a seek shows of a file's size:
+// a read that returned bytes up to n (atLeast: the file is at least n
+// long), or an lseek to the end that returned n (the size). A read's
+// effect stays EffRead when the caller asks for reads; SizeSeen and
+// SizeAtLeast then say what it showed.
+func (m *Model) sizeShown(ev *parser.Event, ino *Inode, n int64, atLeast bool, eff *Effect) {
+	if ev.Overlap > 0 || ev.Done != 0 || !sizeExact(ino) {
+		return // as in sizeSeen
+	}
+	if n == ino.Size || atLeast && n < ino.Size {
+		return
+	}
+	eff.Kind, eff.Inode, eff.SizeSeen, eff.SizeAtLeast = EffSizeSeen, ino, n, atLeast
+}
+
+// seekEnd returns the size an lseek to the end shows: its result less its
+// offset, for whence SEEK_END. _llseek (whose result is in an array) and
+// a whence printed as a number are not read.
+func seekEnd(ev *parser.Event, row *syscalls.Row) (int64, bool) {
+	w := row.Pos(syscalls.ArgWhence)
+	if w < 0 || row.OffsetOut() >= 0 || !ev.OK() || ev.Arg(w).Text != "SEEK_END" {
+		return 0, false
+	}
+	off, ok := ev.Arg(row.Offset()).Int()
+	return ev.Ret - off, ok
 }
 
 // File types of a stat's mode (S_IFMT bits).
