@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -513,6 +514,11 @@ func TestAppsPostgres(t *testing.T) {
 		uid, _ = strconv.Atoi(u.Uid)
 		gid, _ = strconv.Atoi(u.Gid)
 		runAs = []string{"setpriv", "--reuid=" + u.Uid, "--regid=" + u.Gid, "--init-groups"}
+		if out, _ := exec.Command("setpriv", "--help").Output(); bytes.Contains(out, []byte("--pdeathsig")) {
+			// The change of user clears the parent-death signal the
+			// command below sets: setpriv sets it again for explore.
+			runAs = append(runAs, "--pdeathsig=KILL")
+		}
 	}
 	// Everything the other user touches: readable, and the snapshot and
 	// work directory its own.
@@ -544,6 +550,9 @@ func TestAppsPostgres(t *testing.T) {
 		"--root", a.root(), "--initial", snap, "--work-dir", work,
 		"--ignore", a.root()+"/pgdata/pg_stat", "--checker", a.checker(), a.trace())
 	cmd := exec.Command(args[0], args[1:]...)
+	// Killed with the test: a test binary killed (a timeout, ^C) leaves no
+	// explore running; explore, killed, leaves nothing of its own.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -51,6 +51,10 @@ func TestMemoryLimitInCgroup(t *testing.T) {
 		// The shell moves itself into the cgroup, then becomes crashsim,
 		// so that nothing crashsim allocates is counted elsewhere.
 		cmd := exec.Command("sh", "-c", `echo $$ > "$1" && exec "$2" check --format json "$3" > /dev/null`, "sh", cg.procs, bin, trace)
+		// Killed with the test: a test binary killed (a timeout, ^C)
+		// leaves no check running in the cgroup, which could then not
+		// be removed.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		// The run's own GOMEMLIMIT and AUTOMEMLIMIT, none from the
 		// test's environment.
 		for _, kv := range os.Environ() {
@@ -99,6 +103,7 @@ func newMemCgroup(t *testing.T, limit int64) *memCgroup {
 	default:
 		t.Skip("no cgroup memory controller to use (v1 memory, or v2 with memory in the root's subtree_control)")
 	}
+	removeDeadCgroups(filepath.Dir(cg.dir))
 	if err := os.Mkdir(cg.dir, 0o755); err != nil {
 		t.Skipf("cannot make a cgroup: %v", err)
 	}
@@ -117,6 +122,23 @@ func newMemCgroup(t *testing.T, limit int64) *memCgroup {
 	}
 	cg.procs = filepath.Join(cg.dir, "cgroup.procs")
 	return &cg
+}
+
+// removeDeadCgroups removes the empty cgroups below parent that an
+// earlier run of this test made and could not remove: its process was
+// killed before its cleanup ran. A cgroup of a test process still alive
+// (another run beside this one) is left alone.
+func removeDeadCgroups(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "crashsim-test-*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "crashsim-test-"))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.Remove(d) // fails, harmlessly, while a process is in it
+		}
+	}
 }
 
 func exists(name string) bool {
