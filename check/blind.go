@@ -287,6 +287,12 @@ type Watcher struct {
 	writes  int       // calls that write file data (or sync a mapping), to any fd
 	written model.Ref // first successful open for writing
 	opens   int
+	// settled is the first call that showed data in a file in scope the
+	// trace may have made (model.Effect.Settled), settledPath its path:
+	// the model takes it as there before, which a write hidden by a
+	// filter would make wrong.
+	settled     model.Ref
+	settledPath string
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -903,6 +909,11 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	if w.dropped.Line == 0 && len(w.readOpen) > 0 {
 		w.observeDrop(e)
 	}
+	if e.Settled && w.settledPath == "" {
+		if p := e.Inode.Name(); w.opt.inScope(p) {
+			w.settled, w.settledPath = e.Ref, p
+		}
+	}
 	if e.Kind == model.EffSizeSeen || e.SizeAtLeast || len(w.unseen) > 0 {
 		w.observeSize(e)
 	}
@@ -1141,6 +1152,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// only reserves or cuts space, and prints nothing, writes none
 		// (util-linux's fallocate).
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
+	} else if w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && w.settledPath != "" {
+		// Files opened for writing, not one write to any fd, and data in
+		// one of them that the trace may have made with O_CREAT (sh's
+		// "printf x >> f; cat f" under -e trace=!write): taken as there
+		// before the trace, and so unchanged, it would check clean. In a
+		// trace that shows every write, a program that reads a file's
+		// data and writes nothing anywhere, not even to its terminal,
+		// is rare.
+		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {

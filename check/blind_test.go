@@ -1068,6 +1068,41 @@ func TestUnseenChangeReadSeek(t *testing.T) {
 	}
 }
 
+// TestSettledWithoutWrites: a shell appends to a log it may be making
+// (O_CREAT, no listing), then cat reads data from it. The model takes the
+// data as there before the trace; with not one write in the whole trace,
+// the writes that put it there may be what a -e trace= filter left out,
+// and check says so rather than checking clean. With cat's write to its
+// terminal in the trace, the data was there before: no blind spot.
+func TestSettledWithoutWrites(t *testing.T) {
+	const (
+		head = "1 execve(\"/bin/sh\", [\"sh\"], 0x7ffd /* 3 vars */) = 0\n" +
+			"1 openat(AT_FDCWD, \"/w/log\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n1 close(3) = 0\n" +
+			"1 openat(AT_FDCWD, \"/w/log\", O_RDONLY) = 3\n"
+		tail = "1 close(3) = 0\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	for _, c := range []struct {
+		name, calls string
+		want        []string
+	}{
+		{"read", "1 read(3, \"abcdef\", 4096) = 6\n", []string{BlindSyscallFilter}},
+		{"stat", "1 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=6, ...}, AT_EMPTY_PATH) = 0\n", []string{BlindSyscallFilter}},
+		{"read and printed", "1 read(3, \"abcdef\", 4096) = 6\n1 write(1, \"abcdef\", 6) = 6\n", nil},
+		{"empty", "1 read(3, \"\", 4096) = 0\n", nil},
+	} {
+		trace := head + c.calls + tail
+		if diff := cmp.Diff(c.want, blindOfText(t, "settled.strace", trace, Options{})); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+	// With a listing that says the log was not there, the model knows the
+	// shell made it: the read past its end is the evidence instead.
+	made := head + "1 read(3, \"abcdef\", 4096) = 6\n" + tail
+	if diff := cmp.Diff([]string{BlindUnseenChange}, blindOfText(t, "made.strace", made, Options{Existed: func(string) (bool, bool) { return false, true }})); diff != "" {
+		t.Errorf("a log the listing says was not there: blind spots (-want +got):\n%s", diff)
+	}
+}
+
 // TestSharedMmapNamesFinalName: localedef maps a temp file shared and
 // writable, fills it through the mapping, then renames it over the
 // archive. The warning names the temp file it saw mapped and the name

@@ -370,6 +370,13 @@ const (
 	// Inode.Size): a change the trace does not show, or one made by a
 	// call still running, whose line comes later. It changes nothing.
 	EffSizeSeen
+	// EffSettled: a stat showed data in a file whose existence before
+	// the trace was unsure (an open with O_CREAT that may have made it,
+	// and no write since): the model now takes it as there before the
+	// trace, with that data (Effect.Settled, Inode). A read that does
+	// the same keeps its own Kind and sets Settled. It changes nothing
+	// else.
+	EffSettled
 )
 
 // Effect describes what one event did to the model. Rules read it, then
@@ -404,6 +411,13 @@ type Effect struct {
 	// (with Options.Reads) and sets SizeSeen and SizeAtLeast only.
 	SizeSeen    int64
 	SizeAtLeast bool
+	// Settled: the call showed data in Inode, which the model took as
+	// maybe made by the trace (Inode.Unsure): it takes the file as there
+	// before the trace from now on. Right for a trace that shows every
+	// write; a filter that hid the write that made the data makes it
+	// wrong, which check's watcher tells from a trace with no write at
+	// all.
+	Settled bool
 	// pendingBefore is the inode's pending data just before a sync: the
 	// list the inode dropped, which nothing changes after.
 	pendingBefore *opList
@@ -563,8 +577,11 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			} else if off >= 0 {
 				m.procs.setOffset(h, off+ev.Ret)
 			}
-			if ev.Ret > 0 && !h.Node.Written {
-				m.settle(h.Node) // it held data before the program wrote any
+			if ev.Ret > 0 && !h.Node.Written && m.settle(h.Node) && !sizeExact(h.Node) {
+				// It held data before the program wrote any. (A file the
+				// trace cut to a size it knows shows a change it did
+				// not see instead: sizeShown, below.)
+				eff.Kind, eff.Inode, eff.Settled = EffSettled, h.Node, true
 			}
 			if ev.Ret > 0 && off >= 0 && ev.OK() {
 				// Bytes up to off+Ret were there: a file at least that long.
@@ -823,8 +840,9 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 	for i := range ev.Args {
 		a := &ev.Args[i]
 		if n, ok := statSize(a); ok {
-			if n > 0 {
-				m.settle(ino) // it held data before the program wrote any
+			if n > 0 && m.settle(ino) {
+				// It held data before the program wrote any.
+				eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
 			}
 			ino.Size = n
 			if len(ino.pending) == 0 {

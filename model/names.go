@@ -227,10 +227,10 @@ func (m *Model) newDir(d string) bool {
 }
 
 // settle records that an unsure inode existed before the trace (a size
-// or data the trace showed).
-func (m *Model) settle(ino *Inode) {
+// or data the trace showed), and reports whether it was unsure.
+func (m *Model) settle(ino *Inode) bool {
 	if !ino.Unsure {
-		return
+		return false
 	}
 	ino.Unsure = false
 	m.queueInode(ino)
@@ -239,6 +239,7 @@ func (m *Model) settle(ino *Inode) {
 			n.Unsure = false
 		}
 	}
+	return true
 }
 
 // Pending reports whether a crash could show this name differently from

@@ -236,6 +236,11 @@ func (t *Timeline) affect(e *Effect) {
 			add(p)
 		}
 	}
+	if e.Settled {
+		// A file taken as there before the trace from now on has no
+		// crash state without it.
+		addInode(e.Inode)
+	}
 	switch e.Kind {
 	case EffWrite, EffTruncate, EffFileSync, EffSyncFailed, EffUnmodeled:
 		addInode(e.Inode)

@@ -255,7 +255,7 @@ func (e *Effects) Reset() { *e = Effects{} }
 
 // Observe records one effect; the strongest one names the mark.
 func (e *Effects) Observe(_ *model.Model, eff *model.Effect) {
-	if eff.Kind == model.EffNone || eff.Kind == model.EffExit || eff.Kind == model.EffRead || eff.Kind == model.EffSizeSeen {
+	if eff.Kind == model.EffNone || eff.Kind == model.EffExit || eff.Kind == model.EffRead || eff.Kind == model.EffSizeSeen || eff.Kind == model.EffSettled {
 		return
 	}
 	if e.kind == model.EffNone || eff.Kind == model.EffEntry {

@@ -92,3 +92,32 @@ func recordAndCheck(t *testing.T, dir string, flags []string, command ...string)
 	_, errs, code := runCLI(t, "check", "--root", dir, trace)
 	return errs, code
 }
+
+// TestFilteredAppendToNewFile records a shell that appends to a file that
+// is not there yet, then cat reading it, with every write filtered out
+// (-e trace=!write). Without a listing the trace cannot say whether the
+// shell made the file: cat's read of data the trace never wrote says it
+// was there before, unchanged, which checked clean. The trace has not one
+// write, so check now says the filter may have hidden them (exit 6).
+// Without the filter: a finding for the new file, no blind spot.
+func TestFilteredAppendToNewFile(t *testing.T) {
+	needStrace(t)
+	for _, c := range []struct {
+		filter []string
+		blind  bool
+	}{
+		{[]string{"-e", "trace=!write"}, true},
+		{nil, false},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "log")
+		errs, code := recordAndCheck(t, dir, c.filter, "sh", "-c", fmt.Sprintf("printf abcdef >> %[1]s; cat %[1]s", f))
+		got := strings.Contains(errs, "warning: blind-syscall-filter: "+f+" holds data here")
+		if got != c.blind || c.blind && code != 6 {
+			t.Errorf("recorded with %v: blind-syscall-filter on the log said %v, want %v (exit %d):\n%s", c.filter, got, c.blind, code, errs)
+		}
+		if !c.blind && (strings.Contains(errs, "blind-") || code != 1) {
+			t.Errorf("recorded with no filter: exit %d, want 1 (the new log is not synced) and no blind spot:\n%s", code, errs)
+		}
+	}
+}
