@@ -1131,6 +1131,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// filterWrites: writes to fds never opened are put down to a filter
 	// (below), and not said again as blind-unknown-fd.
 	filterWrites := false
+	// noWrites: files were opened for writing, and not one call wrote to
+	// any fd or changed a size through one.
+	noWrites := w.opens > 0 && w.writes == 0 && w.fdSizes == 0
 	if w.opens > 0 && w.closes == 0 {
 		missing := "close"
 		var absent []string
@@ -1143,7 +1146,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			missing = "close, nor any fsync, fdatasync, sync or syncfs"
 		}
 		add(BlindSyscallFilter, w.written, fmt.Sprintf("files were opened for writing (first here) but the trace has not one %s: it looks recorded with a syscall filter (-e trace=...) that leaves them out; findings that depend on them (data-not-synced, name-not-synced, rename-before-sync, remove-before-sync, fsync-before-write) may be false, and a loss they would show may be hidden", missing))
-	} else if w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
+	} else if noWrites && (w.syncs["fsync"] || w.syncs["fdatasync"]) {
 		// Files opened for writing and synced, and not one write to any
 		// fd, not even the terminal: the filter left the writes out.
 		// Unless the program changed its files through their fds by
@@ -1152,7 +1155,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// only reserves or cuts space, and prints nothing, writes none
 		// (util-linux's fallocate).
 		add(BlindSyscallFilter, w.written, "files were opened for writing (first here) and synced, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=...) that leaves them out; a write after the last fsync, which a crash loses, cannot be seen, and findings about data may be false")
-	} else if w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && w.settledPath != "" {
+	} else if noWrites && w.settledPath != "" {
 		// Files opened for writing, not one write to any fd, and data in
 		// one of them that the trace may have made with O_CREAT (sh's
 		// "printf x >> f; cat f" under -e trace=!write): taken as there

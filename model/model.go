@@ -876,16 +876,8 @@ func statMode(a *parser.Value) *parser.Value {
 }
 
 // sizeSeen compares the size a stat shows of a regular file the trace
-// changed with the size the model gave it, and says so (EffSizeSeen) when
-// they differ: a change the trace does not show, or one still being made
-// by a call that ends on a later line.
+// changed with the size the model gave it (sizeShown).
 func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
-	if ev.Overlap > 0 || ev.Done != 0 {
-		// Calls completed while this one ran (it was split), or an -ff
-		// set merged by time: whether it saw a write of theirs cannot
-		// be told.
-		return
-	}
 	for i := range ev.Args {
 		a := &ev.Args[i]
 		n, ok := statSize(a)
@@ -896,7 +888,7 @@ func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
 			return // the common case, asked first: the mode is read only past it
 		}
 		if t, known := modeType(statMode(a).Text); known && t == modeReg {
-			eff.Kind, eff.Inode, eff.SizeSeen = EffSizeSeen, ino, n
+			m.sizeShown(ev, ino, n, false, eff)
 		}
 		return
 	}
@@ -917,14 +909,19 @@ func sizeExact(ino *Inode) bool {
 	return ino.Size >= 0 && ino.Modified && !ino.Dir && !ino.sizeLoose && ino.Unmodeled() == nil
 }
 
-// sizeShown is sizeSeen for what a read or a seek shows of a file's size:
+// sizeShown says (EffSizeSeen) when a call shows ino at a size other
+// than the model's: a stat or an lseek to the end that shows size n, or
 // a read that returned bytes up to n (atLeast: the file is at least n
-// long), or an lseek to the end that returned n (the size). A read's
-// effect stays EffRead when the caller asks for reads; SizeSeen and
-// SizeAtLeast then say what it showed.
+// long). That is a change the trace does not show, or one still being
+// made by a call that ends on a later line. A read's effect stays EffRead
+// when the caller asks for reads; SizeSeen and SizeAtLeast then say what
+// it showed.
 func (m *Model) sizeShown(ev *parser.Event, ino *Inode, n int64, atLeast bool, eff *Effect) {
 	if ev.Overlap > 0 || ev.Done != 0 || !sizeExact(ino) {
-		return // as in sizeSeen
+		// Calls completed while this one ran (it was split), or an -ff
+		// set merged by time: whether it saw a write of theirs cannot be
+		// told. Or the model's size is not the file's.
+		return
 	}
 	if n == ino.Size || atLeast && n < ino.Size {
 		return
