@@ -404,6 +404,7 @@ type run struct {
 	m        *model.Model
 	opt      *Options
 	rules    []observer
+	byKind   [32][]observer // rules by the effect kinds they read (byKind)
 	findings []*Finding
 	deferred []func()
 	// index is the run's place among the models of the check, emitted
@@ -425,8 +426,8 @@ type run struct {
 // not a temp name).
 func (r *run) later(f func()) { r.deferred = append(r.deferred, f) }
 
-// observer is a rule's view of a model: Observe sees every effect, Finish
-// the final state. An observer that keeps a *model.Inode past the event
+// observer is a rule's view of a model: Observe sees every effect of the
+// kinds its detector reads (detector.kinds), Finish the final state. An observer that keeps a *model.Inode past the event
 // (in a map, a closure for run.later) pins it first (r.m.Pin): Run's
 // models keep a retired inode the very same object only when pinned or
 // open (model.Options.PinsOnly).
@@ -580,9 +581,10 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	watch.openFlags = shared.OpenFlags
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
+		r.byKind = byKind(r.rules)
 		first := i == 0
 		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, Observe: func(m *model.Model, e *model.Effect) {
-			for _, rule := range r.rules {
+			for _, rule := range r.byKind[e.Kind] {
 				rule.Observe(r, e)
 			}
 			if first {
