@@ -27,7 +27,7 @@ import (
 // turn rather than go to the file and come back at the next event.
 //
 // Nothing reads the file on the way of a new name: the index keeps 32
-// bits of each path's hash (restPart.hashes), and only a path with the
+// bits of each path's hash (restSlot.hash), and only a path with the
 // same hash has its record read, to compare the path itself. Directory
 // renames (restBelow) read the whole file, in order.
 //
