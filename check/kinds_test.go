@@ -1,16 +1,11 @@
 package check
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestKindDispatchSameFindings: each observer is handed only the effect
@@ -87,30 +82,18 @@ func TestKindDispatchSameFindings(t *testing.T) {
 		inputs = append(inputs, retireInput{name, []byte(start + body + end), Options{Roots: []string{"/w"}}})
 	}
 	defer func(all bool) { dispatchAll = all }(dispatchAll)
-	run := func(in retireInput, all bool) *Result {
-		dispatchAll = all
-		opt := in.opt
-		opt.Models = model.Persistences
-		res, err := Run(parser.NewReader(bytes.NewReader(in.text), in.name, parser.Options{}), opt)
-		if err != nil && !strings.Contains(in.name, "bad") {
-			t.Logf("%s: %v", in.name, err)
-		}
-		return res
-	}
 	findings := 0
 	for _, in := range inputs {
-		want, got := run(in, true), run(in, false)
-		if want != nil && len(want.parts) > 0 || got != nil && len(got.parts) > 0 {
-			t.Fatalf("%s: findings spilled; this test compares them in memory", in.name)
-		}
+		dispatchAll = true
+		want := runAllModels(t, in)
+		dispatchAll = false
+		got := runAllModels(t, in)
 		if want != nil {
 			for range want.Findings() {
 				findings++
 			}
 		}
-		if d := cmp.Diff(want, got, cmp.AllowUnexported(Result{}), cmpopts.IgnoreUnexported(Finding{}, Rule{})); d != "" {
-			t.Errorf("%s: findings differ (-every effect +its kinds):\n%s", in.name, d)
-		}
+		sameResults(t, in.name, "-every effect +its kinds", want, got)
 	}
 	// Every detector that reads effects must have met some: a test whose
 	// traces found nothing would pass whatever the sets said.

@@ -31,23 +31,37 @@ func TestRetireSameFindings(t *testing.T) {
 		if retire {
 			namePrune = 0
 		}
-		opt := in.opt
-		opt.Models = model.Persistences
-		res, err := Run(parser.NewReader(bytes.NewReader(in.text), in.name, parser.Options{}), opt)
-		if err != nil && !strings.Contains(in.name, "bad") {
-			t.Logf("%s: %v", in.name, err)
-		}
-		return res
+		return runAllModels(t, in)
 	}
 	for _, in := range inputs {
-		want, got := run(in, false), run(in, true)
-		if want != nil && len(want.parts) > 0 || got != nil && len(got.parts) > 0 {
-			t.Fatalf("%s: findings spilled; this test compares them in memory", in.name)
-		}
-		// The findings are the result's own, in memory: compare them too.
-		if d := cmp.Diff(want, got, cmp.AllowUnexported(Result{}), cmpopts.IgnoreUnexported(Finding{}, Rule{})); d != "" {
-			t.Errorf("%s: findings differ (-keep +retire):\n%s", in.name, d)
-		}
+		sameResults(t, in.name, "-keep +retire", run(in, false), run(in, true))
+	}
+}
+
+// runAllModels checks in under every persistence model. An error is
+// logged (a fixture may hold a bad line on purpose), not failed on.
+func runAllModels(t *testing.T, in retireInput) *Result {
+	t.Helper()
+	opt := in.opt
+	opt.Models = model.Persistences
+	res, err := Run(parser.NewReader(bytes.NewReader(in.text), in.name, parser.Options{}), opt)
+	if err != nil && !strings.Contains(in.name, "bad") {
+		t.Logf("%s: %v", in.name, err)
+	}
+	return res
+}
+
+// sameResults fails unless two results of the same trace hold the same
+// findings, in memory (neither spilled), and says which differ under
+// legend ("-want +got" in the test's words).
+func sameResults(t *testing.T, name, legend string, want, got *Result) {
+	t.Helper()
+	if want != nil && len(want.parts) > 0 || got != nil && len(got.parts) > 0 {
+		t.Fatalf("%s: findings spilled; this test compares them in memory", name)
+	}
+	// The findings are the result's own, in memory: compare them too.
+	if d := cmp.Diff(want, got, cmp.AllowUnexported(Result{}), cmpopts.IgnoreUnexported(Finding{}, Rule{})); d != "" {
+		t.Errorf("%s: findings differ (%s):\n%s", name, legend, d)
 	}
 }
 
