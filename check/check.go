@@ -427,10 +427,11 @@ type run struct {
 func (r *run) later(f func()) { r.deferred = append(r.deferred, f) }
 
 // observer is a rule's view of a model: Observe sees every effect of the
-// kinds its detector reads (detector.kinds), Finish the final state. An observer that keeps a *model.Inode past the event
-// (in a map, a closure for run.later) pins it first (r.m.Pin): Run's
-// models keep a retired inode the very same object only when pinned or
-// open (model.Options.PinsOnly).
+// kinds its detector reads (detector.kinds), Finish the final state. An
+// observer that keeps a *model.Inode past the event (in a map, a closure
+// for run.later) pins it first (r.m.Pin): Run's models keep a retired
+// inode the very same object only when pinned or open
+// (model.Options.PinsOnly).
 type observer interface {
 	Observe(r *run, e *model.Effect)
 	Finish(r *run)
