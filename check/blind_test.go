@@ -677,15 +677,9 @@ func TestLinuxAIOFilteredOut(t *testing.T) {
 // strace 4.x printed it hides a rename. A number that stands for no call
 // a verdict needs (seccomp, 317), or one that failed, is no blind spot.
 func TestUnnamedCallIsBlind(t *testing.T) {
-	dir := t.TempDir()
 	run := func(name, calls string) []string {
-		p := filepath.Join(dir, name)
 		text := "execve(\"./save\", [\"./save\"], [/* 20 vars */]) = 0\n" + calls + "exit_group(0) = ?\n+++ exited with 0 +++\n"
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		blind, _, _ := blindRun(t, p, Options{})
-		return blind
+		return blindOfText(t, name, text, Options{})
 	}
 	for _, tc := range []struct {
 		name, calls string
