@@ -543,6 +543,12 @@ func (m *Model) fileHandle(ev *parser.Event, i int) *Handle {
 			// elsewhere): the fd still names an inode of its own.
 			ino = m.newInode(false, true)
 			ino.history().lastPath = h.Path
+		} else {
+			// An fd the trace never opened (a -y name only): its path
+			// names something in its parent, as an open's does, so that
+			// a sync of the parent through another such fd is a
+			// directory's (sqlite3 recorded without its opens).
+			m.underDir(h.Path)
 		}
 		m.setNode(h, ino)
 		if ino.Dir {
