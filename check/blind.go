@@ -341,6 +341,12 @@ type Watcher struct {
 	unnamed   int
 	unnamedAt model.Ref
 	unnamedFD int64
+	// unopened counts the syncs through fds the trace never opened but
+	// names (-y), the first at unopenedAt on unopenedPath: in a trace
+	// without a single open, a filter's work.
+	unopened     int
+	unopenedAt   model.Ref
+	unopenedPath string
 
 	raw     model.Ref
 	rawCall string
@@ -744,6 +750,17 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if !ev.OK() {
 		return
+	}
+	if row.Effect.IsSync() && w.procs != nil && w.anyOpens == 0 {
+		if i := row.FD(); i >= 0 && w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()) {
+			if w.unopened == 0 {
+				w.unopenedAt = ref(ev)
+				if len(paths) > 0 {
+					w.unopenedPath = paths[0]
+				}
+			}
+			w.unopened++
+		}
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
@@ -1166,6 +1183,23 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
+	} else if w.unopened > 0 && w.anyOpens == 0 {
+		// Named files synced through fds that no call in the trace
+		// opened, and not one open anywhere: sqlite3 recorded with -e
+		// trace=write,pwrite64,fsync,fdatasync,exit_group writes and
+		// syncs its database and journal, and the unlink of the journal,
+		// which takes no fd, is left out with the opens, so the trace
+		// checked clean. Every dynamic program opens its libraries. (Writes
+		// alone through such fds need no word here: unsynced, they are
+		// findings of their own.)
+		what, where := "a call", "here"
+		if w.unopened > 1 {
+			what, where = fmt.Sprintf("%d calls", w.unopened), "first here"
+		}
+		if w.unopenedPath != "" {
+			where += ", " + shown(w.unopenedPath)
+		}
+		add(BlindSyscallFilter, w.unopenedAt, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens

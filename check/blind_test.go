@@ -102,6 +102,15 @@ func TestBlindSpots(t *testing.T) {
 		// not show.
 		{name: "syscall filter without writes", trace: "blind-syscall-filter-writes",
 			opt: Options{Roots: []string{dir("blind-syscall-filter-writes")}, Cwd: dir("blind-syscall-filter-writes")}, blind: []string{BlindSyscallFilter}, findings: []string{}},
+		// A filter that keeps writes and syncs and drops the opens:
+		// sqlite3's commit unlinks its journal without an fsync of the
+		// directory (name-not-synced in a full recording), and the
+		// unlink goes with the opens. Its syncs, through fds no call in
+		// the trace opened, say a filter was on: without them the check
+		// was clean.
+		{name: "syscall filter without opens", trace: "blind-syscall-filter-syncs",
+			opt:   Options{Roots: []string{dir("blind-syscall-filter-syncs")}, Cwd: dir("blind-syscall-filter-syncs")},
+			blind: []string{BlindSyscallFilter}, findings: []string{"unaligned-write " + dir("blind-syscall-filter-syncs") + "/t.db-journal"}},
 		// A filter without read: consume.py copies inbox.txt into a new
 		// file, unlinks it and syncs only after, which remove-before-sync
 		// flags in the full recording (fixtures/traces/consume); here the

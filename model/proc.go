@@ -24,8 +24,11 @@ type Handle struct {
 	// std: an unnamed handle first seen as fd 0, 1 or 2, standard input,
 	// output and error, a terminal almost always. A dup of it (perror
 	// writes through one) is the same terminal, not a blind spot.
-	std  bool
-	Node *Inode // set by the durability model for regular files and directories
+	std bool
+	// predates: an fd above 2 the trace never opened, first met under a
+	// -y name (see Procs.Unopened).
+	predates bool
+	Node     *Inode // set by the durability model for regular files and directories
 	// nodes are the inodes of the models sharing the process model, by
 	// their place among them (see sharedprocs.go); Node is then the one
 	// of the model that last resolved the handle.
@@ -576,7 +579,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 			// Opened before the trace, or by a parent before its clone
 			// returned: where its offset stood the trace has not shown
 			// (a log a daemon has written for hours is far past 0).
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1, predates: !ok && fd > 2}
 			pr.files.set(int(fd), fdEntry{h: h})
 			if !pr.attached {
 				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
@@ -618,6 +621,21 @@ func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
 	}
 	e, ok := p.Proc(pid).files.at(int(fd), line)
 	return ok && e.h != nil && e.h.unnamed && !e.h.std && e.h.Kind != HandlePseudo && e.h.Path == ""
+}
+
+// Unopened reports whether argument v of an event of process pid at line
+// is an fd above 2 that the trace never opened but names (-y): a file or
+// directory open before the trace began (inherited, or opened before an
+// attach), or opened by a call a syscall filter left out. Pipes,
+// sockets and the other files on no filesystem are left out. Ask after
+// the model resolved the event's paths (Options.Resolved).
+func (p *Procs) Unopened(pid int, v *parser.Value, line int64) bool {
+	fd, ok := fdNumber(v)
+	if !ok || fd < 0 {
+		return false
+	}
+	e, ok := p.Proc(pid).files.at(int(fd), line)
+	return ok && e.h != nil && e.h.predates && e.h.Kind != HandlePseudo
 }
 
 // Owner returns a key that is the same for every thread of the process
