@@ -1129,3 +1129,33 @@ func TestSharedMmapNamesFinalName(t *testing.T) {
 		t.Errorf("blind-shared-mmap messages %q, want one naming /w/archive.Xy12 and /w/archive from line 7", msgs)
 	}
 }
+
+// TestSyncsThroughUnopenedInline: a sync through an fd the trace never
+// opened, named by -y, in a trace without one open, is a filter's work
+// (sqlite3's commit under -e trace=write,pwrite64,fsync,fdatasync,close
+// hides the unlink of its journal), with or without the closes. An open
+// anywhere in the trace, or a sync of standard output or of a memfd (on
+// no filesystem), says nothing of the kind.
+func TestSyncsThroughUnopenedInline(t *testing.T) {
+	const (
+		write = "100 pwrite64(4</d/j>, \"abc\", 3, 0) = 3\n"
+		sync  = "100 fdatasync(4</d/j>) = 0\n100 fdatasync(5</d>) = 0\n"
+		close = "100 close(4</d/j>) = 0\n100 close(5</d>) = 0\n"
+		open  = "100 openat(AT_FDCWD</d>, \"/d/k\", O_RDONLY) = 6</d/k>\n"
+		end   = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, c := range []struct {
+		name, trace string
+		want        []string
+	}{
+		{"syncs, no open", write + sync + end, []string{BlindSyscallFilter}},
+		{"syncs and closes, no open", write + sync + close + end, []string{BlindSyscallFilter}},
+		{"an open elsewhere", open + write + sync + end, nil},
+		{"stdout synced", "100 write(1</d/out>, \"abc\", 3) = 3\n100 fsync(1</d/out>) = 0\n" + end, nil},
+		{"a memfd synced", "100 write(3</memfd:ring (deleted)>, \"abc\", 3) = 3\n100 fsync(3</memfd:ring (deleted)>) = 0\n" + end, nil},
+	} {
+		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, Options{})); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
