@@ -258,6 +258,10 @@ type Watcher struct {
 	// loader asks for it (access, R_OK) before it opens the cache, and
 	// the call fails unless the file exists.
 	ldCache model.Ref
+	// mmaps counts the mmap calls: the dynamic loader maps each library
+	// it opens, so a trace that shows it open ld.so.cache and has not one
+	// mmap was recorded with a -e trace= list.
+	mmaps   int
 	preload bool
 	// accessSeen: the trace shows some access, faccessat or faccessat2
 	// call, so a filter did not leave that kind out.
@@ -707,6 +711,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.uring = ref(ev)
 		}
 	case syscalls.Mmap:
+		w.mmaps++
 		w.ringUse(ev, row)
 	case syscalls.Stat:
 		w.statSeen = true
@@ -1234,6 +1239,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// and with it the other calls that name a file (-e trace=%desc
 		// keeps the calls on fds only).
 		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
+	} else if w.ldCache.Line > 0 && w.mmaps == 0 {
+		// The loader maps each library it opens (mmap is in %desc and
+		// %memory, and crashsim trace's list keeps it): opened and never
+		// mapped is a -e trace= list written by hand, and which calls it
+		// kept cannot be told. sqlite3 under a list that keeps the opens,
+		// writes, syncs and closes and not unlink checked clean: the
+		// unlink of its journal, whose directory is never fsynced, went
+		// with the mmaps.
+		add(BlindSyscallFilter, w.ldCache, "the dynamic loader opens /etc/ld.so.cache here, and the trace has not one mmap, which the loader makes for every library it opens: it looks recorded with a -e trace= list that leaves mmap out, and which of the calls that change files (unlink, rename, link, mkdir, truncate, ...) it kept cannot be told; a crash can undo those it left out")
 	} else if w.aioLib.Line > 0 && !w.unclassed && w.statSeen {
 		// libaio loaded, and not one call of no strace class: a class
 		// filter (-e trace=%file,%desc,%process) hid them all, and with
