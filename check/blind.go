@@ -351,6 +351,13 @@ type Watcher struct {
 	unopened     int
 	unopenedAt   model.Ref
 	unopenedPath string
+	// unopenedUses counts every call through such fds (reads, writes,
+	// closes, maps, syncs), the first at unopenedUse on unopenedUsePath:
+	// in a trace with neither an open nor an execve, a filter that left
+	// out the calls that name a file (-e trace=!%file).
+	unopenedUses    int
+	unopenedUse     model.Ref
+	unopenedUsePath string
 
 	raw     model.Ref
 	rawCall string
@@ -756,13 +763,18 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !ev.OK() {
 		return
 	}
-	if row.Effect.IsSync() && w.procs != nil && w.anyOpens == 0 {
-		if i := row.FD(); i >= 0 && w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()) {
+	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 && w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()) {
+		path := ""
+		if len(paths) > 0 {
+			path = paths[0]
+		}
+		if w.unopenedUses == 0 {
+			w.unopenedUse, w.unopenedUsePath = ref(ev), path
+		}
+		w.unopenedUses++
+		if row.Effect.IsSync() {
 			if w.unopened == 0 {
-				w.unopenedAt = ref(ev)
-				if len(paths) > 0 {
-					w.unopenedPath = paths[0]
-				}
+				w.unopenedAt, w.unopenedPath = ref(ev), path
 			}
 			w.unopened++
 		}
@@ -1205,6 +1217,21 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			where += ", " + shown(w.unopenedPath)
 		}
 		add(BlindSyscallFilter, w.unopenedAt, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
+	} else if w.unopenedUses > 0 && w.anyOpens == 0 && !w.execSeen {
+		// Files read, written, mapped or closed through fds no call in
+		// the trace opened, and neither an open nor an execve anywhere:
+		// -e trace=!%file leaves out every call that names a file, the
+		// program's start, its opens, renames and unlinks with them (a
+		// shell's mv or rm after a sync checked clean so). The loader's
+		// fds alone show it: close(3</etc/ld.so.cache>).
+		what, where := "a call", "here"
+		if w.unopenedUses > 1 {
+			what, where = fmt.Sprintf("%d calls", w.unopenedUses), "first here"
+		}
+		if w.unopenedUsePath != "" {
+			where += ", " + shown(w.unopenedUsePath)
+		}
+		add(BlindSyscallFilter, w.unopenedUse, fmt.Sprintf("%s used files through fds the trace never opened (%s), and the trace has neither an open nor an execve: it looks recorded with a syscall filter (-e trace=!%%file, %%desc) that leaves out the calls that name a file, the creates, renames and unlinks a crash can undo among them; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens

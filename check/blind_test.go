@@ -427,10 +427,24 @@ func TestWritesOnlyInline(t *testing.T) {
 	if diff := cmp.Diff([]string{BlindSyscallFilter}, blind); diff != "" {
 		t.Errorf("writes only: blind spots (-want +got):\n%s", diff)
 	}
-	// With -y the fd names its file, and stdout is no file to judge.
+	// With -y the fd names its file, but neither its open nor the
+	// program's execve shows: the calls that name a file (its create,
+	// a rename or unlink after) were left out with them.
 	blind, _, _ = blindRun(t, write("y.strace", "write(3</d/f>, \"abc\", 3) = 3\nwrite(1</dev/pts/0>, \"ok\\n\", 3) = 3\nexit_group(0) = ?\n+++ exited with 0 +++\n"), Options{})
+	if diff := cmp.Diff([]string{BlindSyscallFilter}, blind); diff != "" {
+		t.Errorf("writes with -y: blind spots (-want +got):\n%s", diff)
+	}
+	// Standard output is no file to judge, named or not.
+	blind, _, _ = blindRun(t, write("out.strace", "write(1</dev/pts/0>, \"ok\\n\", 3) = 3\nexit_group(0) = ?\n+++ exited with 0 +++\n"), Options{})
 	if len(blind) != 0 {
-		t.Errorf("writes with -y: blind spots %v, want none", blind)
+		t.Errorf("stdout written with -y: blind spots %v, want none", blind)
+	}
+	// The program's start shows (execve, which -e trace=!%file leaves
+	// out): a file written through an fd from before the trace, named,
+	// is judged as any other.
+	blind, _, _ = blindRun(t, write("exec.strace", "execve(\"/bin/app\", [\"app\"], 0x7ffd /* 3 vars */) = 0\nwrite(3</d/f>, \"abc\", 3) = 3\nexit_group(0) = ?\n+++ exited with 0 +++\n"), Options{})
+	if len(blind) != 0 {
+		t.Errorf("inherited fd 3 with -y after an execve: blind spots %v, want none", blind)
 	}
 }
 
@@ -1184,6 +1198,9 @@ func TestSyncsThroughUnopenedInline(t *testing.T) {
 		{"syncs and closes, no open", write + sync + close + end, []string{BlindSyscallFilter}},
 		{"an open elsewhere", open + write + sync + end, nil},
 		{"stdout synced", "100 write(1</d/out>, \"abc\", 3) = 3\n100 fsync(1</d/out>) = 0\n" + end, nil},
+		// -e trace=!%file: the loader's fds, and a sync() that takes
+		// none; neither an open nor an execve shows.
+		{"uses, no open, no execve", "100 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f2200000000\n100 close(3</etc/ld.so.cache>) = 0\n100 sync() = 0\n" + end, []string{BlindSyscallFilter}},
 		{"a memfd synced", "100 write(3</memfd:ring (deleted)>, \"abc\", 3) = 3\n100 fsync(3</memfd:ring (deleted)>) = 0\n" + end, nil},
 	} {
 		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, Options{})); diff != "" {
