@@ -277,6 +277,9 @@ type Watcher struct {
 	// trace=%file,%desc,%process) leaves all of them out, io_submit too.
 	aioLib    model.Ref
 	unclassed bool
+	// glibcStart: the trace shows a call glibc makes as every program
+	// or thread starts (glibcStartCalls), of no strace class.
+	glibcStart bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -554,6 +557,12 @@ const ldPreload = "/etc/ld.so.preload"
 // installed (libaio.so.1, libaio.so.1t64, libaio.so.1.0.2).
 const aioObject = "/libaio.so."
 
+// glibcStartCalls are calls of no strace class that glibc makes as every
+// program and thread starts: a dynamic program's full trace has them, a
+// -e trace= list that names its calls almost never does. (sync, also of
+// no class, is a program's own call, often in such a list.)
+var glibcStartCalls = map[string]bool{"set_tid_address": true, "set_robust_list": true, "rseq": true}
+
 // unclassedCalls are calls that strace puts in none of its classes
 // (%file, %desc, %process, %memory, ...) and that glibc makes in every
 // program or thread: a trace without one of them was recorded with a
@@ -657,6 +666,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if ev.Call == 0 && !w.unclassed && unclassedCalls[ev.Name] {
 		w.unclassed = true
+	}
+	if ev.Call == 0 && !w.glibcStart && glibcStartCalls[ev.Name] {
+		w.glibcStart = true
 	}
 	if ev.Call == 0 && ev.RetKnown && ev.Ret > 0 && w.woke.Line == 0 && ev.Name == "futex" {
 		// A futex call that woke someone: FUTEX_WAIT returns 0, the
@@ -1282,6 +1294,17 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// writes and fsyncs (blind-linux-aio). Not crashsim trace's own
 		// list, which keeps io_submit: that one has no stat calls.
 		add(BlindSyscallFilter, w.aioLib, "the program loaded libaio here, the library of Linux asynchronous I/O, but the trace has no io_submit and not one of the calls that strace puts in no class (set_tid_address, set_robust_list, futex, ...), which every program makes: it looks recorded with a class filter (-e trace=%file,%desc,...) that leaves them out, so writes and fsyncs queued with io_submit, which crashsim does not model either, cannot be seen")
+	} else if w.ldCache.Line > 0 && !w.glibcStart && w.statSeen && !w.accessSeen {
+		// A program linked with glibc starts (its loader opens the
+		// cache) and none of the calls of no strace class that glibc
+		// makes as every program starts shows (glibcStartCalls):
+		// a -e trace= list. Not %file, which keeps the loader's access
+		// of /etc/ld.so.preload, nor crashsim trace's list, which keeps
+		// no stat call. Which calls that change names such a list kept
+		// cannot be told: coreutils use renameat2, unlinkat and mkdir,
+		// and a list of rename and unlink, or %desc and %process, hides
+		// them (mv after a sync checked clean).
+		add(BlindSyscallFilter, w.ldCache, "the dynamic loader opens /etc/ld.so.cache here, and the trace has none of the calls glibc makes in every program that strace puts in no class (set_tid_address, set_robust_list, rseq, ...), nor the loader's access of /etc/ld.so.preload: it looks recorded with a -e trace= list, and whether it kept every call that changes a name (renameat2, unlinkat, linkat, mkdir, ...: mv, rm and ln use these, not rename or unlink) cannot be told; a crash can undo those it left out")
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	// In a file of an -ff set, a thread ends when another's exit_group

@@ -632,6 +632,37 @@ func TestLoaderWithoutMmap(t *testing.T) {
 	}
 }
 
+// TestHandListInline: a glibc program's start (the loader opens and maps
+// its cache) without the calls of no strace class glibc makes as it
+// starts, with stat calls (so no crashsim trace list) and without the
+// loader's access of /etc/ld.so.preload (so no %file): a list written by
+// hand, which may leave out renameat2 or unlinkat (mv after a sync under
+// -e trace=openat,write,rename,unlink,...,sync checked clean).
+func TestHandListInline(t *testing.T) {
+	const (
+		exec   = "1 execve(\"/usr/bin/mv\", [\"mv\"], 0x7ffd0000 /* 3 vars */) = 0\n"
+		cache  = "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n" + loaderMap + "1 close(3) = 0\n"
+		start  = "1 set_tid_address(0x7f2200000a10) = 1\n1 set_robust_list(0x7f2200000a20, 24) = 0\n"
+		access = "1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
+		stat   = "1 newfstatat(AT_FDCWD, \"/w/b\", 0x7ffd00000100, 0) = -1 ENOENT (No such file or directory)\n"
+		end    = "1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	opt := Options{Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/a", true }}
+	for _, c := range []struct {
+		name, trace string
+		want        []string
+	}{
+		{"a list with stat calls", exec + cache + stat + end, []string{BlindSyscallFilter}},
+		{"glibc's start shown", exec + cache + start + stat + end, nil},
+		{"the loader's access shown (%file)", exec + access + cache + stat + end, nil},
+		{"no stat call (crashsim trace's list)", exec + cache + end, nil},
+	} {
+		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, opt)); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
 // TestStatusNotFailed: strace -e status=!failed keeps exit_group (it
 // never returns) and drops every failed call, a failed fsync among them.
 // A dynamically linked program's loader asks for /etc/ld.so.preload
