@@ -1221,13 +1221,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// checked clean. Every dynamic program opens its libraries. (Writes
 		// alone through such fds need no word here: unsynced, they are
 		// findings of their own.)
-		what, where := "a call", "here"
-		if w.unopened > 1 {
-			what, where = fmt.Sprintf("%d calls", w.unopened), "first here"
-		}
-		if w.unopenedPath != "" {
-			where += ", " + shown(w.unopenedPath)
-		}
+		what, where := callsAt(w.unopened, w.unopenedPath)
 		add(BlindSyscallFilter, w.unopenedAt, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.unopenedUses > 0 && w.anyOpens == 0 && !w.execSeen {
 		// Files read, written, mapped or closed through fds no call in
@@ -1236,13 +1230,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// program's start, its opens, renames and unlinks with them (a
 		// shell's mv or rm after a sync checked clean so). The loader's
 		// fds alone show it: close(3</etc/ld.so.cache>).
-		what, where := "a call", "here"
-		if w.unopenedUses > 1 {
-			what, where = fmt.Sprintf("%d calls", w.unopenedUses), "first here"
-		}
-		if w.unopenedUsePath != "" {
-			where += ", " + shown(w.unopenedUsePath)
-		}
+		what, where := callsAt(w.unopenedUses, w.unopenedUsePath)
 		add(BlindSyscallFilter, w.unopenedUse, fmt.Sprintf("%s used files through fds the trace never opened (%s), and the trace has neither an open nor an execve: it looks recorded with a syscall filter (-e trace=!%%file, %%desc) that leaves out the calls that name a file, the creates, renames and unlinks a crash can undo among them; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
@@ -1452,6 +1440,19 @@ func earliest(pids []int, refs map[int]model.Ref) model.Ref {
 
 // shown is a path as a message shows it: quoted when it holds control
 // characters, so a file name cannot rewrite the terminal.
+// callsAt words n calls whose first was on path: "a call" and "here",
+// or "3 calls" and "first here", the path after it when there is one.
+func callsAt(n int, path string) (what, where string) {
+	what, where = "a call", "here"
+	if n > 1 {
+		what, where = fmt.Sprintf("%d calls", n), "first here"
+	}
+	if path != "" {
+		where += ", " + shown(path)
+	}
+	return what, where
+}
+
 func shown(p string) string {
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {

@@ -453,14 +453,6 @@ func TestWritesOnlyInline(t *testing.T) {
 // remove-before-sync cannot see whether a copy of it was pending. A file
 // the trace made itself, or a trace that reads, is no blind spot.
 func TestNoReadsInline(t *testing.T) {
-	run := func(name, trace string) []string {
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		blind, _, _ := blindRun(t, p, Options{Roots: []string{"/d"}})
-		return blind
-	}
 	const (
 		open  = "openat(AT_FDCWD</d>, \"/d/log\", O_RDONLY) = 3</d/log>\n"
 		read  = "read(3</d/log>, \"abc\", 4096) = 3\n"
@@ -469,21 +461,14 @@ func TestNoReadsInline(t *testing.T) {
 		rm    = "unlink(\"/d/log\") = 0\n"
 		end   = "exit_group(0) = ?\n+++ exited with 0 +++\n"
 	)
-	for _, c := range []struct {
-		name, trace string
-		want        []string
-	}{
+	wantBlind(t, Options{Roots: []string{"/d"}}, []blindCase{
 		{"truncated, no read", open + copy + trunc + end, []string{BlindSyscallFilter}},
 		{"unlinked, no read", open + copy + rm + end, []string{BlindSyscallFilter}},
 		{"truncated, read", open + read + copy + trunc + end, nil},
 		{"unlinked, read", open + read + copy + rm + end, nil},
 		{"no removal, no read", open + copy + end, nil},
 		{"its own file unlinked, no read", "openat(AT_FDCWD</d>, \"/d/log\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/log>\n" + copy + rm + end, nil},
-	} {
-		if diff := cmp.Diff(c.want, run("t.strace", c.trace)); diff != "" {
-			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
-		}
-	}
+	})
 }
 
 // blindMessages writes trace to a file called name and returns the
@@ -513,6 +498,23 @@ func blindOfText(t *testing.T, name, trace string, opt Options) []string {
 	}
 	blind, _, _ := blindRun(t, p, opt)
 	return blind
+}
+
+// blindCase is a trace written inline and the blind spots check must
+// find in it (nil: none).
+type blindCase struct {
+	name, trace string
+	want        []string
+}
+
+// wantBlind checks each case under opt.
+func wantBlind(t *testing.T, opt Options, cases []blindCase) {
+	t.Helper()
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, opt)); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
 }
 
 // TestFewKindsInline: a whole run whose many calls are of one or two
@@ -648,19 +650,12 @@ func TestHandListInline(t *testing.T) {
 		end    = "1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
 	)
 	opt := Options{Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/a", true }}
-	for _, c := range []struct {
-		name, trace string
-		want        []string
-	}{
+	wantBlind(t, opt, []blindCase{
 		{"a list with stat calls", exec + cache + stat + end, []string{BlindSyscallFilter}},
 		{"glibc's start shown", exec + cache + start + stat + end, nil},
 		{"the loader's access shown (%file)", exec + access + cache + stat + end, nil},
 		{"no stat call (crashsim trace's list)", exec + cache + end, nil},
-	} {
-		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, opt)); diff != "" {
-			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
-		}
-	}
+	})
 }
 
 // TestStatusNotFailed: strace -e status=!failed keeps exit_group (it
@@ -1221,10 +1216,7 @@ func TestSyncsThroughUnopenedInline(t *testing.T) {
 		open  = "100 openat(AT_FDCWD</d>, \"/d/k\", O_RDONLY) = 6</d/k>\n"
 		end   = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
 	)
-	for _, c := range []struct {
-		name, trace string
-		want        []string
-	}{
+	wantBlind(t, Options{}, []blindCase{
 		{"syncs, no open", write + sync + end, []string{BlindSyscallFilter}},
 		{"syncs and closes, no open", write + sync + close + end, []string{BlindSyscallFilter}},
 		{"an open elsewhere", open + write + sync + end, nil},
@@ -1233,9 +1225,5 @@ func TestSyncsThroughUnopenedInline(t *testing.T) {
 		// none; neither an open nor an execve shows.
 		{"uses, no open, no execve", "100 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f2200000000\n100 close(3</etc/ld.so.cache>) = 0\n100 sync() = 0\n" + end, []string{BlindSyscallFilter}},
 		{"a memfd synced", "100 write(3</memfd:ring (deleted)>, \"abc\", 3) = 3\n100 fsync(3</memfd:ring (deleted)>) = 0\n" + end, nil},
-	} {
-		if diff := cmp.Diff(c.want, blindOfText(t, "t.strace", c.trace, Options{})); diff != "" {
-			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
-		}
-	}
+	})
 }
