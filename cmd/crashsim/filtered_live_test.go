@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFilteredNeverClean records programs whose only findings are a name
+// or an unlink never made durable, once in full and once under each of
+// the syscall filters that checked them clean before the filter's signs
+// were read (a list of writes and syncs without opens, one without mmap,
+// one that names rename and unlink where the programs call renameat2
+// and unlinkat, -e trace=!%file, %desc,%process, the syncs alone). The
+// full recording has findings (exit 1); each filtered one has findings
+// or a blind spot, never exit 0.
+func TestFilteredNeverClean(t *testing.T) {
+	needStrace(t)
+	programs := map[string]string{
+		"mv after a sync":    "echo hi > a.txt; sync; mv a.txt b.txt",
+		"mkdir after a sync": "mkdir -p d; sync; mkdir d/e",
+	}
+	if _, err := exec.LookPath("sqlite3"); err == nil {
+		// A commit in rollback mode unlinks its journal and never
+		// fsyncs the directory after.
+		programs["sqlite3 commit"] = "sqlite3 t.db 'create table t(x); insert into t values(1);'"
+	}
+	const named = "mmap,execve,exit_group,close,read,newfstatat,lseek,openat,write,fsync,fdatasync,sync"
+	filters := []string{
+		"trace=write,pwrite64,fsync,fdatasync,exit_group",
+		"trace=openat,write,pwrite64,fsync,fdatasync,close,lseek,fstat,read,exit_group,execve",
+		"trace=rename,unlink,link,mkdir," + named,
+		"trace=!%file",
+		"trace=%desc,%process",
+		"trace=fsync,fdatasync,exit_group",
+	}
+	for name, script := range programs {
+		for _, f := range append([]string{""}, filters...) {
+			dir := t.TempDir()
+			trace := filepath.Join(dir, "t.strace")
+			args := []string{"-f", "-y", "-o", trace}
+			if f != "" {
+				args = append(args, "-e", f)
+			}
+			args = append(args, "sh", "-c", "cd "+dir+" && "+script)
+			if out, err := exec.Command("strace", args...).CombinedOutput(); err != nil {
+				t.Fatalf("strace %v: %v\n%s", args, err, out)
+			}
+			_, errs, code := runCLI(t, "check", "--cwd", dir, "--root", dir, trace)
+			switch {
+			case f == "" && code != exitFindings:
+				t.Errorf("%s, recorded in full: exit %d, want %d (findings):\n%s", name, code, exitFindings, errs)
+			case f != "" && code == exitOK:
+				t.Errorf("%s, recorded with -e %s: exit 0, a clean check of a trace that hides what a crash undoes:\n%s", name, f, errs)
+			case f != "" && code == exitBlind && !strings.Contains(errs, "warning: blind-"):
+				t.Errorf("%s, recorded with -e %s: exit %d without a blind spot said:\n%s", name, f, code, errs)
+			}
+		}
+	}
+}
