@@ -1272,8 +1272,8 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// mapped is a -e trace= list written by hand, and which calls it
 		// kept cannot be told. sqlite3 under a list that keeps the opens,
 		// writes, syncs and closes and not unlink checked clean: the
-		// unlink of its journal, whose directory is never fsynced, went
-		// with the mmaps.
+		// unlink of its journal, whose directory is never fsynced, was
+		// left out with the mmaps.
 		add(BlindSyscallFilter, w.ldCache, "the dynamic loader opens /etc/ld.so.cache here, and the trace has not one mmap, which the loader makes for every library it opens: it looks recorded with a -e trace= list that leaves mmap out, and which of the calls that change files (unlink, rename, link, mkdir, truncate, ...) it kept cannot be told; a crash can undo those it left out")
 	} else if w.aioLib.Line > 0 && !w.unclassed && w.statSeen {
 		// libaio loaded, and not one call of no strace class: a class
@@ -1438,8 +1438,6 @@ func earliest(pids []int, refs map[int]model.Ref) model.Ref {
 	return at
 }
 
-// shown is a path as a message shows it: quoted when it holds control
-// characters, so a file name cannot rewrite the terminal.
 // callsAt words n calls whose first was on path: "a call" and "here",
 // or "3 calls" and "first here", the path after it when there is one.
 func callsAt(n int, path string) (what, where string) {
@@ -1453,6 +1451,8 @@ func callsAt(n int, path string) (what, where string) {
 	return what, where
 }
 
+// shown is a path as a message shows it: quoted when it holds control
+// characters, so a file name cannot rewrite the terminal.
 func shown(p string) string {
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {
