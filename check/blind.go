@@ -229,6 +229,9 @@ type Watcher struct {
 	anyEvent model.Ref // the first event of any kind (a signal, an exit)
 
 	exitCalls int
+	// syncCalls counts fsync, fdatasync, sync and syncfs calls: a trace
+	// of nothing but them and exits was filtered.
+	syncCalls int
 	exitLine  model.Ref // first "+++ exited" line
 	exits     int
 	killed    int // "+++ killed by ... +++" lines
@@ -263,6 +266,10 @@ type Watcher struct {
 	// mmap was recorded with a -e trace= list.
 	mmaps   int
 	preload bool
+	// preloadAt is the loader's first access of /etc/ld.so.preload: it
+	// opens /etc/ld.so.cache and each library next, so a trace with it
+	// and not one open left the opens out.
+	preloadAt model.Ref
 	// accessSeen: the trace shows some access, faccessat or faccessat2
 	// call, so a filter did not leave that kind out.
 	accessSeen bool
@@ -723,6 +730,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.barrier = true
 	case syscalls.Fsync, syscalls.Fdatasync, syscalls.Sync, syscalls.Syncfs:
 		w.syncs[ev.Name] = true
+		w.syncCalls++
 		w.unclassed = w.unclassed || ev.Name == "sync" // in no class, as io_submit
 		w.barrier = true
 	case syscalls.IOUringSetup:
@@ -745,6 +753,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			for i := range 2 {
 				if a := ev.Arg(i); a != nil && a.HasStr && a.Str == ldPreload {
 					w.preload = true
+					if w.preloadAt.Line == 0 {
+						w.preloadAt = ref(ev)
+					}
 				}
 			}
 		}
@@ -1232,6 +1243,20 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// fds alone show it: close(3</etc/ld.so.cache>).
 		what, where := callsAt(w.unopenedUses, w.unopenedUsePath)
 		add(BlindSyscallFilter, w.unopenedUse, fmt.Sprintf("%s used files through fds the trace never opened (%s), and the trace has neither an open nor an execve: it looks recorded with a syscall filter (-e trace=!%%file, %%desc) that leaves out the calls that name a file, the creates, renames and unlinks a crash can undo among them; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
+	} else if w.preloadAt.Line > 0 && w.anyOpens == 0 {
+		// The loader asks for /etc/ld.so.preload and then opens its cache
+		// and each library: not one open after it is a filter that left
+		// the opens out, -e trace=!%desc among them (openat takes a
+		// directory fd), which keeps rename and unlink but drops
+		// renameat2 and unlinkat (mv and sed -i checked clean so).
+		add(BlindSyscallFilter, w.preloadAt, "the dynamic loader asks for /etc/ld.so.preload here, and the trace has not one open, where the loader opens /etc/ld.so.cache and each library next: it looks recorded with a syscall filter (-e trace=..., as !%desc) that leaves out the opens, and with them perhaps the calls that change names relative to a directory fd (renameat2, unlinkat, linkat, mkdirat), which a crash can undo; what a crash loses there cannot be seen")
+	} else if !w.execSeen && w.exits > 0 && w.syscalls > 0 && w.syscalls == w.syncCalls+w.exitCalls {
+		// Every call is a sync or an exit, and no execve: a program
+		// strace started begins with its execve, and between it and its
+		// exit opens, maps and writes. A list of syncs alone (-e
+		// trace=fsync,fdatasync,sync,exit_group) leaves this and no
+		// other sign (sed -i after a sync checked clean).
+		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file; what a crash loses there cannot be seen", w.syscalls))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens

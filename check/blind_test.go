@@ -658,6 +658,39 @@ func TestHandListInline(t *testing.T) {
 	})
 }
 
+// TestLoaderWithoutOpensInline: the loader's access of ld.so.preload,
+// and not one open after it, under -e trace=!%desc (openat takes a
+// directory fd, so its class holds it; so does renameat2).
+func TestLoaderWithoutOpensInline(t *testing.T) {
+	const (
+		exec   = "1 execve(\"/usr/bin/mv\", [\"mv\"], 0x7ffd0000 /* 3 vars */) = 0\n"
+		access = "1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
+		cache  = "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n" + loaderMap + "1 close(3) = 0\n"
+		start  = "1 set_tid_address(0x7f2200000a10) = 1\n1 set_robust_list(0x7f2200000a20, 24) = 0\n"
+		end    = "1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	wantBlind(t, Options{}, []blindCase{
+		{"the access, no open", exec + access + start + end, []string{BlindSyscallFilter}},
+		{"the access and the cache's open", exec + access + cache + start + end, nil},
+	})
+}
+
+// TestSyncsOnlyInline: a trace whose calls are all syncs and exits, with
+// no execve, was recorded with a list of syncs (sed -i after a sync
+// under -e trace=fsync,fdatasync,sync,exit_group checked clean). With the
+// execve shown, a program that only syncs is taken at its word.
+func TestSyncsOnlyInline(t *testing.T) {
+	const (
+		exec  = "2 execve(\"/usr/bin/sync\", [\"sync\"], 0x7ffd0000 /* 3 vars */) = 0\n"
+		syncs = "2 sync() = 0\n2 exit_group(0) = ?\n2 +++ exited with 0 +++\n1 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=2, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n" +
+			"3 exit_group(0) = ?\n3 +++ exited with 0 +++\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	)
+	wantBlind(t, Options{}, []blindCase{
+		{"syncs and exits, no execve", syncs, []string{BlindSyscallFilter}},
+		{"one program's execve, sync and exit", exec + "2 sync() = 0\n2 exit_group(0) = ?\n2 +++ exited with 0 +++\n", nil},
+	})
+}
+
 // TestStatusNotFailed: strace -e status=!failed keeps exit_group (it
 // never returns) and drops every failed call, a failed fsync among them.
 // A dynamically linked program's loader asks for /etc/ld.so.preload

@@ -12,7 +12,8 @@ import (
 // the syscall filters that checked them clean before the filter's signs
 // were read (a list of writes and syncs without opens, one without mmap,
 // one that names rename and unlink where the programs call renameat2
-// and unlinkat, -e trace=!%file, %desc,%process, the syncs alone). The
+// and unlinkat, -e trace=!%file, %desc,%process, !%desc, the syncs
+// alone). The
 // full recording has findings (exit 1); each filtered one has findings
 // or a blind spot, never exit 0.
 func TestFilteredNeverClean(t *testing.T) {
@@ -20,6 +21,7 @@ func TestFilteredNeverClean(t *testing.T) {
 	programs := map[string]string{
 		"mv after a sync":    "echo hi > a.txt; sync; mv a.txt b.txt",
 		"mkdir after a sync": "mkdir -p d; sync; mkdir d/e",
+		"sed -i after a sync": "printf a > f; sync; sed -i s/a/b/ f",
 	}
 	if _, err := exec.LookPath("sqlite3"); err == nil {
 		// A commit in rollback mode unlinks its journal and never
@@ -34,6 +36,8 @@ func TestFilteredNeverClean(t *testing.T) {
 		"trace=!%file",
 		"trace=%desc,%process",
 		"trace=fsync,fdatasync,exit_group",
+		"trace=fsync,fdatasync,sync,exit_group",
+		"trace=!%desc",
 	}
 	for name, script := range programs {
 		for _, f := range append([]string{""}, filters...) {
