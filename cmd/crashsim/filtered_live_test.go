@@ -19,8 +19,8 @@ import (
 func TestFilteredNeverClean(t *testing.T) {
 	needStrace(t)
 	programs := map[string]string{
-		"mv after a sync":    "echo hi > a.txt; sync; mv a.txt b.txt",
-		"mkdir after a sync": "mkdir -p d; sync; mkdir d/e",
+		"mv after a sync":     "echo hi > a.txt; sync; mv a.txt b.txt",
+		"mkdir after a sync":  "mkdir -p d; sync; mkdir d/e",
 		"sed -i after a sync": "printf a > f; sync; sed -i s/a/b/ f",
 	}
 	if _, err := exec.LookPath("sqlite3"); err == nil {
