@@ -615,12 +615,8 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 // the event's paths (Options.Resolved), so that an fd first met in this
 // event is in the table.
 func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
-	fd, ok := fdNumber(v)
-	if !ok || fd < 0 {
-		return false
-	}
-	e, ok := p.Proc(pid).files.at(int(fd), line)
-	return ok && e.h != nil && e.h.unnamed && !e.h.std && e.h.Kind != HandlePseudo && e.h.Path == ""
+	h := p.heldAt(pid, v, line)
+	return h != nil && h.unnamed && !h.std && h.Kind != HandlePseudo && h.Path == ""
 }
 
 // Unopened reports whether argument v of an event of process pid at line
@@ -630,12 +626,21 @@ func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
 // sockets and the other files on no filesystem are left out. Ask after
 // the model resolved the event's paths (Options.Resolved).
 func (p *Procs) Unopened(pid int, v *parser.Value, line int64) bool {
+	h := p.heldAt(pid, v, line)
+	return h != nil && h.predates && h.Kind != HandlePseudo
+}
+
+// heldAt is the handle fd argument v of process pid stands for at line,
+// as the table holds it, or nil: Unnamed's and Unopened's lookup.
+func (p *Procs) heldAt(pid int, v *parser.Value, line int64) *Handle {
 	fd, ok := fdNumber(v)
 	if !ok || fd < 0 {
-		return false
+		return nil
 	}
-	e, ok := p.Proc(pid).files.at(int(fd), line)
-	return ok && e.h != nil && e.h.predates && e.h.Kind != HandlePseudo
+	if e, ok := p.Proc(pid).files.at(int(fd), line); ok {
+		return e.h
+	}
+	return nil
 }
 
 // Owner returns a key that is the same for every thread of the process
