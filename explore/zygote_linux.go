@@ -149,7 +149,7 @@ func startZygote(uid int, group *reap.Group) (*zygote, error) {
 	// Executed through an fd: the starter's user may not enter the
 	// directories on the way to crashsim's binary (it needs only the
 	// right to execute the file itself).
-	bin, err := openToExec(exe, len(attr.Files))
+	bin, err := openToExec(exe, attr.Files)
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -169,17 +169,27 @@ func startZygote(uid int, group *reap.Group) (*zygote, error) {
 }
 
 // openToExec opens exe (O_PATH) to be executed as /proc/self/fd/N by a
-// child started with files fds: at an N of files or more. The child
-// places its files at fds 0 to files-1 before it executes, so a lower N
-// (free when exe was opened because another goroutine had just closed
-// it) would name one of them, and executing a socket fails with EACCES.
-func openToExec(exe string, files int) (int, error) {
+// child started with files. The child moves fds about before it
+// executes: its files to 0 to len(files)-1, and first, above the
+// highest of len(files) and the files' own fds, its error pipe and every
+// file that pass 2 would overwrite, one fd each. N is put above all of
+// those: a lower N (free when exe was opened because another goroutine
+// had just closed it, or the next fd up because another had one open)
+// would name one of them in the child, and executing a socket or a pipe
+// fails with EACCES.
+func openToExec(exe string, files []uintptr) (int, error) {
+	low := len(files)
+	for _, f := range files {
+		low = max(low, int(f))
+	}
+	// The pipe, one skipped fd, and at most every file moved up.
+	low += 3 + len(files)
 	fd, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
-	if err != nil || fd >= files {
+	if err != nil || fd >= low {
 		return fd, err
 	}
 	defer unix.Close(fd)
-	return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, files)
+	return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, low)
 }
 
 // zygoteParentGone is the starter's parent-death signal.
