@@ -368,6 +368,14 @@ type Watcher struct {
 	unopenedUses    int
 	unopenedUse     model.Ref
 	unopenedUsePath string
+	// unopenedStd counts the syncs through such fds that were standard
+	// input, output or error, the first at unopenedStdAt on
+	// unopenedStdPath: in a trace with neither an open nor an execve, a
+	// filter's work as well (dd of=F conv=fsync under -e
+	// trace=write,fsync).
+	unopenedStd     int
+	unopenedStdAt   model.Ref
+	unopenedStdPath string
 
 	raw     model.Ref
 	rawCall string
@@ -786,20 +794,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !ev.OK() {
 		return
 	}
-	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 && w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()) {
-		path := ""
-		if len(paths) > 0 {
-			path = paths[0]
-		}
-		if w.unopenedUses == 0 {
-			w.unopenedUse, w.unopenedUsePath = ref(ev), path
-		}
-		w.unopenedUses++
-		if row.Effect.IsSync() {
-			if w.unopened == 0 {
-				w.unopenedAt, w.unopenedPath = ref(ev), path
-			}
-			w.unopened++
+	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 {
+		if unopened, std := w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()); unopened {
+			w.observeUnopened(ev, row, paths, std)
 		}
 	}
 	if c.changing && w.procs != nil {
@@ -1223,7 +1220,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
-	} else if w.unopened > 0 && w.anyOpens == 0 {
+	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
 		// Named files synced through fds that no call in the trace
 		// opened, and not one open anywhere: sqlite3 recorded with -e
 		// trace=write,pwrite64,fsync,fdatasync,exit_group writes and
@@ -1232,8 +1229,8 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// checked clean. Every dynamic program opens its libraries. (Writes
 		// alone through such fds need no word here: unsynced, they are
 		// findings of their own.)
-		what, where := callsAt(w.unopened, w.unopenedPath)
-		add(BlindSyscallFilter, w.unopenedAt, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
+		what, where := callsAt(unopened, path)
+		add(BlindSyscallFilter, at, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.unopenedUses > 0 && w.anyOpens == 0 && !w.execSeen {
 		// Files read, written, mapped or closed through fds no call in
 		// the trace opened, and neither an open nor an execve anywhere:
@@ -1575,4 +1572,56 @@ func (w *Watcher) notes() []Note {
 		out = append(out, Note{ID: NoteFaked, Message: msg, Trace: w.firstFaked.File, Line: w.firstFaked.Line})
 	}
 	return out
+}
+
+// observeUnopened counts a successful call through an fd the trace never
+// opened but names (Procs.Unopened). Standard input, output and error
+// count only among the syncs, and apart: a program writes to the file a
+// shell redirected its output into in every trace, and syncs it rarely
+// (dd of=F conv=fsync puts F on fd 1).
+func (w *Watcher) observeUnopened(ev *parser.Event, row *syscalls.Row, paths []string, std bool) {
+	path := ""
+	if len(paths) > 0 {
+		path = paths[0]
+	}
+	sync := row.Effect.IsSync()
+	switch {
+	case std && sync:
+		if w.unopenedStd == 0 {
+			w.unopenedStdAt, w.unopenedStdPath = ref(ev), path
+		}
+		w.unopenedStd++
+	case std:
+	default:
+		if w.unopenedUses == 0 {
+			w.unopenedUse, w.unopenedUsePath = ref(ev), path
+		}
+		w.unopenedUses++
+		if sync {
+			if w.unopened == 0 {
+				w.unopenedAt, w.unopenedPath = ref(ev), path
+			}
+			w.unopened++
+		}
+	}
+}
+
+// unopenedSyncs is the count of syncs through fds the trace never opened
+// but names, in a trace without a single open, with the first one and
+// its path; 0 in a trace with an open. The syncs of standard input,
+// output and error count only in a trace without an execve as well
+// (strace started no program in it): a static program that syncs the
+// file its output was redirected into opens nothing.
+func (w *Watcher) unopenedSyncs() (n int, at model.Ref, path string) {
+	if w.anyOpens > 0 {
+		return 0, model.Ref{}, ""
+	}
+	n, at, path = w.unopened, w.unopenedAt, w.unopenedPath
+	if !w.execSeen && w.unopenedStd > 0 {
+		if n == 0 || w.unopenedStdAt.Seq < at.Seq {
+			at, path = w.unopenedStdAt, w.unopenedStdPath
+		}
+		n += w.unopenedStd
+	}
+	return n, at, path
 }

@@ -1248,12 +1248,22 @@ func TestSyncsThroughUnopenedInline(t *testing.T) {
 		close = "100 close(4</d/j>) = 0\n100 close(5</d>) = 0\n"
 		open  = "100 openat(AT_FDCWD</d>, \"/d/k\", O_RDONLY) = 6</d/k>\n"
 		end   = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+		// A static program: no loader, no open.
+		execve       = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd2c41e6a8 /* 1 var */) = 0\n"
+		stdoutSynced = "100 write(1</d/out>, \"abc\", 3) = 3\n100 fsync(1</d/out>) = 0\n"
 	)
 	wantBlind(t, Options{}, []blindCase{
 		{"syncs, no open", write + sync + end, []string{BlindSyscallFilter}},
 		{"syncs and closes, no open", write + sync + close + end, []string{BlindSyscallFilter}},
 		{"an open elsewhere", open + write + sync + end, nil},
-		{"stdout synced", "100 write(1</d/out>, \"abc\", 3) = 3\n100 fsync(1</d/out>) = 0\n" + end, nil},
+		// dd of=/d/out conv=fsync puts its file on fd 1: under -e
+		// trace=write,fsync its open and a later rename are gone. A
+		// program strace started (its execve shows) may sync the file a
+		// shell redirected its output into without an open of its own.
+		{"stdout synced, no execve", stdoutSynced + end, []string{BlindSyscallFilter}},
+		{"stdout synced after an execve", execve + stdoutSynced + end, nil},
+		{"stdout written, no execve", "100 write(1</d/out>, \"abc\", 3) = 3\n" + end, nil},
+		{"a terminal synced, no execve", "100 write(1</dev/pts/0>, \"abc\", 3) = 3\n100 fsync(1</dev/pts/0>) = 0\n" + end, nil},
 		// -e trace=!%file: the loader's fds, and a sync() that takes
 		// none; neither an open nor an execve shows.
 		{"uses, no open, no execve", "100 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f2200000000\n100 close(3</etc/ld.so.cache>) = 0\n100 sync() = 0\n" + end, []string{BlindSyscallFilter}},

@@ -21,12 +21,13 @@ type Handle struct {
 	// from before the trace, or opened before an attach, and printed
 	// without -y), whose file no finding can name (see Procs.Unnamed).
 	unnamed bool
-	// std: an unnamed handle first seen as fd 0, 1 or 2, standard input,
-	// output and error, a terminal almost always. A dup of it (perror
-	// writes through one) is the same terminal, not a blind spot.
+	// std: a handle the trace never opened, first seen as fd 0, 1 or 2,
+	// standard input, output and error, a terminal almost always. A dup
+	// of an unnamed one (perror writes through one) is the same
+	// terminal, not a blind spot.
 	std bool
-	// predates: an fd above 2 the trace never opened, first met under a
-	// -y name (see Procs.Unopened).
+	// predates: an fd the trace never opened, first met under a -y name
+	// (see Procs.Unopened).
 	predates bool
 	Node     *Inode // set by the durability model for regular files and directories
 	// nodes are the inodes of the models sharing the process model, by
@@ -579,7 +580,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 			// Opened before the trace, or by a parent before its clone
 			// returned: where its offset stood the trace has not shown
 			// (a log a daemon has written for hours is far past 0).
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1, predates: !ok && fd > 2}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1, predates: !ok, std: !ok && fd <= 2}
 			pr.files.set(int(fd), fdEntry{h: h})
 			if !pr.attached {
 				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
@@ -620,14 +621,19 @@ func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
 }
 
 // Unopened reports whether argument v of an event of process pid at line
-// is an fd above 2 that the trace never opened but names (-y): a file or
+// is an fd that the trace never opened but names (-y): a file or
 // directory open before the trace began (inherited, or opened before an
-// attach), or opened by a call a syscall filter left out. Pipes,
-// sockets and the other files on no filesystem are left out. Ask after
-// the model resolved the event's paths (Options.Resolved).
-func (p *Procs) Unopened(pid int, v *parser.Value, line int64) bool {
+// attach), or opened by a call a syscall filter left out; and whether it
+// was standard input, output or error then (a shell's redirection, most
+// often). Pipes, sockets and the other files on no filesystem are left
+// out. Ask after the model resolved the event's paths
+// (Options.Resolved).
+func (p *Procs) Unopened(pid int, v *parser.Value, line int64) (unopened, std bool) {
 	h := p.heldAt(pid, v, line)
-	return h != nil && h.predates && h.Kind != HandlePseudo
+	if h == nil || !h.predates || h.Kind == HandlePseudo {
+		return false, false
+	}
+	return true, h.std
 }
 
 // heldAt is the handle fd argument v of process pid stands for at line,
