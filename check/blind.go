@@ -307,6 +307,13 @@ type Watcher struct {
 	// filter would make wrong.
 	settled     model.Ref
 	settledPath string
+	// truncAfterSync is the first call that cut a file (truncate,
+	// ftruncate, an open with O_TRUNC) after a sync, truncPath its path:
+	// in a trace without a single write, what it cut was written by calls
+	// a filter left out (-e trace=!write), and the model, which saw none
+	// of them, takes the file for empty and the cut for nothing.
+	truncAfterSync model.Ref
+	truncPath      string
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -726,6 +733,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && row.FD() >= 0 {
 			w.fdSizes++
 		}
+		if ev.OK() && row.Effect == syscalls.Truncate {
+			w.truncated(ev, paths)
+		}
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
 		w.readOpen = nil
@@ -846,6 +856,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.written = ref(ev)
 		}
 		w.opens++
+		if flags&syscalls.O_TRUNC != 0 {
+			w.truncated(ev, paths)
+		}
 	default:
 		if !c.changing {
 			return
@@ -1218,6 +1231,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// data and writes nothing anywhere, not even to its terminal,
 		// is rare.
 		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
+	} else if w.writes == 0 && w.opens > 0 && w.truncAfterSync.Line > 0 {
+		// sh -c 'echo x > f; sync; truncate -s 0 f' under -e
+		// trace=!write: the echo's write is gone, and the model takes
+		// the synced f for empty and its cut, which a crash can undo
+		// only in part, for none. The truncations of a program that
+		// writes nothing (truncate, util-linux's fallocate) seldom
+		// follow a sync.
+		add(BlindSyscallFilter, w.truncAfterSync, fmt.Sprintf("%s is truncated here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out, and what the cut removed of data written and synced before, which a crash can bring back or lose, cannot be seen", shown(w.truncPath)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
@@ -1624,4 +1645,12 @@ func (w *Watcher) unopenedSyncs() (n int, at model.Ref, path string) {
 		n += w.unopenedStd
 	}
 	return n, at, path
+}
+
+// truncated notes a call that cut a file (see Watcher.truncAfterSync).
+func (w *Watcher) truncated(ev *parser.Event, paths []string) {
+	if w.syncCalls == 0 || w.truncAfterSync.Line > 0 || len(paths) == 0 || model.PseudoFile(paths[0]) {
+		return
+	}
+	w.truncAfterSync, w.truncPath = ref(ev), paths[0]
 }

@@ -1025,6 +1025,40 @@ func TestFallocateOnlyIsNoFilter(t *testing.T) {
 	}
 }
 
+// TestTruncatedAfterSyncWithoutWrites: sh -c 'echo x > f; sync;
+// truncate -s 0 f' under -e trace=!write shows the shell's open of f,
+// the sync and the cut, and not the echo's write: the model takes f for
+// empty and the cut for nothing, and the trace checked clean. A cut after
+// a sync in a trace without a single write is a blind spot; one in a
+// trace that shows writes, or before any sync, is not.
+func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
+	const (
+		start = "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"...\"], 0x7ffc408087f8 /* 3 vars */) = 0\n" +
+			"100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n100 close(3) = 0\n"
+		sync   = "100 sync() = 0\n"
+		cut    = "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_NONBLOCK, 0666) = 3\n100 ftruncate(3, 0) = 0\n100 close(3) = 0\n"
+		reopen = "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n100 close(3) = 0\n"
+		path   = "100 truncate(\"/w/f\", 0) = 0\n"
+		tty    = "100 write(2</dev/pts/0>, \"ok\\n\", 3) = 3\n"
+		end    = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, c := range []struct {
+		name, body string
+		blind      []string
+	}{
+		{"ftruncate after a sync", sync + cut, []string{BlindSyscallFilter}},
+		{"O_TRUNC after a sync", sync + reopen, []string{BlindSyscallFilter}},
+		{"truncate(2) after a sync", sync + path, []string{BlindSyscallFilter}},
+		{"a write to the terminal shows", sync + cut + tty, nil},
+		{"no sync before the cut", cut + sync, nil},
+	} {
+		blind, _ := bigRun(t, start+c.body+end, Options{Roots: []string{"/w"}})
+		if diff := cmp.Diff(c.blind, blind); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
 // TestStatusFilterSaid: strace -e status=successful,failed leaves out the
 // calls that never returned, exit_group among them. The run reads as
 // filtered (no process called exit_group), and the warning and its fix
