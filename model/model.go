@@ -1076,6 +1076,14 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if off >= 0 && ino.Size >= 0 {
 		ino.Size = max(ino.Size, off+n)
 	} else if off < 0 {
+		// At an offset the trace does not give (an fd it never opened):
+		// the file holds n bytes at least, wherever they went, and Size
+		// is a lower bound from here. A file the trace made and wrote so
+		// (a shell's redirection under -e trace=!dup2) is no longer
+		// taken for empty, and a later cut of it for no change.
+		if ino.Size >= 0 {
+			ino.Size = max(ino.Size, n)
+		}
 		ino.sizeLoose = true
 	}
 	op.Size = ino.Size
