@@ -308,12 +308,15 @@ type Watcher struct {
 	settled     model.Ref
 	settledPath string
 	// truncAfterSync is the first call that cut a file (truncate,
-	// ftruncate, an open with O_TRUNC) after a sync, truncPath its path:
-	// in a trace without a single write, what it cut was written by calls
-	// a filter left out (-e trace=!write), and the model, which saw none
-	// of them, takes the file for empty and the cut for nothing.
+	// ftruncate, an open with O_TRUNC) or opened one for appending after
+	// a sync, truncPath its path and truncHow which of the two: in a
+	// trace without a single write, what it cut was written by calls a
+	// filter left out (-e trace=!write), and the model, which saw none of
+	// them, takes the file for empty and the cut for nothing; what was
+	// appended is gone with them.
 	truncAfterSync model.Ref
 	truncPath      string
+	truncHow       string
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -734,7 +737,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.fdSizes++
 		}
 		if ev.OK() && row.Effect == syscalls.Truncate {
-			w.truncated(ev, paths)
+			w.truncated(ev, paths, "is truncated")
 		}
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
@@ -856,8 +859,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.written = ref(ev)
 		}
 		w.opens++
-		if flags&syscalls.O_TRUNC != 0 {
-			w.truncated(ev, paths)
+		switch {
+		case flags&syscalls.O_TRUNC != 0:
+			w.truncated(ev, paths, "is truncated")
+		case flags&syscalls.O_APPEND != 0:
+			w.truncated(ev, paths, "is opened for appending")
 		}
 	default:
 		if !c.changing {
@@ -1235,10 +1241,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// sh -c 'echo x > f; sync; truncate -s 0 f' under -e
 		// trace=!write: the echo's write is gone, and the model takes
 		// the synced f for empty and its cut, which a crash can undo
-		// only in part, for none. The truncations of a program that
+		// only in part, for none; "echo y >> f" after the sync leaves
+		// an open and no write. The truncations of a program that
 		// writes nothing (truncate, util-linux's fallocate) seldom
 		// follow a sync.
-		add(BlindSyscallFilter, w.truncAfterSync, fmt.Sprintf("%s is truncated here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out, and what the cut removed of data written and synced before, which a crash can bring back or lose, cannot be seen", shown(w.truncPath)))
+		add(BlindSyscallFilter, w.truncAfterSync, fmt.Sprintf("%s %s here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what was written before the sync and what was written after it, which a crash can lose or bring back, cannot be seen", shown(w.truncPath), w.truncHow))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
@@ -1647,10 +1654,11 @@ func (w *Watcher) unopenedSyncs() (n int, at model.Ref, path string) {
 	return n, at, path
 }
 
-// truncated notes a call that cut a file (see Watcher.truncAfterSync).
-func (w *Watcher) truncated(ev *parser.Event, paths []string) {
+// truncated notes a call that cut a file or opened one for appending,
+// how saying which (see Watcher.truncAfterSync).
+func (w *Watcher) truncated(ev *parser.Event, paths []string, how string) {
 	if w.syncCalls == 0 || w.truncAfterSync.Line > 0 || len(paths) == 0 || model.PseudoFile(paths[0]) {
 		return
 	}
-	w.truncAfterSync, w.truncPath = ref(ev), paths[0]
+	w.truncAfterSync, w.truncPath, w.truncHow = ref(ev), paths[0], how
 }

@@ -1028,9 +1028,10 @@ func TestFallocateOnlyIsNoFilter(t *testing.T) {
 // TestTruncatedAfterSyncWithoutWrites: sh -c 'echo x > f; sync;
 // truncate -s 0 f' under -e trace=!write shows the shell's open of f,
 // the sync and the cut, and not the echo's write: the model takes f for
-// empty and the cut for nothing, and the trace checked clean. A cut after
-// a sync in a trace without a single write is a blind spot; one in a
-// trace that shows writes, or before any sync, is not.
+// empty and the cut for nothing, and the trace checked clean, as it did
+// with "echo y >> f" after the sync. A cut, or an open for appending,
+// after a sync in a trace without a single write is a blind spot; one in
+// a trace that shows writes, or before any sync, is not.
 func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 	const (
 		start = "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"...\"], 0x7ffc408087f8 /* 3 vars */) = 0\n" +
@@ -1049,6 +1050,7 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 		{"ftruncate after a sync", sync + cut, []string{BlindSyscallFilter}},
 		{"O_TRUNC after a sync", sync + reopen, []string{BlindSyscallFilter}},
 		{"truncate(2) after a sync", sync + path, []string{BlindSyscallFilter}},
+		{"O_APPEND after a sync", sync + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 close(3) = 0\n", []string{BlindSyscallFilter}},
 		{"a write to the terminal shows", sync + cut + tty, nil},
 		{"no sync before the cut", cut + sync, nil},
 	} {
