@@ -1043,22 +1043,15 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 		tty    = "100 write(2</dev/pts/0>, \"ok\\n\", 3) = 3\n"
 		end    = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
 	)
-	for _, c := range []struct {
-		name, body string
-		blind      []string
-	}{
-		{"ftruncate after a sync", sync + cut, []string{BlindSyscallFilter}},
-		{"O_TRUNC after a sync", sync + reopen, []string{BlindSyscallFilter}},
-		{"truncate(2) after a sync", sync + path, []string{BlindSyscallFilter}},
-		{"O_APPEND after a sync", sync + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 close(3) = 0\n", []string{BlindSyscallFilter}},
-		{"a write to the terminal shows", sync + cut + tty, nil},
-		{"no sync before the cut", cut + sync, nil},
-	} {
-		blind, _ := bigRun(t, start+c.body+end, Options{Roots: []string{"/w"}})
-		if diff := cmp.Diff(c.blind, blind); diff != "" {
-			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
-		}
-	}
+	in := func(body string) string { return start + body + end }
+	wantBlind(t, Options{Roots: []string{"/w"}}, []blindCase{
+		{"ftruncate after a sync", in(sync + cut), []string{BlindSyscallFilter}},
+		{"O_TRUNC after a sync", in(sync + reopen), []string{BlindSyscallFilter}},
+		{"truncate(2) after a sync", in(sync + path), []string{BlindSyscallFilter}},
+		{"O_APPEND after a sync", in(sync + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 close(3) = 0\n"), []string{BlindSyscallFilter}},
+		{"a write to the terminal shows", in(sync + cut + tty), nil},
+		{"no sync before the cut", in(cut + sync), nil},
+	})
 }
 
 // TestStatusFilterSaid: strace -e status=successful,failed leaves out the
