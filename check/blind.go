@@ -354,6 +354,11 @@ type Watcher struct {
 	// recorded with a filter that keeps only them (-e
 	// trace=execve,exit_group, %process), however many kinds they are.
 	nonProcess int
+	// fileCalls counts the calls that take an fd or name a file, execve
+	// left out: a whole run of many calls without one was recorded with
+	// a filter that leaves them all out (-e trace=!%desc of a static
+	// program, whose opens, writes and renameat take fds).
+	fileCalls int
 	// execs counts the execve calls that succeeded: programs run.
 	execs int
 
@@ -703,6 +708,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	row := ev.Call.Row()
 	if !processCall(row.Effect) {
 		w.nonProcess++
+	}
+	if row.HasFiles() && row.Effect != syscalls.Execve {
+		w.fileCalls++
 	}
 	switch row.Effect {
 	case syscalls.Exit:
@@ -1304,6 +1312,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// trace=execve,execveat,exit,exit_group), however many kinds it
 		// keeps.
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls all start, fork, wait for or end processes (execve, clone, wait4, exit_group, ...): a program also opens, reads and writes files, so it looks recorded with a syscall filter (-e trace=execve,exit_group or %%process) that leaves out every call on files, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls))
+	} else if w.fileCalls == 0 && w.execSeen && w.syscalls >= minFilteredCalls && w.firstEnded {
+		// A program opens, reads, maps or writes something between its
+		// execve and its exit (Go's runtime opens a file of /sys, the
+		// dynamic loader its cache): a whole run of many calls without
+		// one call on a file was filtered. A static Go program under -e
+		// trace=!%desc, which takes its opens, writes, fsyncs and
+		// renameat, shows the runtime's signals, futexes and clones
+		// only, and checked clean.
+		add(BlindSyscallFilter, w.first, fmt.Sprintf("not one of the trace's %d calls takes an fd or names a file, besides the execve: a program opens, reads or writes something between its start and its exit, so it looks recorded with a syscall filter (-e trace=!%%desc, or a list) that leaves out every call on files, its writes, syncs and renames among them; what a crash loses there cannot be seen", w.syscalls))
 	} else if w.okOpens >= minFilteredOpens && w.reads == 0 && w.closes == 0 && w.firstEnded {
 		// A program reads or closes what it opens (the dynamic loader
 		// reads each library's header and closes it): a whole run with

@@ -1054,6 +1054,27 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 	})
 }
 
+// TestNoFileCallsInline: a static Go program recorded with -e
+// trace=!%desc shows its runtime's signals, clones and futexes, and not
+// its opens, writes, fsyncs or renameat, which all take fds: it checked
+// clean. A whole run of many calls without one that takes an fd or
+// names a file is a blind spot; the runtime's one open of a file of /sys
+// is enough to say the trace shows files, and a short run says nothing.
+func TestNoFileCallsInline(t *testing.T) {
+	const (
+		start = "100 execve(\"/usr/local/bin/saver\", [\"saver\", \"/w\"], 0x7fffc24d71a8 /* 3 vars */) = 0\n"
+		hpage = "100 openat(AT_FDCWD, \"/sys/kernel/mm/transparent_hugepage/hpage_pmd_size\", O_RDONLY) = 3\n"
+		end   = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	runtime := strings.Repeat("100 rt_sigaction(SIGURG, {sa_handler=0x466a40, sa_mask=~[], sa_flags=SA_RESTORER|SA_ONSTACK|SA_RESTART|SA_SIGINFO, sa_restorer=0x466b80}, NULL, 8) = 0\n", 20) +
+		"100 nanosleep({tv_sec=0, tv_nsec=20000}, NULL) = 0\n"
+	wantBlind(t, Options{}, []blindCase{
+		{"a run without a call on a file", start + runtime + end, []string{BlindSyscallFilter}},
+		{"the runtime's open shows", start + hpage + runtime + end, nil},
+		{"a short run", start + "100 nanosleep({tv_sec=0, tv_nsec=20000}, NULL) = 0\n" + end, nil},
+	})
+}
+
 // TestStatusFilterSaid: strace -e status=successful,failed leaves out the
 // calls that never returned, exit_group among them. The run reads as
 // filtered (no process called exit_group), and the warning and its fix
