@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,10 @@ import (
 // filter's signs were read (a list of writes and syncs without opens,
 // one without mmap, one that names rename and unlink where the programs
 // call renameat2 and unlinkat, -e trace=!%file, %desc,%process, !%desc,
-// the syncs alone, !write). The full recording has findings (exit 1);
-// each filtered one has findings or a blind spot, never exit 0.
+// the syncs alone, !write). The programs are shell commands, sqlite3
+// when it is here, and a static, multi-threaded Go program built for the
+// test. The full recording has findings (exit 1); each filtered one has
+// findings or a blind spot, never exit 0.
 func TestFilteredNeverClean(t *testing.T) {
 	needStrace(t)
 	programs := map[string]string{
@@ -44,7 +47,17 @@ func TestFilteredNeverClean(t *testing.T) {
 		"trace=!%desc",
 		"trace=!write",
 	}
+	// argv runs a program in dir: a shell's script, or a binary given
+	// dir as its argument (no shell around it, whose own start would
+	// show a filter's signs).
+	argv := map[string]func(dir string) []string{}
 	for name, script := range programs {
+		argv[name] = func(dir string) []string { return []string{"sh", "-c", "cd " + dir + " && " + script} }
+	}
+	if bin := goSaver(t); bin != "" {
+		argv["a static Go program"] = func(dir string) []string { return []string{bin, dir} }
+	}
+	for name, run := range argv {
 		for _, f := range append([]string{""}, filters...) {
 			dir := t.TempDir()
 			trace := filepath.Join(dir, "t.strace")
@@ -52,7 +65,7 @@ func TestFilteredNeverClean(t *testing.T) {
 			if f != "" {
 				args = append(args, "-e", f)
 			}
-			args = append(args, "sh", "-c", "cd "+dir+" && "+script)
+			args = append(args, run(dir)...)
 			if out, err := exec.Command("strace", args...).CombinedOutput(); err != nil {
 				t.Fatalf("strace %v: %v\n%s", args, err, out)
 			}
@@ -67,4 +80,60 @@ func TestFilteredNeverClean(t *testing.T) {
 			}
 		}
 	}
+}
+
+// saverSource is a Go program whose four goroutines each create, write,
+// fsync and close a file and rename it into place, and which never
+// fsyncs the directory: name-not-synced, in full.
+const saverSource = `package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+func main() {
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tmp := filepath.Join(os.Args[1], "f"+strconv.Itoa(i)+".tmp")
+			f, err := os.Create(tmp)
+			if err != nil {
+				panic(err)
+			}
+			f.WriteString("data")
+			f.Sync()
+			f.Close()
+			os.Rename(tmp, filepath.Join(os.Args[1], "f"+strconv.Itoa(i)))
+		}()
+	}
+	wg.Wait()
+}
+`
+
+// goSaver builds saverSource as a static binary and returns its path,
+// or "" when no go command is here (the test then records the shell's
+// programs alone, and says so).
+func goSaver(t *testing.T) string {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Log("no go command: the static Go program is left out")
+		return ""
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte(saverSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "saver")
+	cmd := exec.Command(goBin, "build", "-o", bin, src)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the Go program: %v\n%s", err, out)
+	}
+	return bin
 }
