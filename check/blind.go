@@ -57,7 +57,7 @@ var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
 	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
 	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
-	{BlindSyscallFilter, "the calls a -e trace= filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace= (and -e status=), or with crashsim trace, which chooses the list; a list of your own must keep every open, write, sync, rename, unlink and close, and read, dup, fcntl and exit_group"},
+	{BlindSyscallFilter, "the calls a -e trace= or -P filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, -e status= or -P (which shows only the calls that name one path), or with crashsim trace, which chooses the list; a list of your own must keep every open, write, sync, rename, unlink and close, and read, dup, fcntl and exit_group"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
 	{BlindRootUnmatched, "every file the trace changed: --root matched none of them", "give --root the directory the program saved into"},
