@@ -307,16 +307,16 @@ type Watcher struct {
 	// filter would make wrong.
 	settled     model.Ref
 	settledPath string
-	// truncAfterSync is the first call that cut a file (truncate,
-	// ftruncate, an open with O_TRUNC) or opened one for appending after
-	// a sync, truncPath its path and truncHow which of the two: in a
+	// afterSync is the first call that cut a file (truncate, ftruncate,
+	// an open with O_TRUNC) or opened one for appending after a sync,
+	// afterSyncPath its path and afterSyncHow which of the two: in a
 	// trace without a single write, what it cut was written by calls a
 	// filter left out (-e trace=!write), and the model, which saw none of
 	// them, takes the file for empty and the cut for nothing; what was
 	// appended is gone with them.
-	truncAfterSync model.Ref
-	truncPath      string
-	truncHow       string
+	afterSync     model.Ref
+	afterSyncPath string
+	afterSyncHow  string
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -370,13 +370,13 @@ type Watcher struct {
 	unnamed   int
 	unnamedAt model.Ref
 	unnamedFD int64
-	// unopened counts the syncs through fds the trace never opened but
-	// names (-y), the first at unopenedAt on unopenedPath: in a trace
-	// without a single open, a filter's work.
+	// unopened counts the syncs through fds above 2 the trace never
+	// opened but names (-y), the first at unopenedAt on unopenedPath: in
+	// a trace without a single open, a filter's work.
 	unopened     int
 	unopenedAt   model.Ref
 	unopenedPath string
-	// unopenedUses counts every call through such fds (reads, writes,
+	// unopenedUses counts every call through those fds (reads, writes,
 	// closes, maps, syncs), the first at unopenedUse on unopenedUsePath:
 	// in a trace with neither an open nor an execve, a filter that left
 	// out the calls that name a file (-e trace=!%file).
@@ -745,7 +745,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.fdSizes++
 		}
 		if ev.OK() && row.Effect == syscalls.Truncate {
-			w.truncated(ev, paths, "is truncated")
+			w.changedAfterSync(ev, paths, "is truncated")
 		}
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
@@ -869,9 +869,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.opens++
 		switch {
 		case flags&syscalls.O_TRUNC != 0:
-			w.truncated(ev, paths, "is truncated")
+			w.changedAfterSync(ev, paths, "is truncated")
 		case flags&syscalls.O_APPEND != 0:
-			w.truncated(ev, paths, "is opened for appending")
+			w.changedAfterSync(ev, paths, "is opened for appending")
 		}
 	default:
 		if !c.changing {
@@ -1245,7 +1245,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// data and writes nothing anywhere, not even to its terminal,
 		// is rare.
 		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
-	} else if w.writes == 0 && w.opens > 0 && w.truncAfterSync.Line > 0 {
+	} else if w.writes == 0 && w.opens > 0 && w.afterSync.Line > 0 {
 		// sh -c 'echo x > f; sync; truncate -s 0 f' under -e
 		// trace=!write: the echo's write is gone, and the model takes
 		// the synced f for empty and its cut, which a crash can undo
@@ -1253,7 +1253,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// an open and no write. The truncations of a program that
 		// writes nothing (truncate, util-linux's fallocate) seldom
 		// follow a sync.
-		add(BlindSyscallFilter, w.truncAfterSync, fmt.Sprintf("%s %s here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what was written before the sync and what was written after it, which a crash can lose or bring back, cannot be seen", shown(w.truncPath), w.truncHow))
+		add(BlindSyscallFilter, w.afterSync, fmt.Sprintf("%s %s here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what was written before the sync and what was written after it, which a crash can lose or bring back, cannot be seen", shown(w.afterSyncPath), w.afterSyncHow))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
@@ -1671,11 +1671,11 @@ func (w *Watcher) unopenedSyncs() (n int, at model.Ref, path string) {
 	return n, at, path
 }
 
-// truncated notes a call that cut a file or opened one for appending,
-// how saying which (see Watcher.truncAfterSync).
-func (w *Watcher) truncated(ev *parser.Event, paths []string, how string) {
-	if w.syncCalls == 0 || w.truncAfterSync.Line > 0 || len(paths) == 0 || model.PseudoFile(paths[0]) {
+// changedAfterSync notes a call that cut a file or opened one for
+// appending, how saying which (see Watcher.afterSync).
+func (w *Watcher) changedAfterSync(ev *parser.Event, paths []string, how string) {
+	if w.syncCalls == 0 || w.afterSync.Line > 0 || len(paths) == 0 || model.PseudoFile(paths[0]) {
 		return
 	}
-	w.truncAfterSync, w.truncPath, w.truncHow = ref(ev), paths[0], how
+	w.afterSync, w.afterSyncPath, w.afterSyncHow = ref(ev), paths[0], how
 }

@@ -1288,9 +1288,11 @@ func TestSharedMmapNamesFinalName(t *testing.T) {
 // TestSyncsThroughUnopenedInline: a sync through an fd the trace never
 // opened, named by -y, in a trace without one open, is a filter's work
 // (sqlite3's commit under -e trace=write,pwrite64,fsync,fdatasync,close
-// hides the unlink of its journal), with or without the closes. An open
-// anywhere in the trace, or a sync of standard output or of a memfd (on
-// no filesystem), says nothing of the kind.
+// hides the unlink of its journal), with or without the closes; so is a
+// sync of standard output named as a file when no execve shows either
+// (dd of=F conv=fsync). An open anywhere in the trace, standard output
+// synced after an execve or only written, a terminal, or a memfd (on no
+// filesystem) says nothing of the kind.
 func TestSyncsThroughUnopenedInline(t *testing.T) {
 	const (
 		write = "100 pwrite64(4</d/j>, \"abc\", 3, 0) = 3\n"
