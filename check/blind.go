@@ -370,6 +370,11 @@ type Watcher struct {
 	unnamed   int
 	unnamedAt model.Ref
 	unnamedFD int64
+	// unnamedLater are the changes through fds that were stand-ins when
+	// made (model.Procs.Unnamed), by stand-in: counted in Finish unless
+	// the stand-in turned out to be its parent's pipe, socket or
+	// standard stream (model.Procs.StandInBlind).
+	unnamedLater map[*model.Handle]*unnamedChanges
 	// unopened counts the syncs through fds above 2 the trace never
 	// opened but names (-y), the first at unopenedAt on unopenedPath: in
 	// a trace without a single open, a filter's work.
@@ -822,16 +827,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
-			if fd, ok := ev.Arg(i).Int(); ok && w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()) {
+			fd, ok := ev.Arg(i).Int()
+			if unnamed, standIn := w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()); ok && unnamed {
 				// Standard input, output and error as the program got
 				// them are left out (a terminal or a pipe almost always:
 				// the model marks them), but not an fd the program put
 				// there: a shell's `echo x >&3` dup2s an inherited fd 3
 				// onto 1 and writes to the file through fd 1.
-				if w.unnamed == 0 {
-					w.unnamedAt, w.unnamedFD = ref(ev), fd
-				}
-				w.unnamed++
+				w.noteUnnamed(ev, fd, standIn)
 			}
 		}
 	}
@@ -1401,6 +1404,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// them (crashsim trace's own) hides that call too.
 		add(BlindSuccessfulOnly, w.ldCache, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here, is not seen asking for /etc/ld.so.preload first, a call that fails unless that file exists: it looks recorded with -e status= without failed (as -e status=!failed), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	}
+	w.settleUnnamed()
 	if w.unnamed > 0 && !filterWrites {
 		more := ""
 		if w.unnamed > 1 {
@@ -1678,4 +1682,52 @@ func (w *Watcher) changedAfterSync(ev *parser.Event, paths []string, how string)
 		return
 	}
 	w.afterSync, w.afterSyncPath, w.afterSyncHow = ref(ev), paths[0], how
+}
+
+// unnamedChanges are the changes made through one fd that was a stand-in
+// when they were made: how many, and the first.
+type unnamedChanges struct {
+	n     int
+	first model.Ref
+	fd    int64
+}
+
+// noteUnnamed counts a change through fd, which the trace never opened
+// and does not name; standIn, when not nil, says the answer waits for the
+// clone of the event's process to return (model.Procs.Unnamed): bash's
+// command substitution writes to the pipe its parent made, and on a busy
+// machine strace can print the subshell's write before its clone returns.
+func (w *Watcher) noteUnnamed(ev *parser.Event, fd int64, standIn *model.Handle) {
+	if standIn != nil {
+		c := w.unnamedLater[standIn]
+		if c == nil {
+			if w.unnamedLater == nil {
+				w.unnamedLater = map[*model.Handle]*unnamedChanges{}
+			}
+			c = &unnamedChanges{first: ref(ev), fd: fd}
+			w.unnamedLater[standIn] = c
+		}
+		c.n++
+		return
+	}
+	if w.unnamed == 0 {
+		w.unnamedAt, w.unnamedFD = ref(ev), fd
+	}
+	w.unnamed++
+}
+
+// settleUnnamed adds to the count of changes through unnamed fds those
+// made through stand-ins that reached a file the model could not see,
+// once the trace has ended.
+func (w *Watcher) settleUnnamed() {
+	for h, c := range w.unnamedLater {
+		if !w.procs.StandInBlind(h) {
+			continue
+		}
+		if w.unnamed == 0 || c.first.Seq < w.unnamedAt.Seq {
+			w.unnamedAt, w.unnamedFD = c.first, c.fd
+		}
+		w.unnamed += c.n
+	}
+	w.unnamedLater = nil
 }

@@ -1322,3 +1322,43 @@ func TestSyncsThroughUnopenedInline(t *testing.T) {
 		{"a memfd synced", "100 write(3</memfd:ring (deleted)>, \"abc\", 3) = 3\n100 fsync(3</memfd:ring (deleted)>) = 0\n" + end, nil},
 	})
 }
+
+// TestUnnamedBeforeCloneReturns: under strace -f on a busy machine a
+// child's calls can be printed before its parent's clone returns, when
+// the model does not yet know the table the child started with. bash's
+// command substitution dup2s the pipe its parent made onto fd 1 and
+// writes there; the write is to a pipe, not to an fd the trace never
+// opened, however late the clone returns (the subshell may even have
+// exited by then), and for the subshell's own child as well. An fd that
+// was unnamed in the parent too, or in a child whose clone never shows,
+// stays a blind spot.
+func TestUnnamedBeforeCloneReturns(t *testing.T) {
+	const (
+		start = "100 execve(\"/bin/bash\", [\"bash\"], 0x7ffd2c41e6a8 /* 1 var */) = 0\n" +
+			"100 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n" +
+			"100 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f2200000000\n" +
+			"100 close(3) = 0\n"
+		pipe  = "100 pipe2([3, 4], 0) = 0\n"
+		clone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000000a10 <unfinished ...>\n"
+		sub   = "101 close(3) = 0\n101 dup2(4, 1) = 1\n101 close(4) = 0\n"
+		write = "101 write(1, \"3.11.7\\n\", 7) = 7\n"
+		exit  = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n"
+		back  = "100 <... clone resumed>) = 101\n"
+		read  = "100 close(4) = 0\n100 read(3, \"3.11.7\\n\", 128) = 7\n100 close(3) = 0\n"
+		end   = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+		// The subshell runs a program: its clone returns in the
+		// subshell, whose own has not.
+		grandchild = "101 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000000a10) = 102\n" +
+			"102 write(1, \"3.11.7\\n\", 7) = 7\n102 exit_group(0) = ?\n102 +++ exited with 0 +++\n"
+	)
+	wantBlind(t, Options{}, []blindCase{
+		{"the subshell exits before its clone returns", start + pipe + clone + sub + write + exit + back + read + end, nil},
+		{"the subshell exits after", start + pipe + clone + sub + write + back + exit + read + end, nil},
+		{"the subshell's child writes", start + pipe + clone + sub + grandchild + exit + back + read + end, nil},
+		{"the clone returns first", start + pipe + strings.Replace(clone, "<unfinished ...>", ") = 101", 1) + sub + write + exit + read + end, nil},
+		// fd 4 of the parent is no pipe of the trace's: it was open
+		// before the trace began.
+		{"the parent's fd was unnamed too", start + clone + sub + write + exit + back + end, []string{BlindUnknownFD}},
+		{"the clone never shows", start + pipe + sub + write + exit + read + end, []string{BlindUnknownFD}},
+	})
+}

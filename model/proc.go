@@ -29,7 +29,12 @@ type Handle struct {
 	// predates: an fd the trace never opened, first met under a -y name
 	// (see Procs.Unopened).
 	predates bool
-	Node     *Inode // set by the durability model for regular files and directories
+	// standIn: made for an fd a process used before the clone that
+	// created it returned (see earlyOp); asked: Unnamed answered with it
+	// as a stand-in, so the parent's entry it turns out to be is kept
+	// (Procs.heirs).
+	standIn, asked bool
+	Node           *Inode // set by the durability model for regular files and directories
 	// nodes are the inodes of the models sharing the process model, by
 	// their place among them (see sharedprocs.go); Node is then the one
 	// of the model that last resolved the handle.
@@ -318,6 +323,12 @@ type Procs struct {
 	// Any change to procs forgets it.
 	lastPID  int
 	lastProc *Process
+	// heirs maps a stand-in Unnamed answered with (Handle.asked) to the
+	// parent's entry it turned out to be when its process was attached.
+	heirs map[*Handle]*Handle
+	// gone are the processes that exited before their clone returned,
+	// having used fds Unnamed answered for with a stand-in, by pid.
+	gone map[int]*Process
 }
 
 // flagMemo is the flags read from one event's arguments, the event named
@@ -580,7 +591,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 			// Opened before the trace, or by a parent before its clone
 			// returned: where its offset stood the trace has not shown
 			// (a log a daemon has written for hours is far past 0).
-			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1, predates: !ok, std: !ok && fd <= 2}
+			h := &Handle{Path: anno, Kind: kindOfAnno(v.Anno, v.Deleted), anno: v.Anno, Offset: -1, predates: !ok, std: !ok && fd <= 2, standIn: !pr.attached}
 			pr.files.set(int(fd), fdEntry{h: h})
 			if !pr.attached {
 				pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
@@ -598,7 +609,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 		// An fd inherited from before the trace, whose file the trace
 		// does not name: remember it as unknown, so that dup of it
 		// carries "unknown" instead of leaving stale entries in place.
-		h := &Handle{unnamed: true, std: fd <= 2, Offset: -1} // as above
+		h := &Handle{unnamed: true, std: fd <= 2, Offset: -1, standIn: !pr.attached} // as above
 		pr.files.set(int(fd), fdEntry{h: h})
 		pr.noteEarly(earlyOp{kind: earlyInherit, fd: int(fd), line: line, e: fdEntry{h: h}})
 		return h
@@ -615,9 +626,51 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 // showed to be no file (Model.statUnnamed). Ask after the model resolved
 // the event's paths (Options.Resolved), so that an fd first met in this
 // event is in the table.
-func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) bool {
+//
+// The answer is provisional when the fd is a stand-in of a process whose
+// clone had not returned at line (strace printed a child's first calls
+// before its parent's clone returned, as a busy machine makes it do: see
+// earlyOp): standIn is then that stand-in, which may turn out to be an
+// fd of the parent's, a pipe or a file the trace opened; StandInBlind
+// answers for it once the trace has ended.
+func (p *Procs) Unnamed(pid int, v *parser.Value, line int64) (unnamed bool, standIn *Handle) {
 	h := p.heldAt(pid, v, line)
+	if !h.isUnnamed() {
+		return false, nil
+	}
+	if h.standIn {
+		h.asked = true
+		return true, h
+	}
+	return true, nil
+}
+
+// isUnnamed is Unnamed's question of handle h, which may be nil.
+func (h *Handle) isUnnamed() bool {
 	return h != nil && h.unnamed && !h.std && h.Kind != HandlePseudo && h.Path == ""
+}
+
+// StandInBlind reports whether a change made through s, a stand-in
+// Unnamed answered with, reached a file the model could not see: s
+// stayed a stand-in (its clone never showed, or its parent did not hold
+// the fd) and is unnamed; or it turned out to be an entry of its
+// parent's (or of that one's parent, for a child of a child not yet
+// attached itself) that is a file, which the model did not know at the
+// time of the change. A pipe, a socket, or the standard input, output or
+// error the first process got is none.
+func (p *Procs) StandInBlind(s *Handle) bool {
+	h := p.heirs[s]
+	if h == nil {
+		return s.isUnnamed()
+	}
+	for i := 0; i < len(p.heirs); i++ { // a chain of parents, no cycle
+		next := p.heirs[h]
+		if next == nil {
+			break
+		}
+		h = next
+	}
+	return h.Kind != HandlePseudo && !h.std
 }
 
 // Unopened reports whether argument v of an event of process pid at line
@@ -959,6 +1012,14 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	pr := p.Proc(ev.PID)
 	switch ev.Kind {
 	case parser.KindExit, parser.KindKilled:
+		if !pr.attached && pr.askedEarly() {
+			// Gone before its clone returned: kept until then, to say
+			// what the stand-ins Unnamed answered with were.
+			if p.gone == nil {
+				p.gone = map[int]*Process{}
+			}
+			p.gone[ev.PID] = pr
+		}
 		delete(p.procs, ev.PID)
 		p.lastProc = nil
 		return nil
@@ -1146,6 +1207,12 @@ func cloneFlags(ev *parser.Event, row *syscalls.Row) uint64 {
 func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	child, seen := p.procs[pid]
 	if !seen {
+		if g := p.gone[pid]; g != nil {
+			delete(p.gone, pid)
+			if !g.earlyLost {
+				p.keepHeirs(parent.files.clone().replay(g.early, flags&syscalls.CLONE_FILES != 0))
+			}
+		}
 		child = p.newProc(pid)
 	}
 	if child.attached {
@@ -1167,6 +1234,7 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 		}
 	} else if as := child.files.replay(early, shared); len(as) > 0 {
 		p.resolveStandIns(child.files, as)
+		p.keepHeirs(as)
 	}
 	cwd, root := child.fs.cwd, child.fs.root
 	if flags&syscalls.CLONE_FS != 0 {
@@ -1179,6 +1247,33 @@ func (p *Procs) attachChild(parent *Process, pid int, flags uint64) {
 	}
 	if root != "" {
 		child.fs.root = root
+	}
+}
+
+// askedEarly reports whether pr, not attached, used an fd Unnamed
+// answered for with a stand-in.
+func (pr *Process) askedEarly() bool {
+	for _, op := range pr.early {
+		if op.kind == earlyInherit && op.e.h.asked {
+			return true
+		}
+	}
+	return false
+}
+
+// keepHeirs notes, of the stand-ins a replay found to be their parent's
+// entries, those Unnamed answered with (see StandInBlind); the parent's
+// entry, if a stand-in itself, is then asked for too.
+func (p *Procs) keepHeirs(as map[*Handle]*Handle) {
+	for s, h := range as {
+		if !s.asked {
+			continue
+		}
+		if p.heirs == nil {
+			p.heirs = map[*Handle]*Handle{}
+		}
+		p.heirs[s] = h
+		h.asked = h.asked || h.standIn
 	}
 }
 
