@@ -375,6 +375,11 @@ type Watcher struct {
 	// the stand-in turned out to be its parent's pipe, socket or
 	// standard stream (model.Procs.StandInBlind).
 	unnamedLater map[*model.Handle]*unnamedChanges
+	// unnamedEarly is the parent's file the change at unnamedAt went to,
+	// when it was made before the clone of its process returned and the
+	// fd turned out to be that file ("?" unnamed): the model did not
+	// apply it.
+	unnamedEarly string
 	// unopened counts the syncs through fds above 2 the trace never
 	// opened but names (-y), the first at unopenedAt on unopenedPath: in
 	// a trace without a single open, a filter's work.
@@ -1410,7 +1415,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if w.unnamed > 1 {
 			more = fmt.Sprintf(" (%d changes through such fds in all)", w.unnamed)
 		}
-		add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
+		if w.unnamedEarly != "" {
+			// The parent's file, found once the clone returned.
+			file := "a file the trace does not name"
+			if w.unnamedEarly != "?" {
+				file = shown(w.unnamedEarly)
+			}
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d by process %d, printed before the clone that made that process had returned in its parent (on a busy machine strace can show a new child's first calls first)%s: the fd was not known then; it is its parent's %s, and the check did not apply that change to it, so what a crash leaves of it cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, w.unnamedAt.PID, more, file))
+		} else {
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
+		}
 	}
 	var lost []int
 	for pid := range w.forks {
@@ -1721,11 +1735,12 @@ func (w *Watcher) noteUnnamed(ev *parser.Event, fd int64, standIn *model.Handle)
 // once the trace has ended.
 func (w *Watcher) settleUnnamed() {
 	for h, c := range w.unnamedLater {
-		if !w.procs.StandInBlind(h) {
+		blind, file := w.procs.StandInBlind(h)
+		if !blind {
 			continue
 		}
 		if w.unnamed == 0 || c.first.Seq < w.unnamedAt.Seq {
-			w.unnamedAt, w.unnamedFD = c.first, c.fd
+			w.unnamedAt, w.unnamedFD, w.unnamedEarly = c.first, c.fd, file
 		}
 		w.unnamed += c.n
 	}

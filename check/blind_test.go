@@ -1362,3 +1362,41 @@ func TestUnnamedBeforeCloneReturns(t *testing.T) {
 		{"the clone never shows", start + pipe + sub + write + exit + read + end, []string{BlindUnknownFD}},
 	})
 }
+
+// TestUnnamedBeforeCloneReturnsWords: a change a child made through its
+// parent's file before its clone returned, which the model could not
+// apply, is said as that, with the file; an fd the parent never opened
+// either is said as one from before the trace.
+func TestUnnamedBeforeCloneReturnsWords(t *testing.T) {
+	const (
+		start = "100 execve(\"/usr/bin/app\", [\"app\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+		clone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+		back  = "100 <... clone resumed>, child_tidptr=0x7faadf1b8150) = 101\n"
+		end   = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, c := range []struct {
+		name, trace, want string
+	}{
+		{"the parent's file", start +
+			"100 openat(AT_FDCWD, \"/data/out.log\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 13\n" + clone +
+			"101 write(13, \"early\\n\", 6) = 6\n" + back + "100 close(13) = 0\n" + end,
+			"write on fd 13 by process 101, printed before the clone that made that process had returned in its parent (on a busy machine strace can show a new child's first calls first): the fd was not known then; it is its parent's /data/out.log, and the check did not apply that change to it"},
+		{"an fd the parent never opened", start +
+			"100 openat(AT_FDCWD, \"/etc/app.conf\", O_RDONLY) = 3\n100 close(3) = 0\n" + clone +
+			"101 write(13, \"early\\n\", 6) = 6\n" + back + end,
+			"write on fd 13, which the trace never opened and does not name: the fd was open before the trace began"},
+	} {
+		p := filepath.Join(t.TempDir(), "t.strace")
+		if err := os.WriteFile(p, []byte(c.trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := checkFile(t, p, Options{Roots: []string{"/data"}})
+		if len(res.Warnings) != 1 || res.Warnings[0].ID != BlindUnknownFD {
+			t.Errorf("%s: warnings %+v, want one %s", c.name, res.Warnings, BlindUnknownFD)
+			continue
+		}
+		if m := res.Warnings[0].Message; !strings.HasPrefix(m, c.want) {
+			t.Errorf("%s: message\n%s\nwant it to start\n%s", c.name, m, c.want)
+		}
+	}
+}

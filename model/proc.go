@@ -656,12 +656,14 @@ func (h *Handle) isUnnamed() bool {
 // the fd) and is unnamed; or it turned out to be an entry of its
 // parent's (or of that one's parent, for a child of a child not yet
 // attached itself) that is a file, which the model did not know at the
-// time of the change. A pipe, a socket, or the standard input, output or
-// error the first process got is none.
-func (p *Procs) StandInBlind(s *Handle) bool {
+// time of the change, and to which it did not apply it: parentFile is
+// then that file's path ("?" when the trace does not name it). A pipe, a
+// socket, or the standard input, output or error the first process got
+// is none.
+func (p *Procs) StandInBlind(s *Handle) (blind bool, parentFile string) {
 	h := p.heirs[s]
 	if h == nil {
-		return s.isUnnamed()
+		return s.isUnnamed(), ""
 	}
 	for i := 0; i < len(p.heirs); i++ { // a chain of parents, no cycle
 		next := p.heirs[h]
@@ -670,7 +672,15 @@ func (p *Procs) StandInBlind(s *Handle) bool {
 		}
 		h = next
 	}
-	return h.Kind != HandlePseudo && !h.std
+	switch {
+	case h.Kind == HandlePseudo || h.std:
+		return false, ""
+	case h.isUnnamed():
+		return true, ""
+	case h.Path == "":
+		return true, "?"
+	}
+	return true, h.Path
 }
 
 // Unopened reports whether argument v of an event of process pid at line
