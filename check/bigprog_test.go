@@ -26,6 +26,21 @@ func bigRun(t *testing.T, trace string, opt Options) (blind, findings []string) 
 	return blind, findings
 }
 
+// The lines of a child's clone under way (earlyClone) in the process of
+// earlyApp, returning (earlyBack), and both ends (earlyEnd); and a
+// thread's clone under way beside it (busyThread makes thread 110,
+// busyClone is its clone of 111, busyBack returns it, busyEnd ends both).
+const (
+	earlyApp   = "100 execve(\"/usr/bin/app\", [\"app\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+	earlyClone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+	earlyBack  = "100 <... clone resumed>, child_tidptr=0x7faadf1b8150) = 101\n"
+	earlyEnd   = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	busyThread = "100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0} => {parent_tid=[110]}, 88) = 110\n"
+	busyClone  = "110 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM <unfinished ...>\n"
+	busyBack   = "110 <... clone resumed>, tls=0x7f) = 111\n"
+	busyEnd    = "111 exit(0) = ?\n111 +++ exited with 0 +++\n110 exit(0) = ?\n110 +++ exited with 0 +++\n"
+)
+
 // A forked child's first calls can come before its parent's clone
 // returns (strace -f prints them as they happen). Chromium's launcher
 // clears FD_CLOEXEC on one end of a socketpair and dup2s it onto fd 3
@@ -47,12 +62,8 @@ func bigRun(t *testing.T, trace string, opt Options) (blind, findings []string) 
 // the table it really started with, so a stand-in for an fd the parent
 // holds becomes the parent's (model/earlyfds_test.go has the cases).
 func TestChildDupBeforeCloneReturns(t *testing.T) {
-	const (
-		start = "100 execve(\"/usr/bin/browser\", [\"browser\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
-		clone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
-		back  = "100 <... clone resumed>, child_tidptr=0x7faadf1b8150) = 101\n"
-		end   = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
-	)
+	const start = "100 execve(\"/usr/bin/browser\", [\"browser\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+	const clone, back, end = earlyClone, earlyBack, earlyEnd
 	for _, c := range []struct {
 		name, trace string
 		findings    []string
@@ -97,14 +108,10 @@ func TestChildDupBeforeCloneReturns(t *testing.T) {
 // merged by time) the clone always comes before the child's calls. What
 // the trace cannot tell is still said: an fd neither process opened, and
 // a write the child made through an inherited fd before its clone
-// returned, when the model did not know yet which file it was.
+// returned while another clone was under way too, when the model did not
+// know yet which file it was.
 func TestChildEarlyFDsVerdicts(t *testing.T) {
-	const (
-		start = "100 execve(\"/usr/bin/app\", [\"app\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
-		clone = "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
-		back  = "100 <... clone resumed>, child_tidptr=0x7faadf1b8150) = 101\n"
-		end   = "101 exit_group(0) = ?\n101 +++ exited with 0 +++\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
-	)
+	const start, clone, back, end = earlyApp, earlyClone, earlyBack, earlyEnd
 	for _, c := range []struct {
 		name, trace     string
 		blind, findings []string
@@ -128,11 +135,24 @@ func TestChildEarlyFDsVerdicts(t *testing.T) {
 			"101 write(3, \"hello\\n\", 6) = 6\n" +
 			"101 close(3) = 0\n" + end,
 			[]string{"blind-unknown-fd"}, nil},
+		// With one clone under way, the child has its parent's table
+		// from its first call (parser.Event.Spawner), and its write
+		// reaches the file; with a thread's clone under way too, which
+		// clone made it is open until one returns, and the write went
+		// through a stand-in the model did not apply it to.
 		{"a write before the clone returns", start +
 			"100 openat(AT_FDCWD, \"/data/out.log\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 13\n" + clone +
 			"101 write(13, \"early\\n\", 6) = 6\n" + back +
 			"101 write(13, \"hello\\n\", 6) = 6\n" +
 			"100 close(13) = 0\n" + end,
+			nil, []string{"data-not-synced /data/out.log", "name-not-synced /data/out.log"}},
+		{"a write before the clone returns, two clones under way", start +
+			"100 openat(AT_FDCWD, \"/data/out.log\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 13\n" +
+			busyThread + busyClone + clone +
+			"101 write(13, \"early\\n\", 6) = 6\n" + back +
+			busyBack +
+			"101 write(13, \"hello\\n\", 6) = 6\n" +
+			"100 close(13) = 0\n" + busyEnd + end,
 			[]string{"blind-unknown-fd"}, []string{"data-not-synced /data/out.log", "name-not-synced /data/out.log"}},
 	} {
 		blind, findings := bigRun(t, c.trace, Options{Roots: []string{"/data"}})

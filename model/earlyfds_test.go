@@ -16,9 +16,32 @@ import (
 // table of each pid in pids at the end: each fd's file (its path, or
 // "?" for one the model cannot name), with " cloexec" when it is set.
 // Handles that are one open file description show the same "#N" tag.
+//
+// It reads the trace twice, and the tables must be the same: with each
+// child attached when its clone returns, what it did before replayed
+// (earlyOp: the way taken when two clones are under way, or in an
+// attach), and attached at its first call (Procs.spawned: one call that
+// makes a process under way, in a trace that starts with an execve).
+// fdsAfterBoth gives both where they may differ.
 func fdsAfter(t *testing.T, trace string, pids ...int) map[int]map[int]string {
 	t.Helper()
-	p := replayProcs(trace)
+	replayed, spawned := fdsAfterBoth(t, trace, pids...)
+	if diff := cmp.Diff(replayed, spawned); diff != "" {
+		t.Errorf("fd tables attached at the clone's return (-) and at the child's first call (+):\n%s", diff)
+	}
+	return replayed
+}
+
+// fdsAfterBoth is fdsAfter's two readings: each child attached when its
+// clone returned, and at its first call.
+func fdsAfterBoth(t *testing.T, trace string, pids ...int) (replayed, spawned map[int]map[int]string) {
+	t.Helper()
+	return tablesOf(t, replayProcs(trace, false), pids), tablesOf(t, replayProcs(trace, true), pids)
+}
+
+// tablesOf is fdsAfter's view of the fd tables of pids in p.
+func tablesOf(t *testing.T, p *Procs, pids []int) map[int]map[int]string {
+	t.Helper()
 	tags := map[*Handle]int{}
 	out := map[int]map[int]string{}
 	for _, pid := range pids {
@@ -133,14 +156,21 @@ func TestGrandchildEarlyFDs(t *testing.T) {
 		"101 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 102\n" +
 		"102 write(1, \"x\", 1) = 1\n" + earlyBack +
 		"102 write(1, \"y\", 1) = 1\n"
-	got := fdsAfter(t, trace, 100, 101, 102)
+	replayed, spawned := fdsAfterBoth(t, trace, 100, 101, 102)
 	want := map[int]map[int]string{
 		100: {3: "/d/out #1", 4: "/d/log #2"},
 		101: {1: "/d/log #2", 3: "/d/out #1"},
-		102: {1: "/d/log #2"},
+		102: {1: "/d/log #2", 3: "/d/out #1"},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("fd tables (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, spawned); diff != "" {
+		t.Errorf("fd tables, each child attached at its first call (-want +got):\n%s", diff)
+	}
+	// Attached when the clone returns, the grandchild holds only what
+	// the child's table held when it forked: the child's own fds and
+	// the stand-ins of those it used; fd 3 it never used.
+	delete(want[102], 3)
+	if diff := cmp.Diff(want, replayed); diff != "" {
+		t.Errorf("fd tables, each child attached when its clone returned (-want +got):\n%s", diff)
 	}
 }
 
@@ -152,7 +182,7 @@ func TestChildEarlyFDsShared(t *testing.T) {
 		"100 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
 		"101 fcntl(5, F_SETFL, O_WRONLY|O_APPEND) = 0\n" + earlyBack +
 		"101 write(5, \"x\", 1) = 1\n"
-	p := replayProcs(trace)
+	p := replayProcs(trace, true)
 	pe, _ := p.procs[100].files.get(5)
 	ce, _ := p.procs[101].files.get(5)
 	if pe.h != ce.h {
@@ -228,13 +258,16 @@ func TestChildEarlyFDsBounded(t *testing.T) {
 }
 
 // replayProcs replays trace through a process model whose cwd is /work.
-func replayProcs(trace string) *Procs {
+func replayProcs(trace string, spawn bool) *Procs {
 	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
 	p := NewProcsIn("/work")
 	for {
 		ev, err := r.Next()
 		if err != nil {
 			return p
+		}
+		if spawn {
+			p.spawned(ev) // as Model.Apply does
 		}
 		p.Apply(ev, p.Paths(ev))
 	}

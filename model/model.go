@@ -449,6 +449,7 @@ func (m *Model) Apply(ev *parser.Event) {
 		m.auditPass() // out of the frame of the event that retired them
 	}
 	m.last = refOf(ev)
+	m.procs.spawned(ev)
 	paths := m.procs.sharedPaths(m.paths[:0], ev)
 	if m.opt.Resolved != nil {
 		m.opt.Resolved(ev, paths)

@@ -326,6 +326,10 @@ type Procs struct {
 	// heirs maps a stand-in Unnamed answered with (Handle.asked) to the
 	// parent's entry it turned out to be when its process was attached.
 	heirs map[*Handle]*Handle
+	// fromExec is 1 once the trace's first call was an execve (strace
+	// started the program: every other process is made by a call in the
+	// trace), -1 once it was another call; 0 before the first.
+	fromExec int8
 	// gone are the processes that exited before their clone returned,
 	// having used fds Unnamed answered for with a stand-in, by pid.
 	gone map[int]*Process
@@ -515,6 +519,39 @@ func (p *Procs) newProc(pid int) *Process {
 	p.procs[pid] = pr
 	p.lastProc = nil
 	return pr
+}
+
+// spawned gives a process the trace has not shown before its parent's fd
+// table and cwd at its first call, when that call came while one call
+// that makes a process was under way (parser.Event.Spawner): under
+// strace -f a new child's first calls can come before its parent's
+// fork or clone returns with its pid, and in a trace that starts at the
+// program's execve a process nothing else made is that call's child.
+// Its changes through the fds it inherited then reach the parent's
+// files at once, rather than stand-ins (see earlyOp). Call it first for
+// each event, from every model: it is done once.
+func (p *Procs) spawned(ev *parser.Event) {
+	if p.fromExec == 0 && ev.Kind == parser.KindSyscall {
+		p.fromExec = -1
+		if ev.Call.Row().Effect == syscalls.Execve {
+			p.fromExec = 1
+		}
+	}
+	spawner, flags := ev.Spawner()
+	if spawner == 0 || p.fromExec < 0 || ev.Kind != parser.KindSyscall || ev.PID == spawner || ev.PID == p.rootAlias {
+		return
+	}
+	if _, ok := p.procs[ev.PID]; ok {
+		return
+	}
+	parent := p.procs[spawner]
+	if parent == nil || !parent.attached {
+		return
+	}
+	if _, ok := p.procs[0]; ok && p.rootAlias < 0 {
+		return // lines without a pid: which pid is the first process's is open
+	}
+	p.attachChild(parent, ev.PID, flags)
 }
 
 // Proc returns the process an event belongs to, creating it on first sight.
@@ -1167,7 +1204,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			}
 		}
 	case syscalls.Fork:
-		p.attachChild(pr, int(ev.Ret), cloneFlags(ev, row))
+		p.attachChild(pr, int(ev.Ret), ev.CloneFlags())
 	case syscalls.Execve:
 		op := earlyOp{kind: earlyExec, line: ev.Began()}
 		pr.noteEarly(op)
@@ -1184,31 +1221,6 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 
 // setflFlags are the flags F_SETFL changes.
 const setflFlags = syscalls.O_APPEND | syscalls.O_ASYNC | syscalls.O_DIRECT | syscalls.O_NOATIME | syscalls.O_NONBLOCK
-
-// cloneFlags returns the flags of a fork, vfork, clone or clone3 event
-// (none for fork and vfork).
-func cloneFlags(ev *parser.Event, row *syscalls.Row) uint64 {
-	i := row.Flags()
-	if i < 0 {
-		return 0
-	}
-	if row.Args[i].Kind == syscalls.ArgCloneArgs {
-		flags, _ := ev.Arg(i).Field("flags").Bits(syscalls.CloneFlags, ev.Arch)
-		return flags
-	}
-	// strace prints clone's arguments by name, in an order of its own.
-	var flags uint64
-	for j := range ev.Args {
-		if ev.Args[j].Name == "flags" {
-			flags, _ = ev.Args[j].Bits(syscalls.CloneFlags, ev.Arch)
-		}
-	}
-	if flags == 0 && len(ev.Args) > 0 && ev.Args[0].Name == "" {
-		// -X raw or old strace: clone(flags, stack, ...) unnamed.
-		flags, _ = ev.Bits(0, syscalls.CloneFlags)
-	}
-	return flags
-}
 
 // attachChild gives a new process its parent's fd table and cwd: shared
 // with CLONE_FILES / CLONE_FS, copied otherwise. A child that already made

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // cutCases are calls strace -f cut in two inside an argument (or right
@@ -83,8 +84,18 @@ func uncutViews(evs []Event, trace []byte) []uncutView {
 	for _, ev := range evs {
 		var raw []string
 		// Where the halves are, and the calls that completed between
-		// them (Overlap), are the cut's own.
+		// them (Overlap), are the cut's own, and so is the call under
+		// way that another process's call came during (Spawner).
 		ev.Pos.Line, ev.EndLine, ev.Overlap = 0, 0, 0
+		if x := ev.Extra; x != nil && x.Spawner != 0 {
+			c := *x
+			c.Spawner, c.SpawnFlags = 0, 0
+			if cmp.Equal(c, EventExtra{}, cmpopts.EquateEmpty()) {
+				ev.Extra = nil
+			} else {
+				ev.Extra = &c
+			}
+		}
 		ev.Args = rawData(ev.Args, trace, &raw)
 		out = append(out, uncutView{ev, raw})
 	}

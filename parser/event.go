@@ -133,6 +133,68 @@ type EventExtra struct {
 	// ChildPID is, on a SIGCHLD line, the child whose state changed (the
 	// siginfo's si_pid); 0 when the line did not say.
 	ChildPID int
+	// Spawner is, on a call, the process whose fork, vfork, clone or
+	// clone3 was the one such call under way when this call began (left
+	// unfinished, not yet resumed), with SpawnFlags that call's clone
+	// flags; 0 when there was none, or more than one. Under strace -f a
+	// new child's first calls can come before its parent's call returns
+	// with its pid: a call of a process the trace has not shown before,
+	// made in that window, is that child's.
+	Spawner    int
+	SpawnFlags uint64
+}
+
+// Spawner is the process whose call that makes a process was the one
+// under way when this call began, and that call's clone flags (see
+// EventExtra).
+func (e *Event) Spawner() (pid int, flags uint64) {
+	if e.Extra == nil {
+		return 0, 0
+	}
+	return e.Extra.Spawner, e.Extra.SpawnFlags
+}
+
+// cloneFlags returns the clone flags of a fork, vfork, clone or clone3
+// event read as arch (none for fork and vfork), and whether the event
+// shows them.
+func (e *Event) cloneFlags(arch syscalls.Arch) (uint64, bool) {
+	row := e.Call.Row()
+	i := row.Flags()
+	if i < 0 {
+		return 0, true
+	}
+	bits := func(v *Value) (uint64, bool) {
+		if v.Kind == ValSkipped {
+			return 0, false // not decoded (Options.DecodePositions)
+		}
+		return v.Bits(syscalls.CloneFlags, arch)
+	}
+	if row.Args[i].Kind == syscalls.ArgCloneArgs {
+		a := e.Arg(i)
+		if a.Kind == ValSkipped {
+			return 0, false
+		}
+		return bits(a.Field("flags"))
+	}
+	// strace prints clone's arguments by name, in an order of its own.
+	for j := range e.Args {
+		if e.Args[j].Name == "flags" {
+			return bits(&e.Args[j])
+		}
+	}
+	if len(e.Args) > 0 && e.Args[0].Name == "" {
+		// -X raw or old strace: clone(flags, stack, ...) unnamed.
+		return bits(&e.Args[0])
+	}
+	return 0, false
+}
+
+// CloneFlags returns the clone flags of a fork, vfork, clone or clone3
+// event (none for fork and vfork, nor where the event does not show
+// them).
+func (e *Event) CloneFlags() uint64 {
+	flags, _ := e.cloneFlags(e.Arch)
+	return flags
 }
 
 // ChildPID is the child a SIGCHLD line names (see EventExtra).

@@ -105,6 +105,11 @@ type Reader struct {
 	// members of an -ff set share one.
 	evidence *syscalls.Evidence
 	pending  map[int]*Event // unfinished calls by pid
+	// forking are the fork, vfork, clone and clone3 calls under way (left
+	// unfinished and not yet resumed), by pid, each with its flags: while
+	// there is one, every call another process begins is stamped with it
+	// (EventExtra.Spawner).
+	forking map[int]forkFlags
 	// handoff is, in a reader of an -ff set's member, the set's own
 	// (ffSet.handoff): a thread's execve started in its file ("<pid
 	// changed to L ...>") by the pid L it took, until L's file resumes it.
@@ -369,6 +374,7 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 					return false, r.stepLine(held, cut, text, off, nl)
 				}
 				delete(r.pending, pid)
+				r.forkDone(pid)
 				r.dropCut(pid)
 				r.drop(start, true)
 			}
@@ -506,7 +512,9 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 				// leader thread (it has no exit line), and its pid is
 				// the caller's from here on.
 				r.flushPending(ev.PID, r.line)
+				r.forkDone(ev.PID)
 				delete(r.pending, n)
+				r.forkDone(n)
 				start.PID = ev.PID
 				r.pending[ev.PID] = start
 				if c := r.liveCut(n); c != nil && r.liveCut(ev.PID) == nil {
@@ -519,9 +527,13 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineCall, lineSignal:
+		if kind == lineCall {
+			r.spawnerOf(ev)
+		}
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineExit, lineKilled:
+		r.forkDone(ev.PID)
 		left := r.flushPending(ev.PID, r.line)
 		r.ready = append(r.ready, ev)
 		unsure := r.unsure[ev.PID]
@@ -559,6 +571,8 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			r.ready = append(r.ready, old)
 		}
 		r.pending[ev.PID] = ev
+		r.spawnerOf(ev)
+		r.noteForking(ev)
 		// The events completed before the call began, numbered or
 		// waiting in ready: Overlap counts from there when it is
 		// numbered (next).
@@ -586,6 +600,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			break
 		}
 		delete(r.pending, ev.PID)
+		r.forkDone(ev.PID)
 		r.dropCut(ev.PID)
 		if j := lp.joined; j != nil {
 			// The resumed half's first argument is the one the first
@@ -800,4 +815,58 @@ func openFile(path string, opt Options, o inputfile.Origin) (*Reader, error) {
 	// A small file needs no full-size buffer (the fuzzers open thousands).
 	size := int(min(max(fi.Size()+1, 2*sniffSize), readBlock))
 	return newReaderSize(f, path, opt, size), nil
+}
+
+// noteForking notes ev, a call left unfinished, among the calls that make
+// a process under way when it is one (see Reader.forking), and forgets
+// an earlier one of its process that it stands in place of.
+func (r *Reader) noteForking(ev *Event) {
+	r.forkDone(ev.PID)
+	if ev.Call == 0 || ev.Call.Row().Effect != syscalls.Fork {
+		return
+	}
+	flags, ok := ev.cloneFlags(r.arch())
+	if r.forking == nil {
+		r.forking = map[int]forkFlags{}
+	}
+	r.forking[ev.PID] = forkFlags{flags, ok}
+}
+
+// forkFlags are the clone flags of a call that makes a process, and
+// whether the line shows them (or this reading decoded them).
+type forkFlags struct {
+	flags uint64
+	known bool
+}
+
+// forkDone forgets the call of process pid that makes a process, if one
+// is under way.
+func (r *Reader) forkDone(pid int) {
+	if len(r.forking) > 0 {
+		delete(r.forking, pid)
+	}
+}
+
+// spawnerOf stamps ev, a call beginning, with the one call that makes a
+// process under way in another process, when there is exactly one (see
+// EventExtra.Spawner).
+func (r *Reader) spawnerOf(ev *Event) {
+	if len(r.forking) != 1 {
+		return
+	}
+	for pid, f := range r.forking {
+		// (Pid 0: lines without one, a process whose pid is not known.)
+		if pid != ev.PID && pid != 0 && f.known {
+			x := r.lp.extra(ev)
+			x.Spawner, x.SpawnFlags = pid, f.flags
+		}
+	}
+}
+
+// arch is the architecture the trace is read as so far.
+func (r *Reader) arch() syscalls.Arch {
+	if r.opt.Arch != syscalls.Unknown {
+		return r.opt.Arch
+	}
+	return r.evidence.Arch()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/fixtures"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // readEvents reads a whole trace, with the arguments of every call (when
@@ -45,7 +46,7 @@ func readEventsOpt(r io.Reader, opt Options) ([]Event, []string, error) {
 // from a full one, other than in the Args of the calls keep does not keep
 // (the reader may still decode some: the last line without a newline).
 func sameWithoutArgs(full, skipped []Event, keep func(string) bool) string {
-	full = append([]Event(nil), full...)
+	full = unreadSpawners(full, skipped)
 	skipped = append([]Event(nil), skipped...)
 	for _, evs := range [][]Event{full, skipped} {
 		for i := range evs {
@@ -55,6 +56,29 @@ func sameWithoutArgs(full, skipped []Event, keep func(string) bool) string {
 		}
 	}
 	return cmp.Diff(full, skipped)
+}
+
+// unreadSpawners clears, in a copy of full, the Spawner stamps a partial
+// reading did not give: a stamp comes from the flags of a call that makes
+// a process, which that reading may not have decoded (Reader.noteForking).
+// A stamp the partial reading gave must be the full reading's.
+func unreadSpawners(full, part []Event) []Event {
+	out := append([]Event(nil), full...)
+	for i := range out {
+		if i >= len(part) || out[i].Extra == nil || out[i].Extra.Spawner == 0 {
+			continue
+		}
+		if pid, _ := part[i].Spawner(); pid != 0 {
+			continue
+		}
+		x := *out[i].Extra
+		x.Spawner, x.SpawnFlags = 0, 0
+		out[i].Extra = &x
+		if cmp.Equal(x, EventExtra{}, cmpopts.EquateEmpty()) {
+			out[i].Extra = nil
+		}
+	}
+	return out
 }
 
 func noCall(string) bool { return false }
@@ -74,6 +98,7 @@ func samePositions(full, part []Event, set func(string) ArgSet) string {
 	if len(full) != len(part) {
 		return fmt.Sprintf("%d events, %d with some positions", len(full), len(part))
 	}
+	full = unreadSpawners(full, part)
 	for i := range full {
 		f, p := full[i], part[i]
 		if len(p.Args) > len(f.Args) {
