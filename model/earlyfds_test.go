@@ -272,3 +272,32 @@ func replayProcs(trace string, spawn bool) *Procs {
 		p.Apply(ev, p.Paths(ev))
 	}
 }
+
+// TestSpawnedFromExecOnly: a child whose first call comes while its
+// parent's clone is the only one under way is attached at that call, in
+// a trace that starts with the program's execve; in one that does not
+// (strace -p, an excerpt), a process the trace has not shown may be one
+// that was running before, so it waits for a clone to return its pid.
+func TestSpawnedFromExecOnly(t *testing.T) {
+	const body = "100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n" + earlyClone +
+		"101 dup2(5, 3) = 3\n"
+	for _, c := range []struct {
+		name, start string
+		attached    bool
+	}{
+		{"from the execve", earlyStart, true},
+		{"attached with -p", "100 getpid() = 100\n", false},
+	} {
+		p := replayProcs(c.start+body, true)
+		pr := p.procs[101]
+		if pr == nil {
+			t.Fatalf("%s: no process 101", c.name)
+		}
+		if pr.attached != c.attached {
+			t.Errorf("%s: process 101 attached %v before its clone returned, want %v", c.name, pr.attached, c.attached)
+		}
+		if e, ok := pr.files.get(3); !ok || (e.h.Path == "/d/a") != c.attached {
+			t.Errorf("%s: fd 3 of process 101 is %+v, want /d/a only when attached", c.name, e.h)
+		}
+	}
+}
