@@ -301,3 +301,38 @@ func TestSpawnedFromExecOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnedAmongSeveral: with several calls that make a process under
+// way at once, a new process is attached at its first call when they are
+// threads of one process (one fd table and cwd: which of them made it
+// does not matter), and waits for its clone to return when they are not.
+func TestSpawnedAmongSeveral(t *testing.T) {
+	const (
+		thread   = "CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM"
+		open     = "100 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5\n"
+		newTh    = "100 clone3({flags=" + thread + ", exit_signal=0} => {parent_tid=[110]}, 88) = 110\n"
+		twoTh    = "100 clone(child_stack=0x7f, flags=" + thread + " <unfinished ...>\n110 clone(child_stack=0x7f, flags=" + thread + " <unfinished ...>\n"
+		fork110  = "100 fork() = 110\n"
+		twoForks = "100 fork( <unfinished ...>\n110 fork( <unfinished ...>\n"
+		child    = "101 write(5, \"x\", 1) = 1\n"
+	)
+	for _, c := range []struct {
+		name, trace string
+		attached    bool
+	}{
+		{"two threads of one process", earlyStart + open + newTh + twoTh + child, true},
+		{"two processes", earlyStart + open + fork110 + twoForks + child, false},
+	} {
+		p := replayProcs(c.trace, true)
+		pr := p.procs[101]
+		if pr == nil {
+			t.Fatalf("%s: no process 101", c.name)
+		}
+		if pr.attached != c.attached {
+			t.Errorf("%s: process 101 attached %v before a clone returned, want %v", c.name, pr.attached, c.attached)
+		}
+		if e, ok := pr.files.get(5); !ok || (e.h.Path == "/d/a") != c.attached {
+			t.Errorf("%s: fd 5 of process 101 is %+v, want /d/a only when attached", c.name, e.h)
+		}
+	}
+}

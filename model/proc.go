@@ -523,7 +523,8 @@ func (p *Procs) newProc(pid int) *Process {
 
 // spawned gives a process the trace has not shown before its parent's fd
 // table and cwd at its first call, when that call came while one call
-// that makes a process was under way (parser.Event.Spawner): under
+// that makes a process was under way, or several in threads that share
+// their fd table and cwd (parser.Event.Spawner): under
 // strace -f a new child's first calls can come before its parent's
 // fork or clone returns with its pid, and in a trace that starts at the
 // program's execve a process nothing else made is that call's child.
@@ -537,7 +538,7 @@ func (p *Procs) spawned(ev *parser.Event) {
 			p.fromExec = 1
 		}
 	}
-	spawner, flags := ev.Spawner()
+	spawner, flags, also := ev.Spawner()
 	if spawner == 0 || p.fromExec < 0 || ev.Kind != parser.KindSyscall || ev.PID == spawner || ev.PID == p.rootAlias {
 		return
 	}
@@ -547,6 +548,17 @@ func (p *Procs) spawned(ev *parser.Event) {
 	parent := p.procs[spawner]
 	if parent == nil || !parent.attached {
 		return
+	}
+	for _, pid := range also {
+		// Several under way, with the same flags: threads of one
+		// process starting threads or children at once (a Go program's
+		// runtime). Which one made this process does not matter when
+		// they share their fd table and cwd; else it waits for its
+		// clone to return.
+		q := p.procs[pid]
+		if q == nil || !q.attached || q.files != parent.files || q.fs != parent.fs {
+			return
+		}
 	}
 	if _, ok := p.procs[0]; ok && p.rootAlias < 0 {
 		return // lines without a pid: which pid is the first process's is open

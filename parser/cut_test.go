@@ -89,7 +89,7 @@ func uncutViews(evs []Event, trace []byte) []uncutView {
 		ev.Pos.Line, ev.EndLine, ev.Overlap = 0, 0, 0
 		if x := ev.Extra; x != nil && x.Spawner != 0 {
 			c := *x
-			c.Spawner, c.SpawnFlags = 0, 0
+			c.Spawner, c.SpawnFlags, c.SpawnAlso = 0, 0, nil
 			if cmp.Equal(c, EventExtra{}, cmpopts.EquateEmpty()) {
 				ev.Extra = nil
 			} else {

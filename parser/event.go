@@ -134,24 +134,27 @@ type EventExtra struct {
 	// siginfo's si_pid); 0 when the line did not say.
 	ChildPID int
 	// Spawner is, on a call, the process whose fork, vfork, clone or
-	// clone3 was the one such call under way when this call began (left
-	// unfinished, not yet resumed), with SpawnFlags that call's clone
-	// flags; 0 when there was none, or more than one. Under strace -f a
-	// new child's first calls can come before its parent's call returns
-	// with its pid: a call of a process the trace has not shown before,
-	// made in that window, is that child's.
+	// clone3 was under way when this call began (left unfinished, not
+	// yet resumed), with SpawnFlags that call's clone flags; 0 when there
+	// was none, or one whose flags do not read, or several with flags
+	// that differ. Several with the same flags: Spawner is the lowest
+	// pid, SpawnAlso the others, in order. Under strace -f a new child's
+	// first calls can come before its parent's call returns with its
+	// pid: a call of a process the trace has not shown before, made in
+	// that window, is the child of one of them.
 	Spawner    int
 	SpawnFlags uint64
+	SpawnAlso  []int
 }
 
-// Spawner is the process whose call that makes a process was the one
-// under way when this call began, and that call's clone flags (see
-// EventExtra).
-func (e *Event) Spawner() (pid int, flags uint64) {
+// Spawner is the process whose call that makes a process was under way
+// when this call began, that call's clone flags, and the other processes
+// with such a call under way then, with the same flags (see EventExtra).
+func (e *Event) Spawner() (pid int, flags uint64, also []int) {
 	if e.Extra == nil {
-		return 0, 0
+		return 0, 0, nil
 	}
-	return e.Extra.Spawner, e.Extra.SpawnFlags
+	return e.Extra.Spawner, e.Extra.SpawnFlags, e.Extra.SpawnAlso
 }
 
 // cloneFlags returns the clone flags of a fork, vfork, clone or clone3

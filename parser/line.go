@@ -261,7 +261,7 @@ func (l *lineParser) extra(ev *Event) *EventExtra {
 			// Cleared here too: a line parsed again (Reader.clearEvent)
 			// may have filled it the first time.
 			m.use()
-			m.extra = EventExtra{Stack: m.extra.Stack[:0]}
+			m.extra = EventExtra{Stack: m.extra.Stack[:0], SpawnAlso: m.extra.SpawnAlso[:0]}
 			ev.Extra = &m.extra
 			return ev.Extra
 		}

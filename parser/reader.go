@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -847,19 +848,34 @@ func (r *Reader) forkDone(pid int) {
 	}
 }
 
-// spawnerOf stamps ev, a call beginning, with the one call that makes a
-// process under way in another process, when there is exactly one (see
-// EventExtra.Spawner).
+// spawnerOf stamps ev, a call beginning, with the calls that make a
+// process under way in other processes, when their flags read and are
+// the same (see EventExtra.Spawner).
 func (r *Reader) spawnerOf(ev *Event) {
-	if len(r.forking) != 1 {
+	if len(r.forking) == 0 {
 		return
 	}
+	first, flags := 0, uint64(0)
 	for pid, f := range r.forking {
-		// (Pid 0: lines without one, a process whose pid is not known.)
-		if pid != ev.PID && pid != 0 && f.known {
-			x := r.lp.extra(ev)
-			x.Spawner, x.SpawnFlags = pid, f.flags
+		// (Pid 0: lines without one, a process whose pid is not known;
+		// ev's own: it is inside no call.)
+		if pid == ev.PID || pid == 0 || !f.known || first != 0 && f.flags != flags {
+			return
 		}
+		if first == 0 || pid < first {
+			first = pid
+		}
+		flags = f.flags
+	}
+	x := r.lp.extra(ev)
+	x.Spawner, x.SpawnFlags = first, flags
+	if len(r.forking) > 1 {
+		for pid := range r.forking {
+			if pid != first {
+				x.SpawnAlso = append(x.SpawnAlso, pid)
+			}
+		}
+		slices.Sort(x.SpawnAlso)
 	}
 }
 

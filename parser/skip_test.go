@@ -68,11 +68,11 @@ func unreadSpawners(full, part []Event) []Event {
 		if i >= len(part) || out[i].Extra == nil || out[i].Extra.Spawner == 0 {
 			continue
 		}
-		if pid, _ := part[i].Spawner(); pid != 0 {
+		if pid, _, _ := part[i].Spawner(); pid != 0 {
 			continue
 		}
 		x := *out[i].Extra
-		x.Spawner, x.SpawnFlags = 0, 0
+		x.Spawner, x.SpawnFlags, x.SpawnAlso = 0, 0, nil
 		out[i].Extra = &x
 		if cmp.Equal(x, EventExtra{}, cmpopts.EquateEmpty()) {
 			out[i].Extra = nil

@@ -10,12 +10,13 @@ import (
 	"github.com/crashsim/crashsim/internal/syscalls"
 )
 
-// TestSpawner: a call begun while exactly one call that makes a process
-// (fork, vfork, clone, clone3) was under way in another process carries
-// that process and the call's clone flags; no call does when none or two
-// were under way, nor a call of the spawning process itself, and none
-// once the call returned or its process exited. Under every reading that
-// decodes the spawning call's flags.
+// TestSpawner: a call begun while a call that makes a process (fork,
+// vfork, clone, clone3) was under way in another process carries that
+// process and the call's clone flags, and the other processes with such a
+// call under way with the same flags; no call does when none was under
+// way, or two with flags that differ or do not read, nor a call of a
+// spawning process itself, and none once the call returned or its
+// process exited.
 func TestSpawner(t *testing.T) {
 	const (
 		sigchld = 17 // the exit signal, in the low byte of the flags
@@ -55,7 +56,11 @@ func TestSpawner(t *testing.T) {
 			"200 <... fork resumed>) = 102\n",
 			// 200's fork begins while 100's alone is under way (events come
 			// in the order they complete).
-			[]string{"102 close 200 0x0", "200 fork 100 0x0"}},
+			[]string{"101 close 100 0x0 also [200]", "102 close 200 0x0", "200 fork 100 0x0"}},
+		{"two under way, their flags differ", "100 fork( <unfinished ...>\n" +
+			"200 clone(child_stack=NULL, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM <unfinished ...>\n" +
+			"101 close(3) = 0\n",
+			[]string{"200 clone 100 0x0"}},
 		{"the spawner killed inside its call",
 			"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f <unfinished ...>\n" +
 				"100 +++ killed by SIGKILL +++\n" +
@@ -74,8 +79,12 @@ func TestSpawner(t *testing.T) {
 		}
 		var got []string
 		for _, ev := range evs {
-			if pid, flags := ev.Spawner(); pid != 0 {
-				got = append(got, fmt.Sprintf("%d %s %d %#x", ev.PID, ev.Name, pid, flags))
+			if pid, flags, also := ev.Spawner(); pid != 0 {
+				s := fmt.Sprintf("%d %s %d %#x", ev.PID, ev.Name, pid, flags)
+				if len(also) > 0 {
+					s += fmt.Sprintf(" also %v", also)
+				}
+				got = append(got, s)
 			}
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" {
