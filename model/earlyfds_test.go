@@ -288,17 +288,24 @@ func TestSpawnedFromExecOnly(t *testing.T) {
 		{"from the execve", earlyStart, true},
 		{"attached with -p", "100 getpid() = 100\n", false},
 	} {
-		p := replayProcs(c.start+body, true)
-		pr := p.procs[101]
-		if pr == nil {
-			t.Fatalf("%s: no process 101", c.name)
-		}
-		if pr.attached != c.attached {
-			t.Errorf("%s: process 101 attached %v before its clone returned, want %v", c.name, pr.attached, c.attached)
-		}
-		if e, ok := pr.files.get(3); !ok || (e.h.Path == "/d/a") != c.attached {
-			t.Errorf("%s: fd 3 of process 101 is %+v, want /d/a only when attached", c.name, e.h)
-		}
+		wantAttachedEarly(t, c.name, c.start+body, 3, c.attached)
+	}
+}
+
+// wantAttachedEarly fails t unless process 101 of trace, read to its end
+// with no clone returning its pid, is attached (or not, as attached
+// says) and holds /d/a at fd exactly when it is.
+func wantAttachedEarly(t *testing.T, name, trace string, fd int, attached bool) {
+	t.Helper()
+	pr := replayProcs(trace, true).procs[101]
+	if pr == nil {
+		t.Fatalf("%s: no process 101", name)
+	}
+	if pr.attached != attached {
+		t.Errorf("%s: process 101 attached %v before a clone returned, want %v", name, pr.attached, attached)
+	}
+	if e, ok := pr.files.get(fd); !ok || (e.h.Path == "/d/a") != attached {
+		t.Errorf("%s: fd %d of process 101 is %+v, want /d/a only when attached", name, fd, e.h)
 	}
 }
 
@@ -323,16 +330,6 @@ func TestSpawnedAmongSeveral(t *testing.T) {
 		{"two threads of one process", earlyStart + open + newTh + twoTh + child, true},
 		{"two processes", earlyStart + open + fork110 + twoForks + child, false},
 	} {
-		p := replayProcs(c.trace, true)
-		pr := p.procs[101]
-		if pr == nil {
-			t.Fatalf("%s: no process 101", c.name)
-		}
-		if pr.attached != c.attached {
-			t.Errorf("%s: process 101 attached %v before a clone returned, want %v", c.name, pr.attached, c.attached)
-		}
-		if e, ok := pr.files.get(5); !ok || (e.h.Path == "/d/a") != c.attached {
-			t.Errorf("%s: fd 5 of process 101 is %+v, want /d/a only when attached", c.name, e.h)
-		}
+		wantAttachedEarly(t, c.name, c.trace, 5, c.attached)
 	}
 }
