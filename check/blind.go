@@ -832,14 +832,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if c.changing && w.procs != nil {
 		if i := row.FD(); i >= 0 {
-			fd, ok := ev.Arg(i).Int()
-			if unnamed, standIn := w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()); ok && unnamed {
+			if fd, ok := ev.Arg(i).Int(); ok {
 				// Standard input, output and error as the program got
 				// them are left out (a terminal or a pipe almost always:
 				// the model marks them), but not an fd the program put
 				// there: a shell's `echo x >&3` dup2s an inherited fd 3
 				// onto 1 and writes to the file through fd 1.
-				w.noteUnnamed(ev, fd, standIn)
+				if unnamed, standIn := w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()); unnamed {
+					w.noteUnnamed(ev, fd, standIn)
+				}
 			}
 		}
 	}
