@@ -108,8 +108,8 @@ type Reader struct {
 	pending  map[int]*Event // unfinished calls by pid
 	// forking are the fork, vfork, clone and clone3 calls under way (left
 	// unfinished and not yet resumed), by pid, each with its flags: while
-	// there is one, every call another process begins is stamped with it
-	// (EventExtra.Spawner).
+	// there are some, every call another process begins is stamped with
+	// them (EventExtra.Spawner).
 	forking map[int]forkFlags
 	// handoff is, in a reader of an -ff set's member, the set's own
 	// (ffSet.handoff): a thread's execve started in its file ("<pid
