@@ -167,3 +167,71 @@ func TestConcurrentSavesDirSyncStillReported(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+// TestDirSyncBeforeDataWindowEnd: dir-sync-before-data says how long a
+// crash can show the name without the data. A sync of the file (fsync,
+// fdatasync) or of everything (sync) after the directory fsync, while the
+// file keeps the name, ends the window: the message says which line, and
+// the sync is among the related calls. A sync of the file that leaves a
+// write made before the directory fsync pending (a sync_file_range, a
+// sync of another file) ends nothing; with no such sync the window lasts
+// to the end. gzip --synchronous syncs the directory first, then the
+// file (fixtures/traces/gzip-synchronous).
+func TestDirSyncBeforeDataWindowEnd(t *testing.T) {
+	const (
+		dir    = `1 openat(AT_FDCWD, "/w", O_RDONLY|O_DIRECTORY) = 3`
+		create = `1 openat(AT_FDCWD, "/w/f", O_WRONLY|O_CREAT|O_EXCL, 0666) = 4`
+		other  = `1 openat(AT_FDCWD, "/w/g", O_WRONLY|O_CREAT|O_EXCL, 0666) = 5`
+		write  = `1 write(4, "data\n", 5) = 5`
+		writeG = `1 write(5, "data\n", 5) = 5`
+		dsync  = `1 fsync(3) = 0`
+		fsync  = `1 fsync(4) = 0`
+		fdsync = `1 fdatasync(4) = 0`
+		syncG  = `1 fsync(5) = 0`
+		sync   = `1 sync() = 0`
+		sfr    = `1 sync_file_range(4, 0, 0, SYNC_FILE_RANGE_WRITE) = 0`
+	)
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		until string // in the message
+		end   int    // the related sync's line, 0 for none
+	}{
+		{"fsync of the file", []string{dir, create, write, dsync, fsync}, "a crash before the fsync at line 5 leaves", 5},
+		{"fdatasync of the file", []string{dir, create, write, dsync, fdsync}, "a crash before the fdatasync at line 5 leaves", 5},
+		{"sync of everything", []string{dir, create, write, dsync, sync, fsync}, "a crash before the sync at line 5 leaves", 5},
+		{"fsync of another file first", []string{dir, create, other, write, writeG, dsync, syncG, fsync}, "a crash before the fsync at line 8 leaves", 8},
+		{"sync_file_range only", []string{dir, create, write, dsync, sfr}, "a crash from here on leaves", 0},
+		{"no sync", []string{dir, create, write, dsync}, "a crash from here on leaves", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
+			n := 0
+			for f, err := range res.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Rule.ID != DirSyncBeforeData || f.Path != "/w/f" {
+					continue
+				}
+				n++
+				if !strings.Contains(f.Message, tc.until) {
+					t.Errorf("message %q, want it to say %q", f.Message, tc.until)
+				}
+				end := 0
+				for _, r := range f.Related {
+					if r.What == "the sync that ends the window" {
+						end = r.Line
+					}
+				}
+				if end != tc.end {
+					t.Errorf("related sync ending the window at line %d, want %d (0: none): %+v", end, tc.end, f.Related)
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d dir-sync-before-data findings on /w/f, want 1", n)
+			}
+		})
+	}
+}

@@ -122,7 +122,7 @@ var (
 	removeDetector = &detector{func() observer { return &removeBeforeSync{} },
 		kinds(model.EffRead, model.EffWrite, model.EffFileSync, model.EffEntry, model.EffTruncate)}
 	dirSyncDetector = &detector{func() observer { return &dirSyncBeforeData{} },
-		kinds(model.EffEntry, model.EffDirSync)}
+		kinds(model.EffEntry, model.EffDirSync, model.EffFileSync, model.EffSyncAll)}
 	truncateDetector = &detector{func() observer { return &truncateInPlace{} },
 		kinds(model.EffTruncate, model.EffWrite)}
 	overwriteDetector = &detector{func() observer { return &overwriteInPlace{} },
@@ -376,9 +376,9 @@ var registry = []*Rule{
 		Title:    "Directory fsync makes a name durable before its data",
 		Severity: Error,
 		Doc: "A directory was fsynced while a file it names still had data only in the page cache. A directory " +
-			"fsync makes the directory's entries durable, names pointing at files, not the data of those files. " +
-			"So the name survives a crash and the contents may not: on ext4 with delayed allocation the data " +
-			"has no place on disk yet, and after a power cut the file comes back under its name with zero length. " +
+			"fsync makes names durable, not the data of the files they name: on ext4 with delayed allocation the " +
+			"data has no place on disk yet, and a power cut before the file (or everything) is synced brings it " +
+			"back under its name with zero length. The finding names the sync that ends that window, if one came. " +
 			"A temp name the program gives up (renames away or unlinks) only after the file's own fsync made that " +
 			"data durable is not reported: no crash can show the name it keeps without its data (a thread's " +
 			"directory fsync that lands while another thread's temp file is still being synced, say).",

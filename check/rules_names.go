@@ -466,6 +466,9 @@ type dirSyncBeforeData struct {
 	// watch holds, by file, the findings not yet emitted that a later
 	// rename or unlink of the durable name can still clear.
 	watch map[*model.Inode][]*dirSyncHit
+	// open holds the hits made since the last sync of everything, which
+	// ends the window of each still watched.
+	open []*dirSyncHit
 }
 
 // dirSyncHit is one file a directory fsync made a name durable for while
@@ -474,11 +477,28 @@ type dirSyncHit struct {
 	name    string // the name the fsync made durable
 	seq     int    // the directory fsync's event
 	cleared bool   // the file gave the name up after the data was durable
+	// synced is the sync that made the data durable while the file kept
+	// the name, ending the window (zero while it lasts); gone is set once
+	// the file gave the name up.
+	synced model.Ref
+	gone   bool
 }
 
 func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
-	if e.Kind == model.EffEntry {
+	switch e.Kind {
+	case model.EffEntry:
 		d.gaveUp(e.Entry)
+		return
+	case model.EffFileSync:
+		d.synced(e.Inode, e.Ref)
+		return
+	case model.EffSyncAll:
+		for _, h := range d.open {
+			if !h.gone && h.synced.Line == 0 {
+				h.synced = e.Ref
+			}
+		}
+		d.open = d.open[:0]
 		return
 	}
 	if e.Kind != model.EffDirSync {
@@ -535,14 +555,22 @@ func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 			d.watch = map[*model.Inode][]*dirSyncHit{}
 		}
 		d.watch[ino] = append(d.watch[ino], h)
+		d.open = append(d.open, h)
 		r.later(func() {
 			if h.cleared {
 				return
 			}
+			until := "from here on"
+			if h.synced.Line != 0 {
+				until = fmt.Sprintf("before the %s at line %d", h.synced.Syscall, h.synced.Line)
+			}
 			f := newFinding(DirSyncBeforeData, p, at,
-				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash from here on leaves %s present but empty or partial; fsync the file before the directory",
-					base(p), base(p)))
+				fmt.Sprintf("the directory fsync made %s durable while its data was only in the page cache: a crash %s leaves %s present but empty or partial; fsync the file before the directory",
+					base(p), until, base(p)))
 			f.Related = related
+			if h.synced.Line != 0 {
+				f.relate(h.synced, "the sync that ends the window")
+			}
 			f.State = st
 			r.emit(f)
 		})
@@ -576,11 +604,28 @@ func (d *dirSyncBeforeData) gaveUp(op *model.EntryOp) {
 				continue
 			}
 			h.cleared = !pending || first.Event().Seq > h.seq
+			h.gone = true
 		}
 		if len(kept) == 0 {
 			delete(d.watch, ino)
 		} else {
 			d.watch[ino] = kept
+		}
+	}
+}
+
+// synced notes, for the watched findings of ino, the sync at that made
+// durable every write that was pending at their directory fsync: the end
+// of the window in which a crash shows the name without the data.
+func (d *dirSyncBeforeData) synced(ino *model.Inode, at model.Ref) {
+	hits := d.watch[ino]
+	if len(hits) == 0 {
+		return
+	}
+	first, _, pending := ino.PendingWriteEnds()
+	for _, h := range hits {
+		if h.synced.Line == 0 && (!pending || first.Event().Seq > h.seq) {
+			h.synced = at
 		}
 	}
 }
