@@ -36,17 +36,8 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 		{"renamed unsynced, then the directory synced", []string{dir, create, pad, closeF, renameI, dsync}, "/w/0000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			text := strings.Join(tc.lines, "\n") + "\n"
-			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
-			n := 0
-			for f, err := range res.Findings() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f.Rule.ID != DirSyncBeforeData {
-					continue
-				}
-				n++
+			fs := dirSyncFindings(t, tc.lines)
+			for _, f := range fs {
 				base := tc.wantPath[strings.LastIndexByte(tc.wantPath, '/')+1:]
 				if f.Path != tc.wantPath || !strings.Contains(f.Message, "made "+base+" durable") {
 					t.Errorf("finding on %s: %s; want it on %s", f.Path, f.Message, tc.wantPath)
@@ -55,11 +46,29 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 					t.Errorf("its crash state: %+v, want one of %s", f.State, tc.wantPath)
 				}
 			}
-			if n != 1 {
-				t.Errorf("%d dir-sync-before-data findings, want 1", n)
+			if len(fs) != 1 {
+				t.Errorf("%d dir-sync-before-data findings, want 1", len(fs))
 			}
 		})
 	}
+}
+
+// dirSyncFindings checks a trace of lines, in which the directory /w
+// existed before, and returns its dir-sync-before-data findings.
+func dirSyncFindings(t *testing.T, lines []string) []*Finding {
+	t.Helper()
+	text := strings.Join(lines, "\n") + "\n"
+	res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
+	var out []*Finding
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Rule.ID == DirSyncBeforeData {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // TestDirSyncBeforeDataNameGivenUp: a directory fsync that makes a name
@@ -108,16 +117,9 @@ func TestDirSyncBeforeDataNameGivenUp(t *testing.T) {
 		{"temp name synced, written again, renamed", []string{dir, create, write, dsync, fsync, write, rename, fsync, closeF, dsync}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			text := strings.Join(tc.lines, "\n") + "\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
-			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
 			var got []string
-			for f, err := range res.Findings() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f.Rule.ID == DirSyncBeforeData {
-					got = append(got, f.Path)
-				}
+			for _, f := range dirSyncFindings(t, append(tc.lines, "1 exit_group(0) = ?", "1 +++ exited with 0 +++")) {
+				got = append(got, f.Path)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("dir-sync-before-data on %q, want %q", got, tc.want)
@@ -205,14 +207,9 @@ func TestDirSyncBeforeDataWindowEnd(t *testing.T) {
 		{"no sync", []string{dir, create, write, dsync}, "a crash from here on leaves", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			text := strings.Join(tc.lines, "\n") + "\n"
-			res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
 			n := 0
-			for f, err := range res.Findings() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f.Rule.ID != DirSyncBeforeData || f.Path != "/w/f" {
+			for _, f := range dirSyncFindings(t, tc.lines) {
+				if f.Path != "/w/f" {
 					continue
 				}
 				n++
