@@ -58,17 +58,7 @@ func TestDirSyncBeforeDataNamesTheDurableName(t *testing.T) {
 func dirSyncFindings(t *testing.T, lines []string) []*Finding {
 	t.Helper()
 	text := strings.Join(lines, "\n") + "\n"
-	res := runText(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
-	var out []*Finding
-	for f, err := range res.Findings() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Rule.ID == DirSyncBeforeData {
-			out = append(out, f)
-		}
-	}
-	return out
+	return findingsOf(t, text, Options{Existed: func(p string) (bool, bool) { return p == "/w", true }}, DirSyncBeforeData)
 }
 
 // TestDirSyncBeforeDataNameGivenUp: a directory fsync that makes a name

@@ -120,13 +120,20 @@ func TestRemoveBeforeSync(t *testing.T) {
 // remove-before-sync findings.
 func removeFindings(t *testing.T, text string, opt Options) []*Finding {
 	t.Helper()
+	return findingsOf(t, text, opt, RemoveBeforeSync)
+}
+
+// findingsOf checks the trace text with opt and returns its findings of
+// rule id.
+func findingsOf(t *testing.T, text string, opt Options, id string) []*Finding {
+	t.Helper()
 	res := runText(t, text, opt)
 	var out []*Finding
 	for f, err := range res.Findings() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.Rule.ID == RemoveBeforeSync {
+		if f.Rule.ID == id {
 			out = append(out, f)
 		}
 	}
