@@ -166,7 +166,6 @@ type problemKey struct {
 	file    string // call site file, or the traced path
 	line    int    // call site line; 0 for a path
 	inTrace bool   // file and line are a trace's (name-not-synced without a call site)
-	state   int    // explore's rejected state
 }
 
 // Group groups a result's findings into problems, reading them twice
@@ -237,7 +236,7 @@ func Group(r *Result) (*Problems, error) {
 		fr := fileOf[i]
 		own := ruleIndex[f.Rule.ID]
 		prim := int(fr.primary[own])
-		k := problemKey{rule: prim, file: f.Path, state: f.StateIndex}
+		k := problemKey{rule: prim, file: f.Path}
 		switch {
 		case unsynced[f.Trace] && slices.Contains(programRules, registry[prim].ID):
 			k = problemKey{program: true}

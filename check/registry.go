@@ -639,7 +639,8 @@ var registry = []*Rule{
 			"of the trace can leave on disk, ran the user's own checker command on it, and the checker failed. " +
 			"The finding names the crash point and which pending operations persisted in that state, so the " +
 			"failure can be reproduced. It means the program cannot recover from that crash: its config file " +
-			"is empty and does not parse, say, or its database refuses to open.",
+			"is empty and does not parse, say, or its database refuses to open. The rejected states of one file " +
+			"are one problem, the first shown in full.",
 		Fix: "Read the other findings at or before that crash point: they usually name the missing fsync. " +
 			"Fix the save sequence, then run crashsim explore again until the checker accepts every state.",
 		Bad: trace(

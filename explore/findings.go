@@ -67,7 +67,18 @@ func (e *explorer) findings() {
 				fmt.Fprintf(&msg, "%s %s", relOrPath(e.opt.Root, o.path), o.words)
 			}
 			msg.WriteString("; the other files as the program saw them")
-			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: d.words}
+			// The state's words name the whole joint state, its primary
+			// path's first: a rejected state is one of several in its
+			// problem, where only these words tell it from the others.
+			words := d.words
+			for i, o := range order[1:] {
+				if i+1 == shownDiffs {
+					words += fmt.Sprintf(", and %d more paths", len(order)-shownDiffs)
+					break
+				}
+				words += fmt.Sprintf(", with %s %s", relOrPath(e.opt.Root, o.path), o.words)
+			}
+			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: words}
 		}
 		if s.event != nil && s.line > 0 {
 			f.Related = append(f.Related, check.Related{Trace: f.Trace, Line: s.event.Line, PID: s.event.PID, Syscall: s.event.Syscall, What: "the crash comes right after this"})

@@ -31,9 +31,6 @@ func ProblemIDs(ps *check.Problems, opt Options) []string {
 		default:
 			key += "path:" + opt.RelPath(p.Path)
 		}
-		if p.StateIndex > 0 {
-			key += fmt.Sprintf("\x00state:%d", p.StateIndex)
-		}
 		if k := seen[key]; k > 0 {
 			seen[key]++
 			key += fmt.Sprintf("\x00#%d", k)

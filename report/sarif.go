@@ -221,6 +221,10 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		props.Models = f.Models
 		props.Findings = append(props.Findings, Fingerprint(f, opt))
 		r.RelatedLocations = opt.related(f, traceLoc, 0, p.Source != nil)
+		if f.StateIndex > 0 {
+			c := opt.consequence(f, arts)
+			props.Consequence = &c
+		}
 	}
 	for _, i := range p.Members {
 		if int(i) == p.Primary {
@@ -235,19 +239,32 @@ func (opt Options) sarifResult(res *check.Result, p *check.Problem, id string, i
 		}
 		props.Findings = append(props.Findings, Fingerprint(f, opt))
 		addRule(f.Rule.ID)
-		what := f.Message
-		if s := f.State; s != nil {
-			what = s.Sentence(f.Trace, func(s string) string { return s })
-		}
+		c := opt.consequence(f, arts)
 		id := len(r.RelatedLocations) + 1
-		r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{
-			ID:               &id,
-			PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: arts.of(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
-			Message:          &wire.SARIFText{Text: name(f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what)},
-		})
+		c.ID = &id
+		r.RelatedLocations = append(r.RelatedLocations, c)
 	}
 	r.Properties = props
 	return r, nil
+}
+
+// consequence is the related location of a finding that is not its
+// problem's primary: where it is in the trace, and what a crash leaves
+// (its state in words, else its message). An explore finding's carries
+// its state index.
+func (opt Options) consequence(f *check.Finding, arts *artifacts) wire.SARIFLocation {
+	what := f.Message
+	if s := f.State; s != nil {
+		what = s.Sentence(f.Trace, func(s string) string { return s })
+	}
+	c := wire.SARIFLocation{
+		PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: arts.of(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
+		Message:          &wire.SARIFText{Text: name(f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what)},
+	}
+	if f.StateIndex > 0 {
+		c.Properties = &wire.SARIFLocationProperties{StateIndex: f.StateIndex}
+	}
+	return c
 }
 
 // artifacts remembers the artifact of the last trace named, since every

@@ -127,11 +127,30 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 			fn := loc.Function
 			r.Properties.Function = &fn
 		}
+		// consequence is f's related location as a consequence: an
+		// explore finding's carries its state index, and the primary's
+		// is among the result's properties.
+		consequence := func(f *check.Finding) wire.SARIFLocation {
+			what := f.Message
+			if s := f.State; s != nil {
+				what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, s.Path, s.Describe())
+			}
+			c := wire.SARIFLocation{PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: opt.artifact(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
+				Message: &wire.SARIFText{Text: f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what}}
+			if f.StateIndex > 0 {
+				c.Properties = &wire.SARIFLocationProperties{StateIndex: f.StateIndex}
+			}
+			return c
+		}
 		if p.Primary >= 0 {
 			f := all[p.Primary]
 			r.Properties.Models = f.Models
 			r.Properties.Findings = append(r.Properties.Findings, Fingerprint(f, opt))
 			r.RelatedLocations = opt.related(f, opt.artifact(f.Trace), 0, p.Source != nil)
+			if f.StateIndex > 0 {
+				c := consequence(f)
+				r.Properties.Consequence = &c
+			}
 		}
 		for _, i := range p.Members {
 			if int(i) == p.Primary {
@@ -145,14 +164,10 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 			if !slices.Contains(r.Properties.Rules, f.Rule.ID) {
 				r.Properties.Rules = append(r.Properties.Rules, f.Rule.ID)
 			}
-			what := f.Message
-			if s := f.State; s != nil {
-				what = fmt.Sprintf("a crash right after line %d can leave %s %s", s.Line, s.Path, s.Describe())
-			}
 			id := len(r.RelatedLocations) + 1
-			r.RelatedLocations = append(r.RelatedLocations, wire.SARIFLocation{ID: &id,
-				PhysicalLocation: wire.SARIFPhysicalLocation{ArtifactLocation: opt.artifact(f.Trace), Region: wire.SARIFRegion{StartLine: max(f.Line, 1)}},
-				Message:          &wire.SARIFText{Text: f.Rule.ID + ": " + opt.RelPath(f.Path) + ": " + what}})
+			c := consequence(f)
+			c.ID = &id
+			r.RelatedLocations = append(r.RelatedLocations, c)
 		}
 		results = append(results, r)
 	}

@@ -15,7 +15,7 @@ type mergeCmd struct {
 
 // Help is the detail under `crashsim merge --help`.
 func (c *mergeCmd) Help() string {
-	return `Reads the report of each shard of one explore run (all JSON or all SARIF) and writes the report the run would have written unsharded: findings in the order of their states, counts summed. A report that is not a shard, a shard missing or given twice, or shards of different runs are refused.
+	return `Reads the report of each shard of one explore run (all JSON or all SARIF) and writes the report the run would have written unsharded: a problem several shards found (the rejected states of one file, checked apart) joined into one, its findings in the order of their states, counts summed. A report that is not a shard, a shard missing or given twice, or shards of different runs are refused.
 
 Exit status: 0 nothing at or above --fail-on and no blind spot, 1 findings, 2 usage error, 3 a report unreadable, not a shard or from another run, 6 no such finding but a blind spot the shards report and do not accept (as each shard exits).`
 }

@@ -152,12 +152,15 @@
 // is under TRACEDIR, which originalUriBaseIds defines), relatedLocations
 // (ids from 1: the call in the trace when located at the source, the
 // events that explain its primary, then one per consequence, at its
-// trace line, "RULE: PATH: what a crash leaves"), partialFingerprints
+// trace line, "RULE: PATH: what a crash leaves", an explore finding's
+// with properties.stateIndex), partialFingerprints
 // (the problem's id under ProblemVersion) and properties: function (when
 // a stack named it), models, path and paths (relpaths), stateIndex
 // (explore), findings (the fingerprints of its findings, its primary
-// first: what a baseline compares besides the id) and rules (the rules of
-// its findings, its own first). A log written before problems had one
+// first: what a baseline compares besides the id), rules (the rules of
+// its findings, its own first) and, for explore, consequence (its
+// primary as a related location of a consequence: what crashsim merge
+// adds when it joins two shards' results of one problem). A log written before problems had one
 // result per call site and the FingerprintVersion fingerprint; a
 // baseline still reads it. A shard's run has properties.crashsimShard,
 // "I/N", and an explore run properties.crashsimRun, as the JSON's

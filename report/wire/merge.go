@@ -38,9 +38,11 @@ type Merged struct {
 
 // Merge joins the reports of every shard of one explore --shard run, all
 // JSON or all SARIF, into the report the run would have written in one
-// piece: the findings in the order of their states (state_index, the
-// same order in every shard; a stable sort of the shards' findings in
-// the order the shards are given), the counts summed (the explore
+// piece: a problem that several shards found (the same id) joined into
+// one (mergeProblems), the findings problem by problem and in each in
+// the order of their states (state_index, the same order in every
+// shard; a stable sort of the shards' findings in the order the shards
+// are given), the counts summed (the explore
 // account's checker runs too: every shard builds every state and checks
 // its share), the shard marks dropped. It refuses reports that are not shards, a shard missing or
 // given twice, shards of different runs (their RunIDs, events, files,
@@ -49,10 +51,11 @@ type Merged struct {
 // the largest int, a mark other than plain I/N), before it writes
 // anything.
 //
-// A first pass reads each shard through, checking it; the second merges
-// the shards' findings as they stream. A shard whose findings are not in
-// state order (its report grouped them by call site) is read in that
-// order through an index of where each finding starts.
+// A first pass reads each shard through, checking it and noting where
+// each problem and JSON finding starts; the second reads them there.
+// SARIF results (one for each problem) stream in state order and are
+// held until joined; a shard whose results are not in state order is
+// read in that order through an index of where each starts.
 func Merge(w io.Writer, shards []Shard) (*Merged, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("merge: no reports")
@@ -120,6 +123,16 @@ type scan struct {
 	// problems is where each problem starts (JSON, version 2 on), in
 	// state order.
 	problems []entry
+	// findings are the JSON findings, in the shard's order: where each
+	// starts, its problem and its fingerprint.
+	findings []placed
+}
+
+// placed is a JSON finding of a shard: its state index, where it starts,
+// the id of its problem and its fingerprint.
+type placed struct {
+	entry
+	problem, fingerprint string
 }
 
 // entry is a finding's state index and where it starts in its shard.
@@ -153,6 +166,9 @@ func scanShard(s Shard) (*scan, error) {
 		st := stateIndex(it)
 		if line := itemLine(it); st < 0 || line < 0 {
 			return nil, fmt.Errorf("merge: %s: a finding at line %d of state %d: not a report crashsim writes", s.Name, line, st)
+		}
+		if f := it.Finding; f != nil {
+			sc.findings = append(sc.findings, placed{entry{st, r.off}, f.Problem, f.Fingerprint})
 		}
 		sc.sorted = sc.sorted && st >= last
 		last = st
@@ -410,19 +426,66 @@ func mergeJSON(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 		m.sum(sc.counts)
 	}
 	sum.Errors, sum.WarningFindings, sum.Infos = m.Errors, m.Warnings, m.Infos
-	sum.Problems = 0
-	out := NewReportWriter(w, first.Version, first.Tool)
-	err := mergeProblems(shards, scans, func(p *Problem) error {
-		sum.Problems++
-		return out.Problem(p)
-	})
-	if err == nil {
-		err = mergeItems(shards, scans, func(it Item) error { return out.Finding(it.Finding) })
+	problems, err := mergeProblems(shards, scans)
+	if err != nil {
+		return nil, err
 	}
+	sum.Problems = len(problems)
+	out := NewReportWriter(w, first.Version, first.Tool)
+	for _, p := range problems {
+		if err = out.Problem(p); err != nil {
+			return m, err
+		}
+	}
+	err = mergeFindings(shards, scans, problems, func(f *Finding) error { return out.Finding(f) })
 	if err == nil {
 		err = out.Close(&sum)
 	}
 	return m, err
+}
+
+// mergeFindings calls put with the JSON findings of every shard in the
+// order the whole run's report lists them: problem by problem, in the
+// order of problems, and in each in state order (of two with the same
+// state, the one of the shard given first, then the one first in its
+// shard). A finding of no problem listed (a report of version 1) comes
+// after them, in state order.
+func mergeFindings(shards []Shard, scans []*scan, problems []*Problem, put func(*Finding) error) error {
+	rank := make(map[string]int, len(problems))
+	for i, p := range problems {
+		rank[p.ID] = i
+	}
+	type at struct {
+		placed
+		rank, k int
+	}
+	var all []at
+	for k, sc := range scans {
+		for _, f := range sc.findings {
+			r, ok := rank[f.problem]
+			if !ok || f.problem == "" {
+				r = len(problems)
+			}
+			all = append(all, at{f, r, k})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b at) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return a.state - b.state
+	})
+	for _, a := range all {
+		c := &cursor{shard: shards[a.k], scan: scans[a.k]}
+		it, err := c.at(a.off)
+		if err != nil {
+			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+		}
+		if err := put(it.Finding); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mergeSARIF is mergeJSON for SARIF logs.
@@ -449,9 +512,26 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 			return nil, err
 		}
 	}
+	var results []*SARIFResult
+	byID := map[string]*SARIFResult{}
+	err := mergeItems(shards, scans, func(it Item) error {
+		id := it.Result.PartialFingerprints[ProblemVersion]
+		if q := byID[id]; q != nil && id != "" {
+			return q.join(it.Result)
+		}
+		byID[id] = it.Result
+		results = append(results, it.Result)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	m := &Merged{Format: "sarif"}
-	for _, sc := range scans {
-		m.sum(sc.counts)
+	for _, r := range results {
+		r.sortConsequences()
+		if err := m.add(Item{Result: r}); err != nil {
+			return nil, err
+		}
 	}
 	run.Properties = nil
 	if p := scans[0].doc.Log.Runs[0].Properties; p != nil && (p.Run != nil || p.Config != "") {
@@ -459,11 +539,90 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	}
 	log.Runs = []SARIFRun{run}
 	out := NewSARIFWriter(w, &log)
-	err := mergeItems(shards, scans, func(it Item) error { return out.Result(it.Result) })
-	if err == nil {
-		err = out.Close()
+	for _, r := range results {
+		if err = out.Result(r); err != nil {
+			return m, err
+		}
 	}
-	return m, err
+	return m, out.Close()
+}
+
+// join adds to r, the result of a problem's lowest state, another
+// shard's result of the same problem (mergeProblems in SARIF): its
+// primary becomes a consequence (its properties' consequence), and its
+// consequences, findings, rules and paths are added; its level when
+// worse. sortConsequences puts the consequences in state order once all
+// are joined.
+func (r *SARIFResult) join(o *SARIFResult) error {
+	rp, op := r.Properties, o.Properties
+	if rp == nil || op == nil || op.Consequence == nil || len(op.Findings) == 0 || len(o.RelatedLocations) < len(op.Findings)-1 {
+		return fmt.Errorf("two results of problem %s, one without what crashsim merge needs to join them: not explore's", excerpt(o.PartialFingerprints[ProblemVersion]))
+	}
+	r.RelatedLocations = append(r.RelatedLocations, *op.Consequence)
+	r.RelatedLocations = append(r.RelatedLocations, o.RelatedLocations[len(o.RelatedLocations)-(len(op.Findings)-1):]...)
+	rp.Findings = append(rp.Findings, op.Findings...)
+	for _, x := range op.Rules {
+		if !slices.Contains(rp.Rules, x) {
+			rp.Rules = append(rp.Rules, x)
+		}
+	}
+	for _, x := range op.Paths {
+		if !slices.Contains(rp.Paths, x) {
+			rp.Paths = append(rp.Paths, x)
+		}
+	}
+	if severityRank(o.Level) > severityRank(r.Level) {
+		r.Level = o.Level
+	}
+	return nil
+}
+
+// sortConsequences puts a joined result's consequences (its related
+// locations past its primary's, one for each finding after the first)
+// and their findings in state order, numbers them again, and says how
+// many more files the message names.
+func (r *SARIFResult) sortConsequences() {
+	p := r.Properties
+	if p == nil || len(p.Findings) < 2 || len(r.RelatedLocations) < len(p.Findings)-1 {
+		return
+	}
+	n := len(r.RelatedLocations) - (len(p.Findings) - 1)
+	type cons struct {
+		loc SARIFLocation
+		fp  string
+	}
+	cs := make([]cons, len(p.Findings)-1)
+	for i := range cs {
+		cs[i] = cons{r.RelatedLocations[n+i], p.Findings[1+i]}
+	}
+	stateOf := func(c cons) int {
+		if c.loc.Properties != nil {
+			return c.loc.Properties.StateIndex
+		}
+		return 0
+	}
+	slices.SortStableFunc(cs, func(a, b cons) int { return stateOf(a) - stateOf(b) })
+	for i, c := range cs {
+		id := n + i + 1
+		c.loc.ID = &id
+		r.RelatedLocations[n+i] = c.loc
+		p.Findings[1+i] = c.fp
+	}
+	r.Message.Text = moreFiles(r.Message.Text, len(p.Paths)-1)
+}
+
+// moreFiles is a result's message naming n more files than its path, as
+// the report of the whole run says it: " (and N more files)" at its end.
+func moreFiles(msg string, n int) string {
+	if i := strings.LastIndex(msg, " (and "); i >= 0 && strings.HasSuffix(msg, " more files)") {
+		if _, err := strconv.Atoi(msg[i+len(" (and ") : len(msg)-len(" more files)")]); err == nil {
+			msg = msg[:i]
+		}
+	}
+	if n > 0 {
+		msg += fmt.Sprintf(" (and %d more files)", n)
+	}
+	return msg
 }
 
 // sarifRunID is the run identity of a SARIF shard, nil when it has none.
@@ -508,10 +667,15 @@ func mergeItems(shards []Shard, scans []*scan, put func(Item) error) error {
 	}
 }
 
-// mergeProblems calls put with the problems of every shard in state
-// order, as mergeItems does findings. Problems are few beside findings:
-// each shard's are read through their index.
-func mergeProblems(shards []Shard, scans []*scan, put func(*Problem) error) error {
+// mergeProblems reads the problems of every shard in state order (of
+// two with the same state, the one of the shard given first) and joins
+// those of one id: explore groups its rejected states by file (or call
+// site), and the shards of a run check states of one file apart. The
+// joined problem is the one of the lowest state (its primary, message
+// and fix are the whole run's), with every shard's findings in state
+// order, their paths and the worst severity. Problems are few beside
+// findings: each shard's are read through their index.
+func mergeProblems(shards []Shard, scans []*scan) ([]*Problem, error) {
 	type at struct {
 		entry
 		k int
@@ -523,21 +687,66 @@ func mergeProblems(shards []Shard, scans []*scan, put func(*Problem) error) erro
 		}
 	}
 	slices.SortStableFunc(all, func(a, b at) int { return a.state - b.state })
+	var out []*Problem
+	byID := map[string]*Problem{}
 	for _, a := range all {
 		c := &cursor{shard: shards[a.k], scan: scans[a.k]}
 		br, err := c.from(a.off)
 		if err != nil {
-			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+			return nil, fmt.Errorf("merge: %s: %w", c.shard.Name, err)
 		}
 		p := new(Problem)
 		if err := json.NewDecoder(&capReader{r: br, limit: maxValue}).Decode(p); err != nil {
-			return fmt.Errorf("merge: %s: %w", c.shard.Name, err)
+			return nil, fmt.Errorf("merge: %s: %w", c.shard.Name, err)
 		}
-		if err := put(p); err != nil {
-			return err
+		if q := byID[p.ID]; q != nil && p.ID != "" {
+			q.join(p)
+			continue
+		}
+		byID[p.ID] = p
+		out = append(out, p)
+	}
+	if len(out) == len(all) {
+		return out, nil
+	}
+	state := map[string]int{}
+	for _, sc := range scans {
+		for _, f := range sc.findings {
+			state[f.fingerprint] = f.state
 		}
 	}
-	return nil
+	for _, p := range out {
+		slices.SortStableFunc(p.Findings, func(a, b string) int { return state[a] - state[b] })
+	}
+	return out, nil
+}
+
+// join adds to p, a problem of the lowest state, another shard's
+// problem of the same id: its findings and paths, and its severity when
+// worse.
+func (p *Problem) join(o *Problem) {
+	p.Findings = append(p.Findings, o.Findings...)
+	for _, x := range o.Paths {
+		if !slices.Contains(p.Paths, x) {
+			p.Paths = append(p.Paths, x)
+		}
+	}
+	if severityRank(o.Severity) > severityRank(p.Severity) {
+		p.Severity = o.Severity
+	}
+}
+
+// severityRank orders severities, and SARIF levels, from the least.
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 3
+	case "warning":
+		return 2
+	case "info", "note":
+		return 1
+	}
+	return 0
 }
 
 // cursor is a shard's next finding in state order.

@@ -46,18 +46,23 @@ func renderExplore(t *testing.T, fs []Finding, keep func(Finding) bool, shard st
 	sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard, Run: &testRun, Explore: x}
 	for i := range fs {
 		if keep(fs[i]) {
-			w.Finding(&fs[i])
-			if fs[i].Severity == "error" {
-				sum.Errors++
-			} else {
-				sum.WarningFindings++
-			}
+			putFinding(w, &sum, &fs[i])
 		}
 	}
 	if err := w.Close(&sum); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// putFinding writes f and counts it in sum, as a report does.
+func putFinding(w *ReportWriter, sum *Summary, f *Finding) {
+	w.Finding(f)
+	if f.Severity == "error" {
+		sum.Errors++
+	} else {
+		sum.WarningFindings++
+	}
 }
 
 func renderSARIF(t *testing.T, fs []Finding, keep func(Finding) bool, shard string) []byte {
@@ -363,5 +368,104 @@ func TestMergeForgedMarkCheap(t *testing.T) {
 	want := fmt.Sprintf("shard 1, 3, 4, 5, 6, 8, 9, 10, 11, 12 and %d more of %d missing", MaxShards-13, MaxShards)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error saying %q", err, want)
+	}
+}
+
+// TestMergeJoinsProblems: explore groups the rejected states of one file
+// into one problem, and the shards of a run check them apart. The merge
+// joins a problem that several shards found (the same id) into the
+// whole run's: its lowest state's, with every finding in state order,
+// and lists the findings problem by problem.
+func TestMergeJoinsProblems(t *testing.T) {
+	fs := runFindings()
+	// States 2, 7 and 8 are config.json's (problem x), 3 is other.json's
+	// (problem y).
+	fs[1].Path, fs[1].RelPath, fs[1].Message = "/d/other.json", "other.json", "state 3 rejected"
+	problemOf := map[int]string{2: "x", 3: "y", 7: "x", 8: "x"}
+	for i := range fs {
+		fs[i].Problem = problemOf[fs[i].StateIndex]
+	}
+	render := func(keep func(Finding) bool, shard string) []byte {
+		var b bytes.Buffer
+		w := NewReportWriter(&b, Version, Tool{Name: "crashsim", Version: "(devel)", SemVer: "0.0.0-devel"})
+		sum := Summary{Counts: Counts{Events: 40, Files: 2}, Models: []string{"posix"}, Warnings: []Warning{}, Notes: []Note{}, Shard: shard, Run: &testRun}
+		// The problems in the order of their first kept state, each with
+		// its kept findings in state order; then the findings, problem by
+		// problem.
+		var order []string
+		members := map[string][]Finding{}
+		for _, f := range fs {
+			if keep(f) {
+				if members[f.Problem] == nil {
+					order = append(order, f.Problem)
+				}
+				members[f.Problem] = append(members[f.Problem], f)
+			}
+		}
+		for _, id := range order {
+			ms := members[id]
+			p := Problem{ID: id, Rule: "checker-failed", Severity: "info", Path: ms[0].Path, Paths: []string{ms[0].Path}, Trace: "t.strace",
+				Line: ms[0].Line, Message: ms[0].Message, Fix: "fix it", StateIndex: ms[0].StateIndex}
+			for _, f := range ms {
+				p.Findings = append(p.Findings, f.Fingerprint)
+				if severityRank(f.Severity) > severityRank(p.Severity) {
+					p.Severity = f.Severity
+				}
+			}
+			if err := w.Problem(&p); err != nil {
+				t.Fatal(err)
+			}
+			sum.Problems++
+		}
+		for _, id := range order {
+			for _, f := range members[id] {
+				putFinding(w, &sum, &f)
+			}
+		}
+		if err := w.Close(&sum); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	want := render(all, "")
+	if !bytes.Contains(want, []byte(`"problems": 2`)) {
+		t.Fatalf("the whole report has not 2 problems:\n%s", want)
+	}
+	for _, n := range []int{2, 3} {
+		var shards []Shard
+		for i := n; i >= 1; i-- {
+			keep := func(f Finding) bool { return (f.StateIndex-1)%n == i-1 }
+			shards = append(shards, shardOf(fmt.Sprintf("shard%d", i), render(keep, fmt.Sprintf("%d/%d", i, n))))
+		}
+		var got bytes.Buffer
+		m, err := Merge(&got, shards)
+		if err != nil {
+			t.Fatalf("%d shards: %v", n, err)
+		}
+		if m.Errors != 3 || m.Warnings != 1 {
+			t.Errorf("%d shards: merged %+v", n, m)
+		}
+		if diff := cmp.Diff(string(want), got.String()); diff != "" {
+			t.Errorf("%d shards: merge differs from the whole report (-want +got):\n%s", n, diff)
+		}
+	}
+}
+
+func TestMoreFiles(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		n    int
+		want string
+	}{
+		{"a.json: lost", 0, "a.json: lost"},
+		{"a.json: lost", 2, "a.json: lost (and 2 more files)"},
+		{"a.json: lost (and 1 more files)", 3, "a.json: lost (and 3 more files)"},
+		{"a.json: lost (and 1 more files)", 0, "a.json: lost"},
+		// Not the count a result adds: the message's own words stay.
+		{"a.json: lost (and many more files)", 1, "a.json: lost (and many more files) (and 1 more files)"},
+	} {
+		if got := moreFiles(c.msg, c.n); got != c.want {
+			t.Errorf("moreFiles(%q, %d) = %q, want %q", c.msg, c.n, got, c.want)
+		}
 	}
 }

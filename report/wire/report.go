@@ -52,7 +52,8 @@ type Problem struct {
 	Program bool `json:"program,omitempty"`
 	// Findings are the fingerprints of its findings, its primary first.
 	Findings []string `json:"findings"`
-	// StateIndex is its finding's, for explore's rejected states.
+	// StateIndex is its primary finding's, for explore's rejected
+	// states (the lowest of its findings').
 	StateIndex int `json:"state_index,omitempty"`
 }
 

@@ -137,6 +137,11 @@ type SARIFResultProperties struct {
 	// Rules are the rules of its findings, each once, the primary's
 	// first.
 	Rules []string `json:"rules,omitempty"`
+	// Consequence is, for explore's rejected states, the related
+	// location its primary finding would be in a problem it joined (its
+	// state in words): crashsim merge joins one shard's problem into
+	// another's, of the same id, with it.
+	Consequence *SARIFLocation `json:"consequence,omitempty"`
 }
 
 // SARIFLocation is a line of an artifact: a trace or a source file.
@@ -144,6 +149,17 @@ type SARIFLocation struct {
 	ID               *int                  `json:"id,omitempty"`
 	PhysicalLocation SARIFPhysicalLocation `json:"physicalLocation"`
 	Message          *SARIFText            `json:"message,omitempty"`
+	// Properties are crashsim's: an explore finding's state index on
+	// the related location of a consequence.
+	Properties *SARIFLocationProperties `json:"properties,omitempty"`
+}
+
+// SARIFLocationProperties are crashsim's members of a location.
+type SARIFLocationProperties struct {
+	// StateIndex is the consequence's finding's (Finding.StateIndex),
+	// by which crashsim merge orders the consequences of a problem
+	// that several shards found.
+	StateIndex int `json:"stateIndex,omitempty"`
 }
 
 // SARIFPhysicalLocation is a line of a file.

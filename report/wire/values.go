@@ -485,6 +485,10 @@ func (e *Encoder) sarifResult(r *SARIFResult) {
 			e.Key("rules")
 			e.Strings(p.Rules)
 		}
+		if p.Consequence != nil {
+			e.Key("consequence")
+			e.sarifLocation(p.Consequence)
+		}
 		e.EndObject()
 	}
 	e.EndObject()
@@ -511,6 +515,14 @@ func (e *Encoder) sarifLocation(l *SARIFLocation) {
 	if l.Message != nil {
 		e.Key("message")
 		e.sarifText(l.Message)
+	}
+	if p := l.Properties; p != nil {
+		e.Key("properties")
+		e.BeginObject()
+		if p.StateIndex != 0 {
+			e.IntField("stateIndex", p.StateIndex)
+		}
+		e.EndObject()
 	}
 	e.EndObject()
 }
