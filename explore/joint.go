@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
@@ -404,9 +405,22 @@ func (e *explorer) describe(s *state, c *cand) {
 			break
 		}
 	}
-	for i, d := range s.diffs {
-		if s.primary < 0 && d.file {
-			s.primary = i
+	// Else the first file at a path check reports a loss at, then the
+	// first whose file check reports a loss of by another name, else the
+	// first file: a temp file left empty beside a file that lost its data
+	// is not what the checker rejects, and the finding goes by its
+	// primary's path into a problem.
+	for _, pick := range []func(diff) bool{
+		func(d diff) bool { return d.file && e.lossy[d.path] },
+		func(d diff) bool {
+			return d.file && slices.ContainsFunc(d.paths, func(p string) bool { return e.lossy[p] })
+		},
+		func(d diff) bool { return d.file },
+	} {
+		for i, d := range s.diffs {
+			if s.primary < 0 && pick(d) {
+				s.primary = i
+			}
 		}
 	}
 	if s.primary < 0 && len(s.diffs) > 0 {

@@ -170,3 +170,36 @@ func predictIn(t *testing.T, trace, root, initial string) []*check.Finding {
 	}
 	return fs
 }
+
+// A rejected state's finding is about the file check reports a loss of,
+// not the first path the state changes: a temp file ("0.tmp", first by
+// name) still empty beside a.json left empty goes into a.json's problem.
+// The temp file is renamed to b.json later, so no finding names 0.tmp.
+func TestPrimaryIsTheLostFile(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/a.json", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3`,
+		`write(3, "{}", 2) = 2`,
+		`close(3) = 0`,
+		`openat(AT_FDCWD, "/R/0.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3`,
+		`write(3, "{}", 2) = 2`,
+		`close(3) = 0`,
+		`rename("/R/0.tmp", "/R/b.json") = 0`,
+	)
+	initial := writeTree(t, map[string]string{})
+	opt := Options{Trace: trace, Root: root, Initial: initial, WorkDir: t.TempDir(),
+		Checker: `test ! -e a.json || grep -q '^{}' a.json`, Predict: predictIn(t, trace, root, initial)}
+	res := runTrace(t, trace, opt)
+	joint := 0
+	for _, f := range res.Findings {
+		if f.Path != filepath.Join(root, "a.json") {
+			t.Errorf("a rejected state goes by %s, not a.json: %s", f.Path, f.Message)
+		}
+		if strings.Contains(f.State.Words, "0.tmp") {
+			joint++
+		}
+	}
+	if joint == 0 {
+		t.Fatalf("no rejected state with 0.tmp changed too; the test needs one:\n%s", describe(res))
+	}
+}
