@@ -2,6 +2,10 @@ package wire
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -52,6 +56,42 @@ func FuzzBaseline(f *testing.F) {
 		}
 		if strings.Contains(strings.ToLower(msg), "hunter") || strings.Contains(msg, "'Z'") || strings.Contains(msg, `"Z`) {
 			t.Fatalf("refusal shows the document: %q", msg)
+		}
+	})
+}
+
+// FuzzMerge: whatever two shard reports hold, merging them never panics,
+// and a merge that succeeds writes a report that reads back whole. The
+// seeds are the two shards of a real explore run (crashsim explore
+// --shard I/2 on fixtures/traces/python-json-nosync, whose three
+// rejected states are one problem that both shards found), in JSON and
+// in SARIF, and each with the other's format.
+func FuzzMerge(f *testing.F) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", "merge", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	for _, ext := range []string{"json", "sarif"} {
+		f.Add(read("shard1."+ext), read("shard2."+ext))
+	}
+	f.Add(read("shard1.json"), read("shard2.sarif"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var out bytes.Buffer
+		if _, err := Merge(&out, []Shard{shardOf("a", a), shardOf("b", b)}); err != nil {
+			return
+		}
+		r := NewReader(bytes.NewReader(out.Bytes()))
+		for {
+			_, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("the merge does not read back: %v\n%s", err, out.Bytes())
+			}
 		}
 	})
 }
