@@ -119,7 +119,7 @@ type scan struct {
 	doc    Document
 	counts Merged
 	sorted bool    // its findings are in state order
-	index  []entry // where each finding starts, in state order, when not sorted
+	index  []entry // where each SARIF result starts, in state order, when not sorted
 	// problems is where each problem starts (JSON, version 2 on), in
 	// state order.
 	problems []entry
@@ -186,7 +186,8 @@ func scanShard(s Shard) (*scan, error) {
 		return nil, fmt.Errorf("merge: %s: neither crashsim's JSON (no \"findings\") nor SARIF %s", s.Name, SARIFVersion)
 	}
 	slices.SortStableFunc(sc.problems, func(a, b entry) int { return a.state - b.state })
-	if !sc.sorted {
+	if !sc.sorted && sc.format == "sarif" {
+		// A JSON shard's findings are read through sc.findings.
 		if err := sc.indexShard(s); err != nil {
 			return nil, err
 		}
