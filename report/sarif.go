@@ -100,6 +100,9 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		if err != nil {
 			return err
 		}
+		if opt.Shard == "" {
+			r.CapRelated() // a shard's are capped once merged
+		}
 		if err := out.Result(&r); err != nil {
 			return err
 		}

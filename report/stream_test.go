@@ -169,6 +169,9 @@ func sarifWhole(w io.Writer, res *check.Result, opt Options) error {
 			c.ID = &id
 			r.RelatedLocations = append(r.RelatedLocations, c)
 		}
+		if opt.Shard == "" {
+			r.CapRelated()
+		}
 		results = append(results, r)
 	}
 	// The run without its results is the writer's own: the results are

@@ -150,7 +150,8 @@
 // files it is about), its location (the call site under %SRCROOT% when
 // known, else its primary's trace line; a trace outside the source root
 // is under TRACEDIR, which originalUriBaseIds defines), relatedLocations
-// (ids from 1: the call in the trace when located at the source, the
+// (ids from 1, at most MaxRelatedLocations, the last then saying how
+// many more: the call in the trace when located at the source, the
 // events that explain its primary, then one per consequence, at its
 // trace line, "RULE: PATH: what a crash leaves", an explore finding's
 // with properties.stateIndex), partialFingerprints

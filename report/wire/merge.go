@@ -530,6 +530,7 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	m := &Merged{Format: "sarif"}
 	for _, r := range results {
 		r.sortConsequences()
+		r.CapRelated()
 		if err := m.add(Item{Result: r}); err != nil {
 			return nil, err
 		}

@@ -1,5 +1,7 @@
 package wire
 
+import "fmt"
+
 // The part of SARIF 2.1.0 crashsim writes (--format sarif), which is what
 // GitHub code scanning reads. Member names are SARIF's; the properties
 // bags hold crashsim's own members, named below.
@@ -119,6 +121,36 @@ type SARIFResult struct {
 	// FingerprintVersion.
 	PartialFingerprints map[string]string      `json:"partialFingerprints"`
 	Properties          *SARIFResultProperties `json:"properties,omitempty"`
+}
+
+// MaxRelatedLocations is the most related locations a result holds:
+// GitHub's code scanning refuses a whole SARIF file in which one result
+// has more ("more related locations per result than allowed (1626 >
+// 1000)"), and a problem has one for each of its consequences: the
+// program-level problem of a program that synced nothing has one for
+// each file it wrote, an explore problem one for each rejected state.
+const MaxRelatedLocations = 1000
+
+// CapRelated keeps at most MaxRelatedLocations of r's related locations:
+// past that many, the last one kept stands at the first left out and
+// says how many are not listed. The result's properties still name
+// every finding (findings), and the JSON report holds each. A shard's
+// report is not capped: crashsim merge joins the shards' results and
+// caps the joined one.
+func (r *SARIFResult) CapRelated() {
+	n := len(r.RelatedLocations)
+	if n <= MaxRelatedLocations {
+		return
+	}
+	keep := MaxRelatedLocations - 1
+	first := r.RelatedLocations[keep]
+	id := keep + 1
+	r.RelatedLocations = append(r.RelatedLocations[:keep:keep], SARIFLocation{
+		ID:               &id,
+		PhysicalLocation: first.PhysicalLocation,
+		Message: &SARIFText{Text: fmt.Sprintf("%d more related locations from here on, not listed: code scanning takes at most %d a result "+
+			"(properties.findings names every finding, and crashsim's JSON report holds each)", n-keep, MaxRelatedLocations)},
+	})
 }
 
 // SARIFResultProperties are crashsim's members of a result.

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/report/wire"
+	"github.com/google/go-cmp/cmp"
+)
+
+// manyStates is an explore result of n rejected states of one file: one
+// problem of n findings, each a consequence of the first.
+func manyStates(n int, keep func(i int) bool) *check.Result {
+	rule, _ := check.Lookup(check.CheckerFailed)
+	var fs []*check.Finding
+	for i := 1; i <= n; i++ {
+		if !keep(i) {
+			continue
+		}
+		fs = append(fs, &check.Finding{
+			Rule: rule, Path: "/d/config.json", Trace: "/d/t.strace", Line: 10 + i%7, PID: 42,
+			Message: fmt.Sprintf("state %d rejected", i), Models: []string{"posix"},
+			Related:    []check.Related{{Trace: "/d/t.strace", Line: 9, Syscall: "write", What: "not on disk in this state"}},
+			State:      &check.State{Line: 10 + i%7, Path: "/d/config.json", Outcome: "empty", Persisted: "none", Words: fmt.Sprintf("empty (state %d)", i)},
+			StateIndex: i,
+		})
+	}
+	res := resultOf(fs...)
+	res.Summary.Events, res.Summary.Files = 20, 1
+	return res
+}
+
+// resultsOf reads the results of a SARIF log.
+func resultsOf(t *testing.T, log []byte) []*wire.SARIFResult {
+	t.Helper()
+	r := wire.NewReader(bytes.NewReader(log))
+	var out []*wire.SARIFResult
+	for {
+		it, err := r.Next()
+		if err != nil {
+			return out
+		}
+		out = append(out, it.Result)
+	}
+}
+
+// TestSARIFRelatedCapped: code scanning refuses a log with a result of
+// more than 1000 related locations, and a problem has one for each
+// consequence. The result keeps 1000, the last saying how many more;
+// its properties still name every finding. A shard's result is not cut
+// (merge cuts the joined one), and the merge of the shards is the
+// whole run's log.
+func TestSARIFRelatedCapped(t *testing.T) {
+	const n = 1500
+	run := &wire.RunID{Trace: "sha256:" + strings.Repeat("a", 64), Checker: "sha256:" + strings.Repeat("b", 64), Options: "--model posix"}
+	opt := Options{Roots: []string{"/d"}, Run: run}
+	var whole bytes.Buffer
+	if err := SARIF(&whole, manyStates(n, func(int) bool { return true }), opt); err != nil {
+		t.Fatal(err)
+	}
+	rs := resultsOf(t, whole.Bytes())
+	if len(rs) != 1 {
+		t.Fatalf("%d results, want 1", len(rs))
+	}
+	r := rs[0]
+	if got := len(r.RelatedLocations); got != wire.MaxRelatedLocations {
+		t.Errorf("%d related locations, want %d", got, wire.MaxRelatedLocations)
+	}
+	// The primary's one related event, then 1499 consequences: 999 kept,
+	// the 1000th says 501 more.
+	last := r.RelatedLocations[len(r.RelatedLocations)-1]
+	if last.Message == nil || !strings.HasPrefix(last.Message.Text, "501 more related locations") || *last.ID != wire.MaxRelatedLocations {
+		t.Errorf("last related location %+v", last)
+	}
+	if r.Properties == nil || len(r.Properties.Findings) != n {
+		t.Errorf("properties name %d findings, want %d", len(r.Properties.Findings), n)
+	}
+	// Two shards, each holding more than the cap uncut; merged, the
+	// whole log.
+	var shards []wire.Shard
+	for k := 1; k <= 2; k++ {
+		var b bytes.Buffer
+		o := opt
+		o.Shard = fmt.Sprintf("%d/2", k)
+		if err := SARIF(&b, manyStates(n, func(i int) bool { return i%2 == k%2 }), o); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(resultsOf(t, b.Bytes())[0].RelatedLocations); got != 1+n/2-1 {
+			t.Errorf("shard %d: %d related locations, want every one (%d)", k, got, n/2)
+		}
+		shards = append(shards, wire.Shard{Name: o.Shard, Data: bytes.NewReader(b.Bytes()), Size: int64(b.Len())})
+	}
+	var merged bytes.Buffer
+	if _, err := wire.Merge(&merged, shards); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(whole.String(), merged.String()); diff != "" {
+		t.Errorf("the merge differs from the whole log (-whole +merged):\n%s", diff)
+	}
+}
