@@ -92,10 +92,14 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		}
 	}
 	run := opt.sarifRun(res, traceDirs)
+	list := ps.List
+	if opt.Shard == "" {
+		list = list[:wire.CutResults(&run, len(list))] // a shard's are cut once merged
+	}
 	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
 	var reuse check.Finding
 	var st check.State
-	for n, p := range ps.List {
+	for n, p := range list {
 		r, err := opt.sarifResult(res, p, ids[n], index, &arts, &reuse, &st)
 		if err != nil {
 			return err

@@ -14,6 +14,12 @@ import (
 // manyStates is an explore result of n rejected states of one file: one
 // problem of n findings, each a consequence of the first.
 func manyStates(n int, keep func(i int) bool) *check.Result {
+	return statesOf(n, keep, func(int) string { return "/d/config.json" })
+}
+
+// statesOf is an explore result of n rejected states, state i of file
+// path(i).
+func statesOf(n int, keep func(i int) bool, path func(i int) string) *check.Result {
 	rule, _ := check.Lookup(check.CheckerFailed)
 	var fs []*check.Finding
 	for i := 1; i <= n; i++ {
@@ -21,10 +27,10 @@ func manyStates(n int, keep func(i int) bool) *check.Result {
 			continue
 		}
 		fs = append(fs, &check.Finding{
-			Rule: rule, Path: "/d/config.json", Trace: "/d/t.strace", Line: 10 + i%7, PID: 42,
+			Rule: rule, Path: path(i), Trace: "/d/t.strace", Line: 10 + i%7, PID: 42,
 			Message: fmt.Sprintf("state %d rejected", i), Models: []string{"posix"},
 			Related:    []check.Related{{Trace: "/d/t.strace", Line: 9, Syscall: "write", What: "not on disk in this state"}},
-			State:      &check.State{Line: 10 + i%7, Path: "/d/config.json", Outcome: "empty", Persisted: "none", Words: fmt.Sprintf("empty (state %d)", i)},
+			State:      &check.State{Line: 10 + i%7, Path: path(i), Outcome: "empty", Persisted: "none", Words: fmt.Sprintf("empty (state %d)", i)},
 			StateIndex: i,
 		})
 	}
@@ -99,5 +105,48 @@ func TestSARIFRelatedCapped(t *testing.T) {
 	}
 	if diff := cmp.Diff(whole.String(), merged.String()); diff != "" {
 		t.Errorf("the merge differs from the whole log (-whole +merged):\n%s", diff)
+	}
+}
+
+// TestSARIFResultsCut: code scanning refuses a log whose run has more
+// than 25,000 results, one for each problem. The log holds the first
+// 25,000 and a notification of how many are left out; the counts (and
+// so the exit status) are of them all. A shard's log is not cut, and
+// the merge of the shards is the whole run's log.
+func TestSARIFResultsCut(t *testing.T) {
+	const n = wire.MaxResults + 3
+	run := &wire.RunID{Trace: "sha256:" + strings.Repeat("a", 64), Checker: "sha256:" + strings.Repeat("b", 64), Options: "--model posix"}
+	opt := Options{Roots: []string{"/d"}, Run: run}
+	path := func(i int) string { return fmt.Sprintf("/d/f%d.json", i) }
+	var whole bytes.Buffer
+	if err := SARIF(&whole, statesOf(n, func(int) bool { return true }, path), opt); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(resultsOf(t, whole.Bytes())); got != wire.MaxResults {
+		t.Errorf("%d results, want %d", got, wire.MaxResults)
+	}
+	if !strings.Contains(whole.String(), `"id": "`+wire.ResultsCut+`"`) || !strings.Contains(whole.String(), "25003 problems, 3 of them not in this log") {
+		t.Errorf("no notification of the problems left out")
+	}
+	var shards []wire.Shard
+	for k := 1; k <= 2; k++ {
+		var b bytes.Buffer
+		o := opt
+		o.Shard = fmt.Sprintf("%d/2", k)
+		if err := SARIF(&b, statesOf(n, func(i int) bool { return i%2 == k%2 }, path), o); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, wire.Shard{Name: o.Shard, Data: bytes.NewReader(b.Bytes()), Size: int64(b.Len())})
+	}
+	var merged bytes.Buffer
+	m, err := wire.Merge(&merged, shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Errors != n {
+		t.Errorf("merge counts %d errors, want every problem's: %d", m.Errors, n)
+	}
+	if merged.String() != whole.String() {
+		t.Errorf("the merge differs from the whole log")
 	}
 }

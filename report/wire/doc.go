@@ -144,7 +144,9 @@
 // fullDescription, the docs; help, the fix; defaultConfiguration.level;
 // properties.tags). One invocation carries the exit code, and the blind
 // spots (level warning, or note once accepted) and notes as
-// toolExecutionNotifications. Each problem is one result: ruleId and
+// toolExecutionNotifications (and crashsim-results-cut when the run
+// holds only the first MaxResults problems). Each problem is one
+// result: ruleId and
 // ruleIndex (the problem's rule), level (its severity), message (its
 // primary's path relative to its root, its message, and how many more
 // files it is about), its location (the call site under %SRCROOT% when

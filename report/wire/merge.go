@@ -539,6 +539,14 @@ func mergeSARIF(w io.Writer, shards []Shard, scans []*scan) (*Merged, error) {
 	if p := scans[0].doc.Log.Runs[0].Properties; p != nil && (p.Run != nil || p.Config != "") {
 		run.Properties = &SARIFRunProperties{Config: p.Config, Run: p.Run}
 	}
+	// As the whole run's log: at most MaxResults results, a note past
+	// that, the counts (and the exit status) of them all. The run's
+	// invocations are the first shard's: copied before a note is added.
+	run.Invocations = slices.Clone(run.Invocations)
+	for i := range run.Invocations {
+		run.Invocations[i].Notifications = slices.Clone(run.Invocations[i].Notifications)
+	}
+	results = results[:CutResults(&run, len(results))]
 	log.Runs = []SARIFRun{run}
 	out := NewSARIFWriter(w, &log)
 	for _, r := range results {

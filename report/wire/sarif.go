@@ -153,6 +153,35 @@ func (r *SARIFResult) CapRelated() {
 	})
 }
 
+// MaxResults is the most results a run holds: code scanning refuses a
+// whole SARIF file whose run has more ("more results per run than
+// allowed"), and a check of many files without call sites can have a
+// problem for each.
+const MaxResults = 25000
+
+// ResultsCut is the id of the notification a run carries when it holds
+// MaxResults results of more problems (CutResults).
+const ResultsCut = "crashsim-results-cut"
+
+// CutResults keeps the first MaxResults of a run's n problems' results
+// (the caller writes results[:CutResults(...)]) and, past that many,
+// adds to its invocation a notification that says how many are left
+// out: the exit status and the JSON report count and hold them all. It
+// returns how many to write.
+func CutResults(run *SARIFRun, n int) int {
+	if n <= MaxResults || len(run.Invocations) == 0 {
+		return n
+	}
+	inv := &run.Invocations[0]
+	inv.Notifications = append(inv.Notifications, SARIFNotification{
+		Descriptor: SARIFDescriptor{ID: ResultsCut},
+		Level:      "warning",
+		Message: SARIFText{Text: fmt.Sprintf("%d problems, %d of them not in this log: code scanning takes at most %d results a run. "+
+			"The exit status counts them all and crashsim's JSON report holds each; --stack groups the findings of one call site into one problem", n, n-MaxResults, MaxResults)},
+	})
+	return MaxResults
+}
+
 // SARIFResultProperties are crashsim's members of a result.
 type SARIFResultProperties struct {
 	// Function is the function of the call site, when stacks named it.
