@@ -76,7 +76,11 @@ func (e *explorer) findings() {
 					words += fmt.Sprintf(", and %d more paths", len(order)-shownDiffs)
 					break
 				}
-				words += fmt.Sprintf(", with %s %s", relOrPath(e.opt.Root, o.path), o.words)
+				sep := ", "
+				if i == 0 {
+					sep = ", with "
+				}
+				words += sep + relOrPath(e.opt.Root, o.path) + " " + o.words
 			}
 			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: words}
 		}

@@ -198,6 +198,11 @@ func TestPrimaryIsTheLostFile(t *testing.T) {
 		if strings.Contains(f.State.Words, "0.tmp") {
 			joint++
 		}
+		// The other paths follow one "with": "a.json empty (...), with
+		// 0.tmp empty (...), b.json missing".
+		if n := strings.Count(f.State.Words, ", with "); n > 1 {
+			t.Errorf("%d times \", with \" in the state's words: %s", n, f.State.Words)
+		}
 	}
 	if joint == 0 {
 		t.Fatalf("no rejected state with 0.tmp changed too; the test needs one:\n%s", describe(res))
