@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
@@ -49,7 +50,17 @@ type Options struct {
 	// Run is an explore run's identity, which its shards share; nil for
 	// the other commands.
 	Run *wire.RunID
+	// AllConsequences lists every consequence of a problem in text (-v);
+	// else the first ShownConsequences, and how many more.
+	AllConsequences bool
 }
+
+// ShownConsequences is how many consequence lines a problem's text block
+// holds unless Options.AllConsequences: the program-level problem of a
+// program that synced nothing has one for each file it wrote, 400,000
+// lines for 200,000 files, where a screenful says what it is. One more
+// line says how many are left out; the JSON report holds each.
+const ShownConsequences = 50
 
 const (
 	bold   = "\x1b[1m"
@@ -74,7 +85,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 	// The problems' blocks are made in batches, on several goroutines
 	// when there are many (inBatches).
 	err = inBatches(ps, 0, 0, encoders(res.Len()), func() batchFunc {
-		t := &textFindings{opt: opt, ps: ps, rd: res.NewReading()}
+		t := &textFindings{opt: opt, ps: ps, rd: res.NewReading(), primAt: -2}
 		return t.batch
 	}, func(p []byte) error {
 		_, err := w.Write(p)
@@ -119,6 +130,26 @@ type textFindings struct {
 	rd    *check.Reading
 	reuse check.Finding
 	st    check.State
+	// primAt is the place of problem primOf's primary among its
+	// members (-1 when it has none): the batch's problem, looked up
+	// once.
+	primOf, primAt int
+}
+
+// consequence is the ordinal of problem n's k-th member among its
+// consequences (its members but the primary).
+func (t *textFindings) consequence(n, k int) int {
+	p := t.ps.List[n]
+	if t.primOf != n || t.primAt == -2 {
+		t.primOf, t.primAt = n, -1
+		if p.Primary >= 0 {
+			t.primAt = slices.Index(p.Members, int32(p.Primary))
+		}
+	}
+	if t.primAt >= 0 && t.primAt < k {
+		return k - 1
+	}
+	return k
 }
 
 // batch is a batchFunc: a problem's block starts at its first finding.
@@ -134,9 +165,18 @@ func (t *textFindings) batch(dst []byte, n, k, count int) ([]byte, error) {
 				return dst, err
 			}
 		}
-		if i := int(p.Members[k]); i != p.Primary {
+		if i := int(p.Members[k]); i != p.Primary && (t.opt.AllConsequences || t.consequence(n, k) < ShownConsequences) {
 			if dst, err = t.member(dst, p, i); err != nil {
 				return dst, err
+			}
+		}
+		if k == len(p.Members)-1 && !t.opt.AllConsequences {
+			all := len(p.Members)
+			if p.Primary >= 0 {
+				all--
+			}
+			if more := all - ShownConsequences; more > 0 {
+				dst = fmt.Appendf(dst, "    %s\n", t.opt.paint(dim, fmt.Sprintf("... and %d more consequences: -v lists every one, --format json holds each", more)))
 			}
 		}
 		k++

@@ -150,3 +150,39 @@ func TestSARIFResultsCut(t *testing.T) {
 		t.Errorf("the merge differs from the whole log")
 	}
 }
+
+// TestTextConsequencesShown: a problem's text block lists its first
+// ShownConsequences consequences and says how many more; with
+// AllConsequences (-v), every one.
+func TestTextConsequencesShown(t *testing.T) {
+	const n = ShownConsequences + 8 // the primary and 57 consequences
+	res := manyStates(n, func(int) bool { return true })
+	lines := func(opt Options) (shown int, more string) {
+		var b bytes.Buffer
+		if err := Text(&b, res, opt); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			switch {
+			case strings.Contains(l, " checker-failed: a crash right after line "):
+				shown++
+			case strings.HasPrefix(l, "    ... and "):
+				more = l
+			}
+		}
+		return shown, more
+	}
+	shown, more := lines(Options{Roots: []string{"/d"}})
+	if shown != ShownConsequences || more != "    ... and 7 more consequences: -v lists every one, --format json holds each" {
+		t.Errorf("%d consequence lines and %q, want %d and 7 more", shown, more, ShownConsequences)
+	}
+	shown, more = lines(Options{Roots: []string{"/d"}, AllConsequences: true})
+	if shown != n-1 || more != "" {
+		t.Errorf("with AllConsequences: %d consequence lines and %q, want %d", shown, more, n-1)
+	}
+	// Few enough: every one, and no line of more.
+	res = manyStates(ShownConsequences+1, func(int) bool { return true })
+	if shown, more = lines(Options{Roots: []string{"/d"}}); shown != ShownConsequences || more != "" {
+		t.Errorf("%d consequences: %d lines and %q", ShownConsequences, shown, more)
+	}
+}

@@ -148,6 +148,7 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 		return err
 	}
 	opt.Models, opt.AllModels, opt.Tool, opt.Shard, opt.Explore, opt.Config, opt.Run = f.Model, all, crashsim.Tool(), r.shard, r.explored, g.cfgName, r.run
+	opt.AllConsequences = g.Verbose
 	// The exit status, --fail-on and every renderer count problems: the
 	// findings are grouped once, after the filter.
 	phases.Mark("the report's options")

@@ -53,7 +53,7 @@ func withCode(code int, err error) error { return &exitError{code: code, err: er
 
 // Globals are bound into every command's Run.
 type Globals struct {
-	Verbose  bool        `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines)."`
+	Verbose  bool        `short:"v" help:"Say more about what crashsim does (strace flags, skipped lines), and list every consequence of a problem in text reports, not the first 50."`
 	Version  versionFlag `help:"Print crashsim's version and VCS revision, and exit."`
 	Progress bool        `help:"Show progress on stderr while a large trace is read, even when stderr is not a terminal (on a terminal it shows by default)."`
 	Config   string      `placeholder:"FILE" help:"Read settings from FILE instead of .crashsim.toml in the current directory or the nearest one above it (check, trace, explore)."`
