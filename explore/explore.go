@@ -323,10 +323,11 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		files: map[string]bool{}, start: start, predict: map[int][]*check.Finding{}, lossy: map[string]bool{}}
 	e.res.Seed = opt.Seed
 	for _, f := range opt.Predict {
-		if f.Rule.ID != check.CheckerFailed {
-			e.lossy[f.Path] = true
+		if f.Rule.ID == check.CheckerFailed {
+			continue
 		}
-		if f.State != nil && f.Rule.ID != check.CheckerFailed {
+		e.lossy[f.Path] = true
+		if f.State != nil {
 			e.predict[f.State.Line] = append(e.predict[f.State.Line], f)
 		}
 	}

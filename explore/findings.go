@@ -55,33 +55,30 @@ func (e *explorer) findings() {
 			d := s.diffs[s.primary]
 			f.Path = d.path
 			fmt.Fprintf(&msg, "the checker rejects a state a crash right after line %d can leave: ", s.line)
-			order := append([]diff{d}, append(append([]diff(nil), s.diffs[:s.primary]...), s.diffs[s.primary+1:]...)...)
-			for i, o := range order {
-				if i == shownDiffs {
-					fmt.Fprintf(&msg, ", and %d more paths", len(order)-shownDiffs)
+			// The other paths the state changes, said once for the
+			// message ("a empty, b missing") and once for the state's
+			// words, which name the whole joint state: a rejected state
+			// is one of several in its problem, where only they tell it
+			// from the others ("empty (...), with b missing").
+			var others strings.Builder
+			rest := append(append([]diff(nil), s.diffs[:s.primary]...), s.diffs[s.primary+1:]...)
+			for i, o := range rest {
+				if i+1 == shownDiffs {
+					fmt.Fprintf(&others, ", and %d more paths", len(rest)+1-shownDiffs)
 					break
 				}
 				if i > 0 {
-					msg.WriteString(", ")
+					others.WriteString(", ")
 				}
-				fmt.Fprintf(&msg, "%s %s", relOrPath(e.opt.Root, o.path), o.words)
+				fmt.Fprintf(&others, "%s %s", relOrPath(e.opt.Root, o.path), o.words)
+			}
+			fmt.Fprintf(&msg, "%s %s", relOrPath(e.opt.Root, d.path), d.words)
+			words := d.words
+			if others.Len() > 0 {
+				msg.WriteString(", " + others.String())
+				words += ", with " + others.String()
 			}
 			msg.WriteString("; the other files as the program saw them")
-			// The state's words name the whole joint state, its primary
-			// path's first: a rejected state is one of several in its
-			// problem, where only these words tell it from the others.
-			words := d.words
-			for i, o := range order[1:] {
-				if i+1 == shownDiffs {
-					words += fmt.Sprintf(", and %d more paths", len(order)-shownDiffs)
-					break
-				}
-				sep := ", "
-				if i == 0 {
-					sep = ", with "
-				}
-				words += sep + relOrPath(e.opt.Root, o.path) + " " + o.words
-			}
 			f.State = &check.State{Trace: f.Trace, Line: s.line, Path: d.path, Outcome: string(d.ps.Outcome), Persisted: d.ps.Persisted, Words: words}
 		}
 		if s.event != nil && s.line > 0 {

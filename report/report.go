@@ -85,7 +85,7 @@ func Text(w io.Writer, res *check.Result, opt Options) error {
 	// The problems' blocks are made in batches, on several goroutines
 	// when there are many (inBatches).
 	err = inBatches(ps, 0, 0, encoders(res.Len()), func() batchFunc {
-		t := &textFindings{opt: opt, ps: ps, rd: res.NewReading(), primAt: -2}
+		t := &textFindings{opt: opt, ps: ps, rd: res.NewReading(), primOf: -1}
 		return t.batch
 	}, func(p []byte) error {
 		_, err := w.Write(p)
@@ -132,7 +132,7 @@ type textFindings struct {
 	st    check.State
 	// primAt is the place of problem primOf's primary among its
 	// members (-1 when it has none): the batch's problem, looked up
-	// once.
+	// once (primOf -1: none yet).
 	primOf, primAt int
 }
 
@@ -140,7 +140,7 @@ type textFindings struct {
 // consequences (its members but the primary).
 func (t *textFindings) consequence(n, k int) int {
 	p := t.ps.List[n]
-	if t.primOf != n || t.primAt == -2 {
+	if t.primOf != n {
 		t.primOf, t.primAt = n, -1
 		if p.Primary >= 0 {
 			t.primAt = slices.Index(p.Members, int32(p.Primary))

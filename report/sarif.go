@@ -92,9 +92,11 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		}
 	}
 	run := opt.sarifRun(res, traceDirs)
+	// A shard's log is cut to code scanning's limits once merged.
+	whole := opt.Shard == ""
 	list := ps.List
-	if opt.Shard == "" {
-		list = list[:wire.CutResults(&run, len(list))] // a shard's are cut once merged
+	if whole {
+		list = list[:wire.CutResults(&run, len(list))]
 	}
 	out := wire.NewSARIFWriter(w, &wire.SARIFLog{Schema: wire.SARIFSchema, Version: wire.SARIFVersion, Runs: []wire.SARIFRun{run}})
 	var reuse check.Finding
@@ -104,8 +106,8 @@ func SARIF(w io.Writer, res *check.Result, opt Options) error {
 		if err != nil {
 			return err
 		}
-		if opt.Shard == "" {
-			r.CapRelated() // a shard's are capped once merged
+		if whole {
+			r.CapRelated()
 		}
 		if err := out.Result(&r); err != nil {
 			return err
