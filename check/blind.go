@@ -317,6 +317,15 @@ type Watcher struct {
 	afterSync     model.Ref
 	afterSyncPath string
 	afterSyncHow  string
+	// kept is the first successful open of a file for writing only
+	// that keeps its data (O_WRONLY, without O_TRUNC, and without
+	// O_CREAT unless it appends), keptPath its path: a program opens a
+	// file so to write to it, and in a trace without a single write,
+	// what it wrote a filter left out (-e trace=!write). The model
+	// takes the file for unchanged and would check it clean.
+	kept      model.Ref
+	keptPath  string
+	keptFlags uint64
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -502,6 +511,36 @@ func processCall(e syscalls.Effect) bool {
 // whole run, make a trace filtered: one or two could be a program that
 // exits holding them.
 const minFilteredOpens = 3
+
+// keptLooked drops the sign of an open that keepsData when a later read
+// or stat looks at its file: what it shows is the evidence then. Data
+// the model does not explain is a sign of its own (settled, unseen);
+// what it does explain says the file was not written (": >> log; cat
+// log", which reads nothing back).
+func (w *Watcher) keptLooked(ev *parser.Event, paths []string) {
+	if w.kept.Line > 0 && ev.OK() && len(paths) > 0 && paths[0] == w.keptPath {
+		w.kept, w.keptPath = model.Ref{}, ""
+	}
+}
+
+// keepsData reports whether an open's flags open a file to be written
+// without making or cutting it: write only (O_RDWR is also a read, and a
+// database opened so may be only read), not truncated, and not created
+// unless appended to (touch opens O_WRONLY|O_CREAT and writes nothing).
+func keepsData(flags uint64) bool {
+	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) != syscalls.O_WRONLY || flags&syscalls.O_TRUNC != 0 {
+		return false
+	}
+	return flags&syscalls.O_CREAT == 0 || flags&syscalls.O_APPEND != 0
+}
+
+// keptHow says how an open that keepsData opened its file.
+func keptHow(flags uint64) string {
+	if flags&syscalls.O_APPEND != 0 {
+		return "for appending"
+	}
+	return "write only, neither created nor truncated"
+}
 
 // pathSet counts distinct paths and keeps the first with where it was
 // seen. Past maxPaths it stops telling them apart and counts changes.
@@ -760,6 +799,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
 		w.readOpen = nil
+		w.keptLooked(ev, paths)
 	case syscalls.CopyInto:
 		w.writes++
 		w.reads++
@@ -782,6 +822,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Stat:
 		w.statSeen = true
 		w.statPath = ""
+		w.keptLooked(ev, paths)
 		if len(paths) > 0 {
 			w.statPath = paths[0] // for observeSize, which sees the effect
 		}
@@ -876,6 +917,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.written = ref(ev)
 		}
 		w.opens++
+		if w.kept.Line == 0 && ev.OK() && len(paths) > 0 && keepsData(flags) {
+			w.kept, w.keptPath, w.keptFlags = ref(ev), paths[0], flags
+		}
 		switch {
 		case flags&syscalls.O_TRUNC != 0:
 			w.changedAfterSync(ev, paths, "is truncated")
@@ -1263,6 +1307,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// writes nothing (truncate, util-linux's fallocate) seldom
 		// follow a sync.
 		add(BlindSyscallFilter, w.afterSync, fmt.Sprintf("%s %s here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what was written before the sync and what was written after it, which a crash can lose or bring back, cannot be seen", shown(w.afterSyncPath), w.afterSyncHow))
+	} else if noWrites && w.kept.Line > 0 && len(w.unseen) == 0 {
+		// sh -c 'echo y >> f' or a program that opens its existing
+		// file O_WRONLY and writes into it, under -e trace=!write: an
+		// open and no write, which the model takes for a file left as
+		// it was. A program that opens a file to write only, neither to
+		// create nor to cut it, and then writes nothing anywhere, not
+		// even to its terminal, is rare.
+		add(BlindSyscallFilter, w.kept, fmt.Sprintf("%s is opened here to be written (%s), but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote there, which a crash can lose, cannot be seen", shown(w.keptPath), keptHow(w.keptFlags)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {

@@ -102,6 +102,12 @@ func TestBlindSpots(t *testing.T) {
 		// not show.
 		{name: "syscall filter without writes", trace: "blind-syscall-filter-writes",
 			opt: Options{Roots: []string{dir("blind-syscall-filter-writes")}, Cwd: dir("blind-syscall-filter-writes")}, blind: []string{BlindSyscallFilter}, findings: []string{}},
+		// A filter without write: python opens its existing state.txt
+		// write only and writes over it without a sync (data-not-synced
+		// in a full recording). With the write gone the open is all
+		// that shows, and the check was clean.
+		{name: "syscall filter, an overwrite without its write", trace: "blind-syscall-filter-overwrite",
+			opt: Options{Roots: []string{dir("blind-syscall-filter-overwrite")}, Cwd: dir("blind-syscall-filter-overwrite")}, blind: []string{BlindSyscallFilter}, findings: []string{}},
 		// A filter that keeps writes and syncs and drops the opens:
 		// sqlite3's commit unlinks its journal without an fsync of the
 		// directory (name-not-synced in a full recording), and the
@@ -1051,6 +1057,42 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 		{"O_APPEND after a sync", in(sync + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 close(3) = 0\n"), []string{BlindSyscallFilter}},
 		{"a write to the terminal shows", in(sync + cut + tty), nil},
 		{"no sync before the cut", in(cut + sync), nil},
+	})
+}
+
+// TestOpenedToWriteWithoutWrites: a program that opens an existing file
+// write only, or for appending ("echo y >> log"), writes to it; under -e
+// trace=!write only the open shows, which the model takes for a file left
+// as it was, and the trace checked clean. Such an open in a trace without
+// a single write is a blind spot, unless a later read or stat looks at
+// the file: what that shows is the evidence then. An open that creates or
+// cuts the file (touch, "> f") or that also reads (a database opened
+// O_RDWR and only queried) writes nothing in many programs, and is not
+// one; nor is any open in a trace that shows a write anywhere.
+func TestOpenedToWriteWithoutWrites(t *testing.T) {
+	const (
+		start = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
+		end   = "100 close(3) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+		tty   = "100 write(1</dev/pts/0>, \"ok\\n\", 3) = 3\n"
+	)
+	open := func(flags string) string {
+		return "100 openat(AT_FDCWD, \"/w/f\", " + flags + ") = 3\n"
+	}
+	in := func(body string) string { return start + body + end }
+	wantBlind(t, Options{Roots: []string{"/w"}}, []blindCase{
+		{"write only", in(open("O_WRONLY|O_CLOEXEC")), []string{BlindSyscallFilter}},
+		{"for appending", in(open("O_WRONLY|O_CREAT|O_APPEND, 0666")), []string{BlindSyscallFilter}},
+		{"for appending, not created", in(open("O_WRONLY|O_APPEND")), []string{BlindSyscallFilter}},
+		{"a failed open", start + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY) = -1 EACCES (Permission denied)\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", nil},
+		{"a write to the terminal shows", in(open("O_WRONLY") + tty), nil},
+		{"created (touch)", in(open("O_WRONLY|O_CREAT|O_NOCTTY|O_NONBLOCK, 0666")), nil},
+		{"truncated", in(open("O_WRONLY|O_CREAT|O_TRUNC, 0666")), nil},
+		{"read and write", in(open("O_RDWR|O_CREAT, 0644")), nil},
+		{"a device", start + "100 openat(AT_FDCWD, \"/dev/null\", O_WRONLY) = 3\n" + end, nil},
+		{"cut to a size", in(open("O_WRONLY") + "100 ftruncate(3, 0) = 0\n"), nil},
+		// Read back and found as the model has it: nothing was written.
+		{"read back empty", in(open("O_WRONLY|O_APPEND") + "100 close(3) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n"), nil},
+		{"a later file not read back", in(open("O_WRONLY|O_APPEND") + "100 read(3, \"\", 4096) = -1 EBADF (Bad file descriptor)\n" + "100 close(3) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n100 close(3) = 0\n" + "100 openat(AT_FDCWD, \"/w/g\", O_WRONLY) = 3\n"), []string{BlindSyscallFilter}},
 	})
 }
 
