@@ -317,15 +317,24 @@ type Watcher struct {
 	afterSync     model.Ref
 	afterSyncPath string
 	afterSyncHow  string
-	// kept is the first successful open of a file for writing only
-	// that keeps its data (O_WRONLY, without O_TRUNC, and without
-	// O_CREAT unless it appends), keptPath its path: a program opens a
+	// kept is the first successful open of a file for writing that
+	// keeps its data (keepsData), keptPath its path: a program opens a
 	// file so to write to it, and in a trace without a single write,
 	// what it wrote a filter left out (-e trace=!write). The model
 	// takes the file for unchanged and would check it clean.
 	kept      model.Ref
 	keptPath  string
 	keptFlags uint64
+	// keptPID and keptFD are the kept open's process and fd, and
+	// keptOpen says the fd is not closed yet: a look at the file through
+	// it, or beside it, comes before the write it was opened for
+	// (Python's open stats its new fd), and says nothing of that write.
+	keptPID, keptFD int
+	keptOpen        bool
+	// queued: the trace submits I/O through Linux AIO or sets up an
+	// io_uring, whose writes no write call shows (each has a blind spot
+	// of its own when it worked): no sign that a filter left writes out.
+	queued bool
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -513,22 +522,27 @@ func processCall(e syscalls.Effect) bool {
 const minFilteredOpens = 3
 
 // keptLooked drops the sign of an open that keepsData when a later read
-// or stat looks at its file: what it shows is the evidence then. Data
-// the model does not explain is a sign of its own (settled, unseen);
-// what it does explain says the file was not written (": >> log; cat
-// log", which reads nothing back).
-func (w *Watcher) keptLooked(ev *parser.Event, paths []string) {
-	if w.kept.Line > 0 && ev.OK() && len(paths) > 0 && paths[0] == w.keptPath {
+// or stat looks at its file after the fd is closed: what it shows is the
+// evidence then. Data the model does not explain is a sign of its own
+// (settled, unseen); what it does explain says the file was not written
+// (": >> log; cat log", which reads nothing back). A read while the fd
+// is open drops it too when the open also reads: the program uses its
+// file as a reader (sqlite3 opens its database O_RDWR to query it).
+func (w *Watcher) keptLooked(ev *parser.Event, paths []string, read bool) {
+	if w.kept.Line == 0 || !ev.OK() || len(paths) == 0 || paths[0] != w.keptPath {
+		return
+	}
+	if !w.keptOpen || read && w.keptFlags&syscalls.O_RDWR != 0 {
 		w.kept, w.keptPath = model.Ref{}, ""
 	}
 }
 
 // keepsData reports whether an open's flags open a file to be written
-// without making or cutting it: write only (O_RDWR is also a read, and a
-// database opened so may be only read), not truncated, and not created
-// unless appended to (touch opens O_WRONLY|O_CREAT and writes nothing).
+// without making or cutting it: not truncated, and not created unless
+// appended to (touch opens O_WRONLY|O_CREAT and writes nothing, and a
+// database is opened O_RDWR|O_CREAT to be queried).
 func keepsData(flags uint64) bool {
-	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) != syscalls.O_WRONLY || flags&syscalls.O_TRUNC != 0 {
+	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) == 0 || flags&syscalls.O_TRUNC != 0 {
 		return false
 	}
 	return flags&syscalls.O_CREAT == 0 || flags&syscalls.O_APPEND != 0
@@ -536,8 +550,11 @@ func keepsData(flags uint64) bool {
 
 // keptHow says how an open that keepsData opened its file.
 func keptHow(flags uint64) string {
-	if flags&syscalls.O_APPEND != 0 {
+	switch {
+	case flags&syscalls.O_APPEND != 0:
 		return "for appending"
+	case flags&syscalls.O_RDWR != 0:
+		return "for reading and writing, neither created nor truncated"
 	}
 	return "write only, neither created nor truncated"
 }
@@ -767,6 +784,11 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.end(ev.PID)
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
+		if w.keptOpen && ev.PID == w.keptPID {
+			if fd, ok := ev.Arg(0).Int(); ok && (fd == int64(w.keptFD) || row.Effect == syscalls.CloseRange) {
+				w.keptOpen = false
+			}
+		}
 		w.ringUse(ev, row)
 	case syscalls.Execve:
 		w.execSeen = true
@@ -799,7 +821,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.ReadFD, syscalls.ReadAt:
 		w.reads++
 		w.readOpen = nil
-		w.keptLooked(ev, paths)
+		w.keptLooked(ev, paths, true)
 	case syscalls.CopyInto:
 		w.writes++
 		w.reads++
@@ -813,6 +835,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.unclassed = w.unclassed || ev.Name == "sync" // in no class, as io_submit
 		w.barrier = true
 	case syscalls.IOUringSetup:
+		w.queued = true
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
 		}
@@ -822,7 +845,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Stat:
 		w.statSeen = true
 		w.statPath = ""
-		w.keptLooked(ev, paths)
+		w.keptLooked(ev, paths, false)
 		if len(paths) > 0 {
 			w.statPath = paths[0] // for observeSize, which sees the effect
 		}
@@ -841,6 +864,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 	case syscalls.AIOSubmit:
 		w.unclassed = true
+		w.queued = true
 		if ev.OK() && ev.Ret > 0 && w.aio.Syscall == "" {
 			w.aio = ref(ev)
 		}
@@ -919,6 +943,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.opens++
 		if w.kept.Line == 0 && ev.OK() && len(paths) > 0 && keepsData(flags) {
 			w.kept, w.keptPath, w.keptFlags = ref(ev), paths[0], flags
+			w.keptPID, w.keptFD, w.keptOpen = ev.PID, int(ev.Ret), true
 		}
 		switch {
 		case flags&syscalls.O_TRUNC != 0:
@@ -1307,7 +1332,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// writes nothing (truncate, util-linux's fallocate) seldom
 		// follow a sync.
 		add(BlindSyscallFilter, w.afterSync, fmt.Sprintf("%s %s here after a sync, but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what was written before the sync and what was written after it, which a crash can lose or bring back, cannot be seen", shown(w.afterSyncPath), w.afterSyncHow))
-	} else if noWrites && w.kept.Line > 0 && len(w.unseen) == 0 {
+	} else if noWrites && w.kept.Line > 0 && len(w.unseen) == 0 && !w.queued {
 		// sh -c 'echo y >> f' or a program that opens its existing
 		// file O_WRONLY and writes into it, under -e trace=!write: an
 		// open and no write, which the model takes for a file left as
