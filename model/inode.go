@@ -210,7 +210,37 @@ type Inode struct {
 	// record does not say. A stat's size is compared with Size only
 	// where it is exact (see Model.sizeSeen).
 	sizeLoose bool
-	opRefs    int32
+	// node is what a symlink, mknod or bind made, when it is no regular
+	// file: its crash states hold no data, and their words name it.
+	node   nodeKind
+	opRefs int32
+}
+
+// nodeKind is what kind of node an inode is when it is no regular file
+// or directory: one that holds no data a crash can lose.
+type nodeKind uint8
+
+const (
+	nodeFile nodeKind = iota // a regular file or a directory
+	nodeSymlink
+	nodeFifo
+	nodeSocket
+	nodeDevice
+)
+
+var nodeNames = [...]string{nodeSymlink: "symlink", nodeFifo: "fifo", nodeSocket: "socket", nodeDevice: "device node"}
+
+// nodeOfMode is the kind of node mknod makes with mode.
+func nodeOfMode(mode string) nodeKind {
+	switch t, _ := modeType(mode); t {
+	case modeFifo:
+		return nodeFifo
+	case modeSock:
+		return nodeSocket
+	case modeChr, modeBlk:
+		return nodeDevice
+	}
+	return nodeFile
 }
 
 // inodeMore holds what few inodes have.

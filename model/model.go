@@ -670,12 +670,13 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.rename(ev, row, paths, eff)
 	case syscalls.Link:
 		m.link(ev, row, paths, eff)
-	case syscalls.Symlink, syscalls.Mknod:
+	case syscalls.Symlink, syscalls.Mknod, syscalls.Bind:
 		// A new name on a new inode: a symlink, or what mknod makes (a
 		// fifo from mkfifo or cp -a, a socket, a device node, or an
-		// empty regular file with mode S_IFREG or no type).
+		// empty regular file with mode S_IFREG or no type), or the
+		// socket bind makes. Each fails when the name exists.
 		kind := EntrySymlink
-		if row.Effect == syscalls.Mknod {
+		if row.Effect != syscalls.Symlink {
 			kind = EntryCreate
 		}
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
@@ -684,7 +685,15 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			// A symlink's size is not its target's, which a stat shows;
 			// a fifo, socket or device node has no size a read or a
 			// seek shows.
-			ino.sizeLoose = kind == EntrySymlink || !mknodRegular(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
+			ino.sizeLoose = row.Effect != syscalls.Mknod || !mknodRegular(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
+			switch row.Effect {
+			case syscalls.Symlink:
+				ino.node = nodeSymlink
+			case syscalls.Bind:
+				ino.node = nodeSocket
+			default:
+				ino.node = nodeOfMode(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
+			}
 			m.entry(ev, kind, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -955,12 +964,13 @@ const (
 	modeFifo = 0o010000
 	modeSock = 0o140000
 	modeReg  = 0o100000
+	modeBlk  = 0o060000
 )
 
 var modeNames = [...]struct {
 	name string
 	bits uint64
-}{{"S_IFDIR", modeDir}, {"S_IFCHR", modeChr}, {"S_IFIFO", modeFifo}, {"S_IFSOCK", modeSock}, {"S_IFREG", modeReg}, {"S_IFLNK", 0o120000}, {"S_IFBLK", 0o060000}}
+}{{"S_IFDIR", modeDir}, {"S_IFCHR", modeChr}, {"S_IFIFO", modeFifo}, {"S_IFSOCK", modeSock}, {"S_IFREG", modeReg}, {"S_IFLNK", 0o120000}, {"S_IFBLK", modeBlk}}
 
 // modeType is the file type of a stat's mode as strace printed it:
 // S_IFDIR|0755, or with -X raw the number 040755. ok is false when the

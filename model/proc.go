@@ -1049,7 +1049,7 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 		if j := s.Dirfd(); j >= 0 {
 			d = ev.Arg(j)
 		}
-		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Began()))
+		out = append(out, p.atPath(pr, d, pathValue(ev, s, i), ev.Began()))
 		if s.RetFD && out[len(out)-1] == "" && ev.RetAnno != "" {
 			out[len(out)-1] = annoPath(ev.RetAnno)
 		}
@@ -1062,6 +1062,32 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 		out = append(out, p.atPath(pr, d, ev.Arg(i), ev.Began()))
 	}
 	return out
+}
+
+// pathValue is argument i of ev, a path: itself, or for a socket address
+// the sun_path of a Unix socket's. An abstract socket's name (strace
+// prints @"name") and another family's address name no file: the zero
+// Value then, which names none.
+func pathValue(ev *parser.Event, s *syscalls.Row, i int) *parser.Value {
+	v := ev.Arg(i)
+	if s.Args[i].Kind != syscalls.ArgSockAddr {
+		return v
+	}
+	if !unixFamily(v.Field("sa_family")) {
+		return &parser.Value{}
+	}
+	return v.Field("sun_path")
+}
+
+// unixFamily reports whether a sa_family is AF_UNIX: strace 4 printed it
+// AF_LOCAL, -X raw prints the number.
+func unixFamily(v *parser.Value) bool {
+	switch v.Text {
+	case "AF_UNIX", "AF_LOCAL":
+		return true
+	}
+	n, ok := v.Int()
+	return ok && n == 1
 }
 
 // Apply updates processes, fd tables and cwds with a completed event and

@@ -55,7 +55,13 @@ func (m *Model) StateWords(s PathState) string {
 // stateWords is StateWords with the state's inode looked up (nil: none).
 func stateWords(s PathState, ino *Inode) string {
 	var b strings.Builder
-	b.WriteString(OutcomeWords(s.Outcome))
+	if s.Outcome == Empty && ino != nil && ino.node != nodeFile {
+		// A socket, fifo, device node or symlink holds no data: "empty"
+		// would read as a file that lost its data.
+		b.WriteString("as the " + nodeNames[ino.node] + " the run made")
+	} else {
+		b.WriteString(OutcomeWords(s.Outcome))
+	}
 	switch {
 	case s.Gone != "":
 		fmt.Fprintf(&b, " (its directory %s is missing)", s.Gone)

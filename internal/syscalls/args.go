@@ -19,6 +19,7 @@ func argStat(name string) Arg                { return Arg{Name: name, Kind: ArgS
 func argBuf(name string) Arg                 { return Arg{Name: name, Kind: ArgBuf} }
 func argFDPair(name string) Arg              { return Arg{Name: name, Kind: ArgFDPair} }
 func argAddr(name string) Arg                { return Arg{Name: name, Kind: ArgAddr} }
+func argSockAddr(name string) Arg            { return Arg{Name: name, Kind: ArgSockAddr} }
 func argOther(name string) Arg               { return Arg{Name: name, Kind: ArgOther} }
 func argWhence(name string) Arg              { return Arg{Name: name, Kind: ArgWhence, Table: SeekWhence} }
 func argFlags(name string, t *FlagTable) Arg { return Arg{Name: name, Kind: ArgFlags, Table: t} }

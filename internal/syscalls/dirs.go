@@ -28,6 +28,12 @@ var dirRows = []Row{
 		Args: args(argPath("pathname"), argMode("mode"), argOther("dev"))},
 	{Name: "mknodat", Effect: Mknod, Arches: AllArches, Traced: true, Why: "entries",
 		Args: args(argDirfd("dirfd"), argPath("pathname"), argMode("mode"), argOther("dev"))},
+	// A server's Unix socket (PostgreSQL's .s.PGSQL.5432, redis's
+	// unixsocket) is a name in a directory, which the server removes when
+	// it stops: without bind, that removal looked like one of a file from
+	// before the run.
+	{Name: "bind", Effect: Bind, Arches: AllArches, Traced: true, Why: "entries: a Unix socket bound to a path is a new name",
+		Args: args(argFDOther("sockfd"), argSockAddr("addr"), argOther("addrlen"))},
 
 	{Name: "chdir", Effect: Chdir, Arches: AllArches, Traced: true, Why: "cwd", Args: args(argPath("path"))},
 	{Name: "chroot", Effect: Chroot, Arches: AllArches, Traced: true, Why: "the root absolute paths start from (ldconfig -r, useradd -R)",

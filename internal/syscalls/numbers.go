@@ -18,7 +18,7 @@ import (
 // numbers are the calls that matter by their number, by architecture.
 var numbers = [numArches]map[uint64]string{
 	AMD64: {
-		1: "write", 2: "open", 18: "pwrite64", 20: "writev", 40: "sendfile",
+		1: "write", 2: "open", 18: "pwrite64", 20: "writev", 40: "sendfile", 49: "bind",
 		76: "truncate", 77: "ftruncate", 82: "rename", 83: "mkdir", 84: "rmdir",
 		85: "creat", 86: "link", 87: "unlink", 88: "symlink", 133: "mknod",
 		257: "openat", 258: "mkdirat", 259: "mknodat", 263: "unlinkat",
@@ -31,7 +31,7 @@ var numbers = [numArches]map[uint64]string{
 		33: "mknodat", 34: "mkdirat", 35: "unlinkat", 36: "symlinkat",
 		37: "linkat", 38: "renameat", 45: "truncate", 46: "ftruncate",
 		47: "fallocate", 56: "openat", 64: "write", 66: "writev",
-		68: "pwrite64", 70: "pwritev", 71: "sendfile", 76: "splice",
+		68: "pwrite64", 70: "pwritev", 71: "sendfile", 76: "splice", 200: "bind",
 		276: "renameat2", 285: "copy_file_range", 287: "pwritev2",
 		425: "io_uring_setup", 437: "openat2",
 	},
@@ -42,7 +42,7 @@ var numbers = [numArches]map[uint64]string{
 		187: "sendfile", 193: "truncate64", 194: "ftruncate64",
 		239: "sendfile64", 295: "openat", 296: "mkdirat", 297: "mknodat",
 		301: "unlinkat", 302: "renameat", 303: "linkat", 304: "symlinkat",
-		313: "splice", 324: "fallocate", 334: "pwritev", 353: "renameat2",
+		313: "splice", 324: "fallocate", 334: "pwritev", 353: "renameat2", 361: "bind",
 		377: "copy_file_range", 379: "pwritev2", 425: "io_uring_setup",
 		437: "openat2",
 	},

@@ -45,6 +45,7 @@ const (
 	Link
 	Symlink
 	Mknod // a node, maybe a regular file: counted as a change, not modelled
+	Bind  // bind of a Unix socket to a path: a new name on a socket, as mknod of one
 	Stat  // stat family, access, readlink: whether a name existed, a file's size before the trace
 
 	// Barriers.
@@ -69,7 +70,7 @@ var effectNames = [numEffects]string{
 	"none", "open", "close", "close_range", "dup", "fcntl", "pipe", "new-fd", "bpf",
 	"chdir", "fchdir", "getcwd", "chroot", "fork", "execve", "exit", "wait",
 	"read", "read-at-offset", "seek", "write", "write-at-offset", "copy-into", "truncate", "fallocate",
-	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "stat",
+	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "bind", "stat",
 	"fsync", "fdatasync", "sync", "syncfs", "sync_file_range", "msync",
 	"mmap", "ioctl", "io_uring_setup", "io_uring_enter", "io_submit",
 }
@@ -97,7 +98,7 @@ func (e Effect) IsSync() bool {
 func (e Effect) Changes() bool {
 	switch e {
 	case WriteFD, WriteAt, CopyInto, Truncate, Fallocate,
-		Mkdir, Unlink, Rmdir, Rename, Link, Symlink, Mknod:
+		Mkdir, Unlink, Rmdir, Rename, Link, Symlink, Mknod, Bind:
 		return true
 	}
 	return false
@@ -130,6 +131,9 @@ const (
 	ArgBuf                      // a string the call fills (readlink's target, getcwd's path)
 	ArgFDPair                   // the two fds pipe and socketpair return, [r, w]
 	ArgAddr                     // an address (mmap's result, msync's start)
+	// ArgSockAddr is a struct sockaddr; a Unix socket's (sa_family=AF_UNIX)
+	// names a path in its sun_path, which bind makes. It is the row's path.
+	ArgSockAddr
 )
 
 // Arg is one argument of a call, in the order strace prints them.
@@ -270,7 +274,7 @@ func (r *Row) index() {
 		switch a.Kind {
 		case ArgFD:
 			first(&r.fd, i)
-		case ArgPath:
+		case ArgPath, ArgSockAddr:
 			dir := int8(-1)
 			if i > 0 && r.Args[i-1].Kind == ArgDirfd {
 				dir = int8(i - 1)

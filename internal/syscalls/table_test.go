@@ -77,7 +77,7 @@ func fits(r *Row) string {
 		if r.FD() < 0 && r.Path() < 0 || r.Pos(ArgSize) < 0 {
 			return "no file or no length"
 		}
-	case Open, Mkdir, Unlink, Rmdir, Chdir, Chroot, Mknod, Stat, Symlink:
+	case Open, Mkdir, Unlink, Rmdir, Chdir, Chroot, Mknod, Bind, Stat, Symlink:
 		if r.Path() < 0 && r.FD() < 0 {
 			return "no path"
 		}
