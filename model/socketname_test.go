@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"testing"
+
+	"github.com/crashsim/crashsim/parser"
 )
 
 // TestUnixSocketNameIsNew: a server that binds a Unix socket in a
@@ -23,10 +25,7 @@ func TestUnixSocketNameIsNew(t *testing.T) {
 		"10 unlink(\"/srv/run/.s.sock\") = 0\n" +
 		"10 exit_group(0) = ?\n"
 	for _, p := range Persistences {
-		m := New(Options{Persistence: p})
-		for _, ev := range traceEvents(t, trace, "socket") {
-			m.Apply(ev)
-		}
+		m := replayTextWith(t, trace, parser.Options{}, Options{Persistence: p})
 		po := m.Crash("/srv/run/.s.sock", 256)
 		if slices.Contains(po.Outcomes, Initial) {
 			t.Errorf("under %s: outcomes %v at the socket's path: it did not exist before the run", p, po.Outcomes)
@@ -56,10 +55,7 @@ func TestBindMakesAName(t *testing.T) {
 	} {
 		trace := "10 socket(AF_UNIX, SOCK_STREAM, 0) = 5\n" + c.trace
 		for _, p := range Persistences {
-			m := New(Options{Persistence: p})
-			for _, ev := range traceEvents(t, trace, "bind") {
-				m.Apply(ev)
-			}
+			m := replayTextWith(t, trace, parser.Options{}, Options{Persistence: p})
 			_, _, _, named := m.peek(c.path)
 			if named != c.named {
 				t.Errorf("%s, under %s: %s named %v, want %v", c.name, p, c.path, named, c.named)
@@ -70,10 +66,7 @@ func TestBindMakesAName(t *testing.T) {
 		"10 bind(5, {sa_family=AF_UNIX, sun_path=\"/srv/run/s.sock\"}, 110) = 0\n" + dirSync +
 		"10 close(5) = 0\n10 unlink(\"/srv/run/s.sock\") = 0\n10 exit_group(0) = ?\n"
 	for _, p := range Persistences {
-		m := New(Options{Persistence: p})
-		for _, ev := range traceEvents(t, trace, "bind") {
-			m.Apply(ev)
-		}
+		m := replayTextWith(t, trace, parser.Options{}, Options{Persistence: p})
 		po := m.Crash("/srv/run/s.sock", 256)
 		var words []string
 		for _, s := range po.States {
