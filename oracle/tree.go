@@ -162,7 +162,9 @@ func classify(rel string, obs Tree, h history) []model.Outcome {
 	if inLate && same(e, late) {
 		out = append(out, model.Latest)
 	}
-	if e.Kind == "file" && e.Size == 0 {
+	if e.Kind == "file" && e.Size == 0 || e.Kind == "other" {
+		// A socket, fifo or device node holds no data: the model calls
+		// the one the run made "empty" (a server's Unix socket).
 		out = append(out, model.Empty)
 	}
 	if e.Zeros {
