@@ -52,6 +52,9 @@ type Recording struct {
 	Roots []string
 	// Temp says the trace is a temp file Record made.
 	Temp bool
+	// listed says the listing was written beside the trace, as
+	// TRACE.initial: a temp trace keeps it too.
+	listed bool
 	// Listing is what was listed before the run; nil with NoListing.
 	Listing *Listing
 	// Mounts are the machine's filesystems, and MountsErr why they could
@@ -85,7 +88,10 @@ func (r *Recording) Notes(verbose bool) []string {
 			out = append(out, fmt.Sprintf("listed what exists below %s", d))
 		}
 	}
-	if r.Temp {
+	switch {
+	case r.Temp && r.listed:
+		out = append(out, fmt.Sprintf("trace kept in %s, and what existed before the run in %s.initial", r.Trace, r.Trace))
+	case r.Temp:
 		out = append(out, fmt.Sprintf("trace kept in %s", r.Trace))
 	}
 	if len(r.Leftovers) > 0 {
@@ -278,6 +284,8 @@ func (r *Record) Run(ctx context.Context, cmd []string) (*Recording, error) {
 		}
 		if err := rec.Listing.Write(res.Trace+".initial", perm); err != nil {
 			rec.Warnings = append(rec.Warnings, fmt.Errorf("cannot write the initial listing: %w", err))
+		} else {
+			rec.listed = true
 		}
 	}
 	return rec, runErr

@@ -95,6 +95,11 @@ func TestRecordingNotes(t *testing.T) {
 	if diff := cmp.Diff(verbose, r.Notes(true)); diff != "" {
 		t.Errorf("verbose notes (-want +got):\n%s", diff)
 	}
+	// A temp trace whose listing was written keeps it beside it.
+	r.listed = true
+	if got := r.Notes(false)[0]; got != "trace kept in /tmp/t.strace, and what existed before the run in /tmp/t.strace.initial" {
+		t.Errorf("notes with the listing written: first %q", got)
+	}
 	if err := r.ProgramError(); err == nil || err.Error() != "the traced program was killed by SIGSEGV (core dumped)" {
 		t.Errorf("killed: %v", err)
 	}
