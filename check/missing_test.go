@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestMissingBeforeCreate: a stat, access or open that found no such file
+// TestMissingBeforeCreate: a stat, access, open or unlink that found no such file
 // says the name did not exist, and so did not before the trace either:
 // ld.gold stats its output, then opens it O_RDWR|O_CREAT|O_TRUNC; rsync
 // stats the name it renames its temp file onto. Without a listing the
@@ -41,6 +41,8 @@ func TestMissingBeforeCreate(t *testing.T) {
 		{"stat, then open O_CREAT", missing + create, Error},
 		{"access, then open O_CREAT", `100 access("/data/p", F_OK) = -1 ENOENT (No such file or directory)` + "\n" + create, Error},
 		{"open for reading, then open O_CREAT", `100 openat(AT_FDCWD, "/data/p", O_RDONLY) = -1 ENOENT (No such file or directory)` + "\n" + create, Error},
+		// Mercurial and servers remove a stale file before they make it.
+		{"unlink, then open O_CREAT", `100 unlink("/data/p") = -1 ENOENT (No such file or directory)` + "\n" + create, Error},
 		{"stat, then rename onto it", `100 newfstatat(AT_FDCWD, "/data/p", 0x7ffd2b105690, AT_SYMLINK_NOFOLLOW) = -1 ENOENT (No such file or directory)` + "\n" + renameOnto, Error},
 		{"no stat", create, Warning},
 		{"another directory moved in its place", missing + `100 newfstatat(AT_FDCWD, "/data", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0
@@ -48,6 +50,7 @@ func TestMissingBeforeCreate(t *testing.T) {
 ` + swap + create, Warning},
 		{"a name the trace never stat'ed moved in its place", missing + swap + create, Warning},
 		{"failed for another reason", `100 newfstatat(AT_FDCWD, "/data/p", 0x7ffd2b105690, 0) = -1 EACCES (Permission denied)` + "\n" + create, Warning},
+		{"an unlink failed for another reason", `100 unlink("/data/p") = -1 EACCES (Permission denied)` + "\n" + create, Warning},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := runText(t, c.trace+end, Options{Roots: []string{"/data"}})

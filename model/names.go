@@ -1030,12 +1030,13 @@ func (s *missingPaths) add(p string) {
 	s.set[p] = struct{}{}
 }
 
-// noteMissing learns from a stat or open that failed with ENOENT that p
-// did not exist before the trace, unless the trace named p already (then
-// its state says more than the failure).
+// noteMissing learns from a stat, open or unlink that failed with ENOENT
+// that p did not exist before the trace, unless the trace named p already
+// (then its state says more than the failure). A server removes its stale
+// socket or pid file so before it makes one.
 func (m *Model) noteMissing(ev *parser.Event, p string) {
 	switch ev.Call.Effect() {
-	case syscalls.Stat, syscalls.Open:
+	case syscalls.Stat, syscalls.Open, syscalls.Unlink:
 	default:
 		return
 	}
