@@ -1065,9 +1065,9 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 }
 
 // pathValue is argument i of ev, a path: itself, or for a socket address
-// the sun_path of a Unix socket's. An abstract socket's name (strace
-// prints @"name") and another family's address name no file: the zero
-// Value then, which names none.
+// the sun_path of a Unix socket's (strace before 4.8 printed it as
+// "path"). An abstract socket's name (strace prints @"name") and another
+// family's address name no file: the zero Value then, which names none.
 func pathValue(ev *parser.Event, s *syscalls.Row, i int) *parser.Value {
 	v := ev.Arg(i)
 	if s.Args[i].Kind != syscalls.ArgSockAddr {
@@ -1076,14 +1076,17 @@ func pathValue(ev *parser.Event, s *syscalls.Row, i int) *parser.Value {
 	if !unixFamily(v.Field("sa_family")) {
 		return &parser.Value{}
 	}
-	return v.Field("sun_path")
+	if p := v.Field("sun_path"); p.Kind != parser.ValNone {
+		return p
+	}
+	return v.Field("path")
 }
 
 // unixFamily reports whether a sa_family is AF_UNIX: strace 4 printed it
-// AF_LOCAL, -X raw prints the number.
+// AF_LOCAL, and before 4.8 AF_FILE; -X raw prints the number.
 func unixFamily(v *parser.Value) bool {
 	switch v.Text {
-	case "AF_UNIX", "AF_LOCAL":
+	case "AF_UNIX", "AF_LOCAL", "AF_FILE":
 		return true
 	}
 	n, ok := v.Int()

@@ -36,7 +36,8 @@ func TestUnixSocketNameIsNew(t *testing.T) {
 // TestBindMakesAName: bind of a Unix socket to a path makes a name, as
 // mknod of a socket does; an abstract name (strace prints @"name"), an
 // address of another family and a failed bind make none. A relative
-// sun_path is the cwd's, and strace 4 printed the family AF_LOCAL. redis
+// sun_path is the cwd's; strace 4 printed the family AF_LOCAL, and before
+// 4.8 AF_FILE with the name as "path". redis
 // binds its socket, fsyncs the directory after a save and removes the
 // socket at shutdown without another: a crash can leave the socket, in
 // words that name it (no data was lost).
@@ -48,6 +49,9 @@ func TestBindMakesAName(t *testing.T) {
 	}{
 		{"a path", "10 bind(5, {sa_family=AF_UNIX, sun_path=\"/srv/run/s.sock\"}, 110) = 0\n", "/srv/run/s.sock", true},
 		{"strace 4's AF_LOCAL", "10 bind(5, {sa_family=AF_LOCAL, sun_path=\"/srv/run/s.sock\"}, 110) = 0\n", "/srv/run/s.sock", true},
+		{"strace 4.5's AF_FILE", "10 bind(5, {sa_family=AF_FILE, path=\"/srv/run/s.sock\"}, 110) = 0\n", "/srv/run/s.sock", true},
+		{"strace 4.5's abstract", "10 bind(5, {sa_family=AF_FILE, path=@\"s.sock\"}, 110) = 0\n", "/srv/run/s.sock", false},
+		{"-X raw", "10 bind(5, {sa_family=0x1, sun_path=\"/srv/run/s.sock\"}, 110) = 0\n", "/srv/run/s.sock", true},
 		{"relative to the cwd", "10 chdir(\"/srv/run\") = 0\n10 bind(5, {sa_family=AF_UNIX, sun_path=\"s.sock\"}, 110) = 0\n", "/srv/run/s.sock", true},
 		{"abstract", "10 bind(5, {sa_family=AF_UNIX, sun_path=@\"s.sock\"}, 110) = 0\n", "/srv/run/s.sock", false},
 		{"failed", "10 bind(5, {sa_family=AF_UNIX, sun_path=\"/srv/run/s.sock\"}, 110) = -1 EADDRINUSE (Address already in use)\n", "/srv/run/s.sock", false},
