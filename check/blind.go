@@ -325,12 +325,13 @@ type Watcher struct {
 	kept      model.Ref
 	keptPath  string
 	keptFlags uint64
-	// keptPID and keptFD are the kept open's process and fd, and
-	// keptOpen says the fd is not closed yet: a look at the file through
-	// it, or beside it, comes before the write it was opened for
-	// (Python's open stats its new fd), and says nothing of that write.
+	// keptPID, keptFD and keptEnded are the kept open's process, fd and
+	// end, for asking the process model whether that fd is still open:
+	// a look at the file while it is comes before the write it was
+	// opened for (Python's open stats its new fd), and says nothing of
+	// that write.
 	keptPID, keptFD int
-	keptOpen        bool
+	keptEnded       int64
 	// queued: the trace submits I/O through Linux AIO or sets up an
 	// io_uring, whose writes no write call shows (each has a blind spot
 	// of its own when it worked): no sign that a filter left writes out.
@@ -532,7 +533,8 @@ func (w *Watcher) keptLooked(ev *parser.Event, paths []string, read bool) {
 	if w.kept.Line == 0 || !ev.OK() || len(paths) == 0 || paths[0] != w.keptPath {
 		return
 	}
-	if !w.keptOpen || read && w.keptFlags&syscalls.O_RDWR != 0 {
+	open := w.procs != nil && w.procs.StillOpen(w.keptPID, w.keptFD, w.keptEnded)
+	if !open || read && w.keptFlags&syscalls.O_RDWR != 0 {
 		w.kept, w.keptPath = model.Ref{}, ""
 	}
 }
@@ -784,11 +786,6 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.end(ev.PID)
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
-		if w.keptOpen && ev.PID == w.keptPID {
-			if fd, ok := ev.Arg(0).Int(); ok && (fd == int64(w.keptFD) || row.Effect == syscalls.CloseRange) {
-				w.keptOpen = false
-			}
-		}
 		w.ringUse(ev, row)
 	case syscalls.Execve:
 		w.execSeen = true
@@ -943,7 +940,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.opens++
 		if w.kept.Line == 0 && ev.OK() && len(paths) > 0 && keepsData(flags) {
 			w.kept, w.keptPath, w.keptFlags = ref(ev), paths[0], flags
-			w.keptPID, w.keptFD, w.keptOpen = ev.PID, int(ev.Ret), true
+			w.keptPID, w.keptFD, w.keptEnded = ev.PID, int(ev.Ret), ev.Ended()
 		}
 		switch {
 		case flags&syscalls.O_TRUNC != 0:

@@ -1098,6 +1098,8 @@ func TestOpenedToWriteWithoutWrites(t *testing.T) {
 		{"cut to a size", in(open("O_WRONLY") + "100 ftruncate(3, 0) = 0\n"), nil},
 		// Read back and found as the model has it: nothing was written.
 		{"read back empty", in(open("O_WRONLY|O_APPEND") + "100 close(3) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n"), nil},
+		{"closed by close_range, then read back", in(open("O_WRONLY|O_APPEND") + "100 close_range(3, 4294967295, 0) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n"), nil},
+		{"marked by close_range only, stat of the fd", in(open("O_WRONLY") + "100 close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0\n" + "100 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0\n"), []string{BlindSyscallFilter}},
 		{"a later file not read back", in(open("O_WRONLY|O_APPEND") + "100 read(3, \"\", 4096) = -1 EBADF (Bad file descriptor)\n" + "100 close(3) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n100 close(3) = 0\n" + "100 openat(AT_FDCWD, \"/w/g\", O_WRONLY) = 3\n"), []string{BlindSyscallFilter}},
 	})
 }

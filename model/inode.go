@@ -230,7 +230,9 @@ const (
 
 var nodeNames = [...]string{nodeSymlink: "symlink", nodeFifo: "fifo", nodeSocket: "socket", nodeDevice: "device node"}
 
-// nodeOfMode is the kind of node mknod makes with mode.
+// nodeOfMode is the kind of node mknod makes with mode: a regular file
+// for type S_IFREG or none (permission bits alone, or an octal number
+// with no type bits). mknod makes nothing of another type.
 func nodeOfMode(mode string) nodeKind {
 	switch t, _ := modeType(mode); t {
 	case modeFifo:

@@ -682,10 +682,6 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if p := paths[len(paths)-1]; p != "" && !isPseudoPath(p) {
 			m.lookup(p, false)
 			ino := m.newInode(false, false)
-			// A symlink's size is not its target's, which a stat shows;
-			// a fifo, socket or device node has no size a read or a
-			// seek shows.
-			ino.sizeLoose = row.Effect != syscalls.Mknod || !mknodRegular(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
 			switch row.Effect {
 			case syscalls.Symlink:
 				ino.node = nodeSymlink
@@ -694,6 +690,10 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			default:
 				ino.node = nodeOfMode(ev.Arg(row.Pos(syscalls.ArgMode)).Text)
 			}
+			// A symlink's size is not its target's, which a stat shows;
+			// a fifo, socket or device node has no size a read or a
+			// seek shows.
+			ino.sizeLoose = ino.node != nodeFile
 			m.entry(ev, kind, []NameChange{{Path: p, New: ino}}, eff)
 		}
 	case syscalls.Mmap:
@@ -908,14 +908,6 @@ func (m *Model) sizeSeen(ev *parser.Event, ino *Inode, eff *Effect) {
 		}
 		return
 	}
-}
-
-// mknodRegular reports whether mknod's mode makes a regular file: type
-// S_IFREG or none (printed as permission bits alone, or as an octal
-// number with no type bits).
-func mknodRegular(mode string) bool {
-	t, known := modeType(mode)
-	return !known || t == modeReg || t == 0
 }
 
 // sizeExact reports whether the model's size of ino is the one the file

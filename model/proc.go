@@ -1064,6 +1064,18 @@ func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	return out
 }
 
+// StillOpen reports whether process pid's fd is still the one an open
+// that ended at opened (its Event.Ended) made: not closed since, by
+// close, close_range or an exec of an O_CLOEXEC fd, and not reused.
+func (p *Procs) StillOpen(pid, fd int, opened int64) bool {
+	pr, ok := p.procs[pid]
+	if !ok || pr.files == nil {
+		return false
+	}
+	e, ok := pr.files.get(fd)
+	return ok && e.line == opened
+}
+
 // pathValue is argument i of ev, a path: itself, or for a socket address
 // the sun_path of a Unix socket's (strace before 4.8 printed it as
 // "path"). An abstract socket's name (strace prints @"name") and another
