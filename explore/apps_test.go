@@ -65,6 +65,15 @@ func (a app) skipUnless(t *testing.T) {
 	}
 }
 
+// skipWithout skips the test when file, which Debian's package pkg
+// installs (a library the case's programs load), is missing.
+func (a app) skipWithout(t *testing.T, file, pkg string) {
+	t.Helper()
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("%s is not installed (%s needs Debian's %s): %v", file, a.name, pkg, err)
+	}
+}
+
 // snapshot extracts the case's initial.tar.xz into a new directory.
 func (a app) snapshot(t *testing.T) string {
 	t.Helper()
@@ -1264,9 +1273,7 @@ func TestAppsRocksDB(t *testing.T) {
 func TestAppsZooKeeper(t *testing.T) {
 	a := app{"zookeeper-create", []string{"java", "ss", "timeout"}}
 	a.skipUnless(t)
-	if _, err := os.Stat("/usr/share/java/zookeeper.jar"); err != nil {
-		t.Skipf("ZooKeeper is not installed (Debian's zookeeper package): %v", err)
-	}
+	a.skipWithout(t, "/usr/share/java/zookeeper.jar", "zookeeper")
 	acked := keyLines(t, a, "k03", "k04", "k05")
 	created := lineOf(t, a.trace(), "openat", "/version-2/log.6")
 	synced := lineOfFD(t, a.trace(), "fdatasync", "/version-2/log.6")
@@ -1341,9 +1348,7 @@ func TestAppsHSQLDB(t *testing.T) {
 	a := app{"hsqldb-commit", []string{"java", "javac"}}
 	a.skipUnless(t)
 	const jar = "/usr/share/java/hsqldb.jar"
-	if _, err := os.Stat(jar); err != nil {
-		t.Skipf("HSQLDB is not installed (Debian's libhsqldb-java): %v", err)
-	}
+	a.skipWithout(t, jar, "libhsqldb-java")
 	classes := t.TempDir()
 	if out, err := exec.Command("javac", "-d", classes, "-cp", jar, filepath.Join(a.dir(), "Prog.java")).CombinedOutput(); err != nil {
 		t.Fatalf("javac of Prog.java: %v: %s", err, out)
