@@ -34,7 +34,7 @@ type exploreCmd struct {
 	Samples    int           `default:"16" help:"Random states built at each sampled crash point, after the families (0: none)."`
 	Seed       uint64        `default:"1" help:"Seed of the random states; the report records it, and the same seed builds the same states."`
 	EveryLine  bool          `name:"every-line" help:"Check each distinct state at every crash point that can leave it (CRASHSIM_CRASH_LINE each time), not only at the last."`
-	Timeout    time.Duration `default:"10s" help:"Time limit of one checker run; past it the checker's process group is killed and the state fails."`
+	Timeout    time.Duration `default:"10s" placeholder:"TIME" help:"Time limit of one checker run, in seconds (60) or with a unit (90s, 2m), ${default} by default; past it the checker's process group is killed and the state fails."`
 	Keep       bool          `help:"Keep the state directories (their path is printed on stderr)."`
 	Shard      string        `placeholder:"I/N" help:"Run the checker only on distinct states I, I+N, I+2N, ... of the run (the order is the same on every machine); crashsim merge joins the N reports (json or sarif) into the report of the whole run."`
 	WorkDir    string        `name:"work-dir" placeholder:"DIR" help:"Build the state directories in a new crashsim-explore-* directory under DIR (an existing directory outside --root and --initial). Default: /dev/shm, else $TMPDIR."`
@@ -58,6 +58,9 @@ Exit status: 0 every state accepted and no blind spot, 1 findings at or above --
 }
 
 func (c *exploreCmd) Run(g *Globals) error {
+	if c.Timeout == 0 {
+		return withCode(exitUsage, errors.New("--timeout 0: one checker run needs a time limit, or a checker that hangs would stop the exploration; give a longer one, such as 5m"))
+	}
 	e, err := c.exploration()
 	if err != nil {
 		return err

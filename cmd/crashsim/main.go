@@ -160,6 +160,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Resolvers(configResolver(&c.Globals)),
 		kong.Help(helpWithExits),
+		durationMapper(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "crashsim: %v\n", err)

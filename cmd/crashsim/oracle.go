@@ -20,7 +20,7 @@ type oracleCmd struct {
 	Format  string        `enum:"text,json" default:"text" help:"Output format: text, or json (one document per model)."`
 	Setup   string        `placeholder:"CMD" help:"Shell command run (untraced, with sh -c) in the work directory before the initial image is kept: the files CMD expects."`
 	User    string        `placeholder:"NAME" help:"Run CMD as user NAME (strace -u), for a program that refuses to run as root (PostgreSQL's server). The work directory is NAME's; --setup still runs as root."`
-	Timeout time.Duration `default:"30s" help:"Time limit of one run of the program."`
+	Timeout time.Duration `default:"30s" placeholder:"TIME" help:"Time limit of one run of the program, in seconds (60) or with a unit (90s, 2m), ${default} by default."`
 	Keep    bool          `help:"Keep the temporary directory (images, traces); its path is printed on stderr."`
 	Args    []string      `arg:"" optional:"" name:"cmd" passthrough:"partial" help:"-- CMD ARGS...: the program, run in the work directory of the image."`
 	blockFlags
@@ -47,6 +47,9 @@ func (c *oracleCmd) Run(g *Globals) error {
 	models, err := parseModels(c.Model)
 	if err != nil {
 		return err
+	}
+	if c.Timeout == 0 {
+		return withCode(exitUsage, errors.New("--timeout 0: one run of the program needs a time limit, or a program that hangs would hold its mount; give a longer one, such as 5m"))
 	}
 	if c.SizeMB < 0 {
 		return withCode(exitUsage, errors.New("--size-mb must be positive"))

@@ -20,7 +20,7 @@ type traceCmd struct {
 	Mountinfo string        `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
 	Stack     bool          `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
 	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (strace's -o; crashsim's -o is the report) and the listing of what existed before in TRACE.initial. Default: a temp file crashsim-*.strace, its path printed on stderr."`
-	Linger    time.Duration `default:"3s" placeholder:"DUR" help:"Once the command's first process has exited, let what it started run this long, then kill it and list it (a daemon, a background child). 0 waits however long they run."`
+	Linger    time.Duration `default:"3s" placeholder:"TIME" help:"Once the command's first process has exited, let what it started run this long (seconds, or 500ms, 1m; ${default} by default), then kill it and list it (a daemon, a background child). 0 waits however long they run."`
 	Command   []string      `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
 }
 
