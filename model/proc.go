@@ -581,7 +581,13 @@ func (p *Procs) proc(pid int) *Process {
 		return pr
 	}
 	if pid == p.rootAlias {
-		return p.procs[0]
+		if pr, ok := p.procs[0]; ok {
+			return pr
+		}
+		// The first process has exited, and a line of its pid comes
+		// after (a call strace left unfinished, in a cut or mixed log):
+		// a process of its own, as for any pid not seen before.
+		return p.newProc(pid)
 	}
 	if pr0, ok := p.procs[0]; ok && pid != 0 && p.rootAlias < 0 && !p.isChild(pid) {
 		// The first pid-prefixed line of a process that so far had none.
@@ -1120,7 +1126,11 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			}
 			p.gone[ev.PID] = pr
 		}
-		delete(p.procs, ev.PID)
+		if p.procs[ev.PID] == pr {
+			delete(p.procs, ev.PID)
+		} else if p.procs[0] == pr {
+			delete(p.procs, 0) // the first process, under the pid its lines gave later
+		}
 		p.lastProc = nil
 		return nil
 	case parser.KindSyscall:
