@@ -258,7 +258,28 @@ func mixedOutputHint(text []byte, msg string) string {
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && (bytes.IndexAny(call, "(") < 0 || namedMessage(call)) {
 		return "this line is not strace output (a shell prompt, a program's own output, or text copied along with the trace?): " + fix + ", and cut off what is not the trace"
 	}
+	if k := pidPrefixAfterText(text); k > 0 {
+		return fmt.Sprintf("strace's line starts after %q, which strace does not print: the program's output, printed just before strace's line; ", snippet(text[:k])) + fix
+	}
 	return ""
+}
+
+// pidPrefixAfterText returns where "[pid N]" starts in text when other
+// text comes before it, 0 when none does.
+func pidPrefixAfterText(text []byte) int {
+	k := bytes.Index(text, []byte("[pid "))
+	if k <= 0 || len(bytes.TrimSpace(text[:k])) == 0 {
+		return 0
+	}
+	j := k + len("[pid ")
+	d := j
+	for d < len(text) && isDigit(text[d]) {
+		d++
+	}
+	if d == j || d >= len(text) || text[d] != ']' && text[d] != '<' {
+		return 0
+	}
+	return k
 }
 
 // outputAfterCount reports whether call, the line of a write cut short,

@@ -690,7 +690,7 @@ func (r *Reader) handoffOf(start, ev *Event) *Event {
 // was, when even so the line does not parse: the caller reports the
 // line's first error.
 func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (lineKind, timeFormat, bool) {
-	if r.pending[cut.PID] != cut {
+	if r.pending[cut.PID] != cut || resumedInside(text) {
 		return 0, 0, false
 	}
 	saved, savedLP := *ev, r.lp
@@ -707,6 +707,32 @@ func (r *Reader) continuation(cut, ev *Event, text []byte, off int64, nl bool) (
 		return 0, 0, false
 	}
 	return kind, tf, true
+}
+
+// resumedInside reports whether text holds a resumed half of its own,
+// "<... NAME resumed>", outside a quoted string: strace's next line after
+// the program's output ("hello [pid 3] <... write resumed>) = 5", the
+// program and strace writing to one terminal), which is no continuation
+// of the call cut short, but a line of another call.
+func resumedInside(text []byte) bool {
+	quoted := false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '<' && !quoted && hasPrefix(text[i:], "<... "):
+			j := i + len("<... ")
+			for j < len(text) && isNameByte(text[j]) {
+				j++
+			}
+			if j > i+len("<... ") && hasPrefix(text[j:], " resumed>") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // atEOF reports whether nothing but blank lines follows: the line just
