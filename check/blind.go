@@ -287,6 +287,11 @@ type Watcher struct {
 	// glibcStart: the trace shows a call glibc makes as every program
 	// or thread starts (glibcStartCalls), of no strace class.
 	glibcStart bool
+	// preloadOpened: the loader opened /etc/ld.so.preload before
+	// ld.so.cache, as glibc did before it made the glibcStartCalls (a
+	// LinuxThreads glibc, older than 2.3), whose absence then says
+	// nothing of a filter.
+	preloadOpened bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -884,6 +889,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			}
 		}
 	}
+	if row.Effect == syscalls.Open && w.ldCache.Line == 0 && len(paths) > 0 && paths[0] == ldPreload {
+		// Before the cache, failed or not: a glibc older than
+		// set_tid_address (2.3) probed with open, where later ones call
+		// access.
+		w.preloadOpened = true
+	}
 	if !ev.OK() {
 		return
 	}
@@ -1432,7 +1443,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// writes and fsyncs (blind-linux-aio). Not crashsim trace's own
 		// list, which keeps io_submit: that one has no stat calls.
 		add(BlindSyscallFilter, w.aioLib, "the program loaded libaio here, the library of Linux asynchronous I/O, but the trace has no io_submit and not one of the calls that strace puts in no class (set_tid_address, set_robust_list, futex, ...), which every program makes: it looks recorded with a class filter (-e trace=%file,%desc,...) that leaves them out, so writes and fsyncs queued with io_submit, which crashsim does not model either, cannot be seen")
-	} else if w.ldCache.Line > 0 && !w.glibcStart && w.statSeen && !w.accessSeen {
+	} else if w.ldCache.Line > 0 && !w.glibcStart && w.statSeen && !w.accessSeen && !w.preloadOpened {
 		// A program linked with glibc starts (its loader opens the
 		// cache) and none of the calls of no strace class that glibc
 		// makes as every program starts shows (glibcStartCalls):

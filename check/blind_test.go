@@ -645,7 +645,8 @@ func TestLoaderWithoutMmap(t *testing.T) {
 // starts, with stat calls (so no crashsim trace list) and without the
 // loader's access of /etc/ld.so.preload (so no %file): a list written by
 // hand, which may leave out renameat2 or unlinkat (mv after a sync under
-// -e trace=openat,write,rename,unlink,...,sync checked clean).
+// -e trace=openat,write,rename,unlink,...,sync checked clean). A glibc
+// older than those calls opened ld.so.preload before the cache.
 func TestHandListInline(t *testing.T) {
 	const (
 		exec   = "1 execve(\"/usr/bin/mv\", [\"mv\"], 0x7ffd0000 /* 3 vars */) = 0\n"
@@ -661,6 +662,10 @@ func TestHandListInline(t *testing.T) {
 		{"glibc's start shown", exec + cache + start + stat + end, nil},
 		{"the loader's access shown (%file)", exec + access + cache + stat + end, nil},
 		{"no stat call (crashsim trace's list)", exec + cache + end, nil},
+		// glibc before 2.3 made none of the start calls and probed
+		// ld.so.preload with open (a public i386 log of 2002).
+		{"an old glibc's loader", exec + "1 open(\"/etc/ld.so.preload\", O_RDONLY) = -1 ENOENT (No such file or directory)\n" + cache + stat + end, nil},
+		{"a later open of ld.so.preload", exec + cache + "1 open(\"/etc/ld.so.preload\", O_RDONLY) = -1 ENOENT (No such file or directory)\n" + stat + end, []string{BlindSyscallFilter}},
 	})
 }
 
