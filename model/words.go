@@ -41,6 +41,11 @@ func PersistedWords(p string) string {
 	case "all":
 		return "all of its pending writes"
 	}
+	if rest, ok := strings.CutPrefix(p, "up to line "); ok {
+		// "empty (up to line 12 persisted)" read as a contradiction
+		// where line 12 is the open that truncated the file.
+		return "its changes up to line " + rest
+	}
 	return p
 }
 
