@@ -34,10 +34,32 @@ func pastedHint(text []byte) string {
 		}
 		return "this looks like a shell command line (a prompt, then a command), pasted with the trace: remove it"
 	}
+	if handNote(t) {
+		return "this line is a note or a separator written by hand, which strace never prints: remove it, and check the recording as strace wrote it"
+	}
 	if name := grepPrefix(t); name != nil {
 		return fmt.Sprintf("the line starts with a file name (%s), as grep -r or grep -n prints the lines it found in trace files: this is grep's output, a few lines of the traces; check the trace files themselves", quoteName(name))
 	}
 	return ""
+}
+
+// handNote reports whether t, a trimmed line, is a note someone put in a
+// trace they were reading: a rule of dashes or equals signs ("-----"), a
+// comment ("# the save starts here", "// here"), marks pointing at the
+// line above ("^^^^ write ^^^^"). A signal line of strace's ("--- SIG")
+// that failed to read is none.
+func handNote(t []byte) bool {
+	if len(t) < 2 {
+		return false
+	}
+	if bytes.Trim(t, "-=*^~_#+ ") == nil && len(t) >= 3 {
+		return true
+	}
+	switch {
+	case hasPrefix(t, "# "), hasPrefix(t, "// "), hasPrefix(t, "^^^"), hasPrefix(t, "<--"), hasPrefix(t, "==>"):
+		return true // "# strace -f ./prog" is taken first, for a command line
+	}
+	return false
 }
 
 // quoteName quotes a file name for a message, cut to a readable length.
@@ -97,6 +119,18 @@ func dotted(t []byte) bool {
 // prompt ('#' starts comments too) only strace is taken for one.
 func shellCommand(t []byte) (ok, strace, toFile bool) {
 	f := bytes.Fields(t)
+	if len(f) > 0 && len(f[0]) > 1 && bytes.IndexByte([]byte("$#%"), f[0][0]) >= 0 {
+		// The prompt and the command with no space between: "$strace -o
+		// out.txt ./prog".
+		if c := f[0][1:]; string(c) == "strace" || bytes.HasSuffix(c, []byte("/strace")) {
+			for _, a := range f[1:] {
+				if hasPrefix(a, "-o") || hasPrefix(a, "--output") {
+					toFile = true
+				}
+			}
+			return true, true, toFile
+		}
+	}
 	for i := 0; i < len(f)-1 && i < 3; i++ {
 		w := f[i]
 		switch w[len(w)-1] {

@@ -29,6 +29,7 @@ const (
 	cmdNoOHint = cmdHint + "; without -o, strace wrote where the program writes, and the program's own output may be mixed in: record with strace -o FILE"
 	shellHint  = "this looks like a shell command line (a prompt, then a command), pasted with the trace: remove it"
 	grepHint   = "as grep -r or grep -n prints the lines it found in trace files: this is grep's output, a few lines of the traces; check the trace files themselves"
+	noteHint   = "this line is a note or a separator written by hand, which strace never prints: remove it, and check the recording as strace wrote it"
 	notName    = "expected a syscall name, a signal (---) or an exit (+++), found "
 )
 
@@ -56,6 +57,11 @@ func TestPastedLineHints(t *testing.T) {
 		{"percent prompt", "% strace -ttt ./save\n" + save, "trace:1:1: " + notName + "\"% strace -ttt ./save\"; " + cmdNoOHint},
 		{"sudo after a named prompt", "dev@box:~/src$ sudo strace -f ./save\n" + save, "trace:1:4: expected '(' after syscall name \"dev\"; " + cmdNoOHint},
 		{"another command", "$ ./save --sync\n" + save, "trace:1:1: " + notName + "\"$ ./save --sync\"; " + shellHint},
+		{"prompt and strace with no space", "$strace -o out.txt -fe openat ./save\n" + save, "trace:1:1: " + notName + "\"$strace -o out.txt -...\"; " + cmdHint},
+		{"a rule of dashes", save + "---------------\nclose(3) = 0\n", "trace:3:1: " + notName + "\"---------------\"; " + noteHint},
+		{"marks under a line", save + "^^^^ write ^^^^^\nclose(3) = 0\n", "trace:3:1: " + notName + "\"^^^^ write ^^^^^\"; " + noteHint},
+		{"a comment", save + "# only the save, below\nclose(3) = 0\n", "trace:3:1: " + notName + "\"# only the save, bel...\"; " + noteHint},
+		{"a comment that names strace", save + "# 上面是strace日志\nclose(3) = 0\n", "trace:3:1: " + notName + "\"# 上面是strace日...\"; " + noteHint},
 		{"grep -r over an -ff set", "out/save.strace.5120:openat(AT_FDCWD, \"db\", O_RDWR) = 3\n", "trace:1:4: expected '(' after syscall name \"out\"; the line starts with a file name (\"out/save.strace.5120\"), " + grepHint},
 		{"grep -n", "save.log:42:fsync(3) = 0\n", "trace:1:5: expected '(' after syscall name \"save\"; the line starts with a file name (\"save.log\"), " + grepHint},
 		{"grep -n, timestamps", "save.log:7:1700000000.123456 fsync(3) = 0\n", "trace:1:5: expected '(' after syscall name \"save\"; the line starts with a file name (\"save.log\"), " + grepHint},
@@ -77,8 +83,8 @@ func TestPastedLineHints(t *testing.T) {
 // Lines that look a little like pasted ones but are not get no such hint.
 func TestPastedLineHintsHoldBack(t *testing.T) {
 	for _, in := range []string{
-		"#!/bin/sh\n",                        // a script, not a prompt
-		"# the save starts here\nclose(3)\n", // a comment
+		"#!/bin/sh\n",                     // a script, not a prompt
+		"--- SIGCHLD {si_signo=SIGCHLD\n", // a signal line of strace's, cut
 		"close(3) = 0\n..x\n",
 		"close(3) = 0\n[pid 12]\n",
 		"close(3) = 0\n[...] fsync(3) = 0 [...]\n", // a call in the line
@@ -89,7 +95,7 @@ func TestPastedLineHintsHoldBack(t *testing.T) {
 		"open(\"a\", O_RDONLY) = 3 (0x4)\n",        // two values: strace's error, no truss hint
 	} {
 		got, _ := readErr(t, in)
-		for _, h := range []string{fenceHint, elideHint, cmdHint, shellHint, grepHint, "line marks", "truss", "u-root"} {
+		for _, h := range []string{fenceHint, elideHint, cmdHint, shellHint, grepHint, noteHint, "line marks", "truss", "u-root"} {
 			if strings.Contains(got, h) {
 				t.Errorf("%q: %s", in, got)
 			}
