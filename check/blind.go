@@ -1460,7 +1460,17 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// ends the process: that file has none (the set's other files say
 	// more, as the warning above does).
 	filtered := partial || len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
-	if !filtered && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
+	var lost []int // children a clone or fork returned that the trace never shows
+	for pid := range w.forks {
+		if !w.pids[pid] {
+			lost = append(lost, pid)
+		}
+	}
+	// Without -f (no pid column), a thread the trace does not follow may
+	// have made the exit_group that ended the process: what that says
+	// is blind-unfollowed-children's, below, not a filter's.
+	threadExit := w.exitLine.PID == 0 && !partial && len(lost) > 0 && len(lost) > w.unexplained()
+	if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
 		// process exited and no call in the trace is one. Failed calls
@@ -1510,12 +1520,6 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d by process %d, printed before the clone that made that process had returned in its parent (on a busy machine strace can show a new child's first calls first)%s: the fd was not known then; it is its parent's %s, and the check did not apply that change to it, so what a crash leaves of it cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, w.unnamedAt.PID, more, file))
 		} else {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
-		}
-	}
-	var lost []int
-	for pid := range w.forks {
-		if !w.pids[pid] {
-			lost = append(lost, pid)
 		}
 	}
 	var signalled []int // lost children only a SIGCHLD names

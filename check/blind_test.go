@@ -329,6 +329,14 @@ wait4(-1, NULL, 0, NULL) = 4242
 exit_group(0) = ?
 +++ exited with 0 +++
 `, []string{BlindUnfollowedChildren}},
+		// A thread the trace does not follow ended the process: no
+		// exit_group in the trace, which says no filter (a failed call
+		// shows there is no -z either).
+		{"no -f, a thread's exit_group", `openat(AT_FDCWD, "/etc/nope", O_RDONLY) = -1 ENOENT (No such file or directory)
+clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff00}, 88) = 4243
+futex(0x7f0000001000, FUTEX_WAIT_BITSET_PRIVATE, 0, NULL, FUTEX_BITSET_MATCH_ANY) = ?
++++ exited with 0 +++
+`, []string{BlindUnfollowedChildren}},
 		{"-f, child first", `300 close(3) = 0
 301 exit_group(0) = ?
 301 +++ exited with 0 +++
