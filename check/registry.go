@@ -291,12 +291,11 @@ var registry = []*Rule{
 		Severity: Error,
 		Doc: "A file was created, renamed, linked or unlinked (or a directory made or removed), and its parent " +
 			"directory was not fsynced afterwards, nor did a sync or syncfs run. A name lives in its directory, " +
-			"which reaches the disk separately from the file it names: fsync of a file makes its data durable, " +
-			"not its name. After a crash a new file can be missing, a renamed file can be back under its old " +
-			"name, and a deleted file can reappear. A new directory takes the names in it along until its own " +
-			"parent is fsynced; a file deleted with its directory cannot reappear once that removal is " +
-			"durable. Where the trace cannot tell whether open(O_CREAT) created the file, the finding is " +
-			"a warning that says so.",
+			"which reaches the disk apart from the file: fsync of a file makes its data durable, not its name. " +
+			"After a crash a new file can be missing, a renamed one back under its old name, a deleted one " +
+			"back. A new directory takes the names in it along until its parent is fsynced. Where the trace " +
+			"cannot tell whether open(O_CREAT) created the file, the finding is a warning that says so; a Unix " +
+			"socket's name is an info (it holds no data, and a server binds it anew at each start).",
 		Fix: "After the create, rename, link or unlink, open the directory that holds the name and fsync it: " +
 			"d, _ := os.Open(dir); d.Sync() in Go; fd = os.open(dir, os.O_RDONLY); os.fsync(fd) in Python. " +
 			"After a rename between two directories, fsync both.",

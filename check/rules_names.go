@@ -246,6 +246,12 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 		format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced" + dirSyncFix
 	}
 	f := r.newFinding(NameNotSynced, p, last.Event(), "")
+	if socketName(p, n) {
+		// A server binds its socket anew at each start, and has to
+		// clear one left behind by any kill, crash or not.
+		format = strings.TrimSuffix(format, dirSyncFix) + "; but it is a socket, which holds no data (a server makes it anew at each start, and removes one a crash left behind), so this loses nothing"
+		f.Rule = f.Rule.lowered(Info)
+	}
 	r.message(f, format, base(p), what(last), dir)
 	for _, op := range n.Ops {
 		f.relate(op.Event(), s.notFollowed(op.Kind))
@@ -255,6 +261,41 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 	}
 	f.State = state
 	r.emit(f)
+}
+
+// socketName reports whether name n (path p) is a socket's: the program
+// made it one (bind), or removed one there, and left nothing else there
+// that holds data, in the page cache or in an entry operation still
+// pending. What a crash does to that name loses none of the program's
+// data: what was there before the run may come back, as after a removal
+// of any file.
+func socketName(p string, n *model.Name) bool {
+	sock := n.Durable != nil && n.Durable.Socket()
+	dataless := func(ino *model.Inode) bool {
+		switch {
+		case ino == nil:
+			return true
+		case ino.Socket():
+			sock = true
+			return true
+		}
+		return false
+	}
+	if !dataless(n.Cache) {
+		return false
+	}
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path != p {
+				continue
+			}
+			if !dataless(c.New) {
+				return false
+			}
+			sock = sock || c.Old != nil && c.Old.Socket()
+		}
+	}
+	return sock
 }
 
 // removedBetween reports whether a pending entry operation of name n

@@ -70,3 +70,49 @@ func TestNameRenameIntoSyncedDir(t *testing.T) {
 		t.Fatal("no name-not-synced finding: the rename's source directory was never synced")
 	}
 }
+
+// TestNameOfSocket: a server's socket made by bind, or removed at its
+// shutdown (after a directory sync made it durable), in a directory not
+// synced after, is name-not-synced at info: a
+// socket holds no data, and a server binds it anew at each start. A
+// file's name beside it stays an error.
+func TestNameOfSocket(t *testing.T) {
+	text := `1 socket(AF_UNIX, SOCK_STREAM, 0) = 7
+1 bind(7, {sa_family=AF_UNIX, sun_path="/srv/run/admin.sock"}, 110) = 0
+1 openat(AT_FDCWD, "/srv/run", O_RDONLY|O_DIRECTORY) = 8
+1 fsync(8) = 0
+1 close(8) = 0
+1 socket(AF_UNIX, SOCK_STREAM, 0) = 5
+1 bind(5, {sa_family=AF_UNIX, sun_path="/srv/run/db.sock"}, 110) = 0
+1 openat(AT_FDCWD, "/srv/run/db.pid", O_WRONLY|O_CREAT|O_EXCL, 0644) = 6
+1 write(6, "1\n", 2) = 2
+1 fsync(6) = 0
+1 close(6) = 0
+1 unlink("/srv/run/old.sock") = 0
+1 close(7) = 0
+1 unlink("/srv/run/admin.sock") = 0
+1 exit_group(0) = ?
+1 +++ exited with 0 +++
+`
+	existed := func(p string) (bool, bool) { return p == "/srv" || p == "/srv/run" || p == "/srv/run/old.sock", true }
+	res := runText(t, text, Options{Existed: existed})
+	got := map[string]Severity{}
+	for _, f := range res.findings {
+		if f.Rule.ID != NameNotSynced {
+			continue
+		}
+		got[f.Path] = f.Rule.Severity
+		if got[f.Path] == Info && !strings.Contains(f.Message, "it is a socket, which holds no data") {
+			t.Errorf("%s: %q does not say it is a socket", f.Path, f.Message)
+		}
+	}
+	// old.sock: the trace did not make it, so the model does not know it
+	// was a socket; the removal of a file from before the run stays an
+	// error.
+	want := map[string]Severity{"/srv/run/db.sock": Info, "/srv/run/admin.sock": Info, "/srv/run/db.pid": Error, "/srv/run/old.sock": Error}
+	for p, s := range want {
+		if got[p] != s {
+			t.Errorf("name-not-synced of %s at %v, want %v (all: %v)", p, got[p], s, got)
+		}
+	}
+}

@@ -230,6 +230,10 @@ const (
 
 var nodeNames = [...]string{nodeSymlink: "symlink", nodeFifo: "fifo", nodeSocket: "socket", nodeDevice: "device node"}
 
+// Socket reports whether the inode is a Unix socket's node (bind, or
+// mknod of S_IFSOCK): a name that holds no data.
+func (i *Inode) Socket() bool { return i.node == nodeSocket }
+
 // nodeOfMode is the kind of node mknod makes with mode: a regular file
 // for type S_IFREG or none (permission bits alone, or an octal number
 // with no type bits). mknod makes nothing of another type.
