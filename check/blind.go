@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -69,7 +70,7 @@ var blindSpots = []BlindSpot{
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
 	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
-	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
+	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command, or a process still running after it, exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
 	{BlindUnnamedCall, "what a call did that strace printed by its number (syscall_316, syscall_0x13c), not knowing it, with its arguments as bare numbers: a rename, write, open or other change the verdict needs", "record with a newer strace (strace -V says which one recorded): one older than the kernel prints the calls added since by number"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
 	{BlindStatesUnchecked, "the checker's verdict on the distinct crash states past explore's --max-states bound: explore built and counted them but never ran the checker on them, and any of them could be a state the program cannot recover from", "explore again with a larger --max-states N, or --max-states 0 for no bound (the summary says how many distinct states there are)"},
@@ -445,9 +446,17 @@ type Watcher struct {
 	sigchld map[int]model.Ref
 	// woke is the first futex call that woke a waiter (woken of them):
 	// in a trace of one pid, a thread the trace does not show.
-	woke     model.Ref
-	woken    int64
-	pids     map[int]bool
+	woke  model.Ref
+	woken int64
+	pids  map[int]bool
+	// running holds the pids with an event that have not ended since
+	// (end), and leader each thread's group leader, for a thread a
+	// clone with CLONE_THREAD made: an exit_group ends the whole group.
+	// A process still running when the trace ends, after the traced
+	// command ended, says the trace was cut off (a daemon's recording
+	// stopped, an excerpt ending in a later run).
+	running  map[int]bool
+	leader   map[int]int
 	firstPID int // the first pid a line names: the traced command's
 
 	relative  pathSet // relative paths that no root can hold
@@ -593,7 +602,7 @@ func (s *pathSet) add(p string, at model.Ref) {
 
 // NewWatcher returns a watcher for a trace checked with opt.
 func NewWatcher(opt *Options) *Watcher {
-	return &Watcher{opt: opt, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}}
+	return &Watcher{opt: opt, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}, running: map[int]bool{}}
 }
 
 // UseProcs gives the watcher the process model that resolves the paths
@@ -703,6 +712,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
+		if ev.Kind != parser.KindExit && ev.Kind != parser.KindKilled {
+			w.running[ev.PID] = true
+		}
 	}
 	w.lastFile, w.lastLine = ev.Pos.File, max(ev.EndLine, ev.Pos.Line)
 	switch ev.Kind {
@@ -789,6 +801,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Exit:
 		w.exitCalls++
 		w.end(ev.PID)
+		if ev.Name == "exit_group" {
+			w.endGroup(ev.PID)
+		}
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 		w.ringUse(ev, row)
@@ -874,6 +889,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && ev.Ret > 0 {
 			if _, ok := w.forks[int(ev.Ret)]; !ok {
 				w.forks[int(ev.Ret)] = ref(ev)
+			}
+			if ev.CloneFlags()&syscalls.CLONE_THREAD != 0 {
+				if w.leader == nil {
+					w.leader = map[int]int{}
+				}
+				w.leader[int(ev.Ret)] = w.leaderOf(ev.PID)
 			}
 		}
 	}
@@ -988,6 +1009,42 @@ func (w *Watcher) command(ev *parser.Event) {
 // end notes that a process exited, was killed or called exit_group.
 func (w *Watcher) end(pid int) {
 	w.firstEnded = w.firstEnded || pid == w.cmdPID
+	delete(w.running, pid)
+	// A later line of the pid is a process again (a pid reused, or a log
+	// of several runs): observe adds it back.
+	w.pidSeen = false
+}
+
+// endGroup ends every thread of pid's group, which its exit_group ended.
+// The threads of a process the trace did not see made (strace -p
+// attaching to each, or a thread made before the trace began) show no
+// clone: the exit_group of such a process ends every other pid whose
+// making the trace does not show either.
+func (w *Watcher) endGroup(pid int) {
+	l := w.leaderOf(pid)
+	delete(w.running, l)
+	for t, tl := range w.leader {
+		if tl == l {
+			delete(w.running, t)
+		}
+	}
+	if _, made := w.forks[l]; made {
+		return
+	}
+	for t := range w.running {
+		if _, made := w.forks[t]; !made {
+			delete(w.running, t)
+		}
+	}
+}
+
+// leaderOf is the leader of pid's thread group, as the trace's clones
+// with CLONE_THREAD say (pid itself for a process).
+func (w *Watcher) leaderOf(pid int) int {
+	if l, ok := w.leader[pid]; ok {
+		return l
+	}
+	return pid
 }
 
 // misread reports whether the flags guessedArch noted mean something else
@@ -1263,6 +1320,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
 		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+	} else if w.ok+w.failed > 0 && len(w.running) > 0 && w.opt.SetPrefix == "" {
+		// The command ended, and a process it left (a daemon, a later
+		// run of a log of several) did not: strace -f waits for every
+		// process it follows, so the recording stopped before it.
+		pid := slices.Min(slices.Collect(maps.Keys(w.running)))
+		who := fmt.Sprintf("pid %d", pid)
+		if pid == 0 {
+			who = "the process of the lines without a pid"
+		}
+		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
 	}
 	// A file of an -ff set has no pid column (its events are pid 0): a
 	// numbered trace that has one is a whole recording of its own.

@@ -1196,6 +1196,32 @@ func TestCutShortNamesFirstLine(t *testing.T) {
 	}
 }
 
+// TestCutShortAfterCommand: the traced command ended, and a process
+// still ran when the trace ends: a daemon it left, or a later run in a
+// log of several (a pid reused, another pid, lines without one). strace
+// -f waits for every process it follows, so the recording was cut. The
+// threads of a process end with its exit_group, -qq or not, whether the
+// trace shows their clone or they were there before it.
+func TestCutShortAfterCommand(t *testing.T) {
+	const (
+		run1  = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+		read  = "openat(AT_FDCWD, \"/data/out\", O_RDONLY) = 3\nPID read(3, \"abc\", 3) = 3\n"
+		fork  = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f00) = 200\n"
+		clone = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x7f00, stack_size=0x7fff00}, 88) = 101\n"
+	)
+	at := func(pid, lines string) string { return pid + " " + strings.ReplaceAll(lines, "PID", pid) }
+	wantBlind(t, Options{}, []blindCase{
+		{"a later run of the same pid", run1 + "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + at("100", read), []string{BlindCutShort}},
+		{"a later run of another pid", run1 + "200 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + at("200", read), []string{BlindCutShort}},
+		{"a later run without pids", "execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\nexecve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + strings.ReplaceAll(read, "PID ", ""), []string{BlindCutShort}},
+		{"a child outlives the command", fork + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n" + at("200", read), []string{BlindCutShort}},
+		{"the child ends too", fork + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n" + at("200", read) + "200 exit_group(0) = ?\n200 +++ exited with 0 +++\n", nil},
+		{"a thread, -qq", clone + at("101", read) + "100 exit_group(0) = ?\n", nil},
+		{"a thread made before the trace, -qq", "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + at("101", read) + "100 exit_group(0) = ?\n", nil},
+		{"a child's thread, the child cut", fork + "200 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x7f00, stack_size=0x7fff00}, 88) = 201\n" + at("201", read) + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", []string{BlindCutShort}},
+	})
+}
+
 // TestUnseenChange: a stat that shows a file the trace changed at a size
 // its calls do not give it says a change the trace does not show. Here
 // chpasswd's lock protocol (write the pid into a temp file, link it,
