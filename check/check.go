@@ -138,7 +138,19 @@ var lossWords = model.LossWordsFor(lossOrder)
 // demonstrate finds a crash state at the current crash point of m that
 // loses something at path p, or nil.
 func demonstrate(m *model.Model, at model.Ref, p string) *State {
-	return demonstrateFrom(m, at, p, crashOf(m, p), lossOrder)
+	if _, still := stillModels.Load(m); still {
+		return demonstrateFrom(m, at, p, crashOf(m, p), lossOrder)
+	}
+	// In the middle of the trace: the first state whose outcome comes
+	// first in lossOrder ends the enumeration, as no other can be
+	// picked over it; pickState picks the same one from Crash's whole
+	// list. A name saved over thousands of times without a sync has a
+	// candidate for each save, which a whole list at every rename
+	// walked: quadratic in the saves.
+	if s, ok := m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == lossOrder[0] }); ok {
+		return stateOf(m, at, p, s)
+	}
+	return demonstrateFrom(m, at, p, m.Crash(p, 256), lossOrder)
 }
 
 // crashMemo is the last path's crash states of a model that stands still:

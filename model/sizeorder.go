@@ -192,6 +192,10 @@ func sizedPath(m *Model, po PathOutcomes, cut int) bool {
 type pathCuts struct {
 	cut  []int // per candidate
 	inos []cutIno
+	// idx finds an inode's part once there are many (a name renamed
+	// over thousands of times with no sync): a scan of inos for each
+	// candidate made a crash of such a name quadratic.
+	idx map[int]int
 }
 
 // cutIno is one inode's part of a pathCuts.
@@ -316,14 +320,32 @@ func (n *Name) at(cut int) *Inode {
 
 // of is inode ino's part, made on first use.
 func (pc *pathCuts) of(ino *Inode) *cutIno {
-	for k := range pc.inos {
-		if pc.inos[k].id == ino.ID {
+	if pc.idx != nil {
+		if k, ok := pc.idx[ino.ID]; ok {
 			return &pc.inos[k]
+		}
+	} else {
+		for k := range pc.inos {
+			if pc.inos[k].id == ino.ID {
+				return &pc.inos[k]
+			}
 		}
 	}
 	pc.inos = append(pc.inos, cutIno{id: ino.ID, widest: -1})
+	switch n := len(pc.inos); {
+	case pc.idx != nil:
+		pc.idx[ino.ID] = n - 1
+	case n > cutsScan:
+		pc.idx = make(map[int]int, 2*n)
+		for k := range pc.inos {
+			pc.idx[pc.inos[k].id] = k
+		}
+	}
 	return &pc.inos[len(pc.inos)-1]
 }
+
+// cutsScan is how many inodes pathCuts.of scans before it indexes them.
+const cutsScan = 16
 
 // count is how many states candidate i, which names ino (enumerated),
 // gives the path, and whether that is exact rather than a lower bound.
