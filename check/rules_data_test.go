@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,5 +136,41 @@ func TestUnalignedWriteAfterTruncation(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: unaligned-write %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestInterruptedSyncLosesNothing: an fsync a signal interrupted shows
+// as "= ? ERESTARTSYS" (the kernel runs it again, or the program gets
+// EINTR): no writeback error, so the pages stay dirty and nothing is
+// lost. Restarted, it syncs the file; not restarted, the file is still
+// pending. An EIO is a failed sync, and a later fsync proves nothing.
+func TestInterruptedSyncLosesNothing(t *testing.T) {
+	const (
+		start = "100 execve(\"/bin/x\", [\"x\"], 0x7f /* 1 var */) = 0\n100 openat(AT_FDCWD, \"/d/f\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n100 write(3, \"abc\", 3) = 3\n"
+		alarm = "100 --- SIGALRM {si_signo=SIGALRM, si_code=SI_KERNEL} ---\n100 rt_sigreturn({mask=[]}) = 74\n"
+		end   = "100 close(3) = 0\n100 openat(AT_FDCWD, \"/d\", O_RDONLY|O_DIRECTORY) = 4\n100 fsync(4) = 0\n100 close(4) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, tc := range []struct {
+		name, sync string
+		want       []string
+	}{
+		{"restarted", "100 fsync(3) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)\n" + alarm + "100 fsync(3) = 0\n", nil},
+		{"restarted, ERESTARTNOINTR", "100 fsync(3) = ? ERESTARTNOINTR (To be restarted)\n" + alarm + "100 fsync(3) = 0\n", nil},
+		{"EINTR, never again", "100 fsync(3) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)\n" + alarm, []string{DataNotSynced, DirSyncBeforeData}},
+		{"EIO, then 0", "100 fsync(3) = -1 EIO (Input/output error)\n100 fsync(3) = 0\n", []string{DataNotSynced, DirSyncBeforeData, FsyncErrorIgnored}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runText(t, start+tc.sync+end, Options{})
+			var got []string
+			for _, f := range res.findings {
+				if f.Path == "/d/f" && !slices.Contains(got, f.Rule.ID) {
+					got = append(got, f.Rule.ID)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings of /d/f %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -26,7 +26,10 @@
 //     makes pending operations durable; an O_SYNC write only those within
 //     the pages it wrote (dsync-range, below). sync_file_range is not one. A failed
 //     fsync moves the data it covered to a lost list that no later sync
-//     recovers: Linux drops dirty pages after a writeback error.
+//     recovers: Linux drops dirty pages after a writeback error. One
+//     refused (EBADF, EINVAL, EROFS) or cut off by a signal (EINTR,
+//     ERESTARTSYS and the other codes of a restarted call) had none,
+//     and changes nothing.
 //   - A crash point is the moment after an event; a crash state is the
 //     durable state plus some pending operations; an Outcome says what a
 //     path holds in it compared with what the program saw.

@@ -638,7 +638,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 	case syscalls.Syncfs:
 		if ev.OK() {
 			m.syncAll(ev, eff)
-		} else if h := m.fileHandle(ev, row.FD()); h != nil {
+		} else if h := m.fileHandle(ev, row.FD()); h != nil && !syncRefused(ev.Errno) {
 			m.syncFailed(ev, h.Node, eff)
 		}
 	case syscalls.SyncFileRange:
@@ -1275,7 +1275,7 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	}
 	ino := h.Node
 	if !ev.OK() {
-		if ev.Errno == "EINVAL" || ev.Errno == "EBADF" || ev.Errno == "EROFS" {
+		if syncRefused(ev.Errno) {
 			return // not a sync that could fail with data loss
 		}
 		m.syncFailed(ev, ino, eff)
@@ -1320,6 +1320,20 @@ func (m *Model) pathOf(ino *Inode, h *Handle) string {
 		return ino.Path
 	}
 	return h.Path
+}
+
+// syncRefused reports whether a sync that failed with errno never
+// started writing back, or was cut off by a signal: it lost nothing, and
+// the pending data stays dirty for the next one. EINVAL, EBADF and EROFS
+// refuse it; EINTR and the ERESTART* codes strace shows of a call a
+// signal interrupted (the kernel runs it again, or returns EINTR) report
+// no writeback error, which is what makes Linux drop the dirty pages.
+func syncRefused(errno string) bool {
+	switch errno {
+	case "EINVAL", "EBADF", "EROFS", "EINTR", "ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ERESTART_RESTARTBLOCK":
+		return true
+	}
+	return false
 }
 
 func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
@@ -1414,7 +1428,9 @@ func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		return
 	}
 	if !ev.OK() {
-		m.syncFailed(ev, ino, eff)
+		if !syncRefused(ev.Errno) {
+			m.syncFailed(ev, ino, eff)
+		}
 		return
 	}
 	if f, _ := m.procs.bits(ev, row.Flags(), syscalls.MsyncFlags); f&syscalls.MS_SYNC != 0 {
