@@ -130,6 +130,16 @@ var formCases = []struct {
 	{"-p in a terminal: the detach message inside the line", "strace 5.x to 6.x -p, stderr with the trace",
 		"epoll_wait(4, strace: Process 2671 detached\nstrace: Process 2664 detached\n <detached ...>\n",
 		"epoll_wait(4 <unfinished ...>\n\n\n", nil},
+	// strace 5 and later print the message where the line stands and go
+	// on with the next call; the rest of the cut one never comes. Joined
+	// to it, the next call was lost (an fsync, in a hand reduction of a
+	// public log).
+	{"-f in a terminal: an attach message cutting a call for good", "strace 5.x to 6.x -f, stderr with the trace",
+		"[pid   102] rseq(0x7fffc979afe0, 0x20, 0, 0x53053053strace: Process 103 attached\n[pid   101] fsync(3) = 0\n",
+		"[pid   102] rseq(0x7fffc979afe0, 0x20, 0, 0x53053053 <unfinished ...>\n[pid   101] fsync(3) = 0\n", nil},
+	{"-f in a terminal: two messages, then a signal", "strace 5.x to 6.x -f, stderr with the trace",
+		"[pid   102] rseq(0x7fffc979afe0, 0x20, 0, 0x53053053strace: Process 103 attached\nstrace: Process 104 attached\n[pid   101] --- SIGURG {si_signo=SIGURG, si_code=SI_TKILL, si_pid=101, si_uid=0} ---\n",
+		"[pid   102] rseq(0x7fffc979afe0, 0x20, 0, 0x53053053 <unfinished ...>\n\n[pid   101] --- SIGURG {si_signo=SIGURG, si_code=SI_TKILL, si_pid=101, si_uid=0} ---\n", nil},
 	{"-p: the first call resumes, its start was before the attach", "strace 6.1 -p",
 		"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n",
 		"restart_syscall(<... resuming interrupted read ...>) = 0\nclose(3) = 0\n", nil},

@@ -431,6 +431,26 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		if !hasPrefix(text[cut:], "strace: ") {
 			r.sawOld("a \"Process N attached\" message inside a line", r.line)
 		}
+		// text lies in the reader's buffer, which a look at the next
+		// line may move.
+		text = append([]byte(nil), text...)
+		if r.nextStartsLine() {
+			// strace 5 and later go on with the next call and never
+			// print the rest of this one: it is left unfinished, as by
+			// "<unfinished ...>", its result unknown. Joined to the next
+			// line it took that call's place (an fsync lost).
+			cutShort := append(append([]byte(nil), text[:cut]...), " "+unfinishedText...)
+			r.clearEvent(ev)
+			lp.text = cutShort
+			lp.splitAt = len(cutShort) + 1
+			lp.mayskip, lp.scan = nl, prev == nil
+			if kind, tf, perr = lp.parse(); perr == nil {
+				text = cutShort
+				break
+			}
+			r.clearEvent(ev)
+			lp.text, lp.splitAt = text, len(text)+1
+		}
 		joined := append([]byte(nil), text[:cut]...)
 		next, off2, nl2, err := r.readLine()
 		if err != nil {
@@ -733,6 +753,27 @@ func resumedInside(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// nextStartsLine reports whether the next line starts as strace starts
+// one of its own: "[pid N] ", a pid or a time, a signal, an exit or a
+// resumed half (another message is taken out as this one was). The rest of a line a message cut in two
+// (strace 4.x) starts with what followed where it was cut: a comma, a
+// value.
+func (r *Reader) nextStartsLine() bool {
+	b, _ := r.br.Peek(32)
+	if k := bytes.IndexByte(b, '\n'); k >= 0 {
+		b = b[:k]
+	}
+	switch {
+	case hasPrefix(b, "[pid "), hasPrefix(b, "--- "), hasPrefix(b, "+++ "), hasPrefix(b, "<... "):
+		return true
+	}
+	k := 0
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	return k > 0 && k < len(b) && (b[k] == ' ' || b[k] == '.' || b[k] == ':')
 }
 
 // atEOF reports whether nothing but blank lines follows: the line just
