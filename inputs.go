@@ -182,3 +182,37 @@ func (in *Inputs) listing(trace string) (*model.Listing, error) {
 	}
 	return l, nil
 }
+
+// JoinSets gives the PREFIX of an strace -ff set in place of its files
+// when every one of them is among traces, as a shell's "PREFIX.*" gives
+// them: each file holds one process, and only the set read as one (in
+// the order of its timestamps) is the recording. Read one by one, a
+// sync in one process did not count for a write in another. The prefix
+// stands where the set's first file did; a set given in part stays as
+// given (each such file says blind-partial-set).
+func JoinSets(traces []string) []string {
+	if len(traces) < 2 {
+		return traces
+	}
+	given := make(map[string]bool, len(traces))
+	for _, t := range traces {
+		given[filepath.Clean(t)] = true
+	}
+	out := make([]string, 0, len(traces))
+	joined := map[string]bool{}
+	for _, t := range traces {
+		prefix, others := parser.SetOf(t)
+		whole := prefix != ""
+		for _, o := range others {
+			whole = whole && given[filepath.Clean(o)]
+		}
+		switch {
+		case !whole:
+			out = append(out, t)
+		case !joined[prefix]:
+			joined[prefix] = true
+			out = append(out, prefix)
+		}
+	}
+	return out
+}

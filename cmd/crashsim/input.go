@@ -12,7 +12,7 @@ import (
 
 // inputs are the library's inputs for traces this run reads (see reading).
 func (g *Globals) inputs(traces ...string) crashsim.Inputs {
-	return g.reading(crashsim.Inputs{Traces: traces})
+	return g.reading(crashsim.Inputs{Traces: crashsim.JoinSets(traces)})
 }
 
 // reading gives inputs how this run reads traces: the parser's warnings
