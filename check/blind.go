@@ -257,6 +257,9 @@ type Watcher struct {
 	// program whose execve the trace lacks.
 	execSeen bool
 	loaderAt model.Ref
+	// pathNoFD: the trace shows a call that names a path and takes no fd
+	// (open, stat, unlink, rename, ...), which -e trace=%desc leaves out.
+	pathNoFD bool
 	// ldCache is the first open of /etc/ld.so.cache that succeeded, and
 	// preload whether the trace names /etc/ld.so.preload: glibc's
 	// loader asks for it (access, R_OK) before it opens the cache, and
@@ -796,6 +799,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if row.HasFiles() && row.Effect != syscalls.Execve {
 		w.fileCalls++
+		if !w.pathNoFD && row.Path() >= 0 && row.FD() < 0 && row.Dirfd() < 0 {
+			w.pathNoFD = true
+		}
 	}
 	switch row.Effect {
 	case syscalls.Exit:
@@ -1488,11 +1494,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// opens and not one read nor close was filtered (-e trace=%file
 		// keeps opens, stats and execve only).
 		add(BlindSyscallFilter, w.firstOpen, fmt.Sprintf("%d opens returned an fd (first here), and the trace has not one read nor close: it looks recorded with a syscall filter (-e trace=..., as %%file) that leaves out what the program did with its files, its writes and syncs among them; what a crash loses there cannot be seen", w.okOpens))
-	} else if w.loaderAt.Line > 0 && !w.execSeen {
+	} else if w.loaderAt.Line > 0 && !w.execSeen && !w.pathNoFD {
 		// The loader's first open is a program starting: strace -p
 		// cannot attach that early, so its execve was filtered out,
 		// and with it the other calls that name a file (-e trace=%desc
-		// keeps the calls on fds only).
+		// keeps the calls on fds only). Unless the trace shows such a
+		// call: then it is a library loaded in the middle of a run (an
+		// NSS module, dlopen), in an excerpt or an attach.
 		add(BlindSyscallFilter, w.loaderAt, "the program starts here (the dynamic loader opens /etc/ld.so.cache) but the trace has no execve: it looks recorded with a syscall filter (-e trace=..., as %desc) that leaves out execve and with it the calls that name a file, renames and unlinks among them; what a crash loses there cannot be seen")
 	} else if w.ldCache.Line > 0 && w.mmaps == 0 {
 		// The loader maps each library it opens (mmap is in %desc and
@@ -1510,9 +1518,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// writes and fsyncs (blind-linux-aio). Not crashsim trace's own
 		// list, which keeps io_submit: that one has no stat calls.
 		add(BlindSyscallFilter, w.aioLib, "the program loaded libaio here, the library of Linux asynchronous I/O, but the trace has no io_submit and not one of the calls that strace puts in no class (set_tid_address, set_robust_list, futex, ...), which every program makes: it looks recorded with a class filter (-e trace=%file,%desc,...) that leaves them out, so writes and fsyncs queued with io_submit, which crashsim does not model either, cannot be seen")
-	} else if w.ldCache.Line > 0 && !w.glibcStart && w.statSeen && !w.accessSeen && !w.preloadOpened {
+	} else if w.ldCache.Line > 0 && !w.glibcStart && w.statSeen && !w.accessSeen && !w.preloadOpened && (w.execSeen || !w.pathNoFD) {
 		// A program linked with glibc starts (its loader opens the
-		// cache) and none of the calls of no strace class that glibc
+		// cache: not a library loaded in the middle of a run, in a
+		// trace without execve that shows calls a %desc list leaves
+		// out) and none of the calls of no strace class that glibc
 		// makes as every program starts shows (glibcStartCalls):
 		// a -e trace= list. Not %file, which keeps the loader's access
 		// of /etc/ld.so.preload, nor crashsim trace's list, which keeps

@@ -694,6 +694,23 @@ func TestLoaderWithoutOpensInline(t *testing.T) {
 	})
 }
 
+// TestLoaderInTheMiddle: an excerpt (or an attach) with no execve in
+// which a library is loaded in the middle of the run (an NSS module):
+// the loader's open of its cache is no program's start, and calls a
+// %desc list leaves out (stat, unlink, open) show there is no such list.
+// A trace that starts at that open, with none of them, is one.
+func TestLoaderInTheMiddle(t *testing.T) {
+	const (
+		before = "100 stat(\"/etc/krb5.conf\", {st_mode=S_IFREG|0644, st_size=449, ...}) = 0\n100 unlink(\"/d/old\") = 0\n"
+		load   = "100 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n100 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f2200000000\n100 close(3) = 0\n"
+		end    = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	wantBlind(t, Options{}, []blindCase{
+		{"a library loaded mid-run", before + load + end, nil},
+		{"the loader first, no execve", load + "100 unlinkat(AT_FDCWD, \"/d/old\", 0) = 0\n" + end, []string{BlindSyscallFilter}},
+	})
+}
+
 // TestSyncsOnlyInline: a trace whose calls are all syncs and exits, with
 // no execve, was recorded with a list of syncs (sed -i after a sync
 // under -e trace=fsync,fdatasync,sync,exit_group checked clean). With the
