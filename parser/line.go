@@ -451,6 +451,11 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		l.personality(b[i:])
 		return lineDiag, timeUnknown, nil
 	}
+	if hasPrefix(b[i:], "^Cstrace: ") {
+		// Ctrl-C stopping strace -p in a terminal: the terminal's echo
+		// of it, then strace's "Process N detached".
+		return lineDiag, timeUnknown, nil
+	}
 	var err *Error
 	if i, err = l.pidPrefix(i); err != nil {
 		return 0, 0, err

@@ -209,6 +209,8 @@ func TestGrammar(t *testing.T) {
 			[]summary{{Line: 1, End: 1, Name: "---SIGCHLD"}, {Line: 2, End: 2, Name: "---SIGSTOP"}, {Line: 3, End: 3, Name: "+++superseded"}, {Line: 4, End: 4, Name: "+++exit", Ret: "3"}}},
 		{"strace diagnostics are skipped", "strace: Process 5 attached\nclose(3) = 0\n",
 			[]summary{{Line: 2, End: 2, Name: "close", Args: "3", Ret: "0"}}},
+		{"Ctrl-C's echo before strace's message", "5 close(3) = 0\n^Cstrace: Process 5 detached\n",
+			[]summary{{Line: 1, End: 1, PID: 5, Name: "close", Args: "3", Ret: "0"}}},
 		{"a strace: message splitting a line", "5 write(1, \"ab\", 2strace: Process 6 attached\n) = 2\n",
 			[]summary{{Line: 1, End: 2, PID: 5, Name: "write", Args: "1, <data>, 2", Ret: "2"}}},
 		{"a syscall strace could not name", "7 ???( <unfinished ...>\n7 +++ killed by SIGKILL +++\n",
