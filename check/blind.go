@@ -806,10 +806,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	switch row.Effect {
 	case syscalls.Exit:
 		w.exitCalls++
-		w.end(ev.PID)
 		if ev.Name == "exit_group" {
-			w.endGroup(ev.PID)
+			w.endGroup(ev.PID) // first: end forgets a thread's leader
 		}
+		w.end(ev.PID)
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 		w.ringUse(ev, row)
@@ -1016,6 +1016,7 @@ func (w *Watcher) command(ev *parser.Event) {
 func (w *Watcher) end(pid int) {
 	w.firstEnded = w.firstEnded || pid == w.cmdPID
 	delete(w.running, pid)
+	delete(w.leader, pid) // what is left holds the threads still running
 	// A later line of the pid is a process again (a pid reused, or a log
 	// of several runs): observe adds it back.
 	w.pidSeen = false
@@ -1029,9 +1030,13 @@ func (w *Watcher) end(pid int) {
 func (w *Watcher) endGroup(pid int) {
 	l := w.leaderOf(pid)
 	delete(w.running, l)
+	// A thread of the command that ends it ends it (with -qq no "+++
+	// exited" line says so).
+	w.firstEnded = w.firstEnded || l == w.cmdPID
 	for t, tl := range w.leader {
 		if tl == l {
 			delete(w.running, t)
+			delete(w.leader, t)
 		}
 	}
 	if _, made := w.forks[l]; made {

@@ -1234,6 +1234,8 @@ func TestCutShortAfterCommand(t *testing.T) {
 		{"a child outlives the command", fork + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n" + at("200", read), []string{BlindCutShort}},
 		{"the child ends too", fork + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n" + at("200", read) + "200 exit_group(0) = ?\n200 +++ exited with 0 +++\n", nil},
 		{"a thread, -qq", clone + at("101", read) + "100 exit_group(0) = ?\n", nil},
+		{"a thread's exit_group, -qq", clone + at("101", read) + "101 exit_group(0) = ?\n", nil},
+		{"a thread's exit, then its process's exit_group, -qq", clone + at("101", read) + "101 exit(0) = ?\n100 exit_group(0) = ?\n", nil},
 		{"a thread made before the trace, -qq", "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + at("101", read) + "100 exit_group(0) = ?\n", nil},
 		{"a child's thread, the child cut", fork + "200 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x7f00, stack_size=0x7fff00}, 88) = 201\n" + at("201", read) + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", []string{BlindCutShort}},
 	})
