@@ -141,16 +141,25 @@ func demonstrate(m *model.Model, at model.Ref, p string) *State {
 	if _, still := stillModels.Load(m); still {
 		return demonstrateFrom(m, at, p, crashOf(m, p), lossOrder)
 	}
-	// In the middle of the trace: the first state whose outcome comes
-	// first in lossOrder ends the enumeration, as no other can be
-	// picked over it; pickState picks the same one from Crash's whole
-	// list. A name saved over thousands of times without a sync has a
+	// In the middle of the trace, one pass over the states in Crash's
+	// order keeps what pickState would take from the whole list (the
+	// first state of the outcome earliest in lossOrder), and a state of
+	// lossOrder's first outcome ends it, as none can be picked over it.
+	// A name saved over thousands of times without a sync has a
 	// candidate for each save, which a whole list at every rename
 	// walked: quadratic in the saves.
-	if s, ok := m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == lossOrder[0] }); ok {
-		return stateOf(m, at, p, s)
+	var best model.PathState
+	bestRank := len(lossOrder)
+	m.CrashFirst(p, 256, func(s model.PathState) bool {
+		if r := slices.Index(lossOrder, s.Outcome); r >= 0 && r < bestRank {
+			best, bestRank = s, r
+		}
+		return bestRank == 0
+	})
+	if bestRank == len(lossOrder) {
+		return nil
 	}
-	return demonstrateFrom(m, at, p, m.Crash(p, 256), lossOrder)
+	return stateOf(m, at, p, best)
 }
 
 // crashMemo is the last path's crash states of a model that stands still:
