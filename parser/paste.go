@@ -119,17 +119,10 @@ func dotted(t []byte) bool {
 // prompt ('#' starts comments too) only strace is taken for one.
 func shellCommand(t []byte) (ok, strace, toFile bool) {
 	f := bytes.Fields(t)
-	if len(f) > 0 && len(f[0]) > 1 && bytes.IndexByte([]byte("$#%"), f[0][0]) >= 0 {
-		// The prompt and the command with no space between: "$strace -o
-		// out.txt ./prog".
-		if c := f[0][1:]; string(c) == "strace" || bytes.HasSuffix(c, []byte("/strace")) {
-			for _, a := range f[1:] {
-				if hasPrefix(a, "-o") || hasPrefix(a, "--output") {
-					toFile = true
-				}
-			}
-			return true, true, toFile
-		}
+	if len(f) > 0 && len(f[0]) > 1 && bytes.IndexByte([]byte("$#%"), f[0][0]) >= 0 && isStrace(f[0][1:]) {
+		// The prompt and strace with no space between ("$strace -o
+		// out.txt ./prog"): read as the prompt, then the command.
+		f = append([][]byte{f[0][:1], f[0][1:]}, f[1:]...)
 	}
 	for i := 0; i < len(f)-1 && i < 3; i++ {
 		w := f[i]
@@ -142,7 +135,7 @@ func shellCommand(t []byte) (ok, strace, toFile bool) {
 		for len(cmd) > 1 && commandPrefix(cmd[0]) {
 			cmd = cmd[1:]
 		}
-		if c := cmd[0]; string(c) == "strace" || bytes.HasSuffix(c, []byte("/strace")) {
+		if isStrace(cmd[0]) {
 			for _, a := range cmd[1:] {
 				if hasPrefix(a, "-o") || hasPrefix(a, "--output") {
 					toFile = true
@@ -153,6 +146,11 @@ func shellCommand(t []byte) (ok, strace, toFile bool) {
 		return i == 0 && (string(w) == "$" || string(w) == "%"), false, false
 	}
 	return false, false, false
+}
+
+// isStrace reports whether the command word c runs strace.
+func isStrace(c []byte) bool {
+	return string(c) == "strace" || bytes.HasSuffix(c, []byte("/strace"))
 }
 
 // commandPrefix reports whether w comes before the command in a command
