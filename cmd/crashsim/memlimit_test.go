@@ -15,12 +15,14 @@ import (
 )
 
 // TestMemoryLimitInCgroup runs crashsim check on a trace of 100,000
-// unsynced files (all of whose state stays live: some 200 MB at the peak
-// when Go's collector is left as it is) in a cgroup that allows 150 MB.
-// With the limit main sets from the cgroup, the check finishes with its
-// findings (exit 1); with AUTOMEMLIMIT=off, which leaves the collector
-// alone, the kernel kills it, which shows that the first run fits only
-// because of the limit. It needs root and a cgroup memory controller
+// unsynced files (all of whose state stays live) in a cgroup that allows
+// 150 MB, twice, both times with GOGC=off, so that only a memory limit
+// makes the collector run. With the limit main sets from the cgroup, the
+// check finishes with its findings (exit 1); with AUTOMEMLIMIT=off, which
+// sets no limit, the kernel kills it (it allocates some 280 MB), which
+// shows that the first run fits only because of the limit. Left with
+// Go's own GOGC the second run peaks near 170 MB, too close to 150 MB to
+// be killed every time. It needs root and a cgroup memory controller
 // (v1, or v2 with memory delegated below the root) and skips without.
 func TestMemoryLimitInCgroup(t *testing.T) {
 	if testing.Short() {
@@ -55,13 +57,14 @@ func TestMemoryLimitInCgroup(t *testing.T) {
 		// leaves no check running in the cgroup, which could then not
 		// be removed.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		// The run's own GOMEMLIMIT and AUTOMEMLIMIT, none from the
-		// test's environment.
+		// The run's own GOGC, GOMEMLIMIT and AUTOMEMLIMIT, none from
+		// the test's environment.
 		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "AUTOMEMLIMIT=") {
+			if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "AUTOMEMLIMIT=") {
 				cmd.Env = append(cmd.Env, kv)
 			}
 		}
+		cmd.Env = append(cmd.Env, "GOGC=off")
 		cmd.Env = append(cmd.Env, env...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
@@ -74,11 +77,11 @@ func TestMemoryLimitInCgroup(t *testing.T) {
 	}
 	st, stderr := run()
 	if st.ExitCode() != exitFindings {
-		t.Fatalf("check in a 150 MB cgroup: %v, want exit status %d (findings)\n%s", st, exitFindings, stderr)
+		t.Fatalf("check in a 150 MB cgroup with GOGC=off: %v, want exit status %d (findings)\n%s", st, exitFindings, stderr)
 	}
 	st, _ = run("AUTOMEMLIMIT=off")
 	if ws, ok := st.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("check in a 150 MB cgroup with AUTOMEMLIMIT=off: %v, want it killed: then the test shows nothing", st)
+		t.Fatalf("check in a 150 MB cgroup with GOGC=off and AUTOMEMLIMIT=off: %v, want it killed: then the test shows nothing", st)
 	}
 }
 
