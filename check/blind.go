@@ -1610,15 +1610,26 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			signalled = append(signalled, pid)
 		}
 	}
+	// Lines that carry a pid were recorded with -f: a child missing
+	// from such a trace was cut or edited out of it, not left unfollowed.
+	followed := len(w.pids) > 1 || (len(w.pids) == 1 && !w.pids[0])
 	if partial {
 		// The children are in the set's other files, which the warning
 		// above names: not lost by a recording without -f.
 	} else if len(lost) > 0 && len(lost) > w.unexplained() {
 		at := earliest(lost, w.forks)
-		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: recorded without -f, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0]))
+		why := "recorded without -f"
+		if followed {
+			why = "its lines carry pids, as strace -f writes them, so it is an excerpt or an edited log that leaves the children's lines out"
+		}
+		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: %s, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0], why))
 	} else if len(signalled) > 0 && len(signalled) > w.unexplained() {
 		at := earliest(signalled, w.sigchld)
-		add(BlindUnfollowedChildren, at, fmt.Sprintf("SIGCHLD names %s the trace never shows (first pid %d, here), and no call in it made them: recorded without -f, with a -e trace= filter that leaves out fork and the children's calls, or attached (strace -p) after they started, so what the children wrote, synced and renamed is missing", plural(len(signalled), "child", "children"), signalled[0]))
+		why := "recorded without -f, with a -e trace= filter that leaves out fork and the children's calls, or attached (strace -p) after they started"
+		if followed {
+			why = "its lines carry pids, as strace -f writes them, so it has a -e trace= filter that leaves out fork and the children's calls, was attached (strace -p) after they started, or is an excerpt that leaves their lines out"
+		}
+		add(BlindUnfollowedChildren, at, fmt.Sprintf("SIGCHLD names %s the trace never shows (first pid %d, here), and no call in it made them: %s, so what the children wrote, synced and renamed is missing", plural(len(signalled), "child", "children"), signalled[0], why))
 	}
 	if !partial && w.woke.Line != 0 && len(w.pids) == 1 && (len(out) == 0 || out[len(out)-1].ID != BlindUnfollowedChildren) {
 		// Threads made before the trace began (strace -p without -f

@@ -487,6 +487,39 @@ func TestNoReadsInline(t *testing.T) {
 
 // blindMessages writes trace to a file called name and returns the
 // messages of the blind spots of kind id that check finds in it under opt.
+// TestUnfollowedSaysWhy: a trace whose lines carry pids was recorded
+// with -f; a child missing from it was cut or edited out, and the message
+// must not tell the user to add the -f they used.
+func TestUnfollowedSaysWhy(t *testing.T) {
+	noF := blindMessages(t, "t.strace", `clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 4242
+wait4(-1, NULL, 0, NULL) = 4242
+exit_group(0) = ?
++++ exited with 0 +++
+`, Options{}, BlindUnfollowedChildren)
+	if len(noF) != 1 || !strings.Contains(noF[0], "recorded without -f") {
+		t.Errorf("no pids on the lines: %q, want one message saying it was recorded without -f", noF)
+	}
+	for _, trace := range []string{`300 clone(child_stack=NULL, flags=SIGCHLD) = 301
+300 clone(child_stack=NULL, flags=SIGCHLD) = 302
+301 exit_group(0) = ?
+301 +++ exited with 0 +++
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, `300 clone(child_stack=NULL, flags=SIGCHLD) = 302
+300 exit_group(0) = ?
+300 +++ exited with 0 +++
+`, `500 openat(AT_FDCWD, "/data/dump.rdb", O_RDONLY) = 3
+500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=501, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+500 exit_group(0) = ?
+500 +++ exited with 0 +++
+`} {
+		msgs := blindMessages(t, "t.strace", trace, Options{}, BlindUnfollowedChildren)
+		if len(msgs) != 1 || strings.Contains(msgs[0], "recorded without -f") || !strings.Contains(msgs[0], "strace -f writes them") {
+			t.Errorf("pids on the lines:\n%s: %q, want one message that says the lines carry pids, not that -f was missing", trace, msgs)
+		}
+	}
+}
+
 func blindMessages(t *testing.T, name, trace string, opt Options, id string) []string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
