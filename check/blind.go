@@ -501,6 +501,10 @@ type Watcher struct {
 	// number; arch is the architecture the last event was read with.
 	archGuess model.Ref
 	archFlags string
+	// archPlain holds flag texts found to mean the same on every
+	// architecture, so that each is read once, not at every call (a
+	// program opens its files with a few sets of flags); bounded.
+	archPlain map[plainFlags]struct{}
 	archTable *syscalls.FlagTable
 	arch      syscalls.Arch
 
@@ -1070,6 +1074,13 @@ func (w *Watcher) misread() bool {
 	return as != is
 }
 
+// plainFlags is a flag text of a table, found to mean the same on every
+// architecture.
+type plainFlags struct {
+	table *syscalls.FlagTable
+	text  string
+}
+
 // guessedArch notes a call whose flags hold a number that means
 // different things on different architectures, read while the trace had
 // not shown its architecture.
@@ -1079,9 +1090,20 @@ func (w *Watcher) guessedArch(ev *parser.Event, row *syscalls.Row, pos []int) {
 		if row.Args[i].Kind == syscalls.ArgOpenHow {
 			a = a.Field("flags")
 		}
-		if t := row.Args[i].Table; t.Ambiguous(a.Text) {
+		t := row.Args[i].Table
+		k := plainFlags{t, a.Text}
+		if _, plain := w.archPlain[k]; plain {
+			continue
+		}
+		if t.Ambiguous(a.Text) {
 			w.archGuess, w.archFlags, w.archTable = ref(ev), a.Text, t
 			return
+		}
+		if w.archPlain == nil {
+			w.archPlain = map[plainFlags]struct{}{}
+		}
+		if len(w.archPlain) < 256 {
+			w.archPlain[k] = struct{}{}
 		}
 	}
 }
