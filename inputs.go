@@ -211,7 +211,7 @@ func JoinSets(traces []string) []string {
 			out = append(out, t)
 		case !joined[prefix]:
 			joined[prefix] = true
-			out = append(out, prefix)
+			out = append(out, parser.SetName(prefix))
 		}
 	}
 	return out

@@ -11,7 +11,7 @@ import (
 // as the set; part of one, or files of no set, stay as given.
 func TestJoinSets(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"t.100", "t.101", "t.102", "u.7", "u.8", "plain.strace"} {
+	for _, f := range []string{"t.100", "t.101", "t.102", "u.7", "u.8", "plain.strace", "v", "v.5", "v.6"} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("close(3) = 0\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -33,6 +33,8 @@ func TestJoinSets(t *testing.T) {
 		{"part of a set", p("t.100", "t.101"), p("t.100", "t.101")},
 		{"one file", p("t.100"), p("t.100")},
 		{"the prefix itself", p("t", "u.7"), p("t", "u.7")},
+		// v is a trace of its own: the set is named as PREFIX.*.
+		{"a set whose prefix is a file too", p("v.5", "v.6"), p("v.*")},
 	} {
 		if got := JoinSets(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: JoinSets(%q) = %q, want %q", tc.name, tc.in, got, tc.want)

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -303,5 +304,60 @@ func TestFFSetThreadExecve(t *testing.T) {
 	}
 	if len(warnings) > 0 {
 		t.Errorf("warnings: %q", warnings)
+	}
+}
+
+// TestOpenPrefixThatIsAFile: strace -o t, then strace -ff -o t, leaves a
+// trace t beside the set t.PID. Reading t quietly checked the old
+// recording (a clean one, while the set lost data); it is refused, and
+// the set is read as 't.*'.
+func TestOpenPrefixThatIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"t":     "1700000001.000000 close(3) = 0\n",
+		"t.200": "1700000002.000000 write(1, \"a\", 1) = 1\n",
+		"t.201": "1700000002.500000 close(4) = 0\n",
+		"u.300": "1700000003.000000 close(5) = 0\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prefix := filepath.Join(dir, "t")
+	if _, err := Open(prefix, Options{}); err == nil || !strings.Contains(err.Error(), "two recordings under one name") || !strings.Contains(err.Error(), "'"+prefix+".*'") {
+		t.Errorf("Open(%s) with a set beside it: %v, want it refused, naming %s.*", prefix, err, prefix)
+	}
+	if !IsSet(prefix + ".*") {
+		t.Errorf("IsSet(%s.*) = false", prefix)
+	}
+	if IsSet(prefix) {
+		t.Errorf("IsSet(%s) = true: a file of that name exists", prefix)
+	}
+	s, err := Open(prefix+".*", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var names []string
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, ev.Name)
+	}
+	if want := []string{"write", "close"}; !slices.Equal(names, want) {
+		t.Errorf("the set of %s.*: calls %q, want %q", prefix, names, want)
+	}
+	if _, err := Open(filepath.Join(dir, "x.*"), Options{}); err == nil || !strings.Contains(err.Error(), "no strace -ff files") {
+		t.Errorf("Open(x.*) with no set: %v, want an error", err)
+	}
+	// A set with no file of its prefix reads as before.
+	if !IsSet(filepath.Join(dir, "u")) {
+		t.Errorf("IsSet(u) = false")
 	}
 }

@@ -19,11 +19,32 @@ import (
 
 // Open opens a trace for reading: a file, or the PREFIX of an strace -ff
 // set whose files are PREFIX.PID, merged into one order by timestamp.
+// "PREFIX.*" (no file of that name) names the set too, also where a file
+// PREFIX exists; a file PREFIX beside a set is refused, as two recordings
+// under one name.
 func Open(path string, opt Options) (Stream, error) {
+	if prefix, ok := starredSet(path); ok {
+		members, err := ffMembers(prefix)
+		if err != nil {
+			return nil, err
+		}
+		if len(members) == 0 {
+			return nil, fmt.Errorf("cannot read trace %s: no strace -ff files %s.PID", path, prefix)
+		}
+		return openSet(prefix, members, opt)
+	}
 	fi, err := os.Stat(path)
 	if err == nil {
 		if fi.IsDir() {
 			return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)", path)
+		}
+		if fi.Mode().IsRegular() {
+			// strace -o t and, another time, strace -ff -o t: which
+			// one the user means cannot be told, and reading the other
+			// quietly checks a recording they did not mean.
+			if ms, err := ffMembers(path); err == nil && len(ms) > 0 {
+				return nil, fmt.Errorf("%s is a trace, and also the PREFIX of an strace -ff set beside it (%s): two recordings under one name; give '%s.*' in quotes to read the set, or move the set's files aside to read %s", path, setFilesShown(ms), path, path)
+			}
 		}
 		return OpenFile(path, opt)
 	}
@@ -43,6 +64,10 @@ func Open(path string, opt Options) (Stream, error) {
 // IsSet reports whether Open reads path as the PREFIX of an strace -ff
 // set: no file of that name, and PREFIX.PID files.
 func IsSet(path string) bool {
+	if prefix, ok := starredSet(path); ok {
+		ms, err := ffMembers(prefix)
+		return err == nil && len(ms) > 0
+	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
@@ -77,6 +102,39 @@ func SetOf(path string) (prefix string, others []string) {
 		return "", nil
 	}
 	return prefix, others
+}
+
+// starredSet says whether path names an -ff set as "PREFIX.*", as a
+// user quotes it (no file has that name), and returns the prefix.
+func starredSet(path string) (string, bool) {
+	prefix, ok := strings.CutSuffix(path, ".*")
+	if !ok || prefix == "" || strings.HasSuffix(prefix, string(filepath.Separator)) {
+		return "", false
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	return prefix, true
+}
+
+// setFilesShown names an -ff set's files: the first, and how many more.
+func setFilesShown(ms []ffMember) string {
+	switch len(ms) {
+	case 1:
+		return ms[0].path
+	case 2:
+		return ms[0].path + " and 1 other file"
+	}
+	return fmt.Sprintf("%s and %d other files", ms[0].path, len(ms)-1)
+}
+
+// SetName is how a trace names the -ff set of prefix: the prefix, or
+// "PREFIX.*" where a file named prefix exists (Open).
+func SetName(prefix string) string {
+	if _, err := os.Stat(prefix); err == nil {
+		return prefix + ".*"
+	}
+	return prefix
 }
 
 type ffMember struct {
