@@ -1152,7 +1152,7 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	if e.Kind == model.EffWrite && e.Handle != nil && e.Handle.Flags&syscalls.O_DSYNC != 0 {
 		w.barrier = true
 	}
-	if e.Kind == model.EffUnmodeled && e.Event != nil && e.Event.Call.Effect() == syscalls.Mmap && w.mappedPath == "" && e.Inode != nil {
+	if e.Kind == model.EffUnmodeled && e.Event != nil && (e.Event.Call.Effect() == syscalls.Mmap || e.Event.Call.Effect() == syscalls.Mprotect) && w.mappedPath == "" && e.Inode != nil {
 		if p := e.Inode.Name(); w.opt.inScope(p) {
 			w.mapped, w.mappedPath, w.mappedID = e.Ref, p, e.Inode.ID
 		}

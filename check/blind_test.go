@@ -1554,3 +1554,40 @@ func TestUnnamedBeforeCloneReturnsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMprotectMakesSharedWritable: a file mapped shared and read-only,
+// then made writable by mprotect (or pkey_mprotect), can be changed by
+// stores no line shows, as one mapped writable at once; a private
+// mapping, a mapping of another file and a failed mprotect cannot.
+func TestMprotectMakesSharedWritable(t *testing.T) {
+	const head = `execve("/usr/bin/app", ["app"], 0x7ffd /* 20 vars */) = 0
+openat(AT_FDCWD, "/data/db", O_RDWR) = 3
+fstat(3, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0
+`
+	const tail = `munmap(0x7f0000000000, 8192) = 0
+write(1, "ok\n", 3) = 3
+close(3) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`
+	wantBlind(t, Options{}, []blindCase{
+		{"mprotect inside the mapping", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mprotect(0x7f0000001000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, []string{BlindSharedMmap}},
+		{"pkey_mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+pkey_mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE, 1) = 0
+` + tail, []string{BlindSharedMmap}},
+		{"a private mapping", head + `mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f0000000000
+mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = 0
+` + tail, nil},
+		{"mprotect of other memory", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mprotect(0x7f0000002000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, nil},
+		{"mprotect refused", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = -1 EACCES (Permission denied)
+` + tail, nil},
+		{"mprotect to read only", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mprotect(0x7f0000000000, 8192, PROT_READ) = 0
+` + tail, nil},
+	})
+}

@@ -353,7 +353,7 @@ func (u *unmodeledWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	switch e.Event.Call.Effect() {
-	case syscalls.Mmap, syscalls.IOUringEnter:
+	case syscalls.Mmap, syscalls.Mprotect, syscalls.IOUringEnter:
 		// Blind spots (blind.go): the trace does not show that the data
 		// changed at all, so the whole verdict is said to be blind, once.
 		return

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,12 +205,15 @@ type Model struct {
 	durableInList int
 	nops          int // entry ops so far (EntryOp.order)
 	maps          map[string]*Inode
-	last          Ref
-	lastRef       *Ref // last as eventRef gave it out, shared
-	refKeys       refKeys
-	exits         []Exit
-	lastExit      Exit  // the exit an effect shows, with Options.Retire
-	jointStamp    int32 // see jointCount
+	// readMaps are the shared mappings of files made without PROT_WRITE,
+	// which an mprotect can make writable: the last maxReadMaps.
+	readMaps   []readMap
+	last       Ref
+	lastRef    *Ref // last as eventRef gave it out, shared
+	refKeys    refKeys
+	exits      []Exit
+	lastExit   Exit  // the exit an effect shows, with Options.Retire
+	jointStamp int32 // see jointCount
 	// unsureAt holds Model.UnsureAt: the few names that were ever unsure
 	// (Name.wasUnsure), which never retire.
 	unsureAt map[*Name]*Ref
@@ -698,6 +702,8 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		}
 	case syscalls.Mmap:
 		m.mmap(ev, row, eff)
+	case syscalls.Mprotect:
+		m.mprotect(ev, row, eff)
 	case syscalls.Msync:
 		m.msync(ev, row, eff)
 	case syscalls.Ioctl:
@@ -1410,15 +1416,60 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	// The mapping type is a field, not a flag: MAP_PRIVATE (2) shares a
 	// bit with MAP_SHARED_VALIDATE (3).
 	typ := flags & syscalls.MAP_TYPE
-	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE || prot&syscalls.PROT_WRITE == 0 {
+	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE || !ev.OK() {
 		return
 	}
 	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir {
 		return
 	}
+	if prot&syscalls.PROT_WRITE == 0 {
+		// LMDB maps its file read-only and writes with pwrite; a
+		// later mprotect can still make the mapping writable.
+		size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
+		m.readMaps = slices.DeleteFunc(m.readMaps, func(r readMap) bool { return r.start == ev.Ret })
+		if len(m.readMaps) == maxReadMaps {
+			m.readMaps = slices.Delete(m.readMaps, 0, 1)
+		}
+		m.readMaps = append(m.readMaps, readMap{ev.Ret, size, h.Node})
+		return
+	}
 	m.maps[strconv.FormatInt(ev.Ret, 16)] = h.Node
 	m.unmodeled(ev, h.Node, "the file is mapped shared and writable: stores through the mapping change its data without a write call", eff)
+}
+
+// readMap is a shared mapping of a file made without PROT_WRITE.
+type readMap struct {
+	start, size int64
+	node        *Inode
+}
+
+// maxReadMaps bounds Model.readMaps: a program that maps many files
+// shared and read-only (and never unmaps them, as far as the model
+// knows) keeps the last ones.
+const maxReadMaps = 256
+
+// mprotect reads an mprotect that adds PROT_WRITE to a shared mapping of
+// a file: it is now mapped shared and writable, as by mmap. It only
+// succeeds when the file was opened for writing.
+func (m *Model) mprotect(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	if !ev.OK() || len(m.readMaps) == 0 {
+		return
+	}
+	prot, _ := m.procs.bits(ev, row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags)
+	if prot&syscalls.PROT_WRITE == 0 {
+		return
+	}
+	addr, _ := ev.Arg(row.Pos(syscalls.ArgAddr)).Int()
+	for i := len(m.readMaps) - 1; i >= 0; i-- {
+		r := m.readMaps[i]
+		if addr < r.start || addr >= r.start+max(r.size, 1) {
+			continue
+		}
+		m.maps[strconv.FormatInt(r.start, 16)] = r.node
+		m.unmodeled(ev, r.node, "a shared mapping of the file was made writable: stores through it change its data without a write call", eff)
+		return
+	}
 }
 
 func (m *Model) msync(ev *parser.Event, row *syscalls.Row, eff *Effect) {

@@ -11,6 +11,10 @@ var mmapArgs = args(argAddr("addr"), argSize("length"), argFlags("prot", ProtFla
 var memoryRows = []Row{
 	{Name: "mmap", Effect: Mmap, Arches: AllArches, Traced: true, Why: "MAP_SHARED|PROT_WRITE of a file: stores are invisible", Args: mmapArgs},
 	{Name: "mmap2", Effect: Mmap, Arches: on386, Traced: true, Optional: true, Why: "mmap on 32-bit architectures", Args: mmapArgs},
+	{Name: "mprotect", Effect: Mprotect, Arches: AllArches, Traced: true, Why: "PROT_WRITE added to a MAP_SHARED mapping of a file: stores are invisible from then on",
+		Args: args(argAddr("addr"), argSize("length"), argFlags("prot", ProtFlags))},
+	{Name: "pkey_mprotect", Effect: Mprotect, Arches: AllArches, Traced: true, Optional: true, Why: "mprotect with a protection key",
+		Args: args(argAddr("addr"), argSize("length"), argFlags("prot", ProtFlags), argOther("pkey"))},
 	{Name: "munmap", Arches: AllArches, Traced: true, Why: "ends a mapping (the model keeps it: a later msync of its address still names the file)",
 		Args: args(argAddr("addr"), argSize("length"))},
 }
