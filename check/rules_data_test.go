@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,39 @@ func TestInterruptedSyncLosesNothing(t *testing.T) {
 				t.Errorf("findings of /d/f %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestZeroedRangeNotSynced: a range of a file that held data, zeroed by
+// fallocate (FALLOC_FL_ZERO_RANGE, or a punched hole) and never synced,
+// can come back after a crash, as written bytes can: a program that
+// zeroes a record's header to retire it finds the record again. The
+// same zeroing followed by fdatasync loses nothing.
+func TestZeroedRangeNotSynced(t *testing.T) {
+	for _, mode := range []string{"FALLOC_FL_ZERO_RANGE", "FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE"} {
+		for _, synced := range []bool{false, true} {
+			sync := ""
+			if synced {
+				sync = "1 fdatasync(3) = 0\n"
+			}
+			text := `1 openat(AT_FDCWD, "/w/db", O_RDWR) = 3
+1 fstat(3, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0
+1 fallocate(3, ` + mode + `, 0, 4096) = 0
+` + sync + `1 close(3) = 0
+1 exit_group(0) = ?
+1 +++ exited with 0 +++
+`
+			var got []string
+			for _, f := range runText(t, text, Options{Roots: []string{"/w"}}).findings {
+				got = append(got, fmt.Sprintf("%s %s line %d", f.Rule.ID, f.Path, f.Line))
+			}
+			var want []string
+			if !synced {
+				want = []string{DataNotSynced + " /w/db line 3"}
+			}
+			if !slices.Equal(want, got) {
+				t.Errorf("%s, synced %v: findings %q, want %q", mode, synced, got, want)
+			}
+		}
 	}
 }

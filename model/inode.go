@@ -417,25 +417,31 @@ func (n *Inode) Versions() int { return n.hist }
 // DataPending reports whether some data or size change is not durable.
 func (n *Inode) DataPending() bool { return len(n.pending) > 0 || len(n.Lost()) > 0 }
 
-// PendingWrites lists the pending (and lost) writes, in order.
+// PendingWrites lists the pending (and lost) writes, in order: the
+// writes of bytes, and of zeros (a punched hole, a zeroed range), which a
+// crash can undo as well.
 func (n *Inode) PendingWrites() []DataOp { return n.AppendPendingWrites(nil) }
 
 // AppendPendingWrites appends what PendingWrites returns to out: a caller
 // asking of every file reuses one slice.
 func (n *Inode) AppendPendingWrites(out []DataOp) []DataOp {
 	for _, op := range n.Lost() {
-		if op.Kind == DataWrite {
+		if op.writes() {
 			out = append(out, op)
 		}
 	}
 	ops := n.ops()
 	for i := range ops.len() {
-		if op := ops.at(i); op.Kind == DataWrite {
+		if op := ops.at(i); op.writes() {
 			out = append(out, *op)
 		}
 	}
 	return out
 }
+
+// writes reports whether the op changes bytes of the file: a write, or
+// a range zeroed.
+func (op *DataOp) writes() bool { return op.Kind == DataWrite || op.Kind == DataZero }
 
 // PendingWriteEnds returns the first and last pending (or lost) write, and
 // false when there is none. Unlike PendingWrites it copies nothing and looks
@@ -450,14 +456,14 @@ func (n *Inode) PendingWriteEndsAfter(seq int) (first, last DataOp, ok bool) {
 	ops := n.maybeOps()
 	k := ops.len()
 	i := 0
-	for i < k && (ops.at(i).Kind != DataWrite || ops.at(i).seq() < seq) {
+	for i < k && (!ops.at(i).writes() || ops.at(i).seq() < seq) {
 		i++
 	}
 	if i == k {
 		return first, last, false
 	}
 	j := k - 1
-	for ops.at(j).Kind != DataWrite {
+	for !ops.at(j).writes() {
 		j--
 	}
 	return *ops.at(i), *ops.at(j), true
