@@ -296,6 +296,9 @@ type Watcher struct {
 	// LinuxThreads glibc, older than 2.3), whose absence then says
 	// nothing of a filter.
 	preloadOpened bool
+	// heap: the trace shows brk or mprotect (%memory), which glibc's
+	// malloc and its loader make in every dynamic program, old or new.
+	heap bool
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -792,6 +795,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if ev.Call == 0 && !w.glibcStart && glibcStartCalls[ev.Name] {
 		w.glibcStart = true
 	}
+	if ev.Call == 0 && !w.heap && ev.Name == "brk" {
+		w.heap = true
+	}
 	if ev.Call == 0 && ev.RetKnown && ev.Ret > 0 && w.woke.Line == 0 && ev.Name == "futex" {
 		// A futex call that woke someone: FUTEX_WAIT returns 0, the
 		// wakes and requeues the number of waiters they woke.
@@ -869,6 +875,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Mmap:
 		w.mmaps++
 		w.ringUse(ev, row)
+	case syscalls.Mprotect:
+		w.heap = true
 	case syscalls.Stat:
 		w.statSeen = true
 		w.statPath = ""
@@ -1558,6 +1566,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// and a list of rename and unlink, or %desc and %process, hides
 		// them (mv after a sync checked clean).
 		add(BlindSyscallFilter, w.ldCache, "the dynamic loader opens /etc/ld.so.cache here, and the trace has none of the calls glibc makes in every program that strace puts in no class (set_tid_address, set_robust_list, rseq, ...), nor the loader's access of /etc/ld.so.preload: it looks recorded with a -e trace= list, and whether it kept every call that changes a name (renameat2, unlinkat, linkat, mkdir, ...: mv, rm and ln use these, not rename or unlink) cannot be told; a crash can undo those it left out")
+	} else if w.ldCache.Line > 0 && !w.glibcStart && !w.unclassed && !w.heap && w.statSeen && w.accessSeen && !w.preloadOpened && (w.execSeen || !w.pathNoFD) {
+		// As above, with the loader's access of ld.so.preload: a class
+		// filter (-e trace=%file,%desc,%process) that keeps every call
+		// naming a file or taking an fd, and leaves out those of no
+		// class. sync is one: sh -c '...; sync' under such a filter
+		// read as a program that never synced. Only where brk and
+		// mprotect are missing too: a glibc older than 2.34 makes the
+		// start calls only in a program linked with libpthread.
+		add(BlindSyscallFilter, w.ldCache, "the dynamic loader opens /etc/ld.so.cache here, and the trace has neither brk nor mprotect, which glibc's loader and malloc make in every program, nor any call strace puts in no class (set_tid_address, set_robust_list, futex, ...): it looks recorded with a class filter (-e trace=%file,%desc,%process) that leaves out every call of no class, sync among them, so a sync the program made cannot be seen and a finding that says it never synced may be false")
 	}
 	// A filter without exit_group also hides it: say the filter only.
 	// In a file of an -ff set, a thread ends when another's exit_group
@@ -1643,6 +1660,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		why := "recorded without -f"
 		if followed {
 			why = "its lines carry pids, as strace -f writes them, so it is an excerpt or an edited log that leaves the children's lines out"
+		}
+		if prefix, ok := strings.CutSuffix(at.File, "."+strconv.Itoa(at.PID)); ok && prefix != "" {
+			// A file of an -ff set (PREFIX.PID) made the child.
+			why = fmt.Sprintf("the strace -ff set has no file %s.%d for it (removed, or never written)", prefix, lost[0])
 		}
 		add(BlindUnfollowedChildren, at, fmt.Sprintf("%s returned %s (first pid %d) that the trace never shows: %s, so what the children and threads wrote, synced and renamed is missing", at.Syscall, plural(len(lost), "child", "children"), lost[0], why))
 	} else if len(signalled) > 0 && len(signalled) > w.unexplained() {

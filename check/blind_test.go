@@ -518,6 +518,23 @@ exit_group(0) = ?
 			t.Errorf("pids on the lines:\n%s: %q, want one message that says the lines carry pids, not that -f was missing", trace, msgs)
 		}
 	}
+	// An -ff set whose child's file is gone: the set names the file.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.300"), []byte(`1700000000.000001 clone(child_stack=NULL, flags=SIGCHLD) = 301
+1700000000.000002 exit_group(0) = ?
+1700000000.000003 +++ exited with 0 +++
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, w := range checkFile(t, filepath.Join(dir, "t"), Options{}).Warnings {
+		if w.ID == BlindUnfollowedChildren {
+			msgs = append(msgs, w.Message)
+		}
+	}
+	if want := "has no file " + filepath.Join(dir, "t.301"); len(msgs) != 1 || !strings.Contains(msgs[0], want) {
+		t.Errorf("an -ff set without the child's file: %q, want one message saying it %s", msgs, want)
+	}
 }
 
 func blindMessages(t *testing.T, name, trace string, opt Options, id string) []string {
@@ -701,7 +718,11 @@ func TestHandListInline(t *testing.T) {
 	wantBlind(t, opt, []blindCase{
 		{"a list with stat calls", exec + cache + stat + end, []string{BlindSyscallFilter}},
 		{"glibc's start shown", exec + cache + start + stat + end, nil},
-		{"the loader's access shown (%file)", exec + access + cache + stat + end, nil},
+		// %file (with %desc: the cache is mapped and closed) keeps every
+		// call that changes a name, but not sync, of no class: a class
+		// filter is said as one (TestClassFilterHidesSync).
+		{"the loader's access shown (%file,%desc)", exec + access + cache + stat + end, []string{BlindSyscallFilter}},
+		{"the loader's access and glibc's start shown", exec + access + cache + start + stat + end, nil},
 		{"no stat call (crashsim trace's list)", exec + cache + end, nil},
 		// glibc before 2.3 made none of the start calls and probed
 		// ld.so.preload with open (a public i386 log of 2002).
@@ -771,7 +792,7 @@ func TestStatusNotFailed(t *testing.T) {
 		exec    = "1 execve(\"/usr/bin/prog\", [\"prog\"], 0x7ffd0000 /* 3 vars */) = 0\n"
 		access  = "1 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
 		present = "1 access(\"/etc/ld.so.preload\", R_OK) = 0\n1 openat(AT_FDCWD, \"/etc/ld.so.preload\", O_RDONLY|O_CLOEXEC) = 3\n1 close(3) = 0\n"
-		rest    = "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n" + loaderMap + "1 close(3) = 0\n1 access(\"/w\", W_OK) = 0\n" +
+		rest    = "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n" + loaderMap + "1 close(3) = 0\n1 set_tid_address(0x7f22000010d0) = 1\n1 access(\"/w\", W_OK) = 0\n" +
 			"1 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n1 write(3, \"x\", 1) = 1\n1 fsync(3) = 0\n1 close(3) = 0\n" +
 			"1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 3\n1 fsync(3) = 0\n1 close(3) = 0\n" +
 			"1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
@@ -850,7 +871,7 @@ func TestLinuxAIOFilteredOut(t *testing.T) {
 	if blind := run("crashsim.strace", noAccess+lib+rest); len(blind) != 0 {
 		t.Errorf("libaio loaded, no stat call traced: blind spots %v, want none", blind)
 	}
-	if blind := run("nolib.strace", exec+stat+rest); len(blind) != 0 {
+	if blind := run("nolib.strace", exec+glibc+stat+rest); len(blind) != 0 {
 		t.Errorf("no libaio: blind spots %v, want none", blind)
 	}
 }
@@ -1589,5 +1610,56 @@ mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = -1 EACCES (Permission den
 		{"mprotect to read only", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
 mprotect(0x7f0000000000, 8192, PROT_READ) = 0
 ` + tail, nil},
+		// The address is another mapping's by then (a public Android
+		// log: a font mapped shared, then a library mapped over it with
+		// MAP_FIXED and made writable).
+		{"unmapped, then mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+munmap(0x7f0000000000, 8192) = 0
+mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = 0
+` + tail, nil},
+		{"mapped over, then mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mmap(0x7f0000001000, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x7f0000001000
+mprotect(0x7f0000001000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, nil},
+		{"second page unmapped, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+munmap(0x7f0000001000, 4096) = 0
+mprotect(0x7f0000000000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, []string{BlindSharedMmap}},
+		{"first page unmapped, second made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+munmap(0x7f0000000000, 4096) = 0
+mprotect(0x7f0000001000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, []string{BlindSharedMmap}},
+		{"first page unmapped, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+munmap(0x7f0000000000, 4096) = 0
+mprotect(0x7f0000000000, 4096, PROT_READ|PROT_WRITE) = 0
+` + tail, nil},
+	})
+}
+
+// TestClassFilterHidesSync: -e trace=%file,%desc,%process keeps every
+// call that names a file or takes an fd, the loader's access of
+// ld.so.preload among them, and leaves out the calls of no class: glibc's
+// set_tid_address and the like, and sync. A program that synced with
+// sync() then read as one that never synced, with no word of the filter.
+func TestClassFilterHidesSync(t *testing.T) {
+	const head = `100 execve("/usr/bin/sh", ["sh", "-c", "printf abc > /d/s; sync"], 0x7ffd /* 20 vars */) = 0
+100 access("/etc/ld.so.preload", R_OK) = -1 ENOENT (No such file or directory)
+100 openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3
+100 newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=20000, ...}, AT_EMPTY_PATH) = 0
+100 mmap(NULL, 20000, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f0000000000
+100 close(3) = 0
+100 openat(AT_FDCWD, "/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY|O_CLOEXEC) = 3
+100 read(3, "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0P\237\2\0\0\0\0\0", 832) = 832
+100 close(3) = 0
+`
+	const body = `100 openat(AT_FDCWD, "/d/s", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3
+100 write(3, "abc", 3) = 3
+100 close(3) = 0
+100 exit_group(0) = ?
+100 +++ exited with 0 +++
+`
+	wantBlind(t, Options{}, []blindCase{
+		{"a class filter", head + body, []string{BlindSyscallFilter}},
+		{"no filter", head + "100 set_tid_address(0x7f0000001000) = 100\n" + body, nil},
 	})
 }

@@ -704,6 +704,12 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.mmap(ev, row, eff)
 	case syscalls.Mprotect:
 		m.mprotect(ev, row, eff)
+	case syscalls.Munmap:
+		if ev.OK() {
+			addr, _ := ev.Arg(row.Pos(syscalls.ArgAddr)).Int()
+			size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
+			m.unmapRead(addr, size)
+		}
 	case syscalls.Msync:
 		m.msync(ev, row, eff)
 	case syscalls.Ioctl:
@@ -1416,7 +1422,14 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	// The mapping type is a field, not a flag: MAP_PRIVATE (2) shares a
 	// bit with MAP_SHARED_VALIDATE (3).
 	typ := flags & syscalls.MAP_TYPE
-	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE || !ev.OK() {
+	if !ev.OK() {
+		return
+	}
+	size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
+	// Any new mapping (MAP_FIXED, or memory unmapped and handed out
+	// again) replaces what was mapped there.
+	m.unmapRead(ev.Ret, size)
+	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE {
 		return
 	}
 	h := m.fileHandle(ev, row.FD())
@@ -1426,10 +1439,8 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if prot&syscalls.PROT_WRITE == 0 {
 		// LMDB maps its file read-only and writes with pwrite; a
 		// later mprotect can still make the mapping writable.
-		size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
-		m.readMaps = slices.DeleteFunc(m.readMaps, func(r readMap) bool { return r.start == ev.Ret })
-		if len(m.readMaps) == maxReadMaps {
-			m.readMaps = slices.Delete(m.readMaps, 0, 1)
+		if n := len(m.readMaps) - maxReadMaps + 1; n > 0 {
+			m.readMaps = slices.Delete(m.readMaps, 0, n)
 		}
 		m.readMaps = append(m.readMaps, readMap{ev.Ret, size, h.Node})
 		return
@@ -1442,6 +1453,31 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 type readMap struct {
 	start, size int64
 	node        *Inode
+}
+
+// unmapRead cuts the size bytes at addr out of the shared read-only
+// mappings: unmapped, or replaced by a new mapping. What is left of one
+// on either side stays.
+func (m *Model) unmapRead(addr, size int64) {
+	if len(m.readMaps) == 0 {
+		return
+	}
+	end := addr + max(size, 1)
+	var kept []readMap
+	for _, r := range m.readMaps {
+		rEnd := r.start + max(r.size, 1)
+		if rEnd <= addr || end <= r.start {
+			kept = append(kept, r)
+			continue
+		}
+		if r.start < addr {
+			kept = append(kept, readMap{r.start, addr - r.start, r.node})
+		}
+		if end < rEnd {
+			kept = append(kept, readMap{end, rEnd - end, r.node})
+		}
+	}
+	m.readMaps = kept
 }
 
 // maxReadMaps bounds Model.readMaps: a program that maps many files
