@@ -470,8 +470,8 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		}
 	}
 	i = skipSpaces(b, i)
-	if i < len(b) && b[i] == '(' && tf == timeClock {
-		i = l.relativeAfterClock(i)
+	if i < len(b) && b[i] == '(' && (tf == timeClock || tf == timeEpoch) {
+		i = l.relativeAfterTime(i)
 	}
 	i = l.bracketPrefixes(i)
 	if i < len(b) && (b[i] == '?' && hasPrefix(b[i:], "????(") || b[i] == '<' && hasPrefix(b[i:], "<... ???? resumed>")) {
@@ -1243,9 +1243,11 @@ func (l *lineParser) detached(i int) (lineKind, *Error) {
 	return lineCall, nil
 }
 
-// relativeAfterClock skips the "(+     0.000123) " that -r prints after a
-// -t/-tt clock time; the clock time orders the events.
-func (l *lineParser) relativeAfterClock(i int) int {
+// relativeAfterTime skips the "(+     0.000123) " that -r prints after
+// an absolute time: a -t/-tt clock time, or -ttt's seconds since the
+// epoch (--absolute-timestamps=format:unix). The absolute time orders the
+// events, those of an -ff set's files too; the delta adds nothing to it.
+func (l *lineParser) relativeAfterTime(i int) int {
 	b := l.text
 	if !hasPrefix(b[i:], "(+") {
 		return i
