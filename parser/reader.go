@@ -554,28 +554,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineExit, lineKilled:
-		r.forkDone(ev.PID)
-		left := r.flushPending(ev.PID, r.line)
-		r.ready = append(r.ready, ev)
-		unsure := r.unsure[ev.PID]
-		delete(r.unsure, ev.PID)
-		if held != nil && held.PID == ev.PID {
-			return r.readStack(held)
-		}
-		if left != nil {
-			// The process exited inside a call it had started: another
-			// thread's exit_group ended it ("PID exit_group(0
-			// <unfinished ...>" then "PID +++ exited"). strace takes the
-			// stack of exit, exit_group and execve as the call starts and
-			// prints it when it forgets the process, after the exit line.
-			return r.readStack(left)
-		}
-		if unsure {
-			// Another process's line came between the call and this
-			// exit line, so the call has gone out without its stack.
-			var gone Event
-			return r.readStack(&gone)
-		}
+		return r.exited(held, ev)
 	case lineUnfinished:
 		if l, ok := r.handedOff(text); ok && l != ev.PID {
 			// A thread's execve in an -ff set: the kernel gave the thread
@@ -600,6 +579,14 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		ev.Overlap = -1 - (r.seq + len(r.ready) - r.head)
 		r.noteCut(ev.PID)
 		r.cut = ev
+		if status, ok := exitedInside(text); ok {
+			// strace 4.x: "<unfinished ... exit status N>", the process
+			// exited inside the call. The call never returns, and the
+			// process's exit follows on the same line, as "+++ exited
+			// with N +++" would say it.
+			r.cut = nil
+			return r.exited(held, r.exitAt(ev, status))
+		}
 	case lineResumed:
 		start := r.pending[ev.PID]
 		if h := r.handoffOf(start, ev); h != nil {
@@ -672,6 +659,51 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.readStack(done)
 	}
 	return nil
+}
+
+// exited queues ev, a process's exit (or death by a signal), after the
+// calls the process left unfinished, which never return. held is the call
+// the line before completed, if its -k stack may still follow.
+func (r *Reader) exited(held, ev *Event) error {
+	r.forkDone(ev.PID)
+	left := r.flushPending(ev.PID, r.line)
+	r.ready = append(r.ready, ev)
+	unsure := r.unsure[ev.PID]
+	delete(r.unsure, ev.PID)
+	if held != nil && held.PID == ev.PID {
+		return r.readStack(held)
+	}
+	if left != nil {
+		// The process exited inside a call it had started: another
+		// thread's exit_group ended it ("PID exit_group(0
+		// <unfinished ...>" then "PID +++ exited"). strace takes the
+		// stack of exit, exit_group and execve as the call starts and
+		// prints it when it forgets the process, after the exit line.
+		return r.readStack(left)
+	}
+	if unsure {
+		// Another process's line came between the call and this
+		// exit line, so the call has gone out without its stack.
+		var gone Event
+		return r.readStack(&gone)
+	}
+	return nil
+}
+
+// exitAt returns the exit with status that the line of call, cut short by
+// "<unfinished ... exit status N>", also stands for: an event of its own,
+// at the same line and time, for the same process.
+func (r *Reader) exitAt(call *Event, status int) *Event {
+	ev := r.newEvent()
+	ev.Kind, ev.PID, ev.Pos, ev.EndLine = KindExit, call.PID, call.Pos, call.EndLine
+	ev.Time, ev.HasTime = call.Time, call.HasTime
+	if status != 0 {
+		r.lp.extra(ev).Status = status
+	}
+	if r.pid == 0 {
+		r.pids.exited(ev.PID)
+	}
+	return ev
 }
 
 // handedOff returns the pid an unfinished line's call went to ("<pid
