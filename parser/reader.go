@@ -527,23 +527,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		// <unfinished ...>") ends under that pid ("<... execve
 		// resumed>"), after this line.
 		if n := ev.FormerPID(); n != 0 && n != ev.PID {
-			if start := r.pending[n]; start != nil {
-				// The leader's own call, when strace had printed its
-				// start, never ends in the trace: execve killed the
-				// leader thread (it has no exit line), and its pid is
-				// the caller's from here on.
-				r.flushPending(ev.PID, r.line)
-				r.forkDone(ev.PID)
-				delete(r.pending, n)
-				r.forkDone(n)
-				start.PID = ev.PID
-				r.pending[ev.PID] = start
-				if c := r.liveCut(n); c != nil && r.liveCut(ev.PID) == nil {
-					// What the call left open moves with it.
-					delete(r.cuts, n)
-					r.cuts[ev.PID] = c
-				}
-			}
+			r.takeOver(ev.PID, n)
 		}
 		r.ready = append(r.ready, ev)
 		done = ev
@@ -597,6 +581,16 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			h.PID, h.Pos = ev.PID, ev.Pos
 			start = h
 			r.pending[ev.PID] = h
+		}
+		if start == nil || start.Name != ev.Name {
+			if n := r.execveOfThread(ev); n != 0 {
+				// A thread's execve, with the "+++ superseded by
+				// execve in pid N +++" line between its halves left
+				// out (strace -qqq, or -e quiet=thread-execve): read
+				// as if it were there.
+				r.takeOver(ev.PID, n)
+				start = r.pending[ev.PID]
+			}
 		}
 		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.liveCut(ev.PID) != j) {
 			return joinedElsewhere(ev, j)
@@ -659,6 +653,55 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.readStack(done)
 	}
 	return nil
+}
+
+// takeOver moves the call thread left unfinished, its execve, to the
+// process's leader: the kernel gave the thread the leader's pid, and the
+// call ends under it ("<... execve resumed>"). The leader's own call,
+// when strace had printed its start, never ends in the trace: execve
+// killed the leader thread (it has no exit line), and its pid is the
+// caller's from here on.
+func (r *Reader) takeOver(leader, thread int) {
+	start := r.pending[thread]
+	if start == nil {
+		return
+	}
+	r.flushPending(leader, r.line)
+	r.forkDone(leader)
+	delete(r.pending, thread)
+	r.forkDone(thread)
+	start.PID = leader
+	r.pending[leader] = start
+	if c := r.liveCut(thread); c != nil && r.liveCut(leader) == nil {
+		// What the call left open moves with it.
+		delete(r.cuts, thread)
+		r.cuts[leader] = c
+	}
+}
+
+// execveOfThread returns the thread whose execve ev, the resumed half of
+// an execve whose start its own pid has not left unfinished, ends: the
+// one other pid inside an execve of that name, when the call succeeded.
+// Only a thread's execve moves to another pid (the leader's), and strace
+// prints the start of a call it traces, so a successful execve resumed
+// with no start of its own is that thread's. Two threads inside execve
+// at once, neither of them shown to have ended, are left as they are: it
+// cannot be told which one the kernel let through. 0 when there is none.
+func (r *Reader) execveOfThread(ev *Event) int {
+	if ev.Call == 0 || ev.Call.Row().Effect != syscalls.Execve || !ev.RetKnown || ev.Failed() {
+		return 0
+	}
+	thread := 0
+	for pid, start := range r.pending {
+		if pid == ev.PID || pid == 0 || start.Name != ev.Name {
+			continue
+		}
+		if thread != 0 {
+			return 0
+		}
+		thread = pid
+	}
+	return thread
 }
 
 // exited queues ev, a process's exit (or death by a signal), after the
