@@ -40,3 +40,29 @@ func TestThreadExecQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadExecOnlyLine: a thread whose only line is the start of its
+// execve, which ends under the leader's pid, is shown in the trace: its
+// clone is no child left unfollowed (blind-unfollowed-children), with the
+// superseded line or without it. The trace is a hand reduction of strace
+// 6.1's (strace -f -o t ./thexec and strace -f -qqq -o t ./thexec, see
+// TestThreadExecQuiet) to the thread's execve alone.
+func TestThreadExecOnlyLine(t *testing.T) {
+	const head = "100 execve(\"/tmp/x/thexec\", [\"thexec\"], 0x7ffe /* 35 vars */) = 0\n" +
+		"100 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n" +
+		"100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f, parent_tid=0x7f, exit_signal=0, stack=0x7f, stack_size=0x7fff00, tls=0x7f} => {parent_tid=[101]}, 88) = 101\n" +
+		"101 execve(\"/tmp/x/good\", [\"good\"], 0x7ffe /* 35 vars */ <unfinished ...>\n"
+	const tail = "100 <... execve resumed>) = 0\n" +
+		"100 openat(AT_FDCWD, \"/tmp/x/a\", O_RDONLY) = 3\n" +
+		"100 close(3) = 0\n" +
+		"100 exit_group(0) = ?\n"
+	for _, c := range []blindCase{
+		{name: "superseded line", trace: head + "100 +++ superseded by execve in pid 101 +++\n" + tail + "100 +++ exited with 0 +++\n"},
+		{name: "no superseded line (-qqq)", trace: head + tail},
+	} {
+		blind, _, findings := blindRun(t, writeTrace(t, c.trace), Options{Roots: []string{"/tmp/x"}})
+		if len(blind) > 0 || len(findings) > 0 {
+			t.Errorf("%s: blind spots %q, findings %q; want none", c.name, blind, strings.Join(findings, "; "))
+		}
+	}
+}

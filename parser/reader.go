@@ -578,6 +578,9 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			// call is this file's, at this line, with the start's
 			// arguments and time.
 			delete(r.handoff, ev.PID)
+			if h.PID != ev.PID {
+				r.lp.extra(h).FormerPID = h.PID
+			}
 			h.PID, h.Pos = ev.PID, ev.Pos
 			start = h
 			r.pending[ev.PID] = h
@@ -671,6 +674,7 @@ func (r *Reader) takeOver(leader, thread int) {
 	delete(r.pending, thread)
 	r.forkDone(thread)
 	start.PID = leader
+	r.lp.extra(start).FormerPID = thread
 	r.pending[leader] = start
 	if c := r.liveCut(thread); c != nil && r.liveCut(leader) == nil {
 		// What the call left open moves with it.

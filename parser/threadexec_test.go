@@ -241,3 +241,45 @@ func tail(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-8):], "\n")
 }
+
+// TestThreadExecFormerPID: the execve a thread started and its leader's
+// pid ended names that thread (Event.FormerPID), whose pid is gone: with
+// the superseded line, without it (strace -qqq), and across the files of
+// an -ff set ("<pid changed to 100 ...>").
+func TestThreadExecFormerPID(t *testing.T) {
+	const start = "100 execve(\"./prog\", [\"./prog\"], 0x7ffd0000 /* 1 var */) = 0\n"
+	for _, tc := range []struct{ name, trace string }{
+		{"superseded line", start + "101 execve(\"/bin/true\", [\"true\"], 0x0 /* 0 vars */ <unfinished ...>\n100 +++ superseded by execve in pid 101 +++\n100 <... execve resumed>) = 0\n"},
+		{"no superseded line", start + "101 execve(\"/bin/true\", [\"true\"], 0x0 /* 0 vars */ <unfinished ...>\n100 <... execve resumed>) = 0\n"},
+	} {
+		evs, _, _ := parseText(t, tc.trace)
+		var got []string
+		for _, ev := range evs {
+			if ev.Name == "execve" {
+				got = append(got, fmt.Sprintf("%d former %d", ev.PID, ev.FormerPID()))
+			}
+		}
+		if diff := cmp.Diff([]string{"100 former 0", "100 former 101"}, got); diff != "" {
+			t.Errorf("%s: execve events (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"t.100": "1796550482.000001 execve(\"./prog\", [\"./prog\"], 0x7ffd0000 /* 1 var */) = 0\n1796550482.000003 +++ superseded by execve in pid 101 +++\n1796550482.000004 <... execve resumed>) = 0\n",
+		"t.101": "1796550482.000002 execve(\"/bin/true\", [\"true\"], 0x0 /* 0 vars */ <pid changed to 100 ...>\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, ev := range readSet(t, filepath.Join(dir, "t"), Options{}, nil) {
+		if ev.Name == "execve" {
+			got = append(got, fmt.Sprintf("%d former %d", ev.PID, ev.FormerPID()))
+		}
+	}
+	if diff := cmp.Diff([]string{"100 former 0", "100 former 101"}, got); diff != "" {
+		t.Errorf("-ff: execve events (-want +got):\n%s", diff)
+	}
+}
