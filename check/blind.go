@@ -828,6 +828,13 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() {
 			w.execs++
 		}
+		if t := ev.FormerPID(); t != 0 {
+			// A thread's execve, which took over its leader's pid:
+			// the line that started it is the thread's, shown in the
+			// trace, and the thread is gone under its own pid.
+			w.pids[t] = true
+			delete(w.running, t)
+		}
 	case syscalls.Open:
 		w.anyOpens++
 		if ev.OK() {

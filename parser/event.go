@@ -128,7 +128,8 @@ type EventExtra struct {
 	// FormerPID is, on a KindSuperseded line, the thread whose execve
 	// took over the process ("+++ superseded by execve in pid N +++"):
 	// the call it started goes on under the process's pid. 0 when the
-	// line did not say.
+	// line did not say. On that execve, which the Reader gives the
+	// process's pid, it is the thread that started it, whose pid is gone.
 	FormerPID int
 	// ChildPID is, on a SIGCHLD line, the child whose state changed (the
 	// siginfo's si_pid); 0 when the line did not say.
@@ -208,7 +209,8 @@ func (e *Event) ChildPID() int {
 	return e.Extra.ChildPID
 }
 
-// FormerPID is the thread a KindSuperseded line names (see EventExtra).
+// FormerPID is the thread a KindSuperseded line names, or that started
+// an execve the process's leader's pid ended (see EventExtra).
 func (e *Event) FormerPID() int {
 	if e.Extra == nil {
 		return 0

@@ -470,8 +470,8 @@ func (l *lineParser) parse() (lineKind, timeFormat, *Error) {
 		}
 	}
 	i = skipSpaces(b, i)
-	if i < len(b) && b[i] == '(' && tf == timeClock {
-		i = l.relativeAfterClock(i)
+	if i < len(b) && b[i] == '(' && (tf == timeClock || tf == timeEpoch) {
+		i = l.relativeAfterTime(i)
 	}
 	i = l.bracketPrefixes(i)
 	if i < len(b) && (b[i] == '?' && hasPrefix(b[i:], "????(") || b[i] == '<' && hasPrefix(b[i:], "<... ???? resumed>")) {
@@ -873,8 +873,59 @@ func unfinishedMark(b []byte, i int) int {
 		// resumed>" follow under that pid.
 		_, n := pidChangedAt(b, i)
 		return n
+	case hasPrefix(b[i:], exitStatusText):
+		_, n := exitStatusAt(b, i)
+		return n
 	}
 	return 0
+}
+
+// exitStatusText opens the mark strace 4.x printed in place of
+// unfinishedText when the process exited inside the call, its line the
+// last one printed: "futex(0x7f0000, FUTEX_WAIT_PRIVATE, 0, NULL
+// <unfinished ... exit status 0>", or "<unfinished ...exit status 1>".
+// The call never returned, and the process exited with that status, as
+// "+++ exited with N +++" (which those versions did not print) says.
+const exitStatusText = "<unfinished ..."
+
+// exitStatusAt reads an "<unfinished ... exit status N>" mark at b[i]:
+// the status N and the mark's length, 0 and 0 when none is there.
+func exitStatusAt(b []byte, i int) (status, n int) {
+	if !hasPrefix(b[i:], exitStatusText) {
+		return 0, 0
+	}
+	k := skipSpaces(b, i+len(exitStatusText))
+	if !hasPrefix(b[k:], "exit status ") {
+		return 0, 0
+	}
+	k += len("exit status ")
+	digits := k
+	for ; k < len(b) && isDigit(b[k]) && status < 1<<20; k++ {
+		status = status*10 + int(b[k]-'0')
+	}
+	if k == digits {
+		return 0, 0
+	}
+	k = skipSpaces(b, k)
+	if k >= len(b) || b[k] != '>' {
+		return 0, 0
+	}
+	return status, k + 1 - i
+}
+
+// exitedInside returns the status of the "<unfinished ... exit status
+// N>" mark that ends an unfinished line, if that is the mark it ends with.
+func exitedInside(text []byte) (int, bool) {
+	end := len(text)
+	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\r') {
+		end--
+	}
+	i := bytes.LastIndex(text[:end], []byte(exitStatusText))
+	if i < 0 {
+		return 0, false
+	}
+	status, n := exitStatusAt(text, i)
+	return status, n > 0 && i+n == end
 }
 
 // pidChangedAt reads a "<pid changed to L ...>" mark at b[i]: the pid L
@@ -1243,9 +1294,11 @@ func (l *lineParser) detached(i int) (lineKind, *Error) {
 	return lineCall, nil
 }
 
-// relativeAfterClock skips the "(+     0.000123) " that -r prints after a
-// -t/-tt clock time; the clock time orders the events.
-func (l *lineParser) relativeAfterClock(i int) int {
+// relativeAfterTime skips the "(+     0.000123) " that -r prints after
+// an absolute time: a -t/-tt clock time, or -ttt's seconds since the
+// epoch (--absolute-timestamps=format:unix). The absolute time orders the
+// events, those of an -ff set's files too; the delta adds nothing to it.
+func (l *lineParser) relativeAfterTime(i int) int {
 	b := l.text
 	if !hasPrefix(b[i:], "(+") {
 		return i

@@ -355,7 +355,7 @@ func (s *ffSet) pull(i int) error {
 		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, len(s.ms), filepath.Base(s.prefix))}
 	}
 	if r.tf == timeRelative && len(s.ms) > 1 {
-		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has relative timestamps (-r), which cannot order calls across processes: record with -ttt", s.prefix)}
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has only relative timestamps (-r), which cannot order calls across processes: record with -ttt, alone or with -r (strace -ff -ttt -o %s CMD)", s.prefix, filepath.Base(s.prefix))}
 	}
 	if r.lp.wholeSeconds && len(s.ms) > 1 {
 		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has timestamps in whole seconds (-t), which cannot order the calls its processes make within a second: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, filepath.Base(s.prefix))}

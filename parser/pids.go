@@ -84,16 +84,7 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 	t.last = ev.PID
 	switch kind {
 	case lineExit, lineKilled:
-		if t.live != nil {
-			delete(t.live, ev.PID)
-		}
-		if t.hot[ev.PID&7] == ev.PID {
-			t.hot[ev.PID&7] = 0
-		}
-		if ev.PID == 0 {
-			t.mainDone = true
-		}
-		t.last = -1
+		t.exited(ev.PID)
 	case lineCall, lineResumed:
 		if ev.Call.Effect() == syscalls.Fork && ev.RetKnown && ev.Ret > 0 {
 			t.child(int(ev.Ret))
@@ -102,6 +93,20 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 			}
 		}
 	}
+}
+
+// exited notes that process pid (0: the command) has ended.
+func (t *pidTrack) exited(pid int) {
+	if t.live != nil {
+		delete(t.live, pid)
+	}
+	if t.hot[pid&7] == pid {
+		t.hot[pid&7] = 0
+	}
+	if pid == 0 {
+		t.mainDone = true
+	}
+	t.last = -1
 }
 
 // resumesMain reports whether a prefixed line resumes the call that a line

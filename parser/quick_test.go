@@ -125,6 +125,8 @@ var skipCases = []string{
 	"1.5close(3) = 0\n",
 	"1.5 [00007f4d33743ad7] close(3) = 0\n",
 	"12:00:01.5 (+     0.000123) close(3) = 0\n",
+	"1.5 futex(0x7f, FUTEX_WAIT, 0, NULL <unfinished ... exit status 0>\n1.6 close(3) = 0\n",
+	"1.5 close(3 <unfinished ...exit status 2>\n",
 	"1.5 old_mmap(NULL, 4096) = 0x7f00\n",
 	"1.5 exit_group(0) = ?\n+++ exited with 0 +++\n",
 	"1.5 close(3) = 0x\n",

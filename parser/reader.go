@@ -527,23 +527,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		// <unfinished ...>") ends under that pid ("<... execve
 		// resumed>"), after this line.
 		if n := ev.FormerPID(); n != 0 && n != ev.PID {
-			if start := r.pending[n]; start != nil {
-				// The leader's own call, when strace had printed its
-				// start, never ends in the trace: execve killed the
-				// leader thread (it has no exit line), and its pid is
-				// the caller's from here on.
-				r.flushPending(ev.PID, r.line)
-				r.forkDone(ev.PID)
-				delete(r.pending, n)
-				r.forkDone(n)
-				start.PID = ev.PID
-				r.pending[ev.PID] = start
-				if c := r.liveCut(n); c != nil && r.liveCut(ev.PID) == nil {
-					// What the call left open moves with it.
-					delete(r.cuts, n)
-					r.cuts[ev.PID] = c
-				}
-			}
+			r.takeOver(ev.PID, n)
 		}
 		r.ready = append(r.ready, ev)
 		done = ev
@@ -554,28 +538,7 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		r.ready = append(r.ready, ev)
 		done = ev
 	case lineExit, lineKilled:
-		r.forkDone(ev.PID)
-		left := r.flushPending(ev.PID, r.line)
-		r.ready = append(r.ready, ev)
-		unsure := r.unsure[ev.PID]
-		delete(r.unsure, ev.PID)
-		if held != nil && held.PID == ev.PID {
-			return r.readStack(held)
-		}
-		if left != nil {
-			// The process exited inside a call it had started: another
-			// thread's exit_group ended it ("PID exit_group(0
-			// <unfinished ...>" then "PID +++ exited"). strace takes the
-			// stack of exit, exit_group and execve as the call starts and
-			// prints it when it forgets the process, after the exit line.
-			return r.readStack(left)
-		}
-		if unsure {
-			// Another process's line came between the call and this
-			// exit line, so the call has gone out without its stack.
-			var gone Event
-			return r.readStack(&gone)
-		}
+		return r.exited(held, ev)
 	case lineUnfinished:
 		if l, ok := r.handedOff(text); ok && l != ev.PID {
 			// A thread's execve in an -ff set: the kernel gave the thread
@@ -600,6 +563,14 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		ev.Overlap = -1 - (r.seq + len(r.ready) - r.head)
 		r.noteCut(ev.PID)
 		r.cut = ev
+		if status, ok := exitedInside(text); ok {
+			// strace 4.x: "<unfinished ... exit status N>", the process
+			// exited inside the call. The call never returns, and the
+			// process's exit follows on the same line, as "+++ exited
+			// with N +++" would say it.
+			r.cut = nil
+			return r.exited(held, r.exitAt(ev, status))
+		}
 	case lineResumed:
 		start := r.pending[ev.PID]
 		if h := r.handoffOf(start, ev); h != nil {
@@ -607,9 +578,22 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 			// call is this file's, at this line, with the start's
 			// arguments and time.
 			delete(r.handoff, ev.PID)
+			if h.PID != ev.PID {
+				r.lp.extra(h).FormerPID = h.PID
+			}
 			h.PID, h.Pos = ev.PID, ev.Pos
 			start = h
 			r.pending[ev.PID] = h
+		}
+		if start == nil || start.Name != ev.Name {
+			if n := r.execveOfThread(ev); n != 0 {
+				// A thread's execve, with the "+++ superseded by
+				// execve in pid N +++" line between its halves left
+				// out (strace -qqq, or -e quiet=thread-execve): read
+				// as if it were there.
+				r.takeOver(ev.PID, n)
+				start = r.pending[ev.PID]
+			}
 		}
 		if j := lp.joined; j != nil && (start == nil || start.Name != ev.Name || r.liveCut(ev.PID) != j) {
 			return joinedElsewhere(ev, j)
@@ -672,6 +656,101 @@ func (r *Reader) stepLine(held, prev *Event, text []byte, off int64, nl bool) er
 		return r.readStack(done)
 	}
 	return nil
+}
+
+// takeOver moves the call thread left unfinished, its execve, to the
+// process's leader: the kernel gave the thread the leader's pid, and the
+// call ends under it ("<... execve resumed>"). The leader's own call,
+// when strace had printed its start, never ends in the trace: execve
+// killed the leader thread (it has no exit line), and its pid is the
+// caller's from here on.
+func (r *Reader) takeOver(leader, thread int) {
+	start := r.pending[thread]
+	if start == nil {
+		return
+	}
+	r.flushPending(leader, r.line)
+	r.forkDone(leader)
+	delete(r.pending, thread)
+	r.forkDone(thread)
+	start.PID = leader
+	r.lp.extra(start).FormerPID = thread
+	r.pending[leader] = start
+	if c := r.liveCut(thread); c != nil && r.liveCut(leader) == nil {
+		// What the call left open moves with it.
+		delete(r.cuts, thread)
+		r.cuts[leader] = c
+	}
+}
+
+// execveOfThread returns the thread whose execve ev, the resumed half of
+// an execve whose start its own pid has not left unfinished, ends: the
+// one other pid inside an execve of that name, when the call succeeded.
+// Only a thread's execve moves to another pid (the leader's), and strace
+// prints the start of a call it traces, so a successful execve resumed
+// with no start of its own is that thread's. Two threads inside execve
+// at once, neither of them shown to have ended, are left as they are: it
+// cannot be told which one the kernel let through. 0 when there is none.
+func (r *Reader) execveOfThread(ev *Event) int {
+	if ev.Call == 0 || ev.Call.Row().Effect != syscalls.Execve || !ev.RetKnown || ev.Failed() {
+		return 0
+	}
+	thread := 0
+	for pid, start := range r.pending {
+		if pid == ev.PID || pid == 0 || start.Name != ev.Name {
+			continue
+		}
+		if thread != 0 {
+			return 0
+		}
+		thread = pid
+	}
+	return thread
+}
+
+// exited queues ev, a process's exit (or death by a signal), after the
+// calls the process left unfinished, which never return. held is the call
+// the line before completed, if its -k stack may still follow.
+func (r *Reader) exited(held, ev *Event) error {
+	r.forkDone(ev.PID)
+	left := r.flushPending(ev.PID, r.line)
+	r.ready = append(r.ready, ev)
+	unsure := r.unsure[ev.PID]
+	delete(r.unsure, ev.PID)
+	if held != nil && held.PID == ev.PID {
+		return r.readStack(held)
+	}
+	if left != nil {
+		// The process exited inside a call it had started: another
+		// thread's exit_group ended it ("PID exit_group(0
+		// <unfinished ...>" then "PID +++ exited"). strace takes the
+		// stack of exit, exit_group and execve as the call starts and
+		// prints it when it forgets the process, after the exit line.
+		return r.readStack(left)
+	}
+	if unsure {
+		// Another process's line came between the call and this
+		// exit line, so the call has gone out without its stack.
+		var gone Event
+		return r.readStack(&gone)
+	}
+	return nil
+}
+
+// exitAt returns the exit with status that the line of call, cut short by
+// "<unfinished ... exit status N>", also stands for: an event of its own,
+// at the same line and time, for the same process.
+func (r *Reader) exitAt(call *Event, status int) *Event {
+	ev := r.newEvent()
+	ev.Kind, ev.PID, ev.Pos, ev.EndLine = KindExit, call.PID, call.Pos, call.EndLine
+	ev.Time, ev.HasTime = call.Time, call.HasTime
+	if status != 0 {
+		r.lp.extra(ev).Status = status
+	}
+	if r.pid == 0 {
+		r.pids.exited(ev.PID)
+	}
+	return ev
 }
 
 // handedOff returns the pid an unfinished line's call went to ("<pid
