@@ -108,6 +108,8 @@ func foreignHint(text []byte, line int) string {
 		if t[0] == '{' || bytes.HasPrefix(t, []byte("[{")) || bytes.HasPrefix(t, []byte("[\"")) {
 			return "this looks like JSON, not an strace log"
 		}
+	case line == 1 && bytes.HasPrefix(t, []byte("\xef\xbb\xbf")):
+		return "the file starts with a UTF-8 byte order mark, which strace never writes (an editor added it): remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"
 	case isDatePrefix(t):
 		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
 	}

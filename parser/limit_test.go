@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"strings"
 	"testing"
@@ -154,5 +156,45 @@ func TestParseMaxLine(t *testing.T) {
 		if n != c.want || got != c.err {
 			t.Errorf("ParseMaxLine(%q) = %d, %q; want %d, %q", c.in, n, got, c.want, c.err)
 		}
+	}
+}
+
+// TestPackedLogNamed: a compressed log, or one saved as UTF-16 or with a
+// byte order mark, is refused with what it is and how to get the text
+// back, not as "a binary file?".
+func TestPackedLogNamed(t *testing.T) {
+	const log = "execve(\"/bin/true\", [\"true\"], 0x7ffd /* 3 vars */) = 0\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write([]byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	utf16 := []byte{0xff, 0xfe}
+	for _, c := range []byte(log) {
+		utf16 = append(utf16, c, 0)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"gzip", gz.Bytes(), "t.strace:1:1: this is a gzip-compressed file, which crashsim does not read: decompress it first (zcat FILE > FILE.strace)"},
+		{"xz", append([]byte("\xfd7zXZ\x00\x00\x04"), 0xe6, 0xd6, 0xb4, 0x46), "this is an xz-compressed file"},
+		{"zstd", []byte("\x28\xb5\x2f\xfd\x04\x58\x00\x00"), "this is a zstd-compressed file"},
+		{"bzip2", []byte("BZh91AY&SY\x00\x01"), "this is a bzip2-compressed file"},
+		{"UTF-16", utf16, "this is UTF-16 text"},
+		{"a byte order mark", append([]byte("\xef\xbb\xbf"), log...), "t.strace:1:1: expected a syscall name, a signal (---) or an exit (+++), found \"\\ufeffexecve(\\\"/bin/true...\"; the file starts with a UTF-8 byte order mark"},
+	} {
+		err := readAll(NewReader(bytes.NewReader(c.data), "t.strace", Options{}))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+	// A log that merely starts with "BZh" is read.
+	if err := readAll(NewReader(strings.NewReader("BZh(1) = 0\n"), "t.strace", Options{})); err != nil && strings.Contains(err.Error(), "bzip2") {
+		t.Errorf("a call named BZh: %v", err)
 	}
 }

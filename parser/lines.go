@@ -117,6 +117,9 @@ func (r *Reader) sniff() error {
 	if len(head) == 0 {
 		return nil
 	}
+	if what := packedAs(head); what != "" {
+		return r.headError(head, 0, what)
+	}
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		return r.headError(head, k, "NUL byte in the line: this is not an strace text log (a binary file?)")
 	}
@@ -151,6 +154,31 @@ func (r *Reader) sniff() error {
 }
 
 // headError positions an error at byte k of the first block.
+// packedAs names what a file that starts with head is when its first
+// bytes say it is a compressed log or text in UTF-16, with how to get the
+// log strace wrote back; "" when they say nothing.
+func packedAs(head []byte) string {
+	const read = ", which crashsim does not read"
+	for _, p := range []struct{ magic, what, undo string }{
+		{"\x1f\x8b", "gzip", "zcat FILE > FILE.strace"},
+		{"\xfd7zXZ\x00", "xz", "xzcat FILE > FILE.strace"},
+		{"\x28\xb5\x2f\xfd", "zstd", "zstdcat FILE > FILE.strace"},
+		{"BZh", "bzip2", "bzcat FILE > FILE.strace"},
+	} {
+		if bytes.HasPrefix(head, []byte(p.magic)) && (p.what != "bzip2" || len(head) > 3 && head[3] >= '1' && head[3] <= '9' && bytes.IndexByte(head, 0) >= 0) {
+			article := "a "
+			if p.what == "xz" {
+				article = "an "
+			}
+			return "this is " + article + p.what + "-compressed file" + read + ": decompress it first (" + p.undo + ")"
+		}
+	}
+	if bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff")) {
+		return "this is UTF-16 text (as PowerShell's > or a Windows editor saves it)" + read + ": convert it to UTF-8 (iconv -f UTF-16 -t UTF-8 FILE > FILE.strace), or record with strace -o FILE"
+	}
+	return ""
+}
+
 func (r *Reader) headError(head []byte, k int, msg string) *Error {
 	line := 1 + bytes.Count(head[:k], []byte("\n"))
 	col := k + 1
