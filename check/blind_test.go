@@ -1613,24 +1613,25 @@ mprotect(0x7f0000000000, 8192, PROT_READ) = 0
 		// The address is another mapping's by then (a public Android
 		// log: a font mapped shared, then a library mapped over it with
 		// MAP_FIXED and made writable).
-		{"unmapped, then mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+		{"unmapped, mapped again, then mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
 munmap(0x7f0000000000, 8192) = 0
+mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
 mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = 0
 ` + tail, nil},
 		{"mapped over, then mprotect", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
 mmap(0x7f0000001000, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x7f0000001000
 mprotect(0x7f0000001000, 4096, PROT_READ|PROT_WRITE) = 0
 ` + tail, nil},
-		{"second page unmapped, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
-munmap(0x7f0000001000, 4096) = 0
+		{"second page mapped over, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mmap(0x7f0000001000, 4096, PROT_READ, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x7f0000001000
 mprotect(0x7f0000000000, 4096, PROT_READ|PROT_WRITE) = 0
 ` + tail, []string{BlindSharedMmap}},
-		{"first page unmapped, second made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
-munmap(0x7f0000000000, 4096) = 0
+		{"first page mapped over, second made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mmap(0x7f0000000000, 4096, PROT_READ, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
 mprotect(0x7f0000001000, 4096, PROT_READ|PROT_WRITE) = 0
 ` + tail, []string{BlindSharedMmap}},
-		{"first page unmapped, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
-munmap(0x7f0000000000, 4096) = 0
+		{"first page mapped over, first made writable", head + `mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000
+mmap(0x7f0000000000, 4096, PROT_READ, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
 mprotect(0x7f0000000000, 4096, PROT_READ|PROT_WRITE) = 0
 ` + tail, nil},
 	})

@@ -704,12 +704,6 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.mmap(ev, row, eff)
 	case syscalls.Mprotect:
 		m.mprotect(ev, row, eff)
-	case syscalls.Munmap:
-		if ev.OK() {
-			addr, _ := ev.Arg(row.Pos(syscalls.ArgAddr)).Int()
-			size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
-			m.unmapRead(addr, size)
-		}
 	case syscalls.Msync:
 		m.msync(ev, row, eff)
 	case syscalls.Ioctl:
@@ -1427,7 +1421,8 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	}
 	size, _ := ev.Arg(row.Pos(syscalls.ArgSize)).Int()
 	// Any new mapping (MAP_FIXED, or memory unmapped and handed out
-	// again) replaces what was mapped there.
+	// again) replaces what was mapped there. munmap alone need not be
+	// read: an mprotect of memory no mapping holds fails (ENOMEM).
 	m.unmapRead(ev.Ret, size)
 	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE {
 		return
@@ -1456,13 +1451,17 @@ type readMap struct {
 }
 
 // unmapRead cuts the size bytes at addr out of the shared read-only
-// mappings: unmapped, or replaced by a new mapping. What is left of one
-// on either side stays.
+// mappings: a new mapping replaced them. What is left of one on either
+// side stays.
 func (m *Model) unmapRead(addr, size int64) {
 	if len(m.readMaps) == 0 {
 		return
 	}
 	end := addr + max(size, 1)
+	overlaps := func(r readMap) bool { return r.start < end && addr < r.start+max(r.size, 1) }
+	if !slices.ContainsFunc(m.readMaps, overlaps) {
+		return // the common case: a mapping elsewhere
+	}
 	var kept []readMap
 	for _, r := range m.readMaps {
 		rEnd := r.start + max(r.size, 1)

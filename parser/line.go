@@ -920,6 +920,9 @@ func exitedInside(text []byte) (int, bool) {
 	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\r') {
 		end--
 	}
+	if end < 2 || text[end-1] != '>' || !isDigit(text[end-2]) && text[end-2] != ' ' {
+		return 0, false // "<unfinished ...>", as nearly every such line ends
+	}
 	i := bytes.LastIndex(text[:end], []byte(exitStatusText))
 	if i < 0 {
 		return 0, false

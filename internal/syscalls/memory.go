@@ -15,6 +15,6 @@ var memoryRows = []Row{
 		Args: args(argAddr("addr"), argSize("length"), argFlags("prot", ProtFlags))},
 	{Name: "pkey_mprotect", Effect: Mprotect, Arches: AllArches, Traced: true, Optional: true, Why: "mprotect with a protection key",
 		Args: args(argAddr("addr"), argSize("length"), argFlags("prot", ProtFlags), argOther("pkey"))},
-	{Name: "munmap", Effect: Munmap, Arches: AllArches, Traced: true, Why: "ends a mapping (the model keeps a writable one: a later msync of its address still names the file)",
+	{Name: "munmap", Arches: AllArches, Traced: true, Why: "ends a mapping (the model keeps it: a later msync of its address still names the file; a later mmap over it replaces it)",
 		Args: args(argAddr("addr"), argSize("length"))},
 }

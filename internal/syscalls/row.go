@@ -59,7 +59,6 @@ const (
 	// Changes a trace cannot show.
 	Mmap         // a shared writable mapping of a file: stores change it
 	Mprotect     // mprotect, pkey_mprotect: PROT_WRITE added to a shared mapping of a file makes it one
-	Munmap       // ends mappings in a range
 	Ioctl        // FICLONE, FICLONERANGE, FIDEDUPERANGE change data
 	IOUringSetup // an io_uring: its writes never reach the trace
 	IOUringEnter
@@ -74,7 +73,7 @@ var effectNames = [numEffects]string{
 	"read", "read-at-offset", "seek", "write", "write-at-offset", "copy-into", "truncate", "fallocate",
 	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "bind", "stat",
 	"fsync", "fdatasync", "sync", "syncfs", "sync_file_range", "msync",
-	"mmap", "mprotect", "munmap", "ioctl", "io_uring_setup", "io_uring_enter", "io_submit",
+	"mmap", "mprotect", "ioctl", "io_uring_setup", "io_uring_enter", "io_submit",
 }
 
 func (e Effect) String() string {
