@@ -2,6 +2,7 @@ package crashsim
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/crashsim/crashsim/check"
 )
@@ -49,13 +50,24 @@ func (in *Inputs) options(s Scope, st Start) check.Options {
 }
 
 // absRoots is each root as given and, when it differs, as an absolute
-// path: a trace names paths either way.
+// path: a trace names paths either way. A root that is, or lies below, a
+// symlink on this machine is also taken where the link leads: strace -y
+// names a file by the path the kernel reached, and the model follows it
+// (a program that wrote below --root /srv/link, a link to /srv/real,
+// checked clean with its file out of scope).
 func absRoots(roots []string) []string {
 	var out []string
 	for _, r := range roots {
 		out = append(out, r)
-		if abs, err := filepath.Abs(r); err == nil && abs != r {
+		abs, err := filepath.Abs(r)
+		if err == nil && abs != r {
 			out = append(out, abs)
+		}
+		if err != nil {
+			abs = r
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs && !slices.Contains(out, real) {
+			out = append(out, real)
 		}
 	}
 	return out

@@ -1010,7 +1010,13 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			return
 		}
 	}
-	for _, p := range paths {
+	for i, p := range paths {
+		if i == 0 && ev.RetAnno != p && strings.HasPrefix(ev.RetAnno, "/") && ev.Call.Effect() == syscalls.Open {
+			// -y names the file the open reached, through any
+			// symlink on the way, and the model and the findings
+			// follow that name: its scope is that name's.
+			p = ev.RetAnno
+		}
 		w.changed(ev, p)
 	}
 }

@@ -1664,3 +1664,19 @@ func TestClassFilterHidesSync(t *testing.T) {
 		{"no filter", head + "100 set_tid_address(0x7f0000001000) = 100\n" + body, nil},
 	})
 }
+
+// TestRootUnmatchedThroughLink: the program opened a file by a path below
+// --root that -y shows reached a file elsewhere (a symlink the check's
+// machine does not have). The model and the findings follow the -y name,
+// which is out of scope: that is blind-root-unmatched, not a clean run
+// that counted the open as in scope.
+func TestRootUnmatchedThroughLink(t *testing.T) {
+	const trace = `100 openat(AT_FDCWD, "/srv/link/b", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</srv/real/b>
+100 write(3</srv/real/b>, "hi\n", 3) = 3
+100 close(3</srv/real/b>) = 0
+100 exit_group(0) = ?
+100 +++ exited with 0 +++
+`
+	wantBlind(t, Options{Roots: []string{"/srv/link"}}, []blindCase{{"-y names the file elsewhere", trace, []string{BlindRootUnmatched}}})
+	wantBlind(t, Options{Roots: []string{"/srv/real"}}, []blindCase{{"the root the file reached", trace, nil}})
+}
