@@ -556,7 +556,8 @@ var registry = []*Rule{
 			"and both must be fsynced before it is durable: a crash can leave the file under its old name, or " +
 			"under both names when only the new directory was synced. When the two directories are on different " +
 			"filesystems (a temp file in /tmp saved to /home), rename fails with EXDEV, and copying instead is " +
-			"no longer atomic.",
+			"no longer atomic. A move whose two directories were both fsynced after it is durable, and is " +
+			"said at info.",
 		Fix: "Create the temp file in the directory of its final name (os.CreateTemp(filepath.Dir(path), ...) " +
 			"in Go, tempfile.NamedTemporaryFile(dir=os.path.dirname(path)) in Python), so one rename and one " +
 			"directory fsync do the job. If it must move between directories, fsync both after the rename.",

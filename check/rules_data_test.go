@@ -209,3 +209,42 @@ func TestZeroedRangeNotSynced(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossDirRenameSynced: a rename between directories, both synced
+// after it, is durable: cross-dir-rename stays, at info, and says so;
+// with only the target synced it is a warning that asks for both.
+func TestCrossDirRenameSynced(t *testing.T) {
+	const head = `1 openat(AT_FDCWD, "/w/a/f.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+1 write(3, "x", 1) = 1
+1 fsync(3) = 0
+1 close(3) = 0
+1 rename("/w/a/f.tmp", "/w/b/f") = 0
+1 openat(AT_FDCWD, "/w/b", O_RDONLY|O_DIRECTORY) = 3
+1 fsync(3) = 0
+1 close(3) = 0
+`
+	const syncA = `1 openat(AT_FDCWD, "/w/a", O_RDONLY|O_DIRECTORY) = 3
+1 fsync(3) = 0
+1 close(3) = 0
+`
+	const end = "1 exit_group(0) = ?\n1 +++ exited with 0 +++\n"
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/a" || p == "/w/b", true }
+	for _, c := range []struct {
+		name, text string
+		severity   Severity
+		says       string
+	}{
+		{"both synced", head + syncA + end, Info, "the move is durable"},
+		{"the target only", head + end, Warning, "fsync both directories"},
+	} {
+		var got []*Finding
+		for _, f := range runText(t, c.text, Options{Existed: existed}).findings {
+			if f.Rule.ID == CrossDirRename {
+				got = append(got, f)
+			}
+		}
+		if len(got) != 1 || got[0].Rule.Severity != c.severity || !strings.Contains(got[0].Message, c.says) {
+			t.Errorf("%s: cross-dir-rename findings %v, want one at %v saying %q", c.name, got, c.severity, c.says)
+		}
+	}
+}

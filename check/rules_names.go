@@ -680,13 +680,24 @@ func (crossDirRename) Observe(r *run, e *model.Effect) {
 	if e.Kind != model.EffEntry || e.Entry.Kind != model.EntryRename || e.Entry.NumDirs() < 2 {
 		return
 	}
-	from, at, ino := e.Entry.Changes[0].Path, e.Ref, e.Inode
+	from, at, ino, op := e.Entry.Changes[0].Path, e.Ref, e.Inode, e.Entry
 	r.m.Pin(ino)
 	r.later(func() {
 		to := ino.Name()
-		f := newFinding(CrossDirRename, to, at,
-			fmt.Sprintf("%s was renamed from another directory (%s): both directories need an fsync for the move to be durable, and the rename fails with EXDEV if they are on different filesystems; create the temp file in the target's directory",
-				base(to), parentDirOf(from)))
+		var f *Finding
+		if op.Durable {
+			// Both directories were synced after it (redis's AOF
+			// rewrite, mv): nothing a crash can undo, only the
+			// EXDEV a move across filesystems would meet.
+			f = newFinding(CrossDirRename, to, at,
+				fmt.Sprintf("%s was renamed from another directory (%s), and both directories were synced after it, so the move is durable; the rename would fail with EXDEV were they ever on different filesystems",
+					base(to), parentDirOf(from)))
+			f.Rule = f.Rule.lowered(Info)
+		} else {
+			f = newFinding(CrossDirRename, to, at,
+				fmt.Sprintf("%s was renamed from another directory (%s): both directories need an fsync for the move to be durable, and the rename fails with EXDEV if they are on different filesystems; create the temp file in the target's directory, or fsync both directories after the rename",
+					base(to), parentDirOf(from)))
+		}
 		f.relate(at, "rename across directories")
 		r.emit(f)
 	})
