@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -150,4 +151,21 @@ func pathCalls(t *testing.T, trace, name string) []string {
 		calls = append(calls, "--")
 	}
 	return calls
+}
+
+// TestProgramWhereTraceGoes: check -- sed ... names a program where a
+// trace goes; the error says which commands run one.
+func TestProgramWhereTraceGoes(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh in PATH")
+	}
+	t.Chdir(t.TempDir()) // no file named sh here
+	_, stderr, code := runCLI(t, "check", "--", "sh", "-c", "true")
+	if code != exitInput || !strings.Contains(stderr, "sh is a program: crashsim trace -- sh ... records and checks it") {
+		t.Errorf("check -- sh: exit %d, stderr %q; want exit %d naming crashsim trace", code, stderr, exitInput)
+	}
+	_, stderr, _ = runCLI(t, "check", "no-such-trace")
+	if strings.Contains(stderr, "is a program") {
+		t.Errorf("check no-such-trace: %q names a program", stderr)
+	}
 }

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
@@ -52,7 +57,16 @@ func (g *Globals) open(path string, opt parser.Options) (parser.Stream, error) {
 	if live := progress.Terminal(g.stderr); live || g.Progress {
 		r.Progress, r.Live = g.stderr, live
 	}
-	return r.Open(path, opt)
+	st, err := r.Open(path, opt)
+	if err != nil && !strings.ContainsRune(path, '/') {
+		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+			if _, lerr := exec.LookPath(path); lerr == nil {
+				// check -- sed -i ... : a program named where a trace goes.
+				err = fmt.Errorf("%w; %s is a program: crashsim trace -- %s ... records and checks it, crashsim explore -- %s ... runs it for a checker", err, path, path, path)
+			}
+		}
+	}
+	return st, err
 }
 
 // inputFlags are the flags of every command that reads a trace.
