@@ -46,7 +46,8 @@ func TestAdversarialExploreEnds(t *testing.T) {
 		}
 	}
 	for _, m := range modes {
-		for _, end := range []string{"run", "SIGINT", "SIGKILL"} {
+		// SIGHUP: the terminal closed (an ssh session ended).
+		for _, end := range []string{"run", "SIGINT", "SIGHUP", "SIGKILL"} {
 			t.Run(m.name+"/"+end, func(t *testing.T) {
 				exploreEnds(t, bin, m.prefix, end)
 			})
@@ -130,10 +131,7 @@ func exploreEnds(t *testing.T, bin string, prefix []string, end string) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		sig := syscall.SIGINT
-		if end == "SIGKILL" {
-			sig = syscall.SIGKILL
-		}
+		sig := map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP, "SIGKILL": syscall.SIGKILL}[end]
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
@@ -146,8 +144,8 @@ func exploreEnds(t *testing.T, bin string, prefix []string, end string) {
 		if !errors.As(err, &ee) {
 			t.Fatalf("explore ended with %v after %v", err, sig)
 		}
-		if sig == syscall.SIGINT && ee.ExitCode() != exitInterrupted {
-			t.Errorf("exit status %d after SIGINT, want %d: %s", ee.ExitCode(), exitInterrupted, stderr.String())
+		if sig != syscall.SIGKILL && ee.ExitCode() != exitInterrupted {
+			t.Errorf("exit status %d after %v, want %d: %s", ee.ExitCode(), sig, exitInterrupted, stderr.String())
 		}
 	}
 
