@@ -66,8 +66,7 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 		if end <= off {
 			return nil
 		}
-		_, err := f.WriteAt(make([]byte, end-off), off)
-		return err
+		return zeroRange(f, off, end, cur)
 	}
 	// A write.
 	if sizeOnly {
@@ -103,6 +102,29 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 	if left > 0 {
 		// The iovec array was cut short: the trace lacks the rest.
 		return &DataError{Line: op.Event().Line, Syscall: op.Event().Syscall, Partial: true}
+	}
+	return nil
+}
+
+// zeroRange makes bytes [off, end) of f, now cur bytes long, zeros: a
+// punched hole where the filesystem has them and the range lies in the
+// file, the file extended by ftruncate past its end (a hole too), zeros
+// written a block at a time elsewhere. A range of gigabytes (a trace's
+// fallocate) costs neither memory nor the work directory's space.
+func zeroRange(f *os.File, off, end, cur int64) error {
+	if in := min(end, cur); in > off {
+		err := syscall.Fallocate(int(f.Fd()), 0x01|0x02, off, in-off) // FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE
+		if err != nil {
+			zeros := make([]byte, min(in-off, 1<<20))
+			for at := off; at < in; at += int64(len(zeros)) {
+				if _, err := f.WriteAt(zeros[:min(int64(len(zeros)), in-at)], at); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if end > cur {
+		return f.Truncate(end)
 	}
 	return nil
 }
