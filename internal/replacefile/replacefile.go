@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/crashsim/crashsim/internal/textesc"
 	"golang.org/x/sys/unix"
 )
 
@@ -58,25 +59,28 @@ var ErrRefused = errors.New("refusing to write")
 // absent or a regular file. The error names the path and what to change.
 func Check(name string) error {
 	dir := filepath.Dir(name)
+	// Shown escaped: a name or link target with a newline or a
+	// terminal escape must not print as crashsim's own lines.
+	shownName, shownDir := textesc.Escape(name), textesc.Escape(dir)
 	switch fi, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot write %s: directory %s does not exist", name, dir)
+		return fmt.Errorf("cannot write %s: directory %s does not exist", shownName, shownDir)
 	case err != nil:
-		return fmt.Errorf("cannot write %s: %w", name, err)
+		return fmt.Errorf("cannot write %s: %w", shownName, err)
 	case !fi.IsDir():
-		return fmt.Errorf("cannot write %s: %s is not a directory", name, dir)
+		return fmt.Errorf("cannot write %s: %s is not a directory", shownName, shownDir)
 	}
 	fi, err := os.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("cannot write %s: %w", name, err)
+		return fmt.Errorf("cannot write %s: %w", shownName, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
 		to, _ := os.Readlink(name)
-		return fmt.Errorf("%w %s: it is a symbolic link (to %s), and crashsim never writes through one; remove it or choose another name", ErrRefused, name, to)
+		return fmt.Errorf("%w %s: it is a symbolic link (to %s), and crashsim never writes through one; remove it or choose another name", ErrRefused, shownName, textesc.Escape(to))
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%w %s: it is a %s, not a regular file; choose another name", ErrRefused, name, kind(fi.Mode()))
+		return fmt.Errorf("%w %s: it is a %s, not a regular file; choose another name", ErrRefused, shownName, kind(fi.Mode()))
 	}
 	return nil
 }

@@ -141,3 +141,22 @@ func TestAdversarialCreateNew(t *testing.T) {
 		t.Errorf("missing directory: err %v", err)
 	}
 }
+
+// TestCheckEscapesNames: a symbolic link planted where a report goes,
+// whose target holds a newline and terminal escapes, is refused with the
+// target escaped: it must not print a forged line of crashsim's, nor
+// retitle or clear the terminal.
+func TestCheckEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "report.txt")
+	if err := os.Symlink("/x\n/tmp/t.strace:1: fsync-failed: FORGED\x1b]0;pwned\a\x1b[2J", name); err != nil {
+		t.Fatal(err)
+	}
+	err := Check(name)
+	if err == nil || !errors.Is(err, ErrRefused) {
+		t.Fatalf("Check(%s) = %v, want it refused", name, err)
+	}
+	if msg := err.Error(); strings.ContainsAny(msg, "\n\x1b\a") || !strings.Contains(msg, `\n/tmp/t.strace:1: fsync-failed: FORGED\x1b]0;pwned\x07\x1b[2J`) {
+		t.Errorf("message %q: want the target escaped", msg)
+	}
+}
