@@ -169,3 +169,27 @@ func TestProgramWhereTraceGoes(t *testing.T) {
 		t.Errorf("check no-such-trace: %q names a program", stderr)
 	}
 }
+
+// TestExploreRefusesAbsurdFlags: a negative bound or job count, or an
+// empty checker (every state would pass), is a usage error before any
+// work, not an exploration run with them.
+func TestExploreRefusesAbsurdFlags(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(trace, []byte("exit_group(0) = ?\n+++ exited with 0 +++\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flags []string
+		says  string
+	}{
+		{[]string{"--checker", "true", "--max-states=-1"}, "--max-states -1"},
+		{[]string{"--checker", "true", "--jobs=-1"}, "--jobs -1"},
+		{[]string{"--checker", " "}, "--checker is empty"},
+	} {
+		args := append(append([]string{"explore", "--root", "/w"}, c.flags...), trace)
+		_, stderr, code := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, c.says) {
+			t.Errorf("explore %q: exit %d, %q; want exit %d saying %q", c.flags, code, stderr, exitUsage, c.says)
+		}
+	}
+}

@@ -70,6 +70,9 @@ func (c *exploreCmd) Run(g *Globals) error {
 
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
+		if err := c.beforeRun(); err != nil {
+			return err
+		}
 		if c.Cwd != "" {
 			return withCode(exitUsage, errors.New("--cwd is for a trace: with -- PROGRAM, the program starts in the current directory"))
 		}
@@ -114,6 +117,12 @@ func (c *exploreCmd) exploration() (crashsim.Explore, error) {
 	}
 	e.Options.Persistence = p
 	switch {
+	case strings.TrimSpace(c.Checker) == "":
+		return e, withCode(exitUsage, errors.New("--checker is empty: every state would pass; give the command that tells a state the program can start from"))
+	case c.MaxStates < 0:
+		return e, withCode(exitUsage, fmt.Errorf("--max-states %d: give 0 (no bound) or more", c.MaxStates))
+	case c.Jobs < 0:
+		return e, withCode(exitUsage, fmt.Errorf("--jobs %d: give 1 or more (or leave it out: one per CPU)", c.Jobs))
 	case c.MaxJoint < 1:
 		return e, withCode(exitUsage, fmt.Errorf("--max-joint %d: give at least 1", c.MaxJoint))
 	case c.Samples < 0:

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/replacefile"
+	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/source"
 	"github.com/crashsim/crashsim/tracer"
 )
@@ -45,7 +47,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
 	}
-	if err := reportNotTrace(c.Output); err != nil {
+	if err := c.beforeRun(); err != nil {
 		return err
 	}
 	// A check needs no written bytes: record without them, at about the
@@ -108,6 +110,27 @@ func (c *traceCmd) Run(g *Globals) error {
 func reportNotTrace(output string) error {
 	if err := crashsim.ReportNamedLikeTrace(output); err != nil {
 		return withCode(exitUsage, err)
+	}
+	return nil
+}
+
+// beforeRun refuses, before a program runs, a report -o could not write
+// (a symbolic link, a missing directory) and a --baseline that cannot be
+// read: found only after the run, the program's side effects and a whole
+// exploration were for nothing.
+func (f *checkFlags) beforeRun() error {
+	if err := reportNotTrace(f.Output); err != nil {
+		return err
+	}
+	if f.Output != "" {
+		if err := replacefile.Check(f.Output); err != nil {
+			return &report.WriteError{Err: err}
+		}
+	}
+	if f.Baseline != "" {
+		if _, err := crashsim.ReadBaseline(f.Baseline); err != nil {
+			return err
+		}
 	}
 	return nil
 }

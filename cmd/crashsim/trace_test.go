@@ -116,3 +116,33 @@ func realPath(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// TestOutputRefusedBeforeRun: a report -o cannot write (a symbolic link)
+// or a --baseline that cannot be read is refused before the program runs:
+// afterwards, its side effects (and a whole exploration) were for nothing.
+func TestOutputRefusedBeforeRun(t *testing.T) {
+	needStrace(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Symlink(filepath.Join(dir, "elsewhere"), "link.txt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cmd   string
+		flags []string
+	}{
+		{"trace", []string{"-o", "link.txt"}},
+		{"trace", []string{"--baseline", "missing.json"}},
+		{"explore", []string{"--root", dir, "--checker", "true", "-o", "link.txt"}},
+	} {
+		args := append(append([]string{c.cmd}, c.flags...), "--", "sh", "-c", ": > ran")
+		_, stderr, code := runCLI(t, args...)
+		if code == exitOK || code == exitFindings {
+			t.Errorf("%s %q: exit %d, want a refusal: %s", c.cmd, c.flags, code, stderr)
+		}
+		if _, err := os.Stat("ran"); err == nil {
+			t.Errorf("%s %q: the program ran before the refusal", c.cmd, c.flags)
+			os.Remove("ran")
+		}
+	}
+}
