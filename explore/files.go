@@ -109,15 +109,8 @@ func copyRangeRead(out, in int, from, to int64) error {
 		if n == 0 {
 			return nil // in shrank: what is left is given by its size
 		}
-		for b, at := buf[:n], from; len(b) > 0; {
-			k, err := unix.Pwrite(out, b, at)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			b, at = b[k:], at+int64(k)
+		if err := pwriteAll(out, buf[:n], from); err != nil {
+			return err
 		}
 		from += int64(n)
 	}
@@ -154,17 +147,26 @@ func copyFDRead(out, in int, h io.Writer) error {
 			at += int64(n)
 			continue
 		}
-		for b := buf[:n]; len(b) > 0; {
-			k, err := unix.Pwrite(out, b, at)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			b, at = b[k:], at+int64(k)
+		if err := pwriteAll(out, buf[:n], at); err != nil {
+			return err
 		}
+		at += int64(n)
 	}
+}
+
+// pwriteAll writes all of b to fd at offset at.
+func pwriteAll(fd int, b []byte, at int64) error {
+	for len(b) > 0 {
+		k, err := unix.Pwrite(fd, b, at)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b, at = b[k:], at+int64(k)
+	}
+	return nil
 }
 
 var copyBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
