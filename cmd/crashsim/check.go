@@ -29,6 +29,20 @@ type checkFlags struct {
 	Baseline    string   `placeholder:"REPORT" help:"A JSON or SARIF report of an earlier run: report, and fail on, only problems not in it."`
 	InitialList string   `name:"initial-list" placeholder:"FILE" help:"A listing of what existed before the trace (see docs/check.md). Default: TRACE.initial when it exists, as crashsim trace writes it."`
 	AcceptBlind []string `name:"accept-blind" placeholder:"ID" help:"Accept a known blind spot (blind-raw-args, blind-unfollowed-children, ...; repeatable): it is still reported, but no longer makes the run exit 6."`
+
+	// baseline is --baseline, read (beforeRun, or report when a trace
+	// is checked), so that it is read once.
+	baseline crashsim.Baseline
+}
+
+// readBaseline reads --baseline once, keeping it.
+func (f *checkFlags) readBaseline() (crashsim.Baseline, error) {
+	if f.Baseline == "" || f.baseline != nil {
+		return f.baseline, nil
+	}
+	b, err := crashsim.ReadBaseline(f.Baseline)
+	f.baseline = b
+	return b, err
 }
 
 // reporting is what a command that reports findings read, and how it
@@ -137,10 +151,8 @@ func (f *checkFlags) report(g *Globals, res *crashsim.Result, r reporting) error
 	if g.cfg != nil {
 		filter.Suppress = g.cfg.Suppress
 	}
-	if f.Baseline != "" {
-		if filter.Baseline, err = crashsim.ReadBaseline(f.Baseline); err != nil {
-			return err
-		}
+	if filter.Baseline, err = f.readBaseline(); err != nil {
+		return err
 	}
 	wd, _ := os.Getwd()
 	opt, err := res.Report(filter, wd, r.scope.Roots, g.warn)

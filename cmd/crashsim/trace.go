@@ -127,12 +127,8 @@ func (f *checkFlags) beforeRun() error {
 			return &report.WriteError{Err: err}
 		}
 	}
-	if f.Baseline != "" {
-		if _, err := crashsim.ReadBaseline(f.Baseline); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := f.readBaseline()
+	return err
 }
 
 // record runs a command under strace (crashsim.Record) and says on stderr
