@@ -1464,11 +1464,11 @@ func (m *Model) unmapRead(addr, size int64) {
 	}
 	var kept []readMap
 	for _, r := range m.readMaps {
-		rEnd := r.start + max(r.size, 1)
-		if rEnd <= addr || end <= r.start {
+		if !overlaps(r) {
 			kept = append(kept, r)
 			continue
 		}
+		rEnd := r.start + max(r.size, 1)
 		if r.start < addr {
 			kept = append(kept, readMap{r.start, addr - r.start, r.node})
 		}
