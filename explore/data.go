@@ -10,6 +10,7 @@ import (
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"golang.org/x/sys/unix"
 )
 
 // DataError says a state needs bytes the trace does not hold.
@@ -113,7 +114,7 @@ func applyOp(f *os.File, data *dataCache, op model.DataOp, bytes int64, sizeOnly
 // fallocate) costs neither memory nor the work directory's space.
 func zeroRange(f *os.File, off, end, cur int64) error {
 	if in := min(end, cur); in > off {
-		err := syscall.Fallocate(int(f.Fd()), 0x01|0x02, off, in-off) // FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE
+		err := unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_KEEP_SIZE|unix.FALLOC_FL_PUNCH_HOLE, off, in-off)
 		if err != nil {
 			zeros := make([]byte, min(in-off, 1<<20))
 			for at := off; at < in; at += int64(len(zeros)) {
