@@ -11,7 +11,7 @@ import "github.com/crashsim/crashsim/model"
 type asker interface {
 	crash(p string) (po model.PathOutcomes, ok bool)
 	crashFirst(p string, want func(model.PathState) bool) (s model.PathState, found, ok bool)
-	words(s model.PathState) (string, bool)
+	words(p string, s model.PathState) (string, bool)
 }
 
 // modelAsker asks the model itself: it always answers.
@@ -24,7 +24,9 @@ func (a modelAsker) crashFirst(p string, want func(model.PathState) bool) (model
 	return s, found, true
 }
 
-func (a modelAsker) words(s model.PathState) (string, bool) { return a.m.StateWords(s), true }
+func (a modelAsker) words(p string, s model.PathState) (string, bool) {
+	return a.m.StateWords(p, s), true
+}
 
 // viewAsker asks the model's Still view, keeping the room of its last crash
 // states for the next (keepRoom).
@@ -43,7 +45,9 @@ func (a viewAsker) crashFirst(p string, want func(model.PathState) bool) (model.
 	return a.st.CrashFirst(p, 256, want)
 }
 
-func (a viewAsker) words(s model.PathState) (string, bool) { return a.st.StateWords(s) }
+func (a viewAsker) words(p string, s model.PathState) (string, bool) {
+	return a.st.StateWords(p, s)
+}
 
 // lossAt is what data-not-synced says of a crash at path p: what it can
 // leave in words (leaves) and the state that shows a loss (demonstrate),
@@ -55,7 +59,7 @@ func lossAt(a asker, at model.Ref, p string) (words string, state *State, ok boo
 	}
 	words = leavesIn(po)
 	if s, found := pickState(po, lossOrder); found {
-		w, ok := a.words(s)
+		w, ok := a.words(p, s)
 		if !ok {
 			return "", nil, false
 		}

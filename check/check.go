@@ -120,7 +120,7 @@ func (s *State) Sentence(from string, esc func(string) string) string {
 
 // stateOf is the State of a crash state of path p at at.
 func stateOf(m *model.Model, at model.Ref, p string, s model.PathState) *State {
-	return stateWith(at, p, s, m.StateWords(s))
+	return stateWith(at, p, s, m.StateWords(p, s))
 }
 
 // stateWith is stateOf with the state's words given.

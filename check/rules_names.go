@@ -388,7 +388,7 @@ func demonstrateName(a asker, at model.Ref, p string, n *model.Name) (*State, bo
 	if !ok || !found {
 		return nil, ok
 	}
-	w, ok := a.words(s)
+	w, ok := a.words(p, s)
 	return stateWith(at, p, s, w), ok
 }
 

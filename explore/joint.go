@@ -387,7 +387,7 @@ func (e *explorer) describe(s *state, c *cand) {
 		if ps.Outcome == model.Missing {
 			gone[p] = true
 		}
-		d := diff{path: p, ps: ps, words: m.StateWords(ps), file: true}
+		d := diff{path: p, ps: ps, words: m.StateWords(p, ps), file: true}
 		ino := m.Inode(ps.Inode)
 		if n := m.Names()[p]; ino == nil && n != nil {
 			ino = n.Cache

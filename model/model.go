@@ -217,6 +217,11 @@ type Model struct {
 	// unsureAt holds Model.UnsureAt: the few names that were ever unsure
 	// (Name.wasUnsure), which never retire.
 	unsureAt map[*Name]*Ref
+	// unsureIn lists, by directory, the unsure names whose directory no
+	// fsync has covered since they became unsure; madeDurably holds those
+	// it has (see Model.madeDurably).
+	unsureIn    map[string][]*Name
+	madeDurable map[*Name]bool
 	// missing is what failed stats and opens said (see noteMissing).
 	missing missingPaths
 	// lastCommit is the event of the last sync or syncfs, -1 before any:
@@ -1291,8 +1296,10 @@ func (m *Model) fsync(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	cut := syncCut(ev, r)
 	if ino.Dir || h.Kind == HandleDir {
 		ino.Dir = true
-		dir := map[string]bool{m.pathOf(ino, h): true}
+		dp := m.pathOf(ino, h)
+		dir := map[string]bool{dp: true}
 		persisted, covered := m.dirSyncRule(ino, dir, cut)
+		m.unsureSynced(dp, cut.Seq)
 		ino.LastSync = r
 		eff.Kind, eff.Inode, eff.Persisted, eff.Covered = EffDirSync, ino, persisted, covered
 		return

@@ -207,7 +207,39 @@ func (m *Model) unsure(p string, at Ref) *Inode {
 		m.unsureAt = map[*Name]*Ref{}
 	}
 	m.unsureAt[n] = &at
+	if m.madeDurable[n] {
+		delete(m.madeDurable, n) // made unsure again: by a later event
+	}
+	if m.unsureIn == nil {
+		m.unsureIn, m.madeDurable = map[string][]*Name{}, map[*Name]bool{}
+	}
+	d := parentDir(p)
+	m.unsureIn[d] = append(m.unsureIn[d], n)
 	return ino
+}
+
+// unsureSynced notes that an fsync of directory d, completed at cut,
+// covers the unsure names in it that became unsure before cut (see
+// madeDurably).
+func (m *Model) unsureSynced(d string, cut int) {
+	names := m.unsureIn[d]
+	if len(names) == 0 {
+		return
+	}
+	kept := names[:0]
+	for _, n := range names {
+		if at := m.unsureAt[n]; at != nil && at.Seq < cut {
+			m.madeDurable[n] = true
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	clear(names[len(kept):])
+	if len(kept) == 0 {
+		delete(m.unsureIn, d)
+	} else {
+		m.unsureIn[d] = kept
+	}
 }
 
 // knownExisting reports whether p's existence before the trace is settled

@@ -74,7 +74,7 @@ func TestBindMakesAName(t *testing.T) {
 		po := m.Crash("/srv/run/s.sock", 256)
 		var words []string
 		for _, s := range po.States {
-			words = append(words, m.StateWords(s))
+			words = append(words, m.StateWords("/srv/run/s.sock", s))
 		}
 		if !slices.Contains(words, "as the socket the run made") || slices.Contains(po.Outcomes, Initial) {
 			t.Errorf("under %s: states %q at the socket's path, want one with the socket the run made and none as before the run", p, words)

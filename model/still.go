@@ -53,7 +53,7 @@ func (s Still) CrashFirst(p string, maxStates int, want func(PathState) bool) (s
 }
 
 // StateWords is Model.StateWords, or false.
-func (s Still) StateWords(ps PathState) (string, bool) {
+func (s Still) StateWords(p string, ps PathState) (string, bool) {
 	m := s.m
 	var ino *Inode
 	if ps.Inode >= 1 && ps.Inode <= m.inodes.n {
@@ -61,5 +61,5 @@ func (s Still) StateWords(ps PathState) (string, bool) {
 			return "", false // retired
 		}
 	}
-	return stateWords(ps, ino), true
+	return m.stateWords(p, ps, ino), true
 }

@@ -72,7 +72,7 @@ func TestStillSameAsModel(t *testing.T) {
 						}
 						a.wordsOK = true
 						for _, s := range a.po.States {
-							w, ok := st.StateWords(s)
+							w, ok := st.StateWords(paths[i], s)
 							a.wordsOK = a.wordsOK && ok
 							a.words = append(a.words, w)
 						}
@@ -102,7 +102,7 @@ func TestStillSameAsModel(t *testing.T) {
 				}
 				if a.wordsOK {
 					for k, s := range a.po.States {
-						if w := m.StateWords(s); w != a.words[k] {
+						if w := m.StateWords(q, s); w != a.words[k] {
 							t.Errorf("%s, %s: state %d in words %q, Still's %q", name, q, k, w, a.words[k])
 						}
 					}

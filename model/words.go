@@ -53,12 +53,13 @@ func PersistedWords(p string) string {
 // persisted, and why where the outcome alone would mislead (a directory
 // above that is missing, a file the trace cannot tell existed, a latest
 // version that is an empty file).
-func (m *Model) StateWords(s PathState) string {
-	return stateWords(s, m.Inode(s.Inode))
+func (m *Model) StateWords(p string, s PathState) string {
+	return m.stateWords(p, s, m.Inode(s.Inode))
 }
 
 // stateWords is StateWords with the state's inode looked up (nil: none).
-func stateWords(s PathState, ino *Inode) string {
+// It reads the model and changes nothing (Still calls it).
+func (m *Model) stateWords(p string, s PathState, ino *Inode) string {
 	var b strings.Builder
 	if s.Outcome == Empty && ino != nil && ino.node != nodeFile {
 		// A socket, fifo, device node or symlink holds no data: "empty"
@@ -71,6 +72,10 @@ func stateWords(s PathState, ino *Inode) string {
 	case s.Gone != "":
 		fmt.Fprintf(&b, " (its directory %s is missing)", s.Gone)
 		return b.String()
+	case s.Outcome == Initial && ino != nil && ino.Unsure && m.madeDurably(p):
+		// The open that may have made it was synced: had nothing been
+		// there, what it made is.
+		b.WriteString(", which is an empty file if it did not exist before (the trace cannot tell)")
 	case s.Outcome == Initial && ino != nil && ino.Unsure:
 		b.WriteString(", which is no file at all if it did not exist (the trace cannot tell)")
 	case s.Outcome == Latest && ino != nil && !ino.Dir && ino.Size == 0:
@@ -89,6 +94,21 @@ func stateWords(s PathState, ino *Inode) string {
 		fmt.Fprintf(&b, " (%s persisted)", PersistedWords(s.Persisted))
 	}
 	return b.String()
+}
+
+// madeDurably reports whether p, unsure (Name.Unsure: an open with
+// O_CREAT may have made it, or opened what was there), had its
+// directory's entries made durable after the event that made it unsure
+// (Model.UnsureAt): by its directory's fsync, or a sync or syncfs. Had
+// nothing been there, that event made the file, and the sync kept it: a
+// crash can no longer leave no file at p.
+func (m *Model) madeDurably(p string) bool {
+	n := m.names[p]
+	if n == nil || !n.wasUnsure {
+		return false
+	}
+	at := m.unsureAt[n]
+	return at != nil && (m.lastCommit > at.Seq || m.madeDurable[n])
 }
 
 // shortWords name outcomes in a list: "empty, torn or missing".

@@ -1,10 +1,16 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/parser"
+)
 
 // A file left as it was, or gone, says nothing of writes that did not
 // persist; a file left empty or torn says which of them did.
 func TestStateWordsPersisted(t *testing.T) {
+	m := New(Options{})
 	file := &Inode{ID: 7, Size: 21, pending: []DataOp{{Len: 21, Size: 21}}}
 	for _, c := range []struct {
 		s    PathState
@@ -16,7 +22,7 @@ func TestStateWordsPersisted(t *testing.T) {
 		{PathState{Outcome: Latest, Inode: 7, Persisted: "all"}, "as the program saw it then (all of its pending writes persisted)"},
 		{PathState{Outcome: Torn, Inode: 7, Persisted: "line 4 torn after 10 bytes"}, "torn (some of its new data on disk, some not) (line 4 torn after 10 bytes persisted)"},
 	} {
-		if got := stateWords(c.s, file); got != c.want {
+		if got := m.stateWords("/w/f", c.s, file); got != c.want {
 			t.Errorf("stateWords(%+v) = %q, want %q", c.s, got, c.want)
 		}
 	}
@@ -30,8 +36,43 @@ func TestStateWordsPersisted(t *testing.T) {
 		{PathState{Outcome: Earlier, Inode: 8, Persisted: "none"}, "with an earlier version the program wrote"},
 		{PathState{Outcome: Latest, Inode: 8, Persisted: "all"}, "as the program saw it then"},
 	} {
-		if got := stateWords(c.s, synced); got != c.want {
+		if got := m.stateWords("/w/f", c.s, synced); got != c.want {
 			t.Errorf("no write pending: stateWords(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// A name the trace cannot tell existed (an open with O_CREAT, no listing)
+// comes back "as it was before the run" after an unlink never synced.
+// Before any sync, that may be no file at all; once its directory was
+// synced after the open (or the whole machine was), the open's file, had
+// there been none, is on disk: an empty file, not no file.
+func TestStateWordsUnsureMadeDurably(t *testing.T) {
+	const open = "10 openat(AT_FDCWD, \"/srv/d/f\", O_WRONLY|O_CREAT, 0644) = 3\n10 close(3) = 0\n"
+	const dirSync = "10 openat(AT_FDCWD, \"/srv/d\", O_RDONLY|O_DIRECTORY) = 4\n10 fsync(4) = 0\n10 close(4) = 0\n"
+	const gone = "10 unlink(\"/srv/d/f\") = 0\n10 exit_group(0) = ?\n"
+	const none = "as it was before the run, which is no file at all if it did not exist (the trace cannot tell)"
+	const empty = "as it was before the run, which is an empty file if it did not exist before (the trace cannot tell)"
+	for _, c := range []struct {
+		name, trace, want string
+	}{
+		{"no sync", open + gone, none},
+		{"directory synced after the open", open + dirSync + gone, empty},
+		{"directory synced before the open", dirSync + open + gone, none},
+		{"sync after the open", open + "10 sync() = 0\n" + gone, empty},
+		{"another directory synced", open + strings.ReplaceAll(dirSync, "/srv/d\"", "/srv\"") + gone, none},
+	} {
+		for _, p := range Persistences {
+			m := replayTextWith(t, c.trace, parser.Options{}, Options{Persistence: p})
+			var words []string
+			for _, s := range m.Crash("/srv/d/f", 256).States {
+				if s.Outcome == Initial {
+					words = append(words, m.StateWords("/srv/d/f", s))
+				}
+			}
+			if len(words) != 1 || words[0] != c.want {
+				t.Errorf("%s, under %s: the state as before the run reads %q, want %q", c.name, p, words, c.want)
+			}
 		}
 	}
 }
