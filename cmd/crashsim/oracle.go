@@ -54,6 +54,9 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if c.SizeMB < 0 {
 		return withCode(exitUsage, errors.New("--size-mb must be positive"))
 	}
+	if err := needTempDir(); err != nil { // the images, mounts and traces go there
+		return err
+	}
 	// Signals stay caught until cleanup is done: a second Ctrl-C must not
 	// leave mounts behind.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
