@@ -107,3 +107,21 @@ func TestTextBlindSpots(t *testing.T) {
 		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 }
+
+// A blind spot's trace name prints escaped, as a finding's does: a trace
+// named with a newline and a terminal escape cannot forge a line of
+// crashsim's own or change the terminal.
+func TestBlindSpotsTraceNameEscaped(t *testing.T) {
+	var errs bytes.Buffer
+	evil := "t\nx.strace:9: error: forged\x1b[31m.strace"
+	BlindSpots(&errs, []check.BlindWarning{
+		{ID: check.BlindRawArgs, Message: "m", Trace: evil, Line: 3, Fix: "f"},
+		{ID: check.BlindRawArgs, Message: "m", Trace: evil, Accepted: true},
+	})
+	want := `t\nx.strace:9: error: forged\x1b[31m.strace:3: warning: blind-raw-args: m` + "\n" +
+		"    fix: f; or accept it with --accept-blind blind-raw-args\n" +
+		`t\nx.strace:9: error: forged\x1b[31m.strace: note: accepted blind spot blind-raw-args: m` + "\n"
+	if diff := cmp.Diff(want, errs.String()); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+}

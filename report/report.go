@@ -279,9 +279,9 @@ func accepted(ws []check.BlindWarning) int {
 // every output format.
 func BlindSpots(w io.Writer, ws []check.BlindWarning) {
 	for _, b := range ws {
-		at := b.Trace
+		at := textesc.Escape(b.Trace)
 		if b.Line > 0 {
-			at = fmt.Sprintf("%s:%d", b.Trace, b.Line)
+			at = fmt.Sprintf("%s:%d", at, b.Line)
 		}
 		if b.Accepted {
 			fmt.Fprintf(w, "%s: note: accepted blind spot %s: %s\n", at, b.ID, b.Message)

@@ -9,6 +9,7 @@ import (
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/internal/phases"
 	"github.com/crashsim/crashsim/internal/progress"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/report/wire"
@@ -111,7 +112,9 @@ func (f *checkFlags) run(g *Globals, r reporting) error {
 	// left out (Result.Filter).
 	c := crashsim.Check{Inputs: r.inputs, Scope: crashsim.Scope{Roots: r.scope.Roots}, Models: models, AcceptBlind: f.AcceptBlind, SpillAt: spillAt}
 	if g.Verbose {
-		c.Recording = func(trace, what string) { fmt.Fprintf(g.stderr, "crashsim: %s: recording: %s\n", trace, what) }
+		c.Recording = func(trace, what string) {
+			fmt.Fprintf(g.stderr, "crashsim: %s: recording: %s\n", textesc.Escape(trace), what)
+		}
 	}
 	res, err := c.Run()
 	if err != nil {

@@ -155,6 +155,9 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore
 	if len(c.Root) > 0 || c.Initial != "" {
 		return withCode(exitUsage, errors.New("with -- PROGRAM, the root is the current directory and its snapshot is taken before the run: leave out --root and --initial"))
 	}
+	if err := needTempDir(); err != nil { // the snapshot and the trace go there
+		return err
+	}
 	// The trace outlives the run: the findings point at its lines.
 	rec := crashsim.Record{Snapshot: true, Tracer: tracer.Options{Stdin: os.Stdin, Stdout: g.stderr, Stderr: g.stderr}}
 	res, runErr := g.record(ctx, rec, cmd)

@@ -12,7 +12,7 @@ const exitTable = `
 Exit status (every command):
   0    nothing at or above --fail-on (default: warning)
   1    problems at or above --fail-on (a problem is as severe as its worst finding; oracle: a state the model did not predict)
-  2    usage error: a bad flag, argument, glob or .crashsim.toml
+  2    usage error: a bad flag, argument, glob, .crashsim.toml or TMPDIR
   3    input error: a trace unreadable or unparseable, strace or the program not found
   4    iobench: O_DIRECT refused by the filesystem
   5    the traced program failed (trace, explore); findings are still printed

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
@@ -152,21 +153,26 @@ func setMemoryLimit() {
 func run(args []string, stdout, stderr io.Writer) int {
 	var c cli
 	c.stdout, c.stderr = stdout, stderr
-	parser, err := kong.New(&c,
+	parser, err := newParser(&c)
+	if err != nil {
+		fmt.Fprintf(stderr, "crashsim: %v\n", err)
+		return exitUsage
+	}
+	return parseArgs(parser, &c.Globals, args, stderr)
+}
+
+// newParser is crashsim's kong parser, filling c.
+func newParser(c *cli) (*kong.Kong, error) {
+	return kong.New(c,
 		kong.Name("crashsim"),
 		kong.Description("crashsim reads what a program did (an strace log) and tells what a power cut at any moment could leave on disk."),
-		kong.Writers(stdout, stderr),
+		kong.Writers(c.stdout, c.stderr),
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Resolvers(configResolver(&c.Globals)),
 		kong.Help(helpWithExits),
 		durationMapper(),
 	)
-	if err != nil {
-		fmt.Fprintf(stderr, "crashsim: %v\n", err)
-		return exitUsage
-	}
-	return parseArgs(parser, &c.Globals, args, stderr)
 }
 
 // kongExit is how kong's --help and usage errors leave parseArgs without
@@ -186,13 +192,61 @@ func parseArgs(parser *kong.Kong, g *Globals, args []string, stderr io.Writer) (
 			}
 		}
 	}()
-	ctx, err := parser.Parse(args)
+	ctx, err := parse(parser, args)
 	if err != nil {
 		usageError(stderr, err)
 		return exitUsage
 	}
 	err = ctx.Run(g)
 	return exitCodeFor(err, stderr)
+}
+
+// programArgs is a command that runs a program given after "--" (trace,
+// explore): where its arguments go.
+type programArgs interface{ programArgs() *[]string }
+
+func (c *traceCmd) programArgs() *[]string   { return &c.Command }
+func (c *exploreCmd) programArgs() *[]string { return &c.Args }
+
+// parse parses args with kong, except the arguments of a program that
+// trace or explore runs: those after the command's first bare "--" go to
+// the command directly. Kong scans a passthrough argument by pushing
+// every remaining token back onto the front of a slice, one copy each,
+// which is quadratic: a program with 100,000 arguments took over a minute
+// to parse. Past that "--" kong would only have collected them as they
+// are (a flag there is the program's, --help too), so the command gets
+// the same slice either way.
+func parse(p *kong.Kong, args []string) (*kong.Context, error) {
+	head, rest := splitProgram(p, args)
+	ctx, err := p.Parse(head)
+	if err != nil || rest == nil {
+		return ctx, err
+	}
+	pa := ctx.Selected().Target.Addr().Interface().(programArgs).programArgs()
+	*pa = append(*pa, rest...)
+	return ctx, nil
+}
+
+// splitProgram cuts args after their first bare "--" when that "--" is
+// trace's or explore's, and so is everything after it: kong's trace of
+// the words up to it (which applies nothing, runs no hook and reads no
+// config) has then selected one of them. Anywhere else (no "--", or one
+// before the command, or check's) args stay whole, for kong to parse as
+// it always did; rest is nil then.
+func splitProgram(p *kong.Kong, args []string) (head, rest []string) {
+	cut := slices.Index(args, "--")
+	if cut < 0 {
+		return args, nil
+	}
+	head = args[:cut+1]
+	t, err := kong.Trace(p, head)
+	if err != nil || t.Selected() == nil {
+		return args, nil
+	}
+	if _, ok := t.Selected().Target.Addr().Interface().(programArgs); !ok {
+		return args, nil
+	}
+	return head, args[cut+1:]
 }
 
 // usageError prints a parse error as one line and where to read more, not

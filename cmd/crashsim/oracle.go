@@ -35,6 +35,13 @@ Needs root, loop devices, strace and mkfs.FS. Everything it mounts or attaches i
 Exit status: 0 every observed state is predicted, 1 some mismatch, 2 usage error, 3 cannot run here (not root, no loop devices, mkfs or strace missing), 5 the program failed in its first run, 130 interrupted.`
 }
 
+// maxImageMB bounds --size-mb, as iobench bounds its own. The image is
+// sparse, but a size past what the filesystem of TMPDIR allows in one
+// file (16 TiB on ext4) failed only once the image was made, as an input
+// error ("truncate .../initial.img: file too large"), and one past 8 EiB
+// overflowed into a negative size.
+const maxImageMB = 1 << 20
+
 func (c *oracleCmd) Run(g *Globals) error {
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
@@ -51,8 +58,11 @@ func (c *oracleCmd) Run(g *Globals) error {
 	if c.Timeout == 0 {
 		return withCode(exitUsage, errors.New("--timeout 0: one run of the program needs a time limit, or a program that hangs would hold its mount; give a longer one, such as 5m"))
 	}
-	if c.SizeMB < 0 {
-		return withCode(exitUsage, errors.New("--size-mb must be positive"))
+	if c.SizeMB < 0 || c.SizeMB > maxImageMB {
+		return withCode(exitUsage, fmt.Errorf("--size-mb %d: give 1 to %d (1 TiB), or leave it out for the filesystem's default", c.SizeMB, maxImageMB))
+	}
+	if err := needTempDir(); err != nil { // the images, mounts and traces go there
+		return err
 	}
 	// Signals stay caught until cleanup is done: a second Ctrl-C must not
 	// leave mounts behind.

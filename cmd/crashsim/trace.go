@@ -47,6 +47,12 @@ func (c *traceCmd) Run(g *Globals) error {
 	if len(cmd) == 0 {
 		return withCode(exitUsage, errors.New("no command to trace: crashsim trace [flags] -- CMD ARGS..."))
 	}
+	if c.Out == "" || c.Stack {
+		// The trace's temp file, and the --stack shim's directory.
+		if err := needTempDir(); err != nil {
+			return err
+		}
+	}
 	if err := c.beforeRun(); err != nil {
 		return err
 	}

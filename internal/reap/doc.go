@@ -42,7 +42,8 @@
 // start that are not close-on-exec), not only 0, 1 and 2: a program run
 // as `prog 3>>log`, or given a pipe on fds 3 and 4 or a socket by systemd,
 // works as it does alone. The keeper's socket sits above them, its number
-// in the keeper's spec, and is close-on-exec in the keeper; everything
+// in the keeper's environment (crashsim sends the spec over it), and is
+// close-on-exec in the keeper; everything
 // else of crashsim's is close-on-exec. The watchdog gets its pipe at fd 3
 // and none of the caller's fds; explore's checker runners mark all but
 // their standard fds close-on-exec, so that checkers get none either.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,7 +17,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// keeperEnv holds, as JSON, what a keeper is to run.
+// keeperEnv holds the number of a keeper's socket to crashsim, over which
+// crashsim sends it, as JSON, what it is to run. Not the spec itself:
+// one environment string can hold only 128 KiB (MAX_ARG_STRLEN), and a
+// command with more bytes of arguments than that, far from the limit of
+// them all, failed to start with "argument list too long".
 const keeperEnv = "CRASHSIM_KEEPER"
 
 // Attr says how a keeper starts its command.
@@ -35,9 +40,32 @@ type keeperSpec struct {
 	Path string
 	Args []string
 	Attr Attr
-	// FD is the keeper's end of its socket to crashsim: above every fd
-	// the command inherits (see placeFiles).
-	FD int
+}
+
+// keeperWire is a keeperSpec as it travels to the keeper. JSON turns
+// each byte of a string that is not UTF-8 into U+FFFD, and neither a
+// path nor an argument need be UTF-8: as bytes (base64 in JSON), they
+// arrive as they were.
+type keeperWire struct {
+	Path []byte
+	Args [][]byte
+	Attr Attr
+}
+
+func (s keeperSpec) wire() keeperWire {
+	w := keeperWire{Path: []byte(s.Path), Args: make([][]byte, len(s.Args)), Attr: s.Attr}
+	for i, a := range s.Args {
+		w.Args[i] = []byte(a)
+	}
+	return w
+}
+
+func (w keeperWire) spec() keeperSpec {
+	s := keeperSpec{Path: string(w.Path), Args: make([]string, len(w.Args)), Attr: w.Attr}
+	for i, a := range w.Args {
+		s.Args[i] = string(a)
+	}
+	return s
 }
 
 // keeperMsg is what a keeper says: the command's pid once it runs, its
@@ -115,13 +143,14 @@ func (k *Kept) Start() error {
 		return err
 	}
 	defer release()
-	k.spec.FD = at[0]
-	spec, err := json.Marshal(k.spec)
+	spec, err := json.Marshal(k.spec.wire())
 	if err != nil {
 		k.conn.Close()
 		return err
 	}
-	c.Env = append(withoutVar(env, keeperEnv), keeperEnv+"="+string(spec))
+	// at[0] is the keeper's end of the socket: above every fd the
+	// command inherits (see placeFiles).
+	c.Env = append(withoutVar(env, keeperEnv), keeperEnv+"="+strconv.Itoa(at[0]))
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -139,6 +168,10 @@ func (k *Kept) Start() error {
 		k.conn.Close()
 		return err
 	}
+	// The keeper reads the whole spec before it writes: a spec larger
+	// than the socket's buffer cannot deadlock. A keeper gone before it
+	// read it shows below, as the end of its socket.
+	_, _ = k.conn.Write(spec)
 	dec := json.NewDecoder(k.conn)
 	var m keeperMsg
 	if err := dec.Decode(&m); err != nil || m.PID == 0 {
@@ -241,24 +274,33 @@ func withoutVar(env []string, name string) []string {
 	return out
 }
 
-// keeper is the keeper process. It never returns.
+// keeper is the keeper process, its socket to crashsim on fd arg. It
+// never returns.
 func keeper(arg string) {
 	ignoreSignals()
-	var spec keeperSpec
-	if err := json.Unmarshal([]byte(arg), &spec); err != nil || spec.FD < 3 {
+	fd, err := strconv.Atoi(arg)
+	if err != nil || fd < 3 {
 		os.Exit(1) // no socket to say why on: crashsim sees it close
 	}
 	// The socket is the keeper's alone: the command must not hold it open.
 	// Every other fd the keeper got is the caller's, for the command.
-	syscall.CloseOnExec(spec.FD)
-	conn := os.NewFile(uintptr(spec.FD), "crashsim")
+	syscall.CloseOnExec(fd)
+	conn := os.NewFile(uintptr(fd), "crashsim")
 	enc := json.NewEncoder(conn)
 	fail := func(err error) {
 		_ = enc.Encode(keeperMsg{Err: err.Error()})
 		os.Exit(1)
 	}
+	// crashsim writes the spec and then nothing: what the decoder may
+	// read past it is the end of the socket, which the copy below waits
+	// for again.
+	var w keeperWire
+	if err := json.NewDecoder(conn).Decode(&w); err != nil {
+		os.Exit(1) // crashsim is gone, or wrote no spec
+	}
+	spec := w.spec()
 	if len(spec.Args) == 0 {
-		fail(fmt.Errorf("keeper: bad spec %q", arg))
+		fail(fmt.Errorf("keeper: no command to run for %s", spec.Path))
 	}
 	if err := SetSubreaper(); err != nil {
 		fail(err)

@@ -255,3 +255,32 @@ func TestTracedCommand(t *testing.T) {
 		t.Errorf("TracedCommand = %d, %v; want the sleep, %s (children %v)", got, err, want, children(c.Process.Pid))
 	}
 }
+
+// A command whose arguments take more bytes than one environment string
+// may hold (128 KiB) starts with every one of them: the keeper's spec
+// used to travel in its environment, and such a command failed with
+// "argument list too long".
+func TestKeeperManyArgs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "args")
+	args := []string{"sh", "-c", `printf '%s\0' "$@" > "$0"`, out}
+	var want strings.Builder
+	for i := range 40_000 {
+		a := fmt.Sprintf("argument-%d\n\xff", i)
+		args = append(args, a)
+		want.WriteString(a + "\x00")
+	}
+	k := Keep("/bin/sh", args, Attr{})
+	if err := k.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if ws, _, err := k.Wait(); err != nil || !ws.Exited() || ws.ExitStatus() != 0 {
+		t.Fatalf("Wait = %v, %v; want exit 0", ws, err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("the command wrote %d bytes of arguments, want %d", len(got), want.Len())
+	}
+}
