@@ -101,6 +101,7 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 	// maps a file shared and writable. Without a visitor, a model of its
 	// own serves it.
 	opt := st.ModelOptions(r.Persistence)
+	opt.FSOf = scope.FSOf()
 	opt.Observe = watch.ObserveEffect
 	// The watcher sees each event with the paths the model resolved,
 	// before the model applies it, as check's does, rather than

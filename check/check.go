@@ -599,13 +599,14 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	col := &collector{runs: runs, at: opt.SpillAt}
 	watch := NewWatcher(&opt)
 	shared, names := new(model.Shared), newNameHistory()
+	fsOf := opt.FSOf()
 	defer shared.Close()
 	watch.openFlags = shared.OpenFlags
 	for i, p := range models {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		r.byKind = byKind(r.rules)
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, FSOf: fsOf, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.byKind[e.Kind] {
 				rule.Observe(r, e)
 			}
@@ -622,6 +623,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		r.m = model.New(mo)
 		if i == 0 {
 			watch.UseProcs(r.m.Procs())
+			names.fsOf = r.m.FSOf
 		}
 		runs[i] = r
 	}

@@ -260,7 +260,8 @@ var registry = []*Rule{
 		Severity: Error,
 		Doc: "The program wrote bytes to this file, but no fsync, fdatasync, sync, syncfs or O_SYNC/O_DSYNC " +
 			"write covered them before the trace ended (an O_SYNC/O_DSYNC write covers only the pages it " +
-			"wrote: an earlier write elsewhere in the file stays at risk). A write returns once the bytes are " +
+			"wrote: an earlier write elsewhere in the file stays at risk; a syncfs, only the filesystem of " +
+			"its fd: syncfs of /dev/shm syncs no file on the disk). A write returns once the bytes are " +
 			"in the page cache, " +
 			"which is memory; the kernel writes them to disk later, often 30 seconds later. A power cut before " +
 			"that can leave the file empty, shorter than written, with zeros where the size reached the disk " +
@@ -290,7 +291,7 @@ var registry = []*Rule{
 		Title:    "A name change is not durable: its directory was not fsynced",
 		Severity: Error,
 		Doc: "A file was created, renamed, linked or unlinked (or a directory made or removed), and its parent " +
-			"directory was not fsynced afterwards, nor did a sync or syncfs run. A name lives in its directory, " +
+			"directory was not fsynced afterwards, nor did a sync or a syncfs of its filesystem run. A name lives in its directory, " +
 			"which reaches the disk apart from the file: fsync of a file makes its data durable, not its name. " +
 			"After a crash a new file can be missing, a renamed one back under its old name, a deleted one " +
 			"back. A new directory takes the names in it along until its parent is fsynced. Where the trace " +

@@ -52,8 +52,13 @@ type nameHistory struct {
 	madeInitial map[string]bool
 	existed     map[string]bool
 	dirSync     map[string]int // directory path -> seq of its last fsync
-	syncedAt    int            // seq of the last sync/syncfs
-	pruneAt     int            // len(made) at which to prune next
+	syncedAt    int            // seq of the last sync (of every file)
+	// fsSync is, for a syncfs, its filesystem (model.Effect.FS) -> seq
+	// of its last syncfs; fsOf says which filesystem holds a path
+	// (model.Model.FSOf).
+	fsSync  map[string]int
+	fsOf    func(string) string
+	pruneAt int // len(made) at which to prune next
 }
 
 // namePrune is the fewest paths made keeps before it is pruned; 0:
@@ -62,6 +67,23 @@ var namePrune = 1024
 
 func newNameHistory() *nameHistory {
 	return &nameHistory{made: map[string]int{}, madeInitial: map[string]bool{}, existed: map[string]bool{}, dirSync: map[string]int{}, syncedAt: -1, pruneAt: namePrune}
+}
+
+// syncedAfter reports whether a sync after seq made the entries of p's
+// directory durable: its fsync, a sync, or a syncfs of its filesystem.
+func (s *nameHistory) syncedAfter(p string, seq int) bool {
+	if s.syncedAt > seq {
+		return true
+	}
+	if d, ok := s.dirSync[parentDirOf(p)]; ok && d > seq {
+		return true
+	}
+	if len(s.fsSync) > 0 && s.fsOf != nil {
+		if d, ok := s.fsSync[s.fsOf(p)]; ok && d > seq {
+			return true
+		}
+	}
+	return false
 }
 
 func (*nameNotSynced) Observe(r *run, e *model.Effect) {
@@ -109,7 +131,14 @@ func (s *nameHistory) observe(e *model.Effect) {
 			s.dirSync[e.Inode.Path] = e.Ref.Seq
 		}
 	case model.EffSyncAll:
-		s.syncedAt = e.Ref.Seq
+		if e.FS != "" {
+			if s.fsSync == nil {
+				s.fsSync = map[string]int{}
+			}
+			s.fsSync[e.FS] = e.Ref.Seq
+		} else {
+			s.syncedAt = e.Ref.Seq
+		}
 	}
 }
 
@@ -154,11 +183,7 @@ func (s *nameHistory) covered(p string, seq int) bool {
 	if seq < 0 || s.madeInitial[p] {
 		return false
 	}
-	if s.syncedAt > seq {
-		return true
-	}
-	d, ok := s.dirSync[parentDirOf(p)]
-	return ok && d > seq
+	return s.syncedAfter(p, seq)
 }
 
 // litter reports whether p is a name the program made, never had synced
@@ -171,7 +196,7 @@ func (s *nameHistory) litter(p string, n *model.Name) bool {
 	if !ok || made < 0 {
 		return false
 	}
-	return s.dirSync[parentDirOf(p)] < made && s.syncedAt < made
+	return !s.syncedAfter(p, made-1)
 }
 
 func (s *nameNotSynced) Finish(r *run) {
@@ -327,7 +352,7 @@ func (s *nameNotSynced) unsureCreates(r *run) {
 			continue // an entry op changed the name: the rule above asks about it, alike in every model
 		}
 		at := r.m.UnsureAt(n).Seq
-		if h.dirSync[parentDirOf(p)] > at || h.syncedAt > at {
+		if h.syncedAfter(p, at) {
 			continue
 		}
 		paths = append(paths, p)
@@ -515,9 +540,10 @@ type dirSyncBeforeData struct {
 // dirSyncHit is one file a directory fsync made a name durable for while
 // its data was pending.
 type dirSyncHit struct {
-	name    string // the name the fsync made durable
-	seq     int    // the directory fsync's event
-	cleared bool   // the file gave the name up after the data was durable
+	ino     *model.Inode // the file (pinned)
+	name    string       // the name the fsync made durable
+	seq     int          // the directory fsync's event
+	cleared bool         // the file gave the name up after the data was durable
 	// synced is the sync that made the data durable while the file kept
 	// the name, ending the window (zero while it lasts); gone is set once
 	// the file gave the name up.
@@ -534,12 +560,18 @@ func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		d.synced(e.Inode, e.Ref)
 		return
 	case model.EffSyncAll:
+		kept := d.open[:0]
 		for _, h := range d.open {
+			if !r.m.Covers(e, h.ino) {
+				kept = append(kept, h) // a syncfs of another filesystem
+				continue
+			}
 			if !h.gone && h.synced.Line == 0 {
 				h.synced = e.Ref
 			}
 		}
-		d.open = d.open[:0]
+		clear(d.open[len(kept):])
+		d.open = kept
 		return
 	}
 	if e.Kind != model.EffDirSync {
@@ -591,7 +623,7 @@ func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		ino, related, p := ino, slices.Clip(rel.Related), durable[ino]
 		r.m.Pin(ino)
 		st := demonstrate(r.m, at, p)
-		h := &dirSyncHit{name: p, seq: at.Seq}
+		h := &dirSyncHit{ino: ino, name: p, seq: at.Seq}
 		if d.watch == nil {
 			d.watch = map[*model.Inode][]*dirSyncHit{}
 		}

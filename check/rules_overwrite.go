@@ -121,12 +121,28 @@ func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 		delete(o.since, e.Inode.ID)
 	case model.EffSyncAll:
 		// Every file's data is durable: every window closes, and none
-		// that opens at this barrier is guarded by it.
+		// that opens at this barrier is guarded by it. A syncfs makes
+		// durable only the files on its filesystem (model.Effect.FS).
 		for _, ino := range o.opened() {
-			o.closeLater(r, ino, e.Ref)
+			if r.m.Covers(e, ino) {
+				o.closeLater(r, ino, e.Ref)
+			}
 		}
-		clear(o.since)
-		clear(o.kept)
+		if e.FS == "" {
+			clear(o.since)
+			clear(o.kept)
+		} else {
+			for id := range o.since {
+				if r.m.Covers(e, r.m.Inode(id)) {
+					delete(o.since, id)
+				}
+			}
+			for id := range o.kept {
+				if r.m.Covers(e, r.m.Inode(id)) {
+					delete(o.kept, id)
+				}
+			}
+		}
 	}
 }
 

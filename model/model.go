@@ -124,6 +124,13 @@ type Options struct {
 	// its weak pointer only for those and the ones an fd holds
 	// (retire.go).
 	PinsOnly bool
+	// FSOf says which filesystem holds path p, as the directory it is
+	// mounted at (the longest mount point above p), for syncfs, which
+	// syncs only the filesystem of its fd: the machine's mount table,
+	// when the caller has it. Nil, or "" for a path: the model takes
+	// /proc, /sys, /dev, /dev/shm, /run and /acct as filesystems of their
+	// own, and every other path as on one filesystem (see Model.FSOf).
+	FSOf func(p string) string
 	// AuditPins, with PinsOnly, checks the caller's word: at the event
 	// after a retirement pass that retired inodes nobody pinned, a
 	// collection, and the model panics, naming one, if something outside
@@ -420,6 +427,10 @@ type Effect struct {
 	// (with Options.Reads) and sets SizeSeen and SizeAtLeast only.
 	SizeSeen    int64
 	SizeAtLeast bool
+	// FS is, for EffSyncAll, the filesystem a syncfs synced (see
+	// Options.FSOf), "" for a sync of every file; Covers says whether a
+	// file is on it.
+	FS string
 	// Settled: the call showed data in Inode, which the model took as
 	// maybe made by the trace (Inode.Unsure): it takes the file as there
 	// before the trace from now on. Right for a trace that shows every
@@ -646,7 +657,11 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		m.syncAll(ev, eff)
 	case syscalls.Syncfs:
 		if ev.OK() {
-			m.syncAll(ev, eff)
+			if fs := m.fsOfFD(ev, row.FD()); fs != "" {
+				m.syncFS(ev, eff, fs)
+			} else {
+				m.syncAll(ev, eff)
+			}
 		} else if h := m.fileHandle(ev, row.FD()); h != nil && !syncRefused(ev.Errno) {
 			m.syncFailed(ev, h.Node, eff)
 		}
@@ -1361,6 +1376,112 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 	x.lost = ops.appendTo(x.lost)
 	ino.dropPending()
 	eff.Kind, eff.Inode = EffSyncFailed, ino
+}
+
+// ownFS are the directories every Linux system mounts a filesystem of
+// its own at, none of which holds a file a power cut leaves on disk: a
+// syncfs of one syncs nothing else (coreutils' sync -f /dev/shm).
+var ownFS = [...]string{"/proc", "/sys", "/dev", "/dev/shm", "/run", "/acct"}
+
+// FSOf is the filesystem holding the absolute path p, as its mount point:
+// Options.FSOf's answer, or else the longest of ownFS above p, or "/".
+func (m *Model) FSOf(p string) string {
+	if m.opt.FSOf != nil {
+		if fs := m.opt.FSOf(p); fs != "" {
+			return fs
+		}
+	}
+	if isOrUnder(p, "/var/run") { // a link to /run on every current system
+		return "/run"
+	}
+	fs := "/"
+	for _, d := range ownFS {
+		if len(d) > len(fs) && isOrUnder(p, d) {
+			fs = d
+		}
+	}
+	return fs
+}
+
+// fsOfFD is the filesystem (FSOf) of the file fd argument i names, ""
+// when the trace does not say which file that is.
+func (m *Model) fsOfFD(ev *parser.Event, i int) string {
+	if i < 0 {
+		return ""
+	}
+	h := m.procs.FDHandle(m.procs.Proc(ev.PID), ev.Arg(i), ev.Began())
+	if h == nil {
+		return ""
+	}
+	p := h.Path
+	if h.Node != nil && h.Node.Path != "" {
+		p = h.Node.Path
+	} else if h.Node != nil {
+		if names := h.Node.Names(); len(names) > 0 {
+			p = names[0]
+		}
+	}
+	if !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return m.FSOf(p)
+}
+
+// onFS reports whether ino lies on filesystem fs: by a name of it, or
+// the last name it had; a file that never had one (O_TMPFILE) is taken
+// as on fs, as a sync of every file would.
+func (m *Model) onFS(ino *Inode, fs string) bool {
+	names := ino.Names()
+	for _, p := range names {
+		if m.FSOf(p) == fs {
+			return true
+		}
+	}
+	if len(names) > 0 {
+		return false
+	}
+	if p := ino.LastPath(); p != "" {
+		return m.FSOf(p) == fs
+	}
+	return true
+}
+
+// Covers reports whether the sync of an EffSyncAll covered ino: every
+// file for a sync, the files on its filesystem for a syncfs (FS).
+func (m *Model) Covers(e *Effect, ino *Inode) bool {
+	return e.FS == "" || ino != nil && m.onFS(ino, e.FS)
+}
+
+// syncFS is a syncfs of filesystem fs: the data of the files on it and
+// the entries of its directories become durable, and nothing else. A
+// syncfs of /dev/shm leaves a file written on the disk as it was.
+func (m *Model) syncFS(ev *parser.Event, eff *Effect, fs string) {
+	r := m.eventRef()
+	cut := syncCut(ev, r).Seq
+	m.inodes.each(func(ino *Inode) {
+		if len(ino.pending) > 0 && m.onFS(ino, fs) {
+			m.persistUpTo(ino, r, cut)
+		}
+	})
+	dirs := map[string]bool{}
+	for _, op := range m.pending() {
+		ds, k := op.dirs()
+		for _, d := range ds[:k] {
+			if m.FSOf(d) == fs {
+				dirs[d] = true
+			}
+		}
+	}
+	if len(dirs) > 0 {
+		eff.Persisted, _ = m.persistEntriesIn(dirs, cut)
+	}
+	if !slices.Contains(ownFS[:], fs) {
+		// A transaction commit, as for sync (btrfs's log: persist.go).
+		// Of a filesystem that may not hold the trace's files (a mount
+		// table's tmpfs): taking it as one only leaves more to a crash.
+		m.lastCommit = cut
+	}
+	eff.Kind, eff.FS = EffSyncAll, fs
 }
 
 func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
