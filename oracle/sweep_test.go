@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crashsim/crashsim/internal/reap"
+	"github.com/crashsim/crashsim/internal/reap/reaptest"
 )
 
 // startKillHelper starts TestKillHelper (an oracle run whose program
@@ -82,33 +82,6 @@ func cgroupOf(pid int) string {
 	return ""
 }
 
-// killAll kills process pid and every descendant of it, its watchdog
-// included, stopping them all first so that none acts on another's end:
-// as the OOM killer or a kill of every crashsim process would.
-func killAll(t *testing.T, h *exec.Cmd) {
-	t.Helper()
-	pid := h.Process.Pid
-	syscall.Kill(-pid, syscall.SIGSTOP)
-	tree := reap.Descendants(pid)
-	for _, p := range tree {
-		syscall.Kill(p.PID, syscall.SIGSTOP)
-	}
-	// Stopped, none forks: the tree is complete now.
-	tree = reap.Descendants(pid)
-	for _, p := range tree {
-		syscall.Kill(p.PID, syscall.SIGKILL)
-	}
-	syscall.Kill(-pid, syscall.SIGKILL)
-	h.Wait()
-	for _, p := range tree {
-		for deadline := time.Now().Add(10 * time.Second); reap.Alive(p.PID); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%v still alive after SIGKILL", p)
-			}
-		}
-	}
-}
-
 // An oracle run killed with its watchdog leaves its mounts, loop devices,
 // directory and cgroup; the next oracle run removes them and says so,
 // and leaves those of a run still going alone.
@@ -129,7 +102,7 @@ func TestSweepKilledWithWatchdog(t *testing.T) {
 	if deadGroup != "" {
 		t.Cleanup(func() { os.Remove(deadGroup) }) // when the sweep failed
 	}
-	killAll(t, dead)
+	reaptest.KillAll(t, dead)
 
 	// What the sweep must undo is there: the watchdog died too.
 	left := strings.Join(mountsBelow(t, tmp), "\n")
@@ -226,7 +199,7 @@ func TestSweepKilledBlocksWithWatchdog(t *testing.T) {
 		}
 	}
 	dir := dirOf(t, tmp, h.Process.Pid)
-	killAll(t, h)
+	reaptest.KillAll(t, h)
 	before := strings.Join(leftBelow(t, tmp), "\n")
 	for _, w := range []string{"fuse.crashsim", dir + "/live ", "/dev/loop"} {
 		if !strings.Contains(before, w) {
