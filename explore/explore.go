@@ -401,12 +401,30 @@ func workBase(workDir string) string {
 // and whatever crashsim did not make are left alone. Each removal is said
 // through say, in words.
 func Sweep(workDir string, say func(string)) {
-	base := workBase(workDir)
-	reap.SweepDirs(base, DirPrefix, say)
-	if tmp := os.TempDir(); tmp != base {
-		reap.SweepDirs(tmp, DirPrefix, say)
+	for _, dir := range sweptDirs(workDir) {
+		reap.SweepDirs(dir, DirPrefix, say)
 	}
 	reap.SweepGroups(say)
+}
+
+// LeftoverDirs lists the directories Sweep(workDir) would remove, and
+// changes nothing (crashsim doctor).
+func LeftoverDirs(workDir string) []reap.Leftover {
+	var out []reap.Leftover
+	for _, dir := range sweptDirs(workDir) {
+		out = append(out, reap.FindDirs(dir, DirPrefix)...)
+	}
+	return out
+}
+
+// sweptDirs are the directories where explore makes its own: the work
+// directories' and $TMPDIR.
+func sweptDirs(workDir string) []string {
+	base := workBase(workDir)
+	if tmp := os.TempDir(); tmp != base {
+		return []string{base, tmp}
+	}
+	return []string{base}
 }
 
 type explorer struct {

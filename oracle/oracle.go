@@ -169,6 +169,10 @@ func Sweep(say func(string)) {
 	reap.SweepGroups(say)
 }
 
+// LeftoverDirs lists the directories Sweep would undo and remove, and
+// changes nothing (crashsim doctor).
+func LeftoverDirs() []reap.Leftover { return reap.FindDirs(os.TempDir(), dirPrefix) }
+
 // crashMountPoint is where a crash copy is mounted in the temporary
 // directory dir: below crash/, which is root's alone, since the copy's
 // root directory, once mounted, lets anyone in.

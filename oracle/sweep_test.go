@@ -257,7 +257,7 @@ func TestSweepLeavesKept(t *testing.T) {
 	if _, err := Run(context.Background(), Options{FS: "ext4", Cmd: []string{"/bin/sh", "-c", "printf x > f"}, Notes: &notes}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(kept, "initial.img")); err != nil || notes.Len() > 0 {
+	if _, err := os.Stat(filepath.Join(kept, "initial.img")); err != nil || strings.Contains(notes.String(), kept) {
 		t.Errorf("the kept directory: %v; the second run said %q", err, notes.String())
 	}
 }

@@ -160,6 +160,27 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 		}
 	})
 
+	// crashsim doctor lists them (those in its default places: the
+	// snapshot's directory in $TMPDIR, the cgroup), not the live run's,
+	// and changes nothing.
+	doc := exec.Command(bin, "doctor")
+	doc.Env = append(os.Environ(), "TMPDIR="+tmp)
+	docOut, err := doc.Output()
+	if err != nil {
+		t.Fatalf("doctor: %v", err)
+	}
+	for _, p := range deadMade {
+		if !strings.HasPrefix(p, work) && !strings.Contains(string(docOut), fmt.Sprintf("%s (pid %d)", p, deadPid)) {
+			t.Errorf("doctor does not list %s:\n%s", p, docOut)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("doctor removed %s", p)
+		}
+	}
+	if strings.Contains(string(docOut), fmt.Sprintf("pid %d", livePid)) {
+		t.Errorf("doctor lists the live run's:\n%s", docOut)
+	}
+
 	// A third explore, of a saved trace, sweeps.
 	root, initial := filepath.Join(tmp, "root"), filepath.Join(tmp, "initial")
 	os.Mkdir(initial, 0o755)
@@ -256,10 +277,10 @@ func TestExploreSweepLeavesKept(t *testing.T) {
 		t.Fatalf("want the snapshot and the state directories kept:\n%s", out)
 	}
 	out = run("--", "sh", "-c", "printf y > f")
-	if strings.Contains(out, "swept") {
-		t.Errorf("the second run swept:\n%s", out)
-	}
 	for _, p := range kept {
+		if strings.Contains(out, filepath.Dir(p)) {
+			t.Errorf("the second run swept %s:\n%s", p, out)
+		}
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("kept, then: %v", err)
 		}
