@@ -272,7 +272,9 @@ func sweepDir(pfd int, parent, name string, o owner, say func(string)) {
 			unix.Close(fd)
 		}
 		undone = append(undone, msg)
-	} else if err := removeDir(pfd, name); err != nil {
+	} else if err := removeDir(pfd, name); errors.Is(err, unix.ENOENT) && len(undone) == 0 {
+		return // another run swept it meanwhile
+	} else if err != nil {
 		undone = append(undone, fmt.Sprintf("could not remove %s: %v", dir, err))
 	} else {
 		undone = append(undone, "removed "+dir)
