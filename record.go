@@ -150,7 +150,7 @@ func snapshot(dir string) (string, error) {
 		// The snapshot would be copied into itself, over and over.
 		return "", usageErrorf("the temp directory %s (TMPDIR) is inside %s, which explore copies as the files before the run: set TMPDIR to a directory outside it", tmp, dir)
 	}
-	work, err := os.MkdirTemp("", "crashsim-explore-run-")
+	work, err := explore.NewRunDir()
 	if err != nil {
 		return "", &InputError{err}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -297,15 +298,14 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		trace := opt.Trace
 		opt.Reopen = func() (parser.Stream, error) { return parser.Open(trace, parser.Options{}) }
 	}
-	base := opt.WorkDir
-	if base == "" {
-		base = os.TempDir()
-		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-			base = "/dev/shm"
-		}
-	}
-	work, err := os.MkdirTemp(base, "crashsim-explore-")
+	work, err := os.MkdirTemp(workBase(opt.WorkDir), DirPrefix)
 	if err != nil {
+		return nil, fmt.Errorf("explore: work directory: %w", err)
+	}
+	// A run killed with its watchdog leaves the directory to the next
+	// run's Sweep, which must know whose it is.
+	if err := reap.OwnDir(work, opt.Keep); err != nil {
+		os.Remove(work)
 		return nil, fmt.Errorf("explore: work directory: %w", err)
 	}
 	private, err := tracePaths(opt)
@@ -347,6 +347,8 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	if opt.Keep && res != nil {
 		res.WorkDir = work
 		os.RemoveAll(e.durableDir())
+		// The user's now: no leftover for a later run to sweep.
+		reap.Disown(work)
 	} else {
 		os.RemoveAll(work)
 	}
@@ -354,6 +356,75 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 		res.Wall = time.Since(start)
 	}
 	return res, err
+}
+
+// DirPrefix begins the name of every explore run's work directory, and
+// of the directory its snapshot is copied into (explore -- PROGRAM).
+const DirPrefix = "crashsim-explore-"
+
+// NewRunDir makes a directory in $TMPDIR for files of one explore run
+// other than its states (the snapshot explore -- PROGRAM takes), marked
+// as this process's (reap.OwnDir): if the run is killed with its
+// watchdog, a later run's Sweep removes it. A run that keeps it calls
+// reap.Disown.
+func NewRunDir() (string, error) {
+	dir, err := os.MkdirTemp("", DirPrefix+"run-")
+	if err != nil {
+		return "", err
+	}
+	if err := reap.OwnDir(dir, false); err != nil {
+		os.Remove(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// workBase is the directory work directories are made in: workDir when
+// given, else /dev/shm, else $TMPDIR.
+func workBase(workDir string) string {
+	if workDir != "" {
+		return workDir
+	}
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		return "/dev/shm"
+	}
+	return os.TempDir()
+}
+
+// Sweep removes what earlier explore runs left when they were killed
+// with their watchdog (kill -9 of every crashsim process): their work
+// directories below workDir (or /dev/shm) and $TMPDIR, and their
+// cgroups. Only what such a run provably made goes: a directory of this
+// user, not a link, holding the record reap.OwnDir wrote when it was
+// made, whose maker is gone (its pid free or reused: the record holds its
+// start time), and a cgroup whose name says the same. A run still going
+// and whatever crashsim did not make are left alone. Each removal is said
+// through say, in words.
+func Sweep(workDir string, say func(string)) {
+	for _, dir := range sweptDirs(workDir) {
+		reap.SweepDirs(dir, DirPrefix, say)
+	}
+	reap.SweepGroups(say)
+}
+
+// LeftoverDirs lists the directories Sweep(workDir) would remove, and
+// changes nothing (crashsim doctor).
+func LeftoverDirs(workDir string) []reap.Leftover {
+	var out []reap.Leftover
+	for _, dir := range sweptDirs(workDir) {
+		out = append(out, reap.FindDirs(dir, DirPrefix)...)
+	}
+	return out
+}
+
+// sweptDirs are the directories where explore makes its own: the work
+// directories' and $TMPDIR.
+func sweptDirs(workDir string) []string {
+	base := workBase(workDir)
+	if tmp := os.TempDir(); tmp != base {
+		return []string{base, tmp}
+	}
+	return []string{base}
 }
 
 type explorer struct {

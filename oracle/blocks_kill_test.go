@@ -28,7 +28,11 @@ func TestBlocksKillHelper(t *testing.T) {
 	if stage == "" {
 		t.Skip("the helper process of TestBlocksKilledLeavesNothing")
 	}
-	cmd := []string{"/bin/sh", "-c", "printf x > f; sleep 2"}
+	sh := "printf x > f; sleep 2"
+	if c := os.Getenv("CRASHSIM_BLOCKS_KILL_CMD"); c != "" {
+		sh = c
+	}
+	cmd := []string{"/bin/sh", "-c", sh}
 	if stage == "replay" {
 		cmd = []string{python(), "-c", safeSave}
 	}

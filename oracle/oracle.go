@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/blocklog"
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -45,6 +46,9 @@ type Options struct {
 	Keep      bool      // keep the temporary directory (images, traces)
 	Log       io.Writer // progress notes; nil is silent
 	Output    io.Writer // the program's stdout and stderr; nil discards
+	// Notes hears, a line each, what Run swept of earlier oracle runs
+	// that were killed with their watchdog (see Sweep); nil is silent.
+	Notes io.Writer
 	// Blocks, when set, observes every crash state a log of the device's
 	// writes allows (see RunBlocks) instead of one copy per point.
 	Blocks *report.OracleEnumeration
@@ -148,6 +152,27 @@ func UserIDs(name string) (uid, gid int, err error) {
 	return uid, gid, nil
 }
 
+// dirPrefix begins the name of every oracle run's temporary directory.
+const dirPrefix = "crashsim-oracle-"
+
+// Sweep undoes what earlier oracle runs left when they were killed with
+// their watchdog (kill -9 of every crashsim process, the OOM killer),
+// and only what such a run provably made: its directory in $TMPDIR, which
+// names the process that made it (reap.OwnDir), once that process is
+// gone; what is mounted in it and the loop devices over its images; and
+// the cgroups beside crashsim's own named after a process that is gone.
+// A run still going, another user's directory, a link, a directory
+// without the record: all are left alone. Each thing undone is said
+// through say, in words.
+func Sweep(say func(string)) {
+	reap.SweepDirs(os.TempDir(), dirPrefix, say)
+	reap.SweepGroups(say)
+}
+
+// LeftoverDirs lists the directories Sweep would undo and remove, and
+// changes nothing (crashsim doctor).
+func LeftoverDirs() []reap.Leftover { return reap.FindDirs(os.TempDir(), dirPrefix) }
+
 // crashMountPoint is where a crash copy is mounted in the temporary
 // directory dir: below crash/, which is root's alone, since the copy's
 // root directory, once mounted, lets anyone in.
@@ -172,8 +197,20 @@ func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err erro
 		return nil, err
 	}
 	opt = r.opt
-	r.dir, err = os.MkdirTemp("", "crashsim-oracle-")
+	Sweep(func(msg string) {
+		if opt.Notes != nil {
+			fmt.Fprintln(opt.Notes, msg)
+		}
+	})
+	r.dir, err = os.MkdirTemp("", dirPrefix)
 	if err != nil {
+		return nil, err
+	}
+	// Before anything is mounted in it: a run killed with its watchdog
+	// leaves the directory, its mounts and loop devices to the next run's
+	// Sweep, which must know whose they are.
+	if err := reap.OwnDir(r.dir, opt.Keep); err != nil {
+		os.Remove(r.dir)
 		return nil, err
 	}
 	if opt.User != "" {
@@ -203,8 +240,15 @@ func Run(ctx context.Context, opt Options) (res []*report.OracleResult, err erro
 	// directory with a filesystem still mounted in it. Runs on panics too.
 	// The block log's server goes after the loop devices over its image.
 	defer func() {
-		if cerr := r.sys.cleanup(); cerr != nil {
+		cerr := r.sys.cleanup()
+		if cerr != nil {
 			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+		} else if opt.Keep {
+			// Kept, and nothing mounted in it: the user's now, no
+			// leftover for a later run to sweep.
+			if derr := reap.Disown(r.dir); derr != nil {
+				err = errors.Join(err, fmt.Errorf("cleanup: %w", derr))
+			}
 		}
 		if r.srv != nil {
 			if cerr := r.srv.Close(); cerr != nil {

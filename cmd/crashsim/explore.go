@@ -14,6 +14,7 @@ import (
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/explore"
 	"github.com/crashsim/crashsim/internal/progress"
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report/wire"
 	"github.com/crashsim/crashsim/tracer"
@@ -67,6 +68,9 @@ func (c *exploreCmd) Run(g *Globals) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// What earlier runs killed with their watchdog left: this run's own
+	// directories and cgroups are not made yet.
+	explore.Sweep(c.WorkDir, func(msg string) { fmt.Fprintf(g.stderr, "crashsim: %s\n", msg) })
 
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
@@ -166,6 +170,10 @@ func (c *exploreCmd) program(ctx context.Context, g *Globals, e crashsim.Explore
 	}
 	if c.Keep {
 		fmt.Fprintf(g.stderr, "crashsim: snapshot kept in %s\n", res.Snapshot)
+		// Said to be kept: the user's, not a later run's to sweep.
+		if err := reap.Disown(filepath.Dir(res.Snapshot)); err != nil {
+			fmt.Fprintf(g.stderr, "crashsim: warning: %v\n", err)
+		}
 	} else {
 		defer res.Close()
 	}

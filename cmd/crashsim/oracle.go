@@ -73,7 +73,8 @@ func (c *oracleCmd) Run(g *Globals) error {
 			return withCode(exitUsage, err)
 		}
 	}
-	opt := oracle.Options{FS: c.FS, SizeMB: c.SizeMB, Models: models, Cmd: args, Setup: c.Setup, User: c.User, Timeout: c.Timeout, Keep: c.Keep}
+	opt := oracle.Options{FS: c.FS, SizeMB: c.SizeMB, Models: models, Cmd: args, Setup: c.Setup, User: c.User, Timeout: c.Timeout, Keep: c.Keep,
+		Notes: prefixWriter{g.stderr}}
 	if g.Verbose {
 		opt.Log = prefixWriter{g.stderr}
 		opt.Output = g.stderr

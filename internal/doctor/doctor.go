@@ -40,6 +40,10 @@ type Env struct {
 	// Memory is the limit crashsim gave Go's collector, nil when
 	// nothing says (a test's machine leaves it out).
 	Memory func() MemoryLimit
+	// Leftovers lists what crashsim runs killed with their watchdog left
+	// (a directory or cgroup, and the pid of the run), nil when nothing
+	// says.
+	Leftovers func() []string
 }
 
 // MemoryLimit is the heap limit crashsim set for Go's collector and where
@@ -109,6 +113,16 @@ func Check(env Env) []Item {
 	add(browser)
 	if env.Memory != nil {
 		add(memoryItem(env.Memory()))
+	}
+	if env.Leftovers != nil {
+		left := env.Leftovers()
+		it := Item{Name: "nothing left by killed crashsim runs", OK: len(left) == 0, Have: strings.Join(left, ", "),
+			Enables: "a run killed together with its watchdog (kill -9 of every crashsim process, the OOM killer) leaves its directories, the oracle's mounts and loop devices in them, and its cgroups; this user's are listed here",
+			Fix:     "the next crashsim explore, or crashsim oracle for the oracle's, removes them and says so"}
+		if it.OK {
+			it.Have = "none found"
+		}
+		add(it)
 	}
 	return items
 }

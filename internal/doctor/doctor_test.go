@@ -123,3 +123,25 @@ func TestMemoryItem(t *testing.T) {
 		t.Error("a machine that says nothing of memory got a memory item")
 	}
 }
+
+// TestLeftoversItem: what killed runs left is a no, listed, with how it
+// goes; nothing left is a yes; a machine that says nothing gets no item.
+func TestLeftoversItem(t *testing.T) {
+	env := machine(nil, nil, "0")
+	env.Leftovers = func() []string {
+		return []string{"/tmp/crashsim-oracle-1 (pid 42)", "/sys/fs/cgroup/crashsim-42-1-2-0123456789abcdef (pid 42)"}
+	}
+	items := Check(env)
+	verdicts(t, items)
+	it := items[len(items)-1]
+	if it.OK || it.Have != "/tmp/crashsim-oracle-1 (pid 42), /sys/fs/cgroup/crashsim-42-1-2-0123456789abcdef (pid 42)" || !strings.Contains(it.Fix, "removes them") {
+		t.Errorf("leftovers: %+v", it)
+	}
+	env.Leftovers = func() []string { return nil }
+	if it := Check(env)[len(items)-1]; !it.OK || it.Have != "none found" {
+		t.Errorf("no leftovers: %+v", it)
+	}
+	if items := Check(machine(nil, nil, "0")); items[len(items)-1].Name == it.Name {
+		t.Error("a machine that says nothing of leftovers got the item")
+	}
+}

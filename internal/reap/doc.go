@@ -62,6 +62,15 @@
 // killed with it (a kill of a whole session, the OOM killer), as far as
 // the group and the token reach.
 //
+// # Leftovers of a run killed with its watchdog
+//
+// When the watchdog is killed too, nothing of the run is left to undo its
+// work. Each directory a run makes for itself carries a record of its
+// maker from the start (OwnDir: pid, start time, boot, pid namespace), and
+// each Group the same in its name; a later run's SweepDirs and SweepGroups
+// undo what a maker that is provably gone left (mounts, loop devices,
+// the directory, the cgroup and what still runs in it), and nothing else.
+//
 // # Limits
 //
 // A process started outside the tree on the program's behalf (by a

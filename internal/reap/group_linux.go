@@ -36,7 +36,9 @@ func NewGroup() (*Group, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(parent, "crashsim-"+hex.EncodeToString(b[:]))
+	// The name says which process made it, so that a later run can
+	// remove it once that process is gone (SweepGroups).
+	dir := filepath.Join(parent, groupName(hex.EncodeToString(b[:])))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}

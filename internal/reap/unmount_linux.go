@@ -15,7 +15,9 @@ import (
 // mount point.
 func unmountAll(dir string) bool {
 	for i := 0; i < 16; i++ {
-		err := syscall.Unmount(dir, syscall.MNT_DETACH)
+		// A mount point of crashsim's is never a link: one there now is
+		// not followed.
+		err := syscall.Unmount(dir, syscall.MNT_DETACH|unix.UMOUNT_NOFOLLOW)
 		if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOENT) {
 			return true // not a mount point (any more)
 		}
