@@ -62,7 +62,7 @@ func FindConfig(name, dir string) (string, error) {
 		case err == nil:
 			return p, nil
 		case !errors.Is(err, fs.ErrNotExist):
-			return "", &UsageError{fmt.Errorf("config: %w", err)}
+			return "", &UsageError{inputfile.Describe("config", err)}
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
@@ -100,7 +100,11 @@ func ReadConfig(name string) (*Config, error) { return readConfig(name, inputfil
 func readConfig(name string, o inputfile.Origin) (*Config, error) {
 	f, err := inputfile.Open(name, o)
 	if err != nil {
-		return nil, &UsageError{fmt.Errorf("config: %w", err)}
+		what := "config" // found: its path says which
+		if o == inputfile.Named {
+			what = "--config"
+		}
+		return nil, &UsageError{inputfile.Describe(what, err)}
 	}
 	defer f.Close()
 	if o == inputfile.Found {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -40,12 +41,8 @@ func inputError(err error) error {
 	}
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return &InputError{fmt.Errorf("cannot read trace %s: no such file", pathErr.Path)}
-		case errors.Is(err, fs.ErrPermission):
-			return &InputError{fmt.Errorf("cannot read trace %s: permission denied", pathErr.Path)}
-		}
+		// "cannot read trace t.strace: no such file", the name escaped.
+		return &InputError{inputfile.Describe("trace", err)}
 	}
 	return &InputError{err}
 }

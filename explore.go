@@ -10,6 +10,7 @@ import (
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/explore"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -123,7 +124,7 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 			return nil, nil, inputError(err)
 		}
 		// A state that cannot be built: the error names the trace line.
-		return nil, nil, &InputError{fmt.Errorf("%s: %w", trace, err)}
+		return nil, nil, &InputError{fmt.Errorf("%s: %w", textesc.Escape(trace), err)}
 	}
 	out.Summary.Events = res.Events
 	// The files as check counts them, by the name a user knows (a file

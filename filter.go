@@ -203,7 +203,7 @@ func (m suppressions) covers(rule, abs, relPath string) bool {
 func ReadBaseline(name string) (Baseline, error) {
 	file, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
-		return nil, &InputError{fmt.Errorf("baseline: %w", err)}
+		return nil, &InputError{inputfile.Describe("--baseline", err)}
 	}
 	defer file.Close()
 	fps, err := wire.ReadFingerprints(bufio.NewReaderSize(file, 256<<10))

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
 	"github.com/crashsim/crashsim/source"
@@ -95,7 +96,7 @@ func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn
 		}
 		stacks, err := stacksAt(trace, lines)
 		if err != nil {
-			warn(fmt.Errorf("cannot read the stacks in %s: %w", trace, err))
+			warn(fmt.Errorf("cannot read the stacks in %s: %w", textesc.Escape(trace), err))
 			continue
 		}
 		for _, f := range fs {
@@ -106,7 +107,7 @@ func (r *Result) locate(findings []*check.Finding, stacked map[string]bool, warn
 			loc, ok, err := res.Locate(stacks[line])
 			if err != nil && !said[err.Error()] {
 				said[err.Error()] = true
-				warn(fmt.Errorf("no source line for %s:%d: %w", f.Trace, line, err))
+				warn(fmt.Errorf("no source line for %s:%d: %w", textesc.Escape(f.Trace), line, err))
 			}
 			if ok {
 				f.Source = &loc

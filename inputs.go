@@ -3,8 +3,8 @@ package crashsim
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/crashsim/crashsim/check"
@@ -168,12 +168,12 @@ func (in *Inputs) listing(trace string) (*model.Listing, error) {
 	if name == "" {
 		name, origin = trace+".initial", inputfile.Found
 	}
-	file, err := inputfile.Open(name, origin)
+	file, err := openListing(name, origin)
 	if origin == inputfile.Found && errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &InputError{fmt.Errorf("cannot read the initial listing: %w", err)}
+		return nil, err
 	}
 	defer file.Close()
 	l, err := model.ReadInitial(bufio.NewReader(inputfile.Capped(file, MaxListingSize)), name)
@@ -181,6 +181,33 @@ func (in *Inputs) listing(trace string) (*model.Listing, error) {
 		return nil, &InputError{err}
 	}
 	return l, nil
+}
+
+// openListing opens a listing, an error worded for a person: one named
+// is --initial-list's ("cannot read --initial-list old.txt: no such
+// file").
+func openListing(name string, origin inputfile.Origin) (*os.File, error) {
+	file, err := inputfile.Open(name, origin)
+	if err != nil {
+		what := "the initial listing"
+		if origin == inputfile.Named {
+			what = "--initial-list"
+		}
+		return nil, &InputError{inputfile.Describe(what, err)}
+	}
+	return file, nil
+}
+
+// CheckListing says, as Inputs.Listing's reading would, when the listing
+// name cannot be opened, for a command to ask before it runs a program
+// rather than once the program has run. Nothing is read: a pipe named as
+// the listing keeps what it holds for the reading.
+func CheckListing(name string) error {
+	file, err := openListing(name, inputfile.Named)
+	if err != nil {
+		return err
+	}
+	return file.Close()
 }
 
 // JoinSets gives the PREFIX of an strace -ff set in place of its files

@@ -82,17 +82,17 @@ func (r *Recording) Notes(verbose bool) []string {
 	}
 	if verbose && r.Listing != nil {
 		for _, d := range r.Listing.TooLarge {
-			out = append(out, fmt.Sprintf("%s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces", d, MaxListed))
+			out = append(out, fmt.Sprintf("%s holds more than %d entries: not listed, so check cannot tell the files the program creates there from those it replaces", textesc.Escape(d), MaxListed))
 		}
 		for _, d := range r.Listing.Listed {
-			out = append(out, fmt.Sprintf("listed what exists below %s", d))
+			out = append(out, fmt.Sprintf("listed what exists below %s", textesc.Escape(d)))
 		}
 	}
 	switch {
 	case r.Temp && r.listed:
-		out = append(out, fmt.Sprintf("trace kept in %s, and what existed before the run in %s.initial", r.Trace, r.Trace))
+		out = append(out, fmt.Sprintf("trace kept in %s, and what existed before the run in %s.initial", textesc.Escape(r.Trace), textesc.Escape(r.Trace)))
 	case r.Temp:
-		out = append(out, fmt.Sprintf("trace kept in %s", r.Trace))
+		out = append(out, fmt.Sprintf("trace kept in %s", textesc.Escape(r.Trace)))
 	}
 	if len(r.Leftovers) > 0 {
 		procs := make([]string, len(r.Leftovers))

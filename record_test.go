@@ -133,3 +133,22 @@ func TestSnapshotCopyFails(t *testing.T) {
 		t.Errorf("left in TMPDIR: %v", left)
 	}
 }
+
+// TestRecordingNotesEscaped: the temp trace's name, and the roots listed,
+// print escaped (textesc) in the notes, as every name crashsim did not
+// choose: TMPDIR can hold a newline or a terminal escape.
+func TestRecordingNotesEscaped(t *testing.T) {
+	r := &Recording{
+		Result:  &tracer.Result{Trace: "/tmp/a\nb\x1b[31m/t.strace"},
+		Temp:    true,
+		Listing: &Listing{Listed: []string{"/w\x1b"}},
+		listed:  true,
+	}
+	want := []string{
+		`listed what exists below /w\x1b`,
+		`trace kept in /tmp/a\nb\x1b[31m/t.strace, and what existed before the run in /tmp/a\nb\x1b[31m/t.strace.initial`,
+	}
+	if diff := cmp.Diff(want, r.Notes(true)); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

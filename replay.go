@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -218,19 +219,21 @@ func ParseAt(s string) (At, error) {
 	if i := strings.LastIndexByte(s, ':'); i >= 0 {
 		file, num = s[:i], s[i+1:]
 		if file == "" {
-			return At{}, usageErrorf("--at %s: no file before the colon: give LINE, or FILE:LINE as states prints it (trace.14083:180)", s)
+			return At{}, usageErrorf("--at %s: no file before the colon: give LINE, or FILE:LINE as states prints it (trace.14083:180)", textesc.Escape(s))
 		}
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 1 {
-		return At{}, usageErrorf("--at %s: %q is not a line number: give LINE, or FILE:LINE as states prints it (trace.14083:180)", s, num)
+		return At{}, usageErrorf("--at %s: %q is not a line number: give LINE, or FILE:LINE as states prints it (trace.14083:180)", textesc.Escape(s), num)
 	}
 	return At{File: file, Line: n}, nil
 }
 
+// String is a as --at takes it, the file escaped (textesc) as states
+// prints it.
 func (a At) String() string {
 	if a.File != "" {
-		return a.File + ":" + strconv.Itoa(a.Line)
+		return textesc.Escape(a.File) + ":" + strconv.Itoa(a.Line)
 	}
 	return strconv.Itoa(a.Line)
 }
@@ -308,9 +311,9 @@ func (r *Replay) Timeline(out report.PointWriter, at At) (*Replayed, error) {
 	}
 	switch {
 	case at.File != "" && files == 0:
-		return done, usageErrorf("--at %s: the trace has no file %s (states names each file of an -ff set before its lines, as in %s)", at, at.File, someFile(last))
+		return done, usageErrorf("--at %s: the trace has no file %s (states names each file of an -ff set before its lines, as in %s)", at, textesc.Escape(at.File), someFile(last))
 	case at.Line > end && at.File != "":
-		return done, usageErrorf("--at %s: past the end of %s (its last event ends on line %d)", at, at.File, end)
+		return done, usageErrorf("--at %s: past the end of %s (its last event ends on line %d)", at, textesc.Escape(at.File), end)
 	case at.Line > end:
 		return done, usageErrorf("--at %s: past the end of the trace (its last event ends on line %d)", at, end)
 	case quiet:
@@ -330,7 +333,7 @@ func someFile(last map[string]int) string {
 		return "trace.14083:180"
 	}
 	sort.Strings(names)
-	return filepath.Base(names[0]) + ":" + strconv.Itoa(max(last[names[0]], 1))
+	return textesc.Escape(filepath.Base(names[0])) + ":" + strconv.Itoa(max(last[names[0]], 1))
 }
 
 // WriteTimeline writes the timeline (Timeline) to stdout as text or, with

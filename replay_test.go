@@ -2,6 +2,7 @@ package crashsim
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
@@ -86,5 +87,17 @@ func TestReplay(t *testing.T) {
 	var ue *UsageError
 	if _, err := rp.Run(nil); !errors.As(err, &ue) {
 		t.Errorf("an unknown blind spot: %v, want a usage error", err)
+	}
+}
+
+// TestParseAtEscaped: --at's FILE prints escaped in its errors, as the
+// timeline prints the files it names.
+func TestParseAtEscaped(t *testing.T) {
+	_, err := ParseAt("t\x1b[31m.1:x")
+	if err == nil || !strings.Contains(err.Error(), `--at t\x1b[31m.1:x: "x" is not a line number`) {
+		t.Errorf("ParseAt: %v", err)
+	}
+	if got := (At{File: "t\n.1", Line: 3}).String(); got != `t\n.1:3` {
+		t.Errorf("At.String = %q", got)
 	}
 }

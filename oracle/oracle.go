@@ -18,6 +18,7 @@ import (
 
 	"github.com/crashsim/crashsim/blocklog"
 	"github.com/crashsim/crashsim/internal/reap"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/crashsim/crashsim/report"
@@ -126,6 +127,9 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
 	}
+	if err := CheckSize(opt.FS, opt.SizeMB); err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
 	if r.opt.SizeMB == 0 {
 		r.opt.SizeMB = r.spec.sizeMB
 	}
@@ -137,17 +141,22 @@ func newRunner(ctx context.Context, opt Options) (*runner, error) {
 }
 
 // UserIDs returns the uid and gid of user name, for Options.User: an
-// error names the user the system does not know.
+// error names the user the system does not know ("--user x: no such
+// user on this machine", not Go's "user: unknown user x").
 func UserIDs(name string) (uid, gid int, err error) {
 	u, err := user.Lookup(name)
+	var unknown user.UnknownUserError
+	if errors.As(err, &unknown) {
+		return 0, 0, fmt.Errorf("--user %s: no such user on this machine", textesc.Escape(name))
+	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("--user: %w", err)
+		return 0, 0, fmt.Errorf("--user %s: %w", textesc.Escape(name), err)
 	}
 	if uid, err = strconv.Atoi(u.Uid); err != nil {
-		return 0, 0, fmt.Errorf("--user %s: uid %q", name, u.Uid)
+		return 0, 0, fmt.Errorf("--user %s: uid %q", textesc.Escape(name), u.Uid)
 	}
 	if gid, err = strconv.Atoi(u.Gid); err != nil {
-		return 0, 0, fmt.Errorf("--user %s: gid %q", name, u.Gid)
+		return 0, 0, fmt.Errorf("--user %s: gid %q", textesc.Escape(name), u.Gid)
 	}
 	return uid, gid, nil
 }

@@ -38,6 +38,8 @@ func (e *ProgramError) Unwrap() error { return e.Err }
 type fsSpec struct {
 	name      string
 	sizeMB    int      // default image size
+	minMB     int      // the smallest image its mkfs makes a filesystem the oracle can mount
+	small     string   // what goes wrong below minMB
 	mkfs      []string // mkfs program and options; the image is appended
 	liveOpts  string   // mount options of the filesystem the program runs on
 	crashOpts string   // mount options of a crash copy
@@ -45,9 +47,38 @@ type fsSpec struct {
 }
 
 var filesystems = map[string]fsSpec{
-	"ext4":  {name: "ext4", sizeMB: 64, mkfs: []string{"mkfs.ext4", "-q", "-F", "-b", "4096"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "e2fsprogs"},
-	"xfs":   {name: "xfs", sizeMB: 320, mkfs: []string{"mkfs.xfs", "-q", "-f"}, liveOpts: "noatime", crashOpts: "noatime,nouuid", pkg: "xfsprogs"},
-	"btrfs": {name: "btrfs", sizeMB: 128, mkfs: []string{"mkfs.btrfs", "-q", "-f"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "btrfs-progs"},
+	// The minimums were measured with mkfs.ext4 1.47.0 (2,048 blocks of
+	// 4 KiB for a journal, without which commit=600 does not mount),
+	// mkfs.xfs 6.1.0 (300 MiB since xfsprogs 5.19) and mkfs.btrfs 6.2
+	// (114294784 bytes a device).
+	"ext4":  {name: "ext4", sizeMB: 64, minMB: 8, small: "mkfs.ext4 makes it without a journal, and it does not mount with commit=600", mkfs: []string{"mkfs.ext4", "-q", "-F", "-b", "4096"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "e2fsprogs"},
+	"xfs":   {name: "xfs", sizeMB: 320, minMB: 300, small: "mkfs.xfs refuses it", mkfs: []string{"mkfs.xfs", "-q", "-f"}, liveOpts: "noatime", crashOpts: "noatime,nouuid", pkg: "xfsprogs"},
+	"btrfs": {name: "btrfs", sizeMB: 128, minMB: 109, small: "mkfs.btrfs refuses it", mkfs: []string{"mkfs.btrfs", "-q", "-f"}, liveOpts: "commit=600,noatime", crashOpts: "noatime", pkg: "btrfs-progs"},
+}
+
+// MaxSizeMB bounds Options.SizeMB. The image is sparse, but a size past
+// what the filesystem of TMPDIR allows in one file (16 TiB on ext4)
+// failed only once the image was made ("truncate .../initial.img: file
+// too large"), and one past 8 EiB overflowed into a negative size.
+const MaxSizeMB = 1 << 20
+
+// CheckSize says when Options.SizeMB cannot make an image of fs that
+// mounts: below the filesystem's minimum, where mkfs fails or makes one
+// that does not mount, or past MaxSizeMB; 0 (the default size) is good.
+// Asked first, a bad size is found before anything is made.
+func CheckSize(fs string, sizeMB int) error {
+	spec, ok := filesystems[fs]
+	if !ok || sizeMB == 0 {
+		return nil
+	}
+	if sizeMB > 0 && sizeMB < spec.minMB {
+		return fmt.Errorf("--size-mb %d: %s needs an image of at least %d MiB (smaller, %s); give %d to %d (1 TiB), or leave it out for %s's default (%d)",
+			sizeMB, fs, spec.minMB, spec.small, spec.minMB, MaxSizeMB, fs, spec.sizeMB)
+	}
+	if sizeMB < 0 || sizeMB > MaxSizeMB {
+		return fmt.Errorf("--size-mb %d: give %d to %d (1 TiB) for %s, or leave it out for its default (%d)", sizeMB, spec.minMB, MaxSizeMB, fs, spec.sizeMB)
+	}
+	return nil
 }
 
 // Filesystems lists the filesystems the oracle can use.

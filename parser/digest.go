@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/crashsim/crashsim/internal/inputfile"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Digest is the identity of a trace's bytes: "sha256:" and the hex of
@@ -34,7 +35,7 @@ func Digest(path string) (string, error) {
 		return "", err
 	}
 	if len(members) == 0 {
-		return "", fmt.Errorf("cannot read trace %s: no such file (nor strace -ff files %s.PID)", path, path)
+		return "", fmt.Errorf("cannot read trace %s: no such file (nor strace -ff files %s.PID)", textesc.Escape(path), textesc.Escape(path))
 	}
 	h := sha256.New()
 	for _, m := range members {
@@ -55,7 +56,7 @@ func digestFile(name string, o inputfile.Origin) ([]byte, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: a trace read from a pipe has no identity to compare", name)
+		return nil, fmt.Errorf("%s is not a regular file: a trace read from a pipe has no identity to compare", textesc.Escape(name))
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {

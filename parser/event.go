@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Pos is a place in a trace file. Line and Col count from 1; Col counts bytes.
@@ -14,11 +15,16 @@ type Pos struct {
 	Col  int
 }
 
+// String is p as FILE:LINE, or FILE:LINE:COL, the file's name escaped
+// as every report prints it (textesc.Escape): a trace named with a
+// newline or a terminal escape must not print, before a warning or an
+// error, a line that passes for crashsim's own, nor change the terminal.
+// A name without such bytes prints as it is.
 func (p Pos) String() string {
 	if p.Col > 0 {
-		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+		return fmt.Sprintf("%s:%d:%d", textesc.Escape(p.File), p.Line, p.Col)
 	}
-	return fmt.Sprintf("%s:%d", p.File, p.Line)
+	return fmt.Sprintf("%s:%d", textesc.Escape(p.File), p.Line)
 }
 
 // Kind says what a trace line reported.

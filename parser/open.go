@@ -15,6 +15,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Open opens a trace for reading: a file, or the PREFIX of an strace -ff
@@ -29,21 +30,22 @@ func Open(path string, opt Options) (Stream, error) {
 			return nil, err
 		}
 		if len(members) == 0 {
-			return nil, fmt.Errorf("cannot read trace %s: no strace -ff files %s.PID", path, prefix)
+			return nil, fmt.Errorf("cannot read trace %s: no strace -ff files %s.PID", textesc.Escape(path), textesc.Escape(prefix))
 		}
 		return openSet(prefix, members, opt)
 	}
 	fi, err := os.Stat(path)
 	if err == nil {
 		if fi.IsDir() {
-			return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)", path)
+			return nil, fmt.Errorf("%s is a directory: give an strace log, or the PREFIX of an strace -ff set (PREFIX.PID files)", textesc.Escape(path))
 		}
 		if fi.Mode().IsRegular() {
 			// strace -o t and, another time, strace -ff -o t: which
 			// one the user means cannot be told, and reading the other
 			// quietly checks a recording they did not mean.
 			if ms, err := ffMembers(path); err == nil && len(ms) > 0 {
-				return nil, fmt.Errorf("%s is a trace, and also the PREFIX of an strace -ff set beside it (%s): two recordings under one name; give '%s.*' in quotes to read the set, or move the set's files aside to read %s", path, setFilesShown(ms), path, path)
+				esc := textesc.Escape(path)
+				return nil, fmt.Errorf("%s is a trace, and also the PREFIX of an strace -ff set beside it (%s): two recordings under one name; give '%s.*' in quotes to read the set, or move the set's files aside to read %s", esc, setFilesShown(ms), esc, esc)
 			}
 		}
 		return OpenFile(path, opt)
@@ -56,7 +58,7 @@ func Open(path string, opt Options) (Stream, error) {
 		return nil, gerr
 	}
 	if len(members) == 0 {
-		return nil, fmt.Errorf("cannot read trace %s: no such file (nor strace -ff files %s.PID)", path, path)
+		return nil, fmt.Errorf("cannot read trace %s: no such file (nor strace -ff files %s.PID)", textesc.Escape(path), textesc.Escape(path))
 	}
 	return openSet(path, members, opt)
 }
@@ -117,15 +119,17 @@ func starredSet(path string) (string, bool) {
 	return prefix, true
 }
 
-// setFilesShown names an -ff set's files: the first, and how many more.
+// setFilesShown names an -ff set's files: the first, escaped, and how
+// many more.
 func setFilesShown(ms []ffMember) string {
+	first := textesc.Escape(ms[0].path)
 	switch len(ms) {
 	case 1:
-		return ms[0].path
+		return first
 	case 2:
-		return ms[0].path + " and 1 other file"
+		return first + " and 1 other file"
 	}
-	return fmt.Sprintf("%s and %d other files", ms[0].path, len(ms)-1)
+	return fmt.Sprintf("%s and %d other files", first, len(ms)-1)
 }
 
 // SetName is how a trace names the -ff set of prefix: the prefix, or
@@ -279,7 +283,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 		}
 		fi, err := f.Stat()
 		if err == nil && m.id != nil && !os.SameFile(fi, m.id) {
-			err = fmt.Errorf("%s was replaced while the -ff set was read", m.path)
+			err = fmt.Errorf("%s was replaced while the -ff set was read", textesc.Escape(m.path))
 		}
 		if err == nil {
 			err = m.r.resume(f, memberBuffer(fi.Size()))
@@ -352,13 +356,13 @@ func (s *ffSet) pull(i int) error {
 		return err
 	}
 	if !ev.HasTime && len(s.ms) > 1 {
-		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, len(s.ms), filepath.Base(s.prefix))}
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has no timestamps, so the order of calls across its %d processes is unknown: record with -ttt (strace -ff -ttt -o %s CMD)", textesc.Escape(s.prefix), len(s.ms), textesc.Escape(filepath.Base(s.prefix)))}
 	}
 	if r.tf == timeRelative && len(s.ms) > 1 {
-		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has only relative timestamps (-r), which cannot order calls across processes: record with -ttt, alone or with -r (strace -ff -ttt -o %s CMD)", s.prefix, filepath.Base(s.prefix))}
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has only relative timestamps (-r), which cannot order calls across processes: record with -ttt, alone or with -r (strace -ff -ttt -o %s CMD)", textesc.Escape(s.prefix), textesc.Escape(filepath.Base(s.prefix)))}
 	}
 	if r.lp.wholeSeconds && len(s.ms) > 1 {
-		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has timestamps in whole seconds (-t), which cannot order the calls its processes make within a second: record with -ttt (strace -ff -ttt -o %s CMD)", s.prefix, filepath.Base(s.prefix))}
+		return &Error{Pos: ev.Pos, Msg: fmt.Sprintf("the -ff set %s.* has timestamps in whole seconds (-t), which cannot order the calls its processes make within a second: record with -ttt (strace -ff -ttt -o %s CMD)", textesc.Escape(s.prefix), textesc.Escape(filepath.Base(s.prefix)))}
 	}
 	m.head = ev
 	heap.Push(&s.h, i)

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -29,7 +30,8 @@ type Probe struct {
 
 // probeBytes bounds what ProbeTrace reads of a file: the head of a trace
 // says how it was recorded, and a probe must cost the same on a gigabyte
-// trace as on a small one.
+// trace as on a small one. A first line longer than that is read whole,
+// and probeBytes past it (headReader).
 const probeBytes = 256 << 10
 
 // probeEvents bounds the events ProbeTrace reads of an -ff set, whose
@@ -37,8 +39,11 @@ const probeBytes = 256 << 10
 const probeEvents = 1024
 
 // ProbeTrace reads the first events of a trace (a file, or the PREFIX of
-// an -ff set) and says how it was recorded. It reads at most the first
-// 256 KiB of a file. A line that does not read ends the probe there: what
+// an -ff set) and says how it was recorded. It reads the first 256 KiB of
+// a file, or when the first line is longer (an execve whose arguments,
+// escaped, pass that), the first line whole, as a stream, and 256 KiB
+// past it: the first event is the one that names the traced command. A
+// line that does not read ends the probe there: what
 // was seen before it is still said, and the full reading gives the error.
 // Only a trace that cannot be opened is an error.
 func ProbeTrace(path string) (Probe, error) {
@@ -49,7 +54,7 @@ func ProbeTrace(path string) (Probe, error) {
 		if err != nil {
 			return Probe{}, err
 		}
-		s = NewReader(readCloser{io.LimitReader(f, probeBytes), f}, path, Options{DecodeNone: true})
+		s = NewReader(readCloser{&headReader{r: f, limit: probeBytes, first: true}, f}, path, Options{DecodeNone: true})
 	} else {
 		var err error
 		if s, err = Open(path, Options{DecodeNone: true}); err != nil {
@@ -80,4 +85,38 @@ func ProbeTrace(path string) (Probe, error) {
 type readCloser struct {
 	io.Reader
 	io.Closer
+}
+
+// headReader passes on the head of a file: its first limit bytes, but a
+// first line that runs past them whole, and probeBytes past its end. Cut
+// at a fixed size, the head of a trace whose first line is longer (an
+// execve with megabytes of arguments) held no event at all.
+type headReader struct {
+	r     io.Reader
+	pos   int64 // bytes passed on
+	limit int64 // where the head ends; -1 while a first line that runs past it goes on
+	first bool  // no newline passed on yet
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	if h.limit >= 0 {
+		if h.pos >= h.limit {
+			return 0, io.EOF
+		}
+		p = p[:min(int64(len(p)), h.limit-h.pos)]
+	}
+	n, err := h.r.Read(p)
+	if h.first {
+		if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
+			h.first = false
+			if h.limit < 0 {
+				h.limit = h.pos + int64(i) + 1 + probeBytes
+				n = int(min(int64(n), h.limit-h.pos))
+			}
+		} else if h.limit >= 0 && h.pos+int64(n) >= h.limit {
+			h.limit = -1
+		}
+	}
+	h.pos += int64(n)
+	return n, err
 }

@@ -1,10 +1,12 @@
 package parser
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -57,6 +59,68 @@ func TestProbeTrace(t *testing.T) {
 	}
 	if _, err := ProbeTrace(filepath.Join(t.TempDir(), "none")); err == nil {
 		t.Error("no error for a trace that is not there")
+	}
+}
+
+// TestProbeLongFirstLine: a first line longer than the head (an execve
+// whose arguments, escaped by -xx, pass 256 KiB) is read whole, with the
+// stack under it, and the head goes on past it no further than it would
+// from the start. Cut at 256 KiB, the probe saw no event, and the tracer
+// took a traced program for one strace never started.
+func TestProbeLongFirstLine(t *testing.T) {
+	execve := "41 1700000000.000001 execve(\"/bin/sh\", [\"sh\", \"" + strings.Repeat(`\x61`, probeBytes) + "\"], 0x1 /* 1 var */) = 0\n" +
+		" > /lib/libc.so.6(execve+0x1) [0x1]\n"
+	long := "41 1700000000.000002 write(1, \"a\", 1) = 1\n"
+	text := execve + strings.Repeat(long, 2*probeBytes/len(long))
+	name := filepath.Join(t.TempDir(), "long-execve")
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ProbeTrace(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FirstPID != 41 || !got.Stacks || !got.PIDs || !got.Times {
+		t.Errorf("probe of a trace with a long first line = %+v", got)
+	}
+	if got.Events < 2 || got.Events > 1+probeBytes/len(long) {
+		t.Errorf("probe read %d events, want the execve and at most %d past it", got.Events, probeBytes/len(long))
+	}
+}
+
+// TestHeadReader: the head is probeBytes, or a longer first line and
+// probeBytes past it, whatever sizes the reads come in.
+func TestHeadReader(t *testing.T) {
+	short := strings.Repeat("x", 100) + "\n"
+	long := strings.Repeat("y", probeBytes+100) + "\n"
+	rest := strings.Repeat("z\n", probeBytes)
+	for _, tc := range []struct {
+		name, text string
+		want       int
+	}{
+		{"short first line", short + rest, probeBytes},
+		{"long first line", long + rest, len(long) + probeBytes},
+		{"first line ends at the limit", strings.Repeat("y", probeBytes-1) + "\n" + rest, probeBytes},
+		{"first line ends just past it", strings.Repeat("y", probeBytes) + "\n" + rest, probeBytes + 1 + probeBytes},
+		{"no newline", strings.Repeat("y", 2*probeBytes), 2 * probeBytes},
+		{"shorter than the head", short, len(short)},
+	} {
+		for _, rd := range []struct {
+			name string
+			wrap func(io.Reader) io.Reader
+		}{
+			{"whole", func(r io.Reader) io.Reader { return r }},
+			{"bytewise", iotest.OneByteReader},
+			{"halves", iotest.HalfReader},
+		} {
+			got, err := io.ReadAll(&headReader{r: rd.wrap(strings.NewReader(tc.text)), limit: probeBytes, first: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.text[:tc.want]; string(got) != want {
+				t.Errorf("%s, %s reads: read %d bytes, want %d", tc.name, rd.name, len(got), len(want))
+			}
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crashsim/crashsim/internal/inputfile"
 	"github.com/crashsim/crashsim/internal/syscalls"
+	"github.com/crashsim/crashsim/internal/textesc"
 )
 
 // Options tune a Reader.
@@ -346,7 +347,7 @@ func (r *Reader) step(quick bool) (passed bool, err error) {
 		if errors.As(err, &pe) {
 			return false, pe
 		}
-		return false, fmt.Errorf("read %s: %w", r.name, err)
+		return false, fmt.Errorf("read %s: %w", textesc.Escape(r.name), err)
 	}
 	r.line++
 	if k := bytes.IndexByte(text, 0); k >= 0 {

@@ -108,6 +108,11 @@ func (f *checkFlags) run(g *Globals, r reporting) error {
 	if err := (crashsim.Filter{Ignore: f.Ignore}).Validate(); err != nil {
 		return err
 	}
+	// A --baseline that cannot be read is said before the traces are
+	// read, not after a check of every byte of them and its warnings.
+	if _, err := f.readBaseline(); err != nil {
+		return err
+	}
 	// Ignored paths stay in scope and their findings are counted, then
 	// left out (Result.Filter).
 	c := crashsim.Check{Inputs: r.inputs, Scope: crashsim.Scope{Roots: r.scope.Roots}, Models: models, AcceptBlind: f.AcceptBlind, SpillAt: spillAt}

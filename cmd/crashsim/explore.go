@@ -206,6 +206,11 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore
 	}
 	sc := c.scope(g, []string{e.Options.Root})
 	e.Ignore = sc.Ignore
+	// A --baseline that cannot be read is said before the checker runs
+	// on every state, not after (with -- PROGRAM, beforeRun read it).
+	if _, err := c.readBaseline(); err != nil {
+		return err
+	}
 	result, res, err := e.Run(ctx)
 	if bar != nil {
 		bar.Clear()

@@ -6,13 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/crashsim/crashsim"
 	"github.com/crashsim/crashsim/internal/progress"
-	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
@@ -27,24 +25,12 @@ func (g *Globals) inputs(traces ...string) crashsim.Inputs {
 func (g *Globals) reading(in crashsim.Inputs) crashsim.Inputs {
 	in.Open = g.open
 	in.Arch = parser.Arch(g.Arch)
-	in.Parse.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", posText(pos), msg) }
+	in.Parse.Warn = func(pos parser.Pos, msg string) { fmt.Fprintf(g.stderr, "%s: warning: %s\n", pos, msg) }
 	in.Parse.MaxLine = int(g.MaxLine)
 	if g.Verbose {
-		in.Parse.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", posText(pos), text) }
+		in.Parse.Diag = func(pos parser.Pos, text string) { fmt.Fprintf(g.stderr, "%s: %s\n", pos, text) }
 	}
 	return in
-}
-
-// posText is pos as FILE:LINE or FILE:LINE:COL, the trace's name escaped
-// as every report prints it (textesc.Escape): a trace named with a
-// newline or a terminal escape must not print a line that passes for
-// crashsim's own, nor change the terminal. (Pos.String prints it raw.)
-func posText(pos parser.Pos) string {
-	s := textesc.Escape(pos.File) + ":" + strconv.Itoa(pos.Line)
-	if pos.Col > 0 {
-		s += ":" + strconv.Itoa(pos.Col)
-	}
-	return s
 }
 
 // modelArgs says which argument positions a reading for the model alone

@@ -56,16 +56,17 @@ func TestTraceManyArgs(t *testing.T) {
 	}
 }
 
-// So does a program explore runs. Fewer: explore records the bytes of
-// every string, the arguments too, and the tracer takes the program's
-// exit status from the first 256 KiB of the trace (parser.ProbeTrace),
-// which must hold the execve line whole.
+// So does a program explore runs. Explore records the bytes of every
+// string, the arguments too: 20,000 of them make an execve line of about
+// 400 KiB, longer than the head the tracer reads for the program's pid
+// (parser.ProbeTrace), which once cut it and took the run for one that
+// traced nothing (exit 3).
 func TestExploreManyArgs(t *testing.T) {
 	needStrace(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("TMPDIR", t.TempDir())
-	args := manyArgs(5_000)
+	args := manyArgs(20_000)
 	line := append([]string{"explore", "--checker", "true", "--fail-on", "never", "--",
 		"sh", "-c", `printf '%s\0' "$@" > args.bin`, "sh"}, args...)
 	_, errs, code := runCLI(t, line...)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim"
+	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/report"
 )
@@ -64,7 +65,7 @@ func (c *statesCmd) Run(g *Globals) error {
 	if len(done.AtFiles) > 1 {
 		names := make([]string, len(done.AtFiles))
 		for i, f := range done.AtFiles {
-			names[i] = filepath.Base(f)
+			names[i] = textesc.Escape(filepath.Base(f)) // as the timeline prints it
 		}
 		fmt.Fprintf(g.stderr, "crashsim: --at %d matched line %d of %d files of the -ff set (%s), each with its own point above; --at %s:%d shows one\n", at.Line, at.Line, len(names), strings.Join(names, ", "), names[0], at.Line)
 	}

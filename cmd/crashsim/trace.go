@@ -121,9 +121,10 @@ func reportNotTrace(output string) error {
 }
 
 // beforeRun refuses, before a program runs, a report -o could not write
-// (a symbolic link, a missing directory) and a --baseline that cannot be
-// read: found only after the run, the program's side effects and a whole
-// exploration were for nothing.
+// (a symbolic link, a missing directory), a --baseline that cannot be
+// read and an --initial-list that cannot be opened: found only after the
+// run, the program's side effects and a whole exploration were for
+// nothing.
 func (f *checkFlags) beforeRun() error {
 	if err := reportNotTrace(f.Output); err != nil {
 		return err
@@ -131,6 +132,11 @@ func (f *checkFlags) beforeRun() error {
 	if f.Output != "" {
 		if err := replacefile.Check(f.Output); err != nil {
 			return &report.WriteError{Err: err}
+		}
+	}
+	if f.InitialList != "" {
+		if err := crashsim.CheckListing(f.InitialList); err != nil {
+			return err
 		}
 	}
 	_, err := f.readBaseline()

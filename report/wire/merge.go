@@ -875,7 +875,7 @@ const maxPipedShard = 256 << 20
 func OpenShard(name string) (Shard, io.Closer, error) {
 	f, err := inputfile.Open(name, inputfile.Named)
 	if err != nil {
-		return Shard{}, nil, fmt.Errorf("merge: %w", err)
+		return Shard{}, nil, inputfile.Describe("report", err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
