@@ -260,8 +260,8 @@ var registry = []*Rule{
 		Severity: Error,
 		Doc: "The program wrote bytes to this file, but no fsync, fdatasync, sync, syncfs or O_SYNC/O_DSYNC " +
 			"write covered them before the trace ended (an O_SYNC/O_DSYNC write covers only the pages it " +
-			"wrote: an earlier write elsewhere in the file stays at risk; a syncfs, only the filesystem of " +
-			"its fd: syncfs of /dev/shm syncs no file on the disk). A write returns once the bytes are " +
+			"wrote: an earlier write elsewhere in the file stays at risk; a syncfs, only its fd's " +
+			"filesystem). A write returns once the bytes are " +
 			"in the page cache, " +
 			"which is memory; the kernel writes them to disk later, often 30 seconds later. A power cut before " +
 			"that can leave the file empty, shorter than written, with zeros where the size reached the disk " +
