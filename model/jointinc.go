@@ -39,6 +39,9 @@ type jointInc struct {
 	// carriedOps are ops made earlier that a directory rename gave
 	// changes at new paths (Effect.Carried), with those paths.
 	carriedOps []carriedOp
+	// parts are the changes of pending ops made durable on their own
+	// (Model.persistPart), which records no longer count in opN.
+	parts map[opPath]bool
 	varying    map[string]bool // the recorded paths that vary
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
@@ -402,9 +405,34 @@ func (j *jointInc) persisted(op *EntryOp) {
 	}
 	delete(j.ops, op)
 	for _, c := range op.Changes {
+		if j.parts[opPath{op, c.Path}] {
+			delete(j.parts, opPath{op, c.Path})
+			continue
+		}
 		if r := j.recs[c.Path]; r != nil {
 			r.opN--
 		}
+	}
+}
+
+// opPath is one change of an op: the op and the path it changed.
+type opPath struct {
+	op *EntryOp
+	p  string
+}
+
+// persistedPart notes that op's change of p became durable while op
+// did not (Model.persistPart): p's name no longer waits for op.
+func (j *jointInc) persistedPart(op *EntryOp, p string) {
+	if !j.ops[op] || j.parts[opPath{op, p}] {
+		return
+	}
+	if j.parts == nil {
+		j.parts = map[opPath]bool{}
+	}
+	j.parts[opPath{op, p}] = true
+	if r := j.recs[p]; r != nil {
+		r.opN--
 	}
 }
 

@@ -224,9 +224,10 @@ type Model struct {
 	// unsureAt holds Model.UnsureAt: the few names that were ever unsure
 	// (Name.wasUnsure), which never retire.
 	unsureAt map[*Name]*Ref
-	// unsureIn lists, by directory, the unsure names whose directory no
-	// fsync has covered since they became unsure; madeDurably holds those
-	// it has (see Model.madeDurably).
+	// unsureIn lists, by directory, the names an open with O_CREAT made
+	// unsure that no fsync of their directory has covered since;
+	// madeDurable holds those one has, and false for those it has not
+	// (see Model.madeDurably).
 	unsureIn    map[string][]*Name
 	madeDurable map[*Name]bool
 	// missing is what failed stats and opens said (see noteMissing).
@@ -828,7 +829,7 @@ func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 			// The trace cannot tell whether O_CREAT created the file
 			// or opened one that was there: what was there is unknown,
 			// an initial inode that may be no file at all.
-			ino = m.unsure(p, refOf(ev))
+			ino = m.unsure(p, refOf(ev), true)
 		}
 	}
 	if created {
@@ -1475,6 +1476,11 @@ func (m *Model) syncFS(ev *parser.Event, eff *Effect, fs string) {
 	if len(dirs) > 0 {
 		eff.Persisted, _ = m.persistEntriesIn(dirs, cut)
 	}
+	for d := range m.unsureIn {
+		if m.FSOf(d) == fs {
+			m.unsureSynced(d, cut)
+		}
+	}
 	if !slices.Contains(ownFS[:], fs) {
 		// A transaction commit, as for sync (btrfs's log: persist.go).
 		// Of a filesystem that may not hold the trace's files (a mount
@@ -1494,6 +1500,9 @@ func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 	})
 	eff.Persisted = m.persistEntries(nil, cut)
 	m.lastCommit = cut
+	for d := range m.unsureIn {
+		m.unsureSynced(d, cut)
+	}
 	eff.Kind = EffSyncAll
 }
 
@@ -1513,7 +1522,7 @@ func (m *Model) rename(ev *parser.Event, row *syscalls.Row, paths []string, eff 
 	var dst *Inode
 	if _, known := m.knownExisting(to); !known && !m.newDir(parentDir(to)) && !m.missing.has(to) && flags&(syscalls.RENAME_EXCHANGE|syscalls.RENAME_NOREPLACE) == 0 {
 		// The trace cannot tell whether the rename replaced a file.
-		dst = m.unsure(to, refOf(ev))
+		dst = m.unsure(to, refOf(ev), false)
 	} else {
 		dst = m.lookup(to, flags&syscalls.RENAME_EXCHANGE != 0)
 	}

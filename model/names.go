@@ -197,8 +197,10 @@ func (m *Model) UnsureAt(n *Name) *Ref {
 }
 
 // unsure makes p's state before the trace an initial inode whose
-// existence the trace does not settle, and returns it.
-func (m *Model) unsure(p string, at Ref) *Inode {
+// existence the trace does not settle, and returns it. create says an
+// open with O_CREAT did (which made an empty file if there was none), not
+// a rename onto p.
+func (m *Model) unsure(p string, at Ref, create bool) *Inode {
 	n := m.name(p)
 	ino := m.lookup(p, true)
 	ino.Unsure = true
@@ -207,12 +209,14 @@ func (m *Model) unsure(p string, at Ref) *Inode {
 		m.unsureAt = map[*Name]*Ref{}
 	}
 	m.unsureAt[n] = &at
-	if m.madeDurable[n] {
-		delete(m.madeDurable, n) // made unsure again: by a later event
-	}
 	if m.unsureIn == nil {
 		m.unsureIn, m.madeDurable = map[string][]*Name{}, map[*Name]bool{}
 	}
+	if !create {
+		delete(m.madeDurable, n) // made unsure again, by a rename
+		return ino
+	}
+	m.madeDurable[n] = false // an open's, not yet synced
 	d := parentDir(p)
 	m.unsureIn[d] = append(m.unsureIn[d], n)
 	return ino
@@ -229,7 +233,9 @@ func (m *Model) unsureSynced(d string, cut int) {
 	kept := names[:0]
 	for _, n := range names {
 		if at := m.unsureAt[n]; at != nil && at.Seq < cut {
-			m.madeDurable[n] = true
+			if _, open := m.madeDurable[n]; open {
+				m.madeDurable[n] = true
+			}
 		} else {
 			kept = append(kept, n)
 		}
@@ -688,6 +694,8 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 		if op.synced == 1<<op.ndirs-1 {
 			op.Durable = true
 			done = append(done, op)
+		} else if hit && dirs != nil {
+			m.persistPart(op)
 		}
 	}
 	m.durableInList += len(done)
@@ -725,6 +733,43 @@ func (m *Model) persistOps(cands []*EntryOp, dirs map[string]bool, upTo int) (do
 		}
 	}
 	return done, covered
+}
+
+// persistPart makes durable the names op gave files in the directories
+// of it that were synced, while one it changed elsewhere was not: the
+// new name of a file renamed between two directories, once the new
+// directory was fsynced (fsync(2): syncing the directory that holds an
+// entry makes the entry durable). Its old name stays with op, which a
+// crash keeps or not: the file under both names, or the new one only.
+// The old name is not given up before the new one is durable, as every
+// filesystem that journals a rename whole does. A directory renamed
+// (whose descendants move with op) waits for op whole.
+func (m *Model) persistPart(op *EntryOp) {
+	ds, k := op.dirs()
+	for _, c := range op.Changes {
+		if !slices.Contains(ds[:k], parentDir(c.Path)) || c.New != nil && c.New.Dir {
+			return
+		}
+	}
+	for _, c := range op.Changes {
+		if c.New == nil || op.synced&(1<<slices.Index(ds[:k], parentDir(c.Path))) == 0 {
+			continue
+		}
+		n := m.nameOf(c.Path)
+		if n == nil {
+			continue
+		}
+		i := slices.Index(n.Ops, op)
+		if i < 0 {
+			continue
+		}
+		n.Durable = c.New
+		n.Ops = n.Ops[i+1:]
+		if len(n.Ops) == 0 {
+			n.Ops = nil
+		}
+		m.queueName(n)
+	}
 }
 
 // renameTree moves every name below a renamed directory. Each moved name

@@ -269,6 +269,22 @@ func (t *Timeline) affect(e *Effect) {
 		}
 	case EffSyncAll:
 		t.syncAll = true
+	case EffDirSync:
+		// A rename between directories whose new directory was synced
+		// and its old one not: its new name is durable, the op is not
+		// (persistPart).
+		for _, op := range e.Covered {
+			if op.Durable {
+				continue
+			}
+			for _, c := range op.Changes {
+				if c.New != nil && !opOn(t.m.names[c.Path], op) {
+					add(c.Path)
+					addInode(c.New)
+					t.joint.persistedPart(op, c.Path)
+				}
+			}
+		}
 	}
 	for _, op := range e.Persisted {
 		t.joint.persisted(op)

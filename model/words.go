@@ -99,7 +99,8 @@ func (m *Model) stateWords(p string, s PathState, ino *Inode) string {
 // madeDurably reports whether p, unsure (Name.Unsure: an open with
 // O_CREAT may have made it, or opened what was there), had its
 // directory's entries made durable after the event that made it unsure
-// (Model.UnsureAt): by its directory's fsync, or a sync or syncfs. Had
+// (Model.UnsureAt): by its directory's fsync, a sync, or a syncfs of its
+// filesystem (unsureSynced). Had
 // nothing been there, that event made the file, and the sync kept it: a
 // crash can no longer leave no file at p.
 func (m *Model) madeDurably(p string) bool {
@@ -108,7 +109,8 @@ func (m *Model) madeDurably(p string) bool {
 		return false
 	}
 	at := m.unsureAt[n]
-	return at != nil && (m.lastCommit > at.Seq || m.madeDurable[n])
+	synced, open := m.madeDurable[n]
+	return at != nil && open && synced
 }
 
 // shortWords name outcomes in a list: "empty, torn or missing".
