@@ -473,6 +473,12 @@ type Watcher struct {
 	volFS     string
 
 	uring model.Ref // the first io_uring_setup that succeeded
+	// uringEnter is the first io_uring_enter that submitted work (or woke
+	// a kernel thread that submits it), and uringEnterFD its ring's fd: a
+	// ring whose io_uring_setup the trace does not show (made before an
+	// attach, or left out by a filter) is used the same.
+	uringEnter   model.Ref
+	uringEnterFD int64
 	// ringFD is the first call on an fd -y names anon_inode:[io_uring]
 	// (the mmap of its rings, its close): a ring whose io_uring_setup a
 	// filter (-e trace=!io_uring_setup) left out.
@@ -699,6 +705,29 @@ var unclassedCalls = map[string]bool{
 // ringAnno is how strace -y names an io_uring's fd.
 const ringAnno = "anon_inode:[io_uring]"
 
+// ioringEnterSQWakeup is IORING_ENTER_SQ_WAKEUP: an io_uring_enter with
+// it wakes the kernel thread of a ring set up with IORING_SETUP_SQPOLL,
+// which submits the work the program queued without a count in the call.
+const ioringEnterSQWakeup = 1 << 1
+
+// submits reports whether an io_uring_enter that succeeded submitted work
+// to its ring: it took at least one entry, or woke the thread that takes
+// them. A call that only waits for completions submits nothing.
+func submits(ev *parser.Event) bool {
+	if !ev.OK() {
+		return false
+	}
+	if n, ok := ev.Arg(1).Int(); ok && n > 0 && ev.Ret > 0 {
+		return true
+	}
+	f := ev.Arg(3)
+	if strings.Contains(f.Text, "IORING_ENTER_SQ_WAKEUP") {
+		return true
+	}
+	n, ok := f.Int()
+	return ok && n&ioringEnterSQWakeup != 0
+}
+
 // ringUse notes a call on an io_uring's fd, by its -y name.
 func (w *Watcher) ringUse(ev *parser.Event, row *syscalls.Row) {
 	if w.ringFD.Syscall != "" || row.FD() < 0 {
@@ -878,6 +907,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.queued = true
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
+		}
+	case syscalls.IOUringEnter:
+		if w.uringEnter.Syscall == "" && submits(ev) {
+			w.queued = true
+			w.uringEnter = ref(ev)
+			w.uringEnterFD, _ = ev.Arg(0).Int()
 		}
 	case syscalls.Mmap:
 		w.mmaps++
@@ -1702,6 +1737,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
 	} else if w.ringFD.Syscall != "" {
 		add(BlindIOUring, w.ringFD, fmt.Sprintf("the program used an io_uring (its fd, here in %s, is %s) whose io_uring_setup the trace does not show, a syscall filter having left it out: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen", w.ringFD.Syscall, ringAnno))
+	} else if w.uringEnter.Syscall != "" {
+		// Without -y nothing names the ring's fd, but io_uring_enter
+		// works on nothing else: a ring set up before the trace began
+		// (strace -p), or whose setup a filter left out.
+		add(BlindIOUring, w.uringEnter, fmt.Sprintf("the program submitted work to an io_uring here, through fd %d, whose io_uring_setup the trace does not show (the ring was set up before the trace began, as before strace -p attached, or a syscall filter left the setup out): file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen", w.uringEnterFD))
 	}
 	if w.aio.Syscall != "" {
 		add(BlindLinuxAIO, w.aio, "the program queued file operations with io_submit (Linux AIO): their writes and fsyncs happen when the kernel completes them, which crashsim does not model, so a loss there cannot be seen")
