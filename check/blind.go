@@ -69,7 +69,7 @@ var blindSpots = []BlindSpot{
 	{BlindSharedMmap, "the stores into a file mapped shared and writable: strace shows the mmap and an msync, never which bytes changed or when, so crash states of that file cannot be built", "no strace flag shows them: check the file by other means, or trace a build that writes it with write or pwrite"},
 	{BlindNoData, "the bytes a write put in a file, which a crash state needs", "record with -s 65536 -xx and without -e raw=write, or let explore run the program (crashsim explore --checker CMD -- PROGRAM)"},
 	{BlindNoCalls, "everything the program did: the trace holds not one system call", "record again (strace -f -o TRACE CMD) after reading the lines strace wrote in the trace about itself: in a container, ptrace may need --cap-add SYS_PTRACE; with -p, attach before the program saves"},
-	{BlindUnknownFD, "what was written through fds the trace never opened and never names (inherited from before it, or opened before an attach): which files those changes reached, and whether they were synced", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
+	{BlindUnknownFD, "what was written through fds the trace never opened (inherited from before it, or opened before an attach): which files those changes reached when the trace never names them, whether they were synced, and, in a trace that starts after the program did (strace -p, an excerpt), what the program wrote to such a file before the trace began", "record with strace -y, which names the file of every fd, and from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p"},
 	{BlindCutShort, "what the program did after the trace ends, when it ends before the traced command, or a process still running after it, exited (an excerpt, a strace stopped or killed, strace -p detached): its later writes, syncs and renames", "record until the program exits (strace -f -o TRACE CMD waits for it); for a window of a long-running program (strace -p), stop strace only after the save you want checked"},
 	{BlindUnnamedCall, "what a call did that strace printed by its number (syscall_316, syscall_0x13c), not knowing it, with its arguments as bare numbers: a rename, write, open or other change the verdict needs", "record with a newer strace (strace -V says which one recorded): one older than the kernel prints the calls added since by number"},
 	{BlindUnknownArch, "which flags a number printed in the trace stands for (0x4000 is O_DIRECT on amd64, O_DIRECTORY on arm64), when the trace does not show which machine recorded it", "give --arch (amd64, arm64 or 386) of the machine that recorded the trace; crashsim trace writes it in TRACE.initial"},
@@ -433,6 +433,18 @@ type Watcher struct {
 	unopenedStdAt   model.Ref
 	unopenedStdPath string
 
+	// early holds, while the trace's first process shows no start (its
+	// first event is no execve: strace -p attached to a running program,
+	// or an excerpt), the regular files used through fds that were open
+	// before the trace began, by handle: what the program wrote to them
+	// before, no line shows (see observeEarly). At most maxEarly.
+	// earlySynced holds the paths an fsync or fdatasync
+	// that succeeded covered, and syncedAll says a sync or syncfs
+	// succeeded: what was written before the trace is durable then.
+	early       map[*model.Handle]*earlyFile
+	earlySynced map[string]bool
+	syncedAll   bool
+
 	raw     model.Ref
 	rawCall string
 
@@ -473,6 +485,12 @@ type Watcher struct {
 	volFS     string
 
 	uring model.Ref // the first io_uring_setup that succeeded
+	// uringEnter is the first io_uring_enter that submitted work (or woke
+	// a kernel thread that submits it), and uringEnterFD its ring's fd: a
+	// ring whose io_uring_setup the trace does not show (made before an
+	// attach, or left out by a filter) is used the same.
+	uringEnter   model.Ref
+	uringEnterFD int64
 	// ringFD is the first call on an fd -y names anon_inode:[io_uring]
 	// (the mmap of its rings, its close): a ring whose io_uring_setup a
 	// filter (-e trace=!io_uring_setup) left out.
@@ -699,6 +717,29 @@ var unclassedCalls = map[string]bool{
 // ringAnno is how strace -y names an io_uring's fd.
 const ringAnno = "anon_inode:[io_uring]"
 
+// ioringEnterSQWakeup is IORING_ENTER_SQ_WAKEUP: an io_uring_enter with
+// it wakes the kernel thread of a ring set up with IORING_SETUP_SQPOLL,
+// which submits the work the program queued without a count in the call.
+const ioringEnterSQWakeup = 1 << 1
+
+// submits reports whether an io_uring_enter that succeeded submitted work
+// to its ring: it took at least one entry, or woke the thread that takes
+// them. A call that only waits for completions submits nothing.
+func submits(ev *parser.Event) bool {
+	if !ev.OK() {
+		return false
+	}
+	if n, ok := ev.Arg(1).Int(); ok && n > 0 && ev.Ret > 0 {
+		return true
+	}
+	f := ev.Arg(3)
+	if strings.Contains(f.Text, "IORING_ENTER_SQ_WAKEUP") {
+		return true
+	}
+	n, ok := f.Int()
+	return ok && n&ioringEnterSQWakeup != 0
+}
+
 // ringUse notes a call on an io_uring's fd, by its -y name.
 func (w *Watcher) ringUse(ev *parser.Event, row *syscalls.Row) {
 	if w.ringFD.Syscall != "" || row.FD() < 0 {
@@ -879,6 +920,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && w.uring.Syscall == "" {
 			w.uring = ref(ev)
 		}
+	case syscalls.IOUringEnter:
+		if w.uringEnter.Syscall == "" && submits(ev) {
+			w.queued = true
+			w.uringEnter = ref(ev)
+			w.uringEnterFD, _ = ev.Arg(0).Int()
+		}
 	case syscalls.Mmap:
 		w.mmaps++
 		w.ringUse(ev, row)
@@ -943,6 +990,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if !ev.OK() {
 		return
+	}
+	if i := row.FD(); i >= 0 && w.procs != nil && !w.cmdExec {
+		w.observeEarly(ev, row, i)
+	}
+	if (row.Effect == syscalls.Sync || row.Effect == syscalls.Syncfs) && !w.cmdExec {
+		w.syncedAll = true
 	}
 	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 {
 		if unopened, std := w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()); unopened {
@@ -1417,8 +1470,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
 	// filterWrites: writes to fds never opened are put down to a filter
-	// (below), and not said again as blind-unknown-fd.
-	filterWrites := false
+	// (below), and not said again as blind-unknown-fd; filterFDs: any
+	// use of such fds is (a filter, or an attach), and the files used
+	// through them are not said again either.
+	filterWrites, filterFDs := false, false
 	// noWrites: files were opened for writing, and not one call wrote to
 	// any fd or changed a size through one.
 	noWrites := w.opens > 0 && w.writes == 0 && w.fdSizes == 0
@@ -1470,6 +1525,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// even to its terminal, is rare.
 		add(BlindSyscallFilter, w.kept, fmt.Sprintf("%s is opened here to be written (%s), but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote there, which a crash can lose, cannot be seen", shown(w.keptPath), keptHow(w.keptFlags)))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
+		filterFDs = true
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
 		// Named files synced through fds that no call in the trace
@@ -1480,6 +1536,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// checked clean. Every dynamic program opens its libraries. (Writes
 		// alone through such fds need no word here: unsynced, they are
 		// findings of their own.)
+		filterFDs = true
 		what, where := callsAt(unopened, path)
 		add(BlindSyscallFilter, at, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.unopenedUses > 0 && w.anyOpens == 0 && !w.execSeen {
@@ -1489,6 +1546,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// program's start, its opens, renames and unlinks with them (a
 		// shell's mv or rm after a sync checked clean so). The loader's
 		// fds alone show it: close(3</etc/ld.so.cache>).
+		filterFDs = true
 		what, where := callsAt(w.unopenedUses, w.unopenedUsePath)
 		add(BlindSyscallFilter, w.unopenedUse, fmt.Sprintf("%s used files through fds the trace never opened (%s), and the trace has neither an open nor an execve: it looks recorded with a syscall filter (-e trace=!%%file, %%desc) that leaves out the calls that name a file, the creates, renames and unlinks a crash can undo among them; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
 	} else if w.preloadAt.Line > 0 && w.anyOpens == 0 {
@@ -1655,6 +1713,24 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		} else {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
 		}
+	} else if e, n := w.earlyUnsynced(); n > 0 && !filterFDs && !partial {
+		// A trace from the program's start shows every write to the
+		// files it opens; one that starts mid-run (strace -p, an
+		// excerpt) does not show what went into a file opened before
+		// it. The model takes such a file as it stood when the trace
+		// began, durable, and a program that closes it without a sync
+		// checked clean: the data written before the attach is what a
+		// power cut loses.
+		what := fmt.Sprintf("%s was open on fd %d", shown(e.path), e.fd)
+		if e.path == "" {
+			what = fmt.Sprintf("fd %d, which the trace never opened and does not name (no -y: a file, a pipe or a socket), was open", e.fd)
+		}
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf("; %d such files in all", n)
+		}
+		add(BlindUnknownFD, e.at, fmt.Sprintf("%s before the trace began (this %s is the trace's first call on it%s), and the trace does not start where the program did (its first line is no execve: strace -p attached to a running program, or an excerpt): what the program wrote to that file before is not in the trace, and nothing in the trace makes it durable (no fsync or fdatasync of it, no sync or syncfs), so a crash can lose that data, and whether there was any cannot be judged", what, e.at.Syscall, more))
+		out[len(out)-1].Fix = "record from the program's start (strace -f -y -o TRACE CMD) rather than attached with -p; or make the program fsync the file (or sync) while the trace records, so that the trace shows its data made durable"
 	}
 	var signalled []int // lost children only a SIGCHLD names
 	for pid := range w.sigchld {
@@ -1702,6 +1778,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
 	} else if w.ringFD.Syscall != "" {
 		add(BlindIOUring, w.ringFD, fmt.Sprintf("the program used an io_uring (its fd, here in %s, is %s) whose io_uring_setup the trace does not show, a syscall filter having left it out: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen", w.ringFD.Syscall, ringAnno))
+	} else if w.uringEnter.Syscall != "" {
+		// Without -y nothing names the ring's fd, but io_uring_enter
+		// works on nothing else: a ring set up before the trace began
+		// (strace -p), or whose setup a filter left out.
+		add(BlindIOUring, w.uringEnter, fmt.Sprintf("the program submitted work to an io_uring here, through fd %d, whose io_uring_setup the trace does not show (the ring was set up before the trace began, as before strace -p attached, or a syscall filter left the setup out): file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen", w.uringEnterFD))
 	}
 	if w.aio.Syscall != "" {
 		add(BlindLinuxAIO, w.aio, "the program queued file operations with io_submit (Linux AIO): their writes and fsyncs happen when the kernel completes them, which crashsim does not model, so a loss there cannot be seen")
@@ -1926,6 +2007,168 @@ func (w *Watcher) unopenedSyncs() (n int, at model.Ref, path string) {
 		n += w.unopenedStd
 	}
 	return n, at, path
+}
+
+// earlyFile is a regular file a trace that starts mid-run uses through
+// an fd open before it began: where it was first used, through which fd,
+// its path ("" when no -y names it), and what the trace did with it.
+type earlyFile struct {
+	at   model.Ref
+	fd   int64
+	path string
+	// synced: an fsync or fdatasync through that fd (or a dup of it)
+	// made it durable. written: the trace writes it (a write, a cut, a
+	// shared writable map). let: it closes or dups it, or changes its
+	// flags (F_SETFL), as a program does with a file it has written.
+	// read: the trace reads it, as a program does with its input or a
+	// library. other: a stat showed it is no regular file.
+	synced, written, let, read, other bool
+}
+
+// blind reports whether what was written to e before the trace began may
+// be lost, and the trace cannot show it: nothing made it durable, and the
+// trace lets it go (a close, a dup) without reading or writing it. An fd
+// read and never written in the trace is taken for one the program reads
+// (a library, its input), and an unsynced write in the trace is a finding
+// of its own (data-not-synced, or blind-unknown-fd's write through an fd
+// no -y names), whose fix, a sync after the last write, makes what was
+// written before durable too.
+func (e *earlyFile) blind() bool {
+	return e.let && !e.synced && !e.other && !e.written && !e.read
+}
+
+// maxEarly bounds the files observeEarly keeps: the first of them is the
+// one said, and a daemon attached with -p can hold thousands.
+const maxEarly = 64
+
+// observeEarly notes a successful call through argument i of ev, an fd,
+// in a trace whose first process shows no start: the use of a regular
+// file open before the trace began (named by -y and in scope, or named by
+// nothing, as strace without -y prints it), or an fsync or fdatasync that
+// makes one durable. A program attached with strace -p may have written
+// such a file for hours before; whether that data reached the disk the
+// trace can tell only by a sync of it.
+func (w *Watcher) observeEarly(ev *parser.Event, row *syscalls.Row, i int) {
+	if _, made := w.forks[ev.PID]; made && w.leader[ev.PID] == 0 {
+		// A process the trace made (not a thread: those share the fd
+		// table) got its copy of the fd at the fork: closing it says
+		// nothing of the file, which the process that wrote it before
+		// still holds (the sleep a shell attached with -p runs closes
+		// the shell's standard output).
+		return
+	}
+	v := ev.Arg(i)
+	h := w.procs.FDHandle(w.procs.Proc(ev.PID), v, ev.Began())
+	if h == nil {
+		return
+	}
+	sync := row.Effect == syscalls.Fsync || row.Effect == syscalls.Fdatasync
+	if sync && h.Path != "" {
+		if w.earlySynced == nil {
+			w.earlySynced = map[string]bool{}
+		}
+		if len(w.earlySynced) < maxPaths {
+			w.earlySynced[h.Path] = true
+		}
+	}
+	e := w.early[h]
+	if e == nil {
+		if h.Kind != model.HandleFile || h.Node != nil && h.Node.Dir || v.Deleted {
+			return
+		}
+		path := ""
+		if unopened, _ := w.procs.Unopened(ev.PID, v, ev.Began()); unopened {
+			if !strings.HasPrefix(h.Path, "/") || !w.opt.inScope(h.Path) {
+				return
+			}
+			path = h.Path
+		} else if unnamed, standIn := w.procs.Unnamed(ev.PID, v, ev.Began()); !unnamed || standIn != nil {
+			// Opened in the trace, standard input, output or error
+			// with no name (a terminal, almost always), or a child's
+			// fd before its clone returned (its parent's, and said of
+			// the parent).
+			return
+		}
+		if len(w.early) >= maxEarly {
+			return
+		}
+		fd, _ := v.Int()
+		e = &earlyFile{at: ref(ev), fd: fd, path: path}
+		if w.early == nil {
+			w.early = map[*model.Handle]*earlyFile{}
+		}
+		w.early[h] = e
+	}
+	switch row.Effect {
+	case syscalls.Fsync, syscalls.Fdatasync:
+		e.synced = true
+	case syscalls.WriteFD, syscalls.WriteAt, syscalls.CopyInto, syscalls.Truncate, syscalls.Fallocate:
+		e.written = true
+	case syscalls.ReadFD, syscalls.ReadAt:
+		e.read = true
+	case syscalls.Mmap:
+		prot, _ := syscalls.ProtFlags.Bits(ev.Arg(2).Text, ev.Arch)
+		flags, _ := syscalls.MmapFlags.Bits(ev.Arg(3).Text, ev.Arch)
+		if prot&syscalls.PROT_WRITE != 0 && flags&syscalls.MAP_SHARED != 0 {
+			e.written = true
+		} else {
+			e.read = true
+		}
+	case syscalls.Close, syscalls.Dup:
+		e.let = true
+	case syscalls.Fcntl:
+		switch cmd, _ := syscalls.FcntlCmds.Bits(ev.Arg(row.Flags()).Text, ev.Arch); cmd {
+		case syscalls.F_DUPFD, syscalls.F_DUPFD_CLOEXEC, syscalls.F_SETFL:
+			e.let = true
+		}
+	case syscalls.Stat:
+		e.other = e.other || notRegular(ev)
+	}
+}
+
+// notRegular reports whether a stat shows its file is no regular file (a
+// fifo, a socket, a device, a directory): -y names a fifo by its path.
+func notRegular(ev *parser.Event) bool {
+	for j := range ev.Args {
+		a := &ev.Args[j]
+		for _, f := range [...]string{"st_mode", "stx_mode"} {
+			if m := a.Field(f); m != nil && m.Kind != parser.ValNone && strings.HasPrefix(m.Text, "S_IF") {
+				return !strings.HasPrefix(m.Text, "S_IFREG")
+			}
+		}
+	}
+	return false
+}
+
+// earlyUnsynced returns the first file observeEarly kept that nothing in
+// the trace made durable, and how many such files there are (0 when
+// none): what the program wrote to them before the trace began, a crash
+// can lose, and the trace cannot show whether it did.
+func (w *Watcher) earlyUnsynced() (first *earlyFile, n int) {
+	if w.cmdExec || w.syncedAll {
+		return nil, 0
+	}
+	var blind []*earlyFile
+	for _, e := range w.early {
+		if e.blind() && (e.path == "" || !w.earlySynced[e.path]) {
+			blind = append(blind, e)
+		}
+	}
+	slices.SortFunc(blind, func(a, b *earlyFile) int { return a.at.Seq - b.at.Seq })
+	seen := map[string]bool{} // a file several fds (or processes) held counts once
+	for _, e := range blind {
+		if e.path != "" {
+			if seen[e.path] {
+				continue
+			}
+			seen[e.path] = true
+		}
+		if first == nil {
+			first = e
+		}
+		n++
+	}
+	return first, n
 }
 
 // changedAfterSync notes a call that cut a file or opened one for
