@@ -343,13 +343,14 @@ var registry = []*Rule{
 		Severity: Error,
 		Doc: "A program read a file and wrote what it made of it to another, and the first file was removed or " +
 			"emptied, by that program or another (cp a b && rm a), while the new file's bytes were only in the " +
-			"page cache. The removal can reach the disk before the new file's data does: a crash can leave the " +
-			"old file gone and the new one empty, the data in neither. gzip, xz and bzip2 without a sync option " +
-			"do this, as do a move between file systems, logrotate's copytruncate and a journal deleted before " +
-			"its replay is synced. Only a file whose content was durable counts: it existed before the run, or " +
-			"its data and name were synced.",
+			"page cache, or its new name not yet durable (its directory not fsynced). The removal can reach the " +
+			"disk first: a crash can leave the old file gone and the new one empty or missing, the data in " +
+			"neither. gzip, xz and bzip2 without a sync option do this, as do a move between file systems, logrotate's " +
+			"copytruncate and a journal deleted before its replay is synced. Only a file whose content was " +
+			"durable counts.",
 		Fix: "fsync the new file after its last write and before removing the old one (gzip --synchronous does), " +
-			"then fsync the directory so that the removal is durable too.",
+			"and fsync its directory too when its name is new, before the removal or truncation; then fsync the " +
+			"old file's directory so that the removal is durable too.",
 		Bad: trace(
 			`openat(AT_FDCWD, "events.log", O_RDONLY) = 3`,
 			`read(3, "..."..., 65536) = 4096`,
@@ -363,8 +364,9 @@ var registry = []*Rule{
 			`openat(AT_FDCWD, "events.log.gz", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
 			`write(4, "..."..., 1024) = 1024`,
 			`fsync(4) = 0`,
-			`unlink("events.log") = 0`,
 			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+			`unlink("events.log") = 0`,
 			`fsync(5) = 0`,
 		),
 		Seed:     "gzip replacing a file with its compressed copy: without --synchronous nothing is synced before the unlink",
