@@ -344,13 +344,14 @@ var registry = []*Rule{
 		Severity: Error,
 		Doc: "A program read a file and wrote what it made of it to another, and the first file was removed or " +
 			"emptied, by that program or another (cp a b && rm a), while the new file's bytes were only in the " +
-			"page cache. The removal can reach the disk before the new file's data does: a crash can leave the " +
-			"old file gone and the new one empty, the data in neither. gzip, xz and bzip2 without a sync option " +
-			"do this, as do a move between file systems, logrotate's copytruncate and a journal deleted before " +
-			"its replay is synced. Only a file whose content was durable counts: it existed before the run, or " +
-			"its data and name were synced.",
+			"page cache, or its new name not yet durable (its directory not fsynced). The removal can reach the " +
+			"disk first: a crash can leave the old file gone and the new one empty or missing, the data in " +
+			"neither. gzip, xz and bzip2 without a sync option do this, as do a move between file systems, logrotate's " +
+			"copytruncate and a journal deleted before its replay is synced. Only a file whose content was " +
+			"durable counts.",
 		Fix: "fsync the new file after its last write and before removing the old one (gzip --synchronous does), " +
-			"then fsync the directory so that the removal is durable too.",
+			"and fsync its directory too when its name is new, before the removal or truncation; then fsync the " +
+			"old file's directory so that the removal is durable too.",
 		Bad: trace(
 			`openat(AT_FDCWD, "events.log", O_RDONLY) = 3`,
 			`read(3, "..."..., 65536) = 4096`,
@@ -364,8 +365,9 @@ var registry = []*Rule{
 			`openat(AT_FDCWD, "events.log.gz", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4`,
 			`write(4, "..."..., 1024) = 1024`,
 			`fsync(4) = 0`,
-			`unlink("events.log") = 0`,
 			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+			`unlink("events.log") = 0`,
 			`fsync(5) = 0`,
 		),
 		Seed:     "gzip replacing a file with its compressed copy: without --synchronous nothing is synced before the unlink",
@@ -433,10 +435,10 @@ var registry = []*Rule{
 		Doc: "Data of this file already on disk was overwritten in place by more than one write between two " +
 			"syncs, and nothing was made durable before them that could repair a half-done update: no journal, " +
 			"no log, no commit record. The kernel writes those pages back in any order, so a crash before the " +
-			"sync can leave the file torn, some blocks new and some old: a state the program never wrote and " +
-			"may not read back. A sync at the end cannot close that window. Not reported: another file synced " +
-			"after this one's last sync (a rollback journal, a write-ahead log), a copy that sync made durable " +
-			"elsewhere in this file (InnoDB's doublewrite buffer), or an O_DSYNC write first.",
+			"sync can leave the file torn, some blocks new and some old. A sync at the end cannot close that " +
+			"window. Not reported: another file synced after this one's last sync (a rollback journal, a " +
+			"write-ahead log), a copy that sync made durable elsewhere in this file, apart from each overwrite " +
+			"and as large as all of them (InnoDB's doublewrite buffer), or an O_DSYNC write first.",
 		Fix: "Make the update atomic. Write what is about to change (or the new version) to a journal or log " +
 			"first and fsync it before overwriting in place, so that recovery can redo or undo it; or write the " +
 			"new version to a temp file, fsync it and rename it over the old one; or write new blocks elsewhere " +

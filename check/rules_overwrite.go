@@ -25,21 +25,25 @@ import (
 // or a write durable on return to any file, this one included (a commit
 // record such as LMDB's meta page, written O_DSYNC, at the start of the
 // window), or a copy kept in the file itself: the barrier that opened the
-// window made durable writes of the file, elsewhere than the window's
-// overwrites go and at least as many bytes as they write (InnoDB's
-// doublewrite buffer in ibdata1: the pages are written there, synced, and
-// only then over their places). A program that writes such a record
-// first can repair or ignore a torn update; one that does not cannot,
-// which is the mistake.
+// window made durable writes of the file elsewhere (InnoDB's doublewrite
+// buffer in ibdata1: the pages are written there, synced, and only then
+// over their places). That copy is asked about write by write: an
+// overwrite is covered when it writes none of the ranges the copy holds
+// and the copy has bytes left for it that no overwrite before it took.
+// A window whose overwrites the copy covers every one of is guarded; one
+// overwrite it does not cover, among two or more, can persist or not
+// whatever recovery puts right of the others, and the window is
+// reported. A program that writes such a record first can repair or
+// ignore a torn update; one that does not cannot, which is the mistake.
 type overwriteInPlace struct {
 	open map[*model.Inode]*window
 	seen map[*model.Inode]bool
-	// since is, of each file written since its last barrier, the span
-	// and bytes of those writes; kept is what the file's last sync that
-	// had pending data made durable of it, which a window opened at that
+	// since is, of each file written since its last barrier, the ranges
+	// those writes wrote; kept is what the file's last sync that had
+	// pending data made durable of it, which a window opened at that
 	// sync may use as its copy.
-	since map[int]span // by inode ID: the model may retire an inode
-	kept  map[int]span
+	since map[int]ranges // by inode ID: the model may retire an inode
+	kept  map[int]ranges
 	// The last data made durable by a sync, on two different inodes (a
 	// window of one inode asks about the other), and the last write
 	// durable on return, on any inode.
@@ -48,22 +52,95 @@ type overwriteInPlace struct {
 	durableSeen bool
 }
 
-// span is the writes of a file between two of its barriers: the range
-// from the first byte any wrote to the last, how many bytes they wrote
-// in all, and (in kept) the seq of the sync that made them durable.
-type span struct {
-	lo, hi, bytes int64
-	seq           int
+// ranges is the bytes of a file that writes between two of its barriers
+// wrote: apart, sorted and merged where they touch, bytes their total,
+// and (in kept) the seq of the sync that made them durable. They are
+// each range as written, never one span from the first byte to the last:
+// a page written beside a doublewrite batch must not make the batch's
+// copy seem to lie over the pages it keeps. Past maxRanges the smallest
+// is dropped: the copy a window can count on is the large ranges, and a
+// copy smaller than it is covers fewer overwrites, never more.
+type ranges struct {
+	r     []byteRange
+	bytes int64
+	seq   int
 }
 
-func (s span) add(off, n int64) span {
-	if s.bytes == 0 {
-		s.lo, s.hi = off, off+n
-	} else {
-		s.lo, s.hi = min(s.lo, off), max(s.hi, off+n)
+type byteRange struct{ lo, hi int64 }
+
+// maxRanges is how many ranges a file's writes between two barriers keep.
+const maxRanges = 64
+
+// add notes a write of n bytes at off.
+func (rs *ranges) add(off, n int64) {
+	if n <= 0 {
+		return
 	}
-	s.bytes += n
-	return s
+	lo, hi := off, off+n
+	if k := len(rs.r); k > 0 && rs.r[k-1].lo <= lo && lo <= rs.r[k-1].hi {
+		// The common case: an append to the last range, or a rewrite in it.
+		if last := &rs.r[k-1]; hi > last.hi {
+			rs.bytes += hi - last.hi
+			last.hi = hi
+		}
+		return
+	}
+	// The ranges that touch [lo,hi) are r[i:j]; they become one.
+	i, _ := slices.BinarySearchFunc(rs.r, lo, func(b byteRange, x int64) int { return cmpInt(b.hi, x) })
+	j := i
+	for j < len(rs.r) && rs.r[j].lo <= hi {
+		lo, hi = min(lo, rs.r[j].lo), max(hi, rs.r[j].hi)
+		rs.bytes -= rs.r[j].hi - rs.r[j].lo
+		j++
+	}
+	rs.r = slices.Replace(rs.r, i, j, byteRange{lo, hi})
+	rs.bytes += hi - lo
+	if len(rs.r) > maxRanges {
+		k := 0
+		for x := range rs.r {
+			if rs.r[x].hi-rs.r[x].lo < rs.r[k].hi-rs.r[k].lo {
+				k = x
+			}
+		}
+		rs.bytes -= rs.r[k].hi - rs.r[k].lo
+		rs.r = slices.Delete(rs.r, k, k+1)
+	}
+}
+
+// cut takes [off,off+n) out of the ranges, and returns how many of their
+// bytes it took.
+func (rs *ranges) cut(off, n int64) int64 {
+	lo, hi := off, off+n
+	var took int64
+	out := rs.r[:0:0]
+	for _, b := range rs.r {
+		if b.hi <= lo || hi <= b.lo {
+			out = append(out, b)
+			continue
+		}
+		took += min(b.hi, hi) - max(b.lo, lo)
+		if b.lo < lo {
+			out = append(out, byteRange{b.lo, lo})
+		}
+		if hi < b.hi {
+			out = append(out, byteRange{hi, b.hi})
+		}
+	}
+	if took > 0 {
+		rs.r = out
+		rs.bytes -= took
+	}
+	return took
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 type durableAt struct {
@@ -81,27 +158,23 @@ type window struct {
 	guarded bool
 	state   *State // a crash state right after the second overwrite
 	// copy is what the barrier that opened the window made durable of
-	// the file (none: bytes 0); overBytes how many bytes the window's
-	// overwrites wrote, and hitCopy whether one of them wrote into the
-	// copy's span. A copy as large, apart from them, guards the window.
-	copy      span
-	overBytes int64
-	hitCopy   bool
-}
-
-// copied reports whether the window's overwrites have a durable copy in
-// the file: written and synced at its opening barrier, no smaller than
-// the overwrites and in another part of the file.
-func (w *window) copied() bool {
-	return w.copy.bytes > 0 && w.copy.bytes >= w.overBytes && !w.hitCopy
+	// the file, less what the window's overwrites wrote over; hasCopy
+	// says there was one, used is how many of its bytes the overwrites
+	// it covers took. bare counts the overwrites it does not cover (all
+	// of them without a copy), firstBare is the first of those.
+	copy      ranges
+	hasCopy   bool
+	used      int64
+	bare      int
+	firstBare model.Ref
 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 	if o.open == nil {
 		o.open = map[*model.Inode]*window{}
 		o.seen = map[*model.Inode]bool{}
-		o.since = map[int]span{}
-		o.kept = map[int]span{}
+		o.since = map[int]ranges{}
+		o.kept = map[int]ranges{}
 	}
 	switch e.Kind {
 	case model.EffWrite:
@@ -193,7 +266,9 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		// Only a file synced before, or a write over data it holds, can
 		// be a copy a window uses: a check of many new files, each
 		// written once, keeps nothing here.
-		o.since[ino.ID] = o.since[ino.ID].add(d.Off, d.Len)
+		rs := o.since[ino.ID]
+		rs.add(d.Off, d.Len)
+		o.since[ino.ID] = rs
 	}
 	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || d.SizeBefore <= 0 {
 		return
@@ -208,22 +283,40 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	start := startOf(ino)
 	w := o.open[ino]
 	if w == nil || w.start != start {
-		w = &window{start: start, first: e.Ref, guarded: o.guarded(ino, start)}
-		if k, ok := o.kept[ino.ID]; ok && k.seq == start {
-			w.copy = k
+		w = &window{start: start, guarded: o.guarded(ino, start)}
+		if k, ok := o.kept[ino.ID]; ok && k.seq == start && k.bytes > 0 {
+			w.copy, w.hasCopy = k, true
+			w.copy.r = slices.Clone(k.r) // cut below must not change kept
 		}
 		r.m.Pin(ino)
 		o.open[ino] = w
 	}
 	w.n++
-	w.overBytes += d.Len
-	w.hitCopy = w.hitCopy || d.Off < w.copy.hi && w.copy.lo < d.Off+d.Len
 	w.last = e.Ref
-	if w.n == 2 && !w.guarded {
-		// A crash right after the second overwrite can keep one and not
-		// the other: the state that shows the mix.
+	if w.n == 1 {
+		w.first = e.Ref
+	}
+	// Covered: it writes none of the copy, and the copy has bytes left
+	// for it. One that writes over the copy shrinks it, and is not.
+	covered := false
+	if w.hasCopy {
+		hit := w.copy.cut(d.Off, d.Len) > 0
+		if covered = !hit && w.copy.bytes-w.used >= d.Len; covered {
+			w.used += d.Len
+		}
+	}
+	if !covered {
+		if w.bare++; w.bare == 1 {
+			w.firstBare = e.Ref
+		}
+	}
+	if w.n == 2 {
 		w.second = e.Ref
-		w.state = demonstrateFrom(r.m, e.Ref, ino.Path, r.m.Crash(ino.Path, 256), []model.Outcome{model.Torn})
+		if !w.guarded {
+			// A crash right after the second overwrite can keep one
+			// and not the other: the state that shows the mix.
+			w.state = demonstrateFrom(r.m, e.Ref, ino.Path, r.m.Crash(ino.Path, 256), []model.Outcome{model.Torn})
+		}
 	}
 }
 
@@ -237,7 +330,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		return nil
 	}
 	delete(o.open, ino)
-	if w.n < 2 || w.guarded || w.copied() || o.seen[ino] {
+	if w.n < 2 || w.bare == 0 || w.guarded || o.seen[ino] {
 		return nil
 	}
 	o.seen[ino] = true
@@ -249,11 +342,18 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		if ended {
 			until = fmt.Sprintf("before the %s at line %d", end.Syscall, end.Line)
 		}
+		uncovered := ""
+		if w.hasCopy {
+			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
+		}
 		f := newFinding(OverwriteInPlace, p, w.second,
-			fmt.Sprintf("%s: %d writes overwrote data already on disk %s, with no journal or log made durable first: a crash in between can leave %s torn, some blocks old and some new; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
-				base(p), w.n, until, base(p)))
+			fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can leave %s torn, some blocks old and some new; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+				base(p), w.n, until, uncovered, base(p)))
 		f.relate(w.first, "first overwrite of data on disk")
 		f.relate(w.second, "second overwrite: from here a crash can mix them")
+		if w.hasCopy {
+			f.relate(w.firstBare, "an overwrite no copy synced before covers")
+		}
 		if w.last.Line != w.second.Line {
 			f.relate(w.last, "last overwrite before the sync")
 		}

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -142,6 +145,137 @@ func TestOverwriteWindowEndsWhereTheSyncBegan(t *testing.T) {
 	for _, r := range f.Related {
 		if r.Line == 7 {
 			t.Errorf("line 7 named as %q: it began after the sync began", r.What)
+		}
+	}
+}
+
+// TestOverwriteCopyPerRange: a copy synced in the file before the
+// overwrites (a doublewrite area) is asked about range by range. A page
+// written beside the copy and synced with it is a range of its own, not
+// the end of one span from the copy to it that the overwrites in between
+// would seem to write over; overwrites past what the copy holds, one
+// over the copy itself, or another file overwritten in the same window
+// are still reported. /w/pages.db holds 1 MiB before the trace; pages are
+// 4 KiB.
+func TestOverwriteCopyPerRange(t *testing.T) {
+	page := func(off int) string {
+		return fmt.Sprintf(`1 pwrite64(3, "pg"..., 4096, %d) = 4096`, off)
+	}
+	const (
+		redo      = `1 openat(AT_FDCWD, "/w/redo", O_WRONLY|O_CREAT, 0644) = 5`
+		redoWrite = `1 write(5, "redo", 4) = 4`
+		redoSync  = `1 fdatasync(5) = 0`
+		open      = `1 openat(AT_FDCWD, "/w/pages.db", O_RDWR) = 3`
+		stat      = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=1048576, ...}) = 0`
+		batch     = `1 pwrite64(3, "pgpg"..., 8192, 65536) = 8192` // two pages into the copy area
+		sync      = `1 fdatasync(3) = 0`
+		// another file, synced once with nothing pending so that its
+		// window opens after pages.db's sync, overwritten in place in
+		// the same window as pages.db
+		openIdx  = `1 openat(AT_FDCWD, "/w/pages.idx", O_RDWR) = 4`
+		statIdx  = `1 fstat(4, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		idx0     = `1 pwrite64(4, "i", 1, 0) = 1`
+		idx1     = `1 pwrite64(4, "j", 1, 8192) = 1`
+		syncIdx  = `1 fdatasync(4) = 0`
+		beside   = 921600 // a page written with the batch, far past it
+		inPlace1 = 204800 // the batch's pages' places: between the batch and beside
+		inPlace2 = 307200
+	)
+	// The redo log synced first guards the window that writes the batch
+	// (and the page beside it), not the next one.
+	head := []string{redo, redoWrite, redoSync, open, stat, page(beside), batch, sync}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string // the paths reported
+		bare  int      // the line named as not covered, 0 for none
+	}{
+		{"a page written beside the copy", append(slices.Clone(head), page(inPlace1), page(inPlace2), sync), nil, 0},
+		{"no page beside the copy", []string{redo, redoWrite, redoSync, open, stat, batch, sync, page(inPlace1), page(inPlace2), sync}, nil, 0},
+		{"more overwritten than the copy holds", append(slices.Clone(head), page(inPlace1), page(inPlace2), page(409600), page(512000), sync), []string{"/w/pages.db"}, 12},
+		{"an overwrite of the copy itself", append(slices.Clone(head), page(inPlace1), page(69632), sync), []string{"/w/pages.db"}, 10},
+		{"another file overwritten beside it", append(slices.Clone(head), openIdx, statIdx, syncIdx, page(inPlace1), idx0, page(inPlace2), idx1, sync, syncIdx), []string{"/w/pages.idx"}, 0},
+	}
+	existed := func(p string) (bool, bool) { return p == "/w/pages.db" || p == "/w/pages.idx", true }
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			res := runText(t, text, Options{Existed: existed})
+			var got []string
+			for _, f := range res.findings {
+				if f.Rule.ID != OverwriteInPlace {
+					continue
+				}
+				got = append(got, f.Path)
+				bare := 0
+				for _, r := range f.Related {
+					if r.What == "an overwrite no copy synced before covers" {
+						bare = r.Line
+					}
+				}
+				if bare != tc.bare {
+					t.Errorf("%s: line %d named as not covered, want %d", f.Path, bare, tc.bare)
+				}
+				if tc.bare != 0 && !strings.Contains(f.Message, "the copy synced elsewhere in the file covers") {
+					t.Errorf("%s: message %q does not say what the copy covers", f.Path, f.Message)
+				}
+			}
+			sort.Strings(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("overwrite-in-place findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRangesAddCut: ranges holds exactly the bytes written and cut
+// takes out exactly the bytes asked, apart, sorted and merged, as long as
+// the writes leave no more than maxRanges of them.
+func TestRangesAddCut(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		var rs ranges
+		var have [512]bool
+		for range 40 {
+			off, n := rnd.Int64N(480), 1+rnd.Int64N(32)
+			if rnd.IntN(4) == 0 {
+				got := rs.cut(off, n)
+				var want int64
+				for i := off; i < off+n; i++ {
+					if have[i] {
+						want++
+					}
+					have[i] = false
+				}
+				if got != want {
+					t.Fatalf("round %d: cut(%d, %d) took %d bytes, want %d", round, off, n, got, want)
+				}
+			} else {
+				rs.add(off, n)
+				for i := off; i < off+n; i++ {
+					have[i] = true
+				}
+			}
+			var bytes int64
+			for i, b := range rs.r {
+				if b.lo >= b.hi || i > 0 && rs.r[i-1].hi >= b.lo {
+					t.Fatalf("round %d: ranges %v not apart and sorted", round, rs.r)
+				}
+				bytes += b.hi - b.lo
+			}
+			var want int64
+			for i, h := range have {
+				in := slices.ContainsFunc(rs.r, func(b byteRange) bool { return b.lo <= int64(i) && int64(i) < b.hi })
+				if in != h {
+					t.Fatalf("round %d: byte %d held %v, want %v (%v)", round, i, in, h, rs.r)
+				}
+				if h {
+					want++
+				}
+			}
+			if bytes != rs.bytes || rs.bytes != want {
+				t.Fatalf("round %d: bytes %d, ranges sum %d, want %d", round, rs.bytes, bytes, want)
+			}
 		}
 	}
 }

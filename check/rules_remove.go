@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -26,6 +27,14 @@ import (
 // written data between the read and the removal made a durable copy:
 // LevelDB replays its log into a table it syncs, then deletes the log
 // while its own debug LOG is still unsynced, and that is no loss.
+//
+// A copy whose bytes are durable is still lost if its name is not: a
+// new file's name needs its directory's fsync, and a new directory's
+// name its parent's. When no copy of the file is durable in both, the
+// model is asked whether the removal or truncation can reach the disk
+// while a copy's name has not (copytruncate that syncs log.1 and the
+// emptied log, and the directory only at the end): a crash there leaves
+// the file emptied or gone and the copy missing, the data in neither.
 //
 // Memory stays bounded however long the trace: each process keeps its
 // last few reads (ownerRing), each file read keeps the first few files
@@ -100,6 +109,13 @@ type removeHit struct {
 	truncated int
 	by        any
 	dropped   bool
+	// unnamed says that the copy's bytes were durable and its name was
+	// not: named is the entry operation that gave it the name a crash
+	// can lose (of a directory above it when that is what is missing),
+	// gone that directory ("" when it is the copy's own name).
+	unnamed bool
+	named   model.Ref
+	gone    string
 }
 
 func (rs *removeBeforeSync) owner(r *run, pid int, make bool) *removeOwner {
@@ -260,7 +276,7 @@ func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 			continue
 		}
-		rs.copiesLost(r, s, c.Path, e.Ref, removeHit{})
+		rs.copiesLost(r, f, s, c.Path, e.Ref, removeHit{})
 	}
 }
 
@@ -278,7 +294,7 @@ func (rs *removeBeforeSync) emptied(r *run, e *model.Effect) {
 	if writes || len(f.Lost()) > 0 || !f.Initial && f.DurableSize <= e.Data.Size || !rs.heldDurable(r, f, f.Name()) {
 		return
 	}
-	rs.copiesLost(r, s, f.Name(), e.Ref, removeHit{truncated: f.ID, by: r.m.Procs().Owner(e.Ref.PID)})
+	rs.copiesLost(r, f, s, f.Name(), e.Ref, removeHit{truncated: f.ID, by: r.m.Procs().Owner(e.Ref.PID)})
 }
 
 // rewritten drops the truncation hits of the file e wrote when the
@@ -306,12 +322,13 @@ func (rs *removeBeforeSync) rewritten(r *run, e *model.Effect) {
 }
 
 // copiesLost adds a hit for each file written from s (the copies of the
-// file named p) whose writes after the read are still pending at at.
-func (rs *removeBeforeSync) copiesLost(r *run, s *readCopies, p string, at model.Ref, h removeHit) {
+// file named p) whose writes after the read are still pending at at;
+// and, when no copy is durable in data and name, one for each copy whose
+// data is durable and whose name a crash can lose with the removal at.
+func (rs *removeBeforeSync) copiesLost(r *run, src *model.Inode, s *readCopies, p string, at model.Ref, h removeHit) {
+	var synced [ownerRing]copyMark // the copies whose writes after the read are durable
+	ns := 0
 	for _, cp := range s.copies[:s.n] {
-		if cp.owner.synced > cp.read.Seq {
-			continue
-		}
 		g := r.m.Inode(cp.id)
 		if g == nil || g.Dir || len(g.Names()) == 0 {
 			continue
@@ -321,19 +338,67 @@ func (rs *removeBeforeSync) copiesLost(r *run, s *readCopies, p string, at model
 		// pending one, it read as if it did).
 		first, last, ok := g.PendingWriteEndsAfter(cp.read.Seq)
 		if !ok {
+			if !slices.ContainsFunc(synced[:ns], func(c copyMark) bool { return c.id == cp.id }) {
+				synced[ns] = cp
+				ns++
+			}
 			continue
 		}
-		r.m.Pin(g)
-		h.ino, h.removed, h.read, h.at = g, p, cp.read, at
-		h.first, h.last, h.state = first.Event(), last.Event(), demonstrate(r.m, at, g.Name())
-		if h.truncated != 0 {
-			if rs.truncs == nil {
-				rs.truncs = map[int][]int{}
-			}
-			rs.truncs[h.truncated] = append(rs.truncs[h.truncated], len(rs.hits))
+		if cp.owner.synced > cp.read.Seq {
+			continue
 		}
-		rs.hits = append(rs.hits, h)
+		h := h
+		h.first, h.last, h.state = first.Event(), last.Event(), demonstrate(r.m, at, g.Name())
+		rs.add(r, g, p, cp.read, at, h)
 	}
+	var lost [ownerRing]removeHit
+	nl := 0
+	for _, cp := range synced[:ns] {
+		g := r.m.Inode(cp.id)
+		q := g.Name()
+		// A state that shows the original at q keeps its data: vim
+		// renames the file to its backup name, writes the new one and
+		// removes the backup, and a crash can leave the rename undone.
+		st, ok := r.m.NameLostWithLast(q, 256, g, src)
+		if !ok {
+			return // a copy durable in data and name: the data is kept
+		}
+		h := h
+		h.unnamed, h.gone, h.state = true, st.Gone, stateOf(r.m, at, q, st)
+		h.named = namedBy(r.m, q, st.Gone)
+		lost[nl] = h
+		nl++
+	}
+	for i, cp := range synced[:ns] {
+		rs.add(r, r.m.Inode(cp.id), p, cp.read, at, lost[i])
+	}
+}
+
+// add records hit h of copy g of the file named p, read at read and
+// removed or emptied at at.
+func (rs *removeBeforeSync) add(r *run, g *model.Inode, p string, read, at model.Ref, h removeHit) {
+	r.m.Pin(g)
+	h.ino, h.removed, h.read, h.at = g, p, read, at
+	if h.truncated != 0 {
+		if rs.truncs == nil {
+			rs.truncs = map[int][]int{}
+		}
+		rs.truncs[h.truncated] = append(rs.truncs[h.truncated], len(rs.hits))
+	}
+	rs.hits = append(rs.hits, h)
+}
+
+// namedBy is the newest pending entry operation on path q, or on the
+// directory gone above it when a crash loses that one: what made the
+// name a crash can lose. A zero Ref when there is none.
+func namedBy(m *model.Model, q, gone string) model.Ref {
+	if gone != "" {
+		q = gone
+	}
+	if n := m.Names()[q]; n != nil && len(n.Ops) > 0 {
+		return n.Ops[len(n.Ops)-1].Event()
+	}
+	return model.Ref{}
 }
 
 // heldDurable reports whether the removed file f, named p until now, had
@@ -363,6 +428,21 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		if h.truncated != 0 {
 			removed, left, removing, removes = "emptied by a truncation", "emptied", "truncating", " truncates "
 		}
+		if h.unnamed {
+			f := newFinding(RemoveBeforeSync, p, h.at, unnamedWords(h, p, gone, removed, left, removing))
+			f.relate(h.read, "reads "+gone)
+			switch {
+			case h.named.Line == 0:
+			case h.gone != "":
+				f.relate(h.named, "makes "+base(h.gone)+", the directory holding it not yet synced")
+			default:
+				f.relate(h.named, "names "+base(p)+", its directory not yet synced")
+			}
+			f.relate(h.at, h.at.Syscall+removes+gone)
+			f.State = h.state
+			r.emit(f)
+			continue
+		}
 		f := newFinding(RemoveBeforeSync, p, h.at,
 			fmt.Sprintf("%s was %s while %s, written after %s was read, was only in the page cache: a crash can leave %s %s and %s empty or partial, the data in neither; fsync %s before %s %s",
 				gone, removed, base(p), gone, gone, left, base(p), base(p), removing, gone))
@@ -375,4 +455,33 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		f.State = h.state
 		r.emit(f)
 	}
+}
+
+// unnamedWords is the message of a hit whose copy, at p, had durable
+// bytes and a name a crash could lose.
+func unnamedWords(h removeHit, p, gone, removed, left, removing string) string {
+	shows := "missing"
+	if h.gone != "" {
+		shows = "missing with the new directory " + base(h.gone)
+	} else if h.state != nil {
+		switch model.Outcome(h.state.Outcome) {
+		case model.Missing:
+		case model.Initial:
+			shows = "as it was before the run"
+		case model.Earlier:
+			shows = "an earlier version"
+		default:
+			shows = "naming another file"
+		}
+	}
+	copied := base(p)
+	if copied == gone {
+		gone, copied = h.removed, p // one base name in two directories
+	}
+	dir := dirWords(parentDirOf(p))
+	if h.gone != "" {
+		dir += " and the one holding " + base(h.gone)
+	}
+	return fmt.Sprintf("%s was %s after %s, written from it, was synced but before its name was durable: a crash can leave %s %s and %s %s, the data in neither; fsync %s before %s %s",
+		gone, removed, copied, gone, left, copied, shows, dir, removing, gone)
 }

@@ -64,22 +64,27 @@ func TestRemoveBeforeSync(t *testing.T) {
 		name  string
 		lines []string
 		// want is where remove-before-sync is found: "all" models,
-		// "none", or "strong" ones (ext4 and xfs, not posix, where a file
-		// fsync makes no name durable).
+		// "none", "strong" ones (ext4 and xfs, not posix, where a file
+		// fsync makes no name durable), or "posix" alone: a copy synced
+		// whose name is not durable yet, which the removal can reach the
+		// disk before under posix, and not under the ordered models.
 		want string
 	}{
 		{"copy never synced, original removed", append(slices.Clone(copied), unlinkIn), "all"},
 		{"copy synced after the removal", append(slices.Clone(copied), unlinkIn, openDir, syncOut, syncDir), "all"},
-		{"another copy synced before the removal", []string{openIn, readIn, openOut, writeOut, makeIn2, writeIn2, syncIn2, unlinkIn}, "none"},
+		{"another copy synced before the removal", []string{openIn, readIn, openOut, writeOut, makeIn2, writeIn2, syncIn2, unlinkIn}, "posix"},
+		{"another copy synced with its directory before the removal", []string{openIn, readIn, openOut, writeOut, makeIn2, writeIn2, syncIn2, openDir, syncDir, unlinkIn}, "none"},
 		{"another file synced before the read", []string{makeIn2, writeIn2, syncIn2, openIn, readIn, openOut, writeOut, unlinkIn}, "all"},
-		{"copy synced before the removal", []string{openIn, readIn, openOut, writeOut, syncOut, closeOut, closeIn, unlinkIn, openDir, syncDir}, "none"},
+		{"copy synced before the removal, its directory after", []string{openIn, readIn, openOut, writeOut, syncOut, closeOut, closeIn, unlinkIn, openDir, syncDir}, "posix"},
+		{"copy and its directory synced before the removal", []string{openIn, readIn, openOut, writeOut, syncOut, closeOut, closeIn, openDir, syncDir, unlinkIn}, "none"},
 		{"nothing read from the original", []string{openIn, readNone, openOut, writeOut, closeOut, closeIn, unlinkIn}, "none"},
 		{"copy written before the read", []string{openConf, readConf, openOut, writeOut, openIn, readIn, closeIn, unlinkIn}, "none"},
 		{"copy never synced, original emptied (copytruncate)", append(slices.Clone(copied), truncIn), "all"},
 		{"copy never synced, original emptied, then written by another process", append(slices.Clone(copied), truncIn, openIn3, appendIn3), "all"},
 		{"original emptied and rewritten by the process that emptied it", append(slices.Clone(copied), truncIn, reopenIn, rewriteIn), "none"},
 		{"original made by the run with its data unsynced, copied and emptied", append([]string{makeIn, writeIn, closeMk, openDir, syncDir}, append(slices.Clone(copied), truncIn)...), "none"},
-		{"copy synced, original emptied", []string{openIn, readIn, openOut, writeOut, syncOut, truncIn}, "none"},
+		{"copy synced, original emptied", []string{openIn, readIn, openOut, writeOut, syncOut, truncIn}, "posix"},
+		{"copy and its directory synced, original emptied", []string{openIn, readIn, openOut, writeOut, syncOut, openDir, syncDir, truncIn}, "none"},
 		{"copy written before the read and after it", []string{openConf, readConf, openOut, writeOut, openIn, readIn, writeOut, closeIn, unlinkIn}, "all"},
 		{"the original never read", []string{openConf, readConf, openOut, writeOut, closeOut, unlinkIn}, "none"},
 		{"original made by the run, not synced", append([]string{makeIn, writeIn, closeMk}, append(slices.Clone(copied), unlinkIn)...), "none"},
@@ -88,7 +93,7 @@ func TestRemoveBeforeSync(t *testing.T) {
 		{"original keeps another name", append(slices.Clone(copied), linkIn, unlinkIn), "none"},
 		{"read and written by another process, removed by the first (cp a b && rm a)", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn}, "all"},
 		{"copied in the kernel by another process", []string{openIn2, openOut2, copyIn2, exit2, unlinkIn}, "all"},
-		{"copied in the kernel and synced", []string{openIn2, openOut2, copyIn2, syncOut2, exit2, unlinkIn}, "none"},
+		{"copied in the kernel and synced", []string{openIn2, openOut2, copyIn2, syncOut2, exit2, unlinkIn}, "posix"},
 		{"read by one process, written by another", []string{openIn2, readIn2, exit2, openOut, writeOut, unlinkIn}, "none"},
 		{"another process exited", []string{openIn, readIn, openOut, writeOut, exit2, unlinkIn}, "all"},
 		{"read, written and removed by a process that exited, its pid used again", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn2}, "all"},
@@ -101,14 +106,16 @@ func TestRemoveBeforeSync(t *testing.T) {
 				}})
 				got := len(found) > 0
 				for _, f := range found {
-					if f.Path != "/w/out" || !strings.Contains(f.Message, "in was removed while out") && !strings.Contains(f.Message, "in was emptied by a truncation while out") {
+					copy := base(f.Path)
+					if f.Path != "/w/out" && f.Path != "/w/table" || !strings.Contains(f.Message, "in was removed while "+copy) && !strings.Contains(f.Message, "in was emptied by a truncation while "+copy) &&
+						!strings.Contains(f.Message, "after "+copy+", written from it, was synced but before its name was durable") {
 						t.Errorf("%s: %s: %s", m, f.Path, f.Message)
 					}
 					if f.State == nil {
 						t.Errorf("%s: no crash state", m)
 					}
 				}
-				if want := tc.want == "all" || tc.want == "strong" && m != model.Posix; got != want {
+				if want := tc.want == "all" || tc.want == "strong" && m != model.Posix || tc.want == "posix" && m == model.Posix; got != want {
 					t.Errorf("%s: remove-before-sync %v, want %v", m, got, want)
 				}
 			}
@@ -236,5 +243,90 @@ func TestRemoveBeforeSyncNamesWritesAfterTheRead(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"5"}) {
 		t.Errorf("pending writes named at lines %q, want [5] (the write after the read)", got)
+	}
+}
+
+// TestRemoveBeforeSyncCopyName: a copy whose bytes were synced is lost
+// all the same when the original is emptied or removed before the copy's
+// name is durable: under posix that can reach the disk first, and a crash
+// leaves the original empty and the copy missing (copytruncate that
+// syncs the directory only at the end). Synced before the truncation,
+// or an existing name rewritten in place, the copy is kept; the ordered
+// models commit the truncation after the name, so they never find it.
+func TestRemoveBeforeSyncCopyName(t *testing.T) {
+	const (
+		openLog   = `7 openat(AT_FDCWD, "/q/spool/mail.log", O_RDWR) = 3`
+		readLog   = `7 read(3, "from a\nfrom b\n", 4096) = 14`
+		newCopy   = `7 openat(AT_FDCWD, "/q/spool/mail.log.0", O_WRONLY|O_CREAT|O_EXCL, 0640) = 4`
+		oldCopy   = `7 openat(AT_FDCWD, "/q/spool/mail.log.0", O_WRONLY|O_TRUNC) = 4`
+		tmpCopy   = `7 openat(AT_FDCWD, "/q/spool/mail.log.0~", O_WRONLY|O_CREAT|O_EXCL, 0640) = 4`
+		putTmp    = `7 rename("/q/spool/mail.log.0~", "/q/spool/mail.log.0") = 0`
+		mkArch    = `7 mkdir("/q/spool/arch", 0750) = 0`
+		archCopy  = `7 openat(AT_FDCWD, "/q/spool/arch/mail.log.0", O_WRONLY|O_CREAT|O_EXCL, 0640) = 4`
+		openArch  = `7 openat(AT_FDCWD, "/q/spool/arch", O_RDONLY|O_DIRECTORY) = 6`
+		syncArch  = `7 fsync(6) = 0`
+		writeCopy = `7 write(4, "from a\nfrom b\n", 14) = 14`
+		syncCopy  = `7 fdatasync(4) = 0`
+		closeCopy = `7 close(4) = 0`
+		empty     = `7 ftruncate(3, 0) = 0`
+		syncLog   = `7 fsync(3) = 0`
+		closeLog  = `7 close(3) = 0`
+		openSpool = `7 openat(AT_FDCWD, "/q/spool", O_RDONLY|O_DIRECTORY) = 5`
+		syncSpool = `7 fsync(5) = 0`
+		closeDir  = `7 close(5) = 0`
+		exit      = `7 exit_group(0) = ?`
+	)
+	copyThen := func(open string, mid ...string) []string {
+		return append(append([]string{openLog, open, readLog, writeCopy, syncCopy, closeCopy}, mid...), empty, syncLog, closeLog)
+	}
+	dirAtEnd := []string{openSpool, syncSpool, closeDir, exit}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		path  string // the copy found under posix, "" for none
+		words string // what the message says the copy is left as
+	}{
+		{"directory synced at the end", append(copyThen(newCopy), dirAtEnd...), "/q/spool/mail.log.0", "mail.log.0 missing"},
+		{"directory synced before the truncation", append(copyThen(newCopy, openSpool, syncSpool, closeDir), exit), "", ""},
+		{"an existing name rewritten", append(copyThen(oldCopy), dirAtEnd...), "", ""},
+		{"renamed over an existing name", append([]string{openLog, tmpCopy, readLog, writeCopy, syncCopy, closeCopy, putTmp, empty, syncLog, closeLog}, dirAtEnd...),
+			"/q/spool/mail.log.0", "mail.log.0 as it was before the run"},
+		{"in a new directory synced, its parent at the end", append(append([]string{mkArch}, copyThen(archCopy, openArch, syncArch)...), dirAtEnd...),
+			"/q/spool/arch/mail.log.0", "missing with the new directory arch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			emptyLine := slices.Index(tc.lines, empty) + 1
+			for _, m := range []model.Persistence{model.Posix, model.Ext4, model.Xfs, model.Btrfs} {
+				found := removeFindings(t, text, Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) {
+					return p == "/q" || p == "/q/spool" || p == "/q/spool/mail.log" || p == "/q/spool/mail.log.0" && tc.lines[1] != newCopy, true
+				}})
+				want := tc.path
+				if m != model.Posix {
+					want = ""
+				}
+				var got string
+				for _, f := range found {
+					got = f.Path
+					if !strings.Contains(f.Message, "mail.log was emptied by a truncation after mail.log.0, written from it, was synced but before its name was durable") ||
+						!strings.Contains(f.Message, tc.words) || !strings.Contains(f.Message, "before truncating mail.log") {
+						t.Errorf("%s: message %q, want it to say %q", m, f.Message, tc.words)
+					}
+					if f.Line != emptyLine || f.State == nil || f.State.Line != emptyLine {
+						t.Errorf("%s: found at line %d with state %+v, want both at the truncation, line %d", m, f.Line, f.State, emptyLine)
+					}
+					var what []string
+					for _, r := range f.Related {
+						what = append(what, fmt.Sprintf("%d %s", r.Line, r.What))
+					}
+					if len(what) != 3 || !strings.HasSuffix(what[2], "ftruncate truncates mail.log") {
+						t.Errorf("%s: related lines %q, want the read, the name and the truncation", m, what)
+					}
+				}
+				if len(found) > 1 || got != want {
+					t.Errorf("%s: %d findings, on %q; want one on %q", m, len(found), got, want)
+				}
+			}
+		})
 	}
 }
