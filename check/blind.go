@@ -442,6 +442,7 @@ type Watcher struct {
 	// that succeeded covered, and syncedAll says a sync or syncfs
 	// succeeded: what was written before the trace is durable then.
 	early       map[*model.Handle]*earlyFile
+	sockets     map[*model.Handle]bool // fds socket calls used (socketUse)
 	earlySynced map[string]bool
 	syncedAll   bool
 
@@ -993,6 +994,8 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if i := row.FD(); i >= 0 && w.procs != nil && !w.cmdExec {
 		w.observeEarly(ev, row, i)
+	} else if i := row.Pos(syscalls.ArgFDOther); i >= 0 && row.Socket() && w.procs != nil && !w.cmdExec {
+		w.socketUse(ev, i)
 	}
 	if (row.Effect == syscalls.Sync || row.Effect == syscalls.Syncfs) && !w.cmdExec {
 		w.syncedAll = true
@@ -2041,6 +2044,26 @@ func (e *earlyFile) blind() bool {
 // one said, and a daemon attached with -p can hold thousands.
 const maxEarly = 64
 
+// socketUse notes that argument i of ev, a socket call that succeeded,
+// is a socket: an fd open before the trace that a server only sends on,
+// receives on and closes is no file whose data a crash can lose.
+func (w *Watcher) socketUse(ev *parser.Event, i int) {
+	h := w.procs.FDHandle(w.procs.Proc(ev.PID), ev.Arg(i), ev.Began())
+	if h == nil {
+		return
+	}
+	if e := w.early[h]; e != nil {
+		e.other = true
+		return
+	}
+	if w.sockets == nil {
+		w.sockets = map[*model.Handle]bool{}
+	}
+	if len(w.sockets) < maxEarly {
+		w.sockets[h] = true
+	}
+}
+
 // observeEarly notes a successful call through argument i of ev, an fd,
 // in a trace whose first process shows no start: the use of a regular
 // file open before the trace began (named by -y and in scope, or named by
@@ -2073,7 +2096,7 @@ func (w *Watcher) observeEarly(ev *parser.Event, row *syscalls.Row, i int) {
 	}
 	e := w.early[h]
 	if e == nil {
-		if h.Kind != model.HandleFile || h.Node != nil && h.Node.Dir || v.Deleted {
+		if h.Kind != model.HandleFile || h.Node != nil && h.Node.Dir || v.Deleted || w.sockets[h] {
 			return
 		}
 		path := ""

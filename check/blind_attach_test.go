@@ -113,6 +113,10 @@ func TestAttachedAfterOpen(t *testing.T) {
 		{name: "a fifo", trace: attachFifo + "41 fstat(5</srv/q/log>, {st_mode=S_IFIFO|0600, st_size=0, ...}) = 0\n" + attachLet + attachEnd},
 		{name: "a regular file by its stat", trace: attachFifo + "41 fstat(5</srv/q/log>, {st_mode=S_IFREG|0644, st_size=3, ...}) = 0\n" + attachLet + attachEnd, want: []string{BlindUnknownFD}},
 		{name: "a pipe", trace: attachFifo + "41 close(5<pipe:[7731]>) = 0\n" + attachEnd},
+		// A connection a server accepted before the attach, without -y:
+		// its socket calls show it is no file.
+		{name: "a socket, no -y", trace: noY(attachFifo + "41 sendto(5, \"done\\n\", 5, 0, NULL, 0) = 5\n41 shutdown(5, SHUT_RDWR) = 0\n41 close(5) = 0\n" + attachEnd)},
+		{name: "a socket received on, no -y", trace: noY(attachFifo + "41 recvfrom(5, \"q\", 1, 0, NULL, NULL) = 1\n41 close(5) = 0\n" + attachEnd)},
 		{name: "a terminal", trace: attachFifo + "41 close(5</dev/pts/2>) = 0\n" + attachEnd},
 		{name: "outside the root", trace: attachFifo + attachLet + attachEnd, opt: Options{Roots: []string{"/srv/other"}}},
 		{name: "on tmpfs", trace: attachFifo + "41 close(5</run/q/log>) = 0\n" + attachEnd, opt: Options{LikelyVolatile: LikelyVolatile}},

@@ -41,8 +41,8 @@ type jointInc struct {
 	carriedOps []carriedOp
 	// parts are the changes of pending ops made durable on their own
 	// (Model.persistPart), which records no longer count in opN.
-	parts map[opPath]bool
-	varying    map[string]bool // the recorded paths that vary
+	parts   map[opPath]bool
+	varying map[string]bool // the recorded paths that vary
 	// static: the paths that do not vary; none, all: every path, in the
 	// configuration where no pending op persisted, or all did.
 	static, none, all product

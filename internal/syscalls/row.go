@@ -179,6 +179,10 @@ type Row struct {
 	fd, dirfd, path, dirfd2, path2, data, offset, offPtr, offOut, flags, stat int8
 }
 
+// Socket reports whether the call works on a socket (or a message
+// queue) only: its fd argument (ArgFDOther) is no file.
+func (r *Row) Socket() bool { return r.Why == whySocket }
+
 // Pos returns the position of the first argument of kind k, or -1.
 func (r *Row) Pos(k ArgKind) int {
 	for i, a := range r.Args {
