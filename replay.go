@@ -132,13 +132,13 @@ func (r *Replay) Run(visit func(ev *parser.Event, pt model.Point, ok bool) bool)
 		case r.summary:
 			tl.Summarize()
 		}
-		watch.UseProcs(tl.Model().Procs())
+		watch.UseModel(tl.Model())
 		if !visit(nil, tl.Start(), true) {
 			return &Replayed{}, nil
 		}
 	} else {
 		m = model.New(opt)
-		watch.UseProcs(m.Procs())
+		watch.UseModel(m)
 	}
 	stream, err := r.openRecycled(trace, what, st.Arch, r.recycle)
 	if err != nil {

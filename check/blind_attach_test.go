@@ -104,6 +104,9 @@ func TestAttachedAfterOpen(t *testing.T) {
 			"41 openat(AT_FDCWD</srv/q>, \"log\", O_RDONLY) = 3</srv/q/log>\n41 fsync(3</srv/q/log>) = 0\n41 close(3</srv/q/log>) = 0\n" + attachEnd},
 		{name: "sync()", trace: attachFifo + attachLet + "41 sync() = 0\n" + attachEnd},
 		{name: "syncfs", trace: noY(attachFifo + "41 syncfs(3</srv/q/cmd>) = 0\n" + attachLet + attachEnd)},
+		{name: "syncfs of its filesystem", trace: attachFifo + "41 openat(AT_FDCWD</srv/q>, \"/srv\", O_RDONLY) = 3</srv>\n41 syncfs(3</srv>) = 0\n" + attachLet + attachEnd},
+		// A syncfs of tmpfs syncs nothing on the disk.
+		{name: "syncfs of /dev/shm", trace: attachFifo + "41 openat(AT_FDCWD</srv/q>, \"/dev/shm\", O_RDONLY) = 3</dev/shm>\n41 syncfs(3</dev/shm>) = 0\n" + attachLet + attachEnd, want: []string{BlindUnknownFD}},
 		// A failed fsync made nothing durable (and is a finding's).
 		{name: "an fsync that failed", trace: attachFifo + "41 fsync(5</srv/q/log>) = -1 EIO (Input/output error)\n" + attachLet + attachEnd, want: []string{BlindUnknownFD}},
 		// The program's input, or a library it maps: read, not written.

@@ -622,7 +622,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 		r.m = model.New(mo)
 		if i == 0 {
-			watch.UseProcs(r.m.Procs())
+			watch.UseModel(r.m)
 			names.fsOf = r.m.FSOf
 		}
 		runs[i] = r
