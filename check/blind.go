@@ -129,6 +129,10 @@ const NoteFailed = "command-failed"
 // NoteFailed does not count as a failure.
 var stopSignals = []string{"SIGTERM", "SIGINT", "SIGHUP"}
 
+// NoteOutsideRoots is the ID of the note that the program changed files
+// outside the roots, which the check leaves out.
+const NoteOutsideRoots = "changed-outside-roots"
+
 // NoteFaked is the ID of the note about calls strace answered itself.
 const NoteFaked = "injected-success"
 
@@ -1962,6 +1966,13 @@ func (w *Watcher) notes() []Note {
 		// clean verdict on a run that stopped early says little of the
 		// save the user meant to check.
 		out = append(out, Note{ID: NoteFailed, Message: fmt.Sprintf("the traced command %s at %s: a run that failed may have stopped before the save you meant to check, and the verdict covers only what it did", w.cmdHow, lineOf(w.cmdFailed)), Trace: w.cmdFailed.File, Line: w.cmdFailed.Line})
+	}
+	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots > 0 && e.n > 0 {
+		// Not a blind spot: the roots are the user's choice (or crashsim
+		// trace's default, the directory the command started in). But a
+		// clean verdict should not hide that the program saved files the
+		// check left out.
+		out = append(out, Note{ID: NoteOutsideRoots, Message: fmt.Sprintf("the program also changed %s outside --root %s (first %s, at %s), which the check left out: a loss there is not reported; to check them too, give their directory as another --root", plural(e.n, "path", "paths"), shown(strings.Join(w.rootsGiven(), ", ")), shown(e.first), lineOf(e.at)), Trace: e.at.File, Line: e.at.Line})
 	}
 	if w.faked > 0 {
 		// Not a blind spot: the trace says plainly that these calls did
