@@ -152,11 +152,35 @@ func ownCgroup() (string, error) {
 	if !found {
 		return "", errors.New("no cgroup2 hierarchy")
 	}
-	f, err := os.Open("/proc/self/mountinfo")
+	mounts, err := readMountinfo()
 	if err != nil {
 		return "", err
 	}
+	for _, m := range mounts {
+		if m.fstype != "cgroup2" {
+			continue
+		}
+		rel, ok := strings.CutPrefix(path, m.root)
+		if !ok || rel != "" && m.root != "/" && rel[0] != '/' {
+			continue // the mount shows another part of the hierarchy
+		}
+		return filepath.Join(m.dir, rel), nil
+	}
+	return "", errors.New("cgroup2 is not mounted")
+}
+
+// mountLine is one line of /proc/self/mountinfo: the root of the mount
+// within its filesystem, where it is mounted, and the filesystem's type.
+type mountLine struct{ root, dir, fstype string }
+
+// readMountinfo reads this process's mount table, each line up to 1 MiB.
+func readMountinfo() ([]mountLine, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
 	defer f.Close()
+	var out []mountLine
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -169,17 +193,12 @@ func ownCgroup() (string, error) {
 				break
 			}
 		}
-		if sep < 5 || sep+1 >= len(fields) || fields[sep+1] != "cgroup2" {
+		if sep < 5 || sep+1 >= len(fields) {
 			continue
 		}
-		root, mp := unescapeMount(fields[3]), unescapeMount(fields[4])
-		rel, ok := strings.CutPrefix(path, root)
-		if !ok || rel != "" && root != "/" && rel[0] != '/' {
-			continue // the mount shows another part of the hierarchy
-		}
-		return filepath.Join(mp, rel), nil
+		out = append(out, mountLine{root: unescapeMount(fields[3]), dir: unescapeMount(fields[4]), fstype: fields[sep+1]})
 	}
-	return "", errors.New("cgroup2 is not mounted")
+	return out, sc.Err()
 }
 
 // unescapeMount undoes the octal escapes of a mountinfo field (\040 is a

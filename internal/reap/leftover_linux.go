@@ -295,25 +295,15 @@ func openDir(pfd int, name string) int {
 // mountsBelow lists the mount points below dir, FUSE ones apart, deepest
 // first.
 func mountsBelow(dir string) (fuse, other []string) {
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return nil, nil
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS... - FSTYPE SOURCE ...
-		f := strings.Fields(line)
-		sep := slices.Index(f, "-")
-		if sep < 5 || sep+1 >= len(f) {
+	mounts, _ := readMountinfo()
+	for _, m := range mounts {
+		if !strings.HasPrefix(m.dir, dir+"/") {
 			continue
 		}
-		mp := unescapeMount(f[4])
-		if !strings.HasPrefix(mp, dir+"/") {
-			continue
-		}
-		if f[sep+1] == "fuse" || strings.HasPrefix(f[sep+1], "fuse.") {
-			fuse = append(fuse, mp)
+		if m.fstype == "fuse" || strings.HasPrefix(m.fstype, "fuse.") {
+			fuse = append(fuse, m.dir)
 		} else {
-			other = append(other, mp)
+			other = append(other, m.dir)
 		}
 	}
 	deepest := func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") }
