@@ -184,14 +184,7 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 		return "", "", false
 	}
 	p = runAlias(p)
-	best := -1
-	for i, m := range o.Mounts {
-		if under(p, m.Dir) && (best < 0 || len(m.Dir) > len(o.Mounts[best].Dir)) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		m := o.Mounts[best]
+	if m, ok := o.mountAt(p); ok {
 		return m.Dir, m.FSType, m.Volatile()
 	}
 	for _, d := range o.LikelyVolatile {

@@ -8,15 +8,23 @@ func (o *Options) FSOf() func(string) string {
 	if len(o.Mounts) == 0 {
 		return nil
 	}
-	mounts := o.Mounts
 	return func(p string) string {
-		p = runAlias(p)
-		best := ""
-		for _, m := range mounts {
-			if under(p, m.Dir) && len(m.Dir) >= len(best) {
-				best = m.Dir
-			}
-		}
-		return best
+		m, _ := o.mountAt(runAlias(p))
+		return m.Dir
 	}
+}
+
+// mountAt is the mount of Options.Mounts that holds p: the longest mount
+// point above it (the first listed of equal ones). False when none does.
+func (o *Options) mountAt(p string) (Mount, bool) {
+	best := -1
+	for i, m := range o.Mounts {
+		if under(p, m.Dir) && (best < 0 || len(m.Dir) > len(o.Mounts[best].Dir)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Mount{}, false
+	}
+	return o.Mounts[best], true
 }
