@@ -391,7 +391,7 @@ type Watcher struct {
 	execs int
 
 	// procs is the process model of the model whose paths the watcher
-	// sees (UseProcs): it tells an fd the trace never opened and cannot
+	// sees (UseModel): it tells an fd the trace never opened and cannot
 	// name. unnamed counts the changes made through such fds, the first
 	// at unnamedAt.
 	procs     *model.Procs
@@ -435,17 +435,13 @@ type Watcher struct {
 	// or an excerpt), the regular files used through fds that were open
 	// before the trace began, by handle: what the program wrote to them
 	// before, no line shows (see observeEarly). At most maxEarly.
-	// earlySynced holds the paths an fsync or fdatasync
-	// that succeeded covered, and syncedAll says a sync or syncfs
-	// succeeded: what was written before the trace is durable then.
+	// earlySynced holds the paths an fsync or fdatasync that succeeded
+	// covered (a sync, or a syncfs, the model says: m.SyncedAfter):
+	// what was written before the trace is durable then.
 	early       map[*model.Handle]*earlyFile
 	sockets     map[*model.Handle]bool // fds socket calls used (socketUse)
 	earlySynced map[string]bool
-	syncedAll   bool
-	// syncedFS are the filesystems a syncfs synced (model.Effect.FS), and
-	// fsOf says which one holds a path (UseModel).
-	syncedFS map[string]bool
-	fsOf     func(string) string
+	m           *model.Model // the model whose paths the watcher sees (UseModel)
 
 	raw     model.Ref
 	rawCall string
@@ -635,14 +631,10 @@ func NewWatcher(opt *Options) *Watcher {
 	return &Watcher{opt: opt, openFlags: model.OpenFlags, syncs: map[string]bool{}, forks: map[int]model.Ref{}, pids: map[int]bool{}, running: map[int]bool{}}
 }
 
-// UseProcs gives the watcher the process model that resolves the paths
-// ObserveResolved gets, to tell fds the trace never opened.
-func (w *Watcher) UseProcs(p *model.Procs) { w.procs = p }
-
-// UseModel is UseProcs with m's process model, and gives the watcher m's
-// word on which filesystem holds a path (model.Model.FSOf), for what a
-// syncfs covered.
-func (w *Watcher) UseModel(m *model.Model) { w.procs, w.fsOf = m.Procs(), m.FSOf }
+// UseModel gives the watcher the model whose process model resolves the
+// paths ObserveResolved gets, to tell fds the trace never opened, and
+// which says what a sync or a syncfs covered.
+func (w *Watcher) UseModel(m *model.Model) { w.procs, w.m = m.Procs(), m }
 
 // ref is where an event is, as model.Ref says it.
 func ref(ev *parser.Event) model.Ref {
@@ -1003,9 +995,6 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	} else if i := row.Pos(syscalls.ArgFDOther); i >= 0 && row.Socket() && w.procs != nil && !w.cmdExec {
 		w.socketUse(ev, i)
 	}
-	if row.Effect == syscalls.Sync && !w.cmdExec {
-		w.syncedAll = true
-	}
 	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 {
 		if unopened, std := w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()); unopened {
 			w.observeUnopened(ev, row, paths, std)
@@ -1232,14 +1221,6 @@ func (w *Watcher) changed(ev *parser.Event, p string) {
 func (w *Watcher) ObserveEffect(m *model.Model, e *model.Effect) { w.observeEffect(e) }
 
 func (w *Watcher) observeEffect(e *model.Effect) {
-	if e.Kind == model.EffSyncAll && e.Event != nil && e.Event.Call.Effect() == syscalls.Syncfs {
-		// A syncfs: of the files on its filesystem only. An fd no -y
-		// names is taken as on it.
-		if w.syncedFS == nil {
-			w.syncedFS = map[string]bool{}
-		}
-		w.syncedFS[e.FS] = true
-	}
 	if e.Kind == model.EffWrite && e.Handle != nil && e.Handle.Flags&syscalls.O_DSYNC != 0 {
 		w.barrier = true
 	}
@@ -2188,26 +2169,13 @@ func notRegular(ev *parser.Event) bool {
 // the trace made durable, and how many such files there are (0 when
 // none): what the program wrote to them before the trace began, a crash
 // can lose, and the trace cannot show whether it did.
-// syncfsCovered reports whether a syncfs in the trace synced the
-// filesystem of path p ("" for an fd no -y names: any syncfs, whose
-// filesystem the file may be on).
-func (w *Watcher) syncfsCovered(p string) bool {
-	if len(w.syncedFS) == 0 {
-		return false
-	}
-	if w.syncedFS[""] || p == "" || w.fsOf == nil {
-		return true
-	}
-	return w.syncedFS[w.fsOf(p)]
-}
-
 func (w *Watcher) earlyUnsynced() (first *earlyFile, n int) {
-	if w.cmdExec || w.syncedAll {
+	if w.cmdExec {
 		return nil, 0
 	}
 	var blind []*earlyFile
 	for _, e := range w.early {
-		if e.blind() && (e.path == "" || !w.earlySynced[e.path]) && !w.syncfsCovered(e.path) {
+		if e.blind() && (e.path == "" || !w.earlySynced[e.path]) && (w.m == nil || !w.m.SyncedAfter(e.path, -1)) {
 			blind = append(blind, e)
 		}
 	}

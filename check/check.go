@@ -623,7 +623,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		r.m = model.New(mo)
 		if i == 0 {
 			watch.UseModel(r.m)
-			names.fsOf = r.m.FSOf
+			names.synced = r.m.SyncedAfter
 		}
 		runs[i] = r
 	}

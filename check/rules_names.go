@@ -52,12 +52,9 @@ type nameHistory struct {
 	madeInitial map[string]bool
 	existed     map[string]bool
 	dirSync     map[string]int // directory path -> seq of its last fsync
-	syncedAt    int            // seq of the last sync (of every file)
-	// fsSync is, for a syncfs, its filesystem (model.Effect.FS) -> seq
-	// of its last syncfs; fsOf says which filesystem holds a path
-	// (model.Model.FSOf).
-	fsSync  map[string]int
-	fsOf    func(string) string
+	// synced is the first model's SyncedAfter: whether a sync, or a
+	// syncfs of a path's filesystem, came after an event.
+	synced  func(p string, seq int) bool
 	pruneAt int // len(made) at which to prune next
 }
 
@@ -66,24 +63,16 @@ type nameHistory struct {
 var namePrune = 1024
 
 func newNameHistory() *nameHistory {
-	return &nameHistory{made: map[string]int{}, madeInitial: map[string]bool{}, existed: map[string]bool{}, dirSync: map[string]int{}, syncedAt: -1, pruneAt: namePrune}
+	return &nameHistory{made: map[string]int{}, madeInitial: map[string]bool{}, existed: map[string]bool{}, dirSync: map[string]int{}, pruneAt: namePrune}
 }
 
 // syncedAfter reports whether a sync after seq made the entries of p's
 // directory durable: its fsync, a sync, or a syncfs of its filesystem.
 func (s *nameHistory) syncedAfter(p string, seq int) bool {
-	if s.syncedAt > seq {
-		return true
-	}
 	if d, ok := s.dirSync[parentDirOf(p)]; ok && d > seq {
 		return true
 	}
-	if len(s.fsSync) > 0 && s.fsOf != nil {
-		if d, ok := s.fsSync[s.fsOf(p)]; ok && d > seq {
-			return true
-		}
-	}
-	return false
+	return s.synced != nil && s.synced(p, seq)
 }
 
 func (*nameNotSynced) Observe(r *run, e *model.Effect) {
@@ -130,21 +119,12 @@ func (s *nameHistory) observe(e *model.Effect) {
 		if e.Inode != nil && e.Inode.Path != "" {
 			s.dirSync[e.Inode.Path] = e.Ref.Seq
 		}
-	case model.EffSyncAll:
-		if e.FS != "" {
-			if s.fsSync == nil {
-				s.fsSync = map[string]int{}
-			}
-			s.fsSync[e.FS] = e.Ref.Seq
-		} else {
-			s.syncedAt = e.Ref.Seq
-		}
 	}
 }
 
 // prune forgets the paths whose last making a sync after it covered: a
 // directory fsync of their parent, or a sync. Such a path is no litter
-// whatever follows (dirSync and syncedAt only grow) until an op makes it
+// whatever follows (dirSync and the model's syncs only grow) until an op makes it
 // again, which puts it back. Forgetting it must not change what else made
 // says:
 //   - existed is decided at a path's first change, which a forgotten path

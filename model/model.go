@@ -235,6 +235,11 @@ type Model struct {
 	// lastCommit is the event of the last sync or syncfs, -1 before any:
 	// a transaction commit, which empties btrfs's log (persist.go).
 	lastCommit int
+	// lastSyncAll is the event of the last sync of every file, -1
+	// before any; syncedFS holds, by filesystem, the event of the last
+	// syncfs of it (see SyncedAfter).
+	lastSyncAll int
+	syncedFS    map[string]int
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
@@ -308,7 +313,7 @@ func New(opt Options) *Model {
 		}
 	}
 	return &Model{opt: opt, procs: procs, sharedProcs: sharedProcs, slot: slot, names: map[string]*Name{}, maps: map[string]*Inode{}, parents: map[string]bool{}, pendingByDir: map[string][]*EntryOp{},
-		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1}
+		restIdx: newRestIndex(), retireEvery: cmp.Or(opt.RetireBatch, retireBatch), lastCommit: -1, lastSyncAll: -1}
 }
 
 // newProcs is the process model of a model with options opt.
@@ -1453,6 +1458,30 @@ func (m *Model) Covers(e *Effect, ino *Inode) bool {
 	return e.FS == "" || ino != nil && m.onFS(ino, e.FS)
 }
 
+// SyncedAfter reports whether, after event seq, a sync of every file
+// (sync, or a syncfs whose fd the trace cannot place) or a syncfs of the
+// filesystem holding path p ran: what the program wrote to p and the
+// entries of p's directory before it are durable. p "" is a file the
+// trace cannot name: any syncfs may have been of its filesystem.
+func (m *Model) SyncedAfter(p string, seq int) bool {
+	if m.lastSyncAll > seq {
+		return true
+	}
+	if len(m.syncedFS) == 0 {
+		return false
+	}
+	if p == "" {
+		for _, s := range m.syncedFS {
+			if s > seq {
+				return true
+			}
+		}
+		return false
+	}
+	s, ok := m.syncedFS[m.FSOf(p)]
+	return ok && s > seq
+}
+
 // syncFS is a syncfs of filesystem fs: the data of the files on it and
 // the entries of its directories become durable, and nothing else. A
 // syncfs of /dev/shm leaves a file written on the disk as it was.
@@ -1487,6 +1516,10 @@ func (m *Model) syncFS(ev *parser.Event, eff *Effect, fs string) {
 		// table's tmpfs): taking it as one only leaves more to a crash.
 		m.lastCommit = cut
 	}
+	if m.syncedFS == nil {
+		m.syncedFS = map[string]int{}
+	}
+	m.syncedFS[fs] = r.Seq
 	eff.Kind, eff.FS = EffSyncAll, fs
 }
 
@@ -1499,7 +1532,7 @@ func (m *Model) syncAll(ev *parser.Event, eff *Effect) {
 		}
 	})
 	eff.Persisted = m.persistEntries(nil, cut)
-	m.lastCommit = cut
+	m.lastCommit, m.lastSyncAll = cut, r.Seq
 	for d := range m.unsureIn {
 		m.unsureSynced(d, cut)
 	}
