@@ -158,24 +158,6 @@ func under(p, dir string) bool {
 		len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
-// runAliases are the directories of /var that are symbolic links into
-// /run (FHS 3.0; every systemd distribution, and Debian's and Ubuntu's
-// tmpfs before it): a program that writes its pid file below /var/run
-// writes it on /run's tmpfs, and neither the trace nor the mount table
-// says so, since the path a program passes is not resolved.
-var runAliases = [...]struct{ dir, to string }{{"/var/run", "/run"}, {"/var/lock", "/run/lock"}}
-
-// runAlias is p with a /var directory that links into /run replaced by
-// where it leads.
-func runAlias(p string) string {
-	for _, a := range runAliases {
-		if under(p, a.dir) {
-			return a.to + p[len(a.dir):]
-		}
-	}
-	return p
-}
-
 // volatileAt says whether p lies on a volatile filesystem, and which: the
 // mount holding it (the longest mount point above it), or else a likely
 // volatile directory no root puts back in scope.
@@ -183,7 +165,7 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 	if !strings.HasPrefix(p, "/") {
 		return "", "", false
 	}
-	p = runAlias(p)
+	p = model.RunAlias(p)
 	if m, ok := o.mountAt(p); ok {
 		return m.Dir, m.FSType, m.Volatile()
 	}
@@ -193,7 +175,7 @@ func (o *Options) volatileAt(p string) (dir, fstype string, ok bool) {
 		}
 		for _, r := range o.Roots {
 			// /dev/shm is tmpfs wherever there is one; /run may not be.
-			if r = runAlias(r); r != "/" && under(r, d) && under(p, r) && !under(d, "/dev") {
+			if r = model.RunAlias(r); r != "/" && under(r, d) && under(p, r) && !under(d, "/dev") {
 				return "", "", false
 			}
 		}

@@ -2,14 +2,14 @@ package check
 
 // FSOf returns what model.Options.FSOf wants from the mount table the
 // trace was recorded under (Options.Mounts): the mount point that holds
-// a path, with /var/run and /var/lock taken where they lead. Nil without
-// a mount table: the model then knows the usual ones itself.
+// a path (the model takes /var/run and /var/lock where they lead first).
+// Nil without a mount table: the model then knows the usual ones itself.
 func (o *Options) FSOf() func(string) string {
 	if len(o.Mounts) == 0 {
 		return nil
 	}
 	return func(p string) string {
-		m, _ := o.mountAt(runAlias(p))
+		m, _ := o.mountAt(p)
 		return m.Dir
 	}
 }

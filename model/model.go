@@ -1389,17 +1389,35 @@ func (m *Model) syncFailed(ev *parser.Event, ino *Inode, eff *Effect) {
 // syncfs of one syncs nothing else (coreutils' sync -f /dev/shm).
 var ownFS = [...]string{"/proc", "/sys", "/dev", "/dev/shm", "/run", "/acct"}
 
-// FSOf is the filesystem holding the absolute path p, as its mount point:
+// runAliases are the directories of /var that are symbolic links into
+// /run (FHS 3.0; every systemd distribution, and Debian's and Ubuntu's
+// tmpfs before it): a program that writes its pid file below /var/run
+// writes it on /run's tmpfs, and neither the trace nor a mount table
+// says so, since the path a program passes is not resolved.
+var runAliases = [...]struct{ dir, to string }{{"/var/run", "/run"}, {"/var/lock", "/run/lock"}}
+
+// RunAlias is p with a /var directory that links into /run (runAliases)
+// replaced by where it leads.
+func RunAlias(p string) string {
+	for _, a := range runAliases {
+		if isOrUnder(p, a.dir) {
+			return a.to + p[len(a.dir):]
+		}
+	}
+	return p
+}
+
+// FSOf is the filesystem holding the absolute path p, as its mount point,
+// with /var/run and /var/lock taken where they lead (RunAlias):
 // Options.FSOf's answer, or else the longest of ownFS above p, or "/".
 func (m *Model) FSOf(p string) string {
+	p = RunAlias(p)
 	if m.opt.FSOf != nil {
 		if fs := m.opt.FSOf(p); fs != "" {
 			return fs
 		}
 	}
-	if isOrUnder(p, "/var/run") { // a link to /run on every current system
-		return "/run"
-	}
+	p = RunAlias(p)
 	fs := "/"
 	for _, d := range ownFS {
 		if len(d) > len(fs) && isOrUnder(p, d) {
