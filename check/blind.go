@@ -421,7 +421,6 @@ type Watcher struct {
 	// covered (a sync, or a syncfs, the model says: m.SyncedAfter):
 	// what was written before the trace is durable then.
 	early       map[*model.Handle]*earlyFile
-	sockets     map[*model.Handle]bool // fds socket calls used (socketUse)
 	earlySynced map[string]bool
 	m           *model.Model // the model whose paths the watcher sees (UseModel)
 
@@ -974,8 +973,6 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 	if i := row.FD(); i >= 0 && w.procs != nil && !w.cmdExec {
 		w.observeEarly(ev, row, i)
-	} else if i := row.Pos(syscalls.ArgFDOther); i >= 0 && row.Socket() && w.procs != nil && !w.cmdExec {
-		w.socketUse(ev, i)
 	}
 	if i := row.FD(); i >= 0 && w.procs != nil && w.anyOpens == 0 {
 		if unopened, std := w.procs.Unopened(ev.PID, ev.Arg(i), ev.Began()); unopened {
@@ -2028,26 +2025,6 @@ func (e *earlyFile) blind() bool {
 // one said, and a daemon attached with -p can hold thousands.
 const maxEarly = 64
 
-// socketUse notes that argument i of ev, a socket call that succeeded,
-// is a socket: an fd open before the trace that a server only sends on,
-// receives on and closes is no file whose data a crash can lose.
-func (w *Watcher) socketUse(ev *parser.Event, i int) {
-	h := w.procs.FDHandle(w.procs.Proc(ev.PID), ev.Arg(i), ev.Began())
-	if h == nil {
-		return
-	}
-	if e := w.early[h]; e != nil {
-		e.other = true
-		return
-	}
-	if w.sockets == nil {
-		w.sockets = map[*model.Handle]bool{}
-	}
-	if len(w.sockets) < maxEarly {
-		w.sockets[h] = true
-	}
-}
-
 // observeEarly notes a successful call through argument i of ev, an fd,
 // in a trace whose first process shows no start: the use of a regular
 // file open before the trace began (named by -y and in scope, or named by
@@ -2080,7 +2057,7 @@ func (w *Watcher) observeEarly(ev *parser.Event, row *syscalls.Row, i int) {
 	}
 	e := w.early[h]
 	if e == nil {
-		if h.Kind != model.HandleFile || h.Node != nil && h.Node.Dir || v.Deleted || w.sockets[h] {
+		if h.Kind != model.HandleFile || h.Node != nil && h.Node.Dir || v.Deleted {
 			return
 		}
 		path := ""
@@ -2156,8 +2133,10 @@ func (w *Watcher) earlyUnsynced() (first *earlyFile, n int) {
 		return nil, 0
 	}
 	var blind []*earlyFile
-	for _, e := range w.early {
-		if e.blind() && (e.path == "" || !w.earlySynced[e.path]) && (w.m == nil || !w.m.SyncedAfter(e.path, -1)) {
+	for h, e := range w.early {
+		// A socket call that came after the fd's first use showed the
+		// fd is a socket (model.Procs marks it).
+		if h.Kind == model.HandleFile && e.blind() && (e.path == "" || !w.earlySynced[e.path]) && (w.m == nil || !w.m.SyncedAfter(e.path, -1)) {
 			blind = append(blind, e)
 		}
 	}

@@ -120,6 +120,13 @@ func TestAttachedAfterOpen(t *testing.T) {
 		// its socket calls show it is no file.
 		{name: "a socket, no -y", trace: noY(attachFifo + "41 sendto(5, \"done\\n\", 5, 0, NULL, 0) = 5\n41 shutdown(5, SHUT_RDWR) = 0\n41 close(5) = 0\n" + attachEnd)},
 		{name: "a socket received on, no -y", trace: noY(attachFifo + "41 recvfrom(5, \"q\", 1, 0, NULL, NULL) = 1\n41 close(5) = 0\n" + attachEnd)},
+		// Let go of first (its flags set), shown a socket after; and a
+		// write to it once a send showed what it is: no file the trace
+		// cannot see.
+		{name: "a socket whose flags were set first, no -y", trace: noY(attachFifo + "41 fcntl(5, F_SETFL, O_RDWR|O_NONBLOCK) = 0\n41 sendto(5, \"done\\n\", 5, 0, NULL, 0) = 5\n41 close(5) = 0\n" + attachEnd)},
+		{name: "a socket written to after a send, no -y", trace: noY(attachFifo + "41 sendto(5, \"hi\\n\", 3, 0, NULL, 0) = 3\n41 write(5, \"done\\n\", 5) = 5\n41 close(5) = 0\n" + attachEnd)},
+		// A write before anything shows what the fd is stays blind.
+		{name: "written to before a send, no -y", trace: noY(attachFifo + "41 write(5, \"done\\n\", 5) = 5\n41 sendto(5, \"hi\\n\", 3, 0, NULL, 0) = 3\n41 close(5) = 0\n" + attachEnd), want: []string{BlindUnknownFD}},
 		{name: "a terminal", trace: attachFifo + "41 close(5</dev/pts/2>) = 0\n" + attachEnd},
 		{name: "outside the root", trace: attachFifo + attachLet + attachEnd, opt: Options{Roots: []string{"/srv/other"}}},
 		{name: "on tmpfs", trace: attachFifo + "41 close(5</run/q/log>) = 0\n" + attachEnd, opt: Options{LikelyVolatile: LikelyVolatile}},

@@ -42,7 +42,7 @@ var positions = func() []parser.ArgSet {
 func readPositions(r *syscalls.Row) parser.ArgSet {
 	files := parser.ArgPositions(r.FD(), r.Dirfd(), r.Path(), r.Dirfd2(), r.Path2())
 	if r.Socket() {
-		// Its socket: check's watcher learns that the fd is no file.
+		// Its socket: the process model learns that the fd is no file (Procs.socketUse).
 		files |= parser.ArgPositions(r.Pos(syscalls.ArgFDOther))
 	}
 	switch r.Effect {

@@ -123,7 +123,8 @@ func TestChildEarlyFDs(t *testing.T) {
 			"101 close(5) = 0\n" +
 			"101 recvmsg(4, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"x\", iov_len=1}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[5]}], msg_controllen=24, msg_flags=0}, 0) = 1\n" +
 			"101 dup2(5, 6) = 6\n" + earlyBack,
-			map[int]string{5: "? #1", 6: "? #1"}},
+			// 4 is the socket it received on, no file (Procs.socketUse).
+			map[int]string{4: "? #1", 5: "? #2", 6: "? #2"}},
 		{"-y: the same file is the parent's entry", earlyStart +
 			"100 openat(AT_FDCWD</work>, \"/d/a\", O_WRONLY|O_CREAT, 0600) = 5</d/a>\n" + earlyClone +
 			"101 dup2(5</d/a>, 3</d/a>) = 3</d/a>\n" + earlyBack,

@@ -672,6 +672,21 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 	return e.h
 }
 
+// socketUse marks the socket of ev, a socket call that succeeded, as no
+// file when the trace does not name it (an fd open before the trace,
+// printed without -y): a server attached with -p that sends on it,
+// receives on it and closes it loses nothing in a crash, and a write
+// through it is no change to a file the model cannot see (Unnamed).
+func (p *Procs) socketUse(pr *Process, ev *parser.Event, row *syscalls.Row) {
+	i := row.Pos(syscalls.ArgFDOther)
+	if i < 0 {
+		return
+	}
+	if h := p.FDHandle(pr, ev.Arg(i), ev.Began()); h != nil && h.Kind == HandleFile && h.Path == "" {
+		h.Kind = HandlePseudo
+	}
+}
+
 // Unnamed reports whether argument v of an event of process pid at line
 // is an fd the trace never opened and cannot name: one inherited from
 // before the trace or opened before an attach, printed without a -y
@@ -1144,6 +1159,9 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 	}
 	t := pr.files
 	row := ev.Call.Row()
+	if row.Socket() {
+		p.socketUse(pr, ev, row)
+	}
 	switch row.Effect {
 	case syscalls.Open:
 		flags := p.openFlags(ev)
