@@ -288,6 +288,9 @@ type Result struct {
 	// the check spilled them.
 	findings []*Finding
 	parts    []part
+	// dirs are the directories in scope the model knows, when the
+	// program-level problem (Unsynced) must tell them from files.
+	dirs dirSets
 }
 
 // Options scope a check.
@@ -694,6 +697,9 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		sort.Strings(res.Unsynced)
 	}
 	res.Summary.Files = countFiles(runs[0].m, &opt)
+	if len(res.Unsynced) > 0 {
+		res.dirs = dirSets{knownDirs(runs[0].m, &opt)}
+	}
 	phases.Mark("blind spots and the count of files")
 	if err := shared.Err(); err != nil {
 		res.Close()
@@ -780,6 +786,49 @@ func base(p string) string { return path.Base(p) }
 
 // nameHash is countFiles' hash of a name; tests make names collide.
 var nameHash = maphash.String
+
+// dirSet holds the hashes of directory paths: 8 bytes a directory, not
+// its name (a trace that makes a million directories).
+type dirSet struct {
+	seed   maphash.Seed
+	hashes []uint64 // sorted
+}
+
+// has reports whether p is in the set (a collision of 64-bit hashes
+// aside).
+func (d dirSet) has(p string) bool {
+	if len(d.hashes) == 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(d.hashes, nameHash(d.seed, p))
+	return ok
+}
+
+// dirSets are the directory sets of the traces a result joins, each
+// hashed with a seed of its own.
+type dirSets []dirSet
+
+// has reports whether one of the sets holds p.
+func (ds dirSets) has(p string) bool {
+	for _, d := range ds {
+		if d.has(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownDirs is the set of directories in scope that the model knows.
+func knownDirs(m *model.Model, opt *Options) dirSet {
+	d := dirSet{seed: maphash.MakeSeed()}
+	m.EachFile(func(p string, dir, _ bool) {
+		if dir && opt.inScope(p) {
+			d.hashes = append(d.hashes, nameHash(d.seed, p))
+		}
+	})
+	slices.Sort(d.hashes)
+	return d
+}
 
 // countFiles counts the files in scope that the trace changed, by the
 // name a user knows them by: a file replaced by rename and its

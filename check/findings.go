@@ -378,6 +378,7 @@ func (r *Result) Join(o *Result) {
 	r.Warnings = append(r.Warnings, o.Warnings...)
 	r.Notes = append(r.Notes, o.Notes...)
 	r.Unsynced = append(r.Unsynced, o.Unsynced...)
+	r.dirs = append(r.dirs, o.dirs...)
 	o.findings, o.parts = nil, nil
 }
 

@@ -26,6 +26,9 @@ type Problem struct {
 	PID     int
 	Path    string   // the primary's path
 	Paths   []string // every member's path, each once, in report order
+	// Dirs is how many of Paths are directories, when the check told
+	// them apart (the program-level problem); 0 otherwise.
+	Dirs int
 	// Source is the primary's call site in the program, when known; for
 	// a Program problem, that of its first data-not-synced finding that
 	// has one (else of its first finding that has one).
@@ -303,6 +306,7 @@ func Group(r *Result) (*Problems, error) {
 			if programData {
 				p.Rule = registry[ruleIndex[DataNotSynced]]
 			}
+			p.Dirs = countDirs(p.Paths, r.dirs)
 			p.Message = programMessage(p, programData)
 			p.Fix = "Sync what must survive a crash: fsync (or fdatasync) each file after its last write and before it is renamed into place, and fsync the directory after creating, renaming or removing a name in it. " + p.Rule.Fix
 			if !programData {
@@ -356,15 +360,35 @@ func (p *Problem) also(files map[string]*fileRules) []string {
 	return out
 }
 
+// countDirs counts the directories among paths.
+func countDirs(paths []string, dirs dirSets) int {
+	n := 0
+	for _, x := range paths {
+		if dirs.has(x) {
+			n++
+		}
+	}
+	return n
+}
+
 // programMessage says what a program that never syncs risks; data says
-// whether it left data unsynced, or only names.
+// whether it left data unsynced, or only names. Its paths can hold
+// directories (Dirs: a tar extraction makes some).
 func programMessage(p *Problem, data bool) string {
 	fix := "sync each file after its last write and each directory after its names change"
 	if !data {
 		fix = "fsync each directory after its names change"
 	}
+	nd := p.Dirs
+	what := plural(len(p.Paths)-nd, "file", "files")
+	switch {
+	case nd > 0 && nd == len(p.Paths):
+		what = plural(nd, "directory", "directories")
+	case nd > 0:
+		what += " and " + plural(nd, "directory", "directories")
+	}
 	return fmt.Sprintf("the program never calls fsync, fdatasync or sync: a crash can lose or undo what it changed in %s (%s); %s",
-		plural(len(p.Paths), "file", "files"), listPaths(p.Paths, 5), fix)
+		what, listPaths(p.Paths, 5), fix)
 }
 
 // listPaths names the first n paths by their base name, and how many

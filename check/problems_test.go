@@ -241,3 +241,40 @@ func TestFileRulesJoins(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramProblemCountsDirectories: a program that never syncs and
+// made a directory as well as files (an archive extracted) is told its
+// files and its directory apart, in one trace and in a result that
+// joins two.
+func TestProgramProblemCountsDirectories(t *testing.T) {
+	const trace = `7 execve("/usr/bin/unpack", ["unpack"], 0x7ffd /* 3 vars */) = 0
+7 mkdir("/w/out/docs", 0755) = 0
+7 openat(AT_FDCWD, "/w/out/docs/a.txt", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+7 write(3, "alpha\n", 6) = 6
+7 close(3) = 0
+7 openat(AT_FDCWD, "/w/out/docs/b.txt", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3
+7 write(3, "beta\n", 5) = 5
+7 close(3) = 0
+7 exit_group(0) = ?
+7 +++ exited with 0 +++
+`
+	path := writeTrace(t, trace)
+	opt := Options{Roots: []string{"/w/out"}}
+	const want = "in 2 files and 1 directory (docs, a.txt, b.txt)"
+	one := checkFile(t, path, opt)
+	joined := &Result{}
+	joined.Join(checkFile(t, path, opt))
+	for name, res := range map[string]*Result{"one trace": one, "joined": joined} {
+		ps, err := Group(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps.List) == 0 || !ps.List[0].Program {
+			t.Fatalf("%s: no program-level problem: %+v", name, ps.List)
+		}
+		p := ps.List[0]
+		if !strings.Contains(p.Message, want) || p.Dirs != 1 {
+			t.Errorf("%s: program-level problem says %q with %d directories, want %q and 1", name, p.Message, p.Dirs, want)
+		}
+	}
+}

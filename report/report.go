@@ -215,7 +215,9 @@ func (t *textFindings) head(dst []byte, p *check.Problem) ([]byte, error) {
 		where = fmt.Sprintf("%s:%d", textesc.Escape(opt.relSource(loc.File)), loc.Line)
 	}
 	path := textesc.Escape(p.Path)
-	if n := len(p.Paths) - 1; n > 0 {
+	if n := len(p.Paths) - 1; n > 0 && p.Dirs > 0 {
+		path += fmt.Sprintf(" (and %d more)", n) // files and directories
+	} else if n > 0 {
 		path += fmt.Sprintf(" (and %s)", count(n, "other file", "other files"))
 	}
 	dst = fmt.Appendf(dst, "%s: %s: %s: %s\n", paint(bold, where), paint(severityColor(p.Severity), p.Rule.ID), path, textesc.Escape(p.Message))
