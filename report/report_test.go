@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crashsim/crashsim/check"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // resultOf is a result holding fs, counted.
@@ -131,5 +132,30 @@ func TestWriteFileAtomic(t *testing.T) {
 	entries, _ = os.ReadDir(dir)
 	if string(b) != "old" || len(entries) != 1 {
 		t.Errorf("after a failed write: content %q, %d entries", b, len(entries))
+	}
+}
+
+// TestTextHeadlineWithDirectories: the text report's headline of a
+// problem whose paths hold directories (git's object directories) does
+// not call them files.
+func TestTextHeadlineWithDirectories(t *testing.T) {
+	trace := "../fixtures/traces/git-commit/f-ttt-y-xx.strace"
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := check.Run(s, check.Options{Roots: []string{"/tmp/crashsim-fixtures/git-commit"}})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var b bytes.Buffer
+	if err := Text(&b, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(b.String(), "\n")
+	if !strings.Contains(head, " (and 8 more): ") || !strings.Contains(head, "7 files and 2 directories") {
+		t.Errorf("headline: %s", head)
 	}
 }
