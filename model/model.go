@@ -1060,6 +1060,24 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
 }
 
+// CutsDurable reports whether a truncation of the inode to size, the
+// one just made (its op pending), cuts bytes the disk holds: what a crash
+// before the cut could have kept and the cut takes away. Bytes the trace
+// wrote and no sync made durable are not such bytes: a crash before the
+// cut could lose them as well, so cutting them loses nothing a crash did
+// not already (a temp file written, then truncated and written again
+// before it is synced and renamed). An unsure file (opened O_CREAT, no
+// listing) that no sync gave data may have held nothing on disk.
+func (n *Inode) CutsDurable(size int64) bool {
+	switch {
+	case n.DurableSize >= 0:
+		return size < 0 || n.DurableSize > size
+	case n.syncedWrite:
+		return true // some of its data reached the disk, where the trace cannot say
+	}
+	return n.Initial && !n.Unsure
+}
+
 func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir || ev.Ret <= 0 {
