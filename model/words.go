@@ -113,6 +113,12 @@ func (m *Model) madeDurably(p string) bool {
 	return at != nil && open && synced
 }
 
+// MadeDurably reports whether the unsure name p (see Name.Unsure) had its
+// directory's entries made durable after the open that may have made it
+// (see madeDurably): had nothing been there, a crash now leaves the file
+// that open made. False for a name never unsure.
+func (m *Model) MadeDurably(p string) bool { return m.madeDurably(p) }
+
 // shortWords name outcomes in a list: "empty, torn or missing".
 var shortWords = map[Outcome]string{
 	Missing: "missing", Initial: "as it was before the run", Latest: "as the program saw it",
