@@ -179,8 +179,27 @@ func truncatedNotSynced(r *run, ino *model.Inode, end model.Ref) {
 	}
 	words, state, _ := lossAt(modelAsker{r.m}, end, p)
 	f := r.newFinding(DataNotSynced, p, cut.Event(), "")
-	r.message(f, "%s can be %s after a crash: its truncation to %s was never made durable; fsync (or fdatasync) the file after truncating it",
-		base(p), words, plural(int(cut.Size), "byte", "bytes"))
+	if z, ok := ino.DurableZerosFrom(); ok && cut.Size >= 0 && z <= cut.Size && ino.DurableSize > cut.Size {
+		// What the cut took is, on disk, zeros: space allocated and never
+		// written (a segment preallocated, written, synced, then cut to
+		// its data). A crash can leave the file longer than the program
+		// did, its data followed by those zeros, but loses no byte it
+		// wrote and brings back none it removed: a reader that stops at
+		// the first zeros (a preallocated log's) reads it right, one that
+		// takes the size for the data's end does not. A warning, not the
+		// error of a loss.
+		f.Rule = f.Rule.lowered(Warning)
+		// The state shows that version, not another loss (a name not yet
+		// durable is name-not-synced's).
+		if s, ok := r.m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == model.Earlier && s.Persisted == "none" }); ok {
+			state = stateOf(r.m, end, p, s)
+		}
+		r.message(f, "%s can be left as it was on disk before its truncation to %s after a crash, %s: the truncation was never made durable; no data is lost, but a reader that takes the file's size for the end of its data reads the zeros; fsync (or fdatasync) the file after truncating it",
+			base(p), plural(int(cut.Size), "byte", "bytes"), model.ZerosWords(z, ino.DurableSize))
+	} else {
+		r.message(f, "%s can be %s after a crash: its truncation to %s was never made durable; fsync (or fdatasync) the file after truncating it",
+			base(p), words, plural(int(cut.Size), "byte", "bytes"))
+	}
 	f.relate(cut.Event(), "truncated, not yet durable")
 	f.State = state
 	r.emit(f)
