@@ -124,7 +124,7 @@ var (
 	dirSyncDetector = &detector{func() observer { return &dirSyncBeforeData{} },
 		kinds(model.EffEntry, model.EffDirSync, model.EffFileSync, model.EffSyncAll)}
 	truncateDetector = &detector{func() observer { return &truncateInPlace{} },
-		kinds(model.EffTruncate, model.EffWrite)}
+		kinds(model.EffTruncate, model.EffWrite, model.EffFileSync, model.EffSyncAll)}
 	overwriteDetector = &detector{func() observer { return &overwriteInPlace{} },
 		kinds(model.EffWrite, model.EffFileSync, model.EffSyncAll)}
 	syncErrDetector = &detector{func() observer { return &syncErrorIgnored{seen: map[*model.Inode]bool{}} },

@@ -179,26 +179,54 @@ func truncatedNotSynced(r *run, ino *model.Inode, end model.Ref) {
 	}
 	words, state, _ := lossAt(modelAsker{r.m}, end, p)
 	f := r.newFinding(DataNotSynced, p, cut.Event(), "")
-	r.message(f, "%s can be %s after a crash: its truncation to %s was never made durable; fsync (or fdatasync) the file after truncating it",
-		base(p), words, plural(int(cut.Size), "byte", "bytes"))
+	if z, ok := ino.DurableZerosFrom(); ok && cut.Size >= 0 && z <= cut.Size && ino.DurableSize > cut.Size {
+		// What the cut took is, on disk, zeros: space allocated and never
+		// written (a segment preallocated, written, synced, then cut to
+		// its data). A crash can leave the file longer than the program
+		// did, its data followed by those zeros, but loses no byte it
+		// wrote and brings back none it removed: a reader that stops at
+		// the first zeros (a preallocated log's) reads it right, one that
+		// takes the size for the data's end does not. A warning, not the
+		// error of a loss.
+		f.Rule = f.Rule.lowered(Warning)
+		// The state shows that version, not another loss (a name not yet
+		// durable is name-not-synced's).
+		if s, ok := r.m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == model.Earlier && s.Persisted == "none" }); ok {
+			state = stateOf(r.m, end, p, s)
+		}
+		r.message(f, "%s can be left as it was on disk before its truncation to %s after a crash, %s: the truncation was never made durable; no data is lost, but a reader that takes the file's size for the end of its data reads the zeros; fsync (or fdatasync) the file after truncating it",
+			base(p), plural(int(cut.Size), "byte", "bytes"), model.ZerosWords(z, ino.DurableSize))
+	} else {
+		r.message(f, "%s can be %s after a crash: its truncation to %s was never made durable; fsync (or fdatasync) the file after truncating it",
+			base(p), words, plural(int(cut.Size), "byte", "bytes"))
+	}
 	f.relate(cut.Event(), "truncated, not yet durable")
 	f.State = state
 	r.emit(f)
 }
 
-// truncateInPlace finds files that held data, were cut shorter and then
+// truncateInPlace finds files whose data on disk was cut shorter and then
 // rewritten under the same name before the cut was durable: a crash can
 // then leave neither the old content nor the new.
 type truncateInPlace struct {
 	cut map[*model.Inode]*cutFile
+	// waiting counts the cuts not yet written again, which a sync of
+	// every file may commit.
+	waiting int
 }
 
-// cutFile is a file truncateInPlace saw cut: where, whether the program
-// wrote it again after, and the crash state that shows the loss.
+// cutFile is a file truncateInPlace saw cut: where and under which name,
+// whether the program wrote it again after, and the crash state that
+// shows the loss.
 type cutFile struct {
 	at    model.Ref
-	size  int64 // the size the truncation left
+	path  string // the file's name when it was cut
+	size  int64  // the size the truncation left
 	wrote bool
+	// atCut is a crash state right after the truncation with the cut on
+	// disk, for a rewrite whose first write makes the cut durable with
+	// it (O_DSYNC): past that write no state shows the loss.
+	atCut *State
 	// regrown: before any write the file was given back more than the
 	// cut left (fallocate, or a truncation up), space made again for a
 	// log; appended: the first write then went at or past the size the
@@ -217,6 +245,22 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
 		t.cut = map[*model.Inode]*cutFile{}
 	}
+	switch e.Kind {
+	case model.EffFileSync:
+		if c := t.cut[e.Inode]; c != nil && !c.wrote {
+			t.committed(e.Inode, c)
+		}
+		return
+	case model.EffSyncAll:
+		if t.waiting > 0 {
+			for ino, c := range t.cut {
+				if !c.wrote {
+					t.committed(ino, c)
+				}
+			}
+		}
+		return
+	}
 	switch c := t.cut[e.Inode]; {
 	case e.Kind == model.EffTruncate && c != nil && !c.wrote && e.Data.Size > c.size:
 		c.regrown = true
@@ -227,32 +271,61 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 		if d := e.Data; d.SizeBefore >= 0 && d.Size >= d.SizeBefore {
 			return
 		}
+		// Only what the disk holds can be lost: bytes written in the
+		// trace and never made durable a crash before the cut could
+		// lose too (a temp file written, then truncated and written
+		// again, before its sync and rename).
+		if !e.Inode.CutsDurable(e.Data.Size) {
+			return
+		}
 		if _, ok := t.cut[e.Inode]; !ok {
 			r.m.Pin(e.Inode)
-			t.cut[e.Inode] = &cutFile{at: e.Ref, size: e.Data.Size}
+			c := &cutFile{at: e.Ref, path: e.Inode.Path, size: e.Data.Size}
+			if s, ok := r.m.CrashFirst(c.path, 256, func(s model.PathState) bool { return s.Outcome == model.Latest }); ok && c.path != "" {
+				c.atCut = stateOf(r.m, e.Ref, c.path, s)
+			}
+			t.cut[e.Inode] = c
+			t.waiting++
 		}
 	case e.Kind == model.EffWrite && c != nil && !c.wrote:
-		// A cut made durable before this first write (an fsync or
-		// fdatasync of the file, or a sync) is a state the program
-		// committed on its own: the crash states from here on start from
-		// it, and none holds what the cut took away. SQLite's
-		// journal_mode=TRUNCATE commits a transaction so, and its next
-		// one writes the journal again. The cut is forgotten, and a later
-		// one of the same file is asked about afresh.
-		if cut, ok := e.Inode.PendingTruncate(); !ok || cut.Event().Seq < c.at.Seq {
-			delete(t.cut, e.Inode)
+		// A cut made durable before this first write is a state the
+		// program committed on its own (a sync of the file or of every
+		// file, which committed forgot already): the crash states from
+		// here on start from it, and none holds what the cut took away.
+		// One made durable by this write itself (O_DSYNC, RWF_DSYNC) is
+		// not: the old content was gone from the disk before the new
+		// was on it.
+		ownSync := e.Inode.LastSync != nil && e.Inode.LastSync.Seq == e.Ref.Seq
+		if !ownSync && t.committed(e.Inode, c) {
 			return
 		}
 		// Right after the first write of the rewrite the cut file can be
 		// on disk empty (right after the truncation itself, the empty
 		// file is what the program sees, no loss yet).
 		c.wrote = true
+		t.waiting--
 		if c.regrown && c.size > 0 && e.Data.Off >= c.size {
 			c.appended = true
 			return
 		}
 		c.state = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
+		if c.state == nil && ownSync {
+			c.state = c.atCut
+		}
 	}
+}
+
+// committed forgets cut c of ino once it is durable, not yet written
+// again: the program committed the cut on its own. SQLite's
+// journal_mode=TRUNCATE commits a transaction so, and its next one writes
+// the journal again. A later cut of the same file is asked about afresh.
+func (t *truncateInPlace) committed(ino *model.Inode, c *cutFile) bool {
+	if cut, ok := ino.PendingTruncate(); ok && cut.Event().Seq >= c.at.Seq {
+		return false
+	}
+	delete(t.cut, ino)
+	t.waiting--
+	return true
 }
 
 func (t *truncateInPlace) Finish(r *run) {
@@ -268,7 +341,9 @@ func (t *truncateInPlace) Finish(r *run) {
 		if ino.Path == "" || !c.wrote || c.appended {
 			continue
 		}
-		p := ino.Name()
+		// Named as it was cut: the rewrite is of that file, whatever
+		// name it was given after.
+		p := c.path
 		f := newFinding(TruncateInPlace, p, c.at,
 			fmt.Sprintf("%s held data and was truncated to rewrite it in place: a crash between the truncation and the end of the rewrite leaves it empty or torn; write a temp file, fsync it and rename it over %s",
 				base(p), base(p)))

@@ -45,6 +45,16 @@ func TestTruncateInPlace(t *testing.T) {
 		// A cut committed on its own, then one that is rewritten before
 		// it is durable: the second is asked about afresh.
 		{"cut synced and rewritten, then cut and rewritten unsynced", []string{open, stat, `1 ftruncate(3, 0) = 0`, fsync, `1 pwrite64(3, "new", 3, 0) = 3`, fsync, `1 ftruncate(3, 0) = 0`, `1 pwrite64(3, "newer", 5, 0) = 5`, fsync}, true},
+		// An O_DSYNC write makes the cut durable with itself: the old
+		// content is off the disk before the new is on it (dd
+		// oflag=dsync over an existing file).
+		{"O_TRUNC|O_DSYNC, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_TRUNC|O_DSYNC) = 3`, `1 write(3, "new", 3) = 3`, `1 write(3, "more", 4) = 4`}, true},
+		{"cut through an O_DSYNC fd, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_DSYNC) = 3`, `1 ftruncate(3, 0) = 0`, `1 write(3, "new", 3) = 3`}, true},
+		{"cut, then a RWF_DSYNC write", []string{open, stat, `1 ftruncate(3, 0) = 0`, `1 pwritev2(3, [{iov_base="new", iov_len=3}], 1, 0, RWF_DSYNC) = 3`}, true},
+		// Synced on its own first, the cut is committed whatever the
+		// rewrite's writes are.
+		{"O_DSYNC fd cut, synced, then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_DSYNC) = 3`, `1 ftruncate(3, 0) = 0`, fsync, `1 write(3, "new", 3) = 3`}, false},
+		{"O_DSYNC fd cut, sync(), then written", []string{`1 openat(AT_FDCWD, "/w/wal", O_WRONLY|O_DSYNC) = 3`, `1 ftruncate(3, 0) = 0`, `1 sync() = 0`, `1 write(3, "new", 3) = 3`}, false},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/wal", true }
 	for _, tc := range tests {
@@ -106,6 +116,45 @@ func TestTruncateInPlaceUnsureFile(t *testing.T) {
 			}
 			if fired != c.fires {
 				t.Errorf("truncate-in-place fired %v, want %v", fired, c.fires)
+			}
+		})
+	}
+}
+
+// TestTruncateInPlaceCutsDisk: truncate-in-place is about what the disk
+// held. A temp file written, never synced, then truncated and written
+// again before its fsync and rename loses nothing a crash before the cut
+// could not have lost (an editor's or visudo's save): no finding. Synced
+// before the cut, its data on disk is cut, and the finding names the file
+// as it was cut, not the name a later rename gave it.
+func TestTruncateInPlaceCutsDisk(t *testing.T) {
+	const (
+		first   = "1 openat(AT_FDCWD, \"/w/cfg.tmp\", O_WRONLY|O_CREAT|O_TRUNC, 0600) = 4\n1 write(4, \"old\\n\", 4) = 4\n"
+		synced  = "1 fsync(4) = 0\n"
+		rewrite = "1 close(4) = 0\n1 openat(AT_FDCWD, \"/w/cfg.tmp\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n1 write(3, \"new\\n\", 4) = 4\n1 fsync(3) = 0\n1 close(3) = 0\n" +
+			"1 rename(\"/w/cfg.tmp\", \"/w/cfg\") = 0\n1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0\n"
+	)
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/cfg", true }
+	for _, c := range []struct {
+		name, text string
+		want       string // the finding's path, "" for none
+	}{
+		{"cut bytes never durable", first + rewrite, ""},
+		{"cut bytes synced", first + synced + rewrite, "/w/cfg.tmp"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runText(t, c.text, Options{Existed: existed})
+			got := ""
+			for _, f := range res.findings {
+				if f.Rule.ID == TruncateInPlace {
+					got = f.Path
+					if !strings.Contains(f.Message, "rename it over cfg.tmp") {
+						t.Errorf("message %q does not name cfg.tmp", f.Message)
+					}
+				}
+			}
+			if got != c.want {
+				t.Errorf("truncate-in-place on %q, want %q", got, c.want)
 			}
 		})
 	}

@@ -233,12 +233,21 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 	// Constants all, joined when compiled: a format made per name was a
 	// fifth of what name-not-synced allocated.
 	const dirSyncFix = "; open the directory and fsync it after the change"
+	const unsureTail = " (the trace cannot tell whether it existed: record with crashsim trace, or pass --initial-list)"
 	var format string
+	hedged := false
 	switch {
 	case n.Durable == nil && n.Cache == nil:
 		format = "%s can be left behind after a crash: its %s is not durable until %s is fsynced" + dirSyncFix
 	case n.Durable == nil:
 		format = "%s can be missing after a crash: its %s is not durable until %s is fsynced" + dirSyncFix
+	case n.Cache == nil && n.Durable.Unsure && !gaveInode(n, p) && !r.m.MadeDurably(p):
+		// Whether anything was there before the open with O_CREAT the
+		// trace cannot tell, and nothing since put a file there durably:
+		// had the open made it, a crash leaves nothing to come back (as
+		// a listing that says so finds). Said as unsureCreates says it.
+		format = "if %s existed before, it can come back after a crash: its %s is not durable until %s is fsynced" + dirSyncFix + unsureTail
+		hedged = true
 	case n.Cache == nil:
 		format = "%s can come back after a crash: its %s is not durable until %s is fsynced" + dirSyncFix
 	case n.Durable.Unsure:
@@ -251,10 +260,13 @@ func (s *nameNotSynced) nameNotSyncedAt(r *run, p string, n *model.Name, state *
 		format = "%s can name its old file again after a crash: the %s is not durable until %s is fsynced" + dirSyncFix
 	}
 	f := r.newFinding(NameNotSynced, p, last.Event(), "")
+	if hedged {
+		f.Rule = f.Rule.lowered(Warning) // as unsureCreates' findings
+	}
 	if socketName(p, n) {
 		// A server binds its socket anew at each start, and has to
 		// clear one left behind by any kill, crash or not.
-		format = strings.TrimSuffix(format, dirSyncFix) + "; but it is a socket, which holds no data (a server makes it anew at each start, and removes one a crash left behind), so this loses nothing"
+		format = strings.TrimSuffix(strings.TrimSuffix(format, unsureTail), dirSyncFix) + "; but it is a socket, which holds no data (a server makes it anew at each start, and removes one a crash left behind), so this loses nothing"
 		f.Rule = f.Rule.lowered(Info)
 	}
 	r.message(f, format, base(p), what(last), dir)
@@ -301,6 +313,20 @@ func socketName(p string, n *model.Name) bool {
 		}
 	}
 	return sock
+}
+
+// gaveInode reports whether a pending entry operation of name n (path
+// p) put a file there (a rename or link onto it): one a crash can leave
+// whatever was there before.
+func gaveInode(n *model.Name, p string) bool {
+	for _, op := range n.Ops {
+		for _, c := range op.Changes {
+			if c.Path == p && c.New != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // removedBetween reports whether a pending entry operation of name n

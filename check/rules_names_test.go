@@ -119,3 +119,59 @@ func TestNameOfSocket(t *testing.T) {
 		}
 	}
 }
+
+// TestNameRemovedUnsure: a file opened with O_CREAT (no O_EXCL) and no
+// listing may have existed before the trace or been made by the open.
+// Removed with no directory fsync after, it comes back after a crash only
+// if it existed (made by the open and never synced, it is litter, as a
+// listing that says it was new finds): the finding says so, one severity
+// lower, as the finding of an unsure creation does. Its directory synced
+// after the open, or a file renamed onto the name, it can come back
+// either way.
+func TestNameRemovedUnsure(t *testing.T) {
+	const (
+		open   = "1 openat(AT_FDCWD, \"/w/pw.100\", O_WRONLY|O_CREAT|O_TRUNC, 0600) = 4\n1 write(4, \"100\\0\", 4) = 4\n1 fdatasync(4) = 0\n1 close(4) = 0\n"
+		dirfs  = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0\n1 close(5) = 0\n"
+		remove = "1 link(\"/w/pw.100\", \"/w/pw.lock\") = 0\n1 unlink(\"/w/pw.100\") = 0\n1 unlink(\"/w/pw.lock\") = 0\n"
+		onto   = "1 rename(\"/w/a\", \"/w/pw.100\") = 0\n1 unlink(\"/w/pw.100\") = 0\n"
+		hedge  = "if pw.100 existed before, it can come back after a crash"
+		plain  = "pw.100 can come back after a crash"
+	)
+	unknown := func(p string) (bool, bool) {
+		if p == "/w/pw.100" {
+			return false, false
+		}
+		return p == "/w" || p == "/w/a", true
+	}
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/a" || p == "/w/pw.100", true }
+	for _, c := range []struct {
+		name, text string
+		existed    func(string) (bool, bool)
+		want       string // the start of the message, "" for none
+		sev        Severity
+	}{
+		{"unsure, removed", open + remove, unknown, hedge, Warning},
+		{"unsure, directory synced after the open, removed", open + dirfs + remove, unknown, plain, Error},
+		{"existed, removed", open + remove, existed, plain, Error},
+		{"unsure, a file renamed onto it, removed", onto, unknown, plain, Error},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runText(t, c.text, Options{Existed: c.existed})
+			var got *Finding
+			for _, f := range res.findings {
+				if f.Rule.ID == NameNotSynced && f.Path == "/w/pw.100" {
+					got = f
+				}
+			}
+			if got == nil {
+				t.Fatalf("no name-not-synced of /w/pw.100, want %q", c.want)
+			}
+			if !strings.HasPrefix(got.Message, c.want) || got.Rule.Severity != c.sev {
+				t.Errorf("%v %q, want %v %q", got.Rule.Severity, got.Message, c.sev, c.want)
+			}
+			if c.want == hedge && !strings.Contains(got.Message, "the trace cannot tell") {
+				t.Errorf("%q does not say the trace cannot tell", got.Message)
+			}
+		})
+	}
+}

@@ -58,3 +58,64 @@ func TestTruncatedNotSynced(t *testing.T) {
 		})
 	}
 }
+
+// TestTruncatedNotSyncedZeros: a file given space (fallocate, or a
+// truncation up), written at its start, synced, then cut back to its data
+// with the cut never made durable can be left, on disk, its data followed
+// by the zeros of the space it was given: no byte written is lost, and
+// the finding says so, as a warning. Where the cut took bytes written or
+// held before the trace, a crash brings them back: the error stays.
+func TestTruncatedNotSyncedZeros(t *testing.T) {
+	const (
+		// A new file, its name made durable (a crash leaves it), and one
+		// whose name is not.
+		mk    = "1 openat(AT_FDCWD, \"/w/seg\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 4\n1 fsync(4) = 0\n"
+		mkNew = "1 openat(AT_FDCWD, \"/w/seg\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n"
+		old   = "1 openat(AT_FDCWD, \"/w/seg\", O_WRONLY) = 3\n1 fstat(3, {st_mode=S_IFREG|0644, st_size=100, ...}) = 0\n"
+		alloc = "1 fallocate(3, 0, 0, 1048576) = 0\n"
+		grow  = "1 ftruncate(3, 1048576) = 0\n"
+		head  = "1 pwrite64(3, \"HEADER__record-1\", 16, 0) = 16\n"
+		sync  = "1 fsync(3) = 0\n"
+		zeros = "its first 16 bytes followed by zeros up to 1048576 bytes"
+	)
+	for _, c := range []struct {
+		name, text string
+		sev        Severity
+		want       string
+	}{
+		{"fallocated, written, synced, cut to the data", mk + alloc + head + sync + "1 ftruncate(3, 16) = 0\n", Warning, zeros},
+		{"grown by ftruncate, written, synced, cut to the data", mk + grow + head + sync + "1 ftruncate(3, 16) = 0\n", Warning, zeros},
+		{"written, fallocated, synced, cut to the data", mk + head + alloc + sync + "1 ftruncate(3, 16) = 0\n", Warning, zeros},
+		{"name not durable either", mkNew + alloc + head + sync + "1 ftruncate(3, 16) = 0\n", Warning, zeros},
+		{"cut inside the data", mk + alloc + head + sync + "1 ftruncate(3, 8) = 0\n", Error, "earlier version"},
+		{"data written past the cut", mk + alloc + head + "1 pwrite64(3, \"tail\", 4, 4096) = 4\n" + sync + "1 ftruncate(3, 16) = 0\n", Error, "earlier version"},
+		{"cut into what the file held before", old + alloc + head + sync + "1 ftruncate(3, 16) = 0\n", Error, "earlier version"},
+		{"cut to what the file held before", old + alloc + head + sync + "1 ftruncate(3, 100) = 0\n", Warning, "its first 100 bytes followed by zeros"},
+		// Stores through a shared mapping may have filled the space.
+		{"mapped shared and writable", mk + alloc + head + "1 mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n" + sync + "1 ftruncate(3, 16) = 0\n", Error, "earlier version"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, m := range []model.Persistence{model.Posix, model.Ext4} {
+				res := runText(t, c.text, Options{Models: []model.Persistence{m}, Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/seg" && c.text[:len(old)] == old, true }})
+				var got *Finding
+				for f, err := range res.Findings() {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f.Rule.ID == DataNotSynced {
+						got = f
+					}
+				}
+				if got == nil {
+					t.Fatalf("%s: no data-not-synced", m)
+				}
+				if got.Rule.Severity != c.sev || !strings.Contains(got.Message, c.want) {
+					t.Errorf("%s: %v %q, want %v %q", m, got.Rule.Severity, got.Message, c.sev, c.want)
+				}
+				if c.sev == Warning && (got.State == nil || !strings.Contains(got.State.Words, c.want)) {
+					t.Errorf("%s: state %+v does not say %q", m, got.State, c.want)
+				}
+			}
+		})
+	}
+}

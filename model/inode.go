@@ -271,6 +271,13 @@ type inodeMore struct {
 	// pending data without waiting for it (a rename over a file).
 	writeback   bool
 	syncedEmpty bool
+	// zeros says the file, as the program sees it, holds only zeros from
+	// zerosFrom to its end: space a fallocate or a truncation up gave it
+	// and no write filled since. durableZeros and durableZerosFrom say
+	// the same of the version on disk. Set from the first such growth
+	// (see Inode.grewZeros), so a file never grown so allocates nothing.
+	zeros, durableZeros         bool
+	zerosFrom, durableZerosFrom int64
 }
 
 // extra returns the inode's inodeMore, making it.
@@ -469,6 +476,65 @@ func (n *Inode) PendingWriteEndsAfter(seq int) (first, last DataOp, ok bool) {
 	return *ops.at(i), *ops.at(j), true
 }
 
+// grewZeros notes that the file grew from size before to its Size with
+// zeros (fallocate, a truncation up): from before on it holds only zeros,
+// unless it did from further down already.
+func (n *Inode) grewZeros(before int64) {
+	if before < 0 {
+		n.noZeros()
+		return
+	}
+	x := n.extra()
+	if !x.zeros || x.zerosFrom > before {
+		x.zeros, x.zerosFrom = true, before
+	}
+}
+
+// wroteAt notes bytes written at off up to end: the zeros after the
+// data begin past them. An offset the trace does not give (off < 0)
+// leaves the zeros unknown.
+func (n *Inode) wroteAt(off, end int64) {
+	if n.more == nil || !n.more.zeros {
+		return
+	}
+	if off < 0 {
+		n.more.zeros = false
+	} else if end > n.more.zerosFrom {
+		n.more.zerosFrom = end
+	}
+}
+
+// cutZeros notes a truncation down to size: what zeros the file had end
+// there.
+func (n *Inode) cutZeros(size int64) {
+	if n.more == nil || !n.more.zeros {
+		return
+	}
+	if size < 0 {
+		n.more.zeros = false
+	} else if size < n.more.zerosFrom {
+		n.more.zerosFrom = size
+	}
+}
+
+func (n *Inode) noZeros() {
+	if n.more != nil {
+		n.more.zeros = false
+	}
+}
+
+// DurableZerosFrom returns the offset from which the file's version on
+// disk holds only zeros up to DurableSize (space allocated and never
+// written, which a crash leaves as zeros), and false when the model
+// cannot say: the file was never grown so, a write landed where the
+// trace does not say, or it changed in a way the trace cannot show.
+func (n *Inode) DurableZerosFrom() (int64, bool) {
+	if n.more == nil || !n.more.durableZeros || n.more.unmodeled != nil || n.DurableSize < 0 {
+		return 0, false
+	}
+	return min(n.more.durableZerosFrom, n.DurableSize), true
+}
+
 // PendingTruncate returns the last pending truncation that shrank the
 // file, and false when there is none: a crash can undo it.
 func (n *Inode) PendingTruncate() (DataOp, bool) {
@@ -540,6 +606,9 @@ func (m *Model) persistUpTo(n *Inode, r *Ref, upTo int) {
 	n.dropPending()
 	if n.more != nil {
 		n.more.writeback = false
+		if k > 0 {
+			n.more.durableZeros = false // a version between: its zeros are not kept
+		}
 	}
 	for _, op := range rest {
 		n.appendOp(op)
@@ -558,6 +627,9 @@ func (n *Inode) persistData(r *Ref) {
 	}
 	n.DurableSize = n.Size
 	n.LastSync = r
+	if n.more != nil {
+		n.more.durableZeros, n.more.durableZerosFrom = n.more.zeros, n.more.zerosFrom
+	}
 }
 
 // noteSyncedWrite sets syncedWrite when one of the first k of ops, which

@@ -1056,8 +1056,31 @@ func (m *Model) truncate(ev *parser.Event, ino *Inode, size int64, eff *Effect) 
 		return
 	}
 	op := DataOp{Kind: DataTruncate, Off: -1, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
+	if size >= 0 && ino.Size >= 0 && size > ino.Size {
+		ino.grewZeros(ino.Size)
+	} else {
+		ino.cutZeros(size)
+	}
 	ino.Size = size
 	eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)
+}
+
+// CutsDurable reports whether a truncation of the inode to size, the
+// one just made (its op pending), cuts bytes the disk holds: what a crash
+// before the cut could have kept and the cut takes away. Bytes the trace
+// wrote and no sync made durable are not such bytes: a crash before the
+// cut could lose them as well, so cutting them loses nothing a crash did
+// not already (a temp file written, then truncated and written again
+// before it is synced and renamed). An unsure file (opened O_CREAT, no
+// listing) that no sync gave data may have held nothing on disk.
+func (n *Inode) CutsDurable(size int64) bool {
+	switch {
+	case n.DurableSize >= 0:
+		return size < 0 || n.DurableSize > size
+	case n.syncedWrite:
+		return true // some of its data reached the disk, where the trace cannot say
+	}
+	return n.Initial && !n.Unsure
 }
 
 func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
@@ -1122,6 +1145,7 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		ino.sizeLoose = true
 	}
 	op.Size = ino.Size
+	ino.wroteAt(off, off+n)
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle = EffWrite, ino, h
 	eff.Data = ino.addData(op)
@@ -1230,6 +1254,7 @@ func (m *Model) copyInto(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	// The trace never shows the bytes copied: one chunk with no
 	// reference, and where they came from (see DataOp.Copy).
 	op := DataOp{Kind: DataWrite, Off: off, Len: ev.Ret, Size: ino.Size, SizeBefore: sizeBefore, event: m.packRef(refOf(ev)), more: from}
+	ino.wroteAt(off, off+ev.Ret)
 	ino.Written, ino.Modified = true, true
 	eff.Kind, eff.Inode, eff.Handle, eff.Data = EffWrite, ino, h, ino.addData(op)
 }
@@ -1287,6 +1312,9 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 			size = off + n
 		}
 		op := DataOp{Kind: DataZero, Off: off, Len: n, Size: size, SizeBefore: ino.Size, event: m.packRef(refOf(ev))}
+		if size > ino.Size {
+			ino.grewZeros(ino.Size) // the bytes it zeroed below the old end may have been data on disk: not counted
+		}
 		ino.Size = size
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffWrite, ino, ino.addData(op)
@@ -1294,6 +1322,7 @@ func (m *Model) fallocate(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 		m.unmodeled(ev, ino, "fallocate moved the file's data ("+ev.Arg(1).Text+")", eff)
 	case mode&syscalls.FALLOC_FL_KEEP_SIZE == 0 && ino.Size >= 0 && off+n > ino.Size:
 		op := DataOp{Kind: DataExtend, Off: -1, SizeBefore: ino.Size, Size: off + n, event: m.packRef(refOf(ev))}
+		ino.grewZeros(ino.Size)
 		ino.Size = off + n
 		ino.Modified = true
 		eff.Kind, eff.Inode, eff.Data = EffTruncate, ino, ino.addData(op)

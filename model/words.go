@@ -80,6 +80,12 @@ func (m *Model) stateWords(p string, s PathState, ino *Inode) string {
 		b.WriteString(", which is no file at all if it did not exist (the trace cannot tell)")
 	case s.Outcome == Latest && ino != nil && !ino.Dir && ino.Size == 0:
 		b.WriteString(": empty")
+	case s.Outcome == Earlier && s.Persisted == "none" && ino != nil && !ino.Dir:
+		// The version on disk, which may be what a truncation not yet
+		// durable cut back from space allocated and never written.
+		if z, ok := ino.DurableZerosFrom(); ok && z < ino.DurableSize {
+			b.WriteString(", " + ZerosWords(z, ino.DurableSize))
+		}
 	}
 	// What persisted says nothing more of a file left as it was or gone
 	// when none of its writes did: "as it was before the run (none of
@@ -111,6 +117,22 @@ func (m *Model) madeDurably(p string) bool {
 	at := m.unsureAt[n]
 	synced, open := m.madeDurable[n]
 	return at != nil && open && synced
+}
+
+// MadeDurably reports whether the unsure name p (see Name.Unsure) had its
+// directory's entries made durable after the open that may have made it
+// (see madeDurably): had nothing been there, a crash now leaves the file
+// that open made. False for a name never unsure.
+func (m *Model) MadeDurably(p string) bool { return m.madeDurably(p) }
+
+// ZerosWords says what a file holds that has data up to kept and zeros
+// from there up to size (see Inode.DurableZerosFrom): "its first 16 bytes
+// followed by zeros up to 1048576 bytes".
+func ZerosWords(kept, size int64) string {
+	if kept == 0 {
+		return fmt.Sprintf("only zeros, %d bytes of them", size)
+	}
+	return fmt.Sprintf("its first %d bytes followed by zeros up to %d bytes", kept, size)
 }
 
 // shortWords name outcomes in a list: "empty, torn or missing".
