@@ -909,6 +909,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Mmap:
 		w.mmaps++
 		w.ringUse(ev, row)
+		if len(w.readOpen) > 0 && ev.OK() && len(paths) > 0 && w.readOpen[paths[0]] {
+			// A file mapped where the program can read it is read
+			// through memory, with no read call: that it shows none
+			// is no sign of a filter (git and bup map their packs).
+			if prot, ok := ev.Bits(row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags); ok && prot != syscalls.PROT_NONE {
+				delete(w.readOpen, paths[0])
+			}
+		}
 	case syscalls.Mprotect:
 		w.heap = true
 	case syscalls.Stat:

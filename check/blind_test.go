@@ -465,7 +465,10 @@ func TestWritesOnlyInline(t *testing.T) {
 // TestNoReadsInline: a trace with opens and not one read, in which a file
 // from before the run loses its last name or its data, was filtered:
 // remove-before-sync cannot see whether a copy of it was pending. A file
-// the trace made itself, or a trace that reads, is no blind spot.
+// the trace made itself, or a trace that reads, is no blind spot; nor is
+// a file mapped to be read (git and bup read their packs so), which
+// remove-before-sync follows as a read. A library the loader mapped says
+// nothing of the file lost.
 func TestNoReadsInline(t *testing.T) {
 	const (
 		open  = "openat(AT_FDCWD</d>, \"/d/log\", O_RDONLY) = 3</d/log>\n"
@@ -474,6 +477,10 @@ func TestNoReadsInline(t *testing.T) {
 		trunc = "truncate(\"/d/log\", 0) = 0\n"
 		rm    = "unlink(\"/d/log\") = 0\n"
 		end   = "exit_group(0) = ?\n+++ exited with 0 +++\n"
+		// The file mapped, and a library mapped by the loader.
+		mapped = "mmap(NULL, 3, PROT_READ, MAP_PRIVATE, 3</d/log>, 0) = 0x7f0000000000\n"
+		lib    = "openat(AT_FDCWD</d>, \"/usr/lib/libz.so.1\", O_RDONLY|O_CLOEXEC) = 4</usr/lib/libz.so.1>\n" +
+			"mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_DENYWRITE, 4</usr/lib/libz.so.1>, 0) = 0x7f0000100000\n"
 	)
 	wantBlind(t, Options{Roots: []string{"/d"}}, []blindCase{
 		{"truncated, no read", open + copy + trunc + end, []string{BlindSyscallFilter}},
@@ -482,6 +489,11 @@ func TestNoReadsInline(t *testing.T) {
 		{"unlinked, read", open + read + copy + rm + end, nil},
 		{"no removal, no read", open + copy + end, nil},
 		{"its own file unlinked, no read", "openat(AT_FDCWD</d>, \"/d/log\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/log>\n" + copy + rm + end, nil},
+		// Read through memory: no read call is missing (git's packs).
+		{"unlinked, mapped to be read", open + mapped + copy + rm + end, nil},
+		{"truncated, mapped shared to be read", open + strings.Replace(mapped, "MAP_PRIVATE", "MAP_SHARED", 1) + copy + trunc + end, nil},
+		{"unlinked, mapped with no access", open + strings.Replace(mapped, "PROT_READ", "PROT_NONE", 1) + copy + rm + end, []string{BlindSyscallFilter}},
+		{"unlinked, another file mapped to be read", open + lib + copy + rm + end, []string{BlindSyscallFilter}},
 	})
 }
 
