@@ -327,6 +327,11 @@ type Watcher struct {
 	// io_uring, whose writes no write call shows (each has a blind spot
 	// of its own when it worked): no sign that a filter left writes out.
 	queued bool
+	// storesMapped: some file, in scope or not, was mapped shared and
+	// writable (the model says which mmap or mprotect made one): the
+	// program writes to it by storing into memory, which no call shows,
+	// so a trace without a write call is not one a filter cut.
+	storesMapped bool
 
 	// Writes to fds the trace never opened and cannot name, in a trace
 	// without a single open or close.
@@ -909,6 +914,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Mmap:
 		w.mmaps++
 		w.ringUse(ev, row)
+		if len(w.readOpen) > 0 && ev.OK() && len(paths) > 0 && w.readOpen[paths[0]] {
+			// A file mapped where the program can read it is read
+			// through memory, with no read call: that it shows none
+			// is no sign of a filter (git and bup map their packs).
+			if prot, ok := ev.Bits(row.PosOf(syscalls.ProtFlags), syscalls.ProtFlags); ok && prot != syscalls.PROT_NONE {
+				delete(w.readOpen, paths[0])
+			}
+		}
 	case syscalls.Mprotect:
 		w.heap = true
 	case syscalls.Stat:
@@ -1203,8 +1216,12 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	if e.Kind == model.EffWrite && e.Handle != nil && e.Handle.Flags&syscalls.O_DSYNC != 0 {
 		w.barrier = true
 	}
-	if e.Kind == model.EffUnmodeled && e.Event != nil && (e.Event.Call.Effect() == syscalls.Mmap || e.Event.Call.Effect() == syscalls.Mprotect) && w.mappedPath == "" && e.Inode != nil {
-		if p := e.Inode.Name(); w.opt.inScope(p) {
+	if e.Kind == model.EffUnmodeled && e.Event != nil && (e.Event.Call.Effect() == syscalls.Mmap || e.Event.Call.Effect() == syscalls.Mprotect) && e.Inode != nil {
+		// Stores into a file mapped shared and writable, in scope or
+		// not, are writes no write call shows: that the trace has none
+		// is no sign of a filter then (rrdtool update).
+		w.storesMapped = true
+		if p := e.Inode.Name(); w.mappedPath == "" && w.opt.inScope(p) {
 			w.mapped, w.mappedPath, w.mappedID = e.Ref, p, e.Inode.ID
 		}
 	} else if e.Kind == model.EffEntry && w.mappedID != 0 {
@@ -1452,8 +1469,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// through them are not said again either.
 	filterWrites, filterFDs := false, false
 	// noWrites: files were opened for writing, and not one call wrote to
-	// any fd or changed a size through one.
-	noWrites := w.opens > 0 && w.writes == 0 && w.fdSizes == 0
+	// any fd or changed a size through one, nor was a file mapped to be
+	// written by storing into memory.
+	noWrites := w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && !w.storesMapped
 	if w.opens > 0 && w.closes == 0 {
 		missing := "close"
 		var absent []string
@@ -1484,7 +1502,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// data and writes nothing anywhere, not even to its terminal,
 		// is rare.
 		add(BlindSyscallFilter, w.settled, fmt.Sprintf("%s holds data here, which the trace never wrote, and it may have been made by the trace (opened with O_CREAT), but the trace has not one write, pwrite64 or writev to any file or terminal: either it was there before with that data, or a syscall filter (-e trace=...) left out the writes that put it there, which a crash can lose; which one cannot be seen", shown(w.settledPath)))
-	} else if w.writes == 0 && w.opens > 0 && w.afterSync.Line > 0 {
+	} else if w.writes == 0 && !w.storesMapped && w.opens > 0 && w.afterSync.Line > 0 {
 		// sh -c 'echo x > f; sync; truncate -s 0 f' under -e
 		// trace=!write: the echo's write is gone, and the model takes
 		// the synced f for empty and its cut, which a crash can undo

@@ -465,7 +465,10 @@ func TestWritesOnlyInline(t *testing.T) {
 // TestNoReadsInline: a trace with opens and not one read, in which a file
 // from before the run loses its last name or its data, was filtered:
 // remove-before-sync cannot see whether a copy of it was pending. A file
-// the trace made itself, or a trace that reads, is no blind spot.
+// the trace made itself, or a trace that reads, is no blind spot; nor is
+// a file mapped to be read (git and bup read their packs so), which
+// remove-before-sync follows as a read. A library the loader mapped says
+// nothing of the file lost.
 func TestNoReadsInline(t *testing.T) {
 	const (
 		open  = "openat(AT_FDCWD</d>, \"/d/log\", O_RDONLY) = 3</d/log>\n"
@@ -474,6 +477,10 @@ func TestNoReadsInline(t *testing.T) {
 		trunc = "truncate(\"/d/log\", 0) = 0\n"
 		rm    = "unlink(\"/d/log\") = 0\n"
 		end   = "exit_group(0) = ?\n+++ exited with 0 +++\n"
+		// The file mapped, and a library mapped by the loader.
+		mapped = "mmap(NULL, 3, PROT_READ, MAP_PRIVATE, 3</d/log>, 0) = 0x7f0000000000\n"
+		lib    = "openat(AT_FDCWD</d>, \"/usr/lib/libz.so.1\", O_RDONLY|O_CLOEXEC) = 4</usr/lib/libz.so.1>\n" +
+			"mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_DENYWRITE, 4</usr/lib/libz.so.1>, 0) = 0x7f0000100000\n"
 	)
 	wantBlind(t, Options{Roots: []string{"/d"}}, []blindCase{
 		{"truncated, no read", open + copy + trunc + end, []string{BlindSyscallFilter}},
@@ -482,6 +489,11 @@ func TestNoReadsInline(t *testing.T) {
 		{"unlinked, read", open + read + copy + rm + end, nil},
 		{"no removal, no read", open + copy + end, nil},
 		{"its own file unlinked, no read", "openat(AT_FDCWD</d>, \"/d/log\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</d/log>\n" + copy + rm + end, nil},
+		// Read through memory: no read call is missing (git's packs).
+		{"unlinked, mapped to be read", open + mapped + copy + rm + end, nil},
+		{"truncated, mapped shared to be read", open + strings.Replace(mapped, "MAP_PRIVATE", "MAP_SHARED", 1) + copy + trunc + end, nil},
+		{"unlinked, mapped with no access", open + strings.Replace(mapped, "PROT_READ", "PROT_NONE", 1) + copy + rm + end, []string{BlindSyscallFilter}},
+		{"unlinked, another file mapped to be read", open + lib + copy + rm + end, []string{BlindSyscallFilter}},
 	})
 }
 
@@ -1121,7 +1133,8 @@ func TestFallocateOnlyIsNoFilter(t *testing.T) {
 // empty and the cut for nothing, and the trace checked clean, as it did
 // with "echo y >> f" after the sync. A cut, or an open for appending,
 // after a sync in a trace without a single write is a blind spot; one in
-// a trace that shows writes, or before any sync, is not.
+// a trace that shows writes, or stores into a file mapped shared and
+// writable, or before any sync, is not.
 func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 	const (
 		start = "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"...\"], 0x7ffc408087f8 /* 3 vars */) = 0\n" +
@@ -1141,6 +1154,8 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 		{"O_APPEND after a sync", in(sync + "100 openat(AT_FDCWD, \"/w/f\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n100 close(3) = 0\n"), []string{BlindSyscallFilter}},
 		{"a write to the terminal shows", in(sync + cut + tty), nil},
 		{"no sync before the cut", in(cut + sync), nil},
+		{"written through a shared writable mapping", in("100 openat(AT_FDCWD, \"/x/db\", O_RDWR) = 4\n" +
+			"100 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 4, 0) = 0x7f0000000000\n" + sync + path), nil},
 	})
 }
 
@@ -1155,12 +1170,15 @@ func TestTruncatedAfterSyncWithoutWrites(t *testing.T) {
 // before the write: Python's open stats its fd. An open that creates or
 // cuts the file (touch, "> f", sqlite3's O_RDWR|O_CREAT) writes nothing
 // in many programs, and is not one; nor is any open in a trace that
-// shows a write anywhere.
+// shows a write anywhere, or a file mapped shared and writable, which
+// the program writes by storing into memory (rrdtool update): that is
+// blind-shared-mmap's, not a filter's.
 func TestOpenedToWriteWithoutWrites(t *testing.T) {
 	const (
 		start = "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffc408087f8 /* 3 vars */) = 0\n"
 		end   = "100 close(3) = 0\n100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
 		tty   = "100 write(1</dev/pts/0>, \"ok\\n\", 3) = 3\n"
+		mapRW = "100 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n"
 	)
 	open := func(flags string) string {
 		return "100 openat(AT_FDCWD, \"/w/f\", " + flags + ") = 3\n"
@@ -1185,6 +1203,17 @@ func TestOpenedToWriteWithoutWrites(t *testing.T) {
 		{"closed by close_range, then read back", in(open("O_WRONLY|O_APPEND") + "100 close_range(3, 4294967295, 0) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n"), nil},
 		{"marked by close_range only, stat of the fd", in(open("O_WRONLY") + "100 close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0\n" + "100 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0\n"), []string{BlindSyscallFilter}},
 		{"a later file not read back", in(open("O_WRONLY|O_APPEND") + "100 read(3, \"\", 4096) = -1 EBADF (Bad file descriptor)\n" + "100 close(3) = 0\n" + open("O_RDONLY") + "100 read(3, \"\", 4096) = 0\n100 close(3) = 0\n" + "100 openat(AT_FDCWD, \"/w/g\", O_WRONLY) = 3\n"), []string{BlindSyscallFilter}},
+		// Written by storing into a shared writable mapping (rrdtool
+		// update): no write call is missing, and the mapping is the
+		// blind spot.
+		{"read and write, mapped shared and writable", in(open("O_RDWR") + mapRW), []string{BlindSharedMmap}},
+		{"read and write, mapped shared and made writable", in(open("O_RDWR") + strings.Replace(mapRW, "PROT_READ|PROT_WRITE", "PROT_READ", 1) +
+			"100 mprotect(0x7f0000000000, 8192, PROT_READ|PROT_WRITE) = 0\n"), []string{BlindSharedMmap}},
+		{"read and write, mapped shared and writable, synced", in(open("O_RDWR") + mapRW + "100 fsync(3) = 0\n"), []string{BlindSharedMmap}},
+		{"another file mapped shared and writable, out of scope", in(open("O_WRONLY") + "100 openat(AT_FDCWD, \"/x/db\", O_RDWR) = 4\n" +
+			strings.Replace(mapRW, ", 3, 0)", ", 4, 0)", 1)), nil},
+		{"read and write, mapped private and writable", in(open("O_RDWR") + strings.Replace(mapRW, "MAP_SHARED", "MAP_PRIVATE", 1)), []string{BlindSyscallFilter}},
+		{"read and write, mapped shared to be read", in(open("O_RDWR") + strings.Replace(mapRW, "PROT_READ|PROT_WRITE", "PROT_READ", 1)), []string{BlindSyscallFilter}},
 	})
 }
 

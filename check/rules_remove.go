@@ -17,13 +17,14 @@ import (
 //
 // The question asked of the model at each removal of a file's last name,
 // and at each truncation that shrinks a file (logrotate's copytruncate):
-// did some process read that file (a read that returned data, or a copy
-// in the kernel from it), and does a file that process wrote after that
-// read still have writes pending that came after it? The removing
-// process may be another one (the shell's rm after cp). Only a file
-// whose content was durable counts (it existed before the run or its
-// data and name were synced, and it is not on tmpfs): removing one that
-// a crash could lose anyway loses nothing new. A process that synced
+// did some process read that file (a read that returned data, a mapping
+// of it the process can read, or a copy in the kernel from it), and does
+// a file that process wrote after that read still have writes pending
+// that came after it? The removing process may be another one (the
+// shell's rm after cp). Only a file whose content was durable counts (it
+// existed before the run or its data and name were synced, and it is not
+// on tmpfs): removing one that a crash could lose anyway loses nothing
+// new. A process that synced
 // written data between the read and the removal made a durable copy:
 // LevelDB replays its log into a table it syncs, then deletes the log
 // while its own debug LOG is still unsynced, and that is no loss.

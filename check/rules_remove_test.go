@@ -58,7 +58,17 @@ func TestRemoveBeforeSync(t *testing.T) {
 		// another file, read first.
 		openConf = `1 openat(AT_FDCWD, "/w/conf", O_RDONLY) = 7`
 		readConf = `1 read(7, "x", 10) = 1`
+		// in read through memory, not by a read call (git's packs).
+		mapIn       = `1 mmap(NULL, 6, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f5a10000000`
+		mapInShared = `1 mmap(NULL, 6, PROT_READ, MAP_SHARED, 3, 0) = 0x7f5a10000000`
+		mapInNone   = `1 mmap(NULL, 6, PROT_NONE, MAP_PRIVATE, 3, 0) = 0x7f5a10000000`
+		mapAnon     = `1 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f5a10000000`
+		openInRW    = `1 openat(AT_FDCWD, "/w/in", O_RDWR) = 3`
+		mapInRW     = `1 mmap(NULL, 6, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f5a10000000`
+		openMk      = `1 openat(AT_FDCWD, "/w/in", O_RDONLY) = 6`
+		mapMk       = `1 mmap(NULL, 6, PROT_READ, MAP_PRIVATE, 6, 0) = 0x7f5a10000000`
 	)
+	mapped := []string{openIn, mapIn, closeIn, openOut, writeOut, closeOut}
 	copied := []string{openIn, readIn, openOut, writeOut, closeOut, closeIn}
 	for _, tc := range []struct {
 		name  string
@@ -97,6 +107,19 @@ func TestRemoveBeforeSync(t *testing.T) {
 		{"read by one process, written by another", []string{openIn2, readIn2, exit2, openOut, writeOut, unlinkIn}, "none"},
 		{"another process exited", []string{openIn, readIn, openOut, writeOut, exit2, unlinkIn}, "all"},
 		{"read, written and removed by a process that exited, its pid used again", []string{openIn2, readIn2, openOut2, writeOut2, exit2, unlinkIn2}, "all"},
+		{"mapped to be read, copy never synced, original removed", append(slices.Clone(mapped), unlinkIn), "all"},
+		{"mapped shared to be read, copy never synced, original removed", []string{openIn, mapInShared, closeIn, openOut, writeOut, unlinkIn}, "all"},
+		{"mapped to be read, copy synced after the removal", append(slices.Clone(mapped), unlinkIn, openDir, syncOut, syncDir), "all"},
+		{"mapped to be read, copy never synced, original emptied", append(slices.Clone(mapped), truncIn), "all"},
+		{"mapped to be read, copy and its directory synced before the removal", []string{openIn, mapIn, openOut, writeOut, syncOut, openDir, syncDir, unlinkIn}, "none"},
+		{"mapped with no access, copy never synced, original removed", []string{openIn, mapInNone, closeIn, openOut, writeOut, unlinkIn}, "none"},
+		{"anonymous memory mapped, copy never synced, original removed", []string{openIn, mapAnon, closeIn, openOut, writeOut, unlinkIn}, "none"},
+		{"mapped after the copy was written", []string{openConf, readConf, openOut, writeOut, openIn, mapIn, closeIn, unlinkIn}, "none"},
+		// Mapped shared and writable, the file is memory shared between
+		// processes (SQLite's -shm, PostgreSQL's segments), not a
+		// source copied: blind-shared-mmap says it cannot be followed.
+		{"mapped shared and writable, another file never synced, original removed", []string{openInRW, mapInRW, closeIn, openOut, writeOut, unlinkIn}, "none"},
+		{"original made by the run empty and synced, mapped", []string{makeIn, syncIn, closeMk, openDir, syncDir, openMk, mapMk, openOut, writeOut, unlinkIn}, "none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := strings.Join(tc.lines, "\n") + "\n"

@@ -384,8 +384,10 @@ const (
 	EffUnmodeled                // a change the trace cannot show (Inode)
 	EffExit                     // a process exit (Exit)
 	// EffRead: a read that returned data from a regular file (Inode,
-	// Handle), with Options.Reads. It changes nothing; rules that ask
-	// where a file's bytes went (remove-before-sync) follow it.
+	// Handle), or an mmap that maps one for the process to read (not
+	// shared and writable), with Options.Reads. It changes nothing;
+	// rules that ask where a file's bytes went (remove-before-sync)
+	// follow it.
 	EffRead
 	// EffSizeSeen: a stat showed a size of a regular file the trace
 	// changed (Inode) other than the model's (SizeSeen against
@@ -1641,11 +1643,28 @@ func (m *Model) mmap(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	// again) replaces what was mapped there. munmap alone need not be
 	// read: an mprotect of memory no mapping holds fails (ENOMEM).
 	m.unmapRead(ev.Ret, size)
-	if typ != syscalls.MAP_SHARED && typ != syscalls.MAP_SHARED_VALIDATE {
+	shared := typ == syscalls.MAP_SHARED || typ == syscalls.MAP_SHARED_VALIDATE
+	// A mapping the process can read and cannot store into the file
+	// through (private, or shared without PROT_WRITE) reads the file as
+	// a read call does, through memory, as long as it lasts: git and bup
+	// map their packs and read them so. Any protection but PROT_NONE
+	// reads (a writable or executable page is readable on Linux). A file
+	// mapped shared and writable is memory shared between processes
+	// (SQLite's -shm, PostgreSQL's segments), not data copied: a change
+	// the model cannot follow (EffUnmodeled, below), and no read.
+	reads := m.opt.Reads && prot != syscalls.PROT_NONE && flags&syscalls.MAP_ANONYMOUS == 0 &&
+		(!shared || prot&syscalls.PROT_WRITE == 0)
+	if !shared && !reads {
 		return
 	}
 	h := m.fileHandle(ev, row.FD())
 	if h == nil || h.Node.Dir {
+		return
+	}
+	if reads && !(sizeExact(h.Node) && h.Node.Size == 0) { // of a file known empty, it reads nothing
+		eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
+	}
+	if !shared {
 		return
 	}
 	if prot&syscalls.PROT_WRITE == 0 {
