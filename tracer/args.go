@@ -96,6 +96,9 @@ func traceSet(v Version, calls []string, noData bool) (trace, raw, dropped []str
 	}
 	q := v.AtLeast(questionMark)
 	for _, s := range defaultSyscalls {
+		if s.NoDataOnly && !noData {
+			continue
+		}
 		name := s.Name
 		switch {
 		case s.Optional && q:

@@ -215,6 +215,24 @@ func TestPlanNoData(t *testing.T) {
 	if !has(lean, "-s", "0") || has(full, "-s", "0") || has(lean, "--seccomp-bpf") || !has(full, "--seccomp-bpf") || !has(lean, "-f") {
 		t.Errorf("plans: lean %q, full %q", lean, full)
 	}
+	// recvmsg brings fds from another process (SCM_RIGHTS), which a write
+	// printed raw does not name: only a recording without data needs it.
+	if calls := traceList(lean); !slices.Contains(calls, "recvmsg") {
+		t.Errorf("no-data plan does not trace recvmsg: %q", calls)
+	}
+	if calls := traceList(full); slices.Contains(calls, "recvmsg") {
+		t.Errorf("full plan traces recvmsg, whose every byte received it would copy: %q", calls)
+	}
+}
+
+// traceList is the -e trace= list of a plan.
+func traceList(args []string) []string {
+	for i := range args {
+		if i > 0 && args[i-1] == "-e" && strings.HasPrefix(args[i], "trace=") {
+			return strings.Split(strings.TrimPrefix(args[i], "trace="), ",")
+		}
+	}
+	return nil
 }
 
 func TestWithStack(t *testing.T) {
