@@ -622,9 +622,9 @@ func NewWatcher(opt *Options) *Watcher {
 func (w *Watcher) UseModel(m *model.Model) { w.procs, w.m = m.Procs(), m }
 
 // receivedFix is what names an fd received over a socket: crashsim
-// trace records without -y (it costs a readlink of every fd strace
-// prints), and has no flag that adds it.
-const receivedFix = "record by hand with strace -y, which names every fd, those a process receives too (strace -f -y -o TRACE CMD), and check that trace (crashsim check TRACE): crashsim trace records without -y"
+// trace records without -y unless asked (it costs a readlink of every fd
+// strace prints).
+const receivedFix = "record with -y, which names every fd, those a process receives too: crashsim trace --fd-paths, or by hand strace -f -y -o TRACE CMD"
 
 // ref is where an event is, as model.Ref says it.
 func ref(ev *parser.Event) model.Ref {
