@@ -71,3 +71,34 @@ func TestReceivedFD(t *testing.T) {
 		}
 	}
 }
+
+// TestMemfdNoPathElsewhere: under -y, a memfd the program made (Erlang's
+// VM maps its JIT code from one, and every Erlang program makes it) or
+// received is named "/memfd:NAME (deleted)", which is no path: resizing
+// it changes no file, here or outside --root. It was counted as a path
+// changed outside --root, and a note said so (crashsim trace --fd-paths
+// on an Erlang hello-world: "first /memfd:vmem").
+func TestMemfdNoPathElsewhere(t *testing.T) {
+	const trace = `20 execve("/usr/bin/beam.smp", ["beam.smp"], 0x7ffc /* 3 vars */) = 0
+20 memfd_create(""..., 0) = 17</memfd:vmem>(deleted)
+20 ftruncate(17</memfd:vmem>(deleted), 4096) = 0
+20 close(17</memfd:vmem>(deleted)) = 0
+20 socketpair(AF_UNIX, SOCK_STREAM, 0, [3<socket:[1]>, 4<socket:[2]>]) = 0
+20 recvmsg(3<socket:[1]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=""..., iov_len=16}], msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[5</memfd:ring>(deleted)]}], msg_controllen=20, msg_flags=0}, 0) = 1
+20 ftruncate(5</memfd:ring>(deleted), 8192) = 0
+20 openat(AT_FDCWD</d>, "/d/x", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 6</d/x>
+20 fsync(6</d/x>) = 0
+20 close(6</d/x>) = 0
+20 exit_group(0) = ?
+20 +++ exited with 0 +++
+`
+	res := checkFile(t, writeTrace(t, trace), Options{Roots: []string{"/d"}})
+	for _, n := range res.Notes {
+		if n.ID == NoteOutsideRoots {
+			t.Errorf("note %s: %s", n.ID, n.Message)
+		}
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings %+v, want none", res.Warnings)
+	}
+}

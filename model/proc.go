@@ -1266,7 +1266,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 		fallthrough
 	case syscalls.NewFD, syscalls.IOUringSetup:
-		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.Ended()})
+		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: pseudoName(ev.RetAnno, ev.RetDeleted), Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.Ended()})
 	case syscalls.Chdir:
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
@@ -1341,6 +1341,9 @@ func (p *Procs) receive(pr *Process, ev *parser.Event, row *syscalls.Row) {
 			h := &Handle{Offset: -1}
 			if v.HasAnno {
 				h.Path, h.anno, h.Kind = annoPath(v.Anno), v.Anno, kindOfAnno(v.Anno, v.Deleted)
+				if h.Kind == HandlePseudo {
+					h.Path = pseudoName(v.Anno, v.Deleted)
+				}
 			} else {
 				h.unnamed = true
 				if p.received == nil {
@@ -1351,6 +1354,18 @@ func (p *Procs) receive(pr *Process, ev *parser.Event, row *syscalls.Row) {
 			pr.put(int(fd), fdEntry{h: h, cloexec: cloexec, line: ev.Ended()})
 		}
 	}
+}
+
+// pseudoName is the Path of a handle on no file whose -y name is a: the
+// name itself ("pipe:[12]", "socket:[34]", which no check takes for a
+// path), or none for a file of no filesystem that reads like a path in
+// "/" (a memfd's "/memfd:NAME (deleted)"), which a check would take for
+// a file changed outside its roots.
+func pseudoName(a string, deleted bool) string {
+	if isAnonAnno(a, deleted) {
+		return ""
+	}
+	return a
 }
 
 // msgCmsgCloexec is MSG_CMSG_CLOEXEC, recvmsg's flag that makes the fds
