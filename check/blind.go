@@ -395,6 +395,10 @@ type Watcher struct {
 	// fd turned out to be that file ("?" unnamed): the model did not
 	// apply it.
 	unnamedEarly string
+	// unnamedRecvd says the fd of the change at unnamedAt came over a
+	// Unix socket, received at unnamedRecv (model.Procs.ReceivedAt).
+	unnamedRecv  parser.Pos
+	unnamedRecvd bool
 	// unopened counts the syncs through fds above 2 the trace never
 	// opened but names (-y), the first at unopenedAt on unopenedPath: in
 	// a trace without a single open, a filter's work.
@@ -621,6 +625,11 @@ func NewWatcher(opt *Options) *Watcher {
 // paths ObserveResolved gets, to tell fds the trace never opened, and
 // which says what a sync or a syncfs covered.
 func (w *Watcher) UseModel(m *model.Model) { w.procs, w.m = m.Procs(), m }
+
+// receivedFix is what names an fd received over a socket: crashsim
+// trace records without -y unless asked (it costs a readlink of every fd
+// strace prints).
+const receivedFix = "record with -y, which names every fd, those a process receives too: crashsim trace --fd-paths, or by hand strace -f -y -o TRACE CMD"
 
 // ref is where an event is, as model.Ref says it.
 func ref(ev *parser.Event) model.Ref {
@@ -1001,7 +1010,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 				// there: a shell's `echo x >&3` dup2s an inherited fd 3
 				// onto 1 and writes to the file through fd 1.
 				if unnamed, standIn := w.procs.Unnamed(ev.PID, ev.Arg(i), ev.Began()); unnamed {
-					w.noteUnnamed(ev, fd, standIn)
+					w.noteUnnamed(ev, ev.Arg(i), fd, standIn)
 				}
 			}
 		}
@@ -1705,6 +1714,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 				file = shown(w.unnamedEarly)
 			}
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d by process %d, printed before the clone that made that process had returned in its parent (on a busy machine strace can show a new child's first calls first)%s: the fd was not known then; it is its parent's %s, and the check did not apply that change to it, so what a crash leaves of it cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, w.unnamedAt.PID, more, file))
+		} else if w.unnamedRecvd {
+			at := fmt.Sprintf("line %d", w.unnamedRecv.Line)
+			if w.unnamedRecv.File != w.unnamedAt.File {
+				at = w.unnamedRecv.String()
+			}
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, an fd received over a Unix socket at %s (recvmsg, SCM_RIGHTS)%s: the trace does not name the fds a process receives (no -y), so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, at, more))
+			out[len(out)-1].Fix = receivedFix
 		} else {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
 		}
@@ -2197,7 +2213,7 @@ type unnamedChanges struct {
 // clone of the event's process to return (model.Procs.Unnamed): bash's
 // command substitution writes to the pipe its parent made, and on a busy
 // machine strace can print the subshell's write before its clone returns.
-func (w *Watcher) noteUnnamed(ev *parser.Event, fd int64, standIn *model.Handle) {
+func (w *Watcher) noteUnnamed(ev *parser.Event, v *parser.Value, fd int64, standIn *model.Handle) {
 	if standIn != nil {
 		c := w.unnamedLater[standIn]
 		if c == nil {
@@ -2212,6 +2228,7 @@ func (w *Watcher) noteUnnamed(ev *parser.Event, fd int64, standIn *model.Handle)
 	}
 	if w.unnamed == 0 {
 		w.unnamedAt, w.unnamedFD = ref(ev), fd
+		w.unnamedRecv, w.unnamedRecvd = w.procs.ReceivedAt(ev.PID, v, ev.Began())
 	}
 	w.unnamed++
 }
@@ -2227,6 +2244,7 @@ func (w *Watcher) settleUnnamed() {
 		}
 		if w.unnamed == 0 || c.first.Seq < w.unnamedAt.Seq {
 			w.unnamedAt, w.unnamedFD, w.unnamedEarly = c.first, c.fd, file
+			w.unnamedRecvd = false
 		}
 		w.unnamed += c.n
 	}

@@ -333,6 +333,11 @@ type Procs struct {
 	// gone are the processes that exited before their clone returned,
 	// having used fds Unnamed answered for with a stand-in, by pid.
 	gone map[int]*Process
+	// received are the fds a recvmsg gave (SCM_RIGHTS) that the trace
+	// does not name (no -y), each with where it arrived: what
+	// ReceivedAt tells of an unnamed fd. A named one is a file or no
+	// file like any other, and is not kept.
+	received map[*Handle]parser.Pos
 }
 
 // flagMemo is the flags read from one event's arguments, the event named
@@ -690,7 +695,8 @@ func (p *Procs) socketUse(pr *Process, ev *parser.Event, row *syscalls.Row) {
 // Unnamed reports whether argument v of an event of process pid at line
 // is an fd the trace never opened and cannot name: one inherited from
 // before the trace or opened before an attach, printed without a -y
-// path. A change made through it reaches a file the model cannot see.
+// path, or one received over a Unix socket without one (ReceivedAt). A
+// change made through it reaches a file the model cannot see.
 // Standard input, output and error and their dups are left out (a
 // terminal, almost always, in every trace), and so is an fd a stat
 // showed to be no file (Model.statUnnamed). Ask after the model resolved
@@ -1252,13 +1258,15 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 				pr.put(int(fd), fdEntry{h: &Handle{Path: arr.Elems[i].Anno, Kind: HandlePseudo}, cloexec: cloexec, line: ev.Ended()})
 			}
 		}
+	case syscalls.Receive:
+		p.receive(pr, ev, row)
 	case syscalls.BPF:
 		if ev.Ret <= 0 {
 			break // not a command that makes an fd
 		}
 		fallthrough
 	case syscalls.NewFD, syscalls.IOUringSetup:
-		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: ev.RetAnno, Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.Ended()})
+		pr.put(int(ev.Ret), fdEntry{h: &Handle{Path: pseudoName(ev.RetAnno, ev.RetDeleted), Kind: HandlePseudo}, cloexec: anyArgHas(ev, "CLOEXEC"), line: ev.Ended()})
 	case syscalls.Chdir:
 		if len(paths) > 0 && paths[0] != "" {
 			pr.fs.set(paths[0])
@@ -1298,6 +1306,97 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 		}
 	}
 	return nil
+}
+
+// receive puts in pr's table the fds that ev, a recvmsg that succeeded,
+// received in its SCM_RIGHTS control messages. Each is the sender's open
+// file description, at an offset the trace cannot tell: a file, a pipe
+// or a socket as its -y name says, or, printed without one, an fd the
+// trace cannot name (Unnamed), which ReceivedAt tells apart from one
+// open before the trace began. The fds get the lowest free numbers, so a
+// number the table still holds was closed where the trace did not show.
+func (p *Procs) receive(pr *Process, ev *parser.Event, row *syscalls.Row) {
+	ctl := ev.Arg(row.Data()).Field("msg_control")
+	if ctl.Kind != parser.ValArray {
+		return
+	}
+	cloexec := false
+	if f := ev.Arg(row.Data() + 1); strings.Contains(f.Text, "MSG_CMSG_CLOEXEC") {
+		cloexec = true
+	} else if n, ok := f.Int(); ok && n&msgCmsgCloexec != 0 {
+		cloexec = true
+	}
+	for i := range ctl.Elems {
+		c := &ctl.Elems[i]
+		if !scmRights(c) {
+			continue
+		}
+		fds := c.Field("cmsg_data")
+		for j := range fds.Elems {
+			v := &fds.Elems[j]
+			fd, ok := v.Int()
+			if !ok || fd < 0 {
+				continue
+			}
+			h := &Handle{Offset: -1}
+			if v.HasAnno {
+				h.Path, h.anno, h.Kind = annoPath(v.Anno), v.Anno, kindOfAnno(v.Anno, v.Deleted)
+				if h.Kind == HandlePseudo {
+					h.Path = pseudoName(v.Anno, v.Deleted)
+				}
+			} else {
+				h.unnamed = true
+				if p.received == nil {
+					p.received = map[*Handle]parser.Pos{}
+				}
+				p.received[h] = ev.Pos
+			}
+			pr.put(int(fd), fdEntry{h: h, cloexec: cloexec, line: ev.Ended()})
+		}
+	}
+}
+
+// pseudoName is the Path of a handle on no file whose -y name is a: the
+// name itself ("pipe:[12]", "socket:[34]", which no check takes for a
+// path), or none for a file of no filesystem that reads like a path in
+// "/" (a memfd's "/memfd:NAME (deleted)"), which a check would take for
+// a file changed outside its roots.
+func pseudoName(a string, deleted bool) string {
+	if isAnonAnno(a, deleted) {
+		return ""
+	}
+	return a
+}
+
+// msgCmsgCloexec is MSG_CMSG_CLOEXEC, recvmsg's flag that makes the fds
+// it receives close-on-exec, as a number (the same on every
+// architecture).
+const msgCmsgCloexec = 0x40000000
+
+// scmRights reports whether c, one control message of a msghdr's
+// msg_control, carries fds: SOL_SOCKET's SCM_RIGHTS, by name or, printed
+// raw, as numbers (1 and 1).
+func scmRights(c *parser.Value) bool {
+	level, typ := c.Field("cmsg_level"), c.Field("cmsg_type")
+	if typ.Text == "SCM_RIGHTS" {
+		return true
+	}
+	l, okL := level.Int()
+	t, okT := typ.Int()
+	return okL && okT && l == 1 && t == 1
+}
+
+// ReceivedAt returns where the process of pid received argument v at
+// line, an fd Unnamed reports, over a Unix socket (the recvmsg's
+// position in the trace), and false for an fd it did not receive so (one
+// open before the trace began).
+func (p *Procs) ReceivedAt(pid int, v *parser.Value, line int64) (parser.Pos, bool) {
+	h := p.heldAt(pid, v, line)
+	if h == nil || p.received == nil {
+		return parser.Pos{}, false
+	}
+	at, ok := p.received[h]
+	return at, ok
 }
 
 // setflFlags are the flags F_SETFL changes.

@@ -25,6 +25,7 @@ type option struct {
 	why      string
 	data     bool // only when written bytes are recorded (not Options.NoData)
 	noData   bool // only with Options.NoData
+	fdPaths  bool // a data option kept with Options.NoData when Options.FDPaths asks for it
 }
 
 var options = []option{
@@ -38,7 +39,14 @@ var options = []option{
 	{args: []string{"--seccomp-bpf"}, since: Version{5, 3}, data: true, why: "stops the tracee only on traced syscalls (without it every syscall stops it twice)"},
 	{args: []string{"--kill-on-exit"}, since: Version{6, 6}, why: "kills the tracees if strace dies, instead of leaving them to run on untraced"},
 	{args: []string{"-ttt"}, data: true, why: "dates each line"},
-	{args: []string{"-y"}, since: Version{4, 7}, data: true, why: "gives each fd argument its path"},
+	// Not in NoData recordings unless asked for (crashsim trace
+	// --fd-paths): strace reads the path of every fd it prints, and of
+	// the cwd at every AT_FDCWD, from /proc (writes are raw there, with
+	// no path): 8-22% more CPU to record and check an open-write-close
+	// loop, Python's imports or an fsync loop. Only an fd that comes
+	// over a Unix socket (SCM_RIGHTS) needs it: the fd model names the
+	// others.
+	{args: []string{"-y"}, since: Version{4, 7}, data: true, fdPaths: true, why: "gives each fd argument its path"},
 	{args: []string{"-xx"}, data: true, why: "prints every byte as \\xNN: exact data"},
 	// Everything in full except execve's environment, which would put
 	// every secret of a CI job into the trace file for nothing.
@@ -53,15 +61,15 @@ var questionMark = Version{4, 17}
 // Args returns the strace argument list (without the strace program itself)
 // that traces cmd into out with the default syscall set, for strace v.
 func Args(v Version, out string, cmd []string) []string {
-	args, _ := plan(v, out, cmd, nil, false)
+	args, _ := plan(v, out, cmd, nil, false, false)
 	return args
 }
 
 // plan builds the argument list and says what it dropped for v. calls nil
-// means the default set.
-func plan(v Version, out string, cmd []string, calls []string, noData bool) (args []string, notes []string) {
+// means the default set; fdPaths keeps -y in a recording without data.
+func plan(v Version, out string, cmd []string, calls []string, noData, fdPaths bool) (args []string, notes []string) {
 	for _, o := range options {
-		if o.data && noData || o.noData && !noData {
+		if o.data && noData && !(o.fdPaths && fdPaths) || o.noData && !noData {
 			continue
 		}
 		if !v.AtLeast(o.since) && o.fallback != nil {
@@ -96,6 +104,9 @@ func traceSet(v Version, calls []string, noData bool) (trace, raw, dropped []str
 	}
 	q := v.AtLeast(questionMark)
 	for _, s := range defaultSyscalls {
+		if s.NoDataOnly && !noData {
+			continue
+		}
 		name := s.Name
 		switch {
 		case s.Optional && q:

@@ -98,7 +98,7 @@ func TestPlanByVersion(t *testing.T) {
 			},
 		},
 	} {
-		args, notes := plan(tc.v, "out.strace", cmd, nil, false)
+		args, notes := plan(tc.v, "out.strace", cmd, nil, false, false)
 		for _, a := range tc.has {
 			if !slices.ContainsFunc(args, func(s string) bool { return s == a || strings.Contains(s, ","+a+",") }) {
 				t.Errorf("%v: args lack %q: %q", tc.v, a, args)
@@ -133,7 +133,7 @@ func TestPlanByVersion(t *testing.T) {
 }
 
 func TestPlanSyscallsOverride(t *testing.T) {
-	args, _ := plan(Version{6, 1}, "o", []string{"p"}, []string{"openat", "write"}, false)
+	args, _ := plan(Version{6, 1}, "o", []string{"p"}, []string{"openat", "write"}, false, false)
 	if !slices.Contains(args, "trace=openat,write") || slices.ContainsFunc(args, func(s string) bool { return strings.HasPrefix(s, "raw=") }) {
 		t.Errorf("args = %q", args)
 	}
@@ -190,8 +190,8 @@ func TestShellQuote(t *testing.T) {
 // TestPlanNoData: a recording for checks prints no bytes, no timestamps and
 // no fd paths; a recording for explore prints them all.
 func TestPlanNoData(t *testing.T) {
-	lean, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, true)
-	full, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, false)
+	lean, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, true, false)
+	full, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, false, false)
 	has := func(args []string, want ...string) bool {
 		for i := range args {
 			if i+len(want) <= len(args) && strings.Join(args[i:i+len(want)], " ") == strings.Join(want, " ") {
@@ -215,6 +215,33 @@ func TestPlanNoData(t *testing.T) {
 	if !has(lean, "-s", "0") || has(full, "-s", "0") || has(lean, "--seccomp-bpf") || !has(full, "--seccomp-bpf") || !has(lean, "-f") {
 		t.Errorf("plans: lean %q, full %q", lean, full)
 	}
+	// recvmsg brings fds from another process (SCM_RIGHTS), which a write
+	// printed raw does not name: only a recording without data needs it.
+	if calls := traceList(lean); !slices.Contains(calls, "recvmsg") {
+		t.Errorf("no-data plan does not trace recvmsg: %q", calls)
+	}
+	if calls := traceList(full); slices.Contains(calls, "recvmsg") {
+		t.Errorf("full plan traces recvmsg, whose every byte received it would copy: %q", calls)
+	}
+	// Asked for, -y names every fd, and nothing else of the recording
+	// with data comes with it.
+	named, _ := plan(Version{6, 1}, "o", []string{"p"}, nil, true, true)
+	if !has(named, "-y") || has(named, "-ttt") || has(named, "-xx") || !has(named, "-s", "0") {
+		t.Errorf("no-data plan with fd paths: %q", named)
+	}
+	if old, _ := plan(Version{4, 6}, "o", []string{"p"}, nil, true, true); has(old, "-y") {
+		t.Errorf("no-data plan with fd paths for strace 4.6, which lacks -y: %q", old)
+	}
+}
+
+// traceList is the -e trace= list of a plan.
+func traceList(args []string) []string {
+	for i := range args {
+		if i > 0 && args[i-1] == "-e" && strings.HasPrefix(args[i], "trace=") {
+			return strings.Split(strings.TrimPrefix(args[i], "trace="), ",")
+		}
+	}
+	return nil
 }
 
 func TestWithStack(t *testing.T) {

@@ -18,7 +18,9 @@
 // prints a written buffer's address and does not read it from the tracee,
 // which with -s 0 alone it still would), no timestamps, no -y (the fd model
 // resolves paths given the start directory, which crashsim trace writes
-// into TRACE.initial) and no --seccomp-bpf. With the filter, strace 6.1
+// into TRACE.initial; Options.FDPaths, crashsim trace --fd-paths, keeps it
+// for the fds another process sends over a Unix socket, which recvmsg
+// brings and only -y names) and no --seccomp-bpf. With the filter, strace 6.1
 // restarts the tracee with PTRACE_SYSCALL after each traced call returns
 // (seccomp_filter_restart_operator), so the next call stops at its entry as
 // well as at the filter: a run of traced calls costs three stops each

@@ -13,8 +13,10 @@ import "github.com/crashsim/crashsim/internal/syscalls"
 // records without -y, so a write to one (a Go program's netpoll wakeup, a
 // pipe to a child) is known for no file only by the call that made it,
 // and would otherwise be a write to an fd the trace cannot name
-// (blind-unknown-fd). pread64 and preadv are not traced: they move no
-// offset.
+// (blind-unknown-fd). So is recvmsg, which brings fds another process
+// sent over a Unix socket (SCM_RIGHTS): without -y the fd stays unnamed,
+// but the warning says where it came from. pread64 and preadv are not
+// traced: they move no offset.
 var defaultSyscalls = func() []*syscalls.Row {
 	var out []*syscalls.Row
 	for _, r := range syscalls.Rows() {

@@ -64,6 +64,11 @@ type Options struct {
 	// It costs about what plain strace costs. Without it every written
 	// byte is in the trace, for explore.
 	NoData bool
+	// FDPaths keeps -y in a recording without data: every fd gets its
+	// path, so that one another process sent over a Unix socket (no open
+	// in the trace) is named. It costs a readlink of every fd strace
+	// prints (see args.go).
+	FDPaths bool
 	// Stack adds strace -k: each call's stack, so findings can name the
 	// program's own source line (see package source).
 	Stack bool
@@ -201,7 +206,7 @@ func planRun(ctx context.Context, cmd []string, opt Options) (*session, error) {
 	} else {
 		traceArg = sk.path
 	}
-	args, notes := plan(v, traceArg, cmd, opt.Syscalls, opt.NoData)
+	args, notes := plan(v, traceArg, cmd, opt.Syscalls, opt.NoData, opt.FDPaths)
 	if opt.Stack {
 		args = withStack(args)
 	}

@@ -21,6 +21,7 @@ type traceCmd struct {
 	// machine whose start directory is (or is not) on tmpfs.
 	Mountinfo string        `hidden:"" env:"CRASHSIM_MOUNTINFO" default:"/proc/self/mountinfo"`
 	Stack     bool          `help:"Record each call's stack (strace -k), so that findings name the line of the program that made the call. Slower: strace unwinds the stack at every traced call."`
+	FDPaths   bool          `name:"fd-paths" help:"Record the path of every fd (strace -y), so that an fd the program got from another process over a Unix socket (Erlang programs, SCM_RIGHTS) is named rather than a blind spot. Slower: strace reads the path of every fd it prints (some 10-20% more CPU)."`
 	Out       string        `placeholder:"TRACE" help:"Keep the trace in TRACE (strace's -o; crashsim's -o is the report) and the listing of what existed before in TRACE.initial. Default: a temp file crashsim-*.strace, its path printed on stderr."`
 	Linger    time.Duration `default:"3s" placeholder:"TIME" help:"Once the command's first process has exited, let what it started run this long (seconds, or 500ms, 1m; ${default} by default), then kill it and list it (a daemon, a background child). 0 waits however long they run."`
 	Command   []string      `arg:"" name:"command" passthrough:"partial" help:"The program to run and its arguments (after --)."`
@@ -60,7 +61,7 @@ func (c *traceCmd) Run(g *Globals) error {
 	// cost of plain strace (explore records them). Python's own lines are
 	// invisible to strace -k: with --stack, a shim marks them.
 	rec := crashsim.Record{Roots: c.Root, NoListing: c.InitialList != "", Shim: c.Stack, Mountinfo: c.Mountinfo,
-		Tracer: tracer.Options{Out: c.Out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, Stack: c.Stack && !source.IsPython(cmd[0]), Linger: c.Linger}}
+		Tracer: tracer.Options{Out: c.Out, Stdin: os.Stdin, Stdout: g.stdout, Stderr: g.stderr, NoData: true, FDPaths: c.FDPaths, Stack: c.Stack && !source.IsPython(cmd[0]), Linger: c.Linger}}
 	if c.Linger == 0 {
 		rec.Tracer.Linger = -1 // --linger 0: wait for them all
 	}

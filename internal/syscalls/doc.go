@@ -33,7 +33,8 @@
 //     whether -e trace= names it "?name" (some architecture or an older
 //     strace lacks it), and whether it is printed with -e raw= (a read's
 //     buffer is an address, not the data read). Why says, for a call
-//     left out, why it is.
+//     left out, why it is. NoDataOnly keeps a call out of the recording
+//     with data (explore's), whose -y names every written fd: recvmsg.
 //
 // A Call is a row's index: the parser puts it on every event
 // (parser.Event.Call), the zero Call standing for a name the table does

@@ -58,7 +58,17 @@ var ioRows = []Row{
 	{Name: "recv", Arches: none, Why: whySocket, Args: recvArgs},
 	{Name: "recvfrom", Arches: AllArches, Why: whySocket,
 		Args: args(argFDOther("sockfd"), argData("buf"), argSize("len"), argOther("flags"), argOther("src_addr"), argOther("addrlen"))},
-	{Name: "recvmsg", Arches: AllArches, Why: whySocket, Args: args(argFDOther("sockfd"), argMsg("msg"), argOther("flags"))},
+	// A program gets fds from another process over a Unix socket with
+	// recvmsg (SCM_RIGHTS; recvmmsg is for batches of datagrams):
+	// Erlang's erl_child_setup gets the pipes of the programs it starts
+	// so, and Python's socket.recv_fds, systemd, Wayland and Chromium
+	// use it. Without the call, a write to such an fd is to one the
+	// trace cannot tell from an fd open before it began. A recording
+	// with data names the fd at every write (-y), and would copy every
+	// byte received: only one without data traces it.
+	{Name: "recvmsg", Effect: Receive, Arches: AllArches, Traced: true, NoDataOnly: true,
+		Why:  "fd table: the fds another process sent (SCM_RIGHTS), named when -y names them in cmsg_data",
+		Args: args(argFDOther("sockfd"), argMsg("msg"), argOther("flags"))},
 	{Name: "mq_timedsend", Arches: AllArches, Why: whySocket,
 		Args: args(argFDOther("mqdes"), argData("msg_ptr"), argSize("msg_len"), argOther("msg_prio"), argOther("abs_timeout"))},
 	{Name: "getdents", Arches: x86, Why: "not traced: a directory's entries, read", Args: dentArgs},

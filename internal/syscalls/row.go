@@ -18,6 +18,7 @@ const (
 	Pipe       // pipe, pipe2, socketpair: two fds on no file, in an array argument
 	NewFD      // a new fd on no file in scope (socket, eventfd, memfd, ...)
 	BPF        // bpf: a new fd for the commands that make one (it returns 0 for the others)
+	Receive    // recvmsg: the fds another process sent over a Unix socket (SCM_RIGHTS) join the table
 	Chdir      // the cwd, by path
 	Fchdir     // the cwd, by fd
 	Getcwd     // tells the cwd
@@ -68,7 +69,7 @@ const (
 )
 
 var effectNames = [numEffects]string{
-	"none", "open", "close", "close_range", "dup", "fcntl", "pipe", "new-fd", "bpf",
+	"none", "open", "close", "close_range", "dup", "fcntl", "pipe", "new-fd", "bpf", "receive",
 	"chdir", "fchdir", "getcwd", "chroot", "fork", "execve", "exit", "wait",
 	"read", "read-at-offset", "seek", "write", "write-at-offset", "copy-into", "truncate", "fallocate",
 	"mkdir", "unlink", "rmdir", "rename", "link", "symlink", "mknod", "bind", "stat",
@@ -168,8 +169,11 @@ type Row struct {
 	RetFD bool
 	// Traced is set for the calls crashsim trace records by default; Why
 	// says what the model reads from the call, or why it is left out.
-	Traced bool
-	Why    string
+	// NoDataOnly keeps a traced call out of a recording with data
+	// (explore's), which -y names every written fd in.
+	Traced     bool
+	NoDataOnly bool
+	Why        string
 	// Optional writes the name "?name" in -e trace=: some architecture
 	// crashsim may run on, or a strace before 4.17, lacks it.
 	Optional bool
@@ -181,7 +185,7 @@ type Row struct {
 
 // Socket reports whether the call works on a socket (or a message
 // queue) only: its fd argument (ArgFDOther) is no file.
-func (r *Row) Socket() bool { return r.Why == whySocket }
+func (r *Row) Socket() bool { return r.Why == whySocket || r.Effect == Receive }
 
 // Pos returns the position of the first argument of kind k, or -1.
 func (r *Row) Pos(k ArgKind) int {
