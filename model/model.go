@@ -1448,7 +1448,6 @@ func (m *Model) FSOf(p string) string {
 			return fs
 		}
 	}
-	p = RunAlias(p)
 	fs := "/"
 	for _, d := range ownFS {
 		if len(d) > len(fs) && isOrUnder(p, d) {
