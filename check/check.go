@@ -696,10 +696,12 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 		sort.Strings(res.Unsynced)
 	}
-	res.Summary.Files = countFiles(runs[0].m, &opt)
+	var dirs *dirSet
 	if len(res.Unsynced) > 0 {
-		res.dirs = dirSets{knownDirs(runs[0].m, &opt)}
+		res.dirs = dirSets{{}}
+		dirs = &res.dirs[0]
 	}
+	res.Summary.Files = countFiles(runs[0].m, &opt, dirs)
 	phases.Mark("blind spots and the count of files")
 	if err := shared.Err(); err != nil {
 		res.Close()
@@ -818,18 +820,6 @@ func (ds dirSets) has(p string) bool {
 	return false
 }
 
-// knownDirs is the set of directories in scope that the model knows.
-func knownDirs(m *model.Model, opt *Options) dirSet {
-	d := dirSet{seed: maphash.MakeSeed()}
-	m.EachFile(func(p string, dir, _ bool) {
-		if dir && opt.inScope(p) {
-			d.hashes = append(d.hashes, nameHash(d.seed, p))
-		}
-	})
-	slices.Sort(d.hashes)
-	return d
-}
-
 // countFiles counts the files in scope that the trace changed, by the
 // name a user knows them by: a file replaced by rename and its
 // replacement are one file to the user. A set of every name held 85
@@ -837,15 +827,25 @@ func knownDirs(m *model.Model, opt *Options) dirSet {
 // files whose records were in a temp file until then; the names' hashes
 // take 8, and only the names of hashes seen more than once (a file and
 // its replacement, or a collision) are compared as names.
-func countFiles(m *model.Model, opt *Options) int {
+//
+// With dirs, the same pass fills it with the directories in scope the
+// model knows, hashed with the same seed.
+func countFiles(m *model.Model, opt *Options, dirs *dirSet) int {
 	seed := maphash.MakeSeed()
 	hash := func(p string) uint64 { return nameHash(seed, p) }
 	var hashes []uint64
 	m.EachFile(func(p string, dir, modified bool) {
-		if modified && !dir && opt.inScope(p) {
+		switch {
+		case dir && dirs != nil && opt.inScope(p):
+			dirs.hashes = append(dirs.hashes, hash(p))
+		case modified && !dir && opt.inScope(p):
 			hashes = append(hashes, hash(p))
 		}
 	})
+	if dirs != nil {
+		dirs.seed = seed
+		slices.Sort(dirs.hashes)
+	}
 	slices.Sort(hashes)
 	files := 0
 	var shared map[uint64]bool

@@ -61,7 +61,7 @@ func TestCountFiles(t *testing.T) {
 				if collide {
 					nameHash = func(_ maphash.Seed, s string) uint64 { return uint64(len(s)) }
 				}
-				if got := countFiles(m, &scope); got != len(want) {
+				if got := countFiles(m, &scope, nil); got != len(want) {
 					t.Errorf("%s (ignore %v, collisions %v): countFiles %d, names %d", filepath.Base(name), scope.Ignore, collide, got, len(want))
 				}
 			}
