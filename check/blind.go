@@ -57,7 +57,7 @@ func (b BlindSpot) Exploration() bool { return b.ID == BlindStatesUnchecked }
 var blindSpots = []BlindSpot{
 	{BlindRawArgs, "paths printed as addresses: which files the trace changes", "record without -e raw= (strace -f -y -o TRACE CMD)"},
 	{BlindFailedOnly, "every successful call: every write, sync and rename", "record without -Z (--failed-only)"},
-	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only)"},
+	{BlindSuccessfulOnly, "failed calls: a failed fsync, and so the data it did not make durable", "record without -z (--successful-only) and without -e status=, and keep exit_group in a -e trace= list of your own"},
 	{BlindSyscallFilter, "the calls a -e trace= or -P filter left out (close, fsync, ...): findings that depend on them may be false", "record without -e trace=, -e status= or -P (which shows only the calls that name one path), or with crashsim trace, which chooses the list; a list of your own must keep every open, write, sync, rename, unlink and close, and read, dup, fcntl and exit_group"},
 	{BlindUnfollowedChildren, "what child processes and threads did: their writes, syncs and renames", "record with strace -f (one file) or -ff"},
 	{BlindUnknownCwd, "where relative paths lie, so they cannot be matched against --root", "record with strace -y, or give check, states or explore --cwd DIR (the directory the program started in)"},
@@ -1390,6 +1390,18 @@ func (w *Watcher) Describe() string {
 		w.syscalls, w.ok, w.failed, w.exitCalls, w.opens, w.closes, strings.Join(syncs, ", "), len(w.forks), followed, w.inRoots, w.elsewhere.n, w.relative.n, w.volatile.n)
 }
 
+// attachFix gives the last of out, a blind-syscall-filter that says the
+// trace's fds were never opened, the fix for an attach as well as for a
+// filter when the trace shows no execve: strace -p started after the
+// program did, and one recorded from the start with -y names every fd.
+func (w *Watcher) attachFix(out []BlindWarning) {
+	if w.execSeen || len(out) == 0 {
+		return
+	}
+	b, _ := LookupBlind(BlindSyscallFilter)
+	out[len(out)-1].Fix = b.Fix + "; if strace attached with -p instead, record from the program's start (crashsim trace, or strace -f -y -o TRACE CMD)"
+}
+
 // Finish returns the blind spots and notes of the whole trace.
 func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	var out []BlindWarning
@@ -1481,7 +1493,11 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// any fd or changed a size through one, nor was a file mapped to be
 	// written by storing into memory.
 	noWrites := w.opens > 0 && w.writes == 0 && w.fdSizes == 0 && !w.storesMapped
-	if w.opens > 0 && w.closes == 0 {
+	// killedOnly: every process that ended was killed, none exited by
+	// itself: a program killed before it closed what it opened shows no
+	// close without a filter (a static one opens nothing else).
+	killedOnly := w.killed > 0 && w.exits == 0 && w.exitCalls == 0
+	if w.opens > 0 && w.closes == 0 && !killedOnly {
 		missing := "close"
 		var absent []string
 		for _, s := range syncCalls {
@@ -1531,6 +1547,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		filterFDs = true
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
+		w.attachFix(out)
 	} else if unopened, at, path := w.unopenedSyncs(); unopened > 0 {
 		// Named files synced through fds that no call in the trace
 		// opened, and not one open anywhere: sqlite3 recorded with -e
@@ -1543,6 +1560,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		filterFDs = true
 		what, where := callsAt(unopened, path)
 		add(BlindSyscallFilter, at, fmt.Sprintf("%s synced files through fds the trace never opened (%s), and the trace has not one open: it looks recorded with a syscall filter (-e trace=...) that leaves out the opens, and with them perhaps the creates, truncations, renames and unlinks of those files, which a crash can undo; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
+		w.attachFix(out)
 	} else if w.unopenedUses > 0 && w.anyOpens == 0 && !w.execSeen {
 		// Files read, written, mapped or closed through fds no call in
 		// the trace opened, and neither an open nor an execve anywhere:
@@ -1553,6 +1571,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		filterFDs = true
 		what, where := callsAt(w.unopenedUses, w.unopenedUsePath)
 		add(BlindSyscallFilter, w.unopenedUse, fmt.Sprintf("%s used files through fds the trace never opened (%s), and the trace has neither an open nor an execve: it looks recorded with a syscall filter (-e trace=!%%file, %%desc) that leaves out the calls that name a file, the creates, renames and unlinks a crash can undo among them; or attached with -p after the files were opened; what a crash loses there cannot be seen", what, where))
+		w.attachFix(out)
 	} else if w.preloadAt.Line > 0 && w.anyOpens == 0 {
 		// The loader asks for /etc/ld.so.preload and then opens its cache
 		// and each library: not one open after it is a filter that left
@@ -1560,13 +1579,20 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// directory fd), which keeps rename and unlink but drops
 		// renameat2 and unlinkat (mv and sed -i checked clean so).
 		add(BlindSyscallFilter, w.preloadAt, "the dynamic loader asks for /etc/ld.so.preload here, and the trace has not one open, where the loader opens /etc/ld.so.cache and each library next: it looks recorded with a syscall filter (-e trace=..., as !%desc) that leaves out the opens, and with them perhaps the calls that change names relative to a directory fd (renameat2, unlinkat, linkat, mkdirat), which a crash can undo; what a crash loses there cannot be seen")
-	} else if !w.execSeen && w.exits > 0 && w.syscalls > 0 && w.syscalls == w.syncCalls+w.exitCalls {
+	} else if !w.execSeen && (w.exits > 0 || !w.firstEnded) && w.syscalls > 0 && w.syscalls == w.syncCalls+w.exitCalls {
 		// Every call is a sync or an exit, and no execve: a program
 		// strace started begins with its execve, and between it and its
 		// exit opens, maps and writes. A list of syncs alone (-e
 		// trace=fsync,fdatasync,sync,exit_group) leaves this and no
-		// other sign (sed -i after a sync checked clean).
-		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file; what a crash loses there cannot be seen", w.syscalls))
+		// other sign (sed -i after a sync checked clean). A window cut
+		// short (strace -p -e fdatasync on a server) is as blind: its
+		// blind-cut-short may be accepted, as for any window, and the
+		// writes would still be missing.
+		or := ""
+		if !w.firstEnded {
+			or = ", or attached (-p) without -f to one thread of a program whose other threads do the writing"
+		}
+		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file%s; what a crash loses there cannot be seen", w.syscalls, or))
 	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens

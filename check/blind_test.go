@@ -1709,3 +1709,42 @@ func TestRootUnmatchedThroughLink(t *testing.T) {
 	wantBlind(t, Options{Roots: []string{"/srv/link"}}, []blindCase{{"-y names the file elsewhere", trace, []string{BlindRootUnmatched}}})
 	wantBlind(t, Options{Roots: []string{"/srv/real"}}, []blindCase{{"the root the file reached", trace, nil}})
 }
+
+// TestBlindWindowsAndKills: a window of a running program and a killed
+// program are told apart from a syscall filter. A window with syncs and
+// nothing else is blind even when its cut is accepted; writes to fds an
+// attach never saw open get the attach's fix beside the filter's; and a
+// static program killed before it closed its file is no filter's work.
+func TestBlindWindowsAndKills(t *testing.T) {
+	const (
+		attached = "strace: Process 700 attached\n"
+		syncs    = "fdatasync(9) = 0\nfdatasync(9) = 0\nfsync(9) = 0\n"
+		writes   = "lseek(9, 4096, SEEK_SET) = 4096\nwrite(9, \"abcd\", 4) = 4\nwrite(9, \"efgh\", 4) = 4\n"
+		killed   = "execve(\"./logd\", [\"./logd\"], 0x7ffc00000000 /* 4 vars */) = 0\n" +
+			"open(\"/w/log\", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3\nwrite(3, \"one\\n\", 4) = 4\n" +
+			"nanosleep({tv_sec=2, tv_nsec=0}, NULL) = 0\n+++ killed by SIGKILL +++\n"
+	)
+	if diff := cmp.Diff([]string{BlindCutShort, BlindSyscallFilter}, blindOfText(t, "syncs.strace", attached+syncs, Options{})); diff != "" {
+		t.Errorf("a window of syncs alone: blind spots (-want +got):\n%s", diff)
+	}
+	res := checkFile(t, writeTrace(t, attached+writes), Options{})
+	var fix string
+	for _, w := range res.Warnings {
+		if w.ID == BlindSyscallFilter {
+			fix = w.Fix
+		}
+	}
+	if !strings.Contains(fix, "attached with -p") || !strings.Contains(fix, "-y") {
+		t.Errorf("writes to fds a window never saw open: the filter's fix %q does not tell how to record past an attach", fix)
+	}
+	blind, notes, findings := blindRun(t, writeTrace(t, killed), Options{Roots: []string{"/w"}})
+	if len(blind) != 0 {
+		t.Errorf("a static program killed before its close: blind spots %v, want none", blind)
+	}
+	if diff := cmp.Diff([]string{"data-not-synced /w/log", "name-not-synced /w/log"}, findings); diff != "" {
+		t.Errorf("a static program killed before its close: findings (-want +got):\n%s", diff)
+	}
+	if len(notes) == 0 {
+		t.Errorf("a program killed by SIGKILL: no note says so")
+	}
+}
