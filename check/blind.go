@@ -1747,6 +1747,18 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, an fd received over a Unix socket at %s (recvmsg, SCM_RIGHTS)%s: the trace does not name the fds a process receives (no -y), so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, at, more))
 			out[len(out)-1].Fix = receivedFix
+		} else if _, forked := w.forks[w.unnamedAt.PID]; w.cmdExec && w.unnamedAt.PID != w.cmdPID && !forked {
+			// The trace starts with the program's execve, and the
+			// process using the fd was made by no fork or clone in it:
+			// a -e trace= list without clone hid where it came from,
+			// and the fds it got from its parent with it.
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d by process %d, which the trace never opened and does not name%s: no fork or clone in the trace made process %d, though the trace starts where the program did (its execve), so it looks recorded with a -e trace= list that leaves out clone (or fork), which would have given it its parent's fds; whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, w.unnamedAt.PID, more, w.unnamedAt.PID))
+			out[len(out)-1].Fix = "record without a -e trace= list, or keep clone, clone3, fork and vfork in yours, and with -y, which names every fd (crashsim trace chooses the list)"
+		} else if w.cmdExec {
+			// From the program's start: the fd came through its execve
+			// (a shell's 3>file) or from a call a filter left out.
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open when the program started (inherited, as a shell's redirection 3>FILE makes one) or made by a call a -e trace= list left out (an open, accept, pipe or dup), and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
+			out[len(out)-1].Fix = "record with strace -y, which names the file of every fd, and without a -e trace= list that leaves out calls making fds (crashsim trace chooses the list)"
 		} else {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
 		}

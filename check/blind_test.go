@@ -1573,7 +1573,8 @@ func TestUnnamedBeforeCloneReturns(t *testing.T) {
 // TestUnnamedBeforeCloneReturnsWords: a change a child made through its
 // parent's file before its clone returned, which the model could not
 // apply, is said as that, with the file; an fd the parent never opened
-// either is said as one from before the trace.
+// either is said as one the program started with; one a process no clone
+// made used is said as a list that left out clone.
 func TestUnnamedBeforeCloneReturnsWords(t *testing.T) {
 	const start, clone, back, end = earlyApp, earlyClone, earlyBack, earlyEnd
 	for _, c := range []struct {
@@ -1588,7 +1589,13 @@ func TestUnnamedBeforeCloneReturnsWords(t *testing.T) {
 		{"an fd the parent never opened", start +
 			"100 openat(AT_FDCWD, \"/etc/app.conf\", O_RDONLY) = 3\n100 close(3) = 0\n" + clone +
 			"101 write(13, \"early\\n\", 6) = 6\n" + back + end,
-			"write on fd 13, which the trace never opened and does not name: the fd was open before the trace began"},
+			"write on fd 13, which the trace never opened and does not name: the fd was open when the program started (inherited"},
+		// No clone at all for the writer: a list without clone hid
+		// that it shares (or copied) the parent's fd 3.
+		{"a process no clone made", start +
+			"100 openat(AT_FDCWD, \"/data/out.log\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3\n" +
+			"101 write(3, \"early\\n\", 6) = 6\n101 fsync(3) = 0\n100 close(3) = 0\n" + end,
+			"write on fd 3 by process 101, which the trace never opened and does not name: no fork or clone in the trace made process 101"},
 	} {
 		p := filepath.Join(t.TempDir(), "t.strace")
 		if err := os.WriteFile(p, []byte(c.trace), 0o644); err != nil {
