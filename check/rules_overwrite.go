@@ -229,6 +229,10 @@ type window struct {
 	// trace shows, read when an overwrite first asks (read says so).
 	shown [][]byte
 	read  []bool
+	// zeros counts the overwrites that went over zeros on disk: space a
+	// preallocation gave the file and no write filled before its last
+	// sync (model.Inode.DurableZerosFrom).
+	zeros int
 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
@@ -360,6 +364,9 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	w.last = e.Ref
 	if w.n == 1 {
 		w.first = e.Ref
+	}
+	if z, ok := ino.DurableZerosFrom(); ok && d.Off >= z {
+		w.zeros++
 	}
 	// Covered: it writes none of the copy, the copy has bytes left for
 	// it, and a run of the copy can hold its new bytes. One that writes
@@ -515,9 +522,18 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		case w.hasCopy:
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
-		f := newFinding(OverwriteInPlace, p, w.second,
-			fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can leave %s torn, some blocks old and some new; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
-				base(p), w.n, until, uncovered, base(p)))
+		var msg string
+		if w.zeros == w.n {
+			// Every overwrite went over zeros a preallocation left on
+			// disk: nothing old is lost, but a crash can leave part of
+			// what they wrote beside zeros where the rest should be.
+			msg = fmt.Sprintf("%s: %d writes went over zeros on disk (space preallocated and synced, not yet written) %s%s, with nothing made durable first that tells a whole update from a part: a crash in between can keep some of them and not others, leaving new bytes beside zeros where the rest should be (a record's header on disk, its body still zeros), which a reader takes for data; write a record's body, fsync, and only then its header (or a commit mark), or give each record a checksum over all of it that recovery checks and stops at",
+				base(p), w.n, until, uncovered)
+		} else {
+			msg = fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can keep some of them and not others, leaving %s torn, some blocks new and some still old (a record's new header beside a body still old, or still zeros where the file was preallocated); make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+				base(p), w.n, until, uncovered, base(p))
+		}
+		f := newFinding(OverwriteInPlace, p, w.second, msg)
 		f.relate(w.first, "first overwrite of data on disk")
 		f.relate(w.second, "second overwrite: from here a crash can mix them")
 		if w.hasCopy {

@@ -354,6 +354,9 @@ func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
 			if f.State == nil || f.State.Outcome != "torn" {
 				t.Errorf("the finding's state is %+v, want a torn file", f.State)
 			}
+			if said := strings.Contains(f.Message, "body still zeros"); said != tc.zeros {
+				t.Errorf("message %q: says the body can be left zeros: %v, want %v", f.Message, said, tc.zeros)
+			}
 		})
 	}
 }
