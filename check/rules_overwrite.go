@@ -229,6 +229,9 @@ type window struct {
 	// trace shows, read when an overwrite first asks (read says so).
 	shown [][]byte
 	read  []bool
+	// unlike counts the overwrites the copy had room for apart from them
+	// but not their bytes.
+	unlike int
 	// zeros counts the overwrites that went over zeros on disk: space a
 	// preallocation gave the file and no write filled before its last
 	// sync (model.Inode.DurableZerosFrom).
@@ -379,6 +382,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		}
 		if covered = !hit && w.copy.bytes-w.used >= d.Len && o.copyHolds(w, d); covered {
 			w.used += d.Len
+		} else if !hit && w.copy.bytes-w.used >= d.Len {
+			w.unlike++
 		}
 	}
 	if !covered {
@@ -517,9 +522,9 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		}
 		uncovered := ""
 		switch {
-		case w.hasCopy && w.bare == w.n:
+		case w.hasCopy && w.bare == w.n && w.unlike > 0:
 			uncovered = " (what its last sync made durable elsewhere in the file holds none of their new bytes: no copy recovery could redo them from)"
-		case w.hasCopy:
+		case w.hasCopy && w.bare < w.n:
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
 		var msg string
@@ -536,7 +541,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		f := newFinding(OverwriteInPlace, p, w.second, msg)
 		f.relate(w.first, "first overwrite of data on disk")
 		f.relate(w.second, "second overwrite: from here a crash can mix them")
-		if w.hasCopy {
+		if uncovered != "" {
 			f.relate(w.firstBare, "an overwrite no copy synced before covers")
 		}
 		if w.last.Line != w.second.Line {

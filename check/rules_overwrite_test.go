@@ -304,20 +304,23 @@ func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
 		stat     = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
 		write0   = `1 pwrite64(3, "aaaa", 4, 0) = 4`
 		write2   = `1 pwrite64(3, "cccc", 4, 8192) = 4`
+		noNew    = "holds none of their new bytes"
 	)
 	tests := []struct {
 		name  string
 		lines []string
-		zeros bool // the finding says the overwrites went over zeros; false: no finding
+		zeros bool // the finding says the overwrites went over zeros
 		fires bool
+		copy  string // what the message says of the bytes synced elsewhere
 	}{
-		{"a record after the one synced, into zeros written", []string{create, zeros, rewind, rec1, fsync, dirsync, rec2, fsync}, false, true},
-		{"a record after the one synced, into zeros fallocate left", []string{create, prealloc, rec1, fsync, dirsync, rec2, fsync}, true, true},
-		{"the new pages copied elsewhere in the file and synced first", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false},
-		{"the new pages copied in two writes past the end", []string{open, stat, fsync, `1 pwrite64(3, "cccc", 4, 16384) = 4`, `1 pwrite64(3, "aaaa", 4, 16388) = 4`, fsync, write0, write2, fsync}, false, false},
-		{"other bytes synced elsewhere in the file", []string{open, stat, `1 pwrite64(3, "xxxxyyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true},
-		{"one page copied, the other not", []string{open, stat, `1 pwrite64(3, "aaaayyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true},
-		{"a copy strace cut short", []string{open, stat, `1 pwrite64(3, "aa"..., 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false},
+		{"a record after the one synced, into zeros written", []string{create, zeros, rewind, rec1, fsync, dirsync, rec2, fsync}, false, true, noNew},
+		{"a record after the one synced, into zeros fallocate left", []string{create, prealloc, rec1, fsync, dirsync, rec2, fsync}, true, true, noNew},
+		{"the new pages copied elsewhere in the file and synced first", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false, ""},
+		{"the new pages copied in two writes past the end", []string{open, stat, fsync, `1 pwrite64(3, "cccc", 4, 16384) = 4`, `1 pwrite64(3, "aaaa", 4, 16388) = 4`, fsync, write0, write2, fsync}, false, false, ""},
+		{"other bytes synced elsewhere in the file", []string{open, stat, `1 pwrite64(3, "xxxxyyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true, noNew},
+		{"one page copied, the other not", []string{open, stat, `1 pwrite64(3, "aaaayyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true, "covers 1 of them"},
+		{"a copy strace cut short", []string{open, stat, `1 pwrite64(3, "aa"..., 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false, ""},
+		{"the same places synced before: no copy to speak of", []string{open, stat, write0, fsync, `1 pwrite64(3, "bbbb", 4, 0) = 4`, write2, fsync}, false, true, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -353,6 +356,11 @@ func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
 			f := got[0]
 			if f.State == nil || f.State.Outcome != "torn" {
 				t.Errorf("the finding's state is %+v, want a torn file", f.State)
+			}
+			if tc.copy == "" && strings.Contains(f.Message, "copy") {
+				t.Errorf("message %q speaks of a copy, want no word of one", f.Message)
+			} else if !strings.Contains(f.Message, tc.copy) {
+				t.Errorf("message %q, want it to say %q", f.Message, tc.copy)
 			}
 			if said := strings.Contains(f.Message, "body still zeros"); said != tc.zeros {
 				t.Errorf("message %q: says the body can be left zeros: %v, want %v", f.Message, said, tc.zeros)
