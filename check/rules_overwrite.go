@@ -532,8 +532,8 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 			// Every overwrite went over zeros a preallocation left on
 			// disk: nothing old is lost, but a crash can leave part of
 			// what they wrote beside zeros where the rest should be.
-			msg = fmt.Sprintf("%s: %d writes went over zeros on disk (space preallocated and synced, not yet written) %s%s, with nothing made durable first that tells a whole update from a part: a crash in between can keep some of them and not others, leaving new bytes beside zeros where the rest should be (a record's header on disk, its body still zeros), which a reader takes for data; write a record's body, fsync, and only then its header (or a commit mark), or give each record a checksum over all of it that recovery checks and stops at",
-				base(p), w.n, until, uncovered)
+			msg = fmt.Sprintf("%s: %d writes went over zeros on disk (space preallocated and synced, not yet written) %s%s, with nothing made durable first that tells a whole update from a part: a crash in between can keep some of them and not others, leaving %s torn, new bytes beside zeros where the rest should be (a record's header on disk, its body still zeros); unless something written after the sync tells a reader which are whole (a commit record), write a record's body, fsync, and only then its header (or a commit mark), or give each record a checksum over all of it that recovery checks and stops at",
+				base(p), w.n, until, uncovered, base(p))
 		} else {
 			msg = fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can keep some of them and not others, leaving %s torn, some blocks new and some still old (a record's new header beside a body still old, or still zeros where the file was preallocated); make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
 				base(p), w.n, until, uncovered, base(p))
