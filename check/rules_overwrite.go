@@ -1,10 +1,12 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // overwriteInPlace finds files whose data on disk is overwritten by more
@@ -28,8 +30,13 @@ import (
 // window made durable writes of the file elsewhere (InnoDB's doublewrite
 // buffer in ibdata1: the pages are written there, synced, and only then
 // over their places). That copy is asked about write by write: an
-// overwrite is covered when it writes none of the ranges the copy holds
-// and the copy has bytes left for it that no overwrite before it took.
+// overwrite is covered when it writes none of the ranges the copy holds,
+// the copy has bytes left for it that no overwrite before it took, and
+// one run of the copy's writes can hold the overwrite's new bytes: where
+// the trace shows the bytes of both, they agree (see holds). Bytes synced
+// before that are not the new ones (a log's previous record, written
+// just before the next one goes into the zeros after it) are no copy:
+// recovery cannot redo the overwrite from them.
 // A window whose overwrites the copy covers every one of is guarded; one
 // overwrite it does not cover, among two or more, can persist or not
 // whatever recovery puts right of the others, and the window is
@@ -50,11 +57,15 @@ type overwriteInPlace struct {
 	synced      [2]durableAt
 	durableSeq  int
 	durableSeen bool
+	// data reads the bytes of writes from the trace, to tell whether a
+	// copy holds an overwrite's new bytes.
+	data *parser.DataReader
 }
 
 // ranges is the bytes of a file that writes between two of its barriers
 // wrote: apart, sorted and merged where they touch, bytes their total,
-// and (in kept) the seq of the sync that made them durable. They are
+// runs the same writes with where the trace holds their bytes, and (in
+// kept) the seq of the sync that made them durable. They are
 // each range as written, never one span from the first byte to the last:
 // a page written beside a doublewrite batch must not make the batch's
 // copy seem to lie over the pages it keeps. Past maxRanges the smallest
@@ -63,10 +74,57 @@ type overwriteInPlace struct {
 type ranges struct {
 	r     []byteRange
 	bytes int64
+	runs  []writeRun
 	seq   int
 }
 
 type byteRange struct{ lo, hi int64 }
+
+// writeRun is writes that followed one another in a file, each starting
+// where the one before ended: [lo,hi), and where the trace holds the
+// bytes of its first maxRunChunks pieces, in order (past them its bytes
+// are unknown: a copy is compared by its first bytes, maxCopyBytes).
+type writeRun struct {
+	lo, hi int64
+	chunks []model.Chunk
+}
+
+const maxRunChunks = 64
+
+// addRun notes a write of n bytes at off whose bytes the trace holds in
+// chunks. A write that starts where the last run ends extends it; one
+// over a run's bytes replaces that run (what is on disk there is no
+// longer what it wrote).
+func (rs *ranges) addRun(off, n int64, chunks []model.Chunk) {
+	if n <= 0 {
+		return
+	}
+	if k := len(rs.runs); k > 0 && rs.runs[k-1].hi == off {
+		last := rs.runs[k-1]
+		rs.runs = rs.runs[:k-1]
+		rs.dropRuns(off, n)
+		last.hi = off + n
+		last.chunks = append(last.chunks, chunks[:min(len(chunks), maxRunChunks-len(last.chunks))]...)
+		rs.runs = append(rs.runs, last)
+		return
+	}
+	rs.dropRuns(off, n)
+	rs.runs = append(rs.runs, writeRun{lo: off, hi: off + n, chunks: slices.Clone(chunks[:min(len(chunks), maxRunChunks)])})
+	if len(rs.runs) > maxRanges {
+		k := 0
+		for x := range rs.runs {
+			if rs.runs[x].hi-rs.runs[x].lo < rs.runs[k].hi-rs.runs[k].lo {
+				k = x
+			}
+		}
+		rs.runs = slices.Delete(rs.runs, k, k+1)
+	}
+}
+
+// dropRuns takes out every run that [off,off+n) writes over.
+func (rs *ranges) dropRuns(off, n int64) {
+	rs.runs = slices.DeleteFunc(rs.runs, func(x writeRun) bool { return x.lo < off+n && off < x.hi })
+}
 
 // maxRanges is how many ranges a file's writes between two barriers keep.
 const maxRanges = 64
@@ -167,6 +225,17 @@ type window struct {
 	used      int64
 	bare      int
 	firstBare model.Ref
+	// shown is, of each of the copy's runs, the first bytes of it the
+	// trace shows, read when an overwrite first asks (read says so).
+	shown [][]byte
+	read  []bool
+	// unlike counts the overwrites the copy had room for apart from them
+	// but not their bytes.
+	unlike int
+	// zeros counts the overwrites that went over zeros on disk: space a
+	// preallocation gave the file and no write filled before its last
+	// sync (model.Inode.DurableZerosFrom).
+	zeros int
 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
@@ -268,6 +337,7 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		// written once, keeps nothing here.
 		rs := o.since[ino.ID]
 		rs.add(d.Off, d.Len)
+		rs.addRun(d.Off, d.Len, d.Chunks())
 		o.since[ino.ID] = rs
 	}
 	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || d.SizeBefore <= 0 {
@@ -287,6 +357,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		if k, ok := o.kept[ino.ID]; ok && k.seq == start && k.bytes > 0 {
 			w.copy, w.hasCopy = k, true
 			w.copy.r = slices.Clone(k.r) // cut below must not change kept
+			w.copy.runs = slices.Clone(k.runs)
+			w.shown, w.read = make([][]byte, len(k.runs)), make([]bool, len(k.runs))
 		}
 		r.m.Pin(ino)
 		o.open[ino] = w
@@ -296,13 +368,22 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	if w.n == 1 {
 		w.first = e.Ref
 	}
-	// Covered: it writes none of the copy, and the copy has bytes left
-	// for it. One that writes over the copy shrinks it, and is not.
+	if z, ok := ino.DurableZerosFrom(); ok && d.Off >= z {
+		w.zeros++
+	}
+	// Covered: it writes none of the copy, the copy has bytes left for
+	// it, and a run of the copy can hold its new bytes. One that writes
+	// over the copy shrinks it, and is not.
 	covered := false
 	if w.hasCopy {
 		hit := w.copy.cut(d.Off, d.Len) > 0
-		if covered = !hit && w.copy.bytes-w.used >= d.Len; covered {
+		if hit {
+			o.dropCopyRuns(w, d.Off, d.Len)
+		}
+		if covered = !hit && w.copy.bytes-w.used >= d.Len && o.copyHolds(w, d); covered {
 			w.used += d.Len
+		} else if !hit && w.copy.bytes-w.used >= d.Len {
+			w.unlike++
 		}
 	}
 	if !covered {
@@ -318,6 +399,103 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 			w.state = demonstrateFrom(r.m, e.Ref, ino.Path, r.m.Crash(ino.Path, 256), []model.Outcome{model.Torn})
 		}
 	}
+}
+
+// dropCopyRuns takes out of w's copy the runs an overwrite at off of n
+// bytes wrote over, with what was read of them.
+func (o *overwriteInPlace) dropCopyRuns(w *window, off, n int64) {
+	for i := 0; i < len(w.copy.runs); {
+		if x := w.copy.runs[i]; x.lo < off+n && off < x.hi {
+			w.copy.runs = slices.Delete(w.copy.runs, i, i+1)
+			w.shown = slices.Delete(w.shown, i, i+1)
+			w.read = slices.Delete(w.read, i, i+1)
+			continue
+		}
+		i++
+	}
+}
+
+// maxCopyBytes is how many of a copy run's first bytes are compared,
+// maxProbeBytes how many of an overwrite's: past them the bytes count as
+// unknown, as bytes strace cut short do.
+const (
+	maxCopyBytes  = 1 << 20
+	maxProbeBytes = 512
+)
+
+// copyHolds reports whether one of the runs of w's copy can hold the new
+// bytes of the overwrite d: it is as long as d, and the bytes the trace
+// shows of both agree somewhere in it. Where the trace shows too little
+// to tell (strace's -s cut the strings, a copy made in the kernel), a run
+// long enough can hold them.
+func (o *overwriteInPlace) copyHolds(w *window, d *model.DataOp) bool {
+	var probe []byte
+	for i, x := range w.copy.runs {
+		if x.hi-x.lo < d.Len {
+			continue
+		}
+		if probe == nil {
+			probe = o.shownBytes(d.Chunks(), maxProbeBytes)
+		}
+		if !w.read[i] {
+			w.shown[i], w.read[i] = o.shownBytes(x.chunks, maxCopyBytes), true
+		}
+		if holds(w.shown[i], x.hi-x.lo, probe, d.Len) {
+			return true
+		}
+	}
+	return false
+}
+
+// shownBytes is the first bytes of chunks the trace shows, at most limit
+// of them: up to the first chunk it holds no bytes of, or cut short, or
+// that cannot be read (a trace not in a file).
+func (o *overwriteInPlace) shownBytes(chunks []model.Chunk, limit int64) []byte {
+	out := []byte{}
+	for _, c := range chunks {
+		if int64(len(out)) >= limit || !c.Ref.Valid() {
+			break
+		}
+		if o.data == nil {
+			o.data = parser.NewDataReader()
+		}
+		want := min(c.Len, limit-int64(len(out)))
+		b, err := o.data.Bytes(c.Ref, want)
+		if err != nil {
+			break
+		}
+		out = append(out, b[:min(int64(len(b)), want)]...)
+		if int64(len(b)) < want || c.Ref.Truncated {
+			break
+		}
+	}
+	return out
+}
+
+// holds reports whether a run of size bytes, of which the trace shows
+// the first ones, copy, can hold at some offset the n bytes of a write
+// of which it shows the first ones, probe: at some offset from which n
+// bytes fit in the run, the bytes shown of both agree.
+func holds(copy []byte, size int64, probe []byte, n int64) bool {
+	last := size - n // the last offset the write's bytes fit at
+	if last < 0 {
+		return false
+	}
+	if int64(len(copy)) <= last || len(probe) == 0 {
+		return true // at len(copy) (or with nothing shown), nothing to compare
+	}
+	k := int(last)
+	// The probe wholly within what is shown, at an offset up to k.
+	if i := bytes.Index(copy[:min(len(copy), k+len(probe))], probe); i >= 0 {
+		return true
+	}
+	// The probe running past what is shown: its head agrees with the tail.
+	for j := max(0, len(copy)-len(probe)+1); j <= k; j++ {
+		if bytes.Equal(copy[j:], probe[:len(copy)-j]) {
+			return true
+		}
+	}
+	return false
 }
 
 // close ends ino's window at barrier at (a zero Ref: the end of the
@@ -343,15 +521,27 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 			until = fmt.Sprintf("before the %s at line %d", end.Syscall, end.Line)
 		}
 		uncovered := ""
-		if w.hasCopy {
+		switch {
+		case w.hasCopy && w.bare == w.n && w.unlike > 0:
+			uncovered = " (what its last sync made durable elsewhere in the file holds none of their new bytes: no copy recovery could redo them from)"
+		case w.hasCopy && w.bare < w.n:
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
-		f := newFinding(OverwriteInPlace, p, w.second,
-			fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can leave %s torn, some blocks old and some new; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
-				base(p), w.n, until, uncovered, base(p)))
+		var msg string
+		if w.zeros == w.n {
+			// Every overwrite went over zeros a preallocation left on
+			// disk: nothing old is lost, but a crash can leave part of
+			// what they wrote beside zeros where the rest should be.
+			msg = fmt.Sprintf("%s: %d writes went over zeros on disk (space preallocated and synced, not yet written) %s%s, with nothing made durable first that tells a whole update from a part: a crash in between can keep some of them and not others, leaving %s torn, new bytes beside zeros where the rest should be (a record's header on disk, its body still zeros); unless something written after the sync tells a reader which are whole (a commit record), write a record's body, fsync, and only then its header (or a commit mark), or give each record a checksum over all of it that recovery checks and stops at",
+				base(p), w.n, until, uncovered, base(p))
+		} else {
+			msg = fmt.Sprintf("%s: %d writes overwrote data already on disk %s%s, with no journal or log made durable first: a crash in between can keep some of them and not others, leaving %s torn, some blocks new and some still old (a record's new header beside a body still old, or still zeros where the file was preallocated); make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+				base(p), w.n, until, uncovered, base(p))
+		}
+		f := newFinding(OverwriteInPlace, p, w.second, msg)
 		f.relate(w.first, "first overwrite of data on disk")
 		f.relate(w.second, "second overwrite: from here a crash can mix them")
-		if w.hasCopy {
+		if uncovered != "" {
 			f.relate(w.firstBare, "an overwrite no copy synced before covers")
 		}
 		if w.last.Line != w.second.Line {
@@ -384,6 +574,9 @@ func (o *overwriteInPlace) opened() []*model.Inode {
 }
 
 func (o *overwriteInPlace) Finish(r *run) {
+	if o.data != nil {
+		defer o.data.Close()
+	}
 	// Windows still open at the end: the overwrites were never synced.
 	for _, ino := range o.opened() {
 		if report := o.close(ino, model.Ref{}); report != nil {

@@ -3,11 +3,14 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -277,5 +280,91 @@ func TestRangesAddCut(t *testing.T) {
 				t.Fatalf("round %d: bytes %d, ranges sum %d, want %d", round, rs.bytes, bytes, want)
 			}
 		}
+	}
+}
+
+// TestOverwriteCopyHoldsNewBytes: bytes synced elsewhere in the file
+// before the overwrites are a copy only if they can be the overwrites'
+// new bytes. A log that writes record 1 into zeros it preallocated, syncs,
+// then writes record 2's header and body into the zeros after it has
+// synced record 1, which is no copy of record 2: a crash between the two
+// can leave the header with its body still zeros. The traces are read
+// from a file, where the check can read the bytes written.
+func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
+	const (
+		create   = `1 openat(AT_FDCWD, "/w/log", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3`
+		zeros    = `1 write(3, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 32) = 32`
+		prealloc = `1 fallocate(3, 0, 0, 32) = 0`
+		rewind   = `1 lseek(3, 0, SEEK_SET) = 0`
+		rec1     = "1 write(3, \"HDR1\", 4) = 4\n1 write(3, \"body-one\", 8) = 8"
+		rec2     = "1 write(3, \"HDR2\", 4) = 4\n1 write(3, \"body-two\", 8) = 8"
+		fsync    = `1 fsync(3) = 0`
+		dirsync  = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 4\n1 fsync(4) = 0\n1 close(4) = 0"
+		open     = `1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`
+		stat     = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		write0   = `1 pwrite64(3, "aaaa", 4, 0) = 4`
+		write2   = `1 pwrite64(3, "cccc", 4, 8192) = 4`
+		noNew    = "holds none of their new bytes"
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		zeros bool // the finding says the overwrites went over zeros
+		fires bool
+		copy  string // what the message says of the bytes synced elsewhere
+	}{
+		{"a record after the one synced, into zeros written", []string{create, zeros, rewind, rec1, fsync, dirsync, rec2, fsync}, false, true, noNew},
+		{"a record after the one synced, into zeros fallocate left", []string{create, prealloc, rec1, fsync, dirsync, rec2, fsync}, true, true, noNew},
+		{"the new pages copied elsewhere in the file and synced first", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false, ""},
+		{"the new pages copied in two writes past the end", []string{open, stat, fsync, `1 pwrite64(3, "cccc", 4, 16384) = 4`, `1 pwrite64(3, "aaaa", 4, 16388) = 4`, fsync, write0, write2, fsync}, false, false, ""},
+		{"other bytes synced elsewhere in the file", []string{open, stat, `1 pwrite64(3, "xxxxyyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true, noNew},
+		{"one page copied, the other not", []string{open, stat, `1 pwrite64(3, "aaaayyyy", 8, 12288) = 8`, fsync, write0, write2, fsync}, false, true, "covers 1 of them"},
+		{"a copy strace cut short", []string{open, stat, `1 pwrite64(3, "aa"..., 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false, ""},
+		{"the same places synced before: no copy to speak of", []string{open, stat, write0, fsync, `1 pwrite64(3, "bbbb", 4, 0) = 4`, write2, fsync}, false, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			trace := filepath.Join(t.TempDir(), "t.strace")
+			if err := os.WriteFile(trace, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := parser.Open(trace, parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			existed := func(p string) (bool, bool) { return p == "/w/data.db" || p == "/w", true }
+			res, err := Run(s, Options{Existed: existed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*Finding
+			for _, f := range res.findings {
+				if f.Rule.ID == OverwriteInPlace {
+					got = append(got, f)
+				}
+			}
+			if !tc.fires {
+				if len(got) != 0 {
+					t.Fatalf("overwrite-in-place: %s, want none", got[0].Message)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("%d overwrite-in-place findings, want 1", len(got))
+			}
+			f := got[0]
+			if f.State == nil || f.State.Outcome != "torn" {
+				t.Errorf("the finding's state is %+v, want a torn file", f.State)
+			}
+			if tc.copy == "" && strings.Contains(f.Message, "copy") {
+				t.Errorf("message %q speaks of a copy, want no word of one", f.Message)
+			} else if !strings.Contains(f.Message, tc.copy) {
+				t.Errorf("message %q, want it to say %q", f.Message, tc.copy)
+			}
+			if said := strings.Contains(f.Message, "body still zeros"); said != tc.zeros {
+				t.Errorf("message %q: says the body can be left zeros: %v, want %v", f.Message, said, tc.zeros)
+			}
+		})
 	}
 }
