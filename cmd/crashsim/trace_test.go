@@ -27,6 +27,7 @@ func TestTraceStraceMissing(t *testing.T) {
 	t.Chdir(dir)
 	t.Setenv("PATH", filepath.Join(dir, "empty"))
 	out, errs, code := runCLI(t, "trace", "--out", "t.strace", "--", "/bin/true")
+	errs = withoutSweep(errs)
 	if code != exitInput {
 		t.Errorf("exit %d, want %d", code, exitInput)
 	}
@@ -50,6 +51,7 @@ func TestTraceCommandNotFound(t *testing.T) {
 	t.Setenv("TMPDIR", tmp) // where the trace would go without --out
 	for _, name := range []string{"no-such-command-crashsim", "./no-such-script"} {
 		_, errs, code := runCLI(t, "trace", "--", name, "arg")
+		errs = withoutSweep(errs)
 		if code != exitInput {
 			t.Errorf("%s: exit %d, want %d", name, code, exitInput)
 		}
