@@ -1756,9 +1756,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			out[len(out)-1].Fix = "record without a -e trace= list, or keep clone, clone3, fork and vfork in yours, and with -y, which names every fd (crashsim trace chooses the list)"
 		} else if w.cmdExec {
 			// From the program's start: the fd came through its execve
-			// (a shell's 3>file) or from a call a filter left out.
-			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open when the program started (inherited, as a shell's redirection 3>FILE makes one) or made by a call a -e trace= list left out (an open, accept, pipe or dup), and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
-			out[len(out)-1].Fix = "record with strace -y, which names the file of every fd, and without a -e trace= list that leaves out calls making fds (crashsim trace chooses the list)"
+			// (a shell's 3>file), or from a call a filter left out or a
+			// thread made that the trace does not follow.
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open when the program started (inherited, as a shell's redirection 3>FILE makes one) or made by a call the trace does not show (an open, accept, pipe or dup a -e trace= list left out, or one of a thread not followed without -f), and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
+			out[len(out)-1].Fix = "record with strace -f -y (-y names the file of every fd), without a -e trace= list that leaves out calls making fds (crashsim trace chooses the list)"
 		} else {
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the fd was open before the trace began (inherited, passed from another process, or opened before strace -p attached) and the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more))
 		}
