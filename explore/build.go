@@ -105,6 +105,25 @@ func (e *explorer) firstName(ino *model.Inode) string {
 	return rel
 }
 
+// symlinkOf reports whether ino is a symlink, and its target: one the
+// trace made, or one from before the trace that the snapshot holds as a
+// symlink at its first name. A state holds either as a symlink with that
+// target, made anew and never followed: its target may lie anywhere, the
+// state directory or the user's files (/etc/passwd).
+func (e *explorer) symlinkOf(ino *model.Inode) (string, bool) {
+	if t, ok := e.links[ino.ID]; ok {
+		return t, true
+	}
+	if !ino.Initial || ino.Dir {
+		return "", false
+	}
+	rel := e.firstName(ino)
+	if rel == "" || e.base.kind[rel] != 'l' {
+		return "", false
+	}
+	return e.base.target[rel], true
+}
+
 // inSnapshot reports whether the initial snapshot holds ino's first name
 // as a file.
 func (e *explorer) inSnapshot(ino *model.Inode) bool {
@@ -183,7 +202,7 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	if ino == nil {
 		return nil
 	}
-	if t, ok := e.links[ino.ID]; ok {
+	if t, ok := e.symlinkOf(ino); ok {
 		return os.Symlink(t, target)
 	}
 	return e.writeFile(target, ino, ps, line)
