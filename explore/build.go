@@ -70,9 +70,15 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 		first = ino.Paths()[0]
 	}
 	rel, ok := relPath(e.opt.Root, first)
+	if !ok {
+		// A link to it or a rename of it named it below the root; check
+		// says so first (blind-no-data).
+		dc.err = fmt.Errorf("%s existed before the trace outside the root, and the initial snapshot holds only what is below the root: no state that holds its bytes can be built", first)
+		return dc
+	}
 	src := filepath.Join(e.opt.Initial, rel)
 	fi, err := os.Lstat(src)
-	if !ok || e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
+	if e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
 		dc.err = fmt.Errorf("%s existed before the trace, but the initial snapshot does not hold it as a file: pass --initial DIR with the files as they were before the run", first)
 		return dc
 	}
