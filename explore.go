@@ -52,8 +52,8 @@ func (e *Explore) Validate() error {
 
 // Run explores the trace. The Result holds the findings of the states the
 // checker rejected and the trace's blind spots; the explore.Result says
-// what was explored. When the trace lacks written bytes a state needs
-// (blind spot blind-no-data, not accepted) nothing is explored: the
+// what was explored. When neither the trace nor the snapshot holds bytes
+// a state needs (blind spot blind-no-data, not accepted) nothing is explored: the
 // explore.Result is nil and the Result holds the blind spots.
 func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if err := e.Validate(); err != nil {

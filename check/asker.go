@@ -1,6 +1,10 @@
 package check
 
-import "github.com/crashsim/crashsim/model"
+import (
+	"slices"
+
+	"github.com/crashsim/crashsim/model"
+)
 
 // asker is what a rule's end asks a model about crash states: the model
 // itself (modelAsker), from the goroutine that uses it, or its
@@ -64,6 +68,13 @@ func lossAt(a asker, at model.Ref, p string) (words string, state *State, ok boo
 			return "", nil, false
 		}
 		state = stateWith(at, p, s, w)
+		// The words name every losing outcome of the path: so does
+		// the state.
+		for _, o := range po.Outcomes {
+			if o.Loses() && slices.Contains(lossOrder, o) {
+				state.Outcomes = append(state.Outcomes, o)
+			}
+		}
 	}
 	return words, state, true
 }

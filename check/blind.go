@@ -530,6 +530,11 @@ type Watcher struct {
 	// source whose bytes are not the snapshot's: noDataFrom says why.
 	noDataCopy bool
 	noDataFrom string
+	// noDataNamed: the file at noDataPath got that name from a file
+	// from before the trace outside the roots (a hard link to it, a
+	// rename of it), whose bytes no snapshot of the roots holds;
+	// noDataFrom is that name.
+	noDataNamed bool
 }
 
 // minFilteredCalls is how many calls of at most two kinds make a trace
@@ -1320,6 +1325,10 @@ func (w *Watcher) observeDrop(e *model.Effect) {
 // observeData notes a write in scope whose bytes the trace lacks, for
 // commands that build crash states (Options.NeedData).
 func (w *Watcher) observeData(e *model.Effect) {
+	if w.noDataCall == "" && e.Kind == model.EffEntry && e.Entry != nil {
+		w.observeNamedFrom(e)
+		return
+	}
 	if w.noDataCall != "" || e.Kind != model.EffWrite || e.Data == nil || e.Data.Kind != model.DataWrite || e.Inode == nil {
 		return
 	}
@@ -1345,6 +1354,27 @@ func (w *Watcher) observeData(e *model.Effect) {
 			}
 			return
 		}
+	}
+}
+
+// observeNamedFrom notes an entry op that names, in scope, a file that
+// existed before the trace under a name outside the roots (link or
+// rename from there): a crash state that holds it needs its bytes from
+// before the trace, and the initial snapshot, a copy of the roots, does
+// not hold them.
+func (w *Watcher) observeNamedFrom(e *model.Effect) {
+	for _, c := range e.Entry.Changes {
+		ino := c.New
+		if ino == nil || !ino.Initial || ino.Unsure || ino.Dir || !w.opt.inScope(c.Path) {
+			continue
+		}
+		ps := ino.Paths()
+		if len(ps) == 0 || !strings.HasPrefix(ps[0], "/") || w.opt.underRoots(ps[0]) {
+			continue
+		}
+		w.noData, w.noDataCall, w.noDataPath = e.Ref, e.Ref.Syscall, c.Path
+		w.noDataNamed, w.noDataFrom = true, ps[0]
+		return
 	}
 }
 
@@ -1855,7 +1885,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindUnknownArch, w.archGuess, fmt.Sprintf("%s has %s printed as a number (%s) whose bits mean different things on amd64 and arm64 (O_DIRECT, O_DIRECTORY, O_NOFOLLOW and O_LARGEFILE move): %s; findings about its file may be false", w.archGuess.Syscall, w.archTable.Name(), w.archFlags, what))
 	}
-	if w.noDataCall != "" && w.noDataCopy {
+	if w.noDataCall != "" && w.noDataNamed {
+		add(BlindNoData, w.noData, fmt.Sprintf("%s named %s the file %s, which existed before the trace outside the root: the initial snapshot holds only what is below the root, so the file's bytes from before the trace, which every crash state that holds it needs, are unknown", w.noDataCall, shown(w.noDataPath), shown(w.noDataFrom)))
+		out[len(out)-1].Fix = "explore with a --root above both names and --initial a copy of that directory as it was before the run, or check the file by other means"
+	} else if w.noDataCall != "" && w.noDataCopy {
 		// No flag helps: strace prints a copy's length, never its bytes.
 		add(BlindNoData, w.noData, fmt.Sprintf("%s copied bytes into %s in the kernel%s, and strace shows a copy's length, never its bytes, so no crash state with them can be built", w.noDataCall, shown(w.noDataPath), w.noDataFrom))
 		out[len(out)-1].Fix = "no strace flag shows them, and explore takes a copy's bytes from the initial snapshot only for a source below the root that the trace had not changed: explore a build of the program that copies with read and write (Python's shutil.copyfile uses sendfile, shutil.copyfileobj does not), or check the file by other means"

@@ -972,6 +972,31 @@ close(3<pipe:[1]>) = 0
 exit_group(0) = ?
 +++ exited with 0 +++
 `, []string{BlindNoData}},
+		// A file from before the trace named below the roots from
+		// outside them: its bytes are in no snapshot of the roots.
+		{"hard link from outside the roots", `link("/e/obj", "/d/obj") = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindNoData}},
+		{"rename from outside the roots", `rename("/e/obj", "/d/obj") = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, []string{BlindNoData}},
+		{"hard link below the roots", `link("/d/a", "/d/b") = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
+		{"hard link to a file made outside the roots", `openat(AT_FDCWD</d>, "/e/new", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3</e/new>
+write(3</e/new>, "abc", 3) = 3
+close(3</e/new>) = 0
+link("/e/new", "/d/new") = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
+		{"hard link out of the roots", `link("/d/a", "/e/a") = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`, nil},
 		{"outside the roots", `openat(AT_FDCWD</d>, "/e/f", O_WRONLY|O_CREAT, 0644) = 3</e/f>
 write(3</e/f>, ""..., 3) = 3
 openat(AT_FDCWD</d>, "/d/g", O_WRONLY|O_CREAT, 0644) = 4</d/g>

@@ -94,6 +94,13 @@ type State struct {
 	// Words describe the state (model.StateWords), what follows "a crash
 	// can leave PATH".
 	Words string
+	// Outcomes are, when the finding's message names several (data
+	// not synced: "empty, as it was before the run, full of zeros or
+	// torn"), every outcome it says a crash can leave at Path, Outcome
+	// among them; nil when the finding is about Outcome alone. explore
+	// credits the finding with a rejected state that holds one of them
+	// there.
+	Outcomes []model.Outcome
 }
 
 // Describe is the state in words: Words, or the outcome's and what

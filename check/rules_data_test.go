@@ -2,10 +2,13 @@ package check
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 )
 
@@ -295,5 +298,40 @@ func TestCrossDirRenameSynced(t *testing.T) {
 		if len(got) != 1 || got[0].Rule.Severity != c.severity || !strings.Contains(got[0].Message, c.says) {
 			t.Errorf("%s: cross-dir-rename findings %v, want one at %v saying %q", c.name, got, c.severity, c.says)
 		}
+	}
+}
+
+// TestDataStateOutcomes: data-not-synced's crash state carries every
+// outcome its message names, for explore to tell which rejected states
+// the finding foresaw (a file left full of zeros as well as empty).
+func TestDataStateOutcomes(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.strace")
+	text := `openat(AT_FDCWD</d>, "/d/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</d/f>
+write(3</d/f>, "abc", 3) = 3
+close(3</d/f>) = 0
+exit_group(0) = ?
++++ exited with 0 +++
+`
+	if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := checkFile(t, trace, Options{Roots: []string{"/d"}})
+	found := false
+	for _, f := range res.findings {
+		if f.Rule.ID != DataNotSynced {
+			continue
+		}
+		found = true
+		if f.State == nil {
+			t.Fatalf("data-not-synced without a crash state: %s", f.Message)
+		}
+		for _, o := range []model.Outcome{model.Empty, model.Zeros} {
+			if !slices.Contains(f.State.Outcomes, o) {
+				t.Errorf("the crash state's outcomes %v lack %s, which the message names: %s", f.State.Outcomes, o, f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no data-not-synced finding")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crashsim/crashsim/internal/varrec"
+	"github.com/crashsim/crashsim/model"
 )
 
 // The findings a check spills to disk are written as records of varints
@@ -265,6 +266,10 @@ func (c *codec) appendItem(b []byte, it item) []byte {
 		b = binary.AppendUvarint(b, c.str(s.Outcome))
 		b = binary.AppendUvarint(b, c.str(s.Persisted))
 		b = c.appendText(b, s.Words)
+		b = binary.AppendUvarint(b, uint64(len(s.Outcomes)))
+		for _, o := range s.Outcomes {
+			b = binary.AppendUvarint(b, c.str(string(o)))
+		}
 	}
 	return b
 }
@@ -490,6 +495,14 @@ func (d *decoder) decodeInto(rec []byte, f *Finding, st *State) error {
 		s.Outcome = d.str()
 		s.Persisted = d.str()
 		s.Words = d.text()
+		if n := d.rd.Uvarint(); n > 0 && n <= 16 {
+			s.Outcomes = make([]model.Outcome, n)
+			for i := range s.Outcomes {
+				s.Outcomes[i] = model.Outcome(d.str())
+			}
+		} else if n != 0 {
+			d.rd.Bad = true
+		}
 		f.State = s
 	} else if has != 0 {
 		d.rd.Bad = true

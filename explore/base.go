@@ -49,6 +49,7 @@ type base struct {
 	entries []baseEntry          // in walk order: a directory before its entries
 	known   map[fileKey][32]byte // a base file's inode → its content hash
 	kind    map[string]byte      // rel → the entry's kind
+	target  map[string]string    // rel → a symlink entry's target
 	// watch reports writes to the linked files (inotify IN_MODIFY), so
 	// that verify need not look at each; nil when inotify is not there.
 	watch   *watcher
@@ -96,7 +97,7 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	b := &base{dir: dir, known: map[fileKey][32]byte{}, kind: map[string]byte{}}
+	b := &base{dir: dir, known: map[fileKey][32]byte{}, kind: map[string]byte{}, target: map[string]string{}}
 	if snapshot != "" {
 		if err := b.copyIn(snapshot, private); err != nil {
 			return nil, err
@@ -107,6 +108,9 @@ func newBase(snapshot, dir string, private func(rel string) bool) (*base, error)
 	b.records = append(b.records, recordFor(".", 'd', 0, nil, ""))
 	for _, e := range b.entries {
 		b.kind[e.rel] = e.kind
+		if e.kind == 'l' {
+			b.target[e.rel] = e.target
+		}
 	}
 	sort.Slice(b.records, func(i, j int) bool { return b.records[i].rel < b.records[j].rel })
 	for _, r := range b.records {

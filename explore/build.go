@@ -70,9 +70,15 @@ func (e *explorer) durableOf(ino *model.Inode) *durableCopy {
 		first = ino.Paths()[0]
 	}
 	rel, ok := relPath(e.opt.Root, first)
+	if !ok {
+		// A link to it or a rename of it named it below the root; check
+		// says so first (blind-no-data).
+		dc.err = fmt.Errorf("%s existed before the trace outside the root, and the initial snapshot holds only what is below the root: no state that holds its bytes can be built", first)
+		return dc
+	}
 	src := filepath.Join(e.opt.Initial, rel)
 	fi, err := os.Lstat(src)
-	if !ok || e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
+	if e.opt.Initial == "" || err != nil || !fi.Mode().IsRegular() {
 		dc.err = fmt.Errorf("%s existed before the trace, but the initial snapshot does not hold it as a file: pass --initial DIR with the files as they were before the run", first)
 		return dc
 	}
@@ -103,6 +109,25 @@ func (e *explorer) firstName(ino *model.Inode) string {
 		return ""
 	}
 	return rel
+}
+
+// symlinkOf reports whether ino is a symlink, and its target: one the
+// trace made, or one from before the trace that the snapshot holds as a
+// symlink at its first name. A state holds either as a symlink with that
+// target, made anew and never followed: its target may lie anywhere, the
+// state directory or the user's files (/etc/passwd).
+func (e *explorer) symlinkOf(ino *model.Inode) (string, bool) {
+	if t, ok := e.links[ino.ID]; ok {
+		return t, true
+	}
+	if !ino.Initial || ino.Dir {
+		return "", false
+	}
+	rel := e.firstName(ino)
+	if rel == "" || e.base.kind[rel] != 'l' {
+		return "", false
+	}
+	return e.base.target[rel], true
 }
 
 // inSnapshot reports whether the initial snapshot holds ino's first name
@@ -183,7 +208,7 @@ func (e *explorer) place(dir, rel string, ino *model.Inode, ps *model.PathState,
 	if ino == nil {
 		return nil
 	}
-	if t, ok := e.links[ino.ID]; ok {
+	if t, ok := e.symlinkOf(ino); ok {
 		return os.Symlink(t, target)
 	}
 	return e.writeFile(target, ino, ps, line)

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,24 +127,21 @@ func (e *explorer) findings() {
 	}
 }
 
-// predicted names the rules of crashsim check that report a loss, by the
-// crash line, at a path the state holds differently from what the
-// program saw (or another name of its file).
+// predicted names the rules of crashsim check whose findings foresaw
+// state s. A finding foresees it when what the finding says a crash can
+// leave (its crash state: a path and an outcome, such as missing, empty,
+// torn or zeros) is what s holds at that path, or at another name of its
+// file, and the finding's window has begun by s's crash point (begun). A
+// finding about the same file that foresees another outcome (the name
+// missing, where s holds a torn record) does not.
 func (e *explorer) predicted(s *state) []string {
 	if len(s.diffs) == 0 {
 		return nil
 	}
-	names := map[string]bool{}
-	for _, d := range s.diffs {
-		names[d.path] = true
-		for _, p := range d.paths {
-			names[p] = true
-		}
-	}
 	seen := map[string]bool{}
 	var ids []string
 	for _, f := range e.opt.Predict {
-		if f.Rule.ID == check.CheckerFailed || !names[f.Path] || after(f, s) || seen[f.Rule.ID] {
+		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !holds(s, f) || !begun(f, s) {
 			continue
 		}
 		seen[f.Rule.ID] = true
@@ -152,14 +150,43 @@ func (e *explorer) predicted(s *state) []string {
 	return ids
 }
 
-// after reports whether check's finding f comes after state s's crash
-// point: by the order events complete (Seq), which holds across the
-// files of a -ff set, where line numbers do not.
-func after(f *check.Finding, s *state) bool {
-	if s.event == nil {
-		return f.Line > s.line
+// holds reports whether state s holds, at the path of check's finding f
+// (the one its crash state names, or its last name) or at another name
+// of that file, an outcome f says a crash can leave there: its crash
+// state's, or one of those its message names (State.Outcomes).
+func holds(s *state, f *check.Finding) bool {
+	st := f.State
+	for _, d := range s.diffs {
+		if string(d.ps.Outcome) != st.Outcome && !slices.Contains(st.Outcomes, d.ps.Outcome) {
+			continue
+		}
+		if d.path == st.Path || d.path == f.Path || slices.Contains(d.paths, st.Path) || slices.Contains(d.paths, f.Path) {
+			return true
+		}
 	}
-	return f.Seq > s.event.Seq
+	return false
+}
+
+// begun reports whether the window of check's finding f has begun by
+// state s's crash point: the finding's own event, or any event it names
+// (the write not yet durable that a later rename or directory fsync
+// exposes), completed no later than the crash. The finding's event is
+// compared by the order events complete (Seq), which holds across the
+// files of an -ff set; a related event by its line, in the crash's own
+// file only, where line numbers compare.
+func begun(f *check.Finding, s *state) bool {
+	if s.event == nil {
+		return f.Line <= s.line
+	}
+	if f.Seq <= s.event.Seq {
+		return true
+	}
+	for _, r := range f.Related {
+		if r.Trace == s.event.File && r.Line <= s.line {
+			return true
+		}
+	}
+	return false
 }
 
 // traceOf is the trace file of event r: its own in a -ff set, the trace

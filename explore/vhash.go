@@ -163,7 +163,7 @@ func (e *explorer) vplace(v *vbuild, c *cand, rel string, ino *model.Inode) erro
 	if ino == nil {
 		return nil
 	}
-	if t, ok := e.links[ino.ID]; ok {
+	if t, ok := e.symlinkOf(ino); ok {
 		v.over[rel] = vnode{kind: 'l', target: t}
 		return nil
 	}

@@ -93,3 +93,27 @@ func TestExitTable(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreNamedFromOutside: a hard link (or a rename) that names below
+// the root a file from before the trace outside it needs bytes no
+// snapshot of the root holds. explore stopped with exit 3 and told the
+// user to pass --initial, which cannot help; it is blind-no-data, exit 6,
+// as a copy in the kernel from outside the root is.
+func TestExploreNamedFromOutside(t *testing.T) {
+	dir := t.TempDir()
+	root, initial := filepath.Join(dir, "root"), filepath.Join(dir, "initial")
+	if err := os.Mkdir(initial, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []string{"link", "rename"} {
+		trace := filepath.Join(dir, call+".strace")
+		text := "300 " + call + `("/src/obj", "` + root + `/obj") = 0` + "\n300 exit_group(0) = ?\n300 +++ exited with 0 +++\n"
+		if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := runCLI(t, "explore", "--checker", "true", "--root", root, "--initial", initial, trace)
+		if code != exitBlind || !strings.Contains(errs, "blind-no-data: "+call+" named "+root+"/obj the file /src/obj") || strings.Contains(errs, "pass --initial") {
+			t.Errorf("%s from outside the root: exit %d, want %d with blind-no-data naming both files (stderr: %s)", call, code, exitBlind, errs)
+		}
+	}
+}

@@ -53,7 +53,7 @@ With CAP_SYS_ADMIN (as root) the checker is jailed: in the host's pid namespace,
 
 Trace paths below --root (exactly one) map into the state directory; other paths are out of scope, and nothing outside the state directories is ever written. States are built under one --model at a time. Flags go before TRACE (or before --). With -- PROGRAM ARGS..., the current directory is copied as the initial snapshot, PROGRAM runs there under strace, and the current directory is the root. With --progress (or on a terminal), explore says how far it has got on stderr.
 
-Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored. A copy made in the kernel (copy_file_range, sendfile) shows no bytes: those of a copy from a file below the root that the trace had not changed are read from the --initial snapshot; any other is blind-no-data. Distinct states left unchecked by --max-states are blind spot blind-states-unchecked, said after the summary. Crash points sampled past --max-joint are not a blind spot: the families are built there on purpose, and the summary and --format json say which points were sampled.
+Blind spots of the recording (see crashsim check --help) are said on stderr; a trace that lacks the bytes of a write in scope (strace -s 0, -e raw=write, as crashsim trace records) is blind spot blind-no-data, and nothing is explored. A copy made in the kernel (copy_file_range, sendfile) shows no bytes: those of a copy from a file below the root that the trace had not changed are read from the --initial snapshot; any other is blind-no-data. So is a file from before the trace that a hard link or a rename names below the root from outside it, whose bytes no snapshot of the root holds. Distinct states left unchecked by --max-states are blind spot blind-states-unchecked, said after the summary. Crash points sampled past --max-joint are not a blind spot: the families are built there on purpose, and the summary and --format json say which points were sampled.
 
 Exit status: 0 every state accepted and no blind spot, 1 findings at or above --fail-on, 2 usage error, 3 input error (a write whose bytes the trace lacks once blind-no-data is accepted, a copy whose source the snapshot lacks, strace missing), 5 PROGRAM failed, 6 no such finding but a blind spot that could hide a loss, distinct states --max-states left unchecked among them (accept a known one with --accept-blind ID), 130 interrupted by Ctrl-C or SIGTERM (what was explored is still reported).`
 }
@@ -223,7 +223,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore
 	r := reporting{command: "explore", inputs: e.Inputs, scope: sc, evaluated: 1, shard: c.Shard, run: crashsim.ExploreRunID(e.Inputs, opt, sc.Ignore)}
 	if res == nil {
 		// No state could be built whole: say why instead of exploring.
-		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the trace lacks written bytes the crash states need")
+		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the crash states need bytes that neither the trace nor the initial snapshot holds")
 		return c.report(g, result, r)
 	}
 	if msg := crashsim.RootChanged(opt.Root, res.RootChanged); msg != "" {
