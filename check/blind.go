@@ -345,17 +345,21 @@ type Watcher struct {
 
 	// reads counts the calls that read a file's data (read, pread64,
 	// readv, copy_file_range, sendfile, splice: none in a trace whose
-	// filter left them out). dropped is the first removal of the last
-	// name of a file in scope that existed before the trace and was
-	// opened for reading, or the first truncation that shrank one, and
-	// droppedPath its path: what remove-before-sync asks about, and
-	// cannot answer without the reads.
-	reads       int
-	dropped     model.Ref
-	droppedPath string
-	droppedHow  string // "removed" or "cut shorter"
-	// readOpen holds the paths in scope opened for reading, while the
-	// trace has shown no read (nil after the first): a copy reads its
+	// filter left them out), fdReads those that read at the fd's offset
+	// (read, readv: none under -e trace=!read, where the loader's
+	// pread64 of each library still shows). dropped is the first removal
+	// of the last name of a file in scope that existed before the trace
+	// and was opened for reading, and never read, or the first
+	// truncation that shrank one, and droppedPath its path: what
+	// remove-before-sync asks about, and cannot answer without the
+	// reads.
+	reads, fdReads int
+	dropped        model.Ref
+	droppedPath    string
+	droppedHow     string // "removed" or "cut shorter"
+	// readOpen holds the paths in scope opened for reading and not read
+	// since (by any call, or a mapping), while the trace has shown no
+	// read at the fd's offset (nil after the first): a copy reads its
 	// source through such an open.
 	readOpen map[string]bool
 
@@ -898,9 +902,18 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		if ev.OK() && row.Effect == syscalls.Truncate {
 			w.changedAfterSync(ev, paths, "is truncated")
 		}
-	case syscalls.ReadFD, syscalls.ReadAt:
+	case syscalls.ReadFD:
 		w.reads++
+		w.fdReads++
 		w.readOpen = nil
+		w.keptLooked(ev, paths, true)
+	case syscalls.ReadAt:
+		// The loader reads each library so: a trace whose filter left
+		// out read still shows them. What it read is read.
+		w.reads++
+		if len(w.readOpen) > 0 && len(paths) > 0 {
+			delete(w.readOpen, paths[0])
+		}
 		w.keptLooked(ev, paths, true)
 	case syscalls.CopyInto:
 		w.writes++
@@ -1036,7 +1049,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.aioLib = ref(ev)
 		}
 		flags := w.openFlags(ev)
-		if w.reads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
+		if w.fdReads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
 			if w.readOpen == nil {
 				w.readOpen = map[string]bool{}
 			}
@@ -1623,11 +1636,18 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			or = ", or attached (-p) without -f to one thread of a program whose other threads do the writing"
 		}
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file%s; what a crash loses there cannot be seen", w.syscalls, or))
-	} else if w.reads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
+	} else if w.fdReads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens
-		// and not one read was filtered.
-		add(BlindSyscallFilter, w.dropped, fmt.Sprintf("%s was opened for reading and is %s here, but the trace has not one read, pread64, readv, copy_file_range, sendfile or splice: it looks recorded with a syscall filter (-e trace=...) that leaves out reads, so whether the program had copied its data into a file not yet synced when it lost it (remove-before-sync) cannot be seen", w.droppedPath, w.droppedHow))
+		// and not one read was filtered. One whose only reads are at
+		// offsets, pread64 as the loader makes, and that never read the
+		// file it opened for reading, was recorded under -e trace=!read
+		// (dd's copy, then rm of its source, checked clean so).
+		none, filter := "not one read, pread64, readv, copy_file_range, sendfile or splice", "-e trace=..."
+		if w.reads > 0 {
+			none, filter = "nothing that read it, and not one read or readv anywhere (only reads at an offset, as the dynamic loader's pread64)", "-e trace=!read, or a list without read"
+		}
+		add(BlindSyscallFilter, w.dropped, fmt.Sprintf("%s was opened for reading and is %s here, but the trace has %s: it looks recorded with a syscall filter (%s) that leaves out reads, so whether the program had copied its data into a file not yet synced when it lost it (remove-before-sync) cannot be seen", w.droppedPath, w.droppedHow, none, filter))
 	} else if w.kinds <= 2 && w.syscalls >= minFilteredCalls && w.firstEnded {
 		// Any program makes several kinds of call from its start to its
 		// exit (a static one that only writes still shows execve, write

@@ -1780,3 +1780,35 @@ func TestBlindWindowsAndKills(t *testing.T) {
 		t.Errorf("a program killed by SIGKILL: no note says so")
 	}
 }
+
+// TestBlindReadFilterWithLoaderPread: under -e trace=!read the loader's
+// pread64 of libc still shows, so "no read at all" is no test of a read
+// filter: a source opened for reading, never read, and removed after its
+// copy is written is one, when no read or readv shows anywhere. A source
+// read at an offset, or a trace that shows read calls, is not.
+func TestBlindReadFilterWithLoaderPread(t *testing.T) {
+	const (
+		start = "9 execve(\"/usr/bin/cpmv\", [\"cpmv\"], 0x7ffd00000000 /* 2 vars */) = 0\n" +
+			"9 openat(AT_FDCWD, \"/lib/x86_64-linux-gnu/libc.so.6\", O_RDONLY|O_CLOEXEC) = 3\n" +
+			"9 pread64(3, \"\\177ELF\", 832, 64) = 832\n" +
+			"9 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f2200000000\n9 close(3) = 0\n"
+		source = "9 openat(AT_FDCWD, \"/w/a/old\", O_RDONLY) = 3\n"
+		copyOut = "9 openat(AT_FDCWD, \"/w/b/new\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4\n" +
+			"9 write(4, \"payload\", 7) = 7\n9 fsync(4) = 0\n9 close(4) = 0\n9 close(3) = 0\n" +
+			"9 unlink(\"/w/a/old\") = 0\n9 exit_group(0) = ?\n9 +++ exited with 0 +++\n"
+	)
+	opt := Options{Roots: []string{"/w"}, Existed: func(p string) (bool, bool) { return p != "/w/b/new", true }}
+	for _, c := range []struct {
+		name, trace string
+		want        []string
+	}{
+		{"the source never read, no read call anywhere", start + source + copyOut, []string{BlindSyscallFilter}},
+		{"the source read at an offset", start + source + "9 pread64(3, \"payload\", 4096, 0) = 7\n" + copyOut, nil},
+		{"a read call elsewhere", start + "9 read(0, \"y\\n\", 2) = 2\n" + source + copyOut, nil},
+	} {
+		blind, _, _ := blindRun(t, writeTrace(t, c.trace), opt)
+		if diff := cmp.Diff(c.want, blind); diff != "" {
+			t.Errorf("%s: blind spots (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
