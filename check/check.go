@@ -542,6 +542,17 @@ func (r *run) newFinding(id, p string, at model.Ref, msg string) *Finding {
 	return &r.scratch
 }
 
+// abandon lets go of what r's rules hold open (a rule reading written
+// bytes back from the trace keeps its files) when the trace turns out
+// unreadable and Finish will not run.
+func (r *run) abandon() {
+	for _, rule := range r.rules {
+		if c, ok := rule.(io.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
 // Evaluated lists the models Run computes findings under for the models
 // asked for: posix and ext4 always (a finding names the models it happens
 // under), and xfs or btrfs when asked.
@@ -647,6 +658,9 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		}
 		if err != nil {
 			col.close()
+			for _, r := range runs {
+				r.abandon()
+			}
 			return nil, err
 		}
 		res.Summary.Events++

@@ -401,6 +401,14 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	}
 }
 
+// Close closes the trace files the rule read written bytes from.
+func (o *overwriteInPlace) Close() error {
+	if o.data == nil {
+		return nil
+	}
+	return o.data.Close()
+}
+
 // dropCopyRuns takes out of w's copy the runs an overwrite at off of n
 // bytes wrote over, with what was read of them.
 func (o *overwriteInPlace) dropCopyRuns(w *window, off, n int64) {
@@ -574,9 +582,7 @@ func (o *overwriteInPlace) opened() []*model.Inode {
 }
 
 func (o *overwriteInPlace) Finish(r *run) {
-	if o.data != nil {
-		defer o.data.Close()
-	}
+	defer o.Close()
 	// Windows still open at the end: the overwrites were never synced.
 	for _, ino := range o.opened() {
 		if report := o.close(ino, model.Ref{}); report != nil {

@@ -368,3 +368,49 @@ func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestOverwriteClosesTraceOnParseError: the rule reads a copy's bytes
+// back from the trace file; a trace found unreadable further on ends the
+// check without Finish, and the file the rule opened is closed all the
+// same.
+func TestOverwriteClosesTraceOnParseError(t *testing.T) {
+	lines := []string{
+		`1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`,
+		`1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`,
+		`1 pwrite64(3, "aaaacccc", 8, 12288) = 8`,
+		`1 fsync(3) = 0`,
+		`1 pwrite64(3, "aaaa", 4, 0) = 4`,
+		`1 pwrite64(3, "cccc", 4, 8192) = 4`,
+		`1 this is no strace line (`,
+	}
+	trace := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(trace, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opened := func() int {
+		n := 0
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("no /proc/self/fd to count open files: %v", err)
+		}
+		for _, fd := range fds {
+			if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == trace {
+				n++
+			}
+		}
+		return n
+	}
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := opened()
+	existed := func(p string) (bool, bool) { return p == "/w/data.db" || p == "/w", true }
+	if _, err := Run(s, Options{Existed: existed}); err == nil {
+		t.Fatal("a trace with a line that is no strace line checked without an error")
+	}
+	if after := opened(); after != before {
+		t.Errorf("the trace was open %d times before the check and %d after it failed: the rule left its reader open", before, after)
+	}
+	s.Close()
+}
