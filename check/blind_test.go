@@ -1792,7 +1792,7 @@ func TestBlindReadFilterWithLoaderPread(t *testing.T) {
 			"9 openat(AT_FDCWD, \"/lib/x86_64-linux-gnu/libc.so.6\", O_RDONLY|O_CLOEXEC) = 3\n" +
 			"9 pread64(3, \"\\177ELF\", 832, 64) = 832\n" +
 			"9 mmap(NULL, 20115, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f2200000000\n9 close(3) = 0\n"
-		source = "9 openat(AT_FDCWD, \"/w/a/old\", O_RDONLY) = 3\n"
+		source  = "9 openat(AT_FDCWD, \"/w/a/old\", O_RDONLY) = 3\n"
 		copyOut = "9 openat(AT_FDCWD, \"/w/b/new\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4\n" +
 			"9 write(4, \"payload\", 7) = 7\n9 fsync(4) = 0\n9 close(4) = 0\n9 close(3) = 0\n" +
 			"9 unlink(\"/w/a/old\") = 0\n9 exit_group(0) = ?\n9 +++ exited with 0 +++\n"
