@@ -121,8 +121,14 @@ func statesUnchecked(res *explore.Result, maxStates int, everyLine bool, trace s
 	if res.Skipped == 1 {
 		left = "the other was not checked, and it could be"
 	}
+	// An interrupted run stopped short of the bound: the checker ran on
+	// what it completed.
+	ran := maxStates
+	if res.Interrupted {
+		ran = min(ran, res.Checked)
+	}
 	msg := fmt.Sprintf("--max-states %d let the checker run on %d of the %d distinct crash states explore built: %s a state the program cannot recover from",
-		maxStates, maxStates, res.Distinct, left)
+		maxStates, ran, res.Distinct, left)
 	if everyLine {
 		// Skipped counts checks of a state at a crash line, past the
 		// first maxStates of them.
@@ -131,7 +137,7 @@ func statesUnchecked(res *explore.Result, maxStates int, everyLine bool, trace s
 			left = "the other was not made, and it could have met"
 		}
 		msg = fmt.Sprintf("--max-states %d let the checker run on %d of the %d checks --every-line asks for (each distinct crash state at every crash line that can leave it): %s a state the program cannot recover from",
-			maxStates, maxStates, maxStates+res.Skipped, left)
+			maxStates, ran, maxStates+res.Skipped, left)
 	}
 	return check.BlindWarning{ID: b.ID, Message: msg, Trace: trace, Fix: b.Fix}, true
 }

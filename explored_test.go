@@ -37,3 +37,21 @@ func TestExploreProgress(t *testing.T) {
 		t.Errorf("on a terminal: %q", got)
 	}
 }
+
+// TestStatesUncheckedInterrupted: blind-states-unchecked says how many
+// states the checker ran on: the bound, unless the run was interrupted
+// before it got there.
+func TestStatesUncheckedInterrupted(t *testing.T) {
+	for _, c := range []struct {
+		res  explore.Result
+		want string
+	}{
+		{explore.Result{Distinct: 30, Checked: 20, Skipped: 10}, "let the checker run on 20 of the 30 distinct crash states"},
+		{explore.Result{Distinct: 30, Checked: 7, Skipped: 10, Interrupted: true}, "let the checker run on 7 of the 30 distinct crash states"},
+	} {
+		w, ok := statesUnchecked(&c.res, 20, false, "t.strace")
+		if !ok || !strings.Contains(w.Message, c.want) {
+			t.Errorf("checked %d, interrupted %v: %q (blind spot %v), want it to say %q", c.res.Checked, c.res.Interrupted, w.Message, ok, c.want)
+		}
+	}
+}
