@@ -52,9 +52,11 @@
 //     same rule at one call site on several files (a loop saving each)
 //     is one problem with several paths; without call sites, each file's
 //     problem is its own, but for name-not-synced, whose place is then
-//     the trace line of the change: the two names of one rename (the old
-//     one can come back, the new one be missing) are one problem. Findings
-//     of the same rule on one file are one problem. Explore's rejected
+//     the directory whose fsync is missing, in its trace: the names a
+//     program left unsynced in one directory (the two names of a rename
+//     in it, the directories made in it) are one problem, one fsync of
+//     it to add; a rename between two directories is two. Findings of
+//     the same rule on one file are one problem. Explore's rejected
 //     states are a problem each.
 //   - A program that never asked for durability (no sync call of any
 //     kind, no O_SYNC write: Result.Unsynced, only for a trace without

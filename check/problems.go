@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -168,7 +169,9 @@ type problemKey struct {
 	rule    int
 	file    string // call site file, or the traced path
 	line    int    // call site line; 0 for a path
-	inTrace bool   // file and line are a trace's (name-not-synced without a call site)
+	// dir is, for name-not-synced without a call site, the directory
+	// whose fsync is missing, and file the trace: see Group.
+	dir string
 }
 
 // Group groups a result's findings into problems, reading them twice
@@ -248,11 +251,15 @@ func Group(r *Result) (*Problems, error) {
 		case fr.sites[prim] != nil:
 			k.file, k.line = fr.sites[prim].File, fr.sites[prim].Line
 		case registry[prim].ID == NameNotSynced && fr.nameLine > 0:
-			// Without a call site, a name's problem is where the trace
-			// changed it: the two names of one rename (the old one can
-			// come back, the new one be missing) are one mistake, one
-			// missing directory fsync.
-			k.file, k.line, k.inTrace = fr.nameTrace, fr.nameLine, true
+			// Without a call site, a name's problem is the directory
+			// whose fsync is missing, in its trace: one fsync of it is
+			// the change. The two names of a rename in one directory
+			// (the old one can come back, the new one be missing) are
+			// one problem, and so are the 256 directories a program
+			// makes in one (restic's data/00 to data/ff); a rename
+			// from one directory into another needs both synced, two
+			// changes.
+			k.file, k.dir = fr.nameTrace, path.Dir(f.Path)
 		}
 		n, ok := byKey[k]
 		if !ok {

@@ -187,11 +187,19 @@ func TestGroupRules(t *testing.T) {
 			f(NameNotSynced, "d", 1, nil), f(RenameBeforeSync, "b", 3, nil),
 		}, true, []want{{DataNotSynced, 2, 2}}},
 		// One rename, no directory fsync: the name that can come back
-		// and the name that can be missing are one problem, at the
-		// rename's line, not one per name.
+		// and the name that can be missing are one problem, the
+		// directory's missing fsync, not one per name; so is a name
+		// made in the same directory later. A name in another directory
+		// is another fsync to add.
 		{"the two names of one rename", []*Finding{
-			f(NameNotSynced, "a", 5, nil), f(NameNotSynced, "a.tmp", 5, nil), f(NameNotSynced, "b", 9, nil),
+			f(NameNotSynced, "/d/a", 5, nil), f(NameNotSynced, "/d/a.tmp", 5, nil), f(NameNotSynced, "/e/b", 9, nil),
 		}, false, []want{{NameNotSynced, 2, 2}, {NameNotSynced, 1, 1}}},
+		{"names made in one directory", []*Finding{
+			f(NameNotSynced, "/d/00", 3, nil), f(NameNotSynced, "/d/01", 4, nil), f(NameNotSynced, "/d/02", 5, nil), f(NameNotSynced, "/d/02/x", 6, nil),
+		}, false, []want{{NameNotSynced, 3, 3}, {NameNotSynced, 1, 1}}},
+		{"a rename between two directories", []*Finding{
+			f(NameNotSynced, "/d/a", 5, nil), f(NameNotSynced, "/e/a", 5, nil),
+		}, false, []want{{NameNotSynced, 1, 1}, {NameNotSynced, 1, 1}}},
 		{"a program that syncs something", []*Finding{
 			f(DataNotSynced, "a", 2, nil), f(RenameBeforeSync, "b", 3, nil),
 		}, false, []want{{DataNotSynced, 1, 1}, {RenameBeforeSync, 1, 1}}},
