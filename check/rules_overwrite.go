@@ -331,7 +331,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		delete(o.since, ino.ID)
 		return
 	}
-	if d.Off >= 0 && !ino.Dir && (ino.LastSync != nil || d.Off < d.SizeBefore) {
+	held := heldBefore(ino, d)
+	if d.Off >= 0 && !ino.Dir && (ino.LastSync != nil || d.Off < held) {
 		// Only a file synced before, or a write over data it holds, can
 		// be a copy a window uses: a check of many new files, each
 		// written once, keeps nothing here.
@@ -340,10 +341,10 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		rs.addRun(d.Off, d.Len, d.Chunks())
 		o.since[ino.ID] = rs
 	}
-	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || d.SizeBefore <= 0 {
+	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || held <= 0 {
 		return
 	}
-	onDisk := d.SizeBefore
+	onDisk := held
 	if ino.DurableSize >= 0 {
 		onDisk = min(onDisk, ino.DurableSize)
 	}
@@ -407,6 +408,18 @@ func (o *overwriteInPlace) Close() error {
 		return nil
 	}
 	return o.data.Close()
+}
+
+// heldBefore is how many bytes the file is known to have held just
+// before the write d: the size the model gave it, or when the model does
+// not know the size, what reads of the file showed it held on disk (a
+// program that reads its pages before rewriting them, recorded without
+// a stat). 0 when neither says.
+func heldBefore(ino *model.Inode, d *model.DataOp) int64 {
+	if d.SizeBefore >= 0 {
+		return d.SizeBefore
+	}
+	return ino.DurableAtLeast()
 }
 
 // dropCopyRuns takes out of w's copy the runs an overwrite at off of n

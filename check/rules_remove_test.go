@@ -353,3 +353,34 @@ func TestRemoveBeforeSyncCopyName(t *testing.T) {
 		})
 	}
 }
+
+// TestTruncateToTheSizeRead: a program reads a log to its end (26
+// bytes, then nothing), copies it and cuts the log to 26 bytes, its own
+// size, recorded with no stat. The cut changes nothing: it empties no
+// file the copy came from, and leaves nothing to sync.
+func TestTruncateToTheSizeRead(t *testing.T) {
+	const text = `1 openat(AT_FDCWD, "/d/000004.log", O_RDONLY|O_CLOEXEC) = 3
+1 read(3, "0123456789abcdefghijklmnop", 32768) = 26
+1 read(3, "", 28672) = 0
+1 close(3) = 0
+1 openat(AT_FDCWD, "/d/000008.sst", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 3
+1 write(3, "0123456789abcdefghijklmnop", 26) = 26
+1 fdatasync(3) = 0
+1 close(3) = 0
+1 openat(AT_FDCWD, "/d/000004.log", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, 0644) = 3
+1 ftruncate(3, 26) = 0
+1 close(3) = 0
+`
+	existed := func(p string) (bool, bool) { return p == "/d/000004.log" || p == "/d", true }
+	res := runText(t, text, Options{Existed: existed})
+	var got []string
+	for f, err := range res.Findings() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, f.Rule.ID+" "+f.Path)
+	}
+	if want := []string{NameNotSynced + " /d/000008.sst"}; !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}

@@ -17,10 +17,11 @@ import (
 //     names a file (its fd, or its dirfd and path, or both pairs of a
 //     rename), whatever the call then does: events and findings name
 //     the file;
-//   - a call of class None and a read (the offset moves by the return
-//     value, never by the buffer or the count) need nothing more, but a
-//     read at an offset its offset (the bytes it returned show how long
-//     the file is at least); a seek needs its offset and whence (the new
+//   - a call of class None needs nothing more; a read needs its count
+//     (the offset moves by the return value, never by the buffer, but a
+//     read that returned fewer bytes than it asked for met the end of
+//     the file) and a read at an offset its offset too (the bytes it
+//     returned show how long the file is at least); a seek needs its offset and whence (the new
 //     offset is the return value, or _llseek's result, and one from the
 //     end shows the file's size); a stat needs its buffer (st_size,
 //     st_mode), not its flags or statx's mask;
@@ -46,10 +47,12 @@ func readPositions(r *syscalls.Row) parser.ArgSet {
 		files |= parser.ArgPositions(r.Pos(syscalls.ArgFDOther))
 	}
 	switch r.Effect {
-	case syscalls.None, syscalls.ReadFD:
+	case syscalls.None:
 		return files
+	case syscalls.ReadFD:
+		return files | parser.ArgPositions(r.Pos(syscalls.ArgSize))
 	case syscalls.ReadAt:
-		return files | parser.ArgPositions(r.Offset())
+		return files | parser.ArgPositions(r.Pos(syscalls.ArgSize), r.Offset())
 	case syscalls.Seek:
 		if r.OffsetOut() >= 0 {
 			return files | parser.ArgPositions(r.OffsetOut()) // _llseek: its end is not read (seekEnd)

@@ -18,7 +18,11 @@
 //   - An Inode is a file or directory; a rename moves a name, never the
 //     inode. Its data and size exist twice: in the page cache and on disk.
 //     Its data operations (DataOp) are numbered in program order; version h
-//     of a file is what the program saw after h of them.
+//     of a file is what the program saw after h of them. The size of a
+//     file from before the trace is unknown (-1) until a call shows it: a
+//     stat, or a read that came back short at a known offset (its end).
+//     A read that returned all it asked for shows only that the file
+//     held at least that much (Inode.DurableAtLeast), which is no size.
 //   - A Name is a path: the inode it names in the page cache and on disk.
 //     Entry operations (EntryOp: create, rename, link, unlink, mkdir, rmdir)
 //     change names atomically.

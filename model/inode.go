@@ -278,6 +278,10 @@ type inodeMore struct {
 	// (see Inode.grewZeros), so a file never grown so allocates nothing.
 	zeros, durableZeros         bool
 	zerosFrom, durableZerosFrom int64
+	// atLeast is how many bytes reads showed the file held, on disk as
+	// in the page cache, while its size was unknown (see
+	// Inode.DurableAtLeast).
+	atLeast int64
 }
 
 // extra returns the inode's inodeMore, making it.
@@ -380,6 +384,21 @@ func (n *Inode) SyncRange() *Ref { return n.seen().syncRange }
 // Unmodeled is a change to the inode the trace cannot show (shared mmap,
 // io_uring, reflink), nil if none.
 func (n *Inode) Unmodeled() *Ref { return n.seen().unmodeled }
+
+// DurableAtLeast returns how many bytes the file's version on disk is
+// known to hold at least while the model does not know its size (Size
+// is -1): the end of the bytes a read returned when the trace had none
+// of the file's data pending, so that the disk held what the read saw.
+// The trace's later writes do not shrink it, and a truncation makes the
+// size known. It is 0 when no read showed any, when the size is known
+// (Size and DurableSize say more), and after a change the model cannot
+// follow, which may have cut the file. It is a lower bound, not a size.
+func (n *Inode) DurableAtLeast() int64 {
+	if n.Size >= 0 || n.more == nil || n.more.unmodeled != nil {
+		return 0
+	}
+	return n.more.atLeast
+}
 
 // writeback reports whether ext4's auto_da_alloc started writeback of
 // the pending data (see inodeMore.writeback).

@@ -622,6 +622,9 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 				// Bytes up to off+Ret were there: a file at least that long.
 				m.sizeShown(ev, h.Node, off+ev.Ret, true, eff)
 			}
+			if h.Node.Size < 0 && off >= 0 && ev.OK() {
+				m.readSize(ev, row, h.Node, off, eff)
+			}
 			if m.opt.Reads && ev.Ret > 0 && !h.Node.Dir && ev.OK() {
 				eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
 			}
@@ -969,6 +972,42 @@ func (m *Model) sizeShown(ev *parser.Event, ino *Inode, n int64, atLeast bool, e
 		return
 	}
 	eff.Kind, eff.Inode, eff.SizeSeen, eff.SizeAtLeast = EffSizeSeen, ino, n, atLeast
+}
+
+// maxReadCount is the most bytes one read returns on Linux
+// (MAX_RW_COUNT): a read that asked for more can come back short before
+// the end of the file.
+const maxReadCount = 0x7ffff000
+
+// readSize learns what a read of ino at off shows of its size when the
+// model does not know it (a file from before the trace, never stat'ed):
+// the file held at least off+Ret bytes, and exactly that many when the
+// read returned fewer than it asked for (a regular file's read stops
+// short only at its end). It learns nothing while the trace has data of
+// the file pending (the read may have returned bytes the disk does not
+// hold yet), or a change the model cannot follow, or other calls
+// completed inside this one; a readv's count is the sum of its iovecs,
+// which the model does not decode, so a readv shows only the lower
+// bound. An exact size is taken as a stat's is.
+func (m *Model) readSize(ev *parser.Event, row *syscalls.Row, ino *Inode, off int64, eff *Effect) {
+	if ino.Dir || ino.node != nodeFile || ev.Overlap > 0 || ev.Done != 0 || ino.DataPending() || ino.Unmodeled() != nil {
+		return
+	}
+	end := off + ev.Ret
+	if asked, ok := ev.Arg(row.Pos(syscalls.ArgSize)).Int(); ok && ev.Ret < min(asked, maxReadCount) {
+		if end > 0 && m.settle(ino) {
+			// It held data before the program wrote any.
+			eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
+		}
+		ino.Size, ino.DurableSize = end, end
+		if end > 0 {
+			ino.HadContent = true
+		}
+		return
+	}
+	if ev.Ret > 0 && end > ino.DurableAtLeast() {
+		ino.extra().atLeast = end
+	}
 }
 
 // seekEnd returns the size an lseek to the end shows: its result less its
