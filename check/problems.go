@@ -170,8 +170,10 @@ type problemKey struct {
 	file    string // call site file, or the traced path
 	line    int    // call site line; 0 for a path
 	// dir is, for name-not-synced without a call site, the directory
-	// whose fsync is missing, and file the trace: see Group.
+	// whose fsync is missing, and file the trace; sev the finding's
+	// severity: see Group.
 	dir string
+	sev Severity
 }
 
 // Group groups a result's findings into problems, reading them twice
@@ -258,8 +260,10 @@ func Group(r *Result) (*Problems, error) {
 			// one problem, and so are the 256 directories a program
 			// makes in one (restic's data/00 to data/ff); a rename
 			// from one directory into another needs both synced, two
-			// changes.
-			k.file, k.dir = fr.nameTrace, path.Dir(f.Path)
+			// changes. Names of different severities stay apart: a
+			// socket's name, which holds no data (info), does not head
+			// a lock file's that can come back (warning).
+			k.file, k.dir, k.sev = fr.nameTrace, path.Dir(f.Path), f.Rule.Severity
 		}
 		n, ok := byKey[k]
 		if !ok {

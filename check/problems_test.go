@@ -141,6 +141,14 @@ func TestGroupRules(t *testing.T) {
 		r, _ := Lookup(rule)
 		return &Finding{Rule: r, Path: path, Trace: "t", Line: line, Source: src}
 	}
+	// sev gives a finding the severity its message calls for (a rule
+	// reports some findings below its own severity).
+	sev := func(f *Finding, s Severity) *Finding {
+		r := *f.Rule
+		r.Severity = s
+		f.Rule = &r
+		return f
+	}
 	type want struct {
 		rule    string
 		members int
@@ -197,6 +205,9 @@ func TestGroupRules(t *testing.T) {
 		{"names made in one directory", []*Finding{
 			f(NameNotSynced, "/d/00", 3, nil), f(NameNotSynced, "/d/01", 4, nil), f(NameNotSynced, "/d/02", 5, nil), f(NameNotSynced, "/d/02/x", 6, nil),
 		}, false, []want{{NameNotSynced, 3, 3}, {NameNotSynced, 1, 1}}},
+		{"names of two severities in one directory", []*Finding{
+			f(NameNotSynced, "/d/sock", 3, nil), sev(f(NameNotSynced, "/d/lock", 4, nil), Warning),
+		}, false, []want{{NameNotSynced, 1, 1}, {NameNotSynced, 1, 1}}},
 		{"a rename between two directories", []*Finding{
 			f(NameNotSynced, "/d/a", 5, nil), f(NameNotSynced, "/e/a", 5, nil),
 		}, false, []want{{NameNotSynced, 1, 1}, {NameNotSynced, 1, 1}}},
