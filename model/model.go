@@ -633,6 +633,7 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 		if h := m.fileHandle(ev, row.FD()); h != nil {
 			if end, ok := seekEnd(ev, row); ok {
 				m.sizeShown(ev, h.Node, end, false, eff)
+				m.seekSize(ev, h.Node, end, eff)
 			}
 			off := ev.Ret
 			if i := row.OffsetOut(); i >= 0 {
@@ -995,19 +996,36 @@ func (m *Model) readSize(ev *parser.Event, row *syscalls.Row, ino *Inode, off in
 	}
 	end := off + ev.Ret
 	if asked, ok := ev.Arg(row.Pos(syscalls.ArgSize)).Int(); ok && ev.Ret < min(asked, maxReadCount) {
-		if end > 0 && m.settle(ino) {
-			// It held data before the program wrote any.
-			eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
-		}
-		ino.Size, ino.DurableSize = end, end
-		if end > 0 {
-			ino.HadContent = true
-		}
+		m.learnSize(ino, end, eff)
 		return
 	}
 	if ev.Ret > 0 && end > ino.DurableAtLeast() {
 		ino.extra().atLeast = end
 	}
+}
+
+// learnSize takes n for the size of ino, a file from before the trace
+// whose size the model did not know, as a call showed it (a read that
+// met the end, an lseek to it): on disk as in the page cache, the trace
+// having none of its data pending (the callers ask).
+func (m *Model) learnSize(ino *Inode, n int64, eff *Effect) {
+	if n > 0 && m.settle(ino) {
+		// It held data before the program wrote any.
+		eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
+	}
+	ino.Size, ino.DurableSize = n, n
+	if n > 0 {
+		ino.HadContent = true
+	}
+}
+
+// seekSize learns the size an lseek to the end of ino shows, n, when the
+// model does not know it, under readSize's conditions.
+func (m *Model) seekSize(ev *parser.Event, ino *Inode, n int64, eff *Effect) {
+	if ino.Size >= 0 || ino.Dir || ino.node != nodeFile || ev.Overlap > 0 || ev.Done != 0 || ino.DataPending() || ino.Unmodeled() != nil {
+		return
+	}
+	m.learnSize(ino, n, eff)
 }
 
 // seekEnd returns the size an lseek to the end shows: its result less its

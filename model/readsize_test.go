@@ -38,6 +38,11 @@ func TestReadSize(t *testing.T) {
 		{"after an lseek", open +
 			"1 lseek(3, 50, SEEK_SET) = 50\n" +
 			"1 read(3, \"ab\", 8) = 2\n", 52, 52, 0, true},
+		{"an lseek to the end", open +
+			"1 lseek(3, 0, SEEK_END) = 300\n", 300, 300, 0, true},
+		{"an lseek to the end, a write of the trace pending", open +
+			"1 pwrite64(3, \"abcd\", 4, 0) = 4\n" +
+			"1 lseek(3, 0, SEEK_END) = 300\n", -1, -1, 0, false},
 		{"a readv", open +
 			"1 readv(3, [{iov_base=\"ab\", iov_len=8}], 1) = 2\n", -1, -1, 2, false},
 		{"a pipe, an fd of no name", open +
