@@ -20,9 +20,10 @@
 //     Its data operations (DataOp) are numbered in program order; version h
 //     of a file is what the program saw after h of them. The size of a
 //     file from before the trace is unknown (-1) until a call shows it: a
-//     stat, or a read that came back short at a known offset (its end).
-//     A read that returned all it asked for shows only that the file
-//     held at least that much (Inode.DurableAtLeast), which is no size.
+//     stat, an lseek to the end, or a read that came back short at a
+//     known offset (its end). A read that returned all it asked for
+//     shows only that the file held at least that much
+//     (Inode.DurableAtLeast), which is no size.
 //   - A Name is a path: the inode it names in the page cache and on disk.
 //     Entry operations (EntryOp: create, rename, link, unlink, mkdir, rmdir)
 //     change names atomically.
