@@ -124,10 +124,10 @@ var ruleIndex = func() map[string]int {
 type fileRules struct {
 	rules uint64 // bit ruleIndex[id]
 	sites map[int]*source.Location
-	// nameTrace and nameLine are where the first name-not-synced finding
-	// on the file is, the place of its problem when no call site is.
-	nameTrace string
-	nameLine  int
+	// nameLine is where the first name-not-synced finding on the file
+	// is: the file has one, whose problem, when no call site is, is the
+	// directory to fsync.
+	nameLine int
 	// primary is the rule whose problem each rule's findings join, by
 	// rule index, once worked out (primaries): shared by every file
 	// with the same rules.
@@ -170,7 +170,7 @@ type problemKey struct {
 	file    string // call site file, or the traced path
 	line    int    // call site line; 0 for a path
 	// dir is, for name-not-synced without a call site, the directory
-	// whose fsync is missing, and file the trace; sev the finding's
+	// whose fsync is missing, file the trace, and sev the finding's
 	// severity: see Group.
 	dir string
 	sev Severity
@@ -208,7 +208,7 @@ func Group(r *Result) (*Problems, error) {
 			fr.sites[i] = f.Source
 		}
 		if fr.rules&(1<<i) == 0 && f.Rule.ID == NameNotSynced {
-			fr.nameTrace, fr.nameLine = f.Trace, f.Line
+			fr.nameLine = f.Line
 		}
 		fr.rules |= 1 << i
 	}
@@ -254,8 +254,9 @@ func Group(r *Result) (*Problems, error) {
 			k.file, k.line = fr.sites[prim].File, fr.sites[prim].Line
 		case registry[prim].ID == NameNotSynced && fr.nameLine > 0:
 			// Without a call site, a name's problem is the directory
-			// whose fsync is missing, in its trace: one fsync of it is
-			// the change. The two names of a rename in one directory
+			// whose fsync is missing, in the finding's trace (a problem
+			// is of one trace: in an -ff set, of one process): one
+			// fsync of it is the change. The two names of a rename in one directory
 			// (the old one can come back, the new one be missing) are
 			// one problem, and so are the 256 directories a program
 			// makes in one (restic's data/00 to data/ff); a rename
@@ -263,7 +264,7 @@ func Group(r *Result) (*Problems, error) {
 			// changes. Names of different severities stay apart: a
 			// socket's name, which holds no data (info), does not head
 			// a lock file's that can come back (warning).
-			k.file, k.dir, k.sev = fr.nameTrace, path.Dir(f.Path), f.Rule.Severity
+			k.file, k.dir, k.sev = f.Trace, path.Dir(f.Path), f.Rule.Severity
 		}
 		n, ok := byKey[k]
 		if !ok {

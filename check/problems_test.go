@@ -149,6 +149,10 @@ func TestGroupRules(t *testing.T) {
 		f.Rule = &r
 		return f
 	}
+	inTrace := func(f *Finding, trace string) *Finding {
+		f.Trace = trace
+		return f
+	}
 	type want struct {
 		rule    string
 		members int
@@ -205,6 +209,12 @@ func TestGroupRules(t *testing.T) {
 		{"names made in one directory", []*Finding{
 			f(NameNotSynced, "/d/00", 3, nil), f(NameNotSynced, "/d/01", 4, nil), f(NameNotSynced, "/d/02", 5, nil), f(NameNotSynced, "/d/02/x", 6, nil),
 		}, false, []want{{NameNotSynced, 3, 3}, {NameNotSynced, 1, 1}}},
+		// An -ff set: each process's names are in its own file, and a
+		// problem is of one trace; the same file's later name in the
+		// other trace does not join the first's problem either.
+		{"names in one directory from two files of an -ff set", []*Finding{
+			inTrace(f(NameNotSynced, "/d/a", 3, nil), "t.100"), inTrace(f(NameNotSynced, "/d/b", 4, nil), "t.101"), inTrace(f(NameNotSynced, "/d/a", 9, nil), "t.101"),
+		}, false, []want{{NameNotSynced, 1, 1}, {NameNotSynced, 2, 2}}},
 		{"names of two severities in one directory", []*Finding{
 			f(NameNotSynced, "/d/sock", 3, nil), sev(f(NameNotSynced, "/d/lock", 4, nil), Warning),
 		}, false, []want{{NameNotSynced, 1, 1}, {NameNotSynced, 1, 1}}},
