@@ -894,17 +894,7 @@ func (m *Model) stat(ev *parser.Event, row *syscalls.Row, paths []string, eff *E
 	for i := range ev.Args {
 		a := &ev.Args[i]
 		if n, ok := statSize(a); ok {
-			if n > 0 && m.settle(ino) {
-				// It held data before the program wrote any.
-				eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
-			}
-			ino.Size = n
-			if len(ino.pending) == 0 {
-				ino.DurableSize = n
-			}
-			if n > 0 {
-				ino.HadContent = true
-			}
+			m.learnSize(ino, n, eff)
 			if modeIsDir(statMode(a).Text) {
 				ino.Dir = true
 			}
@@ -1005,15 +995,18 @@ func (m *Model) readSize(ev *parser.Event, row *syscalls.Row, ino *Inode, off in
 }
 
 // learnSize takes n for the size of ino, a file from before the trace
-// whose size the model did not know, as a call showed it (a read that
-// met the end, an lseek to it): on disk as in the page cache, the trace
-// having none of its data pending (the callers ask).
+// whose size the model did not know, as a call showed it (a stat, a read
+// that met the end, an lseek to it): in the page cache, and on disk too
+// while the trace has none of its data pending.
 func (m *Model) learnSize(ino *Inode, n int64, eff *Effect) {
 	if n > 0 && m.settle(ino) {
 		// It held data before the program wrote any.
 		eff.Kind, eff.Inode, eff.Settled = EffSettled, ino, true
 	}
-	ino.Size, ino.DurableSize = n, n
+	ino.Size = n
+	if len(ino.pending) == 0 {
+		ino.DurableSize = n
+	}
 	if n > 0 {
 		ino.HadContent = true
 	}
