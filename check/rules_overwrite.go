@@ -58,8 +58,13 @@ type overwriteInPlace struct {
 	durableSeq  int
 	durableSeen bool
 	// data reads the bytes of writes from the trace, to tell whether a
-	// copy holds an overwrite's new bytes.
-	data *parser.DataReader
+	// copy holds an overwrite's new bytes. cached is how many of them
+	// the open windows keep (window.shown), at most maxCachedBytes: past
+	// that a copy's bytes are read again each time they are asked, so
+	// that many windows open at once cannot hold a trace's written bytes
+	// in memory.
+	data   *parser.DataReader
+	cached int64
 }
 
 // ranges is the bytes of a file that writes between two of its barriers
@@ -354,6 +359,7 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	start := startOf(ino)
 	w := o.open[ino]
 	if w == nil || w.start != start {
+		o.release(w)
 		w = &window{start: start, guarded: o.guarded(ino, start)}
 		if k, ok := o.kept[ino.ID]; ok && k.seq == start && k.bytes > 0 {
 			w.copy, w.hasCopy = k, true
@@ -428,6 +434,7 @@ func (o *overwriteInPlace) dropCopyRuns(w *window, off, n int64) {
 	for i := 0; i < len(w.copy.runs); {
 		if x := w.copy.runs[i]; x.lo < off+n && off < x.hi {
 			w.copy.runs = slices.Delete(w.copy.runs, i, i+1)
+			o.cached -= int64(len(w.shown[i]))
 			w.shown = slices.Delete(w.shown, i, i+1)
 			w.read = slices.Delete(w.read, i, i+1)
 			continue
@@ -444,6 +451,10 @@ const (
 	maxProbeBytes = 512
 )
 
+// maxCachedBytes bounds the copy bytes the open windows keep between
+// overwrites (see overwriteInPlace.cached).
+var maxCachedBytes int64 = 64 << 20
+
 // copyHolds reports whether one of the runs of w's copy can hold the new
 // bytes of the overwrite d: it is as long as d, and the bytes the trace
 // shows of both agree somewhere in it. Where the trace shows too little
@@ -458,14 +469,31 @@ func (o *overwriteInPlace) copyHolds(w *window, d *model.DataOp) bool {
 		if probe == nil {
 			probe = o.shownBytes(d.Chunks(), maxProbeBytes)
 		}
+		shown := w.shown[i]
 		if !w.read[i] {
-			w.shown[i], w.read[i] = o.shownBytes(x.chunks, maxCopyBytes), true
+			shown = o.shownBytes(x.chunks, maxCopyBytes)
+			if o.cached+int64(len(shown)) <= maxCachedBytes {
+				w.shown[i], w.read[i] = shown, true
+				o.cached += int64(len(shown))
+			}
 		}
-		if holds(w.shown[i], x.hi-x.lo, probe, d.Len) {
+		if holds(shown, x.hi-x.lo, probe, d.Len) {
 			return true
 		}
 	}
 	return false
+}
+
+// release takes w's kept copy bytes off the cache's count, as w is
+// dropped; w nil is no window.
+func (o *overwriteInPlace) release(w *window) {
+	if w == nil {
+		return
+	}
+	for _, b := range w.shown {
+		o.cached -= int64(len(b))
+	}
+	w.shown = nil
 }
 
 // shownBytes is the first bytes of chunks the trace shows, at most limit
@@ -529,6 +557,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		return nil
 	}
 	delete(o.open, ino)
+	o.release(w)
 	if w.n < 2 || w.bare == 0 || w.guarded || o.seen[ino] {
 		return nil
 	}

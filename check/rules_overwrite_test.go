@@ -328,50 +328,61 @@ func TestOverwriteCopyHoldsNewBytes(t *testing.T) {
 		{"a copy strace cut short", []string{open, stat, `1 pwrite64(3, "aa"..., 8, 12288) = 8`, fsync, write0, write2, fsync}, false, false, ""},
 		{"the same places synced before: no copy to speak of", []string{open, stat, write0, fsync, `1 pwrite64(3, "bbbb", 4, 0) = 4`, write2, fsync}, false, true, ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			trace := filepath.Join(t.TempDir(), "t.strace")
-			if err := os.WriteFile(trace, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
+	// Each case runs with a copy's bytes kept between overwrites and
+	// with no room to keep them, where each overwrite reads them again:
+	// the verdict must not depend on the cache.
+	defer func(was int64) { maxCachedBytes = was }(maxCachedBytes)
+	for _, budget := range []int64{maxCachedBytes, 0} {
+		for _, tc := range tests {
+			name := tc.name
+			if budget == 0 {
+				name += ", no room to keep a copy's bytes"
 			}
-			s, err := parser.Open(trace, parser.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			existed := func(p string) (bool, bool) { return p == "/w/data.db" || p == "/w", true }
-			res, err := Run(s, Options{Existed: existed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []*Finding
-			for _, f := range res.findings {
-				if f.Rule.ID == OverwriteInPlace {
-					got = append(got, f)
+			t.Run(name, func(t *testing.T) {
+				maxCachedBytes = budget
+				trace := filepath.Join(t.TempDir(), "t.strace")
+				if err := os.WriteFile(trace, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
 				}
-			}
-			if !tc.fires {
-				if len(got) != 0 {
-					t.Fatalf("overwrite-in-place: %s, want none", got[0].Message)
+				s, err := parser.Open(trace, parser.Options{})
+				if err != nil {
+					t.Fatal(err)
 				}
-				return
-			}
-			if len(got) != 1 {
-				t.Fatalf("%d overwrite-in-place findings, want 1", len(got))
-			}
-			f := got[0]
-			if f.State == nil || f.State.Outcome != "torn" {
-				t.Errorf("the finding's state is %+v, want a torn file", f.State)
-			}
-			if tc.copy == "" && strings.Contains(f.Message, "copy") {
-				t.Errorf("message %q speaks of a copy, want no word of one", f.Message)
-			} else if !strings.Contains(f.Message, tc.copy) {
-				t.Errorf("message %q, want it to say %q", f.Message, tc.copy)
-			}
-			if said := strings.Contains(f.Message, "body still zeros"); said != tc.zeros {
-				t.Errorf("message %q: says the body can be left zeros: %v, want %v", f.Message, said, tc.zeros)
-			}
-		})
+				defer s.Close()
+				existed := func(p string) (bool, bool) { return p == "/w/data.db" || p == "/w", true }
+				res, err := Run(s, Options{Existed: existed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []*Finding
+				for _, f := range res.findings {
+					if f.Rule.ID == OverwriteInPlace {
+						got = append(got, f)
+					}
+				}
+				if !tc.fires {
+					if len(got) != 0 {
+						t.Fatalf("overwrite-in-place: %s, want none", got[0].Message)
+					}
+					return
+				}
+				if len(got) != 1 {
+					t.Fatalf("%d overwrite-in-place findings, want 1", len(got))
+				}
+				f := got[0]
+				if f.State == nil || f.State.Outcome != "torn" {
+					t.Errorf("the finding's state is %+v, want a torn file", f.State)
+				}
+				if tc.copy == "" && strings.Contains(f.Message, "copy") {
+					t.Errorf("message %q speaks of a copy, want no word of one", f.Message)
+				} else if !strings.Contains(f.Message, tc.copy) {
+					t.Errorf("message %q, want it to say %q", f.Message, tc.copy)
+				}
+				if said := strings.Contains(f.Message, "body still zeros"); said != tc.zeros {
+					t.Errorf("message %q: says the body can be left zeros: %v, want %v", f.Message, said, tc.zeros)
+				}
+			})
+		}
 	}
 }
 
