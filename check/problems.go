@@ -252,6 +252,10 @@ func Group(r *Result) (*Problems, error) {
 			k.file, k.line = f.Source.File, f.Source.Line
 		case fr.sites[prim] != nil:
 			k.file, k.line = fr.sites[prim].File, fr.sites[prim].Line
+		case registry[prim].ID == RenameBeforeDirSync && prim == own:
+			// The files whose names a rename can outrun are one
+			// problem: a directory fsync before that rename.
+			k.file, k.line = f.Trace, f.Line
 		case registry[prim].ID == NameNotSynced && fr.nameLine > 0:
 			// Without a call site, a name's problem is the directory
 			// whose fsync is missing, in the finding's trace (a problem

@@ -119,6 +119,8 @@ var (
 		kinds(model.EffEntry, model.EffDirSync, model.EffSyncAll)}
 	renameDetector = &detector{func() observer { return &renameBeforeSync{} },
 		kinds(model.EffEntry)}
+	replaceDetector = &detector{func() observer { return &renameBeforeDirSync{} },
+		kinds(model.EffEntry, model.EffFileSync, model.EffSyncAll)}
 	removeDetector = &detector{func() observer { return &removeBeforeSync{} },
 		kinds(model.EffRead, model.EffWrite, model.EffFileSync, model.EffEntry, model.EffTruncate)}
 	dirSyncDetector = &detector{func() observer { return &dirSyncBeforeData{} },
@@ -202,6 +204,7 @@ const (
 	NameNotSynced           = "name-not-synced"
 	FsyncBeforeWrite        = "fsync-before-write"
 	RenameBeforeSync        = "rename-before-sync"
+	RenameBeforeDirSync     = "rename-before-dir-sync"
 	RemoveBeforeSync        = "remove-before-sync"
 	DirSyncBeforeData       = "dir-sync-before-data"
 	TruncateInPlace         = "truncate-in-place"
@@ -337,6 +340,45 @@ var registry = []*Rule{
 		Good:     atomicSave,
 		Seed:     "an atomic save (write, fsync, rename, directory fsync) with the fsync left out: sed -i and git's default config skip it",
 		detector: renameDetector,
+	},
+	{
+		ID:       RenameBeforeDirSync,
+		Title:    "Rename replaces a file before the new files it may name are durable",
+		Severity: Warning,
+		Doc: "A program wrote a new file and fsynced it, then renamed a file over an old one (a pointer: " +
+			"a database's CURRENT naming its new manifest) and fsynced the directory only after the rename. " +
+			"fsync of the new file made its data durable, not its name, and POSIX promises no order among a " +
+			"directory's changes until it is fsynced: a crash can keep the rename and leave the new file " +
+			"missing, the pointer naming nothing. ext4, xfs and btrfs commit them in order, so only the posix " +
+			"model finds it, and only where the name became durable later (else it is name-not-synced). The " +
+			"trace cannot show that the replaced file refers to the new one: a warning.",
+		Fix: "fsync the directory after creating (and fsyncing) the new file and before the rename that " +
+			"publishes it; then fsync the directory again after the rename.",
+		Bad: trace(
+			`openat(AT_FDCWD, "MANIFEST-2", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 512) = 512`,
+			`fsync(3) = 0`,
+			`openat(AT_FDCWD, "CURRENT.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 4`,
+			`write(4, "MANIFEST-2\n", 11) = 11`,
+			`fsync(4) = 0`,
+			`rename("CURRENT.tmp", "CURRENT") = 0`,
+			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "MANIFEST-2", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 3`,
+			`write(3, "..."..., 512) = 512`,
+			`fsync(3) = 0`,
+			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+			`openat(AT_FDCWD, "CURRENT.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 4`,
+			`write(4, "MANIFEST-2\n", 11) = 11`,
+			`fsync(4) = 0`,
+			`rename("CURRENT.tmp", "CURRENT") = 0`,
+			`fsync(5) = 0`,
+		),
+		Seed:     "RocksDB's CURRENT renamed to its new MANIFEST, and redis's AOF manifest renamed to a new increment file, before the directory fsync that makes the new file's name durable",
+		detector: replaceDetector,
 	},
 	{
 		ID:       RemoveBeforeSync,

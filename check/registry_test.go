@@ -23,6 +23,7 @@ var wantRules = []struct {
 	{"name-not-synced", Error},
 	{"fsync-before-write", Error},
 	{"rename-before-sync", Error},
+	{"rename-before-dir-sync", Warning},
 	{"remove-before-sync", Error},
 	{"dir-sync-before-data", Error},
 	{"truncate-in-place", Warning},

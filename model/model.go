@@ -62,6 +62,11 @@ func (p Persistence) String() string {
 // written) rather than with holes.
 func (p Persistence) ordered() bool { return p != Posix }
 
+// Ordered reports whether metadata persists in program order under p:
+// whether a crash that keeps an entry operation keeps every one before
+// it.
+func (p Persistence) Ordered() bool { return p.ordered() }
+
 // ParsePersistence reads a --model value.
 func ParsePersistence(s string) (Persistence, error) {
 	for i, n := range persistenceNames {

@@ -1,0 +1,162 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/crashsim/crashsim/model"
+)
+
+// renameBeforeDirSync finds renames that replace a file while files the
+// program made and synced just before have names not yet durable: the
+// pointer swap of a store that writes a new manifest (or log segment),
+// fsyncs it, renames a small file that names it over the old one, and
+// only then fsyncs the directory (RocksDB's CURRENT, redis's AOF
+// manifest). Under posix the directory's changes persist in any order,
+// so a crash can keep the new pointer and lose the file it points to.
+// The ordered models commit the create with or before the rename, so it
+// asks nothing of them (model.Model.NameLostWithLast says so).
+//
+// Only a file whose data the program synced counts: it wanted the file
+// durable. Only a name that did become durable later in the trace is
+// reported: one never made durable is name-not-synced's, whose fix (a
+// directory fsync) placed before the rename is this one's too.
+type renameBeforeDirSync struct {
+	// waiting are the files synced while the entry operation that gave
+	// them their name was pending, in the order of their syncs; queued
+	// says, by inode ID, which are in waiting.
+	waiting []syncedName
+	queued  map[int]bool
+	hits    []replaceHit
+}
+
+// syncedName is a file whose data a sync made durable while its name was
+// not.
+type syncedName struct {
+	ino  *model.Inode
+	path string
+	made *model.EntryOp // what gave it the name
+	sync model.Ref
+}
+
+// replaceHit is one rename that replaced a file while the name of a
+// file synced before it was not durable.
+type replaceHit struct {
+	at       model.Ref
+	replaced string
+	name     syncedName
+	state    *State
+}
+
+func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
+	if r.m.Persistence().Ordered() {
+		return
+	}
+	switch e.Kind {
+	case model.EffFileSync:
+		if e.HadPending() {
+			rd.synced(r, e)
+		}
+	case model.EffSyncAll:
+		if e.FS == "" {
+			for _, w := range rd.waiting {
+				delete(rd.queued, w.ino.ID)
+			}
+			rd.waiting = rd.waiting[:0]
+		}
+	case model.EffEntry:
+		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryExchange {
+			rd.renamed(r, e)
+		}
+	}
+}
+
+// synced notes the file a sync made durable when the name it has came
+// from an entry operation still pending.
+func (rd *renameBeforeDirSync) synced(r *run, e *model.Effect) {
+	ino := e.Inode
+	if ino == nil || ino.Dir || ino.Path == "" || rd.queued[ino.ID] || ino.DataPending() {
+		return
+	}
+	op := pendingMaker(r.m, ino, ino.Path)
+	if op == nil {
+		return
+	}
+	if rd.queued == nil {
+		rd.queued = map[int]bool{}
+	}
+	r.m.Pin(ino)
+	rd.queued[ino.ID] = true
+	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, made: op, sync: e.Ref})
+}
+
+// pendingMaker is the pending entry operation that gave ino the name p,
+// nil when none is pending (the name is durable) or p does not name ino.
+func pendingMaker(m *model.Model, ino *model.Inode, p string) *model.EntryOp {
+	n := m.Names()[p]
+	if n == nil || n.Cache != ino {
+		return nil
+	}
+	for i := len(n.Ops) - 1; i >= 0; i-- {
+		op := n.Ops[i]
+		if op.Durable {
+			continue
+		}
+		for _, c := range op.Changes {
+			if c.Path == p && c.New == ino {
+				return op
+			}
+		}
+	}
+	return nil
+}
+
+// renamed asks, at a rename that replaced a file, which of the waiting
+// files a crash can lose while keeping it.
+func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
+	replaced := ""
+	for _, c := range e.Entry.Changes {
+		if c.New != nil && c.Old != nil && c.Old != c.New {
+			replaced = c.Path
+			break
+		}
+	}
+	if replaced == "" || len(rd.waiting) == 0 {
+		return
+	}
+	keep := rd.waiting[:0]
+	for _, w := range rd.waiting {
+		if w.ino == e.Inode || w.ino.DataPending() || pendingMaker(r.m, w.ino, w.path) != w.made {
+			// Moved by this rename, written again, or its name durable
+			// or gone: a later sync queues it anew.
+			delete(rd.queued, w.ino.ID)
+			continue
+		}
+		st, ok := r.m.NameLostWithLast(w.path, 256, w.ino)
+		if !ok {
+			keep = append(keep, w)
+			continue
+		}
+		delete(rd.queued, w.ino.ID)
+		rd.hits = append(rd.hits, replaceHit{at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
+	}
+	clear(rd.waiting[len(keep):])
+	rd.waiting = keep
+}
+
+func (rd *renameBeforeDirSync) Finish(r *run) {
+	for _, h := range rd.hits {
+		w := h.name
+		if !w.made.Durable {
+			continue // a name never made durable is name-not-synced's
+		}
+		p, d, old := w.ino.Name(), dirWords(parentDirOf(w.path)), base(h.replaced)
+		f := newFinding(RenameBeforeDirSync, p, h.at,
+			fmt.Sprintf("%s replaced %s while the name of %s, whose data was synced, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep the new %s and leave %s missing; if %s names or needs %s, fsync %s before the %s",
+				h.at.Syscall, old, base(w.path), d, old, base(w.path), old, base(w.path), d, h.at.Syscall))
+		f.relate(w.made.Event(), "gives "+base(w.path)+" its name, not yet durable")
+		f.relate(w.sync, "data synced")
+		f.relate(h.at, h.at.Syscall+" replaces "+old)
+		f.State = h.state
+		r.emit(f)
+	}
+}

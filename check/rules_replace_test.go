@@ -1,0 +1,81 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
+)
+
+// TestRenameBeforeDirSync: a pointer file renamed over the old one before
+// the directory fsync that makes the new file it names durable. posix can
+// keep the rename and lose the new name; the ordered models cannot.
+func TestRenameBeforeDirSync(t *testing.T) {
+	const (
+		openDir  = `1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4`
+		manifest = "1 openat(AT_FDCWD, \"/d/MANIFEST-2\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"m\", 1) = 1"
+		syncMan  = "1 fdatasync(3) = 0\n1 close(3) = 0"
+		closeMan = `1 close(3) = 0`
+		current  = "1 openat(AT_FDCWD, \"/d/CURRENT.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5\n1 write(5, \"MANIFEST-2\\n\", 11) = 11\n1 fdatasync(5) = 0\n1 close(5) = 0"
+		replace  = `1 rename("/d/CURRENT.tmp", "/d/CURRENT") = 0`
+		fresh    = `1 rename("/d/CURRENT.tmp", "/d/POINTER") = 0`
+		dirSync  = `1 fsync(4) = 0`
+		sync     = `1 sync() = 0`
+		rewrite  = "1 openat(AT_FDCWD, \"/d/MANIFEST-2\", O_WRONLY) = 3\n1 write(3, \"n\", 1) = 1\n1 close(3) = 0"
+	)
+	tests := []struct {
+		name   string
+		lines  []string
+		models []model.Persistence
+		want   []string // the paths of the rule's findings
+	}{
+		{"the rename before the directory fsync", []string{openDir, manifest, syncMan, current, replace, dirSync}, nil, []string{"/d/MANIFEST-2"}},
+		{"the directory fsynced before the rename", []string{openDir, manifest, syncMan, dirSync, current, replace, dirSync}, nil, nil},
+		{"ext4 commits the create first", []string{openDir, manifest, syncMan, current, replace, dirSync}, []model.Persistence{model.Ext4}, nil},
+		{"the new file's data never synced", []string{openDir, manifest, closeMan, current, replace, dirSync}, nil, nil},
+		{"a rename to a new name replaces nothing", []string{openDir, manifest, syncMan, current, fresh, dirSync}, nil, nil},
+		{"the directory never fsynced: name-not-synced's", []string{openDir, manifest, syncMan, current, replace}, nil, nil},
+		{"a sync of everything before the rename", []string{openDir, manifest, syncMan, sync, current, replace, dirSync}, nil, nil},
+		{"written again after its sync", []string{openDir, manifest, syncMan, rewrite, current, replace, dirSync}, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			trace := filepath.Join(t.TempDir(), "t.strace")
+			if err := os.WriteFile(trace, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := parser.Open(trace, parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			existed := func(p string) (bool, bool) { return p == "/d" || p == "/d/CURRENT", true }
+			res, err := Run(s, Options{Existed: existed, Models: tc.models})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.findings {
+				if f.Rule.ID != RenameBeforeDirSync {
+					continue
+				}
+				got = append(got, f.Path)
+				if f.State == nil || f.State.Outcome != string(model.Missing) || f.State.Path != f.Path {
+					t.Errorf("%s: state %+v, want %s missing", f.Path, f.State, f.Path)
+				}
+				for _, w := range []string{"CURRENT", "MANIFEST-2", "fsync the directory d before the rename"} {
+					if !strings.Contains(f.Message, w) {
+						t.Errorf("message %q does not say %q", f.Message, w)
+					}
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings on %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
