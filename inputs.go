@@ -97,7 +97,10 @@ type Start struct {
 	Cwd     string                                  // where the program started; "" when unknown
 	FDs     []model.InitialFD                       // the files it started with open
 	Existed func(path string) (existed, known bool) // what existed before; nil when no listing says
-	Arch    parser.Arch                             // the machine's architecture: Inputs.Arch, else the listing's; Unknown when neither says
+	// InitialSize is the size of a regular file before the trace, when
+	// the listing says (crashsim trace's does); nil when none does.
+	InitialSize func(path string) (size int64, known bool)
+	Arch        parser.Arch // the machine's architecture: Inputs.Arch, else the listing's; Unknown when neither says
 	// Roots are the roots the trace was checked with when crashsim trace
 	// recorded it (the listing's "scope" lines): the scope of a check
 	// that is given none.
@@ -124,12 +127,15 @@ func (in *Inputs) Start(trace string) (Start, error) {
 	}
 	if l != nil {
 		st.Cwd, st.FDs, st.Existed, st.Arch, st.Roots = l.Cwd, l.FDs, l.Existed, l.Arch, l.Scope
+		st.InitialSize = l.Size
 	}
 	if in.Arch != syscalls.Unknown {
 		st.Arch = in.Arch
 	}
 	if in.Existed != nil {
-		st.Existed = in.Existed
+		// Another source says what existed: the listing's sizes may
+		// not be of the same files.
+		st.Existed, st.InitialSize = in.Existed, nil
 	}
 	if in.Cwd != "" {
 		abs, err := filepath.Abs(in.Cwd)
@@ -144,7 +150,7 @@ func (in *Inputs) Start(trace string) (Start, error) {
 // ModelOptions are the options of the page-cache model that replays a
 // trace under persistence model p, from what its Start says.
 func (st Start) ModelOptions(p model.Persistence) model.Options {
-	return model.Options{Persistence: p, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs, NameFiles: st.Set}
+	return model.Options{Persistence: p, Existed: st.Existed, InitialSize: st.InitialSize, Cwd: st.Cwd, FDs: st.FDs, NameFiles: st.Set}
 }
 
 // Procs is the process model a trace starts from: the start directory

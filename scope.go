@@ -42,7 +42,7 @@ func (in *Inputs) options(s Scope, st Start) check.Options {
 	if len(roots) == 0 {
 		roots = st.Roots
 	}
-	opt := check.Options{Roots: absRoots(roots), Ignore: s.Ignore, Mounts: in.Mounts, Existed: st.Existed, Cwd: st.Cwd, FDs: st.FDs, NameFiles: st.Set, SetPrefix: st.SetPrefix, SetOthers: st.SetOthers}
+	opt := check.Options{Roots: absRoots(roots), Ignore: s.Ignore, Mounts: in.Mounts, Existed: st.Existed, InitialSize: st.InitialSize, Cwd: st.Cwd, FDs: st.FDs, NameFiles: st.Set, SetPrefix: st.SetPrefix, SetOthers: st.SetOthers}
 	if len(in.Mounts) == 0 {
 		opt.LikelyVolatile = check.LikelyVolatile
 	}

@@ -313,6 +313,9 @@ type Options struct {
 	Models []model.Persistence
 	// Existed tells the model which paths existed before the trace.
 	Existed func(path string) (existed, known bool)
+	// InitialSize tells the model the size of a regular file before the
+	// trace (see model.Options.InitialSize).
+	InitialSize func(path string) (size int64, known bool)
 	// Cwd is where the traced command started (see model.Options.Cwd).
 	Cwd string
 	// FDs are the files it was started with open (see model.Options.FDs).
@@ -627,7 +630,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
 		r.byKind = byKind(r.rules)
 		first := i == 0
-		mo := model.Options{Persistence: p, Existed: opt.Existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, FSOf: fsOf, Observe: func(m *model.Model, e *model.Effect) {
+		mo := model.Options{Persistence: p, Existed: opt.Existed, InitialSize: opt.InitialSize, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, FSOf: fsOf, Observe: func(m *model.Model, e *model.Effect) {
 			for _, rule := range r.byKind[e.Kind] {
 				rule.Observe(r, e)
 			}

@@ -431,3 +431,49 @@ func TestOverwriteClosesTraceOnParseError(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestOverwriteSizeFromListing: a program that rewrites pages of a file
+// from before the trace without a stat of it (crashsim trace records
+// none): the size the listing gives tells the rule the pages were on
+// disk.
+func TestOverwriteSizeFromListing(t *testing.T) {
+	lines := []string{
+		`1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`,
+		`1 pwrite64(3, "aaaa", 4, 0) = 4`,
+		`1 pwrite64(3, "cccc", 4, 8192) = 4`,
+		`1 fdatasync(3) = 0`,
+	}
+	trace := filepath.Join(t.TempDir(), "t.strace")
+	if err := os.WriteFile(trace, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	existed := func(p string) (bool, bool) { return p == "/w/data.db" || p == "/w", true }
+	for _, tc := range []struct {
+		name  string
+		size  func(string) (int64, bool)
+		fires bool
+	}{
+		{"no size known", nil, false},
+		{"16384 bytes listed", func(p string) (int64, bool) { return 16384, p == "/w/data.db" }, true},
+		{"listed empty", func(p string) (int64, bool) { return 0, p == "/w/data.db" }, false},
+	} {
+		s, err := parser.Open(trace, parser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(s, Options{Existed: existed, InitialSize: tc.size})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range res.findings {
+			if f.Rule.ID == OverwriteInPlace {
+				n++
+			}
+		}
+		if fired := n > 0; fired != tc.fires {
+			t.Errorf("%s: %d overwrite-in-place findings, want any: %v", tc.name, n, tc.fires)
+		}
+	}
+}

@@ -29,11 +29,14 @@ import (
 // PATH" lines (files the command was started with open, FLAGS in octal
 // as in /proc/PID/fdinfo, which are that architecture's values), then one
 // path per line (Go-quoted when it holds a newline or starts with a
-// quote); '#' starts a comment. `find DIR` output after a "root DIR" line
+// quote), or "size N PATH" for a regular file of N bytes (crashsim trace
+// writes its files so, which tells the model their sizes as a stat
+// would); '#' starts a comment. `find DIR` output after a "root DIR" line
 // is a valid listing.
 type Listing struct {
 	roots []string
 	paths map[string]bool
+	sizes map[string]int64 // of the regular files listed with "size" lines
 	// Scope are the roots the run was checked with when it was recorded,
 	// from "scope DIR" lines (crashsim trace writes one per root): a
 	// check given no roots of its own uses them. Unlike the "root" lines
@@ -102,6 +105,16 @@ func listedPath(t string) (string, error) {
 		return "", fmt.Errorf("expected an absolute path, found %s", excerpt(t))
 	}
 	return path.Clean(t), nil
+}
+
+// Size answers Options.InitialSize from the listing: the size of regular
+// file p before the trace, when a "size" line gave it.
+func (in *Listing) Size(p string) (int64, bool) {
+	if in == nil {
+		return 0, false
+	}
+	n, ok := in.sizes[path.Clean(p)]
+	return n, ok
 }
 
 // Existed answers Options.Existed from the listing.
@@ -177,6 +190,22 @@ func (in *Listing) readLine(t string) error {
 			return err
 		}
 		in.FDs = append(in.FDs, f)
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(t, "size "); ok {
+		num, p, found := strings.Cut(rest, " ")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !found || err != nil || n < 0 {
+			return errors.New(`expected "size N PATH", N a size in bytes`)
+		}
+		p, err = listedPath(p)
+		if err != nil {
+			return err
+		}
+		if in.sizes == nil {
+			in.sizes = map[string]int64{}
+		}
+		in.paths[p], in.sizes[p] = true, n
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(t, "scope "); ok {
@@ -268,9 +297,16 @@ func WriteInitialLimit(w io.Writer, root string, limit int) (int, error) {
 		if err != nil {
 			return nil // an unreadable corner is left out, not fatal
 		}
-		if p != root {
-			fmt.Fprintln(bw, quotePath(p))
+		if p == root {
+			return nil
 		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				fmt.Fprintf(bw, "size %d %s\n", fi.Size(), quotePath(p))
+				return nil
+			}
+		}
+		fmt.Fprintln(bw, quotePath(p))
 		return nil
 	})
 	if err != nil {

@@ -21,7 +21,7 @@ func TestWriteInitialLimit(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(full, nil, 0o644); err != nil {
+		if err := os.WriteFile(full, []byte(p), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,9 +43,43 @@ func TestWriteInitialLimit(t *testing.T) {
 	if existed, known := l.Existed(filepath.Join(root, "new")); existed || !known {
 		t.Errorf("new: existed %v, known %v; want known absent", existed, known)
 	}
+	// Each regular file's size, as a stat at the start would show it;
+	// none for a directory.
+	for _, p := range []string{"a", "d/b", "d/e/c"} {
+		if n, ok := l.Size(filepath.Join(root, p)); !ok || n != int64(len(p)) {
+			t.Errorf("%s: size %d, %v; want %d", p, n, ok, len(p))
+		}
+	}
+	if n, ok := l.Size(filepath.Join(root, "d")); ok {
+		t.Errorf("the directory d has size %d in the listing, want none", n)
+	}
 	buf.Reset()
 	if _, err := model.WriteInitialLimit(&buf, root, 5); !errors.Is(err, model.ErrTooManyEntries) {
 		t.Errorf("WriteInitialLimit(5) on 6 entries: %v, want ErrTooManyEntries", err)
+	}
+}
+
+// TestListingSizeLines: a "size" line lists its path and gives its size;
+// a bad one names its line.
+func TestListingSizeLines(t *testing.T) {
+	l, err := model.ReadInitial(strings.NewReader("root /d\nsize 12 /d/a\n/d/b\n"), "listing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if existed, known := l.Existed("/d/a"); !existed || !known {
+		t.Errorf("/d/a: existed %v, known %v; want listed", existed, known)
+	}
+	if n, ok := l.Size("/d/a"); !ok || n != 12 {
+		t.Errorf("/d/a: size %d, %v; want 12", n, ok)
+	}
+	if _, ok := l.Size("/d/b"); ok {
+		t.Error("/d/b has a size, though its line gave none")
+	}
+	for _, bad := range []string{"size x /d/a", "size -1 /d/a", "size 12", "size 12 d/a"} {
+		_, err := model.ReadInitial(strings.NewReader("root /d\n"+bad+"\n"), "listing")
+		if err == nil || !strings.HasPrefix(err.Error(), "listing:2:1: ") {
+			t.Errorf("%q: error %v, want one at listing:2:1", bad, err)
+		}
 	}
 }
 

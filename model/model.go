@@ -84,6 +84,10 @@ type Options struct {
 	// trace itself does not settle (open with O_CREAT of a path never seen
 	// before). Nil: such a path is taken as created by the trace.
 	Existed func(path string) (existed, known bool)
+	// InitialSize tells the size a regular file had before the trace,
+	// when a listing says (Listing.Size): what a stat of it at the start
+	// would show. nil: nothing says.
+	InitialSize func(path string) (size int64, known bool)
 	// Observe is called after every event with what it did to the model.
 	Observe func(m *Model, e *Effect)
 	// Reads asks for EffRead effects too: reads change nothing, and only

@@ -329,6 +329,9 @@ func (m *Model) lookup(p string, exists bool) *Inode {
 	n.Known = true
 	if exists {
 		ino := m.newInode(m.parents[p], true)
+		if n, ok := m.initialSize(p); ok && !ino.Dir {
+			ino.Size, ino.DurableSize, ino.HadContent = n, n, n > 0
+		}
 		m.attach(ino, p)
 		n.Cache, n.Durable = ino, ino
 		return ino
@@ -352,6 +355,15 @@ func (m *Model) existedBefore(p string) (bool, bool) {
 		return false, false
 	}
 	return m.opt.Existed(p)
+}
+
+// initialSize is the size the listing gave regular file p before the
+// trace (Options.InitialSize).
+func (m *Model) initialSize(p string) (int64, bool) {
+	if m.opt.InitialSize == nil {
+		return 0, false
+	}
+	return m.opt.InitialSize(p)
 }
 
 func (m *Model) newInode(dir, initial bool) *Inode {

@@ -12,7 +12,7 @@ var (
 )
 
 // whyStat is why stats are not traced.
-const whyStat = "not traced: whether a name existed and a file's size before the trace, which the model takes when a trace has them, but the listing crashsim trace writes says as much, and stats are the bulk of most programs' calls"
+const whyStat = "not traced: whether a name existed and a file's size before the trace, which the model takes when a trace has them, but the listing crashsim trace writes gives both for the files below its roots (size lines), and stats are the bulk of most programs' calls"
 
 // whyAttr is why the calls that change attributes are not traced.
 const whyAttr = "not traced: attributes, not data or names; its file is resolved for events and stats"
