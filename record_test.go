@@ -38,7 +38,7 @@ func TestRecord(t *testing.T) {
 	if res.Start != dir || res.Temp || res.ExitCode != 0 || len(res.Warnings) > 0 {
 		t.Errorf("recording: start %q, temp %v, exit %d, warnings %v", res.Start, res.Temp, res.ExitCode, res.Warnings)
 	}
-	if b, err := os.ReadFile(out + ".initial"); err != nil || !strings.Contains(string(b), "\n"+dir+"/old.txt\n") {
+	if b, err := os.ReadFile(out + ".initial"); err != nil || !strings.Contains(string(b), "\nsize 3 "+dir+"/old.txt\n") {
 		t.Errorf("listing: %v\n%s", err, b)
 	}
 	c := Check{Inputs: res.Inputs(), Scope: Scope{Roots: res.Roots}}
