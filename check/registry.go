@@ -206,6 +206,7 @@ const (
 	RenameBeforeSync        = "rename-before-sync"
 	RenameBeforeDirSync     = "rename-before-dir-sync"
 	RemoveBeforeSync        = "remove-before-sync"
+	RemoveBeforeRename      = "remove-before-rename"
 	DirSyncBeforeData       = "dir-sync-before-data"
 	TruncateInPlace         = "truncate-in-place"
 	OverwriteInPlace        = "overwrite-in-place"
@@ -413,6 +414,42 @@ var registry = []*Rule{
 			`fsync(5) = 0`,
 		),
 		Seed:     "gzip replacing a file with its compressed copy: without --synchronous nothing is synced before the unlink",
+		detector: removeDetector,
+	},
+	{
+		ID:       RemoveBeforeRename,
+		Title:    "File removed before its new version was renamed over it",
+		Severity: Warning,
+		Doc: "A program read a file, wrote its new version to another, removed the file and only then renamed " +
+			"the new version to its name (zip -u and zip -d do; so does rm then mv). rename replaces the " +
+			"target in one step; removing it first opens a moment with no file under the name at all. A crash " +
+			"there leaves the name missing, every sync in place or not: the data survives only under the temp " +
+			"name, which the program and its users do not look for.",
+		Fix: "Rename the new version over the old file without removing it first: rename(2) replaces the " +
+			"target atomically (os.Rename in Go, os.replace in Python). Keep the fsync of the new file before " +
+			"the rename and of the directory after it.",
+		Bad: trace(
+			`openat(AT_FDCWD, "notes.zip", O_RDONLY) = 3`,
+			`read(3, "PK\3\4"..., 4096) = 2048`,
+			`openat(AT_FDCWD, "zi0Xq1", O_RDWR|O_CREAT|O_EXCL, 0600) = 4`,
+			`write(4, "PK\3\4"..., 2300) = 2300`,
+			`fsync(4) = 0`,
+			`unlink("notes.zip") = 0`,
+			`rename("zi0Xq1", "notes.zip") = 0`,
+			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+		),
+		Good: trace(
+			`openat(AT_FDCWD, "notes.zip", O_RDONLY) = 3`,
+			`read(3, "PK\3\4"..., 4096) = 2048`,
+			`openat(AT_FDCWD, "zi0Xq1", O_RDWR|O_CREAT|O_EXCL, 0600) = 4`,
+			`write(4, "PK\3\4"..., 2300) = 2300`,
+			`fsync(4) = 0`,
+			`rename("zi0Xq1", "notes.zip") = 0`,
+			`openat(AT_FDCWD, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 5`,
+			`fsync(5) = 0`,
+		),
+		Seed:     "zip -u and zip -d: the archive unlinked, then the temp file renamed to its name",
 		detector: removeDetector,
 	},
 	{

@@ -25,6 +25,7 @@ var wantRules = []struct {
 	{"rename-before-sync", Error},
 	{"rename-before-dir-sync", Warning},
 	{"remove-before-sync", Error},
+	{"remove-before-rename", Warning},
 	{"dir-sync-before-data", Error},
 	{"truncate-in-place", Warning},
 	{"overwrite-in-place", Warning},

@@ -55,7 +55,27 @@ type removeBeforeSync struct {
 	// truncs are the hits of truncations not dropped, by the ID of the
 	// file emptied (removeHit.truncated): indices into hits.
 	truncs map[int][]int
+	// gaps are, by path, the files with durable data removed while a
+	// process had copied them into others: a copy renamed to the path
+	// afterwards is a replace done in two steps (remove-before-rename).
+	gaps    map[string]replaceGap
+	renamed []replaceGap // the gaps a copy's rename closed
 }
+
+// replaceGap is a name a removal left empty while copies of its file
+// existed.
+type replaceGap struct {
+	path   string
+	at     model.Ref // the removal
+	read   model.Ref // the last read of the file removed
+	copies [ownerRing]int
+	state  *State    // a crash right after the removal: the name missing
+	by     model.Ref // the rename of a copy to the path
+	copyOf string    // that copy's name before it
+}
+
+// maxGaps bounds the gaps kept; past it they are forgotten.
+const maxGaps = 1024
 
 // ownerRing is how many reads a process keeps, and how many written
 // files a file read keeps.
@@ -180,6 +200,9 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 			}
 		}
 	case model.EffEntry:
+		if len(rs.gaps) > 0 {
+			rs.filled(e)
+		}
 		if e.Entry.Kind == model.EntryUnlink && len(rs.sources) > 0 {
 			rs.removed(r, e)
 		}
@@ -277,7 +300,50 @@ func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 			continue
 		}
+		rs.gap(r, c.Path, s, e.Ref)
 		rs.copiesLost(r, f, s, c.Path, e.Ref, removeHit{})
+	}
+}
+
+// gap notes that the removal at at left p with no file while s's copies
+// of it exist.
+func (rs *removeBeforeSync) gap(r *run, p string, s *readCopies, at model.Ref) {
+	g := replaceGap{path: p, at: at}
+	for i, cp := range s.copies[:s.n] {
+		g.copies[i] = cp.id
+		if cp.read.Seq > g.read.Seq {
+			g.read = cp.read
+		}
+	}
+	if st, ok := r.m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == model.Missing }); ok {
+		g.state = stateOf(r.m, at, p, st)
+	}
+	if rs.gaps == nil || len(rs.gaps) >= maxGaps {
+		rs.gaps = map[string]replaceGap{}
+	}
+	rs.gaps[p] = g
+}
+
+// filled looks at an entry operation that gives a file to a path a
+// removal left empty: a copy of the file removed, renamed there, is the
+// replace remove-before-rename reports; anything else ends the watch.
+func (rs *removeBeforeSync) filled(e *model.Effect) {
+	for _, c := range e.Entry.Changes {
+		g, ok := rs.gaps[c.Path]
+		if !ok || c.New == nil {
+			continue
+		}
+		delete(rs.gaps, c.Path)
+		if e.Entry.Kind != model.EntryRename || !slices.Contains(g.copies[:], c.New.ID) {
+			continue
+		}
+		g.by = e.Ref
+		for _, o := range e.Entry.Changes {
+			if o.Old == c.New && o.New == nil {
+				g.copyOf = o.Path
+			}
+		}
+		rs.renamed = append(rs.renamed, g)
 	}
 }
 
@@ -420,6 +486,17 @@ func (rs *removeBeforeSync) heldDurable(r *run, f *model.Inode, p string) bool {
 }
 
 func (rs *removeBeforeSync) Finish(r *run) {
+	for _, g := range rs.renamed {
+		p, tmp := base(g.path), base(g.copyOf)
+		f := newFinding(RemoveBeforeRename, g.path, g.at,
+			fmt.Sprintf("%s was removed before its new version, %s, was renamed to its name at line %d: a crash in between leaves %s missing, its data only under %s, where nothing looks for it; rename %s over %s without removing %s first (rename replaces a file in one step)",
+				p, tmp, g.by.Line, p, tmp, tmp, p, p))
+		f.relate(g.read, "reads "+p)
+		f.relate(g.at, g.at.Syscall+" removes "+p)
+		f.relate(g.by, g.by.Syscall+" puts "+tmp+" in its place")
+		f.State = g.state
+		r.emit(f)
+	}
 	for _, h := range rs.hits {
 		if h.dropped {
 			continue

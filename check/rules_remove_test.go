@@ -384,3 +384,81 @@ func TestTruncateToTheSizeRead(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+// TestRemoveBeforeRename: a file read, its new version written to a temp
+// file, the file removed and the temp file then renamed to its name is a
+// replace in two steps, whatever is synced; renamed over it, or a rename
+// of a file that is no copy of it (a log rotation), or a file with
+// nothing durable to lose, is not.
+func TestRemoveBeforeRename(t *testing.T) {
+	const (
+		openOld  = `1 openat(AT_FDCWD, "/w/a.zip", O_RDONLY) = 3`
+		readOld  = `1 read(3, "old", 4096) = 3`
+		closeOld = `1 close(3) = 0`
+		makeOld  = "1 openat(AT_FDCWD, \"/w/a.zip\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3\n1 write(3, \"old\", 3) = 3\n1 close(3) = 0\n1 openat(AT_FDCWD, \"/w/a.zip\", O_RDONLY) = 3"
+		openTmp  = `1 openat(AT_FDCWD, "/w/zi0001", O_RDWR|O_CREAT|O_EXCL, 0600) = 4`
+		writeTmp = `1 write(4, "old+new", 7) = 7`
+		syncTmp  = "1 fsync(4) = 0\n1 close(4) = 0"
+		unlink   = `1 unlink("/w/a.zip") = 0`
+		rename   = `1 rename("/w/zi0001", "/w/a.zip") = 0`
+		dirSync  = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0"
+		// another file, not read: a rotation's older log.
+		other = "1 openat(AT_FDCWD, \"/w/a.1\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 6\n1 write(6, \"log\", 3) = 3\n1 fsync(6) = 0\n1 close(6) = 0\n1 rename(\"/w/a.1\", \"/w/a.zip\") = 0"
+	)
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/a.zip", true }
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  bool
+	}{
+		{"removed, then its copy renamed to its name", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, dirSync, unlink, rename, dirSync}, true},
+		{"the same with the copy never synced", []string{openOld, readOld, closeOld, openTmp, writeTmp, unlink, rename}, true},
+		{"its copy renamed over it", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, rename, dirSync}, false},
+		{"removed, then another file renamed to its name", []string{openOld, readOld, closeOld, unlink, other, dirSync}, false},
+		{"removed, then its copy renamed elsewhere", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, `1 rename("/w/zi0001", "/w/b.zip") = 0`, dirSync}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := tc.lines
+			res, err := Run(parser.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.strace", parser.Options{}), Options{Existed: existed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*Finding
+			for f, err := range res.Findings() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Rule.ID == RemoveBeforeRename {
+					got = append(got, f)
+				}
+			}
+			if (len(got) > 0) != tc.want {
+				t.Fatalf("%d remove-before-rename findings, want any: %v", len(got), tc.want)
+			}
+			if !tc.want {
+				return
+			}
+			f := got[0]
+			if f.Path != "/w/a.zip" || f.State == nil || f.State.Outcome != string(model.Missing) {
+				t.Errorf("finding on %s, state %+v; want /w/a.zip missing", f.Path, f.State)
+			}
+			for _, w := range []string{"a.zip was removed before its new version, zi0001", "rename zi0001 over a.zip"} {
+				if !strings.Contains(f.Message, w) {
+					t.Errorf("message %q does not say %q", f.Message, w)
+				}
+			}
+		})
+	}
+	// A file made in the run and never synced had nothing durable to
+	// lose: no finding.
+	res, err := Run(parser.NewReader(strings.NewReader(strings.Join([]string{makeOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, rename}, "\n")+"\n"), "t.strace", parser.Options{}),
+		Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, err := range res.Findings() {
+		if err == nil && f.Rule.ID == RemoveBeforeRename {
+			t.Errorf("a file never durable: %s", f.Message)
+		}
+	}
+}
