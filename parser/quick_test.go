@@ -292,10 +292,16 @@ func FuzzSkip(f *testing.F) {
 
 // TestBlankAndSummaryHeadChecks compares isBlank and maybeSummaryHeader
 // with the bytes.TrimSpace readings they stand for, on every fixture line
-// and on lines of spaces, Unicode spaces and summary heads.
+// and on lines of spaces, Unicode spaces, summary heads of every column
+// set and personalities' titles.
 func TestBlankAndSummaryHeadChecks(t *testing.T) {
 	lines := []string{"", " ", "\t\r\v\f ", "\u00a0", " \u0085 ", "\u00a0% time     seconds  usecs/call     calls    errors syscall",
-		"% time     seconds  usecs/call     calls    errors syscall", "  calls syscall  ", "calls syscall\u00a0", "syscal", "x\u00a0", "\xff", " \xc2", "%", "l"}
+		"% time     seconds  usecs/call     calls    errors syscall", "  calls syscall  ", "calls syscall\u00a0", "syscal", "x\u00a0", "\xff", " \xc2", "%", "l",
+		"syscall", "syscall\r", "syscall              calls    errors", "\u00a0syscall          calls", "    calls    errors syscall           longest",
+		"syscall              calls  wall-total wall-min wall-max    wall-avg", "System call usage summary for 32 bit mode:", "System call usage summary for x32 mode:\u00a0"}
+	for _, tc := range summaryCases {
+		lines = append(lines, strings.Split(tc.table, "\n")...)
+	}
 	for _, trace := range seedTracesT(t) {
 		for _, l := range strings.Split(string(trace), "\n") {
 			lines = append(lines, l)
@@ -306,8 +312,9 @@ func TestBlankAndSummaryHeadChecks(t *testing.T) {
 		if got, want := isBlank(b), len(bytes.TrimSpace(b)) == 0; got != want {
 			t.Errorf("isBlank(%q) = %v, want %v", l, got, want)
 		}
-		if head := isSummaryHeader(bytes.TrimSpace(b)); head && !maybeSummaryHeader(b) {
-			t.Errorf("maybeSummaryHeader(%q) = false for a summary head", l)
+		tb := bytes.TrimSpace(b)
+		if head := isSummaryHeader(tb) || isSummaryTitle(tb); head && !maybeSummaryHeader(b) {
+			t.Errorf("maybeSummaryHeader(%q) = false for a summary head or title", l)
 		}
 	}
 }

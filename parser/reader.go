@@ -96,7 +96,8 @@ type Reader struct {
 	// cut is the call the line just read left unfinished, for a rest
 	// printed on the next line with no pid (see continuation).
 	cut     *Event
-	summary bool // inside an strace -c/-C summary table
+	summary bool         // inside an strace -c/-C summary table
+	table   summaryTable // its columns (see summaryLine)
 	// old names the first shape only an strace before 5.x prints, and
 	// where, for the hint an unreadable line gets.
 	old     string
