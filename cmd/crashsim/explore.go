@@ -223,7 +223,7 @@ func (c *exploreCmd) explore(ctx context.Context, g *Globals, e crashsim.Explore
 	r := reporting{command: "explore", inputs: e.Inputs, scope: sc, evaluated: 1, shard: c.Shard, run: crashsim.ExploreRunID(e.Inputs, opt, sc.Ignore)}
 	if res == nil {
 		// No state could be built whole: say why instead of exploring.
-		fmt.Fprintln(g.stderr, "crashsim: nothing explored: the crash states need bytes that neither the trace nor the initial snapshot holds")
+		fmt.Fprintln(g.stderr, "crashsim: "+crashsim.NothingExplored(result))
 		return c.report(g, result, r)
 	}
 	if msg := crashsim.RootChanged(opt.Root, res.RootChanged); msg != "" {
