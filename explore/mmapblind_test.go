@@ -25,7 +25,7 @@ import (
 
 // blindTrace writes a trace of a program that opens root/data (which
 // existed before, "OLD...") and does body with it on fd 3 (DATA in body
-// stands for its path), then the files
+// stands for its path, ROOT for root's), then the files
 // as they were before (initial) and as the program left them (root:
 // "NEW...", stored through the mapping).
 func blindTrace(t *testing.T, body string) (trace, root, initial string) {
@@ -42,7 +42,7 @@ func blindTrace(t *testing.T, body string) (trace, root, initial string) {
 	}
 	data := root + "/data"
 	lines := fmt.Sprintf("400 1796660000.000001 openat(AT_FDCWD<%s>, \"data\", O_RDWR) = 3<%s>\n", root, data) +
-		strings.ReplaceAll(body, "DATA", data) +
+		strings.NewReplacer("DATA", data, "ROOT", root).Replace(body) +
 		fmt.Sprintf("400 1796660000.000008 close(3<%s>) = 0\n", data) +
 		"400 1796660000.000009 exit_group(0) = ?\n" +
 		"400 1796660000.000010 +++ exited with 0 +++\n"
@@ -169,5 +169,32 @@ func TestExploreBlindNoDataStillStops(t *testing.T) {
 	warning(t, out, check.BlindNoData)
 	if msg := crashsim.NothingExplored(out); !strings.Contains(msg, "bytes") {
 		t.Errorf("NothingExplored = %q: want it to say the bytes are missing", msg)
+	}
+}
+
+// TestExploreBlindReflink: a reflink (FICLONE) changes a file's data in
+// the kernel, which check reports as unmodeled-write and explore as
+// blind-no-data: no state with the file's new data can be built, so
+// nothing is explored unless blind-no-data is accepted, and then the
+// warning says the states lack the change.
+func TestExploreBlindReflink(t *testing.T) {
+	body := "400 1796660000.000002 openat(AT_FDCWD<ROOT>, \"src\", O_RDONLY) = 4<ROOT/src>\n" +
+		"400 1796660000.000003 ioctl(3<DATA>, BTRFS_IOC_CLONE or FICLONE, 4<ROOT/src>) = 0\n" +
+		"400 1796660000.000004 fsync(3<DATA>) = 0\n" +
+		"400 1796660000.000005 close(4<ROOT/src>) = 0\n"
+	trace, root, initial := blindTrace(t, body)
+	out, res := exploreBlind(t, trace, root, initial)
+	if res != nil {
+		t.Fatalf("explored %d states (the checker rejected %d): want nothing explored", res.Distinct, res.Failed)
+	}
+	if w := warning(t, out, check.BlindNoData); !strings.Contains(w.Message, "FICLONE") {
+		t.Errorf("the blind spot does not name the reflink: %s", w.Message)
+	}
+	out, res = exploreBlind(t, trace, root, initial, check.BlindNoData)
+	if res == nil || res.Checked == 0 {
+		t.Fatalf("blind-no-data accepted, and the checker ran on no state: %+v", res)
+	}
+	if w := warning(t, out, check.BlindNoData); !w.Accepted || !strings.Contains(w.Message, "without that change") {
+		t.Errorf("the accepted warning does not say the states lack the change: %+v", w)
 	}
 }
