@@ -13,6 +13,7 @@ import (
 	"github.com/crashsim/crashsim/internal/textesc"
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/crashsim/crashsim/report"
 )
 
 // Explore is an exploration of one trace (package explore): each crash
@@ -52,9 +53,11 @@ func (e *Explore) Validate() error {
 
 // Run explores the trace. The Result holds the findings of the states the
 // checker rejected and the trace's blind spots; the explore.Result says
-// what was explored. When neither the trace nor the snapshot holds bytes
-// a state needs (blind spot blind-no-data, not accepted) nothing is explored: the
-// explore.Result is nil and the Result holds the blind spots.
+// what was explored. When the trace leaves out changes no state can be
+// built with (a blind spot of unbuilt, not accepted: bytes neither the
+// trace nor the snapshot holds, stores into a shared mapping, io_uring,
+// Linux AIO) nothing is explored: the explore.Result is nil and the Result
+// holds the blind spots.
 func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if err := e.Validate(); err != nil {
 		return nil, nil, err
@@ -103,11 +106,17 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 		return nil, nil, err
 	}
 	out := &Result{Result: &check.Result{Warnings: predicted.Warnings, Notes: predicted.Notes}, Starts: predicted.Starts, marks: predicted.marks}
-	for _, w := range predicted.Warnings {
-		if w.ID == check.BlindNoData && !w.Accepted {
-			out.Summary.Events = predicted.Summary.Events
-			out.Summary.Files = predicted.Summary.Files
-			return out, nil, nil
+	if w, ok := unmodeledData(opt.Predict, e.AcceptBlind); ok {
+		out.Warnings = append(out.Warnings, w)
+	}
+	if Unbuilt(out.Warnings) != nil {
+		out.Summary.Events = predicted.Summary.Events
+		out.Summary.Files = predicted.Summary.Files
+		return out, nil, nil
+	}
+	for i, w := range out.Warnings {
+		if u, ok := unbuilt[w.ID]; ok && w.Accepted && u.accepted != "" {
+			out.Warnings[i].Message += "; " + u.accepted
 		}
 	}
 	stream, err := in.open(trace, forAll, st.Arch)
@@ -137,6 +146,89 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 		markAccepted(out.Warnings, e.AcceptBlind)
 	}
 	return out, res, nil
+}
+
+// unbuilt are the blind spots that leave out changes to files in scope
+// which no state explore builds can hold, so that its checker would judge
+// states no crash leaves: the bytes of a write or a reflink (blind-no-data,
+// from check or unmodeledData), the stores
+// into a shared writable mapping, the operations of an io_uring, the writes
+// Linux AIO completes. Any of them not accepted stops the exploration
+// before a state is built (Run): a blind spot, never a pass, and never a
+// checker failure that is the trace's gap and not the program's. Accepted,
+// explore goes on: blind-no-data then fails at the first write whose bytes
+// it lacks; the others build their states from what the trace shows, and
+// accepted says so in the warning.
+var unbuilt = map[string]struct{ why, accepted string }{
+	check.BlindNoData: {why: "the crash states need bytes that neither the trace nor the initial snapshot holds"},
+	check.BlindSharedMmap: {why: "the program changed a file by storing into a shared mapping, which no trace line shows, so no crash state of it can be built",
+		accepted: "explore built that file's states from the writes the trace shows, without the stores through the mapping: a state the checker rejects can be one no crash leaves"},
+	check.BlindIOUring: {why: "the program submitted file operations through an io_uring, which no trace line shows, so no crash state with them can be built",
+		accepted: "explore built its states from the calls the trace shows, without the operations submitted through the ring: a state the checker rejects can be one no crash leaves"},
+	check.BlindLinuxAIO: {why: "the program queued writes with io_submit (Linux AIO), which crashsim does not model, so no crash state with them can be built",
+		accepted: "explore built its states from the calls the trace shows, without the writes queued with io_submit: a state the checker rejects can be one no crash leaves"},
+}
+
+// unmodeledData is blind spot blind-no-data for the first file check's
+// rule unmodeled-write names (a reflink, an fallocate that moves data):
+// the trace shows the call, never the data the file holds after it, which
+// every later crash state of the file needs. check says so with a finding,
+// as its verdict on the other files stands; explore would build the file
+// without the change, and its checker judge that. Accepted, the warning
+// says so.
+func unmodeledData(fs []*check.Finding, accept []string) (check.BlindWarning, bool) {
+	var first *check.Finding
+	n := 0
+	for _, f := range fs {
+		if f.Rule != nil && f.Rule.ID == check.UnmodeledWrite {
+			if first == nil {
+				first = f
+			}
+			n++
+		}
+	}
+	if first == nil {
+		return check.BlindWarning{}, false
+	}
+	what := "its data was changed in a way the trace cannot show"
+	if len(first.Related) > 0 {
+		what = first.Related[0].What
+	}
+	msg := fmt.Sprintf("%s: %s, so no crash state with its data after that call can be built", report.QuotePaths([]string{first.Path})[0], what)
+	if n > 1 {
+		msg += fmt.Sprintf(" (and %d more such changes)", n-1)
+	}
+	w := check.BlindWarning{ID: check.BlindNoData, Message: msg, Trace: first.Trace, Line: first.Line,
+		Fix: "no strace flag shows it: explore a build of the program that writes the file with write, pwrite or copy_file_range (cp --reflink=never), or check the file by other means"}
+	for _, id := range accept {
+		if id == w.ID {
+			w.Accepted = true
+			w.Message += "; explore built the file's states without that change: a state the checker rejects can be one no crash leaves"
+			break
+		}
+	}
+	return w, true
+}
+
+// Unbuilt returns the first blind spot of ws, not accepted, that stops an
+// exploration (see unbuilt), and nil when none does.
+func Unbuilt(ws []check.BlindWarning) *check.BlindWarning {
+	for i, w := range ws {
+		if _, ok := unbuilt[w.ID]; ok && !w.Accepted {
+			return &ws[i]
+		}
+	}
+	return nil
+}
+
+// NothingExplored says why Run explored nothing (its explore.Result nil):
+// the blind spot that stopped it.
+func NothingExplored(r *Result) string {
+	why := unbuilt[check.BlindNoData].why
+	if w := Unbuilt(r.Warnings); w != nil {
+		why = unbuilt[w.ID].why
+	}
+	return "nothing explored: " + why
 }
 
 // workDir checks Options.WorkDir (--work-dir): an existing directory, not at or below the
