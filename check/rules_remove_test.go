@@ -418,20 +418,7 @@ func TestRemoveBeforeRename(t *testing.T) {
 		{"removed, then its copy renamed elsewhere", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, `1 rename("/w/zi0001", "/w/b.zip") = 0`, dirSync}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lines := tc.lines
-			res, err := Run(parser.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.strace", parser.Options{}), Options{Existed: existed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []*Finding
-			for f, err := range res.Findings() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f.Rule.ID == RemoveBeforeRename {
-					got = append(got, f)
-				}
-			}
+			got := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed}, RemoveBeforeRename)
 			if (len(got) > 0) != tc.want {
 				t.Fatalf("%d remove-before-rename findings, want any: %v", len(got), tc.want)
 			}
@@ -451,14 +438,8 @@ func TestRemoveBeforeRename(t *testing.T) {
 	}
 	// A file made in the run and never synced had nothing durable to
 	// lose: no finding.
-	res, err := Run(parser.NewReader(strings.NewReader(strings.Join([]string{makeOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, rename}, "\n")+"\n"), "t.strace", parser.Options{}),
-		Options{Existed: func(p string) (bool, bool) { return p == "/w", true }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for f, err := range res.Findings() {
-		if err == nil && f.Rule.ID == RemoveBeforeRename {
-			t.Errorf("a file never durable: %s", f.Message)
-		}
+	madeHere := func(p string) (bool, bool) { return p == "/w", true }
+	for _, f := range findingsOf(t, strings.Join([]string{makeOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, rename}, "\n")+"\n", Options{Existed: madeHere}, RemoveBeforeRename) {
+		t.Errorf("a file never durable: %s", f.Message)
 	}
 }

@@ -1,14 +1,11 @@
 package check
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestRenameBeforeDirSync: a pointer file renamed over the old one before
@@ -44,25 +41,9 @@ func TestRenameBeforeDirSync(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			trace := filepath.Join(t.TempDir(), "t.strace")
-			if err := os.WriteFile(trace, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s, err := parser.Open(trace, parser.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
 			existed := func(p string) (bool, bool) { return p == "/d" || p == "/d/CURRENT", true }
-			res, err := Run(s, Options{Existed: existed, Models: tc.models})
-			if err != nil {
-				t.Fatal(err)
-			}
 			var got []string
-			for _, f := range res.findings {
-				if f.Rule.ID != RenameBeforeDirSync {
-					continue
-				}
+			for _, f := range findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync) {
 				got = append(got, f.Path)
 				if f.State == nil || f.State.Outcome != string(model.Missing) || f.State.Path != f.Path {
 					t.Errorf("%s: state %+v, want %s missing", f.Path, f.State, f.Path)
