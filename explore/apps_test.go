@@ -102,7 +102,7 @@ func (a app) exploreWith(t *testing.T, p model.Persistence, edit func(*Options))
 		Existed:     listing.Existed,
 		Checker:     a.checker(),
 		Timeout:     60 * time.Second,
-		WorkDir:     t.TempDir(),
+		WorkDir:     memTempDir(t),
 		Predict:     predictApp(t, a, listing),
 	}
 	if edit != nil {
@@ -530,8 +530,12 @@ func TestAppsPostgres(t *testing.T) {
 		}
 	}
 	// Everything the other user touches: readable, and the snapshot and
-	// work directory its own.
-	top := t.TempDir()
+	// work directory its own. top is a directory below memTempDir's, so
+	// that the chmod below never reaches /dev/shm itself.
+	top := filepath.Join(memTempDir(t), "top")
+	if err := os.Mkdir(top, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(top, "crashsim")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/crashsim/crashsim/cmd/crashsim").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v: %s", err, out)
