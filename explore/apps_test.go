@@ -13,6 +13,16 @@ package explore
 // Each checker says in its comments what the application promises and
 // what it requires. A test is skipped when the application is not
 // installed.
+//
+// They run in parallel with each other (t.Parallel), but for those that
+// set the checkers' environment (t.Setenv), which run alone: a checker
+// waits on its application (a JVM or a server starting, a build) about as
+// much as it computes, and explore's first replay of a trace runs no
+// checker at all, so two explorations at once fill each other's gaps.
+// Nothing is shared: each test has its own snapshot and work directory
+// (memTempDir), and the servers its checkers start listen on sockets in
+// their state directories, or on a port they find free, in a network
+// namespace of their own when jailed.
 
 import (
 	"bytes"
@@ -102,7 +112,7 @@ func (a app) exploreWith(t *testing.T, p model.Persistence, edit func(*Options))
 		Existed:     listing.Existed,
 		Checker:     a.checker(),
 		Timeout:     60 * time.Second,
-		WorkDir:     t.TempDir(),
+		WorkDir:     memTempDir(t),
 		Predict:     predictApp(t, a, listing),
 	}
 	if edit != nil {
@@ -227,6 +237,7 @@ func requireClean(t *testing.T, res *Result) {
 func TestAppsSQLiteFull(t *testing.T) {
 	a := app{"sqlite-full", []string{"sqlite3"}}
 	a.skipUnless(t)
+	t.Parallel()
 	unlink := lineOf(t, a.trace(), "unlink", "test.db-journal")
 	res := a.explore(t, model.Posix)
 	if len(rejections(res, unlink+1, "row 2 is gone")) == 0 {
@@ -245,6 +256,7 @@ func TestAppsSQLiteFull(t *testing.T) {
 func TestAppsSQLiteExtra(t *testing.T) {
 	a := app{"sqlite-extra", []string{"sqlite3"}}
 	a.skipUnless(t)
+	t.Parallel()
 	requireClean(t, a.explore(t, model.Posix))
 }
 
@@ -255,6 +267,7 @@ func TestAppsSQLiteExtra(t *testing.T) {
 func TestAppsSQLiteWAL(t *testing.T) {
 	a := app{"sqlite-wal", []string{"sqlite3"}}
 	a.skipUnless(t)
+	t.Parallel()
 	requireClean(t, a.explore(t, model.Posix))
 }
 
@@ -265,6 +278,7 @@ func TestAppsSQLiteWAL(t *testing.T) {
 func TestAppsGitDefault(t *testing.T) {
 	a := app{"git-default", []string{"git"}}
 	a.skipUnless(t)
+	t.Parallel()
 	res := a.explore(t, model.Posix)
 	if len(rejections(res, 0, "")) == 0 {
 		t.Errorf("want states rejected: %s", verdict(res))
@@ -282,6 +296,7 @@ func TestAppsGitDefault(t *testing.T) {
 func TestAppsGitFsyncAll(t *testing.T) {
 	a := app{"git-fsync-all", []string{"git"}}
 	a.skipUnless(t)
+	t.Parallel()
 	rename := lineOf(t, a.trace(), "rename", "refs/heads/main.lock")
 	res := a.explore(t, model.Posix)
 	if len(rejections(res, rename, "bad object HEAD")) == 0 {
@@ -314,6 +329,7 @@ func TestAppsGitFsyncAll(t *testing.T) {
 func TestAppsMercurial(t *testing.T) {
 	a := app{"hg-commit", []string{"hg"}}
 	a.skipUnless(t)
+	t.Parallel()
 	skip := []string{"/.hg/cache/", "/.hg/wcache/", "/.hg/undo", "/.hg/store/undo", "/.hg/last-message.txt"}
 	scope := func(p string) bool {
 		for _, s := range skip {
@@ -358,6 +374,7 @@ func TestAppsMercurial(t *testing.T) {
 func TestAppsGDBM(t *testing.T) {
 	a := app{"gdbm-store", []string{"gdbmtool"}}
 	a.skipUnless(t)
+	t.Parallel()
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 		res := a.explore(t, p)
 		for _, want := range []string{"Malformed bucket hash entry", "items neither stored before nor by the run: k04 \\000\\000\\000"} {
@@ -383,6 +400,7 @@ func TestAppsGDBM(t *testing.T) {
 func TestAppsDpkg(t *testing.T) {
 	a := app{"dpkg-install", []string{"dpkg", "dpkg-query"}}
 	a.skipUnless(t)
+	t.Parallel()
 	res := a.explore(t, model.Posix)
 	if len(rejections(res, 0, "crashdemo is installed, but dpkg --verify says: missing")) == 0 {
 		t.Errorf("want a state with crashdemo installed and a file of it missing: %s", verdict(res))
@@ -403,6 +421,7 @@ func TestAppsDpkg(t *testing.T) {
 func TestAppsLMDB(t *testing.T) {
 	a := app{"lmdb-load", []string{"mdb_dump"}}
 	a.skipUnless(t)
+	t.Parallel()
 	requireClean(t, a.explore(t, model.Posix))
 }
 
@@ -428,6 +447,7 @@ func TestAppsLMDB(t *testing.T) {
 func TestAppsBDB(t *testing.T) {
 	a := app{"bdb-txn", []string{"db5.3_recover", "db5.3_verify", "db5.3_dump"}}
 	a.skipUnless(t)
+	t.Parallel()
 	page := lineOfFD(t, a.trace(), "pwrite64", "/data.db")
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 		res := a.explore(t, p)
@@ -457,6 +477,7 @@ func TestAppsBDB(t *testing.T) {
 func TestAppsLevelDB(t *testing.T) {
 	a := app{"leveldb-open", []string{"/usr/bin/python3"}}
 	a.skipUnless(t)
+	t.Parallel()
 	if err := exec.Command("/usr/bin/python3", "-c", "import plyvel").Run(); err != nil {
 		t.Skip("python3-plyvel is not installed for /usr/bin/python3")
 	}
@@ -490,6 +511,7 @@ func TestAppsLevelDB(t *testing.T) {
 func TestAppsRedisAOF(t *testing.T) {
 	a := app{"redis-aof-always", []string{"redis-server", "redis-cli"}}
 	a.skipUnless(t)
+	t.Parallel()
 	res := a.explore(t, model.Posix)
 	if len(rejections(res, 0, "Bad file format")) == 0 {
 		t.Errorf("want states with a zero-filled AOF tail rejected (Redis refuses to load them): %s", verdict(res))
@@ -508,6 +530,7 @@ func TestAppsRedisAOF(t *testing.T) {
 func TestAppsPostgres(t *testing.T) {
 	a := app{"postgres-commit", nil}
 	a.skipUnless(t)
+	t.Parallel()
 	for _, p := range []string{"/usr/lib/postgresql/15/bin/postgres", "/usr/lib/postgresql/15/bin/pg_checksums"} {
 		if _, err := os.Stat(p); err != nil {
 			t.Skipf("%s is not installed", p)
@@ -530,8 +553,12 @@ func TestAppsPostgres(t *testing.T) {
 		}
 	}
 	// Everything the other user touches: readable, and the snapshot and
-	// work directory its own.
-	top := t.TempDir()
+	// work directory its own. top is a directory below memTempDir's, so
+	// that the chmod below never reaches /dev/shm itself.
+	top := filepath.Join(memTempDir(t), "top")
+	if err := os.Mkdir(top, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(top, "crashsim")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/crashsim/crashsim/cmd/crashsim").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v: %s", err, out)
@@ -758,6 +785,7 @@ func savedLines(t *testing.T, a app) []int {
 func TestAppsVim(t *testing.T) {
 	a := app{"vim-save", []string{"cmp"}}
 	a.skipUnless(t)
+	t.Parallel()
 	exit := exitLine(t, a)
 	rename := lineOf(t, a.trace(), "rename", "notes.txt")
 	fsync := lineOfFD(t, a.trace(), "fsync", "/notes.txt")
@@ -840,6 +868,7 @@ func TestAppsVim(t *testing.T) {
 func TestAppsVimNoWritebackup(t *testing.T) {
 	a := app{"vim-nowritebackup", []string{"cmp", "vim"}}
 	a.skipUnless(t)
+	t.Parallel()
 	trunc := lineOfFD(t, a.trace(), "ftruncate", "/notes.txt")
 	fsync := lineOfFD(t, a.trace(), "fsync", "/notes.txt")
 	const (
@@ -940,6 +969,7 @@ func exitLine(t *testing.T, a app) int {
 func TestAppsEtcd(t *testing.T) {
 	a := app{"etcd-put", []string{"etcd", "etcdctl"}}
 	a.skipUnless(t)
+	t.Parallel()
 	tmp := a.root() + "/data/member/wal/"
 	scope := func(p string) bool {
 		return !(strings.HasPrefix(p, tmp) && strings.HasSuffix(p, ".tmp"))
@@ -1028,6 +1058,7 @@ func keyLines(t *testing.T, a app, want ...string) map[string]int {
 func TestAppsRestic(t *testing.T) {
 	a := app{"restic-backup", []string{"restic", "timeout", "diff"}}
 	a.skipUnless(t)
+	t.Parallel()
 	saved := resticSavedLine(t, a)
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
 		res := a.exploreWith(t, p, func(o *Options) {
@@ -1109,6 +1140,7 @@ func resticSavedLine(t *testing.T, a app) int {
 func TestAppsBorg(t *testing.T) {
 	a := app{"borg-create", []string{"/usr/bin/borg", "/usr/bin/python3"}}
 	a.skipUnless(t)
+	t.Parallel()
 	r := a.root()
 	scope := func(p string) bool {
 		return !strings.HasPrefix(p, r+"/home/.cache/") && !strings.HasPrefix(p, r+"/repo/lock.")
@@ -1185,6 +1217,7 @@ func durableLine(t *testing.T, a app, name string) int {
 func TestAppsRocksDB(t *testing.T) {
 	a := app{"rocksdb-put", []string{"ldb"}}
 	a.skipUnless(t)
+	t.Parallel()
 	db := a.root() + "/db/"
 	scope := func(p string) bool { return !strings.HasPrefix(p, db+"LOG") }
 	saved := keyLines(t, a, "k04", "k05", "k06")
@@ -1278,6 +1311,7 @@ func TestAppsZooKeeper(t *testing.T) {
 	a := app{"zookeeper-create", []string{"java", "ss", "timeout"}}
 	a.skipUnless(t)
 	a.skipWithout(t, "/usr/share/java/zookeeper.jar", "zookeeper")
+	t.Parallel()
 	acked := keyLines(t, a, "k03", "k04", "k05")
 	created := lineOf(t, a.trace(), "openat", "/version-2/log.6")
 	synced := lineOfFD(t, a.trace(), "fdatasync", "/version-2/log.6")
@@ -1365,34 +1399,40 @@ func TestAppsHSQLDB(t *testing.T) {
 		t.Fatalf("durable.env: want the lines of 2 commits, got %v", saved)
 	}
 	lck := a.root() + "/db/test.lck"
+	// The two models at once, each checker a JVM of its own: the
+	// environment set above is their parent's, so they can run in
+	// parallel with each other, not with other tests.
 	for _, p := range []model.Persistence{model.Posix, model.Ext4} {
-		res := a.exploreWith(t, p, func(o *Options) {
-			o.Checker = a.checker() + " " + classes
-			o.Scope = func(path string) bool { return path != lck }
-			if p == model.Posix {
-				o.MaxJoint, o.Samples = 8, 2
+		t.Run(p.String(), func(t *testing.T) {
+			t.Parallel()
+			res := a.exploreWith(t, p, func(o *Options) {
+				o.Checker = a.checker() + " " + classes
+				o.Scope = func(path string) bool { return path != lck }
+				if p == model.Posix {
+					o.MaxJoint, o.Samples = 8, 2
+				}
+			})
+			t.Logf("%s: %s", p, verdict(res))
+			gone := rejections(res, saved[0], "row 2 is gone")
+			broken := rejections(res, saved[1], "does not open")
+			if len(gone) == 0 {
+				t.Errorf("%s: no state after row 2's commit returned (line %d) without it: %s", p, saved[0], verdict(res))
 			}
-		})
-		t.Logf("%s: %s", p, verdict(res))
-		gone := rejections(res, saved[0], "row 2 is gone")
-		broken := rejections(res, saved[1], "does not open")
-		if len(gone) == 0 {
-			t.Errorf("%s: no state after row 2's commit returned (line %d) without it: %s", p, saved[0], verdict(res))
-		}
-		if n := len(gone) + len(broken); n != len(res.Findings) {
-			t.Errorf("%s: want only lost commits after their return and databases that do not open after the last: %s", p, verdict(res))
-		}
-		if p == model.Posix && len(broken) == 0 {
-			t.Errorf("posix: no state of the shutdown on which the database does not open: %s", verdict(res))
-		}
-		if p == model.Ext4 {
-			// Only the window between the first commit's return and the
-			// next fsync, before row 3's commit returns.
-			for _, f := range res.Findings {
-				if f.Line >= saved[1] {
-					t.Errorf("ext4: a rejection outside row 2's window (lines %d to %d): line %d: %s", saved[0], saved[1], f.Line, f.Message)
+			if n := len(gone) + len(broken); n != len(res.Findings) {
+				t.Errorf("%s: want only lost commits after their return and databases that do not open after the last: %s", p, verdict(res))
+			}
+			if p == model.Posix && len(broken) == 0 {
+				t.Errorf("posix: no state of the shutdown on which the database does not open: %s", verdict(res))
+			}
+			if p == model.Ext4 {
+				// Only the window between the first commit's return and the
+				// next fsync, before row 3's commit returns.
+				for _, f := range res.Findings {
+					if f.Line >= saved[1] {
+						t.Errorf("ext4: a rejection outside row 2's window (lines %d to %d): line %d: %s", saved[0], saved[1], f.Line, f.Message)
+					}
 				}
 			}
-		}
+		})
 	}
 }
