@@ -278,6 +278,27 @@ type Watcher struct {
 	// heap: the trace shows brk or mprotect (%memory), which glibc's
 	// malloc and its loader make in every dynamic program, old or new.
 	heap bool
+	// execFresh holds the processes whose execve succeeded and that
+	// have opened nothing since, and loaderStart is the first open of
+	// /etc/ld.so.cache by such a process: the dynamic loader starting a
+	// program the trace shows start, which asks for /etc/ld.so.preload
+	// (access, failing unless the file exists) just before it.
+	execFresh   map[int]bool
+	loaderStart model.Ref
+	// nonblock holds, by process (thread group leader) and fd, the fds
+	// set O_NONBLOCK (fcntl F_SETFL) since that process's last epoll_ctl
+	// other than its netpoller's first (epollInit: the one after its
+	// epoll_create1), and epollMade the processes that made an epoll fd.
+	// Go's os package sets each file it opens non-blocking and adds it
+	// to the netpoller's epoll; epoll_ctl fails with EPERM for a regular
+	// file or directory, and only then does it clear O_NONBLOCK again.
+	// unpolled is the first such clear with no epoll_ctl since the set:
+	// the failed epoll_ctl is not in the trace.
+	nonblock   map[[2]int]bool
+	epollMade  map[int]bool
+	epollInit  map[int]bool
+	unpolled   model.Ref
+	unpolledFD int
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -848,6 +869,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.woke, w.woken = ref(ev), ev.Ret
 	}
 	row := ev.Call.Row()
+	w.watchNonblock(ev, row)
 	if !processCall(row.Effect) {
 		w.nonProcess++
 	}
@@ -871,6 +893,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.execSeen = true
 		if ev.OK() {
 			w.execs++
+			if w.execFresh == nil {
+				w.execFresh = map[int]bool{}
+			}
+			w.execFresh[ev.PID] = true
 		}
 		if t := ev.FormerPID(); t != 0 {
 			// A thread's execve, which took over its leader's pid:
@@ -880,6 +906,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			delete(w.running, t)
 		}
 	case syscalls.Open:
+		if w.execFresh[ev.PID] {
+			if w.loaderStart.Line == 0 && ev.OK() && len(paths) > 0 && paths[0] == "/etc/ld.so.cache" {
+				w.loaderStart = ref(ev)
+			}
+			delete(w.execFresh, ev.PID)
+		}
 		w.anyOpens++
 		if ev.OK() {
 			if w.okOpens == 0 {
@@ -1088,6 +1120,52 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			p = ev.RetAnno
 		}
 		w.changed(ev, p)
+	}
+}
+
+// watchNonblock follows the O_NONBLOCK an fcntl sets and clears, and the
+// epoll calls between, for Watcher.unpolled.
+func (w *Watcher) watchNonblock(ev *parser.Event, row *syscalls.Row) {
+	if !ev.OK() || w.unpolled.Line > 0 {
+		return
+	}
+	switch {
+	case ev.Name == "epoll_create1" || ev.Name == "epoll_create":
+		l := w.leaderOf(ev.PID)
+		if w.epollMade == nil {
+			w.epollMade, w.epollInit = map[int]bool{}, map[int]bool{}
+		}
+		w.epollMade[l], w.epollInit[l] = true, true
+	case ev.Name == "epoll_ctl":
+		l := w.leaderOf(ev.PID)
+		if w.epollInit[l] {
+			// The netpoller adds its own eventfd (or pipe) first.
+			w.epollInit[l] = false
+			return
+		}
+		for k := range w.nonblock {
+			if k[0] == l {
+				delete(w.nonblock, k)
+			}
+		}
+	case row.Effect == syscalls.Fcntl:
+		fd, ok := ev.Arg(0).Int()
+		if !ok || ev.Arg(1).Text != "F_SETFL" {
+			return
+		}
+		k := [2]int{w.leaderOf(ev.PID), int(fd)}
+		if strings.Contains(ev.Arg(2).Text, "O_NONBLOCK") {
+			if w.nonblock == nil {
+				w.nonblock = map[[2]int]bool{}
+			}
+			w.nonblock[k] = true
+		} else if w.nonblock[k] && w.epollMade[k[0]] {
+			w.unpolled, w.unpolledFD = ref(ev), k[1]
+		}
+	case row.Effect == syscalls.Close:
+		if fd, ok := ev.Arg(0).Int(); ok && len(w.nonblock) > 0 {
+			delete(w.nonblock, [2]int{w.leaderOf(ev.PID), int(fd)})
+		}
 	}
 }
 
@@ -1768,6 +1846,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			how = "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group, or is an excerpt of a longer trace (it does not start with an execve)"
 		}
 		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+	} else if !filtered && w.failed == 0 && w.unpolled.Line > 0 {
+		// Go's os package clears the O_NONBLOCK it set on a file it
+		// opened only when adding the file to its epoll failed (EPERM,
+		// as for every regular file and directory): the clear shows,
+		// the failed epoll_ctl before it does not.
+		add(BlindSuccessfulOnly, w.unpolled, fmt.Sprintf("no call in the trace failed, and this fcntl clears the O_NONBLOCK set on fd %d with no epoll_ctl of it between, which Go's os package does only after its epoll_ctl of the file failed (EPERM, as for every regular file and directory): the trace leaves out failed calls, as -e status=!failed (or successful,unfinished) or -z records; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced", w.unpolledFD))
+	} else if !filtered && w.failed == 0 && w.loaderStart.Line > 0 && !w.preload && !w.preloadOpened && !w.accessSeen && w.glibcStart && w.heap {
+		// As below, where the trace shows no access call at all: the
+		// calls of no class and of %memory that glibc makes in every
+		// program are there, so no class filter and no -e trace= list
+		// (crashsim trace's has neither) left out the loader's access,
+		// and the process's execve shows it starting.
+		add(BlindSuccessfulOnly, w.loaderStart, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here just after the program's execve, is not seen asking for /etc/ld.so.preload first (access, which fails unless that file exists), while the calls glibc makes in every program (brk, set_tid_address, ...) show: it looks recorded with -e status= without failed (as -e status=!failed, or successful,unfinished), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	} else if !filtered && w.failed == 0 && w.ldCache.Line > 0 && !w.preload && w.accessSeen {
 		// exit_group shows (-e status=!failed keeps it: it never
 		// returns), but not the loader's access of /etc/ld.so.preload,
