@@ -483,6 +483,9 @@ type Watcher struct {
 	// running holds the pids with an event that have not ended since
 	// (end), and leader each thread's group leader, for a thread a
 	// clone with CLONE_THREAD made: an exit_group ends the whole group.
+	// groupEnded holds the threads an exit_group of their group ended
+	// (endGroup), until a line of theirs shows them running again.
+	groupEnded map[int]bool
 	// A process still running when the trace ends, after the traced
 	// command ended, says the trace was cut off (a daemon's recording
 	// stopped, an excerpt ending in a later run).
@@ -787,8 +790,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
-		if ev.Kind != parser.KindExit && ev.Kind != parser.KindKilled {
+		// A thread's call cut by its group's exit_group ("<... futex
+		// resumed>) = ?" after the leader's exit_group line, with no
+		// "+++ exited" line under -qq) is the thread's end, not a
+		// process running again.
+		if w.groupEnded[ev.PID] && ev.Kind == parser.KindSyscall && !ev.RetKnown {
+			w.pidSeen = false // a next line of the pid is a process again
+		} else if ev.Kind != parser.KindExit && ev.Kind != parser.KindKilled {
 			w.running[ev.PID] = true
+			delete(w.groupEnded, ev.PID)
 		}
 	}
 	w.lastFile, w.lastLine = ev.Pos.File, max(ev.EndLine, ev.Pos.Line)
@@ -1206,9 +1216,16 @@ func (w *Watcher) endGroup(pid int) {
 	// A thread of the command that ends it ends it (with -qq no "+++
 	// exited" line says so).
 	w.firstEnded = w.firstEnded || l == w.cmdPID
+	gone := func(t int) {
+		delete(w.running, t)
+		if w.groupEnded == nil {
+			w.groupEnded = map[int]bool{}
+		}
+		w.groupEnded[t] = true
+	}
 	for t, tl := range w.leader {
 		if tl == l {
-			delete(w.running, t)
+			gone(t)
 			delete(w.leader, t)
 		}
 	}
@@ -1217,7 +1234,7 @@ func (w *Watcher) endGroup(pid int) {
 	}
 	for t := range w.running {
 		if _, made := w.forks[t]; !made {
-			delete(w.running, t)
+			gone(t)
 		}
 	}
 }
