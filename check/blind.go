@@ -1091,7 +1091,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.aioLib = ref(ev)
 		}
 		flags := w.openFlags(ev)
-		if w.fdReads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
+		// Not one with O_TRUNC: it empties the file as it opens it, so
+		// nothing read through it is the data the file held (a program
+		// opens its temp file O_RDWR|O_CREAT|O_TRUNC and never reads it).
+		if w.fdReads == 0 && flags&syscalls.O_WRONLY == 0 && flags&syscalls.O_TRUNC == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
 			if w.readOpen == nil {
 				w.readOpen = map[string]bool{}
 			}
@@ -1622,6 +1625,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	if w.syscalls > 0 && w.ok == 0 && w.failed > 0 {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
+	var lost []int // children a clone or fork returned that the trace never shows
+	for pid := range w.forks {
+		if !w.pids[pid] {
+			lost = append(lost, pid)
+		}
+	}
+	// unfollowed: threads or children made calls the trace does not
+	// follow (blind-unfollowed-children, below), which may be the calls
+	// a sign of a filter misses.
+	unfollowed := len(lost) > 0 && len(lost) > w.unexplained() || w.woke.Line != 0 && len(w.pids) == 1
 	// filterWrites: writes to fds never opened are put down to a filter
 	// (below), and not said again as blind-unknown-fd; filterFDs: any
 	// use of such fds is (a filter, or an attach), and the files used
@@ -1731,7 +1744,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			or = ", or attached (-p) without -f to one thread of a program whose other threads do the writing"
 		}
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file%s; what a crash loses there cannot be seen", w.syscalls, or))
-	} else if w.fdReads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
+	} else if w.fdReads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 && !partial && !unfollowed {
+		// (In one file of an -ff set, another thread's file may hold
+		// the reads, and so may the threads a trace does not follow.)
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens
 		// and not one read was filtered. One whose only reads are at
@@ -1827,16 +1842,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// ends the process: that file has none (the set's other files say
 	// more, as the warning above does).
 	filtered := partial || len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
-	var lost []int // children a clone or fork returned that the trace never shows
-	for pid := range w.forks {
-		if !w.pids[pid] {
-			lost = append(lost, pid)
-		}
-	}
 	// Without -f (no pid column), a thread the trace does not follow may
 	// have made the exit_group that ended the process: what that says
 	// is blind-unfollowed-children's, below, not a filter's.
-	threadExit := w.exitLine.PID == 0 && !partial && len(lost) > 0 && len(lost) > w.unexplained()
+	// So may one when a futex woke a thread no line shows (said below as
+	// blind-unfollowed-children too): strace -p attaches to one thread.
+	threadExit := w.exitLine.PID == 0 && !partial && unfollowed
 	if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
@@ -1855,7 +1866,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			or = ", or it shows one thread of a process whose other threads were not traced (no -f)"
 		}
 		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files%s; or with -e status= without unfinished (exit_group never returns, so only that status shows it), which also hides a call the process died in; what a crash loses there cannot be seen", who, or))
-	} else if !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
+	} else if !filtered && !threadExit && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
 		if !w.cmdExec {
 			// No execve first: an excerpt cut from a longer log can
