@@ -247,8 +247,11 @@ type Watcher struct {
 	// mmaps counts the mmap calls: the dynamic loader maps each library
 	// it opens, so a trace that shows it open ld.so.cache and has not one
 	// mmap was recorded with a -e trace= list.
-	mmaps   int
-	preload bool
+	mmaps int
+	// anonMaps: some mmap took no file (fd -1), a call strace -P PATH
+	// never keeps.
+	anonMaps bool
+	preload  bool
 	// preloadAt is the loader's first access of /etc/ld.so.preload: it
 	// opens /etc/ld.so.cache and each library next, so a trace with it
 	// and not one open left the opens out.
@@ -982,6 +985,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 	case syscalls.Mmap:
 		w.mmaps++
+		if fd, ok := ev.Arg(row.FD()).Int(); ok && fd < 0 {
+			w.anonMaps = true
+		}
 		w.ringUse(ev, row)
 		if len(w.readOpen) > 0 && ev.OK() && len(paths) > 0 && w.readOpen[paths[0]] {
 			// A file mapped where the program can read it is read
@@ -1848,7 +1854,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// So may one when a futex woke a thread no line shows (said below as
 	// blind-unfollowed-children too): strace -p attaches to one thread.
 	threadExit := w.exitLine.PID == 0 && !partial && unfollowed
-	if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
+	// pathOnly: every call takes an fd or names a file, and no execve
+	// shows: the shape of strace -P PATH (--trace-path), which keeps only
+	// the calls on the paths it names and their fds, never the program's
+	// start, brk, mmap or futex, nor its exit_group (or of a -e trace=
+	// list of calls on fds, as %desc). Not where an mmap took no file.
+	pathOnly := w.fileCalls == w.syscalls && !w.execSeen && !w.anonMaps
+	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
+		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group, and every one of its %d calls takes an fd or names a file, with no execve, brk or futex: it looks recorded with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds, or with a -e trace= list of calls on fds (as %%desc), which leaves out the renames, unlinks and mkdirs that take no fd; what a crash loses in the calls left out (a journal beside the file, the temp file a rename publishes, a directory's fsync) cannot be seen", w.exitWho(), w.syscalls))
+		out[len(out)-1].Fix = "record without -P and without -e trace=, so that the trace holds every call of the program (strace -f -y -o TRACE CMD), or with crashsim trace"
+	} else if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
 		// process exited and no call in the trace is one. Failed calls
@@ -2050,6 +2065,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shows, plural(int(u.model), "byte", "bytes")))
 	}
 	return out, w.notes()
+}
+
+// exitWho names the process of the first "+++ exited" line.
+func (w *Watcher) exitWho() string {
+	if w.exitLine.PID != 0 {
+		return fmt.Sprintf("pid %d", w.exitLine.PID)
+	}
+	return "the program"
 }
 
 // earliest sorts pids and returns the first event in the trace that named
