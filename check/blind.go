@@ -486,6 +486,10 @@ type Watcher struct {
 	// running holds the pids with an event that have not ended since
 	// (end), and leader each thread's group leader, for a thread a
 	// clone with CLONE_THREAD made: an exit_group ends the whole group.
+	// execCut holds, by pid, an execve that never returned and after
+	// which the pid has no line: strace -b execve detaches from a
+	// process there ("<detached ...>"), and follows nothing it runs.
+	execCut map[int]model.Ref
 	// groupEnded holds the threads an exit_group of their group ended
 	// (endGroup), until a line of theirs shows them running again.
 	groupEnded map[int]bool
@@ -805,6 +809,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 	}
 	w.lastFile, w.lastLine = ev.Pos.File, max(ev.EndLine, ev.Pos.Line)
+	if len(w.execCut) > 0 {
+		delete(w.execCut, ev.PID)
+	}
+	if ev.Kind == parser.KindSyscall && !ev.RetKnown && !ev.Failed() && ev.Call.Row().Effect == syscalls.Execve && ev.FormerPID() == 0 {
+		if w.execCut == nil {
+			w.execCut = map[int]model.Ref{}
+		}
+		w.execCut[ev.PID] = ref(ev)
+	}
 	switch ev.Kind {
 	case parser.KindExit:
 		if w.exits == 0 {
@@ -1588,7 +1601,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		} else if len(w.pids) > 1 {
 			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
-		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		if at, ok := w.execCut[w.cmdPID]; ok {
+			add(BlindCutShort, at, execCutMsg(w.cmdPID))
+			out[len(out)-1].Fix = execCutFix
+		} else {
+			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		}
 	} else if w.ok+w.failed > 0 && len(w.running) > 0 && w.opt.SetPrefix == "" {
 		// The command ended, and a process it left (a daemon, a later
 		// run of a log of several) did not: strace -f waits for every
@@ -1598,7 +1616,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if pid == 0 {
 			who = "the process of the lines without a pid"
 		}
-		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		if at, ok := w.execCut[pid]; ok {
+			add(BlindCutShort, at, execCutMsg(pid))
+			out[len(out)-1].Fix = execCutFix
+		} else {
+			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		}
 	}
 	// A file of an -ff set has no pid column (its events are pid 0): a
 	// numbered trace that has one is a whole recording of its own.
@@ -2066,6 +2089,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	return out, w.notes()
 }
+
+// execCutMsg says blind-cut-short of pid, whose last line is an execve
+// that never returned: the sign of strace -b execve.
+func execCutMsg(pid int) string {
+	who := fmt.Sprintf("pid %d", pid)
+	if pid == 0 {
+		who = "the process of the lines without a pid"
+	}
+	return fmt.Sprintf("%s's last line is this execve, which never returned (strace -b execve prints \"<detached ...>\" there), and nothing of that process follows: it looks recorded with strace -b execve, which stops following a process when it calls execve, so what the program it started did, its writes, syncs and renames, is not in the trace (or the trace was cut off while that execve ran)", who)
+}
+
+// execCutFix is the fix of a blind-cut-short execCutMsg says.
+const execCutFix = "record without -b execve: strace -f follows the programs a process starts (strace -f -o TRACE CMD)"
 
 // exitWho names the process of the first "+++ exited" line.
 func (w *Watcher) exitWho() string {
