@@ -490,6 +490,10 @@ type Watcher struct {
 	// which the pid has no line: strace -b execve detaches from a
 	// process there ("<detached ...>"), and follows nothing it runs.
 	execCut map[int]model.Ref
+	// rawPipe is the first pipe, pipe2 or socketpair that succeeded and
+	// printed an address where its two fds belong (-e verbose=none): it
+	// made fds the trace cannot number.
+	rawPipe model.Ref
 	// groupEnded holds the threads an exit_group of their group ended
 	// (endGroup), until a line of theirs shows them running again.
 	groupEnded map[int]bool
@@ -995,6 +999,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.queued = true
 			w.uringEnter = ref(ev)
 			w.uringEnterFD, _ = ev.Arg(0).Int()
+		}
+	case syscalls.Pipe:
+		if w.rawPipe.Line == 0 && ev.OK() {
+			if a := ev.Arg(row.Pos(syscalls.ArgFDPair)); a != nil && a.Kind == parser.ValNumber {
+				w.rawPipe = ref(ev)
+			}
 		}
 	case syscalls.Mmap:
 		w.mmaps++
@@ -1954,6 +1964,21 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, an fd received over a Unix socket at %s (recvmsg, SCM_RIGHTS)%s: the trace does not name the fds a process receives (no -y), so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, at, more))
 			out[len(out)-1].Fix = receivedFix
+		} else if p := w.rawPipe; p.Line > 0 && p.Seq < w.unnamedAt.Seq {
+			// -e verbose=none prints pipe2(0x7ffc..., 0) = 0: the fds
+			// it made have no numbers in the trace. The fd may be one
+			// of them, or a file the program got some other way: a
+			// write to a file cannot be taken for a pipe's.
+			at := fmt.Sprintf("line %d", p.Line)
+			if p.File != w.unnamedAt.File {
+				at = lineOf(p)
+			}
+			what := "a pipe"
+			if p.Syscall == "socketpair" {
+				what = "a socket"
+			}
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the %s at %s made two fds whose numbers the trace does not print (an address where they belong, as strace -e verbose=none prints it), and fd %d may be one of them or a copy of one (%s, not a file); or it was open when the program started (inherited, as a shell's redirection 3>FILE makes one), or made by a call the trace does not show; the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more, p.Syscall, at, w.unnamedFD, what))
+			out[len(out)-1].Fix = "record without -e verbose=none (strace then prints the fds pipe, pipe2 and socketpair make), and with -y, which names the file of every fd: strace -f -y -o TRACE CMD"
 		} else if _, forked := w.forks[w.unnamedAt.PID]; w.cmdExec && w.unnamedAt.PID != w.cmdPID && !forked {
 			// The trace starts with the program's execve, and the
 			// process using the fd was made by no fork or clone in it:
