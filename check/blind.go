@@ -1895,7 +1895,6 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	pathOnly := w.fileCalls == w.syscalls && !w.execSeen && !w.anonMaps
 	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
 		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, and every one of its %d calls takes an fd or names a file, with no execve, brk or futex: it looks recorded with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds, or with a -e trace= list of calls on fds (as %%desc), which leaves out the renames, unlinks and mkdirs that take no fd; what a crash loses in the calls left out (a journal beside the file, the temp file a rename publishes, a directory's fsync) cannot be seen", w.exitWho(), w.syscalls))
-		out[len(out)-1].Fix = "record without -P and without -e trace=, so that the trace holds every call of the program (strace -f -y -o TRACE CMD), or with crashsim trace"
 	} else if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
