@@ -247,8 +247,11 @@ type Watcher struct {
 	// mmaps counts the mmap calls: the dynamic loader maps each library
 	// it opens, so a trace that shows it open ld.so.cache and has not one
 	// mmap was recorded with a -e trace= list.
-	mmaps   int
-	preload bool
+	mmaps int
+	// anonMaps: some mmap took no file (fd -1), a call strace -P PATH
+	// never keeps.
+	anonMaps bool
+	preload  bool
 	// preloadAt is the loader's first access of /etc/ld.so.preload: it
 	// opens /etc/ld.so.cache and each library next, so a trace with it
 	// and not one open left the opens out.
@@ -278,6 +281,27 @@ type Watcher struct {
 	// heap: the trace shows brk or mprotect (%memory), which glibc's
 	// malloc and its loader make in every dynamic program, old or new.
 	heap bool
+	// execFresh holds the processes whose execve succeeded and that
+	// have opened nothing since, and loaderStart is the first open of
+	// /etc/ld.so.cache by such a process: the dynamic loader starting a
+	// program the trace shows start, which asks for /etc/ld.so.preload
+	// (access, failing unless the file exists) just before it.
+	execFresh   map[int]bool
+	loaderStart model.Ref
+	// nonblock holds, by process (thread group leader) and fd, the fds
+	// set O_NONBLOCK (fcntl F_SETFL) since that process's last epoll_ctl
+	// other than its netpoller's first (epollInit: the one after its
+	// epoll_create1), and epollMade the processes that made an epoll fd.
+	// Go's os package sets each file it opens non-blocking and adds it
+	// to the netpoller's epoll; epoll_ctl fails with EPERM for a regular
+	// file or directory, and only then does it clear O_NONBLOCK again.
+	// unpolled is the first such clear with no epoll_ctl since the set:
+	// the failed epoll_ctl is not in the trace.
+	nonblock   map[[2]int]bool
+	epollMade  map[int]bool
+	epollInit  map[int]bool
+	unpolled   model.Ref
+	unpolledFD int
 	// last is where the last event is: a trace that ends before any
 	// process exited was cut off there.
 	lastFile string
@@ -462,6 +486,17 @@ type Watcher struct {
 	// running holds the pids with an event that have not ended since
 	// (end), and leader each thread's group leader, for a thread a
 	// clone with CLONE_THREAD made: an exit_group ends the whole group.
+	// execCut holds, by pid, an execve that never returned and after
+	// which the pid has no line: strace -b execve detaches from a
+	// process there ("<detached ...>"), and follows nothing it runs.
+	execCut map[int]model.Ref
+	// rawPipe is the first pipe, pipe2 or socketpair that succeeded and
+	// printed an address where its two fds belong (-e verbose=none): it
+	// made fds the trace cannot number.
+	rawPipe model.Ref
+	// groupEnded holds the threads an exit_group of their group ended
+	// (endGroup), until a line of theirs shows them running again.
+	groupEnded map[int]bool
 	// A process still running when the trace ends, after the traced
 	// command ended, says the trace was cut off (a daemon's recording
 	// stopped, an excerpt ending in a later run).
@@ -766,11 +801,27 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if !w.pidSeen || ev.PID != w.lastPID {
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
-		if ev.Kind != parser.KindExit && ev.Kind != parser.KindKilled {
+		// A thread's call cut by its group's exit_group ("<... futex
+		// resumed>) = ?" after the leader's exit_group line, with no
+		// "+++ exited" line under -qq) is the thread's end, not a
+		// process running again.
+		if w.groupEnded[ev.PID] && ev.Kind == parser.KindSyscall && !ev.RetKnown {
+			w.pidSeen = false // a next line of the pid is a process again
+		} else if ev.Kind != parser.KindExit && ev.Kind != parser.KindKilled {
 			w.running[ev.PID] = true
+			delete(w.groupEnded, ev.PID)
 		}
 	}
 	w.lastFile, w.lastLine = ev.Pos.File, max(ev.EndLine, ev.Pos.Line)
+	if len(w.execCut) > 0 {
+		delete(w.execCut, ev.PID)
+	}
+	if ev.Kind == parser.KindSyscall && !ev.RetKnown && !ev.Failed() && ev.Call.Row().Effect == syscalls.Execve && ev.FormerPID() == 0 {
+		if w.execCut == nil {
+			w.execCut = map[int]model.Ref{}
+		}
+		w.execCut[ev.PID] = ref(ev)
+	}
 	switch ev.Kind {
 	case parser.KindExit:
 		if w.exits == 0 {
@@ -848,6 +899,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.woke, w.woken = ref(ev), ev.Ret
 	}
 	row := ev.Call.Row()
+	w.watchNonblock(ev, row)
 	if !processCall(row.Effect) {
 		w.nonProcess++
 	}
@@ -871,6 +923,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.execSeen = true
 		if ev.OK() {
 			w.execs++
+			if w.execFresh == nil {
+				w.execFresh = map[int]bool{}
+			}
+			w.execFresh[ev.PID] = true
 		}
 		if t := ev.FormerPID(); t != 0 {
 			// A thread's execve, which took over its leader's pid:
@@ -880,6 +936,12 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			delete(w.running, t)
 		}
 	case syscalls.Open:
+		if w.execFresh[ev.PID] {
+			if w.loaderStart.Line == 0 && ev.OK() && len(paths) > 0 && paths[0] == "/etc/ld.so.cache" {
+				w.loaderStart = ref(ev)
+			}
+			delete(w.execFresh, ev.PID)
+		}
 		w.anyOpens++
 		if ev.OK() {
 			if w.okOpens == 0 {
@@ -938,8 +1000,17 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.uringEnter = ref(ev)
 			w.uringEnterFD, _ = ev.Arg(0).Int()
 		}
+	case syscalls.Pipe:
+		if w.rawPipe.Line == 0 && ev.OK() {
+			if a := ev.Arg(row.Pos(syscalls.ArgFDPair)); a != nil && a.Kind == parser.ValNumber {
+				w.rawPipe = ref(ev)
+			}
+		}
 	case syscalls.Mmap:
 		w.mmaps++
+		if fd, ok := ev.Arg(row.FD()).Int(); ok && fd < 0 {
+			w.anonMaps = true
+		}
 		w.ringUse(ev, row)
 		if len(w.readOpen) > 0 && ev.OK() && len(paths) > 0 && w.readOpen[paths[0]] {
 			// A file mapped where the program can read it is read
@@ -1049,7 +1120,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.aioLib = ref(ev)
 		}
 		flags := w.openFlags(ev)
-		if w.fdReads == 0 && flags&syscalls.O_WRONLY == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
+		// Not one with O_TRUNC: it empties the file as it opens it, so
+		// nothing read through it is the data the file held (a program
+		// opens its temp file O_RDWR|O_CREAT|O_TRUNC and never reads it).
+		if w.fdReads == 0 && flags&syscalls.O_WRONLY == 0 && flags&syscalls.O_TRUNC == 0 && len(paths) > 0 && w.opt.inScope(paths[0]) {
 			if w.readOpen == nil {
 				w.readOpen = map[string]bool{}
 			}
@@ -1091,6 +1165,52 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	}
 }
 
+// watchNonblock follows the O_NONBLOCK an fcntl sets and clears, and the
+// epoll calls between, for Watcher.unpolled.
+func (w *Watcher) watchNonblock(ev *parser.Event, row *syscalls.Row) {
+	if !ev.OK() || w.unpolled.Line > 0 {
+		return
+	}
+	switch {
+	case ev.Name == "epoll_create1" || ev.Name == "epoll_create":
+		l := w.leaderOf(ev.PID)
+		if w.epollMade == nil {
+			w.epollMade, w.epollInit = map[int]bool{}, map[int]bool{}
+		}
+		w.epollMade[l], w.epollInit[l] = true, true
+	case ev.Name == "epoll_ctl":
+		l := w.leaderOf(ev.PID)
+		if w.epollInit[l] {
+			// The netpoller adds its own eventfd (or pipe) first.
+			w.epollInit[l] = false
+			return
+		}
+		for k := range w.nonblock {
+			if k[0] == l {
+				delete(w.nonblock, k)
+			}
+		}
+	case row.Effect == syscalls.Fcntl:
+		fd, ok := ev.Arg(0).Int()
+		if !ok || ev.Arg(1).Text != "F_SETFL" {
+			return
+		}
+		k := [2]int{w.leaderOf(ev.PID), int(fd)}
+		if strings.Contains(ev.Arg(2).Text, "O_NONBLOCK") {
+			if w.nonblock == nil {
+				w.nonblock = map[[2]int]bool{}
+			}
+			w.nonblock[k] = true
+		} else if w.nonblock[k] && w.epollMade[k[0]] {
+			w.unpolled, w.unpolledFD = ref(ev), k[1]
+		}
+	case row.Effect == syscalls.Close:
+		if fd, ok := ev.Arg(0).Int(); ok && len(w.nonblock) > 0 {
+			delete(w.nonblock, [2]int{w.leaderOf(ev.PID), int(fd)})
+		}
+	}
+}
+
 // command takes ev's process for the traced command's: the first event,
 // or one that starts on an earlier line than the one taken before.
 func (w *Watcher) command(ev *parser.Event) {
@@ -1128,9 +1248,16 @@ func (w *Watcher) endGroup(pid int) {
 	// A thread of the command that ends it ends it (with -qq no "+++
 	// exited" line says so).
 	w.firstEnded = w.firstEnded || l == w.cmdPID
+	gone := func(t int) {
+		delete(w.running, t)
+		if w.groupEnded == nil {
+			w.groupEnded = map[int]bool{}
+		}
+		w.groupEnded[t] = true
+	}
 	for t, tl := range w.leader {
 		if tl == l {
-			delete(w.running, t)
+			gone(t)
 			delete(w.leader, t)
 		}
 	}
@@ -1139,7 +1266,7 @@ func (w *Watcher) endGroup(pid int) {
 	}
 	for t := range w.running {
 		if _, made := w.forks[t]; !made {
-			delete(w.running, t)
+			gone(t)
 		}
 	}
 }
@@ -1484,7 +1611,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		} else if len(w.pids) > 1 {
 			who = "before the traced command exited (no exit_group of it, no \"+++ exited\" line for it)"
 		}
-		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		if at, ok := w.execCut[w.cmdPID]; ok {
+			add(BlindCutShort, at, execCutMsg(w.cmdPID))
+			out[len(out)-1].Fix = execCutFix
+		} else {
+			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d %s: it was cut off, as an excerpt, a strace stopped or killed, or strace -p detached, so what the program did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		}
 	} else if w.ok+w.failed > 0 && len(w.running) > 0 && w.opt.SetPrefix == "" {
 		// The command ended, and a process it left (a daemon, a later
 		// run of a log of several) did not: strace -f waits for every
@@ -1494,7 +1626,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if pid == 0 {
 			who = "the process of the lines without a pid"
 		}
-		add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		if at, ok := w.execCut[pid]; ok {
+			add(BlindCutShort, at, execCutMsg(pid))
+			out[len(out)-1].Fix = execCutFix
+		} else {
+			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
+		}
 	}
 	// A file of an -ff set has no pid column (its events are pid 0): a
 	// numbered trace that has one is a whole recording of its own.
@@ -1527,6 +1664,16 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	if w.syscalls > 0 && w.ok == 0 && w.failed > 0 {
 		add(BlindFailedOnly, w.first, fmt.Sprintf("all %d calls in the trace failed: it looks recorded with -Z (--failed-only), which leaves out every write, sync and rename that succeeded", w.syscalls))
 	}
+	var lost []int // children a clone or fork returned that the trace never shows
+	for pid := range w.forks {
+		if !w.pids[pid] {
+			lost = append(lost, pid)
+		}
+	}
+	// unfollowed: threads or children made calls the trace does not
+	// follow (blind-unfollowed-children, below), which may be the calls
+	// a sign of a filter misses.
+	unfollowed := len(lost) > 0 && len(lost) > w.unexplained() || w.woke.Line != 0 && len(w.pids) == 1
 	// filterWrites: writes to fds never opened are put down to a filter
 	// (below), and not said again as blind-unknown-fd; filterFDs: any
 	// use of such fds is (a filter, or an attach), and the files used
@@ -1636,7 +1783,9 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			or = ", or attached (-p) without -f to one thread of a program whose other threads do the writing"
 		}
 		add(BlindSyscallFilter, w.first, fmt.Sprintf("the trace's %d calls are all syncs and exits, with no execve: it looks recorded with a -e trace= list of syncs (as fsync,fdatasync,sync,exit_group) that leaves out every call that writes, creates, renames or removes a file%s; what a crash loses there cannot be seen", w.syscalls, or))
-	} else if w.fdReads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 {
+	} else if w.fdReads == 0 && w.anyOpens > 0 && w.dropped.Line > 0 && !partial && !unfollowed {
+		// (In one file of an -ff set, another thread's file may hold
+		// the reads, and so may the threads a trace does not follow.)
 		// Every program reads (the dynamic loader reads each library's
 		// header; Go's runtime reads a file of /sys): a trace with opens
 		// and not one read was filtered. One whose only reads are at
@@ -1732,17 +1881,21 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// ends the process: that file has none (the set's other files say
 	// more, as the warning above does).
 	filtered := partial || len(out) > 0 && out[len(out)-1].ID == BlindSyscallFilter
-	var lost []int // children a clone or fork returned that the trace never shows
-	for pid := range w.forks {
-		if !w.pids[pid] {
-			lost = append(lost, pid)
-		}
-	}
 	// Without -f (no pid column), a thread the trace does not follow may
 	// have made the exit_group that ended the process: what that says
 	// is blind-unfollowed-children's, below, not a filter's.
-	threadExit := w.exitLine.PID == 0 && !partial && len(lost) > 0 && len(lost) > w.unexplained()
-	if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
+	// So may one when a futex woke a thread no line shows (said below as
+	// blind-unfollowed-children too): strace -p attaches to one thread.
+	threadExit := w.exitLine.PID == 0 && !partial && unfollowed
+	// pathOnly: every call takes an fd or names a file, and no execve
+	// shows: the shape of strace -P PATH (--trace-path), which keeps only
+	// the calls on the paths it names and their fds, never the program's
+	// start, brk, mmap or futex, nor its exit_group (or of a -e trace=
+	// list of calls on fds, as %desc). Not where an mmap took no file.
+	pathOnly := w.fileCalls == w.syscalls && !w.execSeen && !w.anonMaps
+	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
+		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, and every one of its %d calls takes an fd or names a file, with no execve, brk or futex: it looks recorded with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds, or with a -e trace= list of calls on fds (as %%desc), which leaves out the renames, unlinks and mkdirs that take no fd; what a crash loses in the calls left out (a journal beside the file, the temp file a rename publishes, a directory's fsync) cannot be seen", w.exitWho(), w.syscalls))
+	} else if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
 		// thread exit), and strace prints the call even with -qq: a
 		// process exited and no call in the trace is one. Failed calls
@@ -1760,7 +1913,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			or = ", or it shows one thread of a process whose other threads were not traced (no -f)"
 		}
 		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, which every process that ends by itself does: it looks recorded with a syscall filter (-e trace=..., as %%desc) that leaves out exit_group, and with it perhaps the renames, unlinks and other calls that change files%s; or with -e status= without unfinished (exit_group never returns, so only that status shows it), which also hides a call the process died in; what a crash loses there cannot be seen", who, or))
-	} else if !filtered && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
+	} else if !filtered && !threadExit && w.syscalls > 0 && w.failed == 0 && w.exits > 0 && w.exitCalls == 0 {
 		how := "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group"
 		if !w.cmdExec {
 			// No execve first: an excerpt cut from a longer log can
@@ -1768,6 +1921,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			how = "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group, or is an excerpt of a longer trace (it does not start with an execve)"
 		}
 		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+	} else if !filtered && w.failed == 0 && w.unpolled.Line > 0 {
+		// Go's os package clears the O_NONBLOCK it set on a file it
+		// opened only when adding the file to its epoll failed (EPERM,
+		// as for every regular file and directory): the clear shows,
+		// the failed epoll_ctl before it does not.
+		add(BlindSuccessfulOnly, w.unpolled, fmt.Sprintf("no call in the trace failed, and this fcntl clears the O_NONBLOCK set on fd %d with no epoll_ctl of it between, which Go's os package does only after its epoll_ctl of the file failed (EPERM, as for every regular file and directory): the trace leaves out failed calls, as -e status=!failed (or successful,unfinished) or -z records; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced", w.unpolledFD))
+	} else if !filtered && w.failed == 0 && w.loaderStart.Line > 0 && !w.preload && !w.preloadOpened && !w.accessSeen && w.glibcStart && w.heap {
+		// As below, where the trace shows no access call at all: the
+		// calls of no class and of %memory that glibc makes in every
+		// program are there, so no class filter and no -e trace= list
+		// (crashsim trace's has neither) left out the loader's access,
+		// and the process's execve shows it starting.
+		add(BlindSuccessfulOnly, w.loaderStart, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here just after the program's execve, is not seen asking for /etc/ld.so.preload first (access, which fails unless that file exists), while the calls glibc makes in every program (brk, set_tid_address, ...) show: it looks recorded with -e status= without failed (as -e status=!failed, or successful,unfinished), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
 	} else if !filtered && w.failed == 0 && w.ldCache.Line > 0 && !w.preload && w.accessSeen {
 		// exit_group shows (-e status=!failed keeps it: it never
 		// returns), but not the loader's access of /etc/ld.so.preload,
@@ -1797,6 +1963,21 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, an fd received over a Unix socket at %s (recvmsg, SCM_RIGHTS)%s: the trace does not name the fds a process receives (no -y), so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, at, more))
 			out[len(out)-1].Fix = receivedFix
+		} else if p := w.rawPipe; p.Line > 0 && p.Seq < w.unnamedAt.Seq {
+			// -e verbose=none prints pipe2(0x7ffc..., 0) = 0: the fds
+			// it made have no numbers in the trace. The fd may be one
+			// of them, or a file the program got some other way: a
+			// write to a file cannot be taken for a pipe's.
+			at := fmt.Sprintf("line %d", p.Line)
+			if p.File != w.unnamedAt.File {
+				at = lineOf(p)
+			}
+			what := "a pipe"
+			if p.Syscall == "socketpair" {
+				what = "a socket"
+			}
+			add(BlindUnknownFD, w.unnamedAt, fmt.Sprintf("%s on fd %d, which the trace never opened and does not name%s: the %s at %s made two fds whose numbers the trace does not print (an address where they belong, as strace -e verbose=none prints it), and fd %d may be one of them or a copy of one (%s, not a file); or it was open when the program started (inherited, as a shell's redirection 3>FILE makes one), or made by a call the trace does not show; the trace has no -y paths, so whether it is a file, which file, and whether it was synced cannot be judged", w.unnamedAt.Syscall, w.unnamedFD, more, p.Syscall, at, w.unnamedFD, what))
+			out[len(out)-1].Fix = "record without -e verbose=none (strace then prints the fds pipe, pipe2 and socketpair make), and with -y, which names the file of every fd: strace -f -y -o TRACE CMD"
 		} else if _, forked := w.forks[w.unnamedAt.PID]; w.cmdExec && w.unnamedAt.PID != w.cmdPID && !forked {
 			// The trace starts with the program's execve, and the
 			// process using the fd was made by no fork or clone in it:
@@ -1931,6 +2112,27 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shows, plural(int(u.model), "byte", "bytes")))
 	}
 	return out, w.notes()
+}
+
+// execCutMsg says blind-cut-short of pid, whose last line is an execve
+// that never returned: the sign of strace -b execve.
+func execCutMsg(pid int) string {
+	who := fmt.Sprintf("pid %d", pid)
+	if pid == 0 {
+		who = "the process of the lines without a pid"
+	}
+	return fmt.Sprintf("%s's last line is this execve, which never returned (strace -b execve prints \"<detached ...>\" there), and nothing of that process follows: it looks recorded with strace -b execve, which stops following a process when it calls execve, so what the program it started did, its writes, syncs and renames, is not in the trace (or the trace was cut off while that execve ran)", who)
+}
+
+// execCutFix is the fix of a blind-cut-short execCutMsg says.
+const execCutFix = "record without -b execve: strace -f follows the programs a process starts (strace -f -o TRACE CMD)"
+
+// exitWho names the process of the first "+++ exited" line.
+func (w *Watcher) exitWho() string {
+	if w.exitLine.PID != 0 {
+		return fmt.Sprintf("pid %d", w.exitLine.PID)
+	}
+	return "the program"
 }
 
 // earliest sorts pids and returns the first event in the trace that named
