@@ -51,6 +51,7 @@ const (
 // column holds. The wall-* columns are strace's after 6.16.
 var summaryHeads = map[string]summaryColumn{
 	"%":          sumDecimal, // then "time"
+	"time":       sumDecimal, // "% time" with its "%" lost (a table copied from a terminal)
 	"seconds":    sumDecimal,
 	"shortest":   sumDecimal, // -U min-time
 	"longest":    sumDecimal, // -U max-time
