@@ -120,7 +120,7 @@ var (
 	renameDetector = &detector{func() observer { return &renameBeforeSync{} },
 		kinds(model.EffEntry)}
 	replaceDetector = &detector{func() observer { return &renameBeforeDirSync{} },
-		kinds(model.EffEntry, model.EffFileSync, model.EffSyncAll)}
+		kinds(model.EffEntry, model.EffFileSync, model.EffDirSync, model.EffSyncAll)}
 	removeDetector = &detector{func() observer { return &removeBeforeSync{} },
 		kinds(model.EffRead, model.EffWrite, model.EffFileSync, model.EffEntry, model.EffTruncate)}
 	dirSyncDetector = &detector{func() observer { return &dirSyncBeforeData{} },

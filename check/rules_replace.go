@@ -27,6 +27,12 @@ type renameBeforeDirSync struct {
 	waiting []syncedName
 	queued  map[int]bool
 	hits    []replaceHit
+	// compactAt is the length of waiting past which a directory sync
+	// drops every entry whose name is durable, not only those in front:
+	// twice what was left the last time, so that the list stays within
+	// twice the names pending (a million files each synced and
+	// dir-synced keep it at one).
+	compactAt int
 }
 
 // syncedName is a file whose data a sync made durable while its name was
@@ -61,8 +67,13 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 			for _, w := range rd.waiting {
 				delete(rd.queued, w.ino.ID)
 			}
+			clear(rd.waiting)
 			rd.waiting = rd.waiting[:0]
+		} else {
+			rd.prune(r)
 		}
+	case model.EffDirSync:
+		rd.prune(r)
 	case model.EffEntry:
 		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryExchange {
 			rd.renamed(r, e)
@@ -84,9 +95,40 @@ func (rd *renameBeforeDirSync) synced(r *run, e *model.Effect) {
 	if rd.queued == nil {
 		rd.queued = map[int]bool{}
 	}
-	r.m.Pin(ino)
+	// Not pinned: while its name is pending the model keeps the inode,
+	// and a durable name drops it from waiting (prune).
 	rd.queued[ino.ID] = true
 	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, made: op, sync: e.Ref})
+}
+
+// prune drops the waiting files whose name a sync made durable: those in
+// front at each directory sync, and all of them once the list is past
+// compactAt.
+func (rd *renameBeforeDirSync) prune(r *run) {
+	i := 0
+	for i < len(rd.waiting) && rd.waiting[i].made.Durable {
+		delete(rd.queued, rd.waiting[i].ino.ID)
+		i++
+	}
+	if i > 0 {
+		n := copy(rd.waiting, rd.waiting[i:])
+		clear(rd.waiting[n:])
+		rd.waiting = rd.waiting[:n]
+	}
+	if len(rd.waiting) <= rd.compactAt {
+		return
+	}
+	keep := rd.waiting[:0]
+	for _, w := range rd.waiting {
+		if w.made.Durable || pendingMaker(r.m, w.ino, w.path) != w.made {
+			delete(rd.queued, w.ino.ID)
+			continue
+		}
+		keep = append(keep, w)
+	}
+	clear(rd.waiting[len(keep):])
+	rd.waiting = keep
+	rd.compactAt = 2*len(keep) + 64
 }
 
 // pendingMaker is the pending entry operation that gave ino the name p,
@@ -137,6 +179,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 			continue
 		}
 		delete(rd.queued, w.ino.ID)
+		r.m.Pin(w.ino) // its name at the end, for the finding
 		rd.hits = append(rd.hits, replaceHit{at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
 	}
 	clear(rd.waiting[len(keep):])
