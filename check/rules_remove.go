@@ -337,6 +337,12 @@ func (rs *removeBeforeSync) filled(e *model.Effect) {
 		if e.Entry.Kind != model.EntryRename || !slices.Contains(g.copies[:], c.New.ID) {
 			continue
 		}
+		if c.New.Initial || len(c.New.Paths()) > 2 {
+			// Not a temp file made for the new version (its name, then
+			// this one): a log rotation renames the file it appended to
+			// down the line, and the oldest over the one it removed.
+			continue
+		}
 		g.by = e.Ref
 		for _, o := range e.Entry.Changes {
 			if o.Old == c.New && o.New == nil {

@@ -415,6 +415,13 @@ func TestRemoveBeforeRename(t *testing.T) {
 		{"the same with the copy never synced", []string{openOld, readOld, closeOld, openTmp, writeTmp, unlink, rename}, true},
 		{"its copy renamed over it", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, rename, dirSync}, false},
 		{"removed, then another file renamed to its name", []string{openOld, readOld, closeOld, unlink, other, dirSync}, false},
+		// A log rotation: it read a.1, appended to a.zip (the file it
+		// logs to), then renamed each down the line and the oldest over
+		// the one it removed; what it renames is no temp file.
+		{"a rotation renames the file it appended to over one it removed", []string{
+			`1 openat(AT_FDCWD, "/w/a.1", O_RDONLY) = 3`, `1 read(3, "l1", 10) = 2`, closeOld,
+			`1 openat(AT_FDCWD, "/w/a.zip", O_WRONLY|O_APPEND) = 4`, `1 write(4, "l2", 2) = 2`, `1 close(4) = 0`,
+			`1 rename("/w/a.1", "/w/a.2") = 0`, `1 rename("/w/a.zip", "/w/a.1") = 0`, `1 unlink("/w/a.2") = 0`, `1 rename("/w/a.1", "/w/a.2") = 0`}, false},
 		{"removed, then its copy renamed elsewhere", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, unlink, `1 rename("/w/zi0001", "/w/b.zip") = 0`, dirSync}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

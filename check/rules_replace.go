@@ -27,6 +27,11 @@ type renameBeforeDirSync struct {
 	waiting []syncedName
 	queued  map[int]bool
 	hits    []replaceHit
+	// unsettled holds, by the path of its file, the hits whose file's
+	// name is not durable yet: one the program renames or removes
+	// before then was a temp name of its own, which the replaced file
+	// cannot name (two saves renamed in one batch), and is dropped.
+	unsettled map[string][]int
 	// compactAt is the length of waiting past which a directory sync
 	// drops every entry whose name is durable, not only those in front:
 	// twice what was left the last time, so that the list stays within
@@ -51,6 +56,7 @@ type replaceHit struct {
 	replaced string
 	name     syncedName
 	state    *State
+	dropped  bool
 }
 
 func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
@@ -75,6 +81,9 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 	case model.EffDirSync:
 		rd.prune(r)
 	case model.EffEntry:
+		if len(rd.unsettled) > 0 {
+			rd.moved(e)
+		}
 		if e.Entry.Kind == model.EntryRename || e.Entry.Kind == model.EntryExchange {
 			rd.renamed(r, e)
 		}
@@ -99,6 +108,23 @@ func (rd *renameBeforeDirSync) synced(r *run, e *model.Effect) {
 	// and a durable name drops it from waiting (prune).
 	rd.queued[ino.ID] = true
 	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, made: op, sync: e.Ref})
+}
+
+// moved drops the hits whose file the entry operation e takes a name
+// from before that name was durable, and forgets those whose name is.
+func (rd *renameBeforeDirSync) moved(e *model.Effect) {
+	for _, c := range e.Entry.Changes {
+		is, ok := rd.unsettled[c.Path]
+		if !ok || c.Old == nil || c.Old == c.New {
+			continue
+		}
+		for _, i := range is {
+			if h := &rd.hits[i]; h.name.ino == c.Old && !h.name.made.Durable {
+				h.dropped = true
+			}
+		}
+		delete(rd.unsettled, c.Path)
+	}
 }
 
 // prune drops the waiting files whose name a sync made durable: those in
@@ -180,6 +206,10 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		}
 		delete(rd.queued, w.ino.ID)
 		r.m.Pin(w.ino) // its name at the end, for the finding
+		if rd.unsettled == nil {
+			rd.unsettled = map[string][]int{}
+		}
+		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
 		rd.hits = append(rd.hits, replaceHit{at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
 	}
 	clear(rd.waiting[len(keep):])
@@ -189,8 +219,8 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 func (rd *renameBeforeDirSync) Finish(r *run) {
 	for _, h := range rd.hits {
 		w := h.name
-		if !w.made.Durable {
-			continue // a name never made durable is name-not-synced's
+		if h.dropped || !w.made.Durable {
+			continue // a temp name, or one never made durable (name-not-synced's)
 		}
 		p, d, old := w.ino.Name(), dirWords(parentDirOf(w.path)), base(h.replaced)
 		f := newFinding(RenameBeforeDirSync, p, h.at,

@@ -41,6 +41,10 @@ func TestRenameBeforeDirSync(t *testing.T) {
 		{"the directory never fsynced: name-not-synced's", []string{openDir, manifest, syncMan, current, replace}, nil, nil},
 		{"a sync of everything before the rename", []string{openDir, manifest, syncMan, sync, current, replace, dirSync}, nil, nil},
 		{"written again after its sync", []string{openDir, manifest, syncMan, rewrite, current, replace, dirSync}, nil, nil},
+		// Two saves renamed in one batch: the second's temp name is its
+		// own, gone before the directory sync, and nothing can name it.
+		{"another save's temp file, renamed before the directory fsync", []string{openDir, manifest, syncMan, current,
+			`1 rename("/d/CURRENT.tmp", "/d/CURRENT") = 0`, `1 rename("/d/MANIFEST-2", "/d/MANIFEST") = 0`, dirSync}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
