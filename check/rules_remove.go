@@ -137,6 +137,10 @@ type removeHit struct {
 	unnamed bool
 	named   model.Ref
 	gone    string
+	// then is the copy's name when the file was removed: the words name
+	// it by that when it was later renamed to the name removed (zip's
+	// temp file, renamed over the archive it unlinked).
+	then string
 }
 
 func (rs *removeBeforeSync) owner(r *run, pid int, make bool) *removeOwner {
@@ -451,7 +455,7 @@ func (rs *removeBeforeSync) copiesLost(r *run, src *model.Inode, s *readCopies, 
 // removed or emptied at at.
 func (rs *removeBeforeSync) add(r *run, g *model.Inode, p string, read, at model.Ref, h removeHit) {
 	r.m.Pin(g)
-	h.ino, h.removed, h.read, h.at = g, p, read, at
+	h.ino, h.removed, h.read, h.at, h.then = g, p, read, at, g.Name()
 	if h.truncated != 0 {
 		if rs.truncs == nil {
 			rs.truncs = map[int][]int{}
@@ -508,19 +512,25 @@ func (rs *removeBeforeSync) Finish(r *run) {
 			continue
 		}
 		p, gone := h.ino.Name(), base(h.removed)
+		// The finding is on the copy's name at the end; its words name
+		// it as it was called then, when it took the removed name since.
+		called := p
+		if p == h.removed && h.then != "" {
+			called = h.then
+		}
 		removed, left, removing, removes := "removed", "gone", "removing", " removes "
 		if h.truncated != 0 {
 			removed, left, removing, removes = "emptied by a truncation", "emptied", "truncating", " truncates "
 		}
 		if h.unnamed {
-			f := newFinding(RemoveBeforeSync, p, h.at, unnamedWords(h, p, gone, removed, left, removing))
+			f := newFinding(RemoveBeforeSync, p, h.at, unnamedWords(h, called, gone, removed, left, removing))
 			f.relate(h.read, "reads "+gone)
 			switch {
 			case h.named.Line == 0:
 			case h.gone != "":
 				f.relate(h.named, "makes "+base(h.gone)+", the directory holding it not yet synced")
 			default:
-				f.relate(h.named, "names "+base(p)+", its directory not yet synced")
+				f.relate(h.named, "names "+base(called)+", its directory not yet synced")
 			}
 			f.relate(h.at, h.at.Syscall+removes+gone)
 			f.State = h.state
@@ -529,7 +539,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		}
 		f := newFinding(RemoveBeforeSync, p, h.at,
 			fmt.Sprintf("%s was %s while %s, written after %s was read, was only in the page cache: a crash can leave %s %s and %s empty or partial, the data in neither; fsync %s before %s %s",
-				gone, removed, base(p), gone, gone, left, base(p), base(p), removing, gone))
+				gone, removed, base(called), gone, gone, left, base(called), base(called), removing, gone))
 		f.relate(h.read, "reads "+gone)
 		f.relate(h.first, "written, not yet durable")
 		if h.last.Line != h.first.Line {

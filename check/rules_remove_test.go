@@ -441,6 +441,14 @@ func TestRemoveBeforeRename(t *testing.T) {
 					t.Errorf("message %q does not say %q", f.Message, w)
 				}
 			}
+			// remove-before-sync's words on the same removal (posix: the
+			// unlink can reach the disk before the copy's name) name the
+			// copy by its temp name, not by the name it took after.
+			for _, g := range findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed}, RemoveBeforeSync) {
+				if strings.Contains(g.Message, "after a.zip, written") || strings.Contains(g.Message, "while a.zip,") || !strings.Contains(g.Message, "zi0001") {
+					t.Errorf("remove-before-sync names the copy by the name it took after: %s", g.Message)
+				}
+			}
 		})
 	}
 	// A file made in the run and never synced had nothing durable to
