@@ -378,7 +378,7 @@ var registry = []*Rule{
 			`rename("CURRENT.tmp", "CURRENT") = 0`,
 			`fsync(5) = 0`,
 		),
-		Seed:     "RocksDB's CURRENT renamed to its new MANIFEST, and redis's AOF manifest renamed to a new increment file, before the directory fsync that makes the new file's name durable",
+		Seed:     "RocksDB's CURRENT renamed to name its new MANIFEST before the directory fsync that makes the MANIFEST's name durable",
 		detector: replaceDetector,
 	},
 	{

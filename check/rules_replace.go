@@ -10,14 +10,16 @@ import (
 // program made and synced just before have names not yet durable: the
 // pointer swap of a store that writes a new manifest (or log segment),
 // fsyncs it, renames a small file that names it over the old one, and
-// only then fsyncs the directory (RocksDB's CURRENT, redis's AOF
-// manifest). Under posix the directory's changes persist in any order,
+// only then fsyncs the directory (RocksDB's CURRENT). Under posix the directory's changes persist in any order,
 // so a crash can keep the new pointer and lose the file it points to.
 // The ordered models commit the create with or before the rename, so it
 // asks nothing of them (model.Model.NameLostWithLast says so).
 //
 // Only a file whose data the program synced counts: it wanted the file
-// durable. Only a name that did become durable later in the trace is
+// durable. Not yet seen: a new file named by a rename of its own before
+// the pointer's (redis's AOF base), one made durable by O_SYNC writes, a
+// pointer that is new (no replace), a file whose creation the trace
+// cannot tell from an emptying (O_CREAT|O_TRUNC with no listing). Only a name that did become durable later in the trace is
 // reported: one never made durable is name-not-synced's, whose fix (a
 // directory fsync) placed before the rename is this one's too.
 type renameBeforeDirSync struct {
