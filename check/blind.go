@@ -1167,8 +1167,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 
 // watchNonblock follows the O_NONBLOCK an fcntl sets and clears, and the
 // epoll calls between, for Watcher.unpolled.
+//
+// A trace with a failed call shows failures, and the sign is not asked
+// (Finish wants none): from the first one on, nothing is followed.
 func (w *Watcher) watchNonblock(ev *parser.Event, row *syscalls.Row) {
-	if !ev.OK() || w.unpolled.Line > 0 {
+	if !ev.OK() || w.unpolled.Line > 0 || w.failed > 0 {
+		if w.failed > 0 && w.nonblock != nil {
+			w.nonblock, w.epollMade, w.epollInit = nil, nil, nil
+		}
 		return
 	}
 	switch {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -19,15 +20,16 @@ import (
 // durable. Not yet seen: a new file named by a rename of its own before
 // the pointer's (redis's AOF base), one made durable by O_SYNC writes, a
 // pointer that is new (no replace), a file whose creation the trace
-// cannot tell from an emptying (O_CREAT|O_TRUNC with no listing). Only a name that did become durable later in the trace is
-// reported: one never made durable is name-not-synced's, whose fix (a
-// directory fsync) placed before the rename is this one's too.
+// cannot tell from an emptying (O_CREAT|O_TRUNC with no listing).
+//
+// Only a name that did become durable later in the trace is reported:
+// one never made durable is name-not-synced's, whose fix (a directory
+// fsync) placed before the rename is this one's too.
 type renameBeforeDirSync struct {
-	// waiting are the files synced while the entry operation that gave
-	// them their name was pending, in the order of their syncs; queued
-	// says, by inode ID, which are in waiting.
+	// waiting are the files synced while an entry operation naming them
+	// was pending, in the order of their syncs (a file synced again
+	// later may be in it twice; a rename reports it once).
 	waiting []syncedName
-	queued  map[int]bool
 	hits    []replaceHit
 	// unsettled holds, by the path of its file, the hits whose file's
 	// name is not durable yet: one the program renames or removes
@@ -47,7 +49,7 @@ type renameBeforeDirSync struct {
 type syncedName struct {
 	ino  *model.Inode
 	path string
-	made *model.EntryOp // what gave it the name
+	made *model.EntryOp // what gave it the name: set when a rename finds it
 	sync model.Ref
 }
 
@@ -68,13 +70,10 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 	switch e.Kind {
 	case model.EffFileSync:
 		if e.HadPending() {
-			rd.synced(r, e)
+			rd.synced(e)
 		}
 	case model.EffSyncAll:
 		if e.FS == "" {
-			for _, w := range rd.waiting {
-				delete(rd.queued, w.ino.ID)
-			}
 			clear(rd.waiting)
 			rd.waiting = rd.waiting[:0]
 		} else {
@@ -94,22 +93,21 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 
 // synced notes the file a sync made durable when the name it has came
 // from an entry operation still pending.
-func (rd *renameBeforeDirSync) synced(r *run, e *model.Effect) {
+//
+// It asks no name of the model: a check of a million files, each synced
+// and then dir-synced, passes here a million times. Which operation gave
+// the name is asked when a rename finds the file still waiting.
+func (rd *renameBeforeDirSync) synced(e *model.Effect) {
 	ino := e.Inode
-	if ino == nil || ino.Dir || ino.Path == "" || rd.queued[ino.ID] || ino.DataPending() {
+	if ino == nil || ino.Dir || ino.Path == "" || !ino.NamesPending() || ino.DataPending() {
 		return
 	}
-	op := pendingMaker(r.m, ino, ino.Path)
-	if op == nil {
-		return
+	if n := len(rd.waiting); n > 0 && rd.waiting[n-1].ino == ino && rd.waiting[n-1].path == ino.Path {
+		return // synced again
 	}
-	if rd.queued == nil {
-		rd.queued = map[int]bool{}
-	}
-	// Not pinned: while its name is pending the model keeps the inode,
-	// and a durable name drops it from waiting (prune).
-	rd.queued[ino.ID] = true
-	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, made: op, sync: e.Ref})
+	// Not pinned: while an operation naming it is pending the model
+	// keeps the inode, and once none is, prune drops it.
+	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, sync: e.Ref})
 }
 
 // moved drops the hits whose file the entry operation e takes a name
@@ -134,8 +132,7 @@ func (rd *renameBeforeDirSync) moved(e *model.Effect) {
 // compactAt.
 func (rd *renameBeforeDirSync) prune(r *run) {
 	i := 0
-	for i < len(rd.waiting) && rd.waiting[i].made.Durable {
-		delete(rd.queued, rd.waiting[i].ino.ID)
+	for i < len(rd.waiting) && !rd.waiting[i].ino.NamesPending() {
 		i++
 	}
 	if i > 0 {
@@ -148,11 +145,9 @@ func (rd *renameBeforeDirSync) prune(r *run) {
 	}
 	keep := rd.waiting[:0]
 	for _, w := range rd.waiting {
-		if w.made.Durable || pendingMaker(r.m, w.ino, w.path) != w.made {
-			delete(rd.queued, w.ino.ID)
-			continue
+		if w.ino.NamesPending() && pendingMaker(r.m, w.ino, w.path) != nil {
+			keep = append(keep, w)
 		}
-		keep = append(keep, w)
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
@@ -194,19 +189,22 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		return
 	}
 	keep := rd.waiting[:0]
+	first := len(rd.hits)
 	for _, w := range rd.waiting {
-		if w.ino == e.Inode || w.ino.DataPending() || pendingMaker(r.m, w.ino, w.path) != w.made {
-			// Moved by this rename, written again, or its name durable
-			// or gone: a later sync queues it anew.
-			delete(rd.queued, w.ino.ID)
-			continue
+		if w.ino == e.Inode || w.ino.DataPending() {
+			continue // moved by this rename, or written again: a later sync adds it anew
+		}
+		if w.made = pendingMaker(r.m, w.ino, w.path); w.made == nil {
+			continue // its name durable, or gone
+		}
+		if slices.ContainsFunc(rd.hits[first:], func(h replaceHit) bool { return h.name.ino == w.ino }) {
+			continue // synced twice while waiting: found once
 		}
 		st, ok := r.m.NameLostWithLast(w.path, 256, w.ino)
 		if !ok {
 			keep = append(keep, w)
 			continue
 		}
-		delete(rd.queued, w.ino.ID)
 		r.m.Pin(w.ino) // its name at the end, for the finding
 		if rd.unsettled == nil {
 			rd.unsettled = map[string][]int{}

@@ -664,6 +664,11 @@ func (n *Inode) noteSyncedWrite(ops *opList, k int) {
 // not nothing (Python's missing flush before fsync).
 func (n *Inode) SyncedWrite() bool { return n.syncedWrite }
 
+// NamesPending reports whether an entry operation that names the inode
+// (gives it a name or takes one) is not durable yet: false once every
+// name change of it a crash could undo is on disk.
+func (n *Inode) NamesPending() bool { return n.opRefs > 0 }
+
 // inodeBlock is how many inodes (and retired records, retire.go) a block
 // of the tables by ID holds.
 const inodeBlock = 1024
