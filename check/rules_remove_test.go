@@ -170,6 +170,23 @@ func findingsOf(t *testing.T, text string, opt Options, id string) []*Finding {
 	return out
 }
 
+// applyText replays the trace text through model m, whose Observe hook
+// feeds the observer a test looks into.
+func applyText(t *testing.T, m *model.Model, text string) {
+	t.Helper()
+	rd := parser.NewReader(strings.NewReader(text), "t.strace", parser.Options{})
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Apply(ev)
+	}
+}
+
 // TestRemoveBeforeSyncVolatile: mv from /dev/shm (tmpfs) to a disk copies
 // and unlinks; the original could not survive a crash anyway, so its
 // removal loses nothing the copy's unsynced bytes did not.
@@ -214,17 +231,7 @@ func TestRemoveBeforeSyncForgetsProcesses(t *testing.T) {
 		}
 		fmt.Fprintf(&text, "%d +++ exited with 0 +++\n", pid)
 	}
-	rd := parser.NewReader(strings.NewReader(text.String()), "t.strace", parser.Options{})
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.m.Apply(ev)
-	}
+	applyText(t, r.m, text.String())
 	if len(rs.owners) == 0 || len(rs.owners) > 200 {
 		t.Errorf("%d processes read and exited, %d kept", n, len(rs.owners))
 	}

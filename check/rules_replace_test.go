@@ -2,13 +2,11 @@ package check
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crashsim/crashsim/model"
-	"github.com/crashsim/crashsim/parser"
 )
 
 // TestRenameBeforeDirSync: a pointer file renamed over the old one before
@@ -87,17 +85,7 @@ func TestRenameBeforeDirSyncForgets(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&text, "1 openat(AT_FDCWD, \"/b/f%d\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"x\", 1) = 1\n1 fsync(3) = 0\n1 close(3) = 0\n1 fsync(4) = 0\n", i)
 	}
-	p := parser.NewReader(strings.NewReader(text.String()), "t.strace", parser.Options{})
-	for {
-		ev, err := p.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.m.Apply(ev)
-	}
+	applyText(t, r.m, text.String())
 	if len(rd.waiting) == 0 || len(rd.waiting) > 200 {
 		t.Errorf("%d files synced and dir-synced beside one never dir-synced: %d waiting; want the one and at most a few more", n, len(rd.waiting))
 	}
