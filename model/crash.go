@@ -474,7 +474,7 @@ func (m *Model) crashName(n *Name, p string, maxStates int, stop func(PathState)
 	// when one of them constrains an inode.
 	var aboveRoom [4]*Name
 	var above []*Name
-	if m.opt.Persistence.ordered() {
+	if m.opt.Persistence.Ordered() {
 		above = aboveRoom[:0]
 	}
 	vanishing, gone, above := m.ancestors(p, n.Cache != nil, above)
@@ -602,7 +602,7 @@ func satAdd(a, b int64) int64 {
 // extent before the data lands), and under the other ordered models once
 // writeback of the file started without waiting for it.
 func (m *Model) sizeWithoutData(ino *Inode) bool {
-	return !m.opt.Persistence.ordered() || m.opt.Persistence == Ext4 || ino.writeback()
+	return !m.opt.Persistence.Ordered() || m.opt.Persistence == Ext4 || ino.writeback()
 }
 
 // contentStates enumerates the contents inode ino can have after a crash,
@@ -630,7 +630,7 @@ func (m *Model) contentStates(ino *Inode, current bool, via *EntryOp, maxStates 
 	k := ops.len()
 	cl := classifier{ino: ino, ops: ops, current: current, files: m.opt.NameFiles, noWords: !words}
 	minPrefix := 0
-	ordered := m.opt.Persistence.ordered() // a shorter file, never holes
+	ordered := m.opt.Persistence.Ordered() // a shorter file, never holes
 	// ext4's auto_da_alloc starts writeback of a file renamed over another
 	// but does not wait for it: the commit of the rename can carry the new
 	// size while the blocks are still unwritten, so zeros read back (seen

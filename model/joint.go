@@ -89,7 +89,7 @@ func (m *Model) jointCount(paths map[string]PathOutcomes) (total, explored int64
 		}
 		return nil
 	}
-	ordered := m.opt.Persistence.ordered()
+	ordered := m.opt.Persistence.Ordered()
 	// Under the ordered models a configuration's cut leaves out the
 	// states that put on disk a size change made at or after it
 	// (sizeorder.go): the factor of inode ino at p in a configuration cut
@@ -263,5 +263,5 @@ func (m *Model) contentCount(ino *Inode) int64 {
 		return 1
 	}
 	cl := classifier{ino: ino, ops: ino.maybeOps(), current: true, files: m.opt.NameFiles}
-	return cl.count(m.opt.Persistence.ordered(), 0)
+	return cl.count(m.opt.Persistence.Ordered(), 0)
 }

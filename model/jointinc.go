@@ -463,7 +463,7 @@ func (j *jointInc) enlistOp(op *EntryOp) {
 func (j *jointInc) update(changed []string, outs []PathOutcomes) {
 	// The model for the records' sizeSeqs: the ordered models only.
 	var om *Model
-	if j.m.opt.Persistence.ordered() {
+	if j.m.opt.Persistence.Ordered() {
 		om = j.m
 	}
 	for i, p := range changed {
@@ -773,7 +773,7 @@ func (j *jointInc) count() (total, explored int64, exact bool) {
 	}
 	// The varying set, kept for the enumerations.
 	exact = j.inexact == 0
-	ordered := j.m.opt.Persistence.ordered()
+	ordered := j.m.opt.Persistence.Ordered()
 	k := len(j.ops)
 	if len(j.order) > 2*k+64 {
 		j.prune()

@@ -111,7 +111,7 @@ func (m *Model) jointSpace(paths map[string]PathOutcomes) *JointSpace {
 		sp.static = append(sp.static, jslot{p, ino, sp.statesOf(p, ino)})
 	}
 	k := len(sp.ops)
-	switch ordered := m.opt.Persistence.ordered(); {
+	switch ordered := m.opt.Persistence.Ordered(); {
 	case !ordered && k <= jointSubsetOps:
 		for mask := 0; mask < 1<<k; mask++ {
 			cfg := make([]bool, k)
@@ -128,7 +128,7 @@ func (m *Model) jointSpace(paths map[string]PathOutcomes) *JointSpace {
 		sp.configs = [][]bool{sp.prefixConfig(0), sp.prefixConfig(k)}
 		sp.exact = false
 	}
-	if k > 0 && m.opt.Persistence.ordered() && m.sizedPaths(paths, sp.ops[0].seq()) > jointCutPaths {
+	if k > 0 && m.opt.Persistence.Ordered() && m.sizedPaths(paths, sp.ops[0].seq()) > jointCutPaths {
 		// As jointCount: "all persisted" alone.
 		sp.configs = [][]bool{sp.prefixConfig(k)}
 		sp.exact = false
@@ -703,7 +703,7 @@ func (sp *JointSpace) Prefix(n int) *JointState {
 // those are lost with it.
 func (sp *JointSpace) Drop(k int) *JointState {
 	po := sp.Pending()[k]
-	ordered := sp.m.opt.Persistence.ordered()
+	ordered := sp.m.opt.Persistence.Ordered()
 	cfg := sp.prefixConfig(len(sp.ops))
 	if po.Entry != nil {
 		i := sp.opIndex[po.Entry]
@@ -841,7 +841,7 @@ func (sp *JointSpace) With(p string, target PathState, most bool) (*JointState, 
 // takes the longest (or shortest) prefix.
 func (sp *JointSpace) nearest(p string, want func([]bool, map[string]*Inode) bool, most bool) ([]bool, bool) {
 	k := len(sp.ops)
-	if sp.m.opt.Persistence.ordered() {
+	if sp.m.opt.Persistence.Ordered() {
 		for n := range k + 1 {
 			j := n
 			if most {
@@ -901,7 +901,7 @@ func popcount(x int) int {
 func (sp *JointSpace) Sample(r *rand.Rand) *JointState {
 	k := len(sp.ops)
 	var cfg []bool
-	if sp.m != nil && sp.m.opt.Persistence.ordered() {
+	if sp.m != nil && sp.m.opt.Persistence.Ordered() {
 		cfg = sp.prefixConfig(r.IntN(k + 1))
 	} else {
 		cfg = make([]bool, k)

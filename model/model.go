@@ -55,17 +55,13 @@ func (p Persistence) String() string {
 	return "posix"
 }
 
-// ordered reports whether metadata persists in program order (a journal
+// Ordered reports whether metadata persists in program order (a journal
 // or log committing transactions in order), so that crash states keep a
-// prefix of the pending entry operations, and whether data comes back as
-// a shorter file (delayed allocation, or a size that follows the data
+// prefix of the pending entry operations (a crash that keeps an entry
+// operation keeps every one before it), and whether data comes back as a
+// shorter file (delayed allocation, or a size that follows the data
 // written) rather than with holes.
-func (p Persistence) ordered() bool { return p != Posix }
-
-// Ordered reports whether metadata persists in program order under p:
-// whether a crash that keeps an entry operation keeps every one before
-// it.
-func (p Persistence) Ordered() bool { return p.ordered() }
+func (p Persistence) Ordered() bool { return p != Posix }
 
 // ParsePersistence reads a --model value.
 func ParsePersistence(s string) (Persistence, error) {

@@ -18,7 +18,7 @@ import "slices"
 // operation with it (each came before), and p names what the program
 // sees.
 func (m *Model) NameLostWithLast(p string, maxStates int, kept ...*Inode) (PathState, bool) {
-	if m.opt.Persistence.ordered() {
+	if m.opt.Persistence.Ordered() {
 		return PathState{}, false
 	}
 	return m.CrashFirst(p, maxStates, func(s PathState) bool {

@@ -118,7 +118,7 @@ func sizeSeqs(ino *Inode, states []PathState, buf *[]int, yield func(k, seq int)
 // that did not persist, under the ordered models; noCut when all did, or
 // under posix.
 func (sp *JointSpace) cutSeq(cfg []bool) int {
-	if sp.m == nil || !sp.m.opt.Persistence.ordered() {
+	if sp.m == nil || !sp.m.opt.Persistence.Ordered() {
 		return noCut
 	}
 	for i, ok := range cfg {
@@ -218,7 +218,7 @@ const unreachable = -1
 // state: under posix, or when only the last candidate names a file and
 // the directories above are there wherever the name shows a candidate.
 func (m *Model) candidateCuts(above []*Name, n int, at func(i int) (*Inode, *EntryOp)) *pathCuts {
-	if !m.opt.Persistence.ordered() || n == 0 || n < 2 && len(above) == 0 {
+	if !m.opt.Persistence.Ordered() || n == 0 || n < 2 && len(above) == 0 {
 		return nil
 	}
 	sized := false // a candidate before the last names a file
