@@ -319,9 +319,8 @@ func (rs *removeBeforeSync) gap(r *run, p string, s *readCopies, at model.Ref) {
 			g.read = cp.read
 		}
 	}
-	if st, ok := r.m.CrashFirst(p, 256, func(s model.PathState) bool { return s.Outcome == model.Missing }); ok {
-		g.state = stateOf(r.m, at, p, st)
-	}
+	g.state = demonstrate(r.m, at, p) // the name removed: missing
+
 	if rs.gaps == nil || len(rs.gaps) >= maxGaps {
 		rs.gaps = map[string]replaceGap{}
 	}

@@ -11,8 +11,9 @@ import (
 // program made and synced just before have names not yet durable: the
 // pointer swap of a store that writes a new manifest (or log segment),
 // fsyncs it, renames a small file that names it over the old one, and
-// only then fsyncs the directory (RocksDB's CURRENT). Under posix the directory's changes persist in any order,
-// so a crash can keep the new pointer and lose the file it points to.
+// only then fsyncs the directory (RocksDB's CURRENT). Under posix the
+// directory's changes persist in any order, so a crash can keep the new
+// pointer and lose the file it points to.
 // The ordered models commit the create with or before the rename, so it
 // asks nothing of them (model.Model.NameLostWithLast says so).
 //
@@ -111,7 +112,8 @@ func (rd *renameBeforeDirSync) synced(e *model.Effect) {
 }
 
 // moved drops the hits whose file the entry operation e takes a name
-// from before that name was durable, and forgets those whose name is.
+// from before that name was durable; a path's hits are not watched
+// after the first operation that takes a name there.
 func (rd *renameBeforeDirSync) moved(e *model.Effect) {
 	for _, c := range e.Entry.Changes {
 		is, ok := rd.unsettled[c.Path]
