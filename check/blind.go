@@ -1926,20 +1926,20 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			// look the same, its exit_group line left out.
 			how = "it looks recorded with -z (--successful-only), or with a -e trace= filter that leaves out exit_group, or is an excerpt of a longer trace (it does not start with an execve)"
 		}
-		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+		add(BlindSuccessfulOnly, w.exitLine, "no call in the trace failed and no process called exit_group before it exited: "+how+"; "+failedHidden)
 	} else if !filtered && w.failed == 0 && w.unpolled.Line > 0 {
 		// Go's os package clears the O_NONBLOCK it set on a file it
 		// opened only when adding the file to its epoll failed (EPERM,
 		// as for every regular file and directory): the clear shows,
 		// the failed epoll_ctl before it does not.
-		add(BlindSuccessfulOnly, w.unpolled, fmt.Sprintf("no call in the trace failed, and this fcntl clears the O_NONBLOCK set on fd %d with no epoll_ctl of it between, which Go's os package does only after its epoll_ctl of the file failed (EPERM, as for every regular file and directory): the trace leaves out failed calls, as -e status=!failed (or successful,unfinished) or -z records; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced", w.unpolledFD))
+		add(BlindSuccessfulOnly, w.unpolled, fmt.Sprintf("no call in the trace failed, and this fcntl clears the O_NONBLOCK set on fd %d with no epoll_ctl of it between, which Go's os package does only after its epoll_ctl of the file failed (EPERM, as for every regular file and directory): the trace leaves out failed calls, as -e status=!failed (or successful,unfinished) or -z records; %s", w.unpolledFD, failedHidden))
 	} else if !filtered && w.failed == 0 && w.loaderStart.Line > 0 && !w.preload && !w.preloadOpened && !w.accessSeen && w.glibcStart && w.heap {
 		// As below, where the trace shows no access call at all: the
 		// calls of no class and of %memory that glibc makes in every
 		// program are there, so no class filter and no -e trace= list
 		// (crashsim trace's has neither) left out the loader's access,
 		// and the process's execve shows it starting.
-		add(BlindSuccessfulOnly, w.loaderStart, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here just after the program's execve, is not seen asking for /etc/ld.so.preload first (access, which fails unless that file exists), while the calls glibc makes in every program (brk, set_tid_address, ...) show: it looks recorded with -e status= without failed (as -e status=!failed, or successful,unfinished), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+		add(BlindSuccessfulOnly, w.loaderStart, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here just after the program's execve, is not seen asking for /etc/ld.so.preload first (access, which fails unless that file exists), while the calls glibc makes in every program (brk, set_tid_address, ...) show: it looks recorded with -e status= without failed (as -e status=!failed, or successful,unfinished), or with -z; "+failedHidden)
 	} else if !filtered && w.failed == 0 && w.ldCache.Line > 0 && !w.preload && w.accessSeen {
 		// exit_group shows (-e status=!failed keeps it: it never
 		// returns), but not the loader's access of /etc/ld.so.preload,
@@ -1947,7 +1947,7 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// the file exists: the failed calls were left out. Only where
 		// the trace shows access calls at all: a -e trace= list without
 		// them (crashsim trace's own) hides that call too.
-		add(BlindSuccessfulOnly, w.ldCache, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here, is not seen asking for /etc/ld.so.preload first, a call that fails unless that file exists: it looks recorded with -e status= without failed (as -e status=!failed), or with -z; failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced")
+		add(BlindSuccessfulOnly, w.ldCache, "no call in the trace failed, and the dynamic loader, which opens /etc/ld.so.cache here, is not seen asking for /etc/ld.so.preload first, a call that fails unless that file exists: it looks recorded with -e status= without failed (as -e status=!failed), or with -z; "+failedHidden)
 	}
 	w.settleUnnamed()
 	if w.unnamed > 0 && !filterWrites {
@@ -2119,6 +2119,10 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	}
 	return out, w.notes()
 }
+
+// failedHidden ends each blind-successful-only message: what a trace
+// without its failed calls cannot show.
+const failedHidden = "failed calls cannot be seen, so neither can a failed fsync and the data it left unsynced"
 
 // execCutMsg says blind-cut-short of pid, whose last line is an execve
 // that never returned: the sign of strace -b execve.
