@@ -456,13 +456,13 @@ var registry = []*Rule{
 		ID:       DirSyncBeforeData,
 		Title:    "Directory fsync makes a name durable before its data",
 		Severity: Error,
-		Doc: "A directory was fsynced while a file it names still had data only in the page cache. A directory " +
-			"fsync makes names durable, not the data of the files they name: on ext4 with delayed allocation the " +
-			"data has no place on disk yet, and a power cut before the file (or everything) is synced brings it " +
-			"back under its name with zero length. The finding names the sync that ends that window, if one came. " +
-			"A temp name the program gives up (renames away or unlinks) only after the file's own fsync made that " +
-			"data durable is not reported: no crash can show the name it keeps without its data (a thread's " +
-			"directory fsync that lands while another thread's temp file is still being synced, say).",
+		Doc: "A directory was fsynced while a file it names still had data only in the page cache. That makes " +
+			"the name durable, not the data: on ext4 with delayed allocation a power cut before the file is " +
+			"synced brings it back under its name with zero length. The finding names the sync that ends that " +
+			"window, if one came. Not reported: a temp name given up (renamed away, unlinked) only after the " +
+			"file's own fsync (one thread's directory fsync landing while another's temp file is synced); a " +
+			"file synced in the same process's very next call (gzip --synchronous), where a crash leaves the " +
+			"same states in either order.",
 		Fix: "fsync each file after its last write and before fsyncing its directory: write, fsync(file), " +
 			"then fsync(dir). The directory fsync is for the name only; the order matters.",
 		Bad: trace(

@@ -549,12 +549,23 @@ type dirSyncHit struct {
 	ino     *model.Inode // the file (pinned)
 	name    string       // the name the fsync made durable
 	seq     int          // the directory fsync's event
+	pid     int          // the process that made it
 	cleared bool         // the file gave the name up after the data was durable
 	// synced is the sync that made the data durable while the file kept
 	// the name, ending the window (zero while it lasts); gone is set once
 	// the file gave the name up.
 	synced model.Ref
 	gone   bool
+}
+
+// closes reports whether a sync at ends h's window at the very next
+// event of the trace, by the process that fsynced the directory: nothing
+// happened in between, so every state a crash there can leave is one a
+// crash just before the directory fsync could leave as well (the name
+// of a new file may reach the disk before its data without any fsync),
+// and the order of the two syncs cannot be told from the disk.
+func (h *dirSyncHit) closes(at model.Ref, pid int) bool {
+	return at.Seq == h.seq+1 && at.PID == pid
 }
 
 func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
@@ -574,6 +585,7 @@ func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 			}
 			if !h.gone && h.synced.Line == 0 {
 				h.synced = e.Ref
+				h.cleared = h.cleared || h.closes(e.Ref, h.pid)
 			}
 		}
 		clear(d.open[len(kept):])
@@ -629,7 +641,7 @@ func (d *dirSyncBeforeData) Observe(r *run, e *model.Effect) {
 		ino, related, p := ino, slices.Clip(rel.Related), durable[ino]
 		r.m.Pin(ino)
 		st := demonstrate(r.m, at, p)
-		h := &dirSyncHit{ino: ino, name: p, seq: at.Seq}
+		h := &dirSyncHit{ino: ino, name: p, seq: at.Seq, pid: at.PID}
 		if d.watch == nil {
 			d.watch = map[*model.Inode][]*dirSyncHit{}
 		}
@@ -682,7 +694,7 @@ func (d *dirSyncBeforeData) gaveUp(op *model.EntryOp) {
 				kept = append(kept, h)
 				continue
 			}
-			h.cleared = !pending || first.Event().Seq > h.seq
+			h.cleared = h.cleared || !pending || first.Event().Seq > h.seq
 			h.gone = true
 		}
 		if len(kept) == 0 {
@@ -705,6 +717,7 @@ func (d *dirSyncBeforeData) synced(ino *model.Inode, at model.Ref) {
 	for _, h := range hits {
 		if h.synced.Line == 0 && (!pending || first.Event().Seq > h.seq) {
 			h.synced = at
+			h.cleared = h.cleared || h.closes(at, h.pid)
 		}
 	}
 }
