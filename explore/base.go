@@ -279,7 +279,7 @@ func tracePaths(opt Options) (func(rel string) bool, error) {
 	if existed == nil {
 		existed = ExistedIn(opt.Root, opt.Initial)
 	}
-	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles})
+	m := model.New(model.Options{Persistence: opt.Persistence, Existed: existed, InitialSize: initialSize(opt), Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles})
 	for {
 		ev, err := s.Next()
 		if errors.Is(err, io.EOF) {

@@ -500,6 +500,40 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 	}
 }
 
+// sizeIn answers model.Options.InitialSize from a snapshot of root: the
+// size of the regular file the snapshot holds at a path below root (not
+// through a symlink at its name). Of a path the snapshot lacks, or holds
+// as anything but a regular file, and of paths outside root, it says
+// nothing. Without it the model takes a file from before the trace to be
+// of unknown size until a stat shows it: a write past its end then passes
+// for a rewrite in place, so a state that keeps the new size without the
+// data is never built, and under the ordered models the size change is
+// not held to the journal's order (a state keeps an append made after a
+// create that did not persist).
+func sizeIn(root, snapshot string) func(string) (int64, bool) {
+	root = filepath.Clean(root)
+	return func(p string) (int64, bool) {
+		rel, ok := relPath(root, p)
+		if !ok {
+			return 0, false
+		}
+		fi, err := os.Lstat(filepath.Join(snapshot, rel))
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0, false
+		}
+		return fi.Size(), true
+	}
+}
+
+// initialSize is the models' InitialSize: the snapshot's sizes, nil
+// without a snapshot.
+func initialSize(opt Options) func(string) (int64, bool) {
+	if opt.Initial == "" {
+		return nil
+	}
+	return sizeIn(opt.Root, opt.Initial)
+}
+
 // recycle makes a checked state's directory the base's again for a later
 // candidate, undoing the placed paths and what the checker changed
 // (base.changes); when that cannot be done, it removes the directory.

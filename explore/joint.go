@@ -42,7 +42,7 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 		return err
 	}
 	e.durable, e.links, e.durErr, e.contents = map[int]*durableCopy{}, map[int]string{}, nil, map[contentKey]content{}
-	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed, Cwd: e.opt.Cwd, FDs: e.opt.FDs, NameFiles: e.opt.NameFiles,
+	mopt := model.Options{Persistence: e.opt.Persistence, Existed: e.opt.Existed, InitialSize: initialSize(e.opt), Cwd: e.opt.Cwd, FDs: e.opt.FDs, NameFiles: e.opt.NameFiles,
 		Durable: e.onDurable,
 		Observe: func(m *model.Model, ef *model.Effect) {
 			if ef.Kind == model.EffEntry && ef.Entry.Kind == model.EntrySymlink {

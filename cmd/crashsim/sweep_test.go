@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/internal/reap/reaptest"
 )
 
@@ -59,9 +61,13 @@ func sleepsMarked(mark string) bool {
 	return false
 }
 
-// groupsOf lists the cgroups beside this process's own whose name says
-// process pid made them.
-func groupsOf(pid int) []string {
+// groupsOf lists the cgroups in dir whose name says process pid made
+// them; dir "" is beside this process's own cgroup.
+func groupsOf(dir string, pid int) []string {
+	if dir != "" {
+		m, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("crashsim-%d-*", pid)))
+		return m
+	}
 	b, _ := os.ReadFile("/proc/self/cgroup")
 	var path string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -78,6 +84,62 @@ func groupsOf(pid int) []string {
 		}
 	}
 	return out
+}
+
+// testGroup makes a cgroup for the crashsim runs of one test (inGroup):
+// they make their checkers' cgroups in it, and a sweep or doctor started
+// in it looks for what a killed run left only there. Beside the test's
+// own cgroup (on a shared machine the root one, every session's) any
+// other crashsim run sweeps too, and may remove a killed run's cgroup
+// before the test's own sweep or doctor gets to see it. The group is
+// reap.NewGroup's, named after the test process, so that a later run
+// sweeps it should the test die. Nil where no cgroup can be made: the
+// runs then make none either.
+func testGroup(t *testing.T) *reap.Group {
+	g, err := reap.NewGroup()
+	if err != nil {
+		t.Logf("no cgroup of the test's own (%v): the runs make none either", err)
+		return nil
+	}
+	t.Cleanup(func() {
+		// What the runs left in it (a failed test's): the group's kill
+		// reaches every process below it, and a cgroup goes only once
+		// its members have exited and the groups below it are gone.
+		os.WriteFile(filepath.Join(g.Dir, "cgroup.kill"), []byte("1"), 0)
+		subs, _ := filepath.Glob(filepath.Join(g.Dir, "crashsim-*"))
+		for _, d := range subs {
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				err := os.Remove(d)
+				if err == nil || os.IsNotExist(err) || !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
+					break
+				}
+			}
+		}
+		if err := g.Close(); err != nil {
+			t.Errorf("the test's cgroup: %v", err)
+		}
+	})
+	return g
+}
+
+// inGroup starts c in g (testGroup), when there is one.
+func inGroup(c *exec.Cmd, g *reap.Group) {
+	if g == nil {
+		return
+	}
+	if c.SysProcAttr == nil {
+		c.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	c.SysProcAttr.UseCgroupFD, c.SysProcAttr.CgroupFD = true, g.FD()
+}
+
+// groupDir is where the runs started in g make their cgroups: "" (beside
+// this process's own) without g.
+func groupDir(g *reap.Group) string {
+	if g == nil {
+		return ""
+	}
+	return g.Dir
 }
 
 // An explore killed with its watchdog leaves the copy of the directory
@@ -100,6 +162,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	group := testGroup(t)
 	// start runs explore -- PROGRAM in a directory of its own, with a
 	// checker that sleeps until killed, and returns once a checker runs.
 	start := func(name string) (*exec.Cmd, *syncBuffer, string) {
@@ -114,6 +177,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 		c.Dir = cwd
 		c.Env = append(os.Environ(), "TMPDIR="+tmp, mark)
 		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		inGroup(c, group)
 		out := &syncBuffer{}
 		c.Stderr = out
 		if err := c.Start(); err != nil {
@@ -140,7 +204,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 	// What each run made: the copy of its directory ($TMPDIR), its state
 	// directories (--work-dir), its checkers' cgroup where it may make one.
 	made := func(pid int) []string {
-		return append(append(ownedBy(tmp, "crashsim-explore-run-", pid), ownedBy(work, "crashsim-explore-", pid)...), groupsOf(pid)...)
+		return append(append(ownedBy(tmp, "crashsim-explore-run-", pid), ownedBy(work, "crashsim-explore-", pid)...), groupsOf(groupDir(group), pid)...)
 	}
 	deadMade, liveMade := made(deadPid), made(livePid)
 	if len(deadMade) < 2 || len(liveMade) < 2 {
@@ -165,6 +229,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 	// and changes nothing.
 	doc := exec.Command(bin, "doctor")
 	doc.Env = append(os.Environ(), "TMPDIR="+tmp)
+	inGroup(doc, group)
 	docOut, err := doc.Output()
 	if err != nil {
 		t.Fatalf("doctor: %v", err)
@@ -191,6 +256,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 	}
 	c := exec.Command(bin, "explore", "--work-dir", work, "--root", root, "--initial", initial, "--checker", "true", trace)
 	c.Env = append(os.Environ(), "TMPDIR="+tmp)
+	inGroup(c, group)
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	began := time.Now()
