@@ -1201,6 +1201,9 @@ func (l *lineParser) argsAndReturnInto(i int) (lineKind, *Error) {
 			return l.detached(i)
 		} else if m := unfinishedMark(b, i); m > 0 {
 			k := skipSpaces(b, i+m)
+			for k < len(b) && b[k] == '\r' {
+				k++ // a log saved with CRLF line ends
+			}
 			if k >= len(b) {
 				l.openArg, l.openStart, l.openEnd = open, openStart, i
 				return lineUnfinished, nil

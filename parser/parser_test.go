@@ -247,6 +247,15 @@ func TestGrammar(t *testing.T) {
 				{Line: 2, End: 2, PID: 7, Name: "sigreturn", Ret: "8"}}},
 		{"CRLF line ends", "close(3) = 0\r\n",
 			[]summary{{Line: 1, End: 1, Name: "close", Args: "3", Ret: "0"}}},
+		// A -f log saved with CRLF line ends (a Windows checkout): the
+		// split call's marks end in a carriage return too, in the lane
+		// that decodes the arguments and in the one that skips them.
+		{"CRLF after the unfinished marks", "1 write(3, \"hi\\n\", 3 <unfinished ...>\r\n2 rt_sigaction(SIGINT, {sa_handler=SIG_IGN}, <unfinished ...>\r\n1 <... write resumed>) = 3\r\n2 <... rt_sigaction resumed>NULL, 8) = 0\r\n3 read(0,  <unfinished ... exit status 0>\r\n",
+			[]summary{
+				{Line: 1, End: 3, PID: 1, Name: "write", Args: "3, <data>, 3", Ret: "3"},
+				{Line: 2, End: 4, PID: 2, Name: "rt_sigaction", Args: "SIGINT, {sa_handler=SIG_IGN}, NULL, 8", Ret: "0"},
+				{Line: 5, End: 5, PID: 3, Name: "read", Args: "0", Ret: "?"},
+				{Line: 5, End: 5, PID: 3, Name: "+++exit", Ret: "0"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
