@@ -377,6 +377,8 @@ func TestErrors(t *testing.T) {
 		{"bad return", "close(3) = zz\n", "trace:1:12: expected a number or '?' as the return value of close, found \"zz\""},
 		{"unclosed args", "write(3, \"abc\"\nclose(3) = 0\n", "trace:1:15: line ended inside the arguments of write: expected ',' or ')'"},
 		{"unterminated string", "write(3, \"abc, 3) = 3\nclose(3) = 0\n", "trace:1:10: unterminated string: expected '\"'"},
+		{"a struct not closed", "fstat(3, {st_mode=S_IFREG\nclose(3) = 0\n", "trace:1:26: line ended inside a struct: expected '}'"},
+		{"an array not closed", "poll([{fd=3, events=POLLIN}\nclose(3) = 0\n", "trace:1:28: line ended inside an array: expected ']'"},
 		{"unbalanced brackets", "write(3, [1, 2, 3) = 3\nclose(3) = 0\n", "trace:1:23: line ended inside the arguments of write: expected ',' or ')'"},
 		{"NUL bytes", "close(3) = 0\nclo\x00se(3) = 0\n", "trace:2:4: NUL byte in the line: this is not an strace text log (a binary file?)"},
 		{"strace -c table", "% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n", "trace:1:1: this is an strace -c summary: it counts calls but records none; record without -c (e.g. strace -f -ttt -y -xx -o FILE CMD)"},

@@ -203,7 +203,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		i = skipSpaces(b, i)
 		if i >= len(b) {
 			l.eolErr = true
-			return 0, l.errorf(i, "line ended inside a %s: expected %q", kindWord(kind), closer)
+			return 0, l.errorf(i, "line ended inside %s: expected %q", kindWord(kind), closer)
 		}
 		if b[i] == closer {
 			return l.comment(v, i+1), nil
@@ -256,7 +256,7 @@ func (l *lineParser) compoundInto(v *Value, i int, closer byte, kind ValueKind, 
 		i = skipSpaces(b, i)
 		if i >= len(b) {
 			l.eolErr = true
-			return 0, l.errorf(i, "line ended inside a %s: expected %q", kindWord(kind), closer)
+			return 0, l.errorf(i, "line ended inside %s: expected %q", kindWord(kind), closer)
 		}
 		switch {
 		case b[i] == ',':
@@ -301,9 +301,9 @@ func emptyElement(b []byte, start, i int) bool {
 
 func kindWord(k ValueKind) string {
 	if k == ValStruct {
-		return "struct"
+		return "a struct"
 	}
-	return "array"
+	return "an array"
 }
 
 // term reads a scalar or expression up to a delimiter at nesting depth 0:
