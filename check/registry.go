@@ -418,16 +418,22 @@ var registry = []*Rule{
 	},
 	{
 		ID:       RemoveBeforeRename,
-		Title:    "File removed before its new version was renamed over it",
+		Title:    "File removed or moved away before its new version took its name",
 		Severity: Warning,
 		Doc: "A program read a file, wrote its new version to another, removed the file and only then renamed " +
 			"the new version to its name (zip -u and zip -d do; so does rm then mv). rename replaces the " +
 			"target in one step; removing it first opens a moment with no file under the name at all. A crash " +
 			"there leaves the name missing, every sync in place or not: the data survives only under the temp " +
-			"name, which the program and its users do not look for.",
-		Fix: "Rename the new version over the old file without removing it first: rename(2) replaces the " +
-			"target atomically (os.Rename in Go, os.replace in Python). Keep the fsync of the new file before " +
-			"the rename and of the directory after it.",
+			"name, which the program and its users do not look for. Moving the file to a backup name first " +
+			"(gpg renames pubring.kbx to pubring.kbx~, sed -i.bak renames the file to FILE.bak, each before " +
+			"renaming the new version in) opens the same moment: the old content is then only under the backup " +
+			"name. A new version created and written under the name itself after the move (vim with " +
+			"backupcopy=no) is not reported: nothing is renamed in, and vim keeps the backup until the new " +
+			"file is written and synced.",
+		Fix: "Rename the new version over the old file without removing or moving it first: rename(2) replaces the " +
+			"target atomically (os.Rename in Go, os.replace in Python). To keep a backup, make it with link(2) " +
+			"(os.link) or a copy before the rename, not by renaming the file away. Keep the fsync of the new " +
+			"file before the rename and of the directory after it.",
 		Bad: trace(
 			`openat(AT_FDCWD, "notes.zip", O_RDONLY) = 3`,
 			`read(3, "PK\3\4"..., 4096) = 2048`,
