@@ -418,16 +418,19 @@ var registry = []*Rule{
 	},
 	{
 		ID:       RemoveBeforeRename,
-		Title:    "File removed before its new version was renamed over it",
+		Title:    "File removed before its new version took its name, or renamed away",
 		Severity: Warning,
-		Doc: "A program read a file, wrote its new version to another, removed the file and only then renamed " +
-			"the new version to its name (zip -u and zip -d do; so does rm then mv). rename replaces the " +
-			"target in one step; removing it first opens a moment with no file under the name at all. A crash " +
-			"there leaves the name missing, every sync in place or not: the data survives only under the temp " +
-			"name, which the program and its users do not look for.",
-		Fix: "Rename the new version over the old file without removing it first: rename(2) replaces the " +
-			"target atomically (os.Rename in Go, os.replace in Python). Keep the fsync of the new file before " +
-			"the rename and of the directory after it.",
+		Doc: "A program read a file, wrote its new version to another, then removed the file or renamed it to " +
+			"a backup name, and only then renamed the new version to its name (zip -u and rm then mv remove " +
+			"it; gpg, with pubring.kbx~, and sed -i.bak rename it). rename replaces the target in one step; " +
+			"freeing the name first opens a moment with no file under it at all. A crash there leaves the name " +
+			"missing, every sync in place or not: the data survives only under the temp or backup name, where " +
+			"nothing looks for it. A new version created under the name itself (vim's backupcopy=no) is not " +
+			"reported: nothing is renamed in.",
+		Fix: "Rename the new version over the old file without removing or moving it first: rename(2) replaces " +
+			"the target atomically (os.Rename in Go, os.replace in Python). To keep a backup, make it with " +
+			"link(2) or a copy before that rename. Keep the fsync of the new file before the rename and of the " +
+			"directory after it.",
 		Bad: trace(
 			`openat(AT_FDCWD, "notes.zip", O_RDONLY) = 3`,
 			`read(3, "PK\3\4"..., 4096) = 2048`,

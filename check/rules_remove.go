@@ -55,18 +55,23 @@ type removeBeforeSync struct {
 	// truncs are the hits of truncations not dropped, by the ID of the
 	// file emptied (removeHit.truncated): indices into hits.
 	truncs map[int][]int
-	// gaps are, by path, the files with durable data removed while a
-	// process had copied them into others: a copy renamed to the path
-	// afterwards is a replace done in two steps (remove-before-rename).
+	// gaps are, by path, the files with durable data removed, or moved
+	// to another name (a backup), while a process had copied them into
+	// others: a copy renamed to the path afterwards is a replace done in
+	// two steps (remove-before-rename).
 	gaps    map[string]replaceGap
 	renamed []replaceGap // the gaps a copy's rename closed
 }
 
-// replaceGap is a name a removal left empty while copies of its file
-// existed.
+// replaceGap is a name a removal, or a move of its file to another
+// name, left empty while copies of its file existed.
 type replaceGap struct {
-	path   string
-	at     model.Ref // the removal
+	path string
+	at   model.Ref // the removal or the move
+	// backup is the name the file kept (it was renamed there, or linked
+	// there before the unlink); "" when the unlink took its last name.
+	backup string
+	moved  bool      // the file was renamed to backup (not unlinked)
 	read   model.Ref // the last read of the file removed
 	copies [ownerRing]int
 	state  *State    // a crash right after the removal: the name missing
@@ -207,8 +212,13 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		if len(rs.gaps) > 0 {
 			rs.filled(e)
 		}
-		if e.Entry.Kind == model.EntryUnlink && len(rs.sources) > 0 {
-			rs.removed(r, e)
+		if len(rs.sources) > 0 {
+			switch e.Entry.Kind {
+			case model.EntryUnlink:
+				rs.removed(r, e)
+			case model.EntryRename:
+				rs.movedAway(r, e)
+			}
 		}
 	case model.EffTruncate:
 		if len(rs.sources) > 0 && e.Data != nil && e.Inode != nil && e.Data.Size >= 0 &&
@@ -293,7 +303,13 @@ func (rs *removeBeforeSync) makeRoom() {
 func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 	for _, c := range e.Entry.Changes {
 		f := c.Old
-		if f == nil || c.New != nil || f.Dir || len(f.Names()) > 0 {
+		if f == nil || c.New != nil || f.Dir {
+			continue
+		}
+		if len(f.Names()) > 0 {
+			// The file keeps another name (a backup linked first):
+			// the name unlinked is a gap all the same.
+			rs.freed(r, e, c)
 			continue
 		}
 		s := rs.sources[f.ID]
@@ -304,22 +320,65 @@ func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 			continue
 		}
-		rs.gap(r, c.Path, s, e.Ref)
+		rs.gap(c.Path, s, e.Ref, demonstrate(r.m, e.Ref, c.Path), "", false) // the name removed: missing
 		rs.copiesLost(r, f, s, c.Path, e.Ref, removeHit{})
 	}
 }
 
-// gap notes that the removal at at left p with no file while s's copies
-// of it exist.
-func (rs *removeBeforeSync) gap(r *run, p string, s *readCopies, at model.Ref) {
-	g := replaceGap{path: p, at: at}
+// movedAway looks at a rename: a file moved from a name to another (its
+// backup: gpg's pubring.kbx~, sed -i.bak) leaves the name it had with no
+// file, as an unlink does, until something else takes it.
+func (rs *removeBeforeSync) movedAway(r *run, e *model.Effect) {
+	for _, c := range e.Entry.Changes {
+		if c.Old != nil && c.New == nil && !c.Old.Dir {
+			rs.freed(r, e, c)
+		}
+	}
+}
+
+// freed notes a gap at c.Path when entry operation e took that name from
+// file c.Old, which keeps another: if a process read the file and wrote
+// others since, its content was durable and a crash right after e can
+// show the name with no file at all. The file stays in sources: it was
+// not removed.
+func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
+	f := c.Old
+	s := rs.sources[f.ID]
+	if s == nil || f.DataPending() || !rs.heldDurable(r, f, c.Path) {
+		return
+	}
+	// The model is asked whether a crash now can leave the name itself
+	// missing (not a directory above it): the operation kept, nothing
+	// put in its place yet.
+	st, ok := r.m.CrashFirst(c.Path, 256, func(s model.PathState) bool {
+		return s.Outcome == model.Missing && s.Gone == ""
+	})
+	if !ok {
+		return
+	}
+	backup := ""
+	for _, o := range e.Entry.Changes {
+		if o.New == f {
+			backup = o.Path
+		}
+	}
+	if backup == "" && len(f.Names()) > 0 {
+		backup = f.Names()[0]
+	}
+	rs.gap(c.Path, s, e.Ref, stateOf(r.m, e.Ref, c.Path, st), backup, e.Entry.Kind == model.EntryRename)
+}
+
+// gap notes that the operation at at left p with no file while s's
+// copies of its file exist; state shows the name missing, backup is the
+// name the file kept.
+func (rs *removeBeforeSync) gap(p string, s *readCopies, at model.Ref, state *State, backup string, moved bool) {
+	g := replaceGap{path: p, at: at, state: state, backup: backup, moved: moved}
 	for i, cp := range s.copies[:s.n] {
 		g.copies[i] = cp.id
 		if cp.read.Seq > g.read.Seq {
 			g.read = cp.read
 		}
 	}
-	g.state = demonstrate(r.m, at, p) // the name removed: missing
 
 	if rs.gaps == nil || len(rs.gaps) >= maxGaps {
 		rs.gaps = map[string]replaceGap{}
@@ -497,11 +556,16 @@ func (rs *removeBeforeSync) heldDurable(r *run, f *model.Inode, p string) bool {
 func (rs *removeBeforeSync) Finish(r *run) {
 	for _, g := range rs.renamed {
 		p, tmp := base(g.path), base(g.copyOf)
-		f := newFinding(RemoveBeforeRename, g.path, g.at,
-			fmt.Sprintf("%s was removed before its new version, %s, was renamed to its name at line %d: a crash in between leaves %s missing, its data only under %s, where nothing looks for it; rename %s over %s without removing %s first (rename replaces a file in one step)",
-				p, tmp, g.by.Line, p, tmp, tmp, p, p))
+		f := newFinding(RemoveBeforeRename, g.path, g.at, gapWords(g, p, tmp))
 		f.relate(g.read, "reads "+p)
-		f.relate(g.at, g.at.Syscall+" removes "+p)
+		switch {
+		case g.backup == "":
+			f.relate(g.at, g.at.Syscall+" removes "+p)
+		case g.moved:
+			f.relate(g.at, g.at.Syscall+" moves "+p+" to "+nearName(g.path, g.backup))
+		default:
+			f.relate(g.at, g.at.Syscall+" removes "+p+", its file left only under "+nearName(g.path, g.backup))
+		}
 		f.relate(g.by, g.by.Syscall+" puts "+tmp+" in its place")
 		f.State = g.state
 		r.emit(f)
@@ -548,6 +612,32 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		f.State = h.state
 		r.emit(f)
 	}
+}
+
+// gapWords is the message of a replace in two steps: the name p freed,
+// then the copy tmp renamed to it.
+func gapWords(g replaceGap, p, tmp string) string {
+	if g.backup == "" {
+		return fmt.Sprintf("%s was removed before its new version, %s, was renamed to its name at line %d: a crash in between leaves %s missing, its data only under %s, where nothing looks for it; rename %s over %s without removing %s first (rename replaces a file in one step)",
+			p, tmp, g.by.Line, p, tmp, tmp, p, p)
+	}
+	bak := nearName(g.path, g.backup)
+	if !g.moved {
+		// A backup linked first, then the name unlinked: the link was
+		// the right move, the unlink is the gap.
+		return fmt.Sprintf("%s was unlinked, its file kept only under %s, before its new version, %s, was renamed to its name at line %d: a crash in between can leave %s missing, its old content only under %s and the new only under %s; rename %s over %s without unlinking %s first (rename replaces a file in one step, and %s keeps the backup)",
+			p, bak, tmp, g.by.Line, p, bak, tmp, tmp, p, p, bak)
+	}
+	return fmt.Sprintf("%s was renamed to %s before its new version, %s, was renamed to its name at line %d: a crash in between can leave %s missing, its old content only under %s and the new only under %s; make the backup with link() or a copy first, then rename %s over %s (rename replaces a file in one step)",
+		p, bak, tmp, g.by.Line, p, bak, tmp, tmp, p)
+}
+
+// nearName is q's base name when it is in p's directory, else all of q.
+func nearName(p, q string) string {
+	if parentDirOf(p) == parentDirOf(q) {
+		return base(q)
+	}
+	return q
 }
 
 // unnamedWords is the message of a hit whose copy, at p, had durable

@@ -465,3 +465,88 @@ func TestRemoveBeforeRename(t *testing.T) {
 		t.Errorf("a file never durable: %s", f.Message)
 	}
 }
+
+// TestRemoveBeforeRenameAway: the same replace in two steps when the
+// first step moves the file to a backup name instead of removing it
+// (gpg's pubring.kbx~, sed -i.bak): a crash between the renames leaves
+// the name missing, the old content only under the backup. A backup
+// made with link() and the copy renamed over the name is the fix; a
+// rename away that nothing fills, a file moved in that was not written
+// from the one moved away (mv -b), and a new file created under the
+// name (vim's backupcopy=no) are not this rule's.
+func TestRemoveBeforeRenameAway(t *testing.T) {
+	const (
+		openOld  = `1 openat(AT_FDCWD, "/w/st", O_RDONLY) = 3`
+		readOld  = `1 read(3, "old", 4096) = 3`
+		closeOld = `1 close(3) = 0`
+		openTmp  = `1 openat(AT_FDCWD, "/w/st.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4`
+		writeTmp = `1 write(4, "new", 3) = 3`
+		syncTmp  = "1 fsync(4) = 0\n1 close(4) = 0"
+		away     = `1 rename("/w/st", "/w/st.bak") = 0`
+		in       = `1 rename("/w/st.tmp", "/w/st") = 0`
+		dirSync  = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0\n1 close(5) = 0"
+	)
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/st" || p == "/w/other", true }
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  string // a word the message must hold; "" for no finding
+	}{
+		{"moved to a backup, then its copy renamed to its name", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, away, in, dirSync},
+			"st was renamed to st.bak before its new version, st.tmp, was renamed to its name at line 9: a crash in between can leave st missing, its old content only under st.bak and the new only under st.tmp; make the backup with link() or a copy first, then rename st.tmp over st"},
+		{"the same with nothing synced (sed -i.bak)", []string{openOld, readOld, closeOld, openTmp, writeTmp, `1 close(4) = 0`, away, in}, "renamed to st.bak"},
+		{"renameat2 and a backup in another directory", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp,
+			`1 renameat2(AT_FDCWD, "/w/st", AT_FDCWD, "/w/old/st", 0) = 0`, `1 renameat2(AT_FDCWD, "/w/st.tmp", AT_FDCWD, "/w/st", 0) = 0`}, "its old content only under /w/old/st "},
+		{"linked to a backup, unlinked, then its copy renamed to its name", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp,
+			`1 link("/w/st", "/w/st.bak") = 0`, `1 unlink("/w/st") = 0`, in, dirSync}, "st was unlinked, its file kept only under st.bak"},
+		{"linked to a backup, then its copy renamed over it (the fix)", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp,
+			`1 link("/w/st", "/w/st.bak") = 0`, in, dirSync}, ""},
+		{"renamed over it, no backup", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, in, dirSync}, ""},
+		{"moved to a backup, nothing renamed to its name", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, away, dirSync}, ""},
+		{"moved to a backup, then renamed back", []string{openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, away, `1 rename("/w/st.bak", "/w/st") = 0`}, ""},
+		// mv -b other st: st moved to st~, then a file not written from
+		// it moved in.
+		{"mv -b: a file not written from it moved in", []string{openOld, readOld, closeOld,
+			`1 openat(AT_FDCWD, "/w/new", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4`, `1 write(4, "new", 3) = 3`, syncTmp,
+			`1 rename("/w/st", "/w/st~") = 0`, `1 rename("/w/other", "/w/st") = 0`}, ""},
+		// vim with backupcopy=no: the new version is created and written
+		// under the name itself, no temp file renamed there.
+		{"a new file created under the name (vim)", []string{openOld, readOld, closeOld, `1 rename("/w/st", "/w/st~") = 0`,
+			`1 openat(AT_FDCWD, "/w/st", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`, writeTmp, syncTmp, `1 unlink("/w/st~") = 0`}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.lines, "\n") + "\n"
+			got := findingsOf(t, text, Options{Existed: existed}, RemoveBeforeRename)
+			if (len(got) > 0) != (tc.want != "") {
+				for _, f := range got {
+					t.Log(f.Message)
+				}
+				t.Fatalf("%d remove-before-rename findings, want any: %v", len(got), tc.want != "")
+			}
+			if tc.want == "" {
+				return
+			}
+			f := got[0]
+			if len(got) != 1 || f.Path != "/w/st" || f.State == nil || f.State.Outcome != string(model.Missing) {
+				t.Errorf("%d findings, on %s, state %+v; want one on /w/st missing", len(got), f.Path, f.State)
+			}
+			if !strings.Contains(f.Message, tc.want) {
+				t.Errorf("message %q does not say %q", f.Message, tc.want)
+			}
+			var what []string
+			for _, r := range f.Related {
+				what = append(what, r.What)
+			}
+			if len(what) != 3 || what[0] != "reads st" || !strings.HasSuffix(what[2], " puts st.tmp in its place") {
+				t.Errorf("related lines %q", what)
+			}
+		})
+	}
+	// A file made in the run whose name was never durable had nothing
+	// under its name to lose: no finding.
+	madeHere := func(p string) (bool, bool) { return p == "/w", true }
+	makeOld := "1 openat(AT_FDCWD, \"/w/st\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3\n1 write(3, \"old\", 3) = 3\n1 fsync(3) = 0\n1 close(3) = 0"
+	for _, f := range findingsOf(t, strings.Join([]string{makeOld, openOld, readOld, closeOld, openTmp, writeTmp, syncTmp, away, in}, "\n")+"\n", Options{Existed: madeHere}, RemoveBeforeRename) {
+		t.Errorf("a name never durable: %s", f.Message)
+	}
+}
