@@ -422,11 +422,11 @@ var registry = []*Rule{
 		Severity: Warning,
 		Doc: "A program read a file, wrote its new version to another, then removed the file or renamed it to " +
 			"a backup name, and only then renamed the new version to its name (zip -u and rm then mv remove " +
-			"it; gpg, with pubring.kbx~, and sed -i.bak rename it). rename replaces the target in one step; " +
-			"freeing the name first opens a moment with no file under it at all. A crash there leaves the name " +
-			"missing, every sync in place or not: the data survives only under the temp or backup name, where " +
-			"nothing looks for it. A new version created under the name itself (vim's backupcopy=no) is not " +
-			"reported: nothing is renamed in.",
+			"it; gpg, with pubring.kbx~, and sed -i.bak rename it), or wrote the new version in a file created " +
+			"under the name (vim). rename replaces the target in one step; freeing the name first opens a " +
+			"moment with no file under it, or an empty one. A crash there leaves the name missing or empty, " +
+			"every sync in place or not: the data survives only under the temp or backup name, where nothing " +
+			"looks for it.",
 		Fix: "Rename the new version over the old file without removing or moving it first: rename(2) replaces " +
 			"the target atomically (os.Rename in Go, os.replace in Python). To keep a backup, make it with " +
 			"link(2) or a copy before that rename. Keep the fsync of the new file before the rename and of the " +

@@ -61,6 +61,13 @@ type removeBeforeSync struct {
 	// two steps (remove-before-rename).
 	gaps    map[string]replaceGap
 	renamed []replaceGap // the gaps a copy's rename closed
+	// fresh are, by the ID of a file created at a name its file had
+	// been moved away from (to a backup), the gaps it filled, until the
+	// process that read the file moved writes the new one: a save that
+	// writes its new version in place of the file it moved away (Vim's
+	// backupcopy=no); rewrote are the gaps such a write confirmed.
+	fresh   map[int]replaceGap
+	rewrote []replaceGap
 }
 
 // replaceGap is a name a removal, or a move of its file to another
@@ -75,8 +82,9 @@ type replaceGap struct {
 	read   model.Ref // the last read of the file removed
 	copies [ownerRing]int
 	state  *State    // a crash right after the removal: the name missing
-	by     model.Ref // the rename of a copy to the path
+	by     model.Ref // the rename of a copy to the path, or the create of a file there
 	copyOf string    // that copy's name before it
+	wrote  model.Ref // the first write of the file created there
 }
 
 // maxGaps bounds the gaps kept; past it they are forgotten.
@@ -196,6 +204,13 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		if len(rs.truncs) > 0 && e.Inode != nil {
 			rs.rewritten(r, e)
 		}
+		if len(rs.fresh) > 0 && e.Inode != nil {
+			if g, ok := rs.fresh[e.Inode.ID]; ok && r.m.Procs().Owner(g.by.PID) == r.m.Procs().Owner(e.Ref.PID) {
+				delete(rs.fresh, e.Inode.ID)
+				g.wrote = e.Ref
+				rs.rewrote = append(rs.rewrote, g)
+			}
+		}
 		if len(rs.owners) == 0 || e.Inode == nil || e.Data == nil || e.Data.Kind != model.DataWrite {
 			return
 		}
@@ -210,15 +225,13 @@ func (rs *removeBeforeSync) Observe(r *run, e *model.Effect) {
 		}
 	case model.EffEntry:
 		if len(rs.gaps) > 0 {
-			rs.filled(e)
+			rs.filled(r, e)
 		}
-		if len(rs.sources) > 0 {
-			switch e.Entry.Kind {
-			case model.EntryUnlink:
-				rs.removed(r, e)
-			case model.EntryRename:
-				rs.movedAway(r, e)
-			}
+		switch {
+		case e.Entry.Kind == model.EntryUnlink && len(rs.sources) > 0:
+			rs.removed(r, e)
+		case e.Entry.Kind == model.EntryRename && (len(rs.sources) > 0 || len(rs.owners) > 0):
+			rs.movedAway(r, e)
 		}
 	case model.EffTruncate:
 		if len(rs.sources) > 0 && e.Data != nil && e.Inode != nil && e.Data.Size >= 0 &&
@@ -344,7 +357,16 @@ func (rs *removeBeforeSync) movedAway(r *run, e *model.Effect) {
 func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 	f := c.Old
 	s := rs.sources[f.ID]
-	if s == nil || f.DataPending() || !rs.heldDurable(r, f, c.Path) {
+	var read model.Ref
+	if s == nil {
+		// No copy written yet: the process that moves the file away
+		// read it, and may write its new version under the name.
+		read = rs.readBy(r, e.Ref.PID, f.ID)
+		if read.Line == 0 || e.Entry.Kind != model.EntryRename {
+			return
+		}
+	}
+	if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 		return
 	}
 	// The model is asked whether a crash now can leave the name itself
@@ -366,6 +388,26 @@ func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 		backup = f.Names()[0]
 	}
 	rs.gap(c.Path, s, e.Ref, stateOf(r.m, e.Ref, c.Path, st), backup, e.Entry.Kind == model.EntryRename)
+	if s == nil {
+		g := rs.gaps[c.Path]
+		g.read = read
+		rs.gaps[c.Path] = g
+	}
+}
+
+// readBy is the last read of file id by the process of pid that it
+// still keeps (zero if none).
+func (rs *removeBeforeSync) readBy(r *run, pid, id int) model.Ref {
+	o := rs.owner(r, pid, false)
+	if o == nil {
+		return model.Ref{}
+	}
+	for _, rd := range o.reads {
+		if rd.id == id {
+			return rd.at
+		}
+	}
+	return model.Ref{}
 }
 
 // gap notes that the operation at at left p with no file while s's
@@ -373,6 +415,9 @@ func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 // name the file kept.
 func (rs *removeBeforeSync) gap(p string, s *readCopies, at model.Ref, state *State, backup string, moved bool) {
 	g := replaceGap{path: p, at: at, state: state, backup: backup, moved: moved}
+	if s == nil {
+		s = &readCopies{}
+	}
 	for i, cp := range s.copies[:s.n] {
 		g.copies[i] = cp.id
 		if cp.read.Seq > g.read.Seq {
@@ -389,13 +434,24 @@ func (rs *removeBeforeSync) gap(p string, s *readCopies, at model.Ref, state *St
 // filled looks at an entry operation that gives a file to a path a
 // removal left empty: a copy of the file removed, renamed there, is the
 // replace remove-before-rename reports; anything else ends the watch.
-func (rs *removeBeforeSync) filled(e *model.Effect) {
+func (rs *removeBeforeSync) filled(r *run, e *model.Effect) {
 	for _, c := range e.Entry.Changes {
 		g, ok := rs.gaps[c.Path]
 		if !ok || c.New == nil {
 			continue
 		}
 		delete(rs.gaps, c.Path)
+		if e.Entry.Kind == model.EntryCreate && g.moved && !c.New.Initial && g.read.Line != 0 &&
+			r.m.Procs().Owner(g.read.PID) == r.m.Procs().Owner(e.Ref.PID) {
+			// A new file made at the name by the process that read the
+			// one moved away: its new version, if that process writes it.
+			g.by = e.Ref
+			if rs.fresh == nil || len(rs.fresh) >= maxGaps {
+				rs.fresh = map[int]replaceGap{}
+			}
+			rs.fresh[c.New.ID] = g
+			continue
+		}
 		if e.Entry.Kind != model.EntryRename || !slices.Contains(g.copies[:], c.New.ID) {
 			continue
 		}
@@ -554,6 +610,18 @@ func (rs *removeBeforeSync) heldDurable(r *run, f *model.Inode, p string) bool {
 }
 
 func (rs *removeBeforeSync) Finish(r *run) {
+	for _, g := range rs.rewrote {
+		p, bak := base(g.path), nearName(g.path, g.backup)
+		f := newFinding(RemoveBeforeRename, g.path, g.at,
+			fmt.Sprintf("%s was renamed to %s before its new version was written in a new file under its name (line %d): until that file's data is durable, a crash can leave %s missing or empty, its old content only under %s; write the new version to a temp file, fsync it, then rename it over %s (make the backup with link() or a copy first)",
+				p, bak, g.wrote.Line, p, bak, p))
+		f.relate(g.read, "reads "+p)
+		f.relate(g.at, g.at.Syscall+" moves "+p+" to "+bak)
+		f.relate(g.by, g.by.Syscall+" makes a new "+p)
+		f.relate(g.wrote, "writes it, not yet durable")
+		f.State = g.state
+		r.emit(f)
+	}
 	for _, g := range rs.renamed {
 		p, tmp := base(g.path), base(g.copyOf)
 		f := newFinding(RemoveBeforeRename, g.path, g.at, gapWords(g, p, tmp))
