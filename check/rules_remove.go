@@ -468,6 +468,15 @@ func (rs *removeBeforeSync) filled(r *run, e *model.Effect) {
 			}
 		}
 		rs.renamed = append(rs.renamed, g)
+		// The program named the file's new version: the other files it
+		// wrote after reading the file were not copies of it (vim
+		// rewrites its .viminfo by a temp file after saving the file
+		// being edited, and that file held none of .viminfo's data).
+		for i := range rs.hits {
+			if h := &rs.hits[i]; h.at.Seq == g.at.Seq && h.removed == g.path && h.ino != c.New {
+				h.dropped = true
+			}
+		}
 	}
 }
 

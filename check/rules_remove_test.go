@@ -613,3 +613,51 @@ func TestRemoveBeforeRenameNewFileInPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveBeforeSyncNewVersionNamed: when a copy of the file removed
+// is renamed to its name, the program has named the file's new version,
+// and the other files it wrote after reading the file are not taken for
+// copies of it. Vim reads .viminfo, saves the file being edited (synced,
+// its name not), writes .viminfo.tmp, unlinks .viminfo and renames the
+// temp file to it: remove-before-sync said .viminfo's data could be "in
+// neither", naming the edited file as its copy. (info.tmp's own name,
+// never made durable, is still its finding.)
+func TestRemoveBeforeSyncNewVersionNamed(t *testing.T) {
+	lines := []string{
+		`1 openat(AT_FDCWD, "/w/info", O_RDONLY) = 3`,
+		`1 read(3, "hist", 4096) = 4`,
+		`1 close(3) = 0`,
+		`1 openat(AT_FDCWD, "/w/edited", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3`,
+		`1 write(3, "text", 4) = 4`,
+		`1 fsync(3) = 0`,
+		`1 close(3) = 0`,
+		`1 openat(AT_FDCWD, "/w/info.tmp", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3`,
+		`1 write(3, "hist2", 5) = 5`,
+		`1 fsync(3) = 0`,
+		`1 close(3) = 0`,
+		`1 unlink("/w/info") = 0`,
+		`1 rename("/w/info.tmp", "/w/info") = 0`,
+	}
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/info", true }
+	text := strings.Join(lines, "\n") + "\n"
+	for _, f := range findingsOf(t, text, Options{Existed: existed}, RemoveBeforeSync) {
+		if f.Path == "/w/edited" {
+			t.Errorf("remove-before-sync on %s: %s", f.Path, f.Message)
+		}
+	}
+	if got := findingsOf(t, text, Options{Existed: existed}, RemoveBeforeRename); len(got) != 1 || got[0].Path != "/w/info" {
+		t.Errorf("%d remove-before-rename findings, want one on /w/info", len(got))
+	}
+	// Without the rename, edited is taken for a copy, as before: the
+	// trace does not say which file held the data.
+	text = strings.Join(lines[:len(lines)-1], "\n") + "\n"
+	on := 0
+	for _, f := range findingsOf(t, text, Options{Existed: existed}, RemoveBeforeSync) {
+		if f.Path == "/w/edited" {
+			on++
+		}
+	}
+	if on != 1 {
+		t.Errorf("%d remove-before-sync findings on /w/edited without the rename, want 1", on)
+	}
+}
