@@ -80,11 +80,14 @@ type replaceGap struct {
 	backup string
 	moved  bool      // the file was renamed to backup (not unlinked)
 	read   model.Ref // the last read of the file removed
-	copies [ownerRing]int
-	state  *State    // a crash right after the removal: the name missing
-	by     model.Ref // the rename of a copy to the path, or the create of a file there
-	copyOf string    // that copy's name before it
-	wrote  model.Ref // the first write of the file created there
+	// readName is the file's name at that read: the words say "reads
+	// notes.txt" of a read before the file was renamed notes.txt~.
+	readName string
+	copies   [ownerRing]int
+	state    *State    // a crash right after the removal: the name missing
+	by       model.Ref // the rename of a copy to the path, or the create of a file there
+	copyOf   string    // that copy's name before it
+	wrote    model.Ref // the first write of the file created there
 }
 
 // maxGaps bounds the gaps kept; past it they are forgotten.
@@ -113,8 +116,9 @@ type removeOwner struct {
 }
 
 type readMark struct {
-	id int // the inode's ID; 0 is an empty slot
-	at model.Ref
+	id   int // the inode's ID; 0 is an empty slot
+	at   model.Ref
+	name string // the file's name then
 }
 
 // readCopies is what was written from one file read.
@@ -126,15 +130,17 @@ type readCopies struct {
 // copyMark is a file written after a read of the source: by which
 // process, after which read.
 type copyMark struct {
-	id    int
-	owner *removeOwner
-	read  model.Ref
+	id       int
+	owner    *removeOwner
+	read     model.Ref
+	readName string // the name of the file read, then
 }
 
 type removeHit struct {
 	ino         *model.Inode // the file still pending
 	removed     string       // the path removed or emptied
 	read, at    model.Ref    // the read of the removed file, the removal
+	readName    string       // the removed file's name at the read
 	first, last model.Ref    // the pending writes' ends
 	state       *State
 	// For a truncation: the file emptied and the process that emptied
@@ -250,11 +256,11 @@ func (rs *removeBeforeSync) read(r *run, f *model.Inode, at model.Ref) {
 	o.gen++
 	for i := range o.reads {
 		if o.reads[i].id == f.ID {
-			o.reads[i].at = at
+			o.reads[i].at, o.reads[i].name = at, f.Name()
 			return
 		}
 	}
-	o.reads[o.nr] = readMark{f.ID, at}
+	o.reads[o.nr] = readMark{f.ID, at, f.Name()}
 	o.nr = (o.nr + 1) % ownerRing
 }
 
@@ -279,11 +285,11 @@ func (rs *removeBeforeSync) wrote(o *removeOwner, id int) {
 		known := false
 		for i := range s.n {
 			if c := &s.copies[i]; c.id == id && c.owner == o {
-				c.read, known = rd.at, true
+				c.read, c.readName, known = rd.at, rd.name, true
 			}
 		}
 		if !known && s.n < ownerRing {
-			s.copies[s.n] = copyMark{id, o, rd.at}
+			s.copies[s.n] = copyMark{id, o, rd.at, rd.name}
 			s.n++
 		}
 	}
@@ -357,12 +363,12 @@ func (rs *removeBeforeSync) movedAway(r *run, e *model.Effect) {
 func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 	f := c.Old
 	s := rs.sources[f.ID]
-	var read model.Ref
+	var read readMark
 	if s == nil {
 		// No copy written yet: the process that moves the file away
 		// read it, and may write its new version under the name.
 		read = rs.readBy(r, e.Ref.PID, f.ID)
-		if read.Line == 0 || e.Entry.Kind != model.EntryRename {
+		if read.at.Line == 0 || e.Entry.Kind != model.EntryRename {
 			return
 		}
 	}
@@ -390,24 +396,24 @@ func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 	rs.gap(c.Path, s, e.Ref, stateOf(r.m, e.Ref, c.Path, st), backup, e.Entry.Kind == model.EntryRename)
 	if s == nil {
 		g := rs.gaps[c.Path]
-		g.read = read
+		g.read, g.readName = read.at, read.name
 		rs.gaps[c.Path] = g
 	}
 }
 
 // readBy is the last read of file id by the process of pid that it
 // still keeps (zero if none).
-func (rs *removeBeforeSync) readBy(r *run, pid, id int) model.Ref {
+func (rs *removeBeforeSync) readBy(r *run, pid, id int) readMark {
 	o := rs.owner(r, pid, false)
 	if o == nil {
-		return model.Ref{}
+		return readMark{}
 	}
 	for _, rd := range o.reads {
 		if rd.id == id {
-			return rd.at
+			return rd
 		}
 	}
-	return model.Ref{}
+	return readMark{}
 }
 
 // gap notes that the operation at at left p with no file while s's
@@ -421,7 +427,7 @@ func (rs *removeBeforeSync) gap(p string, s *readCopies, at model.Ref, state *St
 	for i, cp := range s.copies[:s.n] {
 		g.copies[i] = cp.id
 		if cp.read.Seq > g.read.Seq {
-			g.read = cp.read
+			g.read, g.readName = cp.read, cp.readName
 		}
 	}
 
@@ -549,6 +555,7 @@ func (rs *removeBeforeSync) copiesLost(r *run, src *model.Inode, s *readCopies, 
 		}
 		h := h
 		h.first, h.last, h.state = first.Event(), last.Event(), demonstrate(r.m, at, g.Name())
+		h.readName = cp.readName
 		rs.add(r, g, p, cp.read, at, h)
 	}
 	var lost [ownerRing]removeHit
@@ -570,6 +577,7 @@ func (rs *removeBeforeSync) copiesLost(r *run, src *model.Inode, s *readCopies, 
 		nl++
 	}
 	for i, cp := range synced[:ns] {
+		lost[i].readName = cp.readName
 		rs.add(r, r.m.Inode(cp.id), p, cp.read, at, lost[i])
 	}
 }
@@ -624,7 +632,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		f := newFinding(RemoveBeforeRename, g.path, g.at,
 			fmt.Sprintf("%s was renamed to %s before its new version was written in a new file under its name (line %d): until that file's data is durable, a crash can leave %s missing or empty, its old content only under %s; write the new version to a temp file, fsync it, then rename it over %s (make the backup with link() or a copy first)",
 				p, bak, g.wrote.Line, p, bak, p))
-		f.relate(g.read, "reads "+p)
+		f.relate(g.read, "reads "+readName(g.readName, p))
 		f.relate(g.at, g.at.Syscall+" moves "+p+" to "+bak)
 		f.relate(g.by, g.by.Syscall+" makes a new "+p)
 		f.relate(g.wrote, "writes it, not yet durable")
@@ -634,7 +642,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 	for _, g := range rs.renamed {
 		p, tmp := base(g.path), base(g.copyOf)
 		f := newFinding(RemoveBeforeRename, g.path, g.at, gapWords(g, p, tmp))
-		f.relate(g.read, "reads "+p)
+		f.relate(g.read, "reads "+readName(g.readName, p))
 		switch {
 		case g.backup == "":
 			f.relate(g.at, g.at.Syscall+" removes "+p)
@@ -664,7 +672,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		}
 		if h.unnamed {
 			f := newFinding(RemoveBeforeSync, p, h.at, unnamedWords(h, called, gone, removed, left, removing))
-			f.relate(h.read, "reads "+gone)
+			f.relate(h.read, "reads "+readName(h.readName, gone))
 			switch {
 			case h.named.Line == 0:
 			case h.gone != "":
@@ -680,7 +688,7 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		f := newFinding(RemoveBeforeSync, p, h.at,
 			fmt.Sprintf("%s was %s while %s, written after %s was read, was only in the page cache: a crash can leave %s %s and %s empty or partial, the data in neither; fsync %s before %s %s",
 				gone, removed, base(called), gone, gone, left, base(called), base(called), removing, gone))
-		f.relate(h.read, "reads "+gone)
+		f.relate(h.read, "reads "+readName(h.readName, gone))
 		f.relate(h.first, "written, not yet durable")
 		if h.last.Line != h.first.Line {
 			f.relate(h.last, "written, not yet durable")
@@ -744,4 +752,13 @@ func unnamedWords(h removeHit, p, gone, removed, left, removing string) string {
 	}
 	return fmt.Sprintf("%s was %s after %s, written from it, was synced but before its name was durable: a crash can leave %s %s and %s %s, the data in neither; fsync %s before %s %s",
 		gone, removed, copied, gone, left, copied, shows, dir, removing, gone)
+}
+
+// readName is how a related line names the file a read read: by its
+// name at the read (the base of it), else by now, its name later.
+func readName(then, now string) string {
+	if then == "" {
+		return now
+	}
+	return base(then)
 }

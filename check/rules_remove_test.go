@@ -612,6 +612,17 @@ func TestRemoveBeforeRenameNewFileInPlace(t *testing.T) {
 			}
 		})
 	}
+	// remove-before-sync on the unlink of st~ (posix: the new st's name
+	// was never made durable) names the read by the name the file had
+	// then, st, not by st~, which it had when it was removed.
+	text := strings.Join([]string{openOld, readOld, closeOld, away, create, write, sync, unlink}, "\n") + "\n"
+	got := findingsOf(t, text, Options{Existed: existed}, RemoveBeforeSync)
+	if len(got) != 1 || len(got[0].Related) == 0 || got[0].Related[0].What != "reads st" {
+		for _, f := range got {
+			t.Logf("%s %+v", f.Message, f.Related)
+		}
+		t.Errorf("%d remove-before-sync findings; want one whose first related line says \"reads st\"", len(got))
+	}
 }
 
 // TestRemoveBeforeSyncNewVersionNamed: when a copy of the file removed
