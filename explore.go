@@ -78,6 +78,7 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	in := e.Inputs
 	if opt.Initial != "" {
 		in.Existed = explore.ExistedIn(opt.Root, opt.Initial)
+		in.InitialSize = explore.SizeIn(opt.Root, opt.Initial)
 	}
 	st, err := in.Start(trace)
 	if err != nil {
@@ -87,7 +88,7 @@ func (e *Explore) Run(ctx context.Context) (*Result, *explore.Result, error) {
 	if opt.Initial == "" {
 		// Without a snapshot the listing still tells created files from
 		// replaced ones; a replaced file's old bytes are then unknown.
-		opt.Existed = st.Existed
+		opt.Existed, opt.InitialSize = st.Existed, st.InitialSize
 	}
 	sc := Scope{Roots: []string{opt.Root}, Ignore: e.Ignore}
 	scope := in.options(sc, st)

@@ -32,6 +32,9 @@ type Inputs struct {
 	// than a listing knows it (a snapshot of the root): it wins over the
 	// listing's.
 	Existed func(path string) (existed, known bool)
+	// InitialSize, with Existed, says the sizes of the files that existed
+	// (those of the snapshot): the listing's may not be of the same files.
+	InitialSize func(path string) (size int64, known bool)
 	// Mounts are the filesystems of the machine the traces were recorded
 	// on, when that is this one (crashsim trace): paths on tmpfs and ramfs
 	// are out of scope. Nil takes check.LikelyVolatile as tmpfs.
@@ -135,7 +138,7 @@ func (in *Inputs) Start(trace string) (Start, error) {
 	if in.Existed != nil {
 		// Another source says what existed: the listing's sizes may
 		// not be of the same files.
-		st.Existed, st.InitialSize = in.Existed, nil
+		st.Existed, st.InitialSize = in.Existed, in.InitialSize
 	}
 	if in.Cwd != "" {
 		abs, err := filepath.Abs(in.Cwd)

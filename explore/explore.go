@@ -27,6 +27,10 @@ type Options struct {
 	// Existed tells the model what existed before the trace; nil asks the
 	// snapshot (when there is one).
 	Existed func(path string) (existed, known bool)
+	// InitialSize tells the model the size of a regular file before the
+	// trace when there is no snapshot (a listing's "size" lines); with
+	// one, the snapshot's sizes are used.
+	InitialSize func(path string) (size int64, known bool)
 	// Cwd and FDs are where the traced program started and the files it
 	// started with open (model.Options), when a listing or the caller
 	// knows them: a trace recorded without -y needs Cwd to resolve its
@@ -500,7 +504,7 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 	}
 }
 
-// sizeIn answers model.Options.InitialSize from a snapshot of root: the
+// SizeIn answers model.Options.InitialSize from a snapshot of root: the
 // size of the regular file the snapshot holds at a path below root (not
 // through a symlink at its name). Of a path the snapshot lacks, or holds
 // as anything but a regular file, and of paths outside root, it says
@@ -510,7 +514,7 @@ func ExistedIn(root, snapshot string) func(string) (bool, bool) {
 // data is never built, and under the ordered models the size change is
 // not held to the journal's order (a state keeps an append made after a
 // create that did not persist).
-func sizeIn(root, snapshot string) func(string) (int64, bool) {
+func SizeIn(root, snapshot string) func(string) (int64, bool) {
 	root = filepath.Clean(root)
 	return func(p string) (int64, bool) {
 		rel, ok := relPath(root, p)
@@ -525,13 +529,13 @@ func sizeIn(root, snapshot string) func(string) (int64, bool) {
 	}
 }
 
-// initialSize is the models' InitialSize: the snapshot's sizes, nil
-// without a snapshot.
+// initialSize is the models' InitialSize: the snapshot's sizes, else
+// Options.InitialSize.
 func initialSize(opt Options) func(string) (int64, bool) {
 	if opt.Initial == "" {
-		return nil
+		return opt.InitialSize
 	}
-	return sizeIn(opt.Root, opt.Initial)
+	return SizeIn(opt.Root, opt.Initial)
 }
 
 // recycle makes a checked state's directory the base's again for a later
