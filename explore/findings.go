@@ -141,7 +141,7 @@ func (e *explorer) predicted(s *state) []string {
 	seen := map[string]bool{}
 	var ids []string
 	for _, f := range e.opt.Predict {
-		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !holds(s, f) || !begun(f, s) {
+		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !foresees(s, f) {
 			continue
 		}
 		seen[f.Rule.ID] = true
@@ -150,36 +150,49 @@ func (e *explorer) predicted(s *state) []string {
 	return ids
 }
 
-// holds reports whether state s holds, at the path of check's finding f
-// (the one its crash state names, or its last name) or at another name
-// of that file, an outcome f says a crash can leave there: its crash
-// state's, or one of those its message names (State.Outcomes).
-func holds(s *state, f *check.Finding) bool {
+// foresees reports whether state s holds, at the path of check's finding
+// f (the one its crash state names, or its last name) or at another name
+// of that file, an outcome f says a crash can leave there (its crash
+// state's, or one of those its message names: State.Outcomes), with f's
+// window for that outcome begun by s's crash point.
+func foresees(s *state, f *check.Finding) bool {
 	st := f.State
 	for _, d := range s.diffs {
 		if string(d.ps.Outcome) != st.Outcome && !slices.Contains(st.Outcomes, d.ps.Outcome) {
 			continue
 		}
 		if d.path == st.Path || d.path == f.Path || slices.Contains(d.paths, st.Path) || slices.Contains(d.paths, f.Path) {
-			return true
+			if begun(f, s, d.ps.Outcome) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// begun reports whether the window of check's finding f has begun by
-// state s's crash point: the finding's own event, or any event it names
-// (the write not yet durable that a later rename or directory fsync
-// exposes), completed no later than the crash. The finding's event is
-// compared by the order events complete (Seq), which holds across the
-// files of an -ff set; a related event by its line, in the crash's own
-// file only, where line numbers compare.
-func begun(f *check.Finding, s *state) bool {
+// begun reports whether the window in which check's finding f says a
+// crash can leave outcome o has begun by state s's crash point. It has
+// once the finding's own event completed, no later than the crash
+// (compared by the order events complete, Seq, which holds across the
+// files of an -ff set). Before that, only for what a call f names already
+// put at risk: the data of a write not yet durable, which a later rename
+// or directory fsync exposes (the file empty, zeros, torn, an older
+// version), when that call came by the crash (by its line, in the crash's
+// own file only, where line numbers compare). A name missing is what the
+// finding's own call does (the unlink, the rename away, the create whose
+// directory is not synced): a state from before that call, which holds a
+// name missing for another reason, was not foreseen by it. remove-before-
+// sync names the read of the file it removes long before the unlink, and
+// took the credit for every state from the read on.
+func begun(f *check.Finding, s *state, o model.Outcome) bool {
 	if s.event == nil {
 		return f.Line <= s.line
 	}
 	if f.Seq <= s.event.Seq {
 		return true
+	}
+	if o == model.Missing {
+		return false
 	}
 	for _, r := range f.Related {
 		if r.Trace == s.event.File && r.Line <= s.line {

@@ -51,6 +51,12 @@ func TestPredictedByState(t *testing.T) {
 		{"another file", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/other", model.Empty), nil},
 		{"reported later, its window begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 3, 8, 10)}, rejected(5, "/R/log", model.Empty), []string{check.DirSyncBeforeData}},
 		{"its window not yet begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 8, 10)}, rejected(5, "/R/log", model.Empty), nil},
+		// remove-before-sync names the read of the file it removes (3)
+		// and the create of the copy (8); the name is lost by its unlink
+		// (12), not before.
+		{"a name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log", model.Missing), nil},
+		{"a name lost by the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(12, "/R/log", model.Missing), []string{check.RemoveBeforeSync}},
+		{"another name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log~", model.Missing, "/R/log"), nil},
 	}
 	for _, tc := range tests {
 		e := &explorer{opt: Options{Predict: tc.predict}}
