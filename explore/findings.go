@@ -31,6 +31,7 @@ func (e *explorer) findings() {
 		if !s.ran || !s.failed {
 			continue
 		}
+		e.blameSeen(s)
 		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}, StateIndex: s.index}
 		if s.event != nil {
 			f.PID, f.Seq = s.event.PID, s.event.Seq
@@ -125,6 +126,33 @@ func (e *explorer) findings() {
 		f.Message = msg.String()
 		e.res.Findings = append(e.res.Findings, f)
 	}
+}
+
+// blameSeen adds to a rejected state's differences each file it holds as
+// the program saw it empty (state.seen) where a finding of check foresaw
+// it empty by the crash: right after a truncation to rewrite the file in
+// place, the program's own view is the loss. It becomes the path the
+// finding is about unless check foresaw what the state's primary path
+// holds. The rejected state of Vim's save with backupcopy=yes right after
+// its ftruncate, f.txt empty and the backup f.txt~ not yet on disk, was
+// filed under f.txt~, the one path that differed, with no rule to
+// predict it, beside truncate-in-place's problem at f.txt.
+func (e *explorer) blameSeen(s *state) {
+	var blamed []diff
+	for _, d := range s.seen {
+		if len(e.predicted(&state{line: s.line, event: s.event, diffs: []diff{d}})) > 0 {
+			blamed = append(blamed, d)
+		}
+	}
+	if len(blamed) == 0 {
+		return
+	}
+	if len(s.diffs) > 0 && s.primary >= 0 && len(e.predicted(&state{line: s.line, event: s.event, diffs: []diff{s.diffs[s.primary]}})) > 0 {
+		s.diffs = append(s.diffs, blamed...)
+		return
+	}
+	s.diffs = append(blamed, s.diffs...)
+	s.primary = 0
 }
 
 // predicted names the rules of crashsim check whose findings foresaw

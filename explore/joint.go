@@ -378,6 +378,9 @@ func (e *explorer) describe(s *state, c *cand) {
 	gone := map[string]bool{}
 	for _, p := range c.sp.Paths() {
 		if c.js.AsSeen(p) {
+			if d, ok := seenEmpty(m, c.js, p); ok {
+				s.seen = append(s.seen, d)
+			}
 			continue
 		}
 		ps := c.js.Path(p)
@@ -426,6 +429,21 @@ func (e *explorer) describe(s *state, c *cand) {
 	if s.primary < 0 && len(s.diffs) > 0 {
 		s.primary = 0
 	}
+}
+
+// seenEmpty is path p as state js holds it, where that is what the
+// program saw at the crash point and the program saw an empty file there
+// (right after it truncated the file to rewrite it): a candidate for what
+// the checker rejects, though no different from the program's view
+// (findings, blameSeen).
+func seenEmpty(m *model.Model, js *model.JointState, p string) (diff, bool) {
+	n := m.Names()[p]
+	if n == nil || n.Cache == nil || n.Cache.Dir || n.Cache.Size != 0 {
+		return diff{}, false
+	}
+	ps := js.Path(p)
+	ps.Outcome = model.Empty
+	return diff{path: p, ps: ps, words: "empty as the program saw it", file: true, paths: n.Cache.Paths(), seen: true}, true
 }
 
 func satAdd(a, b int64) int64 {
