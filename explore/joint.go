@@ -117,6 +117,9 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 			return e.durErr
 		}
 		if ok {
+			if first {
+				e.boundPoint(point)
+			}
 			if err := end(point, last); err != nil {
 				return err
 			}
@@ -145,7 +148,26 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 	if ctx.Err() != nil {
 		return nil
 	}
+	if first {
+		e.boundPoint(point)
+	}
 	return end(point, last)
+}
+
+// boundPoint raises the count of states the model admits at crash point
+// i, when that count is only a lower bound, to the states built there:
+// each is a distinct state the model admits at the point. The model's
+// bound can fall short of them: "at least 2 states, 32 built" read as if
+// explore had built states the model does not admit.
+func (e *explorer) boundPoint(i int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := &e.points[i]
+	if p.Exact || int64(p.Built) <= p.Admitted {
+		return
+	}
+	e.res.Admitted = satAdd(e.res.Admitted, int64(p.Built)-p.Admitted)
+	p.Admitted = int64(p.Built)
 }
 
 func (e *explorer) durableDir() string { return filepath.Join(e.work, "durable") }
