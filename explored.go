@@ -89,7 +89,13 @@ func ExplorePoints(w io.Writer, res *explore.Result, all bool) {
 		if p.Line == 0 {
 			at = "before the first event"
 		}
-		fmt.Fprintf(w, "crashsim:   %s: %s states, %s, %d new, %d checked here\n", at, report.StateCount(p.Admitted, p.Exact), how, p.New, p.Checked)
+		// A count that is only a bound (explore raised it to the states
+		// built there) says so, not to read as fewer than were built.
+		admits := report.StateCount(p.Admitted, p.Exact) + " states"
+		if !p.Exact && p.Admitted < 1<<62 {
+			admits += " (the model did not count them all)"
+		}
+		fmt.Fprintf(w, "crashsim:   %s: %s, %s, %d new, %d checked here\n", at, admits, how, p.New, p.Checked)
 	}
 }
 

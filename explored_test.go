@@ -55,3 +55,21 @@ func TestStatesUncheckedInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorePointsBound: a sampled point whose count is a lower bound
+// says so beside the bound, which "at least 2 states, 32 built" did not:
+// it read as fewer states than were built. An exact count says nothing
+// more.
+func TestExplorePointsBound(t *testing.T) {
+	res := &explore.Result{Sampled: 2, PointStats: []explore.PointStats{
+		{Line: 921, Admitted: 32, Built: 32, Families: explore.FamilyPrefix},
+		{Line: 930, Admitted: 400, Exact: true, Built: 16, Families: explore.FamilyPrefix},
+	}}
+	var b bytes.Buffer
+	ExplorePoints(&b, res, false)
+	want := "crashsim:   after line 921: at least 32 states (the model did not count them all), 32 built, sampled (prefix), 0 new, 0 checked here\n" +
+		"crashsim:   after line 930: 400 states, 16 built, sampled (prefix), 0 new, 0 checked here\n"
+	if got := b.String(); got != want {
+		t.Errorf("points:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -241,8 +241,12 @@ type state struct {
 	event *model.Ref
 	tree  *tree
 	// What the state holds that the program did not see at the point.
-	diffs    []diff
-	primary  int // the diff a finding is about
+	diffs   []diff
+	primary int // the diff a finding is about
+	// seen are the paths the state holds as the program saw them, where
+	// the program saw an empty file (seenEmpty): what a rejected state
+	// is blamed on when check foresaw it (blameSeen).
+	seen     []diff
 	lost     []model.LostOp
 	failed   bool
 	why      string // "exit status 1", "timed out after 2s"
@@ -260,6 +264,7 @@ type diff struct {
 	words string
 	file  bool
 	paths []string // every name its file had
+	seen  bool     // what the program saw (seenEmpty), not a difference
 }
 
 // Run replays a trace, builds its crash states and runs the checker on

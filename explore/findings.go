@@ -31,6 +31,7 @@ func (e *explorer) findings() {
 		if !s.ran || !s.failed {
 			continue
 		}
+		e.blameSeen(s)
 		f := &check.Finding{Rule: rule, Trace: e.opt.Trace, Line: s.line, Models: []string{e.opt.Persistence.String()}, StateIndex: s.index}
 		if s.event != nil {
 			f.PID, f.Seq = s.event.PID, s.event.Seq
@@ -127,6 +128,33 @@ func (e *explorer) findings() {
 	}
 }
 
+// blameSeen adds to a rejected state's differences each file it holds as
+// the program saw it empty (state.seen) where a finding of check foresaw
+// it empty by the crash: right after a truncation to rewrite the file in
+// place, the program's own view is the loss. It becomes the path the
+// finding is about unless check foresaw what the state's primary path
+// holds. The rejected state of Vim's save with backupcopy=yes right after
+// its ftruncate, f.txt empty and the backup f.txt~ not yet on disk, was
+// filed under f.txt~, the one path that differed, with no rule to
+// predict it, beside truncate-in-place's problem at f.txt.
+func (e *explorer) blameSeen(s *state) {
+	var blamed []diff
+	for _, d := range s.seen {
+		if len(e.predicted(&state{line: s.line, event: s.event, diffs: []diff{d}})) > 0 {
+			blamed = append(blamed, d)
+		}
+	}
+	if len(blamed) == 0 {
+		return
+	}
+	if len(s.diffs) > 0 && s.primary >= 0 && len(e.predicted(&state{line: s.line, event: s.event, diffs: []diff{s.diffs[s.primary]}})) > 0 {
+		s.diffs = append(s.diffs, blamed...)
+		return
+	}
+	s.diffs = append(blamed, s.diffs...)
+	s.primary = 0
+}
+
 // predicted names the rules of crashsim check whose findings foresaw
 // state s. A finding foresees it when what the finding says a crash can
 // leave (its crash state: a path and an outcome, such as missing, empty,
@@ -141,7 +169,7 @@ func (e *explorer) predicted(s *state) []string {
 	seen := map[string]bool{}
 	var ids []string
 	for _, f := range e.opt.Predict {
-		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !holds(s, f) || !begun(f, s) {
+		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !foresees(s, f) {
 			continue
 		}
 		seen[f.Rule.ID] = true
@@ -150,36 +178,49 @@ func (e *explorer) predicted(s *state) []string {
 	return ids
 }
 
-// holds reports whether state s holds, at the path of check's finding f
-// (the one its crash state names, or its last name) or at another name
-// of that file, an outcome f says a crash can leave there: its crash
-// state's, or one of those its message names (State.Outcomes).
-func holds(s *state, f *check.Finding) bool {
+// foresees reports whether state s holds, at the path of check's finding
+// f (the one its crash state names, or its last name) or at another name
+// of that file, an outcome f says a crash can leave there (its crash
+// state's, or one of those its message names: State.Outcomes), with f's
+// window for that outcome begun by s's crash point.
+func foresees(s *state, f *check.Finding) bool {
 	st := f.State
 	for _, d := range s.diffs {
 		if string(d.ps.Outcome) != st.Outcome && !slices.Contains(st.Outcomes, d.ps.Outcome) {
 			continue
 		}
 		if d.path == st.Path || d.path == f.Path || slices.Contains(d.paths, st.Path) || slices.Contains(d.paths, f.Path) {
-			return true
+			if begun(f, s, d.ps.Outcome) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// begun reports whether the window of check's finding f has begun by
-// state s's crash point: the finding's own event, or any event it names
-// (the write not yet durable that a later rename or directory fsync
-// exposes), completed no later than the crash. The finding's event is
-// compared by the order events complete (Seq), which holds across the
-// files of an -ff set; a related event by its line, in the crash's own
-// file only, where line numbers compare.
-func begun(f *check.Finding, s *state) bool {
+// begun reports whether the window in which check's finding f says a
+// crash can leave outcome o has begun by state s's crash point. It has
+// once the finding's own event completed, no later than the crash
+// (compared by the order events complete, Seq, which holds across the
+// files of an -ff set). Before that, only for what a call f names already
+// put at risk: the data of a write not yet durable, which a later rename
+// or directory fsync exposes (the file empty, zeros, torn, an older
+// version), when that call came by the crash (by its line, in the crash's
+// own file only, where line numbers compare). A name missing is what the
+// finding's own call does (the unlink, the rename away, the create whose
+// directory is not synced): a state from before that call, which holds a
+// name missing for another reason, was not foreseen by it. remove-before-
+// sync names the read of the file it removes long before the unlink, and
+// took the credit for every state from the read on.
+func begun(f *check.Finding, s *state, o model.Outcome) bool {
 	if s.event == nil {
 		return f.Line <= s.line
 	}
 	if f.Seq <= s.event.Seq {
 		return true
+	}
+	if o == model.Missing {
+		return false
 	}
 	for _, r := range f.Related {
 		if r.Trace == s.event.File && r.Line <= s.line {

@@ -117,6 +117,9 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 			return e.durErr
 		}
 		if ok {
+			if first {
+				e.boundPoint(point)
+			}
 			if err := end(point, last); err != nil {
 				return err
 			}
@@ -145,7 +148,26 @@ func (e *explorer) walk(ctx context.Context, stream parser.Stream, visit func(*c
 	if ctx.Err() != nil {
 		return nil
 	}
+	if first {
+		e.boundPoint(point)
+	}
 	return end(point, last)
+}
+
+// boundPoint raises the count of states the model admits at crash point
+// i, when that count is only a lower bound, to the states built there:
+// each is a distinct state the model admits at the point. The model's
+// bound can fall short of them: "at least 2 states, 32 built" read as if
+// explore had built states the model does not admit.
+func (e *explorer) boundPoint(i int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := &e.points[i]
+	if p.Exact || int64(p.Built) <= p.Admitted {
+		return
+	}
+	e.res.Admitted = satAdd(e.res.Admitted, int64(p.Built)-p.Admitted)
+	p.Admitted = int64(p.Built)
 }
 
 func (e *explorer) durableDir() string { return filepath.Join(e.work, "durable") }
@@ -378,6 +400,9 @@ func (e *explorer) describe(s *state, c *cand) {
 	gone := map[string]bool{}
 	for _, p := range c.sp.Paths() {
 		if c.js.AsSeen(p) {
+			if d, ok := seenEmpty(m, c.js, p); ok {
+				s.seen = append(s.seen, d)
+			}
 			continue
 		}
 		ps := c.js.Path(p)
@@ -426,6 +451,21 @@ func (e *explorer) describe(s *state, c *cand) {
 	if s.primary < 0 && len(s.diffs) > 0 {
 		s.primary = 0
 	}
+}
+
+// seenEmpty is path p as state js holds it, where that is what the
+// program saw at the crash point and the program saw an empty file there
+// (right after it truncated the file to rewrite it): a candidate for what
+// the checker rejects, though no different from the program's view
+// (findings, blameSeen).
+func seenEmpty(m *model.Model, js *model.JointState, p string) (diff, bool) {
+	n := m.Names()[p]
+	if n == nil || n.Cache == nil || n.Cache.Dir || n.Cache.Size != 0 {
+		return diff{}, false
+	}
+	ps := js.Path(p)
+	ps.Outcome = model.Empty
+	return diff{path: p, ps: ps, words: "empty as the program saw it", file: true, paths: n.Cache.Paths(), seen: true}, true
 }
 
 func satAdd(a, b int64) int64 {

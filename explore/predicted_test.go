@@ -1,11 +1,15 @@
 package explore
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/crashsim/crashsim/check"
 	"github.com/crashsim/crashsim/model"
+	"github.com/crashsim/crashsim/parser"
 )
 
 // TestPredictedByState: a finding of check foresees a rejected state when
@@ -51,11 +55,83 @@ func TestPredictedByState(t *testing.T) {
 		{"another file", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/other", model.Empty), nil},
 		{"reported later, its window begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 3, 8, 10)}, rejected(5, "/R/log", model.Empty), []string{check.DirSyncBeforeData}},
 		{"its window not yet begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 8, 10)}, rejected(5, "/R/log", model.Empty), nil},
+		// remove-before-sync names the read of the file it removes (3)
+		// and the create of the copy (8); the name is lost by its unlink
+		// (12), not before.
+		{"a name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log", model.Missing), nil},
+		{"a name lost by the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(12, "/R/log", model.Missing), []string{check.RemoveBeforeSync}},
+		{"another name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log~", model.Missing, "/R/log"), nil},
 	}
 	for _, tc := range tests {
 		e := &explorer{opt: Options{Predict: tc.predict}}
 		if got := e.predicted(tc.s); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: predicted by %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSeenEmptyBlamed: a state the checker rejects right after the
+// program truncated its file to rewrite it holds that file as the program
+// saw it, empty. It was filed under the paths that differed from the
+// program's view (the backup not yet on disk), with no rule to predict
+// it, as a problem of its own beside truncate-in-place's; it now goes
+// under the truncated file, predicted by truncate-in-place, as Vim's save
+// with backupcopy=yes showed.
+func TestSeenEmptyBlamed(t *testing.T) {
+	root := t.TempDir()
+	trace := writeTrace(t, root,
+		`openat(AT_FDCWD, "/R/f.txt", O_RDONLY) = 3`,
+		`read(3, "line1\n", 8192) = 6`,
+		`openat(AT_FDCWD, "/R/f.txt~", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`,
+		`write(4, "line1\n", 6) = 6`,
+		`close(4) = 0`,
+		`close(3) = 0`,
+		`openat(AT_FDCWD, "/R/f.txt", O_WRONLY) = 3`,
+		`ftruncate(3, 0) = 0`,
+		`write(3, "line1hello\n", 11) = 11`,
+		`fsync(3) = 0`,
+		`close(3) = 0`,
+		`unlink("/R/f.txt~") = 0`,
+		`exit_group(0) = ?`,
+		`+++ exited with 0 +++`,
+	)
+	const truncLine = 8
+	initial := writeTree(t, map[string]string{"f.txt": "line1\n"})
+	s, err := parser.Open(trace, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cres, err := check.Run(s, check.Options{Roots: []string{root}, Existed: ExistedIn(root, initial)})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := cres.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(fs, func(f *check.Finding) bool { return f.Rule.ID == check.TruncateInPlace }) {
+		t.Fatalf("check reports no truncate-in-place; the test needs it")
+	}
+	// --every-line checks each tree at every crash line that leaves it:
+	// the states right after the ftruncate are checked there, where f.txt
+	// is what the program saw.
+	res := runTrace(t, trace, Options{Trace: trace, Root: root, Initial: initial, EveryLine: true, Predict: fs,
+		Checker: `c=$(cat f.txt) && { [ "$c" = line1 ] || [ "$c" = line1hello ]; }`, Timeout: 20 * time.Second, WorkDir: t.TempDir()})
+	atTrunc := 0
+	for _, f := range res.Findings {
+		if f.Line != truncLine {
+			continue
+		}
+		atTrunc++
+		if f.Path != filepath.Join(root, "f.txt") {
+			t.Errorf("a state rejected right after the ftruncate is filed under %s, not f.txt: %s", f.Path, f.Message)
+		}
+		if !strings.Contains(f.Message, "f.txt empty as the program saw it") || !strings.HasSuffix(f.Message, "predicted by truncate-in-place") {
+			t.Errorf("a state rejected right after the ftruncate does not say f.txt is empty, predicted by truncate-in-place: %s", f.Message)
+		}
+	}
+	if atTrunc < 2 {
+		t.Fatalf("%d states rejected right after the ftruncate, want 2 or more (f.txt~ missing, and as the program saw it):%s", atTrunc, describe(res))
 	}
 }
