@@ -805,11 +805,7 @@ func (m *Model) entry(ev *parser.Event, kind EntryKind, changes []NameChange, ef
 func (m *Model) open(ev *parser.Event, p string, eff *Effect) {
 	flags := m.procs.openFlags(ev)
 	if ev.RetAnno != "" && strings.HasPrefix(ev.RetAnno, "/") {
-		if ev.RetDeleted {
-			p = annoPath(ev.RetAnno)
-		} else {
-			p = m.procs.openedAs(p, ev.RetAnno)
-		}
+		p = annoPath(ev.RetAnno)
 	}
 	if p == "" || PseudoFile(p) || isAnonAnno(ev.RetAnno, ev.RetDeleted) {
 		return

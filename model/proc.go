@@ -300,14 +300,6 @@ func (pr *Process) pruneEarly() {
 // resolved to paths when strace did not annotate them (-y).
 type Procs struct {
 	procs map[int]*Process
-	// aliases are directories the program reaches by another path (a
-	// symlink above them, a bind mount: Android's /data/user/0 is
-	// /data/data), learned from opens whose -y annotation names the file
-	// by another directory than the program did (Procs.openedAs): paths
-	// below a real one are taken by the program's spelling, so that a
-	// rename it spelled and the fsync of the directory it opened, which
-	// strace shows by the real path, name one directory.
-	aliases []dirAlias
 	// Lines without a pid in an -f log belong to the first process, which
 	// later lines name by its pid: rootAlias is that pid once known.
 	rootAlias int
@@ -638,7 +630,7 @@ func (p *Procs) FDHandle(pr *Process, v *parser.Value, line int64) *Handle {
 		return e.h
 	}
 	if v.HasAnno {
-		anno := p.canon(annoPath(v.Anno))
+		anno := annoPath(v.Anno)
 		switch {
 		case ok && e.h.Path == anno:
 			e.h.anno = v.Anno
@@ -979,7 +971,7 @@ func isCwdFD(v *parser.Value) bool { return v.Text == "AT_FDCWD" || v.Text == "-
 // cwd returns the process's cwd, learning it from an AT_FDCWD annotation.
 func (p *Procs) cwd(pr *Process, dirfd *parser.Value) string {
 	if dirfd != nil && dirfd.HasAnno && (pr.fs.anno == "" || dirfd.Anno != pr.fs.anno) && isCwdFD(dirfd) {
-		pr.fs.cwd, pr.fs.anno = p.canon(annoPath(dirfd.Anno)), dirfd.Anno
+		pr.fs.cwd, pr.fs.anno = annoPath(dirfd.Anno), dirfd.Anno
 	}
 	if pr.fs.cwd == "" && !pr.attached {
 		return p.commonCwd()
@@ -1063,79 +1055,12 @@ func (p *Procs) sharedPaths(out []string, ev *parser.Event) []string {
 	return f.paths
 }
 
-// dirAlias is a directory the program spelled as spelled where strace's
-// -y annotations show real.
-type dirAlias struct{ real, spelled string }
-
-// maxAliases bounds the aliases a trace teaches: past it no more are
-// learned.
-const maxAliases = 64
-
-// openedAs returns the path an open that succeeded names: strace's -y
-// annotation of the fd it returned (anno) when there is one, taken by the
-// program's own spelling of its directory when that differs. spelled is
-// the path as the program gave it, resolved ("" when it could not be).
-// Where the two name the same file by different directories (they end
-// in the same names, the file's and at least nothing else), the program
-// reached the directory by a symlink or a bind mount: that alias is
-// learned for the paths that follow (canon). A different last name is a
-// symlink to the file itself, which the write goes through: the
-// annotation is kept.
-func (p *Procs) openedAs(spelled, anno string) string {
-	real := annoPath(anno)
-	if spelled != "" && spelled != real && strings.HasPrefix(spelled, "/") && strings.HasPrefix(real, "/") && len(p.aliases) < maxAliases {
-		i, j := len(spelled), len(real)
-		for i > 0 && j > 0 && spelled[i-1] == real[j-1] {
-			i, j = i-1, j-1
-		}
-		for i < len(spelled) && spelled[i] != '/' {
-			i, j = i+1, j+1
-		}
-		if i < len(spelled) && i > 0 && j > 0 && p.canon(real[:j]) == real[:j] {
-			p.aliases = append(p.aliases, dirAlias{real: real[:j], spelled: spelled[:i]})
-		}
-	}
-	return p.canon(real)
-}
-
-// canon is path q taken by the program's spelling of an aliased
-// directory above it (see Procs.aliases): itself when none is.
-func (p *Procs) canon(q string) string {
-	if len(p.aliases) == 0 {
-		return q
-	}
-	best := -1
-	for k, a := range p.aliases {
-		if (q == a.real || len(q) > len(a.real) && q[len(a.real)] == '/' && strings.HasPrefix(q, a.real)) && (best < 0 || len(a.real) > len(p.aliases[best].real)) {
-			best = k
-		}
-	}
-	if best < 0 {
-		return q
-	}
-	a := p.aliases[best]
-	return a.spelled + q[len(a.real):]
-}
-
 // appendPaths is Paths appending to out, so that a caller replaying every
 // event reuses one array.
 func (p *Procs) appendPaths(out []string, ev *parser.Event) []string {
 	if ev.Kind != parser.KindSyscall {
 		return out
 	}
-	if len(p.aliases) > 0 {
-		n := len(out)
-		out = p.appendResolved(out, ev)
-		for k := n; k < len(out); k++ {
-			out[k] = p.canon(out[k])
-		}
-		return out
-	}
-	return p.appendResolved(out, ev)
-}
-
-// appendResolved is appendPaths before the aliases are applied.
-func (p *Procs) appendResolved(out []string, ev *parser.Event) []string {
 	s := ev.Call.Row()
 	if !s.HasFiles() {
 		return out
@@ -1252,7 +1177,7 @@ func (p *Procs) Apply(ev *parser.Event, paths []string) *Handle {
 			h.Path = paths[0]
 		}
 		if ev.RetAnno != "" {
-			h.Path, h.anno = p.canon(annoPath(ev.RetAnno)), ev.RetAnno
+			h.Path, h.anno = annoPath(ev.RetAnno), ev.RetAnno
 		}
 		h.Kind = HandleFile
 		if flags&syscalls.O_DIRECTORY != 0 && flags&syscalls.O_TMPFILE != syscalls.O_TMPFILE {
