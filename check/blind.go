@@ -2059,7 +2059,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), shown(strings.Join(w.rootsGiven(), ", ")), isAre(r.n)))
 	}
 	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots == 0 && e.n > 0 {
-		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), plural(e.n, "path", "paths"), shown(e.first)))
+		// The warning's line is where the first path was changed.
+		what := shown(e.first)
+		if e.n > 1 {
+			what = fmt.Sprintf("%d paths, the first %s,", e.n, what)
+		}
+		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere: nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), what))
 	}
 	if w.uring.Syscall != "" {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
