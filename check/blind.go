@@ -392,6 +392,10 @@ type Watcher struct {
 	// filtered.
 	kindNames [3]string
 	kinds     int
+	// notClass holds the strace classes (blind_class.go) some call of
+	// the trace is not in: a trace whose every call is in one of them
+	// was recorded with that class as its filter.
+	notClass traceClass
 	// nonProcess counts the calls that are not of a process's life
 	// (execve, fork, clone, wait, exit): a run of such calls alone was
 	// recorded with a filter that keeps only them (-e
@@ -864,6 +868,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	if w.kinds < len(w.kindNames) && !slices.Contains(w.kindNames[:w.kinds], ev.Name) {
 		w.kindNames[w.kinds] = ev.Name
 		w.kinds++
+	}
+	if w.notClass != allClasses {
+		w.noteClass(ev.Name)
 	}
 	switch {
 	case ev.OK():
@@ -1899,7 +1906,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// start, brk, mmap or futex, nor its exit_group (or of a -e trace=
 	// list of calls on fds, as %desc). Not where an mmap took no file.
 	pathOnly := w.fileCalls == w.syscalls && !w.execSeen && !w.anonMaps
-	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
+	// narrow: every call is one call, or of one strace class that holds
+	// no call on files (%memory, ...), with no execve: a -e trace= list
+	// of that call or class, which the missing exit_group confirms.
+	class, some := w.onlyClass()
+	narrow := !w.execSeen && (w.kinds == 1 || class != "")
+	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && narrow {
+		add(BlindSyscallFilter, w.first, w.narrowMsg(class, some, pathOnly))
+	} else if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
 		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, and every one of its %d calls takes an fd or names a file, with no execve, brk or futex: it looks recorded with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds, or with a -e trace= list of calls on fds (as %%desc), which leaves out the renames, unlinks and mkdirs that take no fd; what a crash loses in the calls left out (a journal beside the file, the temp file a rename publishes, a directory's fsync) cannot be seen", w.exitWho(), w.syscalls))
 	} else if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
@@ -2123,6 +2137,27 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shows, plural(int(u.model), "byte", "bytes")))
 	}
 	return out, w.notes()
+}
+
+// narrowMsg says blind-syscall-filter of a trace whose every call is one
+// call, or of one class (class, some of its calls), with no execve and no
+// exit_group: the filter that keeps that call or class alone. A call on
+// files alone (pathOnly: write, as -e trace=write keeps it) may be -P
+// PATH's work too.
+func (w *Watcher) narrowMsg(class, some string, pathOnly bool) string {
+	what := fmt.Sprintf("every one of the trace's %d calls is of strace's %s class (%s)", w.syscalls, class, some)
+	filter, or := fmt.Sprintf("-e trace=%s, which keeps the calls of that class alone", class), ""
+	if w.kinds == 1 {
+		what = fmt.Sprintf("the trace's %s %s", plural(w.syscalls, "call is", "calls are all"), w.kindNames[0])
+		filter = "-e trace=" + w.kindNames[0] + ", which keeps that call alone"
+		switch {
+		case class != "":
+			or = fmt.Sprintf(", or with -e trace=%s, the class of calls that holds it", class)
+		case pathOnly:
+			or = ", or with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds"
+		}
+	}
+	return fmt.Sprintf("%s, with no execve, and no process called exit_group or exit though %s exited (line %d): it looks recorded with %s and leaves out every other call (those that open, sync, rename and remove files among them)%s; what a crash loses there cannot be seen", what, w.exitWho(), w.exitLine.Line, filter, or)
 }
 
 // failedHidden ends each blind-successful-only message: what a trace
