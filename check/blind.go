@@ -347,6 +347,15 @@ type Watcher struct {
 	// that write.
 	keptPID, keptFD int
 	keptEnded       int64
+	// fresh holds, while the trace shows no write, the fds (by thread
+	// group and fd) opened on a file that was new or emptied as it was
+	// opened (O_TMPFILE, O_TRUNC, O_CREAT|O_EXCL), each with its open;
+	// readBack is the first read that returned bytes through one, and
+	// readBackOpen that open: bytes no call in the trace put there.
+	fresh        map[[2]int]model.Ref
+	readBack     model.Ref
+	readBackOpen model.Ref
+	readBackN    int64
 	// queued: the trace submits I/O through Linux AIO or sets up an
 	// io_uring, whose writes no write call shows (each has a blind spot
 	// of its own when it worked): no sign that a filter left writes out.
@@ -926,6 +935,13 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 		w.ringUse(ev, row)
+		if len(w.fresh) > 0 {
+			w.freshGone(ev, row)
+		}
+	case syscalls.Dup:
+		if len(w.fresh) > 0 {
+			w.freshGone(ev, row)
+		}
 	case syscalls.Execve:
 		w.execSeen = true
 		if ev.OK() {
@@ -972,6 +988,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.changedAfterSync(ev, paths, "is truncated")
 		}
 	case syscalls.ReadFD:
+		w.readFresh(ev, row)
 		w.reads++
 		w.fdReads++
 		w.readOpen = nil
@@ -979,6 +996,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.ReadAt:
 		// The loader reads each library so: a trace whose filter left
 		// out read still shows them. What it read is read.
+		w.readFresh(ev, row)
 		w.reads++
 		if len(w.readOpen) > 0 && len(paths) > 0 {
 			delete(w.readOpen, paths[0])
@@ -1150,6 +1168,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.kept, w.keptPath, w.keptFlags = ref(ev), paths[0], flags
 			w.keptPID, w.keptFD, w.keptEnded = ev.PID, int(ev.Ret), ev.Ended()
 		}
+		if w.writes == 0 && w.readBack.Line == 0 && (flags&syscalls.O_TRUNC != 0 || flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE ||
+			flags&(syscalls.O_CREAT|syscalls.O_EXCL) == syscalls.O_CREAT|syscalls.O_EXCL) {
+			if w.fresh == nil {
+				w.fresh = map[[2]int]model.Ref{}
+			}
+			if len(w.fresh) < 64 {
+				w.fresh[[2]int{w.leaderOf(ev.PID), int(ev.Ret)}] = ref(ev)
+			}
+		}
 		switch {
 		case flags&syscalls.O_TRUNC != 0:
 			w.changedAfterSync(ev, paths, "is truncated")
@@ -1169,6 +1196,42 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			p = ev.RetAnno
 		}
 		w.changed(ev, p)
+	}
+}
+
+// freshGone forgets an fd of Watcher.fresh that a close ends or a dup
+// puts another file on: what it reads then is no longer the fresh file.
+func (w *Watcher) freshGone(ev *parser.Event, row *syscalls.Row) {
+	var fd int64
+	var ok bool
+	switch row.Effect {
+	case syscalls.Close:
+		fd, ok = ev.Arg(0).Int()
+	case syscalls.Dup:
+		fd, ok = ev.Ret, ev.OK()
+	default: // close_range: forget them all
+		w.fresh = nil
+		return
+	}
+	if ok {
+		delete(w.fresh, [2]int{w.leaderOf(ev.PID), int(fd)})
+	}
+}
+
+// readFresh notes a read that returned bytes through an fd opened on a
+// new or emptied file (Watcher.fresh), while the trace shows no write.
+func (w *Watcher) readFresh(ev *parser.Event, row *syscalls.Row) {
+	if len(w.fresh) == 0 || !ev.OK() || ev.Ret <= 0 {
+		return
+	}
+	if w.writes > 0 || w.readBack.Line > 0 {
+		w.fresh = nil
+		return
+	}
+	if fd, ok := ev.Arg(row.FD()).Int(); ok {
+		if at, ok := w.fresh[[2]int{w.leaderOf(ev.PID), int(fd)}]; ok {
+			w.readBack, w.readBackOpen, w.readBackN = ref(ev), at, ev.Ret
+		}
 	}
 }
 
@@ -1747,6 +1810,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// create nor to cut it, and then writes nothing anywhere, not
 		// even to its terminal, is rare.
 		add(BlindSyscallFilter, w.kept, fmt.Sprintf("%s is opened here to be written (%s), but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote there, which a crash can lose, cannot be seen", shown(w.keptPath), keptHow(w.keptFlags)))
+	} else if noWrites && w.readBack.Line > 0 && !w.queued && !unfollowed {
+		// ed keeps its buffer in an O_TMPFILE file and reads it back to
+		// save: under -e trace=!write the file, new and empty when
+		// opened, returns bytes no call put there, and the truncation of
+		// the saved file and its rewrite look like a file emptied (or
+		// left as it was). A file made or emptied by its open holds
+		// only what was written to it after (ftruncate and fallocate,
+		// which make zeros to read, are writes here: noWrites).
+		what := "a new file (O_TMPFILE)"
+		if a := w.readBackOpen; a.Line > 0 {
+			what = fmt.Sprintf("a file new or emptied when opened at line %d", a.Line)
+		}
+		add(BlindSyscallFilter, w.readBack, fmt.Sprintf("this %s returned %s from %s, but the trace has not one write, pwrite64 or writev to any file or terminal to put them there: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote to its files (a file truncated and rewritten, data not synced), which a crash can lose, cannot be seen", w.readBack.Syscall, plural(int(w.readBackN), "byte", "bytes"), what))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		filterFDs = true
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
