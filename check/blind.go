@@ -631,7 +631,8 @@ func (w *Watcher) keptLooked(ev *parser.Event, paths []string, read bool) {
 // appended to (touch opens O_WRONLY|O_CREAT and writes nothing, and a
 // database is opened O_RDWR|O_CREAT to be queried).
 func keepsData(flags uint64) bool {
-	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) == 0 || flags&syscalls.O_TRUNC != 0 {
+	// O_TMPFILE makes a new file, with no name and no data: nothing kept.
+	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) == 0 || flags&syscalls.O_TRUNC != 0 || flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		return false
 	}
 	return flags&syscalls.O_CREAT == 0 || flags&syscalls.O_APPEND != 0

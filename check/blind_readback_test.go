@@ -25,11 +25,16 @@ func TestReadBackNoWrite(t *testing.T) {
 		"90 write(4, \"old\\nx\\n\", 6) = 6\n90 close(4) = 0\n90 write(1, \"6\\n\", 2) = 2\n" +
 		"90 read(0, \"q\\n\", 4096) = 2\n90 exit_group(0) = ?\n90 +++ exited with 0 +++\n"
 	grown := strings.Replace(save, "90 lseek(3, 0, SEEK_SET) = 0\n", "90 ftruncate(3, 4) = 0\n", 1)
+	// An fd of the new file that dup2 put another file on reads that one.
+	dup := strings.Replace(save, "90 lseek(3, 0, SEEK_SET) = 0\n", "90 openat(AT_FDCWD, \"G\", O_RDONLY) = 5\n90 dup2(5, 3) = 3\n", 1)
 	opt := Options{Cwd: "/home/u"}
 	wantBlind(t, opt, []blindCase{
 		{"ed under -e trace=!write", start + save, []string{BlindSyscallFilter}},
 		{"ed, full trace", start + full, nil},
 		{"a new file grown with ftruncate, read back", start + grown, nil},
+		{"another file dup2ed onto its fd", start + dup, nil},
+		// O_TMPFILE makes a file: not one opened to write into its data.
+		{"a new file never written", start + "90 close(3) = 0\n90 exit_group(0) = ?\n90 +++ exited with 0 +++\n", nil},
 	})
 	msgs := blindMessages(t, "t.strace", start+save, opt, BlindSyscallFilter)
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "returned 4 bytes from a file new or emptied when opened at line 2") || !strings.Contains(msgs[0], "-e trace=!write") {
