@@ -2234,6 +2234,11 @@ func (w *Watcher) narrowMsg(class, some string, pathOnly bool) string {
 			or = ", or with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds"
 		}
 	}
+	if w.exitLine.PID == 0 {
+		// No pid column: one thread traced without -f (strace -p TID)
+		// ends so too when another thread's exit_group ends the process.
+		or += "; or it shows one thread of a process whose other threads were not traced (no -f)"
+	}
 	return fmt.Sprintf("%s, with no execve, and no process called exit_group or exit though %s exited (line %d): it looks recorded with %s and leaves out every other call (those that open, sync, rename and remove files among them)%s; what a crash loses there cannot be seen", what, w.exitWho(), w.exitLine.Line, filter, or)
 }
 

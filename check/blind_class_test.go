@@ -50,7 +50,8 @@ func TestClassFilter(t *testing.T) {
 		{"-e trace=mmap", mmaps, nil, []string{"are all mmap", "-e trace=mmap", "-e trace=%memory"}},
 		{"%signal", signals, nil, []string{"%signal class", "-e trace=%signal"}},
 		{"a failed call too", strings.Replace(memory, "= 0x7f39cab00000\n", "= -1 EINVAL (Invalid argument)\n", 1), nil, []string{"-e trace=%memory"}},
-		{"-e trace=write", writes, []string{BlindUnfollowedChildren}, []string{"are all write", "-e trace=write", "-P PATH"}},
+		{"-e trace=write", writes, []string{BlindUnfollowedChildren}, []string{"are all write", "-e trace=write", "-P PATH", "one thread"}},
+		{"-e trace=mmap, with pids", strings.ReplaceAll(strings.ReplaceAll(mmaps, "mmap(", "7 mmap("), "+++ exited", "7 +++ exited"), nil, []string{"-e trace=mmap"}},
 	} {
 		want := append([]string{BlindSyscallFilter}, c.also...)
 		got := blindOfText(t, "t.strace", c.trace, Options{})
