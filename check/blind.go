@@ -347,6 +347,15 @@ type Watcher struct {
 	// that write.
 	keptPID, keptFD int
 	keptEnded       int64
+	// fresh holds, while the trace shows no write, the fds (by thread
+	// group and fd) opened on a file that was new or emptied as it was
+	// opened (O_TMPFILE, O_TRUNC, O_CREAT|O_EXCL), each with its open;
+	// readBack is the first read that returned bytes through one, and
+	// readBackOpen that open: bytes no call in the trace put there.
+	fresh        map[[2]int]model.Ref
+	readBack     model.Ref
+	readBackOpen model.Ref
+	readBackN    int64
 	// queued: the trace submits I/O through Linux AIO or sets up an
 	// io_uring, whose writes no write call shows (each has a blind spot
 	// of its own when it worked): no sign that a filter left writes out.
@@ -392,6 +401,10 @@ type Watcher struct {
 	// filtered.
 	kindNames [3]string
 	kinds     int
+	// notClass holds the strace classes (blind_class.go) some call of
+	// the trace is not in: a trace whose every call is in one of them
+	// was recorded with that class as its filter.
+	notClass traceClass
 	// nonProcess counts the calls that are not of a process's life
 	// (execve, fork, clone, wait, exit): a run of such calls alone was
 	// recorded with a filter that keeps only them (-e
@@ -618,7 +631,8 @@ func (w *Watcher) keptLooked(ev *parser.Event, paths []string, read bool) {
 // appended to (touch opens O_WRONLY|O_CREAT and writes nothing, and a
 // database is opened O_RDWR|O_CREAT to be queried).
 func keepsData(flags uint64) bool {
-	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) == 0 || flags&syscalls.O_TRUNC != 0 {
+	// O_TMPFILE makes a new file, with no name and no data: nothing kept.
+	if flags&(syscalls.O_WRONLY|syscalls.O_RDWR) == 0 || flags&syscalls.O_TRUNC != 0 || flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE {
 		return false
 	}
 	return flags&syscalls.O_CREAT == 0 || flags&syscalls.O_APPEND != 0
@@ -865,6 +879,9 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.kindNames[w.kinds] = ev.Name
 		w.kinds++
 	}
+	if w.notClass != allClasses {
+		w.noteClass(ev.Name)
+	}
 	switch {
 	case ev.OK():
 		w.ok++
@@ -919,6 +936,13 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.Close, syscalls.CloseRange:
 		w.closes++
 		w.ringUse(ev, row)
+		if len(w.fresh) > 0 {
+			w.freshGone(ev, row)
+		}
+	case syscalls.Dup:
+		if len(w.fresh) > 0 {
+			w.freshGone(ev, row)
+		}
 	case syscalls.Execve:
 		w.execSeen = true
 		if ev.OK() {
@@ -965,6 +989,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.changedAfterSync(ev, paths, "is truncated")
 		}
 	case syscalls.ReadFD:
+		w.readFresh(ev, row)
 		w.reads++
 		w.fdReads++
 		w.readOpen = nil
@@ -972,6 +997,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 	case syscalls.ReadAt:
 		// The loader reads each library so: a trace whose filter left
 		// out read still shows them. What it read is read.
+		w.readFresh(ev, row)
 		w.reads++
 		if len(w.readOpen) > 0 && len(paths) > 0 {
 			delete(w.readOpen, paths[0])
@@ -1143,6 +1169,15 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			w.kept, w.keptPath, w.keptFlags = ref(ev), paths[0], flags
 			w.keptPID, w.keptFD, w.keptEnded = ev.PID, int(ev.Ret), ev.Ended()
 		}
+		if w.writes == 0 && w.readBack.Line == 0 && (flags&syscalls.O_TRUNC != 0 || flags&syscalls.O_TMPFILE == syscalls.O_TMPFILE ||
+			flags&(syscalls.O_CREAT|syscalls.O_EXCL) == syscalls.O_CREAT|syscalls.O_EXCL) {
+			if w.fresh == nil {
+				w.fresh = map[[2]int]model.Ref{}
+			}
+			if len(w.fresh) < 64 {
+				w.fresh[[2]int{w.leaderOf(ev.PID), int(ev.Ret)}] = ref(ev)
+			}
+		}
 		switch {
 		case flags&syscalls.O_TRUNC != 0:
 			w.changedAfterSync(ev, paths, "is truncated")
@@ -1162,6 +1197,42 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			p = ev.RetAnno
 		}
 		w.changed(ev, p)
+	}
+}
+
+// freshGone forgets an fd of Watcher.fresh that a close ends or a dup
+// puts another file on: what it reads then is no longer the fresh file.
+func (w *Watcher) freshGone(ev *parser.Event, row *syscalls.Row) {
+	var fd int64
+	var ok bool
+	switch row.Effect {
+	case syscalls.Close:
+		fd, ok = ev.Arg(0).Int()
+	case syscalls.Dup:
+		fd, ok = ev.Ret, ev.OK()
+	default: // close_range: forget them all
+		w.fresh = nil
+		return
+	}
+	if ok {
+		delete(w.fresh, [2]int{w.leaderOf(ev.PID), int(fd)})
+	}
+}
+
+// readFresh notes a read that returned bytes through an fd opened on a
+// new or emptied file (Watcher.fresh), while the trace shows no write.
+func (w *Watcher) readFresh(ev *parser.Event, row *syscalls.Row) {
+	if len(w.fresh) == 0 || !ev.OK() || ev.Ret <= 0 {
+		return
+	}
+	if w.writes > 0 || w.readBack.Line > 0 {
+		w.fresh = nil
+		return
+	}
+	if fd, ok := ev.Arg(row.FD()).Int(); ok {
+		if at, ok := w.fresh[[2]int{w.leaderOf(ev.PID), int(fd)}]; ok {
+			w.readBack, w.readBackOpen, w.readBackN = ref(ev), at, ev.Ret
+		}
 	}
 }
 
@@ -1740,6 +1811,19 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		// create nor to cut it, and then writes nothing anywhere, not
 		// even to its terminal, is rare.
 		add(BlindSyscallFilter, w.kept, fmt.Sprintf("%s is opened here to be written (%s), but the trace has not one write, pwrite64 or writev to any file or terminal: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote there, which a crash can lose, cannot be seen", shown(w.keptPath), keptHow(w.keptFlags)))
+	} else if noWrites && w.readBack.Line > 0 && !w.queued && !unfollowed {
+		// ed keeps its buffer in an O_TMPFILE file and reads it back to
+		// save: under -e trace=!write the file, new and empty when
+		// opened, returns bytes no call put there, and the truncation of
+		// the saved file and its rewrite look like a file emptied (or
+		// left as it was). A file made or emptied by its open holds
+		// only what was written to it after (ftruncate and fallocate,
+		// which make zeros to read, are writes here: noWrites).
+		what := "a new file (O_TMPFILE)"
+		if a := w.readBackOpen; a.Line > 0 {
+			what = fmt.Sprintf("a file new or emptied when opened at line %d", a.Line)
+		}
+		add(BlindSyscallFilter, w.readBack, fmt.Sprintf("this %s returned %s from %s, but the trace has not one write, pwrite64 or writev to any file or terminal to put them there: it looks recorded with a syscall filter (-e trace=!write, or a list without the writes) that leaves them out; what the program wrote to its files (a file truncated and rewritten, data not synced), which a crash can lose, cannot be seen", w.readBack.Syscall, plural(int(w.readBackN), "byte", "bytes"), what))
 	} else if filterWrites = w.blindWrites > 0 && w.anyOpens == 0 && w.closes == 0; filterWrites {
 		filterFDs = true
 		add(BlindSyscallFilter, w.blindWrite, fmt.Sprintf("%s went to fds the trace never opened and cannot name (first here), and the trace has not one open or close: it looks recorded with a syscall filter (-e trace=...) that leaves them out, or attached (-p) after the files were opened; those files cannot be judged", plural(w.blindWrites, "write", "writes")))
@@ -1899,7 +1983,14 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 	// start, brk, mmap or futex, nor its exit_group (or of a -e trace=
 	// list of calls on fds, as %desc). Not where an mmap took no file.
 	pathOnly := w.fileCalls == w.syscalls && !w.execSeen && !w.anonMaps
-	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
+	// narrow: every call is one call, or of one strace class that holds
+	// no call on files (%memory, ...), with no execve: a -e trace= list
+	// of that call or class, which the missing exit_group confirms.
+	class, some := w.onlyClass()
+	narrow := !w.execSeen && (w.kinds == 1 || class != "")
+	if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && narrow {
+		add(BlindSyscallFilter, w.first, w.narrowMsg(class, some, pathOnly))
+	} else if !filtered && !threadExit && w.ok > 0 && w.exits > 0 && w.exitCalls == 0 && pathOnly {
 		add(BlindSyscallFilter, w.exitLine, fmt.Sprintf("%s exited here, but no process in the trace called exit_group or exit, and every one of its %d calls takes an fd or names a file, with no execve, brk or futex: it looks recorded with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds, or with a -e trace= list of calls on fds (as %%desc), which leaves out the renames, unlinks and mkdirs that take no fd; what a crash loses in the calls left out (a journal beside the file, the temp file a rename publishes, a directory's fsync) cannot be seen", w.exitWho(), w.syscalls))
 	} else if !filtered && !threadExit && w.ok > 0 && w.failed > 0 && w.exits > 0 && w.exitCalls == 0 {
 		// A process that ends by itself calls exit_group (or its last
@@ -2059,7 +2150,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnknownCwd, r.at, fmt.Sprintf("%s names %q relative to a directory the trace does not show (no -y, no listing, no --cwd): %s cannot be placed below --root %s and %s left out", r.at.Syscall, r.first, plural(r.n, "relative path", "relative paths"), shown(strings.Join(w.rootsGiven(), ", ")), isAre(r.n)))
 	}
 	if e := w.elsewhere; len(w.opt.Roots) > 0 && w.inRoots == 0 && e.n > 0 {
-		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere (first %s here): nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), plural(e.n, "path", "paths"), shown(e.first)))
+		// The warning's line is where the first path was changed.
+		what := shown(e.first)
+		if e.n > 1 {
+			what = fmt.Sprintf("%d paths, the first %s,", e.n, what)
+		}
+		add(BlindRootUnmatched, e.at, fmt.Sprintf("--root %s matched no file the trace changed, while it changed %s elsewhere: nothing was checked", shown(strings.Join(w.rootsGiven(), ", ")), what))
 	}
 	if w.uring.Syscall != "" {
 		add(BlindIOUring, w.uring, "the program set up an io_uring: file operations it submits through the ring (writes, fsyncs, renames) never appear in an strace log, so a loss there cannot be seen")
@@ -2118,6 +2214,32 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		add(BlindUnseenChange, u.at, fmt.Sprintf("this %s %s, but the calls in the trace leave it at %s: a call that the trace does not show changed it (one a -e trace= or -e status= filter left out, one by a process or thread strace did not follow, or one by another program), so what that change was, whether it was synced, and what a crash leaves of the file cannot be seen", u.at.Syscall, shows, plural(int(u.model), "byte", "bytes")))
 	}
 	return out, w.notes()
+}
+
+// narrowMsg says blind-syscall-filter of a trace whose every call is one
+// call, or of one class (class, some of its calls), with no execve and no
+// exit_group: the filter that keeps that call or class alone. A call on
+// files alone (pathOnly: write, as -e trace=write keeps it) may be -P
+// PATH's work too.
+func (w *Watcher) narrowMsg(class, some string, pathOnly bool) string {
+	what := fmt.Sprintf("every one of the trace's %d calls is of strace's %s class (%s)", w.syscalls, class, some)
+	filter, or := fmt.Sprintf("-e trace=%s, which keeps the calls of that class alone", class), ""
+	if w.kinds == 1 {
+		what = fmt.Sprintf("the trace's %s %s", plural(w.syscalls, "call is", "calls are all"), w.kindNames[0])
+		filter = "-e trace=" + w.kindNames[0] + ", which keeps that call alone"
+		switch {
+		case class != "":
+			or = fmt.Sprintf(", or with -e trace=%s, the class of calls that holds it", class)
+		case pathOnly:
+			or = ", or with -P PATH (--trace-path), which keeps only the calls on the paths it names and their fds"
+		}
+	}
+	if w.exitLine.PID == 0 {
+		// No pid column: one thread traced without -f (strace -p TID)
+		// ends so too when another thread's exit_group ends the process.
+		or += "; or it shows one thread of a process whose other threads were not traced (no -f)"
+	}
+	return fmt.Sprintf("%s, with no execve, and no process called exit_group or exit though %s exited (line %d): it looks recorded with %s and leaves out every other call (those that open, sync, rename and remove files among them)%s; what a crash loses there cannot be seen", what, w.exitWho(), w.exitLine.Line, filter, or)
 }
 
 // failedHidden ends each blind-successful-only message: what a trace
