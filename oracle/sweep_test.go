@@ -3,7 +3,6 @@ package oracle
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,51 +13,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crashsim/crashsim/internal/reap"
 	"github.com/crashsim/crashsim/internal/reap/reaptest"
 )
 
-// ownGroup moves the test process into a cgroup of its own until the
-// test ends. An oracle run makes its cgroup below its own and sweeps the
-// dead runs' there: beside the test's own cgroup (on a shared machine
-// the root one, every session's) any other crashsim run sweeps too, and
-// may remove the killed run's cgroup before this test's run gets to it.
-// The group is reap's, named after the test process, so that a later run
-// sweeps it should the test die in it. Where no group can be made, or
-// the process cannot move, nothing changes.
+// ownGroup moves the test process into a cgroup of its own
+// (reaptest.Group) until the test ends: an oracle run makes its cgroup
+// below its own and sweeps the dead runs' there, and this test's runs
+// are in-process. Where no group can be made, or the process cannot
+// move, nothing changes.
 func ownGroup(t *testing.T) {
-	g, err := reap.NewGroup()
-	if err != nil {
-		t.Logf("no cgroup of the test's own (%v): the runs sweep beside it", err)
+	g := reaptest.Group(t)
+	if g == nil {
 		return
 	}
 	back := filepath.Join(filepath.Dir(g.Dir), "cgroup.procs")
 	pid := []byte(strconv.Itoa(os.Getpid()))
 	if err := os.WriteFile(filepath.Join(g.Dir, "cgroup.procs"), pid, 0); err != nil {
 		t.Logf("the test cannot move into a cgroup of its own (%v): the runs sweep beside it", err)
-		g.Close()
 		return
 	}
+	// Back where it was before the group goes (cleanups run last
+	// registered first).
 	t.Cleanup(func() {
 		if err := os.WriteFile(back, pid, 0); err != nil {
 			t.Errorf("moving the test back to its cgroup: %v", err)
-			return
-		}
-		// What the runs left in it (a failed test's): its kill reaches
-		// every process below it, and a cgroup goes once its members
-		// have exited and the groups below it are gone.
-		os.WriteFile(filepath.Join(g.Dir, "cgroup.kill"), []byte("1"), 0)
-		subs, _ := filepath.Glob(filepath.Join(g.Dir, "crashsim-*"))
-		for _, d := range subs {
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				err := os.Remove(d)
-				if err == nil || os.IsNotExist(err) || !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
-					break
-				}
-			}
-		}
-		if err := g.Close(); err != nil {
-			t.Errorf("the test's cgroup: %v", err)
 		}
 	})
 }

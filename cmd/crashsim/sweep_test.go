@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -86,43 +85,7 @@ func groupsOf(dir string, pid int) []string {
 	return out
 }
 
-// testGroup makes a cgroup for the crashsim runs of one test (inGroup):
-// they make their checkers' cgroups in it, and a sweep or doctor started
-// in it looks for what a killed run left only there. Beside the test's
-// own cgroup (on a shared machine the root one, every session's) any
-// other crashsim run sweeps too, and may remove a killed run's cgroup
-// before the test's own sweep or doctor gets to see it. The group is
-// reap.NewGroup's, named after the test process, so that a later run
-// sweeps it should the test die. Nil where no cgroup can be made: the
-// runs then make none either.
-func testGroup(t *testing.T) *reap.Group {
-	g, err := reap.NewGroup()
-	if err != nil {
-		t.Logf("no cgroup of the test's own (%v): the runs make none either", err)
-		return nil
-	}
-	t.Cleanup(func() {
-		// What the runs left in it (a failed test's): the group's kill
-		// reaches every process below it, and a cgroup goes only once
-		// its members have exited and the groups below it are gone.
-		os.WriteFile(filepath.Join(g.Dir, "cgroup.kill"), []byte("1"), 0)
-		subs, _ := filepath.Glob(filepath.Join(g.Dir, "crashsim-*"))
-		for _, d := range subs {
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				err := os.Remove(d)
-				if err == nil || os.IsNotExist(err) || !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
-					break
-				}
-			}
-		}
-		if err := g.Close(); err != nil {
-			t.Errorf("the test's cgroup: %v", err)
-		}
-	})
-	return g
-}
-
-// inGroup starts c in g (testGroup), when there is one.
+// inGroup starts c in g (reaptest.Group), when there is one.
 func inGroup(c *exec.Cmd, g *reap.Group) {
 	if g == nil {
 		return
@@ -162,7 +125,7 @@ func TestExploreSweepsKilledRuns(t *testing.T) {
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	group := testGroup(t)
+	group := reaptest.Group(t)
 	// start runs explore -- PROGRAM in a directory of its own, with a
 	// checker that sleeps until killed, and returns once a checker runs.
 	start := func(name string) (*exec.Cmd, *syncBuffer, string) {
