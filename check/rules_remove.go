@@ -254,11 +254,9 @@ func (rs *removeBeforeSync) read(r *run, f *model.Inode, at model.Ref) {
 		return
 	}
 	o.gen++
-	for i := range o.reads {
-		if o.reads[i].id == f.ID {
-			o.reads[i].at, o.reads[i].name = at, f.Name()
-			return
-		}
+	if m := o.readOf(f.ID); m != nil {
+		m.at, m.name = at, f.Name()
+		return
 	}
 	o.reads[o.nr] = readMark{f.ID, at, f.Name()}
 	o.nr = (o.nr + 1) % ownerRing
@@ -339,7 +337,7 @@ func (rs *removeBeforeSync) removed(r *run, e *model.Effect) {
 		if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
 			continue
 		}
-		rs.gap(c.Path, s, e.Ref, demonstrate(r.m, e.Ref, c.Path), "", false) // the name removed: missing
+		rs.gap(c.Path, s, readMark{}, e.Ref, demonstrate(r.m, e.Ref, c.Path), "", false) // the name removed: missing
 		rs.copiesLost(r, f, s, c.Path, e.Ref, removeHit{})
 	}
 }
@@ -393,34 +391,36 @@ func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 	if backup == "" && len(f.Names()) > 0 {
 		backup = f.Names()[0]
 	}
-	rs.gap(c.Path, s, e.Ref, stateOf(r.m, e.Ref, c.Path, st), backup, e.Entry.Kind == model.EntryRename)
-	if s == nil {
-		g := rs.gaps[c.Path]
-		g.read, g.readName = read.at, read.name
-		rs.gaps[c.Path] = g
-	}
+	rs.gap(c.Path, s, read, e.Ref, stateOf(r.m, e.Ref, c.Path, st), backup, e.Entry.Kind == model.EntryRename)
 }
 
 // readBy is the last read of file id by the process of pid that it
 // still keeps (zero if none).
 func (rs *removeBeforeSync) readBy(r *run, pid, id int) readMark {
-	o := rs.owner(r, pid, false)
-	if o == nil {
-		return readMark{}
-	}
-	for _, rd := range o.reads {
-		if rd.id == id {
-			return rd
+	if o := rs.owner(r, pid, false); o != nil {
+		if m := o.readOf(id); m != nil {
+			return *m
 		}
 	}
 	return readMark{}
 }
 
+// readOf is o's kept read of file id, nil if none.
+func (o *removeOwner) readOf(id int) *readMark {
+	for i := range o.reads {
+		if o.reads[i].id == id {
+			return &o.reads[i]
+		}
+	}
+	return nil
+}
+
 // gap notes that the operation at at left p with no file while s's
-// copies of its file exist; state shows the name missing, backup is the
-// name the file kept.
-func (rs *removeBeforeSync) gap(p string, s *readCopies, at model.Ref, state *State, backup string, moved bool) {
-	g := replaceGap{path: p, at: at, state: state, backup: backup, moved: moved}
+// copies of its file exist (s nil: none yet, and read is the read of the
+// file by the process that moved it); state shows the name missing,
+// backup is the name the file kept.
+func (rs *removeBeforeSync) gap(p string, s *readCopies, read readMark, at model.Ref, state *State, backup string, moved bool) {
+	g := replaceGap{path: p, at: at, state: state, backup: backup, moved: moved, read: read.at, readName: read.name}
 	if s == nil {
 		s = &readCopies{}
 	}
