@@ -2,9 +2,6 @@ package explore_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,28 +18,11 @@ import (
 // sizes explore's check took the writes for appends, and the torn state
 // the checker rejects was predicted by nothing.
 func TestExploreCheckKnowsSizes(t *testing.T) {
-	dir := t.TempDir()
-	root, initial := filepath.Join(dir, "root"), filepath.Join(dir, "initial")
-	for d, content := range map[string]string{root: "BBBBBBBBBBBBBBBBBBB\n", initial: "AAAAAAAAAAAAAAAAAAA\n"} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, "data"), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data := root + "/data"
-	lines := fmt.Sprintf("400 1796660000.000001 openat(AT_FDCWD<%s>, \"data\", O_RDWR) = 3<%s>\n", root, data) +
-		fmt.Sprintf("400 1796660000.000002 pwrite64(3<%s>, \"BBBBBBBBBB\", 10, 0) = 10\n", data) +
-		fmt.Sprintf("400 1796660000.000003 pwrite64(3<%s>, \"BBBBBBBBB\", 9, 10) = 9\n", data) +
-		fmt.Sprintf("400 1796660000.000004 fsync(3<%s>) = 0\n", data) +
-		fmt.Sprintf("400 1796660000.000005 close(3<%s>) = 0\n", data) +
-		"400 1796660000.000006 exit_group(0) = ?\n" +
-		"400 1796660000.000007 +++ exited with 0 +++\n"
-	trace := filepath.Join(dir, "t.strace")
-	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	trace, root, initial := dataTrace(t,
+		"400 1796660000.000002 pwrite64(3<DATA>, \"BBBBBBBBBB\", 10, 0) = 10\n"+
+			"400 1796660000.000003 pwrite64(3<DATA>, \"BBBBBBBBB\", 9, 10) = 9\n"+
+			"400 1796660000.000004 fsync(3<DATA>) = 0\n",
+		"AAAAAAAAAAAAAAAAAAA\n", "BBBBBBBBBBBBBBBBBBB\n")
 	e := crashsim.Explore{Inputs: crashsim.Inputs{Traces: []string{trace}}, Options: explore.Options{
 		Root: root, Initial: initial, Checker: `grep -qx "AAAAAAAAAAAAAAAAAAA\|BBBBBBBBBBBBBBBBBBB" data`, Timeout: 20 * time.Second, WorkDir: t.TempDir()}}
 	out, res, err := e.Run(context.Background())

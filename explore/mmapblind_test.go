@@ -30,9 +30,16 @@ import (
 // "NEW...", stored through the mapping).
 func blindTrace(t *testing.T, body string) (trace, root, initial string) {
 	t.Helper()
+	return dataTrace(t, body, "OLD-CONTENT-padding\n", "NEW-CONTENT-padding\n")
+}
+
+// dataTrace is blindTrace with the contents of data before (old) and
+// after (new) the run given.
+func dataTrace(t *testing.T, body, old, new string) (trace, root, initial string) {
+	t.Helper()
 	dir := t.TempDir()
 	root, initial = filepath.Join(dir, "root"), filepath.Join(dir, "initial")
-	for d, content := range map[string]string{root: "NEW-CONTENT-padding\n", initial: "OLD-CONTENT-padding\n"} {
+	for d, content := range map[string]string{root: new, initial: old} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
