@@ -466,19 +466,26 @@ func TestRemoveBeforeRename(t *testing.T) {
 	}
 }
 
+// stOpen, stRead and stClose read /w/st, the file a save replaces.
+const (
+	stOpen  = `1 openat(AT_FDCWD, "/w/st", O_RDONLY) = 3`
+	stRead  = `1 read(3, "old", 4096) = 3`
+	stClose = `1 close(3) = 0`
+)
+
 // TestRemoveBeforeRenameAway: the same replace in two steps when the
 // first step moves the file to a backup name instead of removing it
 // (gpg's pubring.kbx~, sed -i.bak): a crash between the renames leaves
 // the name missing, the old content only under the backup. A backup
 // made with link() and the copy renamed over the name is the fix; a
-// rename away that nothing fills, a file moved in that was not written
-// from the one moved away (mv -b), and a new file created under the
-// name (vim's backupcopy=no) are not this rule's.
+// rename away that nothing fills and a file moved in that was not
+// written from the one moved away (mv -b) are not reported. A new file
+// created under the name (vim) is TestRemoveBeforeRenameNewFileInPlace's.
 func TestRemoveBeforeRenameAway(t *testing.T) {
 	const (
-		openOld  = `1 openat(AT_FDCWD, "/w/st", O_RDONLY) = 3`
-		readOld  = `1 read(3, "old", 4096) = 3`
-		closeOld = `1 close(3) = 0`
+		openOld  = stOpen
+		readOld  = stRead
+		closeOld = stClose
 		openTmp  = `1 openat(AT_FDCWD, "/w/st.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4`
 		writeTmp = `1 write(4, "new", 3) = 3`
 		syncTmp  = "1 fsync(4) = 0\n1 close(4) = 0"
@@ -558,9 +565,9 @@ func TestRemoveBeforeRenameAway(t *testing.T) {
 // process.
 func TestRemoveBeforeRenameNewFileInPlace(t *testing.T) {
 	const (
-		openOld  = `1 openat(AT_FDCWD, "/w/st", O_RDONLY) = 3`
-		readOld  = `1 read(3, "old", 4096) = 3`
-		closeOld = `1 close(3) = 0`
+		openOld  = stOpen
+		readOld  = stRead
+		closeOld = stClose
 		away     = `1 rename("/w/st", "/w/st~") = 0`
 		create   = `1 openat(AT_FDCWD, "/w/st", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`
 		write    = `1 write(4, "new", 3) = 3`
