@@ -404,7 +404,7 @@ type Watcher struct {
 	// notClass holds the strace classes (blind_class.go) some call of
 	// the trace is not in: a trace whose every call is in one of them
 	// was recorded with that class as its filter.
-	notClass traceClass
+	notClass syscalls.Class
 	// nonProcess counts the calls that are not of a process's life
 	// (execve, fork, clone, wait, exit): a run of such calls alone was
 	// recorded with a filter that keeps only them (-e
@@ -879,7 +879,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.kindNames[w.kinds] = ev.Name
 		w.kinds++
 	}
-	if w.notClass != allClasses {
+	if w.notClass != syscalls.AllClasses {
 		w.noteClass(ev.Name)
 	}
 	switch {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/syscalls"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -109,7 +110,7 @@ func TestClassFilterFullTrace(t *testing.T) {
 	}
 	var memory []string
 	for _, l := range strings.SplitAfter(full, "\n") {
-		if name, _, _ := strings.Cut(strings.TrimPrefix(l, "26200 "), "("); callClasses[name]&classMemory != 0 || strings.Contains(l, "+++") {
+		if name, _, _ := strings.Cut(strings.TrimPrefix(l, "26200 "), "("); syscalls.ClassOf(name)&syscalls.ClassMemory != 0 || strings.Contains(l, "+++") {
 			memory = append(memory, l)
 		}
 	}
