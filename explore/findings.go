@@ -179,8 +179,8 @@ func (e *explorer) predicted(s *state) []string {
 }
 
 // foresees reports whether state s holds, at the path of check's finding
-// f (the one its crash state names, or its last name) or at another name
-// of that file, an outcome f says a crash can leave there (its crash
+// f (the one its crash state names, or its last name) or, for an outcome
+// of the file's data, at another name of that file, an outcome f says a crash can leave there (its crash
 // state's, or one of those its message names: State.Outcomes), with f's
 // window for that outcome begun by s's crash point.
 func foresees(s *state, f *check.Finding) bool {
@@ -189,7 +189,14 @@ func foresees(s *state, f *check.Finding) bool {
 		if string(d.ps.Outcome) != st.Outcome && !slices.Contains(st.Outcomes, d.ps.Outcome) {
 			continue
 		}
-		if d.path == st.Path || d.path == f.Path || slices.Contains(d.paths, st.Path) || slices.Contains(d.paths, f.Path) {
+		// Data outcomes go with the file, under any of its names; a
+		// name missing is about that name only: "f.txt~ missing" is
+		// not the "f.txt missing" of the file's other name.
+		at := d.path == st.Path || d.path == f.Path
+		if !at && d.ps.Outcome != model.Missing {
+			at = slices.Contains(d.paths, st.Path) || slices.Contains(d.paths, f.Path)
+		}
+		if at {
 			if begun(f, s, d.ps.Outcome) {
 				return true
 			}

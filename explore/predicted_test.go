@@ -52,6 +52,7 @@ func TestPredictedByState(t *testing.T) {
 		{"an outcome the message names", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/log", model.Zeros), []string{check.DataNotSynced}},
 		{"an outcome it does not name", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/log", model.Earlier), nil},
 		{"another name of the file", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/log.tmp", model.Empty, "/R/log"), []string{check.DataNotSynced}},
+		{"another name of the file missing", []*check.Finding{finding(check.NameNotSynced, 2, missing)}, rejected(6, "/R/log~", model.Missing, "/R/log"), nil},
 		{"another file", []*check.Finding{finding(check.DataNotSynced, 4, empty)}, rejected(6, "/R/other", model.Empty), nil},
 		{"reported later, its window begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 3, 8, 10)}, rejected(5, "/R/log", model.Empty), []string{check.DirSyncBeforeData}},
 		{"its window not yet begun", []*check.Finding{finding(check.DirSyncBeforeData, 10, empty, 8, 10)}, rejected(5, "/R/log", model.Empty), nil},
