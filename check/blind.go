@@ -485,6 +485,16 @@ type Watcher struct {
 	unnamedCallName string
 	unnamedCallArch syscalls.Arch
 	unnamedCalls    int
+	// unnamedNr is the first one's number, and unnamedNotAMD64 whether
+	// every strace names that number on amd64, so that the trace, whose
+	// machine it did not otherwise show, is not from amd64 and the call
+	// was not read with amd64's table (unnamedCallArch is then the one it
+	// was named on, or Unknown). archSeen is what the trace's calls show
+	// of its machine (the parser's Evidence sees the same calls; this one
+	// also takes in the numbers strace printed: Evidence.Unnamed).
+	unnamedNr       uint64
+	unnamedNotAMD64 bool
+	archSeen        syscalls.Evidence
 
 	forks map[int]model.Ref // child pid -> the call that returned it
 	// sigchld is the first SIGCHLD naming each child (si_pid): a child no
@@ -893,13 +903,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 		w.faked++
 	}
-	if ev.Call == 0 && !ev.Failed() {
-		if c, ok := syscalls.ByNumber(ev.Name, ev.Arch); ok {
-			if w.unnamedCalls == 0 {
-				w.unnamedCall, w.unnamedCallName, w.unnamedCallArch = ref(ev), c.Name(), ev.Arch
-			}
-			w.unnamedCalls++
-		}
+	if ev.Call != 0 {
+		w.archSeen.Call(ev.Call)
+	} else if nr, ok := syscalls.Number(ev.Name); ok {
+		w.unnamedNumber(ev, nr)
 	}
 	if ev.Call == 0 && !w.unclassed && unclassedCalls[ev.Name] {
 		w.unclassed = true
@@ -1357,6 +1364,71 @@ func (w *Watcher) leaderOf(pid int) int {
 	return pid
 }
 
+// unnamedNumber takes in a call strace printed by its number nr. Read
+// on the trace's architecture, it is a blind spot when it stands for a
+// call whose effect a verdict needs. While the trace has not shown its
+// machine, its number is read as amd64's, unless every strace names that
+// number on amd64 (258, mkdirat): then the trace is not from amd64, and
+// the call is named on a machine the trace may still be from (arm64,
+// whose generic numbering riscv64 shares for every call that changes a
+// file), and is a blind spot whatever it is there: the trace may be from
+// a machine crashsim does not read, where the number means another call.
+func (w *Watcher) unnamedNumber(ev *parser.Event, nr uint64) {
+	w.archSeen.Unnamed(ev.Name)
+	if ev.Failed() {
+		return
+	}
+	c, ok := syscalls.OnArch(nr, ev.Arch)
+	arch, notAMD64 := ev.Arch, false
+	if ev.Arch == syscalls.Unknown && syscalls.NamedBy(nr).Has(syscalls.AMD64) {
+		c, notAMD64 = 0, true
+		for _, a := range [...]syscalls.Arch{syscalls.ARM64, syscalls.I386} {
+			if w.archSeen.Possible().Has(a) {
+				if on, named := syscalls.OnArch(nr, a); named {
+					c, arch = on, a
+					break
+				}
+			}
+		}
+	} else if !ok {
+		return
+	}
+	if w.unnamedCalls == 0 {
+		w.unnamedCall, w.unnamedCallName, w.unnamedCallArch = ref(ev), c.Name(), arch
+		w.unnamedNr, w.unnamedNotAMD64 = nr, notAMD64
+	}
+	w.unnamedCalls++
+}
+
+// notAMD64Blind is the blind-unnamed-call of a call strace printed by a
+// number every strace names on amd64 (unnamedNotAMD64), its message and
+// its fix: the trace is not from amd64, and which machine it is from,
+// and so what the call did, the trace may not tell.
+func (w *Watcher) notAMD64Blind(more string) (msg, fix string) {
+	nr := w.unnamedNr
+	amd64 := ""
+	if c, ok := syscalls.OnArch(nr, syscalls.AMD64); ok {
+		amd64 = " (" + c.Name() + ")"
+	}
+	msg = fmt.Sprintf("strace printed %s by its number, not knowing the call, yet every strace names call %d on amd64%s: the trace is not from amd64", w.unnamedCall.Syscall, nr, amd64)
+	generic := w.archSeen.Possible().Has(syscalls.ARM64)
+	const lost = "its arguments are bare numbers, so what it changed cannot be seen, and any loss can hide there"
+	const noX86 = "it shows no call only x86 has (arch_prctl, open, stat), as on arm64, riscv64 and the other machines with the generic numbering"
+	b, _ := LookupBlind(BlindUnnamedCall)
+	switch {
+	case w.unnamedCallName != "":
+		return fmt.Sprintf("%s; on %s, which it may be from, it is %s%s: %s", msg, w.unnamedCallArch, w.unnamedCallName, more, lost), b.Fix
+	case generic && nr >= syscalls.GenericOwnFirst && nr <= syscalls.GenericOwnLast:
+		return fmt.Sprintf("%s; %s, where %d-%d are each machine's calls of its own: none on arm64, riscv_hwprobe (258) and riscv_flush_icache (259) on riscv64, which change no file; crashsim reads amd64, arm64 and 386 traces and cannot tell which machine recorded this one, so it cannot tell what the call%s did, and any loss can hide there", msg, noX86, syscalls.GenericOwnFirst, syscalls.GenericOwnLast, more),
+			"if the trace is from riscv64 (the traced program's name, or uname -m where it was recorded, says), the call is riscv_hwprobe or riscv_flush_icache, which change no file and which no strace up to 7.2 names (Go's runtime calls riscv_hwprobe as it starts); if from arm64, give --arch arm64, where the number is no call"
+	case generic:
+		return fmt.Sprintf("%s; %s, where %d is a call that changes no file, but crashsim cannot tell which machine recorded this one, so it cannot tell what the call%s did, and any loss can hide there", msg, noX86, nr, more),
+			"give --arch arm64 if the trace is from arm64 (crashsim trace writes it in TRACE.initial); otherwise record with a strace that names the call (strace -V says which one recorded)"
+	}
+	return fmt.Sprintf("%s, nor from another machine crashsim reads (arm64, 386), so what the call%s did cannot be told, and any loss can hide there", msg, more),
+		"record on amd64, arm64 or 386, with a strace that names the call (strace -V says which one recorded)"
+}
+
 // misread reports whether the flags guessedArch noted mean something else
 // on the architecture the trace was read with in the end (or may: it is
 // still unknown) than amd64's reading of them, which they got.
@@ -1724,7 +1796,15 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		}
 		add(BlindPartialSet, at, fmt.Sprintf("this file is one of the strace -ff set %s (%s): it holds one process of the recording, and what the others wrote, synced and renamed is not in it", o.SetPrefix, others))
 	}
-	if w.unnamedCalls > 0 {
+	if w.unnamedCalls > 0 && w.unnamedNotAMD64 {
+		more := ""
+		if w.unnamedCalls > 1 {
+			more = fmt.Sprintf(" (%d such calls in all)", w.unnamedCalls)
+		}
+		msg, fix := w.notAMD64Blind(more)
+		add(BlindUnnamedCall, w.unnamedCall, msg)
+		out[len(out)-1].Fix = fix
+	} else if w.unnamedCalls > 0 {
 		on := "on " + w.unnamedCallArch.String()
 		if w.unnamedCallArch == syscalls.Unknown {
 			on = "on amd64 (the trace does not say which machine recorded it)"

@@ -83,6 +83,36 @@ const (
 // strace prints. The zero Evidence knows nothing.
 type Evidence struct {
 	may Arches // the architectures still possible; 0 before any evidence
+	// not are the architectures a call strace printed by its number
+	// rules out: every strace names that number on them (NamedBy).
+	not Arches
+}
+
+// Unnamed takes in that the trace holds a call strace printed by its
+// number (name is "syscall_258", "syscall_0x102"). On the architectures
+// whose every strace names that number (258 is mkdirat on amd64), the
+// trace cannot be: it is from another one, which may be one crashsim
+// does not read (riscv64). That rules out, but never concludes: Arch
+// does not take the one left (arm64, when a raw number rules out x86)
+// for the trace's, as crashsim's three are not all there are; Possible
+// tells what is left.
+func (e *Evidence) Unnamed(name string) {
+	if nr, ok := Number(name); ok {
+		e.not |= NamedBy(nr)
+	}
+}
+
+// Possible is the set of architectures crashsim reads that the trace
+// may be from: what its calls and personality lines allow, less those a
+// call printed by its number rules out (Unnamed). It is empty for a
+// trace from a machine crashsim does not read, and for one whose
+// evidence disagrees with itself.
+func (e *Evidence) Possible() Arches {
+	may := e.may
+	if may == 0 {
+		may = AllArches
+	}
+	return may &^ e.not
 }
 
 // Call takes in that the trace holds a call of c.

@@ -78,4 +78,12 @@
 // means something else on another architecture, rather than guess
 // silently. An arm64 trace recorded with -X raw and no listing shows
 // nothing only arm64 has: it needs --arch arm64 or its listing.
+//
+// A call strace printed by its number ("syscall_0x102") rules out the
+// architectures on which every strace in use names that number (NamedBy:
+// 258 is mkdirat on amd64, which no strace prints as a number), and
+// Evidence.Possible tells what is left. That never concludes one: crashsim
+// reads three architectures of the many strace traces, and a raw number
+// is most often the sign of one it does not read (riscv64's riscv_hwprobe,
+// 258, which no strace up to 7.2 names), so Arch stays Unknown.
 package syscalls

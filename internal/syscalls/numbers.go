@@ -60,6 +60,28 @@ func (e Effect) NeedsEffect() bool {
 // amd64 when Unknown), when it is one whose effect a verdict needs; ok is
 // false for any other name or number.
 func ByNumber(name string, arch Arch) (Call, bool) {
+	nr, ok := Number(name)
+	if !ok {
+		return 0, false
+	}
+	return OnArch(nr, arch)
+}
+
+// OnArch is ByNumber's answer for call number nr.
+func OnArch(nr uint64, arch Arch) (Call, bool) {
+	if arch == Unknown || arch >= numArches {
+		arch = AMD64
+	}
+	n, known := numbers[arch][nr]
+	if !known {
+		return 0, false
+	}
+	return Lookup(n), true
+}
+
+// Number is the number of a call strace printed by it, not knowing the
+// call ("syscall_316", "syscall_0x13c"); ok is false for any other name.
+func Number(name string) (nr uint64, ok bool) {
 	digits, found := strings.CutPrefix(name, "syscall_")
 	if !found || digits == "" {
 		return 0, false
@@ -69,15 +91,53 @@ func ByNumber(name string, arch Arch) (Call, bool) {
 		digits, base = hex, 16
 	}
 	nr, err := strconv.ParseUint(digits, base, 64)
-	if err != nil {
-		return 0, false
+	return nr, err == nil
+}
+
+// A strace prints a call by its number only when its table for the
+// traced architecture lacks it. Every strace in use, from 4.5.18 (2008,
+// the one RHEL 5 ships) to 7.x, names each of these numbers (checked
+// against strace's syscallent tables of 4.5.18, 4.6, 4.8, 4.10, 4.20,
+// 5.0, 5.10, 6.0, 6.10 and 7.2), so a trace holding one of them as
+// "syscall_N" is not from that architecture:
+//
+//   - amd64: 0-287 (read to timerfd_gettime, Linux 2.6.25): 258 is
+//     mkdirat, 264 renameat.
+//   - 386: 0-326 (to timerfd_gettime), but for 222, 223, 251 and 285,
+//     which Linux leaves empty and strace unnamed.
+//   - arm64: 0-243 and 260-271 (strace 4.8, the first to read arm64):
+//     the generic numbering (asm-generic/unistd.h) that riscv64,
+//     loongarch64 and other later machines share. It leaves 244-259 to
+//     each machine's calls of its own: none on arm64 (a call there fails
+//     with ENOSYS, and strace prints its number), riscv_hwprobe (258) and
+//     riscv_flush_icache (259) on riscv64. strace 7.2 still prints
+//     riscv_hwprobe as syscall_0x102, and Go's runtime calls it as it
+//     starts.
+//
+// Numbers from 424 on are the same call on every architecture, and a
+// strace older than the call prints them on any: they say nothing of the
+// machine.
+
+// GenericOwnFirst and GenericOwnLast bound the numbers the generic
+// numbering leaves to each architecture's calls of its own.
+const (
+	GenericOwnFirst = 244
+	GenericOwnLast  = 259
+)
+
+// NamedBy is the set of architectures crashsim reads on which every
+// strace in use prints call number nr by its name: a trace that holds
+// nr printed as a number ("syscall_0x102") is from none of them.
+func NamedBy(nr uint64) Arches {
+	var s Arches
+	if nr <= 287 {
+		s |= onAMD64
 	}
-	if arch == Unknown || arch >= numArches {
-		arch = AMD64
+	if nr <= 326 && nr != 222 && nr != 223 && nr != 251 && nr != 285 {
+		s |= on386
 	}
-	n, known := numbers[arch][nr]
-	if !known {
-		return 0, false
+	if nr < GenericOwnFirst || (nr > GenericOwnLast && nr <= 271) {
+		s |= onARM64
 	}
-	return Lookup(n), true
+	return s
 }
