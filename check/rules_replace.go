@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/crashsim/crashsim/model"
 )
@@ -18,10 +17,15 @@ import (
 // asks nothing of them (model.Model.NameLostWithLast says so).
 //
 // Only a file whose data the program synced counts: it wanted the file
-// durable. Not yet seen: a new file named by a rename of its own before
-// the pointer's (redis's AOF base), one made durable by O_SYNC writes, a
-// pointer that is new (no replace), a file whose creation the trace
-// cannot tell from an emptying (O_CREAT|O_TRUNC with no listing).
+// durable. A file synced under a temp name and renamed into place keeps
+// waiting under its new name, which the rename gave it (several files
+// saved each by temp file and rename, then a manifest renamed over the
+// old one, the directory fsynced only at the end). A new directory whose
+// entries the program fsynced counts as a file synced (a snapshot
+// directory a pointer then names). Not yet seen: one made durable by
+// O_SYNC writes, a pointer that is new (no replace), a file whose
+// creation the trace cannot tell from an emptying (O_CREAT|O_TRUNC with
+// no listing).
 //
 // Only a name that did become durable later in the trace is reported:
 // one never made durable is name-not-synced's, whose fix (a directory
@@ -29,7 +33,9 @@ import (
 type renameBeforeDirSync struct {
 	// waiting are the files synced while an entry operation naming them
 	// was pending, in the order of their syncs (a file synced again
-	// later may be in it twice; a rename reports it once).
+	// later may be in it twice; a rename reports it once). A file stays
+	// until its name is durable: its hit is at the last rename that
+	// replaced a file before then.
 	waiting []syncedName
 	hits    []replaceHit
 	// unsettled holds, by the path of its file, the hits whose file's
@@ -47,16 +53,24 @@ type renameBeforeDirSync struct {
 
 // syncedName is a file whose data a sync made durable while its name was
 // not.
+//
+// It holds the file's ID, not the Inode: a file waits behind others until
+// a directory sync finds it in front, and its name may be durable (the
+// model retires it) long before; the model asks its callers to hold only
+// the inodes they pin. Its name (current) gives the Inode back while it is
+// pending.
 type syncedName struct {
-	ino  *model.Inode
+	id   int
 	path string
 	made *model.EntryOp // what gave it the name: set when a rename finds it
 	sync model.Ref
+	hit  int // 1 + the index of its hit in hits, 0 before one
 }
 
 // replaceHit is one rename that replaced a file while the name of a
 // file synced before it was not durable.
 type replaceHit struct {
+	ino      *model.Inode // pinned
 	at       model.Ref
 	replaced string
 	name     syncedName
@@ -82,6 +96,9 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 		}
 	case model.EffDirSync:
 		rd.prune(r)
+		if ino := e.Inode; ino != nil && ino.Path != "" && ino.NamesPending() {
+			rd.wait(ino, e.Ref) // a new directory's entries made durable, not its name
+		}
 	case model.EffEntry:
 		if len(rd.unsettled) > 0 {
 			rd.moved(e)
@@ -103,12 +120,25 @@ func (rd *renameBeforeDirSync) synced(e *model.Effect) {
 	if ino == nil || ino.Dir || ino.Path == "" || !ino.NamesPending() || ino.DataPending() {
 		return
 	}
-	if n := len(rd.waiting); n > 0 && rd.waiting[n-1].ino == ino && rd.waiting[n-1].path == ino.Path {
+	rd.wait(ino, e.Ref)
+}
+
+// wait queues ino, which sync made durable while its name was pending.
+func (rd *renameBeforeDirSync) wait(ino *model.Inode, sync model.Ref) {
+	if n := len(rd.waiting); n > 0 && rd.waiting[n-1].id == ino.ID && rd.waiting[n-1].path == ino.Path {
 		return // synced again
 	}
-	// Not pinned: while an operation naming it is pending the model
-	// keeps the inode, and once none is, prune drops it.
-	rd.waiting = append(rd.waiting, syncedName{ino: ino, path: ino.Path, sync: e.Ref})
+	rd.waiting = append(rd.waiting, syncedName{id: ino.ID, path: ino.Path, sync: sync})
+}
+
+// current is the file w waits for while a pending operation gave it its
+// name, nil once the name is durable or names another file.
+func (w *syncedName) current(m *model.Model) *model.Inode {
+	n := m.Names()[w.path]
+	if n == nil || n.Cache == nil || n.Cache.ID != w.id || !n.Cache.NamesPending() {
+		return nil
+	}
+	return n.Cache
 }
 
 // moved drops the hits whose file the entry operation e takes a name
@@ -121,7 +151,7 @@ func (rd *renameBeforeDirSync) moved(e *model.Effect) {
 			continue
 		}
 		for _, i := range is {
-			if h := &rd.hits[i]; h.name.ino == c.Old && !h.name.made.Durable {
+			if h := &rd.hits[i]; h.ino == c.Old && !h.name.made.Durable {
 				h.dropped = true
 			}
 		}
@@ -134,7 +164,7 @@ func (rd *renameBeforeDirSync) moved(e *model.Effect) {
 // compactAt.
 func (rd *renameBeforeDirSync) prune(r *run) {
 	i := 0
-	for i < len(rd.waiting) && !rd.waiting[i].ino.NamesPending() {
+	for i < len(rd.waiting) && rd.waiting[i].current(r.m) == nil {
 		i++
 	}
 	if i > 0 {
@@ -147,7 +177,7 @@ func (rd *renameBeforeDirSync) prune(r *run) {
 	}
 	keep := rd.waiting[:0]
 	for _, w := range rd.waiting {
-		if w.ino.NamesPending() && pendingMaker(r.m, w.ino, w.path) != nil {
+		if ino := w.current(r.m); ino != nil && pendingMaker(r.m, ino, w.path) != nil {
 			keep = append(keep, w)
 		}
 	}
@@ -180,6 +210,15 @@ func pendingMaker(m *model.Model, ino *model.Inode, p string) *model.EntryOp {
 // renamed asks, at a rename that replaced a file, which of the waiting
 // files a crash can lose while keeping it.
 func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
+	// A waiting file this rename moves into place waits under the name
+	// the rename gave it, pending as the old one was.
+	for i := range rd.waiting {
+		if w := &rd.waiting[i]; w.id == e.Inode.ID {
+			if p, ok := movedTo(e, e.Inode); ok {
+				w.path = p
+			}
+		}
+	}
 	replaced := ""
 	for _, c := range e.Entry.Changes {
 		if c.New != nil && c.Old != nil && c.Old != c.New {
@@ -191,31 +230,65 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		return
 	}
 	keep := rd.waiting[:0]
-	first := len(rd.hits)
+	var found map[int]bool // the files found at this rename
 	for _, w := range rd.waiting {
-		if w.ino == e.Inode || w.ino.DataPending() {
-			continue // moved by this rename, or written again: a later sync adds it anew
+		if w.id == e.Inode.ID {
+			keep = append(keep, w) // the file this rename moves
+			continue
 		}
-		if w.made = pendingMaker(r.m, w.ino, w.path); w.made == nil {
+		ino := w.current(r.m)
+		if ino == nil {
 			continue // its name durable, or gone
 		}
-		if slices.ContainsFunc(rd.hits[first:], func(h replaceHit) bool { return h.name.ino == w.ino }) {
+		if ino.DataPending() {
+			continue // written again: a later sync adds it anew
+		}
+		if w.made = pendingMaker(r.m, ino, w.path); w.made == nil {
+			continue // its name durable, or gone
+		}
+		if found[w.id] {
 			continue // synced twice while waiting: found once
 		}
-		st, ok := r.m.NameLostWithLast(w.path, 256, w.ino)
+		st, ok := r.m.NameLostWithLast(w.path, 256, ino)
 		if !ok {
 			keep = append(keep, w)
 			continue
 		}
-		r.m.Pin(w.ino) // its name at the end, for the finding
+		// It waits on: a later rename that replaces a file while its
+		// name is still pending moves its hit there. Of several saves
+		// renamed in one batch, the last rename is the likeliest
+		// pointer (the manifest renamed after its parts).
+		if found == nil {
+			found = map[int]bool{}
+		}
+		found[w.id] = true
+		if w.hit > 0 && !rd.hits[w.hit-1].dropped && rd.hits[w.hit-1].name.path == w.path {
+			h := &rd.hits[w.hit-1]
+			h.at, h.replaced, h.name.made, h.state = e.Ref, replaced, w.made, stateOf(r.m, e.Ref, w.path, st)
+			keep = append(keep, w)
+			continue
+		}
+		r.m.Pin(ino) // its name at the end, for the finding
 		if rd.unsettled == nil {
 			rd.unsettled = map[string][]int{}
 		}
 		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
-		rd.hits = append(rd.hits, replaceHit{at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
+		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
+		w.hit = len(rd.hits)
+		keep = append(keep, w)
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
+}
+
+// movedTo is the path entry operation e gave ino.
+func movedTo(e *model.Effect, ino *model.Inode) (string, bool) {
+	for _, c := range e.Entry.Changes {
+		if c.New == ino && c.Old != ino {
+			return c.Path, true
+		}
+	}
+	return "", false
 }
 
 func (rd *renameBeforeDirSync) Finish(r *run) {
@@ -224,12 +297,19 @@ func (rd *renameBeforeDirSync) Finish(r *run) {
 		if h.dropped || !w.made.Durable {
 			continue // a temp name, or one never made durable (name-not-synced's)
 		}
-		p, d, old := w.ino.Name(), dirWords(parentDirOf(w.path)), base(h.replaced)
+		p, d, old, name := h.ino.Name(), dirWords(parentDirOf(w.path)), base(h.replaced), base(w.path)
+		synced, related, left := "whose data was synced", "data synced", name+" missing"
+		if h.ino.Dir {
+			synced, related = "whose entries were synced", "entries synced"
+		}
+		if h.state != nil && h.state.Outcome != string(model.Missing) {
+			left = "the old " + name + " in its place" // the rename that gave the name replaced a file
+		}
 		f := newFinding(RenameBeforeDirSync, p, h.at,
-			fmt.Sprintf("%s replaced %s while the name of %s, whose data was synced, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep the new %s and leave %s missing; if %s names or needs %s, fsync %s before the %s",
-				h.at.Syscall, old, base(w.path), d, old, base(w.path), old, base(w.path), d, h.at.Syscall))
-		f.relate(w.made.Event(), "gives "+base(w.path)+" its name, not yet durable")
-		f.relate(w.sync, "data synced")
+			fmt.Sprintf("%s replaced %s while the name of %s, %s, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep the new %s and leave %s; if %s names or needs %s, fsync %s before the %s",
+				h.at.Syscall, old, name, synced, d, old, left, old, name, d, h.at.Syscall))
+		f.relate(w.made.Event(), "gives "+name+" its name, not yet durable")
+		f.relate(w.sync, related)
 		f.relate(h.at, h.at.Syscall+" replaces "+old)
 		f.State = h.state
 		r.emit(f)

@@ -93,3 +93,96 @@ func TestRenameBeforeDirSyncForgets(t *testing.T) {
 		t.Errorf("the first waiting is %s, want /a/stuck", rd.waiting[0].path)
 	}
 }
+
+// TestRenameBeforeDirSyncNamedByRename: the file a pointer names got its
+// name from a rename of its own (saved by temp file, fsync and rename,
+// then the pointer renamed over the old one, the directory fsynced only
+// at the end), or is a new directory whose entries were fsynced. posix
+// can keep the pointer's rename and lose that name; before, the file was
+// let go at its own rename and the save passed clean.
+func TestRenameBeforeDirSyncNamedByRename(t *testing.T) {
+	const (
+		openDir  = `1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4`
+		part     = "1 openat(AT_FDCWD, \"/d/part.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"v2\", 2) = 2\n1 fsync(3) = 0\n1 close(3) = 0"
+		movePart = `1 rename("/d/part.tmp", "/d/part") = 0`
+		snap     = "1 mkdir(\"/d/snap\", 0755) = 0\n1 openat(AT_FDCWD, \"/d/snap/data\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"x\", 1) = 1\n1 fsync(3) = 0\n1 close(3) = 0\n1 openat(AT_FDCWD, \"/d/snap\", O_RDONLY|O_DIRECTORY) = 6\n1 fsync(6) = 0\n1 close(6) = 0"
+		current  = "1 openat(AT_FDCWD, \"/d/CURRENT.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5\n1 write(5, \"v2\\n\", 3) = 3\n1 fdatasync(5) = 0\n1 close(5) = 0"
+		replace  = `1 rename("/d/CURRENT.tmp", "/d/CURRENT") = 0`
+		dirSync  = `1 fsync(4) = 0`
+	)
+	tests := []struct {
+		name    string
+		lines   []string
+		existed []string // besides /d and /d/CURRENT
+		models  []model.Persistence
+		want    string // the finding's path, "" for none
+		outcome model.Outcome
+		says    string
+	}{
+		{"a new file renamed into place", []string{openDir, part, movePart, current, replace, dirSync}, nil, nil, "/d/part", model.Missing, "leave part missing"},
+		{"renamed over an old file", []string{openDir, part, movePart, current, replace, dirSync}, []string{"/d/part"}, nil, "/d/part", model.Initial, "leave the old part in its place"},
+		{"the directory fsynced between", []string{openDir, part, movePart, dirSync, current, replace, dirSync}, []string{"/d/part"}, nil, "", "", ""},
+		{"ext4 commits the renames in order", []string{openDir, part, movePart, current, replace, dirSync}, []string{"/d/part"}, []model.Persistence{model.Ext4}, "", "", ""},
+		{"a new directory", []string{openDir, snap, current, replace, dirSync}, nil, nil, "/d/snap", model.Missing, "whose entries were synced"},
+		{"a new directory, its parent fsynced between", []string{openDir, snap, dirSync, current, replace, dirSync}, nil, nil, "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			existed := func(p string) (bool, bool) {
+				return p == "/d" || p == "/d/CURRENT" || slices.Contains(tc.existed, p), true
+			}
+			fs := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync)
+			if tc.want == "" {
+				for _, f := range fs {
+					t.Errorf("unexpected finding: %s", f.Message)
+				}
+				return
+			}
+			if len(fs) != 1 || fs[0].Path != tc.want {
+				t.Fatalf("findings %v, want one on %s", fs, tc.want)
+			}
+			f := fs[0]
+			if f.State == nil || f.State.Path != tc.want || f.State.Outcome != string(tc.outcome) {
+				t.Errorf("state %+v, want %s %s", f.State, tc.want, tc.outcome)
+			}
+			if !strings.Contains(f.Message, tc.says) {
+				t.Errorf("message %q does not say %q", f.Message, tc.says)
+			}
+		})
+	}
+}
+
+// TestRenameBeforeDirSyncLastPointer: parts saved each by temp file and
+// rename over the old one, then a manifest renamed over its old version,
+// the directory fsynced once at the end. Each part's name is still
+// pending at the manifest's rename, the likeliest pointer: the findings
+// are there, not at the next part's rename, which replaced a file too.
+func TestRenameBeforeDirSyncLastPointer(t *testing.T) {
+	var lines []string
+	lines = append(lines, `1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4`)
+	for _, p := range []string{"a", "b", "MANIFEST"} {
+		lines = append(lines,
+			fmt.Sprintf(`1 openat(AT_FDCWD, "/d/%s.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3`, p),
+			`1 write(3, "v2", 2) = 2`, `1 fsync(3) = 0`, `1 close(3) = 0`,
+			fmt.Sprintf(`1 rename("/d/%s.tmp", "/d/%s") = 0`, p, p))
+	}
+	lines = append(lines, `1 fsync(4) = 0`)
+	manifestLine := len(lines) - 1
+	existed := func(p string) (bool, bool) {
+		return p == "/d" || p == "/d/a" || p == "/d/b" || p == "/d/MANIFEST", true
+	}
+	var got []string
+	for _, f := range findingsOf(t, strings.Join(lines, "\n")+"\n", Options{Existed: existed}, RenameBeforeDirSync) {
+		got = append(got, f.Path)
+		if f.Line != manifestLine || !strings.Contains(f.Message, "replaced MANIFEST") {
+			t.Errorf("%s: line %d (%s), want the manifest's rename, line %d", f.Path, f.Line, f.Message, manifestLine)
+		}
+		if f.State == nil || f.State.Outcome != string(model.Initial) {
+			t.Errorf("%s: state %+v, want the old version", f.Path, f.State)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"/d/a", "/d/b"}; !slices.Equal(got, want) {
+		t.Errorf("findings on %q, want %q", got, want)
+	}
+}
