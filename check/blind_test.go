@@ -1349,6 +1349,31 @@ func TestCutShortAfterCommand(t *testing.T) {
 	})
 }
 
+// TestCutShortLaterSession: strace -A -o FILE -p N run again appends a
+// second session, without a pid column, after the first process exited:
+// the process it attached is cut short as that session's, not as one
+// strace -f should have waited for; a later run (its execve first) is
+// said as a run. The process of the last session ending makes it whole.
+func TestCutShortLaterSession(t *testing.T) {
+	const (
+		first  = "strace: Process 40 attached\nread(0, \"a\", 1) = 1\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+		second = "strace: Process 41 attached\nread(0, \"b\", 1) = 1\n"
+	)
+	msgs := blindMessages(t, "t.strace", first+second, Options{}, BlindCutShort)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "before pid 41 exited") || !strings.Contains(msgs[0], "a later strace -p session") || strings.Contains(msgs[0], "strace -f waits") {
+		t.Errorf("blind-cut-short messages %q, want one naming pid 41 and a later strace -p session", msgs)
+	}
+	run := "1 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n2 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n2 read(0, \"b\", 1) = 1\n"
+	msgs = blindMessages(t, "t.strace", run, Options{}, BlindCutShort)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "before pid 2 exited") || !strings.Contains(msgs[0], "a later run") {
+		t.Errorf("blind-cut-short messages %q, want one naming pid 2 and a later run", msgs)
+	}
+	whole := first + second + "exit_group(0) = ?\n+++ exited with 0 +++\n"
+	if blind := blindOfText(t, "whole.strace", whole, Options{}); slices.Contains(blind, BlindCutShort) {
+		t.Errorf("the last session's process exited: blind spots %v, want no %s", blind, BlindCutShort)
+	}
+}
+
 // TestUnseenChange: a stat that shows a file the trace changed at a size
 // its calls do not give it says a change the trace does not show. Here
 // chpasswd's lock protocol (write the pid into a temp file, link it,
