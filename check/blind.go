@@ -1,11 +1,11 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -2287,17 +2287,14 @@ func (w *Watcher) exitWho() string {
 	return "the program"
 }
 
-// earliest sorts pids and returns the first event in the trace that named
-// one of them (refs holds one for each).
+// earliest sorts pids in the order of the events that named them (refs
+// holds one for each), and returns the first: pids[0] is the one it names,
+// which after pids wrapped is not the smallest.
 func earliest(pids []int, refs map[int]model.Ref) model.Ref {
-	sort.Ints(pids)
-	at := refs[pids[0]]
-	for _, pid := range pids {
-		if r := refs[pid]; r.Seq < at.Seq {
-			at = r
-		}
-	}
-	return at
+	slices.SortFunc(pids, func(a, b int) int {
+		return cmp.Or(cmp.Compare(refs[a].Seq, refs[b].Seq), cmp.Compare(a, b))
+	})
+	return refs[pids[0]]
 }
 
 // callsAt words n calls whose first was on path: "a call" and "here",

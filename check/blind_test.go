@@ -530,6 +530,18 @@ exit_group(0) = ?
 			t.Errorf("pids on the lines:\n%s: %q, want one message that says the lines carry pids, not that -f was missing", trace, msgs)
 		}
 	}
+	// Pids wrapped: the child the message names is the one of the line
+	// it cites, the first in the trace, not the smallest pid.
+	wrapped := blindMessages(t, "t.strace", `clone(child_stack=NULL, flags=SIGCHLD) = 32761
+wait4(-1, NULL, 0, NULL) = 32761
+clone(child_stack=NULL, flags=SIGCHLD) = 305
+wait4(-1, NULL, 0, NULL) = 305
+exit_group(0) = ?
++++ exited with 0 +++
+`, Options{}, BlindUnfollowedChildren)
+	if len(wrapped) != 1 || !strings.Contains(wrapped[0], "first pid 32761") {
+		t.Errorf("pids wrapped: %q, want one message naming pid 32761, the first clone's", wrapped)
+	}
 	// An -ff set whose child's file is gone: the set names the file.
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.300"), []byte(`1700000000.000001 clone(child_stack=NULL, flags=SIGCHLD) = 301
