@@ -1,11 +1,11 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -526,6 +526,12 @@ type Watcher struct {
 	running  map[int]bool
 	leader   map[int]int
 	firstPID int // the first pid a line names: the traced command's
+	// afterAll holds the pids first seen when every process before them
+	// had ended, made by no fork in the trace: nothing traced started
+	// them, so they are a later recording appended to the same file
+	// (strace -A): a run, true, when their first call is an execve, else
+	// a strace -p session.
+	afterAll map[int]bool
 
 	relative  pathSet // relative paths that no root can hold
 	inRoots   int
@@ -823,6 +829,14 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		w.command(ev)
 	}
 	if !w.pidSeen || ev.PID != w.lastPID {
+		if !w.pids[ev.PID] && w.firstEnded && len(w.running) == 0 {
+			if _, forked := w.forks[ev.PID]; !forked {
+				if w.afterAll == nil {
+					w.afterAll = map[int]bool{}
+				}
+				w.afterAll[ev.PID] = ev.Kind == parser.KindSyscall && ev.Call.Row().Effect == syscalls.Execve
+			}
+		}
 		w.pids[ev.PID] = true
 		w.lastPID, w.pidSeen = ev.PID, true
 		// A thread's call cut by its group's exit_group ("<... futex
@@ -1778,6 +1792,12 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 		if at, ok := w.execCut[pid]; ok {
 			add(BlindCutShort, at, execCutMsg(pid))
 			out[len(out)-1].Fix = execCutFix
+		} else if run, ok := w.afterAll[pid]; ok {
+			later := "a later strace -p session appended to the same file (strace -A), stopped or cut off while the process ran"
+			if run {
+				later = "a later run appended to the same file (strace -A), stopped or cut off before it ended"
+			}
+			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it): it first shows after every process before it had exited, and no fork in the trace made it, so it is %s, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who, later))
 		} else {
 			add(BlindCutShort, model.Ref{File: w.lastFile, Line: w.lastLine}, fmt.Sprintf("the trace ends at line %d before %s exited (no exit_group of it, no \"+++ exited\" line for it), though the traced command had: strace -f waits for every process it follows, so the recording was stopped or cut off before it ended, and what it did after, its writes, syncs and renames, is not in it", w.lastLine, who))
 		}
@@ -2347,17 +2367,14 @@ func (w *Watcher) exitWho() string {
 	return "the program"
 }
 
-// earliest sorts pids and returns the first event in the trace that named
-// one of them (refs holds one for each).
+// earliest sorts pids in the order of the events that named them (refs
+// holds one for each), and returns the first: pids[0] is the one it names,
+// which after pids wrapped is not the smallest.
 func earliest(pids []int, refs map[int]model.Ref) model.Ref {
-	sort.Ints(pids)
-	at := refs[pids[0]]
-	for _, pid := range pids {
-		if r := refs[pid]; r.Seq < at.Seq {
-			at = r
-		}
-	}
-	return at
+	slices.SortFunc(pids, func(a, b int) int {
+		return cmp.Or(cmp.Compare(refs[a].Seq, refs[b].Seq), cmp.Compare(a, b))
+	})
+	return refs[pids[0]]
 }
 
 // callsAt words n calls whose first was on path: "a call" and "here",

@@ -530,6 +530,18 @@ exit_group(0) = ?
 			t.Errorf("pids on the lines:\n%s: %q, want one message that says the lines carry pids, not that -f was missing", trace, msgs)
 		}
 	}
+	// Pids wrapped: the child the message names is the one of the line
+	// it cites, the first in the trace, not the smallest pid.
+	wrapped := blindMessages(t, "t.strace", `clone(child_stack=NULL, flags=SIGCHLD) = 32761
+wait4(-1, NULL, 0, NULL) = 32761
+clone(child_stack=NULL, flags=SIGCHLD) = 305
+wait4(-1, NULL, 0, NULL) = 305
+exit_group(0) = ?
++++ exited with 0 +++
+`, Options{}, BlindUnfollowedChildren)
+	if len(wrapped) != 1 || !strings.Contains(wrapped[0], "first pid 32761") {
+		t.Errorf("pids wrapped: %q, want one message naming pid 32761, the first clone's", wrapped)
+	}
 	// An -ff set whose child's file is gone: the set names the file.
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.300"), []byte(`1700000000.000001 clone(child_stack=NULL, flags=SIGCHLD) = 301
@@ -1347,6 +1359,31 @@ func TestCutShortAfterCommand(t *testing.T) {
 		{"a thread made before the trace, -qq", "100 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n" + at("101", read) + "100 exit_group(0) = ?\n", nil},
 		{"a child's thread, the child cut", fork + "200 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x7f00, stack_size=0x7fff00}, 88) = 201\n" + at("201", read) + "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n", []string{BlindCutShort}},
 	})
+}
+
+// TestCutShortLaterSession: strace -A -o FILE -p N run again appends a
+// second session, without a pid column, after the first process exited:
+// the process it attached is cut short as that session's, not as one
+// strace -f should have waited for; a later run (its execve first) is
+// said as a run. The process of the last session ending makes it whole.
+func TestCutShortLaterSession(t *testing.T) {
+	const (
+		first  = "strace: Process 40 attached\nread(0, \"a\", 1) = 1\nexit_group(0) = ?\n+++ exited with 0 +++\n"
+		second = "strace: Process 41 attached\nread(0, \"b\", 1) = 1\n"
+	)
+	msgs := blindMessages(t, "t.strace", first+second, Options{}, BlindCutShort)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "before pid 41 exited") || !strings.Contains(msgs[0], "a later strace -p session") || strings.Contains(msgs[0], "strace -f waits") {
+		t.Errorf("blind-cut-short messages %q, want one naming pid 41 and a later strace -p session", msgs)
+	}
+	run := "1 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n1 exit_group(0) = ?\n1 +++ exited with 0 +++\n2 execve(\"/bin/prog\", [\"prog\"], 0x7ffd0000 /* 1 var */) = 0\n2 read(0, \"b\", 1) = 1\n"
+	msgs = blindMessages(t, "t.strace", run, Options{}, BlindCutShort)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "before pid 2 exited") || !strings.Contains(msgs[0], "a later run") {
+		t.Errorf("blind-cut-short messages %q, want one naming pid 2 and a later run", msgs)
+	}
+	whole := first + second + "exit_group(0) = ?\n+++ exited with 0 +++\n"
+	if blind := blindOfText(t, "whole.strace", whole, Options{}); slices.Contains(blind, BlindCutShort) {
+		t.Errorf("the last session's process exited: blind spots %v, want no %s", blind, BlindCutShort)
+	}
 }
 
 // TestUnseenChange: a stat that shows a file the trace changed at a size

@@ -303,9 +303,10 @@ type Procs struct {
 	// Lines without a pid in an -f log belong to the first process, which
 	// later lines name by its pid: rootAlias is that pid once known.
 	rootAlias int
-	// cwd0 is the first process's cwd when the caller knows it.
+	// cwd0 is the first process's cwd when the caller knows it, and
+	// fds0 the files it holds open from the start; both are forgotten
+	// once it is made (newProc).
 	cwd0 string
-	// fds0 are the files the first process holds open from the start.
 	fds0 []InitialFD
 	// joined is the last relative name resolved, against dir: a program
 	// stats and opens the same relative name in a row, and each join
@@ -516,10 +517,14 @@ func NewProcsIn(cwd string) *Procs {
 func (p *Procs) newProc(pid int) *Process {
 	pr := &Process{PID: pid, files: &fdTable{}, fs: &fsInfo{}, attached: len(p.procs) == 0}
 	if pr.attached {
+		// A process that comes after every one before it exited (a later
+		// strace -p session appended to the file) has its own cwd and
+		// files, unknown as any attach's: the caller's are the first's.
 		pr.fs.cwd = p.cwd0
 		for _, f := range p.fds0 {
 			pr.files.set(f.FD, fdEntry{h: &Handle{Path: f.Path, Flags: f.Flags, Offset: f.Offset}})
 		}
+		p.cwd0, p.fds0 = "", nil
 	}
 	p.procs[pid] = pr
 	p.lastProc = nil

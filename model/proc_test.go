@@ -2,6 +2,7 @@ package model
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +104,40 @@ func TestPidReusedAfterExit(t *testing.T) {
 	got := pathsOf(trace, "write")
 	if len(got) != 2 || got[0] != "/w/a" || got[1] != "" {
 		t.Errorf("writes resolved to %q, want [/w/a \"\"]: the new process 10 holds no fd 3", got)
+	}
+}
+
+// TestLaterSessionStartsAfresh: strace -A -o FILE -p N run twice writes
+// two processes without a pid column; the second, attached after the
+// first exited, has its own cwd and fds, unknown as any attach's: neither
+// the first's --cwd nor its initial fds are its.
+func TestLaterSessionStartsAfresh(t *testing.T) {
+	trace := `strace: Process 40 attached
+openat(AT_FDCWD, "a", O_RDONLY) = 3
+write(5, "x", 1) = 1
+exit_group(0) = ?
++++ exited with 0 +++
+strace: Process 41 attached
+openat(AT_FDCWD, "b", O_RDONLY) = 3
+write(5, "y", 1) = 1
+`
+	r := parser.NewReader(strings.NewReader(trace), "t", parser.Options{})
+	p := NewProcsIn("/work")
+	p.SetInitialFDs([]InitialFD{{FD: 5, Path: "/work/log", Offset: -1}})
+	var got []string
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		paths := p.Paths(ev)
+		p.Apply(ev, paths)
+		if ev.Kind == parser.KindSyscall && ev.Name != "exit_group" {
+			got = append(got, strings.Join(paths, ","))
+		}
+	}
+	want := []string{"/work/a", "/work/log", "b", ""} // b: relative to a cwd not known
+	if !slices.Equal(got, want) {
+		t.Errorf("paths %q, want %q: the second session's process starts with no cwd and no fds known", got, want)
 	}
 }

@@ -24,6 +24,12 @@ import (
 // after the command's own fork returned while no fork is under way: a
 // pid that is new while one is may be a child whose fork has not
 // returned yet, and is left as it is.
+//
+// Several strace -p sessions appended to one file (strace -A -o FILE -p N,
+// run again) have no pid column either, each tracing one process: once
+// the command's process has exited with no line ever prefixed, a
+// "Process N attached" starts the next session, and the lines without a
+// pid after it are process N's (session), not the command's.
 type pidTrack struct {
 	prefixed  bool         // a line had a pid
 	main      bool         // lines without a pid came first: pid 0 is the command
@@ -43,6 +49,12 @@ type pidTrack struct {
 	// command's child: a pid then new, neither a child nor born of a
 	// fork still under way, is the command's own.
 	mainForked bool
+	// session is the process a later strace -p session attached to
+	// after the command had exited, in a trace without a pid column,
+	// which its lines without a pid belong to (0: none); sessionDone is
+	// set once it has exited.
+	session     int
+	sessionDone bool
 }
 
 // placePID sets the pid of a parsed line of a trace that is not one file
@@ -53,6 +65,7 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 		switch {
 		case !t.prefixed:
 			t.main = true
+			ev.PID = t.session
 		case len(t.live) == 1:
 			for p := range t.live {
 				ev.PID = p
@@ -63,6 +76,9 @@ func (r *Reader) placePID(ev *Event, kind lineKind) {
 			t.seen, t.live = map[int]bool{}, map[int]bool{}
 			if t.main && !t.mainDone {
 				t.live[0] = true
+			}
+			if t.session != 0 && !t.sessionDone {
+				t.live[t.session] = true
 			}
 		}
 		t.prefixed = true
@@ -105,6 +121,9 @@ func (t *pidTrack) exited(pid int) {
 	}
 	if pid == 0 {
 		t.mainDone = true
+	}
+	if pid == t.session {
+		t.sessionDone = true
 	}
 	t.last = -1
 }
@@ -152,6 +171,10 @@ func (t *pidTrack) noteDiag(text []byte) {
 	if n, err := strconv.Atoi(string(num)); err == nil && n > 0 {
 		t.announced = true
 		t.child(n)
+		if t.main && t.mainDone && !t.prefixed && (t.session == 0 || t.sessionDone) {
+			// No process is traced any more: strace -p again (-A).
+			t.session, t.sessionDone = n, false
+		}
 	}
 }
 
@@ -164,6 +187,8 @@ func (t *pidTrack) owner(pid int) int {
 		for p := range t.live {
 			return p
 		}
+	case pid == 0 && !t.prefixed:
+		return t.session
 	case pid != 0 && (pid == t.mainPID || t.main && !t.mainDone && t.mainPID == 0 && !t.children[pid]):
 		return 0
 	}
