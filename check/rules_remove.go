@@ -370,7 +370,12 @@ func (rs *removeBeforeSync) freed(r *run, e *model.Effect, c model.NameChange) {
 			return
 		}
 	}
-	if f.DataPending() || !rs.heldDurable(r, f, c.Path) {
+	// Writes still pending on the file moved away do not close the gap:
+	// what the name held on disk before them goes with the file, and a
+	// sync of the file would not put the name back (Python's dbm.dumb
+	// appends to its index, renames it to .bak and writes a new one).
+	// A copy written from it is another matter (see removed).
+	if (s != nil && f.DataPending()) || !rs.heldDurable(r, f, c.Path) {
 		return
 	}
 	// The model is asked whether a crash now can leave the name itself

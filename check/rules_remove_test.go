@@ -679,3 +679,22 @@ func TestRemoveBeforeSyncNewVersionNamed(t *testing.T) {
 		t.Errorf("%d remove-before-sync findings on /w/edited without the rename, want 1", on)
 	}
 }
+
+// TestRemoveBeforeRenamePendingAppend: the file moved away to its backup
+// had an append still pending (Python's dbm.dumb adds a line to its index,
+// renames it to .bak and writes the new index). The name's gap is there
+// all the same: a sync of the file moved away would not close it, and it
+// was skipped as data-not-synced's.
+func TestRemoveBeforeRenamePendingAppend(t *testing.T) {
+	lines := []string{stOpen, stRead, stClose,
+		`1 openat(AT_FDCWD, "/w/st", O_WRONLY|O_APPEND) = 3`, `1 write(3, "more", 4) = 4`, `1 close(3) = 0`,
+		`1 rename("/w/st", "/w/st.bak") = 0`,
+		`1 openat(AT_FDCWD, "/w/st", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`, `1 write(4, "new", 3) = 3`, "1 fsync(4) = 0\n1 close(4) = 0"}
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/st", true }
+	for _, m := range []model.Persistence{model.Posix, model.Ext4} {
+		got := findingsOf(t, strings.Join(lines, "\n")+"\n", Options{Existed: existed, Models: []model.Persistence{m}}, RemoveBeforeRename)
+		if len(got) != 1 || got[0].Path != "/w/st" || got[0].Line != 7 || got[0].State == nil || got[0].State.Outcome != string(model.Missing) {
+			t.Errorf("%s: %d findings %v, want one on /w/st:7, the name missing", m, len(got), got)
+		}
+	}
+}
