@@ -240,13 +240,17 @@ func mixedOutputHint(text []byte, msg string) string {
 	// The output may end the line, or hold what reads as more arguments
 	// ("127I0725 22:30:35 ...] text").
 	cutArgs := strings.Contains(msg, "line ended inside the arguments of") || strings.HasPrefix(msg, "expected ',' or ')' after argument")
+	// The bytes written, right after the count: whatever the message,
+	// for the output may hold what reads as a bracket, a quote, a '<'
+	// (an -y name) or a ')' (the call's end).
+	echo := bytes.HasPrefix(call, []byte("write(")) && echoAfterCount(call)
 	// -y names the fd's file after its number: "write(1</dev/pts/0>,".
 	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,", "write(1<", "write(2<", "writev(1<", "writev(2<"} {
-		if bytes.HasPrefix(call, []byte(w)) && cutArgs {
+		if bytes.HasPrefix(call, []byte(w)) && (cutArgs || echo) {
 			return "this write to the program's stdout or stderr is cut by its own output: " + fix
 		}
 	}
-	if bytes.HasPrefix(call, []byte("write(")) && cutArgs && outputAfterCount(call) {
+	if bytes.HasPrefix(call, []byte("write(")) && (echo || cutArgs && outputAfterCount(call)) {
 		// Another fd: a copy of the terminal's (dup, F_DUPFD), which
 		// the line itself cannot show.
 		return "this write is cut by the program's own output, printed right after its byte count: " + fix
@@ -313,6 +317,50 @@ func outputAfterCount(call []byte) bool {
 		return bytes.HasPrefix(call[q:], []byte(`"\n`))
 	}
 	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
+}
+
+// echoAfterCount reports whether call, the line of a write that did not
+// read, shows the bytes it wrote right after its byte count, where strace
+// was about to print ") = N": `write(2, ")", 1))  = 1`, `write(1,
+// "(\n", 2(`. The program's output landed between the two halves of
+// strace's line. strace's ')' follows the bytes, or the line ends at the
+// first newline in them; a string strace cut short ("...") is matched as
+// far as it goes. No strace prints a call so, whatever the bytes.
+func echoAfterCount(call []byte) bool {
+	q := bytes.IndexByte(call, '"')
+	if q < 0 {
+		return false
+	}
+	e := scanString(call, q)
+	if e < 0 {
+		return false
+	}
+	data, ok := unescape(nil, call[q+1:e-1])
+	if !ok || len(data) == 0 {
+		return false
+	}
+	after, cut := bytes.CutPrefix(call[e:], []byte("..."))
+	rest, ok := bytes.CutPrefix(after, []byte(", "))
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(rest) && isDigit(rest[k]) {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	out := rest[k:]
+	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+		// The terminal broke the line there: what it shows of the
+		// bytes ends the line (its spaces trimmed with the line's).
+		return bytes.Equal(bytes.TrimRight(out, " \t\r"), bytes.TrimRight(data[:nl], " \t\r"))
+	}
+	if !bytes.HasPrefix(out, data) {
+		return false
+	}
+	return cut || hasPrefix(out[len(data):], ")")
 }
 
 // namedMessage reports whether line starts as a program's message does,

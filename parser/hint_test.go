@@ -1,0 +1,43 @@
+package parser
+
+import "testing"
+
+const (
+	mixedFix    = "strace wrote its trace where the program writes its output (the terminal, without -o), so the program's output is mixed into the trace; record with strace -o FILE"
+	stdoutHint  = "this write to the program's stdout or stderr is cut by its own output: " + mixedFix
+	anyFDHint   = "this write is cut by the program's own output, printed right after its byte count: " + mixedFix
+	oldHintLine = "; this looks like strace before 5.x (line 1 has a \"Process N attached\" line without \"strace: \"): crashsim reads strace 4.x, but not this line; a recording with strace 5 or 6 avoids it"
+)
+
+// Refusals whose message said nothing of the cause, or blamed the wrong
+// one, on shapes seen in public logs (written anew here): each gets the
+// hint its line shows the evidence for.
+func TestHintsForWhatTheLineShows(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		// The bytes written land right after the count; what they hold
+		// reads as a -y name, a bracket, a string or the call's end.
+		{"output with a CR and '<' after the count",
+			"close(3) = 0\nwrite(1, \"\\r<in | cat\"..., 40\r<in | cat | cat | cat) = 40\nclose(4) = 0\n",
+			"trace:2:31: unterminated fd annotation: expected '>'; " + stdoutHint},
+		{"a bracket and a newline written to stderr",
+			"close(3) = 0\nwrite(2, \"[\\n\", 2[\n) = 2\nclose(4) = 0\n",
+			"trace:2:19: line ended inside brackets: expected a closing bracket; " + stdoutHint},
+		{"a quote written to stderr",
+			"close(3) = 0\nwrite(2, \"\\\"\", 1\")  = 1\nclose(4) = 0\n",
+			"trace:2:17: unterminated string: expected '\"'; " + stdoutHint},
+		{"a ')' written to stderr",
+			"close(3) = 0\nwrite(2, \")\", 1))  = 1\nclose(4) = 0\n",
+			"trace:2:17: expected '=' and the return value of write, found \")  = 1\"; " + stdoutHint},
+		{"a ')' written to a copy of stdout, -y",
+			"close(3) = 0\nwrite(7</dev/pts/1>, \")\", 1))  = 1\nclose(4) = 0\n",
+			"trace:2:29: expected '=' and the return value of write, found \")  = 1\"; " + anyFDHint},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, warns := readErr(t, tc.in)
+			if got != tc.want {
+				t.Errorf("error\n got: %s\nwant: %s\nwarnings: %q", got, tc.want, warns)
+			}
+		})
+	}
+}
