@@ -104,6 +104,8 @@ func foreignHint(text []byte, line int) string {
 		return "this looks like an ltrace log (library calls): crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
 	case bytes.Contains(t, []byte(" ms): ")) && bytes.Contains(t, []byte("(")):
 		return "this looks like perf trace output: crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
+	case bracketedDate(t) > 0 && readsAsLine(bytes.TrimSpace(t[bracketedDate(t):])):
+		return datePrefixHint
 	case line == 1 && len(t) > 0 && (t[0] == '{' || t[0] == '['):
 		if t[0] == '{' || bytes.HasPrefix(t, []byte("[{")) || bytes.HasPrefix(t, []byte("[\"")) {
 			return "this looks like JSON, not an strace log"
@@ -111,14 +113,15 @@ func foreignHint(text []byte, line int) string {
 	case line == 1 && bytes.HasPrefix(t, []byte("\xef\xbb\xbf")):
 		return "the file starts with a UTF-8 byte order mark, which strace never writes (an editor added it): remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"
 	case isDatePrefix(t):
-		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
+		return datePrefixHint
 	}
 	return ""
 }
 
 const (
-	trussHint = "this looks like FreeBSD truss output, which crashsim does not read; record on Linux with strace -f -o FILE CMD"
-	uRootHint = "this looks like the output of u-root's strace (an E or X before each call, for its entry and its exit), another tool's format, which crashsim does not read; record with strace -f -ttt -y -xx -o FILE CMD"
+	datePrefixHint = "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
+	trussHint      = "this looks like FreeBSD truss output, which crashsim does not read; record on Linux with strace -f -o FILE CMD"
+	uRootHint      = "this looks like the output of u-root's strace (an E or X before each call, for its entry and its exit), another tool's format, which crashsim does not read; record with strace -f -ttt -y -xx -o FILE CMD"
 )
 
 // foreignLines is how many lines at the start of a trace foreignLine
@@ -263,6 +266,11 @@ func mixedOutputHint(text []byte, msg string) string {
 	}
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && (bytes.IndexAny(call, "(") < 0 || namedMessage(call)) {
 		return "this line is not strace output (a shell prompt, a program's own output, or text copied along with the trace?): " + fix + ", and cut off what is not the trace"
+	}
+	if k := bracketedDate(bytes.TrimSpace(text)); k > 0 {
+		// Not another tool's prefix (foreignHint): no strace line
+		// follows the date.
+		return fmt.Sprintf("this line starts with a date in brackets (%q), which strace never prints: a log message of the program's, not strace output; ", snippet(bytes.TrimSpace(text)[:k])) + fix
 	}
 	if k := pidPrefixAfterText(text); k > 0 {
 		return fmt.Sprintf("strace's line starts after %q, which strace does not print: the program's output, printed just before strace's line; ", snippet(text[:k])) + fix
@@ -463,6 +471,21 @@ func isDatePrefix(t []byte) bool {
 		}
 	}
 	return true
+}
+
+// bracketedDate returns where a date in brackets that starts t, a
+// trimmed line, ends, past its ']' ("[2018-01-26 13:43:25 +0000]", as
+// many programs start a log message), or 0. strace's own brackets hold a
+// pid ("[pid 5]"), an address (-i) or a number (-n).
+func bracketedDate(t []byte) int {
+	if len(t) < 12 || t[0] != '[' || !isDatePrefix(t[1:]) {
+		return 0
+	}
+	k := bytes.IndexByte(t, ']')
+	if k < 0 || k > 64 {
+		return 0
+	}
+	return k + 1
 }
 
 // oldShapeIn names a shape in text that only strace before 5.x prints.

@@ -31,6 +31,15 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		{"a ')' written to a copy of stdout, -y",
 			"close(3) = 0\nwrite(7</dev/pts/1>, \")\", 1))  = 1\nclose(4) = 0\n",
 			"trace:2:29: expected '=' and the return value of write, found \")  = 1\"; " + anyFDHint},
+		// A program's log line, strace 4.x seen before it: the date in
+		// brackets is what the line shows, not an old strace's shape.
+		{"a log message in a trace of strace 4.x",
+			"Process 5 attached\n[pid 5] close(3) = 0\n[2018-01-26 13:43:25 +0000] [5] [INFO] Starting app 1.2\nclose(4) = 0\n",
+			"trace:3:1: expected a syscall name, a signal (---) or an exit (+++), found \"[2018-01-26 13:43:25...\"; this line starts with a date in brackets (\"[2018-01-26 13:43:25...\"), which strace never prints: a log message of the program's, not strace output; " + mixedFix},
+		// Another tool's prefix in brackets: a line of strace's after it.
+		{"a date in brackets before each line",
+			"[2024-05-01 10:00:00] close(3) = 0\n",
+			"trace:1:1: expected a syscall name, a signal (---) or an exit (+++), found \"[2024-05-01 10:00:00...\"; the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
