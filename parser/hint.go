@@ -63,7 +63,9 @@ func isProcessMsg(t []byte) bool {
 // when the trace shows one: a log of another tool, or of an strace older
 // than the shapes this parser knows.
 func (r *Reader) explain(e *Error) *Error {
-	text := r.lp.text
+	// The line lies in the reader's buffer, which a look at the lines
+	// after it (linesAfter) may move.
+	text := bytes.Clone(r.lp.text)
 	if hint := pastedHint(text); hint != "" {
 		if k := elisionAt(text); k >= 0 {
 			// Not "after the line prefix" ("[...]" reads as one): the
@@ -78,6 +80,10 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += "; " + hint
 		return e
 	}
+	if hint := r.stdinEchoHint(text); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
 	if hint := mixedOutputHint(text, e.Msg); hint != "" {
 		e.Msg += "; " + hint
 		return e
@@ -89,6 +95,97 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += fmt.Sprintf("; this looks like strace before 5.x (line %d has %s): crashsim reads strace 4.x, but not this line; a recording with strace 5 or 6 avoids it", r.oldLine, r.old)
 	}
 	return e
+}
+
+// A line after the one that failed, as linesAfter finds it.
+type lineAfter struct {
+	line int
+	text []byte
+}
+
+// linesAfter returns up to n lines that follow the line just read, blank
+// ones left out. It looks at most 4 KiB ahead, a byte at a time, so a
+// trace still being written (a pipe) is waited on no longer than it takes
+// to write the lines looked at. The line just read may move in the
+// buffer: explain keeps a copy.
+func (r *Reader) linesAfter(n int) []lineAfter {
+	var out []lineAfter
+	start, num := 0, r.line
+	for k := 1; k <= 4096 && len(out) < n; k++ {
+		b, _ := r.br.Peek(k)
+		if len(b) < k {
+			// The end of the trace, or of what can be looked at: a last
+			// line without its newline counts.
+			if start < len(b) && !isBlank(b[start:]) {
+				out = append(out, lineAfter{num + 1, bytes.Clone(b[start:])})
+			}
+			break
+		}
+		if b[k-1] != '\n' {
+			continue
+		}
+		num++
+		if line := b[start : k-1]; !isBlank(line) {
+			out = append(out, lineAfter{num, bytes.Clone(line)})
+		}
+		start = k
+	}
+	return out
+}
+
+// stdinEchoHint names the input typed at the terminal, echoed in the
+// middle of a read of stdin when strace wrote its trace to the terminal
+// the program reads from: strace prints "read(0, " and waits; the
+// terminal echoes what is typed ("file1.txt"), and its newline ends the
+// line; strace then prints the rest of the call, the bytes read first:
+//
+//	read(0, file1.txt
+//	"file1.txt\n", 1024) = 10
+//
+// strace prints the buffer of a read as a string, an address or NULL,
+// never as bare text. When the next line starts with the bytes read and
+// they are the text, it was typed; else the hint says what is seen.
+func (r *Reader) stdinEchoHint(text []byte) string {
+	call := skipPrefixes(bytes.TrimSpace(text))
+	rest, ok := bytes.CutPrefix(call, []byte("read(0, "))
+	if !ok {
+		// -y: "read(0</dev/pts/0>, ".
+		if rest, ok = bytes.CutPrefix(call, []byte("read(0<")); !ok {
+			return ""
+		}
+		k := bytes.Index(rest, []byte(">, "))
+		if k < 0 {
+			return ""
+		}
+		rest = rest[k+3:]
+	}
+	if len(rest) == 0 || bytes.IndexByte([]byte("\" <[{"), rest[0]) >= 0 || hasPrefix(rest, "0x") || hasPrefix(rest, "NULL") {
+		return ""
+	}
+	const fix = "strace wrote its trace to the terminal the program reads from (without -o), so what is typed there is mixed into the trace; record with strace -o FILE"
+	if next := r.linesAfter(1); len(next) == 1 && next[0].line == r.line+1 && readStarts(next[0].text, rest) {
+		return fmt.Sprintf("this read of stdin (fd 0) is cut by the input typed for it (%q), which the terminal echoed as it was typed; the read's result follows on the next line: ", snippet(rest)) + fix
+	}
+	return fmt.Sprintf("this read of stdin (fd 0) has text where strace prints the bytes read (%q), which strace never prints so (input typed at the terminal, or other output there?): ", snippet(rest)) + fix
+}
+
+// readStarts reports whether line, the one after a read of stdin cut by
+// echoed input, starts as strace goes on with that read: with the bytes
+// read, as a string that starts with the echoed text (or with as much of
+// it as strace printed).
+func readStarts(line, echoed []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if len(t) == 0 || t[0] != '"' {
+		return false
+	}
+	e := scanString(t, 0)
+	if e < 0 {
+		return false
+	}
+	read, ok := unescape(nil, t[1:e-1])
+	echoed = bytes.TrimRight(echoed, " \t\r")
+	n := min(len(read), len(echoed))
+	return ok && n > 0 && bytes.Equal(read[:n], echoed[:n])
 }
 
 // foreignHint names the tool a line comes from when it is not strace.

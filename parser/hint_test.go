@@ -9,6 +9,12 @@ const (
 	oldHintLine = "; this looks like strace before 5.x (line 1 has a \"Process N attached\" line without \"strace: \"): crashsim reads strace 4.x, but not this line; a recording with strace 5 or 6 avoids it"
 )
 
+const typedFix = "strace wrote its trace to the terminal the program reads from (without -o), so what is typed there is mixed into the trace; record with strace -o FILE"
+
+func typedHint(typed string) string {
+	return "this read of stdin (fd 0) is cut by the input typed for it (\"" + typed + "\"), which the terminal echoed as it was typed; the read's result follows on the next line: " + typedFix
+}
+
 // Refusals whose message said nothing of the cause, or blamed the wrong
 // one, on shapes seen in public logs (written anew here): each gets the
 // hint its line shows the evidence for.
@@ -40,6 +46,22 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		{"a date in brackets before each line",
 			"[2024-05-01 10:00:00] close(3) = 0\n",
 			"trace:1:1: expected a syscall name, a signal (---) or an exit (+++), found \"[2024-05-01 10:00:00...\"; the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"},
+		// Input typed at the terminal, echoed inside the read that takes
+		// it; the read's result on the next line confirms it.
+		{"typed input echoed inside a read of stdin",
+			"close(3) = 0\nread(0, notes.txt\n\"notes.txt\\n\", 4096) = 10\nclose(4) = 0\n",
+			"trace:2:18: line ended inside the arguments of read: expected ',' or ')'; " + typedHint("notes.txt")},
+		{"typed words, -y and a pid",
+			"[pid 7] close(3) = 0\n[pid 7] read(0</dev/pts/2>, run 2 now\n\"run 2 now\\n\", 1024) = 10\n[pid 7] close(4) = 0\n",
+			"trace:2:38: line ended inside the arguments of read: expected ',' or ')'; " + typedHint("run 2 now")},
+		{"one typed letter",
+			"close(3) = 0\nread(0, y\n\"y\\n\", 1024) = 2\nclose(4) = 0\n",
+			"trace:2:10: line ended inside the arguments of read: expected ',' or ')'; " + typedHint("y")},
+		// Bare text where the buffer goes, the next line not its result:
+		// what is seen, the cause left open.
+		{"bare text in a read of stdin, not confirmed",
+			"close(3) = 0\nread(0, hello\nclose(4) = 0\n",
+			"trace:2:14: line ended inside the arguments of read: expected ',' or ')'; this read of stdin (fd 0) has text where strace prints the bytes read (\"hello\"), which strace never prints so (input typed at the terminal, or other output there?): " + typedFix},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
