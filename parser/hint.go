@@ -88,6 +88,10 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += "; " + hint
 		return e
 	}
+	if hint := r.cutExcerptHint(e.Msg); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
 	if what := oldShapeIn(text); what != "" {
 		r.sawOld(what, e.Pos.Line)
 	}
@@ -186,6 +190,27 @@ func readStarts(line, echoed []byte) bool {
 	echoed = bytes.TrimRight(echoed, " \t\r")
 	n := min(len(read), len(echoed))
 	return ok && n > 0 && bytes.Equal(read[:n], echoed[:n])
+}
+
+// cutExcerptHint names a line that stops inside its call with no strace
+// output after it: the lines that follow neither read as strace's nor
+// hold a call's end (") = "), so nothing goes on with the call or the
+// trace. That is an excerpt cut there, with notes after it, or a
+// recording stopped, not an old strace's shape: the line holds none.
+func (r *Reader) cutExcerptHint(msg string) string {
+	if !strings.HasPrefix(msg, "line ended inside ") {
+		return ""
+	}
+	next := r.linesAfter(8)
+	if len(next) == 0 {
+		return ""
+	}
+	for _, l := range next {
+		if bytes.Contains(l.text, []byte(") =")) || readsAsLine(l.text) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the line stops inside the call, and what follows it is not strace output (line %d: %q): the trace was cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
 }
 
 // foreignHint names the tool a line comes from when it is not strace.

@@ -62,6 +62,16 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		{"bare text in a read of stdin, not confirmed",
 			"close(3) = 0\nread(0, hello\nclose(4) = 0\n",
 			"trace:2:14: line ended inside the arguments of read: expected ',' or ')'; this read of stdin (fd 0) has text where strace prints the bytes read (\"hello\"), which strace never prints so (input typed at the terminal, or other output there?): " + typedFix},
+		// An excerpt cut by hand inside a call, notes after it: no old
+		// strace's shape is on the line, and no strace line follows.
+		{"an excerpt cut inside a call, notes after it",
+			"Process 9 attached with 2 threads\n[pid 10] nanosleep({1, 0}, NULL) = 0\n[pid 10] nanosleep({1, 0}\n\nThe sleep above loops forever:\n\n  while True: sleep(1)\n",
+			"trace:3:26: line ended inside the arguments of nanosleep: expected ',' or ')'; the line stops inside the call, and what follows it is not strace output (line 5: \"The sleep above loop...\"): the trace was cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording"},
+		// A call cut by a line of output and ended after it is no
+		// excerpt: the old strace's hint stays as it was.
+		{"a call ended after a line of output",
+			"Process 9 attached\n[pid 9] nanosleep({1, 0}\nsome words\n) = 0\nclose(3) = 0\n",
+			"trace:2:25: line ended inside the arguments of nanosleep: expected ',' or ')'" + oldHintLine},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
