@@ -392,7 +392,7 @@ func mixedOutputHint(text []byte, msg string) string {
 	if k := bracketedDate(bytes.TrimSpace(text)); k > 0 {
 		// Not another tool's prefix (foreignHint): no strace line
 		// follows the date.
-		return fmt.Sprintf("this line starts with a date in brackets (%q), which strace never prints: a log message of the program's, not strace output; ", snippet(bytes.TrimSpace(text)[:k])) + fix
+		return fmt.Sprintf("this line starts with a date in brackets (%q), which strace never prints: a log message of the program's, not strace output; ", bytes.TrimSpace(text)[:k]) + fix
 	}
 	if k := pidPrefixAfterText(text); k > 0 {
 		return fmt.Sprintf("strace's line starts after %q, which strace does not print: the program's output, printed just before strace's line; ", snippet(text[:k])) + fix

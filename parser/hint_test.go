@@ -41,7 +41,7 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		// brackets is what the line shows, not an old strace's shape.
 		{"a log message in a trace of strace 4.x",
 			"Process 5 attached\n[pid 5] close(3) = 0\n[2018-01-26 13:43:25 +0000] [5] [INFO] Starting app 1.2\nclose(4) = 0\n",
-			"trace:3:1: expected a syscall name, a signal (---) or an exit (+++), found \"[2018-01-26 13:43:25...\"; this line starts with a date in brackets (\"[2018-01-26 13:43:25...\"), which strace never prints: a log message of the program's, not strace output; " + mixedFix},
+			"trace:3:1: expected a syscall name, a signal (---) or an exit (+++), found \"[2018-01-26 13:43:25...\"; this line starts with a date in brackets (\"[2018-01-26 13:43:25 +0000]\"), which strace never prints: a log message of the program's, not strace output; " + mixedFix},
 		// Another tool's prefix in brackets: a line of strace's after it.
 		{"a date in brackets before each line",
 			"[2024-05-01 10:00:00] close(3) = 0\n",
