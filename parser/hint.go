@@ -88,7 +88,7 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += "; " + hint
 		return e
 	}
-	if hint := r.cutExcerptHint(e.Msg); hint != "" {
+	if hint := r.cutExcerptHint(text, e.Msg); hint != "" {
 		e.Msg += "; " + hint
 		return e
 	}
@@ -192,25 +192,93 @@ func readStarts(line, echoed []byte) bool {
 	return ok && n > 0 && bytes.Equal(read[:n], echoed[:n])
 }
 
-// cutExcerptHint names a line that stops inside its call with no strace
-// output after it: the lines that follow neither read as strace's nor
-// hold a call's end (") = "), so nothing goes on with the call or the
-// trace. That is an excerpt cut there, with notes after it, or a
-// recording stopped, not an old strace's shape: the line holds none.
-func (r *Reader) cutExcerptHint(msg string) string {
-	if !strings.HasPrefix(msg, "line ended inside ") {
+// cutExcerptHint names a line that stops inside its call, after a whole
+// argument, with no strace output after it: none of the lines that follow
+// (up to 32, in 4 KiB) reads as strace's or holds a call's end (") = N"),
+// so nothing goes on with the call or the trace. That is an excerpt cut
+// there, with notes after it, or a recording stopped, not an old strace's
+// shape: the line holds none. A line whose last argument runs into other
+// text ("-1trying 49152") is left alone: output landed on it.
+func (r *Reader) cutExcerptHint(text []byte, msg string) string {
+	if !strings.HasPrefix(msg, "line ended inside ") || !endsAtWholeArg(bytes.TrimSpace(text)) {
 		return ""
 	}
-	next := r.linesAfter(8)
+	next := r.linesAfter(32)
 	if len(next) == 0 {
 		return ""
 	}
 	for _, l := range next {
-		if bytes.Contains(l.text, []byte(") =")) || readsAsLine(l.text) {
+		if callEnd(l.text) || readsAsLine(l.text) {
 			return ""
 		}
 	}
-	return fmt.Sprintf("the line stops inside the call, and what follows it is not strace output (line %d: %q): the trace was cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
+	return fmt.Sprintf("the line stops inside the call, and none of the lines after it is strace output (line %d: %q): the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
+}
+
+// endsAtWholeArg reports whether t, a trimmed line, ends as strace leaves
+// a call's line it has not finished: right after a whole argument, a
+// closing bracket, a string, a comment, or a number, a name or flags that
+// start the argument (after "(", ", ", "=", "|", "[" or "{").
+func endsAtWholeArg(t []byte) bool {
+	if len(t) == 0 {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '}', ']', ')', '"':
+		return true
+	}
+	if bytes.HasSuffix(t, []byte("\"...")) || bytes.HasSuffix(t, []byte("*/")) {
+		return true
+	}
+	k := len(t)
+	for k > 0 && (nameByte[t[k-1]] || t[k-1] == '-') {
+		k--
+	}
+	tok := t[k:]
+	if k == 0 || len(tok) == 0 || bytes.IndexByte([]byte("(,=|[{"), t[k-1]) < 0 && !hasPrefix(t[max(k-2, 0):], ", ") {
+		return false
+	}
+	if tok[0] == '-' || isDigit(tok[0]) {
+		// A number: digits, or 0x and hex digits, all of it.
+		n := bytes.TrimPrefix(tok, []byte("-"))
+		if h, ok := bytes.CutPrefix(n, []byte("0x")); ok {
+			n = h
+			for _, c := range n {
+				if _, ok := hexVal(c); !ok {
+					return false
+				}
+			}
+			return len(n) > 0
+		}
+		for _, c := range n {
+			if !isDigit(c) {
+				return false
+			}
+		}
+		return len(n) > 0
+	}
+	return true
+}
+
+// callEnd reports whether line holds the end of a call, a ')' and then
+// '=' after strace's padding: ")   = 1", the rest of a call that other
+// text cut.
+func callEnd(line []byte) bool {
+	for i := bytes.IndexByte(line, ')'); i >= 0; {
+		j := i + 1
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j < len(line) && line[j] == '=' {
+			return true
+		}
+		k := bytes.IndexByte(line[j:], ')')
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return false
 }
 
 // foreignHint names the tool a line comes from when it is not strace.

@@ -66,11 +66,19 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		// strace's shape is on the line, and no strace line follows.
 		{"an excerpt cut inside a call, notes after it",
 			"Process 9 attached with 2 threads\n[pid 10] nanosleep({1, 0}, NULL) = 0\n[pid 10] nanosleep({1, 0}\n\nThe sleep above loops forever:\n\n  while True: sleep(1)\n",
-			"trace:3:26: line ended inside the arguments of nanosleep: expected ',' or ')'; the line stops inside the call, and what follows it is not strace output (line 5: \"The sleep above loop...\"): the trace was cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording"},
+			"trace:3:26: line ended inside the arguments of nanosleep: expected ',' or ')'; the line stops inside the call, and none of the lines after it is strace output (line 5: \"The sleep above loop...\"): the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording"},
 		// A call cut by a line of output and ended after it is no
 		// excerpt: the old strace's hint stays as it was.
 		{"a call ended after a line of output",
 			"Process 9 attached\n[pid 9] nanosleep({1, 0}\nsome words\n) = 0\nclose(3) = 0\n",
+			"trace:2:25: line ended inside the arguments of nanosleep: expected ',' or ')'" + oldHintLine},
+		// Output run into the last argument is no cut at a whole one,
+		// nor is a call whose end comes after strace's padding.
+		{"output run into the last argument",
+			"Process 9 attached\n[pid 9] poll([{fd=4, events=POLLIN}], 1, -1waiting 2\nwaiting 3\n",
+			"trace:2:53: line ended inside the arguments of poll: expected ',' or ')'" + oldHintLine},
+		{"a call's end after padding",
+			"Process 9 attached\n[pid 9] nanosleep({1, 0}\nsome words\n)         = 0\n",
 			"trace:2:25: line ended inside the arguments of nanosleep: expected ',' or ')'" + oldHintLine},
 	}
 	for _, tc := range tests {
