@@ -193,26 +193,32 @@ func readStarts(line, echoed []byte) bool {
 }
 
 // cutExcerptHint names a line that stops inside its call, after a whole
-// argument, with no strace output after it: none of the lines that follow
-// (up to 32, in 4 KiB) reads as strace's or holds a call's end (") = N"),
-// so nothing goes on with the call or the trace. That is an excerpt cut
-// there, with notes after it, or a recording stopped, not an old strace's
-// shape: the line holds none. A line whose last argument runs into other
-// text ("-1trying 49152") is left alone: output landed on it.
+// argument, when what follows is not strace output and holds no end of a
+// call (") = N") before strace's lines go on, if they do (up to 32 lines,
+// in 4 KiB): an excerpt cut there, with notes after it (and maybe another
+// excerpt), or a recording stopped, not an old strace's shape, which the
+// line holds none of. A call cut by output and ended after it has its end
+// there; under -f, strace ends a line another call interrupts with
+// "<unfinished ...>", so a line of strace's after the text is no end of
+// this one. A line whose last argument runs into other text ("-1trying
+// 49152") is left alone: output landed on it.
 func (r *Reader) cutExcerptHint(text []byte, msg string) string {
 	if !strings.HasPrefix(msg, "line ended inside ") || !endsAtWholeArg(bytes.TrimSpace(text)) {
 		return ""
 	}
 	next := r.linesAfter(32)
-	if len(next) == 0 {
+	if len(next) == 0 || readsAsLine(next[0].text) {
 		return ""
 	}
 	for _, l := range next {
-		if callEnd(l.text) || readsAsLine(l.text) {
+		if readsAsLine(l.text) {
+			break
+		}
+		if callEnd(l.text) {
 			return ""
 		}
 	}
-	return fmt.Sprintf("the line stops inside the call, and none of the lines after it is strace output (line %d: %q): the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
+	return fmt.Sprintf("the line stops inside the call, and what follows it is not strace output (line %d: %q) and does not end the call: the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
 }
 
 // endsAtWholeArg reports whether t, a trimmed line, ends as strace leaves
@@ -261,15 +267,15 @@ func endsAtWholeArg(t []byte) bool {
 }
 
 // callEnd reports whether line holds the end of a call, a ')' and then
-// '=' after strace's padding: ")   = 1", the rest of a call that other
-// text cut.
+// "= " and a return value after strace's padding: ")   = 1", the rest of
+// a call that other text cut. Not "getppid() == 1", code in a note.
 func callEnd(line []byte) bool {
 	for i := bytes.IndexByte(line, ')'); i >= 0; {
 		j := i + 1
 		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
 			j++
 		}
-		if j < len(line) && line[j] == '=' {
+		if j+2 < len(line) && line[j] == '=' && line[j+1] == ' ' && (isDigit(line[j+2]) || line[j+2] == '-' || line[j+2] == '?') {
 			return true
 		}
 		k := bytes.IndexByte(line[j:], ')')

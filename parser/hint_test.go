@@ -65,8 +65,8 @@ func TestHintsForWhatTheLineShows(t *testing.T) {
 		// An excerpt cut by hand inside a call, notes after it: no old
 		// strace's shape is on the line, and no strace line follows.
 		{"an excerpt cut inside a call, notes after it",
-			"Process 9 attached with 2 threads\n[pid 10] nanosleep({1, 0}, NULL) = 0\n[pid 10] nanosleep({1, 0}\n\nThe sleep above loops forever:\n\n  while True: sleep(1)\n",
-			"trace:3:26: line ended inside the arguments of nanosleep: expected ',' or ')'; the line stops inside the call, and none of the lines after it is strace output (line 5: \"The sleep above loop...\"): the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording"},
+			"Process 9 attached with 2 threads\n[pid 10] nanosleep({1, 0}, NULL) = 0\n[pid 10] nanosleep({1, 0}\n\nThe sleep above loops forever:\n\n  while getppid() == 1: sleep(1)\n\nProcess 9 attached\n[pid 9] nanosleep({1, 0}, NULL) = 0\n",
+			"trace:3:26: line ended inside the arguments of nanosleep: expected ',' or ')'; the line stops inside the call, and what follows it is not strace output (line 5: \"The sleep above loop...\") and does not end the call: the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording"},
 		// A call cut by a line of output and ended after it is no
 		// excerpt: the old strace's hint stays as it was.
 		{"a call ended after a line of output",
