@@ -63,7 +63,9 @@ func isProcessMsg(t []byte) bool {
 // when the trace shows one: a log of another tool, or of an strace older
 // than the shapes this parser knows.
 func (r *Reader) explain(e *Error) *Error {
-	text := r.lp.text
+	// The line lies in the reader's buffer, which a look at the lines
+	// after it (linesAfter) may move.
+	text := bytes.Clone(r.lp.text)
 	if hint := pastedHint(text); hint != "" {
 		if k := elisionAt(text); k >= 0 {
 			// Not "after the line prefix" ("[...]" reads as one): the
@@ -78,7 +80,15 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += "; " + hint
 		return e
 	}
+	if hint := r.stdinEchoHint(text); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
 	if hint := mixedOutputHint(text, e.Msg); hint != "" {
+		e.Msg += "; " + hint
+		return e
+	}
+	if hint := r.cutExcerptHint(text, e.Msg); hint != "" {
 		e.Msg += "; " + hint
 		return e
 	}
@@ -89,6 +99,192 @@ func (r *Reader) explain(e *Error) *Error {
 		e.Msg += fmt.Sprintf("; this looks like strace before 5.x (line %d has %s): crashsim reads strace 4.x, but not this line; a recording with strace 5 or 6 avoids it", r.oldLine, r.old)
 	}
 	return e
+}
+
+// A line after the one that failed, as linesAfter finds it.
+type lineAfter struct {
+	line int
+	text []byte
+}
+
+// linesAfter returns up to n lines that follow the line just read, blank
+// ones left out. It looks at most 4 KiB ahead, a byte at a time, so a
+// trace still being written (a pipe) is waited on no longer than it takes
+// to write the lines looked at. The line just read may move in the
+// buffer: explain keeps a copy.
+func (r *Reader) linesAfter(n int) []lineAfter {
+	var out []lineAfter
+	start, num := 0, r.line
+	for k := 1; k <= 4096 && len(out) < n; k++ {
+		b, _ := r.br.Peek(k)
+		if len(b) < k {
+			// The end of the trace, or of what can be looked at: a last
+			// line without its newline counts.
+			if start < len(b) && !isBlank(b[start:]) {
+				out = append(out, lineAfter{num + 1, bytes.Clone(b[start:])})
+			}
+			break
+		}
+		if b[k-1] != '\n' {
+			continue
+		}
+		num++
+		if line := b[start : k-1]; !isBlank(line) {
+			out = append(out, lineAfter{num, bytes.Clone(line)})
+		}
+		start = k
+	}
+	return out
+}
+
+// stdinEchoHint names the input typed at the terminal, echoed in the
+// middle of a read of stdin when strace wrote its trace to the terminal
+// the program reads from: strace prints "read(0, " and waits; the
+// terminal echoes what is typed ("file1.txt"), and its newline ends the
+// line; strace then prints the rest of the call, the bytes read first:
+//
+//	read(0, file1.txt
+//	"file1.txt\n", 1024) = 10
+//
+// strace prints the buffer of a read as a string, an address or NULL,
+// never as bare text. When the next line starts with the bytes read and
+// they are the text, it was typed; else the hint says what is seen.
+func (r *Reader) stdinEchoHint(text []byte) string {
+	call := skipPrefixes(bytes.TrimSpace(text))
+	rest, ok := bytes.CutPrefix(call, []byte("read(0, "))
+	if !ok {
+		// -y: "read(0</dev/pts/0>, ".
+		if rest, ok = bytes.CutPrefix(call, []byte("read(0<")); !ok {
+			return ""
+		}
+		k := bytes.Index(rest, []byte(">, "))
+		if k < 0 {
+			return ""
+		}
+		rest = rest[k+3:]
+	}
+	if len(rest) == 0 || bytes.IndexByte([]byte("\" <[{"), rest[0]) >= 0 || hasPrefix(rest, "0x") || hasPrefix(rest, "NULL") {
+		return ""
+	}
+	const fix = "strace wrote its trace to the terminal the program reads from (without -o), so what is typed there is mixed into the trace; record with strace -o FILE"
+	if next := r.linesAfter(1); len(next) == 1 && next[0].line == r.line+1 && readStarts(next[0].text, rest) {
+		return fmt.Sprintf("this read of stdin (fd 0) is cut by the input typed for it (%q), which the terminal echoed as it was typed; the read's result follows on the next line: ", snippet(rest)) + fix
+	}
+	return fmt.Sprintf("this read of stdin (fd 0) has text where strace prints the bytes read (%q), which strace never prints so (input typed at the terminal, or other output there?): ", snippet(rest)) + fix
+}
+
+// readStarts reports whether line, the one after a read of stdin cut by
+// echoed input, starts as strace goes on with that read: with the bytes
+// read, as a string that starts with the echoed text (or with as much of
+// it as strace printed).
+func readStarts(line, echoed []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if len(t) == 0 || t[0] != '"' {
+		return false
+	}
+	e := scanString(t, 0)
+	if e < 0 {
+		return false
+	}
+	read, ok := unescape(nil, t[1:e-1])
+	echoed = bytes.TrimRight(echoed, " \t\r")
+	n := min(len(read), len(echoed))
+	return ok && n > 0 && bytes.Equal(read[:n], echoed[:n])
+}
+
+// cutExcerptHint names a line that stops inside its call, after a whole
+// argument, when what follows is not strace output and holds no end of a
+// call (") = N") before strace's lines go on, if they do (up to 32 lines,
+// in 4 KiB): an excerpt cut there, with notes after it (and maybe another
+// excerpt), or a recording stopped, not an old strace's shape, which the
+// line holds none of. A call cut by output and ended after it has its end
+// there; under -f, strace ends a line another call interrupts with
+// "<unfinished ...>", so a line of strace's after the text is no end of
+// this one. A line whose last argument runs into other text ("-1trying
+// 49152") is left alone: output landed on it.
+func (r *Reader) cutExcerptHint(text []byte, msg string) string {
+	if !strings.HasPrefix(msg, "line ended inside ") || !endsAtWholeArg(bytes.TrimSpace(text)) {
+		return ""
+	}
+	next := r.linesAfter(32)
+	if len(next) == 0 || readsAsLine(next[0].text) {
+		return ""
+	}
+	for _, l := range next {
+		if readsAsLine(l.text) {
+			break
+		}
+		if callEnd(l.text) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the line stops inside the call, and what follows it is not strace output (line %d: %q) and does not end the call: the trace looks cut here, with other text after it (an excerpt with notes, or a recording stopped?); crashsim cannot tell how the call ended: check the whole recording", next[0].line, snippet(bytes.TrimSpace(next[0].text)))
+}
+
+// endsAtWholeArg reports whether t, a trimmed line, ends as strace leaves
+// a call's line it has not finished: right after a whole argument, a
+// closing bracket, a string, a comment, or a number, a name or flags that
+// start the argument (after "(", ", ", "=", "|", "[" or "{").
+func endsAtWholeArg(t []byte) bool {
+	if len(t) == 0 {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '}', ']', ')', '"':
+		return true
+	}
+	if bytes.HasSuffix(t, []byte("\"...")) || bytes.HasSuffix(t, []byte("*/")) {
+		return true
+	}
+	k := len(t)
+	for k > 0 && (nameByte[t[k-1]] || t[k-1] == '-') {
+		k--
+	}
+	tok := t[k:]
+	if k == 0 || len(tok) == 0 || bytes.IndexByte([]byte("(,=|[{"), t[k-1]) < 0 && !hasPrefix(t[max(k-2, 0):], ", ") {
+		return false
+	}
+	if tok[0] == '-' || isDigit(tok[0]) {
+		// A number: digits, or 0x and hex digits, all of it.
+		n := bytes.TrimPrefix(tok, []byte("-"))
+		if h, ok := bytes.CutPrefix(n, []byte("0x")); ok {
+			n = h
+			for _, c := range n {
+				if _, ok := hexVal(c); !ok {
+					return false
+				}
+			}
+			return len(n) > 0
+		}
+		for _, c := range n {
+			if !isDigit(c) {
+				return false
+			}
+		}
+		return len(n) > 0
+	}
+	return true
+}
+
+// callEnd reports whether line holds the end of a call, a ')' and then
+// "= " and a return value after strace's padding: ")   = 1", the rest of
+// a call that other text cut. Not "getppid() == 1", code in a note.
+func callEnd(line []byte) bool {
+	for i := bytes.IndexByte(line, ')'); i >= 0; {
+		j := i + 1
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j+2 < len(line) && line[j] == '=' && line[j+1] == ' ' && (isDigit(line[j+2]) || line[j+2] == '-' || line[j+2] == '?') {
+			return true
+		}
+		k := bytes.IndexByte(line[j:], ')')
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return false
 }
 
 // foreignHint names the tool a line comes from when it is not strace.
@@ -104,6 +300,8 @@ func foreignHint(text []byte, line int) string {
 		return "this looks like an ltrace log (library calls): crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
 	case bytes.Contains(t, []byte(" ms): ")) && bytes.Contains(t, []byte("(")):
 		return "this looks like perf trace output: crashsim reads strace logs (strace -f -ttt -y -xx -o FILE CMD)"
+	case bracketedDate(t) > 0 && readsAsLine(bytes.TrimSpace(t[bracketedDate(t):])):
+		return datePrefixHint
 	case line == 1 && len(t) > 0 && (t[0] == '{' || t[0] == '['):
 		if t[0] == '{' || bytes.HasPrefix(t, []byte("[{")) || bytes.HasPrefix(t, []byte("[\"")) {
 			return "this looks like JSON, not an strace log"
@@ -111,14 +309,15 @@ func foreignHint(text []byte, line int) string {
 	case line == 1 && bytes.HasPrefix(t, []byte("\xef\xbb\xbf")):
 		return "the file starts with a UTF-8 byte order mark, which strace never writes (an editor added it): remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"
 	case isDatePrefix(t):
-		return "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
+		return datePrefixHint
 	}
 	return ""
 }
 
 const (
-	trussHint = "this looks like FreeBSD truss output, which crashsim does not read; record on Linux with strace -f -o FILE CMD"
-	uRootHint = "this looks like the output of u-root's strace (an E or X before each call, for its entry and its exit), another tool's format, which crashsim does not read; record with strace -f -ttt -y -xx -o FILE CMD"
+	datePrefixHint = "the lines start with a date, which strace never prints: a prefix added by another tool (a CI or journal log?); cut it off, or record with strace -o FILE"
+	trussHint      = "this looks like FreeBSD truss output, which crashsim does not read; record on Linux with strace -f -o FILE CMD"
+	uRootHint      = "this looks like the output of u-root's strace (an E or X before each call, for its entry and its exit), another tool's format, which crashsim does not read; record with strace -f -ttt -y -xx -o FILE CMD"
 )
 
 // foreignLines is how many lines at the start of a trace foreignLine
@@ -240,13 +439,17 @@ func mixedOutputHint(text []byte, msg string) string {
 	// The output may end the line, or hold what reads as more arguments
 	// ("127I0725 22:30:35 ...] text").
 	cutArgs := strings.Contains(msg, "line ended inside the arguments of") || strings.HasPrefix(msg, "expected ',' or ')' after argument")
+	// The bytes written, right after the count: whatever the message,
+	// for the output may hold what reads as a bracket, a quote, a '<'
+	// (an -y name) or a ')' (the call's end).
+	echo := bytes.HasPrefix(call, []byte("write(")) && echoAfterCount(call)
 	// -y names the fd's file after its number: "write(1</dev/pts/0>,".
 	for _, w := range []string{"write(1,", "write(2,", "writev(1,", "writev(2,", "write(1<", "write(2<", "writev(1<", "writev(2<"} {
-		if bytes.HasPrefix(call, []byte(w)) && cutArgs {
+		if bytes.HasPrefix(call, []byte(w)) && (cutArgs || echo) {
 			return "this write to the program's stdout or stderr is cut by its own output: " + fix
 		}
 	}
-	if bytes.HasPrefix(call, []byte("write(")) && cutArgs && outputAfterCount(call) {
+	if bytes.HasPrefix(call, []byte("write(")) && (echo || cutArgs && outputAfterCount(call)) {
 		// Another fd: a copy of the terminal's (dup, F_DUPFD), which
 		// the line itself cannot show.
 		return "this write is cut by the program's own output, printed right after its byte count: " + fix
@@ -259,6 +462,11 @@ func mixedOutputHint(text []byte, msg string) string {
 	}
 	if strings.HasPrefix(msg, "expected '(' after syscall name") && (bytes.IndexAny(call, "(") < 0 || namedMessage(call)) {
 		return "this line is not strace output (a shell prompt, a program's own output, or text copied along with the trace?): " + fix + ", and cut off what is not the trace"
+	}
+	if k := bracketedDate(bytes.TrimSpace(text)); k > 0 {
+		// Not another tool's prefix (foreignHint): no strace line
+		// follows the date.
+		return fmt.Sprintf("this line starts with a date in brackets (%q), which strace never prints: a log message of the program's, not strace output; ", bytes.TrimSpace(text)[:k]) + fix
 	}
 	if k := pidPrefixAfterText(text); k > 0 {
 		return fmt.Sprintf("strace's line starts after %q, which strace does not print: the program's output, printed just before strace's line; ", snippet(text[:k])) + fix
@@ -313,6 +521,50 @@ func outputAfterCount(call []byte) bool {
 		return bytes.HasPrefix(call[q:], []byte(`"\n`))
 	}
 	return k > 0 && k < len(rest) && !bytes.ContainsRune([]byte(",) <"), rune(rest[k]))
+}
+
+// echoAfterCount reports whether call, the line of a write that did not
+// read, shows the bytes it wrote right after its byte count, where strace
+// was about to print ") = N": `write(2, ")", 1))  = 1`, `write(1,
+// "(\n", 2(`. The program's output landed between the two halves of
+// strace's line. strace's ')' follows the bytes, or the line ends at the
+// first newline in them; a string strace cut short ("...") is matched as
+// far as it goes. No strace prints a call so, whatever the bytes.
+func echoAfterCount(call []byte) bool {
+	q := bytes.IndexByte(call, '"')
+	if q < 0 {
+		return false
+	}
+	e := scanString(call, q)
+	if e < 0 {
+		return false
+	}
+	data, ok := unescape(nil, call[q+1:e-1])
+	if !ok || len(data) == 0 {
+		return false
+	}
+	after, cut := bytes.CutPrefix(call[e:], []byte("..."))
+	rest, ok := bytes.CutPrefix(after, []byte(", "))
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(rest) && isDigit(rest[k]) {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	out := rest[k:]
+	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+		// The terminal broke the line there: what it shows of the
+		// bytes ends the line (its spaces trimmed with the line's).
+		return bytes.Equal(bytes.TrimRight(out, " \t\r"), bytes.TrimRight(data[:nl], " \t\r"))
+	}
+	if !bytes.HasPrefix(out, data) {
+		return false
+	}
+	return cut || hasPrefix(out[len(data):], ")")
 }
 
 // namedMessage reports whether line starts as a program's message does,
@@ -415,6 +667,21 @@ func isDatePrefix(t []byte) bool {
 		}
 	}
 	return true
+}
+
+// bracketedDate returns where a date in brackets that starts t, a
+// trimmed line, ends, past its ']' ("[2018-01-26 13:43:25 +0000]", as
+// many programs start a log message), or 0. strace's own brackets hold a
+// pid ("[pid 5]"), an address (-i) or a number (-n).
+func bracketedDate(t []byte) int {
+	if len(t) < 12 || t[0] != '[' || !isDatePrefix(t[1:]) {
+		return 0
+	}
+	k := bytes.IndexByte(t, ']')
+	if k < 0 || k > 64 {
+		return 0
+	}
+	return k + 1
 }
 
 // oldShapeIn names a shape in text that only strace before 5.x prints.

@@ -3,6 +3,8 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Lines that come along with a trace copied by hand, out of an issue, a
@@ -49,6 +51,9 @@ func pastedHint(text []byte) string {
 // line above ("^^^^ write ^^^^"). A signal line of strace's ("--- SIG")
 // that failed to read is none.
 func handNote(t []byte) bool {
+	if len(t) > 0 && bytes.Trim(t, "#") == nil {
+		return true // a comment left empty, as between the lines of a header
+	}
 	if len(t) < 2 {
 		return false
 	}
@@ -126,9 +131,7 @@ func shellCommand(t []byte) (ok, strace, toFile bool) {
 	}
 	for i := 0; i < len(f)-1 && i < 3; i++ {
 		w := f[i]
-		switch w[len(w)-1] {
-		case '$', '#', '%', '>':
-		default:
+		if !promptEnd(w) {
 			continue
 		}
 		cmd := f[i+1:]
@@ -146,6 +149,19 @@ func shellCommand(t []byte) (ok, strace, toFile bool) {
 		return i == 0 && (string(w) == "$" || string(w) == "%"), false, false
 	}
 	return false, false, false
+}
+
+// promptEnd reports whether the word w ends as a shell's prompt does: with
+// '$', '#', '%' or '>', or with a symbol or a mark outside ASCII that
+// themes put there ("❯", "➜", "→", "»"); not "…", which marks lines left
+// out.
+func promptEnd(w []byte) bool {
+	switch w[len(w)-1] {
+	case '$', '#', '%', '>':
+		return true
+	}
+	r, _ := utf8.DecodeLastRune(w)
+	return r >= utf8.RuneSelf && r != utf8.RuneError && r != '…' && (unicode.IsSymbol(r) || unicode.IsPunct(r))
 }
 
 // isStrace reports whether the command word c runs strace.

@@ -61,6 +61,9 @@ func TestPastedLineHints(t *testing.T) {
 		{"a rule of dashes", save + "---------------\nclose(3) = 0\n", "trace:3:1: " + notName + "\"---------------\"; " + noteHint},
 		{"marks under a line", save + "^^^^ write ^^^^^\nclose(3) = 0\n", "trace:3:1: " + notName + "\"^^^^ write ^^^^^\"; " + noteHint},
 		{"a comment", save + "# only the save, below\nclose(3) = 0\n", "trace:3:1: " + notName + "\"# only the save, bel...\"; " + noteHint},
+		{"a comment mark alone, the first line", "#\n# save.strace\n#\n" + save, "trace:1:1: " + notName + "\"#\"; " + noteHint},
+		{"a Unicode prompt", "❯ strace ./save\n" + save, "trace:1:1: " + notName + "\"❯ strace ./save\"; " + cmdNoOHint},
+		{"a Unicode prompt after a path", "~/src ➜ strace -o out ./save\n" + save, "trace:1:1: " + notName + "\"~/src ➜ strace -o ...\"; " + cmdHint},
 		{"a comment that names strace", save + "# 上面是strace日志\nclose(3) = 0\n", "trace:3:1: " + notName + "\"# 上面是strace日...\"; " + noteHint},
 		{"grep -r over an -ff set", "out/save.strace.5120:openat(AT_FDCWD, \"db\", O_RDWR) = 3\n", "trace:1:4: expected '(' after syscall name \"out\"; the line starts with a file name (\"out/save.strace.5120\"), " + grepHint},
 		{"grep -n", "save.log:42:fsync(3) = 0\n", "trace:1:5: expected '(' after syscall name \"save\"; the line starts with a file name (\"save.log\"), " + grepHint},
@@ -93,6 +96,8 @@ func TestPastedLineHintsHoldBack(t *testing.T) {
 		"``` close(3) = 0 ```\nclose(3) = 0\n",     // an inline span, not a fence
 		"user@box:~$ ./save\nclose(3) = 0\n",       // mixed output's hint
 		"open(\"a\", O_RDONLY) = 3 (0x4)\n",        // two values: strace's error, no truss hint
+		"… strace ./save\n",                        // "…" marks lines left out, no prompt
+		"#!\n",                                     // no comment left empty
 	} {
 		got, _ := readErr(t, in)
 		for _, h := range []string{fenceHint, elideHint, cmdHint, shellHint, grepHint, noteHint, "line marks", "truss", "u-root"} {
