@@ -231,6 +231,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 	}
 	keep := rd.waiting[:0]
 	var found map[int]bool // the files found at this rename
+	moving := 0            // the files found that wait on
 	for _, w := range rd.waiting {
 		if w.id == e.Inode.ID {
 			keep = append(keep, w) // the file this rename moves
@@ -249,6 +250,9 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		if found[w.id] {
 			continue // synced twice while waiting: found once
 		}
+		if w.hit > 0 && moving == maxMoving {
+			continue // its hit stays where it is
+		}
 		st, ok := r.m.NameLostWithLast(w.path, 256, ino)
 		if !ok {
 			keep = append(keep, w)
@@ -266,6 +270,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 			h := &rd.hits[w.hit-1]
 			h.at, h.replaced, h.name.made, h.state = e.Ref, replaced, w.made, stateOf(r.m, e.Ref, w.path, st)
 			keep = append(keep, w)
+			moving++
 			continue
 		}
 		r.m.Pin(ino) // its name at the end, for the finding
@@ -274,12 +279,22 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		}
 		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
 		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
-		w.hit = len(rd.hits)
-		keep = append(keep, w)
+		if moving < maxMoving {
+			w.hit = len(rd.hits)
+			keep = append(keep, w)
+			moving++
+		}
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
 }
+
+// maxMoving is how many found files a rename keeps waiting, to move their
+// hits to a later rename: each costs a question to the model at every
+// rename that replaces a file, and a program that never syncs a
+// directory keeps its files waiting to the end. Past it a file's hit
+// stays at the rename that found it.
+const maxMoving = 16
 
 // movedTo is the path entry operation e gave ino.
 func movedTo(e *model.Effect, ino *model.Inode) (string, bool) {
