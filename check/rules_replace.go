@@ -255,6 +255,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		}
 		st, ok := r.m.NameLostWithLast(w.path, 256, ino)
 		if !ok {
+			w.made = nil // asked again at the next rename
 			keep = append(keep, w)
 			continue
 		}
@@ -269,24 +270,37 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		if w.hit > 0 && !rd.hits[w.hit-1].dropped && rd.hits[w.hit-1].name.path == w.path {
 			h := &rd.hits[w.hit-1]
 			h.at, h.replaced, h.name.made, h.state = e.Ref, replaced, w.made, stateOf(r.m, e.Ref, w.path, st)
+			pinOp(r.m, w.made)
+			w.made = nil
 			keep = append(keep, w)
 			moving++
 			continue
 		}
 		r.m.Pin(ino) // its name at the end, for the finding
+		pinOp(r.m, w.made)
 		if rd.unsettled == nil {
 			rd.unsettled = map[string][]int{}
 		}
 		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
 		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
 		if moving < maxMoving {
-			w.hit = len(rd.hits)
+			w.hit, w.made = len(rd.hits), nil
 			keep = append(keep, w)
 			moving++
 		}
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
+}
+
+// pinOp pins the files entry operation op names: a hit keeps op (its
+// event, whether it became durable), and with it the file a rename
+// replaced, which the model may retire.
+func pinOp(m *model.Model, op *model.EntryOp) {
+	for _, c := range op.Changes {
+		m.Pin(c.Old)
+		m.Pin(c.New)
+	}
 }
 
 // maxMoving is how many found files a rename keeps waiting, to move their
@@ -317,8 +331,8 @@ func (rd *renameBeforeDirSync) Finish(r *run) {
 		if h.ino.Dir {
 			synced, related = "whose entries were synced", "entries synced"
 		}
-		if h.state != nil && h.state.Outcome != string(model.Missing) {
-			left = "the old " + name + " in its place" // the rename that gave the name replaced a file
+		if h.state != nil && h.state.Outcome != string(model.Missing) && h.state.Words != "" {
+			left = name + " " + h.state.Words // the rename that gave the name replaced a file
 		}
 		f := newFinding(RenameBeforeDirSync, p, h.at,
 			fmt.Sprintf("%s replaced %s while the name of %s, %s, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep the new %s and leave %s; if %s names or needs %s, fsync %s before the %s",

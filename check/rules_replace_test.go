@@ -120,7 +120,7 @@ func TestRenameBeforeDirSyncNamedByRename(t *testing.T) {
 		says    string
 	}{
 		{"a new file renamed into place", []string{openDir, part, movePart, current, replace, dirSync}, nil, nil, "/d/part", model.Missing, "leave part missing"},
-		{"renamed over an old file", []string{openDir, part, movePart, current, replace, dirSync}, []string{"/d/part"}, nil, "/d/part", model.Initial, "leave the old part in its place"},
+		{"renamed over an old file", []string{openDir, part, movePart, current, replace, dirSync}, []string{"/d/part"}, nil, "/d/part", model.Initial, "leave part as it was before the run"},
 		{"the directory fsynced between", []string{openDir, part, movePart, dirSync, current, replace, dirSync}, []string{"/d/part"}, nil, "", "", ""},
 		{"ext4 commits the renames in order", []string{openDir, part, movePart, current, replace, dirSync}, []string{"/d/part"}, []model.Persistence{model.Ext4}, "", "", ""},
 		{"a new directory", []string{openDir, snap, current, replace, dirSync}, nil, nil, "/d/snap", model.Missing, "whose entries were synced"},
