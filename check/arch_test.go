@@ -13,11 +13,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// archRun checks a trace read with parser.Options.Arch arch and returns
-// its blind spots (ID and message) and findings ("rule path").
-func archRun(t *testing.T, trace string, arch parser.Arch) (blind, msgs, findings []string) {
+// runWithArch checks the trace at path, read with parser.Options.Arch
+// arch, with the default options; the caller closes the result.
+func runWithArch(t *testing.T, path string, arch parser.Arch) *Result {
 	t.Helper()
-	s, err := parser.Open(trace, parser.Options{Arch: arch})
+	s, err := parser.Open(path, parser.Options{Arch: arch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,6 +26,14 @@ func archRun(t *testing.T, trace string, arch parser.Arch) (blind, msgs, finding
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// archRun checks a trace read with parser.Options.Arch arch and returns
+// its blind spots (ID and message) and findings ("rule path").
+func archRun(t *testing.T, trace string, arch parser.Arch) (blind, msgs, findings []string) {
+	t.Helper()
+	res := runWithArch(t, trace, arch)
 	defer res.Close()
 	for _, w := range res.Warnings {
 		blind = append(blind, w.ID)

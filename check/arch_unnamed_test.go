@@ -18,15 +18,7 @@ func unnamedRun(t *testing.T, trace string, arch parser.Arch) []BlindWarning {
 	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := parser.Open(p, parser.Options{Arch: arch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := Run(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runWithArch(t, p, arch)
 	defer res.Close()
 	var out []BlindWarning
 	for _, w := range res.Warnings {

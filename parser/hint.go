@@ -492,18 +492,25 @@ func pidPrefixAfterText(text []byte) int {
 	return k
 }
 
+// firstString finds the first string in call, the bytes of a write: q
+// is its opening quote, e just past its closing one.
+func firstString(call []byte) (q, e int, ok bool) {
+	q = bytes.IndexByte(call, '"')
+	if q < 0 {
+		return 0, 0, false
+	}
+	e = scanString(call, q)
+	return q, e, e >= 0
+}
+
 // outputAfterCount reports whether call, the line of a write cut short,
 // goes on right after the byte count with text that is no part of a call:
 // `write(23, "Hello"..., 34Hello, world`, the program's output landing
 // where strace was about to print ") = 34"; or ends at the count of bytes
 // that begin with a newline, which the program's output put there.
 func outputAfterCount(call []byte) bool {
-	q := bytes.IndexByte(call, '"')
-	if q < 0 {
-		return false
-	}
-	e := scanString(call, q)
-	if e < 0 {
+	q, e, ok := firstString(call)
+	if !ok {
 		return false
 	}
 	rest, ok := bytes.CutPrefix(bytes.TrimPrefix(call[e:], []byte("...")), []byte(", "))
@@ -531,12 +538,8 @@ func outputAfterCount(call []byte) bool {
 // first newline in them; a string strace cut short ("...") is matched as
 // far as it goes. No strace prints a call so, whatever the bytes.
 func echoAfterCount(call []byte) bool {
-	q := bytes.IndexByte(call, '"')
-	if q < 0 {
-		return false
-	}
-	e := scanString(call, q)
-	if e < 0 {
+	q, e, ok := firstString(call)
+	if !ok {
 		return false
 	}
 	data, ok := unescape(nil, call[q+1:e-1])
