@@ -570,7 +570,10 @@ type Watcher struct {
 	// it over the archive): the name the user knows it by.
 	mappedID  int
 	mappedNow string
-	movedAt   model.Ref
+	// mappedSynced: a sync covered that file after its mapping (msync
+	// with MS_SYNC, fsync, fdatasync, sync, syncfs).
+	mappedSynced bool
+	movedAt      model.Ref
 
 	// archGuess is the first call with flags printed as a number that
 	// means different things on different architectures, read while the
@@ -1541,6 +1544,8 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 		if p := e.Inode.Name(); w.mappedPath == "" && w.opt.inScope(p) {
 			w.mapped, w.mappedPath, w.mappedID = e.Ref, p, e.Inode.ID
 		}
+	} else if w.mappedID != 0 && (e.Kind == model.EffFileSync && e.Inode != nil && e.Inode.ID == w.mappedID || e.Kind == model.EffSyncAll) {
+		w.mappedSynced = true
 	} else if e.Kind == model.EffEntry && w.mappedID != 0 {
 		for _, c := range e.Entry.Changes {
 			if c.New != nil && c.New.ID == w.mappedID && c.Path != "" {
@@ -2279,7 +2284,13 @@ func (w *Watcher) Finish() ([]BlindWarning, []Note) {
 			}
 			what = fmt.Sprintf("%s, named %s from %s on,", what, shown(w.mappedNow), at)
 		}
-		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out", what))
+		unsynced := ""
+		if !w.mappedSynced {
+			// Whatever the stores were, nothing made them durable: the
+			// kernel writes the pages back when it chooses.
+			unsynced = "; and nothing synced it after the mapping (no msync with MS_SYNC, fsync, fdatasync or sync): whatever the program stored there, a crash can lose"
+		}
+		add(BlindSharedMmap, w.mapped, fmt.Sprintf("%s is mapped shared and writable: the program can change it by storing into memory, which no strace line shows, so what a crash leaves of it cannot be worked out%s", what, unsynced))
 	}
 	if w.archFlags != "" && w.misread() {
 		what := "the trace does not show which machine recorded it, so it was read as amd64's"
