@@ -34,3 +34,37 @@ func TestFsyncBeforeWriteWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFsyncBeforeWriteNextBatch: a file synced now and then (Redis's
+// appendfsync everysec) and written again after other calls has its
+// last batch unsynced: data-not-synced, not a sync that came too early,
+// whose words ("call f.flush()") would send the user the wrong way. The
+// write right after the sync (the rest of a buffer flushed at close) is
+// still one.
+func TestFsyncBeforeWriteNextBatch(t *testing.T) {
+	const open = "100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3\n"
+	const end = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	for _, c := range []struct {
+		name, body string
+		early      bool
+	}{
+		{"the next batch, after a sleep", "100 write(3, \"r1\\n\", 3) = 3\n100 fdatasync(3) = 0\n" +
+			"100 clock_nanosleep(CLOCK_MONOTONIC, 0, {tv_sec=1, tv_nsec=0}, NULL) = 0\n100 write(3, \"r2\\n\", 3) = 3\n", false},
+		{"the sync from another thread", "100 clone(child_stack=0x7f0000000000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 101\n" +
+			"100 write(3, \"r1\\n\", 3) = 3\n101 fdatasync(3) = 0\n" +
+			"100 epoll_wait(5, [], 128, 100) = 0\n100 write(3, \"r2\\n\", 3) = 3\n", false},
+		{"the rest of the buffer right after the sync", "100 write(3, \"r1\\n\", 3) = 3\n100 fsync(3) = 0\n100 write(3, \"r2\\n\", 3) = 3\n100 close(3) = 0\n", true},
+		{"nothing written before the sync, then later", "100 fsync(3) = 0\n" +
+			"100 clock_nanosleep(CLOCK_MONOTONIC, 0, {tv_sec=1, tv_nsec=0}, NULL) = 0\n100 write(3, \"r1\\n\", 3) = 3\n", true},
+	} {
+		res := runText(t, open+c.body+end, Options{Roots: []string{"/w"}})
+		early, lost := false, false
+		for _, f := range res.findings {
+			early = early || f.Rule.ID == FsyncBeforeWrite
+			lost = lost || f.Rule.ID == DataNotSynced
+		}
+		if early != c.early || !lost {
+			t.Errorf("%s: fsync-before-write %v (want %v), data-not-synced %v (want true)", c.name, early, c.early, lost)
+		}
+	}
+}

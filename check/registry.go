@@ -317,7 +317,8 @@ var registry = []*Rule{
 			"too early. The classic case is Python: f.write() fills the file object's own buffer, and the bytes " +
 			"reach the kernel as write(2) only when that buffer fills or the file is closed. os.fsync(f.fileno()) " +
 			"right after f.write() therefore syncs an empty or stale file, and the trace shows the fsync before " +
-			"the write. A crash can leave the file empty or with its old content although the program called fsync.",
+			"the write. A crash can leave the file empty or with its old content although the program called fsync. " +
+			"A sync that made earlier writes durable counts only when the write it missed comes right after it.",
 		Fix: "Flush the program's own buffer before syncing: f.flush() before os.fsync(f.fileno()) in Python, " +
 			"fflush(fp) before fsync(fileno(fp)) in C, w.Flush() before f.Sync() with a Go bufio.Writer. The " +
 			"trace then shows the write before the fsync.",
