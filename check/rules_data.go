@@ -368,6 +368,11 @@ type unalignedWrite struct {
 	// the trace wrote, which the page cache has and the kernel need not
 	// read. IDs, not inodes: nothing is pinned for it.
 	cut map[int]int64
+	// first holds, by inode ID, the size a file from before the trace had
+	// at its first write in the trace (-1: unknown): the bytes from
+	// before, where a later write's SizeBefore counts the trace's own
+	// appends too, which the page cache has.
+	first map[int]int64
 }
 
 func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
@@ -384,13 +389,24 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	op := e.Data
-	// An unsure inode may be no file at all: whether its pages hold data
-	// from before is what the trace does not tell, and this is only a
-	// speed hint.
-	if op.Off < 0 || !e.Inode.Initial || e.Inode.Unsure || op.SizeBefore == 0 {
+	if !e.Inode.Initial {
 		return
 	}
 	old := op.SizeBefore // bytes of the file from before the trace: at most these
+	if f, ok := u.first[e.Inode.ID]; !ok {
+		if u.first == nil {
+			u.first = map[int]int64{}
+		}
+		u.first[e.Inode.ID] = op.SizeBefore
+	} else if f >= 0 && (old < 0 || f < old) {
+		old = f
+	}
+	// An unsure inode may be no file at all: whether its pages hold data
+	// from before is what the trace does not tell, and this is only a
+	// speed hint.
+	if op.Off < 0 || e.Inode.Unsure || old == 0 {
+		return
+	}
 	if c, ok := u.cut[e.Inode.ID]; ok && (old < 0 || c < old) {
 		old = c
 	}

@@ -169,6 +169,8 @@ func TestTruncateInPlaceCutsDisk(t *testing.T) {
 // cut kept are such data: a file rewritten in two pieces from offset 0 has
 // its second piece land in a page the first one wrote, which is in the
 // page cache already. Written in place past what a cut kept, it fires.
+// So are the bytes a file had when the trace first wrote it: a page
+// holding only what the trace wrote since is in the page cache.
 func TestUnalignedWriteAfterTruncation(t *testing.T) {
 	b := strings.Repeat("b", 100)
 	for _, c := range []struct {
@@ -179,6 +181,11 @@ func TestUnalignedWriteAfterTruncation(t *testing.T) {
 		{"no truncation: the old page", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", true},
 		{"cut to 50, written at 18", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 ftruncate(3, 50) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", true},
 		{"cut to 0, written at 18", "10 openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=5000, ...}) = 0\n10 ftruncate(3, 0) = 0\n10 pwrite64(3, \"" + b + "\", 100, 18) = 100\n", false},
+		// A file empty before the trace (SQLite's persisted journal),
+		// written from 0 and then past what it wrote: the second write's
+		// page holds only the first's bytes, in the page cache.
+		{"empty before, written twice", "10 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=0, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 0) = 100\n10 pwrite64(3, \"abcd\", 4, 100) = 4\n", false},
+		{"20 bytes before, written past them", "10 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=20, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 20) = 100\n10 pwrite64(3, \"abcd\", 4, 120) = 4\n", true},
 	} {
 		existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
 		res := runText(t, c.lines+"10 exit_group(0) = ?\n", Options{Existed: existed})
