@@ -363,26 +363,31 @@ func (t *truncateInPlace) Finish(r *run) {
 // from before the trace, which the kernel must read before it can write.
 type unalignedWrite struct {
 	seen map[*model.Inode]bool
-	// cut holds, by inode ID, how much of a file from before the trace a
-	// truncation left (O_TRUNC: none): past it, the pages hold only what
-	// the trace wrote, which the page cache has and the kernel need not
-	// read. IDs, not inodes: nothing is pinned for it.
-	cut map[int]int64
-	// first holds, by inode ID, the size a file from before the trace had
-	// at its first write in the trace (-1: unknown): the bytes from
-	// before, where a later write's SizeBefore counts the trace's own
-	// appends too, which the page cache has.
-	first map[int]int64
+	// old bounds, by inode ID, how many bytes of a file from before the
+	// trace are still its own (-1: unknown): the size it had at its first
+	// write in the trace, or what a truncation left (O_TRUNC: none),
+	// whichever is less. Past them the pages hold only what the trace
+	// wrote, which the page cache has and the kernel need not read; a
+	// write's SizeBefore counts the trace's own appends too. IDs, not
+	// inodes: nothing is pinned for it.
+	old map[int]int64
+}
+
+// bound lowers the bound on file id's bytes from before the trace to n
+// (-1: unknown, which lowers nothing), or sets it when there is none.
+func (u *unalignedWrite) bound(id int, n int64) {
+	if b, ok := u.old[id]; ok && (n < 0 || b >= 0 && b <= n) {
+		return
+	}
+	if u.old == nil {
+		u.old = map[int]int64{}
+	}
+	u.old[id] = n
 }
 
 func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 	if e.Data != nil && e.Data.Kind == model.DataTruncate && e.Inode != nil && e.Inode.Initial {
-		if c, ok := u.cut[e.Inode.ID]; !ok || e.Data.Size < c {
-			if u.cut == nil {
-				u.cut = map[int]int64{}
-			}
-			u.cut[e.Inode.ID] = e.Data.Size
-		}
+		u.bound(e.Inode.ID, e.Data.Size)
 		return
 	}
 	if e.Kind != model.EffWrite || e.Data == nil || e.Data.Kind != model.DataWrite || u.seen[e.Inode] {
@@ -393,24 +398,15 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 		return
 	}
 	old := op.SizeBefore // bytes of the file from before the trace: at most these
-	if f, ok := u.first[e.Inode.ID]; !ok {
-		if u.first == nil {
-			u.first = map[int]int64{}
-		}
-		u.first[e.Inode.ID] = op.SizeBefore
-	} else if f >= 0 && (old < 0 || f < old) {
-		old = f
+	if b, ok := u.old[e.Inode.ID]; ok && b >= 0 && (old < 0 || b < old) {
+		old = b
+	} else if !ok {
+		u.bound(e.Inode.ID, op.SizeBefore) // its first write
 	}
 	// An unsure inode may be no file at all: whether its pages hold data
 	// from before is what the trace does not tell, and this is only a
 	// speed hint.
 	if op.Off < 0 || e.Inode.Unsure || old == 0 {
-		return
-	}
-	if c, ok := u.cut[e.Inode.ID]; ok && (old < 0 || c < old) {
-		old = c
-	}
-	if old == 0 {
 		return
 	}
 	const page = 4096
