@@ -37,7 +37,13 @@ type renameBeforeDirSync struct {
 	// until its name is durable: its hit is at the last rename that
 	// replaced a file before then.
 	waiting []syncedName
-	hits    []replaceHit
+	// at finds a file's latest entry in waiting, so that a rename that
+	// moves it needs no pass over the list: by ID, its place counted
+	// from the first entry ever queued since the last reindex, base the
+	// number of those let go from the front since.
+	at   map[int]int
+	base int
+	hits []replaceHit
 	// unsettled holds, by the path of its file, the hits whose file's
 	// name is not durable yet: one the program renames or removes
 	// before then was a temp name of its own, which the replaced file
@@ -91,6 +97,7 @@ func (rd *renameBeforeDirSync) Observe(r *run, e *model.Effect) {
 		if e.FS == "" {
 			clear(rd.waiting)
 			rd.waiting = rd.waiting[:0]
+			rd.reindex()
 		} else {
 			rd.prune(r)
 		}
@@ -129,6 +136,28 @@ func (rd *renameBeforeDirSync) wait(ino *model.Inode, sync model.Ref) {
 		return // synced again
 	}
 	rd.waiting = append(rd.waiting, syncedName{id: ino.ID, path: ino.Path, sync: sync})
+	if rd.at == nil {
+		rd.at = map[int]int{}
+	}
+	rd.at[ino.ID] = rd.base + len(rd.waiting) - 1
+}
+
+// reindex makes at anew from waiting, after the list was rebuilt.
+func (rd *renameBeforeDirSync) reindex() {
+	rd.base = 0
+	clear(rd.at)
+	for i, w := range rd.waiting {
+		rd.at[w.id] = i
+	}
+}
+
+// latest is file id's latest entry in waiting, nil if it has none.
+func (rd *renameBeforeDirSync) latest(id int) *syncedName {
+	p, ok := rd.at[id]
+	if i := p - rd.base; ok && i >= 0 && i < len(rd.waiting) && rd.waiting[i].id == id {
+		return &rd.waiting[i]
+	}
+	return nil
 }
 
 // current is the file w waits for while a pending operation gave it its
@@ -168,6 +197,12 @@ func (rd *renameBeforeDirSync) prune(r *run) {
 		i++
 	}
 	if i > 0 {
+		for k, w := range rd.waiting[:i] {
+			if rd.at[w.id] == rd.base+k {
+				delete(rd.at, w.id)
+			}
+		}
+		rd.base += i
 		n := copy(rd.waiting, rd.waiting[i:])
 		clear(rd.waiting[n:])
 		rd.waiting = rd.waiting[:n]
@@ -183,6 +218,7 @@ func (rd *renameBeforeDirSync) prune(r *run) {
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
+	rd.reindex()
 	rd.compactAt = 2*len(keep) + 64
 }
 
@@ -211,12 +247,11 @@ func pendingMaker(m *model.Model, ino *model.Inode, p string) *model.EntryOp {
 // files a crash can lose while keeping it.
 func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 	// A waiting file this rename moves into place waits under the name
-	// the rename gave it, pending as the old one was.
-	for i := range rd.waiting {
-		if w := &rd.waiting[i]; w.id == e.Inode.ID {
-			if p, ok := movedTo(e, e.Inode); ok {
-				w.path = p
-			}
+	// the rename gave it, pending as the old one was (its latest entry:
+	// an older one keeps the name it had, and is let go as gone).
+	if w := rd.latest(e.Inode.ID); w != nil {
+		if p, ok := movedTo(e, e.Inode); ok {
+			w.path = p
 		}
 	}
 	replaced := ""
@@ -291,6 +326,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 	}
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
+	rd.reindex()
 }
 
 // pinOp pins the files entry operation op names: a hit keeps op (its
