@@ -440,6 +440,11 @@ type Effect struct {
 	// (with Options.Reads) and sets SizeSeen and SizeAtLeast only.
 	SizeSeen    int64
 	SizeAtLeast bool
+	// ReadOff and ReadLen are, for the EffRead of a read call whose
+	// offset the model knows, the bytes it returned: ReadLen of them from
+	// ReadOff. ReadLen is 0 otherwise, and for a mapping, whose pages are
+	// read only as the process touches them.
+	ReadOff, ReadLen int64
 	// FS is, for EffSyncAll, the filesystem a syncfs synced (see
 	// Options.FSOf), "" for a sync of every file; Covers says whether a
 	// file is on it.
@@ -632,6 +637,9 @@ func (m *Model) apply(ev *parser.Event, paths []string, eff *Effect) {
 			}
 			if m.opt.Reads && ev.Ret > 0 && !h.Node.Dir && ev.OK() {
 				eff.Kind, eff.Inode, eff.Handle = EffRead, h.Node, h
+				if off >= 0 {
+					eff.ReadOff, eff.ReadLen = off, ev.Ret
+				}
 			}
 		}
 	case syscalls.Seek:
