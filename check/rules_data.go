@@ -371,7 +371,57 @@ type unalignedWrite struct {
 	// write's SizeBefore counts the trace's own appends too. IDs, not
 	// inodes: nothing is pinned for it.
 	old map[int]int64
+	// read holds, by inode ID, the pages of a file from before the trace
+	// that a read in the trace returned: the page cache has them, and a
+	// write to part of one reads nothing from disk. At most readFiles
+	// files: past them a write is reported as if nothing had been read.
+	read map[int]*pageRanges
 }
+
+// readFiles bounds the files whose reads unaligned-write keeps: a trace
+// that reads a million files from before it (a scan, a build) keeps a
+// few megabytes, not one entry each.
+const readFiles = 1 << 16
+
+// pageRanges are a file's pages read, as at most len(r) runs of whole
+// pages [lo, hi), in no order; a read that joins none when all are taken
+// is not kept (its pages are then taken for not read: the note the rule
+// gives is about speed, and one too many costs nothing else).
+type pageRanges struct {
+	r [4][2]int64
+	n int
+}
+
+// add notes the pages of the bytes [off, off+n).
+func (p *pageRanges) add(off, n int64) {
+	lo, hi := off/page*page, (off+n+page-1)/page*page
+	for i := 0; i < p.n; i++ {
+		if lo <= p.r[i][1] && p.r[i][0] <= hi {
+			// Joins run i, which may now touch others: take them in.
+			lo, hi = min(lo, p.r[i][0]), max(hi, p.r[i][1])
+			p.n--
+			p.r[i] = p.r[p.n]
+			i = -1
+		}
+	}
+	if p.n < len(p.r) {
+		p.r[p.n] = [2]int64{lo, hi}
+		p.n++
+	}
+}
+
+// has reports whether the page at start (a multiple of page) was read.
+func (p *pageRanges) has(start int64) bool {
+	for _, r := range p.r[:p.n] {
+		if r[0] <= start && start < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// page is the size of the pages the kernel caches files in.
+const page = 4096
 
 // bound lowers the bound on file id's bytes from before the trace to n
 // (-1: unknown, which lowers nothing), or sets it when there is none.
@@ -386,6 +436,12 @@ func (u *unalignedWrite) bound(id int, n int64) {
 }
 
 func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
+	if e.Kind == model.EffRead {
+		if e.ReadLen > 0 && e.Inode.Initial && !u.seen[e.Inode] {
+			u.noteRead(e.Inode.ID, e.ReadOff, e.ReadLen)
+		}
+		return
+	}
 	if e.Data != nil && e.Data.Kind == model.DataTruncate && e.Inode != nil && e.Inode.Initial {
 		u.bound(e.Inode.ID, e.Data.Size)
 		return
@@ -409,13 +465,15 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 	if op.Off < 0 || e.Inode.Unsure || old == 0 {
 		return
 	}
-	const page = 4096
 	if op.Off%page == 0 && op.Len%page == 0 {
 		return
 	}
 	firstPage := op.Off / page * page
 	lastPage := (op.Off + op.Len - 1) / page * page
-	existing := func(start int64) bool { return old < 0 || start < old }
+	read := u.read[e.Inode.ID]
+	existing := func(start int64) bool {
+		return (old < 0 || start < old) && (read == nil || !read.has(start))
+	}
 	partialFirst := op.Off%page != 0 && existing(firstPage)
 	partialLast := (op.Off+op.Len)%page != 0 && existing(lastPage)
 	if !partialFirst && !partialLast {
@@ -432,6 +490,22 @@ func (u *unalignedWrite) Observe(r *run, e *model.Effect) {
 		f.relate(at, "partial-page write")
 		r.emit(f)
 	})
+}
+
+// noteRead keeps the pages a read of file id returned.
+func (u *unalignedWrite) noteRead(id int, off, n int64) {
+	p := u.read[id]
+	if p == nil {
+		if len(u.read) >= readFiles {
+			return
+		}
+		if u.read == nil {
+			u.read = map[int]*pageRanges{}
+		}
+		p = new(pageRanges)
+		u.read[id] = p
+	}
+	p.add(off, n)
 }
 
 func (u *unalignedWrite) Finish(*run) {}

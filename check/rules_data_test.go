@@ -199,6 +199,67 @@ func TestUnalignedWriteAfterTruncation(t *testing.T) {
 	}
 }
 
+// TestUnalignedWriteAfterRead: a page of a file from before the trace
+// that a read returned is in the page cache, and writing part of it
+// reads nothing from disk (LMDB's meta page, read at open and then
+// updated at offset 32; Redis's AOF, loaded and then appended to). A
+// page no read returned is still reported.
+func TestUnalignedWriteAfterRead(t *testing.T) {
+	const (
+		open  = "10 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=20000, ...}) = 0\n"
+		write = "10 pwrite64(3, \"abcd\", 4, 8200) = 4\n" // inside the page at 8192
+	)
+	for _, c := range []struct {
+		name, lines string
+		want        bool
+	}{
+		{"nothing read", open + write, true},
+		{"that page read by pread", open + "10 pread64(3, \"abcdefgh\", 8, 8192) = 8\n" + write, false},
+		{"read through it from 0", open + "10 read(3, \"" + strings.Repeat("x", 200) + "\"..., 12288) = 12288\n" + write, false},
+		{"read up to just before it", open + "10 read(3, \"" + strings.Repeat("x", 200) + "\"..., 8192) = 8192\n" + write, true},
+		{"another page read", open + "10 pread64(3, \"abcdefgh\", 8, 0) = 8\n" + write, true},
+		{"read from the offset lseek gave", open + "10 lseek(3, 8192, SEEK_SET) = 8192\n10 read(3, \"abcdefgh\", 8) = 8\n" + write, false},
+		{"a read that failed", open + "10 pread64(3, 0x7ffd, 8, 8192) = -1 EIO (Input/output error)\n" + write, true},
+		{"mapped, not read", open + "10 mmap(NULL, 20000, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000\n" + write, true},
+	} {
+		existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
+		res := runText(t, c.lines+"10 exit_group(0) = ?\n", Options{Existed: existed})
+		got := false
+		for _, f := range res.findings {
+			got = got || f.Rule.ID == UnalignedWrite
+		}
+		if got != c.want {
+			t.Errorf("%s: unaligned-write %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPageRangesJoin: reads in any order join into runs of pages; a read
+// that would make a fifth run is dropped, never taken for one it is not.
+func TestPageRangesJoin(t *testing.T) {
+	var p pageRanges
+	p.add(0, 10)        // page 0
+	p.add(3*page, 1)    // page 3
+	p.add(page+5, page) // pages 1 and 2: joins 0 and 3 into one run
+	if p.n != 1 || p.r[0] != [2]int64{0, 4 * page} {
+		t.Fatalf("runs %v (%d), want one of pages 0-3", p.r[:p.n], p.n)
+	}
+	for i := int64(0); i < 4; i++ {
+		p.add((10+2*i)*page, 1) // pages 10, 12, 14, 16: the last is dropped
+	}
+	if p.n != 4 {
+		t.Fatalf("%d runs, want 4", p.n)
+	}
+	for _, c := range []struct {
+		page int64
+		want bool
+	}{{0, true}, {3, true}, {4, false}, {10, true}, {11, false}, {14, true}, {16, false}} {
+		if got := p.has(c.page * page); got != c.want {
+			t.Errorf("page %d read %v, want %v", c.page, got, c.want)
+		}
+	}
+}
+
 // TestInterruptedSyncLosesNothing: an fsync a signal interrupted shows
 // as "= ? ERESTARTSYS" (the kernel runs it again, or the program gets
 // EINTR): no writeback error, so the pages stay dirty and nothing is
