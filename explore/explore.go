@@ -728,12 +728,12 @@ func (e *explorer) passes(ctx context.Context, stream parser.Stream) error {
 // their last crash points; the others are skipped (MaxStates) or another
 // shard's. Past MaxStates, the trees kept are spread evenly over the
 // order in which they were first built (spread, as a sampled point's
-// families are): the first (the files before the run, when the checker
-// ran on them: a checker that rejects those is wrong) and the last (the
-// end of the run, after the program's commit), not the first MaxStates,
-// which left the end unchecked. They depend only on how many trees there
-// are, the same in every shard; each shard takes every Shards-th of them,
-// by its place among those kept.
+// families are: exactly MaxStates of them, their gaps differing by one at
+// most), the last among them (the end of the run, after the program's
+// commit) and, for a bound above 1, the first (the files before the run),
+// not the first MaxStates, which left the end unchecked. They depend only
+// on how many trees there are, the same in every shard; each shard takes
+// every Shards-th of them, by its place among those kept.
 func (e *explorer) plan() []*tree {
 	all := make([]*tree, 0, len(e.trees))
 	for _, t := range e.trees {
