@@ -114,10 +114,11 @@ func ExplorePoints(w io.Writer, res *explore.Result, all bool) {
 // and the explorations of real programs in fixtures/apps sample many of
 // their points (git's default commit 17 of 27), so as a blind spot it
 // would fail most of them until accepted out of habit, and exit 6 would
-// stop meaning anything. --max-states instead cuts off distinct states
-// already built, in the order they were found, with no regard for what
-// they hold, and 0 lifts it: a run that hit it did not check what it was
-// asked to.
+// stop meaning anything. --max-states instead leaves out distinct states
+// already built, picked by their place in the order they were found
+// (spread over it; with --every-line, past the first checks), with no
+// regard for what they hold, and 0 lifts it: a run that hit it did not
+// check what it was asked to.
 func statesUnchecked(res *explore.Result, maxStates int, everyLine bool, trace string) (check.BlindWarning, bool) {
 	if res.Skipped == 0 {
 		return check.BlindWarning{}, false

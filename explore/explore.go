@@ -42,7 +42,10 @@ type Options struct {
 	Checker   string        // shell command, run with sh -c in each state
 	Jobs      int           // checkers run at once; 0 is runtime.NumCPU()
 	Timeout   time.Duration // per checker run; 0 is 10s
-	// MaxStates bounds the checker runs; 0 is no bound.
+	// MaxStates bounds the checker runs; 0 is no bound. Past it, the
+	// distinct trees checked are spread evenly over the order in which
+	// they were first built, the first and the last among them (plan);
+	// with EveryLine, the first MaxStates checks are made (visitEvery).
 	MaxStates int
 	// MaxJoint bounds the joint states built at one crash point: a point
 	// with at most MaxJoint of them (counted exactly) is explored
@@ -62,8 +65,9 @@ type Options struct {
 	PathStates int
 	Keep       bool // leave the state directories for inspection
 	// Shard and Shards split a run across machines: with Shards > 1, the
-	// checker runs only on distinct states Shard, Shard+Shards, ... (from
-	// 1) of the order in which they are first built, which is the same in
+	// checker runs only on states Shard, Shard+Shards, ... (from 1) of
+	// those the run checks (every distinct state, or those MaxStates
+	// keeps), in the order they are first built, which is the same in
 	// every shard. Each shard still builds and hashes every state, to know
 	// which are distinct. 0 is one shard.
 	Shard, Shards int
@@ -122,8 +126,8 @@ type Result struct {
 	// different trees they make; Checked how many checker runs completed;
 	// Failed how many of them rejected the state.
 	Candidates, Distinct, Checked, Failed int
-	// Skipped counts the distinct trees not checked because MaxStates
-	// checker runs were reached.
+	// Skipped counts the distinct trees MaxStates left unchecked (with
+	// EveryLine, the checks past the first MaxStates), in every shard.
 	Skipped     int
 	Interrupted bool
 	// Built counts the states built on disk (the first replay only
@@ -722,20 +726,31 @@ func (e *explorer) passes(ctx context.Context, stream parser.Stream) error {
 
 // plan lists the trees the second replay checks, in the order it meets
 // their last crash points; the others are skipped (MaxStates) or another
-// shard's.
+// shard's. Past MaxStates, the trees kept are spread evenly over the
+// order in which they were first built (spread, as a sampled point's
+// families are: exactly MaxStates of them, their gaps differing by one at
+// most), the last among them (the end of the run, after the program's
+// commit) and, for a bound above 1, the first (the files before the run),
+// not the first MaxStates, which left the end unchecked. They depend only
+// on how many trees there are, the same in every shard; each shard takes
+// every Shards-th of them, by its place among those kept.
 func (e *explorer) plan() []*tree {
 	all := make([]*tree, 0, len(e.trees))
 	for _, t := range e.trees {
 		all = append(all, t)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].index < all[j].index })
-	var plan []*tree
-	for _, t := range all {
-		if e.opt.MaxStates > 0 && t.index > e.opt.MaxStates {
-			e.res.Skipped++
-			continue
+	kept := all
+	if n := e.opt.MaxStates; n > 0 && len(all) > n {
+		kept = make([]*tree, 0, n)
+		for _, i := range spread(len(all), n) {
+			kept = append(kept, all[i])
 		}
-		if e.opt.Shards > 1 && (t.index-1)%e.opt.Shards != e.opt.Shard-1 {
+		e.res.Skipped += len(all) - len(kept)
+	}
+	var plan []*tree
+	for i, t := range kept {
+		if e.opt.Shards > 1 && i%e.opt.Shards != e.opt.Shard-1 {
 			continue
 		}
 		plan = append(plan, t)
@@ -788,7 +803,9 @@ func (e *explorer) note(c *cand, sum [32]byte) *tree {
 }
 
 // visitEvery is EveryLine's: a tree met for the first time at this crash
-// point is checked here.
+// point is checked here. The one replay checks as it goes, before it
+// knows how many checks there are, so MaxStates keeps the first ones, not
+// a spread as plan does.
 func (e *explorer) visitEvery(c *cand) error {
 	sum, err := e.hashCand(c)
 	if err != nil {

@@ -17,15 +17,22 @@ func TestShardsMergeToWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: explores each case whole and in shards")
 	}
+	jsonChecker := `head -c 1 config.json | grep -q '{' && tail -c 2 config.json | grep -q '}'`
 	cases := []struct {
-		fixture, initial, checker string
+		name, fixture, initial, checker string
+		flags                           []string // given to the whole run and each shard
 	}{
-		{"python-noflush", "version=1\nreplicas=1\n", `grep -q '^version=' config.txt`},
+		{"python-noflush", "python-noflush", "version=1\nreplicas=1\n", `grep -q '^version=' config.txt`, nil},
 		// Empty, zeros, missing and torn states all fail: many findings.
-		{"python-json-nosync", "", `head -c 1 config.json | grep -q '{' && tail -c 2 config.json | grep -q '}'`},
+		{"python-json-nosync", "python-json-nosync", "", jsonChecker, nil},
+		// Of its 4 distinct states, --max-states 3 keeps 1, 2 and 4
+		// (spread over the run, the last among them): the shards split
+		// those, 5 shards leave two with none, and each shard says one
+		// was left out.
+		{"max-states", "python-json-nosync", "", jsonChecker, []string{"--max-states", "3", "--accept-blind", "blind-states-unchecked"}},
 	}
 	for _, c := range cases {
-		t.Run(c.fixture, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			trace := filepath.Join("..", "..", "fixtures", "traces", c.fixture, "f-ttt-y-xx.strace")
 			root := "/tmp/crashsim-fixtures/" + c.fixture
 			dir := t.TempDir()
@@ -41,7 +48,8 @@ func TestShardsMergeToWhole(t *testing.T) {
 			explore := func(out, format string, extra ...string) {
 				t.Helper()
 				args := append([]string{"explore", "--checker", c.checker, "--root", root, "--initial", initial,
-					"--format", format, "--fail-on", "never", "-o", out}, extra...)
+					"--format", format, "--fail-on", "never", "-o", out}, c.flags...)
+				args = append(args, extra...)
 				var stderr bytes.Buffer
 				if code := run(append(args, trace), &bytes.Buffer{}, &stderr); code != 0 {
 					t.Fatalf("crashsim %q: exit status %d: %s", args, code, stderr.String())

@@ -83,8 +83,9 @@
 //   - source, when the trace had stacks: the call site in the program:
 //     file (relative to the source root when below it), line, function.
 //   - state_index, explore's findings only: the rejected state's place in
-//     explore's order of distinct states, from 1, which orders the
-//     findings of shards merged into one report.
+//     explore's order of distinct states, from 1, counting those
+//     --max-states left unchecked, which orders the findings of shards
+//     merged into one report.
 //   - problem: the id of the problem it belongs to.
 //
 // # The summary
