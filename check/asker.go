@@ -16,6 +16,9 @@ type asker interface {
 	crash(p string) (po model.PathOutcomes, ok bool)
 	crashFirst(p string, want func(model.PathState) bool) (s model.PathState, found, ok bool)
 	words(p string, s model.PathState) (string, bool)
+	// before is the name the file a state leaves as it was before the
+	// run had then, when not p (model.NameBeforeRun).
+	before(p string, s model.PathState) (string, bool)
 }
 
 // modelAsker asks the model itself: it always answers.
@@ -30,6 +33,10 @@ func (a modelAsker) crashFirst(p string, want func(model.PathState) bool) (model
 
 func (a modelAsker) words(p string, s model.PathState) (string, bool) {
 	return a.m.StateWords(p, s), true
+}
+
+func (a modelAsker) before(p string, s model.PathState) (string, bool) {
+	return a.m.NameBeforeRun(p, s), true
 }
 
 // viewAsker asks the model's Still view, keeping the room of its last crash
@@ -53,6 +60,10 @@ func (a viewAsker) words(p string, s model.PathState) (string, bool) {
 	return a.st.StateWords(p, s)
 }
 
+func (a viewAsker) before(p string, s model.PathState) (string, bool) {
+	return a.st.NameBeforeRun(p, s)
+}
+
 // lossAt is what data-not-synced says of a crash at path p: what it can
 // leave in words (leaves) and the state that shows a loss (demonstrate),
 // or ok false where a declined.
@@ -62,6 +73,21 @@ func lossAt(a asker, at model.Ref, p string) (words string, state *State, ok boo
 		return "", nil, false
 	}
 	words = leavesIn(po)
+	if slices.Contains(po.Outcomes, model.Initial) {
+		// A file renamed to p during the run, left as it was before
+		// it: as it was under its old name, not as p's old file was.
+		var origs []string
+		for _, s := range po.States {
+			if s.Outcome == model.Initial {
+				o, ok := a.before(p, s)
+				if !ok {
+					return "", nil, false
+				}
+				origs = append(origs, o)
+			}
+		}
+		words = model.RenamedBeforeRun(words, p, origs)
+	}
 	if s, found := pickState(po, lossOrder); found {
 		w, ok := a.words(p, s)
 		if !ok {

@@ -260,6 +260,44 @@ func TestPageRangesJoin(t *testing.T) {
 	}
 }
 
+// TestRenamedFileBeforeRunWords: a file from before the run renamed
+// during it (Python's dbm.dumb moves db.dir to db.bak, a rotated log)
+// and left as it was then holds what it held under its old name: "as
+// db.dir was before the run", not as db.bak was, which was another file.
+// A file that kept its name keeps the plain words.
+func TestRenamedFileBeforeRunWords(t *testing.T) {
+	const (
+		head   = "10 openat(AT_FDCWD, \"/d/db.dir\", O_WRONLY|O_APPEND) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=9, ...}) = 0\n10 write(3, \"k2 512 30\\n\", 10) = 10\n10 close(3) = 0\n"
+		rename = "10 rename(\"/d/db.dir\", \"/d/db.bak\") = 0\n"
+		tail   = "10 openat(AT_FDCWD, \"/d\", O_RDONLY|O_DIRECTORY) = 4\n10 fsync(4) = 0\n10 close(4) = 0\n10 exit_group(0) = ?\n"
+	)
+	existed := func(p string) (bool, bool) { return p == "/d" || p == "/d/db.dir" || p == "/d/db.bak", true }
+	for _, c := range []struct {
+		name, lines, path, want string
+	}{
+		{"renamed", head + rename + tail, "/d/db.bak", "as db.dir was before the run"},
+		{"kept its name", head + tail, "/d/db.dir", "as it was before the run"},
+	} {
+		res := runText(t, c.lines, Options{Existed: existed})
+		found := false
+		for _, f := range res.findings {
+			if f.Rule.ID != DataNotSynced || f.Path != c.path {
+				continue
+			}
+			found = true
+			if !strings.Contains(f.Message, "can be "+c.want) {
+				t.Errorf("%s: message %q, want %q", c.name, f.Message, c.want)
+			}
+			if f.State == nil || f.State.Words != c.want {
+				t.Errorf("%s: state %+v, want words %q", c.name, f.State, c.want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no data-not-synced on %s: %v", c.name, c.path, res.findings)
+		}
+	}
+}
+
 // TestInterruptedSyncLosesNothing: an fsync a signal interrupted shows
 // as "= ? ERESTARTSYS" (the kernel runs it again, or the program gets
 // EINTR): no writeback error, so the pages stay dirty and nothing is

@@ -52,6 +52,22 @@ func (s Still) CrashFirst(p string, maxStates int, want func(PathState) bool) (s
 	return st, found, true
 }
 
+// NameBeforeRun is Model.NameBeforeRun, or ok false where the state's
+// inode was retired (reviving it would change the model).
+func (s Still) NameBeforeRun(p string, ps PathState) (string, bool) {
+	if ps.Outcome != Initial {
+		return "", true
+	}
+	m := s.m
+	var ino *Inode
+	if ps.Inode >= 1 && ps.Inode <= m.inodes.n {
+		if ino = m.inodes.get(ps.Inode); ino == nil {
+			return "", false // retired
+		}
+	}
+	return origName(p, ps, ino), true
+}
+
 // StateWords is Model.StateWords, or false.
 func (s Still) StateWords(p string, ps PathState) (string, bool) {
 	m := s.m

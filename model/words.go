@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 )
 
@@ -17,7 +19,7 @@ func OutcomeWords(o Outcome) string {
 	case Missing:
 		return "missing"
 	case Initial:
-		return "as it was before the run"
+		return beforeRun
 	case Latest:
 		return "as the program saw it then"
 	case Earlier:
@@ -30,6 +32,77 @@ func OutcomeWords(o Outcome) string {
 		return "full of zeros where its new data should be"
 	}
 	return string(o)
+}
+
+// beforeRun is what OutcomeWords says of Initial.
+const beforeRun = "as it was before the run"
+
+// BeforeRunWords says what Initial leaves at p when the file there had
+// another name before the run, orig, and was renamed to p during it (a
+// backup made by rename, a rotated log): "as db.dir was before the run",
+// not as p was, which was another file. orig "" (or p) is p's own file.
+func BeforeRunWords(p, orig string) string {
+	if orig == "" || orig == p {
+		return beforeRun
+	}
+	name := orig
+	if path.Dir(orig) == path.Dir(p) {
+		name = path.Base(orig)
+	}
+	return "as " + name + " was before the run"
+}
+
+// RenamedBeforeRun rewrites words that list outcomes of p (LossWords)
+// for files left at p as they were before the run under the names origs
+// ("" for p's own, see BeforeRunWords): "as db.dir was before the run or
+// torn", "as it or db.dir was before the run". Words that name no such
+// outcome, or origs that are all p's own, come back as they are.
+func RenamedBeforeRun(words, p string, origs []string) string {
+	if !strings.Contains(words, beforeRun) {
+		return words
+	}
+	var names []string
+	renamed := false
+	for _, o := range origs {
+		name := "it"
+		if w := BeforeRunWords(p, o); w != beforeRun {
+			name, renamed = strings.TrimSuffix(strings.TrimPrefix(w, "as "), " was before the run"), true
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if !renamed {
+		return words
+	}
+	return strings.Replace(words, beforeRun, "as "+orList(names)+" was before the run", 1)
+}
+
+// origName is the name the file of state s at p had before the run, when
+// s leaves it there as it was then and it had another name (see
+// BeforeRunWords); "" otherwise. An inode from before the trace is first
+// met under a name it had then, the first of its Paths. An unsure one (a
+// temp file opened with O_CREAT, which may have made it) keeps the plain
+// words: "as settings.tmp was before the run" would name as a file one
+// the run most likely made, where the state's own words say so (Unsure).
+func origName(p string, s PathState, ino *Inode) string {
+	if s.Outcome != Initial || ino == nil || !ino.Initial || ino.Unsure || ino.Dir {
+		return ""
+	}
+	if ps := ino.Paths(); len(ps) > 0 && ps[0] != p {
+		return ps[0]
+	}
+	return ""
+}
+
+// NameBeforeRun is, for a state s of p that leaves a file as it was
+// before the run, the name that file had then when it is not p (see
+// BeforeRunWords); "" for any other state.
+func (m *Model) NameBeforeRun(p string, s PathState) string {
+	if s.Outcome != Initial {
+		return ""
+	}
+	return origName(p, s, m.Inode(s.Inode))
 }
 
 // PersistedWords says which pending data operations a state kept, as a
@@ -65,6 +138,8 @@ func (m *Model) stateWords(p string, s PathState, ino *Inode) string {
 		// A socket, fifo, device node or symlink holds no data: "empty"
 		// would read as a file that lost its data.
 		b.WriteString("as the " + nodeNames[ino.node] + " the run made")
+	} else if s.Outcome == Initial {
+		b.WriteString(BeforeRunWords(p, origName(p, s, ino)))
 	} else {
 		b.WriteString(OutcomeWords(s.Outcome))
 	}
@@ -137,7 +212,7 @@ func ZerosWords(kept, size int64) string {
 
 // shortWords name outcomes in a list: "empty, torn or missing".
 var shortWords = map[Outcome]string{
-	Missing: "missing", Initial: "as it was before the run", Latest: "as the program saw it",
+	Missing: "missing", Initial: beforeRun, Latest: "as the program saw it",
 	Earlier: "an earlier version", Empty: "empty", Torn: "torn", Zeros: "full of zeros",
 }
 

@@ -76,3 +76,27 @@ func TestStateWordsUnsureMadeDurably(t *testing.T) {
 		}
 	}
 }
+
+// TestRenamedBeforeRun: the words for a file left as it was before the
+// run under another name it had then.
+func TestRenamedBeforeRun(t *testing.T) {
+	for _, c := range []struct {
+		words, p string
+		origs    []string
+		want     string
+	}{
+		{"as it was before the run or torn", "/d/db.bak", []string{"/d/db.dir"}, "as db.dir was before the run or torn"},
+		{"empty, as it was before the run or torn", "/d/b", []string{"", "/d/a"}, "empty, as it or a was before the run or torn"},
+		{"as it was before the run", "/d/log.1", []string{"/e/log"}, "as /e/log was before the run"},
+		{"as it was before the run or torn", "/d/f", []string{"", "/d/f"}, "as it was before the run or torn"},
+		{"empty or torn", "/d/f", []string{"/d/g"}, "empty or torn"},
+		{"as it was before the run", "/d/f", nil, "as it was before the run"},
+	} {
+		if got := RenamedBeforeRun(c.words, c.p, c.origs); got != c.want {
+			t.Errorf("RenamedBeforeRun(%q, %q, %q) = %q, want %q", c.words, c.p, c.origs, got, c.want)
+		}
+	}
+	if got, want := BeforeRunWords("/d/db.bak", "/d/db.dir"), "as db.dir was before the run"; got != want {
+		t.Errorf("BeforeRunWords = %q, want %q", got, want)
+	}
+}
