@@ -513,15 +513,15 @@ var registry = []*Rule{
 	},
 	{
 		ID:       OverwriteInPlace,
-		Title:    "Data on disk overwritten in place by several writes, no journal first",
+		Title:    "Data on disk overwritten in place in several pieces, no journal first",
 		Severity: Warning,
 		Doc: "Data of this file on disk (zeros a preallocation left count) was overwritten in place by more " +
-			"than one write between two syncs, and nothing was made durable before them that could repair a " +
-			"half-done update: no journal, no log, no commit record. The kernel writes those pages back in any " +
-			"order, so a crash before the sync can leave the file torn, some blocks new and some old. A sync at " +
-			"the end cannot close that window. Not reported: another file synced after this one's last sync (a " +
-			"journal, a write-ahead log), a copy of the new bytes that sync made durable elsewhere in this file, " +
-			"apart from each overwrite and as large as all of them (InnoDB's doublewrite buffer), or an O_DSYNC " +
+			"than one write between two syncs, or by one write over more than one page, with nothing made " +
+			"durable before that could repair a half-done update: no journal, log or commit record. The kernel " +
+			"writes those pages back in any order, so a crash before the sync can leave the file torn, some " +
+			"blocks new and some old. Not reported: another file synced after this one's last sync (a journal, " +
+			"a write-ahead log), a copy of the new bytes that sync made durable elsewhere in this file, apart " +
+			"from each overwrite and as large as all of them (InnoDB's doublewrite buffer), or an O_DSYNC " +
 			"write first.",
 		Fix: "Make the update atomic. Write what is about to change (or the new version) to a journal or log " +
 			"first and fsync it before overwriting in place, so that recovery can redo or undo it; or write the " +

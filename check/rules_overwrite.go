@@ -241,7 +241,16 @@ type window struct {
 	// preallocation gave the file and no write filled before its last
 	// sync (model.Inode.DurableZerosFrom).
 	zeros int
+	// pages is how many pages of data on disk the window's first
+	// overwrite covers, and bytes its length: one write over two pages
+	// or more reaches the disk page by page, and can be torn alone.
+	pages int
+	bytes int64
 }
+
+// torn reports whether w's overwrites can persist in part: two of them,
+// or one over more than one page.
+func (w *window) torn() bool { return w.n >= 2 || w.pages >= 2 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 	if o.open == nil {
@@ -374,6 +383,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	w.last = e.Ref
 	if w.n == 1 {
 		w.first = e.Ref
+		end := min(d.Off+d.Len, onDisk) // what it writes over
+		w.pages, w.bytes = int((end-1)/page-d.Off/page+1), d.Len
 	}
 	if z, ok := ino.DurableZerosFrom(); ok && d.Off >= z {
 		w.zeros++
@@ -398,7 +409,9 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 			w.firstBare = e.Ref
 		}
 	}
-	if w.n == 2 {
+	if w.n == 2 || w.n == 1 && w.torn() {
+		// From here a crash can leave the file torn: the second
+		// overwrite, or a first one over several pages.
 		w.second = e.Ref
 		if !w.guarded {
 			// A crash right after the second overwrite can keep one
@@ -558,7 +571,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 	}
 	delete(o.open, ino)
 	o.release(w)
-	if w.n < 2 || w.bare == 0 || w.guarded || o.seen[ino] {
+	if !w.torn() || w.bare == 0 || w.guarded || o.seen[ino] {
 		return nil
 	}
 	o.seen[ino] = true
@@ -578,7 +591,16 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
 		var msg string
-		if w.zeros == w.n {
+		if w.n == 1 {
+			// One write over several pages: the kernel writes its pages
+			// back one by one, in any order.
+			what, leaves := "data already on disk", "some blocks new and some still old"
+			if w.zeros == 1 {
+				what, leaves = "zeros on disk (space preallocated and synced, not yet written)", "new bytes beside zeros where the rest should be"
+			}
+			msg = fmt.Sprintf("%s: one write of %d bytes went over %d pages of %s %s%s, with no journal or log made durable first: the kernel writes its pages back one by one, so a crash in between can keep some of them and not others, leaving %s torn, %s; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+				base(p), w.bytes, w.pages, what, until, uncovered, base(p), leaves)
+		} else if w.zeros == w.n {
 			// Every overwrite went over zeros a preallocation left on
 			// disk: nothing old is lost, but a crash can leave part of
 			// what they wrote beside zeros where the rest should be.
@@ -589,8 +611,12 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 				base(p), w.n, until, uncovered, base(p))
 		}
 		f := newFinding(OverwriteInPlace, p, w.second, msg)
-		f.relate(w.first, "first overwrite of data on disk")
-		f.relate(w.second, "second overwrite: from here a crash can mix them")
+		if w.n == 1 {
+			f.relate(w.first, fmt.Sprintf("overwrite of %d pages on disk: a crash can keep some of them", w.pages))
+		} else {
+			f.relate(w.first, "first overwrite of data on disk")
+			f.relate(w.second, "second overwrite: from here a crash can mix them")
+		}
 		if uncovered != "" {
 			f.relate(w.firstBare, "an overwrite no copy synced before covers")
 		}

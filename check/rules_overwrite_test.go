@@ -58,6 +58,14 @@ func TestOverwriteInPlace(t *testing.T) {
 		{"a copy where an overwrite goes", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 8190) = 8`, fsync, write0, write2, fsync}, true},
 		{"a copy synced before the file's last sync", []string{open, stat, `1 pwrite64(3, "aaaacccc", 8, 12288) = 8`, fsync, write0, fsync, write0, write2, fsync}, true},
 		{"sync() is no journal", []string{jopen, jwrite, open, stat, `1 sync() = 0`, write0, write2, `1 sync() = 0`}, true},
+		// One write over two pages of data on disk: the kernel writes
+		// them back one by one, and a crash can keep one.
+		{"one write over two pages", []string{open, stat, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, true},
+		{"one write across a page boundary", []string{open, stat, `1 pwrite64(3, "x"..., 200, 4000) = 200`, fsync}, true},
+		{"one write over two pages, journal synced first", []string{jopen, jwrite, jsync, open, stat, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, false},
+		{"one write within a page", []string{open, stat, `1 pwrite64(3, "x"..., 4096, 4096) = 4096`, fsync}, false},
+		{"one write over the last page and past the end", []string{open, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`, fsync}, false},
+		{"one write over two pages, covered by a copy synced first", []string{open, stat, fsync, `1 pwrite64(3, "x"..., 8192, 16384) = 8192`, fsync, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, false},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
 	for _, tc := range tests {
