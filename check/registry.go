@@ -345,15 +345,16 @@ var registry = []*Rule{
 	},
 	{
 		ID:       RenameBeforeDirSync,
-		Title:    "Rename replaces a file before the new files it may name are durable",
+		Title:    "Rename publishes a file before the new files it may name are durable",
 		Severity: Warning,
 		Doc: "A program wrote a file and fsynced it (or a new directory's entries), gave it its name by a create " +
 			"or a rename, then renamed a file over an old one (a pointer: a database's CURRENT naming its new " +
-			"manifest) and fsynced the directory only after. fsync made the data durable, not the name, and " +
-			"POSIX promises no order among a directory's changes until it is fsynced: a crash can keep the " +
-			"pointer and lose the name, the pointer naming nothing or an old version. ext4, xfs and btrfs commit them in order, so only the posix " +
-			"model finds it, and only where the name became durable later (else it is name-not-synced). The " +
-			"trace cannot show that the replaced file refers to the new one: a warning.",
+			"manifest), or renamed a synced file to a new name beside one it made under its own (a mail spool's " +
+			"header file), and fsynced the directory only after. fsync made the data durable, not the name, and " +
+			"POSIX orders no directory changes until the fsync: a crash can keep the pointer and lose the name. " +
+			"ext4, xfs and btrfs commit them in order, so only posix finds it, and only where the name became " +
+			"durable later (else it is name-not-synced). The trace cannot show that one file needs the other: " +
+			"a warning.",
 		Fix: "fsync the directory after creating (and fsyncing) the new file and before the rename that " +
 			"publishes it; then fsync the directory again after the rename.",
 		Bad: trace(

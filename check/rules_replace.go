@@ -22,10 +22,13 @@ import (
 // saved each by temp file and rename, then a manifest renamed over the
 // old one, the directory fsynced only at the end). A new directory whose
 // entries the program fsynced counts as a file synced (a snapshot
-// directory a pointer then names). Not yet seen: one made durable by
-// O_SYNC writes, a pointer that is new (no replace), a file whose
-// creation the trace cannot tell from an emptying (O_CREAT|O_TRUNC with
-// no listing).
+// directory a pointer then names). A rename that gives a synced file a
+// new name publishes it as a replace does (Exim's -H file renamed into
+// the spool beside its -D file); there a waiting file renamed again later
+// was under a temp name, which the new file cannot name, and is not
+// reported. Not yet seen: one made durable by O_SYNC writes, a file
+// whose creation the trace cannot tell from an emptying (O_CREAT|O_TRUNC
+// with no listing).
 //
 // Only a name that did become durable later in the trace is reported:
 // one never made durable is name-not-synced's, whose fix (a directory
@@ -71,6 +74,9 @@ type syncedName struct {
 	made *model.EntryOp // what gave it the name: set when a rename finds it
 	sync model.Ref
 	hit  int // 1 + the index of its hit in hits, 0 before one
+	// moved: a rename moved it since its sync (saved by temp file and
+	// rename, a file of its own that no new name publishes).
+	moved bool
 }
 
 // replaceHit is one rename that replaced a file while the name of a
@@ -78,7 +84,8 @@ type syncedName struct {
 type replaceHit struct {
 	ino      *model.Inode // pinned
 	at       model.Ref
-	replaced string
+	replaced string // the path the rename replaced, or made (made)
+	made     bool
 	name     syncedName
 	state    *State
 	dropped  bool
@@ -251,7 +258,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 	// an older one keeps the name it had, and is let go as gone).
 	if w := rd.latest(e.Inode.ID); w != nil {
 		if p, ok := movedTo(e, e.Inode); ok {
-			w.path = p
+			w.path, w.moved = p, true
 		}
 	}
 	replaced := ""
@@ -261,7 +268,13 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 			break
 		}
 	}
-	if replaced == "" || len(rd.waiting) == 0 {
+	if replaced == "" {
+		if p, ok := movedTo(e, e.Inode); ok && !e.Inode.Dir && e.Inode.LastSync != nil && !e.Inode.DataPending() {
+			rd.published(r, e, p)
+		}
+		return
+	}
+	if len(rd.waiting) == 0 {
 		return
 	}
 	keep := rd.waiting[:0]
@@ -304,7 +317,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 		found[w.id] = true
 		if w.hit > 0 && !rd.hits[w.hit-1].dropped && rd.hits[w.hit-1].name.path == w.path {
 			h := &rd.hits[w.hit-1]
-			h.at, h.replaced, h.name.made, h.state = e.Ref, replaced, w.made, stateOf(r.m, e.Ref, w.path, st)
+			h.at, h.replaced, h.made, h.name.made, h.state = e.Ref, replaced, false, w.made, stateOf(r.m, e.Ref, w.path, st)
 			pinOp(r.m, w.made)
 			w.made = nil
 			keep = append(keep, w)
@@ -327,6 +340,45 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 	clear(rd.waiting[len(keep):])
 	rd.waiting = keep
 	rd.reindex()
+}
+
+// published asks, at a rename that gave a synced file the new name p
+// (Exim renames its -H file into the spool beside the -D file it made
+// and synced under its own name), which of the files synced just before
+// it a crash can lose while keeping p: a file made under its name, not
+// moved since, which a crash leaves missing. Of the waiting files it
+// looks at the last maxMoving alone, the ones the new file was made
+// beside, so that a run of saves, each a temp file renamed to a new name,
+// costs nothing per rename. A file found keeps its first hit: a later
+// rename that replaces a file moves it as it moves others.
+func (rd *renameBeforeDirSync) published(r *run, e *model.Effect, p string) {
+	for i := len(rd.waiting) - 1; i >= 0 && i >= len(rd.waiting)-maxMoving; i-- {
+		w := &rd.waiting[i]
+		if w.id == e.Inode.ID || w.moved || w.hit > 0 {
+			continue
+		}
+		ino := w.current(r.m)
+		if ino == nil || ino.DataPending() {
+			continue
+		}
+		made := pendingMaker(r.m, ino, w.path)
+		if made == nil || made.Kind != model.EntryCreate {
+			continue
+		}
+		st, ok := r.m.NameLostWithLast(w.path, 256, ino)
+		if !ok || st.Outcome != model.Missing {
+			continue
+		}
+		w.made = made
+		r.m.Pin(ino)
+		pinOp(r.m, made)
+		if rd.unsettled == nil {
+			rd.unsettled = map[string][]int{}
+		}
+		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
+		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: p, made: true, name: *w, state: stateOf(r.m, e.Ref, w.path, st)})
+		w.hit, w.made = len(rd.hits), nil
+	}
 }
 
 // pinOp pins the files entry operation op names: a hit keeps op (its
@@ -362,6 +414,12 @@ func (rd *renameBeforeDirSync) Finish(r *run) {
 		if h.dropped || !w.made.Durable {
 			continue // a temp name, or one never made durable (name-not-synced's)
 		}
+		if h.made && h.ino.Name() != w.path {
+			// Renamed again later: a temp name when the new file was
+			// published, which it cannot have named (Borg renames its
+			// integrity file into place before its hints and index).
+			continue
+		}
 		p, d, old, name := h.ino.Name(), dirWords(parentDirOf(w.path)), base(h.replaced), base(w.path)
 		synced, related, left := "whose data was synced", "data synced", name+" missing"
 		if h.ino.Dir {
@@ -370,12 +428,16 @@ func (rd *renameBeforeDirSync) Finish(r *run) {
 		if h.state != nil && h.state.Outcome != string(model.Missing) && h.state.Words != "" {
 			left = name + " " + h.state.Words // the rename that gave the name replaced a file
 		}
+		did, kept, does := "replaced "+old, "the new "+old, " replaces "+old
+		if h.made {
+			did, kept, does = "gave "+old+" its name", old, " gives "+old+" its name"
+		}
 		f := newFinding(RenameBeforeDirSync, p, h.at,
-			fmt.Sprintf("%s replaced %s while the name of %s, %s, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep the new %s and leave %s; if %s names or needs %s, fsync %s before the %s",
-				h.at.Syscall, old, name, synced, d, old, left, old, name, d, h.at.Syscall))
+			fmt.Sprintf("%s %s while the name of %s, %s, was not yet durable (%s was fsynced only later): the directory's changes can reach the disk in any order, so a crash can keep %s and leave %s; if %s names or needs %s, fsync %s before the %s",
+				h.at.Syscall, did, name, synced, d, kept, left, old, name, d, h.at.Syscall))
 		f.relate(w.made.Event(), "gives "+name+" its name, not yet durable")
 		f.relate(w.sync, related)
-		f.relate(h.at, h.at.Syscall+" replaces "+old)
+		f.relate(h.at, h.at.Syscall+does)
 		f.State = h.state
 		r.emit(f)
 	}

@@ -35,7 +35,9 @@ func TestRenameBeforeDirSync(t *testing.T) {
 		{"the directory fsynced before the rename", []string{openDir, manifest, syncMan, dirSync, current, replace, dirSync}, nil, nil},
 		{"ext4 commits the create first", []string{openDir, manifest, syncMan, current, replace, dirSync}, []model.Persistence{model.Ext4}, nil},
 		{"the new file's data never synced", []string{openDir, manifest, closeMan, current, replace, dirSync}, nil, nil},
-		{"a rename to a new name replaces nothing", []string{openDir, manifest, syncMan, current, fresh, dirSync}, nil, nil},
+		// A new name publishes the file as a replace does (see
+		// TestRenameBeforeDirSyncNewName).
+		{"a rename to a new name", []string{openDir, manifest, syncMan, current, fresh, dirSync}, nil, []string{"/d/MANIFEST-2"}},
 		{"the directory never fsynced: name-not-synced's", []string{openDir, manifest, syncMan, current, replace}, nil, nil},
 		{"a sync of everything before the rename", []string{openDir, manifest, syncMan, sync, current, replace, dirSync}, nil, nil},
 		{"written again after its sync", []string{openDir, manifest, syncMan, rewrite, current, replace, dirSync}, nil, nil},
@@ -56,7 +58,11 @@ func TestRenameBeforeDirSync(t *testing.T) {
 				if f.State == nil || f.State.Outcome != string(model.Missing) || f.State.Path != f.Path {
 					t.Errorf("%s: state %+v, want %s missing", f.Path, f.State, f.Path)
 				}
-				for _, w := range []string{"CURRENT", "MANIFEST-2", "fsync the directory d before the rename"} {
+				pointer := "CURRENT"
+				if slices.Contains(tc.lines, fresh) {
+					pointer = "POINTER"
+				}
+				for _, w := range []string{pointer, "MANIFEST-2", "fsync the directory d before the rename"} {
 					if !strings.Contains(f.Message, w) {
 						t.Errorf("message %q does not say %q", f.Message, w)
 					}
@@ -184,5 +190,54 @@ func TestRenameBeforeDirSyncLastPointer(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"/d/a", "/d/b"}; !slices.Equal(got, want) {
 		t.Errorf("findings on %q, want %q", got, want)
+	}
+}
+
+// TestRenameBeforeDirSyncNewName: a rename that gives a synced file a
+// new name publishes it as a replace does. Exim writes a message's -D
+// file and fsyncs it, then its -H file under a temp name, fsyncs that
+// and renames it into the spool: before the directory's fsync a crash
+// can keep the -H and lose the -D. A file still under a temp name then,
+// renamed only later, is none the new file can need (Borg's hints and
+// index, renamed after its integrity file).
+func TestRenameBeforeDirSyncNewName(t *testing.T) {
+	const (
+		openDir = `1 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4`
+		data    = "1 openat(AT_FDCWD, \"/d/m-D\", O_RDWR|O_CREAT|O_EXCL, 0640) = 3\n1 write(3, \"body\", 4) = 4\n1 fsync(3) = 0"
+		hdr     = "1 openat(AT_FDCWD, \"/d/hdr.tmp\", O_RDWR|O_CREAT|O_EXCL, 0640) = 5\n1 write(5, \"hdr\", 3) = 3\n1 fsync(5) = 0\n1 close(5) = 0"
+		hdrNo   = "1 openat(AT_FDCWD, \"/d/hdr.tmp\", O_RDWR|O_CREAT|O_EXCL, 0640) = 5\n1 write(5, \"hdr\", 3) = 3\n1 close(5) = 0"
+		publish = `1 rename("/d/hdr.tmp", "/d/m-H") = 0`
+		dirSync = `1 fsync(4) = 0`
+		hints   = "1 openat(AT_FDCWD, \"/d/hints.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"h\", 1) = 1\n1 fsync(3) = 0\n1 close(3) = 0"
+		hintsIn = `1 rename("/d/hints.tmp", "/d/hints") = 0`
+	)
+	for _, tc := range []struct {
+		name   string
+		lines  []string
+		models []model.Persistence
+		want   string
+	}{
+		{"the -H file published beside the -D file", []string{openDir, data, hdr, publish, dirSync}, nil, "/d/m-D"},
+		{"the directory fsynced before", []string{openDir, data, dirSync, hdr, publish, dirSync}, nil, ""},
+		{"ext4 commits in order", []string{openDir, data, hdr, publish, dirSync}, []model.Persistence{model.Ext4}, ""},
+		{"the renamed file never synced", []string{openDir, data, hdrNo, publish, dirSync}, nil, ""},
+		{"the waiting file renamed into place later", []string{openDir, hints, hdr, publish, dirSync, hintsIn, dirSync}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			existed := func(p string) (bool, bool) { return p == "/d", true }
+			fs := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync)
+			if tc.want == "" {
+				for _, f := range fs {
+					t.Errorf("unexpected finding: %s", f.Message)
+				}
+				return
+			}
+			if len(fs) != 1 || fs[0].Path != tc.want {
+				t.Fatalf("findings %v, want one on %s", fs, tc.want)
+			}
+			if f := fs[0]; !strings.Contains(f.Message, "rename gave m-H its name while the name of m-D") || f.State == nil || f.State.Outcome != string(model.Missing) {
+				t.Errorf("finding %q, state %+v", f.Message, f.State)
+			}
+		})
 	}
 }
