@@ -1,7 +1,8 @@
 // Package parser reads strace logs into typed events.
 //
 // It accepts what users actually have: strace 4.x to 6.x output with or
-// without -f, -ff sets (PREFIX.PID files merged by timestamp), -t/-tt/-ttt/-r
+// without -f, -ff sets (PREFIX.PID files merged by timestamp, each -tt file
+// placed on its day of the run: see placeDays), -t/-tt/-ttt/-r
 // timestamps, -T durations, -y/-yy fd annotations, -X raw/abbrev/verbose,
 // -x/-xx escapes, -s truncation, -Y command names, and calls that strace
 // split into "<unfinished ...>" and "<... NAME resumed>" halves, which the

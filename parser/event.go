@@ -80,8 +80,9 @@ type Event struct {
 	PID int // 0 when the trace has no pid column (a single process)
 
 	// Time is the timestamp as nanoseconds: since the Unix epoch (-ttt),
-	// since midnight (-t, -tt), or since the first line (-r). HasTime is
-	// false when the line carried none.
+	// since midnight of the run's first day (-t, -tt: a later day adds
+	// 24 h), or since the first line (-r). HasTime is false when the line
+	// carried none.
 	Time int64
 	Dur  time.Duration // -T time spent in the call; -1 when not printed
 	// Done is, for an event of an -ff set of several files, when the call

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -360,4 +361,178 @@ func TestOpenPrefixThatIsAFile(t *testing.T) {
 	if !IsSet(filepath.Join(dir, "u")) {
 		t.Errorf("IsSet(u) = false")
 	}
+}
+
+// setOrder reads an -ff set and says where each event came from, as
+// "FILE:LINE", in the order of the merge; it fails unless the merged
+// times never go back.
+func setOrder(t *testing.T, prefix string) []string {
+	t.Helper()
+	var at []string
+	var last int64 = math.MinInt64
+	for _, ev := range readSet(t, prefix, Options{}, nil) {
+		at = append(at, fmt.Sprintf("%s:%d", filepath.Base(ev.Pos.File), ev.Pos.Line))
+		if ev.Time < last {
+			t.Errorf("%s:%d at %v, before the event merged ahead of it (%v)", filepath.Base(ev.Pos.File), ev.Pos.Line, time.Duration(ev.Time), time.Duration(last))
+		}
+		last = ev.Time
+	}
+	return at
+}
+
+// lines lists "NAME:1" to "NAME:n".
+func lines(name string, from, to int) []string {
+	var out []string
+	for i := from; i <= to; i++ {
+		out = append(out, fmt.Sprintf("%s:%d", name, i))
+	}
+	return out
+}
+
+// TestFFSetMidnight: an -ff set stamped -tt whose child process began
+// after midnight, while its parent began before. Each file noticed only
+// its own midnight, so the child's lines (00:00:00.05) read as the first
+// of the run and were merged ahead of the parent's open, fsync and clone
+// at 23:59:58-59: the write after the fsync came before it, and check
+// found nothing wrong. The child's file follows the clone that made it,
+// as noon.*, the same run twelve hours earlier, always did.
+func TestFFSetMidnight(t *testing.T) {
+	for _, name := range []string{"fsync-early", "noon", "rename-late"} {
+		t.Run(name, func(t *testing.T) {
+			p, c := name+".200", name+".201"
+			parentLines := 11
+			cloneLine := 3
+			if name == "rename-late" {
+				cloneLine = 5
+			}
+			want := append(append(lines(p, 1, cloneLine), lines(c, 1, 3)...), lines(p, cloneLine+1, parentLines)...)
+			for _, room := range []int{64, 1} {
+				withMaxOpen(t, room)
+				if diff := cmp.Diff(want, setOrder(t, filepath.Join("testdata", "midnight", name))); diff != "" {
+					t.Errorf("open=%d: order (-want +got):\n%s", room, diff)
+				}
+			}
+		})
+	}
+	evs := readSet(t, filepath.Join("testdata", "midnight", "fsync-early"), Options{}, nil)
+	for _, ev := range evs {
+		if ev.Pos.Line == 1 && strings.HasSuffix(ev.Pos.File, ".201") {
+			if want := 24*time.Hour + 50*time.Millisecond; time.Duration(ev.Time) != want {
+				t.Errorf("the child's first call at %v, want %v (the day after)", time.Duration(ev.Time), want)
+			}
+		}
+	}
+}
+
+// writeMembers writes an -ff set's files, PREFIX.PID, and returns PREFIX.
+func writeMembers(t *testing.T, files map[int]string) string {
+	t.Helper()
+	prefix := filepath.Join(t.TempDir(), "run")
+	for pid, text := range files {
+		if err := os.WriteFile(fmt.Sprintf("%s.%d", prefix, pid), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return prefix
+}
+
+const forkTo = `clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000000a10) = `
+
+// TestFFSetDays: how the files of an -ff set stamped with times of day
+// are placed on the days of a run: a child on the day of the clone that
+// made it, across several midnights; processes that no clone made (the
+// command and the ones strace attached to) together at the start; and
+// where neither tells, an error rather than a guess.
+func TestFFSetDays(t *testing.T) {
+	h := func(d, hh, mm int) time.Duration {
+		return time.Duration(d)*24*time.Hour + time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute
+	}
+	t.Run("several midnights", func(t *testing.T) {
+		// The parent runs from 22:00 to the second day after, a line
+		// every four hours at most; its child, made at 23:00 on the
+		// first day after, begins at 00:30 on the second.
+		prefix := writeMembers(t, map[int]string{
+			300: "22:00:00.000000 getpid() = 300\n02:00:00.000000 getpid() = 300\n06:00:00.000000 getpid() = 300\n" +
+				"10:00:00.000000 getpid() = 300\n14:00:00.000000 getpid() = 300\n18:00:00.000000 getpid() = 300\n" +
+				"22:00:00.000000 getpid() = 300\n23:00:00.000000 " + forkTo + "301\n02:00:00.000000 exit_group(0) = ?\n02:00:00.000100 +++ exited with 0 +++\n",
+			301: "00:30:00.000000 getpid() = 301\n01:00:00.000000 exit_group(0) = ?\n01:00:00.000100 +++ exited with 0 +++\n",
+		})
+		evs := readSet(t, prefix, Options{}, nil)
+		var got []time.Duration
+		for _, ev := range evs {
+			if ev.PID == 301 {
+				got = append(got, time.Duration(ev.Time).Truncate(time.Minute))
+			}
+		}
+		if want := []time.Duration{h(2, 0, 30), h(2, 1, 0), h(2, 1, 0)}; !slices.Equal(got, want) {
+			t.Errorf("the child's calls at %v, want %v", got, want)
+		}
+		if want := append(append(lines("run.300", 1, 8), lines("run.301", 1, 3)...), lines("run.300", 9, 10)...); !slices.Equal(setOrder(t, prefix), want) {
+			t.Errorf("order %v, want %v", setOrder(t, prefix), want)
+		}
+	})
+	t.Run("attached before and after midnight", func(t *testing.T) {
+		// strace -p of two threads: neither file made by a clone in the
+		// set, one begun before midnight and one after.
+		prefix := writeMembers(t, map[int]string{
+			400: "00:00:00.300000 close(5) = 0\n00:00:00.400000 exit(0) = ?\n00:00:00.400100 +++ exited with 0 +++\n",
+			401: "23:59:59.900000 close(6) = 0\n00:00:00.500000 exit_group(0) = ?\n00:00:00.500100 +++ exited with 0 +++\n",
+		})
+		want := []string{"run.401:1", "run.400:1", "run.400:2", "run.400:3", "run.401:2", "run.401:3"}
+		if diff := cmp.Diff(want, setOrder(t, prefix)); diff != "" {
+			t.Errorf("order (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("single file", func(t *testing.T) {
+		prefix := writeMembers(t, map[int]string{
+			500: "23:59:59.900000 close(6) = 0\n00:00:00.500000 exit_group(0) = ?\n",
+		})
+		var got []time.Duration
+		for _, ev := range readSet(t, prefix, Options{}, nil) {
+			got = append(got, time.Duration(ev.Time))
+		}
+		if want := []time.Duration{h(0, 23, 59) + 59*time.Second + 900*time.Millisecond, h(1, 0, 0) + 500*time.Millisecond}; !slices.Equal(got, want) {
+			t.Errorf("times %v, want %v", got, want)
+		}
+	})
+	doubt := map[string]map[int]string{
+		// Three processes no clone made, begun eight hours apart: which
+		// was first?
+		"spread over the clock": {
+			600: "00:00:00.000000 close(3) = 0\n",
+			601: "08:00:00.000000 close(3) = 0\n",
+			602: "16:00:00.000000 close(3) = 0\n",
+		},
+		// 611 could have begun at 10:30 on the first day or the second:
+		// 610 runs for more than a day.
+		"a run longer than a day": {
+			610: "10:00:00.000000 close(3) = 0\n18:00:00.000000 close(3) = 0\n02:00:00.000000 close(3) = 0\n10:00:00.000000 close(3) = 0\n11:00:00.000000 close(3) = 0\n",
+			611: "10:30:00.000000 close(4) = 0\n",
+		},
+	}
+	for name, files := range doubt {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(writeMembers(t, files), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			_, err = s.Next()
+			if err == nil || !strings.Contains(err.Error(), "which day the calls of") || !strings.Contains(err.Error(), "record with -ttt") {
+				t.Errorf("got %v, want an error saying the day cannot be told", err)
+			}
+		})
+	}
+	// The same runs stamped -ttt read as they did: the stamps tell the
+	// day.
+	t.Run("epoch", func(t *testing.T) {
+		prefix := writeMembers(t, map[int]string{
+			620: "1700000000.000000 close(3) = 0\n1700050000.000000 close(3) = 0\n1700100000.000000 close(3) = 0\n",
+			621: "1700001800.000000 close(4) = 0\n",
+		})
+		want := []string{"run.620:1", "run.621:1", "run.620:2", "run.620:3"}
+		if diff := cmp.Diff(want, setOrder(t, prefix)); diff != "" {
+			t.Errorf("order (-want +got):\n%s", diff)
+		}
+	})
 }

@@ -210,6 +210,9 @@ type ffState struct {
 	id   fs.FileInfo // the file first opened, to open the same one again
 	head *Event      // the member's next event, in the heap
 	used int64       // when it was last read (ffSet.clock)
+	// base is what its times add to come onto the set's clock: the days
+	// before its first line's, for times of day (placeDays).
+	base int64
 }
 
 func openSet(prefix string, members []ffMember, opt Options) (Stream, error) {
@@ -267,6 +270,7 @@ func (s *ffSet) reader(i int) (*Reader, error) {
 			m.id, _ = f.Stat()
 		}
 		r.pid = m.pid
+		r.dayOff, r.lastTime = m.base, m.base
 		r.lp.cache = s.cache
 		r.evidence = s.evidence
 		if len(s.ms) > 1 {
@@ -371,6 +375,11 @@ func (s *ffSet) pull(i int) error {
 
 func (s *ffSet) Next() (*Event, error) {
 	if !s.primed {
+		if len(s.ms) > 1 && !s.opt.anyDay {
+			if err := s.placeDays(); err != nil {
+				return nil, err
+			}
+		}
 		s.primed = true
 		s.h.ms = s.ms
 		for i := range s.ms {

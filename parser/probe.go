@@ -57,7 +57,7 @@ func ProbeTrace(path string) (Probe, error) {
 		s = NewReader(readCloser{&headReader{r: f, limit: probeBytes, first: true}, f}, path, Options{DecodeNone: true})
 	} else {
 		var err error
-		if s, err = Open(path, Options{DecodeNone: true}); err != nil {
+		if s, err = Open(path, Options{DecodeNone: true, anyDay: true}); err != nil {
 			return Probe{}, err
 		}
 		limit = probeEvents

@@ -60,6 +60,12 @@ type Options struct {
 	// nothing: a Reader or an -ff set read directly allocates as usual.
 	Recycle bool
 
+	// anyDay leaves the files of an -ff set stamped with times of day
+	// each on the day of its own first line, unread before the merge
+	// (placeDays): for ProbeTrace, which reads a set's first events
+	// only, for what they show, not their order.
+	anyDay bool
+
 	// pool is where the Readers of a recycling Pipeline's stream take
 	// their events from (see eventPool), set by Pipeline.
 	pool *eventPool
