@@ -161,7 +161,8 @@ func (e *explorer) blameSeen(s *state) {
 // torn or zeros) is what s holds at that path, or at another name of its
 // file, and the finding's window has begun by s's crash point (begun). A
 // finding about the same file that foresees another outcome (the name
-// missing, where s holds a torn record) does not.
+// missing, where s holds a torn record) does not. Where s changes several
+// files, each rule is named with the file its finding is about.
 func (e *explorer) predicted(s *state) []string {
 	if len(s.diffs) == 0 {
 		return nil
@@ -173,7 +174,15 @@ func (e *explorer) predicted(s *state) []string {
 			continue
 		}
 		seen[f.Rule.ID] = true
-		ids = append(ids, f.Rule.ID)
+		id := f.Rule.ID
+		if len(s.diffs) > 1 {
+			// A state that changes several files: which one the
+			// finding foresaw, for the checker may have failed on
+			// another ("predicted by" a finding about a log file, where
+			// the file it needs is the one missing).
+			id += " on " + relOrPath(e.opt.Root, f.Path)
+		}
+		ids = append(ids, id)
 	}
 	return ids
 }

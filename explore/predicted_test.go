@@ -62,9 +62,16 @@ func TestPredictedByState(t *testing.T) {
 		{"a name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log", model.Missing), nil},
 		{"a name lost by the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(12, "/R/log", model.Missing), []string{check.RemoveBeforeSync}},
 		{"another name lost before the finding's call", []*check.Finding{finding(check.RemoveBeforeSync, 12, missing, 3, 8, 12)}, rejected(10, "/R/log~", model.Missing, "/R/log"), nil},
+		// A state that changes two files names the file each finding
+		// is about: the checker may have failed on the other (Exim's
+		// -D missing beside a message log check foresaw missing).
+		{"two files, the finding about one", []*check.Finding{finding(check.NameNotSynced, 2, missing)}, &state{line: 6, event: &model.Ref{Seq: 6, Line: 6}, diffs: []diff{
+			{path: "/R/log", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/log"}},
+			{path: "/R/m-D", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/m-D"}},
+		}}, []string{check.NameNotSynced + " on log"}},
 	}
 	for _, tc := range tests {
-		e := &explorer{opt: Options{Predict: tc.predict}}
+		e := &explorer{opt: Options{Predict: tc.predict, Root: "/R"}}
 		if got := e.predicted(tc.s); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: predicted by %v, want %v", tc.name, got, tc.want)
 		}
