@@ -78,6 +78,24 @@ func RenamedBeforeRun(words, p string, origs []string) string {
 	return strings.Replace(words, beforeRun, "as "+orList(names)+" was before the run", 1)
 }
 
+// movedAwayWords says what an earlier version at p is when it is all
+// the program wrote to a file that p no longer names: a temp file written
+// once, synced and renamed into place, left at its temp name by a crash
+// that kept the rename off the disk holds its only version, not "an
+// earlier" one. "" for any other state.
+func movedAwayWords(m *Model, p string, s PathState, ino *Inode) string {
+	if s.Outcome != Earlier || ino == nil || ino.Dir || s.Persisted != "all" && ino.DataPending() {
+		return ""
+	}
+	if n := m.names[p]; n != nil && n.Cache == ino {
+		return ""
+	}
+	if len(ino.Names()) > 0 {
+		return "as the program wrote it, before it was renamed"
+	}
+	return "as the program wrote it, before it was removed"
+}
+
 // origName is the name the file of state s at p had before the run, when
 // s leaves it there as it was then and it had another name (see
 // BeforeRunWords); "" otherwise. An inode from before the trace is first
@@ -140,6 +158,8 @@ func (m *Model) stateWords(p string, s PathState, ino *Inode) string {
 		b.WriteString("as the " + nodeNames[ino.node] + " the run made")
 	} else if s.Outcome == Initial {
 		b.WriteString(BeforeRunWords(p, origName(p, s, ino)))
+	} else if w := movedAwayWords(m, p, s, ino); w != "" {
+		b.WriteString(w)
 	} else {
 		b.WriteString(OutcomeWords(s.Outcome))
 	}

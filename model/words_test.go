@@ -27,13 +27,14 @@ func TestStateWordsPersisted(t *testing.T) {
 		}
 	}
 	// A file with no write pending (a temp file synced, then renamed):
-	// none or all of nothing is not said.
-	synced := &Inode{ID: 8, Size: 21}
+	// none or all of nothing is not said, and what it holds at its old
+	// name is all the program wrote to it (TestMovedAwayWords).
+	synced := &Inode{ID: 8, Size: 21, name1: &[1]string{"/w/g"}}
 	for _, c := range []struct {
 		s    PathState
 		want string
 	}{
-		{PathState{Outcome: Earlier, Inode: 8, Persisted: "none"}, "with an earlier version the program wrote"},
+		{PathState{Outcome: Earlier, Inode: 8, Persisted: "none"}, "as the program wrote it, before it was renamed"},
 		{PathState{Outcome: Latest, Inode: 8, Persisted: "all"}, "as the program saw it then"},
 	} {
 		if got := m.stateWords("/w/f", c.s, synced); got != c.want {
@@ -98,5 +99,36 @@ func TestRenamedBeforeRun(t *testing.T) {
 	}
 	if got, want := BeforeRunWords("/d/db.bak", "/d/db.dir"), "as db.dir was before the run"; got != want {
 		t.Errorf("BeforeRunWords = %q, want %q", got, want)
+	}
+}
+
+// TestMovedAwayWords: a temp file written once, synced and renamed into
+// place, left at its temp name by a crash that kept the rename off the
+// disk, holds the one version the program wrote: not "an earlier
+// version". A file whose writes a crash can cut keeps the plain words.
+func TestMovedAwayWords(t *testing.T) {
+	for _, c := range []struct {
+		name, trace, want string
+	}{
+		{"synced, renamed", "1 openat(AT_FDCWD, \"/d/f.new\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"v2\", 2) = 2\n1 fsync(3) = 0\n1 close(3) = 0\n1 rename(\"/d/f.new\", \"/d/f\") = 0\n",
+			"as the program wrote it, before it was renamed"},
+		{"synced, removed", "1 openat(AT_FDCWD, \"/d/f.new\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n1 write(3, \"v2\", 2) = 2\n1 fsync(3) = 0\n1 close(3) = 0\n1 unlink(\"/d/f.new\") = 0\n",
+			"as the program wrote it, before it was removed"},
+	} {
+		m := replayTextWith(t, c.trace, parser.Options{}, Options{Existed: func(p string) (bool, bool) { return p == "/d", true }})
+		po := m.Crash("/d/f.new", 64)
+		found := false
+		for _, s := range po.States {
+			if s.Outcome != Earlier {
+				continue
+			}
+			found = true
+			if got := m.StateWords("/d/f.new", s); got != c.want {
+				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no earlier state among %v", c.name, po.Outcomes)
+		}
 	}
 }
