@@ -187,16 +187,23 @@ func TestUnalignedWriteAfterTruncation(t *testing.T) {
 		{"empty before, written twice", "10 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=0, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 0) = 100\n10 pwrite64(3, \"abcd\", 4, 100) = 4\n", false},
 		{"20 bytes before, written past them", "10 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n10 fstat(3, {st_mode=S_IFREG|0644, st_size=20, ...}) = 0\n10 pwrite64(3, \"" + b + "\", 100, 20) = 100\n10 pwrite64(3, \"abcd\", 4, 120) = 4\n", true},
 	} {
-		existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
-		res := runText(t, c.lines+"10 exit_group(0) = ?\n", Options{Existed: existed})
-		got := false
-		for _, f := range res.findings {
-			got = got || f.Rule.ID == UnalignedWrite
-		}
-		if got != c.want {
+		if got := unalignedIn(t, c.lines); got != c.want {
 			t.Errorf("%s: unaligned-write %v, want %v", c.name, got, c.want)
 		}
 	}
+}
+
+// unalignedIn reports whether unaligned-write fires on lines of process
+// 10, where /d/f and /d existed before the trace.
+func unalignedIn(t *testing.T, lines string) bool {
+	t.Helper()
+	existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
+	for _, f := range runText(t, lines+"10 exit_group(0) = ?\n", Options{Existed: existed}).findings {
+		if f.Rule.ID == UnalignedWrite {
+			return true
+		}
+	}
+	return false
 }
 
 // TestUnalignedWriteAfterRead: a page of a file from before the trace
@@ -222,13 +229,7 @@ func TestUnalignedWriteAfterRead(t *testing.T) {
 		{"a read that failed", open + "10 pread64(3, 0x7ffd, 8, 8192) = -1 EIO (Input/output error)\n" + write, true},
 		{"mapped, not read", open + "10 mmap(NULL, 20000, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000\n" + write, true},
 	} {
-		existed := func(p string) (bool, bool) { return p == "/d/f" || p == "/d", true }
-		res := runText(t, c.lines+"10 exit_group(0) = ?\n", Options{Existed: existed})
-		got := false
-		for _, f := range res.findings {
-			got = got || f.Rule.ID == UnalignedWrite
-		}
-		if got != c.want {
+		if got := unalignedIn(t, c.lines); got != c.want {
 			t.Errorf("%s: unaligned-write %v, want %v", c.name, got, c.want)
 		}
 	}

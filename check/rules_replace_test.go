@@ -137,17 +137,10 @@ func TestRenameBeforeDirSyncNamedByRename(t *testing.T) {
 			existed := func(p string) (bool, bool) {
 				return p == "/d" || p == "/d/CURRENT" || slices.Contains(tc.existed, p), true
 			}
-			fs := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync)
-			if tc.want == "" {
-				for _, f := range fs {
-					t.Errorf("unexpected finding: %s", f.Message)
-				}
+			f := onlyFinding(t, findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync), tc.want)
+			if f == nil {
 				return
 			}
-			if len(fs) != 1 || fs[0].Path != tc.want {
-				t.Fatalf("findings %v, want one on %s", fs, tc.want)
-			}
-			f := fs[0]
 			if f.State == nil || f.State.Path != tc.want || f.State.Outcome != string(tc.outcome) {
 				t.Errorf("state %+v, want %s %s", f.State, tc.want, tc.outcome)
 			}
@@ -225,19 +218,29 @@ func TestRenameBeforeDirSyncNewName(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			existed := func(p string) (bool, bool) { return p == "/d", true }
-			fs := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync)
-			if tc.want == "" {
-				for _, f := range fs {
-					t.Errorf("unexpected finding: %s", f.Message)
-				}
+			f := onlyFinding(t, findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed, Models: tc.models}, RenameBeforeDirSync), tc.want)
+			if f == nil {
 				return
 			}
-			if len(fs) != 1 || fs[0].Path != tc.want {
-				t.Fatalf("findings %v, want one on %s", fs, tc.want)
-			}
-			if f := fs[0]; !strings.Contains(f.Message, "rename gave m-H its name while the name of m-D") || f.State == nil || f.State.Outcome != string(model.Missing) {
+			if !strings.Contains(f.Message, "rename gave m-H its name while the name of m-D") || f.State == nil || f.State.Outcome != string(model.Missing) {
 				t.Errorf("finding %q, state %+v", f.Message, f.State)
 			}
 		})
 	}
+}
+
+// onlyFinding checks that fs is one finding, on want, or none when want
+// is "", and returns it (nil for none).
+func onlyFinding(t *testing.T, fs []*Finding, want string) *Finding {
+	t.Helper()
+	if want == "" {
+		for _, f := range fs {
+			t.Errorf("unexpected finding: %s", f.Message)
+		}
+		return nil
+	}
+	if len(fs) != 1 || fs[0].Path != want {
+		t.Fatalf("findings %v, want one on %s", fs, want)
+	}
+	return fs[0]
 }
