@@ -324,13 +324,7 @@ func (rd *renameBeforeDirSync) renamed(r *run, e *model.Effect) {
 			moving++
 			continue
 		}
-		r.m.Pin(ino) // its name at the end, for the finding
-		pinOp(r.m, w.made)
-		if rd.unsettled == nil {
-			rd.unsettled = map[string][]int{}
-		}
-		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
-		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: replaced, name: w, state: stateOf(r.m, e.Ref, w.path, st)})
+		rd.hit(r, ino, w, e.Ref, replaced, false, st)
 		if moving < maxMoving {
 			w.hit, w.made = len(rd.hits), nil
 			keep = append(keep, w)
@@ -370,15 +364,24 @@ func (rd *renameBeforeDirSync) published(r *run, e *model.Effect, p string) {
 			continue
 		}
 		w.made = made
-		r.m.Pin(ino)
-		pinOp(r.m, made)
-		if rd.unsettled == nil {
-			rd.unsettled = map[string][]int{}
-		}
-		rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
-		rd.hits = append(rd.hits, replaceHit{ino: ino, at: e.Ref, replaced: p, made: true, name: *w, state: stateOf(r.m, e.Ref, w.path, st)})
+		rd.hit(r, ino, *w, e.Ref, p, true, st)
 		w.hit, w.made = len(rd.hits), nil
 	}
+}
+
+// hit records that the rename at at, which replaced (or, made, gave the
+// new name) pointer, can be kept by a crash that loses the name of the
+// waiting file w (ino, its name given by w.made), st the state that
+// shows it: it pins what the finding will name and watches w's path for
+// a temp name (unsettled).
+func (rd *renameBeforeDirSync) hit(r *run, ino *model.Inode, w syncedName, at model.Ref, pointer string, made bool, st model.PathState) {
+	r.m.Pin(ino) // its name at the end, for the finding
+	pinOp(r.m, w.made)
+	if rd.unsettled == nil {
+		rd.unsettled = map[string][]int{}
+	}
+	rd.unsettled[w.path] = append(rd.unsettled[w.path], len(rd.hits))
+	rd.hits = append(rd.hits, replaceHit{ino: ino, at: at, replaced: pointer, made: made, name: w, state: stateOf(r.m, at, w.path, st)})
 }
 
 // pinOp pins the files entry operation op names: a hit keeps op (its

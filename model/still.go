@@ -58,24 +58,30 @@ func (s Still) NameBeforeRun(p string, ps PathState) (string, bool) {
 	if ps.Outcome != Initial {
 		return "", true
 	}
-	m := s.m
-	var ino *Inode
-	if ps.Inode >= 1 && ps.Inode <= m.inodes.n {
-		if ino = m.inodes.get(ps.Inode); ino == nil {
-			return "", false // retired
-		}
+	ino, ok := s.inodeOf(ps)
+	if !ok {
+		return "", false
 	}
 	return origName(p, ps, ino), true
 }
 
-// StateWords is Model.StateWords, or false.
-func (s Still) StateWords(p string, ps PathState) (string, bool) {
+// inodeOf is the inode of state ps (nil: none), or ok false where it was
+// retired: reviving it would change the model.
+func (s Still) inodeOf(ps PathState) (ino *Inode, ok bool) {
 	m := s.m
-	var ino *Inode
 	if ps.Inode >= 1 && ps.Inode <= m.inodes.n {
 		if ino = m.inodes.get(ps.Inode); ino == nil {
-			return "", false // retired
+			return nil, false // retired
 		}
 	}
-	return m.stateWords(p, ps, ino), true
+	return ino, true
+}
+
+// StateWords is Model.StateWords, or false.
+func (s Still) StateWords(p string, ps PathState) (string, bool) {
+	ino, ok := s.inodeOf(ps)
+	if !ok {
+		return "", false
+	}
+	return s.m.stateWords(p, ps, ino), true
 }
