@@ -5,55 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/smallfs"
 	"golang.org/x/sys/unix"
 )
-
-// onSmallFS runs body with dir, a fresh 1 MiB tmpfs, and reports what body
-// returns. The mount is made in a mount namespace of the body's own
-// thread, which the body never gives back (no UnlockOSThread): the thread
-// ends with the body, the namespace with the thread, and the mount with
-// the namespace, so nothing is left mounted however the test ends, kill
-// -9 included. Other threads, the test's cleanup among them, never see it.
-func onSmallFS(t *testing.T, body func(dir string) error) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: mounts a small tmpfs as root")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root")
-	}
-	dir := t.TempDir()
-	skip := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			skip <- fmt.Sprintf("unshare(CLONE_NEWNS): %v", err)
-			return
-		}
-		// Private, so that the mount does not propagate to the host.
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			skip <- fmt.Sprintf("making / private: %v", err)
-			return
-		}
-		if err := unix.Mount("crashsim-iobench-test", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=0755"); err != nil {
-			skip <- fmt.Sprintf("mount tmpfs: %v", err)
-			return
-		}
-		done <- body(dir)
-	}()
-	select {
-	case why := <-skip:
-		t.Skip(why)
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
-	}
-}
 
 // leftovers lists dir and says how many of its blocks are in use.
 func leftovers(dir string) (names []string, used uint64, err error) {
@@ -76,7 +32,10 @@ func leftovers(dir string) (names []string, used uint64, err error) {
 // filesystem is as free as before. The create modes used to leave FILE.d
 // with every file they had made, and the filesystem full (issue 28).
 func TestAdversarialFullDisk(t *testing.T) {
-	onSmallFS(t, func(dir string) error {
+	if testing.Short() {
+		t.Skip("-short: mounts a small tmpfs as root")
+	}
+	smallfs.Run(t, "crashsim-iobench-test", func(dir string) error {
 		_, used0, err := leftovers(dir)
 		if err != nil {
 			return err

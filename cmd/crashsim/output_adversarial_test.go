@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crashsim/crashsim/internal/smallfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -137,36 +137,9 @@ func TestAdversarialOutputFullDisk(t *testing.T) {
 	for range 400 {
 		args = append(args, trace)
 	}
-	dir := t.TempDir()
-	skip := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		// The mount lives in a mount namespace of this thread, which is
-		// never given back: it ends with the thread, however the test
-		// ends. crashsim is started from this thread, into the namespace.
-		runtime.LockOSThread()
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			skip <- fmt.Sprintf("unshare(CLONE_NEWNS): %v", err)
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			skip <- fmt.Sprintf("making / private: %v", err)
-			return
-		}
-		if err := unix.Mount("crashsim-output-test", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=0755"); err != nil {
-			skip <- fmt.Sprintf("mount tmpfs: %v", err)
-			return
-		}
-		done <- fullDisk(bin, dir, args)
-	}()
-	select {
-	case why := <-skip:
-		t.Skip(why)
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
-	}
+	// crashsim is started from the thread that sees the mount, into its
+	// namespace.
+	smallfs.Run(t, "crashsim-output-test", func(dir string) error { return fullDisk(bin, dir, args) })
 }
 
 func fullDisk(bin, dir string, args []string) error {

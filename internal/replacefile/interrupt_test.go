@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"syscall"
 	"testing"
 
+	"github.com/crashsim/crashsim/internal/smallfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -80,7 +80,7 @@ func TestAdversarialFullDisk(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			withMode(t, m.noTmpfile)
-			onSmallFS(t, func(dir string) error {
+			smallfs.Run(t, "crashsim-replacefile-test", func(dir string) error {
 				name := filepath.Join(dir, "report.json")
 				if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
 					return err
@@ -106,43 +106,6 @@ func TestAdversarialFullDisk(t *testing.T) {
 				return nil
 			})
 		})
-	}
-}
-
-// onSmallFS runs body with dir, a fresh 1 MiB tmpfs mounted in a mount
-// namespace of the body's own thread, which the body never gives back:
-// the mount ends with the thread, however the test ends.
-func onSmallFS(t *testing.T, body func(dir string) error) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root")
-	}
-	dir := t.TempDir()
-	skip := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			skip <- fmt.Sprintf("unshare(CLONE_NEWNS): %v", err)
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			skip <- fmt.Sprintf("making / private: %v", err)
-			return
-		}
-		if err := unix.Mount("crashsim-replacefile-test", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=0755"); err != nil {
-			skip <- fmt.Sprintf("mount tmpfs: %v", err)
-			return
-		}
-		done <- body(dir)
-	}()
-	select {
-	case why := <-skip:
-		t.Skip(why)
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
 	}
 }
 
