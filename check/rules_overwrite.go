@@ -340,6 +340,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	if ino.LastSync != nil && ino.LastSync.Seq == e.Ref.Seq {
 		// Durable when it returned (O_SYNC, O_DSYNC, RWF_DSYNC): a
 		// barrier for this file, and data made durable for every other.
+		// It can be torn itself while the call runs.
+		o.tornDuring(r, e)
 		o.closeLater(r, ino, e.Ref)
 		o.durableSeq, o.durableSeen = e.Ref.Seq, true
 		delete(o.since, ino.ID)
@@ -419,6 +421,49 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 			w.state = demonstrateFrom(r.m, e.Ref, ino.Path, r.m.Crash(ino.Path, 256), []model.Outcome{model.Torn})
 		}
 	}
+}
+
+// tornDuring reports a write durable on return that went over two pages
+// or more of data on disk, unguarded: the call writes its pages to the
+// disk one by one before it returns, so a crash while it runs can keep
+// some of them and not others, as a crash before the fsync that follows
+// a plain write can. Guarded as a window is (guarded): data of another
+// file made durable since this file's last barrier (a journal), a write
+// durable on return since then (a commit record), or a copy the last
+// barrier made durable elsewhere in the file (a doublewrite buffer).
+// No crash point of the model falls inside a call, so the finding shows
+// no crash state.
+func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
+	ino, d := e.Inode, e.Data
+	onDisk, last, ok := r.m.DurableWriteBefore()
+	if !ok || ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 {
+		return
+	}
+	held := heldBefore(ino, d)
+	if onDisk < 0 || held < onDisk {
+		onDisk = held
+	}
+	if d.Off >= onDisk {
+		return // an append, or over nothing on disk
+	}
+	end := min(d.Off+d.Len, onDisk)
+	pages := int((end-1)/page - d.Off/page + 1)
+	if pages < 2 || o.guarded(ino, last) {
+		return
+	}
+	if k, ok := o.kept[ino.ID]; ok && k.seq == last && k.bytes > 0 {
+		return
+	}
+	o.seen[ino] = true
+	r.m.Pin(ino)
+	at, n := e.Ref, d.Len
+	r.later(func() {
+		p := ino.Name()
+		f := newFinding(OverwriteInPlace, p, at, fmt.Sprintf("%s: one write of %d bytes, durable when it returned (O_SYNC, O_DSYNC or RWF_DSYNC), went over %d pages of data already on disk, with no journal or log made durable first: the call writes its pages to the disk one by one before it returns, so a crash while it runs can keep some of them and not others, leaving %s torn, some blocks new and some still old; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+			base(p), n, pages, base(p)))
+		f.relate(at, fmt.Sprintf("overwrite of %d pages on disk: a crash before it returns can keep some of them", pages))
+		r.emit(f)
+	})
 }
 
 // Close closes the trace files the rule read written bytes from.

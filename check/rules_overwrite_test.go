@@ -485,3 +485,62 @@ func TestOverwriteSizeFromListing(t *testing.T) {
 		}
 	}
 }
+
+// TestOverwriteInPlaceDuringSyncWrite: a write durable on return (an fd
+// opened O_DSYNC or O_SYNC, or RWF_DSYNC on the call) is written to the
+// disk page by page before it returns, so one over two pages of data on
+// disk can be torn by a crash while the call runs, as Java's
+// RandomAccessFile in "rwd" mode rewriting a record across a page
+// boundary can. No crash point falls inside a call: the finding has no
+// crash state, and says when the crash comes.
+func TestOverwriteInPlaceDuringSyncWrite(t *testing.T) {
+	const (
+		dsync = `1 openat(AT_FDCWD, "/w/data.db", O_RDWR|O_DSYNC) = 3`
+		stat  = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		jopen = `1 openat(AT_FDCWD, "/w/j", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4`
+		jsync = `1 fsync(4) = 0`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		fires bool
+	}{
+		{"O_DSYNC, across a page boundary", []string{dsync, stat, `1 pwrite64(3, "x"..., 600, 3800) = 600`}, true},
+		{"O_SYNC, over two pages", []string{`1 openat(AT_FDCWD, "/w/data.db", O_RDWR|O_SYNC) = 3`, stat, `1 pwrite64(3, "x"..., 8192, 0) = 8192`}, true},
+		{"RWF_DSYNC on the call", []string{`1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`, stat,
+			`1 pwritev2(3, [{iov_base="x"..., iov_len=8192}], 1, 4096, RWF_DSYNC) = 8192`}, true},
+		{"within a page", []string{dsync, stat, `1 pwrite64(3, "x"..., 4096, 4096) = 4096`}, false},
+		{"over the last page and past the end", []string{dsync, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`}, false},
+		{"an append", []string{dsync, stat, `1 pwrite64(3, "x"..., 8192, 16384) = 8192`}, false},
+		{"a journal synced first", []string{jopen, `1 write(4, "old", 3) = 3`, jsync, dsync, stat, `1 pwrite64(3, "x"..., 600, 3800) = 600`}, false},
+		{"a commit record written first", []string{dsync, stat, `1 pwrite64(3, "meta", 4, 0) = 4`, `1 pwrite64(3, "x"..., 600, 3800) = 600`}, false},
+	}
+	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runText(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed})
+			var got []*Finding
+			for _, f := range res.findings {
+				if f.Rule.ID == OverwriteInPlace {
+					got = append(got, f)
+				}
+			}
+			if (len(got) > 0) != tc.fires {
+				t.Fatalf("%d overwrite-in-place findings, want them %v", len(got), tc.fires)
+			}
+			if !tc.fires {
+				return
+			}
+			f := got[0]
+			if f.Path != "/w/data.db" || f.Line != 3 {
+				t.Errorf("finding on %s at line %d, want /w/data.db at the write", f.Path, f.Line)
+			}
+			if !strings.Contains(f.Message, "durable when it returned") || !strings.Contains(f.Message, "a crash while it runs") {
+				t.Errorf("message %q does not say the call itself can be torn", f.Message)
+			}
+			if f.State != nil {
+				t.Errorf("state %+v: no crash point falls inside a call", f.State)
+			}
+		})
+	}
+}

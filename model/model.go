@@ -245,6 +245,9 @@ type Model struct {
 	// syncfs of it (see SyncedAfter).
 	lastSyncAll int
 	syncedFS    map[string]int
+	// syncWrite is what the file of the last write durable on return
+	// had on disk just before it (see DurableWriteBefore).
+	syncWrite syncWrite
 	// eff and paths are Apply's, kept here so that no event allocates
 	// them: observers read an Effect only during the call.
 	eff   Effect
@@ -1225,8 +1228,36 @@ func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
 	if sync && syncedWithRange(ino, off, n) {
 		d := *eff.Data
 		eff.Data = &d
+		m.syncWrite = syncWrite{seq1: ev.Seq + 1, durableSize: ino.DurableSize, lastSync: -1}
+		if ino.LastSync != nil {
+			m.syncWrite.lastSync = ino.LastSync.Seq
+		}
 		m.persist(ino, m.eventRef())
 	}
+}
+
+// syncWrite is, for a write durable on return, its event (seq1, counted
+// from 1: 0 before any) and what its file had on disk just before it: its
+// durable size and the event of the barrier that last made its data
+// durable (-1: none in the trace).
+type syncWrite struct {
+	seq1        int
+	durableSize int64
+	lastSync    int
+}
+
+// DurableWriteBefore says, for the event being applied when it is a
+// write durable on return (O_SYNC, O_DSYNC, RWF_DSYNC), what its file had
+// on disk just before the call: its durable size (-1: unknown) and the
+// event of the barrier that made its data durable last (-1: none). ok is
+// false for any other event. The call wrote its pages to the disk one by
+// one before it returned, so a crash during it can keep some and not
+// others; a rule that asks about that needs the file as it was.
+func (m *Model) DurableWriteBefore() (durableSize int64, lastSync int, ok bool) {
+	if m.syncWrite.seq1 != m.last.Seq+1 {
+		return 0, 0, false
+	}
+	return m.syncWrite.durableSize, m.syncWrite.lastSync, true
 }
 
 // syncedWithRange reports whether a write of n bytes at off, just added
