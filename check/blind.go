@@ -497,6 +497,9 @@ type Watcher struct {
 	archSeen        syscalls.Evidence
 
 	forks map[int]model.Ref // child pid -> the call that returned it
+	// runtimes is the language runtime each process ran, where the
+	// trace showed one (runtime.go).
+	runtimes map[int]runtimeKind
 	// sigchld is the first SIGCHLD naming each child (si_pid): a child no
 	// line belongs to was not followed, or a filter left its calls out,
 	// even when the fork that made it is not in the trace either.
@@ -969,6 +972,10 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 		}
 	case syscalls.Execve:
 		w.execSeen = true
+		if ev.OK() || !ev.RetKnown {
+			// An execve that "failed" with ? did replace the image.
+			w.noteExec(ev.PID, ev.Arg(0).Str)
+		}
 		if ev.OK() {
 			w.execs++
 			if w.execFresh == nil {
@@ -1103,6 +1110,7 @@ func (w *Watcher) observe(ev *parser.Event, c *watchCall, paths []string) {
 			if _, ok := w.forks[int(ev.Ret)]; !ok {
 				w.forks[int(ev.Ret)] = ref(ev)
 			}
+			w.noteFork(ev.PID, int(ev.Ret))
 			if ev.CloneFlags()&syscalls.CLONE_THREAD != 0 {
 				if w.leader == nil {
 					w.leader = map[int]int{}

@@ -449,6 +449,9 @@ type run struct {
 	// names is what the program did to names, alike under every model:
 	// one for all the runs of a check, kept by the first (nameNotSynced).
 	names *nameHistory
+	// watch is the check's blind-spot watcher, which also knows which
+	// runtime each process ran (runtime.go).
+	watch *Watcher
 	// scratch is the finding run.newFinding reuses, text the room of
 	// its message (run.message).
 	scratch Finding
@@ -627,7 +630,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	defer shared.Close()
 	watch.openFlags = shared.OpenFlags
 	for i, p := range models {
-		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names}
+		r := &run{p: p, opt: &opt, rules: newObservers(), index: i, col: col, names: names, watch: watch}
 		r.byKind = byKind(r.rules)
 		first := i == 0
 		mo := model.Options{Persistence: p, Existed: opt.Existed, InitialSize: opt.InitialSize, Cwd: opt.Cwd, FDs: opt.FDs, NameFiles: opt.NameFiles, Retire: retireModels, RetireBatch: retireBatch, Shared: shared, PinsOnly: true, AuditPins: auditPins, Reads: true, FSOf: fsOf, Observe: func(m *model.Model, e *model.Effect) {

@@ -68,3 +68,50 @@ func TestFsyncBeforeWriteNextBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestFsyncBeforeWriteAdvice: the advice names the flush of the runtime
+// the syncing process ran, as its execve showed it, through the forks
+// and threads that followed (the JVM syncs from a thread of its own);
+// where the trace shows none, the common ones.
+func TestFsyncBeforeWriteAdvice(t *testing.T) {
+	const save = "openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+	body := func(pid string) string {
+		return pid + " " + save + pid + " fsync(3) = 0\n" + pid + " write(3, \"v1\", 2) = 2\n" + pid + " close(3) = 0\n"
+	}
+	const end = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	for _, c := range []struct {
+		name, text, advice string
+	}{
+		{"python", "100 execve(\"/usr/bin/python3.11\", [\"python3\", \"save.py\"], 0x7ffd0 /* 9 vars */) = 0\n" + body("100") + end,
+			"in Python, call f.flush() before os.fsync(f.fileno())"},
+		{"a JVM thread", "100 execve(\"/usr/lib/jvm/java-17-openjdk-amd64/bin/java\", [\"java\", \"Save\"], 0x7ffd0 /* 9 vars */) = 0\n" +
+			"100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f0, parent_tid=0x7f0, exit_signal=0, stack=0x7f0, stack_size=0x100000, tls=0x7f0} => {parent_tid=[101]}, 88) = 101\n" +
+			body("101") + end,
+			"in Java, flush the stream or writer before getFD().sync()"},
+		{"perl, run by a shell", "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"perl save.pl\"], 0x7ffd0 /* 9 vars */) = 0\n" +
+			"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 101\n" +
+			"101 execve(\"/usr/bin/perl\", [\"perl\", \"save.pl\"], 0x7ffd0 /* 9 vars */) = 0\n" + body("101") +
+			"101 exit_group(0) = ?\n101 +++ exited with 0 +++\n" + end,
+			"in Perl, call $fh->flush before $fh->sync"},
+		{"a shell's fork of python that ran another program", "100 execve(\"/usr/bin/python3\", [\"python3\", \"run.py\"], 0x7ffd0 /* 9 vars */) = 0\n" +
+			"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 101\n" +
+			"101 execve(\"/usr/local/bin/saver\", [\"saver\"], 0x7ffd0 /* 9 vars */) = 0\n" + body("101") +
+			"101 exit_group(0) = ?\n101 +++ exited with 0 +++\n" + end,
+			"flush the program's own buffer first: f.flush() in Python, fflush(fp) in C"},
+		{"no execve", body("100") + end, "flush the program's own buffer first"},
+	} {
+		res := runText(t, c.text, Options{Roots: []string{"/w"}})
+		found := false
+		for _, f := range res.findings {
+			if f.Rule.ID == FsyncBeforeWrite {
+				found = true
+				if !strings.Contains(f.Message, c.advice) {
+					t.Errorf("%s: %q; want it to say %q", c.name, f.Message, c.advice)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no fsync-before-write finding", c.name)
+		}
+	}
+}

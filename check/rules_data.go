@@ -138,8 +138,8 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 			before = "was synced, then written again: the sync covered only what was written before it"
 		}
 		g := newFinding(FsyncBeforeWrite, p, *ino.LastSync,
-			fmt.Sprintf("%s %s, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (in Python, call f.flush() before os.fsync(f.fileno()))",
-				base(p), before, plural(len(writes), "write", "writes"), base(p), leavesOf()))
+			fmt.Sprintf("%s %s, and what was written after it is not durable (%s), so a crash can leave %s %s; sync after the last write (%s)",
+				base(p), before, plural(len(writes), "write", "writes"), base(p), leavesOf(), flushAdvice(r.watch.runtimeOf(ino.LastSync.PID))))
 		g.relate(*ino.LastSync, "the sync came too early")
 		g.relate(first.Event(), "written after the sync")
 		g.State = stateOfFile()
