@@ -671,6 +671,12 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		if ended {
 			f.relate(end, "the sync that ends the window")
 		}
+		if w.n >= 2 && w.state != nil {
+			// Some of the overwrites on disk and not the others: the
+			// first of them alone is a version the program saw, in
+			// words an earlier one, and as torn an update as any mix.
+			w.state.Outcomes = []model.Outcome{model.Torn, model.Earlier}
+		}
 		f.State = w.state
 		r.emit(f)
 	}

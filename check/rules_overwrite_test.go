@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
 	"github.com/google/go-cmp/cmp"
 )
@@ -542,5 +543,42 @@ func TestOverwriteInPlaceDuringSyncWrite(t *testing.T) {
 				t.Errorf("state %+v: no crash point falls inside a call", f.State)
 			}
 		})
+	}
+}
+
+// TestOverwriteInPlaceEarlier: of several overwrites, a crash can keep
+// the first and not the rest, a version the program saw, whose words are
+// "an earlier version": the finding's state names that outcome beside
+// torn, so that explore credits it with such a state its checker rejects
+// (Berkeley DB's hash file, rewritten page by page before one fdatasync).
+// One write over two pages can only be torn.
+func TestOverwriteInPlaceEarlier(t *testing.T) {
+	const (
+		open  = `1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`
+		stat  = `1 fstat(3, {st_mode=S_IFREG|0644, st_size=16384, ...}) = 0`
+		fsync = `1 fdatasync(3) = 0`
+	)
+	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []model.Outcome
+	}{
+		{"two overwrites", []string{open, stat, `1 pwrite64(3, "aaaa", 4, 0) = 4`, `1 pwrite64(3, "cccc", 4, 8192) = 4`, fsync}, []model.Outcome{model.Torn, model.Earlier}},
+		{"one write over two pages", []string{open, stat, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, nil},
+	} {
+		res := runText(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed})
+		var got *Finding
+		for _, f := range res.findings {
+			if f.Rule.ID == OverwriteInPlace {
+				got = f
+			}
+		}
+		if got == nil || got.State == nil {
+			t.Fatalf("%s: no overwrite-in-place finding with a state", tc.name)
+		}
+		if diff := cmp.Diff(tc.want, got.State.Outcomes); diff != "" {
+			t.Errorf("%s: the state's outcomes (-want +got):\n%s", tc.name, diff)
+		}
 	}
 }
