@@ -524,7 +524,7 @@ func (m *Model) Apply(ev *parser.Event) {
 	// have none, and filling and clearing m.eff for each cost write
 	// barriers. Only an event with an effect is copied out for observers.
 	var eff Effect
-	if ev.OK() || ev.Failed() && ev.Call.Effect().IsSync() {
+	if ev.OK() || ev.Failed() && ev.Call.Effect().IsSync() || cutWrite(ev) {
 		m.apply(ev, paths, &eff)
 	} else if ev.Errno == "ENOENT" && len(paths) > 0 {
 		m.noteMissing(ev, paths[0])
@@ -1152,12 +1152,15 @@ func (n *Inode) CutsDurable(size int64) bool {
 }
 
 func (m *Model) write(ev *parser.Event, row *syscalls.Row, eff *Effect) {
+	n := ev.Ret
+	if !ev.RetKnown {
+		n = asked(ev, row) // cut by the process's end (cutWrite)
+	}
 	h := m.fileHandle(ev, row.FD())
-	if h == nil || h.Node.Dir || ev.Ret <= 0 {
+	if h == nil || h.Node.Dir || n <= 0 {
 		return
 	}
 	ino := h.Node
-	n := ev.Ret
 	var off int64
 	positional := false
 	if i := row.Offset(); i >= 0 {
@@ -1258,6 +1261,45 @@ func (m *Model) DurableWriteBefore() (durableSize int64, lastSync int, ok bool) 
 		return 0, 0, false
 	}
 	return m.syncWrite.durableSize, m.syncWrite.lastSync, true
+}
+
+// cutWrite reports whether ev is a write the end of its process cut: the
+// thread was in the call when another one called exit_group, and strace
+// printed "= ?" for it. The kernel had copied some of its bytes into the
+// page cache by then, from none to all, and nothing synced them: the
+// model takes it as a write of every byte asked for, whose crash states
+// (none of it, a prefix, its size without the data) hold what it left.
+// Without it, a file whose last write a crash can tear read as clean.
+// A call interrupted to be restarted ("= ? ERESTARTSYS") has an errno
+// and runs again.
+func cutWrite(ev *parser.Event) bool {
+	if ev.Kind != parser.KindSyscall || ev.RetKnown || ev.Errno != "" || ev.Injected {
+		return false
+	}
+	e := ev.Call.Effect()
+	return e == syscalls.WriteFD || e == syscalls.WriteAt
+}
+
+// asked is how many bytes write call ev asked to write: its count, or the
+// lengths of its iovecs; 0 when the trace does not give them.
+func asked(ev *parser.Event, row *syscalls.Row) int64 {
+	if row.Args[row.Data()].Kind == syscalls.ArgData {
+		if i := row.Pos(syscalls.ArgSize); i >= 0 {
+			if n, ok := ev.Arg(i).Int(); ok {
+				return n
+			}
+		}
+		return 0
+	}
+	var n int64
+	for _, iov := range ev.Arg(row.Data()).Elems {
+		l, ok := iov.Field("iov_len").Int()
+		if !ok {
+			return 0
+		}
+		n += l
+	}
+	return n
 }
 
 // syncedWithRange reports whether a write of n bytes at off, just added
