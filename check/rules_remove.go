@@ -478,6 +478,14 @@ func (rs *removeBeforeSync) filled(r *run, e *model.Effect) {
 				g.copyOf = o.Path
 			}
 		}
+		if g.readName != "" && g.readName == g.copyOf {
+			// The program read the file removed under the name its new
+			// version comes from: that is the name it reads, and this a
+			// backup rotated (dbm.dumb unlinks data.bak and renames
+			// data.dir to it). A crash in between leaves the backup
+			// missing and the data where the program looks for it.
+			continue
+		}
 		rs.renamed = append(rs.renamed, g)
 		// The program named the file's new version: the other files it
 		// wrote after reading the file were not copies of it (vim

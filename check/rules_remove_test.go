@@ -9,6 +9,7 @@ import (
 
 	"github.com/crashsim/crashsim/model"
 	"github.com/crashsim/crashsim/parser"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestRemoveBeforeSync: a file read, then removed (by the process that
@@ -696,5 +697,26 @@ func TestRemoveBeforeRenamePendingAppend(t *testing.T) {
 		if len(got) != 1 || got[0].Path != "/w/st" || got[0].Line != 7 || got[0].State == nil || got[0].State.Outcome != string(model.Missing) {
 			t.Errorf("%s: %d findings %v, want one on /w/st:7, the name missing", m, len(got), got)
 		}
+	}
+}
+
+// TestRemoveBeforeRenameBackupRotated: Python's dbm.dumb saves twice: it
+// removes data.bak, renames data.dir to data.bak, and writes a new
+// data.dir. The second unlink of data.bak and rename of data.dir over it
+// are no replace in two steps: the file removed was read as data.dir,
+// the name its new version comes from, which is where the program reads.
+// The move of data.dir before its new version is written still is.
+func TestRemoveBeforeRenameBackupRotated(t *testing.T) {
+	save := "1 unlink(\"/w/data.bak\") = 0\n1 rename(\"/w/data.dir\", \"/w/data.bak\") = 0\n" +
+		"1 openat(AT_FDCWD, \"/w/data.dir\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4\n1 write(4, \"k0k1\", 4) = 4\n1 close(4) = 0\n"
+	text := "1 openat(AT_FDCWD, \"/w/data.dir\", O_RDONLY) = 3\n1 read(3, \"k0\", 8192) = 2\n1 close(3) = 0\n" + save + save
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/data.dir" || p == "/w/data.bak", true }
+	got := findingsOf(t, text, Options{Existed: existed}, RemoveBeforeRename)
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.Path)
+	}
+	if diff := cmp.Diff([]string{"/w/data.dir"}, paths); diff != "" {
+		t.Errorf("remove-before-rename findings by path (-want +got):\n%s", diff)
 	}
 }
