@@ -333,13 +333,13 @@ func Run(ctx context.Context, stream parser.Stream, opt Options) (*Result, error
 	}
 	defer b.close()
 	e := &explorer{opt: opt, work: work, base: b, data: newDataCache(opt.Root, opt.Initial), trees: map[[32]byte]*tree{},
-		files: map[string]bool{}, start: start, predict: map[int][]*check.Finding{}, lossy: map[string]bool{}}
+		files: map[string]bool{}, start: start, predict: map[int][]*check.Finding{}, lossy: map[string]check.Severity{}}
 	e.res.Seed = opt.Seed
 	for _, f := range opt.Predict {
 		if f.Rule.ID == check.CheckerFailed {
 			continue
 		}
-		e.lossy[f.Path] = true
+		e.lossy[f.Path] = max(e.lossy[f.Path], f.Rule.Severity)
 		if f.State != nil {
 			e.predict[f.State.Line] = append(e.predict[f.State.Line], f)
 		}
@@ -450,9 +450,10 @@ type explorer struct {
 	made    int         // state directories made
 	data    *dataCache
 	predict map[int][]*check.Finding // by the line of the state they demonstrate
-	// lossy are the paths check's findings name (Options.Predict): a
-	// state's finding is about one of them when it changes one.
-	lossy map[string]bool
+	// lossy are the paths check's findings name (Options.Predict), with
+	// the worst severity of a finding on each: a state's finding is about
+	// one of them when it changes one, the worst first.
+	lossy map[string]check.Severity
 
 	// One replay's: the timeline, and explore's copies of the durable
 	// content of files (each replay starts them again).

@@ -430,15 +430,24 @@ func (e *explorer) describe(s *state, c *cand) {
 			break
 		}
 	}
-	// Else the first file at a path check reports a loss at, then the
-	// first whose file check reports a loss of by another name, else the
-	// first file: a temp file left empty beside a file that lost its data
-	// is not what the checker rejects, and the finding goes by its
-	// primary's path into a problem.
+	// Else the first file at a path check reports a loss at, the worst
+	// finding's first (an error's before a warning's: files saved in turn
+	// and renamed before one directory fsync each have a warning, the one
+	// never synced an error), then the first whose file check reports a
+	// loss of by another name, else the first file: a temp file left
+	// empty beside a file that lost its data is not what the checker
+	// rejects, and the finding goes by its primary's path into a problem.
+	worst := check.Severity(0)
+	for _, d := range s.diffs {
+		if d.file {
+			worst = max(worst, e.lossy[d.path])
+		}
+	}
 	for _, pick := range []func(diff) bool{
-		func(d diff) bool { return d.file && e.lossy[d.path] },
+		func(d diff) bool { return d.file && worst > 0 && e.lossy[d.path] == worst },
+		func(d diff) bool { return d.file && e.lossy[d.path] > 0 },
 		func(d diff) bool {
-			return d.file && slices.ContainsFunc(d.paths, func(p string) bool { return e.lossy[p] })
+			return d.file && slices.ContainsFunc(d.paths, func(p string) bool { return e.lossy[p] > 0 })
 		},
 		func(d diff) bool { return d.file },
 	} {

@@ -210,6 +210,38 @@ func TestPrimaryIsTheLostFile(t *testing.T) {
 	}
 }
 
+// TestPrimaryIsTheWorstLoss: three files saved in turn, each by a temp
+// file renamed over it, and one directory fsync at the end: f1 and f0
+// synced before their renames, f2 not. check has a warning on each name
+// (rename-before-dir-sync) and an error on f2's data; a state the checker
+// rejects for f2 empty, beside f1 and f0 as they were, goes into f2's
+// problem, not f1's, whose name comes first.
+func TestPrimaryIsTheWorstLoss(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	var lines []string
+	for _, f := range []string{"f1", "f2", "f0"} {
+		lines = append(lines, `openat(AT_FDCWD, "/R/`+f+`.tmp", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3`, `write(3, "new", 3) = 3`)
+		if f != "f2" {
+			lines = append(lines, `fsync(3) = 0`)
+		}
+		lines = append(lines, `close(3) = 0`, `rename("/R/`+f+`.tmp", "/R/`+f+`") = 0`)
+	}
+	lines = append(lines, `openat(AT_FDCWD, "/R", O_RDONLY|O_DIRECTORY) = 4`, `fsync(4) = 0`, `close(4) = 0`)
+	trace := writeTrace(t, root, lines...)
+	initial := writeTree(t, map[string]string{"f0": "old", "f1": "old", "f2": "old"})
+	opt := Options{Trace: trace, Root: root, Initial: initial, WorkDir: t.TempDir(),
+		Checker: `for f in f0 f1 f2; do grep -qx 'old\|new' $f || exit 1; done`, Predict: predictIn(t, trace, root, initial)}
+	res := runTrace(t, trace, opt)
+	if len(res.Findings) == 0 {
+		t.Fatalf("no state rejected; the test needs f2 empty:\n%s", describe(res))
+	}
+	for _, f := range res.Findings {
+		if f.Path != filepath.Join(root, "f2") {
+			t.Errorf("a rejected state goes by %s, not f2: %s", f.Path, f.Message)
+		}
+	}
+}
+
 // TestBoundNotBelowBuilt: past the pending entry operations the model
 // counts every subset of (ten, under posix), its count of a point's
 // states is a lower bound from two configurations, none and all of them
