@@ -86,7 +86,8 @@ type replaceGap struct {
 	copies   [ownerRing]int
 	state    *State    // a crash right after the removal: the name missing
 	by       model.Ref // the rename of a copy to the path, or the create of a file there
-	copyOf   string    // that copy's name before it
+	copyOf   string    // that copy's name before it ("" for an O_TMPFILE linked there)
+	linked   bool      // by was a link, not a rename
 	wrote    model.Ref // the first write of the file created there
 }
 
@@ -463,7 +464,10 @@ func (rs *removeBeforeSync) filled(r *run, e *model.Effect) {
 			rs.fresh[c.New.ID] = g
 			continue
 		}
-		if e.Entry.Kind != model.EntryRename || !slices.Contains(g.copies[:], c.New.ID) {
+		if e.Entry.Kind != model.EntryRename && e.Entry.Kind != model.EntryLink || !slices.Contains(g.copies[:], c.New.ID) {
+			// A link fills it as a rename does: plocate's updatedb
+			// writes the new database into an O_TMPFILE, unlinks the
+			// old one and links the new file to its name.
 			continue
 		}
 		if c.New.Initial || len(c.New.Paths()) > 2 {
@@ -476,6 +480,15 @@ func (rs *removeBeforeSync) filled(r *run, e *model.Effect) {
 		for _, o := range e.Entry.Changes {
 			if o.Old == c.New && o.New == nil {
 				g.copyOf = o.Path
+			}
+		}
+		if e.Entry.Kind == model.EntryLink {
+			g.linked = true
+			for _, q := range c.New.Paths() {
+				if q != c.Path {
+					g.copyOf = q // the temp name it keeps
+					break
+				}
 			}
 		}
 		if g.readName != "" && g.readName == g.copyOf {
@@ -664,6 +677,9 @@ func (rs *removeBeforeSync) Finish(r *run) {
 		default:
 			f.relate(g.at, g.at.Syscall+" removes "+p+", its file left only under "+nearName(g.path, g.backup))
 		}
+		if g.copyOf == "" {
+			tmp = "the new file"
+		}
 		f.relate(g.by, g.by.Syscall+" puts "+tmp+" in its place")
 		f.State = g.state
 		r.emit(f)
@@ -715,9 +731,19 @@ func (rs *removeBeforeSync) Finish(r *run) {
 // gapWords is the message of a replace in two steps: the name p freed,
 // then the copy tmp renamed to it.
 func gapWords(g replaceGap, p, tmp string) string {
+	if g.backup == "" && g.copyOf == "" {
+		// Linked from no name: an O_TMPFILE, which linkat cannot put
+		// over a name that exists.
+		return fmt.Sprintf("%s was removed before its new version, a file with no name yet (O_TMPFILE), was linked to its name at line %d: a crash in between leaves %s missing and the new data under no name; link the new file to a temp name, then rename that over %s (rename replaces a file in one step)",
+			p, g.by.Line, p, p)
+	}
 	if g.backup == "" {
-		return fmt.Sprintf("%s was removed before its new version, %s, was renamed to its name at line %d: a crash in between leaves %s missing, its data only under %s, where nothing looks for it; rename %s over %s without removing %s first (rename replaces a file in one step)",
-			p, tmp, g.by.Line, p, tmp, tmp, p, p)
+		moved := "renamed"
+		if g.linked {
+			moved = "linked"
+		}
+		return fmt.Sprintf("%s was removed before its new version, %s, was %s to its name at line %d: a crash in between leaves %s missing, its data only under %s, where nothing looks for it; rename %s over %s without removing %s first (rename replaces a file in one step)",
+			p, tmp, moved, g.by.Line, p, tmp, tmp, p, p)
 	}
 	bak := nearName(g.path, g.backup)
 	if !g.moved {

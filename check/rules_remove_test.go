@@ -720,3 +720,37 @@ func TestRemoveBeforeRenameBackupRotated(t *testing.T) {
 		t.Errorf("remove-before-rename findings by path (-want +got):\n%s", diff)
 	}
 }
+
+// TestRemoveBeforeRenameByLink: a link fills the name a removal left as
+// a rename does. plocate's updatedb writes its new database into an
+// O_TMPFILE, fsyncs it, unlinks the old one and links the new file to
+// its name: a crash in between leaves the database missing and the new
+// data under no name. It was checked clean. A named temp file linked to
+// the name is the same gap.
+func TestRemoveBeforeRenameByLink(t *testing.T) {
+	const head = "1 openat(AT_FDCWD, \"/w/db\", O_RDONLY) = 4\n1 read(4, \"old db\\n\", 4096) = 7\n1 close(4) = 0\n"
+	const tail = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 6\n1 fsync(6) = 0\n"
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/db", true }
+	for _, c := range []struct {
+		name, body string
+		words      []string
+	}{
+		{"an O_TMPFILE linked", "1 openat(AT_FDCWD, \"/w/\", O_WRONLY|O_TMPFILE, 0640) = 5\n1 write(5, \"new db\\n\", 7) = 7\n1 fsync(5) = 0\n" +
+			"1 unlink(\"/w/db\") = 0\n1 linkat(AT_FDCWD, \"/proc/self/fd/5\", AT_FDCWD, \"/w/db\", AT_SYMLINK_FOLLOW) = 0\n",
+			[]string{"a file with no name yet (O_TMPFILE), was linked to its name at line 8", "link the new file to a temp name, then rename that over db"}},
+		{"a temp file linked", "1 openat(AT_FDCWD, \"/w/db.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0640) = 5\n1 write(5, \"new db\\n\", 7) = 7\n1 fsync(5) = 0\n" +
+			"1 unlink(\"/w/db\") = 0\n1 link(\"/w/db.tmp\", \"/w/db\") = 0\n1 unlink(\"/w/db.tmp\") = 0\n",
+			[]string{"its new version, db.tmp, was linked to its name at line 8", "rename db.tmp over db"}},
+	} {
+		got := findingsOf(t, head+c.body+tail, Options{Existed: existed}, RemoveBeforeRename)
+		if len(got) != 1 || got[0].Path != "/w/db" {
+			t.Errorf("%s: %d remove-before-rename findings, want one on /w/db", c.name, len(got))
+			continue
+		}
+		for _, w := range c.words {
+			if !strings.Contains(got[0].Message, w) {
+				t.Errorf("%s: %q does not say %q", c.name, got[0].Message, w)
+			}
+		}
+	}
+}
