@@ -517,10 +517,10 @@ var registry = []*Rule{
 		Title:    "Data on disk overwritten in place in several pieces, no journal first",
 		Severity: Warning,
 		Doc: "Data of this file on disk (zeros a preallocation left count) was overwritten in place by more " +
-			"than one write between two syncs, or by one write over more than one page (O_DSYNC ones too), with " +
-			"nothing made durable before that could repair a half-done update. The kernel writes those pages " +
-			"back in any order, so a crash before the sync (or the O_DSYNC write's return) can leave the file " +
-			"torn, some blocks new and some old. Not reported: another file synced after this one's last sync (a journal, " +
+			"than one write between two syncs, or by one over more than one page or past the end (O_DSYNC ones " +
+			"too), with nothing made durable first that could repair a half-done update. The kernel writes " +
+			"those blocks back in any order, so a crash before the sync (or the O_DSYNC write's return) can " +
+			"leave the file torn. Not reported: another file synced after this one's last sync (a journal, " +
 			"a write-ahead log), a copy of the new bytes that sync made durable elsewhere in this file, apart " +
 			"from each overwrite and as large as all of them (InnoDB's doublewrite buffer), or an O_DSYNC " +
 			"write first.",

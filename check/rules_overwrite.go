@@ -246,11 +246,17 @@ type window struct {
 	// or more reaches the disk page by page, and can be torn alone.
 	pages int
 	bytes int64
+	// past is how many bytes of the first overwrite went past the data
+	// on disk (onDisk, its overwritten part): the blocks it wrote there
+	// and the file's new size reach the disk apart from the ones it
+	// overwrote, so one write within a page can be torn at the old end
+	// (brz rewrites its dirstate with one longer write).
+	past, onDisk int64
 }
 
 // torn reports whether w's overwrites can persist in part: two of them,
-// or one over more than one page.
-func (w *window) torn() bool { return w.n >= 2 || w.pages >= 2 }
+// or one over more than one page, or one over data on disk and past it.
+func (w *window) torn() bool { return w.n >= 2 || w.pages >= 2 || w.past > 0 }
 
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 	if o.open == nil {
@@ -387,6 +393,7 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 		w.first = e.Ref
 		end := min(d.Off+d.Len, onDisk) // what it writes over
 		w.pages, w.bytes = int((end-1)/page-d.Off/page+1), d.Len
+		w.past, w.onDisk = d.Off+d.Len-end, onDisk
 	}
 	if z, ok := ino.DurableZerosFrom(); ok && d.Off >= z {
 		w.zeros++
@@ -448,7 +455,8 @@ func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
 	}
 	end := min(d.Off+d.Len, onDisk)
 	pages := int((end-1)/page - d.Off/page + 1)
-	if pages < 2 || o.guarded(ino, last) {
+	past := d.Off + d.Len - end
+	if pages < 2 && past == 0 || o.guarded(ino, last) {
 		return
 	}
 	if k, ok := o.kept[ino.ID]; ok && k.seq == last && k.bytes > 0 {
@@ -457,11 +465,15 @@ func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
 	o.seen[ino] = true
 	r.m.Pin(ino)
 	at, n := e.Ref, d.Len
+	over := fmt.Sprintf("%d pages of data already on disk", pages)
+	if pages < 2 {
+		over = fmt.Sprintf("the %d bytes of data already on disk and %d past them", onDisk-d.Off, past)
+	}
 	r.later(func() {
 		p := ino.Name()
-		f := newFinding(OverwriteInPlace, p, at, fmt.Sprintf("%s: one write of %d bytes, durable when it returned (O_SYNC, O_DSYNC or RWF_DSYNC), went over %d pages of data already on disk, with no journal or log made durable first: the call writes its pages to the disk one by one before it returns, so a crash while it runs can keep some of them and not others, leaving %s torn, some blocks new and some still old; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
-			base(p), n, pages, base(p)))
-		f.relate(at, fmt.Sprintf("overwrite of %d pages on disk: a crash before it returns can keep some of them", pages))
+		f := newFinding(OverwriteInPlace, p, at, fmt.Sprintf("%s: one write of %d bytes, durable when it returned (O_SYNC, O_DSYNC or RWF_DSYNC), went over %s, with no journal or log made durable first: the call writes its blocks and the file's size to the disk apart before it returns, so a crash while it runs can keep some of them and not others, leaving %s torn, some bytes new and some still old; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+			base(p), n, over, base(p)))
+		f.relate(at, "overwrite of data on disk: a crash before it returns can keep part of it")
 		r.emit(f)
 	})
 }
@@ -636,7 +648,13 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
 		var msg string
-		if w.n == 1 {
+		if w.n == 1 && w.pages < 2 && w.past > 0 {
+			// One write over the data on disk and past its end, within
+			// a page: the new size and blocks reach the disk apart from
+			// the bytes it overwrote.
+			msg = fmt.Sprintf("%s: one write of %d bytes went over the %d bytes of data already on disk and %d past them %s%s, with no journal or log made durable first: the kernel writes the overwritten bytes, and the new size with the blocks past the old end, back apart, so a crash in between can keep one and not the other, leaving %s torn, new bytes cut at the old end or old ones followed by zeros; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
+				base(p), w.bytes, w.onDisk, w.past, until, uncovered, base(p))
+		} else if w.n == 1 {
 			// One write over several pages: the kernel writes its pages
 			// back one by one, in any order.
 			what, leaves := "data already on disk", "some blocks new and some still old"
@@ -656,7 +674,9 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 				base(p), w.n, until, uncovered, base(p))
 		}
 		f := newFinding(OverwriteInPlace, p, w.second, msg)
-		if w.n == 1 {
+		if w.n == 1 && w.pages < 2 && w.past > 0 {
+			f.relate(w.first, "overwrite of data on disk and past its end: a crash can keep one part")
+		} else if w.n == 1 {
 			f.relate(w.first, fmt.Sprintf("overwrite of %d pages on disk: a crash can keep some of them", w.pages))
 		} else {
 			f.relate(w.first, "first overwrite of data on disk")
@@ -670,6 +690,11 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 		}
 		if ended {
 			f.relate(end, "the sync that ends the window")
+		}
+		if w.n == 1 && w.past > 0 && w.state != nil {
+			// Cut at the old end, or the old bytes followed by zeros
+			// where the size got there before the blocks.
+			w.state.Outcomes = []model.Outcome{model.Torn, model.Zeros}
 		}
 		if w.n >= 2 && w.state != nil {
 			// Some of the overwrites on disk and not the others: the

@@ -65,7 +65,14 @@ func TestOverwriteInPlace(t *testing.T) {
 		{"one write across a page boundary", []string{open, stat, `1 pwrite64(3, "x"..., 200, 4000) = 200`, fsync}, true},
 		{"one write over two pages, journal synced first", []string{jopen, jwrite, jsync, open, stat, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, false},
 		{"one write within a page", []string{open, stat, `1 pwrite64(3, "x"..., 4096, 4096) = 4096`, fsync}, false},
-		{"one write over the last page and past the end", []string{open, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`, fsync}, false},
+		// Over the last page and past the end: one page overwritten, but the
+		// new size and blocks reach the disk apart from it (as brz's below).
+		{"one write over the last page and past the end", []string{open, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`, fsync}, true},
+		// Within a page, over the data on disk and past its end (brz's
+		// dirstate, rewritten longer): the new size and the blocks past
+		// the old end reach the disk apart from the bytes overwritten.
+		{"one write over the last bytes and past the end, within a page", []string{open, `1 fstat(3, {st_mode=S_IFREG|0644, st_size=876, ...}) = 0`, `1 pwrite64(3, "x"..., 965, 0) = 965`, fsync}, true},
+		{"one write within a page, short of the end", []string{open, `1 fstat(3, {st_mode=S_IFREG|0644, st_size=876, ...}) = 0`, `1 pwrite64(3, "x"..., 800, 0) = 800`, fsync}, false},
 		{"one write over two pages, covered by a copy synced first", []string{open, stat, fsync, `1 pwrite64(3, "x"..., 8192, 16384) = 8192`, fsync, `1 pwrite64(3, "x"..., 8192, 0) = 8192`, fsync}, false},
 	}
 	existed := func(p string) (bool, bool) { return p == "/w/data.db", true }
@@ -511,7 +518,7 @@ func TestOverwriteInPlaceDuringSyncWrite(t *testing.T) {
 		{"RWF_DSYNC on the call", []string{`1 openat(AT_FDCWD, "/w/data.db", O_RDWR) = 3`, stat,
 			`1 pwritev2(3, [{iov_base="x"..., iov_len=8192}], 1, 4096, RWF_DSYNC) = 8192`}, true},
 		{"within a page", []string{dsync, stat, `1 pwrite64(3, "x"..., 4096, 4096) = 4096`}, false},
-		{"over the last page and past the end", []string{dsync, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`}, false},
+		{"over the last page and past the end", []string{dsync, stat, `1 pwrite64(3, "x"..., 8192, 12288) = 8192`}, true},
 		{"an append", []string{dsync, stat, `1 pwrite64(3, "x"..., 8192, 16384) = 8192`}, false},
 		{"a journal synced first", []string{jopen, `1 write(4, "old", 3) = 3`, jsync, dsync, stat, `1 pwrite64(3, "x"..., 600, 3800) = 600`}, false},
 		{"a commit record written first", []string{dsync, stat, `1 pwrite64(3, "meta", 4, 0) = 4`, `1 pwrite64(3, "x"..., 600, 3800) = 600`}, false},
