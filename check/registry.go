@@ -126,7 +126,7 @@ var (
 	dirSyncDetector = &detector{func() observer { return &dirSyncBeforeData{} },
 		kinds(model.EffEntry, model.EffDirSync, model.EffFileSync, model.EffSyncAll)}
 	truncateDetector = &detector{func() observer { return &truncateInPlace{} },
-		kinds(model.EffTruncate, model.EffWrite, model.EffFileSync, model.EffSyncAll)}
+		kinds(model.EffTruncate, model.EffWrite, model.EffFileSync, model.EffSyncAll, model.EffEntry)}
 	overwriteDetector = &detector{func() observer { return &overwriteInPlace{} },
 		kinds(model.EffWrite, model.EffFileSync, model.EffSyncAll)}
 	syncErrDetector = &detector{func() observer { return &syncErrorIgnored{seen: map[*model.Inode]bool{}} },
@@ -492,9 +492,9 @@ var registry = []*Rule{
 		ID:       TruncateInPlace,
 		Title:    "File truncated and rewritten in place instead of replaced",
 		Severity: Warning,
-		Doc: "A file that had content was truncated, by O_TRUNC on open or by ftruncate, and rewritten under the " +
-			"same name before the truncation was durable. Until the new bytes are durable, a crash can leave the " +
-			"file empty or with only part of the new content, and the old version is already gone; an fsync at " +
+		Doc: "A file that had content was truncated, by O_TRUNC on open or by ftruncate (or unlinked and made " +
+			"anew), and rewritten under the same name before that was durable. Until the new bytes are durable, a " +
+			"crash can leave the file empty (or missing) or with part of the new content, the old version gone; an fsync at " +
 			"the end shortens that window but cannot close it. It is a warning: some files (logs, caches) can be " +
 			"rebuilt. Not reported: a preallocated log cut back to its last good record, given its space again " +
 			"(fallocate) and appended to after what it kept; a cut synced on its own before the rewrite, a state " +

@@ -219,7 +219,16 @@ type truncateInPlace struct {
 	// waiting counts the cuts not yet written again, which a sync of
 	// every file may commit.
 	waiting int
+	// removed holds, by path, the file with data on disk a process just
+	// unlinked there, until the next change of the name: a create there
+	// by the same process is the same rewrite as a truncation (unzip -o
+	// removes each file it extracts over, then makes it anew).
+	removed map[string]model.Ref
 }
+
+// maxRemoved bounds truncateInPlace.removed: a program that removes many
+// files and makes none again keeps the last ones.
+const maxRemoved = 64
 
 // cutFile is a file truncateInPlace saw cut: where and under which name,
 // whether the program wrote it again after, and the crash state that
@@ -229,6 +238,9 @@ type cutFile struct {
 	path  string // the file's name when it was cut
 	size  int64  // the size the truncation left
 	wrote bool
+	// remade: the file was removed and made anew under its name, not
+	// cut (at is the unlink): a crash can also leave the name missing.
+	remade bool
 	// atCut is a crash state right after the truncation with the cut on
 	// disk, for a rewrite whose first write makes the cut durable with
 	// it (O_DSYNC): past that write no state shows the loss.
@@ -247,11 +259,18 @@ type cutFile struct {
 // rewrite leaves, the loss the message names.
 var cutLoss = []model.Outcome{model.Empty, model.Torn, model.Zeros}
 
+// remadeLoss is what a crash between the removal of a file and the end
+// of its rewrite under a new inode leaves.
+var remadeLoss = []model.Outcome{model.Missing, model.Empty, model.Torn, model.Zeros}
+
 func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 	if t.cut == nil {
 		t.cut = map[*model.Inode]*cutFile{}
 	}
 	switch e.Kind {
+	case model.EffEntry:
+		t.entry(r, e)
+		return
 	case model.EffFileSync:
 		if c := t.cut[e.Inode]; c != nil && !c.wrote {
 			t.committed(e.Inode, c)
@@ -314,11 +333,57 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 			c.appended = true
 			return
 		}
-		c.state = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), cutLoss)
+		loss := cutLoss
+		if c.remade {
+			loss = remadeLoss
+		}
+		c.state = demonstrateFrom(r.m, e.Ref, e.Inode.Path, r.m.Crash(e.Inode.Path, 256), loss)
 		if c.state == nil && ownSync {
 			c.state = c.atCut
 		}
 	}
+}
+
+// entry watches a name for a file with data on disk unlinked and made
+// again there by the same process: its new file is taken as cut at the
+// unlink, and asked about as a truncated one is.
+func (t *truncateInPlace) entry(r *run, e *model.Effect) {
+	op := e.Entry
+	if op == nil || len(t.removed) == 0 && op.Kind != model.EntryUnlink {
+		return
+	}
+	for _, ch := range op.Changes {
+		at, watched := t.removed[ch.Path]
+		if watched {
+			delete(t.removed, ch.Path)
+		}
+		switch {
+		case op.Kind == model.EntryUnlink && ch.Old != nil && ch.New == nil && heldData(ch.Old):
+			if t.removed == nil {
+				t.removed = map[string]model.Ref{}
+			}
+			if len(t.removed) >= maxRemoved {
+				clear(t.removed)
+			}
+			t.removed[ch.Path] = e.Ref
+		case op.Kind == model.EntryCreate && watched && at.PID == e.Ref.PID && ch.New != nil && !ch.New.Dir && !ch.New.Socket():
+			if _, ok := t.cut[ch.New]; !ok {
+				r.m.Pin(ch.New)
+				t.cut[ch.New] = &cutFile{at: at, path: ch.Path, remade: true}
+				t.waiting++
+			}
+		}
+	}
+}
+
+// heldData reports whether ino, a regular file, had data on disk: from
+// before the trace (not known empty, and known to exist), or made
+// durable in it.
+func heldData(ino *model.Inode) bool {
+	if ino.Dir || ino.Socket() || !ino.CutsDurable(0) {
+		return false
+	}
+	return ino.HadContent || ino.Size > 0 || ino.Size < 0 && ino.Initial
 }
 
 // committed forgets cut c of ino once it is durable, not yet written
@@ -326,6 +391,9 @@ func (t *truncateInPlace) Observe(r *run, e *model.Effect) {
 // journal_mode=TRUNCATE commits a transaction so, and its next one writes
 // the journal again. A later cut of the same file is asked about afresh.
 func (t *truncateInPlace) committed(ino *model.Inode, c *cutFile) bool {
+	if c.remade {
+		return false // no cut: a new file, whose name the sync of a file does not commit
+	}
 	if cut, ok := ino.PendingTruncate(); ok && cut.Event().Seq >= c.at.Seq {
 		return false
 	}
@@ -350,6 +418,18 @@ func (t *truncateInPlace) Finish(r *run) {
 		// Named as it was cut: the rewrite is of that file, whatever
 		// name it was given after.
 		p := c.path
+		if c.remade {
+			f := newFinding(TruncateInPlace, p, c.at,
+				fmt.Sprintf("%s held data and was removed and made anew to rewrite it: a crash between the removal and the end of the rewrite leaves it missing, empty or torn; write a temp file, fsync it and rename it over %s (rename replaces a file in one step)",
+					base(p), base(p)))
+			f.relate(c.at, c.at.Syscall+" removes the old file")
+			if c.state != nil {
+				c.state.Outcomes = remadeLoss
+			}
+			f.State = c.state
+			r.emit(f)
+			continue
+		}
 		f := newFinding(TruncateInPlace, p, c.at,
 			fmt.Sprintf("%s held data and was truncated to rewrite it in place: a crash between the truncation and the end of the rewrite leaves it empty or torn; write a temp file, fsync it and rename it over %s",
 				base(p), base(p)))

@@ -442,3 +442,48 @@ exit_group(0) = ?
 		t.Fatal("no data-not-synced finding")
 	}
 }
+
+// TestTruncateInPlaceRemade: a file with data on disk unlinked and made
+// anew under its name by the same process, then written, is rewritten in
+// place as a truncated one is (unzip -o, tar -x and install over files
+// that exist): a crash between can leave it missing, empty or torn, even
+// with the file and its directory synced after. It was checked clean.
+func TestTruncateInPlaceRemade(t *testing.T) {
+	const (
+		stat   = `1 newfstatat(AT_FDCWD, "/w/app.conf", {st_mode=S_IFREG|0644, st_size=12, ...}, AT_SYMLINK_NOFOLLOW) = 0`
+		unlink = `1 unlink("/w/app.conf") = 0`
+		create = `1 openat(AT_FDCWD, "/w/app.conf", O_RDWR|O_CREAT|O_TRUNC, 0666) = 4`
+		write  = `1 write(4, "setting=new\n", 12) = 12`
+		fsync  = `1 fsync(4) = 0`
+		dir    = "1 openat(AT_FDCWD, \"/w\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0"
+	)
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/app.conf", true }
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		fires bool
+	}{
+		{"removed, made anew, written and synced", []string{stat, unlink, create, write, fsync, dir}, true},
+		{"never synced", []string{stat, unlink, create, write}, true},
+		{"made anew by another process", []string{stat, unlink, `2 openat(AT_FDCWD, "/w/app.conf", O_RDWR|O_CREAT|O_TRUNC, 0666) = 4`, `2 write(4, "setting=new\n", 12) = 12`}, false},
+		{"made anew, not written", []string{stat, unlink, create, fsync, dir}, false},
+		{"empty before", []string{`1 newfstatat(AT_FDCWD, "/w/app.conf", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_SYMLINK_NOFOLLOW) = 0`, unlink, create, write}, false},
+		{"a temp file renamed to the name instead", []string{stat, unlink, `1 openat(AT_FDCWD, "/w/app.tmp", O_WRONLY|O_CREAT|O_EXCL, 0666) = 4`, write, fsync, `1 rename("/w/app.tmp", "/w/app.conf") = 0`}, false},
+	} {
+		got := findingsOf(t, strings.Join(tc.lines, "\n")+"\n", Options{Existed: existed}, TruncateInPlace)
+		if (len(got) > 0) != tc.fires {
+			t.Errorf("%s: %d truncate-in-place findings, want any: %v", tc.name, len(got), tc.fires)
+			continue
+		}
+		if !tc.fires {
+			continue
+		}
+		f := got[0]
+		if f.Path != "/w/app.conf" || f.Line != 2 || !strings.Contains(f.Message, "was removed and made anew") {
+			t.Errorf("%s: %s:%d %q", tc.name, f.Path, f.Line, f.Message)
+		}
+		if f.State == nil || f.State.Outcome != "missing" {
+			t.Errorf("%s: state %+v, want the name missing", tc.name, f.State)
+		}
+	}
+}
