@@ -169,23 +169,42 @@ func (e *explorer) predicted(s *state) []string {
 	}
 	seen := map[string]bool{}
 	var ids []string
-	for _, f := range e.opt.Predict {
-		if f.Rule.ID == check.CheckerFailed || f.State == nil || seen[f.Rule.ID] || !foresees(s, f) {
-			continue
+	primary := ""
+	if s.primary >= 0 && s.primary < len(s.diffs) {
+		primary = s.diffs[s.primary].path
+	}
+	// The findings about the state's primary file first: the file its
+	// problem goes by.
+	for _, first := range []bool{true, false} {
+		for _, f := range e.opt.Predict {
+			if f.Rule.ID == check.CheckerFailed || f.State == nil || (f.Path == primary) != first || !foresees(s, f) {
+				continue
+			}
+			id := f.Rule.ID
+			if len(s.diffs) > 1 {
+				// A state that changes several files: which one the
+				// finding foresaw, for the checker may have failed on
+				// another ("predicted by" a finding about a log file,
+				// where the file it needs is the one missing). Each
+				// file's, then: not only the first file's of a rule.
+				id += " on " + relOrPath(e.opt.Root, f.Path)
+			}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			ids = append(ids, id)
 		}
-		seen[f.Rule.ID] = true
-		id := f.Rule.ID
-		if len(s.diffs) > 1 {
-			// A state that changes several files: which one the
-			// finding foresaw, for the checker may have failed on
-			// another ("predicted by" a finding about a log file, where
-			// the file it needs is the one missing).
-			id += " on " + relOrPath(e.opt.Root, f.Path)
-		}
-		ids = append(ids, id)
+	}
+	if len(ids) > maxPredicted {
+		ids = append(ids[:maxPredicted:maxPredicted], fmt.Sprintf("and %d more", len(ids)-maxPredicted))
 	}
 	return ids
 }
+
+// maxPredicted is how many findings "predicted by" names; past it, how
+// many more it does not.
+const maxPredicted = 6
 
 // foresees reports whether state s holds, at the path of check's finding
 // f (the one its crash state names, or its last name) or, for an outcome

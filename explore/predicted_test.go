@@ -34,6 +34,7 @@ func TestPredictedByState(t *testing.T) {
 		}
 		return f
 	}
+	on := func(p string, f *check.Finding) *check.Finding { f.Path = p; return f }
 	missing := check.State{Line: 13, Path: "/R/log", Outcome: string(model.Missing)}
 	empty := check.State{Line: 13, Path: "/R/log", Outcome: string(model.Empty), Outcomes: []model.Outcome{model.Empty, model.Zeros, model.Torn}}
 	// A state rejected at crash line at, holding outcome o at path p, a
@@ -69,6 +70,14 @@ func TestPredictedByState(t *testing.T) {
 			{path: "/R/log", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/log"}},
 			{path: "/R/m-D", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/m-D"}},
 		}}, []string{check.NameNotSynced + " on log"}},
+		// One rule's findings about each of two files: both, the file
+		// the state's problem goes by first (chpasswd's etc/shadow lost
+		// was "predicted by name-not-synced on etc/.pwd.lock").
+		{"two files, one rule's finding about each", []*check.Finding{on("/R/lock", finding(check.NameNotSynced, 2, missing)), on("/R/shadow", finding(check.NameNotSynced, 3, missing))},
+			&state{line: 6, event: &model.Ref{Seq: 6, Line: 6}, primary: 1, diffs: []diff{
+				{path: "/R/lock", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/lock"}},
+				{path: "/R/shadow", ps: model.PathState{Outcome: model.Missing}, paths: []string{"/R/shadow"}},
+			}}, []string{check.NameNotSynced + " on shadow", check.NameNotSynced + " on lock"}},
 	}
 	for _, tc := range tests {
 		e := &explorer{opt: Options{Predict: tc.predict, Root: "/R"}}
