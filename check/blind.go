@@ -577,6 +577,12 @@ type Watcher struct {
 	// with MS_SYNC, fsync, fdatasync, sync, syncfs).
 	mappedSynced bool
 	movedAt      model.Ref
+	// outMapped are the last files mapped shared and writable outside
+	// the scope, until one is renamed or linked into it: the Go linker
+	// fills its output in /tmp through a mapping, then renames it into
+	// place.
+	outMapped [4]outMap
+	nOut      int
 
 	// archGuess is the first call with flags printed as a number that
 	// means different things on different architectures, read while the
@@ -1551,15 +1557,27 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 		w.storesMapped = true
 		if p := e.Inode.Name(); w.mappedPath == "" && w.opt.inScope(p) {
 			w.mapped, w.mappedPath, w.mappedID = e.Ref, p, e.Inode.ID
+		} else if w.mappedPath == "" {
+			w.outMapped[w.nOut%len(w.outMapped)] = outMap{id: e.Inode.ID, at: e.Ref, path: p}
+			w.nOut++
 		}
-	} else if w.mappedID != 0 && (e.Kind == model.EffFileSync && e.Inode != nil && e.Inode.ID == w.mappedID || e.Kind == model.EffSyncAll) {
-		w.mappedSynced = true
+	} else if (w.mappedID != 0 || w.nOut > 0) && (e.Kind == model.EffFileSync && e.Inode != nil || e.Kind == model.EffSyncAll) {
+		if w.mappedID != 0 && (e.Kind == model.EffSyncAll || e.Inode.ID == w.mappedID) {
+			w.mappedSynced = true
+		}
+		for i := range min(w.nOut, len(w.outMapped)) {
+			if o := &w.outMapped[i]; e.Kind == model.EffSyncAll || e.Inode.ID == o.id {
+				o.synced = true
+			}
+		}
 	} else if e.Kind == model.EffEntry && w.mappedID != 0 {
 		for _, c := range e.Entry.Changes {
 			if c.New != nil && c.New.ID == w.mappedID && c.Path != "" {
 				w.mappedNow, w.movedAt = c.Path, e.Ref
 			}
 		}
+	} else if e.Kind == model.EffEntry && w.nOut > 0 {
+		w.movedIn(e)
 	}
 	if w.dropped.Line == 0 && len(w.readOpen) > 0 {
 		w.observeDrop(e)
@@ -1574,6 +1592,33 @@ func (w *Watcher) observeEffect(e *model.Effect) {
 	}
 	if w.opt.NeedData {
 		w.observeData(e)
+	}
+}
+
+// outMap is a file mapped shared and writable outside the scope.
+type outMap struct {
+	id     int
+	at     model.Ref // the mapping
+	path   string
+	synced bool // a sync covered it after the mapping
+}
+
+// movedIn takes a file mapped outside the scope that entry effect e
+// names in it (a rename or a link) for the mapped file in scope: its
+// stores, which no line shows, are in scope from then on.
+func (w *Watcher) movedIn(e *model.Effect) {
+	for _, c := range e.Entry.Changes {
+		if c.New == nil || c.Path == "" || !w.opt.inScope(c.Path) {
+			continue
+		}
+		for i := range min(w.nOut, len(w.outMapped)) {
+			if o := w.outMapped[i]; o.id == c.New.ID {
+				w.mapped, w.mappedPath, w.mappedID, w.mappedSynced = o.at, o.path, o.id, o.synced
+				w.mappedNow, w.movedAt = c.Path, e.Ref
+				w.nOut = 0
+				return
+			}
+		}
 	}
 }
 

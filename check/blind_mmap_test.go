@@ -54,3 +54,43 @@ func TestSharedMmapNeverSynced(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedMmapMovedIn: the Go linker fills its output outside the root
+// (in /tmp) through a shared writable mapping, then renames it into the
+// root. The file's bytes in scope were stored through memory, which no
+// line shows: the blind spot, named by both names, as for a file mapped
+// in scope. It used to be none, and explore built the file as zeros and
+// called them what the program saw. A file mapped outside that stays
+// outside is not one.
+func TestSharedMmapMovedIn(t *testing.T) {
+	const (
+		mapped = "100 openat(AT_FDCWD, \"/w/tmp/a.out\", O_RDWR|O_CREAT|O_EXCL, 0777) = 3\n" +
+			"100 ftruncate(3, 16) = 0\n" +
+			"100 mmap(NULL, 16, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n" +
+			"100 munmap(0x7f0000000000, 16) = 0\n100 fsync(3) = 0\n100 close(3) = 0\n"
+		end = "100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	)
+	for _, tc := range []struct {
+		name, move string
+		blind      bool
+	}{
+		{"renamed into the root", "100 rename(\"/w/tmp/a.out\", \"/w/root/hello\") = 0\n", true},
+		{"linked into the root", "100 link(\"/w/tmp/a.out\", \"/w/root/hello\") = 0\n", true},
+		{"renamed outside", "100 rename(\"/w/tmp/a.out\", \"/w/tmp/hello\") = 0\n", false},
+	} {
+		res := runText(t, mapped+tc.move+end, Options{Roots: []string{"/w/root"}, Existed: func(p string) (bool, bool) { return p == "/w/root" || p == "/w/tmp", true }})
+		var msg string
+		for _, w := range res.Warnings {
+			if w.ID == BlindSharedMmap {
+				msg = w.Message
+			}
+		}
+		if (msg != "") != tc.blind {
+			t.Errorf("%s: %s %q, want it %v", tc.name, BlindSharedMmap, msg, tc.blind)
+			continue
+		}
+		if tc.blind && (!strings.Contains(msg, "/w/tmp/a.out, named /w/root/hello from line 7 on") || strings.Contains(msg, "nothing synced it")) {
+			t.Errorf("%s: %q", tc.name, msg)
+		}
+	}
+}
