@@ -94,3 +94,28 @@ func TestSharedMmapMovedIn(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedMmapStillNeverSynced: a program that never syncs gets one
+// problem for the program ("never calls fsync"), not one a file, even
+// with a file mapped shared and writable: stores into memory hide writes,
+// not syncs, which strace prints. Darcs, Kyoto Cabinet and go build (its
+// linker's output) got hundreds of problems of their own.
+func TestSharedMmapStillNeverSynced(t *testing.T) {
+	const text = "100 openat(AT_FDCWD, \"/w/db\", O_RDWR) = 3\n" +
+		"100 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000\n" +
+		"100 openat(AT_FDCWD, \"/w/a\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 4\n100 write(4, \"a\", 1) = 1\n" +
+		"100 openat(AT_FDCWD, \"/w/b\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 5\n100 write(5, \"b\", 1) = 1\n" +
+		"100 close(4) = 0\n100 close(5) = 0\n100 munmap(0x7f0000000000, 4096) = 0\n100 close(3) = 0\n" +
+		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
+	res := runText(t, text, Options{Roots: []string{"/w"}, Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/db", true }})
+	blind := false
+	for _, w := range res.Warnings {
+		blind = blind || w.ID == BlindSharedMmap
+	}
+	if !blind {
+		t.Fatalf("no %s: %v", BlindSharedMmap, res.Warnings)
+	}
+	if len(res.Unsynced) == 0 {
+		t.Errorf("the program never synced, and the result does not say so: %v (blind spots %v)", res.Unsynced, res.Warnings)
+	}
+}

@@ -712,7 +712,7 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 	phases.Mark("merge the models' findings")
 	res.Warnings, res.Notes = watch.Finish()
 	res.Recording = watch.Describe()
-	if !watch.Synced() && len(res.Warnings) == 0 {
+	if !watch.Synced() && !hidesSyncs(res.Warnings) {
 		// A blind spot can hide the syncs (a syscall filter, children
 		// not followed, io_uring): only a trace that shows everything
 		// says the program never asked for durability.
@@ -735,6 +735,18 @@ func Run(stream parser.Stream, opt Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// hidesSyncs reports whether a blind spot among ws can hide a sync. One
+// of a file mapped shared and writable cannot: the stores no line shows
+// are writes, and an msync or fsync of them is a call strace prints.
+func hidesSyncs(ws []BlindWarning) bool {
+	for _, w := range ws {
+		if w.ID != BlindSharedMmap {
+			return true
+		}
+	}
+	return false
 }
 
 // merge joins the findings of every model: one finding per rule, path and
