@@ -479,6 +479,9 @@ func parentDirOf(p string) string {
 // data is not yet durable.
 type renameBeforeSync struct {
 	hits []renameHit
+	// byIno indexes the hits by file, for a file that gives up the name
+	// a hit is about (gaveUp).
+	byIno map[*model.Inode][]int
 }
 
 type renameHit struct {
@@ -486,6 +489,12 @@ type renameHit struct {
 	at          model.Ref
 	first, last model.Ref // the events of the first and last pending writes
 	state       *State
+	name        string // the name the rename or link gave the file
+	// cleared: the file gave that name up once its data was durable
+	// (ostree links each object into a staging directory, syncs the
+	// filesystem, then renames it into objects/): no name the program
+	// kept ever showed it without its data.
+	cleared bool
 }
 
 func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
@@ -493,6 +502,9 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 		return
 	}
 	op := e.Entry
+	if len(rb.byIno) > 0 {
+		rb.gaveUp(op)
+	}
 	if op.Kind != model.EntryRename && op.Kind != model.EntryLink && op.Kind != model.EntryExchange {
 		return
 	}
@@ -502,12 +514,39 @@ func (rb *renameBeforeSync) Observe(r *run, e *model.Effect) {
 	}
 	if first, last, ok := ino.PendingWriteEnds(); ok {
 		r.m.Pin(ino)
-		rb.hits = append(rb.hits, renameHit{ino, e.Ref, first.Event(), last.Event(), demonstrate(r.m, e.Ref, ino.Path)})
+		if rb.byIno == nil {
+			rb.byIno = map[*model.Inode][]int{}
+		}
+		rb.byIno[ino] = append(rb.byIno[ino], len(rb.hits))
+		rb.hits = append(rb.hits, renameHit{ino: ino, at: e.Ref, first: first.Event(), last: last.Event(), state: demonstrate(r.m, e.Ref, ino.Path), name: ino.Path})
+	}
+}
+
+// gaveUp clears the hits whose file op takes the name they are about
+// from, once every write pending at the hit is durable.
+func (rb *renameBeforeSync) gaveUp(op *model.EntryOp) {
+	for _, c := range op.Changes {
+		if c.Old == nil || c.Old == c.New {
+			continue
+		}
+		idx := rb.byIno[c.Old]
+		if len(idx) == 0 {
+			continue
+		}
+		first, _, pending := c.Old.PendingWriteEnds()
+		for _, i := range idx {
+			if h := &rb.hits[i]; h.name == c.Path && (!pending || first.Event().Seq > h.at.Seq) {
+				h.cleared = true
+			}
+		}
 	}
 }
 
 func (rb *renameBeforeSync) Finish(r *run) {
 	for _, h := range rb.hits {
+		if h.cleared {
+			continue
+		}
 		p := h.ino.Name()
 		f := newFinding(RenameBeforeSync, p, h.at,
 			fmt.Sprintf("%s was put in place by %s while its data was only in the page cache: a crash can leave %s empty or partial; fsync the file before the %s",

@@ -175,3 +175,32 @@ func TestNameRemovedUnsure(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameBeforeSyncNameGivenUp: a file linked (or renamed) to a
+// staging name while its data was pending, made durable by a sync, then
+// renamed to its final name, never showed a name the program kept
+// without its data: ostree stages each object so. No finding, where it
+// had an error named after the final path. A file still pending when it
+// leaves the name is reported, and one that keeps it is.
+func TestRenameBeforeSyncNameGivenUp(t *testing.T) {
+	const (
+		tmpfile = "1 openat(AT_FDCWD, \"/w/stage\", O_WRONLY|O_TMPFILE, 0600) = 3\n1 write(3, \"object\\n\", 7) = 7\n"
+		link    = "1 linkat(AT_FDCWD, \"/proc/self/fd/3\", AT_FDCWD, \"/w/stage/obj\", AT_SYMLINK_FOLLOW) = 0\n"
+		final   = "1 renameat(AT_FDCWD, \"/w/stage/obj\", AT_FDCWD, \"/w/objects/obj\") = 0\n"
+		dir     = "1 openat(AT_FDCWD, \"/w/objects\", O_RDONLY|O_DIRECTORY) = 5\n1 fsync(5) = 0\n"
+	)
+	existed := func(p string) (bool, bool) { return p == "/w" || p == "/w/stage" || p == "/w/objects", true }
+	for _, tc := range []struct {
+		name, text string
+		fires      bool
+	}{
+		{"staged, synced, renamed away", tmpfile + link + "1 syncfs(3) = 0\n" + final + dir, false},
+		{"staged, renamed away before the sync", tmpfile + link + final + "1 syncfs(3) = 0\n" + dir, true},
+		{"staged and kept there, synced after", tmpfile + link + "1 fsync(3) = 0\n", true},
+	} {
+		got := findingsOf(t, tc.text, Options{Existed: existed}, RenameBeforeSync)
+		if (len(got) > 0) != tc.fires {
+			t.Errorf("%s: %d rename-before-sync findings, want any: %v", tc.name, len(got), tc.fires)
+		}
+	}
+}
