@@ -430,6 +430,12 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	}
 }
 
+// TornInCall is what overwrite-in-place says of the write of a finding
+// about a write durable on return that a crash can tear while the call
+// runs: a state no crash point between calls shows, which explore cannot
+// build.
+const TornInCall = "overwrite of data on disk: a crash before it returns can keep part of it"
+
 // tornDuring reports a write durable on return that went over two pages
 // or more of data on disk, unguarded: the call writes its pages to the
 // disk one by one before it returns, so a crash while it runs can keep
@@ -473,7 +479,7 @@ func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
 		p := ino.Name()
 		f := newFinding(OverwriteInPlace, p, at, fmt.Sprintf("%s: one write of %d bytes, durable when it returned (O_SYNC, O_DSYNC or RWF_DSYNC), went over %s, with no journal or log made durable first: the call writes its blocks and the file's size to the disk apart before it returns, so a crash while it runs can keep some of them and not others, leaving %s torn, some bytes new and some still old; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
 			base(p), n, over, base(p)))
-		f.relate(at, "overwrite of data on disk: a crash before it returns can keep part of it")
+		f.relate(at, TornInCall)
 		r.emit(f)
 	})
 }

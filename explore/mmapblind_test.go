@@ -205,3 +205,34 @@ func TestExploreBlindReflink(t *testing.T) {
 		t.Errorf("the accepted warning does not say the states lack the change: %+v", w)
 	}
 }
+
+// TestExploreTornInCall: an O_DSYNC write over two pages of data on disk
+// can be torn while the call runs (check's overwrite-in-place), and no
+// crash point between calls shows that: explore builds no such state.
+// A run whose checker accepts every state it built is blind there (exit
+// 6), not clean.
+func TestExploreTornInCall(t *testing.T) {
+	old := "NEW" + strings.Repeat("o", 8189)
+	patch := strings.Repeat("N", 200)
+	new := old[:4000] + patch + old[4200:]
+	body := "400 1796660000.000002 openat(AT_FDCWD<ROOT>, \"data\", O_RDWR|O_DSYNC) = 4<DATA>\n" +
+		"400 1796660000.000003 fstat(4<DATA>, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0\n" +
+		"400 1796660000.000004 pwrite64(4<DATA>, \"" + patch + "\", 200, 4000) = 200\n" +
+		"400 1796660000.000005 close(4<DATA>) = 0\n"
+	trace, root, initial := dataTrace(t, body, old, new)
+	out, res := exploreBlind(t, trace, root, initial)
+	if res == nil || res.Failed != 0 {
+		t.Fatalf("explore result %+v: want the states built, none rejected", res)
+	}
+	w := warning(t, out, check.BlindStatesUnchecked)
+	if w.Line != 4 || !strings.Contains(w.Message, "a crash while the call runs can leave it torn") {
+		t.Errorf("line %d: %q", w.Line, w.Message)
+	}
+	if !crashsim.Blind(out.Warnings) {
+		t.Error("not blind: a run that never judged the torn write exits 0")
+	}
+	out2, _ := exploreBlind(t, trace, root, initial, check.BlindStatesUnchecked)
+	if crashsim.Blind(out2.Warnings) {
+		t.Error("blind with blind-states-unchecked accepted")
+	}
+}
