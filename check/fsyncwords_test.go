@@ -19,19 +19,26 @@ func TestFsyncBeforeWriteWords(t *testing.T) {
 		{"a write before the sync", "100 write(3, \"v1\", 2) = 2\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "a was synced, then written again: the sync covered only what was written before it,"},
 		{"a write synced by an earlier sync", "100 write(3, \"v1\", 2) = 2\n100 fdatasync(3) = 0\n100 fsync(3) = 0\n100 write(3, \"v2\", 2) = 2\n", "the sync covered only what was written before it,"},
 	} {
-		res := runText(t, open+c.body+end, Options{Roots: []string{"/w"}})
-		found := false
-		for _, f := range res.findings {
-			if f.Rule.ID == FsyncBeforeWrite {
-				found = true
-				if !strings.Contains(f.Message, c.words) {
-					t.Errorf("%s: %q; want it to say %q", c.name, f.Message, c.words)
-				}
+		saysEarlySync(t, c.name, open+c.body+end, c.words)
+	}
+}
+
+// saysEarlySync checks that trace text gets fsync-before-write findings,
+// each of which says words.
+func saysEarlySync(t *testing.T, name, text, words string) {
+	t.Helper()
+	res := runText(t, text, Options{Roots: []string{"/w"}})
+	found := false
+	for _, f := range res.findings {
+		if f.Rule.ID == FsyncBeforeWrite {
+			found = true
+			if !strings.Contains(f.Message, words) {
+				t.Errorf("%s: %q; want it to say %q", name, f.Message, words)
 			}
 		}
-		if !found {
-			t.Errorf("%s: no fsync-before-write finding", c.name)
-		}
+	}
+	if !found {
+		t.Errorf("%s: no fsync-before-write finding", name)
 	}
 }
 
@@ -100,18 +107,6 @@ func TestFsyncBeforeWriteAdvice(t *testing.T) {
 			"flush the program's own buffer first: f.flush() in Python, fflush(fp) in C"},
 		{"no execve", body("100") + end, "flush the program's own buffer first"},
 	} {
-		res := runText(t, c.text, Options{Roots: []string{"/w"}})
-		found := false
-		for _, f := range res.findings {
-			if f.Rule.ID == FsyncBeforeWrite {
-				found = true
-				if !strings.Contains(f.Message, c.advice) {
-					t.Errorf("%s: %q; want it to say %q", c.name, f.Message, c.advice)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%s: no fsync-before-write finding", c.name)
-		}
+		saysEarlySync(t, c.name, c.text, c.advice)
 	}
 }
