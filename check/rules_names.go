@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -537,9 +538,9 @@ func (rb *renameBeforeSync) gaveUp(op *model.EntryOp) {
 		if i == 0 {
 			continue
 		}
-		first, _, pending := c.Old.PendingWriteEnds()
+		pending := firstPending(c.Old)
 		for ; i != 0; i = rb.hits[i-1].prev {
-			if h := &rb.hits[i-1]; h.name == c.Path && (!pending || first.Event().Seq > h.at.Seq) {
+			if h := &rb.hits[i-1]; h.name == c.Path && pending > h.at.Seq {
 				h.cleared = true
 			}
 		}
@@ -730,14 +731,14 @@ func (d *dirSyncBeforeData) gaveUp(op *model.EntryOp) {
 		if len(hits) == 0 {
 			continue
 		}
-		first, _, pending := ino.PendingWriteEnds()
+		pending := firstPending(ino)
 		kept := hits[:0]
 		for _, h := range hits {
 			if h.name != c.Path {
 				kept = append(kept, h)
 				continue
 			}
-			h.cleared = h.cleared || !pending || first.Event().Seq > h.seq
+			h.cleared = h.cleared || pending > h.seq
 			h.gone = true
 		}
 		if len(kept) == 0 {
@@ -756,9 +757,9 @@ func (d *dirSyncBeforeData) synced(ino *model.Inode, at model.Ref) {
 	if len(hits) == 0 {
 		return
 	}
-	first, _, pending := ino.PendingWriteEnds()
+	pending := firstPending(ino)
 	for _, h := range hits {
-		if h.synced.Line == 0 && (!pending || first.Event().Seq > h.seq) {
+		if h.synced.Line == 0 && pending > h.seq {
 			h.synced = at
 			h.cleared = h.cleared || h.closes(at, h.pid)
 		}
@@ -766,6 +767,16 @@ func (d *dirSyncBeforeData) synced(ino *model.Inode, at model.Ref) {
 }
 
 func (*dirSyncBeforeData) Finish(*run) {}
+
+// firstPending is the event of ino's first write not yet durable, or
+// math.MaxInt when none is: every write pending at an event before it
+// is durable now.
+func firstPending(ino *model.Inode) int {
+	if first, _, pending := ino.PendingWriteEnds(); pending {
+		return first.Event().Seq
+	}
+	return math.MaxInt
+}
 
 // crossDirRename warns about renames between directories.
 type crossDirRename struct{}
