@@ -162,7 +162,7 @@ func tornInCall(fs []*check.Finding) (check.BlindWarning, bool) {
 	var first *check.Finding
 	n := 0
 	for _, f := range fs {
-		if f.Rule != nil && f.Rule.ID == check.OverwriteInPlace && len(f.Related) > 0 && f.Related[0].What == check.TornInCall {
+		if check.TornInsideCall(f) {
 			if first == nil {
 				first = f
 			}

@@ -258,6 +258,10 @@ type window struct {
 // or one over more than one page, or one over data on disk and past it.
 func (w *window) torn() bool { return w.n >= 2 || w.pages >= 2 || w.past > 0 }
 
+// pastOnly reports whether w is torn only by one write within a page over
+// the data on disk and past its end.
+func (w *window) pastOnly() bool { return w.n == 1 && w.pages < 2 && w.past > 0 }
+
 func (o *overwriteInPlace) Observe(r *run, e *model.Effect) {
 	if o.open == nil {
 		o.open = map[*model.Inode]*window{}
@@ -366,11 +370,8 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	if ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 || held <= 0 {
 		return
 	}
-	onDisk := held
-	if ino.DurableSize >= 0 {
-		onDisk = min(onDisk, ino.DurableSize)
-	}
-	if d.Off >= onDisk {
+	onDisk, pages, past, ok := over(d, held, ino.DurableSize)
+	if !ok {
 		return // past what is on disk: an append, not an overwrite
 	}
 	start := startOf(ino)
@@ -391,9 +392,7 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	w.last = e.Ref
 	if w.n == 1 {
 		w.first = e.Ref
-		end := min(d.Off+d.Len, onDisk) // what it writes over
-		w.pages, w.bytes = int((end-1)/page-d.Off/page+1), d.Len
-		w.past, w.onDisk = d.Off+d.Len-end, onDisk
+		w.pages, w.bytes, w.past, w.onDisk = pages, d.Len, past, onDisk
 	}
 	if z, ok := ino.DurableZerosFrom(); ok && d.Off >= z {
 		w.zeros++
@@ -430,11 +429,17 @@ func (o *overwriteInPlace) write(r *run, e *model.Effect) {
 	}
 }
 
-// TornInCall is what overwrite-in-place says of the write of a finding
+// tornInCall is what overwrite-in-place says of the write of a finding
 // about a write durable on return that a crash can tear while the call
 // runs: a state no crash point between calls shows, which explore cannot
 // build.
-const TornInCall = "overwrite of data on disk: a crash before it returns can keep part of it"
+const tornInCall = "overwrite of data on disk: a crash before it returns can keep part of it"
+
+// TornInsideCall reports whether f is such a finding: one about a state
+// no crash point shows.
+func TornInsideCall(f *Finding) bool {
+	return f.Rule != nil && f.Rule.ID == OverwriteInPlace && len(f.Related) > 0 && f.Related[0].What == tornInCall
+}
 
 // tornDuring reports a write durable on return that went over two pages
 // or more of data on disk, unguarded: the call writes its pages to the
@@ -448,21 +453,12 @@ const TornInCall = "overwrite of data on disk: a crash before it returns can kee
 // no crash state.
 func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
 	ino, d := e.Inode, e.Data
-	onDisk, last, ok := r.m.DurableWriteBefore()
+	durable, last, ok := r.m.DurableWriteBefore()
 	if !ok || ino.Dir || ino.Unsure || ino.Path == "" || o.seen[ino] || d.Off < 0 {
 		return
 	}
-	held := heldBefore(ino, d)
-	if onDisk < 0 || held < onDisk {
-		onDisk = held
-	}
-	if d.Off >= onDisk {
-		return // an append, or over nothing on disk
-	}
-	end := min(d.Off+d.Len, onDisk)
-	pages := int((end-1)/page - d.Off/page + 1)
-	past := d.Off + d.Len - end
-	if pages < 2 && past == 0 || o.guarded(ino, last) {
+	onDisk, pages, past, ok := over(d, heldBefore(ino, d), durable)
+	if !ok || pages < 2 && past == 0 || o.guarded(ino, last) {
 		return
 	}
 	if k, ok := o.kept[ino.ID]; ok && k.seq == last && k.bytes > 0 {
@@ -479,7 +475,7 @@ func (o *overwriteInPlace) tornDuring(r *run, e *model.Effect) {
 		p := ino.Name()
 		f := newFinding(OverwriteInPlace, p, at, fmt.Sprintf("%s: one write of %d bytes, durable when it returned (O_SYNC, O_DSYNC or RWF_DSYNC), went over %s, with no journal or log made durable first: the call writes its blocks and the file's size to the disk apart before it returns, so a crash while it runs can keep some of them and not others, leaving %s torn, some bytes new and some still old; make the change durable in a journal (or in a new file renamed over this one) before overwriting in place",
 			base(p), n, over, base(p)))
-		f.relate(at, TornInCall)
+		f.relate(at, tornInCall)
 		r.emit(f)
 	})
 }
@@ -490,6 +486,23 @@ func (o *overwriteInPlace) Close() error {
 		return nil
 	}
 	return o.data.Close()
+}
+
+// over says what write d did to the data on disk, which is what the file
+// held just before it (held) and no more than its durable size (durable,
+// -1: unknown): onDisk, that data's end; pages, how many pages of it d
+// wrote over; past, how many bytes d wrote beyond it. ok is false when d
+// wrote over none of it (an append).
+func over(d *model.DataOp, held, durable int64) (onDisk int64, pages int, past int64, ok bool) {
+	onDisk = held
+	if durable >= 0 {
+		onDisk = min(onDisk, durable)
+	}
+	if d.Off >= onDisk {
+		return onDisk, 0, 0, false
+	}
+	end := min(d.Off+d.Len, onDisk)
+	return onDisk, int((end-1)/page - d.Off/page + 1), d.Off + d.Len - end, true
 }
 
 // heldBefore is how many bytes the file is known to have held just
@@ -654,7 +667,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 			uncovered = fmt.Sprintf(" (the copy synced elsewhere in the file covers %d of them, not the rest)", w.n-w.bare)
 		}
 		var msg string
-		if w.n == 1 && w.pages < 2 && w.past > 0 {
+		if w.pastOnly() {
 			// One write over the data on disk and past its end, within
 			// a page: the new size and blocks reach the disk apart from
 			// the bytes it overwrote.
@@ -680,7 +693,7 @@ func (o *overwriteInPlace) close(ino *model.Inode, at model.Ref) func(r *run) {
 				base(p), w.n, until, uncovered, base(p))
 		}
 		f := newFinding(OverwriteInPlace, p, w.second, msg)
-		if w.n == 1 && w.pages < 2 && w.past > 0 {
+		if w.pastOnly() {
 			f.relate(w.first, "overwrite of data on disk and past its end: a crash can keep one part")
 		} else if w.n == 1 {
 			f.relate(w.first, fmt.Sprintf("overwrite of %d pages on disk: a crash can keep some of them", w.pages))
