@@ -39,12 +39,7 @@ func TestSharedMmapNeverSynced(t *testing.T) {
 			}
 			res := runWithArch(t, p, parser.Arch(0))
 			defer res.Close()
-			var msg string
-			for _, w := range res.Warnings {
-				if w.ID == BlindSharedMmap {
-					msg = w.Message
-				}
-			}
+			msg := mmapMessage(res.Warnings)
 			if msg == "" {
 				t.Fatalf("no %s: %v", BlindSharedMmap, res.Warnings)
 			}
@@ -79,12 +74,7 @@ func TestSharedMmapMovedIn(t *testing.T) {
 		{"renamed outside", "100 rename(\"/w/tmp/a.out\", \"/w/tmp/hello\") = 0\n", false},
 	} {
 		res := runText(t, mapped+tc.move+end, Options{Roots: []string{"/w/root"}, Existed: func(p string) (bool, bool) { return p == "/w/root" || p == "/w/tmp", true }})
-		var msg string
-		for _, w := range res.Warnings {
-			if w.ID == BlindSharedMmap {
-				msg = w.Message
-			}
-		}
+		msg := mmapMessage(res.Warnings)
 		if (msg != "") != tc.blind {
 			t.Errorf("%s: %s %q, want it %v", tc.name, BlindSharedMmap, msg, tc.blind)
 			continue
@@ -108,14 +98,21 @@ func TestSharedMmapStillNeverSynced(t *testing.T) {
 		"100 close(4) = 0\n100 close(5) = 0\n100 munmap(0x7f0000000000, 4096) = 0\n100 close(3) = 0\n" +
 		"100 exit_group(0) = ?\n100 +++ exited with 0 +++\n"
 	res := runText(t, text, Options{Roots: []string{"/w"}, Existed: func(p string) (bool, bool) { return p == "/w" || p == "/w/db", true }})
-	blind := false
-	for _, w := range res.Warnings {
-		blind = blind || w.ID == BlindSharedMmap
-	}
-	if !blind {
+	if mmapMessage(res.Warnings) == "" {
 		t.Fatalf("no %s: %v", BlindSharedMmap, res.Warnings)
 	}
 	if len(res.Unsynced) == 0 {
 		t.Errorf("the program never synced, and the result does not say so: %v (blind spots %v)", res.Unsynced, res.Warnings)
 	}
+}
+
+// mmapMessage is the message of the blind-shared-mmap among ws, "" when
+// there is none.
+func mmapMessage(ws []BlindWarning) string {
+	for _, w := range ws {
+		if w.ID == BlindSharedMmap {
+			return w.Message
+		}
+	}
+	return ""
 }
