@@ -57,3 +57,21 @@ func TestCutWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsyncedBytesSaturate: counts near the largest int64 (a hostile
+// trace, or writes cut by the process's end that asked for that much)
+// add up to at most that many bytes in data-not-synced's words, never to
+// a negative number.
+func TestUnsyncedBytesSaturate(t *testing.T) {
+	const text = `1 openat(AT_FDCWD, "/w/f", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+1 pwrite64(3, "x", 1, 9223372036854775000) = 1
+1 write(3, "x", 9223372036854775807) = 9223372036854775807
+1 write(3, "y", 9223372036854775807) = 9223372036854775807
+1 close(3) = 0
+`
+	for _, f := range findingsOf(t, text, Options{Roots: []string{"/w"}}, DataNotSynced) {
+		if strings.Contains(f.Message, "(-") || !strings.Contains(f.Message, "(9223372036854775807 bytes)") {
+			t.Errorf("%q", f.Message)
+		}
+	}
+}

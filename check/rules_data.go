@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/crashsim/crashsim/internal/syscalls"
@@ -107,7 +108,9 @@ func dataNotSyncedAt(r *run, ino *model.Inode, end model.Ref, writes []model.Dat
 	if !r.joins(DataNotSynced, p, last.Event()) {
 		var bytes int64
 		for _, w := range writes {
-			bytes += w.Len
+			// Saturated: a hostile trace's counts near the largest
+			// int64 must not add up to a negative number of bytes.
+			bytes = min(bytes, math.MaxInt64-max(w.Len, 0)) + max(w.Len, 0)
 		}
 		f := r.newFinding(DataNotSynced, p, last.Event(), "")
 		r.message(f, "%s can be %s after a crash: %s (%s) written and never made durable; fsync (or fdatasync) the file after the last write",
